@@ -1,0 +1,86 @@
+"""Per-dispatch concurrency caps, enforced in sync (threads) and async (tasks) runs alike."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable, Hashable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+from framework.errors import ConfigError
+
+__all__ = ["DispatchLimiter"]
+
+
+class _Gates:
+    """Semaphores by key, each dropped when its last holder leaves (so none leak)."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._lock = threading.Lock()
+        self._gates: dict[Hashable, list[Any]] = {}
+
+    def enter(self, key: Hashable) -> Any:
+        with self._lock:
+            entry = self._gates.setdefault(key, [self._make(), 0])
+            entry[1] += 1
+            return entry[0]
+
+    def leave(self, key: Hashable) -> None:
+        with self._lock:
+            entry = self._gates[key]
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._gates[key]
+
+    def __len__(self) -> int:
+        return len(self._gates)
+
+
+class DispatchLimiter:
+    """Caps how many workers of one dispatch run at once.
+
+    Each dispatch has its own id and so its own semaphore: the cap is per dispatch, and the
+    time a worker waits for a slot is not part of its execution.
+    """
+
+    def __init__(self, max_parallel: int | None) -> None:
+        if max_parallel is not None and max_parallel < 1:
+            raise ConfigError(f"max_parallel must be >= 1 or None (unbounded), got {max_parallel}")
+        self.max_parallel = max_parallel
+        cap = max_parallel or 1
+        self._threads = _Gates(lambda: threading.BoundedSemaphore(cap))
+        self._tasks = _Gates(lambda: asyncio.Semaphore(cap))
+
+    @property
+    def open_dispatches(self) -> int:
+        """How many dispatches hold or wait for slots now."""
+        return len(self._threads) + len(self._tasks)
+
+    @contextmanager
+    def slot(self, dispatch_id: str) -> Iterator[None]:
+        """Hold one of the dispatch's slots while a sync worker runs."""
+        if self.max_parallel is None:
+            yield
+            return
+        semaphore = self._threads.enter(dispatch_id)
+        try:
+            with semaphore:
+                yield
+        finally:
+            self._threads.leave(dispatch_id)
+
+    @asynccontextmanager
+    async def aslot(self, dispatch_id: str) -> AsyncIterator[None]:
+        """Hold one of the dispatch's slots while an async worker runs."""
+        if self.max_parallel is None:
+            yield
+            return
+        key = (dispatch_id, id(asyncio.get_running_loop()))
+        semaphore = self._tasks.enter(key)
+        try:
+            async with semaphore:
+                yield
+        finally:
+            self._tasks.leave(key)

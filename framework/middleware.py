@@ -1,0 +1,66 @@
+"""The node middleware chain: the one place where cross-cutting work wraps every node.
+
+Telemetry, policies, redaction and budgets plug in here through :class:`Middleware`; node
+functions themselves stay small. A chain with no middleware costs one ``if``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from langchain_core.runnables import RunnableConfig
+
+__all__ = ["Middleware", "NodeCall", "arun_chain", "run_chain"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NodeCall:
+    """What a middleware sees of one node execution."""
+
+    node: str
+    team: str
+    input: Any
+    config: RunnableConfig
+
+
+@runtime_checkable
+class Middleware(Protocol):
+    """Wraps node executions; call ``proceed()`` to run the rest of the chain and the node."""
+
+    def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
+        """Wrap a sync node execution and return its update."""
+        ...
+
+    async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
+        """Wrap an async node execution and return its update."""
+        ...
+
+
+def run_chain(chain: Sequence[Middleware], call: NodeCall, node: Callable[[], Any]) -> Any:
+    """Run ``node`` inside every middleware of ``chain``, outermost first."""
+    proceed = node
+    for middleware in reversed(chain):
+        proceed = _bind(middleware, call, proceed)
+    return proceed()
+
+
+async def arun_chain(
+    chain: Sequence[Middleware], call: NodeCall, node: Callable[[], Awaitable[Any]]
+) -> Any:
+    """Async form of :func:`run_chain`."""
+    proceed = node
+    for middleware in reversed(chain):
+        proceed = _abind(middleware, call, proceed)
+    return await proceed()
+
+
+def _bind(middleware: Middleware, call: NodeCall, inner: Callable[[], Any]) -> Callable[[], Any]:
+    return lambda: middleware.wrap(call, inner)
+
+
+def _abind(
+    middleware: Middleware, call: NodeCall, inner: Callable[[], Awaitable[Any]]
+) -> Callable[[], Awaitable[Any]]:
+    return lambda: middleware.awrap(call, inner)

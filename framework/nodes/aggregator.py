@@ -1,0 +1,60 @@
+"""The aggregator node: closes the dispatch, consolidates, and keeps the rolling summary.
+
+The planner and reviewer read the rolling summary and the last changes, not the message log,
+so a long review loop does not grow their input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from framework.records import Task
+from framework.roles import Aggregator
+from framework.runtime import NodeContext
+from framework.state import TeamState
+
+__all__ = ["SUMMARY_LIMIT", "aggregator_body", "roll_summary"]
+
+SUMMARY_LIMIT = 4000
+"""Characters of rolling summary kept; the oldest rounds fall off first."""
+
+
+def roll_summary(previous: str, note: str, limit: int = SUMMARY_LIMIT) -> str:
+    """Append one round's note to the summary, dropping whole old lines past ``limit``."""
+    lines = [*(previous.splitlines() if previous else []), note]
+    while len(lines) > 1 and sum(len(line) + 1 for line in lines) > limit:
+        lines.pop(0)
+    return "\n".join(lines)[-limit:]
+
+
+def aggregator_body(role: Aggregator) -> Any:
+    """Return the body of the aggregator node for ``role``."""
+
+    def body(state: TeamState, context: NodeContext) -> dict[str, Any]:
+        results = state.get("worker_results") or {}
+        closed: dict[str, Task] = {}
+        for task_id, task in (state.get("tasks") or {}).items():
+            if task.status != "running":
+                continue
+            result = results.get(task_id)
+            status = "done" if result is not None and result.status == "ok" else "failed"
+            closed[task_id] = task.model_copy(update={"status": status})
+        merged: TeamState = {**state, "tasks": {**(state.get("tasks") or {}), **closed}}
+        consolidated = role.consolidate(merged, context)
+        unchanged = consolidated == state.get("consolidated")
+        failed = sorted(t for t, task in closed.items() if task.status == "failed")
+        note = (
+            f"round {state.get('iteration', 0) + 1}: {len(closed) - len(failed)} tasks ok"
+            + (f", failed: {', '.join(failed)}" if failed else "")
+            + ("; findings unchanged" if unchanged else "; findings changed")
+        )
+        context.emit("aggregated", changed=sorted(closed), failed=failed, unchanged=unchanged)
+        return {
+            "tasks": closed,
+            "consolidated": consolidated,
+            "rolling_summary": roll_summary(state.get("rolling_summary", ""), note),
+            "last_changes": sorted(closed),
+            "stable_rounds": state.get("stable_rounds", 0) + 1 if unchanged else 0,
+        }
+
+    return body

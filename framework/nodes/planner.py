@@ -1,0 +1,35 @@
+"""The planner node: a plan replaces the task list; a direct answer skips the workers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage
+
+from framework.records import Plan
+from framework.roles import Planner
+from framework.runtime import NodeContext
+from framework.state import TaskReplacement, TeamState
+
+__all__ = ["planner_body"]
+
+
+def planner_body(role: Planner) -> Any:
+    """Return the body of the planner node for ``role``."""
+
+    def body(state: TeamState, context: NodeContext) -> dict[str, Any]:
+        plan = Plan.model_validate(role.plan(state, context))
+        signal = "answer" if plan.direct_answer is not None or not plan.tasks else "dispatch"
+        context.emit("plan", goal=plan.goal, tasks=[t.model_dump() for t in plan.tasks])
+        note = f"plan: {len(plan.tasks)} tasks" if plan.tasks else "plan: answer directly"
+        update: dict[str, Any] = {
+            "plan": plan,
+            "tasks": TaskReplacement(tasks={task.id: task for task in plan.tasks}),
+            "control_signal": signal,
+            "messages": [AIMessage(note, name="planner")],
+        }
+        if plan.direct_answer is not None:
+            update["consolidated"] = plan.direct_answer
+        return update
+
+    return body

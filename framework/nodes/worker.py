@@ -1,0 +1,91 @@
+"""The worker node: runs one task under the dispatch's cap; failures become results.
+
+A worker never raises a task's failure into the graph: in an async run that would cancel the
+siblings and lose their work. Transient errors are retried first, as the retry policy names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.errors import GraphBubbleUp
+
+from framework.concurrency import DispatchLimiter
+from framework.nodes.dispatcher import WorkerInput
+from framework.records import Task, WorkerResult
+from framework.retrying import RetryPolicy, acall_with_retry, call_with_retry
+from framework.roles import Worker
+from framework.runtime import NodeContext
+
+__all__ = ["WorkerBodies"]
+
+
+class WorkerBodies:
+    """The sync and async bodies of the worker node for one worker role."""
+
+    def __init__(
+        self, role: Worker, limiter: DispatchLimiter, retry: RetryPolicy | None = None
+    ) -> None:
+        self.role = role
+        self.limiter = limiter
+        self.retry = retry
+
+    def run(self, payload: WorkerInput, context: NodeContext) -> dict[str, Any]:
+        """Run the task in a sync graph."""
+        task = payload["task"]
+        retries: list[int] = []
+        with self.limiter.slot(payload["dispatch_id"]):
+            context.emit("task_started", task_id=task.id)
+            try:
+                result = call_with_retry(
+                    self.retry,
+                    lambda: self.role.run(task, payload["question"], context),
+                    retries.append,
+                )
+            except GraphBubbleUp:
+                raise
+            except Exception as error:
+                result = failed_result(task, error)
+        return self._update(task, result, len(retries), context)
+
+    async def arun(self, payload: WorkerInput, context: NodeContext) -> dict[str, Any]:
+        """Run the task in an async graph."""
+        task = payload["task"]
+        retries: list[int] = []
+        async with self.limiter.aslot(payload["dispatch_id"]):
+            context.emit("task_started", task_id=task.id)
+            try:
+                result = await acall_with_retry(
+                    self.retry,
+                    lambda: self.role.arun(task, payload["question"], context),
+                    retries.append,
+                )
+            except GraphBubbleUp:
+                raise
+            except Exception as error:
+                result = failed_result(task, error)
+        return self._update(task, result, len(retries), context)
+
+    @staticmethod
+    def _update(
+        task: Task, result: WorkerResult, retries: int, context: NodeContext
+    ) -> dict[str, Any]:
+        result = WorkerResult.model_validate(result)
+        if result.task_id != task.id or result.attempt != task.attempt:
+            result = result.model_copy(update={"task_id": task.id, "attempt": task.attempt})
+        ok = result.status == "ok"
+        context.emit("task_done" if ok else "task_failed", task_id=task.id, error=result.error)
+        metrics = {"tasks_ok" if ok else "tasks_failed": 1}
+        if retries:
+            metrics["retries"] = retries
+        return {"worker_results": {task.id: result}, "metrics": metrics}
+
+
+def failed_result(task: Task, error: BaseException) -> WorkerResult:
+    """The result of a task whose worker raised ``error``."""
+    return WorkerResult(
+        task_id=task.id,
+        status="failed",
+        error=f"{type(error).__name__}: {error}",
+        attempt=task.attempt,
+    )

@@ -1,0 +1,117 @@
+"""The records that travel in a team's state: small, validated, versioned pydantic models.
+
+A human edit or a model's structured output goes through these models before it enters the
+state, so a bad value is refused with the validation errors instead of corrupting a run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Evidence",
+    "MemoryFact",
+    "Plan",
+    "Provenance",
+    "Record",
+    "ReviewDecision",
+    "ReviewVerdict",
+    "Task",
+    "TaskStatus",
+    "WorkerResult",
+]
+
+SCHEMA_VERSION = 1
+"""Version of the persisted record shapes; bump it with a migration when a shape changes."""
+
+TaskStatus = Literal["pending", "running", "done", "failed", "rejected"]
+ReviewDecision = Literal["dispatch", "retry_workers", "revise_plan", "finish"]
+
+
+class Record(BaseModel):
+    """Base of every persisted record: frozen, strict about unknown keys, versioned."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+
+
+class Task(Record):
+    """One unit of work for a worker."""
+
+    id: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    kind: str = "search"
+    inputs: dict[str, Any] = Field(default_factory=dict)
+    status: TaskStatus = "pending"
+    attempt: int = Field(default=0, ge=0)
+
+
+class Evidence(Record):
+    """A passage or tool output a worker relied on."""
+
+    source: str
+    text: str
+    score: float = 0.0
+
+
+class WorkerResult(Record):
+    """The outcome of one task. A failed task is a result too: siblings never lose theirs."""
+
+    task_id: str
+    status: Literal["ok", "failed"]
+    output: str = ""
+    evidence: list[Evidence] = Field(default_factory=list)
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    error: str | None = None
+    attempt: int = Field(default=0, ge=0)
+
+
+class Plan(Record):
+    """What the planner decided: tasks to run, or a direct answer."""
+
+    goal: str
+    tasks: list[Task] = Field(default_factory=list)
+    direct_answer: str | None = None
+    rationale: str = ""
+
+
+class ReviewVerdict(Record):
+    """The reviewer's decision after a round of work, with the tasks it touches."""
+
+    decision: ReviewDecision
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    reasons: list[str] = Field(default_factory=list)
+    retry_task_ids: list[str] = Field(default_factory=list)
+    retry_inputs: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    new_tasks: list[Task] = Field(default_factory=list)
+    forced_by: str | None = None
+
+
+class Provenance(Record):
+    """Where a fact came from: the thread, checkpoint and task that produced it, and its source."""
+
+    thread_id: str | None = None
+    checkpoint_id: str | None = None
+    task_id: str | None = None
+    source: str | None = None
+
+
+class MemoryFact(Record):
+    """A durable subject-predicate-object statement with its provenance."""
+
+    subject: str
+    predicate: str
+    object: str
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    provenance: Provenance = Field(default_factory=Provenance)
+
+    @property
+    def id(self) -> str:
+        """A stable id: the same statement from the same source is the same fact."""
+        key = "\x1f".join((self.subject, self.predicate, self.object, self.provenance.source or ""))
+        return hashlib.sha256(key.encode()).hexdigest()[:16]

@@ -1,0 +1,51 @@
+"""The run context handed to every role: where it runs, what it may emit, what it may store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import get_runtime
+from langgraph.store.base import BaseStore
+
+__all__ = ["NodeContext"]
+
+
+def _discard(_: Any) -> None:
+    """Stream writer used outside a graph run."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NodeContext:
+    """What a node knows about its execution: names, thread, checkpoint, store, event stream."""
+
+    node: str
+    team: str
+    thread_id: str | None = None
+    checkpoint_ns: str = ""
+    checkpoint_id: str | None = None
+    store: BaseStore | None = None
+    writer: Any = field(default=_discard, repr=False)
+
+    @classmethod
+    def from_config(cls, node: str, team: str, config: RunnableConfig) -> NodeContext:
+        """Build the context of a node from the run config LangGraph passes to it."""
+        configurable = config.get("configurable") or {}
+        try:
+            runtime = get_runtime()
+        except (KeyError, RuntimeError):
+            runtime = None
+        return cls(
+            node=node,
+            team=team,
+            thread_id=configurable.get("thread_id"),
+            checkpoint_ns=configurable.get("checkpoint_ns", ""),
+            checkpoint_id=configurable.get("checkpoint_id"),
+            store=runtime.store if runtime is not None else None,
+            writer=runtime.stream_writer if runtime is not None else _discard,
+        )
+
+    def emit(self, event: str, **data: Any) -> None:
+        """Send a progress event on the run's ``custom`` stream."""
+        self.writer({"event": event, "team": self.team, "node": self.node, **data})

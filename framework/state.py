@@ -1,0 +1,111 @@
+"""The team state: one TypedDict with its reducers declared on it.
+
+| key            | reducer                                     |
+|----------------|---------------------------------------------|
+| messages       | append (merged by message id), bounded      |
+| tasks          | keyed by task id; a :class:`TaskReplacement` replaces the whole list |
+| worker_results | keyed by task id: a retry replaces, never duplicates |
+| memory_writes  | append, unique by fact id                    |
+| metrics        | merge per key, summing                       |
+| everything else| overwrite                                    |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+from framework.records import MemoryFact, Plan, Record, ReviewVerdict, Task, WorkerResult
+from framework.routing import ControlSignal
+
+__all__ = [
+    "MESSAGE_LIMIT",
+    "TaskReplacement",
+    "TeamState",
+    "append_unique_facts",
+    "bounded_messages",
+    "merge_by_id",
+    "merge_sum",
+    "merge_tasks",
+]
+
+MESSAGE_LIMIT = 200
+"""How many messages a team keeps; older ones are summarised by the aggregator, not kept."""
+
+
+class TaskReplacement(Record):
+    """A write to ``tasks`` that replaces the whole task list (a re-plan) instead of merging."""
+
+    tasks: dict[str, Task]
+
+
+def bounded_messages(limit: int) -> Callable[[list[AnyMessage], Any], list[AnyMessage]]:
+    """An append reducer merged by message id that keeps only the last ``limit`` messages."""
+
+    def reduce(current: list[AnyMessage], update: Any) -> list[AnyMessage]:
+        merged: list[AnyMessage] = add_messages(current or [], update)  # type: ignore[arg-type,assignment]
+        return merged[-limit:]
+
+    return reduce
+
+
+def merge_by_id(current: Mapping[str, Any] | None, update: Mapping[str, Any]) -> dict[str, Any]:
+    """Merge an update into a dict keyed by id: a new value for an id replaces the old one."""
+    return {**(current or {}), **update}
+
+
+def merge_tasks(
+    current: Mapping[str, Task] | None,
+    update: Mapping[str, Task] | TaskReplacement | Iterable[Task],
+) -> dict[str, Task]:
+    """Tasks keyed by id: a mapping or list merges, a :class:`TaskReplacement` replaces all."""
+    if isinstance(update, TaskReplacement):
+        return dict(update.tasks)
+    if isinstance(update, Mapping):
+        return {**(current or {}), **update}
+    return {**(current or {}), **{task.id: task for task in update}}
+
+
+def merge_sum(current: Mapping[str, float] | None, update: Mapping[str, float]) -> dict[str, float]:
+    """Merge counters per key by summing."""
+    merged = dict(current or {})
+    for key, value in update.items():
+        merged[key] = merged.get(key, 0) + value
+    return merged
+
+
+def append_unique_facts(
+    current: list[MemoryFact] | None, update: Iterable[MemoryFact]
+) -> list[MemoryFact]:
+    """Append facts, skipping any whose id is already present (a subgraph may hand them back)."""
+    facts = list(current or [])
+    seen = {fact.id for fact in facts}
+    for fact in update:
+        if fact.id not in seen:
+            seen.add(fact.id)
+            facts.append(fact)
+    return facts
+
+
+class TeamState(TypedDict, total=False):
+    """The state of a planner-workers-reviewer team."""
+
+    question: str
+    messages: Annotated[list[AnyMessage], bounded_messages(MESSAGE_LIMIT)]
+    plan: Plan | None
+    tasks: Annotated[dict[str, Task], merge_tasks]
+    worker_results: Annotated[dict[str, WorkerResult], merge_by_id]
+    consolidated: str
+    rolling_summary: str
+    last_changes: list[str]
+    dispatch_id: str
+    stable_rounds: int
+    memory_writes: Annotated[list[MemoryFact], append_unique_facts]
+    metrics: Annotated[dict[str, float], merge_sum]
+    reflection: ReviewVerdict | None
+    iteration: int
+    final_answer: str
+    control_signal: ControlSignal

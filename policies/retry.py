@@ -1,0 +1,36 @@
+"""Retry presets that name what is transient (LangGraph's default would skip OSError and co.)."""
+
+from __future__ import annotations
+
+from framework.errors import TransientError
+from framework.retrying import RetryPolicy
+
+__all__ = ["NO_RETRY", "TRANSIENT_ERRORS", "transient_retry"]
+
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
+    TransientError,
+    TimeoutError,
+    ConnectionError,
+)
+"""Errors worth another attempt: timeouts, dropped connections, and cadre's TransientError."""
+
+NO_RETRY = RetryPolicy(max_attempts=1)
+
+
+def transient_retry(
+    max_attempts: int = 3,
+    initial_interval: float = 0.2,
+    backoff_factor: float = 2.0,
+    max_interval: float = 5.0,
+    extra: tuple[type[BaseException], ...] = (),
+    jitter: bool = True,
+) -> RetryPolicy:
+    """A policy retrying :data:`TRANSIENT_ERRORS` (plus ``extra``) with exponential backoff."""
+    return RetryPolicy(
+        initial_interval=initial_interval,
+        backoff_factor=backoff_factor,
+        max_interval=max_interval,
+        max_attempts=max_attempts,
+        jitter=jitter,
+        retry_on=(*TRANSIENT_ERRORS, *extra),
+    )
