@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "SCHEMA_VERSION",
     "Evidence",
+    "Finding",
     "MemoryFact",
     "Plan",
     "Provenance",
@@ -115,3 +116,13 @@ class MemoryFact(Record):
         """A stable id: the same statement from the same source is the same fact."""
         key = "\x1f".join((self.subject, self.predicate, self.object, self.provenance.source or ""))
         return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+class Finding(Record):
+    """What an assessment phase noticed about a run: a weak source, an uncited claim, ..."""
+
+    phase: str
+    severity: Literal["info", "warning", "error"]
+    message: str
+    task_id: str | None = None
+    source: str | None = None

@@ -1,0 +1,1 @@
+"""Policies that plug into the framework: stop rules, retry presets."""

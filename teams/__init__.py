@@ -1,0 +1,1 @@
+"""Concrete teams built only from framework parts."""

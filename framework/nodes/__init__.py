@@ -1,0 +1,1 @@
+"""Node bodies shared by every planner-workers-reviewer team."""

@@ -1,0 +1,1 @@
+"""Checkpointer and serializer factories."""

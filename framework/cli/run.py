@@ -1,0 +1,72 @@
+"""``cadre run``: research a question over a corpus with a team, and print the answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from framework.cli.progress import ProgressPrinter
+from framework.errors import CadreError, ConfigError
+from framework.home import resolve_home
+from framework.launch import LaunchRequest, launch
+from framework.runner import new_thread_id, run_team, to_jsonable
+
+__all__ = ["run"]
+
+
+def run(
+    question: Annotated[str, typer.Argument(help="The question to research.")],
+    corpus: Annotated[Path, typer.Option(help="Folder of .md/.txt/.rst files.")] = Path("docs"),
+    team: Annotated[str, typer.Option(help="Team to run: meta or research.")] = "meta",
+    model: Annotated[
+        str | None, typer.Option(help="Chat model as provider:name; offline when left out.")
+    ] = None,
+    thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
+    max_parallel: Annotated[
+        int | None, typer.Option(help="Workers at once per dispatch (default 8).")
+    ] = None,
+    home: Annotated[
+        Path | None, typer.Option(help="Data home (default $CADRE_HOME or ./.cadre).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
+) -> None:
+    """Research QUESTION over a corpus and print a cited report."""
+    err = Console(stderr=True)
+    if not question.strip():
+        _fail(err, ConfigError("the question is empty: pass the question to research"))
+    request = LaunchRequest(
+        team=team,
+        corpus=corpus,
+        home=resolve_home(home),
+        model=model,
+        max_parallel=max_parallel,
+    )
+    try:
+        with launch(request) as launched:
+            ingest = launched.ingest
+            err.print(
+                f"[dim]corpus: {ingest.files_seen} files ({ingest.files_indexed} indexed, "
+                f"{ingest.files_unchanged} unchanged), {ingest.chunks_written} new chunks[/]"
+            )
+            thread_id = thread or new_thread_id()
+            err.print(f"[dim]thread {thread_id}, team {team}[/]")
+            result = run_team(
+                launched.app, {"question": question}, thread_id, on_event=ProgressPrinter(err)
+            )
+    except CadreError as error:
+        _fail(err, error)
+    if as_json:
+        payload = {"thread_id": result.thread_id, **to_jsonable(result.state)}
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(result.state.get("final_answer", ""))
+
+
+def _fail(console: Console, error: CadreError) -> None:
+    message = " ".join(str(error).split())
+    console.print(f"[red]error:[/] {message}", highlight=False)
+    raise typer.Exit(2 if isinstance(error, ConfigError) else 1)

@@ -1,0 +1,218 @@
+"""Cutting Markdown, reStructuredText and plain text into chunks with exact line numbers."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from itertools import pairwise
+
+from framework.errors import ConfigError
+
+__all__ = ["Chunk", "chunk_document"]
+
+_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_ADORNMENT = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_BREAKS = (re.compile(r"(?<=[.!?])\s+"), re.compile(r"\n"), re.compile(r"\s+"))
+"""Where an over-long paragraph may be cut, best first: sentences, lines, words."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chunk:
+    """A piece of a document.
+
+    Attributes:
+        id: Stable id: a hash of path, start line and text.
+        path: Display path, POSIX separators (``docs/guide/intro.md``).
+        start_line: 1-based line where ``text`` starts.
+        end_line: 1-based line where ``text`` ends.
+        heading: The nearest heading above the chunk, or ``""``.
+        text: The chunk's text, as in the document (stripped of surrounding whitespace).
+    """
+
+    id: str
+    path: str
+    start_line: int
+    end_line: int
+    heading: str
+    text: str
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    start: int  # 0-based index of the first line
+    end: int  # 0-based index one past the last line
+    section: int
+    heading: str
+
+
+def chunk_document(display_path: str, text: str, max_chars: int = 800) -> list[Chunk]:
+    """Cut ``text`` into chunks along headings and blank-line paragraphs.
+
+    Small consecutive paragraphs under the same heading are merged up to ``max_chars``; a longer
+    paragraph is cut on sentence boundaries (then lines, then words). Headings (Markdown ``#``
+    and underlined titles, reStructuredText titles) are not part of any chunk's text; YAML front
+    matter is skipped. Fenced code blocks are never cut at their blank lines.
+
+    Raises:
+        ConfigError: ``max_chars`` is below 1.
+    """
+    if max_chars < 1:
+        raise ConfigError(f"max_chars must be at least 1, got {max_chars}")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    builder = _ChunkBuilder(display_path, lines)
+    pending: list[_Paragraph] = []
+    for para in _paragraphs(lines):
+        if builder.width(para.start, para.end) > max_chars:
+            builder.add_span(pending)
+            pending = []
+            builder.add_split(para, max_chars)
+            continue
+        if pending and (
+            pending[-1].section != para.section
+            or builder.width(pending[0].start, para.end) > max_chars
+        ):
+            builder.add_span(pending)
+            pending = []
+        pending.append(para)
+    builder.add_span(pending)
+    return builder.chunks
+
+
+class _ChunkBuilder:
+    """Turns paragraph spans and offsets into :class:`Chunk` objects."""
+
+    def __init__(self, path: str, lines: list[str]) -> None:
+        self.path = path
+        self.lines = lines
+        self.chunks: list[Chunk] = []
+        self._offsets = [0]
+        for line in lines:
+            self._offsets.append(self._offsets[-1] + len(line) + 1)
+
+    def width(self, start: int, end: int) -> int:
+        """Characters of lines ``start`` to ``end`` (exclusive) joined by newlines."""
+        return self._offsets[end] - self._offsets[start] - 1
+
+    def add_span(self, paragraphs: list[_Paragraph]) -> None:
+        """One chunk covering ``paragraphs`` (consecutive, same section)."""
+        if paragraphs:
+            first, last = paragraphs[0], paragraphs[-1]
+            self._add(first.start, "\n".join(self.lines[first.start : last.end]), first.heading)
+
+    def add_split(self, para: _Paragraph, max_chars: int) -> None:
+        """Several chunks for an over-long paragraph."""
+        body = "\n".join(self.lines[para.start : para.end])
+        for begin, end in _cuts(body, 0, len(body), max_chars, 0):
+            self._add(para.start, body, para.heading, begin, end)
+
+    def _add(self, line: int, body: str, heading: str, begin: int = 0, end: int = -1) -> None:
+        """Add ``body[begin:end]`` stripped, where ``body`` starts at 0-based ``line``."""
+        end = len(body) if end < 0 else end
+        while begin < end and body[begin].isspace():
+            begin += 1
+        while end > begin and body[end - 1].isspace():
+            end -= 1
+        if begin == end:
+            return
+        piece = body[begin:end]
+        start_line = line + 1 + body.count("\n", 0, begin)
+        end_line = start_line + piece.count("\n")
+        digest = hashlib.sha256(f"{self.path}\n{start_line}\n{piece}".encode()).hexdigest()
+        self.chunks.append(
+            Chunk(
+                id=digest[:32],
+                path=self.path,
+                start_line=start_line,
+                end_line=end_line,
+                heading=heading,
+                text=piece,
+            )
+        )
+
+
+def _paragraphs(lines: list[str]) -> list[_Paragraph]:
+    """Blank-line separated paragraphs, each with the section and heading it falls under."""
+    paragraphs: list[_Paragraph] = []
+    section, heading = 0, ""
+    start: int | None = None
+    fence = ""
+    i = _front_matter_end(lines)
+
+    def close(end: int) -> None:
+        nonlocal start
+        if start is not None:
+            paragraphs.append(_Paragraph(start, end, section, heading))
+            start = None
+
+    while i < len(lines):
+        line = lines[i]
+        if fence:
+            closing = line.strip()
+            fence = "" if closing.startswith(fence) and not closing.strip(fence[0]) else fence
+        elif opener := _FENCE.match(line):
+            fence = opener.group(1)
+        elif title := _heading_at(lines, i):
+            close(i)
+            section, heading = section + 1, title[0]
+            i += title[1]
+            continue
+        elif not line.strip() or _ADORNMENT.match(line):
+            close(i)
+            i += 1
+            continue
+        start = i if start is None else start
+        i += 1
+    close(len(lines))
+    return paragraphs
+
+
+def _heading_at(lines: list[str], i: int) -> tuple[str, int] | None:
+    """``(title, lines used)`` when a heading starts at line ``i``."""
+    line = lines[i]
+    atx = _ATX.match(line)
+    if atx:
+        return (atx.group(1) or "").strip(), 1
+    below = lines[i + 1] if i + 1 < len(lines) else ""
+    over = _ADORNMENT.match(line)
+    if over and i + 2 < len(lines) and below.strip() and not _ADORNMENT.match(below):
+        under = _ADORNMENT.match(lines[i + 2])
+        if under and under.group(1) == over.group(1):
+            return below.strip(), 3
+    indent = len(line) - len(line.lstrip())
+    if line.strip() and not over and indent <= 3 and _ADORNMENT.match(below):
+        return line.strip(), 2
+    return None
+
+
+def _front_matter_end(lines: list[str]) -> int:
+    """Index of the first line after a leading YAML front matter block (0 when none)."""
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() in {"---", "..."}:
+                return i + 1
+    return 0
+
+
+def _cuts(body: str, begin: int, end: int, max_chars: int, level: int) -> list[tuple[int, int]]:
+    """Cut ``body[begin:end]`` into pieces of at most ``max_chars`` at the best breaks."""
+    if end - begin <= max_chars:
+        return [(begin, end)]
+    if level == len(_BREAKS):
+        return [(at, min(at + max_chars, end)) for at in range(begin, end, max_chars)]
+    bounds = [begin, *(m.end() for m in _BREAKS[level].finditer(body, begin, end)), end]
+    pieces: list[tuple[int, int]] = []
+    piece_start = begin
+    for left, right in pairwise(bounds):
+        if right - piece_start <= max_chars:
+            continue
+        if left > piece_start:
+            pieces.append((piece_start, left))
+            piece_start = left
+        if right - left > max_chars:
+            pieces.extend(_cuts(body, left, right, max_chars, level + 1))
+            piece_start = right
+    if piece_start < end:
+        pieces.append((piece_start, end))
+    return pieces

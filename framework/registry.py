@@ -1,0 +1,52 @@
+"""Teams are found by name through the ``cadre.teams`` entry points, so the framework never
+imports a concrete team: a package declares ``name = "module:factory"`` and is runnable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, Protocol
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph import StateGraph
+
+from framework.errors import ConfigError
+from framework.memory import Corpus, SemanticStore
+from framework.middleware import Middleware
+
+__all__ = ["ENTRY_POINT_GROUP", "TeamFactory", "TeamSetup", "available_teams", "load_team"]
+
+ENTRY_POINT_GROUP = "cadre.teams"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TeamSetup:
+    """What a team factory gets: the corpus, the store, the model (None: offline), the caps."""
+
+    corpus: Corpus
+    store: SemanticStore
+    model: BaseChatModel | None = None
+    max_parallel: int | None = None
+    middleware: tuple[Middleware, ...] = ()
+
+
+class TeamFactory(Protocol):
+    """Builds a team's uncompiled graph for a run."""
+
+    def __call__(self, setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
+        """Return the team's graph."""
+        ...
+
+
+def available_teams() -> list[str]:
+    """Names of the installed teams."""
+    return sorted(point.name for point in entry_points(group=ENTRY_POINT_GROUP))
+
+
+def load_team(name: str) -> TeamFactory:
+    """The factory of the team called ``name``; ConfigError naming the teams there are."""
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name == name:
+            factory: TeamFactory = point.load()
+            return factory
+    raise ConfigError(f"unknown team {name!r}: choose one of {', '.join(available_teams())}")

@@ -1,0 +1,88 @@
+"""Running a compiled team: stream its progress events, return its final state."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel
+
+__all__ = ["Event", "RunResult", "arun_team", "new_thread_id", "run_team", "to_jsonable"]
+
+Event = Mapping[str, Any]
+EventHandler = Callable[[tuple[str, ...], Event], None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunResult:
+    """The outcome of a run: its thread, final state, and the nodes it is paused before."""
+
+    thread_id: str
+    state: dict[str, Any]
+    paused_before: tuple[str, ...] = ()
+
+
+def new_thread_id() -> str:
+    """A fresh thread id."""
+    return uuid.uuid4().hex[:12]
+
+
+def _config(thread_id: str, max_concurrency: int | None) -> RunnableConfig:
+    config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+    if max_concurrency is not None:
+        config["max_concurrency"] = max_concurrency  # top level: inside configurable is ignored
+    return config
+
+
+def run_team(
+    app: CompiledStateGraph[Any, Any, Any, Any],
+    inputs: Mapping[str, Any] | None,
+    thread_id: str,
+    on_event: EventHandler | None = None,
+    max_concurrency: int | None = None,
+) -> RunResult:
+    """Run (or, with ``inputs=None``, resume) a team in a sync graph, streaming its events."""
+    config = _config(thread_id, max_concurrency)
+    for namespace, _, event in app.stream(
+        inputs, config, stream_mode=["custom"], subgraphs=True
+    ):
+        if on_event is not None:
+            on_event(namespace, event)
+    snapshot = app.get_state(config)
+    return RunResult(thread_id=thread_id, state=dict(snapshot.values), paused_before=snapshot.next)
+
+
+async def arun_team(
+    app: CompiledStateGraph[Any, Any, Any, Any],
+    inputs: Mapping[str, Any] | None,
+    thread_id: str,
+    on_event: EventHandler | None = None,
+    max_concurrency: int | None = None,
+) -> RunResult:
+    """Async form of :func:`run_team`."""
+    config = _config(thread_id, max_concurrency)
+    async for namespace, _, event in app.astream(
+        inputs, config, stream_mode=["custom"], subgraphs=True
+    ):
+        if on_event is not None:
+            on_event(namespace, event)
+    snapshot = await app.aget_state(config)
+    return RunResult(thread_id=thread_id, state=dict(snapshot.values), paused_before=snapshot.next)
+
+
+def to_jsonable(value: Any) -> Any:
+    """A JSON-ready copy of a state value: records dumped, messages as role/name/content."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, BaseMessage):
+        return {"type": value.type, "name": value.name, "content": value.content}
+    if isinstance(value, Mapping):
+        return {str(key): to_jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [to_jsonable(item) for item in value]
+    return value

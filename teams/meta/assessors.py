@@ -1,0 +1,132 @@
+"""The offline assessors of the MetaCoordinator: risk assessment and compliance check."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any, Protocol, runtime_checkable
+
+from framework.records import Evidence, Finding
+from framework.runtime import NodeContext
+from teams.research.text import keywords
+
+__all__ = ["Assessor", "CitationCompliance", "EvidenceRisk"]
+
+_CITATION = re.compile(r"`?([\w./\-]+:\d+)`?")
+_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
+_NEGATION = re.compile(r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|won't)\b", re.I)
+_UNCHECKED_SECTIONS = ("sources", "review", "not answered by the corpus")
+
+
+@runtime_checkable
+class Assessor(Protocol):
+    """A phase after the research team that reports findings about its work."""
+
+    def assess(self, state: Mapping[str, Any], context: NodeContext) -> Sequence[Finding]:
+        """Return the findings of this phase."""
+        ...
+
+
+class EvidenceRisk:
+    """Flags weak evidence (failed or low-confidence tasks) and conflicting passages.
+
+    Two passages conflict when they share most of their content words yet one negates what the
+    other states, or they give different numbers for the same thing.
+    """
+
+    phase = "risk_assessment"
+
+    def __init__(self, weak_below: float = 0.45, overlap: float = 0.6) -> None:
+        self.weak_below = weak_below
+        self.overlap = overlap
+
+    def assess(self, state: Mapping[str, Any], context: NodeContext) -> Sequence[Finding]:
+        """Findings for weak tasks and for conflicting evidence pairs."""
+        findings = []
+        evidence: list[Evidence] = []
+        for task_id, result in sorted((state.get("worker_results") or {}).items()):
+            if result.status == "failed":
+                findings.append(self._finding("error", f"task failed: {result.error}", task_id))
+            elif result.confidence < self.weak_below:
+                findings.append(
+                    self._finding(
+                        "warning", f"weak evidence (best score {result.confidence:.2f})", task_id
+                    )
+                )
+            evidence.extend(result.evidence)
+        unique = list({item.source: item for item in evidence}.values())
+        for first, second in combinations(unique, 2):
+            why = self._conflict(first.text, second.text)
+            if why:
+                findings.append(
+                    self._finding(
+                        "warning",
+                        f"{first.source} and {second.source} may conflict: {why}",
+                        source=first.source,
+                    )
+                )
+        return findings
+
+    def _conflict(self, first: str, second: str) -> str | None:
+        words_a, words_b = set(keywords(first)), set(keywords(second))
+        if not words_a or not words_b:
+            return None
+        if len(words_a & words_b) / min(len(words_a), len(words_b)) < self.overlap:
+            return None
+        if bool(_NEGATION.search(first)) != bool(_NEGATION.search(second)):
+            return "one negates what the other states"
+        numbers_a, numbers_b = set(_NUMBER.findall(first)), set(_NUMBER.findall(second))
+        if numbers_a and numbers_b and numbers_a != numbers_b:
+            return f"different numbers ({', '.join(sorted(numbers_a ^ numbers_b))})"
+        return None
+
+    def _finding(
+        self, severity: Any, message: str, task_id: str | None = None, source: str | None = None
+    ) -> Finding:
+        return Finding(
+            phase=self.phase, severity=severity, message=message, task_id=task_id, source=source
+        )
+
+
+class CitationCompliance:
+    """Flags claims of the final answer that cite nothing, or cite a source no worker found."""
+
+    phase = "compliance_check"
+
+    def assess(self, state: Mapping[str, Any], context: NodeContext) -> Sequence[Finding]:
+        """One finding per uncited or unknown-source claim; an info finding when all is cited."""
+        known = {
+            item.source
+            for result in (state.get("worker_results") or {}).values()
+            for item in result.evidence
+        }
+        findings = []
+        claims = _claims(state.get("final_answer", ""))
+        for number, claim in claims:
+            cited = _CITATION.findall(claim)
+            if not cited:
+                findings.append(self._finding("error", f"line {number}: uncited claim: {claim}"))
+            for source in cited:
+                if source not in known:
+                    message = f"line {number}: cites {source}, which no worker found"
+                    findings.append(self._finding("error", message, source))
+        if not findings:
+            findings.append(self._finding("info", f"all {len(claims)} claims cite their sources"))
+        return findings
+
+    def _finding(self, severity: Any, message: str, source: str | None = None) -> Finding:
+        return Finding(phase=self.phase, severity=severity, message=message, source=source)
+
+
+def _claims(report: str) -> list[tuple[int, str]]:
+    """Claim lines of a report: text lines outside headings and the unchecked sections."""
+    claims, checked = [], True
+    for number, line in enumerate(report.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            checked = stripped.lstrip("# ").lower() not in _UNCHECKED_SECTIONS
+            continue
+        if checked and stripped and number > 1:
+            claims.append((number, stripped))
+    return claims

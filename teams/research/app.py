@@ -1,0 +1,24 @@
+"""The research team as a runnable team (``cadre run --team research``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import StateGraph
+
+from framework.registry import TeamSetup
+from teams.research.graph import build_research_team, model_roles, offline_roles
+
+__all__ = ["research_team"]
+
+
+def research_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
+    """The research team on the setup's corpus: model-backed when a model is given."""
+    roles = (
+        model_roles(setup.model, setup.corpus, setup.store)
+        if setup.model is not None
+        else offline_roles(setup.corpus, setup.store)
+    )
+    return build_research_team(
+        roles, max_parallel=setup.max_parallel, middleware=setup.middleware
+    )

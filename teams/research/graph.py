@@ -1,0 +1,60 @@
+"""``build_research_team``: planner -> workers (Send) -> aggregator -> reviewer loop -> answer."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph import StateGraph
+
+from framework.builder import TeamSettings, build_team
+from framework.memory import Corpus, SemanticStore
+from framework.roles import Roles
+from policies.reflection import ConfidenceReached, NoProgress
+from policies.retry import transient_retry
+from teams.research.offline import (
+    CorpusSearchWorker,
+    CoverageReviewer,
+    EvidenceAggregator,
+    EvidenceCurator,
+    ReportFormatter,
+    SubQuestionPlanner,
+)
+
+__all__ = ["DEFAULT_SETTINGS", "build_research_team", "model_roles", "offline_roles"]
+
+DEFAULT_SETTINGS = TeamSettings(
+    name="research",
+    max_parallel=8,
+    max_iterations=3,
+    retry=transient_retry(),
+    stop_rules=(ConfidenceReached(0.8), NoProgress(rounds=2)),
+)
+"""Research defaults: 8 workers at once, 3 review rounds, stop at 0.8 confidence or no progress."""
+
+
+def offline_roles(corpus: Corpus, store: SemanticStore | None = None) -> Roles:
+    """The offline roles: semantic search over ``corpus``, facts kept in ``store``."""
+    return Roles(
+        planner=SubQuestionPlanner(corpus),
+        worker=CorpusSearchWorker(corpus),
+        aggregator=EvidenceAggregator(),
+        reviewer=CoverageReviewer(),
+        curator=EvidenceCurator(store),
+        formatter=ReportFormatter(),
+    )
+
+
+def model_roles(model: BaseChatModel, corpus: Corpus, store: SemanticStore | None = None) -> Roles:
+    """The model-backed roles: structured output and a tool-calling worker over ``corpus``."""
+    from teams.research.model_roles import build_model_roles
+
+    return build_model_roles(model, corpus, store)
+
+
+def build_research_team(
+    roles: Roles, settings: TeamSettings | None = None, **overrides: Any
+) -> StateGraph[Any, Any, Any, Any]:
+    """The research team's graph (uncompiled), on :data:`DEFAULT_SETTINGS` plus ``overrides``."""
+    return build_team(roles, replace(settings or DEFAULT_SETTINGS, **overrides))

@@ -1,0 +1,77 @@
+"""The cited Markdown report of a research run: every claim carries its ``path:line``."""
+
+from __future__ import annotations
+
+from framework.records import Evidence, Task, WorkerResult
+from framework.state import TeamState
+
+__all__ = ["CLAIM_MIN_SCORE", "cited_report", "results_in_order"]
+
+CLAIM_MIN_SCORE = 0.3
+"""Evidence below this score is too weak to state as a claim."""
+_CLAIMS_PER_TASK = 3
+
+
+def results_in_order(
+    state: TeamState, include_failed: bool = False
+) -> list[tuple[Task, WorkerResult]]:
+    """Tasks with their results, in plan order; failed ones only when asked."""
+    results = state.get("worker_results") or {}
+    return [
+        (task, results[task_id])
+        for task_id, task in (state.get("tasks") or {}).items()
+        if task_id in results and (include_failed or results[task_id].status == "ok")
+    ]
+
+
+def _claims(evidence: list[Evidence], seen: set[str]) -> list[Evidence]:
+    claims = []
+    for item in evidence:
+        if item.score >= CLAIM_MIN_SCORE and item.text not in seen:
+            seen.add(item.text)
+            claims.append(item)
+    return claims[:_CLAIMS_PER_TASK]
+
+
+def cited_report(state: TeamState) -> str:
+    """Render the report: findings per sub-question with citations, gaps, and sources."""
+    question = state.get("question", "")
+    lines = [f"# {question}", ""]
+    plan = state.get("plan")
+    if plan is not None and plan.direct_answer is not None:
+        return "\n".join([*lines, plan.direct_answer, ""])
+    seen: set[str] = set()
+    sources: dict[str, None] = {}
+    gaps, failures = [], []
+    lines += ["## Findings", ""]
+    for task, result in results_in_order(state, include_failed=True):
+        if result.status == "failed":
+            failures.append(f"{task.description}: {result.error}")
+            continue
+        claims = _claims(result.evidence, seen)
+        if not claims:
+            if not any(e.text in seen for e in result.evidence):
+                gaps.append(task.description)
+            continue
+        lines += [f"### {task.description}", ""]
+        for claim in claims:
+            lines.append(f"- {claim.text} (`{claim.source}`)")
+            sources.setdefault(claim.source, None)
+        lines.append("")
+    if gaps or failures:
+        lines += ["## Not answered by the corpus", ""]
+        lines += [f"> No passage answers: {gap}" for gap in gaps]
+        lines += [f"> Search failed: {failure}" for failure in failures]
+        lines.append("")
+    reflection = state.get("reflection")
+    if reflection is not None:
+        rounds = state.get("iteration", 0)
+        lines += [
+            "## Review",
+            "",
+            f"{rounds} review round(s); confidence {reflection.confidence:.2f}; "
+            f"{'; '.join(reflection.reasons) or 'no notes'}.",
+            "",
+        ]
+    lines += ["## Sources", ""] + [f"- `{source}`" for source in sources]
+    return "\n".join(lines).rstrip() + "\n"
