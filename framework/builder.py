@@ -6,7 +6,7 @@ interrupts it chose. Wiring mistakes are refused here, before anything runs, wit
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,7 +105,8 @@ def _check_routes(
     for signal, target in routes.items():
         if target not in NODES:
             raise ConfigError(
-                f"{router} route {signal!r} -> {target!r}: unknown node; choose one of {list(NODES)}"
+                f"{router} route {signal!r} -> {target!r}: unknown node; "
+                f"choose one of {list(NODES)}"
             )
 
 
@@ -135,7 +136,7 @@ def build_team(
     graph.add_node("worker", TeamNode("worker", team, workers.run, workers.arun, chain))
     graph.add_edge(START, "planner")
     graph.add_conditional_edges(
-        "planner", _router(("dispatch", "answer")), dict(settings.planner_routes)
+        "planner", _router(("dispatch", "answer")), _path_map(settings.planner_routes)
     )
     graph.add_conditional_edges(
         "dispatcher", route_to_workers("worker", "aggregator"), ["worker", "aggregator"]
@@ -145,11 +146,15 @@ def build_team(
     graph.add_conditional_edges(
         "reviewer",
         _router(("dispatch", "retry_workers", "revise_plan", "finish")),
-        dict(settings.reviewer_routes),
+        _path_map(settings.reviewer_routes),
     )
     graph.add_edge("memory_curator", "formatter")
     graph.add_edge("formatter", END)
     return graph
+
+
+def _path_map(routes: Mapping[ControlSignal, str]) -> dict[Hashable, str]:
+    return {signal: target for signal, target in routes.items()}
 
 
 def _router(allowed: tuple[ControlSignal, ...]) -> Any:
@@ -173,7 +178,8 @@ def compile_team(
     unknown = sorted(set(before + after) - set(graph.nodes))
     if unknown:
         raise ConfigError(
-            f"interrupt points {unknown} name no node of this graph; choose from {sorted(graph.nodes)}"
+            f"interrupt points {unknown} name no node of this graph; "
+            f"choose from {sorted(graph.nodes)}"
         )
     return graph.compile(
         checkpointer=checkpointer,

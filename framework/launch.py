@@ -13,7 +13,13 @@ from langgraph.graph.state import CompiledStateGraph
 from framework.builder import compile_team
 from framework.errors import ConfigError
 from framework.home import DataHome
-from framework.memory import Corpus, IngestReport, SemanticStore, checked_corpus_files, ingest_corpus
+from framework.memory import (
+    Corpus,
+    IngestReport,
+    SemanticStore,
+    checked_corpus_files,
+    ingest_corpus,
+)
 from framework.models import resolve_model
 from framework.persistence.checkpointer import sqlite_checkpointer
 from framework.registry import TeamFactory, TeamSetup, load_team

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from langgraph.types import RetryPolicy
@@ -24,17 +24,16 @@ def is_transient(policy: RetryPolicy, error: BaseException) -> bool:
     retry_on = policy.retry_on
     if isinstance(retry_on, type):
         return isinstance(error, retry_on)
-    if isinstance(retry_on, tuple | list):
+    if isinstance(retry_on, Sequence):
         return isinstance(error, tuple(retry_on))
-    if isinstance(error, Exception):
-        return bool(retry_on(error))
-    return False
+    return isinstance(error, Exception) and bool(retry_on(error))
 
 
 def backoff_delay(policy: RetryPolicy, attempt: int) -> float:
     """Seconds to wait before retry number ``attempt`` (1-based)."""
-    delay = min(policy.max_interval, policy.initial_interval * policy.backoff_factor ** (attempt - 1))
-    return delay + random.uniform(0, 1) if policy.jitter else delay  # noqa: S311 - jitter only
+    growth = policy.backoff_factor ** (attempt - 1)
+    delay = min(policy.max_interval, policy.initial_interval * growth)
+    return delay + random.uniform(0, 1) if policy.jitter else delay
 
 
 def call_with_retry(

@@ -114,6 +114,6 @@ class Roles:
             if not isinstance(role, protocol):
                 methods = [m for m in vars(protocol) if not m.startswith("_")]
                 raise ConfigError(
-                    f"role {name!r} is a {type(role).__name__}, which lacks the {protocol.__name__} "
-                    f"methods {methods}: implement them or pass another object"
+                    f"role {name!r} is a {type(role).__name__}, which lacks the "
+                    f"{protocol.__name__} methods {methods}: implement them or pass another object"
                 )

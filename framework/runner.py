@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
@@ -48,11 +48,9 @@ def run_team(
 ) -> RunResult:
     """Run (or, with ``inputs=None``, resume) a team in a sync graph, streaming its events."""
     config = _config(thread_id, max_concurrency)
-    for namespace, _, event in app.stream(
-        inputs, config, stream_mode=["custom"], subgraphs=True
-    ):
+    for namespace, _, event in app.stream(inputs, config, stream_mode=["custom"], subgraphs=True):
         if on_event is not None:
-            on_event(namespace, event)
+            on_event(cast(tuple[str, ...], namespace), cast(Event, event))
     snapshot = app.get_state(config)
     return RunResult(thread_id=thread_id, state=dict(snapshot.values), paused_before=snapshot.next)
 
@@ -70,7 +68,7 @@ async def arun_team(
         inputs, config, stream_mode=["custom"], subgraphs=True
     ):
         if on_event is not None:
-            on_event(namespace, event)
+            on_event(cast(tuple[str, ...], namespace), cast(Event, event))
     snapshot = await app.aget_state(config)
     return RunResult(thread_id=thread_id, state=dict(snapshot.values), paused_before=snapshot.next)
 

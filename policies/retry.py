@@ -7,7 +7,7 @@ from framework.retrying import RetryPolicy
 
 __all__ = ["NO_RETRY", "TRANSIENT_ERRORS", "transient_retry"]
 
-TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
     TransientError,
     TimeoutError,
     ConnectionError,
@@ -18,11 +18,12 @@ NO_RETRY = RetryPolicy(max_attempts=1)
 
 
 def transient_retry(
+    *,
     max_attempts: int = 3,
     initial_interval: float = 0.2,
     backoff_factor: float = 2.0,
     max_interval: float = 5.0,
-    extra: tuple[type[BaseException], ...] = (),
+    extra: tuple[type[Exception], ...] = (),
     jitter: bool = True,
 ) -> RetryPolicy:
     """A policy retrying :data:`TRANSIENT_ERRORS` (plus ``extra``) with exponential backoff."""

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from framework.records import (
     SCHEMA_VERSION,
     Evidence,
+    Finding,
     MemoryFact,
     Plan,
     Provenance,
@@ -36,7 +37,9 @@ def task(task_id: str, **update: Any) -> Task:
 
 
 def result(task_id: str, **update: Any) -> WorkerResult:
-    return WorkerResult(**{"task_id": task_id, "status": "ok", "output": f"out {task_id}", **update})
+    return WorkerResult(
+        **{"task_id": task_id, "status": "ok", "output": f"out {task_id}", **update}
+    )
 
 
 def fact(subject: str, source: str | None = None, **update: Any) -> MemoryFact:
@@ -239,6 +242,7 @@ RECORDS: list[Any] = [
     Provenance(),
     Evidence(source="doc", text="t"),
     TaskReplacement(tasks={}),
+    Finding(phase="risk", severity="warning", message="weak source"),
 ]
 
 
@@ -269,6 +273,8 @@ def test_records_are_frozen(record: Any) -> None:
         (ReviewVerdict, {"decision": "finish"}),
         (MemoryFact, {"subject": "s", "predicate": "p", "object": "o"}),
         (Provenance, {}),
+        (Evidence, {"source": "s", "text": "t"}),
+        (Finding, {"phase": "p", "severity": "info", "message": "m"}),
     ],
 )
 def test_records_forbid_unknown_keys(model: Any, fields: dict[str, Any]) -> None:
@@ -309,5 +315,5 @@ def test_records_refuse_bad_values() -> None:
 def test_nested_records_are_validated_from_dicts() -> None:
     plan = Plan.model_validate({"goal": "g", "tasks": [{"id": "a", "description": "d"}]})
     assert isinstance(plan.tasks[0], Task)
-    with pytest.raises(ValidationError, match="tasks.0.description"):
+    with pytest.raises(ValidationError, match=r"tasks\.0\.description"):
         Plan.model_validate({"goal": "g", "tasks": [{"id": "a"}]})

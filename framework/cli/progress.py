@@ -39,7 +39,8 @@ class ProgressPrinter:
         if kind == "task_done":
             return f"  [green]done[/] {escape(str(event.get('task_id')))}"
         if kind == "task_failed":
-            return f"  [red]failed[/] {escape(str(event.get('task_id')))}: {escape(str(event.get('error')))}"
+            failed = f"{event.get('task_id')}: {event.get('error')}"
+            return f"  [red]failed[/] {escape(failed)}"
         if kind == "review":
             return self._review(event)
         if kind == "memory":

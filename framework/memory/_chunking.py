@@ -53,7 +53,7 @@ def chunk_document(display_path: str, text: str, max_chars: int = 800) -> list[C
     Small consecutive paragraphs under the same heading are merged up to ``max_chars``; a longer
     paragraph is cut on sentence boundaries (then lines, then words). Headings (Markdown ``#``
     and underlined titles, reStructuredText titles) are not part of any chunk's text; YAML front
-    matter is skipped. Fenced code blocks are never cut at their blank lines.
+    matter is skipped. Fenced code blocks (outside ``.rst`` files) are not cut at blank lines.
 
     Raises:
         ConfigError: ``max_chars`` is below 1.
@@ -63,7 +63,8 @@ def chunk_document(display_path: str, text: str, max_chars: int = 800) -> list[C
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     builder = _ChunkBuilder(display_path, lines)
     pending: list[_Paragraph] = []
-    for para in _paragraphs(lines):
+    fences = not display_path.lower().endswith(".rst")
+    for para in _paragraphs(lines, fences):
         if builder.width(para.start, para.end) > max_chars:
             builder.add_span(pending)
             pending = []
@@ -132,8 +133,11 @@ class _ChunkBuilder:
         )
 
 
-def _paragraphs(lines: list[str]) -> list[_Paragraph]:
-    """Blank-line separated paragraphs, each with the section and heading it falls under."""
+def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
+    """Blank-line separated paragraphs, each with the section and heading it falls under.
+
+    With ``fences`` (all but reStructuredText), Markdown code fences hold their blank lines.
+    """
     paragraphs: list[_Paragraph] = []
     section, heading = 0, ""
     start: int | None = None
@@ -151,7 +155,7 @@ def _paragraphs(lines: list[str]) -> list[_Paragraph]:
         if fence:
             closing = line.strip()
             fence = "" if closing.startswith(fence) and not closing.strip(fence[0]) else fence
-        elif opener := _FENCE.match(line):
+        elif fences and (opener := _FENCE.match(line)):
             fence = opener.group(1)
         elif title := _heading_at(lines, i):
             close(i)

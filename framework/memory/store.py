@@ -76,11 +76,21 @@ class PlainCodec:
 
 @dataclass(frozen=True, kw_only=True)
 class StoreItem:
-    """One stored text with its JSON-serialisable metadata."""
+    """One stored text with its JSON-serialisable metadata.
+
+    ``context`` (a heading, a title) is embedded with the text to place it better in search,
+    without becoming part of the stored text.
+    """
 
     key: str
     text: str
     metadata: dict[str, Any] = field(default_factory=dict)
+    context: str = ""
+
+    @property
+    def embedded_text(self) -> str:
+        """What is embedded: the context line, then the text."""
+        return f"{self.context}\n{self.text}" if self.context else self.text
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -193,13 +203,13 @@ class SemanticStore:
         batch = list({_checked(item).key: item for item in items}.values())
         if not batch:
             return 0
-        hashes = [_content_hash(item.text) for item in batch]
+        hashes = [_content_hash(item.embedded_text) for item in batch]
         keys = [item.key for item in batch]
         with self._lock:
             known = self._known_vectors(ns, keys)
         stale = [i for i, key in enumerate(keys) if known.get(key, ("", b""))[0] != hashes[i]]
         matrix = np.empty((len(batch), self.dim), dtype=np.float32)
-        matrix[stale] = self._embed([batch[i].text for i in stale])
+        matrix[stale] = self._embed([batch[i].embedded_text for i in stale])
         for i, key in enumerate(keys):
             if key in known and known[key][0] == hashes[i]:
                 matrix[i] = np.frombuffer(known[key][1], dtype=np.float32)

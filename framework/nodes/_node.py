@@ -32,7 +32,8 @@ class TeamNode(Runnable[Any, Any]):
         abody: AsyncBody | None = None,
         middleware: Sequence[Middleware] = (),
     ) -> None:
-        self.name = name
+        self.name: str = name
+        self.node = name
         self.team = team
         self.body = body
         self.abody = abody
@@ -41,16 +42,16 @@ class TeamNode(Runnable[Any, Any]):
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Run the node in a sync graph."""
         config = config or {}
-        context = NodeContext.from_config(self.name, self.team, config)
+        context = NodeContext.from_config(self.node, self.team, config)
         if not self.middleware:
             return self.body(input, context)
-        call = NodeCall(node=self.name, team=self.team, input=input, config=config)
+        call = NodeCall(node=self.node, team=self.team, input=input, config=config)
         return run_chain(self.middleware, call, lambda: self.body(input, context))
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Run the node in an async graph; a sync-only body runs in the executor."""
         config = config or {}
-        context = NodeContext.from_config(self.name, self.team, config)
+        context = NodeContext.from_config(self.node, self.team, config)
 
         async def run() -> Any:
             if self.abody is not None:
@@ -59,5 +60,5 @@ class TeamNode(Runnable[Any, Any]):
 
         if not self.middleware:
             return await run()
-        call = NodeCall(node=self.name, team=self.team, input=input, config=config)
+        call = NodeCall(node=self.node, team=self.team, input=input, config=config)
         return await arun_chain(self.middleware, call, run)

@@ -89,7 +89,9 @@ def reviewer_body(role: Reviewer, rules: Sequence[StopRule]) -> Any:
             reasons=verdict.reasons,
             confidence=verdict.confidence,
         )
-        note = f"review {iteration}: {verdict.decision} ({'; '.join(verdict.reasons) or 'no notes'})"
+        note = (
+            f"review {iteration}: {verdict.decision} ({'; '.join(verdict.reasons) or 'no notes'})"
+        )
         return {
             "reflection": verdict,
             "iteration": iteration,

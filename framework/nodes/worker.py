@@ -39,7 +39,7 @@ class WorkerBodies:
             try:
                 result = call_with_retry(
                     self.retry,
-                    lambda: self.role.run(task, payload["question"], context),
+                    lambda: _validated(self.role.run(task, payload["question"], context)),
                     retries.append,
                 )
             except GraphBubbleUp:
@@ -52,14 +52,14 @@ class WorkerBodies:
         """Run the task in an async graph."""
         task = payload["task"]
         retries: list[int] = []
+
+        async def attempt() -> WorkerResult:
+            return _validated(await self.role.arun(task, payload["question"], context))
+
         async with self.limiter.aslot(payload["dispatch_id"]):
             context.emit("task_started", task_id=task.id)
             try:
-                result = await acall_with_retry(
-                    self.retry,
-                    lambda: self.role.arun(task, payload["question"], context),
-                    retries.append,
-                )
+                result = await acall_with_retry(self.retry, attempt, retries.append)
             except GraphBubbleUp:
                 raise
             except Exception as error:
@@ -79,6 +79,11 @@ class WorkerBodies:
         if retries:
             metrics["retries"] = retries
         return {"worker_results": {task.id: result}, "metrics": metrics}
+
+
+def _validated(result: Any) -> WorkerResult:
+    """Validate a role's result inside the error handler: a bad one fails its task only."""
+    return WorkerResult.model_validate(result)
 
 
 def failed_result(task: Task, error: BaseException) -> WorkerResult:

@@ -19,6 +19,4 @@ def research_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
         if setup.model is not None
         else offline_roles(setup.corpus, setup.store)
     )
-    return build_research_team(
-        roles, max_parallel=setup.max_parallel, middleware=setup.middleware
-    )
+    return build_research_team(roles, max_parallel=setup.max_parallel, middleware=setup.middleware)

@@ -13,6 +13,7 @@ from framework.memory import Corpus, SemanticStore
 from framework.roles import Roles
 from policies.reflection import ConfidenceReached, NoProgress
 from policies.retry import transient_retry
+from teams.research.model_roles import build_model_roles
 from teams.research.offline import (
     CorpusSearchWorker,
     CoverageReviewer,
@@ -48,8 +49,6 @@ def offline_roles(corpus: Corpus, store: SemanticStore | None = None) -> Roles:
 
 def model_roles(model: BaseChatModel, corpus: Corpus, store: SemanticStore | None = None) -> Roles:
     """The model-backed roles: structured output and a tool-calling worker over ``corpus``."""
-    from teams.research.model_roles import build_model_roles
-
     return build_model_roles(model, corpus, store)
 
 

@@ -6,18 +6,18 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from framework.memory import Corpus, Passage, SemanticStore, StoreItem
+from framework.memory import Corpus, Passage, SemanticStore
 from framework.records import (
     Evidence,
     MemoryFact,
     Plan,
-    Provenance,
     ReviewVerdict,
     Task,
     WorkerResult,
 )
 from framework.runtime import NodeContext
 from framework.state import TeamState
+from teams.research.facts import fact_provenance, remember_facts
 from teams.research.report import cited_report, results_in_order
 from teams.research.text import best_sentences, keywords, split_question
 
@@ -29,8 +29,6 @@ __all__ = [
     "ReportFormatter",
     "SubQuestionPlanner",
 ]
-
-FACTS_NAMESPACE = ("facts",)
 
 
 class SubQuestionPlanner:
@@ -165,29 +163,13 @@ class EvidenceCurator:
                 predicate="is supported by",
                 object=evidence.text,
                 confidence=max(0.0, min(1.0, evidence.score)),
-                provenance=Provenance(
-                    thread_id=context.thread_id,
-                    checkpoint_id=context.checkpoint_id,
-                    task_id=task.id,
-                    source=evidence.source,
-                ),
+                provenance=fact_provenance(context, task.id, evidence.source),
             )
             for task, result in results_in_order(state)
             for evidence in result.evidence
             if evidence.score >= self.min_score
         ]
-        if self.store is not None and facts:
-            self.store.put_many(
-                FACTS_NAMESPACE,
-                [
-                    StoreItem(
-                        key=fact.id,
-                        text=f"{fact.subject} {fact.predicate} {fact.object}",
-                        metadata=fact.model_dump(mode="json"),
-                    )
-                    for fact in facts
-                ],
-            )
+        remember_facts(self.store, facts)
         return facts
 
 

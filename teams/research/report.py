@@ -25,12 +25,14 @@ def results_in_order(
 
 
 def _claims(evidence: list[Evidence], seen: set[str]) -> list[Evidence]:
-    claims = []
+    claims: list[Evidence] = []
     for item in evidence:
+        if len(claims) == _CLAIMS_PER_TASK:
+            break
         if item.score >= CLAIM_MIN_SCORE and item.text not in seen:
             seen.add(item.text)
             claims.append(item)
-    return claims[:_CLAIMS_PER_TASK]
+    return claims
 
 
 def cited_report(state: TeamState) -> str:

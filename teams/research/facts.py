@@ -1,0 +1,45 @@
+"""Durable facts of a research run: their provenance and where they are kept.
+
+Shared by the offline and the model-backed curators, so both write the same records to the
+same namespace of the semantic store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from framework.memory import Namespace, SemanticStore, StoreItem
+from framework.records import MemoryFact, Provenance
+from framework.runtime import NodeContext
+
+__all__ = ["FACTS_NAMESPACE", "fact_provenance", "remember_facts"]
+
+FACTS_NAMESPACE: Namespace = ("facts",)
+"""The store namespace that curated facts are written to."""
+
+
+def fact_provenance(context: NodeContext, task_id: str, source: str) -> Provenance:
+    """Where a fact comes from: this run's thread and checkpoint, the task and its source."""
+    return Provenance(
+        thread_id=context.thread_id,
+        checkpoint_id=context.checkpoint_id,
+        task_id=task_id,
+        source=source,
+    )
+
+
+def remember_facts(store: SemanticStore | None, facts: Sequence[MemoryFact]) -> None:
+    """Write ``facts`` to :data:`FACTS_NAMESPACE`, keyed by fact id; without a store, do nothing."""
+    if store is None or not facts:
+        return
+    store.put_many(
+        FACTS_NAMESPACE,
+        [
+            StoreItem(
+                key=fact.id,
+                text=f"{fact.subject} {fact.predicate} {fact.object}",
+                metadata=fact.model_dump(mode="json"),
+            )
+            for fact in facts
+        ],
+    )
