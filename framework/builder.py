@@ -103,6 +103,11 @@ def _check_routes(
     if missing:
         raise ConfigError(f"{router} routes lack targets for {missing}: map every signal to a node")
     for signal, target in routes.items():
+        if target == "worker":
+            raise ConfigError(
+                f"{router} route {signal!r} -> 'worker': workers are reached only through the "
+                "dispatcher's Send; route to 'dispatcher' instead"
+            )
         if target not in NODES:
             raise ConfigError(
                 f"{router} route {signal!r} -> {target!r}: unknown node; "

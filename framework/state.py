@@ -23,11 +23,13 @@ from framework.routing import ControlSignal
 
 __all__ = [
     "MESSAGE_LIMIT",
+    "ResultReplacement",
     "TaskReplacement",
     "TeamState",
     "append_unique_facts",
     "bounded_messages",
     "merge_by_id",
+    "merge_results",
     "merge_sum",
     "merge_tasks",
 ]
@@ -42,6 +44,12 @@ class TaskReplacement(Record):
     tasks: dict[str, Task]
 
 
+class ResultReplacement(Record):
+    """A write to ``worker_results`` that replaces them all (a re-plan drops the old ones)."""
+
+    results: dict[str, WorkerResult]
+
+
 def bounded_messages(limit: int) -> Callable[[list[AnyMessage], Any], list[AnyMessage]]:
     """An append reducer merged by message id that keeps only the last ``limit`` messages."""
 
@@ -54,6 +62,16 @@ def bounded_messages(limit: int) -> Callable[[list[AnyMessage], Any], list[AnyMe
 
 def merge_by_id(current: Mapping[str, Any] | None, update: Mapping[str, Any]) -> dict[str, Any]:
     """Merge an update into a dict keyed by id: a new value for an id replaces the old one."""
+    return {**(current or {}), **update}
+
+
+def merge_results(
+    current: Mapping[str, WorkerResult] | None,
+    update: Mapping[str, WorkerResult] | ResultReplacement,
+) -> dict[str, WorkerResult]:
+    """Worker results keyed by task id: a retry replaces; a :class:`ResultReplacement` resets."""
+    if isinstance(update, ResultReplacement):
+        return dict(update.results)
     return {**(current or {}), **update}
 
 
@@ -97,7 +115,7 @@ class TeamState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], bounded_messages(MESSAGE_LIMIT)]
     plan: Plan | None
     tasks: Annotated[dict[str, Task], merge_tasks]
-    worker_results: Annotated[dict[str, WorkerResult], merge_by_id]
+    worker_results: Annotated[dict[str, WorkerResult], merge_results]
     consolidated: str
     rolling_summary: str
     last_changes: list[str]

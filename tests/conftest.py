@@ -7,3 +7,46 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+# -- a small corpus for the research team tests ---------------------------------------------
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from framework.memory import (
+    Corpus,
+    MiniLMEmbedder,
+    SemanticStore,
+    default_embedder,
+    ingest_corpus,
+)
+
+SMALL_CORPUS = {
+    "checkpoints.md": "# Checkpoints\n\nEvery run is checkpointed after each step. "
+    "Checkpoints are encrypted at rest with AES in OCB mode.\n",
+    "retries.md": "# Retries\n\nWorkers retry transient errors such as timeouts up to three "
+    "times, with exponential backoff between attempts.\n",
+    "review.md": "# Human review\n\nA human reviewer approves, edits or rejects the plan "
+    "while the run is paused at a review point.\n",
+}
+"""Three documents, one paragraph each at line 3: their sources read ``docs/<name>:3``."""
+
+
+@pytest.fixture(scope="session")
+def embedder() -> MiniLMEmbedder:
+    """The packaged MiniLM model, shared by the whole test session (it loads in seconds)."""
+    return default_embedder()
+
+
+@pytest.fixture
+def small_corpus(tmp_path: Path, embedder: MiniLMEmbedder) -> Iterator[Corpus]:
+    """:data:`SMALL_CORPUS` under ``docs/``, ingested into an in-memory store (``.store``)."""
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name, text in SMALL_CORPUS.items():
+        (root / name).write_text(text, encoding="utf-8")
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        yield Corpus(store)

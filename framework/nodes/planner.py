@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage
 from framework.records import Plan
 from framework.roles import Planner
 from framework.runtime import NodeContext
-from framework.state import TaskReplacement, TeamState
+from framework.state import ResultReplacement, TaskReplacement, TeamState
 
 __all__ = ["planner_body"]
 
@@ -28,6 +28,8 @@ def planner_body(role: Planner) -> Any:
             "control_signal": signal,
             "messages": [AIMessage(note, name="planner")],
         }
+        if state.get("worker_results"):
+            update["worker_results"] = ResultReplacement(results={})
         if plan.direct_answer is not None:
             update["consolidated"] = plan.direct_answer
         return update

@@ -20,7 +20,7 @@ from framework.records import (
     Task,
     WorkerResult,
 )
-from framework.state import TaskReplacement
+from framework.state import ResultReplacement, TaskReplacement
 
 __all__ = ["RECORD_TYPES", "default_serializer", "sqlite_checkpointer"]
 
@@ -30,6 +30,7 @@ RECORD_TYPES: tuple[type, ...] = (
     MemoryFact,
     Plan,
     Provenance,
+    ResultReplacement,
     ReviewVerdict,
     Task,
     TaskReplacement,

@@ -19,7 +19,7 @@ from framework.middleware import Middleware
 from framework.nodes._node import TeamNode
 from framework.records import Finding, MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
 from framework.runtime import NodeContext
-from framework.state import append_unique_facts, merge_by_id, merge_tasks
+from framework.state import append_unique_facts, merge_by_id, merge_results, merge_tasks
 from teams.meta.assessors import Assessor
 
 __all__ = ["MetaState", "build_meta_coordinator"]
@@ -33,7 +33,7 @@ class MetaState(TypedDict, total=False):
     question: str
     plan: Plan | None
     tasks: Annotated[dict[str, Task], merge_tasks]
-    worker_results: Annotated[dict[str, WorkerResult], merge_by_id]
+    worker_results: Annotated[dict[str, WorkerResult], merge_results]
     consolidated: str
     final_answer: str
     memory_writes: Annotated[list[MemoryFact], append_unique_facts]

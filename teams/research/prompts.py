@@ -106,7 +106,7 @@ def worker_request(task: Task, question: str) -> str:
 def search_results(query: str, passages: Sequence[Passage]) -> str:
     """What the ``search_corpus`` tool answers: numbered passages with their sources."""
     if not passages:
-        return f"No passage matches {query!r}."
+        return f"Results for {query!r}: no passage matches."
     lines = [f"Results for {query!r}:"]
     for number, passage in enumerate(passages, start=1):
         lines.append(f"[{number}] `{passage.source}` (score {passage.score:.2f})")
