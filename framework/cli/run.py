@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 
 from framework.cli.progress import ProgressPrinter
-from framework.errors import CadreError, ConfigError
+from framework.errors import CadreError, ConfigError, CorpusError
 from framework.home import resolve_home
 from framework.launch import LaunchRequest, launch
 from framework.runner import new_thread_id, run_team, to_jsonable
@@ -37,7 +37,7 @@ def run(
     """Research QUESTION over a corpus and print a cited report."""
     err = Console(stderr=True)
     if not question.strip():
-        _fail(err, ConfigError("the question is empty: pass the question to research"))
+        _fail(ConfigError("the question is empty: pass the question to research"))
     request = LaunchRequest(
         team=team,
         corpus=corpus,
@@ -58,7 +58,7 @@ def run(
                 launched.app, {"question": question}, thread_id, on_event=ProgressPrinter(err)
             )
     except CadreError as error:
-        _fail(err, error)
+        _fail(error)
     if as_json:
         payload = {"thread_id": result.thread_id, **to_jsonable(result.state)}
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
@@ -66,7 +66,7 @@ def run(
         typer.echo(result.state.get("final_answer", ""))
 
 
-def _fail(console: Console, error: CadreError) -> None:
-    message = " ".join(str(error).split())
-    console.print(f"[red]error:[/] {message}", highlight=False)
-    raise typer.Exit(2 if isinstance(error, ConfigError) else 1)
+def _fail(error: CadreError) -> NoReturn:
+    """One line on stderr; exit 2 for bad input, 1 for a run that failed."""
+    typer.echo(f"error: {' '.join(str(error).split())}", err=True)
+    raise typer.Exit(2 if isinstance(error, ConfigError | CorpusError) else 1)

@@ -1,0 +1,116 @@
+"""``cadre run``: the report, ``--json``, and one-line failures that write nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from framework.cli import app
+from framework.memory import MiniLMEmbedder
+from tests.conftest import SMALL_CORPUS
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    root = tmp_path / "docs"
+    root.mkdir()
+    for name, text in SMALL_CORPUS.items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["run", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_run_prints_a_cited_report_and_progress(
+    corpus_dir: Path, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    home = tmp_path / "home"
+    code, out, err = _run(
+        "How do workers retry transient errors?", "--corpus", str(corpus_dir), "--home", str(home)
+    )
+    assert code == 0, err
+    assert out.startswith("# How do workers retry transient errors?")
+    assert "(`docs/retries.md:3`)" in out
+    for progress in ("plan", "dispatch", "done q0", "review 1"):
+        assert progress in err
+    assert "compliance check" in err
+    assert (home / "checkpoints.sqlite").stat().st_size > 0
+    assert (home / "memory.sqlite").stat().st_size > 0
+
+
+def test_run_json_has_answer_tasks_results_and_findings(
+    corpus_dir: Path, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    home = tmp_path / "home"
+    args = ["How are runs checkpointed?", "--corpus", str(corpus_dir), "--home", str(home)]
+    code, out, err = _run(*args, "--json", "--thread", "t-json", "--max-parallel", "2")
+    assert code == 0, err
+    state = json.loads(out)
+    assert state["thread_id"] == "t-json"
+    assert "docs/checkpoints.md:3" in state["final_answer"]
+    assert state["tasks"]["q0"]["status"] == "done"
+    assert state["worker_results"]["q0"]["evidence"][0]["source"].startswith("docs/")
+    assert set(state["findings"]) == {"intake", "risk_assessment", "compliance_check"}
+    code, _, err = _run(*args, "--team", "research")
+    assert code == 0
+    assert "3 unchanged" in err  # the corpus is not indexed twice
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--corpus", "{missing}"], "does not exist"),
+        (["--team", "nope"], "unknown team 'nope': choose one of meta, research"),
+        (["--model", "gpt4"], "bad model spec 'gpt4'"),
+        (["--model", "anthropic:claude"], "pip install langchain-anthropic"),
+        (["--max-parallel", "0"], "--max-parallel must be at least 1"),
+    ],
+)
+def test_bad_input_exits_non_zero_with_one_line_and_writes_nothing(
+    args: list[str], reason: str, corpus_dir: Path, tmp_path: Path
+) -> None:
+    if "anthropic:claude" in args and _installed("langchain_anthropic"):
+        pytest.skip("langchain-anthropic is installed here")
+    home = tmp_path / "home"
+    args = [a.replace("{missing}", str(tmp_path / "missing")) for a in args]
+    if "--corpus" not in args:
+        args += ["--corpus", str(corpus_dir)]
+    code, out, err = _run("a question", "--home", str(home), *args)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert reason in err
+    assert not home.exists()
+
+
+def _installed(module: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(module) is not None
+
+
+def test_console_script_reports_a_missing_corpus(tmp_path: Path) -> None:
+    cadre = Path(sys.executable).with_name("cadre")
+    env = {**os.environ, "CADRE_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [str(cadre), "run", "why?", "--corpus", str(tmp_path / "nowhere")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("error: corpus folder")
+    assert not (tmp_path / "home").exists()
