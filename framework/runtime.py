@@ -18,7 +18,11 @@ def _discard(_: Any) -> None:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class NodeContext:
-    """What a node knows about its execution: names, thread, checkpoint, store, event stream."""
+    """What a node knows about its execution: names, thread, checkpoint, store, event stream.
+
+    ``checkpoint_ns`` is the namespace of the graph the node runs in ("" at the top, the
+    subgraph's path when nested) and ``checkpoint_id`` the checkpoint its step started from.
+    """
 
     node: str
     team: str
@@ -32,6 +36,9 @@ class NodeContext:
     def from_config(cls, node: str, team: str, config: RunnableConfig) -> NodeContext:
         """Build the context of a node from the run config LangGraph passes to it."""
         configurable = config.get("configurable") or {}
+        task_ns = configurable.get("checkpoint_ns", "")
+        graph_ns = task_ns.rpartition("|")[0]  # the node's task is the last segment
+        checkpoints = configurable.get("checkpoint_map") or {}
         try:
             runtime = get_runtime()
         except (KeyError, RuntimeError):
@@ -40,8 +47,8 @@ class NodeContext:
             node=node,
             team=team,
             thread_id=configurable.get("thread_id"),
-            checkpoint_ns=configurable.get("checkpoint_ns", ""),
-            checkpoint_id=configurable.get("checkpoint_id"),
+            checkpoint_ns=graph_ns,
+            checkpoint_id=configurable.get("checkpoint_id") or checkpoints.get(graph_ns),
             store=runtime.store if runtime is not None else None,
             writer=runtime.stream_writer if runtime is not None else _discard,
         )

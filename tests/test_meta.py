@@ -110,3 +110,17 @@ def test_compliance_flags_uncited_and_unknown_sources() -> None:
     clean = clean.replace("- Invented source. (`zzz.md:9`)\n", "")
     ok = CitationCompliance().assess({"final_answer": clean, "worker_results": results}, CONTEXT)
     assert [(f.severity, f.message) for f in ok] == [("info", "all 1 claims cite their sources")]
+
+
+def test_facts_name_the_checkpoint_they_came_from(small_corpus: Corpus, tmp_path: Path) -> None:
+    checkpointer = sqlite_checkpointer(tmp_path / "checkpoints.sqlite")
+    app = compile_team(_meta(small_corpus), checkpointer=checkpointer)
+    config = {"configurable": {"thread_id": "prov"}}
+    state = app.invoke({"question": "How do workers retry transient errors?"}, config)
+    top_ids = {s.config["configurable"]["checkpoint_id"] for s in app.get_state_history(config)}
+    all_ids = {c.config["configurable"]["checkpoint_id"] for c in checkpointer.list(config)}
+    facts = state["memory_writes"]
+    fact_ids = {f.provenance.checkpoint_id for f in facts}
+    assert facts and all(f.provenance.thread_id == "prov" for f in facts)
+    assert None not in fact_ids and fact_ids <= all_ids - top_ids  # a research-team checkpoint
+    checkpointer.conn.close()

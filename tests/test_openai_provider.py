@@ -181,7 +181,7 @@ async def test_research_team_through_chat_openai(
     model = ChatOpenAI(
         model="gpt-test",
         base_url=f"http://127.0.0.1:{server.server_port}/v1",
-        api_key="test",  # type: ignore[arg-type]
+        api_key="test",
         max_retries=0,
         timeout=10,
     )

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import pytest
-from langchain_core.messages import BaseMessage
+from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.outputs import ChatResult
 from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import Field
 
 from framework.builder import compile_team
 from framework.memory import Corpus
@@ -75,7 +78,7 @@ def plan(*parts: tuple[str, str], ids: tuple[str | None, ...] = ()) -> Structure
         SubQuestion(id=ids[n] if n < len(ids) else None, description=d, query=q)
         for n, (d, q) in enumerate(parts)
     ]
-    return Structured(PlanDraft(goal=QUESTION, sub_questions=subs, rationale="two parts"))
+    return Structured(PlanDraft(goal=QUESTION, sub_questions=subs, rationale="one search per part"))
 
 
 def verdict(decision: Any, confidence: float, *reasons: str) -> Structured:
@@ -284,6 +287,38 @@ async def test_worker_out_of_steps_keeps_what_it_found(small_corpus: Corpus) -> 
     assert result.confidence == pytest.approx(result.evidence[0].score)
 
 
+class ToolBlindModel(FakeMessagesListChatModel):
+    """Answers from its list whatever tools are bound, so it can call a tool that is not."""
+
+    seen: list[list[BaseMessage]] = Field(default_factory=list)
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> ToolBlindModel:
+        return self
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
+        self.seen.append(list(messages))
+        return super()._generate(messages, *args, **kwargs)
+
+
+def test_worker_answers_an_unknown_tool_with_an_error(small_corpus: Corpus) -> None:
+    browse = {"name": "browse", "args": {"url": "https://example.com"}, "id": "c1"}
+    model = ToolBlindModel(responses=[AIMessage("", tool_calls=[browse]), AIMessage("none")])
+    task = Task(id="q0", description="checkpoints", inputs={"query": "checkpoints"})
+
+    result = ModelWorker(model, small_corpus).run(task, QUESTION, CONTEXT)
+
+    assert (result.status, result.output, result.evidence, result.confidence) == (
+        "ok",
+        "none",
+        [],
+        0.0,
+    )
+    reply = model.seen[-1][-1]
+    assert isinstance(reply, ToolMessage)
+    assert (reply.status, reply.tool_call_id) == ("error", "c1")
+    assert reply.text == "unknown tool 'browse': the only tool is search_corpus"
+
+
 def test_the_aggregator_reuses_the_summary_of_an_unchanged_round() -> None:
     model = ScriptedChatModel([Reply("summary one")])
     task = Task(id="q0", description="d", status="done")
@@ -295,7 +330,8 @@ def test_the_aggregator_reuses_the_summary_of_an_unchanged_round() -> None:
     aggregator = ModelAggregator(model)
 
     first = aggregator.consolidate(state, CONTEXT)
-    second = aggregator.consolidate(dict(state), CONTEXT)  # type: ignore[arg-type]
+    again: TeamState = {**state}  # an equal state, not the same object
+    second = aggregator.consolidate(again, CONTEXT)
 
     assert first == second == "summary one"
     assert len(model.requests) == 1
@@ -310,6 +346,7 @@ def test_the_reviewer_gives_new_tasks_free_ids_and_retries_new_queries() -> None
         new_tasks=[
             SubQuestion(description="new one", query="n1"),
             SubQuestion(id="q0", description="clashes", query="n2"),
+            SubQuestion(description=" ", query=""),
         ],
     )
     model = ScriptedChatModel([Structured(draft)])

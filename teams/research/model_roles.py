@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from framework.errors import ConfigError
 from framework.memory import Corpus, SemanticStore
 from framework.records import Evidence, MemoryFact, Plan, ReviewVerdict
 from framework.roles import Roles
@@ -69,6 +70,8 @@ class ModelPlanner:
     """
 
     def __init__(self, model: BaseChatModel, max_tasks: int = 6) -> None:
+        if max_tasks < 1:
+            raise ConfigError(f"max_tasks must be >= 1, got {max_tasks}")
         self.max_tasks = max_tasks
         system = PLANNER_SYSTEM.format(max_tasks=max_tasks)
         self._ask = StructuredCall(model, PlanDraft, system)

@@ -17,6 +17,7 @@ from teams.research.report import results_in_order
 __all__ = [
     "AGGREGATOR_SYSTEM",
     "CURATOR_SYSTEM",
+    "EXCERPT_CHARS",
     "FORMATTER_SYSTEM",
     "PLANNER_SYSTEM",
     "REVIEWER_SYSTEM",

@@ -137,17 +137,22 @@ class StructuredCall(Generic[S]):
 
 
 def to_tasks(drafts: Sequence[SubQuestion], taken: Iterable[str] = ()) -> list[Task]:
-    """Tasks for ``drafts``; a missing or clashing id becomes the first free ``q<n>``."""
+    """Tasks for ``drafts``; a missing or clashing id becomes the first free ``q<n>``.
+
+    A draft with neither a description nor a query is skipped.
+    """
     used = set(taken)
     tasks, free = [], 0
     for draft in drafts:
+        description = draft.description.strip() or draft.query.strip()
+        if not description:
+            continue
         task_id = (draft.id or "").strip()
         if not task_id or task_id in used:
             while f"q{free}" in used:
                 free += 1
             task_id = f"q{free}"
         used.add(task_id)
-        description = draft.description.strip() or draft.query
         query = draft.query.strip() or description
         tasks.append(Task(id=task_id, description=description, inputs={"query": query}))
     return tasks
