@@ -10,7 +10,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 # -- a small corpus for the research team tests ---------------------------------------------
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -40,13 +40,18 @@ def embedder() -> MiniLMEmbedder:
     return default_embedder()
 
 
+def write_corpus(root: Path, files: Mapping[str, str]) -> Path:
+    """Write ``files`` (name -> text) into a new folder ``root`` and return it."""
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
 @pytest.fixture
 def small_corpus(tmp_path: Path, embedder: MiniLMEmbedder) -> Iterator[Corpus]:
     """:data:`SMALL_CORPUS` under ``docs/``, ingested into an in-memory store (``.store``)."""
-    root = tmp_path / "docs"
-    root.mkdir()
-    for name, text in SMALL_CORPUS.items():
-        (root / name).write_text(text, encoding="utf-8")
+    root = write_corpus(tmp_path / "docs", SMALL_CORPUS)
     with SemanticStore(":memory:", embedder=embedder) as store:
         ingest_corpus(root, store)
         yield Corpus(store)

@@ -13,18 +13,14 @@ from typer.testing import CliRunner
 
 from framework.cli import app
 from framework.memory import MiniLMEmbedder
-from tests.conftest import SMALL_CORPUS
+from tests.conftest import SMALL_CORPUS, write_corpus
 
 runner = CliRunner()
 
 
 @pytest.fixture
 def corpus_dir(tmp_path: Path) -> Path:
-    root = tmp_path / "docs"
-    root.mkdir()
-    for name, text in SMALL_CORPUS.items():
-        (root / name).write_text(text, encoding="utf-8")
-    return root
+    return write_corpus(tmp_path / "docs", SMALL_CORPUS)
 
 
 def _run(*args: str) -> tuple[int, str, str]:

@@ -12,6 +12,7 @@ from framework.builder import compile_team
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore, ingest_corpus
 from teams.research import build_research_team, offline_roles
 from teams.research.text import best_sentences, split_question
+from tests.conftest import write_corpus
 
 CORPUS = {
     "cats.md": "# Cats\n\nCats sleep for around fifteen hours a day.\n"
@@ -25,10 +26,7 @@ CITATION = re.compile(r"\(`(docs/[\w.]+:\d+)`\)$")
 
 @pytest.fixture
 def corpus(tmp_path: Path, embedder: MiniLMEmbedder) -> Iterator[Corpus]:
-    root = tmp_path / "docs"
-    root.mkdir()
-    for name, text in CORPUS.items():
-        (root / name).write_text(text, encoding="utf-8")
+    root = write_corpus(tmp_path / "docs", CORPUS)
     with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
         ingest_corpus(root, store)
         yield Corpus(store)
