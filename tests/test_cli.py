@@ -12,7 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli import app
-from framework.memory import MiniLMEmbedder
+from framework.memory import Corpus, MiniLMEmbedder
+from framework.registry import TeamSetup
+from teams.research import DEFAULT_SETTINGS
+from teams.research.app import research_team
 from tests.conftest import SMALL_CORPUS, write_corpus
 
 runner = CliRunner()
@@ -110,3 +113,13 @@ def test_console_script_reports_a_missing_corpus(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip().startswith("error: corpus folder")
     assert not (tmp_path / "home").exists()
+
+
+def test_research_team_keeps_its_default_cap_unless_told(small_corpus: Corpus) -> None:
+    def cap(max_parallel: int | None) -> int | None:
+        setup = TeamSetup(corpus=small_corpus, store=small_corpus.store, max_parallel=max_parallel)
+        worker = research_team(setup).nodes["worker"].runnable
+        return worker.body.__self__.limiter.max_parallel  # type: ignore[attr-defined, no-any-return]
+
+    assert cap(None) == DEFAULT_SETTINGS.max_parallel == 8
+    assert cap(2) == 2

@@ -19,4 +19,7 @@ def research_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
         if setup.model is not None
         else offline_roles(setup.corpus, setup.store)
     )
-    return build_research_team(roles, max_parallel=setup.max_parallel, middleware=setup.middleware)
+    overrides: dict[str, Any] = {"middleware": setup.middleware}
+    if setup.max_parallel is not None:
+        overrides["max_parallel"] = setup.max_parallel
+    return build_research_team(roles, **overrides)
