@@ -9,11 +9,14 @@ For N async tasks of 50 ms each and a concurrency cap C, measures in one process
 - ``cadre``: ``build_team`` + ``compile_team`` (no checkpointer) with bench roles whose worker
   sleeps 50 ms, capped with ``TeamSettings(max_parallel=C)``.
 
-Every run is checked to return N results, so a broken variant cannot look fast. Each variant is
-a :class:`Variant`: a name and a ``prepare(n, cap)`` that returns the timed ``run()``; add a
-variant (a checkpointer, telemetry) by appending one to :data:`VARIANTS`.
+Every run is checked to return N results with at most C tasks running at once, so a broken
+variant cannot look fast. Each variant is a :class:`Variant`: a name, a column title and a
+``prepare(n, cap)`` that builds what it needs (untimed) and returns the timed ``run()``; add a
+variant (a checkpointer, telemetry) by appending one to :data:`VARIANTS`. Results are medians of
+wall time; CPU time and every sample go to ``--json``.
 
-Run: ``python bench/fanout.py [--quick] [--markdown] [--json PATH]``.
+Run: ``python bench/fanout.py [--quick] [--markdown] [--json PATH] [--freeze-gc] [--strict]``
+(see ``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
 from framework.builder import TeamSettings, build_team, compile_team
-from framework.records import Plan, ReviewVerdict, Task, WorkerResult
+from framework.records import MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
 from framework.roles import Roles
 from framework.runtime import NodeContext
 from framework.state import TeamState
@@ -51,8 +54,55 @@ TARGET = 1.10
 """cadre must stay within 10% of the raw LangGraph graph."""
 BASELINE, SUBJECT = "raw", "cadre"
 
-Run = Callable[[], Awaitable[int]]
-"""One timed run: returns how many task results it produced."""
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run produced: its task results and the most tasks that ran at once."""
+
+    results: int
+    peak: int
+
+
+Run = Callable[[], Awaitable[Outcome]]
+"""One timed run."""
+
+
+class Gauge:
+    """Counts the tasks sleeping right now and the peak, so a cap that leaks is caught."""
+
+    def __init__(self) -> None:
+        self.active = 0
+        self.peak = 0
+
+    def reset(self) -> None:
+        self.active = self.peak = 0
+
+    def enter(self) -> None:
+        self.active += 1
+        self.peak = max(self.peak, self.active)
+
+    def leave(self) -> None:
+        self.active -= 1
+
+    async def sleep(self) -> None:
+        """One task's work: 50 ms, counted."""
+        self.enter()
+        try:
+            await asyncio.sleep(DELAY_S)
+        finally:
+            self.leave()
+
+    def sleep_sync(self) -> None:
+        self.enter()
+        try:
+            time.sleep(DELAY_S)
+        finally:
+            self.leave()
+
+    async def measure(self, run: Callable[[], Awaitable[int]]) -> Outcome:
+        self.reset()
+        results = await run()
+        return Outcome(results=results, peak=self.peak)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,10 +117,15 @@ class Variant:
 
 @dataclass(frozen=True, kw_only=True)
 class Repeats:
-    """How often to run each measurement."""
+    """How often to run each measurement: ``repeats(ideal_ms)`` timed runs after ``warmup``."""
 
     warmup: int
-    repeats: Callable[[int], int]
+    cheap: int
+    costly: int
+    costly_from_ms: float = 1000.0
+
+    def repeats(self, ideal: float) -> int:
+        return self.costly if ideal >= self.costly_from_ms else self.cheap
 
 
 @dataclass(kw_only=True)
@@ -81,6 +136,8 @@ class Row:
     cap: int | None
     ideal_ms: float
     samples_ms: dict[str, list[float]] = field(default_factory=dict)
+    cpu_ms: dict[str, list[float]] = field(default_factory=dict)
+    peak: dict[str, int] = field(default_factory=dict)
 
     def median(self, variant: str) -> float:
         return statistics.median(self.samples_ms[variant])
@@ -105,19 +162,21 @@ def ideal_ms(n: int, cap: int | None) -> float:
 
 
 def prepare_gather(n: int, cap: int | None) -> Run:
+    gauge = Gauge()
+
     async def one(semaphore: asyncio.Semaphore | None) -> int:
         if semaphore is None:
-            await asyncio.sleep(DELAY_S)
+            await gauge.sleep()
             return 1
         async with semaphore:
-            await asyncio.sleep(DELAY_S)
+            await gauge.sleep()
         return 1
 
-    async def run() -> int:
+    async def gather() -> int:
         semaphore = asyncio.Semaphore(cap) if cap is not None else None
         return sum(await asyncio.gather(*(one(semaphore) for _ in range(n))))
 
-    return run
+    return lambda: gauge.measure(gather)
 
 
 # --- raw LangGraph ----------------------------------------------------------------------------
@@ -146,20 +205,25 @@ def raw_fan_out(state: RawState) -> list[Send]:
     return [Send("worker", RawWorkerInput(task=task)) for task in state["tasks"]]
 
 
-async def raw_worker(state: RawWorkerInput) -> dict[str, Any]:
-    await asyncio.sleep(DELAY_S)
-    task = state["task"]
-    return {"results": {task["id"]: f"{task['id']}:{task['description']}"}}
+def raw_worker(gauge: Gauge) -> Any:
+    """The worker node: an async function, as LangGraph users write one."""
+
+    async def worker(state: RawWorkerInput) -> dict[str, Any]:
+        await gauge.sleep()
+        task = state["task"]
+        return {"results": {task["id"]: f"{task['id']}:{task['description']}"}}
+
+    return worker
 
 
 def raw_aggregator(state: RawState) -> dict[str, Any]:
     return {"summary": f"{len(state.get('results') or {})} results"}
 
 
-def build_raw() -> Any:
-    graph = StateGraph(RawState)
+def build_raw(gauge: Gauge) -> Any:
+    graph: StateGraph[Any, Any, Any, Any] = StateGraph(RawState)
     graph.add_node("planner", raw_planner)
-    graph.add_node("worker", raw_worker)
+    graph.add_node("worker", raw_worker(gauge))
     graph.add_node("aggregator", raw_aggregator)
     graph.add_edge(START, "planner")
     graph.add_conditional_edges("planner", raw_fan_out, ["worker"])
@@ -169,14 +233,15 @@ def build_raw() -> Any:
 
 
 def prepare_raw(n: int, cap: int | None) -> Run:
-    app = build_raw()
+    gauge = Gauge()
+    app = build_raw(gauge)
     config: RunnableConfig = {} if cap is None else {"max_concurrency": cap}
 
-    async def run() -> int:
+    async def invoke() -> int:
         out = await app.ainvoke({"n": n}, config)
         return len(out["results"])
 
-    return run
+    return lambda: gauge.measure(invoke)
 
 
 # --- cadre ------------------------------------------------------------------------------------
@@ -191,13 +256,16 @@ class BenchPlanner:
         return Plan(goal=state["question"], tasks=tasks)
 
 
+@dataclass(frozen=True)
 class SleepingWorker:
+    gauge: Gauge
+
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
-        time.sleep(DELAY_S)
+        self.gauge.sleep_sync()
         return WorkerResult(task_id=task.id, status="ok", output=f"{task.id}:{task.description}")
 
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
-        await asyncio.sleep(DELAY_S)
+        await self.gauge.sleep()
         return WorkerResult(task_id=task.id, status="ok", output=f"{task.id}:{task.description}")
 
 
@@ -212,7 +280,7 @@ class FinishingReviewer:
 
 
 class NoCurator:
-    def curate(self, state: TeamState, context: NodeContext) -> list[Any]:
+    def curate(self, state: TeamState, context: NodeContext) -> list[MemoryFact]:
         return []
 
 
@@ -221,10 +289,10 @@ class ShortFormatter:
         return "done"
 
 
-def bench_roles(n: int) -> Roles:
+def bench_roles(n: int, gauge: Gauge) -> Roles:
     return Roles(
         planner=BenchPlanner(n),
-        worker=SleepingWorker(),
+        worker=SleepingWorker(gauge),
         aggregator=CountingAggregator(),
         reviewer=FinishingReviewer(),
         curator=NoCurator(),
@@ -233,16 +301,18 @@ def bench_roles(n: int) -> Roles:
 
 
 def prepare_cadre(n: int, cap: int | None) -> Run:
-    app = compile_team(build_team(bench_roles(n), TeamSettings(name="research", max_parallel=cap)))
+    gauge = Gauge()
+    settings = TeamSettings(name="research", max_parallel=cap)
+    app = compile_team(build_team(bench_roles(n, gauge), settings))
 
-    async def run() -> int:
+    async def invoke() -> int:
         out = await app.ainvoke({"question": f"fan out {n} tasks"})
         results = out["worker_results"]
         failed = [r.task_id for r in results.values() if r.status != "ok"]
-        assert not failed, f"cadre: tasks failed: {failed[:5]}"
+        require(not failed, f"cadre: tasks failed: {failed[:5]}")
         return len(results)
 
-    return run
+    return lambda: gauge.measure(invoke)
 
 
 VARIANTS: list[Variant] = [
@@ -255,35 +325,61 @@ VARIANTS: list[Variant] = [
 # --- measuring --------------------------------------------------------------------------------
 
 
-async def timed(name: str, run: Run, n: int) -> float:
+class BenchError(AssertionError):
+    """A variant did not do the work it is timed for; its time would mean nothing."""
+
+
+def require(condition: bool, message: str) -> None:
+    """Check a run's work; unlike ``assert`` it holds under ``python -O`` too."""
+    if not condition:
+        raise BenchError(message)
+
+
+async def timed(name: str, run: Run, n: int, cap: int | None) -> tuple[float, float, int]:
+    """Run once; return wall ms, CPU ms and the peak concurrency, after checking the work."""
     gc.collect()
-    start = time.perf_counter()
-    produced = await run()
-    elapsed = (time.perf_counter() - start) * 1000
-    assert produced == n, f"{name}: {produced} results for {n} tasks"
-    return elapsed
+    cpu, start = time.process_time(), time.perf_counter()
+    outcome = await run()
+    wall, cpu = (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
+    require(outcome.results == n, f"{name}: {outcome.results} results for {n} tasks")
+    require(cap is None or outcome.peak <= cap, f"{name}: {outcome.peak} ran at once, cap {cap}")
+    return wall, cpu, outcome.peak
 
 
-async def measure(n: int, cap: int | None, variants: Sequence[Variant], plan: Repeats) -> Row:
+async def measure(
+    n: int, cap: int | None, variants: Sequence[Variant], plan: Repeats, freeze_gc: bool
+) -> Row:
     """Measure one cell: warm every variant up, then interleave the timed repeats."""
     runs = {variant.name: variant.prepare(n, cap) for variant in variants}
-    row = Row(n=n, cap=cap, ideal_ms=ideal_ms(n, cap), samples_ms={name: [] for name in runs})
+    row = Row(n=n, cap=cap, ideal_ms=ideal_ms(n, cap))
     for _ in range(plan.warmup):
         for name, run in runs.items():
-            await timed(name, run, n)
-    for _ in range(plan.repeats(n)):
+            await timed(name, run, n, cap)
+    if freeze_gc:
+        gc.collect()
+        gc.freeze()
+    for _ in range(plan.repeats(row.ideal_ms)):
         for name, run in runs.items():
-            row.samples_ms[name].append(await timed(name, run, n))
+            wall, cpu, peak = await timed(name, run, n, cap)
+            row.samples_ms.setdefault(name, []).append(wall)
+            row.cpu_ms.setdefault(name, []).append(cpu)
+            row.peak[name] = max(row.peak.get(name, 0), peak)
+    if freeze_gc:
+        gc.unfreeze()
     return row
 
 
 async def measure_all(
-    sizes: Sequence[int], caps: Sequence[int | None], variants: Sequence[Variant], plan: Repeats
+    sizes: Sequence[int],
+    caps: Sequence[int | None],
+    variants: Sequence[Variant],
+    plan: Repeats,
+    freeze_gc: bool = False,
 ) -> list[Row]:
     rows = []
     for n in sizes:
         for cap in caps:
-            row = await measure(n, cap, variants, plan)
+            row = await measure(n, cap, variants, plan, freeze_gc)
             print(f"  measured N={n} C={cap_label(cap)}", file=sys.stderr, flush=True)
             rows.append(row)
     return rows
@@ -347,16 +443,20 @@ def environment() -> dict[str, Any]:
     }
 
 
-def write_json(path: str, rows: Sequence[Row], env: Mapping[str, Any], plan: Repeats) -> None:
+def write_json(
+    path: str, rows: Sequence[Row], env: Mapping[str, Any], plan: Repeats, freeze_gc: bool
+) -> None:
     document = {
         "environment": env,
         "delay_ms": DELAY_S * 1000,
         "target": {"ratio": f"{SUBJECT}/{BASELINE}", "max": TARGET},
-        "warmup": plan.warmup,
+        "repeats": asdict(plan),
+        "freeze_gc": freeze_gc,
         "rows": [
             {
                 **asdict(row),
                 "median_ms": {name: row.median(name) for name in row.samples_ms},
+                "median_cpu_ms": {name: statistics.median(v) for name, v in row.cpu_ms.items()},
                 f"{SUBJECT}_over_{BASELINE}": row.ratio(SUBJECT, BASELINE),
                 f"{SUBJECT}_over_ideal": row.subject_over_ideal(),
                 "meets_target": row.meets_target(),
@@ -384,13 +484,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="task counts N")
     parser.add_argument("--caps", default="none,10", help="caps C; 'none' is unbounded")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a row misses the target")
+    parser.add_argument(
+        "--freeze-gc",
+        action="store_true",
+        help="gc.freeze() after the warm-up, so full collections skip the imported modules",
+    )
     return parser.parse_args(argv)
 
 
 def run_plan(quick: bool) -> Repeats:
+    """Cells under a second are cheap and noisy: they get more repeats than the 5 s cell."""
     if quick:
-        return Repeats(warmup=1, repeats=lambda n: 1 if n >= 1000 else 3)
-    return Repeats(warmup=1, repeats=lambda n: 3 if n >= 1000 else 5)
+        return Repeats(warmup=1, cheap=3, costly=1)
+    return Repeats(warmup=1, cheap=9, costly=3)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -401,14 +507,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"fan-out bench: {DELAY_S * 1000:.0f} ms tasks; python {env['python']}, "
         f"langgraph {env['langgraph']}, {env['cpus']} cpus",
         file=sys.stderr,
+        flush=True,
     )
     started = time.perf_counter()
-    rows = asyncio.run(measure_all(sizes, caps, VARIANTS, plan))
+    rows = asyncio.run(measure_all(sizes, caps, VARIANTS, plan, args.freeze_gc))
     header, body = table(rows, VARIANTS)
     print(render_markdown(header, body) if args.markdown else render_text(header, body))
-    print(f"(medians; total bench time {time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    print(f"(medians of wall time; bench took {elapsed:.0f} s)", file=sys.stderr)
     if args.json:
-        write_json(args.json, rows, env, plan)
+        write_json(args.json, rows, env, plan, args.freeze_gc)
     missed = [row for row in rows if not row.meets_target()]
     print(f"{len(rows) - len(missed)}/{len(rows)} rows meet {SUBJECT}/{BASELINE} <= {TARGET:.2f}")
     return 1 if args.strict and missed else 0

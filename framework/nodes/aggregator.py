@@ -27,6 +27,11 @@ def roll_summary(previous: str, note: str, limit: int = SUMMARY_LIMIT) -> str:
     return "\n".join(lines)[-limit:]
 
 
+def _outcomes(ok: int, failed: int) -> dict[str, float]:
+    """The dispatch's outcome counters, leaving out the zero ones."""
+    return {name: count for name, count in (("tasks_ok", ok), ("tasks_failed", failed)) if count}
+
+
 def aggregator_body(role: Aggregator) -> Any:
     """Return the body of the aggregator node for ``role``."""
 
@@ -55,6 +60,7 @@ def aggregator_body(role: Aggregator) -> Any:
             "rolling_summary": roll_summary(state.get("rolling_summary", ""), note),
             "last_changes": sorted(closed),
             "stable_rounds": state.get("stable_rounds", 0) + 1 if unchanged else 0,
+            "metrics": _outcomes(len(closed) - len(failed), len(failed)),
         }
 
     return body

@@ -20,7 +20,8 @@ def planner_body(role: Planner) -> Any:
     def body(state: TeamState, context: NodeContext) -> dict[str, Any]:
         plan = Plan.model_validate(role.plan(state, context))
         signal = "answer" if plan.direct_answer is not None or not plan.tasks else "dispatch"
-        context.emit("plan", goal=plan.goal, tasks=[t.model_dump() for t in plan.tasks])
+        tasks = [{"id": t.id, "description": t.description} for t in plan.tasks]
+        context.emit("plan", goal=plan.goal, tasks=tasks)
         note = f"plan: {len(plan.tasks)} tasks" if plan.tasks else "plan: answer directly"
         update: dict[str, Any] = {
             "plan": plan,
