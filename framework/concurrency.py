@@ -5,12 +5,21 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable, Hashable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import (
+    AbstractAsyncContextManager,
+    AbstractContextManager,
+    asynccontextmanager,
+    contextmanager,
+    nullcontext,
+)
 from typing import Any
 
 from framework.errors import ConfigError
 
 __all__ = ["DispatchLimiter"]
+
+_UNBOUNDED: nullcontext[None] = nullcontext()
+"""The slot of an unbounded dispatch: nothing to hold (reusable, sync and async)."""
 
 
 class _Gates:
@@ -58,12 +67,16 @@ class DispatchLimiter:
         """How many dispatches hold or wait for slots now."""
         return len(self._threads) + len(self._tasks)
 
-    @contextmanager
-    def slot(self, dispatch_id: str) -> Iterator[None]:
+    def slot(self, dispatch_id: str) -> AbstractContextManager[None]:
         """Hold one of the dispatch's slots while a sync worker runs."""
-        if self.max_parallel is None:
-            yield
-            return
+        return _UNBOUNDED if self.max_parallel is None else self._slot(dispatch_id)
+
+    def aslot(self, dispatch_id: str) -> AbstractAsyncContextManager[None]:
+        """Hold one of the dispatch's slots while an async worker runs."""
+        return _UNBOUNDED if self.max_parallel is None else self._aslot(dispatch_id)
+
+    @contextmanager
+    def _slot(self, dispatch_id: str) -> Iterator[None]:
         semaphore = self._threads.enter(dispatch_id)
         try:
             with semaphore:
@@ -72,11 +85,7 @@ class DispatchLimiter:
             self._threads.leave(dispatch_id)
 
     @asynccontextmanager
-    async def aslot(self, dispatch_id: str) -> AsyncIterator[None]:
-        """Hold one of the dispatch's slots while an async worker runs."""
-        if self.max_parallel is None:
-            yield
-            return
+    async def _aslot(self, dispatch_id: str) -> AsyncIterator[None]:
         key = (dispatch_id, id(asyncio.get_running_loop()))
         semaphore = self._tasks.enter(key)
         try:
