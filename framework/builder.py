@@ -21,7 +21,7 @@ from framework.middleware import Middleware
 from framework.nodes._node import TeamNode
 from framework.nodes.aggregator import aggregator_body
 from framework.nodes.closing import curator_body, formatter_body
-from framework.nodes.dispatcher import dispatcher_body, route_to_workers
+from framework.nodes.dispatcher import WorkerInput, dispatcher_body, route_to_workers
 from framework.nodes.planner import planner_body
 from framework.nodes.reviewer import reviewer_body
 from framework.nodes.worker import WorkerBodies
@@ -125,7 +125,8 @@ def build_team(
         raise ConfigError(f"build_team needs a Roles object, got {type(roles).__name__}")
     settings = settings or TeamSettings()
     team, chain = settings.name, settings.middleware
-    workers = WorkerBodies(roles.worker, DispatchLimiter(settings.max_parallel), settings.retry)
+    workers = WorkerBodies(roles.worker, settings.retry)
+    gate = (DispatchLimiter(settings.max_parallel), _dispatch_of)
     rules = (IterationBound(settings.max_iterations), *settings.stop_rules)
     bodies = {
         "planner": planner_body(roles.planner),
@@ -138,7 +139,9 @@ def build_team(
     graph = StateGraph(state_schema)
     for name, body in bodies.items():
         graph.add_node(name, TeamNode(name, team, body, middleware=chain))
-    graph.add_node("worker", TeamNode("worker", team, workers.run, workers.arun, chain))
+    graph.add_node(
+        "worker", TeamNode("worker", team, workers.run, workers.arun, middleware=chain, gate=gate)
+    )
     graph.add_edge(START, "planner")
     graph.add_conditional_edges(
         "planner", _router(("dispatch", "answer")), _path_map(settings.planner_routes)
@@ -156,6 +159,10 @@ def build_team(
     graph.add_edge("memory_curator", "formatter")
     graph.add_edge("formatter", END)
     return graph
+
+
+def _dispatch_of(payload: WorkerInput) -> str:
+    return payload["dispatch_id"]
 
 
 def _path_map(routes: Mapping[ControlSignal, str]) -> dict[Hashable, str]:

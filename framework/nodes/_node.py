@@ -7,7 +7,8 @@ fan-out); this runnable calls the body directly, in sync and async runs alike.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
+from typing import Any, Protocol
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import run_in_executor
@@ -15,14 +16,30 @@ from langchain_core.runnables.config import run_in_executor
 from framework.middleware import Middleware, NodeCall, arun_chain, run_chain
 from framework.runtime import NodeContext
 
-__all__ = ["AsyncBody", "SyncBody", "TeamNode"]
+__all__ = ["AsyncBody", "Gate", "SyncBody", "TeamNode"]
 
 SyncBody = Callable[[Any, NodeContext], Any]
 AsyncBody = Callable[[Any, NodeContext], Awaitable[Any]]
 
 
+class Gate(Protocol):
+    """Admits node executions by key (a concurrency cap); waiting happens before the node."""
+
+    def slot(self, key: str) -> AbstractContextManager[None]:
+        """Hold a slot for ``key`` while a sync execution runs."""
+        ...
+
+    def aslot(self, key: str) -> AbstractAsyncContextManager[None]:
+        """Hold a slot for ``key`` while an async execution runs."""
+        ...
+
+
 class TeamNode(Runnable[Any, Any]):
-    """A node of a team: ``body(input, context) -> update``, wrapped by the middleware chain."""
+    """A node of a team: ``body(input, context) -> update``, wrapped by the middleware chain.
+
+    A gate (a concurrency cap and the key of the execution) admits the execution before the
+    middleware runs, so what middleware measures is execution, not time spent queueing.
+    """
 
     def __init__(
         self,
@@ -30,7 +47,9 @@ class TeamNode(Runnable[Any, Any]):
         team: str,
         body: SyncBody,
         abody: AsyncBody | None = None,
+        *,
         middleware: Sequence[Middleware] = (),
+        gate: tuple[Gate, Callable[[Any], str]] | None = None,
     ) -> None:
         self.name: str = name
         self.node = name
@@ -38,19 +57,34 @@ class TeamNode(Runnable[Any, Any]):
         self.body = body
         self.abody = abody
         self.middleware = tuple(middleware)
+        self.gate = gate
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        """Run the node in a sync graph."""
+        """Run the node in a sync graph, after its gate (if any) admits it."""
         config = config or {}
+        if self.gate is None:
+            return self._invoke(input, config)
+        gate, key = self.gate
+        with gate.slot(key(input)):
+            return self._invoke(input, config)
+
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        """Run the node in an async graph, after its gate (if any) admits it."""
+        config = config or {}
+        if self.gate is None:
+            return await self._ainvoke(input, config)
+        gate, key = self.gate
+        async with gate.aslot(key(input)):
+            return await self._ainvoke(input, config)
+
+    def _invoke(self, input: Any, config: RunnableConfig) -> Any:
         context = NodeContext.from_config(self.node, self.team, config)
         if not self.middleware:
             return self.body(input, context)
         call = NodeCall(node=self.node, team=self.team, input=input, config=config)
         return run_chain(self.middleware, call, lambda: self.body(input, context))
 
-    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        """Run the node in an async graph; a sync-only body runs in the executor."""
-        config = config or {}
+    async def _ainvoke(self, input: Any, config: RunnableConfig) -> Any:
         context = NodeContext.from_config(self.node, self.team, config)
 
         async def run() -> Any:

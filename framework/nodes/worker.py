@@ -1,4 +1,5 @@
-"""The worker node: runs one task under the dispatch's cap; failures become results.
+"""The worker node: runs one task (its node's gate holds the dispatch's cap); failures become
+results.
 
 A worker never raises a task's failure into the graph: in an async run that would cancel the
 siblings and lose their work. Transient errors are retried first, as the retry policy names.
@@ -10,7 +11,6 @@ from typing import Any
 
 from langgraph.errors import GraphBubbleUp
 
-from framework.concurrency import DispatchLimiter
 from framework.nodes.dispatcher import WorkerInput
 from framework.records import Task, WorkerResult
 from framework.retrying import RetryPolicy, acall_with_retry, call_with_retry
@@ -23,29 +23,25 @@ __all__ = ["WorkerBodies"]
 class WorkerBodies:
     """The sync and async bodies of the worker node for one worker role."""
 
-    def __init__(
-        self, role: Worker, limiter: DispatchLimiter, retry: RetryPolicy | None = None
-    ) -> None:
+    def __init__(self, role: Worker, retry: RetryPolicy | None = None) -> None:
         self.role = role
-        self.limiter = limiter
         self.retry = retry
 
     def run(self, payload: WorkerInput, context: NodeContext) -> dict[str, Any]:
         """Run the task in a sync graph."""
         task = payload["task"]
         retries: list[int] = []
-        with self.limiter.slot(payload["dispatch_id"]):
-            context.emit("task_started", task_id=task.id)
-            try:
-                result = call_with_retry(
-                    self.retry,
-                    lambda: _validated(self.role.run(task, payload["question"], context)),
-                    retries.append,
-                )
-            except GraphBubbleUp:
-                raise
-            except Exception as error:
-                result = failed_result(task, error)
+        context.emit("task_started", task_id=task.id)
+        try:
+            result = call_with_retry(
+                self.retry,
+                lambda: _validated(self.role.run(task, payload["question"], context)),
+                retries.append,
+            )
+        except GraphBubbleUp:
+            raise
+        except Exception as error:
+            result = failed_result(task, error)
         return self._update(task, result, len(retries), context)
 
     async def arun(self, payload: WorkerInput, context: NodeContext) -> dict[str, Any]:
@@ -56,14 +52,13 @@ class WorkerBodies:
         async def attempt() -> WorkerResult:
             return _validated(await self.role.arun(task, payload["question"], context))
 
-        async with self.limiter.aslot(payload["dispatch_id"]):
-            context.emit("task_started", task_id=task.id)
-            try:
-                result = await acall_with_retry(self.retry, attempt, retries.append)
-            except GraphBubbleUp:
-                raise
-            except Exception as error:
-                result = failed_result(task, error)
+        context.emit("task_started", task_id=task.id)
+        try:
+            result = await acall_with_retry(self.retry, attempt, retries.append)
+        except GraphBubbleUp:
+            raise
+        except Exception as error:
+            result = failed_result(task, error)
         return self._update(task, result, len(retries), context)
 
     @staticmethod
