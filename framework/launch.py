@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.graph.state import CompiledStateGraph
 
 from framework.builder import compile_team
@@ -21,7 +22,8 @@ from framework.memory import (
     ingest_corpus,
 )
 from framework.models import resolve_model
-from framework.persistence.checkpointer import sqlite_checkpointer
+from framework.observe import ObserverOptions, RunObserver, load_observer
+from framework.persistence.checkpointer import default_serializer, sqlite_checkpointer
 from framework.registry import TeamFactory, TeamSetup, load_team
 
 __all__ = ["LaunchRequest", "Launched", "launch"]
@@ -36,6 +38,8 @@ class LaunchRequest:
     home: DataHome
     model: str | None = None
     max_parallel: int | None = None
+    observe: ObserverOptions | None = None
+    """How to observe the run (telemetry); None observes nothing."""
 
 
 @dataclass(kw_only=True)
@@ -45,6 +49,7 @@ class Launched:
     app: CompiledStateGraph[Any, Any, Any, Any]
     ingest: IngestReport
     store: SemanticStore
+    observer: RunObserver | None
     resources: ExitStack = field(repr=False)
 
     def close(self) -> None:
@@ -76,13 +81,23 @@ def launch(request: LaunchRequest) -> Launched:
     try:
         store = resources.enter_context(SemanticStore(home.memory))
         report = ingest_corpus(request.corpus, store)
-        checkpointer = sqlite_checkpointer(home.checkpoints)
+        observer = load_observer(home, request.observe) if request.observe else None
+        if observer is not None:
+            resources.callback(observer.close)
+        serde: SerializerProtocol = default_serializer()
+        if observer is not None:
+            serde = observer.serializer(serde)
+        checkpointer = sqlite_checkpointer(home.checkpoints, serde)
         resources.callback(checkpointer.conn.close)
         setup = TeamSetup(
-            corpus=Corpus(store), store=store, model=model, max_parallel=request.max_parallel
+            corpus=Corpus(store),
+            store=store,
+            model=model,
+            max_parallel=request.max_parallel,
+            middleware=observer.middleware if observer is not None else (),
         )
         app = compile_team(factory(setup), checkpointer=checkpointer, name=request.team)
     except BaseException:
         resources.close()
         raise
-    return Launched(app=app, ingest=report, store=store, resources=resources)
+    return Launched(app=app, ingest=report, store=store, observer=observer, resources=resources)

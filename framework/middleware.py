@@ -12,6 +12,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.runnables import RunnableConfig
 
+from framework.runtime import NodeContext
+
 __all__ = ["Middleware", "NodeCall", "arun_chain", "run_chain"]
 
 
@@ -23,6 +25,7 @@ class NodeCall:
     team: str
     input: Any
     config: RunnableConfig
+    context: NodeContext
 
 
 @runtime_checkable

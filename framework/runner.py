@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -11,6 +12,8 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
+
+from framework.observe import RunObserver, RunPart
 
 __all__ = ["Event", "RunResult", "arun_team", "new_thread_id", "run_team", "to_jsonable"]
 
@@ -39,19 +42,41 @@ def _config(thread_id: str, max_concurrency: int | None) -> RunnableConfig:
     return config
 
 
+def _observed(
+    observer: RunObserver | None,
+    app: CompiledStateGraph[Any, Any, Any, Any],
+    thread_id: str,
+    inputs: Any,
+) -> AbstractContextManager[RunPart | None]:
+    if observer is None:
+        return nullcontext()
+    return observer.run(thread_id=thread_id, team=app.get_name(), resumed=inputs is None)
+
+
 def run_team(
     app: CompiledStateGraph[Any, Any, Any, Any],
     inputs: Mapping[str, Any] | None,
     thread_id: str,
+    *,
     on_event: EventHandler | None = None,
     max_concurrency: int | None = None,
+    observer: RunObserver | None = None,
 ) -> RunResult:
-    """Run (or, with ``inputs=None``, resume) a team in a sync graph, streaming its events."""
+    """Run (or, with ``inputs=None``, resume) a team in a sync graph, streaming its events.
+
+    With an ``observer`` (telemetry), the run part is bracketed by it: one trace per run, a
+    resume linked to the part it continues.
+    """
     config = _config(thread_id, max_concurrency)
-    for namespace, _, event in app.stream(inputs, config, stream_mode=["custom"], subgraphs=True):
-        if on_event is not None:
-            on_event(cast(tuple[str, ...], namespace), cast(Event, event))
-    snapshot = app.get_state(config)
+    with _observed(observer, app, thread_id, inputs) as part:
+        for namespace, _, event in app.stream(
+            inputs, config, stream_mode=["custom"], subgraphs=True
+        ):
+            if on_event is not None:
+                on_event(cast(tuple[str, ...], namespace), cast(Event, event))
+        snapshot = app.get_state(config)
+        if snapshot.next and part is not None:
+            part.paused(snapshot.next)
     return RunResult(thread_id=thread_id, state=dict(snapshot.values), paused_before=snapshot.next)
 
 
@@ -59,17 +84,22 @@ async def arun_team(
     app: CompiledStateGraph[Any, Any, Any, Any],
     inputs: Mapping[str, Any] | None,
     thread_id: str,
+    *,
     on_event: EventHandler | None = None,
     max_concurrency: int | None = None,
+    observer: RunObserver | None = None,
 ) -> RunResult:
     """Async form of :func:`run_team`."""
     config = _config(thread_id, max_concurrency)
-    async for namespace, _, event in app.astream(
-        inputs, config, stream_mode=["custom"], subgraphs=True
-    ):
-        if on_event is not None:
-            on_event(cast(tuple[str, ...], namespace), cast(Event, event))
-    snapshot = await app.aget_state(config)
+    with _observed(observer, app, thread_id, inputs) as part:
+        async for namespace, _, event in app.astream(
+            inputs, config, stream_mode=["custom"], subgraphs=True
+        ):
+            if on_event is not None:
+                on_event(cast(tuple[str, ...], namespace), cast(Event, event))
+        snapshot = await app.aget_state(config)
+        if snapshot.next and part is not None:
+            part.paused(snapshot.next)
     return RunResult(thread_id=thread_id, state=dict(snapshot.values), paused_before=snapshot.next)
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from importlib.metadata import entry_points
+
 import typer
 
 from framework.cli.run import run
 
-__all__ = ["app", "main"]
+__all__ = ["COMMAND_ENTRY_POINTS", "app", "main"]
 
 app = typer.Typer(
     name="cadre",
@@ -16,6 +18,12 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command()(run)
+
+COMMAND_ENTRY_POINTS = "cadre.commands"
+"""Commands of other packages (``cadre trace`` comes from telemetry) register here."""
+
+for _point in entry_points(group=COMMAND_ENTRY_POINTS):
+    app.command(name=_point.name)(_point.load())
 
 
 @app.callback()

@@ -13,6 +13,7 @@ from framework.cli.progress import ProgressPrinter
 from framework.errors import CadreError, ConfigError, CorpusError
 from framework.home import resolve_home
 from framework.launch import LaunchRequest, launch
+from framework.observe import ObserverOptions
 from framework.runner import new_thread_id, run_team, to_jsonable
 
 __all__ = ["run"]
@@ -33,6 +34,14 @@ def run(
         Path | None, typer.Option(help="Data home (default $CADRE_HOME or ./.cadre).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
+    otlp_endpoint: Annotated[
+        str | None, typer.Option(help="Send spans and metrics over OTLP/HTTP to this URL.")
+    ] = None,
+    trace_console: Annotated[bool, typer.Option(help="Print spans on the console.")] = False,
+    trace_content: Annotated[
+        bool, typer.Option(help="Put prompts, outputs and tool arguments in spans.")
+    ] = False,
+    trace: Annotated[bool, typer.Option(help="Record spans and metrics (default on).")] = True,
 ) -> None:
     """Research QUESTION over a corpus and print a cited report."""
     err = Console(stderr=True)
@@ -44,6 +53,11 @@ def run(
         home=resolve_home(home),
         model=model,
         max_parallel=max_parallel,
+        observe=ObserverOptions(
+            otlp_endpoint=otlp_endpoint, console=trace_console, capture_content=trace_content
+        )
+        if trace
+        else None,
     )
     try:
         with launch(request) as launched:
@@ -55,7 +69,11 @@ def run(
             thread_id = thread or new_thread_id()
             err.print(f"[dim]thread {thread_id}, team {team}[/]")
             result = run_team(
-                launched.app, {"question": question}, thread_id, on_event=ProgressPrinter(err)
+                launched.app,
+                {"question": question},
+                thread_id,
+                on_event=ProgressPrinter(err),
+                observer=launched.observer,
             )
     except CadreError as error:
         _fail(error)

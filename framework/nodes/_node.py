@@ -81,7 +81,7 @@ class TeamNode(Runnable[Any, Any]):
         context = NodeContext.from_config(self.node, self.team, config)
         if not self.middleware:
             return self.body(input, context)
-        call = NodeCall(node=self.node, team=self.team, input=input, config=config)
+        call = NodeCall(node=self.node, team=self.team, input=input, config=config, context=context)
         return run_chain(self.middleware, call, lambda: self.body(input, context))
 
     async def _ainvoke(self, input: Any, config: RunnableConfig) -> Any:
@@ -94,5 +94,5 @@ class TeamNode(Runnable[Any, Any]):
 
         if not self.middleware:
             return await run()
-        call = NodeCall(node=self.node, team=self.team, input=input, config=config)
+        call = NodeCall(node=self.node, team=self.team, input=input, config=config, context=context)
         return await arun_chain(self.middleware, call, run)

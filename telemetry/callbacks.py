@@ -1,0 +1,190 @@
+"""Model and tool call spans, from LangChain callbacks, with the GenAI conventions.
+
+The handler is not put on the graph (a graph-level handler makes LangGraph report every node
+task through callbacks: +70 % at 1000 tasks). The telemetry middleware hands it to the chat
+models and tools a node calls, through the node's runnable config.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping
+from typing import Any
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatGeneration, LLMResult
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.trace import SpanKind, Status, StatusCode, Tracer
+
+from telemetry.metrics import CadreMetrics
+from telemetry.spans import ATTR, GEN_AI, KIND_MODEL, KIND_TOOL
+
+__all__ = ["GenAICallbackHandler"]
+
+
+def _model_name(serialized: Mapping[str, Any] | None, params: Mapping[str, Any]) -> str:
+    for key in ("model", "model_name", "model_id"):
+        if params.get(key):
+            return str(params[key])
+    kwargs = (serialized or {}).get("kwargs") or {}
+    return str(kwargs.get("model") or kwargs.get("model_name") or params.get("_type") or "unknown")
+
+
+def _usage(response: LLMResult) -> tuple[int, int]:
+    for generations in response.generations:
+        for generation in generations:
+            if isinstance(generation, ChatGeneration):
+                usage = getattr(generation.message, "usage_metadata", None)
+                if usage:
+                    return int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
+    token_usage = (response.llm_output or {}).get("token_usage") or {}
+    return int(token_usage.get("prompt_tokens", 0)), int(token_usage.get("completion_tokens", 0))
+
+
+class GenAICallbackHandler(BaseCallbackHandler):
+    """Opens a CLIENT span per chat model call and an INTERNAL span per tool call."""
+
+    run_inline = True  # keep the node's context (its span) in async runs
+
+    def __init__(self, tracer: Tracer, metrics: CadreMetrics, capture_content: bool) -> None:
+        self.tracer = tracer
+        self.metrics = metrics
+        self.capture_content = capture_content
+        self._spans: dict[UUID, tuple[trace.Span, str]] = {}
+        self._lock = threading.Lock()
+
+    def _start(
+        self,
+        run_id: UUID,
+        parent_run_id: UUID | None,
+        *,
+        name: str,
+        kind: SpanKind,
+        attributes: dict[str, Any],
+        label: str,
+    ) -> None:
+        with self._lock:
+            parent = self._spans.get(parent_run_id) if parent_run_id else None
+        context = trace.set_span_in_context(parent[0]) if parent else otel_context.get_current()
+        enclosing = getattr(trace.get_current_span(context), "attributes", None) or {}
+        if ATTR.THREAD_ID in enclosing:
+            attributes[ATTR.THREAD_ID] = enclosing[ATTR.THREAD_ID]
+        span = self.tracer.start_span(name, context=context, kind=kind, attributes=attributes)
+        with self._lock:
+            self._spans[run_id] = (span, label)
+
+    def _finish(
+        self, run_id: UUID, error: BaseException | None = None
+    ) -> tuple[trace.Span, str] | None:
+        with self._lock:
+            entry = self._spans.pop(run_id, None)
+        if entry is not None and error is not None:
+            entry[0].record_exception(error)
+            entry[0].set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
+        return entry
+
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any],
+        messages: list[list[BaseMessage]],
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        metadata: dict[str, Any] | None = None,
+        invocation_params: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Open the ``chat <model>`` span."""
+        model = _model_name(serialized, invocation_params or kwargs.get("invocation_params") or {})
+        attributes: dict[str, Any] = {
+            ATTR.SPAN_KIND: KIND_MODEL,
+            GEN_AI.OPERATION: GEN_AI.OP_CHAT,
+            GEN_AI.REQUEST_MODEL: model,
+        }
+        provider = (metadata or {}).get("ls_provider")
+        if provider:
+            attributes[GEN_AI.PROVIDER] = provider
+        if self.capture_content:
+            attributes[GEN_AI.INPUT_MESSAGES] = json.dumps(
+                [{"role": m.type, "content": m.content} for m in messages[0]] if messages else [],
+                default=str,
+            )
+        name = f"chat {model}"
+        self._start(
+            run_id,
+            parent_run_id,
+            name=name,
+            kind=SpanKind.CLIENT,
+            attributes=attributes,
+            label=model,
+        )
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        """Close the model span with its token usage."""
+        entry = self._finish(run_id)
+        if entry is None:
+            return
+        span, model = entry
+        input_tokens, output_tokens = _usage(response)
+        span.set_attribute(GEN_AI.INPUT_TOKENS, input_tokens)
+        span.set_attribute(GEN_AI.OUTPUT_TOKENS, output_tokens)
+        self.metrics.record_tokens(model, input_tokens, output_tokens)
+        if self.capture_content:
+            texts = [g.text for generations in response.generations for g in generations]
+            span.set_attribute(GEN_AI.OUTPUT_MESSAGES, json.dumps(texts, default=str))
+        span.end()
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        """Close the model span as failed."""
+        entry = self._finish(run_id, error)
+        if entry is not None:
+            entry[0].end()
+
+    def on_tool_start(
+        self,
+        serialized: dict[str, Any],
+        input_str: str,
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        inputs: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Open the ``execute_tool <name>`` span."""
+        name = str((serialized or {}).get("name") or kwargs.get("name") or "tool")
+        attributes: dict[str, Any] = {
+            ATTR.SPAN_KIND: KIND_TOOL,
+            GEN_AI.OPERATION: GEN_AI.OP_TOOL,
+            GEN_AI.TOOL_NAME: name,
+        }
+        if self.capture_content:
+            attributes[GEN_AI.TOOL_ARGUMENTS] = (
+                json.dumps(inputs, default=str) if inputs else input_str
+            )
+        self._start(
+            run_id,
+            parent_run_id,
+            name=f"execute_tool {name}",
+            kind=SpanKind.INTERNAL,
+            attributes=attributes,
+            label=name,
+        )
+
+    def on_tool_end(self, output: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        """Close the tool span."""
+        entry = self._finish(run_id)
+        if entry is None:
+            return
+        if self.capture_content:
+            entry[0].set_attribute(GEN_AI.TOOL_RESULT, str(getattr(output, "content", output)))
+        entry[0].end()
+
+    def on_tool_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        """Close the tool span as failed."""
+        entry = self._finish(run_id, error)
+        if entry is not None:
+            entry[0].end()

@@ -1,0 +1,118 @@
+"""Exporters: JSON lines under the data home (the default), OTLP over HTTP, the console."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from opentelemetry.sdk.metrics.export import MetricExporter, MetricExportResult, MetricsData
+from opentelemetry.sdk.trace import ReadableSpan
+from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+
+__all__ = [
+    "METRICS_FILE_NAME",
+    "SPANS_FILE_NAME",
+    "JsonLinesMetricExporter",
+    "JsonLinesSpanExporter",
+    "span_to_dict",
+]
+
+SPANS_FILE_NAME = "spans.jsonl"
+METRICS_FILE_NAME = "metrics.jsonl"
+
+
+def _plain(attributes: Mapping[str, Any] | None) -> dict[str, Any]:
+    return {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in (attributes or {}).items()
+    }
+
+
+def span_to_dict(span: ReadableSpan) -> dict[str, Any]:
+    """One span as the JSON object written on its line."""
+    context = span.get_span_context()
+    assert context is not None  # a recording SDK span always has one
+    return {
+        "trace_id": f"{context.trace_id:032x}",
+        "span_id": f"{context.span_id:016x}",
+        "parent_span_id": f"{span.parent.span_id:016x}" if span.parent else None,
+        "name": span.name,
+        "kind": span.kind.name,
+        "start_time_unix_nano": span.start_time,
+        "end_time_unix_nano": span.end_time,
+        "status": {"code": span.status.status_code.name, "description": span.status.description},
+        "attributes": _plain(span.attributes),
+        "events": [
+            {"name": e.name, "time_unix_nano": e.timestamp, "attributes": _plain(e.attributes)}
+            for e in span.events
+        ],
+        "links": [
+            {
+                "trace_id": f"{link.context.trace_id:032x}",
+                "span_id": f"{link.context.span_id:016x}",
+                "attributes": _plain(link.attributes),
+            }
+            for link in span.links
+        ],
+        "resource": _plain(span.resource.attributes),
+        "scope": span.instrumentation_scope.name if span.instrumentation_scope else None,
+    }
+
+
+class JsonLinesSpanExporter(SpanExporter):
+    """Appends each span as one JSON line to ``path`` (its folder is created, mode 0700)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        """Append the batch; one write per batch, so a crash leaves whole lines behind."""
+        lines = "".join(json.dumps(span_to_dict(span), default=str) + "\n" for span in spans)
+        try:
+            with self._lock:
+                self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                with self.path.open("a", encoding="utf-8") as file:
+                    file.write(lines)
+        except OSError:
+            return SpanExportResult.FAILURE
+        return SpanExportResult.SUCCESS
+
+    def shutdown(self) -> None:
+        """Nothing to release: the file is opened per batch."""
+
+    def force_flush(self, timeout_millis: int = 30000) -> bool:
+        """Every batch is written when exported."""
+        return True
+
+
+class JsonLinesMetricExporter(MetricExporter):
+    """Appends each metrics export as one JSON line (OTLP-JSON shaped) to ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        self._lock = threading.Lock()
+
+    def export(
+        self, metrics_data: MetricsData, timeout_millis: float = 10_000, **kwargs: Any
+    ) -> MetricExportResult:
+        """Append the export as one line."""
+        try:
+            with self._lock:
+                self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                with self.path.open("a", encoding="utf-8") as file:
+                    file.write(metrics_data.to_json(indent=None) + "\n")
+        except OSError:
+            return MetricExportResult.FAILURE
+        return MetricExportResult.SUCCESS
+
+    def force_flush(self, timeout_millis: float = 10_000) -> bool:
+        """Every export is written when made."""
+        return True
+
+    def shutdown(self, timeout_millis: float = 30_000, **kwargs: Any) -> None:
+        """Nothing to release."""

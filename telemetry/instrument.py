@@ -1,0 +1,115 @@
+"""``Telemetry``: the observer that turns a run into spans and metrics.
+
+It plugs into the framework through the middleware chain (node and task spans), the run
+bracket (run, team and step spans), the runnable config of each node (model and tool spans)
+and the checkpoint serializer (bytes written). It never installs a global provider.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from langgraph.checkpoint.serde.base import SerializerProtocol
+from opentelemetry.metrics import MeterProvider, NoOpMeterProvider
+from opentelemetry.trace import TracerProvider
+
+from framework.middleware import Middleware
+from telemetry.callbacks import GenAICallbackHandler
+from telemetry.metrics import CadreMetrics
+from telemetry.middleware import TelemetryMiddleware
+from telemetry.runs import RunIndex
+from telemetry.scope import CURRENT_SCOPE, RunScope
+from telemetry.serde import CountingSerializer
+from telemetry.spans import SCOPE_NAME
+
+__all__ = ["RunPartHandle", "Telemetry"]
+
+
+class RunPartHandle:
+    """What the runner reports about the part it ran."""
+
+    def __init__(self) -> None:
+        self.paused_before: tuple[str, ...] = ()
+
+    def paused(self, before: Sequence[str]) -> None:
+        """The part ended paused before ``before``."""
+        self.paused_before = tuple(before)
+
+
+class Telemetry:
+    """Spans and metrics for cadre runs, on the providers it is given.
+
+    Args:
+        tracer_provider: Where spans go (see ``telemetry.settings.build_tracer_provider``).
+        meter_provider: Where metrics go; none records nothing.
+        capture_content: Put prompts, outputs and tool arguments in spans.
+        index: Run parts per thread, for resume links; process-local when not given.
+    """
+
+    def __init__(
+        self,
+        tracer_provider: TracerProvider,
+        meter_provider: MeterProvider | None = None,
+        *,
+        capture_content: bool = False,
+        index: RunIndex | None = None,
+    ) -> None:
+        self.tracer_provider = tracer_provider
+        self.meter_provider = meter_provider or NoOpMeterProvider()
+        self.tracer = tracer_provider.get_tracer(SCOPE_NAME)
+        self.metrics = CadreMetrics(self.meter_provider.get_meter(SCOPE_NAME))
+        self.index = index or RunIndex()
+        self.callbacks = GenAICallbackHandler(self.tracer, self.metrics, capture_content)
+        self._middleware = TelemetryMiddleware(
+            self.tracer, self.metrics, self.callbacks, capture_content
+        )
+
+    @property
+    def middleware(self) -> tuple[Middleware, ...]:
+        """The node middleware to build teams with."""
+        return (self._middleware,)
+
+    def serializer(self, inner: SerializerProtocol) -> SerializerProtocol:
+        """``inner``, counting the bytes it writes into ``cadre.checkpoint.bytes``."""
+        return CountingSerializer(inner, self.metrics.checkpoint_bytes)
+
+    @contextmanager
+    def run(self, *, thread_id: str, team: str, resumed: bool) -> Iterator[RunPartHandle]:
+        """Bracket one run part: the run span, linked to the part it resumes."""
+        previous = self.index.last(thread_id) if resumed else None
+        if previous is not None and previous.paused and previous.ended_at is not None:
+            self.metrics.human_wait.record(max(0.0, time.time() - previous.ended_at))
+        scope = RunScope(self.tracer, thread_id, team, previous)
+        context = scope.span.get_span_context()
+        self.index.started(thread_id, context.trace_id, context.span_id, scope.root_span_id)
+        token = scope.attach()
+        handle = RunPartHandle()
+        try:
+            yield handle
+        except BaseException as error:
+            scope.close("failed", error=error)
+            self.index.ended(context.span_id, paused=False)
+            raise
+        finally:
+            CURRENT_SCOPE.reset(token)
+        outcome = "paused" if handle.paused_before else "finished"
+        scope.close(outcome, handle.paused_before)
+        self.index.ended(context.span_id, paused=bool(handle.paused_before))
+        self.flush()
+
+    def flush(self) -> None:
+        """Export what is buffered (spans and metrics)."""
+        for provider in (self.tracer_provider, self.meter_provider):
+            force_flush = getattr(provider, "force_flush", None)
+            if force_flush is not None:
+                force_flush()
+
+    def close(self) -> None:
+        """Flush and stop the providers this telemetry was given, and close the index."""
+        for provider in (self.tracer_provider, self.meter_provider):
+            shutdown = getattr(provider, "shutdown", None)
+            if shutdown is not None:
+                shutdown()
+        self.index.close()

@@ -1,0 +1,166 @@
+"""The telemetry middleware: a span per node execution and per worker ``Send`` task.
+
+Spans start after the node's gate admitted it, so they time execution, not queueing. While a
+node runs, its span is current and its runnable config carries the GenAI callback handler, so
+model and tool calls made inside become its children.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackManager
+from langchain_core.runnables.config import var_child_runnable_config
+from langgraph.errors import GraphBubbleUp
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.trace import Span, Status, StatusCode, Tracer
+
+from framework.middleware import NodeCall
+from telemetry.callbacks import GenAICallbackHandler
+from telemetry.metrics import CadreMetrics
+from telemetry.scope import CURRENT_SCOPE, RunScope
+from telemetry.spans import ATTR, GEN_AI, KIND_NODE, KIND_TASK, node_span_name, task_span_name
+
+__all__ = ["TelemetryMiddleware"]
+
+
+def _callbacks(config: Mapping[str, Any], handler: GenAICallbackHandler) -> Any:
+    current = config.get("callbacks")
+    if isinstance(current, BaseCallbackManager):
+        manager = current.copy()
+        manager.add_handler(handler, inherit=True)
+        return manager
+    return [*(current or []), handler]
+
+
+class TelemetryMiddleware:
+    """Opens the span of each node execution (or worker task) under its team or step span."""
+
+    def __init__(
+        self,
+        tracer: Tracer,
+        metrics: CadreMetrics,
+        callbacks: GenAICallbackHandler,
+        capture_content: bool,
+    ) -> None:
+        self.tracer = tracer
+        self.metrics = metrics
+        self.handler = callbacks
+        self.capture_content = capture_content
+
+    def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
+        """Run a sync node inside its span."""
+        with self._span(call) as finish:
+            return finish(proceed())
+
+    async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
+        """Run an async node inside its span."""
+        with self._span(call) as finish:
+            return finish(await proceed())
+
+    def _attributes(self, call: NodeCall, task: Any) -> dict[str, Any]:
+        context = call.context
+        attributes: dict[str, Any] = {
+            ATTR.SPAN_KIND: KIND_TASK if task is not None else KIND_NODE,
+            ATTR.NODE: call.node,
+            ATTR.TEAM: call.team,
+            ATTR.CHECKPOINT_NS: context.checkpoint_ns,
+            GEN_AI.OPERATION: GEN_AI.OP_AGENT,
+            GEN_AI.AGENT_NAME: f"{call.team}.{call.node}",
+        }
+        if context.thread_id is not None:
+            attributes[ATTR.THREAD_ID] = context.thread_id
+        if context.checkpoint_id is not None:
+            attributes[ATTR.CHECKPOINT_ID] = context.checkpoint_id
+        step = (call.config.get("metadata") or {}).get("langgraph_step")
+        if step is not None:
+            attributes[ATTR.STEP] = step
+        if task is not None:
+            attributes[ATTR.TASK_ID] = task.id
+            attributes[ATTR.RETRY_ATTEMPT] = task.attempt
+        elif isinstance(call.input, Mapping) and "iteration" in call.input:
+            attributes[ATTR.ITERATION] = call.input["iteration"]
+        if self.capture_content:
+            attributes[ATTR.INPUT] = repr(task if task is not None else call.input)[:4000]
+        return attributes
+
+    @contextmanager
+    def _span(self, call: NodeCall) -> Iterator[Callable[[Any], Any]]:
+        scope = CURRENT_SCOPE.get()
+        task = call.input.get("task") if isinstance(call.input, Mapping) else None
+        attributes = self._attributes(call, task)
+        owner = None
+        if scope is not None:
+            owner, parent = self._parent(scope, call, task)
+            attributes[ATTR.TEAM_PATH] = owner.path
+        else:
+            parent = otel_context.get_current()
+        name = task_span_name(task.id) if task is not None else node_span_name(call.node)
+        span = self.tracer.start_span(name, context=parent, attributes=attributes)
+        started = time.perf_counter()
+        span_token = otel_context.attach(trace.set_span_in_context(span))
+        config_token = var_child_runnable_config.set(
+            {**call.config, "callbacks": _callbacks(call.config, self.handler)}
+        )
+        outcome = "ok"
+        try:
+            yield lambda update: self._finish(span, call, update)
+        except GraphBubbleUp as signal:
+            span.add_event("interrupt", {"cadre.signal": type(signal).__name__})
+            outcome = "paused"
+            raise
+        except BaseException as error:
+            span.record_exception(error)
+            span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
+            outcome = "error"
+            raise
+        finally:
+            var_child_runnable_config.reset(config_token)
+            otel_context.detach(span_token)
+            span.end()
+            labels = {ATTR.NODE: call.node, ATTR.TEAM: call.team}
+            self.metrics.node_duration.record(time.perf_counter() - started, labels)
+            self.metrics.node_executions.add(1, {**labels, "outcome": outcome})
+            if scope is not None and owner is not None:
+                scope.note_end(owner, time.time_ns(), call.context.checkpoint_ns)
+
+    @staticmethod
+    def _parent(scope: RunScope, call: NodeCall, task: Any) -> tuple[Any, Any]:
+        namespace = call.context.checkpoint_ns
+        team = scope.team_for(namespace, call.team)
+        if task is None:
+            scope.close_steps(namespace)  # a node after the workers: their step is over
+            return team, trace.set_span_in_context(team.span)
+        step = scope.step_for(namespace, team, call.node, str(call.input.get("dispatch_id", "")))
+        return step, trace.set_span_in_context(step.span)
+
+    def _finish(self, span: Span, call: NodeCall, update: Any) -> Any:
+        if not isinstance(update, Mapping):
+            return update
+        signal = update.get("control_signal")
+        if signal is not None:
+            span.set_attribute(ATTR.CONTROL_SIGNAL, str(signal))
+        if "iteration" in update:
+            span.set_attribute(ATTR.ITERATION, int(update["iteration"]))
+        if "dispatch_id" in update:
+            width = len(update.get("tasks") or {})
+            span.set_attribute(ATTR.FANOUT, width)
+            self.metrics.fanout.record(width, {ATTR.TEAM: call.team})
+        retries = (update.get("metrics") or {}).get("retries")
+        if retries:
+            span.set_attribute(ATTR.RETRIES, int(retries))
+            self.metrics.retries.add(int(retries), {ATTR.TEAM: call.team})
+        for result in (update.get("worker_results") or {}).values():
+            span.set_attribute(ATTR.TASK_STATUS, result.status)
+            if result.status == "failed":
+                kind, _, message = (result.error or "Error").partition(": ")
+                span.add_event("exception", {"exception.type": kind, "exception.message": message})
+                span.set_status(Status(StatusCode.ERROR, result.error))
+                self.metrics.tasks_failed.add(1, {ATTR.TEAM: call.team})
+        if self.capture_content:
+            span.set_attribute(ATTR.OUTPUT, repr(update)[:4000])
+        return update

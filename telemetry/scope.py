@@ -1,0 +1,187 @@
+"""A run part's spans: the run span, one span per team (graph namespace), one per worker step.
+
+Team and step spans open lazily with their first node and close at the latest end of their
+children, so the tree is exact without callbacks on the graph (which would cost +70 % at 1000
+tasks) and no node span becomes an orphan root, in sync and async runs alike.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from opentelemetry import context as otel_context
+from opentelemetry import trace
+from opentelemetry.trace import (
+    Link,
+    NonRecordingSpan,
+    Span,
+    SpanContext,
+    Status,
+    StatusCode,
+    TraceFlags,
+    Tracer,
+)
+
+from telemetry.runs import RunPartRecord
+from telemetry.spans import (
+    ATTR,
+    GEN_AI,
+    KIND_RUN,
+    KIND_STEP,
+    KIND_TEAM,
+    RUN_SPAN_NAME,
+    step_span_name,
+    team_span_name,
+)
+
+__all__ = ["CURRENT_SCOPE", "RunScope"]
+
+CURRENT_SCOPE: ContextVar[RunScope | None] = ContextVar("cadre_run_scope", default=None)
+
+
+@dataclass
+class _Open:
+    """A span that closes at the latest end of its children."""
+
+    span: Span
+    path: str
+    last_end: int = field(default_factory=time.time_ns)
+
+    def note(self, end: int) -> None:
+        self.last_end = max(self.last_end, end)
+
+
+def _remote(trace_id: int, span_id: int) -> SpanContext:
+    return SpanContext(
+        trace_id=trace_id,
+        span_id=span_id,
+        is_remote=True,
+        trace_flags=TraceFlags(TraceFlags.SAMPLED),
+    )
+
+
+class RunScope:
+    """The spans of one run part; node spans find their parents here."""
+
+    def __init__(
+        self, tracer: Tracer, thread_id: str, team: str, previous: RunPartRecord | None
+    ) -> None:
+        self.tracer = tracer
+        self.thread_id = thread_id
+        self.team = team
+        links: Sequence[Link] = ()
+        parent = otel_context.get_current()
+        if previous is not None:  # a resume: same trace, under the first part, linked to the last
+            parent = trace.set_span_in_context(
+                NonRecordingSpan(_remote(previous.trace_id, previous.root_span_id))
+            )
+            links = [Link(_remote(previous.trace_id, previous.span_id), {ATTR.LINK_TYPE: "resume"})]
+        self.span = tracer.start_span(
+            RUN_SPAN_NAME,
+            context=parent,
+            links=links,
+            attributes={
+                ATTR.SPAN_KIND: KIND_RUN,
+                ATTR.THREAD_ID: thread_id,
+                ATTR.TEAM: team,
+                ATTR.RUN_RESUMED: previous is not None,
+            },
+        )
+        context = self.span.get_span_context()
+        self.root_span_id = previous.root_span_id if previous is not None else context.span_id
+        self._lock = threading.Lock()
+        self._teams: dict[str, _Open] = {}
+        self._steps: dict[tuple[str, str], _Open] = {}
+
+    def team_for(self, namespace: str, team: str) -> _Open:
+        """The span of the team running in graph ``namespace``, opened on first use."""
+        with self._lock:
+            found = self._teams.get(namespace)
+        if found is not None:
+            return found
+        parent_ns = namespace.rpartition("|")[0] if namespace else None
+        if parent_ns is None:
+            parent_span, parent_path = self.span, ""
+        else:
+            parent = self.team_for(parent_ns, self.team)
+            parent_span, parent_path = parent.span, parent.path
+        path = f"{parent_path}/{team}" if parent_path else team
+        span = self.tracer.start_span(
+            team_span_name(team),
+            context=trace.set_span_in_context(parent_span),
+            attributes={
+                ATTR.SPAN_KIND: KIND_TEAM,
+                ATTR.THREAD_ID: self.thread_id,
+                ATTR.TEAM: team,
+                ATTR.TEAM_PATH: path,
+                ATTR.CHECKPOINT_NS: namespace,
+                GEN_AI.OPERATION: GEN_AI.OP_AGENT,
+                GEN_AI.AGENT_NAME: team,
+            },
+        )
+        with self._lock:
+            return self._teams.setdefault(namespace, _Open(span=span, path=path))
+
+    def step_for(self, namespace: str, team: _Open, node: str, dispatch_id: str) -> _Open:
+        """The span grouping the parallel ``node`` tasks of one dispatch, opened on first use."""
+        key = (namespace, dispatch_id)
+        with self._lock:
+            found = self._steps.get(key)
+            if found is None:
+                span = self.tracer.start_span(
+                    step_span_name(node),
+                    context=trace.set_span_in_context(team.span),
+                    attributes={
+                        ATTR.SPAN_KIND: KIND_STEP,
+                        ATTR.THREAD_ID: self.thread_id,
+                        ATTR.NODE: node,
+                        ATTR.TEAM_PATH: team.path,
+                        ATTR.DISPATCH_ID: dispatch_id,
+                    },
+                )
+                found = self._steps[key] = _Open(span=span, path=team.path)
+            return found
+
+    def close_steps(self, namespace: str) -> None:
+        """Close the step spans of ``namespace`` (the barrier after them has been reached)."""
+        with self._lock:
+            keys = [key for key in self._steps if key[0] == namespace]
+            closing = [self._steps.pop(key) for key in keys]
+        for step in closing:
+            step.span.end(end_time=step.last_end)
+
+    def close(
+        self, outcome: str, paused_before: Sequence[str] = (), error: BaseException | None = None
+    ) -> None:
+        """Close every open span, the run span last, with the part's outcome."""
+        with self._lock:
+            steps, self._steps = list(self._steps.values()), {}
+            teams, self._teams = sorted(self._teams.items(), key=lambda kv: -kv[0].count("|")), {}
+        for step in steps:
+            step.span.end(end_time=step.last_end)
+        for _, team in teams:
+            team.span.end(end_time=team.last_end)
+        self.span.set_attribute(ATTR.RUN_OUTCOME, outcome)
+        if paused_before:
+            self.span.set_attribute(ATTR.PAUSED_BEFORE, list(paused_before))
+        if error is not None:
+            self.span.record_exception(error)
+            self.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
+        self.span.end()
+
+    def note_end(self, owner: _Open, end: int, namespace: str) -> None:
+        """A child of ``owner`` ended at ``end``: the owner and its teams end no earlier."""
+        owner.note(end)
+        with self._lock:
+            teams = [team for ns, team in self._teams.items() if namespace.startswith(ns)]
+        for team in teams:
+            team.note(end)
+
+    def attach(self) -> Any:
+        """Make this scope current for the nodes of the run (returns the reset token)."""
+        return CURRENT_SCOPE.set(self)
