@@ -11,6 +11,7 @@ from typing import Any, cast
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import StateSnapshot, StreamMode
 from pydantic import BaseModel
 
 from framework.observe import RunObserver, RunPart
@@ -42,6 +43,36 @@ def _config(thread_id: str, max_concurrency: int | None) -> RunnableConfig:
     return config
 
 
+_MODES: list[StreamMode] = ["custom", "values"]
+
+
+class _Collector:
+    """Passes progress events on and keeps the top graph's latest values."""
+
+    def __init__(self, on_event: EventHandler | None) -> None:
+        self.on_event = on_event
+        self.values: dict[str, Any] = {}
+        self.paused_before: tuple[str, ...] = ()
+
+    def take(self, chunk: Any) -> None:
+        namespace, mode, payload = chunk
+        if mode == "values":
+            if not namespace:
+                self.values = dict(payload)
+        elif self.on_event is not None:
+            self.on_event(cast(tuple[str, ...], namespace), cast(Event, payload))
+
+    def settle(self, snapshot: StateSnapshot, part: RunPart | None) -> None:
+        """Take the checkpointed state and, when the run paused, tell the observer."""
+        self.values = dict(snapshot.values)
+        self.paused_before = tuple(snapshot.next)
+        if self.paused_before and part is not None:
+            part.paused(self.paused_before)
+
+    def result(self, thread_id: str) -> RunResult:
+        return RunResult(thread_id=thread_id, state=self.values, paused_before=self.paused_before)
+
+
 def _observed(
     observer: RunObserver | None,
     app: CompiledStateGraph[Any, Any, Any, Any],
@@ -68,16 +99,13 @@ def run_team(
     resume linked to the part it continues.
     """
     config = _config(thread_id, max_concurrency)
+    collector = _Collector(on_event)
     with _observed(observer, app, thread_id, inputs) as part:
-        for namespace, _, event in app.stream(
-            inputs, config, stream_mode=["custom"], subgraphs=True
-        ):
-            if on_event is not None:
-                on_event(cast(tuple[str, ...], namespace), cast(Event, event))
-        snapshot = app.get_state(config)
-        if snapshot.next and part is not None:
-            part.paused(snapshot.next)
-    return RunResult(thread_id=thread_id, state=dict(snapshot.values), paused_before=snapshot.next)
+        for chunk in app.stream(inputs, config, stream_mode=_MODES, subgraphs=True):
+            collector.take(chunk)
+        if app.checkpointer is not None:
+            collector.settle(app.get_state(config), part)
+    return collector.result(thread_id)
 
 
 async def arun_team(
@@ -91,16 +119,13 @@ async def arun_team(
 ) -> RunResult:
     """Async form of :func:`run_team`."""
     config = _config(thread_id, max_concurrency)
+    collector = _Collector(on_event)
     with _observed(observer, app, thread_id, inputs) as part:
-        async for namespace, _, event in app.astream(
-            inputs, config, stream_mode=["custom"], subgraphs=True
-        ):
-            if on_event is not None:
-                on_event(cast(tuple[str, ...], namespace), cast(Event, event))
-        snapshot = await app.aget_state(config)
-        if snapshot.next and part is not None:
-            part.paused(snapshot.next)
-    return RunResult(thread_id=thread_id, state=dict(snapshot.values), paused_before=snapshot.next)
+        async for chunk in app.astream(inputs, config, stream_mode=_MODES, subgraphs=True):
+            collector.take(chunk)
+        if app.checkpointer is not None:
+            collector.settle(await app.aget_state(config), part)
+    return collector.result(thread_id)
 
 
 def to_jsonable(value: Any) -> Any:
