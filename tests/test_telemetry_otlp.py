@@ -86,7 +86,12 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         encoding = self.headers.get("Content-Encoding", "")
-        parsed = _parse(self.path, _decompress(body, encoding))
+        try:
+            parsed = _parse(self.path, _decompress(body, encoding))
+        except Exception as error:  # a payload the test must fail on, not a dead connection
+            self.server.note_unexpected(f"{self.path}: {error!r}")
+            self.send_error(400)
+            return
         if parsed is None:
             self.server.note_unexpected(self.path)
             self.send_error(404)
