@@ -28,12 +28,15 @@ import json
 import math
 import os
 import platform
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
+from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.runnables import RunnableConfig
@@ -43,8 +46,11 @@ from langgraph.types import Send
 from framework.builder import TeamSettings, build_team, compile_team
 from framework.records import MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
 from framework.roles import Roles
+from framework.runner import new_thread_id
 from framework.runtime import NodeContext
 from framework.state import TeamState
+from telemetry.instrument import Telemetry
+from telemetry.settings import TelemetrySettings, build_meter_provider, build_tracer_provider
 
 DELAY_S = 0.05
 """What one task costs: an ``asyncio.sleep`` of 50 ms."""
@@ -53,18 +59,30 @@ CAPS: tuple[int | None, ...] = (None, 10)
 TARGET = 1.10
 """cadre must stay within 10% of the raw LangGraph graph."""
 BASELINE, SUBJECT = "raw", "cadre"
+TELEMETRY = "telemetry"
+"""cadre + telemetry: the cadre variant with spans and metrics on, as ``cadre run`` records them."""
+TELEMETRY_TARGET = 1.10
+"""Telemetry must cost at most 10% over cadre without it ..."""
+TELEMETRY_TARGET_FROM = 100
+"""... for N >= 100; smaller rows are reported, not judged."""
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one run produced: its task results and the most tasks that ran at once."""
+    """What one run produced: its task results and the most tasks that ran at once.
+
+    ``tail_ms`` is the part of the run spent after the graph returned (telemetry: closing the
+    run's spans and flushing the providers); it is inside the timed wall time.
+    """
 
     results: int
     peak: int
+    tail_ms: float = 0.0
 
 
 Run = Callable[[], Awaitable[Outcome]]
-"""One timed run."""
+"""One timed run. A run holding resources (telemetry providers) also has ``close()``, called
+after its cell, where it may check what the runs left behind."""
 
 
 class Gauge:
@@ -137,6 +155,7 @@ class Row:
     ideal_ms: float
     samples_ms: dict[str, list[float]] = field(default_factory=dict)
     cpu_ms: dict[str, list[float]] = field(default_factory=dict)
+    tail_ms: dict[str, list[float]] = field(default_factory=dict)
     peak: dict[str, int] = field(default_factory=dict)
 
     def median(self, variant: str) -> float:
@@ -150,6 +169,12 @@ class Row:
 
     def meets_target(self) -> bool:
         return self.ratio(SUBJECT, BASELINE) <= TARGET
+
+    def telemetry_verdict(self) -> str:
+        """PASS or MISS against :data:`TELEMETRY_TARGET`; ``info`` for rows below N=100."""
+        if self.n < TELEMETRY_TARGET_FROM:
+            return "info"
+        return "PASS" if self.ratio(TELEMETRY, SUBJECT) <= TELEMETRY_TARGET else "MISS"
 
 
 def ideal_ms(n: int, cap: int | None) -> float:
@@ -315,10 +340,74 @@ def prepare_cadre(n: int, cap: int | None) -> Run:
     return lambda: gauge.measure(invoke)
 
 
+# --- cadre + telemetry ------------------------------------------------------------------------
+
+SPANS_PER_RUN = 9
+"""Spans of a bench run besides its N task spans: run, team, step and six node spans."""
+
+
+class TelemetryRun:
+    """The cadre variant with telemetry on, wired as ``cadre run`` wires it by default.
+
+    The team is built with ``middleware=telemetry.middleware`` and each run is bracketed by
+    ``telemetry.run(...)``. The providers are cadre's defaults from
+    ``TelemetrySettings(exporter="jsonl")``: a ``BatchSpanProcessor`` over the JSON lines span
+    exporter and a periodic reader over the JSON lines metric exporter, both writing under a
+    temporary folder. The bracket closes the run's spans and flushes both providers when the
+    run ends; that flush is inside the timed run (``Outcome.tail_ms`` reports its share).
+    ``close()`` checks that every run exported its N task spans and its other spans.
+    """
+
+    def __init__(self, n: int, cap: int | None) -> None:
+        self.n = n
+        self.gauge = Gauge()
+        self.folder = Path(tempfile.mkdtemp(prefix="cadre-bench-traces-"))
+        settings = TelemetrySettings(exporter="jsonl", traces_dir=self.folder)
+        self.telemetry = Telemetry(build_tracer_provider(settings), build_meter_provider(settings))
+        team = TeamSettings(name="research", max_parallel=cap, middleware=self.telemetry.middleware)
+        self.app = compile_team(build_team(bench_roles(n, self.gauge), team))
+        self.runs = 0
+
+    async def __call__(self) -> Outcome:
+        self.gauge.reset()
+        thread_id = new_thread_id()
+        config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+        with self.telemetry.run(thread_id=thread_id, team="research", resumed=False):
+            out = await self.app.ainvoke({"question": f"fan out {self.n} tasks"}, config)
+            returned = time.perf_counter()
+        tail_ms = (time.perf_counter() - returned) * 1000
+        self.runs += 1
+        results = out["worker_results"]
+        failed = [r.task_id for r in results.values() if r.status != "ok"]
+        require(not failed, f"{TELEMETRY}: tasks failed: {failed[:5]}")
+        return Outcome(results=len(results), peak=self.gauge.peak, tail_ms=tail_ms)
+
+    def close(self) -> None:
+        """Stop the providers, check the exported spans, remove the folder."""
+        self.telemetry.close()
+        try:
+            with (self.folder / "spans.jsonl").open(encoding="utf-8") as lines:
+                names = [json.loads(line)["name"] for line in lines]
+            tasks = sum(name.startswith("cadre.task ") for name in names)
+            runs = names.count("cadre.run")
+            require(runs == self.runs, f"{TELEMETRY}: {runs} run spans for {self.runs} runs")
+            require(tasks == self.runs * self.n, f"{TELEMETRY}: {tasks} task spans exported")
+            expected = self.runs * (self.n + SPANS_PER_RUN)
+            require(len(names) == expected, f"{TELEMETRY}: {len(names)} spans, not {expected}")
+            require((self.folder / "metrics.jsonl").stat().st_size > 0, "no metrics exported")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def prepare_telemetry(n: int, cap: int | None) -> Run:
+    return TelemetryRun(n, cap)
+
+
 VARIANTS: list[Variant] = [
     Variant(name="gather", title="gather ms", prepare=prepare_gather),
     Variant(name=BASELINE, title="raw LangGraph ms", prepare=prepare_raw),
     Variant(name=SUBJECT, title="cadre ms", prepare=prepare_cadre),
+    Variant(name=TELEMETRY, title="telemetry ms", prepare=prepare_telemetry),
 ]
 
 
@@ -335,15 +424,15 @@ def require(condition: bool, message: str) -> None:
         raise BenchError(message)
 
 
-async def timed(name: str, run: Run, n: int, cap: int | None) -> tuple[float, float, int]:
-    """Run once; return wall ms, CPU ms and the peak concurrency, after checking the work."""
+async def timed(name: str, run: Run, n: int, cap: int | None) -> tuple[float, float, Outcome]:
+    """Run once; return wall ms, CPU ms and the outcome, after checking the work."""
     gc.collect()
     cpu, start = time.process_time(), time.perf_counter()
     outcome = await run()
     wall, cpu = (time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000
     require(outcome.results == n, f"{name}: {outcome.results} results for {n} tasks")
     require(cap is None or outcome.peak <= cap, f"{name}: {outcome.peak} ran at once, cap {cap}")
-    return wall, cpu, outcome.peak
+    return wall, cpu, outcome
 
 
 async def measure(
@@ -352,20 +441,27 @@ async def measure(
     """Measure one cell: warm every variant up, then interleave the timed repeats."""
     runs = {variant.name: variant.prepare(n, cap) for variant in variants}
     row = Row(n=n, cap=cap, ideal_ms=ideal_ms(n, cap))
-    for _ in range(plan.warmup):
-        for name, run in runs.items():
-            await timed(name, run, n, cap)
-    if freeze_gc:
-        gc.collect()
-        gc.freeze()
-    for _ in range(plan.repeats(row.ideal_ms)):
-        for name, run in runs.items():
-            wall, cpu, peak = await timed(name, run, n, cap)
-            row.samples_ms.setdefault(name, []).append(wall)
-            row.cpu_ms.setdefault(name, []).append(cpu)
-            row.peak[name] = max(row.peak.get(name, 0), peak)
-    if freeze_gc:
-        gc.unfreeze()
+    try:
+        for _ in range(plan.warmup):
+            for name, run in runs.items():
+                await timed(name, run, n, cap)
+        if freeze_gc:
+            gc.collect()
+            gc.freeze()
+        for _ in range(plan.repeats(row.ideal_ms)):
+            for name, run in runs.items():
+                wall, cpu, outcome = await timed(name, run, n, cap)
+                row.samples_ms.setdefault(name, []).append(wall)
+                row.cpu_ms.setdefault(name, []).append(cpu)
+                row.tail_ms.setdefault(name, []).append(outcome.tail_ms)
+                row.peak[name] = max(row.peak.get(name, 0), outcome.peak)
+    finally:
+        if freeze_gc:
+            gc.unfreeze()
+        for run in runs.values():
+            close = getattr(run, "close", None)
+            if close is not None:
+                close()
     return row
 
 
@@ -393,6 +489,7 @@ def cap_label(cap: int | None) -> str:
 
 
 def table(rows: Sequence[Row], variants: Sequence[Variant]) -> tuple[list[str], list[list[str]]]:
+    telemetry = any(v.name == TELEMETRY for v in variants)
     header = [
         "N",
         "C",
@@ -402,8 +499,11 @@ def table(rows: Sequence[Row], variants: Sequence[Variant]) -> tuple[list[str], 
         f"{SUBJECT}/ideal",
         f"target <= {TARGET:.2f}",
     ]
-    body = [
-        [
+    if telemetry:
+        header += [f"{TELEMETRY}/{SUBJECT}", f"{TELEMETRY} target <= {TELEMETRY_TARGET:.2f}"]
+    body = []
+    for row in rows:
+        cells = [
             str(row.n),
             cap_label(row.cap),
             f"{row.ideal_ms:.0f}",
@@ -412,8 +512,9 @@ def table(rows: Sequence[Row], variants: Sequence[Variant]) -> tuple[list[str], 
             f"{row.subject_over_ideal():.3f}",
             "PASS" if row.meets_target() else "MISS",
         ]
-        for row in rows
-    ]
+        if telemetry:
+            cells += [f"{row.ratio(TELEMETRY, SUBJECT):.3f}", row.telemetry_verdict()]
+        body.append(cells)
     return header, body
 
 

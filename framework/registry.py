@@ -28,6 +28,8 @@ class TeamSetup:
     model: BaseChatModel | None = None
     max_parallel: int | None = None
     middleware: tuple[Middleware, ...] = ()
+    memory_scope: tuple[str, ...] = ("default",)
+    """Whose research memory the run reads and extends (a user or a project)."""
 
 
 class TeamFactory(Protocol):
