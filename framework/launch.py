@@ -38,6 +38,7 @@ class LaunchRequest:
     home: DataHome
     model: str | None = None
     max_parallel: int | None = None
+    memory_scope: tuple[str, ...] = ("default",)
     observe: ObserverOptions | None = None
     """How to observe the run (telemetry); None observes nothing."""
 
@@ -94,6 +95,7 @@ def launch(request: LaunchRequest) -> Launched:
             store=store,
             model=model,
             max_parallel=request.max_parallel,
+            memory_scope=request.memory_scope,
             middleware=observer.middleware if observer is not None else (),
         )
         app = compile_team(factory(setup), checkpointer=checkpointer, name=request.team)

@@ -42,6 +42,9 @@ def run(
         bool, typer.Option(help="Put prompts, outputs and tool arguments in spans.")
     ] = False,
     trace: Annotated[bool, typer.Option(help="Record spans and metrics (default on).")] = True,
+    memory_scope: Annotated[
+        str, typer.Option(help="Whose research memory to read and extend (user or project).")
+    ] = "default",
 ) -> None:
     """Research QUESTION over a corpus and print a cited report."""
     err = Console(stderr=True)
@@ -53,6 +56,7 @@ def run(
         home=resolve_home(home),
         model=model,
         max_parallel=max_parallel,
+        memory_scope=tuple(part for part in memory_scope.split("/") if part),
         observe=ObserverOptions(
             otlp_endpoint=otlp_endpoint, console=trace_console, capture_content=trace_content
         )
