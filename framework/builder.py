@@ -17,7 +17,7 @@ from langgraph.store.base import BaseStore
 
 from framework.concurrency import DispatchLimiter
 from framework.errors import ConfigError
-from framework.middleware import Middleware
+from framework.middleware import Middleware, check_middleware
 from framework.nodes._node import TeamNode
 from framework.nodes.aggregator import aggregator_body
 from framework.nodes.closing import curator_body, formatter_body
@@ -82,12 +82,7 @@ class TeamSettings:
                     f"stop rule {rule!r} has no name/check(state, verdict, iteration): "
                     "implement framework.stopping.StopRule"
                 )
-        for middleware in self.middleware:
-            if not isinstance(middleware, Middleware):
-                raise ConfigError(
-                    f"middleware {middleware!r} lacks wrap()/awrap(): "
-                    "implement framework.middleware.Middleware"
-                )
+        check_middleware(self.middleware)
 
 
 def _check_routes(

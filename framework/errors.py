@@ -6,6 +6,9 @@ Three families that never mix:
   name, bad setting). The message always says how to fix it.
 * :class:`RunError` — something failed while a run was under way (a worker, a model, the store).
 * :class:`ControlSignal` — not failures: typed signals a node raises to steer the run.
+
+Besides them, :class:`InvalidUpdate` refuses a change to research memory that breaks a rule
+(from a caller or from a model's output); it is a ``ValueError`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ __all__ = [
     "ControlSignal",
     "CorpusError",
     "EmbeddingError",
+    "InvalidUpdate",
     "ModelError",
     "RunError",
     "StopRun",
@@ -30,6 +34,14 @@ class CadreError(Exception):
 
 class ConfigError(CadreError, ValueError):
     """A developer mistake: wiring, names or settings. The message says how to fix it."""
+
+
+class InvalidUpdate(CadreError, ValueError):  # noqa: N818 - names the refused thing
+    """An update to research memory that breaks one of its rules; nothing was changed.
+
+    The rules: confidence in [0, 1], known evidence, hypothesis and conflict ids, legal status
+    changes, and a resolution text to resolve a conflict. The message names the rule and the fix.
+    """
 
 
 class RunError(CadreError):

@@ -12,9 +12,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.runnables import RunnableConfig
 
+from framework.errors import ConfigError
 from framework.runtime import NodeContext
 
-__all__ = ["Middleware", "NodeCall", "arun_chain", "run_chain"]
+__all__ = ["Middleware", "NodeCall", "arun_chain", "check_middleware", "run_chain"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -39,6 +40,20 @@ class Middleware(Protocol):
     async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
         """Wrap an async node execution and return its update."""
         ...
+
+
+def check_middleware(chain: Sequence[object]) -> None:
+    """Refuse a chain with an object that is not a :class:`Middleware`, saying what to do.
+
+    Raises:
+        ConfigError: An item lacks ``wrap``/``awrap``.
+    """
+    for middleware in chain:
+        if not isinstance(middleware, Middleware):
+            raise ConfigError(
+                f"middleware {middleware!r} lacks wrap()/awrap(): "
+                "implement framework.middleware.Middleware"
+            )
 
 
 def run_chain(chain: Sequence[Middleware], call: NodeCall, node: Callable[[], Any]) -> Any:

@@ -7,7 +7,7 @@ stop rules, bookkeeping), so a role only decides.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -24,6 +24,7 @@ __all__ = [
     "Reviewer",
     "Roles",
     "Worker",
+    "check_roles",
 ]
 
 
@@ -107,13 +108,29 @@ class Roles:
     formatter: Formatter
 
     def __post_init__(self) -> None:
-        for name, protocol in _ROLE_TYPES.items():
-            role = getattr(self, name)
-            if role is None:
-                raise ConfigError(f"role {name!r} is missing: pass Roles({name}=...)")
-            if not isinstance(role, protocol):
-                methods = [m for m in vars(protocol) if not m.startswith("_")]
-                raise ConfigError(
-                    f"role {name!r} is a {type(role).__name__}, which lacks the "
-                    f"{protocol.__name__} methods {methods}: implement them or pass another object"
-                )
+        check_roles(self, _ROLE_TYPES)
+
+
+def check_roles(roles: object, role_types: Mapping[str, type]) -> None:
+    """Check that each attribute of ``roles`` named in ``role_types`` implements its Protocol.
+
+    Any team's bundle of roles can call it from ``__post_init__``, so a missing or wrong role
+    is refused when the team is built.
+
+    Raises:
+        ConfigError: A role is missing or lacks its Protocol's members, naming them.
+    """
+    owner = type(roles).__name__
+    for name, protocol in role_types.items():
+        role = getattr(roles, name, None)
+        if role is None:
+            raise ConfigError(f"role {name!r} is missing: pass {owner}({name}=...)")
+        if not isinstance(role, protocol):
+            methods = [m for m in vars(protocol) if not m.startswith("_")]
+            fields = [m for m in getattr(protocol, "__annotations__", {}) if m not in methods]
+            kind = "members" if fields else "methods"
+            raise ConfigError(
+                f"role {name!r} is a {type(role).__name__}, which lacks the "
+                f"{protocol.__name__} {kind} {fields + methods}: implement them or pass "
+                "another object"
+            )

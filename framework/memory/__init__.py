@@ -1,7 +1,20 @@
-"""Semantic memory: the packaged embedding model, a persistent semantic store, corpus search."""
+"""Semantic memory: the packaged embedding model, a persistent semantic store, corpus search,
+and research memory (evidence, hypotheses, conflicts) on top of them."""
 
 from __future__ import annotations
 
+from framework.memory._research_records import (
+    LEGAL_STATUS_CHANGES,
+    Conflict,
+    ConflictStatus,
+    EvidenceRecord,
+    Hypothesis,
+    HypothesisChange,
+    HypothesisStatus,
+    MemorySummary,
+    ScoredEvidence,
+    evidence_id,
+)
 from framework.memory.corpus import (
     CORPUS_NAMESPACE,
     Chunk,
@@ -14,6 +27,7 @@ from framework.memory.corpus import (
     ingest_corpus,
 )
 from framework.memory.embeddings import Embedder, MiniLMEmbedder, default_embedder
+from framework.memory.research import RESEARCH_NAMESPACE, ResearchMemory
 from framework.memory.store import (
     Namespace,
     PlainCodec,
@@ -26,14 +40,25 @@ from framework.memory.store import (
 
 __all__ = [
     "CORPUS_NAMESPACE",
+    "LEGAL_STATUS_CHANGES",
+    "RESEARCH_NAMESPACE",
     "Chunk",
+    "Conflict",
+    "ConflictStatus",
     "Corpus",
     "Embedder",
+    "EvidenceRecord",
+    "Hypothesis",
+    "HypothesisChange",
+    "HypothesisStatus",
     "IngestReport",
+    "MemorySummary",
     "MiniLMEmbedder",
     "Namespace",
     "Passage",
     "PlainCodec",
+    "ResearchMemory",
+    "ScoredEvidence",
     "SearchHit",
     "SemanticStore",
     "SourceRecord",
@@ -43,5 +68,6 @@ __all__ = [
     "chunk_document",
     "corpus_files",
     "default_embedder",
+    "evidence_id",
     "ingest_corpus",
 ]

@@ -9,14 +9,23 @@ from typing import Any, Protocol, runtime_checkable
 
 from framework.records import Evidence, Finding
 from framework.runtime import NodeContext
-from teams.research.text import keywords
+from teams.contradiction import DEFAULT_OVERLAP, disagreement
 
-__all__ = ["Assessor", "CitationCompliance", "EvidenceRisk"]
+__all__ = ["Assessor", "CitationCompliance", "EvidenceRisk", "found_evidence"]
 
 _CITATION = re.compile(r"`?([\w./\-]+:\d+)`?")
-_NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
-_NEGATION = re.compile(r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|won't)\b", re.I)
-_UNCHECKED_SECTIONS = ("sources", "review", "not answered by the corpus")
+_UNCHECKED_SECTIONS = ("sources", "review", "not answered by the corpus", "unresolved", "memory")
+
+
+def found_evidence(state: Mapping[str, Any]) -> list[Evidence]:
+    """The evidence the research phase found: its workers' evidence, then its ``evidence`` key.
+
+    A planner-workers team reports evidence in ``worker_results``; a team without workers
+    (the hypothesis team) hands its evidence over in ``evidence``.
+    """
+    results = state.get("worker_results") or {}
+    found = [item for _, result in sorted(results.items()) for item in result.evidence]
+    return found + list(state.get("evidence") or [])
 
 
 @runtime_checkable
@@ -31,20 +40,20 @@ class Assessor(Protocol):
 class EvidenceRisk:
     """Flags weak evidence (failed or low-confidence tasks) and conflicting passages.
 
-    Two passages conflict when they share most of their content words yet one negates what the
-    other states, or they give different numbers for the same thing.
+    Two passages conflict when :func:`teams.contradiction.disagreement` says so: they share most
+    of their content words yet one negates what the other states, or they give different
+    numbers for the same thing.
     """
 
     phase = "risk_assessment"
 
-    def __init__(self, weak_below: float = 0.45, overlap: float = 0.6) -> None:
+    def __init__(self, weak_below: float = 0.45, overlap: float = DEFAULT_OVERLAP) -> None:
         self.weak_below = weak_below
         self.overlap = overlap
 
     def assess(self, state: Mapping[str, Any], context: NodeContext) -> Sequence[Finding]:
         """Findings for weak tasks and for conflicting evidence pairs."""
         findings = []
-        evidence: list[Evidence] = []
         for task_id, result in sorted((state.get("worker_results") or {}).items()):
             if result.status == "failed":
                 findings.append(self._finding("error", f"task failed: {result.error}", task_id))
@@ -54,10 +63,9 @@ class EvidenceRisk:
                         "warning", f"weak evidence (best score {result.confidence:.2f})", task_id
                     )
                 )
-            evidence.extend(result.evidence)
-        unique = list({item.source: item for item in evidence}.values())
+        unique = list({item.source: item for item in found_evidence(state)}.values())
         for first, second in combinations(unique, 2):
-            why = self._conflict(first.text, second.text)
+            why = disagreement(first.text, second.text, self.overlap)
             if why:
                 findings.append(
                     self._finding(
@@ -67,19 +75,6 @@ class EvidenceRisk:
                     )
                 )
         return findings
-
-    def _conflict(self, first: str, second: str) -> str | None:
-        words_a, words_b = set(keywords(first)), set(keywords(second))
-        if not words_a or not words_b:
-            return None
-        if len(words_a & words_b) / min(len(words_a), len(words_b)) < self.overlap:
-            return None
-        if bool(_NEGATION.search(first)) != bool(_NEGATION.search(second)):
-            return "one negates what the other states"
-        numbers_a, numbers_b = set(_NUMBER.findall(first)), set(_NUMBER.findall(second))
-        if numbers_a and numbers_b and numbers_a != numbers_b:
-            return f"different numbers ({', '.join(sorted(numbers_a ^ numbers_b))})"
-        return None
 
     def _finding(
         self, severity: Any, message: str, task_id: str | None = None, source: str | None = None
@@ -96,11 +91,7 @@ class CitationCompliance:
 
     def assess(self, state: Mapping[str, Any], context: NodeContext) -> Sequence[Finding]:
         """One finding per uncited or unknown-source claim; an info finding when all is cited."""
-        known = {
-            item.source
-            for result in (state.get("worker_results") or {}).values()
-            for item in result.evidence
-        }
+        known = {item.source for item in found_evidence(state)}
         findings = []
         claims = _claims(state.get("final_answer", ""))
         for number, claim in claims:

@@ -1,8 +1,10 @@
 """The MetaCoordinator: intake -> research_team (subgraph) -> risk_assessment -> compliance_check.
 
 The research team is one node: its compiled graph. Keys the two states share (question, plan,
-tasks, worker_results, consolidated, final_answer, memory_writes, reflection, iteration) flow
-between them; the research team's message log and counters stay inside it.
+tasks, worker_results, consolidated, final_answer, memory_writes, reflection, iteration, and
+evidence for a research phase without workers, such as the hypothesis team) flow between them;
+the research team's message log and counters stay inside it. Any graph whose state has
+``question`` and ``final_answer`` can be the research phase.
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ from framework.builder import compile_team
 from framework.errors import ConfigError
 from framework.middleware import Middleware
 from framework.nodes._node import TeamNode
-from framework.records import Finding, MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
+from framework.records import (
+    Evidence,
+    Finding,
+    MemoryFact,
+    Plan,
+    ReviewVerdict,
+    Task,
+    WorkerResult,
+)
 from framework.runtime import NodeContext
 from framework.state import append_unique_facts, merge_by_id, merge_results, merge_tasks
 from teams.meta.assessors import Assessor
@@ -39,6 +49,7 @@ class MetaState(TypedDict, total=False):
     memory_writes: Annotated[list[MemoryFact], append_unique_facts]
     reflection: ReviewVerdict | None
     iteration: int
+    evidence: list[Evidence]
     findings: Annotated[dict[str, list[Finding]], merge_by_id]
 
 

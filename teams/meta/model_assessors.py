@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from framework.records import Finding, WorkerResult
 from framework.runtime import NodeContext
+from teams.meta.assessors import found_evidence
 from teams.research.prompts import evidence_lines
 from teams.research.schemas import StructuredCall
 
@@ -81,6 +82,9 @@ class ModelRisk(_ModelAssessor):
                 continue
             lines.append(f"[{task_id}] confidence {result.confidence:.2f}")
             lines += evidence_lines(result.evidence) or ["- no evidence"]
+        handed_over = state.get("evidence") or []
+        if handed_over:
+            lines += ["", "Evidence:", *evidence_lines(handed_over)]
         return "\n".join(lines)
 
 
@@ -92,7 +96,7 @@ class ModelCompliance(_ModelAssessor):
 
     def request(self, state: Mapping[str, Any]) -> str:
         """The numbered report lines and the sources the workers found."""
-        known = sorted({e.source for _, result in _results(state) for e in result.evidence})
+        known = sorted({item.source for item in found_evidence(state)})
         report = (state.get("final_answer") or "").splitlines()
         numbered = [f"{number}: {line}" for number, line in enumerate(report, start=1)]
         return "\n".join(

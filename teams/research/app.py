@@ -6,6 +6,7 @@ from typing import Any
 
 from langgraph.graph import StateGraph
 
+from framework.memory import ResearchMemory
 from framework.registry import TeamSetup
 from teams.research.graph import build_research_team, model_roles, offline_roles
 
@@ -13,11 +14,15 @@ __all__ = ["research_team"]
 
 
 def research_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
-    """The research team on the setup's corpus: model-backed when a model is given."""
+    """The research team on the setup's corpus: model-backed when a model is given.
+
+    Its workers store the evidence they find in the research memory of ``setup.memory_scope``.
+    """
+    memory = ResearchMemory(setup.store, scope=setup.memory_scope)
     roles = (
-        model_roles(setup.model, setup.corpus, setup.store)
+        model_roles(setup.model, setup.corpus, setup.store, memory)
         if setup.model is not None
-        else offline_roles(setup.corpus, setup.store)
+        else offline_roles(setup.corpus, setup.store, memory)
     )
     overrides: dict[str, Any] = {"middleware": setup.middleware}
     if setup.max_parallel is not None:

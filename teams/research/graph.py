@@ -9,7 +9,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.graph import StateGraph
 
 from framework.builder import TeamSettings, build_team
-from framework.memory import Corpus, SemanticStore
+from framework.memory import Corpus, ResearchMemory, SemanticStore
 from framework.roles import Roles
 from policies.reflection import ConfidenceReached, NoProgress
 from policies.retry import transient_retry
@@ -19,6 +19,7 @@ from teams.research.offline import (
     CoverageReviewer,
     EvidenceAggregator,
     EvidenceCurator,
+    RememberingWorker,
     ReportFormatter,
     SubQuestionPlanner,
 )
@@ -35,11 +36,14 @@ DEFAULT_SETTINGS = TeamSettings(
 """Research defaults: 8 workers at once, 3 review rounds, stop at 0.8 confidence or no progress."""
 
 
-def offline_roles(corpus: Corpus, store: SemanticStore | None = None) -> Roles:
-    """The offline roles: semantic search over ``corpus``, facts kept in ``store``."""
+def offline_roles(
+    corpus: Corpus, store: SemanticStore | None = None, memory: ResearchMemory | None = None
+) -> Roles:
+    """The offline roles: semantic search over ``corpus``, facts kept in ``store``, the evidence
+    found stored in research ``memory`` when one is given."""
     return Roles(
         planner=SubQuestionPlanner(corpus),
-        worker=CorpusSearchWorker(corpus),
+        worker=CorpusSearchWorker(corpus, memory=memory),
         aggregator=EvidenceAggregator(),
         reviewer=CoverageReviewer(),
         curator=EvidenceCurator(store),
@@ -47,9 +51,18 @@ def offline_roles(corpus: Corpus, store: SemanticStore | None = None) -> Roles:
     )
 
 
-def model_roles(model: BaseChatModel, corpus: Corpus, store: SemanticStore | None = None) -> Roles:
-    """The model-backed roles: structured output and a tool-calling worker over ``corpus``."""
-    return build_model_roles(model, corpus, store)
+def model_roles(
+    model: BaseChatModel,
+    corpus: Corpus,
+    store: SemanticStore | None = None,
+    memory: ResearchMemory | None = None,
+) -> Roles:
+    """The model-backed roles: structured output and a tool-calling worker over ``corpus``; the
+    evidence the worker finds is stored in research ``memory`` when one is given."""
+    roles = build_model_roles(model, corpus, store)
+    if memory is None:
+        return roles
+    return replace(roles, worker=RememberingWorker(roles.worker, memory))
 
 
 def build_research_team(

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from framework.memory import Corpus, Passage, SemanticStore
+from framework.memory import Corpus, EvidenceRecord, Passage, ResearchMemory, SemanticStore
 from framework.records import (
     Evidence,
     MemoryFact,
@@ -15,6 +15,7 @@ from framework.records import (
     Task,
     WorkerResult,
 )
+from framework.roles import Worker
 from framework.runtime import NodeContext
 from framework.state import TeamState
 from teams.research.facts import fact_provenance, remember_facts
@@ -22,13 +23,19 @@ from teams.research.report import cited_report, results_in_order
 from teams.research.text import best_sentences, keywords, split_question
 
 __all__ = [
+    "EVIDENCE_ORIGIN",
     "CorpusSearchWorker",
     "CoverageReviewer",
     "EvidenceAggregator",
     "EvidenceCurator",
+    "RememberingWorker",
     "ReportFormatter",
     "SubQuestionPlanner",
+    "remember_evidence",
 ]
+
+EVIDENCE_ORIGIN = "corpus"
+"""The origin recorded on the evidence the research workers store in research memory."""
 
 
 class SubQuestionPlanner:
@@ -56,18 +63,39 @@ class SubQuestionPlanner:
 
 
 class CorpusSearchWorker:
-    """Searches the corpus semantically for a task's query."""
+    """Searches the corpus semantically for a task's query.
 
-    def __init__(self, corpus: Corpus, k: int = 4, min_score: float = 0.2) -> None:
+    Args:
+        corpus: The corpus to search.
+        k: Passages per search.
+        min_score: Passages scoring lower are not used.
+        memory: Where the evidence found is also stored (origin ``"corpus"``, stored by the
+            run's thread), so later runs start from it; ``None`` keeps none.
+    """
+
+    def __init__(
+        self,
+        corpus: Corpus,
+        k: int = 4,
+        min_score: float = 0.2,
+        memory: ResearchMemory | None = None,
+    ) -> None:
         self.corpus = corpus
         self.k = k
         self.min_score = min_score
+        self.memory = memory
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Return the best passages as evidence; confidence is the best score."""
         query = str(task.inputs.get("query") or task.description)
         passages = self.corpus.search(query, k=self.k, min_score=self.min_score)
         evidence = [_evidence(passage, query) for passage in passages]
+        if self.memory is not None:
+            records = [
+                _record(item, context, path=passage.path, title=passage.heading)
+                for passage, item in zip(passages, evidence, strict=True)
+            ]
+            remember_evidence(self.memory, records, context)
         return WorkerResult(
             task_id=task.id,
             status="ok",
@@ -82,13 +110,75 @@ class CorpusSearchWorker:
         return await asyncio.to_thread(self.run, task, question, context)
 
 
-def _evidence(passage: Passage, query: str) -> Evidence:
-    """The passage's most relevant sentence, cited at the line where it stands."""
+def cited_sentence(passage: Passage, query: str) -> tuple[str, str]:
+    """The passage's most relevant sentence to ``query`` and its ``path:line`` source."""
     best = best_sentences(passage.text, query, limit=1)
     offset, sentence = best[0] if best else (0, " ".join(passage.text.split()))
-    return Evidence(
-        source=f"{passage.path}:{passage.line + offset}", text=sentence, score=passage.score
+    return f"{passage.path}:{passage.line + offset}", sentence
+
+
+def _evidence(passage: Passage, query: str) -> Evidence:
+    """The passage's most relevant sentence, cited at the line where it stands."""
+    source, sentence = cited_sentence(passage, query)
+    return Evidence(source=source, text=sentence, score=passage.score)
+
+
+def _record(evidence: Evidence, context: NodeContext, *, path: str, title: str) -> EvidenceRecord:
+    return EvidenceRecord(
+        text=evidence.text,
+        source=evidence.source,
+        title=title,
+        path=path,
+        origin=EVIDENCE_ORIGIN,
+        stored_by=context.thread_id or "",
     )
+
+
+def remember_evidence(
+    memory: ResearchMemory, records: Sequence[EvidenceRecord], context: NodeContext
+) -> list[str]:
+    """Store ``records`` in ``memory``; emit ``evidence_stored`` when some were new."""
+    new = memory.store_evidence(records)
+    if new:
+        context.emit("evidence_stored", memory=memory.name, ids=new)
+    return new
+
+
+class RememberingWorker:
+    """Wraps any worker: the evidence of its successful results is stored in research memory.
+
+    For workers that do not store evidence themselves (the model-backed one); sources are
+    ``path:line`` citations, so the path is what precedes the last colon.
+
+    Args:
+        worker: The worker that does the research.
+        memory: Where its evidence is stored.
+    """
+
+    def __init__(self, worker: Worker, memory: ResearchMemory) -> None:
+        self.worker = worker
+        self.memory = memory
+
+    def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
+        """Run the wrapped worker, then store its evidence."""
+        result = self.worker.run(task, question, context)
+        self._remember(result, context)
+        return result
+
+    async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
+        """Run the wrapped worker, then store its evidence on a thread (embedding is CPU work)."""
+        result = await self.worker.arun(task, question, context)
+        await asyncio.to_thread(self._remember, result, context)
+        return result
+
+    def _remember(self, result: WorkerResult, context: NodeContext) -> None:
+        if result.status != "ok" or not result.evidence:
+            return
+        records = [
+            _record(item, context, path=item.source.rpartition(":")[0] or item.source, title="")
+            for item in result.evidence
+        ]
+        remember_evidence(self.memory, records, context)
 
 
 class EvidenceAggregator:

@@ -1,0 +1,211 @@
+"""The offline judge: proposes hypotheses from the evidence, weighs them, finds conflicts.
+
+For each hypothesis, the evidence close in meaning to its statement (cosine >= ``similar``) on
+the same subject supports it, unless it disagrees (:func:`teams.contradiction.disagreement`),
+in which case it contradicts it. A supporting and a contradicting piece of evidence that
+disagree are a conflict, unless a conflict between the same two claims is already known.
+Evidence on the losing side of a resolved conflict no longer counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from framework.memory import EvidenceRecord, Hypothesis, HypothesisStatus, ResearchMemory
+from framework.runtime import NodeContext
+from teams.contradiction import DEFAULT_OVERLAP, agrees, disagreement, same_subject
+from teams.hypothesis.state import HypothesisState
+from teams.hypothesis.verdicts import Assessment, ConflictClaim, Judgment, upheld_side
+
+__all__ = ["EvidenceJudge", "confidence_of"]
+
+
+def confidence_of(support: int, against: int) -> float:
+    """Confidence from counts of supporting and contradicting evidence: 2 vs 0 gives 0.8."""
+    return round(support / (support + against + 0.5), 2)
+
+
+@dataclass
+class _Book:
+    """Evidence records by id, read from memory once per judge round."""
+
+    memory: ResearchMemory
+    records: dict[str, EvidenceRecord] = field(default_factory=dict)
+
+    def __call__(self, ids: Iterable[str]) -> list[EvidenceRecord]:
+        wanted = list(ids)
+        missing = [i for i in wanted if i not in self.records]
+        self.records.update({r.id: r for r in self.memory.evidence(missing)})
+        return [self.records[i] for i in wanted]
+
+    def add(self, records: Iterable[EvidenceRecord]) -> None:
+        self.records.update({r.id: r for r in records})
+
+
+class EvidenceJudge:
+    """Judges hypotheses against the evidence in research memory, with no model.
+
+    Args:
+        memory: The research memory the evidence is in.
+        similar: Cosine similarity at which evidence is about a hypothesis.
+        answers: Cosine similarity to the question at which evidence can become a hypothesis.
+        max_hypotheses: Hypotheses a run holds at most (proposals stop there).
+        confirm_at: Confidence at which a hypothesis with support is confirmed.
+        refute_at: Confidence at or below which a contradicted hypothesis is refuted.
+        overlap: Content-word overlap that makes two statements about the same subject.
+    """
+
+    def __init__(
+        self,
+        memory: ResearchMemory,
+        *,
+        similar: float = 0.5,
+        answers: float = 0.6,
+        max_hypotheses: int = 4,
+        confirm_at: float = 0.6,
+        refute_at: float = 0.3,
+        overlap: float = DEFAULT_OVERLAP,
+    ) -> None:
+        self.memory = memory
+        self.similar = similar
+        self.answers = answers
+        self.max_hypotheses = max_hypotheses
+        self.confirm_at = confirm_at
+        self.refute_at = refute_at
+        self.overlap = overlap
+
+    def judge(self, state: HypothesisState, context: NodeContext) -> Judgment:
+        """Proposals from new evidence, every hypothesis weighed, the conflicts found."""
+        book = _Book(self.memory)
+        known = {h.statement: h for h in (state.get("hypotheses") or {}).values()}
+        statements = {**known, **dict.fromkeys(self._proposals(state, list(known)))}
+        weighed = {s: self._weigh(s, h, book) for s, h in statements.items()}
+        conflicts = self._conflicts(state, weighed, book)
+        disputed = {cid for c in conflicts for cid in (c.source_a, c.source_b)}
+        disputed |= {
+            cid
+            for c in (state.get("conflicts") or {}).values()
+            if c.status == "open"
+            for cid in (c.source_a, c.source_b)
+        }
+        overruled = self._overruled(state, book)
+        assessments = tuple(
+            self._assess(statement, statements[statement], evidence, disputed, overruled)
+            for statement, evidence in weighed.items()
+        )
+        return Judgment(assessments=assessments, conflicts=tuple(conflicts))
+
+    def _proposals(self, state: HypothesisState, known: list[str]) -> list[str]:
+        """Sentences of the run's evidence answering the question, one per distinct claim."""
+        room = self.max_hypotheses - len(known)
+        run = set(state.get("evidence_ids") or [])
+        found = self.memory.relevant(state.get("question", ""), n=8, min_score=self.answers)
+        proposals: list[str] = []
+        for scored in found:
+            text = scored.evidence.text
+            if len(proposals) >= room or scored.evidence.id not in run:
+                continue
+            if not any(agrees(text, other, self.overlap) for other in [*known, *proposals]):
+                proposals.append(text)
+        return proposals
+
+    def _weigh(
+        self, statement: str, known: Hypothesis | None, book: _Book
+    ) -> tuple[list[str], list[str]]:
+        """Ids of the evidence supporting and contradicting ``statement`` (known ones first)."""
+        support = list(known.supporting) if known is not None else []
+        against = list(known.contradicting) if known is not None else []
+        for scored in self.memory.relevant(statement, n=10, min_score=self.similar):
+            evidence = scored.evidence
+            book.add([evidence])
+            if evidence.id in support or evidence.id in against:
+                continue
+            if disagreement(statement, evidence.text, self.overlap) is not None:
+                against.append(evidence.id)
+            elif same_subject(statement, evidence.text, self.overlap):
+                support.append(evidence.id)
+        return support, against
+
+    def _conflicts(
+        self,
+        state: HypothesisState,
+        weighed: dict[str, tuple[list[str], list[str]]],
+        book: _Book,
+    ) -> list[ConflictClaim]:
+        """New conflicts: a supporting and a contradicting piece that disagree, once per claims."""
+        known = [(c.source_a, c.source_b) for c in (state.get("conflicts") or {}).values()]
+        found: list[ConflictClaim] = []
+        for support, against in weighed.values():
+            for a in book(support):
+                for b in book(against):
+                    why = disagreement(a.text, b.text, self.overlap)
+                    pairs = [*known, *((c.source_a, c.source_b) for c in found)]
+                    if why is None or self._covered(a, b, pairs, book):
+                        continue
+                    description = f"{a.source} and {b.source} disagree: {why}"
+                    found.append(ConflictClaim(source_a=a.id, source_b=b.id, description=description))
+        return found
+
+    def _covered(
+        self,
+        a: EvidenceRecord,
+        b: EvidenceRecord,
+        pairs: list[tuple[str, str]],
+        book: _Book,
+    ) -> bool:
+        """Whether a known conflict is already between the claims of ``a`` and ``b``."""
+
+        def same(x: EvidenceRecord, y: EvidenceRecord) -> bool:
+            return x.id == y.id or agrees(x.text, y.text, self.overlap)
+
+        for pair in pairs:
+            p, q = book(pair)
+            if (same(a, p) and same(b, q)) or (same(a, q) and same(b, p)):
+                return True
+        return False
+
+    def _overruled(self, state: HypothesisState, book: _Book) -> set[str]:
+        """Evidence on the losing side of a resolved conflict."""
+        losers: set[str] = set()
+        for conflict in (state.get("conflicts") or {}).values():
+            a, b = book([conflict.source_a, conflict.source_b])
+            decisive = book([conflict.resolved_by])[0] if conflict.resolved_by else None
+            upheld = upheld_side(conflict, a, b, decisive, self.overlap)
+            if upheld is not None:
+                losers.add(b.id if upheld.id == a.id else a.id)
+        return losers
+
+    def _assess(
+        self,
+        statement: str,
+        known: Hypothesis | None,
+        evidence: tuple[list[str], list[str]],
+        disputed: set[str],
+        overruled: set[str],
+    ) -> Assessment:
+        support, against = evidence
+        counted = [e for e in support if e not in overruled]
+        opposed = [e for e in against if e not in overruled]
+        confidence = confidence_of(len(counted), len(opposed))
+        status: HypothesisStatus
+        if not support and not against:
+            status = known.status if known is not None else "proposed"
+            note = "no evidence yet"
+        elif disputed & {*support, *against}:
+            status, note = "validating", "its evidence is in an open conflict"
+        elif counted and confidence >= self.confirm_at:
+            status, note = "confirmed", f"{len(counted)} supporting, {len(opposed)} against"
+        elif opposed and confidence <= self.refute_at:
+            status, note = "refuted", f"{len(counted)} supporting, {len(opposed)} against"
+        else:
+            status, note = "validating", f"{len(counted)} supporting, {len(opposed)} against"
+        return Assessment(
+            statement=statement,
+            hypothesis_id=known.id if known is not None else None,
+            status=status,
+            confidence=confidence,
+            supporting=tuple(support),
+            contradicting=tuple(against),
+            note=note,
+        )

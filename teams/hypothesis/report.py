@@ -1,0 +1,113 @@
+"""The hypothesis team's report: confirmed findings and settled conflicts, each citing its
+evidence as ``path:line``, then what stays unresolved and what the run started from.
+
+Only confirmed hypotheses are stated as findings; refuted ones are listed as ruled out. Every
+line outside "Unresolved", "Memory" and "Sources" cites evidence, so the MetaCoordinator's
+compliance check can verify it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from framework.memory import EvidenceRecord, Hypothesis, ResearchMemory
+from framework.runtime import NodeContext
+from teams.hypothesis.state import HypothesisState
+
+__all__ = ["ReportSynthesizer", "hypothesis_report"]
+
+
+class _Citations:
+    """Renders evidence ids as cited sources and remembers every source cited."""
+
+    def __init__(self, memory: ResearchMemory) -> None:
+        self.memory = memory
+        self.cited: dict[str, None] = {}
+
+    def __call__(self, ids: Iterable[str]) -> str:
+        records: list[EvidenceRecord] = self.memory.evidence(ids)
+        sources = list(dict.fromkeys(record.source for record in records))
+        self.cited.update(dict.fromkeys(sources))
+        return ", ".join(f"`{source}`" for source in sources)
+
+
+def _by_confidence(state: HypothesisState, status: str) -> list[Hypothesis]:
+    found = [h for h in (state.get("hypotheses") or {}).values() if h.status == status]
+    return sorted(found, key=lambda h: (-h.confidence, h.statement))
+
+
+def _findings(state: HypothesisState, cite: _Citations) -> list[str]:
+    lines = []
+    for h in _by_confidence(state, "confirmed"):
+        lines.append(f"- {h.statement} (confirmed, confidence {h.confidence:.2f}; {cite(h.supporting)})")
+    ruled_out = [
+        f"- {h.statement} (refuted, confidence {h.confidence:.2f}; "
+        f"contradicted by {cite(h.contradicting)})"
+        for h in _by_confidence(state, "refuted")
+        if h.contradicting
+    ]
+    sections = []
+    if lines:
+        sections += ["## Findings", "", *lines, ""]
+    if ruled_out:
+        sections += ["## Ruled out", "", *ruled_out, ""]
+    return sections
+
+
+def _conflicts(state: HypothesisState, cite: _Citations) -> list[str]:
+    lines = []
+    for conflict in (state.get("conflicts") or {}).values():
+        if conflict.status != "resolved":
+            continue
+        sides = cite([conflict.source_a, conflict.source_b])
+        if conflict.resolved_by:
+            cited = f"{sides}; decided by {cite([conflict.resolved_by])}"
+        else:
+            cited = f"a judgment between {sides}"
+        lines.append(f"- {conflict.description}. Resolution: {conflict.resolution} ({cited})")
+    return ["## Conflicts", "", *lines, ""] if lines else []
+
+
+def _unresolved(state: HypothesisState, cite: _Citations) -> list[str]:
+    lines = [
+        f"- Open conflict: {c.description} ({cite([c.source_a, c.source_b])})"
+        for c in (state.get("conflicts") or {}).values()
+        if c.status == "open"
+    ]
+    for status in ("validating", "proposed"):
+        lines += [
+            f"- Still {status} (confidence {h.confidence:.2f}): {h.statement}"
+            for h in _by_confidence(state, status)
+        ]
+    lines += [
+        f"- Source {e.source} failed on {e.query!r}: {e.error}" for e in state.get("errors") or []
+    ]
+    if not _by_confidence(state, "confirmed"):
+        lines.insert(0, "- No hypothesis was confirmed.")
+    return ["## Unresolved", "", *lines, ""] if lines else []
+
+
+def hypothesis_report(state: HypothesisState, memory: ResearchMemory) -> str:
+    """The Markdown report of a run from its state, citing evidence kept in ``memory``."""
+    cite = _Citations(memory)
+    lines = [f"# {state.get('question', '')}", ""]
+    lines += _findings(state, cite)
+    lines += _conflicts(state, cite)
+    lines += _unresolved(state, cite)
+    note = state.get("memory_note", "")
+    if note:
+        lines += ["## Memory", "", note, ""]
+    if cite.cited:
+        lines += ["## Sources", "", *(f"- `{source}`" for source in cite.cited), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+class ReportSynthesizer:
+    """The offline synthesizer: renders :func:`hypothesis_report`."""
+
+    def __init__(self, memory: ResearchMemory) -> None:
+        self.memory = memory
+
+    def synthesize(self, state: HypothesisState, context: NodeContext) -> str:
+        """The report of the run."""
+        return hypothesis_report(state, self.memory)

@@ -1,0 +1,115 @@
+"""Sources of evidence: LangChain tools that take ``{"query": str}`` and return evidence.
+
+A source returns a JSON list of evidence dicts (the fields of
+:class:`~framework.memory.EvidenceRecord`; ``id`` is computed when left out), or a list of
+dicts or records. The default source searches the local corpus. A source that raises, or
+returns something that is not evidence, yields no evidence and a :class:`SourceError`: a run
+never fails because of one source.
+
+Example (adding a source):
+    >>> from langchain_core.tools import StructuredTool
+    >>> def wiki(query: str) -> str:
+    ...     '''Search the wiki.'''
+    ...     return '[{"text": "The bridge opened in 1932.", "source": "https://wiki/b"}]'
+    >>> tool = StructuredTool.from_function(wiki)
+    >>> [record.source for record in run_source(tool, "bridge")[0]]
+    ['https://wiki/b']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.errors import GraphBubbleUp
+from pydantic import ValidationError
+
+from framework.errors import ConfigError
+from framework.memory import Corpus, EvidenceRecord
+from teams.hypothesis.state import SourceError
+from teams.research.offline import cited_sentence
+
+__all__ = ["CORPUS_SOURCE", "SourceOutcome", "arun_source", "corpus_source", "run_source"]
+
+CORPUS_SOURCE = "corpus"
+"""The name of the default source."""
+
+SourceOutcome = tuple[list[EvidenceRecord], SourceError | None]
+"""What one source call gives: its evidence, or no evidence and the error."""
+
+
+def corpus_source(
+    corpus: Corpus, *, k: int = 4, min_score: float = 0.3, name: str = CORPUS_SOURCE
+) -> BaseTool:
+    """A source over ``corpus``: the most relevant sentence of each passage, cited ``path:line``.
+
+    Args:
+        corpus: The ingested corpus to search.
+        k: Passages per query.
+        min_score: Passages scoring lower are left out.
+        name: The tool's name.
+    """
+    if k < 1:
+        raise ConfigError(f"k must be >= 1, got {k}")
+
+    def search_corpus(query: str) -> str:
+        """Search the local document corpus; returns evidence as a JSON list."""
+        found = []
+        for passage in corpus.search(query, k=k, min_score=min_score):
+            source, sentence = cited_sentence(passage, query)
+            found.append(
+                {"text": sentence, "source": source, "title": passage.heading, "path": passage.path}
+            )
+        return json.dumps(found, ensure_ascii=False)
+
+    return StructuredTool.from_function(search_corpus, name=name)
+
+
+def run_source(tool: BaseTool, query: str) -> SourceOutcome:
+    """Call a source with ``query``; a failure becomes a :class:`SourceError`."""
+    try:
+        return read_evidence(tool.invoke({"query": query}), tool.name), None
+    except GraphBubbleUp:
+        raise
+    except Exception as error:  # any failure of a third-party source is recorded, not raised
+        return [], _error(tool, query, error)
+
+
+async def arun_source(tool: BaseTool, query: str) -> SourceOutcome:
+    """Async form of :func:`run_source`."""
+    try:
+        return read_evidence(await tool.ainvoke({"query": query}), tool.name), None
+    except GraphBubbleUp:
+        raise
+    except Exception as error:  # any failure of a third-party source is recorded, not raised
+        return [], _error(tool, query, error)
+
+
+def read_evidence(output: Any, origin: str) -> list[EvidenceRecord]:
+    """The evidence in a source's output, each marked with the source that found it.
+
+    Raises:
+        ValueError: The output is not a list of evidence (bad JSON, a bad item).
+    """
+    items = json.loads(output) if isinstance(output, str) else output
+    if not isinstance(items, Sequence) or isinstance(items, str | bytes):
+        raise ValueError(f"a source returns a list of evidence, got {type(items).__name__}")
+    return [_record(item, origin) for item in items]
+
+
+def _record(item: Any, origin: str) -> EvidenceRecord:
+    if isinstance(item, EvidenceRecord):
+        return item if item.origin else item.model_copy(update={"origin": origin})
+    if not isinstance(item, Mapping):
+        raise ValueError(f"evidence items are dicts or EvidenceRecords, got {type(item).__name__}")
+    try:
+        return EvidenceRecord.model_validate({"origin": origin, **item})
+    except ValidationError as error:
+        raise ValueError(f"not valid evidence: {error.errors()[0]['msg']}") from error
+
+
+def _error(tool: BaseTool, query: str, error: BaseException) -> SourceError:
+    message = " ".join(f"{type(error).__name__}: {error}".split())
+    return SourceError(source=tool.name, query=query, error=message)

@@ -1,0 +1,115 @@
+"""What the hypothesis team's roles decide, as small immutable values, and the sides of a conflict.
+
+A role decides; its node applies the decision to research memory, which validates it. So a
+model's bad answer is refused by the memory's rules, recorded, and does not fail the run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from framework.memory import Conflict, EvidenceRecord, HypothesisStatus
+from teams.contradiction import DEFAULT_OVERLAP, agrees
+from teams.hypothesis.state import Step
+
+__all__ = [
+    "Assessment",
+    "ConflictClaim",
+    "Decision",
+    "Judgment",
+    "Resolution",
+    "newer_side",
+    "side_of",
+    "upheld_side",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decision:
+    """The supervisor's choice of the next step, why, and whether the rule stood in for a model."""
+
+    step: Step
+    reason: str
+    fallback: str | None = None
+    """Why the rule decided instead of the model (invalid output, a failure), or None."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Assessment:
+    """A judge's view of one hypothesis: proposed when ``hypothesis_id`` is None and unknown."""
+
+    statement: str
+    status: HypothesisStatus
+    confidence: float
+    hypothesis_id: str | None = None
+    supporting: tuple[str, ...] = ()
+    contradicting: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConflictClaim:
+    """Two pieces of evidence (ids) the judge found to disagree."""
+
+    source_a: str
+    source_b: str
+    description: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Judgment:
+    """What a judge round decided: hypotheses to propose or update, conflicts to open."""
+
+    assessments: tuple[Assessment, ...] = ()
+    conflicts: tuple[ConflictClaim, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What the judge left out and why (a model citing evidence nobody found...)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resolution:
+    """How a conflict is settled: decisive evidence (``resolved_by``) or a judgment (None)."""
+
+    conflict_id: str
+    resolution: str
+    resolved_by: str | None = None
+
+
+def side_of(
+    evidence: EvidenceRecord,
+    a: EvidenceRecord,
+    b: EvidenceRecord,
+    overlap: float = DEFAULT_OVERLAP,
+) -> EvidenceRecord | None:
+    """The side (``a`` or ``b``) that ``evidence`` agrees with and the other does not, or None."""
+    with_a = evidence.id == a.id or agrees(evidence.text, a.text, overlap)
+    with_b = evidence.id == b.id or agrees(evidence.text, b.text, overlap)
+    if with_a == with_b:
+        return None
+    return a if with_a else b
+
+
+def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The more recently dated of two pieces of evidence; None unless both are dated apart."""
+    if a.date is None or b.date is None or a.date == b.date:
+        return None
+    return a if a.date > b.date else b
+
+
+def upheld_side(
+    conflict: Conflict,
+    a: EvidenceRecord,
+    b: EvidenceRecord,
+    decisive: EvidenceRecord | None,
+    overlap: float = DEFAULT_OVERLAP,
+) -> EvidenceRecord | None:
+    """The side a resolved conflict upheld, or None (open, or a judgment call without a side).
+
+    Decisive evidence upholds the side it agrees with; a judgment without it upholds the newer
+    dated source, as the offline resolver's judgment does.
+    """
+    if conflict.status != "resolved":
+        return None
+    if decisive is not None:
+        return side_of(decisive, a, b, overlap)
+    return newer_side(a, b)
