@@ -21,6 +21,7 @@ __all__ = [
     "Record",
     "ReviewDecision",
     "ReviewVerdict",
+    "SourceError",
     "Task",
     "TaskStatus",
     "WorkerResult",
@@ -126,3 +127,11 @@ class Finding(Record):
     message: str
     task_id: str | None = None
     source: str | None = None
+
+
+class SourceError(Record):
+    """A source (a search tool) that failed on a query; the run goes on without its evidence."""
+
+    source: str
+    query: str
+    error: str

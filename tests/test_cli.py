@@ -70,7 +70,7 @@ def test_run_json_has_answer_tasks_results_and_findings(
     ("args", "reason"),
     [
         (["--corpus", "{missing}"], "does not exist"),
-        (["--team", "nope"], "unknown team 'nope': choose one of meta, research"),
+        (["--team", "nope"], "unknown team 'nope': choose one of hypothesis, meta, research"),
         (["--model", "gpt4"], "bad model spec 'gpt4'"),
         (["--model", "anthropic:claude"], "pip install langchain-anthropic"),
         (["--max-parallel", "0"], "--max-parallel must be at least 1"),

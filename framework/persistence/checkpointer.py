@@ -10,6 +10,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from framework.memory import Conflict, EvidenceRecord, Hypothesis, HypothesisChange, ScoredEvidence
 from framework.records import (
     Evidence,
     Finding,
@@ -17,6 +18,7 @@ from framework.records import (
     Plan,
     Provenance,
     ReviewVerdict,
+    SourceError,
     Task,
     WorkerResult,
 )
@@ -25,13 +27,19 @@ from framework.state import ResultReplacement, TaskReplacement
 __all__ = ["RECORD_TYPES", "default_serializer", "sqlite_checkpointer"]
 
 RECORD_TYPES: tuple[type, ...] = (
+    Conflict,
     Evidence,
+    EvidenceRecord,
     Finding,
+    Hypothesis,
+    HypothesisChange,
     MemoryFact,
     Plan,
     Provenance,
     ResultReplacement,
     ReviewVerdict,
+    ScoredEvidence,
+    SourceError,
     Task,
     TaskReplacement,
     WorkerResult,

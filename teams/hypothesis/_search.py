@@ -11,11 +11,12 @@ from langchain_core.messages import AIMessage
 from langgraph.types import Send
 
 from framework.memory import EvidenceRecord, ResearchMemory
+from framework.records import SourceError
 from framework.runtime import NodeContext
 from teams.hypothesis.roles import HypothesisRoles
 from teams.hypothesis.rules import pending_queries
 from teams.hypothesis.sources import SourceOutcome, arun_source, run_source
-from teams.hypothesis.state import HypothesisState, SourceError, SourceInput
+from teams.hypothesis.state import HypothesisState, SourceInput
 
 __all__ = ["Kept", "SourceBodies", "gather", "keep_evidence", "route_to_sources", "search_body"]
 
@@ -64,7 +65,9 @@ def search_body(roles: HypothesisRoles) -> Any:
     """The body of the search node: the searcher's queries for this round."""
 
     def body(state: HypothesisState, context: NodeContext) -> dict[str, Any]:
-        queries = list(dict.fromkeys(q for q in roles.searcher.queries(state, context) if q.strip()))
+        queries = list(
+            dict.fromkeys(q for q in roles.searcher.queries(state, context) if q.strip())
+        )
         context.emit("searching", queries=queries, sources=roles.source_names)
         note = f"search: {len(queries)} query(ies) over {', '.join(roles.source_names)}"
         return {
@@ -87,7 +90,9 @@ def route_to_sources(roles: HypothesisRoles, source: str, supervisor: str) -> An
         known = list(state.get("evidence_ids") or [])
         search_id = state.get("search_id", "")
         return [
-            Send(source, SourceInput(source=name, queries=queries, search_id=search_id, known=known))
+            Send(
+                source, SourceInput(source=name, queries=queries, search_id=search_id, known=known)
+            )
             for name in roles.source_names
         ]
 

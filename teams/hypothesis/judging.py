@@ -82,12 +82,12 @@ class EvidenceJudge:
         statements = {**known, **dict.fromkeys(self._proposals(state, list(known)))}
         weighed = {s: self._weigh(s, h, book) for s, h in statements.items()}
         conflicts = self._conflicts(state, weighed, book)
-        disputed = {cid for c in conflicts for cid in (c.source_a, c.source_b)}
+        disputed = {eid for c in conflicts for eid in (c.source_a, c.source_b)}
         disputed |= {
-            cid
+            eid
             for c in (state.get("conflicts") or {}).values()
             if c.status == "open"
-            for cid in (c.source_a, c.source_b)
+            for eid in (c.source_a, c.source_b)
         }
         overruled = self._overruled(state, book)
         assessments = tuple(
@@ -144,7 +144,9 @@ class EvidenceJudge:
                     if why is None or self._covered(a, b, pairs, book):
                         continue
                     description = f"{a.source} and {b.source} disagree: {why}"
-                    found.append(ConflictClaim(source_a=a.id, source_b=b.id, description=description))
+                    found.append(
+                        ConflictClaim(source_a=a.id, source_b=b.id, description=description)
+                    )
         return found
 
     def _covered(

@@ -2,13 +2,13 @@
 evidence as ``path:line``, then what stays unresolved and what the run started from.
 
 Only confirmed hypotheses are stated as findings; refuted ones are listed as ruled out. Every
-line outside "Unresolved", "Memory" and "Sources" cites evidence, so the MetaCoordinator's
-compliance check can verify it.
+line outside "Unresolved", "Memory", "Review" and "Sources" cites evidence, so the
+MetaCoordinator's compliance check can verify it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from framework.memory import EvidenceRecord, Hypothesis, ResearchMemory
 from framework.runtime import NodeContext
@@ -39,7 +39,9 @@ def _by_confidence(state: HypothesisState, status: str) -> list[Hypothesis]:
 def _findings(state: HypothesisState, cite: _Citations) -> list[str]:
     lines = []
     for h in _by_confidence(state, "confirmed"):
-        lines.append(f"- {h.statement} (confirmed, confidence {h.confidence:.2f}; {cite(h.supporting)})")
+        lines.append(
+            f"- {h.statement} (confirmed, confidence {h.confidence:.2f}; {cite(h.supporting)})"
+        )
     ruled_out = [
         f"- {h.statement} (refuted, confidence {h.confidence:.2f}; "
         f"contradicted by {cite(h.contradicting)})"
@@ -87,16 +89,34 @@ def _unresolved(state: HypothesisState, cite: _Citations) -> list[str]:
     return ["## Unresolved", "", *lines, ""] if lines else []
 
 
-def hypothesis_report(state: HypothesisState, memory: ResearchMemory) -> str:
-    """The Markdown report of a run from its state, citing evidence kept in ``memory``."""
+def hypothesis_report(
+    state: HypothesisState,
+    memory: ResearchMemory,
+    *,
+    summary: Sequence[tuple[str, str]] = (),
+    review: Sequence[str] = (),
+) -> str:
+    """The Markdown report of a run from its state, citing evidence kept in ``memory``.
+
+    Args:
+        state: The run's state.
+        memory: Where the cited evidence is kept.
+        summary: ``(sentence, source)`` claims to open the report with (a model's summary).
+        review: Notes about how the report was made, in a "Review" section.
+    """
     cite = _Citations(memory)
     lines = [f"# {state.get('question', '')}", ""]
+    if summary:
+        cite.cited.update(dict.fromkeys(source for _, source in summary))
+        lines += ["## Summary", "", *(f"- {text} (`{source}`)" for text, source in summary), ""]
     lines += _findings(state, cite)
     lines += _conflicts(state, cite)
     lines += _unresolved(state, cite)
     note = state.get("memory_note", "")
     if note:
         lines += ["## Memory", "", note, ""]
+    if review:
+        lines += ["## Review", "", *review, ""]
     if cite.cited:
         lines += ["## Sources", "", *(f"- `{source}`" for source in cite.cited), ""]
     return "\n".join(lines).rstrip() + "\n"

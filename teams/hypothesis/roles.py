@@ -42,7 +42,10 @@ class Supervisor(Protocol):
 class Searcher(Protocol):
     """Owns the sources (LangChain tools taking ``{"query": str}``) and plans the queries."""
 
-    sources: Sequence[BaseTool]
+    @property
+    def sources(self) -> Sequence[BaseTool]:
+        """The sources, each a LangChain tool taking ``{"query": str}``."""
+        ...
 
     def queries(self, state: HypothesisState, context: NodeContext) -> list[str]:
         """The queries of this search round (none: nothing left to search)."""

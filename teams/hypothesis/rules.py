@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_MAX_ITERATIONS",
     "QueryPlanner",
     "RuleSupervisor",
+    "iteration_bound",
     "next_step_by_rule",
     "open_conflicts",
     "pending_queries",
@@ -61,6 +62,11 @@ def pending_queries(state: HypothesisState) -> list[str]:
     return [query for query in dict.fromkeys(wanted) if query.strip() and query not in searched]
 
 
+def iteration_bound(state: HypothesisState, default: int = DEFAULT_MAX_ITERATIONS) -> int:
+    """The state's iteration bound (``max_iterations``), or ``default`` when it has none."""
+    return state.get("max_iterations") or default
+
+
 def next_step_by_rule(
     state: HypothesisState,
     *,
@@ -68,9 +74,8 @@ def next_step_by_rule(
     max_iterations: int = DEFAULT_MAX_ITERATIONS,
 ) -> Decision:
     """The step the rule chooses for ``state`` (``max_iterations`` when the state has none)."""
-    bound = state.get("max_iterations") or max_iterations
-    iteration = state.get("iteration", 0)
-    if iteration >= bound:
+    bound = iteration_bound(state, max_iterations)
+    if state.get("iteration", 0) >= bound:
         return Decision(step="synthesize", reason=f"reached the bound of {bound} iterations")
     conflicts = open_conflicts(state)
     if conflicts:

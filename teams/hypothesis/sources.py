@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord
-from teams.hypothesis.state import SourceError
+from framework.records import SourceError
 from teams.research.offline import cited_sentence
 
 __all__ = ["CORPUS_SOURCE", "SourceOutcome", "arun_source", "corpus_source", "run_source"]

@@ -25,13 +25,12 @@ from typing import Annotated, Literal, TypedDict, get_args
 from langchain_core.messages import AnyMessage
 
 from framework.memory import Conflict, Hypothesis
-from framework.records import Evidence, Record
+from framework.records import Evidence, SourceError
 from framework.state import MESSAGE_LIMIT, bounded_messages, merge_by_id
 
 __all__ = [
     "STEPS",
     "HypothesisState",
-    "SourceError",
     "SourceInput",
     "Step",
     "add_count",
@@ -43,14 +42,6 @@ Step = Literal["search", "judge", "resolve", "synthesize"]
 """What the supervisor sends the team to do next."""
 
 STEPS: tuple[Step, ...] = get_args(Step)
-
-
-class SourceError(Record):
-    """A source that raised: which one, on which query, and the error."""
-
-    source: str
-    query: str
-    error: str
 
 
 def keep_first(current: str | None, update: str | None) -> str:

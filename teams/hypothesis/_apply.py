@@ -1,0 +1,181 @@
+"""The judge, resolve and synthesize nodes: each applies its role's decision to research memory.
+
+Memory validates every change; a refused one (:class:`~framework.errors.InvalidUpdate`) is
+recorded in the messages and the run goes on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langgraph.types import Overwrite
+
+from framework.errors import InvalidUpdate
+from framework.memory import (
+    LEGAL_STATUS_CHANGES,
+    Conflict,
+    Hypothesis,
+    HypothesisStatus,
+    ResearchMemory,
+)
+from framework.runtime import NodeContext
+from teams.hypothesis._search import gather
+from teams.hypothesis.evidence import handed_over
+from teams.hypothesis.roles import HypothesisRoles
+from teams.hypothesis.state import HypothesisState
+from teams.hypothesis.verdicts import Assessment
+
+__all__ = ["judge_body", "resolve_body", "status_path", "synthesize_body"]
+
+
+def status_path(current: HypothesisStatus, target: HypothesisStatus) -> list[HypothesisStatus]:
+    """The legal status changes from ``current`` to ``target``: direct, or through validating.
+
+    Raises:
+        InvalidUpdate: No legal path leads there (back to proposed).
+    """
+    if target == current:
+        return []
+    if target in LEGAL_STATUS_CHANGES[current]:
+        return [target]
+    if (
+        "validating" in LEGAL_STATUS_CHANGES[current]
+        and target in LEGAL_STATUS_CHANGES["validating"]
+    ):
+        return ["validating", target]
+    raise InvalidUpdate(f"a hypothesis cannot go from {current} back to {target}")
+
+
+def _apply(
+    memory: ResearchMemory, assessment: Assessment, known: Hypothesis | None, step: str
+) -> Hypothesis | None:
+    """Propose and update one hypothesis; None when nothing changed."""
+    current = known or memory.propose(
+        assessment.statement, step=step, supporting=assessment.supporting
+    )
+    statuses = status_path(current.status, assessment.status)
+    new_ids = set(assessment.supporting) - set(current.supporting)
+    new_ids |= set(assessment.contradicting) - set(current.contradicting)
+    if not statuses and not new_ids and assessment.confidence == current.confidence:
+        return current if known is None else None
+    changes: list[HypothesisStatus | None] = [*statuses] or [None]
+    for status in changes:
+        current = memory.update_hypothesis(
+            current.id,
+            step=step,
+            status=status,
+            confidence=assessment.confidence,
+            supporting=assessment.supporting,
+            contradicting=assessment.contradicting,
+            note=assessment.note,
+        )
+    return current
+
+
+def judge_body(roles: HypothesisRoles) -> Any:
+    """The body of the judge node: assessments and conflicts into memory and the state."""
+    memory = roles.memory
+
+    def body(state: HypothesisState, context: NodeContext) -> dict[str, Any]:
+        step = f"judge#{state.get('iteration', 0)}"
+        judgment = roles.judge.judge(state, context)
+        known = state.get("hypotheses") or {}
+        by_statement = {h.statement: h for h in known.values()}
+        notes = list(judgment.notes)
+        hypotheses: dict[str, Hypothesis] = {}
+        for assessment in judgment.assessments:
+            current = known.get(assessment.hypothesis_id or "") or by_statement.get(
+                assessment.statement
+            )
+            try:
+                updated = _apply(memory, assessment, current, step)
+            except InvalidUpdate as refused:
+                notes.append(f"refused for {assessment.statement!r}: {refused}")
+                continue
+            if updated is not None:
+                hypotheses[updated.id] = updated
+                context.emit(
+                    "hypothesis_updated",
+                    id=updated.id,
+                    statement=updated.statement,
+                    status=updated.status,
+                    confidence=updated.confidence,
+                )
+        conflicts: dict[str, Conflict] = {}
+        for claim in judgment.conflicts:
+            try:
+                conflict = memory.open_conflict(claim.description, claim.source_a, claim.source_b)
+            except InvalidUpdate as refused:
+                notes.append(f"conflict refused: {refused}")
+                continue
+            if conflict.id not in (state.get("conflicts") or {}):
+                conflicts[conflict.id] = conflict
+                context.emit("conflict_found", id=conflict.id, description=conflict.description)
+        note = f"{step}: {len(hypotheses)} hypothesis update(s), {len(conflicts)} new conflict(s)"
+        return {
+            "hypotheses": hypotheses,
+            "conflicts": conflicts,
+            "new_evidence": Overwrite(0),
+            "messages": [AIMessage("; ".join([note, *notes]), name="judge")],
+        }
+
+    return body
+
+
+def resolve_body(roles: HypothesisRoles) -> Any:
+    """The body of the resolve node: search for decisive evidence, then settle each conflict."""
+    memory = roles.memory
+
+    def body(state: HypothesisState, context: NodeContext) -> dict[str, Any]:
+        known = list(state.get("evidence_ids") or [])
+        update: dict[str, Any] = {"conflicts": {}, "evidence_ids": [], "errors": []}
+        notes: list[str] = []
+        for conflict in (state.get("conflicts") or {}).values():
+            if conflict.status != "open":
+                continue
+            a, b = memory.evidence([conflict.source_a, conflict.source_b])
+            kept = gather(roles, roles.resolver.queries(conflict, a, b), known, context)
+            known += kept.new
+            update["evidence_ids"] += kept.ids
+            update["errors"] += kept.errors
+            resolution = roles.resolver.resolve(conflict, a, b, context)
+            try:
+                resolved = memory.resolve_conflict(
+                    conflict.id, resolution.resolution, resolved_by=resolution.resolved_by
+                )
+            except InvalidUpdate as refused:
+                notes.append(f"{conflict.id} stays open: {refused}")
+                continue
+            update["conflicts"][resolved.id] = resolved
+            context.emit(
+                "conflict_resolved",
+                id=resolved.id,
+                resolution=resolved.resolution,
+                resolved_by=resolved.resolved_by,
+            )
+        settled = len(update["conflicts"])
+        update["new_evidence"] = len(known) - len(state.get("evidence_ids") or []) + settled
+        note = f"resolve: {settled} conflict(s) resolved"
+        update["messages"] = [AIMessage("; ".join([note, *notes]), name="resolve")]
+        return update
+
+    return body
+
+
+def synthesize_body(roles: HypothesisRoles) -> Any:
+    """The body of the synthesize node: the report, also the run's final answer."""
+
+    def body(state: HypothesisState, context: NodeContext) -> dict[str, Any]:
+        report = roles.synthesizer.synthesize(state, context)
+        hypotheses = (state.get("hypotheses") or {}).values()
+        confirmed = sum(1 for h in hypotheses if h.status == "confirmed")
+        context.emit("report", confirmed=confirmed, chars=len(report))
+        return {
+            "report": report,
+            "final_answer": report,
+            "evidence": handed_over(roles.memory, state),
+            "messages": [AIMessage(f"report: {confirmed} confirmed finding(s)", name="synthesize")],
+        }
+
+    return body

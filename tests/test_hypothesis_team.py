@@ -1,0 +1,588 @@
+"""The hypothesis team: conflicting sources found and resolved, memory across runs, routing."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.checkpoint.memory import InMemorySaver
+
+from framework.builder import compile_team
+from framework.errors import ConfigError
+from framework.memory import (
+    Conflict,
+    Corpus,
+    EvidenceRecord,
+    Hypothesis,
+    HypothesisStatus,
+    MiniLMEmbedder,
+    ResearchMemory,
+    SemanticStore,
+    evidence_id,
+    ingest_corpus,
+)
+from framework.persistence.checkpointer import sqlite_checkpointer
+from framework.records import SourceError
+from framework.registry import TeamSetup, load_team
+from framework.runtime import NodeContext
+from framework.testing import Fail, ScriptedChatModel, Structured
+from teams.contradiction import agrees, disagreement
+from teams.hypothesis import (
+    HypothesisRoles,
+    HypothesisSettings,
+    build_hypothesis_team,
+    model_roles,
+    next_step_by_rule,
+    offline_roles,
+)
+from teams.hypothesis._control import route_next
+from teams.hypothesis.resolving import DecisiveSourceResolver
+from teams.hypothesis.rules import RuleSupervisor
+from teams.hypothesis.schemas import (
+    ClaimDraft,
+    ConflictDraft,
+    HypothesisDraft,
+    JudgmentDraft,
+    QueriesDraft,
+    ResolutionDraft,
+    RouteDraft,
+    SummaryDraft,
+)
+from teams.hypothesis.state import Step, keep_first
+from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
+from tests.conftest import write_corpus
+
+CORPUS = {
+    "almanac.md": "# Harbor Bridge\n\nThe Harbor Bridge opened to traffic in 1932.\n",
+    "gazette.md": "# Harbor Bridge\n\nThe Harbor Bridge opened to traffic in 1936.\n",
+    "archive.md": "# City archive\n\n"
+    "City records confirm that the Harbor Bridge opened to traffic in 1932.\n",
+    "ferry.md": "# Ferry\n\nThe old ferry across the harbor carried about 400 passengers a day.\n",
+}
+"""Two sources disagree on the year (1932, 1936); the archive agrees with the almanac."""
+QUESTION = "When did the Harbor Bridge open to traffic?"
+ALMANAC, GAZETTE, ARCHIVE = "docs/almanac.md:3", "docs/gazette.md:3", "docs/archive.md:3"
+FIRST = "The Harbor Bridge opened to traffic in 1932."
+SECOND = "The Harbor Bridge opened to traffic in 1936."
+CITED = re.compile(r"`(docs/[\w.]+):(\d+)`")
+EVENTS = (
+    "started",
+    "searching",
+    "evidence_found",
+    "hypothesis_updated",
+    "conflict_found",
+    "conflict_resolved",
+    "report",
+)
+Mode = Literal["sync", "async"]
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    return write_corpus(tmp_path / "docs", CORPUS)
+
+
+@pytest.fixture
+def store(tmp_path: Path, corpus_dir: Path, embedder: MiniLMEmbedder) -> Iterator[SemanticStore]:
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as opened:
+        ingest_corpus(corpus_dir, opened)
+        yield opened
+
+
+def _memory(store: SemanticStore, scope: str = "test") -> ResearchMemory:
+    return ResearchMemory(store, scope=(scope,))
+
+
+def _app(store: SemanticStore, *extra: BaseTool, **settings: Any) -> Any:
+    roles = offline_roles(_memory(store), Corpus(store), extra_sources=extra)
+    return compile_team(build_hypothesis_team(roles, **settings), checkpointer=InMemorySaver())
+
+
+async def _run(app: Any, mode: Mode, thread: str = "t1", **inputs: Any) -> Any:
+    config = {"configurable": {"thread_id": thread}}
+    state = {"question": QUESTION, **inputs}
+    if mode == "async":
+        return await app.ainvoke(state, config)
+    return app.invoke(state, config)
+
+
+def _by_statement(state: Any) -> dict[str, Hypothesis]:
+    return {h.statement: h for h in state["hypotheses"].values()}
+
+
+def _the_conflict(state: Any) -> Conflict:
+    conflicts: list[Conflict] = list(state["conflicts"].values())
+    assert len(conflicts) == 1, conflicts
+    return conflicts[0]
+
+
+def _assert_cites_real_lines(report: str, root: Path) -> None:
+    """Every `path:line` of the report names a line of the corpus that holds text."""
+    cited = CITED.findall(report)
+    assert cited
+    for path, line in cited:
+        text = (root.parent / path).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+        assert text.strip() and not text.startswith("#")
+
+
+# -- the conflict scenario, offline -------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_the_conflict_is_found_and_resolved_by_a_third_source(
+    store: SemanticStore, corpus_dir: Path, mode: Mode
+) -> None:
+    state = await _run(_app(store), mode)
+    conflict = _the_conflict(state)
+    assert {conflict.source_a, conflict.source_b} == {
+        evidence_id(ALMANAC, FIRST),
+        evidence_id(GAZETTE, SECOND),
+    }
+    assert conflict.status == "resolved"
+    archive = "City records confirm that the Harbor Bridge opened to traffic in 1932."
+    assert conflict.resolved_by == evidence_id(ARCHIVE, archive)
+    assert conflict.resolution == f"{ARCHIVE} agrees with {ALMANAC}: {archive}"
+    hypotheses = _by_statement(state)
+    assert hypotheses[FIRST].status == "confirmed" and hypotheses[FIRST].confidence == 0.8
+    assert hypotheses[SECOND].status == "refuted"
+    history = [(c.step, c.status) for c in hypotheses[FIRST].history]
+    assert history == [("judge#2", "proposed"), ("judge#2", "validating"), ("judge#4", "confirmed")]
+    report = state["final_answer"]
+    assert report == state["report"]
+    assert f"- {FIRST} (confirmed, confidence 0.80; `{ALMANAC}`, `{ARCHIVE}`)" in report
+    assert f"Resolution: {ARCHIVE} agrees with {ALMANAC}" in report
+    assert f"decided by `{ARCHIVE}`" in report
+    assert "## Ruled out" in report and SECOND in report.split("## Ruled out")[1]
+    assert "1936" not in report.split("## Findings")[1].split("## Ruled out")[0]
+    _assert_cites_real_lines(report, corpus_dir)
+    assert state["question"] == QUESTION
+    assert state["errors"] == []
+
+
+def test_events_tell_the_story_in_order(store: SemanticStore) -> None:
+    config = {"configurable": {"thread_id": "events"}}
+    chunks = _app(store).stream({"question": QUESTION}, config, stream_mode="custom")
+    kinds = [event["event"] for event in chunks]
+    firsts = [kinds.index(kind) for kind in EVENTS]
+    assert firsts == sorted(firsts), kinds
+    assert kinds.count("conflict_found") == kinds.count("conflict_resolved") == 1
+
+
+def test_the_question_is_never_overwritten(store: SemanticStore) -> None:
+    assert keep_first("first", "second") == "first"
+    assert keep_first("", "second") == "second"
+    app = _app(store)
+    _ = app.invoke({"question": QUESTION}, {"configurable": {"thread_id": "q"}})
+    again = app.invoke(
+        {"question": "Who painted the bridge?"}, {"configurable": {"thread_id": "q"}}
+    )
+    assert again["question"] == QUESTION
+
+
+# -- a failing source ------------------------------------------------------------------------
+
+
+def _flaky_source() -> BaseTool:
+    """A source that answers the first call with nothing, then raises: it fails mid-run."""
+    calls: list[str] = []
+
+    def flaky(query: str) -> str:
+        """Search the flaky archive."""
+        calls.append(query)
+        if len(calls) > 1:
+            raise RuntimeError("archive server went away")
+        return json.dumps([])
+
+    return StructuredTool.from_function(flaky)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_a_source_that_raises_mid_run_is_an_error_entry(
+    store: SemanticStore, mode: Mode
+) -> None:
+    state = await _run(_app(store, _flaky_source()), mode)
+    assert state["errors"]
+    assert all(isinstance(error, SourceError) for error in state["errors"])
+    assert {error.source for error in state["errors"]} == {"flaky"}
+    assert state["errors"][0].error == "RuntimeError: archive server went away"
+    assert _the_conflict(state).status == "resolved"
+    assert _by_statement(state)[FIRST].status == "confirmed"
+    assert "Source flaky failed on" in state["final_answer"].split("## Unresolved")[1]
+
+
+# -- memory across runs ----------------------------------------------------------------------
+
+
+def test_a_second_run_starts_from_the_first_runs_memory(
+    tmp_path: Path, corpus_dir: Path, embedder: MiniLMEmbedder
+) -> None:
+    path = tmp_path / "memory.sqlite"
+    with SemanticStore(path, embedder=embedder) as store:
+        ingest_corpus(corpus_dir, store)
+        first = _app(store).invoke({"question": QUESTION}, {"configurable": {"thread_id": "a"}})
+    assert first["memory_note"] == "Started from an empty memory (research/test)."
+    with SemanticStore(path, embedder=embedder) as store:
+        second = _app(store).invoke({"question": QUESTION}, {"configurable": {"thread_id": "b"}})
+        other_scope = ResearchMemory(store, scope=("someone-else",))
+        assert other_scope.evidence_count() == 0
+    note = second["memory_note"]
+    assert note.startswith("Started from memory research/test: 4 evidence, 2 hypotheses")
+    assert "recalled" in note and "2 hypotheses and 1 conflicts" in note
+    assert f"## Memory\n\n{note}" in second["final_answer"]
+    recalled = [m.content for m in second["messages"] if m.name == "recall"]
+    assert recalled == [note]
+    assert _by_statement(second)[FIRST].status == "confirmed"
+    assert _the_conflict(second).status == "resolved"
+    assert not [m for m in second["messages"] if m.name in ("judge", "resolve")]
+
+
+# -- the supervisor's routing ---------------------------------------------------------------
+
+
+def _hypothesis(status: str, supporting: tuple[str, ...] = ("e1",)) -> Hypothesis:
+    return Hypothesis.model_validate(
+        {
+            "id": f"h-{status}",
+            "statement": f"claim {status}",
+            "status": status,
+            "supporting": list(supporting),
+        }
+    )
+
+
+OPEN = Conflict(id="c-1", description="years differ", source_a="e1", source_b="e2")
+SEARCHED = {"question": "q", "searched": ["q"], "max_iterations": 5}
+ROUTES: list[tuple[str, dict[str, Any], str]] = [
+    ("nothing searched yet", {"question": "q"}, "search"),
+    ("iteration bound", {**SEARCHED, "iteration": 5, "conflicts": {"c-1": OPEN}}, "synthesize"),
+    ("open conflict", {**SEARCHED, "conflicts": {"c-1": OPEN}, "new_evidence": 3}, "resolve"),
+    (
+        "hypothesis lacking evidence",
+        {**SEARCHED, "hypotheses": {"h": _hypothesis("proposed", ())}, "new_evidence": 2},
+        "search",
+    ),
+    (
+        "new evidence",
+        {**SEARCHED, "hypotheses": {"h": _hypothesis("validating")}, "new_evidence": 1},
+        "judge",
+    ),
+    (
+        "all decided",
+        {**SEARCHED, "hypotheses": {"a": _hypothesis("confirmed"), "b": _hypothesis("refuted")}},
+        "synthesize",
+    ),
+    (
+        "nothing left to do",
+        {**SEARCHED, "hypotheses": {"h": _hypothesis("validating")}},
+        "synthesize",
+    ),
+    (
+        "a searched hypothesis without evidence",
+        {
+            **SEARCHED,
+            "searched": ["q", "claim proposed"],
+            "hypotheses": {"h": _hypothesis("proposed", ())},
+        },
+        "synthesize",
+    ),
+]
+
+
+@pytest.mark.parametrize(("state", "step"), [r[1:] for r in ROUTES], ids=[r[0] for r in ROUTES])
+def test_the_rule_routes_each_state(state: dict[str, Any], step: str) -> None:
+    assert next_step_by_rule(state).step == step  # type: ignore[arg-type]
+
+
+def test_enough_new_and_the_default_bound_are_settings() -> None:
+    state: Any = {**SEARCHED, "hypotheses": {"h": _hypothesis("validating")}, "new_evidence": 1}
+    assert next_step_by_rule(state, enough_new=2).step == "synthesize"
+    del state["max_iterations"]
+    state["iteration"] = 2
+    assert next_step_by_rule(state, max_iterations=2).step == "synthesize"
+
+
+def test_the_router_refuses_an_unknown_step() -> None:
+    assert route_next({"next_step": "judge"}) == "judge"
+    with pytest.raises(ConfigError, match="next_step 'dance' is not one of"):
+        route_next({"next_step": "dance"})  # type: ignore[typeddict-item]
+
+
+def test_the_iteration_bound_forces_the_report(store: SemanticStore) -> None:
+    state = _app(store, max_iterations=2).invoke(
+        {"question": QUESTION}, {"configurable": {"thread_id": "bound"}}
+    )
+    assert state["iteration"] == 2
+    assert _the_conflict(state).status == "open"
+    assert "Open conflict:" in state["final_answer"].split("## Unresolved")[1]
+    routes = [m.content for m in state["messages"] if m.name == "supervisor"]
+    assert routes[-1] == "supervisor: synthesize (reached the bound of 2 iterations)"
+
+
+# -- the model-backed roles --------------------------------------------------------------------
+
+
+def _judgment(
+    first: HypothesisStatus, second: HypothesisStatus, *conflicts: ConflictDraft
+) -> Structured:
+    return Structured(
+        JudgmentDraft(
+            hypotheses=[
+                HypothesisDraft(
+                    statement=FIRST,
+                    status=first,
+                    confidence=0.9 if first == "confirmed" else 0.6,
+                    supporting=[ALMANAC, ARCHIVE],
+                    contradicting=[GAZETTE],
+                ),
+                HypothesisDraft(
+                    statement=SECOND,
+                    status=second,
+                    confidence=0.1,
+                    supporting=[GAZETTE],
+                    contradicting=[ALMANAC, "docs/x.md:9"],
+                ),
+            ],
+            conflicts=list(conflicts),
+        ),
+        match="Judge:",
+    )
+
+
+def _route(step: Step) -> Structured:
+    return Structured(RouteDraft(step=step, reason=f"go {step}"), match="Route:")
+
+
+def _script() -> ScriptedChatModel:
+    return ScriptedChatModel(
+        [
+            _route("search"),
+            Structured(QueriesDraft(queries=["Harbor Bridge opening year"]), match="Search:"),
+            Structured({"step": "dance", "reason": "bad"}, match="Route:"),  # the rule: judge
+            _judgment(
+                "validating",
+                "validating",
+                ConflictDraft(source_a=ALMANAC, source_b=GAZETTE, description="1932 or 1936"),
+            ),
+            _route("resolve"),
+            Structured(
+                ResolutionDraft(
+                    decisive_source=ARCHIVE, resolution="The city archive agrees with 1932."
+                ),
+                match="Resolve:",
+            ),
+            Fail(RuntimeError("model down"), match="Route:"),  # the rule: judge
+            _judgment("confirmed", "refuted"),
+            _route("synthesize"),
+            Structured(
+                SummaryDraft(
+                    claims=[
+                        ClaimDraft(text="It opened in 1932.", source=ALMANAC),
+                        ClaimDraft(text="Invented.", source="docs/nowhere.md:1"),
+                    ]
+                ),
+                match="Summarise:",
+            ),
+        ]
+    )
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_the_conflict_scenario_with_the_scripted_model(
+    store: SemanticStore, corpus_dir: Path, mode: Mode
+) -> None:
+    model = _script()
+    roles = model_roles(model, _memory(store), Corpus(store))
+    app = compile_team(build_hypothesis_team(roles), checkpointer=InMemorySaver())
+    state = await _run(app, mode)
+    model.assert_complete()
+    conflict = _the_conflict(state)
+    assert conflict.status == "resolved"
+    assert conflict.resolution == "The city archive agrees with 1932."
+    assert conflict.resolved_by == evidence_id(
+        ARCHIVE, "City records confirm that the Harbor Bridge opened to traffic in 1932."
+    )
+    hypotheses = _by_statement(state)
+    assert (hypotheses[FIRST].status, hypotheses[FIRST].confidence) == ("confirmed", 0.9)
+    assert hypotheses[SECOND].status == "refuted"
+    report = state["final_answer"]
+    assert f"## Summary\n\n- It opened in 1932. (`{ALMANAC}`)\n" in report
+    assert "Invented." not in report and "1 summary claim(s) left out" in report
+    _assert_cites_real_lines(report, corpus_dir)
+    notes = [m.content for m in state["messages"] if m.name in ("supervisor", "judge")]
+    fallbacks = [n for n in notes if "the rule decided because" in n]
+    assert len(fallbacks) == 2
+    assert "ValidationError" in fallbacks[0] or "OutputParser" in fallbacks[0]
+    assert "RuntimeError: model down" in fallbacks[1]
+    assert any("dropped unknown source(s) docs/x.md:9" in n for n in notes)
+
+
+def test_the_model_supervisor_is_not_asked_at_the_bound(store: SemanticStore) -> None:
+    model = ScriptedChatModel([])
+    roles = model_roles(model, _memory(store), Corpus(store))
+    app = compile_team(build_hypothesis_team(roles, max_iterations=1))
+    state = app.invoke({"question": QUESTION, "iteration": 1})
+    assert state["next_step"] == "synthesize" and model.requests == []
+
+
+# -- as the research phase of the MetaCoordinator ------------------------------------------
+
+
+def test_the_meta_coordinator_runs_the_hypothesis_team_as_its_research_phase(
+    store: SemanticStore, tmp_path: Path
+) -> None:
+    research = build_hypothesis_team(offline_roles(_memory(store), Corpus(store)))
+    meta = build_meta_coordinator(research, EvidenceRisk(), CitationCompliance())
+    checkpointer = sqlite_checkpointer(tmp_path / "checkpoints.sqlite")
+    app = compile_team(meta, checkpointer=checkpointer)
+    config: Any = {"configurable": {"thread_id": "meta"}}
+    events: list[Any] = list(
+        app.stream({"question": f"  {QUESTION} "}, config, stream_mode="custom", subgraphs=True)
+    )
+    state = app.get_state(config).values
+    assert state["question"] == QUESTION
+    assert f"Resolution: {ARCHIVE} agrees with {ALMANAC}" in state["final_answer"]
+    compliance = state["findings"]["compliance_check"]
+    assert [(f.severity, f.message) for f in compliance] == [
+        ("info", "all 3 claims cite their sources")
+    ]
+    risks = [f.message for f in state["findings"]["risk_assessment"]]
+    assert any("may conflict: different numbers (1932, 1936)" in m for m in risks)
+    assert {e.source for e in state["evidence"]} >= {ALMANAC, GAZETTE, ARCHIVE}
+    assert "hypotheses" not in state and "messages" not in state
+    nested = [event["event"] for namespace, event in events if namespace]
+    assert nested[0] == "started" and nested[-1] == "report"
+    checkpointer.conn.close()
+
+
+# -- checkpoints, the registry, build-time checks ---------------------------------------------
+
+
+def test_a_run_pauses_and_resumes_through_sqlite_checkpoints(
+    store: SemanticStore, tmp_path: Path
+) -> None:
+    checkpointer = sqlite_checkpointer(tmp_path / "checkpoints.sqlite")
+    roles = offline_roles(_memory(store), Corpus(store))
+    graph = build_hypothesis_team(roles)
+    app = compile_team(graph, checkpointer=checkpointer, interrupt_before=["resolve"])
+    config: Any = {"configurable": {"thread_id": "pause"}}
+    app.invoke({"question": QUESTION}, config)
+    paused = app.get_state(config)
+    assert paused.next == ("resolve",)
+    assert all(isinstance(h, Hypothesis) for h in paused.values["hypotheses"].values())
+    assert _the_conflict(paused.values).status == "open"
+    state = app.invoke(None, config)
+    assert _the_conflict(state).status == "resolved"
+    assert _by_statement(state)[FIRST].status == "confirmed"
+    checkpointer.conn.close()
+
+
+def test_the_team_is_registered_and_built_from_a_setup(store: SemanticStore) -> None:
+    factory = load_team("hypothesis")
+    setup = TeamSetup(corpus=Corpus(store), store=store, max_parallel=1, memory_scope=("p", "x"))
+    state = compile_team(factory(setup)).invoke({"question": QUESTION})
+    assert _by_statement(state)[FIRST].status == "confirmed"
+    assert ResearchMemory(store, scope=("p", "x")).summary().resolved_conflicts == 1
+
+
+def _roles(store: SemanticStore, **override: Any) -> HypothesisRoles:
+    roles = offline_roles(_memory(store), Corpus(store))
+    fields = {name: getattr(roles, name) for name in ("memory", "supervisor", "searcher", "judge")}
+    fields |= {"resolver": roles.resolver, "synthesizer": roles.synthesizer}
+    return HypothesisRoles(**(fields | override))
+
+
+def _tool(name: str, query_arg: str = "query") -> BaseTool:
+    def search(**kwargs: str) -> str:
+        return "[]"
+
+    schema = {"type": "object", "properties": {query_arg: {"type": "string"}}}
+    return StructuredTool.from_function(search, name=name, description="x", args_schema=schema)
+
+
+BAD_BUILDS: list[tuple[str, dict[str, Any], str]] = [
+    ("no memory", {"memory": object()}, "memory is a object: pass ResearchMemory"),
+    ("a role without methods", {"judge": object()}, r"lacks the Judge methods \['judge'\]"),
+    ("a missing role", {"resolver": None}, "role 'resolver' is missing: pass HypothesisRoles"),
+]
+
+
+@pytest.mark.parametrize(
+    ("override", "message"), [b[1:] for b in BAD_BUILDS], ids=[b[0] for b in BAD_BUILDS]
+)
+def test_bad_roles_are_refused_with_the_fix(
+    store: SemanticStore, override: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        _roles(store, **override)
+
+
+def test_bad_sources_and_settings_are_refused_with_the_fix(store: SemanticStore) -> None:
+    memory, corpus = _memory(store), Corpus(store)
+    with pytest.raises(ConfigError, match="takes \\['q'\\], not a 'query'"):
+        offline_roles(memory, corpus, extra_sources=[_tool("web", "q")])
+    with pytest.raises(ConfigError, match="two sources are named 'corpus'"):
+        offline_roles(memory, corpus, extra_sources=[_tool("corpus")])
+    with pytest.raises(ConfigError, match="max_iterations must be >= 1"):
+        HypothesisSettings(max_iterations=0)
+    with pytest.raises(ConfigError, match="lacks wrap"):
+        HypothesisSettings(middleware=(object(),))  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="needs HypothesisRoles"):
+        build_hypothesis_team(object())  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="interrupt points \\['review'\\]"):
+        compile_team(build_hypothesis_team(_roles(store)), interrupt_before=["review"])
+
+
+def test_the_offline_supervisor_follows_the_rule() -> None:
+    rule = next_step_by_rule({"question": "q"})
+    context = NodeContext(node="supervisor", team="hypothesis")
+    assert RuleSupervisor().decide({"question": "q"}, rule, context) is rule
+
+
+# -- the offline heuristics --------------------------------------------------------------------
+
+
+def test_disagreement_is_a_negation_or_other_numbers_on_the_same_subject() -> None:
+    assert disagreement(FIRST, SECOND) == "different numbers (1932, 1936)"
+    negated = "The Harbor Bridge never opened to traffic in 1932."
+    assert disagreement(FIRST, negated) == "one negates what the other states"
+    detail = "The Harbor Bridge opened to traffic in 1932 after 6 years of work."
+    assert disagreement(FIRST, detail) is None and agrees(FIRST, detail)
+    may = "The Harbor Bridge opened to traffic in May 1932."
+    assert disagreement(may, "The Harbor Bridge opened to traffic in June 1932.") == (
+        "different numbers or dates (june, may)"
+    )
+    assert disagreement(FIRST, CORPUS["ferry.md"]) is None
+
+
+@pytest.mark.parametrize(
+    ("dates", "expected", "winner"),
+    [
+        (("1950-01-01", "1990-05-01"), "judgment: no third source decides; the newer source", 1),
+        ((None, None), "judgment call: no third source decides between", None),
+    ],
+)
+def test_without_a_third_source_the_resolver_records_a_judgment(
+    store: SemanticStore,
+    dates: tuple[str | None, str | None],
+    expected: str,
+    winner: int | None,
+) -> None:
+    memory = _memory(store, "judgment")
+    records = [
+        EvidenceRecord(text=FIRST, source="old.md:1", date=dates[0]),
+        EvidenceRecord(text=SECOND, source="new.md:1", date=dates[1]),
+    ]
+    memory.store_evidence(records)
+    conflict = memory.open_conflict("years differ", records[0].id, records[1].id)
+    context = NodeContext(node="resolve", team="hypothesis")
+    old, new = records
+    resolution = DecisiveSourceResolver(memory).resolve(conflict, old, new, context)
+    assert resolution.resolution.startswith(expected)
+    assert resolution.resolved_by is None
+    if winner is not None:
+        assert f"{records[winner].source} ({dates[winner]}) is preferred" in resolution.resolution
