@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
 from opentelemetry.sdk.metrics.export import MetricExporter, MetricExportResult, MetricsData
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
@@ -21,18 +21,14 @@ __all__ = [
 ]
 
 SPANS_FILE_NAME = "spans.jsonl"
+_NEWLINE = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
 METRICS_FILE_NAME = "metrics.jsonl"
 
 
-def _plain(attributes: Mapping[str, Any] | None) -> dict[str, Any]:
-    return {
-        key: list(value) if isinstance(value, tuple) else value
-        for key, value in (attributes or {}).items()
-    }
-
-
-def span_to_dict(span: ReadableSpan) -> dict[str, Any]:
-    """One span as the JSON object written on its line."""
+def span_to_dict(
+    span: ReadableSpan, resource: Mapping[str, Any] | None = None, scope: str | None = None
+) -> dict[str, Any]:
+    """One span as the JSON object written on its line (tuples stay sequences: JSON arrays)."""
     context = span.get_span_context()
     assert context is not None  # a recording SDK span always has one
     return {
@@ -44,22 +40,26 @@ def span_to_dict(span: ReadableSpan) -> dict[str, Any]:
         "start_time_unix_nano": span.start_time,
         "end_time_unix_nano": span.end_time,
         "status": {"code": span.status.status_code.name, "description": span.status.description},
-        "attributes": _plain(span.attributes),
+        "attributes": dict(span.attributes or {}),
         "events": [
-            {"name": e.name, "time_unix_nano": e.timestamp, "attributes": _plain(e.attributes)}
+            {"name": e.name, "time_unix_nano": e.timestamp, "attributes": dict(e.attributes or {})}
             for e in span.events
         ],
         "links": [
             {
                 "trace_id": f"{link.context.trace_id:032x}",
                 "span_id": f"{link.context.span_id:016x}",
-                "attributes": _plain(link.attributes),
+                "attributes": dict(link.attributes or {}),
             }
             for link in span.links
         ],
-        "resource": _plain(span.resource.attributes),
-        "scope": span.instrumentation_scope.name if span.instrumentation_scope else None,
+        "resource": resource if resource is not None else dict(span.resource.attributes),
+        "scope": scope if scope is not None else _scope_name(span),
     }
+
+
+def _scope_name(span: ReadableSpan) -> str | None:
+    return span.instrumentation_scope.name if span.instrumentation_scope else None
 
 
 class JsonLinesSpanExporter(SpanExporter):
@@ -71,11 +71,18 @@ class JsonLinesSpanExporter(SpanExporter):
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         """Append the batch; one write per batch, so a crash leaves whole lines behind."""
-        lines = "".join(json.dumps(span_to_dict(span), default=str) + "\n" for span in spans)
+        if not spans:
+            return SpanExportResult.SUCCESS
+        resource = dict(spans[0].resource.attributes)  # one provider: one resource per batch
+        scope = _scope_name(spans[0])
+        lines = b"".join(
+            orjson.dumps(span_to_dict(span, resource, scope), default=str, option=_NEWLINE)
+            for span in spans
+        )
         try:
             with self._lock:
                 self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                with self.path.open("a", encoding="utf-8") as file:
+                with self.path.open("ab") as file:
                     file.write(lines)
         except OSError:
             return SpanExportResult.FAILURE

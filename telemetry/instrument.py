@@ -91,16 +91,24 @@ class Telemetry:
         except BaseException as error:
             scope.close("failed", error=error)
             self.index.ended(context.span_id, paused=False)
+            self.flush_spans()
             raise
         finally:
             CURRENT_SCOPE.reset(token)
         outcome = "paused" if handle.paused_before else "finished"
         scope.close(outcome, handle.paused_before)
         self.index.ended(context.span_id, paused=bool(handle.paused_before))
-        self.flush()
+        self.flush_spans()
+
+    def flush_spans(self) -> None:
+        """Export the buffered spans (a run part's trace is complete when it returns)."""
+        force_flush = getattr(self.tracer_provider, "force_flush", None)
+        if force_flush is not None:
+            force_flush()
 
     def flush(self) -> None:
-        """Export what is buffered (spans and metrics)."""
+        """Export what is buffered, spans and metrics (metrics otherwise go out periodically and
+        on :meth:`close`)."""
         for provider in (self.tracer_provider, self.meter_provider):
             force_flush = getattr(provider, "force_flush", None)
             if force_flush is not None:

@@ -15,10 +15,10 @@ class CadreMetrics:
 
     def __init__(self, meter: Meter) -> None:
         self.node_duration = meter.create_histogram(
-            "cadre.node.duration", unit="s", description="Execution time of a node (no queueing)"
-        )
-        self.node_executions = meter.create_counter(
-            "cadre.node.executions", description="Node executions by outcome (ok, error)"
+            "cadre.node.duration",
+            unit="s",
+            description="Execution time of a node, no queueing; its count by outcome (ok, error,"
+            " paused) counts executions",
         )
         self.retries = meter.create_counter(
             "cadre.worker.retries", description="Transient failures retried by workers"

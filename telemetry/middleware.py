@@ -62,10 +62,11 @@ class TelemetryMiddleware:
         with self._span(call) as finish:
             return finish(await proceed())
 
-    def _attributes(self, call: NodeCall, task: Any) -> dict[str, Any]:
+    @staticmethod
+    def _place(call: NodeCall) -> dict[str, Any]:
+        """Where an execution stands: team, graph namespace, checkpoint, step, agent name."""
         context = call.context
         attributes: dict[str, Any] = {
-            ATTR.SPAN_KIND: KIND_TASK if task is not None else KIND_NODE,
             ATTR.NODE: call.node,
             ATTR.TEAM: call.team,
             ATTR.CHECKPOINT_NS: context.checkpoint_ns,
@@ -79,11 +80,26 @@ class TelemetryMiddleware:
         step = (call.config.get("metadata") or {}).get("langgraph_step")
         if step is not None:
             attributes[ATTR.STEP] = step
-        if task is not None:
-            attributes[ATTR.TASK_ID] = task.id
-            attributes[ATTR.RETRY_ATTEMPT] = task.attempt
-        elif isinstance(call.input, Mapping) and "iteration" in call.input:
-            attributes[ATTR.ITERATION] = call.input["iteration"]
+        return attributes
+
+    def _attributes(self, call: NodeCall, task: Any, scoped: bool) -> dict[str, Any]:
+        """A node span carries its place; a task span only its own facts when its step span
+        (one per dispatch) carries the place for all of them: fewer attributes per task."""
+        if task is None:
+            attributes = {ATTR.SPAN_KIND: KIND_NODE, **self._place(call)}
+            if isinstance(call.input, Mapping) and "iteration" in call.input:
+                attributes[ATTR.ITERATION] = call.input["iteration"]
+        else:
+            attributes = {
+                ATTR.SPAN_KIND: KIND_TASK,
+                ATTR.NODE: call.node,
+                ATTR.TASK_ID: task.id,
+                ATTR.RETRY_ATTEMPT: task.attempt,
+            }
+            if call.context.thread_id is not None:
+                attributes[ATTR.THREAD_ID] = call.context.thread_id
+            if not scoped:
+                attributes.update(self._place(call))
         if self.capture_content:
             attributes[ATTR.INPUT] = repr(task if task is not None else call.input)[:4000]
         return attributes
@@ -92,7 +108,7 @@ class TelemetryMiddleware:
     def _span(self, call: NodeCall) -> Iterator[Callable[[Any], Any]]:
         scope = CURRENT_SCOPE.get()
         task = call.input.get("task") if isinstance(call.input, Mapping) else None
-        attributes = self._attributes(call, task)
+        attributes = self._attributes(call, task, scoped=scope is not None)
         owner = None
         if scope is not None:
             owner, parent = self._parent(scope, call, task)
@@ -122,9 +138,10 @@ class TelemetryMiddleware:
             var_child_runnable_config.reset(config_token)
             otel_context.detach(span_token)
             span.end()
-            labels = {ATTR.NODE: call.node, ATTR.TEAM: call.team}
-            self.metrics.node_duration.record(time.perf_counter() - started, labels)
-            self.metrics.node_executions.add(1, {**labels, "outcome": outcome})
+            self.metrics.node_duration.record(
+                time.perf_counter() - started,
+                {ATTR.NODE: call.node, ATTR.TEAM: call.team, "outcome": outcome},
+            )
             if scope is not None and owner is not None:
                 scope.note_end(owner, time.time_ns(), call.context.checkpoint_ns)
 
@@ -135,7 +152,10 @@ class TelemetryMiddleware:
         if task is None:
             scope.close_steps(namespace)  # a node after the workers: their step is over
             return team, trace.set_span_in_context(team.span)
-        step = scope.step_for(namespace, team, call.node, str(call.input.get("dispatch_id", "")))
+        dispatch_id = str(call.input.get("dispatch_id", ""))
+        step = scope.step_for(
+            namespace, team, dispatch_id, lambda: TelemetryMiddleware._place(call)
+        )
         return step, trace.set_span_in_context(step.span)
 
     def _finish(self, span: Span, call: NodeCall, update: Any) -> Any:

@@ -36,6 +36,10 @@ class RunIndex:
             "CREATE TABLE IF NOT EXISTS run_parts (thread_id TEXT, trace_id TEXT, span_id TEXT,"
             " root_span_id TEXT, started_at REAL, ended_at REAL, paused INTEGER DEFAULT 0)"
         )
+        self._db.execute(
+            "CREATE INDEX IF NOT EXISTS run_parts_thread ON run_parts (thread_id, started_at)"
+        )
+        self._db.execute("CREATE INDEX IF NOT EXISTS run_parts_span ON run_parts (span_id)")
 
     def last(self, thread_id: str) -> RunPartRecord | None:
         """The latest part of ``thread_id``, if any."""

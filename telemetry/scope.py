@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,19 +127,27 @@ class RunScope:
         with self._lock:
             return self._teams.setdefault(namespace, _Open(span=span, path=path))
 
-    def step_for(self, namespace: str, team: _Open, node: str, dispatch_id: str) -> _Open:
-        """The span grouping the parallel ``node`` tasks of one dispatch, opened on first use."""
+    def step_for(
+        self,
+        namespace: str,
+        team: _Open,
+        dispatch_id: str,
+        place: Callable[[], dict[str, Any]],
+    ) -> _Open:
+        """The span grouping the parallel tasks of one dispatch, opened on first use with the
+        ``place`` (node, team, namespace, checkpoint, step) its tasks share."""
         key = (namespace, dispatch_id)
         with self._lock:
             found = self._steps.get(key)
             if found is None:
+                attributes = place()
                 span = self.tracer.start_span(
-                    step_span_name(node),
+                    step_span_name(str(attributes[ATTR.NODE])),
                     context=trace.set_span_in_context(team.span),
                     attributes={
+                        **attributes,
                         ATTR.SPAN_KIND: KIND_STEP,
                         ATTR.THREAD_ID: self.thread_id,
-                        ATTR.NODE: node,
                         ATTR.TEAM_PATH: team.path,
                         ATTR.DISPATCH_ID: dispatch_id,
                     },

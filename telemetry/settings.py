@@ -30,7 +30,7 @@ from telemetry.export import (
 __all__ = ["ExporterName", "TelemetrySettings", "build_meter_provider", "build_tracer_provider"]
 
 ExporterName = Literal["jsonl", "otlp", "console", "none"]
-_METRIC_INTERVAL_MS = 60_000  # runs flush at their end; the period only matters for long runs
+_METRIC_INTERVAL_MS = 60_000  # and on close: a command's metrics leave when it ends
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,7 +113,7 @@ def build_tracer_provider(settings: TelemetrySettings) -> TracerProvider:
 
 
 def build_meter_provider(settings: TelemetrySettings) -> MeterProvider:
-    """A meter provider with a periodic reader (flushed at the end of each run); not global."""
+    """A meter provider with a periodic reader (and a last export on shutdown); not global."""
     exporter = _metric_exporter(settings)
     readers = (
         [PeriodicExportingMetricReader(exporter, export_interval_millis=_METRIC_INTERVAL_MS)]

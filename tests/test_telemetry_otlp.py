@@ -369,6 +369,10 @@ def _check_research_team(tree: _Tree, research: _Span, task_ids: set[str]) -> No
 
     step = tree.child(research, "cadre.step worker")
     assert step.attributes["cadre.span.kind"] == "step"
+    assert step.attributes["cadre.checkpoint.ns"] == namespace  # the tasks' shared place
+    assert step.attributes["cadre.team"] == "research"
+    assert step.attributes["gen_ai.operation.name"] == "invoke_agent"
+    assert step.attributes["gen_ai.agent.name"] == "research.worker"
     tasks = tree.children(step)
     assert sorted(span.name for span in tasks) == sorted(f"cadre.task {i}" for i in task_ids)
     assert {span.attributes["cadre.task.id"] for span in tasks} == task_ids
@@ -377,10 +381,7 @@ def _check_research_team(tree: _Tree, research: _Span, task_ids: set[str]) -> No
         assert span.attributes["cadre.span.kind"] == "task"
         assert span.attributes["cadre.node"] == "worker"
         assert span.attributes["cadre.team.path"] == "meta/research"
-        assert span.attributes["cadre.checkpoint.ns"] == namespace
         assert span.attributes["cadre.task.status"] == "ok"
-        assert span.attributes["gen_ai.operation.name"] == "invoke_agent"
-        assert span.attributes["gen_ai.agent.name"] == "research.worker"
         assert not tree.children(span)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -12,62 +13,85 @@ from framework.runner import Event
 __all__ = ["ProgressPrinter"]
 
 
+def _plan(event: Event) -> str:
+    tasks = event.get("tasks") or []
+    lines = [f"[bold]plan[/] {len(tasks)} task(s)"]
+    lines += [f"  {escape(t['id'])}: {escape(t['description'])}" for t in tasks]
+    return "\n".join(lines)
+
+
+def _review(event: Event) -> str:
+    forced = f" (forced by {event['forced_by']})" if event.get("forced_by") else ""
+    reasons = "; ".join(event.get("reasons") or [])
+    return (
+        f"[bold]review {event.get('iteration')}[/] {event.get('decision')}{forced}, "
+        f"confidence {float(event.get('confidence') or 0):.2f}: {escape(reasons)}"
+    )
+
+
+def _findings(event: Event) -> str:
+    phase = str(event.get("event"))
+    findings: list[dict[str, Any]] = event.get("findings") or []
+    counts: dict[str, int] = {}
+    for finding in findings:
+        counts[finding["severity"]] = counts.get(finding["severity"], 0) + 1
+    summary = ", ".join(f"{n} {severity}" for severity, n in sorted(counts.items()))
+    lines = [f"[bold]{phase.replace('_', ' ')}[/] {summary or 'no findings'}"]
+    lines += [
+        f"  {escape(f['severity'])}: {escape(f['message'])}"
+        for f in findings
+        if f["severity"] != "info"
+    ]
+    return "\n".join(lines)
+
+
+def _text(template: str) -> Callable[[Event], str]:
+    """A one-line formatter filling ``template`` with the event's (escaped) fields."""
+
+    def describe(event: Event) -> str:
+        fields = {key: escape(str(value)) for key, value in event.items()}
+        return template.format_map(_Blank(fields))
+
+    return describe
+
+
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+_FORMATS: dict[str, Callable[[Event], str]] = {
+    "plan": _plan,
+    "dispatch": lambda e: f"[bold]dispatch[/] {len(e.get('task_ids') or [])} task(s)",
+    "task_done": _text("  [green]done[/] {task_id}"),
+    "task_failed": _text("  [red]failed[/] {task_id}: {error}"),
+    "review": _review,
+    "memory": _text("[bold]memory[/] {facts} fact(s) kept"),
+    "risk_assessment": _findings,
+    "compliance_check": _findings,
+    "started": _text("[bold]started[/] {memory_note}"),
+    "next_step": _text("[bold]next[/] {step}: {reason}"),
+    "searching": lambda e: f"[bold]searching[/] {len(e.get('queries') or [])} quer(ies)",
+    "evidence_found": _text("  evidence from {source}: {found} found, {new} new"),
+    "source_failed": _text("  [red]source {source} failed[/]: {error}"),
+    "hypothesis_updated": _text("[bold]hypothesis[/] {status} {confidence}: {statement}"),
+    "conflict_found": _text("[bold]conflict[/] {id}: {description}"),
+    "conflict_resolved": _text("[bold]resolved[/] {id}: {resolution}"),
+}
+
+
 class ProgressPrinter:
-    """Prints one line per event: plan, dispatches, task outcomes, reviews, findings."""
+    """Prints one line per known event: plan, dispatches, task outcomes, reviews, findings,
+    hypotheses and conflicts. Unknown events are skipped."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
 
     def __call__(self, namespace: tuple[str, ...], event: Event) -> None:
         """Print ``event``, prefixed with the team path when it comes from a nested team."""
-        line = self._describe(event)
-        if line is None:
+        describe = _FORMATS.get(str(event.get("event")))
+        if describe is None:
             return
         team = "/".join(part.split(":")[0] for part in namespace)
         prefix = f"[dim]{escape(team)}[/] " if team else ""
-        self.console.print(prefix + line, highlight=False)
-
-    def _describe(self, event: Event) -> str | None:  # noqa: PLR0911 - one line per event kind
-        kind = event.get("event")
-        if kind == "plan":
-            tasks = event.get("tasks") or []
-            lines = [f"[bold]plan[/] {len(tasks)} task(s)"]
-            lines += [f"  {escape(t['id'])}: {escape(t['description'])}" for t in tasks]
-            return "\n".join(lines)
-        if kind == "dispatch":
-            return f"[bold]dispatch[/] {len(event.get('task_ids') or [])} task(s)"
-        if kind == "task_done":
-            return f"  [green]done[/] {escape(str(event.get('task_id')))}"
-        if kind == "task_failed":
-            failed = f"{event.get('task_id')}: {event.get('error')}"
-            return f"  [red]failed[/] {escape(failed)}"
-        if kind == "review":
-            return self._review(event)
-        if kind == "memory":
-            return f"[bold]memory[/] {event.get('facts')} fact(s) kept"
-        if kind in ("risk_assessment", "compliance_check"):
-            return self._findings(str(kind), event.get("findings") or [])
-        return None
-
-    @staticmethod
-    def _review(event: Event) -> str:
-        forced = f" (forced by {event['forced_by']})" if event.get("forced_by") else ""
-        reasons = "; ".join(event.get("reasons") or [])
-        return (
-            f"[bold]review {event.get('iteration')}[/] {event.get('decision')}{forced}, "
-            f"confidence {float(event.get('confidence') or 0):.2f}: {escape(reasons)}"
-        )
-
-    @staticmethod
-    def _findings(phase: str, findings: list[dict[str, Any]]) -> str:
-        counts: dict[str, int] = {}
-        for finding in findings:
-            counts[finding["severity"]] = counts.get(finding["severity"], 0) + 1
-        summary = ", ".join(f"{n} {severity}" for severity, n in sorted(counts.items()))
-        lines = [f"[bold]{phase.replace('_', ' ')}[/] {summary or 'no findings'}"]
-        lines += [
-            f"  {escape(f['severity'])}: {escape(f['message'])}"
-            for f in findings
-            if f["severity"] != "info"
-        ]
-        return "\n".join(lines)
+        self.console.print(prefix + describe(event), highlight=False)
