@@ -30,11 +30,13 @@ __all__ = ["TelemetryMiddleware"]
 
 def _callbacks(config: Mapping[str, Any], handler: GenAICallbackHandler) -> Any:
     current = config.get("callbacks")
-    if isinstance(current, BaseCallbackManager):
+    if isinstance(current, BaseCallbackManager) and current.handlers:
         manager = current.copy()
         manager.add_handler(handler, inherit=True)
         return manager
-    return [*(current or []), handler]
+    if isinstance(current, list):
+        return [*current, handler]
+    return [handler]  # LangGraph's manager without handlers: nothing to keep
 
 
 class TelemetryMiddleware:
@@ -142,8 +144,8 @@ class TelemetryMiddleware:
                 time.perf_counter() - started,
                 {ATTR.NODE: call.node, ATTR.TEAM: call.team, "outcome": outcome},
             )
-            if scope is not None and owner is not None:
-                scope.note_end(owner, time.time_ns(), call.context.checkpoint_ns)
+            if owner is not None:
+                owner.note(time.time_ns())
 
     @staticmethod
     def _parent(scope: RunScope, call: NodeCall, task: Any) -> tuple[Any, Any]:

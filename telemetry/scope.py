@@ -158,22 +158,33 @@ class RunScope:
     def close_steps(self, namespace: str) -> None:
         """Close the step spans of ``namespace`` (the barrier after them has been reached)."""
         with self._lock:
+            if not self._steps:
+                return
             keys = [key for key in self._steps if key[0] == namespace]
             closing = [self._steps.pop(key) for key in keys]
+            team = self._teams.get(namespace)
         for step in closing:
             step.span.end(end_time=step.last_end)
+            if team is not None:
+                team.note(step.last_end)
 
     def close(
         self, outcome: str, paused_before: Sequence[str] = (), error: BaseException | None = None
     ) -> None:
         """Close every open span, the run span last, with the part's outcome."""
         with self._lock:
-            steps, self._steps = list(self._steps.values()), {}
+            steps, self._steps = list(self._steps.items()), {}
             teams, self._teams = sorted(self._teams.items(), key=lambda kv: -kv[0].count("|")), {}
-        for step in steps:
+        by_namespace = dict(teams)
+        for (namespace, _), step in steps:
             step.span.end(end_time=step.last_end)
-        for _, team in teams:
+            if namespace in by_namespace:
+                by_namespace[namespace].note(step.last_end)
+        for namespace, team in teams:  # deepest first: a parent ends after its nested teams
             team.span.end(end_time=team.last_end)
+            parent = by_namespace.get(namespace.rpartition("|")[0]) if namespace else None
+            if parent is not None:
+                parent.note(team.last_end)
         self.span.set_attribute(ATTR.RUN_OUTCOME, outcome)
         if paused_before:
             self.span.set_attribute(ATTR.PAUSED_BEFORE, list(paused_before))
@@ -181,14 +192,6 @@ class RunScope:
             self.span.record_exception(error)
             self.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
         self.span.end()
-
-    def note_end(self, owner: _Open, end: int, namespace: str) -> None:
-        """A child of ``owner`` ended at ``end``: the owner and its teams end no earlier."""
-        owner.note(end)
-        with self._lock:
-            teams = [team for ns, team in self._teams.items() if namespace.startswith(ns)]
-        for team in teams:
-            team.note(end)
 
     def attach(self) -> Any:
         """Make this scope current for the nodes of the run (returns the reset token)."""

@@ -50,6 +50,8 @@ class EvidenceJudge:
         memory: The research memory the evidence is in.
         similar: Cosine similarity at which evidence is about a hypothesis.
         answers: Cosine similarity to the question at which evidence can become a hypothesis.
+        margin: How far below the best answer's similarity a proposal may be (an answer much
+            weaker than the best is about something else).
         max_hypotheses: Hypotheses a run holds at most (proposals stop there).
         confirm_at: Confidence at which a hypothesis with support is confirmed.
         refute_at: Confidence at or below which a contradicted hypothesis is refuted.
@@ -61,7 +63,8 @@ class EvidenceJudge:
         memory: ResearchMemory,
         *,
         similar: float = 0.5,
-        answers: float = 0.6,
+        answers: float = 0.45,
+        margin: float = 0.15,
         max_hypotheses: int = 4,
         confirm_at: float = 0.6,
         refute_at: float = 0.3,
@@ -70,6 +73,7 @@ class EvidenceJudge:
         self.memory = memory
         self.similar = similar
         self.answers = answers
+        self.margin = margin
         self.max_hypotheses = max_hypotheses
         self.confirm_at = confirm_at
         self.refute_at = refute_at
@@ -101,10 +105,11 @@ class EvidenceJudge:
         room = self.max_hypotheses - len(known)
         run = set(state.get("evidence_ids") or [])
         found = self.memory.relevant(state.get("question", ""), n=8, min_score=self.answers)
+        cutoff = max(self.answers, found[0].score - self.margin) if found else self.answers
         proposals: list[str] = []
         for scored in found:
             text = scored.evidence.text
-            if len(proposals) >= room or scored.evidence.id not in run:
+            if len(proposals) >= room or scored.evidence.id not in run or scored.score < cutoff:
                 continue
             if not any(agrees(text, other, self.overlap) for other in [*known, *proposals]):
                 proposals.append(text)
