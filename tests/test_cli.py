@@ -70,7 +70,10 @@ def test_run_json_has_answer_tasks_results_and_findings(
     ("args", "reason"),
     [
         (["--corpus", "{missing}"], "does not exist"),
-        (["--team", "nope"], "unknown team 'nope': choose one of hypothesis, meta, research"),
+        (
+            ["--team", "nope"],
+            "unknown team 'nope': choose one of hypothesis, meta, meta-hypothesis, research",
+        ),
         (["--model", "gpt4"], "bad model spec 'gpt4'"),
         (["--model", "anthropic:claude"], "pip install langchain-anthropic"),
         (["--max-parallel", "0"], "--max-parallel must be at least 1"),
@@ -123,3 +126,25 @@ def test_research_team_keeps_its_default_cap_unless_told(small_corpus: Corpus) -
 
     assert cap(None) == DEFAULT_SETTINGS.max_parallel == 8
     assert cap(2) == 2
+
+
+def test_meta_hypothesis_runs_the_hypothesis_team_inside_the_coordinator(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    code, out, err = _run(
+        "How do workers retry transient errors?",
+        "--corpus",
+        str(corpus),
+        "--home",
+        str(tmp_path / "home"),
+        "--team",
+        "meta-hypothesis",
+        "--json",
+    )
+    assert code == 0, err
+    state = json.loads(out)
+    assert "docs/retries.md:3" in state["final_answer"]
+    assert set(state["findings"]) == {"intake", "risk_assessment", "compliance_check"}
+    assert [f["severity"] for f in state["findings"]["compliance_check"]] == ["info"]
+    assert "hypothesis" in err  # the hypothesis team's progress, nested under the coordinator

@@ -22,7 +22,9 @@ __all__ = ["run"]
 def run(
     question: Annotated[str, typer.Argument(help="The question to research.")],
     corpus: Annotated[Path, typer.Option(help="Folder of .md/.txt/.rst files.")] = Path("docs"),
-    team: Annotated[str, typer.Option(help="Team to run: meta, research or hypothesis.")] = "meta",
+    team: Annotated[
+        str, typer.Option(help="Team: meta, research, hypothesis or meta-hypothesis.")
+    ] = "meta",
     model: Annotated[
         str | None, typer.Option(help="Chat model as provider:name; offline when left out.")
     ] = None,
