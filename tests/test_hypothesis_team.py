@@ -41,6 +41,14 @@ from teams.hypothesis import (
     offline_roles,
 )
 from teams.hypothesis._control import route_next
+from teams.hypothesis.events import (
+    ConflictFound,
+    ConflictResolved,
+    ReportWritten,
+    Started,
+    parse_event,
+    stream_events,
+)
 from teams.hypothesis.resolving import DecisiveSourceResolver
 from teams.hypothesis.rules import RuleSupervisor
 from teams.hypothesis.schemas import (
@@ -171,6 +179,19 @@ def test_events_tell_the_story_in_order(store: SemanticStore) -> None:
     firsts = [kinds.index(kind) for kind in EVENTS]
     assert firsts == sorted(firsts), kinds
     assert kinds.count("conflict_found") == kinds.count("conflict_resolved") == 1
+
+
+def test_typed_events_for_uis(store: SemanticStore) -> None:
+    config: Any = {"configurable": {"thread_id": "typed"}}
+    events = list(stream_events(_app(store), {"question": QUESTION}, config))
+    assert isinstance(events[0], Started) and events[0].question == QUESTION
+    assert isinstance(events[-1], ReportWritten) and events[-1].confirmed >= 1
+    [found] = [e for e in events if isinstance(e, ConflictFound)]
+    [resolved] = [e for e in events if isinstance(e, ConflictResolved)]
+    assert resolved.id == found.id and resolved.resolved_by is not None
+    assert "1932" in resolved.resolution
+    assert all(e.team == "hypothesis" for e in events)
+    assert parse_event({"event": "plan", "tasks": []}) is None  # another team's event
 
 
 def test_the_question_is_never_overwritten(store: SemanticStore) -> None:

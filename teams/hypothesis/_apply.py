@@ -21,6 +21,13 @@ from framework.memory import (
 )
 from framework.runtime import NodeContext
 from teams.hypothesis._search import gather
+from teams.hypothesis.events import (
+    ConflictFound,
+    ConflictResolved,
+    HypothesisUpdated,
+    ReportWritten,
+    emit,
+)
 from teams.hypothesis.evidence import handed_over
 from teams.hypothesis.roles import HypothesisRoles
 from teams.hypothesis.state import HypothesisState
@@ -95,12 +102,14 @@ def judge_body(roles: HypothesisRoles) -> Any:
                 continue
             if updated is not None:
                 hypotheses[updated.id] = updated
-                context.emit(
-                    "hypothesis_updated",
-                    id=updated.id,
-                    statement=updated.statement,
-                    status=updated.status,
-                    confidence=updated.confidence,
+                emit(
+                    context,
+                    HypothesisUpdated(
+                        id=updated.id,
+                        statement=updated.statement,
+                        status=updated.status,
+                        confidence=updated.confidence,
+                    ),
                 )
         conflicts: dict[str, Conflict] = {}
         for claim in judgment.conflicts:
@@ -111,7 +120,7 @@ def judge_body(roles: HypothesisRoles) -> Any:
                 continue
             if conflict.id not in (state.get("conflicts") or {}):
                 conflicts[conflict.id] = conflict
-                context.emit("conflict_found", id=conflict.id, description=conflict.description)
+                emit(context, ConflictFound(id=conflict.id, description=conflict.description))
         note = f"{step}: {len(hypotheses)} hypothesis update(s), {len(conflicts)} new conflict(s)"
         return {
             "hypotheses": hypotheses,
@@ -148,11 +157,13 @@ def resolve_body(roles: HypothesisRoles) -> Any:
                 notes.append(f"{conflict.id} stays open: {refused}")
                 continue
             update["conflicts"][resolved.id] = resolved
-            context.emit(
-                "conflict_resolved",
-                id=resolved.id,
-                resolution=resolved.resolution,
-                resolved_by=resolved.resolved_by,
+            emit(
+                context,
+                ConflictResolved(
+                    id=resolved.id,
+                    resolution=resolved.resolution or "",
+                    resolved_by=resolved.resolved_by,
+                ),
             )
         settled = len(update["conflicts"])
         update["new_evidence"] = len(known) - len(state.get("evidence_ids") or []) + settled
@@ -170,7 +181,7 @@ def synthesize_body(roles: HypothesisRoles) -> Any:
         report = roles.synthesizer.synthesize(state, context)
         hypotheses = (state.get("hypotheses") or {}).values()
         confirmed = sum(1 for h in hypotheses if h.status == "confirmed")
-        context.emit("report", confirmed=confirmed, chars=len(report))
+        emit(context, ReportWritten(confirmed=confirmed, chars=len(report)))
         return {
             "report": report,
             "final_answer": report,

@@ -9,6 +9,7 @@ from langchain_core.messages import AIMessage
 from framework.errors import ConfigError
 from framework.memory import ResearchMemory
 from framework.runtime import NodeContext
+from teams.hypothesis.events import NextStep, Started, emit
 from teams.hypothesis.roles import HypothesisRoles
 from teams.hypothesis.rules import iteration_bound, next_step_by_rule
 from teams.hypothesis.settings import HypothesisSettings
@@ -44,7 +45,7 @@ def recall_body(roles: HypothesisRoles, settings: HypothesisSettings) -> Any:
         }
         conflicts = {c.id: c for c in memory.conflicts() if {c.source_a, c.source_b} & linked}
         note = _memory_note(memory, len(ids), len(hypotheses), len(conflicts))
-        context.emit("started", question=question, memory_note=note)
+        emit(context, Started(question=question, memory_note=note))
         return {
             "question": question,
             "evidence_ids": ids,
@@ -77,8 +78,9 @@ def supervisor_body(roles: HypothesisRoles, settings: HypothesisSettings) -> Any
         note = f"supervisor: {decision.step} ({decision.reason})"
         if decision.fallback:
             note += f"; the rule decided because {decision.fallback}"
-        context.emit(
-            "next_step", step=decision.step, reason=decision.reason, fallback=decision.fallback
+        emit(
+            context,
+            NextStep(step=decision.step, reason=decision.reason, fallback=decision.fallback),
         )
         return {
             "next_step": decision.step,

@@ -13,6 +13,7 @@ from langgraph.types import Send
 from framework.memory import EvidenceRecord, ResearchMemory
 from framework.records import SourceError
 from framework.runtime import NodeContext
+from teams.hypothesis.events import EvidenceFound, Searching, SourceFailed, emit
 from teams.hypothesis.roles import HypothesisRoles
 from teams.hypothesis.rules import pending_queries
 from teams.hypothesis.sources import SourceOutcome, arun_source, run_source
@@ -68,7 +69,7 @@ def search_body(roles: HypothesisRoles) -> Any:
         queries = list(
             dict.fromkeys(q for q in roles.searcher.queries(state, context) if q.strip())
         )
-        context.emit("searching", queries=queries, sources=roles.source_names)
+        emit(context, Searching(queries=list(queries), sources=list(roles.source_names)))
         note = f"search: {len(queries)} query(ies) over {', '.join(roles.source_names)}"
         return {
             "queries": queries,
@@ -122,9 +123,9 @@ class SourceBodies:
     ) -> dict[str, Any]:
         kept = keep_evidence(self.roles.memory, outcomes, payload["known"], context)
         name = payload["source"]
-        context.emit("evidence_found", source=name, found=kept.found, new=len(kept.new))
+        emit(context, EvidenceFound(source=name, found=kept.found, new=len(kept.new)))
         for error in kept.errors:
-            context.emit("source_failed", source=name, query=error.query, error=error.error)
+            emit(context, SourceFailed(source=name, query=error.query, error=error.error))
         note = f"source {name}: {kept.found} found, {len(kept.new)} new, {len(kept.errors)} failed"
         return {
             "evidence_ids": kept.ids,
