@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.callbacks import BaseCallbackManager
 from langchain_core.runnables.config import var_child_runnable_config
-from langgraph.errors import GraphBubbleUp
+from langgraph.errors import GraphBubbleUp, GraphInterrupt
 from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import Span, Status, StatusCode, Tracer
@@ -37,6 +37,15 @@ def _callbacks(config: Mapping[str, Any], handler: GenAICallbackHandler) -> Any:
     if isinstance(current, list):
         return [*current, handler]
     return [handler]  # LangGraph's manager without handlers: nothing to keep
+
+
+def _mark_pause(span: Span, signal: GraphBubbleUp) -> None:
+    """Record a pause (an ``interrupt()``) on the node's span, with its review request ids."""
+    interrupts = signal.args[0] if isinstance(signal, GraphInterrupt) and signal.args else ()
+    ids = [str(item.id) for item in interrupts if getattr(item, "id", None)]
+    span.add_event("interrupt", {"cadre.signal": type(signal).__name__})
+    if ids:
+        span.set_attribute(ATTR.REVIEW_REQUEST_ID, ids[0] if len(ids) == 1 else ids)
 
 
 class TelemetryMiddleware:
@@ -128,7 +137,7 @@ class TelemetryMiddleware:
         try:
             yield lambda update: self._finish(span, call, update)
         except GraphBubbleUp as signal:
-            span.add_event("interrupt", {"cadre.signal": type(signal).__name__})
+            _mark_pause(span, signal)
             outcome = "paused"
             raise
         except BaseException as error:

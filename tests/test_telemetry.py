@@ -350,3 +350,25 @@ def test_cadre_run_writes_spans_that_cadre_trace_shows(tmp_path: Path, embedder:
     )
     assert done.exit_code == 0
     assert not (quiet / "traces").exists()
+
+
+def test_a_pause_names_its_review_request(recorder: Recorder) -> None:
+    from langgraph.types import interrupt
+
+    class AskingPlanner(CountingPlanner):
+        def plan(self, state: Any, context: Any) -> Any:
+            interrupt({"kind": "plan"})
+            return super().plan(state, context)
+
+    graph = build_team(
+        make_roles(AskingPlanner(n=1)), TeamSettings(middleware=recorder.telemetry.middleware)
+    )
+    app = compile_team(graph, checkpointer=InMemorySaver())
+    paused = run_team(app, {"question": "q"}, "t-ask", observer=recorder.telemetry)
+    state = app.get_state({"configurable": {"thread_id": "t-ask"}})
+    [request] = [i.id for task in state.tasks for i in task.interrupts]
+    assert paused.paused_before == ("planner",)
+    [planner] = [s for s in recorder.finished() if s.name == "cadre.node planner"]
+    assert planner.attributes["cadre.review.request_id"] == request
+    assert any(e.name == "interrupt" for e in planner.events)
+    assert planner.status.status_code == trace.StatusCode.UNSET
