@@ -312,19 +312,12 @@ def test_cadre_run_writes_spans_that_cadre_trace_shows(tmp_path: Path, embedder:
     corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
     home = tmp_path / "home"
     runner = CliRunner()
-    done = runner.invoke(
-        cli,
-        [
-            "run",
-            "How do workers retry?",
-            "--corpus",
-            str(corpus),
-            "--home",
-            str(home),
-            "--thread",
-            "t-cli",
-        ],
-    )
+
+    def run(folder: Path, *extra: str) -> Any:
+        args = ["run", "How do workers retry?", "--corpus", str(corpus), "--home", str(folder)]
+        return runner.invoke(cli, [*args, *extra])
+
+    done = run(home, "--thread", "t-cli")
     assert done.exit_code == 0, done.stderr
     lines = (home / "traces" / "spans.jsonl").read_text().splitlines()
     spans = [json.loads(line) for line in lines]
@@ -336,18 +329,7 @@ def test_cadre_run_writes_spans_that_cadre_trace_shows(tmp_path: Path, embedder:
     for name in ("cadre.run", "cadre.team research", "cadre.task q0", "cadre.node formatter"):
         assert name in shown.stdout
     quiet = tmp_path / "quiet"
-    done = runner.invoke(
-        cli,
-        [
-            "run",
-            "How do workers retry?",
-            "--corpus",
-            str(corpus),
-            "--home",
-            str(quiet),
-            "--no-trace",
-        ],
-    )
+    done = run(quiet, "--no-trace")
     assert done.exit_code == 0
     assert not (quiet / "traces").exists()
 
