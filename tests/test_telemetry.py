@@ -354,3 +354,34 @@ def test_a_pause_names_its_review_request(recorder: Recorder) -> None:
     assert planner.attributes["cadre.review.request_id"] == request
     assert any(e.name == "interrupt" for e in planner.events)
     assert planner.status.status_code == trace.StatusCode.UNSET
+
+
+def test_cadre_trace_draws_a_paused_and_resumed_run_as_one_picture(
+    small_corpus: Corpus, tmp_path: Path
+) -> None:
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    from telemetry.export import JsonLinesSpanExporter
+    from telemetry.view import build_tree, load_spans
+
+    spans_file = tmp_path / "traces" / "spans.jsonl"
+    provider = TracerProvider()
+    provider.add_span_processor(BatchSpanProcessor(JsonLinesSpanExporter(spans_file)))
+    telemetry = Telemetry(provider)
+    app = compile_team(
+        _meta(small_corpus, telemetry),
+        checkpointer=InMemorySaver(),
+        interrupt_before=["risk_assessment"],
+    )
+    run_team(app, {"question": "How are runs checkpointed?"}, "t-pic", observer=telemetry)
+    run_team(app, None, "t-pic", observer=telemetry)
+    telemetry.close()
+    [root] = build_tree(load_spans(spans_file, "t-pic"))
+    assert root.span.name == "cadre.run"
+    assert root.span.attributes["cadre.run.outcome"] == "paused"
+    resumed = [child for child in root.children if child.span.name == "cadre.run"]
+    assert [r.span.attributes["cadre.run.outcome"] for r in resumed] == ["finished"]
+    shown = CliRunner().invoke(cli, ["trace", "t-pic", "--home", str(tmp_path)])
+    assert shown.exit_code == 0, shown.stderr
+    assert "paused before risk_assessment" in shown.stdout
+    assert "resumed" in shown.stdout
