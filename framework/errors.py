@@ -8,7 +8,8 @@ Three families that never mix:
 * :class:`ControlSignal` — not failures: typed signals a node raises to steer the run.
 
 Besides them, :class:`InvalidUpdate` refuses a change to research memory that breaks a rule
-(from a caller or from a model's output); it is a ``ValueError`` and changes nothing.
+(from a caller or from a model's output), and :class:`ReviewError` refuses a human review
+decision; both are value errors and change nothing.
 """
 
 from __future__ import annotations
@@ -18,13 +19,20 @@ __all__ = [
     "ConfigError",
     "ControlSignal",
     "CorpusError",
+    "CryptoError",
     "EmbeddingError",
     "InvalidUpdate",
     "ModelError",
+    "PlaintextBlobError",
+    "ReviewError",
     "RunError",
     "StopRun",
+    "TamperError",
     "TransientError",
+    "UnknownKeyError",
+    "UnsupportedFormatError",
     "WorkerError",
+    "WrongKeyError",
 ]
 
 
@@ -41,6 +49,15 @@ class InvalidUpdate(CadreError, ValueError):  # noqa: N818 - names the refused t
 
     The rules: confidence in [0, 1], known evidence, hypothesis and conflict ids, legal status
     changes, and a resolution text to resolve a conflict. The message names the rule and the fix.
+    """
+
+
+class ReviewError(CadreError, ValueError):
+    """A review call that cannot be honoured; the thread was left exactly as it was.
+
+    Raised for an unknown thread, request or checkpoint, an invalid edit (the message carries
+    the validation errors), nothing pending, a decision the request does not allow, and a
+    decision on a finished thread. The message says what to do instead.
     """
 
 
@@ -66,6 +83,38 @@ class CorpusError(RunError):
 
 class EmbeddingError(RunError):
     """The embedding model could not be loaded or used."""
+
+
+class CryptoError(RunError):
+    """Encrypted data could not be read; nothing was returned in its place.
+
+    Never transient: retrying reads the same bytes with the same keys. Each subclass says which
+    check failed and what to do.
+    """
+
+
+class TamperError(CryptoError):
+    """A blob's authentication tag did not verify.
+
+    The blob was edited or truncated, or it was written for another row (another thread,
+    checkpoint or channel) and moved here.
+    """
+
+
+class UnknownKeyError(CryptoError):
+    """A blob names a key id the loaded keyring does not hold; the message names the id."""
+
+
+class WrongKeyError(CryptoError):
+    """The keyring has a key under the blob's key id, but not the one the blob was written with."""
+
+
+class PlaintextBlobError(CryptoError):
+    """A blob without cadre's encryption header: plaintext or foreign data is never read."""
+
+
+class UnsupportedFormatError(CryptoError):
+    """A blob in an encryption format version this cadre does not know (written by a newer one)."""
 
 
 class ControlSignal(CadreError):  # noqa: N818 - a signal, not an error
