@@ -185,7 +185,8 @@ class TelemetryMiddleware:
         if retries:
             span.set_attribute(ATTR.RETRIES, int(retries))
             self.metrics.retries.add(int(retries), {ATTR.TEAM: call.team})
-        for result in (update.get("worker_results") or {}).values():
+        results = update.get("worker_results")
+        for result in results.values() if isinstance(results, Mapping) else ():  # not a reset
             span.set_attribute(ATTR.TASK_STATUS, result.status)
             if result.status == "failed":
                 kind, _, message = (result.error or "Error").partition(": ")

@@ -385,3 +385,21 @@ def test_cadre_trace_draws_a_paused_and_resumed_run_as_one_picture(
     assert shown.exit_code == 0, shown.stderr
     assert "paused before risk_assessment" in shown.stdout
     assert "resumed" in shown.stdout
+
+
+def test_a_replan_that_drops_old_results_is_traced(recorder: Recorder) -> None:
+    from framework.records import ReviewVerdict
+    from tests.roles import ScriptedReviewer
+
+    reviewer = ScriptedReviewer([ReviewVerdict(decision="revise_plan", confidence=0.2)])
+    graph = build_team(
+        make_roles(CountingPlanner(n=2, replan_n=1), reviewer=reviewer),
+        TeamSettings(middleware=recorder.telemetry.middleware),
+    )
+    final = run_team(
+        compile_team(graph), {"question": "q"}, "t-replan", observer=recorder.telemetry
+    )
+    assert list(final.state["worker_results"]) == ["r2-0"]
+    planners = [s for s in recorder.finished() if s.name == "cadre.node planner"]
+    assert len(planners) == 2
+    assert all(s.status.status_code == trace.StatusCode.UNSET for s in planners)
