@@ -2,11 +2,16 @@
 
 The application compiles once (:func:`compile_team`) with the checkpointer, store and
 interrupts it chose. Wiring mistakes are refused here, before anything runs, with the fix.
+
+Human review points (:attr:`TeamSettings.review`) add nodes that pause the run with a typed
+request: ``plan_review`` after the planner on the dispatch route, ``task_review`` once per
+pending task before the dispatcher, ``answer_review`` after the formatter. Nodes named in
+:attr:`TeamSettings.review_nodes` ask for approval before they run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +23,7 @@ from langgraph.store.base import BaseStore
 from framework.concurrency import DispatchLimiter
 from framework.errors import ConfigError
 from framework.middleware import Middleware, check_middleware
-from framework.nodes._node import TeamNode
+from framework.nodes._node import AsyncBody, SyncBody, TeamNode
 from framework.nodes.aggregator import aggregator_body
 from framework.nodes.closing import curator_body, formatter_body
 from framework.nodes.dispatcher import WorkerInput, dispatcher_body, route_to_workers
@@ -26,6 +31,18 @@ from framework.nodes.planner import planner_body
 from framework.nodes.reviewer import reviewer_body
 from framework.nodes.worker import WorkerBodies
 from framework.retrying import RetryPolicy
+from framework.review.points import (
+    REVIEW_NODES,
+    REVIEW_POINTS,
+    answer_review_body,
+    areviewed,
+    check_review_settings,
+    plan_review_body,
+    reviewed,
+    route_to_task_reviews,
+    task_review_body,
+)
+from framework.review.records import ReviewKind
 from framework.roles import Roles
 from framework.routing import ControlSignal, read_signal
 from framework.state import TeamState
@@ -35,6 +52,7 @@ __all__ = [
     "NODES",
     "PLANNER_ROUTES",
     "REVIEWER_ROUTES",
+    "REVIEW_POINTS",
     "TeamSettings",
     "build_team",
     "compile_team",
@@ -56,11 +74,22 @@ REVIEWER_ROUTES: Mapping[ControlSignal, str] = {
     "revise_plan": "planner",
     "finish": "memory_curator",
 }
+_PLANNER_SIGNALS: tuple[ControlSignal, ...] = ("dispatch", "answer")
+_REVIEWER_SIGNALS: tuple[ControlSignal, ...] = (
+    "dispatch",
+    "retry_workers",
+    "revise_plan",
+    "finish",
+)
 
 
 @dataclass(frozen=True, kw_only=True)
 class TeamSettings:
-    """How a team runs: its name, caps, retries, stop rules, middleware and routes."""
+    """How a team runs: its name, caps, retries, stop rules, middleware, routes and reviews.
+
+    ``review`` turns on review points (``plan``, ``tasks``, ``answer``); ``review_nodes`` names
+    nodes that ask a human for approval before they run.
+    """
 
     name: str = "team"
     max_parallel: int | None = None
@@ -70,8 +99,13 @@ class TeamSettings:
     middleware: tuple[Middleware, ...] = ()
     planner_routes: Mapping[ControlSignal, str] = field(default_factory=lambda: PLANNER_ROUTES)
     reviewer_routes: Mapping[ControlSignal, str] = field(default_factory=lambda: REVIEWER_ROUTES)
+    review: frozenset[ReviewKind] = frozenset()
+    review_nodes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        check_review_settings(self.review, self.review_nodes, NODES)
+        object.__setattr__(self, "review", frozenset(self.review))
+        object.__setattr__(self, "review_nodes", tuple(dict.fromkeys(self.review_nodes)))
         if self.max_iterations < 1:
             raise ConfigError(f"max_iterations must be >= 1, got {self.max_iterations}")
         _check_routes("planner", self.planner_routes, PLANNER_ROUTES)
@@ -123,7 +157,7 @@ def build_team(
     workers = WorkerBodies(roles.worker, settings.retry)
     gate = (DispatchLimiter(settings.max_parallel), _dispatch_of)
     rules = (IterationBound(settings.max_iterations), *settings.stop_rules)
-    bodies = {
+    bodies: dict[str, SyncBody] = {
         "planner": planner_body(roles.planner),
         "dispatcher": dispatcher_body,
         "aggregator": aggregator_body(roles.aggregator),
@@ -131,16 +165,48 @@ def build_team(
         "memory_curator": curator_body(roles.curator),
         "formatter": formatter_body(roles.formatter),
     }
+    bodies.update({REVIEW_NODES[kind]: _REVIEW_BODIES[kind] for kind in sorted(settings.review)})
+    run: SyncBody = workers.run
+    arun: AsyncBody = workers.arun
+    for name in settings.review_nodes:  # approval before the node's body
+        if name == "worker":
+            run, arun = reviewed(run), areviewed(arun)
+        else:
+            bodies[name] = reviewed(bodies[name])
     graph = StateGraph(state_schema)
     for name, body in bodies.items():
         graph.add_node(name, TeamNode(name, team, body, middleware=chain))
-    graph.add_node(
-        "worker", TeamNode("worker", team, workers.run, workers.arun, middleware=chain, gate=gate)
-    )
+    graph.add_node("worker", TeamNode("worker", team, run, arun, middleware=chain, gate=gate))
+    _wire(graph, settings)
+    return graph
+
+
+_REVIEW_BODIES: Mapping[ReviewKind, SyncBody] = {
+    "plan": plan_review_body,
+    "tasks": task_review_body,
+    "answer": answer_review_body,
+}
+
+
+def _wire(graph: StateGraph[Any, Any, Any, Any], settings: TeamSettings) -> None:
+    """The team's edges, through the review points the settings turn on."""
+    plan_review = REVIEW_NODES["plan"] if "plan" in settings.review else None
+    task_review = REVIEW_NODES["tasks"] if "tasks" in settings.review else None
+    answer_review = REVIEW_NODES["answer"] if "answer" in settings.review else None
+    gate = route_to_task_reviews(task_review, "dispatcher") if task_review else None
+    planner_targets = _targets(settings.planner_routes, task_review)
     graph.add_edge(START, "planner")
     graph.add_conditional_edges(
-        "planner", _router(("dispatch", "answer")), _path_map(settings.planner_routes)
+        "planner",
+        _router(_PLANNER_SIGNALS, settings.planner_routes, gate, plan_review),
+        [plan_review, *planner_targets] if plan_review else planner_targets,
     )
+    if plan_review:  # then on as the planner would have gone
+        graph.add_conditional_edges(
+            plan_review, _router(_PLANNER_SIGNALS, settings.planner_routes, gate), planner_targets
+        )
+    if task_review:
+        graph.add_edge(task_review, "dispatcher")
     graph.add_conditional_edges(
         "dispatcher", route_to_workers("worker", "aggregator"), ["worker", "aggregator"]
     )
@@ -148,25 +214,42 @@ def build_team(
     graph.add_edge("aggregator", "reviewer")
     graph.add_conditional_edges(
         "reviewer",
-        _router(("dispatch", "retry_workers", "revise_plan", "finish")),
-        _path_map(settings.reviewer_routes),
+        _router(_REVIEWER_SIGNALS, settings.reviewer_routes, gate),
+        _targets(settings.reviewer_routes, task_review),
     )
     graph.add_edge("memory_curator", "formatter")
-    graph.add_edge("formatter", END)
-    return graph
+    graph.add_edge("formatter", answer_review or END)
+    if answer_review:
+        graph.add_edge(answer_review, END)
 
 
 def _dispatch_of(payload: WorkerInput) -> str:
     return payload["dispatch_id"]
 
 
-def _path_map(routes: Mapping[ControlSignal, str]) -> dict[Hashable, str]:
-    return {signal: target for signal, target in routes.items()}
+def _targets(routes: Mapping[ControlSignal, str], task_review: str | None) -> list[str]:
+    """Where a router may go: the route targets, and the task reviews before the dispatcher."""
+    targets = list(dict.fromkeys(routes.values()))
+    if task_review and "dispatcher" in targets:
+        targets.append(task_review)
+    return targets
 
 
-def _router(allowed: tuple[ControlSignal, ...]) -> Any:
-    def route(state: Mapping[str, Any]) -> ControlSignal:
-        return read_signal(state, allowed)
+def _router(
+    allowed: tuple[ControlSignal, ...],
+    routes: Mapping[ControlSignal, str],
+    gate: Callable[[Any], Any] | None = None,
+    plan_review: str | None = None,
+) -> Callable[[Mapping[str, Any]], Any]:
+    """Route on the control signal. The dispatch signal goes to ``plan_review`` when given;
+    the way into the dispatcher passes the task reviews (``gate``) when they are on."""
+
+    def route(state: Mapping[str, Any]) -> Any:
+        signal = read_signal(state, allowed)
+        if plan_review is not None and signal == "dispatch":
+            return plan_review
+        target = routes[signal]
+        return gate(state) if gate is not None and target == "dispatcher" else target
 
     return route
 

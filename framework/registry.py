@@ -30,6 +30,9 @@ class TeamSetup:
     middleware: tuple[Middleware, ...] = ()
     memory_scope: tuple[str, ...] = ("default",)
     """Whose research memory the run reads and extends (a user or a project)."""
+    review: frozenset[str] = frozenset()
+    """The review points to pause at (``plan``, ``tasks``, ``answer``); empty pauses nowhere.
+    A team turns them on for the team that plans (the research phase of the MetaCoordinator)."""
 
 
 class TeamFactory(Protocol):

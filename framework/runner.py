@@ -11,7 +11,7 @@ from typing import Any, cast
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import StateSnapshot, StreamMode
+from langgraph.types import Command, StateSnapshot, StreamMode
 from pydantic import BaseModel
 
 from framework.observe import RunObserver, RunPart
@@ -36,10 +36,14 @@ def new_thread_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
-def _config(thread_id: str, max_concurrency: int | None) -> RunnableConfig:
+def _config(
+    thread_id: str, max_concurrency: int | None, metadata: Mapping[str, Any] | None
+) -> RunnableConfig:
     config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
     if max_concurrency is not None:
         config["max_concurrency"] = max_concurrency  # top level: inside configurable is ignored
+    if metadata:
+        config["metadata"] = dict(metadata)  # string values land in the checkpoint metadata
     return config
 
 
@@ -81,24 +85,31 @@ def _observed(
 ) -> AbstractContextManager[RunPart | None]:
     if observer is None:
         return nullcontext()
-    return observer.run(thread_id=thread_id, team=app.get_name(), resumed=inputs is None)
+    resumed = not isinstance(inputs, Mapping)  # None or a Command continues the thread
+    return observer.run(thread_id=thread_id, team=app.get_name(), resumed=resumed)
 
 
 def run_team(
     app: CompiledStateGraph[Any, Any, Any, Any],
-    inputs: Mapping[str, Any] | None,
+    inputs: Mapping[str, Any] | Command[Any] | None,
     thread_id: str,
     *,
     on_event: EventHandler | None = None,
     max_concurrency: int | None = None,
     observer: RunObserver | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> RunResult:
     """Run (or, with ``inputs=None``, resume) a team in a sync graph, streaming its events.
 
+    A ``Command`` resumes a paused thread with values for its interrupts (see
+    :func:`framework.review.decide`, which checks them first).
+
     With an ``observer`` (telemetry), the run part is bracketed by it: one trace per run, a
-    resume linked to the part it continues.
+    resume linked to the part it continues. ``metadata`` goes into the run config, so its
+    string, number and boolean values are stored with every checkpoint this part writes
+    (in plaintext: the checkpoint metadata is not encrypted).
     """
-    config = _config(thread_id, max_concurrency)
+    config = _config(thread_id, max_concurrency, metadata)
     collector = _Collector(on_event)
     with _observed(observer, app, thread_id, inputs) as part:
         for chunk in app.stream(inputs, config, stream_mode=_MODES, subgraphs=True):
@@ -110,15 +121,16 @@ def run_team(
 
 async def arun_team(
     app: CompiledStateGraph[Any, Any, Any, Any],
-    inputs: Mapping[str, Any] | None,
+    inputs: Mapping[str, Any] | Command[Any] | None,
     thread_id: str,
     *,
     on_event: EventHandler | None = None,
     max_concurrency: int | None = None,
     observer: RunObserver | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> RunResult:
     """Async form of :func:`run_team`."""
-    config = _config(thread_id, max_concurrency)
+    config = _config(thread_id, max_concurrency, metadata)
     collector = _Collector(on_event)
     with _observed(observer, app, thread_id, inputs) as part:
         async for chunk in app.astream(inputs, config, stream_mode=_MODES, subgraphs=True):

@@ -6,6 +6,8 @@
 | tasks          | keyed by task id; a :class:`TaskReplacement` replaces the whole list |
 | worker_results | keyed by task id: a retry replaces, never duplicates |
 | memory_writes  | append, unique by fact id                    |
+| audit          | append, unique by entry id (human review decisions) |
+| rejections     | keyed by task id: why a reviewer rejected it |
 | metrics        | merge per key, summing                       |
 | everything else| overwrite                                    |
 """
@@ -13,12 +15,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, Protocol, TypedDict, TypeVar
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
 from framework.records import MemoryFact, Plan, Record, ReviewVerdict, Task, WorkerResult
+from framework.review.records import AuditEntry
 from framework.routing import ControlSignal
 
 __all__ = [
@@ -26,6 +29,7 @@ __all__ = [
     "ResultReplacement",
     "TaskReplacement",
     "TeamState",
+    "append_unique",
     "append_unique_facts",
     "bounded_messages",
     "merge_by_id",
@@ -95,17 +99,31 @@ def merge_sum(current: Mapping[str, float] | None, update: Mapping[str, float]) 
     return merged
 
 
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+_Item = TypeVar("_Item", bound=_Identified)
+
+
+def append_unique(current: list[_Item] | None, update: Iterable[_Item]) -> list[_Item]:
+    """Append items, skipping any whose id is already present (a subgraph hands its list back
+    to its parent whole, so the parent sees its own items again)."""
+    items = list(current or [])
+    seen = {item.id for item in items}
+    for item in update:
+        if item.id not in seen:
+            seen.add(item.id)
+            items.append(item)
+    return items
+
+
 def append_unique_facts(
     current: list[MemoryFact] | None, update: Iterable[MemoryFact]
 ) -> list[MemoryFact]:
     """Append facts, skipping any whose id is already present (a subgraph may hand them back)."""
-    facts = list(current or [])
-    seen = {fact.id for fact in facts}
-    for fact in update:
-        if fact.id not in seen:
-            seen.add(fact.id)
-            facts.append(fact)
-    return facts
+    return append_unique(current, update)
 
 
 class TeamState(TypedDict, total=False):
@@ -122,6 +140,8 @@ class TeamState(TypedDict, total=False):
     dispatch_id: str
     stable_rounds: int
     memory_writes: Annotated[list[MemoryFact], append_unique_facts]
+    audit: Annotated[list[AuditEntry], append_unique]
+    rejections: Annotated[dict[str, str], merge_by_id]
     metrics: Annotated[dict[str, float], merge_sum]
     reflection: ReviewVerdict | None
     iteration: int

@@ -8,10 +8,16 @@ from langchain_core.messages import AIMessage
 
 from framework.records import Plan
 from framework.roles import Planner
+from framework.routing import ControlSignal
 from framework.runtime import NodeContext
 from framework.state import ResultReplacement, TaskReplacement, TeamState
 
-__all__ = ["planner_body"]
+__all__ = ["plan_signal", "planner_body"]
+
+
+def plan_signal(plan: Plan) -> ControlSignal:
+    """Where a plan sends the team: to the workers, or straight to the answer."""
+    return "answer" if plan.direct_answer is not None or not plan.tasks else "dispatch"
 
 
 def planner_body(role: Planner) -> Any:
@@ -19,7 +25,7 @@ def planner_body(role: Planner) -> Any:
 
     def body(state: TeamState, context: NodeContext) -> dict[str, Any]:
         plan = Plan.model_validate(role.plan(state, context))
-        signal = "answer" if plan.direct_answer is not None or not plan.tasks else "dispatch"
+        signal = plan_signal(plan)
         tasks = [{"id": t.id, "description": t.description} for t in plan.tasks]
         context.emit("plan", goal=plan.goal, tasks=tasks)
         note = f"plan: {len(plan.tasks)} tasks" if plan.tasks else "plan: answer directly"

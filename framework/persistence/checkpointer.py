@@ -22,11 +22,13 @@ from framework.records import (
     Task,
     WorkerResult,
 )
+from framework.review.records import AuditEntry
 from framework.state import ResultReplacement, TaskReplacement
 
 __all__ = ["RECORD_TYPES", "default_serializer", "sqlite_checkpointer"]
 
 RECORD_TYPES: tuple[type, ...] = (
+    AuditEntry,
     Conflict,
     Evidence,
     EvidenceRecord,

@@ -1,8 +1,9 @@
 """The MetaCoordinator: intake -> research_team (subgraph) -> risk_assessment -> compliance_check.
 
 The research team is one node: its compiled graph. Keys the two states share (question, plan,
-tasks, worker_results, consolidated, final_answer, memory_writes, reflection, iteration, and
-evidence for a research phase without workers, such as the hypothesis team) flow between them;
+tasks, worker_results, consolidated, final_answer, memory_writes, reflection, iteration, the
+human review trail and rejections, and evidence for a research phase without workers, such as
+the hypothesis team) flow between them;
 the research team's message log and counters stay inside it. Any graph whose state has
 ``question`` and ``final_answer`` can be the research phase.
 """
@@ -28,8 +29,15 @@ from framework.records import (
     Task,
     WorkerResult,
 )
+from framework.review.records import AuditEntry
 from framework.runtime import NodeContext
-from framework.state import append_unique_facts, merge_by_id, merge_results, merge_tasks
+from framework.state import (
+    append_unique,
+    append_unique_facts,
+    merge_by_id,
+    merge_results,
+    merge_tasks,
+)
 from teams.meta.assessors import Assessor
 
 __all__ = ["MetaState", "build_meta_coordinator"]
@@ -49,6 +57,8 @@ class MetaState(TypedDict, total=False):
     memory_writes: Annotated[list[MemoryFact], append_unique_facts]
     reflection: ReviewVerdict | None
     iteration: int
+    audit: Annotated[list[AuditEntry], append_unique]
+    rejections: Annotated[dict[str, str], merge_by_id]
     evidence: list[Evidence]
     findings: Annotated[dict[str, list[Finding]], merge_by_id]
 

@@ -16,7 +16,8 @@ __all__ = ["research_team"]
 def research_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
     """The research team on the setup's corpus: model-backed when a model is given.
 
-    Its workers store the evidence they find in the research memory of ``setup.memory_scope``.
+    Its workers store the evidence they find in the research memory of ``setup.memory_scope``;
+    it pauses for human review at ``setup.review``.
     """
     memory = ResearchMemory(setup.store, scope=setup.memory_scope)
     roles = (
@@ -24,7 +25,7 @@ def research_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
         if setup.model is not None
         else offline_roles(setup.corpus, setup.store, memory)
     )
-    overrides: dict[str, Any] = {"middleware": setup.middleware}
+    overrides: dict[str, Any] = {"middleware": setup.middleware, "review": setup.review}
     if setup.max_parallel is not None:
         overrides["max_parallel"] = setup.max_parallel
     return build_research_team(roles, **overrides)

@@ -19,7 +19,7 @@ from framework.roles import Worker
 from framework.runtime import NodeContext
 from framework.state import TeamState
 from teams.research.facts import fact_provenance, remember_facts
-from teams.research.report import cited_report, results_in_order
+from teams.research.report import cited_report, rejected_tasks, results_in_order
 from teams.research.text import best_sentences, keywords, split_question
 
 __all__ = [
@@ -199,7 +199,8 @@ class CoverageReviewer:
 
     A task has low coverage when it failed or its best passage scores under ``threshold``.
     Each retry reformulates the query: first its keywords with the question's, then the
-    sub-question joined to the whole question.
+    sub-question joined to the whole question. Tasks a human rejected are not work left to do:
+    they are never retried, and the verdict names them with the reviewer's reason.
     """
 
     threshold: float = 0.45
@@ -216,15 +217,18 @@ class CoverageReviewer:
             if (result.status == "failed" or result.confidence < self.threshold)
             and task.attempt < self.max_attempts
         ]
+        rejected = [f"rejected in review: {t.id} ({why})" for t, why in rejected_tasks(state)]
         if not weak:
             return ReviewVerdict(
-                decision="finish", confidence=confidence, reasons=["coverage is sufficient"]
+                decision="finish",
+                confidence=confidence,
+                reasons=["coverage is sufficient", *rejected],
             )
         question = state.get("question", "")
         return ReviewVerdict(
             decision="retry_workers",
             confidence=confidence,
-            reasons=[f"low coverage: {', '.join(task.id for task in weak)}"],
+            reasons=[f"low coverage: {', '.join(task.id for task in weak)}", *rejected],
             retry_task_ids=[task.id for task in weak],
             retry_inputs={task.id: {"query": reformulate(task, question)} for task in weak},
         )

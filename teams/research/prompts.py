@@ -123,6 +123,9 @@ def aggregator_request(state: TeamState) -> str:
 def _task_line(task: Task, state: TeamState) -> str:
     result = (state.get("worker_results") or {}).get(task.id)
     line = f"- {task.id} [{task.status}, attempt {task.attempt}] {task.description}"
+    if task.status == "rejected":  # by a human reviewer: never dispatched, not to be retried
+        reason = (state.get("rejections") or {}).get(task.id, "no reason given")
+        return f"{line}: rejected in review ({reason}); do not retry it"
     if result is not None and result.status == "failed":
         return f"{line}: failed ({result.error})"
     if result is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from framework.records import Evidence, Task, WorkerResult
 from framework.state import TeamState
 
-__all__ = ["CLAIM_MIN_SCORE", "cited_report", "results_in_order"]
+__all__ = ["CLAIM_MIN_SCORE", "cited_report", "rejected_tasks", "results_in_order"]
 
 CLAIM_MIN_SCORE = 0.3
 """Evidence below this score is too weak to state as a claim."""
@@ -21,6 +21,16 @@ def results_in_order(
         (task, results[task_id])
         for task_id, task in (state.get("tasks") or {}).items()
         if task_id in results and (include_failed or results[task_id].status == "ok")
+    ]
+
+
+def rejected_tasks(state: TeamState) -> list[tuple[Task, str]]:
+    """Tasks a human reviewer rejected (never dispatched), with the reason, in plan order."""
+    reasons = state.get("rejections") or {}
+    return [
+        (task, reasons.get(task_id, "no reason given"))
+        for task_id, task in (state.get("tasks") or {}).items()
+        if task.status == "rejected"
     ]
 
 
@@ -64,6 +74,11 @@ def cited_report(state: TeamState) -> str:
         lines += ["## Not answered by the corpus", ""]
         lines += [f"> No passage answers: {gap}" for gap in gaps]
         lines += [f"> Search failed: {failure}" for failure in failures]
+        lines.append("")
+    rejected = rejected_tasks(state)
+    if rejected:
+        lines += ["## Rejected in review", ""]
+        lines += [f"> Not researched: {task.description} ({reason})" for task, reason in rejected]
         lines.append("")
     reflection = state.get("reflection")
     if reflection is not None:

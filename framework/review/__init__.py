@@ -1,0 +1,88 @@
+"""Human review: typed review requests at review points, decisions, audit trail, time travel.
+
+A team built with :attr:`framework.builder.TeamSettings.review` pauses at its review points
+with typed requests (:class:`PlanReview`, :class:`TaskReview`, :class:`AnswerReview`,
+:class:`NodeReview`). :func:`pending` lists them (several at once, subgraphs included);
+:func:`decide` checks decisions against them and resumes the run; every applied decision is
+kept in the thread's ``audit`` trail. :func:`history` lists a thread's checkpoints and
+:func:`fork` continues one of them in a new thread, with an edited plan if wanted. The checks
+(:func:`parse_decision`, :func:`check_decision`, :func:`check_plan`) are public, so a client can
+refuse bad input the same way before it calls the API.
+
+The API functions are imported on first use: the state module needs the records of this
+package, and the API needs the state module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from framework.review._rules import (
+    check_decision,
+    check_plan,
+    parse_decision,
+    tasks_of,
+    validation_message,
+)
+from framework.review.records import (
+    ALLOWED_DECISIONS,
+    AnswerReview,
+    AnyReviewRequest,
+    AuditEntry,
+    CheckpointSummary,
+    Decision,
+    DecisionKind,
+    NodeReview,
+    PlanReview,
+    ReviewKind,
+    ReviewRequest,
+    TaskReview,
+)
+
+if TYPE_CHECKING:
+    from framework.review.api import (
+        adecide,
+        approve_all,
+        decide,
+        fork,
+        history,
+        pending,
+        thread_ids,
+    )
+
+__all__ = [
+    "ALLOWED_DECISIONS",
+    "AnswerReview",
+    "AnyReviewRequest",
+    "AuditEntry",
+    "CheckpointSummary",
+    "Decision",
+    "DecisionKind",
+    "NodeReview",
+    "PlanReview",
+    "ReviewKind",
+    "ReviewRequest",
+    "TaskReview",
+    "adecide",
+    "approve_all",
+    "check_decision",
+    "check_plan",
+    "decide",
+    "fork",
+    "history",
+    "parse_decision",
+    "pending",
+    "tasks_of",
+    "thread_ids",
+    "validation_message",
+]
+
+_API = frozenset({"adecide", "approve_all", "decide", "fork", "history", "pending", "thread_ids"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from framework.review import api  # noqa: PLC0415 - see the module docstring
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'framework.review' has no attribute {name!r}")

@@ -1,0 +1,213 @@
+"""The records of human review: what a paused run asks, what a reviewer decides, what is kept.
+
+A review point pauses a run with a typed request (:class:`PlanReview`, :class:`TaskReview`,
+:class:`AnswerReview`, :class:`NodeReview`); a reviewer answers it with a :class:`Decision`;
+the review point applies the decision and appends an :class:`AuditEntry` to the thread's state,
+where it is checkpointed (and encrypted) with everything else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter, model_validator
+
+from framework.records import Plan, Record, Task
+
+__all__ = [
+    "ALLOWED_DECISIONS",
+    "REQUEST_ADAPTER",
+    "AnswerReview",
+    "AnyReviewRequest",
+    "AuditEntry",
+    "CheckpointSummary",
+    "Decision",
+    "DecisionKind",
+    "NodeReview",
+    "PlanReview",
+    "ReviewKind",
+    "ReviewRequest",
+    "TaskReview",
+]
+
+ReviewKind = Literal["plan", "tasks", "answer", "node"]
+"""Where a run pauses: after the planner, before each task is dispatched, at the answer, or
+before a node the team names."""
+
+DecisionKind = Literal["approve", "edit_plan", "edit_tasks", "reject_tasks", "edit_answer"]
+"""What a reviewer can decide."""
+
+ALLOWED_DECISIONS: dict[ReviewKind, tuple[DecisionKind, ...]] = {
+    "plan": ("approve", "edit_plan", "edit_tasks", "reject_tasks"),
+    "tasks": ("approve", "reject_tasks", "edit_tasks"),
+    "answer": ("approve", "edit_answer"),
+    "node": ("approve",),
+}
+"""The decisions each kind of request allows."""
+
+
+class ReviewRequest(Record):
+    """One open review request: a run paused at a review point, waiting for a decision.
+
+    Attributes:
+        id: The id of the interrupt that paused the run; a decision names it.
+        kind: The kind of review point.
+        thread_id: The thread that is paused.
+        path: Where in the team hierarchy: the subgraph nodes it runs under, then its team
+            (``["research_team", "research"]`` inside the MetaCoordinator).
+        node: The review node (or the reviewed node) that paused.
+        checkpoint_ns: The namespace of the graph that paused ("" at the top).
+        allowed: The decisions this request accepts.
+    """
+
+    id: str = ""
+    kind: ReviewKind
+    thread_id: str = ""
+    path: list[str] = Field(default_factory=list)
+    node: str
+    checkpoint_ns: str = ""
+    allowed: list[DecisionKind] = Field(default_factory=list)
+
+
+class PlanReview(ReviewRequest):
+    """The planner's plan and the tasks it set, before any of them is dispatched."""
+
+    kind: Literal["plan"] = "plan"
+    plan: Plan
+    tasks: list[Task] = Field(default_factory=list)
+
+
+class TaskReview(ReviewRequest):
+    """One task about to be dispatched: approve it, edit it or reject it."""
+
+    kind: Literal["tasks"] = "tasks"
+    task: Task
+
+
+class AnswerReview(ReviewRequest):
+    """The answer the formatter wrote (``draft``) and the findings it wrote it from."""
+
+    kind: Literal["answer"] = "answer"
+    consolidated: str = ""
+    draft: str = ""
+
+
+class NodeReview(ReviewRequest):
+    """A node the team asked to approve before it runs, with a one-line summary of its input."""
+
+    kind: Literal["node"] = "node"
+    summary: str = ""
+
+
+AnyReviewRequest = Annotated[
+    PlanReview | TaskReview | AnswerReview | NodeReview, Field(discriminator="kind")
+]
+"""Any review request, told apart by ``kind``."""
+
+REQUEST_ADAPTER: TypeAdapter[AnyReviewRequest] = TypeAdapter(AnyReviewRequest)
+"""Validates a request read back from an interrupt."""
+
+_NEEDS: dict[DecisionKind, str | None] = {
+    "approve": None,
+    "edit_plan": "plan",
+    "edit_tasks": "tasks",
+    "reject_tasks": "task_ids",
+    "edit_answer": "answer",
+}
+
+
+class Decision(Record):
+    """A reviewer's answer to one pending request.
+
+    Attributes:
+        request_id: The id of the request it answers.
+        kind: What the reviewer decided.
+        reviewer: Who decided; recorded in the audit trail.
+        plan: The edited plan (``edit_plan``).
+        tasks: The edited tasks, whole (``edit_tasks``).
+        task_ids: The tasks to reject (``reject_tasks``; a task review may leave it empty to
+            mean its own task).
+        reason: Why; the team's reviewer role sees the reason of a rejection.
+        answer: The edited answer (``edit_answer``).
+    """
+
+    request_id: str = Field(min_length=1)
+    kind: DecisionKind
+    reviewer: str = Field(min_length=1)
+    plan: Plan | None = None
+    tasks: list[Task] | None = None
+    task_ids: list[str] = Field(default_factory=list)
+    reason: str = ""
+    answer: str | None = None
+
+    @model_validator(mode="after")
+    def _carries_what_its_kind_needs(self) -> Decision:
+        needed = _NEEDS[self.kind]
+        given = {
+            name
+            for name in ("plan", "tasks", "answer")
+            if getattr(self, name) is not None and name != needed
+        }
+        if self.task_ids and self.kind != "reject_tasks":
+            given.add("task_ids")
+        if given:
+            raise ValueError(f"{self.kind} carries no {', '.join(sorted(given))}: leave it out")
+        if needed in ("plan", "answer") and getattr(self, needed) is None:
+            raise ValueError(f"{self.kind} needs the edited {needed}")
+        if needed == "tasks" and not self.tasks:
+            raise ValueError("edit_tasks needs the edited tasks")
+        if self.answer is not None and not self.answer.strip():
+            raise ValueError("edit_answer needs a non-empty answer")
+        return self
+
+
+class AuditEntry(Record):
+    """One applied decision, as kept in the thread's audit trail.
+
+    Attributes:
+        request_id: The request it answered.
+        request_kind: The kind of that request.
+        decision_kind: What was decided.
+        reviewer: Who decided.
+        at: When it was applied, ISO 8601 UTC.
+        path: Where in the team hierarchy (as the request's ``path``).
+        diff: A unified diff of what changed (JSON of records, lines of text); empty for an
+            approval.
+        reason: The reviewer's reason, if any.
+    """
+
+    request_id: str
+    request_kind: ReviewKind
+    decision_kind: DecisionKind
+    reviewer: str
+    at: str
+    path: list[str] = Field(default_factory=list)
+    diff: str = ""
+    reason: str = ""
+
+    @property
+    def id(self) -> str:
+        """A stable id: a subgraph handing the trail back to its parent adds no duplicate."""
+        key = "\x1f".join((self.request_id, self.decision_kind, self.reviewer, self.at))
+        return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+class CheckpointSummary(Record):
+    """One checkpoint of a thread, as :func:`framework.review.history` lists it.
+
+    Attributes:
+        checkpoint_id: The checkpoint's id (pass it to ``fork``).
+        checkpoint_ns: Its graph's namespace ("" at the top, ``research_team:<task>`` inside).
+        step: The step of its graph that wrote it (-1 for the input).
+        node: What wrote it: the nodes of that step, ``input`` or ``update``.
+        created_at: When it was written, ISO 8601.
+        summary: One line about the state it holds.
+    """
+
+    checkpoint_id: str
+    checkpoint_ns: str = ""
+    step: int
+    node: str
+    created_at: str
+    summary: str
