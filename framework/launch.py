@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 
-from framework.builder import compile_team
+from framework.builder import TeamSettings, compile_team
 from framework.errors import ConfigError
 from framework.home import DataHome
 from framework.memory import (
@@ -25,8 +27,16 @@ from framework.models import resolve_model
 from framework.observe import ObserverOptions, RunObserver, load_observer
 from framework.persistence.checkpointer import default_serializer, sqlite_checkpointer
 from framework.registry import TeamFactory, TeamSetup, load_team
+from framework.review.points import REVIEW_NODES
+from framework.review.records import ReviewKind
 
-__all__ = ["LaunchRequest", "Launched", "launch"]
+__all__ = [
+    "LaunchRequest",
+    "Launched",
+    "home_checkpointer",
+    "launch",
+    "review_points",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,6 +51,15 @@ class LaunchRequest:
     memory_scope: tuple[str, ...] = ("default",)
     observe: ObserverOptions | None = None
     """How to observe the run (telemetry); None observes nothing."""
+    review: frozenset[str] = frozenset()
+    """Review points to pause at (``plan``, ``tasks``, ``answer``); empty pauses nowhere."""
+
+
+def review_points(names: Iterable[str]) -> frozenset[ReviewKind]:
+    """The review points called ``names``; ConfigError naming the points there are."""
+    points = frozenset(cast(ReviewKind, name) for name in names)
+    TeamSettings(review=points)  # refuses an unknown point, listing the ones there are
+    return points
 
 
 @dataclass(kw_only=True)
@@ -70,8 +89,36 @@ def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None
     if request.max_parallel is not None and request.max_parallel < 1:
         raise ConfigError(f"--max-parallel must be at least 1, got {request.max_parallel}")
     model = resolve_model(request.model) if request.model is not None else None
+    review_points(request.review)
     checked_corpus_files(request.corpus)
     return factory, model
+
+
+def home_checkpointer(home: DataHome, observer: RunObserver | None = None) -> SqliteSaver:
+    """The checkpointer of the runs under ``home``; ``observer`` wraps its serializer.
+
+    The review commands open it too, to read what a thread was run with.
+    """
+    serde: SerializerProtocol = default_serializer()
+    if observer is not None:
+        serde = observer.serializer(serde)
+    return sqlite_checkpointer(home.checkpoints, serde)
+
+
+def _check_review_support(
+    app: CompiledStateGraph[Any, Any, Any, Any], request: LaunchRequest
+) -> None:
+    """Refuse review points the team has no node for: the run would never pause there."""
+    nodes = set(app.nodes)
+    for _, graph in app.get_subgraphs(recurse=True):
+        nodes.update(getattr(graph, "nodes", {}))
+    points = review_points(request.review)
+    missing = sorted(kind for kind in points if REVIEW_NODES.get(kind) not in nodes)
+    if missing:
+        raise ConfigError(
+            f"team {request.team!r} has no {', '.join(missing)} review point: run it without "
+            "--review, or pick a team that plans with workers (meta or research)"
+        )
 
 
 def launch(request: LaunchRequest) -> Launched:
@@ -85,10 +132,7 @@ def launch(request: LaunchRequest) -> Launched:
         observer = load_observer(home, request.observe) if request.observe else None
         if observer is not None:
             resources.callback(observer.close)
-        serde: SerializerProtocol = default_serializer()
-        if observer is not None:
-            serde = observer.serializer(serde)
-        checkpointer = sqlite_checkpointer(home.checkpoints, serde)
+        checkpointer = home_checkpointer(home, observer)
         resources.callback(checkpointer.conn.close)
         setup = TeamSetup(
             corpus=Corpus(store),
@@ -96,9 +140,11 @@ def launch(request: LaunchRequest) -> Launched:
             model=model,
             max_parallel=request.max_parallel,
             memory_scope=request.memory_scope,
+            review=request.review,
             middleware=observer.middleware if observer is not None else (),
         )
         app = compile_team(factory(setup), checkpointer=checkpointer, name=request.team)
+        _check_review_support(app, request)
     except BaseException:
         resources.close()
         raise

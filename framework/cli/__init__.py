@@ -6,6 +6,7 @@ from importlib.metadata import entry_points
 
 import typer
 
+from framework.cli.review import approve, edit, fork_thread, history_of, reject, reviews, show
 from framework.cli.run import run
 
 __all__ = ["COMMAND_ENTRY_POINTS", "app", "main"]
@@ -18,6 +19,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command()(run)
+for _command in (reviews, show, approve, edit, reject):
+    app.command()(_command)
+app.command(name="history")(history_of)
+app.command(name="fork")(fork_thread)
 
 COMMAND_ENTRY_POINTS = "cadre.commands"
 """Commands of other packages (``cadre trace`` comes from telemetry) register here."""

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from framework.cli._common import HomeOption, fail, report_outcome
 from framework.cli.progress import ProgressPrinter
-from framework.errors import CadreError, ConfigError, CorpusError
+from framework.errors import CadreError, ConfigError
 from framework.home import resolve_home
 from framework.launch import LaunchRequest, launch
 from framework.observe import ObserverOptions
+from framework.review import pending
 from framework.runner import new_thread_id, run_team, to_jsonable
+from framework.threads import ThreadInfo
 
 __all__ = ["run"]
 
@@ -32,9 +35,7 @@ def run(
     max_parallel: Annotated[
         int | None, typer.Option(help="Workers at once per dispatch (default 8).")
     ] = None,
-    home: Annotated[
-        Path | None, typer.Option(help="Data home (default $CADRE_HOME or ./.cadre).")
-    ] = None,
+    home: HomeOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
     otlp_endpoint: Annotated[
         str | None, typer.Option(help="Send spans and metrics over OTLP/HTTP to this URL.")
@@ -47,11 +48,15 @@ def run(
     memory_scope: Annotated[
         str, typer.Option(help="Whose research memory to read and extend (user or project).")
     ] = "default",
+    review: Annotated[
+        str,
+        typer.Option(help="Pause for a human at these review points: plan, tasks, answer."),
+    ] = "",
 ) -> None:
     """Research QUESTION over a corpus and print a cited report."""
     err = Console(stderr=True)
     if not question.strip():
-        _fail(ConfigError("the question is empty: pass the question to research"))
+        fail(ConfigError("the question is empty: pass the question to research"))
     request = LaunchRequest(
         team=team,
         corpus=corpus,
@@ -59,6 +64,7 @@ def run(
         model=model,
         max_parallel=max_parallel,
         memory_scope=tuple(part for part in memory_scope.split("/") if part),
+        review=frozenset(point.strip() for point in review.split(",") if point.strip()),
         observe=ObserverOptions(
             otlp_endpoint=otlp_endpoint, console=trace_console, capture_content=trace_content
         )
@@ -80,17 +86,17 @@ def run(
                 thread_id,
                 on_event=ProgressPrinter(err),
                 observer=launched.observer,
+                metadata=ThreadInfo.of(request).metadata(),
             )
+            requests = pending(launched.app, thread_id) if request.review else []
     except CadreError as error:
-        _fail(error)
+        fail(error)
     if as_json:
-        payload = {"thread_id": result.thread_id, **to_jsonable(result.state)}
+        payload = {
+            "thread_id": result.thread_id,
+            **to_jsonable(result.state),
+            "pending": to_jsonable(requests),
+        }
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
-        typer.echo(result.state.get("final_answer", ""))
-
-
-def _fail(error: CadreError) -> NoReturn:
-    """One line on stderr; exit 2 for bad input, 1 for a run that failed."""
-    typer.echo(f"error: {' '.join(str(error).split())}", err=True)
-    raise typer.Exit(2 if isinstance(error, ConfigError | CorpusError) else 1)
+        report_outcome(result, requests, home)

@@ -1,0 +1,178 @@
+"""Plain-text views of review requests, a thread's state and its history for the terminal."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from framework.records import Plan, Task
+from framework.review import (
+    AnswerReview,
+    AnyReviewRequest,
+    AuditEntry,
+    CheckpointSummary,
+    PlanReview,
+    TaskReview,
+)
+from framework.threads import ThreadInfo
+
+__all__ = [
+    "history_lines",
+    "kind_label",
+    "namespace_path",
+    "next_commands",
+    "request_lines",
+    "thread_lines",
+]
+
+_PREVIEW = 160
+"""Characters of an answer shown in a request; ``cadre show`` prints all of it."""
+
+
+def _short(text: str, limit: int = _PREVIEW) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _task_line(task: Task, reason: str | None = None) -> str:
+    retry = f" [retry {task.attempt}]" if task.attempt else ""
+    why = f" ({reason})" if reason else ""
+    return f"{task.id}  {task.status:<8}  {_short(task.description, 100)}{retry}{why}"
+
+
+def _subject(request: AnyReviewRequest) -> list[str]:
+    """What a request asks the reviewer to look at."""
+    if isinstance(request, PlanReview):
+        return [f"goal: {_short(request.plan.goal)}"] + [_task_line(task) for task in request.tasks]
+    if isinstance(request, TaskReview):
+        inputs = json.dumps(request.task.inputs, ensure_ascii=False)
+        return [_task_line(request.task), f"inputs: {_short(inputs)}"]
+    if isinstance(request, AnswerReview):
+        return [f"draft: {_short(request.draft or request.consolidated)}"]
+    return [f"input: {_short(request.summary)}"]  # a NodeReview
+
+
+def kind_label(kind: str) -> str:
+    """A request kind as the reviewer reads it: ``plan review``, ``task review``."""
+    return f"{'task' if kind == 'tasks' else kind} review"
+
+
+def request_lines(request: AnyReviewRequest, *, subject: bool = True) -> list[str]:
+    """A request: its id, kind and team path, what to review (unless ``subject`` is False),
+    and the decisions it allows."""
+    where = "/".join(request.path) or "top"
+    lines = [f"{request.id}  {kind_label(request.kind)}  at {where} (node {request.node})"]
+    lines += [f"    {line}" for line in _subject(request)] if subject else []
+    lines.append(f"    allowed: {', '.join(request.allowed)}")
+    return lines
+
+
+_COMMANDS: Mapping[str, str] = {
+    "edit_plan": "cadre edit {thread} --plan FILE",
+    "edit_tasks": "cadre edit {thread} --tasks FILE",
+    "reject_tasks": "cadre reject {thread} TASK_ID... --reason TEXT",
+    "edit_answer": "cadre edit {thread} --answer FILE",
+}
+
+
+def next_commands(
+    thread_id: str, requests: Sequence[AnyReviewRequest], home: Path | None
+) -> list[str]:
+    """The commands that continue a paused thread, for the decisions its requests allow."""
+    thread = shlex.quote(thread_id)
+    commands = [f"cadre show {thread}", f"cadre approve {thread}"]
+    if len(requests) > 1:
+        commands.append(f"cadre approve {thread} REQUEST_ID")
+    allowed = {kind for request in requests for kind in request.allowed}
+    commands += [
+        template.format(thread=thread) for kind, template in _COMMANDS.items() if kind in allowed
+    ]
+    suffix = f" --home {shlex.quote(str(home))}" if home is not None else ""
+    return [command + suffix for command in commands]
+
+
+def _plan_lines(plan: Plan | None) -> list[str]:
+    if plan is None:
+        return ["plan: none yet"]
+    lines = [f"plan: {plan.goal}"]
+    if plan.rationale:
+        lines.append(f"  rationale: {plan.rationale}")
+    if plan.direct_answer is not None:
+        lines.append(f"  direct answer: {_short(plan.direct_answer)}")
+    return lines
+
+
+def _audit_line(entry: AuditEntry) -> str:
+    reason = f": {entry.reason}" if entry.reason else ""
+    return (
+        f"{entry.at}  {entry.reviewer}  {entry.decision_kind} on "
+        f"{kind_label(entry.request_kind)} {entry.request_id}{reason}"
+    )
+
+
+def thread_lines(
+    thread_id: str,
+    info: ThreadInfo,
+    values: Mapping[str, Any],
+    requests: Sequence[AnyReviewRequest],
+) -> list[str]:
+    """``cadre show``: the thread's settings, plan, tasks with status, requests and answer."""
+    review = ",".join(info.review) or "none"
+    status = f"paused for review ({len(requests)} pending)" if requests else "not paused"
+    if not requests and values.get("final_answer"):
+        status = "finished"
+    lines = [
+        f"thread {thread_id}: team {info.team}, model {info.model or 'offline'}, review {review}",
+        f"corpus: {info.corpus}",
+        f"status: {status}",
+        f"question: {values.get('question', '')}",
+        *_plan_lines(values.get("plan")),
+    ]
+    tasks: Mapping[str, Task] = values.get("tasks") or {}
+    rejections: Mapping[str, str] = values.get("rejections") or {}
+    lines.append(f"tasks: {len(tasks)}")
+    lines += [
+        f"  {_task_line(task, rejections.get(task.id) if task.status == 'rejected' else None)}"
+        for task in tasks.values()
+    ]
+    lines.append(f"pending: {len(requests)}")
+    lines += [
+        f"  {line}"
+        for request in requests
+        for line in request_lines(request, subject=not isinstance(request, PlanReview))
+    ]
+    audit: Sequence[AuditEntry] = values.get("audit") or []
+    lines.append(f"audit: {len(audit)} decision(s)")
+    lines += [f"  {_audit_line(entry)}" for entry in sorted(audit, key=lambda entry: entry.at)]
+    answer = values.get("final_answer") or values.get("consolidated") or ""
+    label = "answer" if status == "finished" else "draft answer"
+    lines += [f"{label}:", answer] if answer else [f"{label}: none yet"]
+    return lines
+
+
+def namespace_path(checkpoint_ns: str) -> str:
+    """A checkpoint namespace as the path of nodes it is under (``research_team``), or
+    ``top`` for the top-level graph."""
+    parts = [part.split(":")[0] for part in checkpoint_ns.split("|") if part]
+    return "/".join(parts) or "top"
+
+
+def _history_line(checkpoint: str, step: str, graph: str, node: str, summary: str) -> str:
+    return f"{checkpoint:<36}  {step:>4}  {graph:<14}  {node:<16}  {summary}"
+
+
+def history_lines(entries: Iterable[CheckpointSummary]) -> list[str]:
+    """``cadre history``: a header, then one line per checkpoint, newest first."""
+    return [_history_line("checkpoint", "step", "graph", "written by", "state")] + [
+        _history_line(
+            entry.checkpoint_id,
+            str(entry.step),
+            namespace_path(entry.checkpoint_ns),
+            entry.node or "-",
+            entry.summary,
+        )
+        for entry in entries
+    ]

@@ -1,0 +1,188 @@
+"""What a ``cadre run`` thread was started with, so that another process can rebuild its app.
+
+``cadre run`` records a :class:`ThreadInfo` in its run config metadata under :data:`METADATA_KEY`
+(as one JSON string: LangGraph copies only string, number and boolean metadata values into the
+checkpoint metadata). Every checkpoint that run writes carries it, so the review commands can
+find the team, corpus, model and review points of a thread and compile the same app again
+with :func:`relaunch`. The checkpoint metadata is stored in plaintext; it holds no question or
+state, only these settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from pydantic import ValidationError
+
+from framework.errors import CorpusError, ReviewError
+from framework.home import DataHome
+from framework.launch import Launched, LaunchRequest, home_checkpointer, launch
+from framework.observe import ObserverOptions
+from framework.records import Record
+
+__all__ = [
+    "METADATA_KEY",
+    "ThreadInfo",
+    "open_checkpointer",
+    "read_thread_info",
+    "relaunch",
+    "thread_info",
+]
+
+METADATA_KEY = "cadre"
+"""The run config metadata key under which ``cadre run`` records its :class:`ThreadInfo`."""
+
+
+class ThreadInfo(Record):
+    """The settings a thread was run with: enough to compile its app again (a versioned
+    record, since it is persisted with the thread's checkpoints).
+
+    Attributes:
+        team: The team name (a ``cadre.teams`` entry point).
+        corpus: The corpus folder, absolute.
+        model: The chat model as ``provider:name``; None ran offline.
+        review: The review points turned on (``plan``, ``tasks``, ``answer``).
+        memory_scope: Whose research memory the run reads and extends.
+        max_parallel: The cap on workers per dispatch; None keeps the team's default.
+    """
+
+    team: str
+    corpus: str
+    model: str | None = None
+    review: tuple[str, ...] = ()
+    memory_scope: tuple[str, ...] = ("default",)
+    max_parallel: int | None = None
+
+    @classmethod
+    def of(cls, request: LaunchRequest) -> ThreadInfo:
+        """The info of a run launched with ``request``."""
+        return cls(
+            team=request.team,
+            corpus=str(request.corpus.resolve()),
+            model=request.model,
+            review=tuple(sorted(request.review)),
+            memory_scope=request.memory_scope,
+            max_parallel=request.max_parallel,
+        )
+
+    def request(self, home: DataHome, observe: ObserverOptions | None = None) -> LaunchRequest:
+        """The launch request that compiles this thread's app again under ``home``."""
+        return LaunchRequest(
+            team=self.team,
+            corpus=Path(self.corpus),
+            home=home,
+            model=self.model,
+            max_parallel=self.max_parallel,
+            memory_scope=self.memory_scope,
+            review=frozenset(self.review),
+            observe=observe,
+        )
+
+    def metadata(self) -> dict[str, str]:
+        """The run config metadata recording this info (one JSON string under ``cadre``)."""
+        return {METADATA_KEY: self.model_dump_json()}
+
+    @classmethod
+    def from_metadata(cls, metadata: Mapping[str, Any]) -> ThreadInfo | None:
+        """The info recorded in a checkpoint's metadata; None when it holds none (or a bad one)."""
+        raw = metadata.get(METADATA_KEY)
+        if not isinstance(raw, str):
+            return None
+        try:
+            return cls.model_validate_json(raw)
+        except ValidationError:
+            return None
+
+
+def thread_info(
+    checkpointer: BaseCheckpointSaver[Any], thread_id: str, *, where: str = ""
+) -> ThreadInfo:
+    """The :class:`ThreadInfo` recorded by the run that started ``thread_id``.
+
+    Checkpoints are read newest first; resumed parts of a run (review decisions) record
+    nothing, so the newest checkpoint that carries the info wins.
+
+    Args:
+        checkpointer: The checkpointer holding the thread.
+        thread_id: The thread to look up.
+        where: Where the checkpointer lives (a data home), named in the error.
+
+    Raises:
+        ReviewError: No checkpoint of ``thread_id``, or none recorded by ``cadre run``.
+    """
+    suffix = f" under {where}" if where else ""
+    found = False
+    for saved in checkpointer.list({"configurable": {"thread_id": thread_id}}):
+        found = True
+        info = ThreadInfo.from_metadata(saved.metadata)
+        if info is not None:
+            return info
+    if not found:
+        raise ReviewError(f"unknown thread {thread_id!r}{suffix}: see `cadre reviews`")
+    raise ReviewError(
+        f"thread {thread_id!r}{suffix} was not started by `cadre run`, so its team is not "
+        "recorded: review it through framework.review with the app that ran it"
+    )
+
+
+@contextmanager
+def open_checkpointer(home: DataHome) -> Iterator[BaseCheckpointSaver[Any]]:
+    """The home's checkpointer, opened to read thread records and closed after.
+
+    Raises:
+        ReviewError: The home has no checkpoint database (no thread ran there); nothing is
+            created.
+    """
+    if not home.checkpoints.is_file():
+        raise ReviewError(f"no threads under {home.root}: run `cadre run` there first")
+    checkpointer = home_checkpointer(home)
+    try:
+        yield checkpointer
+    finally:
+        checkpointer.conn.close()
+
+
+def read_thread_info(home: DataHome, thread_id: str) -> ThreadInfo:
+    """The :class:`ThreadInfo` of ``thread_id`` under ``home`` (see :func:`thread_info`)."""
+    with open_checkpointer(home) as checkpointer:
+        return thread_info(checkpointer, thread_id, where=str(home.root))
+
+
+def relaunch(
+    home: DataHome,
+    thread_id: str,
+    *,
+    observe: ObserverOptions | None = None,
+    info: ThreadInfo | None = None,
+) -> tuple[Launched, ThreadInfo]:
+    """Compile the app of an existing thread again, as ``cadre run`` launched it.
+
+    The corpus is indexed again on the way (unchanged files are skipped), so it must still
+    exist.
+
+    Args:
+        home: The data home the thread ran under.
+        thread_id: The thread.
+        observe: How to observe what the app runs next (None: nothing).
+        info: The thread's info when already read (threads that share it share one app).
+
+    Returns:
+        The launched app (close it when done) and the thread's info.
+
+    Raises:
+        ReviewError: The thread is unknown, or was not started by ``cadre run``.
+        CorpusError: The thread's corpus folder is gone or unreadable.
+    """
+    info = info if info is not None else read_thread_info(home, thread_id)
+    try:
+        launched = launch(info.request(home, observe))
+    except CorpusError as error:
+        raise CorpusError(
+            f"thread {thread_id!r} ran over the corpus {info.corpus}, which cannot be read "
+            f"any more ({error}): restore it to review the thread"
+        ) from error
+    return launched, info
