@@ -423,3 +423,28 @@ def test_a_home_without_threads_is_refused_and_not_created(tmp_path: Path) -> No
     result = runner.invoke(app, ["reviews", "--home", str(home)])
     assert _one_line(result) == f"error: no threads under {home}: run `cadre run` there first"
     assert not home.exists()
+
+
+def test_resume_refuses_finished_paused_and_unknown_threads(
+    tmp_path: Path, embedder: object
+) -> None:
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    home = str(tmp_path / "home")
+    runner = CliRunner()
+    base = ["--corpus", str(corpus), "--home", home, "--no-trace"]
+    assert (
+        runner.invoke(app, ["run", "How do workers retry?", *base, "--thread", "done"]).exit_code
+        == 0
+    )
+    paused = runner.invoke(
+        cli, ["run", "How do workers retry?", *base, "--thread", "held", "--review", "plan"]
+    )
+    assert paused.exit_code == 0 and "paused for review" in paused.stdout
+    for thread, reason in (
+        ("done", "has finished: there is nothing to resume"),
+        ("held", "is paused for review"),
+        ("nope", "unknown thread 'nope'"),
+    ):
+        refused = runner.invoke(app, ["resume", thread, "--home", home])
+        assert refused.exit_code == 2, refused.stdout
+        assert reason in refused.stderr and len(refused.stderr.strip().splitlines()) == 1

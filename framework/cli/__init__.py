@@ -6,7 +6,16 @@ from importlib.metadata import entry_points
 
 import typer
 
-from framework.cli.review import approve, edit, fork_thread, history_of, reject, reviews, show
+from framework.cli.review import (
+    approve,
+    edit,
+    fork_thread,
+    history_of,
+    reject,
+    resume,
+    reviews,
+    show,
+)
 from framework.cli.run import run
 
 __all__ = ["COMMAND_ENTRY_POINTS", "app", "main"]
@@ -19,7 +28,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command()(run)
-for _command in (reviews, show, approve, edit, reject):
+for _command in (reviews, show, approve, edit, reject, resume):
     app.command()(_command)
 app.command(name="history")(history_of)
 app.command(name="fork")(fork_thread)

@@ -1,4 +1,4 @@
-"""The review commands: list, show, approve, edit, reject, history and fork paused threads.
+"""The thread commands: list, show, approve, edit, reject, history, fork and resume threads.
 
 Each command rebuilds the thread's app from what ``cadre run`` recorded (see
 :mod:`framework.threads`) and calls the review API (:mod:`framework.review`) on it. Bad input
@@ -38,7 +38,7 @@ from framework.review import AnyReviewRequest, Decision, decide, fork, history, 
 from framework.runner import run_team
 from framework.threads import ThreadInfo, open_checkpointer, relaunch, thread_info
 
-__all__ = ["approve", "edit", "fork_thread", "history_of", "reject", "reviews", "show"]
+__all__ = ["approve", "edit", "fork_thread", "history_of", "reject", "resume", "reviews", "show"]
 
 P = ParamSpec("P")
 
@@ -321,3 +321,26 @@ def fork_thread(
         )
         requests = pending(launched.app, new_thread)
     report_outcome(result, requests, home, announce=True)
+
+
+@_one_line
+def resume(thread: ThreadArgument, home: HomeOption = None) -> None:
+    """Continue THREAD from its last checkpoint in this process: after a crash, a kill or a
+    fork. A thread paused for review goes on with approve, edit or reject instead."""
+    with _opened(home, thread, observe=True) as (launched, _):
+        config: RunnableConfig = {"configurable": {"thread_id": thread}}
+        if pending(launched.app, thread):
+            raise ReviewError(
+                f"thread {thread!r} is paused for review: decide with cadre approve, edit or reject"
+            )
+        if not launched.app.get_state(config).next:
+            raise ReviewError(f"thread {thread!r} has finished: there is nothing to resume")
+        result = run_team(
+            launched.app,
+            None,
+            thread,
+            on_event=ProgressPrinter(Console(stderr=True)),
+            observer=launched.observer,
+        )
+        after = pending(launched.app, thread)
+    report_outcome(result, after, home, announce=True)
