@@ -437,7 +437,7 @@ def test_resume_refuses_finished_paused_and_unknown_threads(
         == 0
     )
     paused = runner.invoke(
-        cli, ["run", "How do workers retry?", *base, "--thread", "held", "--review", "plan"]
+        app, ["run", "How do workers retry?", *base, "--thread", "held", "--review", "plan"]
     )
     assert paused.exit_code == 0 and "paused for review" in paused.stdout
     for thread, reason in (
