@@ -10,7 +10,6 @@ from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.serde.base import SerializerProtocol
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 
 from framework.builder import TeamSettings, compile_team
@@ -25,7 +24,10 @@ from framework.memory import (
 )
 from framework.models import resolve_model
 from framework.observe import ObserverOptions, RunObserver, load_observer
-from framework.persistence.checkpointer import default_serializer, sqlite_checkpointer
+from framework.persistence.checkpointer import default_serializer
+from framework.persistence.cipher import BlobCipher, row_identity
+from framework.persistence.keys import default_key_provider
+from framework.persistence.sqlite_saver import CadreSqliteSaver
 from framework.registry import TeamFactory, TeamSetup, load_team
 from framework.review.points import REVIEW_NODES
 from framework.review.records import ReviewKind
@@ -34,6 +36,8 @@ __all__ = [
     "LaunchRequest",
     "Launched",
     "home_checkpointer",
+    "home_cipher",
+    "home_store",
     "launch",
     "review_points",
 ]
@@ -94,15 +98,28 @@ def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None
     return factory, model
 
 
-def home_checkpointer(home: DataHome, observer: RunObserver | None = None) -> SqliteSaver:
-    """The checkpointer of the runs under ``home``; ``observer`` wraps its serializer.
+def home_cipher(home: DataHome) -> BlobCipher:
+    """The cipher of everything stored under ``home``: keys from ``$CADRE_KEYS``, else from the
+    home's key file (created on first use, mode 0600)."""
+    return BlobCipher.from_provider(default_key_provider(home))
+
+
+def home_store(home: DataHome, cipher: BlobCipher) -> SemanticStore:
+    """The home's semantic store, its texts and metadata sealed (the vectors stay searchable)."""
+    return SemanticStore(home.memory, codec=cipher.bind(row_identity("memory", home.memory.name)))
+
+
+def home_checkpointer(
+    home: DataHome, observer: RunObserver | None = None, cipher: BlobCipher | None = None
+) -> CadreSqliteSaver:
+    """The encrypted checkpointer of the runs under ``home``; ``observer`` wraps its serializer.
 
     The review commands open it too, to read what a thread was run with.
     """
     serde: SerializerProtocol = default_serializer()
     if observer is not None:
         serde = observer.serializer(serde)
-    return sqlite_checkpointer(home.checkpoints, serde)
+    return CadreSqliteSaver(home.checkpoints, cipher or home_cipher(home), serde=serde)
 
 
 def _check_review_support(
@@ -127,13 +144,14 @@ def launch(request: LaunchRequest) -> Launched:
     home = request.home.create()
     resources = ExitStack()
     try:
-        store = resources.enter_context(SemanticStore(home.memory))
+        cipher = home_cipher(home)
+        store = resources.enter_context(home_store(home, cipher))
         report = ingest_corpus(request.corpus, store)
         observer = load_observer(home, request.observe) if request.observe else None
         if observer is not None:
             resources.callback(observer.close)
-        checkpointer = home_checkpointer(home, observer)
-        resources.callback(checkpointer.conn.close)
+        checkpointer = home_checkpointer(home, observer, cipher)
+        resources.callback(checkpointer.close)
         setup = TeamSetup(
             corpus=Corpus(store),
             store=store,

@@ -4,8 +4,8 @@
 (as one JSON string: LangGraph copies only string, number and boolean metadata values into the
 checkpoint metadata). Every checkpoint that run writes carries it, so the review commands can
 find the team, corpus, model and review points of a thread and compile the same app again
-with :func:`relaunch`. The checkpoint metadata is stored in plaintext; it holds no question or
-state, only these settings.
+with :func:`relaunch`. Like every metadata value outside the allowlist (step, source, parents,
+run id), it is sealed in the encrypted checkpoint body, not in the plaintext metadata column.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def open_checkpointer(home: DataHome) -> Iterator[BaseCheckpointSaver[Any]]:
     try:
         yield checkpointer
     finally:
-        checkpointer.conn.close()
+        checkpointer.close()
 
 
 def read_thread_info(home: DataHome, thread_id: str) -> ThreadInfo:

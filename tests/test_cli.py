@@ -148,3 +148,29 @@ def test_meta_hypothesis_runs_the_hypothesis_team_inside_the_coordinator(
     assert set(state["findings"]) == {"intake", "risk_assessment", "compliance_check"}
     assert [f["severity"] for f in state["findings"]["compliance_check"]] == ["info"]
     assert "hypothesis" in err  # the hypothesis team's progress, nested under the coordinator
+
+
+def test_nothing_a_run_wrote_is_readable_in_the_home_files(
+    corpus_dir: Path, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    home = tmp_path / "home"
+    question = "How are runs checkpointed? zebra-quartz-secret"
+    code, _, err = _run(question, "--corpus", str(corpus_dir), "--home", str(home), "--no-trace")
+    assert code == 0, err
+    assert oct((home / "keys.json").stat().st_mode & 0o777) == "0o600"
+    secrets = [
+        b"zebra-quartz-secret",  # the question (state, configurable values)
+        b"encrypted at rest with AES in OCB mode",  # a corpus chunk and a worker's evidence
+        b"docs/checkpoints.md:3",  # a citation (state, facts, evidence)
+        str(corpus_dir).encode(),  # the thread's recorded settings
+    ]  # the ingest index keeps file paths and content hashes in plain text, to skip unchanged files
+    for name in (
+        "checkpoints.sqlite",
+        "checkpoints.sqlite-wal",
+        "memory.sqlite",
+        "memory.sqlite-wal",
+    ):
+        path = home / name
+        if path.exists():
+            data = path.read_bytes()
+            assert not [s for s in secrets if s in data], name

@@ -66,14 +66,15 @@ class Cadre:
         return str(path)
 
     def rows(self, thread: str) -> list[Any]:
-        """Every stored row of ``thread``: its checkpoints and pending writes, bytes included."""
+        """Every stored row of ``thread``: checkpoints, channel values and pending writes, bytes
+        included."""
         with closing(sqlite3.connect(self.home / "checkpoints.sqlite")) as connection:
             return [
                 connection.execute(
                     f"SELECT * FROM {table} WHERE thread_id = ? ORDER BY 1, 2, 3, 4",
                     (thread,),
                 ).fetchall()
-                for table in ("checkpoints", "writes")
+                for table in ("cadre_checkpoints", "cadre_blobs", "cadre_writes")
             ]
 
 

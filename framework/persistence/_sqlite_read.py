@@ -1,0 +1,274 @@
+"""Reading checkpoints back: rows to :class:`CheckpointTuple`, deltas applied, filters honoured."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    PendingWrite,
+    get_checkpoint_id,
+    writes_sort_key,
+)
+from langgraph.checkpoint.serde.base import SerializerProtocol
+
+from framework.errors import TamperError
+from framework.persistence._deltas import EMPTY, FULL, KINDS, DeltaError, rebuild
+from framework.persistence._sqlite_rows import (
+    PUBLIC_METADATA_KEYS,
+    RowCodec,
+    blob_ad,
+    checkpoint_ad,
+    merge_metadata,
+    write_ad,
+)
+
+__all__ = ["CheckpointRow", "Reader", "Search", "search", "select_row"]
+
+MAX_CHAIN = 100_000
+"""A delta chain longer than this is a loop in an altered database, not data."""
+
+MEMO_SIZE = 4096
+"""How many opened blob rows a :class:`Reader` keeps for the rest of its call."""
+
+_COLUMNS = "thread_id, checkpoint_ns, checkpoint_id, parent_id, metadata, body"
+
+Typed = tuple[str, bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointRow:
+    """One ``cadre_checkpoints`` row, as stored."""
+
+    thread_id: str
+    checkpoint_ns: str
+    checkpoint_id: str
+    parent_id: str | None
+    metadata: str
+    body: bytes
+
+
+def select_row(
+    conn: sqlite3.Connection, thread_id: str, checkpoint_ns: str, checkpoint_id: str | None
+) -> CheckpointRow | None:
+    """The row of ``checkpoint_id``, or the latest of the thread's namespace when None."""
+    if checkpoint_id:
+        row = conn.execute(
+            f"SELECT {_COLUMNS} FROM cadre_checkpoints "
+            "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+            (thread_id, checkpoint_ns, checkpoint_id),
+        ).fetchone()
+    else:
+        row = conn.execute(
+            f"SELECT {_COLUMNS} FROM cadre_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
+            "ORDER BY checkpoint_id DESC LIMIT 1",
+            (thread_id, checkpoint_ns),
+        ).fetchone()
+    return CheckpointRow(*row) if row is not None else None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Search:
+    """A ``list`` call split into what SQL selects and what is checked after decoding."""
+
+    keys: list[tuple[str, str, str]]
+    """(thread id, namespace, checkpoint id) of each candidate, newest first; read each with
+    :func:`select_row` (so a long listing does not hold every body in memory)."""
+    remaining_filter: dict[str, Any]
+    limit: int | None
+    """The limit still to apply in Python (None when SQL applied it or there is none)."""
+
+
+def search(
+    conn: sqlite3.Connection,
+    config: RunnableConfig | None,
+    filter: Mapping[str, Any] | None,
+    before: RunnableConfig | None,
+    limit: int | None,
+) -> Search:
+    """Select the candidate rows of a ``list`` call, newest first.
+
+    Thread, namespace, checkpoint id, ``before`` and the allowlisted metadata keys with a string
+    or integer value are matched in SQL; any other filter key is left for after decoding.
+    """
+    wheres: list[str] = []
+    params: list[Any] = []
+    if config is not None:
+        configurable = config["configurable"]
+        wheres.append("thread_id = ?")
+        params.append(str(configurable["thread_id"]))
+        if configurable.get("checkpoint_ns") is not None:
+            wheres.append("checkpoint_ns = ?")
+            params.append(configurable["checkpoint_ns"])
+        if checkpoint_id := get_checkpoint_id(config):
+            wheres.append("checkpoint_id = ?")
+            params.append(checkpoint_id)
+    if before is not None and (before_id := get_checkpoint_id(before)):
+        wheres.append("checkpoint_id < ?")
+        params.append(before_id)
+    remaining: dict[str, Any] = {}
+    for key, value in (filter or {}).items():
+        if key in PUBLIC_METADATA_KEYS and type(value) in (str, int):
+            wheres.append(f"json_extract(metadata, '$.{key}') = ?")
+            params.append(value)
+        else:
+            remaining[key] = value
+    query = "SELECT thread_id, checkpoint_ns, checkpoint_id FROM cadre_checkpoints"
+    if wheres:
+        query += " WHERE " + " AND ".join(wheres)
+    query += " ORDER BY checkpoint_id DESC"
+    if limit is not None and not remaining:
+        query += " LIMIT ?"
+        params.append(limit)
+    keys = [(row[0], row[1], row[2]) for row in conn.execute(query, params)]
+    return Search(keys=keys, remaining_filter=remaining, limit=limit if remaining else None)
+
+
+class Reader:
+    """Decodes checkpoint rows; remembers the blob rows it opened for the rest of one call.
+
+    Args:
+        conn: The connection (the caller holds its lock, inside a read transaction).
+        codec: Opens sealed blobs.
+        serde: Deserializes them.
+    """
+
+    def __init__(
+        self, conn: sqlite3.Connection, codec: RowCodec, serde: SerializerProtocol
+    ) -> None:
+        self.conn = conn
+        self.codec = codec
+        self.serde = serde
+        self._links: dict[tuple[str, str, str, str], tuple[str, str | None, Typed] | None] = {}
+
+    def body(self, row: CheckpointRow) -> tuple[dict[str, Any], CheckpointMetadata]:
+        """The checkpoint (without channel values) and the full metadata of ``row``."""
+        ad = checkpoint_ad(
+            row.thread_id, row.checkpoint_ns, row.checkpoint_id, row.parent_id, row.metadata
+        )
+        body = self.serde.loads_typed(self.codec.open(row.body, ad))
+        metadata = merge_metadata(row.metadata, body["metadata"])
+        return body["checkpoint"], cast(CheckpointMetadata, metadata)
+
+    def checkpoint_tuple(
+        self, row: CheckpointRow, checkpoint: Mapping[str, Any], metadata: CheckpointMetadata
+    ) -> CheckpointTuple:
+        """The tuple of ``row`` with its channel values and pending writes loaded."""
+        thread_id, checkpoint_ns = row.thread_id, row.checkpoint_ns
+        values = self.values(thread_id, checkpoint_ns, checkpoint.get("channel_versions", {}))
+        full = cast(Checkpoint, {**checkpoint, "channel_values": values})
+        parent: RunnableConfig | None = None
+        if row.parent_id:
+            parent = _config(thread_id, checkpoint_ns, row.parent_id)
+        return CheckpointTuple(
+            config=_config(thread_id, checkpoint_ns, row.checkpoint_id),
+            checkpoint=full,
+            metadata=metadata,
+            parent_config=parent,
+            pending_writes=self.writes(thread_id, checkpoint_ns, row.checkpoint_id),
+        )
+
+    def values(
+        self, thread_id: str, checkpoint_ns: str, versions: ChannelVersions
+    ) -> dict[str, Any]:
+        """Every channel's value at ``versions``; channels stored empty or absent are left out."""
+        values: dict[str, Any] = {}
+        for channel, version in versions.items():
+            links = self._chain(thread_id, checkpoint_ns, channel, str(version))
+            if links is not None and links[0][0] != EMPTY:
+                values[channel] = self._rebuild(channel, links)
+        return values
+
+    def _rebuild(self, channel: str, links: list[tuple[str, Typed]]) -> Any:
+        try:
+            return rebuild(self.serde, links)
+        except DeltaError as exc:
+            raise TamperError(
+                f"channel {channel!r}: its stored value does not decode ({exc})"
+            ) from None
+
+    def _chain(
+        self, thread_id: str, checkpoint_ns: str, channel: str, version: str
+    ) -> list[tuple[str, Typed]] | None:
+        """The rows from ``version`` back to its full value, newest first; None if absent."""
+        links: list[tuple[str, Typed]] = []
+        current = version
+        while len(links) < MAX_CHAIN:
+            link = self._link(thread_id, checkpoint_ns, channel, current)
+            if link is None:
+                if not links:
+                    return None
+                raise TamperError(
+                    f"channel {channel!r} version {version!r} is stored as deltas reaching back "
+                    f"to version {current!r}, which is missing: the database was altered"
+                )
+            kind, base, typed = link
+            links.append((kind, typed))
+            if base is None:
+                return links
+            current = base
+        raise TamperError(f"channel {channel!r}: its delta chain loops; the database was altered")
+
+    def _link(
+        self, thread_id: str, checkpoint_ns: str, channel: str, version: str
+    ) -> tuple[str, str | None, Typed] | None:
+        key = (thread_id, checkpoint_ns, channel, version)
+        if key in self._links:
+            return self._links[key]
+        row = self.conn.execute(
+            "SELECT kind, base_version, value FROM cadre_blobs "
+            "WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?",
+            key,
+        ).fetchone()
+        link: tuple[str, str | None, Typed] | None = None
+        if row is not None:
+            kind, base, blob = row
+            typed = self.codec.open(blob, blob_ad(*key, kind, base))
+            if kind not in KINDS or (base is None) != (kind in (FULL, EMPTY)):
+                raise TamperError(f"channel {channel!r} version {version!r}: unknown kind {kind!r}")
+            link = (kind, base, typed)
+        if len(self._links) >= MEMO_SIZE:
+            self._links.clear()
+        self._links[key] = link
+        return link
+
+    def writes(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> list[PendingWrite]:
+        """The checkpoint's pending writes in ``writes_sort_key`` order."""
+        rows = self.conn.execute(
+            "SELECT task_id, idx, channel, task_path, value FROM cadre_writes "
+            "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+            (thread_id, checkpoint_ns, checkpoint_id),
+        ).fetchall()
+        rows.sort(key=lambda r: writes_sort_key(r[3], r[0], r[1]))
+        return [
+            (
+                task_id,
+                channel,
+                self.serde.loads_typed(
+                    self.codec.open(
+                        blob,
+                        write_ad(
+                            thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, path
+                        ),
+                    )
+                ),
+            )
+            for task_id, idx, channel, path, blob in rows
+        ]
+
+
+def _config(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableConfig:
+    return {
+        "configurable": {
+            "thread_id": thread_id,
+            "checkpoint_ns": checkpoint_ns,
+            "checkpoint_id": checkpoint_id,
+        }
+    }

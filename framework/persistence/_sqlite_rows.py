@@ -1,0 +1,196 @@
+"""How one row's blob is sealed and opened, and what of the metadata stays in plaintext.
+
+Every blob column holds a *frame* (the serializer's type tag, then its bytes), sealed with
+:class:`BlobCipher` when the database is encrypted. The associated data of a blob names its row
+and binds the row's plaintext columns: a blob copied to another thread, checkpoint, channel,
+version or task write fails with :class:`TamperError`, and so does a row whose plaintext
+columns were edited (its parent id, metadata, delta base or channel).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from framework.errors import ConfigError, TamperError
+from framework.persistence.cipher import MAGIC, BlobCipher, row_identity
+
+__all__ = [
+    "PUBLIC_METADATA_KEYS",
+    "TABLES",
+    "BlobTable",
+    "RowCodec",
+    "blob_ad",
+    "checkpoint_ad",
+    "merge_metadata",
+    "split_metadata",
+    "write_ad",
+]
+
+Typed = tuple[str, bytes]
+
+PUBLIC_METADATA_KEYS: Mapping[str, type] = {
+    "source": str,
+    "step": int,
+    "parents": dict,
+    "run_id": str,
+}
+"""The metadata kept in the plaintext column (and filterable in SQL), with the type it must
+have; everything else (configurable values, run metadata) goes into the sealed body."""
+
+
+def checkpoint_ad(
+    thread_id: str, checkpoint_ns: str, checkpoint_id: str, parent_id: str | None, metadata: str
+) -> bytes:
+    """The associated data of a checkpoint's body: its row and its plaintext columns."""
+    return row_identity(
+        "checkpoint", thread_id, checkpoint_ns, checkpoint_id, parent_id or "", metadata
+    )
+
+
+def blob_ad(  # noqa: PLR0917 - a row's columns, in order (see TABLES)
+    thread_id: str, checkpoint_ns: str, channel: str, version: str, kind: str, base: str | None
+) -> bytes:
+    """The associated data of one channel value (full, delta on ``base``, or empty)."""
+    return row_identity("blob", thread_id, checkpoint_ns, channel, version, kind, base or "")
+
+
+def write_ad(  # noqa: PLR0917 - a row's columns, in order (see TABLES)
+    thread_id: str,
+    checkpoint_ns: str,
+    checkpoint_id: str,
+    task_id: str,
+    idx: int,
+    channel: str,
+    task_path: str,
+) -> bytes:
+    """The associated data of one pending write."""
+    return row_identity(
+        "write", thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlobTable:
+    """A table with one sealed column: what to select to rebuild each row's associated data.
+
+    ``columns`` starts with ``thread_id``; ``ad`` takes the selected values in that order.
+    """
+
+    name: str
+    blob_column: str
+    columns: tuple[str, ...]
+    ad: Callable[..., bytes]
+
+
+TABLES: tuple[BlobTable, ...] = (
+    BlobTable(
+        name="cadre_checkpoints",
+        blob_column="body",
+        columns=("thread_id", "checkpoint_ns", "checkpoint_id", "parent_id", "metadata"),
+        ad=checkpoint_ad,
+    ),
+    BlobTable(
+        name="cadre_blobs",
+        blob_column="value",
+        columns=("thread_id", "checkpoint_ns", "channel", "version", "kind", "base_version"),
+        ad=blob_ad,
+    ),
+    BlobTable(
+        name="cadre_writes",
+        blob_column="value",
+        columns=(
+            "thread_id",
+            "checkpoint_ns",
+            "checkpoint_id",
+            "task_id",
+            "idx",
+            "channel",
+            "task_path",
+        ),
+        ad=write_ad,
+    ),
+)
+"""Every table with a sealed column, for copying threads, key status and re-encryption."""
+
+
+class RowCodec:
+    """Frames a serializer's ``(type, bytes)`` and seals it, or the reverse.
+
+    Args:
+        cipher: Seals every frame; None stores frames as they are (a plaintext database).
+    """
+
+    def __init__(self, cipher: BlobCipher | None) -> None:
+        self.cipher = cipher
+
+    def seal(self, typed: Typed, associated_data: bytes) -> bytes:
+        """The stored form of ``typed`` at the row named by ``associated_data``."""
+        type_, data = typed
+        tag = type_.encode("ascii")
+        frame = b"".join((bytes((len(tag),)), tag, data))
+        return frame if self.cipher is None else self.cipher.encrypt(frame, associated_data)
+
+    def open(self, blob: bytes, associated_data: bytes) -> Typed:
+        """The ``(type, bytes)`` sealed at this row.
+
+        Raises:
+            CryptoError: The blob is plaintext in an encrypted database, tampered, moved, or
+                under an unknown or wrong key.
+            ConfigError: A sealed blob in a plaintext database.
+        """
+        if self.cipher is not None:
+            frame = self.cipher.decrypt(blob, associated_data)
+        elif blob.startswith(MAGIC):
+            raise ConfigError(
+                "an encrypted blob was found in a checkpoint database marked unencrypted; it "
+                "was copied from another database and cannot be read here"
+            )
+        else:
+            frame = blob
+        if not frame or len(frame) < 1 + frame[0]:
+            raise TamperError(f"stored value is truncated: {len(frame)} bytes, inside its frame")
+        end = 1 + frame[0]
+        return frame[1:end].decode("ascii", "replace"), frame[end:]
+
+    def reseal(self, blob: bytes, old_ad: bytes, new_ad: bytes) -> bytes:
+        """``blob`` moved to another row: opened at ``old_ad``, sealed for ``new_ad``."""
+        if self.cipher is None:
+            return blob
+        return self.cipher.encrypt(self.cipher.decrypt(blob, old_ad), new_ad)
+
+
+def split_metadata(metadata: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The plaintext metadata column (allowlisted keys, JSON) and the private rest.
+
+    A public key whose value has not the expected type (a ``parents`` that is not a mapping of
+    strings, a ``run_id`` that is not a string) goes to the private part.
+    """
+    public: dict[str, Any] = {}
+    private: dict[str, Any] = {}
+    for key, value in metadata.items():
+        expected = PUBLIC_METADATA_KEYS.get(key)
+        if expected is not None and _is_public(value, expected):
+            public[key] = value
+        else:
+            private[key] = value
+    return json.dumps(public, sort_keys=True, separators=(",", ":")), private
+
+
+def _is_public(value: Any, expected: type) -> bool:
+    if expected is dict:
+        return isinstance(value, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        )
+    if expected is int:
+        return type(value) is int
+    return isinstance(value, expected)
+
+
+def merge_metadata(public: str, private: Mapping[str, Any]) -> dict[str, Any]:
+    """The full metadata: the sealed private part with the plaintext column over it."""
+    merged = dict(private)
+    merged.update(json.loads(public))
+    return merged

@@ -1,0 +1,215 @@
+"""Writing checkpoints: the sealed checkpoint row, its channel values (deltas where they fit),
+and tasks' pending writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    WRITES_IDX_MAP,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    get_serializable_checkpoint_metadata,
+)
+from langgraph.checkpoint.serde.base import SerializerProtocol
+
+from framework.persistence._deltas import DeltaEncoder, StoredValue
+from framework.persistence._sqlite_rows import (
+    RowCodec,
+    blob_ad,
+    checkpoint_ad,
+    split_metadata,
+    write_ad,
+)
+from framework.persistence._sqlite_schema import write_transaction
+
+__all__ = ["SealedCheckpoint", "WriteRows", "Writer", "thread_and_namespace"]
+
+WriteRows = tuple[str, list[tuple[Any, ...]]]
+"""An insert statement and its rows."""
+
+
+def thread_and_namespace(config: RunnableConfig) -> tuple[str, str]:
+    """The thread id and checkpoint namespace ``config`` names (the namespace defaults to "")."""
+    configurable = config["configurable"]
+    return str(configurable["thread_id"]), str(configurable.get("checkpoint_ns", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class SealedCheckpoint:
+    """A ``cadre_checkpoints`` row ready to insert."""
+
+    thread_id: str
+    checkpoint_ns: str
+    checkpoint_id: str
+    parent_id: str | None
+    metadata: str
+    body: bytes
+
+    @property
+    def config(self) -> RunnableConfig:
+        """The config naming this checkpoint."""
+        return {
+            "configurable": {
+                "thread_id": self.thread_id,
+                "checkpoint_ns": self.checkpoint_ns,
+                "checkpoint_id": self.checkpoint_id,
+            }
+        }
+
+
+class Writer:
+    """Seals and inserts rows on one connection; :meth:`put_values` and :meth:`commit_writes`
+    run under the saver's lock.
+
+    Args:
+        conn: The connection.
+        codec: Seals blobs.
+        deltas: Decides how channel values are stored, and remembers what was.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, codec: RowCodec, deltas: DeltaEncoder) -> None:
+        self.conn = conn
+        self.codec = codec
+        self.deltas = deltas
+
+    def seal_checkpoint(
+        self,
+        serde: SerializerProtocol,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+    ) -> SealedCheckpoint:
+        """The checkpoint's row: allowlisted metadata in plaintext, the rest sealed in the body
+        with the checkpoint itself (without its channel values)."""
+        thread_id, checkpoint_ns = thread_and_namespace(config)
+        parent_id = config["configurable"].get("checkpoint_id")
+        saved = {k: v for k, v in checkpoint.items() if k != "channel_values"}
+        public, private = split_metadata(get_serializable_checkpoint_metadata(config, metadata))
+        ad = checkpoint_ad(thread_id, checkpoint_ns, checkpoint["id"], parent_id, public)
+        body = self.codec.seal(serde.dumps_typed({"checkpoint": saved, "metadata": private}), ad)
+        return SealedCheckpoint(thread_id, checkpoint_ns, checkpoint["id"], parent_id, public, body)
+
+    def put(
+        self,
+        serde: SerializerProtocol,
+        row: SealedCheckpoint,
+        values: Mapping[str, Any],
+        new_versions: ChannelVersions,
+    ) -> None:
+        """Insert the checkpoint and the values of the channels in ``new_versions``, in one
+        transaction; then remember what was stored (call under the lock)."""
+        thread_id, checkpoint_ns = row.thread_id, row.checkpoint_ns
+        planned = {
+            channel: self.deltas.encode(
+                serde,
+                (thread_id, checkpoint_ns, channel),
+                str(version),
+                values.get(channel),
+                missing=channel not in values,
+            )
+            for channel, version in new_versions.items()
+        }
+        with write_transaction(self.conn):
+            kept = self._put_values(serde, row, new_versions, values, planned)
+            self.conn.execute(
+                "INSERT OR REPLACE INTO cadre_checkpoints (thread_id, checkpoint_ns, "
+                "checkpoint_id, parent_id, metadata, body) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    thread_id,
+                    checkpoint_ns,
+                    row.checkpoint_id,
+                    row.parent_id,
+                    row.metadata,
+                    row.body,
+                ),
+            )
+        for channel, value in planned.items():
+            key = (thread_id, checkpoint_ns, channel)
+            if channel in kept:
+                self.deltas.forget(key)
+            else:
+                self.deltas.stored(key, value)
+
+    def _put_values(
+        self,
+        serde: SerializerProtocol,
+        row: SealedCheckpoint,
+        new_versions: ChannelVersions,
+        values: Mapping[str, Any],
+        planned: dict[str, StoredValue],
+    ) -> set[str]:
+        """Insert the planned values (a delta whose base is gone is stored whole instead);
+        the channels whose version was already stored, and kept as it was."""
+        kept: set[str] = set()
+        for channel, planned_value in list(planned.items()):
+            version = str(new_versions[channel])
+            value = planned_value
+            if value.base is not None and not self._has_blob(row, channel, value.base):
+                value = planned[channel] = self.deltas.full(serde, version, values[channel])
+            ad = blob_ad(row.thread_id, row.checkpoint_ns, channel, version, value.kind, value.base)
+            cursor = self.conn.execute(
+                "INSERT OR IGNORE INTO cadre_blobs (thread_id, checkpoint_ns, channel, version, "
+                "kind, base_version, value) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.thread_id,
+                    row.checkpoint_ns,
+                    channel,
+                    version,
+                    value.kind,
+                    value.base,
+                    self.codec.seal(value.typed, ad),
+                ),
+            )
+            if cursor.rowcount == 0:
+                kept.add(channel)
+        return kept
+
+    def _has_blob(self, row: SealedCheckpoint, channel: str, version: str) -> bool:
+        found = self.conn.execute(
+            "SELECT 1 FROM cadre_blobs WHERE thread_id = ? AND checkpoint_ns = ? "
+            "AND channel = ? AND version = ?",
+            (row.thread_id, row.checkpoint_ns, channel, version),
+        ).fetchone()
+        return found is not None
+
+    def write_rows(
+        self,
+        serde: SerializerProtocol,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task: tuple[str, str],
+    ) -> WriteRows:
+        """The statement and sealed rows storing the writes of ``task`` (id, path).
+
+        A write already stored under the same (task, index) is kept, except the special
+        channels (error, interrupt, resume, scheduled), which replace theirs.
+        """
+        thread_id, checkpoint_ns = thread_and_namespace(config)
+        checkpoint_id = str(config["configurable"]["checkpoint_id"])
+        task_id, task_path = task
+        rows: list[tuple[Any, ...]] = []
+        for position, (channel, value) in enumerate(writes):
+            idx = WRITES_IDX_MAP.get(channel, position)
+            ad = write_ad(thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path)
+            blob = self.codec.seal(serde.dumps_typed(value), ad)
+            rows.append(
+                (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path, blob)
+            )
+        verb = "REPLACE" if all(w[0] in WRITES_IDX_MAP for w in writes) else "IGNORE"
+        sql = (
+            f"INSERT OR {verb} INTO cadre_writes (thread_id, checkpoint_ns, checkpoint_id, "
+            "task_id, idx, channel, task_path, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        return sql, rows
+
+    def commit_writes(self, batch: Sequence[WriteRows]) -> None:
+        """Store the writes of several tasks in one transaction (call under the lock)."""
+        with write_transaction(self.conn):
+            for sql, rows in batch:
+                self.conn.executemany(sql, rows)

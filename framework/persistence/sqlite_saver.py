@@ -1,0 +1,363 @@
+"""cadre's SQLite checkpointer: storage linear in steps, optional encryption bound to each row.
+
+:class:`CadreSqliteSaver` is a LangGraph checkpoint saver on the standard library's ``sqlite3``
+(WAL), usable from sync and async graphs alike (the async methods run the database work on a
+worker thread; the pending writes of concurrent tasks share one transaction). Unlike
+LangGraph's ``SqliteSaver``:
+
+* a checkpoint row holds no channel values; a value is stored once per (thread, namespace,
+  channel, version), and only the channels in ``new_versions`` are written at each step;
+* a list that extends the previous version of its channel (an append, or a bounded append that
+  drops the oldest items) is stored as a delta on it, and so is a dict of which at least half
+  is unchanged; a full value is stored again after ``snapshot_every`` deltas (after n/8 for a
+  value of n items, when that is more), which bounds what a read applies;
+* with a :class:`BlobCipher`, every blob (checkpoint body, channel value, pending write) is
+  sealed with associated data naming its row, so a blob moved to another thread or position
+  fails with ``TamperError``, and a plaintext blob is refused with ``PlaintextBlobError``;
+* the plaintext metadata column keeps only ``source``, ``step``, ``parents`` and ``run_id``;
+  the rest (configurable values, run metadata) is sealed in the checkpoint body and merged back
+  on read;
+* the database records whether it is encrypted: opening it the other way is a ``ConfigError``.
+
+:func:`key_usage` and :func:`reencrypt_all` serve ``cadre keys status`` and ``cadre keys
+reencrypt``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import AsyncIterator, Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import (
+    BaseCheckpointSaver,
+    ChannelVersions,
+    Checkpoint,
+    CheckpointMetadata,
+    CheckpointTuple,
+    get_checkpoint_id,
+)
+from langgraph.checkpoint.serde.base import SerializerProtocol
+
+from framework.errors import ConfigError
+from framework.persistence import _sqlite_keys, _sqlite_maintenance
+from framework.persistence._deltas import DeltaEncoder
+from framework.persistence._sqlite_batch import AsyncGroupCommit
+from framework.persistence._sqlite_read import Reader, search, select_row
+from framework.persistence._sqlite_rows import PUBLIC_METADATA_KEYS, RowCodec
+from framework.persistence._sqlite_schema import connect, read_transaction, write_transaction
+from framework.persistence._sqlite_write import Writer, WriteRows, thread_and_namespace
+from framework.persistence.checkpointer import default_serializer
+from framework.persistence.cipher import BlobCipher
+
+__all__ = [
+    "DEFAULT_SNAPSHOT_EVERY",
+    "PUBLIC_METADATA_KEYS",
+    "UNREADABLE",
+    "CadreSqliteSaver",
+    "key_usage",
+    "reencrypt_all",
+]
+
+DEFAULT_SNAPSHOT_EVERY = 32
+"""The most deltas between two full values of a channel of fewer than 256 items (a value of n
+items may go n/8 deltas): what one read applies at most."""
+
+UNREADABLE = _sqlite_keys.UNREADABLE
+
+
+class CadreSqliteSaver(BaseCheckpointSaver[str]):
+    """A checkpoint saver on one SQLite file, optionally encrypted; thread-safe.
+
+    Args:
+        path: The database file (created with its folder), or ``":memory:"``.
+        cipher: Seals every blob; None keeps a plaintext database. A database is created
+            encrypted or not and must always be opened the same way.
+        serde: Serializes values; cadre's records only by default (:func:`default_serializer`).
+        snapshot_every: The most deltas stored between two full values of a channel (for a
+            value of n items, ``max(snapshot_every, n // 8)``).
+
+    Raises:
+        ConfigError: The file is not a cadre checkpoint database, or it is encrypted and no
+            cipher was given (or the other way round).
+    """
+
+    def __init__(
+        self,
+        path: Path | str,
+        cipher: BlobCipher | None = None,
+        *,
+        serde: SerializerProtocol | None = None,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+    ) -> None:
+        if snapshot_every < 1:
+            raise ConfigError(f"snapshot_every must be at least 1, got {snapshot_every}")
+        super().__init__(serde=serde or default_serializer())
+        self.path = path
+        self.cipher = cipher
+        self.conn = connect(path, encrypted=cipher is not None)
+        self.lock = threading.Lock()
+        self._codec = RowCodec(cipher)
+        self._deltas = DeltaEncoder(snapshot_every)
+        self._writer = Writer(self.conn, self._codec, self._deltas)
+        self._async_writes: AsyncGroupCommit[WriteRows] = AsyncGroupCommit(self._commit_writes)
+
+    def __repr__(self) -> str:
+        return f"CadreSqliteSaver({str(self.path)!r}, encrypted={self.encrypted})"
+
+    @property
+    def encrypted(self) -> bool:
+        """Whether every blob is sealed."""
+        return self.cipher is not None
+
+    def close(self) -> None:
+        """Close the connection (the saver cannot be used afterwards)."""
+        with self.lock:
+            self.conn.close()
+
+    def __enter__(self) -> CadreSqliteSaver:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """The checkpoint named by ``config``, or the latest of its thread and namespace.
+
+        Raises:
+            CryptoError: A blob of it is tampered, moved, plaintext or under an unknown key.
+        """
+        thread_id, checkpoint_ns = thread_and_namespace(config)
+        with self.lock, read_transaction(self.conn):
+            row = select_row(self.conn, thread_id, checkpoint_ns, get_checkpoint_id(config))
+            if row is None:
+                return None
+            reader = self._db()
+            checkpoint, metadata = reader.body(row)
+            return reader.checkpoint_tuple(row, checkpoint, metadata)
+
+    def list(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        """Checkpoints matching ``config``, ``filter`` and ``before``, newest first.
+
+        ``filter`` compares metadata values for equality, sealed keys included (those are
+        checked after opening each candidate's body).
+        """
+        with self.lock, read_transaction(self.conn):
+            found = search(self.conn, config, filter, before, limit)
+        left = found.limit
+        reader = self._db()
+        for thread_id, checkpoint_ns, checkpoint_id in found.keys:
+            if left is not None and left <= 0:
+                return
+            with self.lock, read_transaction(self.conn):
+                row = select_row(self.conn, thread_id, checkpoint_ns, checkpoint_id)
+                if row is None:  # deleted since the search
+                    continue
+                checkpoint, metadata = reader.body(row)
+                if any(metadata.get(k) != v for k, v in found.remaining_filter.items()):
+                    continue
+                item = reader.checkpoint_tuple(row, checkpoint, metadata)
+            if left is not None:
+                left -= 1
+            yield item
+
+    def _db(self) -> Reader:
+        """A reader of this database with this saver's serializer (one per call: it keeps
+        the rows it opened for the rest of the call)."""
+        return Reader(self.conn, self._codec, self.serde)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def put(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """Store a checkpoint and the values of the channels in ``new_versions``."""
+        row = self._writer.seal_checkpoint(self.serde, config, checkpoint, metadata)
+        with self.lock:
+            self._writer.put(self.serde, row, checkpoint["channel_values"], new_versions)
+        return row.config
+
+    def put_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """Store a task's pending writes on a checkpoint (sealed before the lock is taken).
+
+        A write already stored under the same (task, index) is kept, except the special
+        channels (error, interrupt, resume, scheduled), which replace theirs.
+        """
+        rows = self._writer.write_rows(self.serde, config, writes, (task_id, task_path))
+        self._commit_writes([rows])
+
+    def _commit_writes(self, batch: Sequence[WriteRows]) -> None:
+        with self.lock:
+            self._writer.commit_writes(batch)
+
+    # -- deleting and copying --------------------------------------------------------------
+
+    def delete_thread(self, thread_id: str) -> None:
+        """Delete every checkpoint, value and write of a thread."""
+        with self.lock, write_transaction(self.conn):
+            _sqlite_maintenance.delete_threads(self.conn, [str(thread_id)])
+            self._deltas.forget_threads([str(thread_id)])
+
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """Delete the checkpoints (and their writes) made by these runs."""
+        with self.lock, write_transaction(self.conn):
+            threads = _sqlite_maintenance.delete_for_runs(self._db(), run_ids)
+            self._deltas.forget_threads(sorted(threads))
+
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        """Copy every checkpoint, value and write of one thread to another (resealed)."""
+        with self.lock, write_transaction(self.conn):
+            _sqlite_maintenance.copy_thread(
+                self.conn, self._codec, str(source_thread_id), str(target_thread_id)
+            )
+            self._deltas.forget_threads([str(target_thread_id)])
+
+    def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        """Keep only the latest checkpoint of each namespace (``keep_latest``) or none
+        (``delete``) of these threads; values nothing reaches any more are deleted too."""
+        ids = [str(thread_id) for thread_id in thread_ids]
+        with self.lock, write_transaction(self.conn):
+            _sqlite_maintenance.prune(self._db(), ids, strategy)
+            self._deltas.forget_threads(ids)
+
+    def delete_checkpoints(
+        self, thread_id: str, checkpoint_ns: str, checkpoint_ids: Sequence[str]
+    ) -> None:
+        """Delete these checkpoints of a thread's namespace and their writes; values still
+        reached by a remaining checkpoint (directly or as a delta's base) are kept."""
+        with self.lock, write_transaction(self.conn):
+            _sqlite_maintenance.delete_checkpoints(
+                self._db(), str(thread_id), checkpoint_ns, checkpoint_ids
+            )
+            self._deltas.forget_threads([str(thread_id)])
+
+    # -- async: the database work on a worker thread ---------------------------------------
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """:meth:`get_tuple` on a worker thread."""
+        return await asyncio.to_thread(self.get_tuple, config)
+
+    async def alist(
+        self,
+        config: RunnableConfig | None,
+        *,
+        filter: dict[str, Any] | None = None,
+        before: RunnableConfig | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        """:meth:`list` on a worker thread (the matches are decoded before the first yield)."""
+        items = await asyncio.to_thread(
+            lambda: list(self.list(config, filter=filter, before=before, limit=limit))
+        )
+        for item in items:
+            yield item
+
+    async def aput(
+        self,
+        config: RunnableConfig,
+        checkpoint: Checkpoint,
+        metadata: CheckpointMetadata,
+        new_versions: ChannelVersions,
+    ) -> RunnableConfig:
+        """:meth:`put` on a worker thread."""
+        return await asyncio.to_thread(self.put, config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self,
+        config: RunnableConfig,
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """:meth:`put_writes`, sealed on the event loop and committed on a worker thread
+        together with the writes other coroutines queued meanwhile (one transaction)."""
+        rows = self._writer.write_rows(self.serde, config, writes, (task_id, task_path))
+        await self._async_writes.submit(rows)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        """:meth:`delete_thread` on a worker thread."""
+        await asyncio.to_thread(self.delete_thread, thread_id)
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """:meth:`delete_for_runs` on a worker thread."""
+        await asyncio.to_thread(self.delete_for_runs, run_ids)
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        """:meth:`copy_thread` on a worker thread."""
+        await asyncio.to_thread(self.copy_thread, source_thread_id, target_thread_id)
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        """:meth:`prune` on a worker thread."""
+        await asyncio.to_thread(lambda: self.prune(thread_ids, strategy=strategy))
+
+    def get_next_version(self, current: str | int | None, channel: None) -> str:
+        """A version after ``current``: a zero-padded counter and a random fraction."""
+        if current is None:
+            counter = 0
+        elif isinstance(current, int):
+            counter = current
+        else:
+            counter = int(str(current).split(".")[0])
+        return f"{counter + 1:032}.{random.random():016}"
+
+
+def key_usage(saver: CadreSqliteSaver) -> dict[str, int]:
+    """Key id -> how many blobs of ``saver``'s database are sealed under it.
+
+    Blobs without a readable header (plaintext or damaged) are counted under
+    :data:`UNREADABLE`. Only the headers are read; nothing is decrypted.
+
+    Raises:
+        ConfigError: The database is not encrypted.
+    """
+    if saver.cipher is None:
+        raise ConfigError(f"checkpoint database {saver.path} is not encrypted: it uses no keys")
+    return _sqlite_keys.count_keys(saver.conn, saver.lock)
+
+
+def reencrypt_all(saver: CadreSqliteSaver, batch: int = 500) -> int:
+    """Rewrite every blob not under the primary key of ``saver``'s cipher; how many were.
+
+    Each batch of ``batch`` rows is one transaction: killing it loses nothing, and running it
+    again goes on where it stopped. Afterwards :func:`key_usage` shows the primary key only,
+    and the old keys can be retired.
+
+    Raises:
+        ConfigError: The database is not encrypted, or ``batch`` is below 1.
+        CryptoError: A blob cannot be opened (tampered, plaintext, unknown key); the batches
+            before it are kept.
+    """
+    if saver.cipher is None:
+        raise ConfigError(f"checkpoint database {saver.path} is not encrypted: nothing to rewrite")
+    if batch < 1:
+        raise ConfigError(f"batch must be at least 1, got {batch}")
+    return _sqlite_keys.reencrypt(saver.conn, saver.lock, saver.cipher, batch)
