@@ -6,6 +6,7 @@ from importlib.metadata import entry_points
 
 import typer
 
+from framework.cli.keys import keys_app
 from framework.cli.review import (
     approve,
     edit,
@@ -32,6 +33,7 @@ for _command in (reviews, show, approve, edit, reject, resume):
     app.command()(_command)
 app.command(name="history")(history_of)
 app.command(name="fork")(fork_thread)
+app.add_typer(keys_app, name="keys")
 
 COMMAND_ENTRY_POINTS = "cadre.commands"
 """Commands of other packages (``cadre trace`` comes from telemetry) register here."""
