@@ -18,6 +18,7 @@ from framework.cli.review import (
     show,
 )
 from framework.cli.run import run
+from framework.cli.threads import list_threads, prune_checkpoints
 
 __all__ = ["COMMAND_ENTRY_POINTS", "app", "main"]
 
@@ -33,6 +34,8 @@ for _command in (reviews, show, approve, edit, reject, resume):
     app.command()(_command)
 app.command(name="history")(history_of)
 app.command(name="fork")(fork_thread)
+app.command(name="threads")(list_threads)
+app.command(name="prune")(prune_checkpoints)
 app.add_typer(keys_app, name="keys")
 
 COMMAND_ENTRY_POINTS = "cadre.commands"
