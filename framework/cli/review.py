@@ -8,6 +8,7 @@ Each command rebuilds the thread's app from what ``cadre run`` recorded (see
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -34,8 +35,16 @@ from framework.errors import CadreError, ReviewError
 from framework.home import DataHome, resolve_home
 from framework.launch import Launched
 from framework.observe import ObserverOptions
-from framework.review import AnyReviewRequest, Decision, decide, fork, history, pending, thread_ids
-from framework.runner import run_team
+from framework.review import (
+    AnyReviewRequest,
+    Decision,
+    adecide,
+    fork,
+    history,
+    pending,
+    thread_ids,
+)
+from framework.runner import arun_team
 from framework.threads import ThreadInfo, open_checkpointer, relaunch, thread_info
 
 __all__ = ["approve", "edit", "fork_thread", "history_of", "reject", "resume", "reviews", "show"]
@@ -84,12 +93,14 @@ def _decide(
         requests = pending(launched.app, thread_id)
         # with nothing pending, decide() refuses: the thread is finished, or waits for no review
         decisions = choose(requests, name) if requests else []
-        result = decide(
-            launched.app,
-            thread_id,
-            decisions,
-            on_event=ProgressPrinter(Console(stderr=True)),
-            observer=launched.observer,
+        result = asyncio.run(
+            adecide(
+                launched.app,
+                thread_id,
+                decisions,
+                on_event=ProgressPrinter(Console(stderr=True)),
+                observer=launched.observer,
+            )
         )
         typer.echo("\n".join(describe(decision, requests) for decision in decisions))
         after = pending(launched.app, thread_id)
@@ -311,13 +322,15 @@ def fork_thread(
             f"forked thread {thread} at checkpoint {checkpoint_id}{where} into thread "
             f"{new_thread}{change}"
         )
-        result = run_team(
-            launched.app,
-            None,
-            new_thread,
-            on_event=ProgressPrinter(Console(stderr=True)),
-            observer=launched.observer,
-            metadata=info.metadata(),
+        result = asyncio.run(
+            arun_team(
+                launched.app,
+                None,
+                new_thread,
+                on_event=ProgressPrinter(Console(stderr=True)),
+                observer=launched.observer,
+                metadata=info.metadata(),
+            )
         )
         requests = pending(launched.app, new_thread)
     report_outcome(result, requests, home, announce=True)
@@ -333,14 +346,17 @@ def resume(thread: ThreadArgument, home: HomeOption = None) -> None:
             raise ReviewError(
                 f"thread {thread!r} is paused for review: decide with cadre approve, edit or reject"
             )
-        if not launched.app.get_state(config).next:
+        state = launched.app.get_state(config)
+        if not state.next and not state.tasks:  # killed after a step's writes: tasks remain
             raise ReviewError(f"thread {thread!r} has finished: there is nothing to resume")
-        result = run_team(
-            launched.app,
-            None,
-            thread,
-            on_event=ProgressPrinter(Console(stderr=True)),
-            observer=launched.observer,
+        result = asyncio.run(
+            arun_team(
+                launched.app,
+                None,
+                thread,
+                on_event=ProgressPrinter(Console(stderr=True)),
+                observer=launched.observer,
+            )
         )
         after = pending(launched.app, thread)
     report_outcome(result, after, home, announce=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Annotated
@@ -16,7 +17,7 @@ from framework.home import resolve_home
 from framework.launch import LaunchRequest, launch
 from framework.observe import ObserverOptions
 from framework.review import pending
-from framework.runner import new_thread_id, run_team, to_jsonable
+from framework.runner import arun_team, new_thread_id, to_jsonable
 from framework.threads import ThreadInfo
 
 __all__ = ["run"]
@@ -80,13 +81,15 @@ def run(
             )
             thread_id = thread or new_thread_id()
             err.print(f"[dim]thread {thread_id}, team {team}[/]")
-            result = run_team(
-                launched.app,
-                {"question": question},
-                thread_id,
-                on_event=ProgressPrinter(err),
-                observer=launched.observer,
-                metadata=ThreadInfo.of(request).metadata(),
+            result = asyncio.run(  # async: each task's results are saved as it finishes
+                arun_team(
+                    launched.app,
+                    {"question": question},
+                    thread_id,
+                    on_event=ProgressPrinter(err),
+                    observer=launched.observer,
+                    metadata=ThreadInfo.of(request).metadata(),
+                )
             )
             requests = pending(launched.app, thread_id) if request.review else []
     except CadreError as error:

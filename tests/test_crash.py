@@ -1,0 +1,94 @@
+"""Crash safety, fast: ``cadre run`` killed with SIGKILL during a fan-out, then ``cadre resume``
+in a new process (the full 20-run session is ``bench/crash.py``).
+
+Each kill runs through real subprocesses over one data home (pytest-socket does not reach
+them; they are offline). After each, the resume completes with one ok result per task, a task
+whose result was saved before the kill never runs again, and every other task runs exactly
+once more (see :func:`bench.crash._check_effects` for every check).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bench.crash import CrashLab, CrashReport, CrashSettings, read_final
+from bench.crash_team import read_effects
+from framework.threads import open_checkpointer
+
+TASKS = 12
+SETTINGS = CrashSettings(
+    tasks=TASKS, max_parallel=3, start_timeout=60.0, resume_timeout=60.0, resumes=1
+)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> CrashLab:
+    """The crashy team, a corpus and one data home shared by the kills of this module."""
+    return CrashLab(tmp_path_factory.mktemp("crash"), SETTINGS)
+
+
+def _passed(report: CrashReport) -> CrashReport:
+    assert report.passed, report.line(TASKS)
+    assert report.killed_pid is not None
+    assert report.saved is not None
+    assert report.saved.in_fanout, "the kill came after the fan-out"
+    assert report.resumes == 1
+    return report
+
+
+def test_kill_at_the_first_side_effect_reruns_what_was_not_saved(lab: CrashLab) -> None:
+    report = _passed(lab.crash(1, after_effects=1))
+    assert report.ran_before_kill >= 1
+    # what ran but was not saved ran again, once
+    assert set(report.reexecuted) <= {
+        e.task_id for e in read_effects(lab.root / "effects-t1.txt") if e.pid == report.killed_pid
+    }
+
+
+def test_kill_in_the_middle_of_the_fan_out_completes_on_resume(lab: CrashLab) -> None:
+    report = _passed(lab.crash(2, after_effects=TASKS // 2, extra_delay=0.01))
+    assert TASKS // 2 <= report.ran_before_kill < TASKS
+
+
+def test_results_saved_before_the_kill_are_not_executed_again(lab: CrashLab) -> None:
+    report = _passed(lab.crash(3, after_effects=1, after_saved=True))
+    assert report.saved is not None
+    saved = report.saved.task_ids
+    assert saved, "the kill came after a saved result"
+    assert not saved & set(report.reexecuted)
+    effects = read_effects(lab.root / "effects-t3.txt")
+    assert sorted(e.task_id for e in effects if e.task_id in saved) == sorted(saved)
+
+
+def test_the_crashy_team_is_registered_by_a_dist_info_on_the_path(lab: CrashLab) -> None:
+    team = Path(lab.env["PYTHONPATH"].split(os.pathsep)[0])
+    entry_points = (team / "crashy_team-0.dist-info" / "entry_points.txt").read_text()
+    assert entry_points == "[cadre.teams]\ncrashy = crashy_team:team\n"
+    assert (team / "crashy_team.py").is_file()
+    assert lab.env["HF_HUB_OFFLINE"] == "1"
+
+
+def test_a_thread_killed_between_a_step_and_its_next_checkpoint_resumes(lab: CrashLab) -> None:
+    effects = lab.root / "between.txt"
+    env = {**lab.env, "CADRE_CRASH_EFFECTS": str(effects)}
+    subprocess.run(lab._run_args("between"), env=env, check=True, capture_output=True, timeout=120)
+    with open_checkpointer(lab.home) as saver:
+        config = {"configurable": {"thread_id": "between"}}
+        later = [c.checkpoint["id"] for c in saver.list(config) if c.metadata["step"] > 4]
+        saver.delete_checkpoints("between", "", later)  # as a kill -9 leaves it
+    assert not read_final(lab.home, "between").answer
+    home = str(lab.home.root)
+    done = subprocess.run(
+        [*lab.cadre, "resume", "between", "--home", home],
+        check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert read_final(lab.home, "between").answer
