@@ -11,7 +11,7 @@ import pytest
 from framework.builder import compile_team
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore, ingest_corpus
 from teams.research import build_research_team, offline_roles
-from teams.research.text import best_sentences, split_question
+from teams.research.text import best_sentences, sentences, split_question
 from tests.conftest import write_corpus
 
 CORPUS = {
@@ -122,3 +122,11 @@ def test_split_question_finds_sub_questions() -> None:
 def test_best_sentences_report_their_line_offsets() -> None:
     text = "# Title\nIntro line here.\n\n- a bullet about yeast and bread\n\nLast words now."
     assert best_sentences(text, "yeast bread", limit=1) == [(3, "a bullet about yeast and bread")]
+
+
+def test_code_and_tables_are_not_cited_as_sentences() -> None:
+    text = (
+        "Workers retry transient errors.\n\n```sh\n$ cadre retry workers now. Then more.\n```\n\n"
+        "| col | Workers retry in tables. Really |\n|---|---|\n"
+    )
+    assert [s for _, s in sentences(text)] == ["Workers retry transient errors."]

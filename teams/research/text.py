@@ -47,11 +47,19 @@ def split_question(question: str, limit: int = 4) -> list[str]:
 
 
 def _blocks(text: str) -> list[tuple[int, str]]:
-    """Lines grouped into blocks (paragraphs, list items, headings) with their first line."""
+    """Lines grouped into blocks (paragraphs, list items, headings) with their first line.
+
+    Prose only: fenced code and table rows are left out, as they hold no sentence to cite.
+    """
     blocks: list[tuple[int, list[str]]] = []
+    fenced = False
     for number, line in enumerate(text.splitlines()):
         stripped = line.strip()
-        if not stripped:
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+            blocks.append((number + 1, []))
+            continue
+        if not stripped or fenced or stripped.startswith("|"):
             blocks.append((number + 1, []))
             continue
         starts_block = _BLOCK_START.match(stripped) is not None
