@@ -130,3 +130,25 @@ def test_code_and_tables_are_not_cited_as_sentences() -> None:
         "| col | Workers retry in tables. Really |\n|---|---|\n"
     )
     assert [s for _, s in sentences(text)] == ["Workers retry transient errors."]
+
+
+def test_code_chunks_are_marked_and_never_cited() -> None:
+    from framework.memory import Passage, chunk_document
+    from teams.research.offline import cited_sentence
+
+    fence = "```sh\n" + "\n".join(f"$ cadre run step {i}. It prints output." for i in range(60))
+    text = f"# Guide\n\nWorkers retry transient errors.\n\n{fence}\n```\n"
+    chunks = chunk_document("docs/guide.md", text, max_chars=300)
+    assert not chunks[0].code and len(chunks) > 3
+    assert all(c.code for c in chunks[1:])  # every piece of the long fence, opener or not
+    code = chunks[2]
+    passage = Passage(
+        source=f"docs/guide.md:{code.start_line}",
+        path="docs/guide.md",
+        line=code.start_line,
+        heading=code.heading,
+        text=code.text,
+        score=0.9,
+        code=True,
+    )
+    assert cited_sentence(passage, "cadre run step") is None

@@ -29,6 +29,7 @@ class Chunk:
         end_line: 1-based line where ``text`` ends.
         heading: The nearest heading above the chunk, or ``""``.
         text: The chunk's text, as in the document (stripped of surrounding whitespace).
+        code: The chunk is (part of) a fenced code block, not prose.
     """
 
     id: str
@@ -37,6 +38,7 @@ class Chunk:
     end_line: int
     heading: str
     text: str
+    code: bool = False
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class _Paragraph:
     end: int  # 0-based index one past the last line
     section: int
     heading: str
+    code: bool = False  # opens with a code fence
 
 
 def chunk_document(display_path: str, text: str, max_chars: int = 800) -> list[Chunk]:
@@ -100,15 +103,25 @@ class _ChunkBuilder:
         """One chunk covering ``paragraphs`` (consecutive, same section)."""
         if paragraphs:
             first, last = paragraphs[0], paragraphs[-1]
-            self._add(first.start, "\n".join(self.lines[first.start : last.end]), first.heading)
+            body = "\n".join(self.lines[first.start : last.end])
+            self._add(first.start, body, first.heading, code=all(p.code for p in paragraphs))
 
     def add_split(self, para: _Paragraph, max_chars: int) -> None:
         """Several chunks for an over-long paragraph."""
         body = "\n".join(self.lines[para.start : para.end])
         for begin, end in _cuts(body, 0, len(body), max_chars, 0):
-            self._add(para.start, body, para.heading, begin, end)
+            self._add(para.start, body, para.heading, begin, end, code=para.code)
 
-    def _add(self, line: int, body: str, heading: str, begin: int = 0, end: int = -1) -> None:
+    def _add(
+        self,
+        line: int,
+        body: str,
+        heading: str,
+        begin: int = 0,
+        end: int = -1,
+        *,
+        code: bool = False,
+    ) -> None:
         """Add ``body[begin:end]`` stripped, where ``body`` starts at 0-based ``line``."""
         end = len(body) if end < 0 else end
         while begin < end and body[begin].isspace():
@@ -129,6 +142,7 @@ class _ChunkBuilder:
                 end_line=end_line,
                 heading=heading,
                 text=piece,
+                code=code,
             )
         )
 
@@ -147,7 +161,8 @@ def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
     def close(end: int) -> None:
         nonlocal start
         if start is not None:
-            paragraphs.append(_Paragraph(start, end, section, heading))
+            code = fences and _FENCE.match(lines[start]) is not None
+            paragraphs.append(_Paragraph(start, end, section, heading, code))
             start = None
 
     while i < len(lines):

@@ -65,6 +65,8 @@ class Passage:
     heading: str
     text: str
     score: float
+    code: bool = False
+    """The passage is (part of) a fenced code block, not prose."""
 
 
 def corpus_files(root: Path) -> list[Path]:
@@ -193,6 +195,7 @@ def _item(chunk: Chunk) -> StoreItem:
         "start_line": chunk.start_line,
         "end_line": chunk.end_line,
         "heading": chunk.heading,
+        "code": chunk.code,
     }
     return StoreItem(key=chunk.id, text=chunk.text, metadata=metadata, context=chunk.heading)
 
@@ -207,4 +210,5 @@ def _passage(hit: SearchHit) -> Passage:
         heading=str(hit.metadata.get("heading", "")),
         text=hit.text,
         score=hit.score,
+        code=bool(hit.metadata.get("code", False)),
     )

@@ -58,10 +58,17 @@ def corpus_source(
         """Search the local document corpus; returns evidence as a JSON list."""
         found = []
         for passage in corpus.search(query, k=k, min_score=min_score):
-            source, sentence = cited_sentence(passage, query)
-            found.append(
-                {"text": sentence, "source": source, "title": passage.heading, "path": passage.path}
-            )
+            cited = cited_sentence(passage, query)
+            if cited is not None:
+                source, sentence = cited
+                found.append(
+                    {
+                        "text": sentence,
+                        "source": source,
+                        "title": passage.heading,
+                        "path": passage.path,
+                    }
+                )
         return json.dumps(found, ensure_ascii=False)
 
     return StructuredTool.from_function(search_corpus, name=name)

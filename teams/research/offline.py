@@ -89,11 +89,12 @@ class CorpusSearchWorker:
         """Return the best passages as evidence; confidence is the best score."""
         query = str(task.inputs.get("query") or task.description)
         passages = self.corpus.search(query, k=self.k, min_score=self.min_score)
-        evidence = [_evidence(passage, query) for passage in passages]
+        cited = [(p, e) for p in passages if (e := _evidence(p, query)) is not None]
+        evidence = [item for _, item in cited]
         if self.memory is not None:
             records = [
                 _record(item, context, path=passage.path, title=passage.heading)
-                for passage, item in zip(passages, evidence, strict=True)
+                for passage, item in cited
             ]
             remember_evidence(self.memory, records, context)
         return WorkerResult(
@@ -101,7 +102,7 @@ class CorpusSearchWorker:
             status="ok",
             output=evidence[0].text if evidence else "",
             evidence=evidence,
-            confidence=max(0.0, min(1.0, passages[0].score)) if passages else 0.0,
+            confidence=max(0.0, min(1.0, evidence[0].score)) if evidence else 0.0,
             attempt=task.attempt,
         )
 
@@ -110,17 +111,22 @@ class CorpusSearchWorker:
         return await asyncio.to_thread(self.run, task, question, context)
 
 
-def cited_sentence(passage: Passage, query: str) -> tuple[str, str]:
-    """The passage's most relevant sentence to ``query`` and its ``path:line`` source."""
-    best = best_sentences(passage.text, query, limit=1)
-    offset, sentence = best[0] if best else (0, " ".join(passage.text.split()))
+def cited_sentence(passage: Passage, query: str) -> tuple[str, str] | None:
+    """The passage's most relevant sentence to ``query`` and its ``path:line`` source; None
+    when the passage holds no prose sentence (only code or a table): nothing to cite."""
+    best = [] if passage.code else best_sentences(passage.text, query, limit=1)
+    if not best:
+        return None
+    offset, sentence = best[0]
     return f"{passage.path}:{passage.line + offset}", sentence
 
 
-def _evidence(passage: Passage, query: str) -> Evidence:
-    """The passage's most relevant sentence, cited at the line where it stands."""
-    source, sentence = cited_sentence(passage, query)
-    return Evidence(source=source, text=sentence, score=passage.score)
+def _evidence(passage: Passage, query: str) -> Evidence | None:
+    """The passage's most relevant sentence, cited at the line where it stands (if any)."""
+    cited = cited_sentence(passage, query)
+    if cited is None:
+        return None
+    return Evidence(source=cited[0], text=cited[1], score=passage.score)
 
 
 def _record(evidence: Evidence, context: NodeContext, *, path: str, title: str) -> EvidenceRecord:
