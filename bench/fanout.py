@@ -945,11 +945,12 @@ def report_verdicts(rows: Sequence[Row]) -> None:
     missed = [row for row in rows if not row.meets_target()]
     print(f"{len(rows) - len(missed)}/{len(rows)} rows meet {SUBJECT}/{BASELINE} <= {TARGET:.2f}")
     judged = [r for r in rows if r.has(TELEMETRY) and r.telemetry_verdict() != "info"]
-    over = [row for row in judged if row.telemetry_verdict() == "MISS"]
-    print(
-        f"{len(judged) - len(over)}/{len(judged)} rows with N >= {TELEMETRY_TARGET_FROM} meet "
-        f"{TELEMETRY}/{SUBJECT} <= {TELEMETRY_TARGET:.2f}"
-    )
+    if any(row.has(TELEMETRY) for row in rows):
+        over = [row for row in judged if row.telemetry_verdict() == "MISS"]
+        print(
+            f"{len(judged) - len(over)}/{len(judged)} rows with N >= {TELEMETRY_TARGET_FROM} "
+            f"meet {TELEMETRY}/{SUBJECT} <= {TELEMETRY_TARGET:.2f}"
+        )
     judged = [r for r in rows if r.has(ENCRYPTED, PLAIN)]
     if judged:
         over = [row for row in judged if row.encryption_verdict() == "MISS"]
