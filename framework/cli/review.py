@@ -44,7 +44,7 @@ from framework.review import (
     pending,
     thread_ids,
 )
-from framework.runner import arun_team
+from framework.runner import RunResult, arun_team
 from framework.threads import ThreadInfo, open_checkpointer, relaunch, thread_info
 
 __all__ = ["approve", "edit", "fork_thread", "history_of", "reject", "resume", "reviews", "show"]
@@ -322,18 +322,24 @@ def fork_thread(
             f"forked thread {thread} at checkpoint {checkpoint_id}{where} into thread "
             f"{new_thread}{change}"
         )
-        result = asyncio.run(
-            arun_team(
-                launched.app,
-                None,
-                new_thread,
-                on_event=ProgressPrinter(Console(stderr=True)),
-                observer=launched.observer,
-                metadata=info.metadata(),
-            )
-        )
+        result = _run_on(launched, new_thread, info.metadata())
         requests = pending(launched.app, new_thread)
     report_outcome(result, requests, home, announce=True)
+
+
+def _run_on(launched: Launched, thread: str, metadata: dict[str, str] | None = None) -> RunResult:
+    """Run ``thread`` on from its last checkpoint, async (each result saved as its task ends),
+    printing progress on stderr."""
+    return asyncio.run(
+        arun_team(
+            launched.app,
+            None,
+            thread,
+            on_event=ProgressPrinter(Console(stderr=True)),
+            observer=launched.observer,
+            metadata=metadata,
+        )
+    )
 
 
 @_one_line
@@ -349,14 +355,6 @@ def resume(thread: ThreadArgument, home: HomeOption = None) -> None:
         state = launched.app.get_state(config)
         if not state.next and not state.tasks:  # killed after a step's writes: tasks remain
             raise ReviewError(f"thread {thread!r} has finished: there is nothing to resume")
-        result = asyncio.run(
-            arun_team(
-                launched.app,
-                None,
-                thread,
-                on_event=ProgressPrinter(Console(stderr=True)),
-                observer=launched.observer,
-            )
-        )
+        result = _run_on(launched, thread)
         after = pending(launched.app, thread)
     report_outcome(result, after, home, announce=True)
