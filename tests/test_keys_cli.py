@@ -54,6 +54,9 @@ def test_rotate_reencrypt_retire_keeps_every_thread_readable(
         shown = runner.invoke(app, ["show", thread, "--home", str(home)])
         assert shown.exit_code == 0, shown.stderr
         assert "docs/retries.md:3" in shown.stdout
+    again = runner.invoke(app, [*args, "--thread", "c", "--no-trace"])  # reads the store
+    assert again.exit_code == 0, again.stderr
+    assert "docs/retries.md:3" in again.stdout
 
 
 def test_keys_from_the_environment_are_not_rotated_in_a_file(

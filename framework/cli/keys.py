@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,7 +12,8 @@ import typer
 from framework.cli._common import HomeOption, fail
 from framework.errors import CadreError, ConfigError
 from framework.home import DataHome, resolve_home
-from framework.launch import home_checkpointer
+from framework.launch import home_checkpointer, home_store
+from framework.persistence.cipher import key_id_of
 from framework.persistence.keys import (
     EnvKeyProvider,
     FileKeyProvider,
@@ -38,6 +40,16 @@ def _saver(home: Path | None) -> Iterator[tuple[DataHome, CadreSqliteSaver]]:
         saver.close()
 
 
+def _usage(data_home: DataHome, saver: CadreSqliteSaver) -> Counter[str]:
+    """Blobs per key id: the checkpoints' and the semantic store's sealed values."""
+    usage: Counter[str] = Counter(key_usage(saver))
+    if data_home.memory.is_file():
+        assert saver.cipher is not None  # home checkpointers are encrypted
+        with home_store(data_home, saver.cipher) as store:
+            usage.update(key_id_of(blob) for blob in store.sealed_values())
+    return usage
+
+
 def _key_file(data_home: DataHome) -> FileKeyProvider:
     provider = default_key_provider(data_home)
     if isinstance(provider, EnvKeyProvider):
@@ -51,10 +63,10 @@ def _key_file(data_home: DataHome) -> FileKeyProvider:
 
 @keys_app.command("status")
 def status(home: HomeOption = None) -> None:
-    """Which key ids seal the home's checkpoint blobs, and how many each; the primary first."""
+    """Which key ids seal the home's blobs (checkpoints and stored texts), how many each."""
     try:
-        with _saver(home) as (_, saver):
-            usage = key_usage(saver)
+        with _saver(home) as (data_home, saver):
+            usage = _usage(data_home, saver)
             assert saver.cipher is not None  # home checkpointers are encrypted
             keyring = saver.cipher.keyring
     except CadreError as error:
@@ -78,11 +90,16 @@ def rotate_key(home: HomeOption = None) -> None:
 
 @keys_app.command("reencrypt")
 def reencrypt(home: HomeOption = None) -> None:
-    """Rewrite every checkpoint blob under the primary key (resumable; safe to kill)."""
+    """Rewrite every checkpoint blob and stored text under the primary key (resumable; safe
+    to kill: each batch is one transaction)."""
     try:
-        with _saver(home) as (_, saver):
+        with _saver(home) as (data_home, saver):
             count = reencrypt_all(saver)
-            usage = key_usage(saver)
+            if data_home.memory.is_file():
+                assert saver.cipher is not None
+                with home_store(data_home, saver.cipher) as store:
+                    count += 2 * store.reseal()
+            usage = _usage(data_home, saver)
     except CadreError as error:
         fail(error)
     typer.echo(f"rewrote {count} blob(s); now {', '.join(f'{k}: {n}' for k, n in usage.items())}")
@@ -90,10 +107,10 @@ def reencrypt(home: HomeOption = None) -> None:
 
 @keys_app.command("retire")
 def retire_key(key_id: str, home: HomeOption = None) -> None:
-    """Drop KEY_ID from the key file, once no checkpoint blob is sealed under it."""
+    """Drop KEY_ID from the key file, once nothing stored is sealed under it."""
     try:
         with _saver(home) as (data_home, saver):
-            still = key_usage(saver).get(key_id, 0)
+            still = _usage(data_home, saver).get(key_id, 0)
         if still:
             raise ConfigError(
                 f"{still} blob(s) are still sealed under {key_id!r}: run `cadre keys reencrypt`"

@@ -362,6 +362,43 @@ class SemanticStore:
 
     # -- internals -------------------------------------------------------------------------
 
+    # -- sealed values ------------------------------------------------------------------------
+
+    def sealed_values(self) -> Iterator[bytes]:
+        """Every stored text and metadata blob as the codec left it (for key usage counts)."""
+        with self._lock:
+            rows = self._conn.execute("SELECT text, metadata FROM items").fetchall()
+        for text, metadata in rows:
+            yield bytes(text)
+            yield bytes(metadata)
+
+    def reseal(self, batch: int = 500) -> int:
+        """Open and seal every text and metadata blob again through the codec (after a key
+        rotation: they end under the current key); how many items were rewritten.
+
+        Each batch is one transaction, so a killed run loses nothing and running it again is
+        safe. Vectors are not touched.
+        """
+        if batch < 1:
+            raise ConfigError(f"batch must be at least 1, got {batch}")
+        with self._lock:
+            keys = self._conn.execute("SELECT namespace, key FROM items ORDER BY 1, 2").fetchall()
+        for start in range(0, len(keys), batch):
+            with self._lock, self._transaction() as conn:
+                for namespace, key in keys[start : start + batch]:
+                    row = conn.execute(
+                        "SELECT text, metadata FROM items WHERE namespace = ? AND key = ?",
+                        (namespace, key),
+                    ).fetchone()
+                    if row is None:  # deleted meanwhile
+                        continue
+                    text, metadata = (self.codec.encode(self.codec.decode(bytes(v))) for v in row)
+                    conn.execute(
+                        "UPDATE items SET text = ?, metadata = ? WHERE namespace = ? AND key = ?",
+                        (text, metadata, namespace, key),
+                    )
+        return len(keys)
+
     def _init_meta(self) -> None:
         wanted = {
             "schema_version": str(SCHEMA_VERSION),
