@@ -48,6 +48,7 @@ class ThreadInfo(Record):
         review: The review points turned on (``plan``, ``tasks``, ``answer``).
         memory_scope: Whose research memory the run reads and extends.
         max_parallel: The cap on workers per dispatch; None keeps the team's default.
+        observe: How the run was observed (None: ``--no-trace``); later parts keep it.
     """
 
     team: str
@@ -56,6 +57,7 @@ class ThreadInfo(Record):
     review: tuple[str, ...] = ()
     memory_scope: tuple[str, ...] = ("default",)
     max_parallel: int | None = None
+    observe: ObserverOptions | None = ObserverOptions()
 
     @classmethod
     def of(cls, request: LaunchRequest) -> ThreadInfo:
@@ -67,10 +69,12 @@ class ThreadInfo(Record):
             review=tuple(sorted(request.review)),
             memory_scope=request.memory_scope,
             max_parallel=request.max_parallel,
+            observe=request.observe,
         )
 
     def request(self, home: DataHome, observe: ObserverOptions | None = None) -> LaunchRequest:
-        """The launch request that compiles this thread's app again under ``home``."""
+        """The launch request that compiles this thread's app again under ``home``; ``observe``
+        only where the thread was observed (a ``--no-trace`` run stays untraced)."""
         return LaunchRequest(
             team=self.team,
             corpus=Path(self.corpus),
@@ -79,7 +83,7 @@ class ThreadInfo(Record):
             max_parallel=self.max_parallel,
             memory_scope=self.memory_scope,
             review=frozenset(self.review),
-            observe=observe,
+            observe=observe if self.observe is not None else None,
         )
 
     def metadata(self) -> dict[str, str]:

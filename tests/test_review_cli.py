@@ -449,3 +449,13 @@ def test_resume_refuses_finished_paused_and_unknown_threads(
         refused = runner.invoke(app, ["resume", thread, "--home", home])
         assert refused.exit_code == 2, refused.stdout
         assert reason in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_a_run_without_traces_stays_untraced_when_it_goes_on(cadre: Cadre) -> None:
+    cadre.start("quiet", "plan", QUESTION, "--no-trace")
+    approved = cadre("approve", "quiet")
+    assert approved.exit_code == 0, approved.stderr
+    assert not (cadre.home / "traces").exists()
+    cadre.start("loud", "plan")
+    assert cadre("approve", "loud").exit_code == 0
+    assert (cadre.home / "traces" / "spans.jsonl").is_file()
