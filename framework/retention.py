@@ -29,8 +29,7 @@ conventions, not an API; the tests check them against ``get_state()`` for every 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,9 +41,8 @@ from framework._retention_rows import file_bytes, row_sizes, thread_rows
 from framework._retention_rows import vacuum as vacuum_file
 from framework.errors import ConfigError, ReviewError
 from framework.home import DataHome
-from framework.launch import home_checkpointer
 from framework.persistence.sqlite_saver import CadreSqliteSaver
-from framework.threads import thread_info
+from framework.threads import open_checkpointer, thread_info
 
 __all__ = [
     "STATUS_LABELS",
@@ -53,7 +51,6 @@ __all__ = [
     "ThreadState",
     "ThreadStatus",
     "next_nodes",
-    "open_home_saver",
     "prune",
     "prune_threads",
     "statuses_of",
@@ -171,22 +168,6 @@ class PruneReport:
 # -- opening and measuring ---------------------------------------------------------------------
 
 
-@contextmanager
-def open_home_saver(home: DataHome) -> Iterator[CadreSqliteSaver]:
-    """The home's (encrypted) checkpointer, closed afterwards; nothing is created.
-
-    Raises:
-        ConfigError: The home has no checkpoint database.
-    """
-    if not home.checkpoints.is_file():
-        raise ConfigError(f"no threads under {home.root}: run `cadre run` there first")
-    saver = home_checkpointer(home)
-    try:
-        yield saver
-    finally:
-        saver.close()
-
-
 # -- statuses ----------------------------------------------------------------------------------
 
 
@@ -243,10 +224,10 @@ def thread_statuses(home: DataHome) -> list[ThreadStatus]:
     """The status of every thread under ``home``, most recently updated first.
 
     Raises:
-        ConfigError: The home has no checkpoint database.
+        ReviewError: The home has no checkpoint database.
         CryptoError: A blob cannot be opened with the home's keys.
     """
-    with open_home_saver(home) as saver:
+    with open_checkpointer(home) as saver:
         return statuses_of(saver)
 
 
@@ -361,7 +342,7 @@ def prune(
         CryptoError: A blob cannot be opened with the home's keys.
     """
     _check_keep_last(keep_last)
-    with open_home_saver(home) as saver:
+    with open_checkpointer(home) as saver:
         pruned = prune_threads(saver, keep_last, thread_id)
         if not vacuum:
             return PruneReport(keep_last=keep_last, threads=tuple(pruned))

@@ -22,6 +22,7 @@ from framework.errors import CorpusError, ReviewError
 from framework.home import DataHome
 from framework.launch import Launched, LaunchRequest, home_checkpointer, launch
 from framework.observe import ObserverOptions
+from framework.persistence.sqlite_saver import CadreSqliteSaver
 from framework.records import Record
 
 __all__ = [
@@ -134,8 +135,8 @@ def thread_info(
 
 
 @contextmanager
-def open_checkpointer(home: DataHome) -> Iterator[BaseCheckpointSaver[Any]]:
-    """The home's checkpointer, opened to read thread records and closed after.
+def open_checkpointer(home: DataHome) -> Iterator[CadreSqliteSaver]:
+    """The home's (encrypted) checkpointer, opened to read or maintain threads, closed after.
 
     Raises:
         ReviewError: The home has no checkpoint database (no thread ran there); nothing is

@@ -12,6 +12,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,3 +56,13 @@ def small_corpus(tmp_path: Path, embedder: MiniLMEmbedder) -> Iterator[Corpus]:
     with SemanticStore(":memory:", embedder=embedder) as store:
         ingest_corpus(root, store)
         yield Corpus(store)
+
+
+def one_line_error(result: Any) -> str:
+    """The one line a refused ``cadre`` command printed (exit 2, nothing on stdout)."""
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return str(lines[0])

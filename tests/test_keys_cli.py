@@ -67,4 +67,4 @@ def test_keys_from_the_environment_are_not_rotated_in_a_file(
     assert done.exit_code == 2 and "CADRE_KEYS" in done.stderr
     assert not (tmp_path / "keys.json").exists()
     empty = runner.invoke(app, ["keys", "status", "--home", str(tmp_path / "none")])
-    assert empty.exit_code == 2 and "nothing is sealed yet" in empty.stderr
+    assert empty.exit_code == 2 and "no threads under" in empty.stderr

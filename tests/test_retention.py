@@ -46,6 +46,7 @@ from framework.runner import run_team
 from framework.state import TeamState
 from framework.threads import relaunch
 from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.conftest import one_line_error as _one_line
 from tests.roles import make_roles
 
 QUESTION = "How are runs checkpointed? How do workers retry transient errors?"
@@ -130,15 +131,6 @@ class Cadre:
                 connection.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3, 4").fetchall()
                 for table in ("cadre_checkpoints", "cadre_blobs", "cadre_writes")
             ]
-
-
-def _one_line(result: Result) -> str:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

@@ -23,6 +23,7 @@ from framework.memory import MiniLMEmbedder
 from framework.runner import run_team
 from framework.threads import ThreadInfo, open_checkpointer, relaunch, thread_info
 from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.conftest import one_line_error as _one_line
 
 QUESTION = (
     "How are runs checkpointed? How do workers retry transient errors? Who approves the plan?"
@@ -90,15 +91,6 @@ def cadre(tmp_path: Path, embedder: MiniLMEmbedder) -> Cadre:
 def _ids(out: str, kind: str) -> list[str]:
     """The ids of the pending requests of ``kind`` (``plan``, ``task``, ``answer``) listed."""
     return [line.split()[0] for line in out.splitlines() if f"  {kind} review  at " in line]
-
-
-def _one_line(result: Result) -> str:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    return lines[0]
 
 
 # -- cadre run --review ------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import typer
 from framework.cli._common import HomeOption, fail
 from framework.errors import CadreError, ConfigError
 from framework.home import DataHome, resolve_home
-from framework.launch import home_checkpointer, home_store
+from framework.launch import home_store
 from framework.persistence.cipher import key_id_of
 from framework.persistence.keys import (
     EnvKeyProvider,
@@ -22,6 +22,7 @@ from framework.persistence.keys import (
     rotate,
 )
 from framework.persistence.sqlite_saver import CadreSqliteSaver, key_usage, reencrypt_all
+from framework.threads import open_checkpointer
 
 __all__ = ["keys_app"]
 
@@ -31,13 +32,8 @@ keys_app = typer.Typer(help="Encryption keys: status, rotate, reencrypt, retire.
 @contextmanager
 def _saver(home: Path | None) -> Iterator[tuple[DataHome, CadreSqliteSaver]]:
     data_home = resolve_home(home)
-    if not data_home.checkpoints.is_file():
-        raise ConfigError(f"no checkpoint database under {data_home.root}: nothing is sealed yet")
-    saver = home_checkpointer(data_home)
-    try:
+    with open_checkpointer(data_home) as saver:
         yield data_home, saver
-    finally:
-        saver.close()
 
 
 def _usage(data_home: DataHome, saver: CadreSqliteSaver) -> Counter[str]:
