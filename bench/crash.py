@@ -214,7 +214,7 @@ def _config(thread: str) -> RunnableConfig:
 
 def _latest(home: DataHome, thread: str) -> Any:
     """The latest checkpoint tuple of ``thread`` (None when there is none yet)."""
-    if not home.checkpoints.is_file():
+    if not home.has_checkpoints():
         return None
     with open_checkpointer(home) as checkpointer:
         return checkpointer.get_tuple(_config(thread))

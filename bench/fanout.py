@@ -14,8 +14,8 @@ For N async tasks of 50 ms each and a concurrency cap C, measures in one process
   telemetry/cadre <= 1.10 for N >= 100;
 - durable fan-out, the cadre team compiled with a checkpointer, each run on a fresh thread id
   of one database per cell (created in a temporary folder before the clock starts):
-  ``plain`` (plain sqlite): ``CadreSqliteSaver(path, cipher=None)``; ``encrypted`` (encrypted
-  sqlite): ``CadreSqliteSaver(path, BlobCipher(Keyring.generate()))``, what ``cadre run`` uses;
+  ``plain`` (plain sqlite): ``CadreSaver(path, cipher=None)``; ``encrypted`` (encrypted
+  sqlite): ``CadreSaver(path, BlobCipher(Keyring.generate()))``, what ``cadre run`` uses;
   ``upstream``: LangGraph's ``AsyncSqliteSaver`` on aiosqlite (informative, the upstream
   reference). Targets: encrypted/plain <= 1.15 on every row, and encrypted/raw <= 1.5 for
   N = 1000 (reported for smaller N).
@@ -60,7 +60,7 @@ from framework.builder import TeamSettings, build_team, compile_team
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring
-from framework.persistence.sqlite_saver import UNREADABLE, CadreSqliteSaver, key_usage
+from framework.persistence.saver import UNREADABLE, CadreSaver, key_usage
 from framework.records import MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
 from framework.roles import Roles
 from framework.runner import new_thread_id
@@ -547,7 +547,7 @@ class DurableRun:
 
 
 async def open_cadre_saver(folder: Path, cipher: BlobCipher | None) -> tuple[Saver, Any]:
-    saver = CadreSqliteSaver(folder / "checkpoints.sqlite", cipher)
+    saver = CadreSaver(folder / "checkpoints.sqlite", cipher)
 
     async def shut() -> None:
         saver.close()
@@ -557,7 +557,7 @@ async def open_cadre_saver(folder: Path, cipher: BlobCipher | None) -> tuple[Sav
 
 def check_sealed(saver: Saver) -> None:
     """Every blob of the encrypted database is sealed under the bench's one key."""
-    assert isinstance(saver, CadreSqliteSaver) and saver.cipher is not None
+    assert isinstance(saver, CadreSaver) and saver.cipher is not None
     usage = key_usage(saver)
     primary = saver.cipher.keyring.primary
     require(UNREADABLE not in usage, f"{ENCRYPTED}: {usage.get(UNREADABLE)} blobs not sealed")

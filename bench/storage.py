@@ -8,7 +8,7 @@ loop for 100 and for 200 iterations on a fresh file; the file is measured after
 size(200) / size(100) <= 2.2 for cadre (linear growth gives 2.0; rewriting every channel at
 every step, as ``SqliteSaver`` does, gives about 4).
 
-Savers: ``langgraph`` (``SqliteSaver``), ``cadre`` (:class:`CadreSqliteSaver`, plaintext) and
+Savers: ``langgraph`` (``SqliteSaver``), ``cadre`` (:class:`CadreSaver`, plaintext) and
 ``cadre+enc`` (the same, encrypted with a fresh key). The table also gives the time of the run
 and of reading the last state back (``get_state``), which the deltas must not make slow.
 
@@ -41,7 +41,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring
-from framework.persistence.sqlite_saver import CadreSqliteSaver
+from framework.persistence.saver import CadreSaver
 from framework.state import merge_sum
 
 TARGET_RATIO = 2.2
@@ -130,12 +130,12 @@ def _langgraph(path: Path) -> AbstractContextManager[BaseCheckpointSaver[Any]]:
 
 
 def _cadre(path: Path) -> AbstractContextManager[BaseCheckpointSaver[Any]]:
-    return CadreSqliteSaver(path)
+    return CadreSaver(path)
 
 
 def _cadre_encrypted(path: Path) -> AbstractContextManager[BaseCheckpointSaver[Any]]:
     keyring = Keyring(primary="bench", keys={"bench": os.urandom(32)})
-    return CadreSqliteSaver(path, BlobCipher(keyring))
+    return CadreSaver(path, BlobCipher(keyring))
 
 
 SAVERS: dict[str, SaverFactory] = {

@@ -28,6 +28,7 @@ __all__ = [
     "RunError",
     "StopRun",
     "TamperError",
+    "ThreadBusyError",
     "TransientError",
     "UnknownKeyError",
     "UnsupportedFormatError",
@@ -83,6 +84,13 @@ class CorpusError(RunError):
 
 class EmbeddingError(RunError):
     """The embedding model could not be loaded or used."""
+
+
+class ThreadBusyError(RunError):
+    """Another process (or run) is running the thread right now; its state is untouched.
+
+    Not transient for a retry loop: wait until the other run finishes or pauses, then try again.
+    """
 
 
 class CryptoError(RunError):

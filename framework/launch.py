@@ -27,10 +27,11 @@ from framework.observe import ObserverOptions, RunObserver, load_observer
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import BlobCipher, row_identity
 from framework.persistence.keys import default_key_provider
-from framework.persistence.sqlite_saver import CadreSqliteSaver
+from framework.persistence.saver import CadreSaver
 from framework.registry import TeamFactory, TeamSetup, load_team
 from framework.review.points import REVIEW_NODES
 from framework.review.records import ReviewKind
+from framework.role_registry import RoleRegistry
 
 __all__ = [
     "LaunchRequest",
@@ -57,6 +58,8 @@ class LaunchRequest:
     """How to observe the run (telemetry); None observes nothing."""
     review: frozenset[str] = frozenset()
     """Review points to pause at (``plan``, ``tasks``, ``answer``); empty pauses nowhere."""
+    roles: tuple[tuple[str, int], ...] = ()
+    """(role, version) pairs to build with instead of the current versions (a resumed thread's)."""
 
 
 def review_points(names: Iterable[str]) -> frozenset[ReviewKind]:
@@ -74,6 +77,8 @@ class Launched:
     ingest: IngestReport
     store: SemanticStore
     observer: RunObserver | None
+    roles: RoleRegistry
+    """The role prompts the team was built with: ``roles.used()`` are the run's versions."""
     resources: ExitStack = field(repr=False)
 
     def close(self) -> None:
@@ -106,12 +111,14 @@ def home_cipher(home: DataHome) -> BlobCipher:
 
 def home_store(home: DataHome, cipher: BlobCipher) -> SemanticStore:
     """The home's semantic store, its texts and metadata sealed (the vectors stay searchable)."""
-    return SemanticStore(home.memory, codec=cipher.bind(row_identity("memory", home.memory.name)))
+    return SemanticStore(
+        home.memory_target, codec=cipher.bind(row_identity("memory", home.memory.name))
+    )
 
 
 def home_checkpointer(
     home: DataHome, observer: RunObserver | None = None, cipher: BlobCipher | None = None
-) -> CadreSqliteSaver:
+) -> CadreSaver:
     """The encrypted checkpointer of the runs under ``home``; ``observer`` wraps its serializer.
 
     The review commands open it too, to read what a thread was run with.
@@ -119,7 +126,7 @@ def home_checkpointer(
     serde: SerializerProtocol = default_serializer()
     if observer is not None:
         serde = observer.serializer(serde)
-    return CadreSqliteSaver(home.checkpoints, cipher or home_cipher(home), serde=serde)
+    return CadreSaver(home.checkpoint_target, cipher or home_cipher(home), serde=serde)
 
 
 def _check_review_support(
@@ -160,10 +167,18 @@ def launch(request: LaunchRequest) -> Launched:
             memory_scope=request.memory_scope,
             review=request.review,
             middleware=observer.middleware if observer is not None else (),
+            roles=RoleRegistry.of_home(home, pinned=dict(request.roles)),
         )
         app = compile_team(factory(setup), checkpointer=checkpointer, name=request.team)
         _check_review_support(app, request)
     except BaseException:
         resources.close()
         raise
-    return Launched(app=app, ingest=report, store=store, observer=observer, resources=resources)
+    return Launched(
+        app=app,
+        ingest=report,
+        store=store,
+        observer=observer,
+        roles=setup.roles,
+        resources=resources,
+    )

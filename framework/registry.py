@@ -3,7 +3,7 @@ imports a concrete team: a package declares ``name = "module:factory"`` and is r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
@@ -13,6 +13,7 @@ from langgraph.graph import StateGraph
 from framework.errors import ConfigError
 from framework.memory import Corpus, SemanticStore
 from framework.middleware import Middleware
+from framework.role_registry import RoleRegistry
 
 __all__ = ["ENTRY_POINT_GROUP", "TeamFactory", "TeamSetup", "available_teams", "load_team"]
 
@@ -21,7 +22,8 @@ ENTRY_POINT_GROUP = "cadre.teams"
 
 @dataclass(frozen=True, kw_only=True)
 class TeamSetup:
-    """What a team factory gets: the corpus, the store, the model (None: offline), the caps."""
+    """What a team factory gets: the corpus, the store, the model (None: offline), the caps,
+    the role prompts."""
 
     corpus: Corpus
     store: SemanticStore
@@ -33,6 +35,8 @@ class TeamSetup:
     review: frozenset[str] = frozenset()
     """The review points to pause at (``plan``, ``tasks``, ``answer``); empty pauses nowhere.
     A team turns them on for the team that plans (the research phase of the MetaCoordinator)."""
+    roles: RoleRegistry = field(default_factory=RoleRegistry.in_memory)
+    """The role prompts: ``roles.prompt(NAME, DEFAULT).text`` is the current version of a role."""
 
 
 class TeamFactory(Protocol):

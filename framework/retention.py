@@ -15,7 +15,7 @@ never removes one that resuming or forking needs:
 
 Resuming reads the latest checkpoint of each namespace and its pending writes, never the
 older ones; the channel values a kept checkpoint reads (deltas and their bases included) are
-kept by :meth:`CadreSqliteSaver.delete_checkpoints`. A fork (:func:`framework.review.fork`)
+kept by :meth:`CadreSaver.delete_checkpoints`. A fork (:func:`framework.review.fork`)
 writes copies of the checkpoint it starts from and of its ancestors into the new thread (ids,
 metadata, values and the kept pending writes), so a fork does not depend on any row of the
 thread it came from, and pruning either thread never breaks the other.
@@ -37,11 +37,10 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 
 from framework._pending_nodes import ThreadState, next_nodes, pending_state
-from framework._retention_rows import file_bytes, row_sizes, thread_rows
-from framework._retention_rows import vacuum as vacuum_file
+from framework._retention_rows import row_sizes, thread_rows
 from framework.errors import ConfigError, ReviewError
 from framework.home import DataHome
-from framework.persistence.sqlite_saver import CadreSqliteSaver
+from framework.persistence.saver import CadreSaver
 from framework.threads import open_checkpointer, thread_info
 
 __all__ = [
@@ -178,14 +177,14 @@ def _config(thread_id: str, checkpoint_ns: str = "", checkpoint_id: str = "") ->
     return {"configurable": configurable}
 
 
-def _team(saver: CadreSqliteSaver, thread_id: str) -> str | None:
+def _team(saver: CadreSaver, thread_id: str) -> str | None:
     try:
         return thread_info(saver, thread_id).team
     except ReviewError:  # not started by `cadre run`
         return None
 
 
-def statuses_of(saver: CadreSqliteSaver, thread_id: str | None = None) -> list[ThreadStatus]:
+def statuses_of(saver: CadreSaver, thread_id: str | None = None) -> list[ThreadStatus]:
     """The status of every thread of ``saver`` (or of one), most recently updated first.
 
     Raises:
@@ -195,7 +194,7 @@ def statuses_of(saver: CadreSqliteSaver, thread_id: str | None = None) -> list[T
     sizes = row_sizes(saver, thread_id)
     found = [row for row in thread_rows(saver) if thread_id in (None, row.thread_id)]
     if thread_id is not None and not found:
-        raise ConfigError(f"unknown thread {thread_id!r} in {saver.path}: see `cadre threads`")
+        raise ConfigError(f"unknown thread {thread_id!r} in {saver.db.label}: see `cadre threads`")
     statuses = []
     for tid, count, newest_ns, newest_id in found:
         newest = saver.get_tuple(_config(tid, newest_ns, newest_id))
@@ -269,7 +268,7 @@ def _check_keep_last(keep_last: int) -> None:
         )
 
 
-def _prune_thread(saver: CadreSqliteSaver, thread_id: str, keep_last: int) -> ThreadPrune:
+def _prune_thread(saver: CadreSaver, thread_id: str, keep_last: int) -> ThreadPrune:
     before = row_sizes(saver, thread_id).get(thread_id, 0)
     saved = list(saver.list({"configurable": {"thread_id": thread_id}}))
     kept, pinned = _kept(saved, keep_last)
@@ -293,7 +292,7 @@ def _prune_thread(saver: CadreSqliteSaver, thread_id: str, keep_last: int) -> Th
 
 
 def prune_threads(
-    saver: CadreSqliteSaver, keep_last: int, thread_id: str | None = None
+    saver: CadreSaver, keep_last: int, thread_id: str | None = None
 ) -> list[ThreadPrune]:
     """Prune the threads of ``saver`` (or one); see :func:`prune`.
 
@@ -309,7 +308,9 @@ def prune_threads(
     threads = [row.thread_id for row in thread_rows(saver)]
     if thread_id is not None:
         if thread_id not in threads:
-            raise ConfigError(f"unknown thread {thread_id!r} in {saver.path}: see `cadre threads`")
+            raise ConfigError(
+                f"unknown thread {thread_id!r} in {saver.db.label}: see `cadre threads`"
+            )
         threads = [thread_id]
     return [_prune_thread(saver, tid, keep_last) for tid in threads]
 
@@ -346,11 +347,12 @@ def prune(
         pruned = prune_threads(saver, keep_last, thread_id)
         if not vacuum:
             return PruneReport(keep_last=keep_last, threads=tuple(pruned))
-        before = file_bytes(home.checkpoints)
-        vacuum_file(saver)
+        before = saver.db.size_bytes()
+        with saver.lock:
+            saver.db.compact()
     return PruneReport(
         keep_last=keep_last,
         threads=tuple(pruned),
         file_bytes_before=before,
-        file_bytes_after=file_bytes(home.checkpoints),
+        file_bytes_after=saver.db.size_bytes(),
     )

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -15,8 +16,17 @@ from langgraph.types import Command, StateSnapshot, StreamMode
 from pydantic import BaseModel
 
 from framework.observe import RunObserver, RunPart
+from framework.persistence.saver import CadreSaver
 
-__all__ = ["Event", "RunResult", "arun_team", "new_thread_id", "run_team", "to_jsonable"]
+__all__ = [
+    "Event",
+    "RunResult",
+    "arun_team",
+    "hold_thread",
+    "new_thread_id",
+    "run_team",
+    "to_jsonable",
+]
 
 Event = Mapping[str, Any]
 EventHandler = Callable[[tuple[str, ...], Event], None]
@@ -77,6 +87,32 @@ class _Collector:
         return RunResult(thread_id=thread_id, state=self.values, paused_before=self.paused_before)
 
 
+_HELD: ContextVar[frozenset[tuple[int, str]]] = ContextVar("cadre_held", default=frozenset())
+"""The (checkpointer, thread) pairs this context holds, so a nested hold does not lock itself
+out."""
+
+
+@contextmanager
+def hold_thread(app: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) -> Iterator[None]:
+    """Keep every other process from running ``thread_id`` on ``app``'s checkpointer while the
+    block runs (a no-op for checkpointers other than cadre's); nested holds are free.
+
+    Raises:
+        ThreadBusyError: Another process (or saver) is running the thread; nothing changed.
+    """
+    saver = app.checkpointer
+    key = (id(saver), thread_id)
+    if not isinstance(saver, CadreSaver) or key in _HELD.get():
+        yield
+        return
+    with saver.hold_thread(thread_id):
+        token = _HELD.set(_HELD.get() | {key})
+        try:
+            yield
+        finally:
+            _HELD.reset(token)
+
+
 def _observed(
     observer: RunObserver | None,
     app: CompiledStateGraph[Any, Any, Any, Any],
@@ -107,11 +143,14 @@ def run_team(
     With an ``observer`` (telemetry), the run part is bracketed by it: one trace per run, a
     resume linked to the part it continues. ``metadata`` goes into the run config, so its
     string, number and boolean values are stored with every checkpoint this part writes
-    (in plaintext: the checkpoint metadata is not encrypted).
+    (sealed, on cadre's encrypted saver). The thread is held for the run (:func:`hold_thread`).
+
+    Raises:
+        ThreadBusyError: Another process is running the thread.
     """
     config = _config(thread_id, max_concurrency, metadata)
     collector = _Collector(on_event)
-    with _observed(observer, app, thread_id, inputs) as part:
+    with hold_thread(app, thread_id), _observed(observer, app, thread_id, inputs) as part:
         for chunk in app.stream(inputs, config, stream_mode=_MODES, subgraphs=True):
             collector.take(chunk)
         if app.checkpointer is not None:
@@ -132,7 +171,7 @@ async def arun_team(
     """Async form of :func:`run_team`."""
     config = _config(thread_id, max_concurrency, metadata)
     collector = _Collector(on_event)
-    with _observed(observer, app, thread_id, inputs) as part:
+    with hold_thread(app, thread_id), _observed(observer, app, thread_id, inputs) as part:
         async for chunk in app.astream(inputs, config, stream_mode=_MODES, subgraphs=True):
             collector.take(chunk)
         if app.checkpointer is not None:

@@ -22,7 +22,7 @@ from framework.errors import CorpusError, ReviewError
 from framework.home import DataHome
 from framework.launch import Launched, LaunchRequest, home_checkpointer, launch
 from framework.observe import ObserverOptions
-from framework.persistence.sqlite_saver import CadreSqliteSaver
+from framework.persistence.saver import CadreSaver
 from framework.records import Record
 
 __all__ = [
@@ -50,6 +50,8 @@ class ThreadInfo(Record):
         memory_scope: Whose research memory the run reads and extends.
         max_parallel: The cap on workers per dispatch; None keeps the team's default.
         observe: How the run was observed (None: ``--no-trace``); later parts keep it.
+        roles: The role prompt versions the team was built with, as sorted (name, version)
+            pairs; later parts are built with the same versions.
     """
 
     team: str
@@ -59,10 +61,11 @@ class ThreadInfo(Record):
     memory_scope: tuple[str, ...] = ("default",)
     max_parallel: int | None = None
     observe: ObserverOptions | None = ObserverOptions()
+    roles: tuple[tuple[str, int], ...] = ()
 
     @classmethod
-    def of(cls, request: LaunchRequest) -> ThreadInfo:
-        """The info of a run launched with ``request``."""
+    def of(cls, request: LaunchRequest, roles: Mapping[str, int]) -> ThreadInfo:
+        """The info of a run launched with ``request`` whose team used the ``roles`` versions."""
         return cls(
             team=request.team,
             corpus=str(request.corpus.resolve()),
@@ -71,6 +74,7 @@ class ThreadInfo(Record):
             memory_scope=request.memory_scope,
             max_parallel=request.max_parallel,
             observe=request.observe,
+            roles=tuple(sorted(roles.items())),
         )
 
     def request(self, home: DataHome, observe: ObserverOptions | None = None) -> LaunchRequest:
@@ -85,6 +89,7 @@ class ThreadInfo(Record):
             memory_scope=self.memory_scope,
             review=frozenset(self.review),
             observe=observe if self.observe is not None else None,
+            roles=self.roles,
         )
 
     def metadata(self) -> dict[str, str]:
@@ -135,15 +140,15 @@ def thread_info(
 
 
 @contextmanager
-def open_checkpointer(home: DataHome) -> Iterator[CadreSqliteSaver]:
+def open_checkpointer(home: DataHome) -> Iterator[CadreSaver]:
     """The home's (encrypted) checkpointer, opened to read or maintain threads, closed after.
 
     Raises:
         ReviewError: The home has no checkpoint database (no thread ran there); nothing is
             created.
     """
-    if not home.checkpoints.is_file():
-        raise ReviewError(f"no threads under {home.root}: run `cadre run` there first")
+    if not home.has_checkpoints():
+        raise ReviewError(f"no threads under {home.describe()}: run `cadre run` there first")
     checkpointer = home_checkpointer(home)
     try:
         yield checkpointer

@@ -10,10 +10,12 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 # -- a small corpus for the research team tests ---------------------------------------------
 
+import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from framework.memory import (
@@ -23,6 +25,7 @@ from framework.memory import (
     default_embedder,
     ingest_corpus,
 )
+from tests.postgres_server import REQUIRE_VARIABLE, find_bin_dir, postgres_server
 
 SMALL_CORPUS = {
     "checkpoints.md": "# Checkpoints\n\nEvery run is checkpointed after each step. "
@@ -66,3 +69,34 @@ def one_line_error(result: Any) -> str:
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: ")
     return str(lines[0])
+
+
+# -- a real PostgreSQL server, started once per session ---------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> Iterator[str]:
+    """The URL of a throwaway PostgreSQL server's ``postgres`` database (see
+    :mod:`tests.postgres_server`); skipped where PostgreSQL is not installed, unless
+    ``CADRE_REQUIRE_POSTGRES=1``."""
+    bin_dir = find_bin_dir()
+    if bin_dir is None:
+        if os.environ.get(REQUIRE_VARIABLE) == "1":
+            pytest.fail("PostgreSQL is required but not installed (apt-get install postgresql)")
+        pytest.skip("PostgreSQL is not installed (Debian: apt-get install postgresql)")
+    with postgres_server(bin_dir) as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url(postgres_server_url: str) -> str:
+    """A new, empty database on the session's server."""
+    return new_database(postgres_server_url)
+
+
+def new_database(server_url: str) -> str:
+    """Create an empty database on the server of ``server_url``; its URL."""
+    name = f"cadre_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    return f"{server_url.rsplit('/', 1)[0]}/{name}"

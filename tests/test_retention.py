@@ -33,7 +33,7 @@ from framework.cli.threads import human_bytes
 from framework.home import DataHome
 from framework.launch import home_checkpointer
 from framework.memory import MiniLMEmbedder
-from framework.persistence.sqlite_saver import CadreSqliteSaver
+from framework.persistence.saver import CadreSaver
 from framework.retention import (
     ThreadStatus,
     next_nodes,
@@ -65,18 +65,18 @@ class BrokenFormatter:
         raise FormatterError("the formatter broke")
 
 
-def broken_app(saver: CadreSqliteSaver) -> App:
+def broken_app(saver: CadreSaver) -> App:
     """A team whose formatter raises: its thread fails at the last step."""
     roles = dataclasses.replace(make_roles(), formatter=BrokenFormatter())
     return compile_team(build_team(roles), checkpointer=saver)
 
 
-def fixed_app(saver: CadreSqliteSaver) -> App:
+def fixed_app(saver: CadreSaver) -> App:
     """The same team with a working formatter (resumes the broken thread)."""
     return compile_team(build_team(make_roles()), checkpointer=saver)
 
 
-def stopping_app(saver: CadreSqliteSaver) -> App:
+def stopping_app(saver: CadreSaver) -> App:
     """A team that stops before its workers."""
     return compile_team(build_team(make_roles()), checkpointer=saver, interrupt_before=["worker"])
 
@@ -102,7 +102,7 @@ class Cadre:
         return result
 
     @contextmanager
-    def saver(self) -> Iterator[CadreSqliteSaver]:
+    def saver(self) -> Iterator[CadreSaver]:
         saver = home_checkpointer(self.data_home)
         try:
             yield saver
@@ -390,7 +390,7 @@ def test_prune_in_a_home_without_threads_creates_nothing(tmp_path: Path) -> None
 
 
 def test_prune_threads_on_a_saver_refuses_a_k_below_1(tmp_path: Path) -> None:
-    with CadreSqliteSaver(tmp_path / "plain.sqlite") as saver:
+    with CadreSaver(tmp_path / "plain.sqlite") as saver:
         run_team(fixed_app(saver), {"question": QUESTION}, "t1")
         with pytest.raises(ValueError, match="at least 1, got 0"):
             prune_threads(saver, 0)

@@ -28,10 +28,10 @@ from framework.errors import (
 from framework.memory import Corpus
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring, retire, rotate
-from framework.persistence.sqlite_saver import (
+from framework.persistence.saver import (
     PUBLIC_METADATA_KEYS,
     UNREADABLE,
-    CadreSqliteSaver,
+    CadreSaver,
     key_usage,
     reencrypt_all,
 )
@@ -63,7 +63,7 @@ def mode(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def team(saver: CadreSqliteSaver, reviewer: ScriptedReviewer | None = None, **kw: Any) -> Graph:
+def team(saver: CadreSaver, reviewer: ScriptedReviewer | None = None, **kw: Any) -> Graph:
     roles = make_roles(worker=kw.pop("worker", None), reviewer=reviewer)
     return compile_team(build_team(roles), checkpointer=saver, **kw)
 
@@ -93,7 +93,7 @@ def test_team_state_round_trips_with_cadre_records(
             ReviewVerdict(decision="dispatch", new_tasks=[Task(id="n1", description="more")]),
         ]
     )
-    with CadreSqliteSaver(path, cipher) as saver:
+    with CadreSaver(path, cipher) as saver:
         app = team(saver, reviewer)
         final = invoke(app, mode, {"question": QUESTION}, "t")
         assert state_of(app, mode, "t").values == final
@@ -102,7 +102,7 @@ def test_team_state_round_trips_with_cadre_records(
     assert all(isinstance(r, WorkerResult) for r in final["worker_results"].values())
     assert all(isinstance(t, Task) for t in final["tasks"].values())
     assert final["final_answer"].startswith("ANSWER")
-    with CadreSqliteSaver(path, cipher) as reopened:  # another process, nothing remembered
+    with CadreSaver(path, cipher) as reopened:  # another process, nothing remembered
         app = team(reopened)
         assert app.get_state(config("t")).values == final
         assert [snapshot.values for snapshot in app.get_state_history(config("t"))] == history
@@ -112,12 +112,12 @@ def test_run_paused_at_an_interrupt_resumes_from_a_new_saver(
     tmp_path: Path, cipher: BlobCipher | None, mode: str
 ) -> None:
     path = tmp_path / "checkpoints.sqlite"
-    with CadreSqliteSaver(path, cipher) as saver:
+    with CadreSaver(path, cipher) as saver:
         app = team(saver, interrupt_before=["reviewer"])
         invoke(app, mode, {"question": QUESTION}, "paused")
         assert state_of(app, mode, "paused").next == ("reviewer",)
     worker = ProgrammableWorker()
-    with CadreSqliteSaver(path, cipher) as saver:
+    with CadreSaver(path, cipher) as saver:
         app = team(saver, worker=worker, interrupt_before=["reviewer"])
         final = invoke(app, mode, None, "paused")
         assert state_of(app, mode, "paused").next == ()
@@ -128,7 +128,7 @@ def test_run_paused_at_an_interrupt_resumes_from_a_new_saver(
 
 def test_async_graph_can_use_the_saver(tmp_path: Path) -> None:
     async def go() -> dict[str, Any]:
-        with CadreSqliteSaver(tmp_path / "a.sqlite", BlobCipher(keyring("k1"))) as saver:
+        with CadreSaver(tmp_path / "a.sqlite", BlobCipher(keyring("k1"))) as saver:
             app = team(saver)
             final: dict[str, Any] = await app.ainvoke({"question": QUESTION}, config("a"))
             assert (await app.aget_state(config("a"))).values == final
@@ -144,13 +144,13 @@ def test_nested_team_keeps_its_checkpoints_in_their_namespace(
     path, cipher = tmp_path / "meta.sqlite", BlobCipher(keyring("k1"))
     research = build_research_team(offline_roles(small_corpus, small_corpus.store))
     meta = build_meta_coordinator(research, EvidenceRisk(), CitationCompliance())
-    with CadreSqliteSaver(path, cipher) as saver:
+    with CadreSaver(path, cipher) as saver:
         app = compile_team(meta, checkpointer=saver, interrupt_after=["research_team"])
         app.invoke({"question": "How do workers retry transient errors?"}, config("meta"))
         assert app.get_state(config("meta")).next == ("risk_assessment",)
         namespaces = {t.config["configurable"]["checkpoint_ns"] for t in saver.list(config("meta"))}
     assert any(ns.startswith("research_team:") for ns in namespaces)
-    with CadreSqliteSaver(path, cipher) as saver:
+    with CadreSaver(path, cipher) as saver:
         app = compile_team(meta, checkpointer=saver, interrupt_after=["research_team"])
         state = app.invoke(None, config("meta"))
     assert "docs/retries.md:3" in state["final_answer"]
@@ -164,7 +164,7 @@ def test_nested_team_keeps_its_checkpoints_in_their_namespace(
 def two_threads(tmp_path: Path) -> Iterator[tuple[Path, Keyring]]:
     """An encrypted database with the bench's reviewer loop run on threads ``a`` and ``b``."""
     path, ring = tmp_path / "enc.sqlite", keyring("k1")
-    with CadreSqliteSaver(path, BlobCipher(ring)) as saver:
+    with CadreSaver(path, BlobCipher(ring)) as saver:
         for thread_id in ("a", "b"):
             app = reviewer_loop().compile(checkpointer=saver)
             app.invoke({"question": "q", "iterations": 3}, config(thread_id))
@@ -240,7 +240,7 @@ def test_altered_or_moved_rows_are_tamper(
     path, ring = two_threads
     sql, thread_id = ALTERATIONS[alteration]
     raw(path, sql)
-    with CadreSqliteSaver(path, BlobCipher(ring)) as saver:
+    with CadreSaver(path, BlobCipher(ring)) as saver:
         with pytest.raises(TamperError):
             for _ in saver.list(config(thread_id)):  # every checkpoint, with its writes
                 pass
@@ -253,9 +253,9 @@ def test_plaintext_row_in_an_encrypted_database_is_refused(
     path, ring = two_threads
     frame = b"\x07msgpack" + b"\xa5hello"  # what a plaintext database would store
     raw(path, "UPDATE cadre_blobs SET value = ? WHERE channel = 'notes' AND thread_id = 'b'", frame)
-    with CadreSqliteSaver(path, BlobCipher(ring)) as saver, pytest.raises(PlaintextBlobError):
+    with CadreSaver(path, BlobCipher(ring)) as saver, pytest.raises(PlaintextBlobError):
         saver.get_tuple(config("b"))
-    with CadreSqliteSaver(path, BlobCipher(ring)) as saver:
+    with CadreSaver(path, BlobCipher(ring)) as saver:
         assert key_usage(saver)[UNREADABLE] > 0
 
 
@@ -263,12 +263,12 @@ def test_wrong_key_and_unknown_key_are_named(two_threads: tuple[Path, Keyring]) 
     path, _ = two_threads
     same_id_other_key = BlobCipher(keyring("k1"))
     with (
-        CadreSqliteSaver(path, same_id_other_key) as saver,
+        CadreSaver(path, same_id_other_key) as saver,
         pytest.raises(WrongKeyError, match="'k1'"),
     ):
         saver.get_tuple(config("a"))
     with (
-        CadreSqliteSaver(path, BlobCipher(keyring("k9"))) as saver,
+        CadreSaver(path, BlobCipher(keyring("k9"))) as saver,
         pytest.raises(UnknownKeyError, match="'k1'"),
     ):
         saver.get_tuple(config("a"))
@@ -276,19 +276,19 @@ def test_wrong_key_and_unknown_key_are_named(two_threads: tuple[Path, Keyring]) 
 
 def test_database_refuses_to_be_opened_the_other_way(tmp_path: Path) -> None:
     encrypted, plain = tmp_path / "enc.sqlite", tmp_path / "plain.sqlite"
-    CadreSqliteSaver(encrypted, BlobCipher(keyring("k1"))).close()
-    CadreSqliteSaver(plain).close()
+    CadreSaver(encrypted, BlobCipher(keyring("k1"))).close()
+    CadreSaver(plain).close()
     with pytest.raises(ConfigError, match="is encrypted; open it with its keys"):
-        CadreSqliteSaver(encrypted)
+        CadreSaver(encrypted)
     with pytest.raises(ConfigError, match="created without encryption"):
-        CadreSqliteSaver(plain, BlobCipher(keyring("k1")))
+        CadreSaver(plain, BlobCipher(keyring("k1")))
     raw(plain, "UPDATE cadre_meta SET value = '99' WHERE key = 'schema'")
     with pytest.raises(ConfigError, match="schema '99'"):
-        CadreSqliteSaver(plain)
+        CadreSaver(plain)
     notes = tmp_path / "notes.sqlite"
     notes.write_text("not a database " * 100)
     with pytest.raises(ConfigError, match="is not a SQLite database"):
-        CadreSqliteSaver(notes)
+        CadreSaver(notes)
 
 
 # -- nothing secret in the file ----------------------------------------------------------------
@@ -317,7 +317,7 @@ def research_run(
     path: Path, corpus: Corpus, cipher: BlobCipher | None
 ) -> tuple[dict[str, Any], set[str]]:
     """Run the offline research team; its final state and the ids of its checkpoints."""
-    with CadreSqliteSaver(path, cipher) as saver:
+    with CadreSaver(path, cipher) as saver:
         app = compile_team(
             build_research_team(offline_roles(corpus, corpus.store)), checkpointer=saver
         )
@@ -367,7 +367,7 @@ def test_metadata_column_keeps_only_the_allowlist(
     tmp_path: Path, cipher: BlobCipher | None
 ) -> None:
     path = tmp_path / "m.sqlite"
-    with CadreSqliteSaver(path, cipher) as saver:
+    with CadreSaver(path, cipher) as saver:
         app = reviewer_loop().compile(checkpointer=saver)
         run_config: Any = {
             "configurable": {"thread_id": "m", "user": "secret-user"},
@@ -398,14 +398,14 @@ def test_metadata_column_keeps_only_the_allowlist(
 def test_rotate_reencrypt_then_retire_leaves_every_thread_readable(tmp_path: Path) -> None:
     path, ring = tmp_path / "keys.sqlite", keyring("k1")
     threads = [f"thread-{i}" for i in range(4)]
-    with CadreSqliteSaver(path, BlobCipher(ring)) as saver:
+    with CadreSaver(path, BlobCipher(ring)) as saver:
         for thread_id in threads:
             run_loop_on(saver, thread_id)
         before = {t: saver.get_tuple(config(t)).checkpoint["channel_values"] for t in threads}  # type: ignore[union-attr]
         total = sum(key_usage(saver).values())
         assert key_usage(saver) == {"k1": total}
     rotated = rotate(ring, "k2")
-    with CadreSqliteSaver(path, BlobCipher(rotated)) as saver:
+    with CadreSaver(path, BlobCipher(rotated)) as saver:
         run_loop_on(saver, "after-rotation")  # new blobs under k2, old ones still under k1
         usage = key_usage(saver)
         assert usage["k1"] == total and usage["k2"] > 0
@@ -416,19 +416,19 @@ def test_rotate_reencrypt_then_retire_leaves_every_thread_readable(tmp_path: Pat
         assert done == partial["k1"]
         assert key_usage(saver) == {"k2": sum(usage.values())}
         assert reencrypt_all(saver) == 0  # nothing left: a rerun is a no-op
-    with CadreSqliteSaver(path, BlobCipher(retire(rotated, "k1"))) as saver:
+    with CadreSaver(path, BlobCipher(retire(rotated, "k1"))) as saver:
         for thread_id in threads:
             tup = saver.get_tuple(config(thread_id))
             assert tup is not None and tup.checkpoint["channel_values"] == before[thread_id]
             assert len(list(saver.list(config(thread_id)))) > 3
 
 
-def run_loop_on(saver: CadreSqliteSaver, thread_id: str) -> None:
+def run_loop_on(saver: CadreSaver, thread_id: str) -> None:
     app = reviewer_loop().compile(checkpointer=saver)
     app.invoke({"question": "q", "iterations": 4}, config(thread_id))
 
 
-def _interrupt_after(saver: CadreSqliteSaver, calls: int) -> None:
+def _interrupt_after(saver: CadreSaver, calls: int) -> None:
     """Run :func:`reencrypt_all` and stop it like a kill after ``calls`` blobs."""
     assert saver.cipher is not None
     original = saver.cipher.reencrypt
@@ -450,7 +450,7 @@ def _interrupt_after(saver: CadreSqliteSaver, calls: int) -> None:
 
 
 def test_key_helpers_refuse_a_plain_database(tmp_path: Path) -> None:
-    with CadreSqliteSaver(tmp_path / "plain.sqlite") as saver:
+    with CadreSaver(tmp_path / "plain.sqlite") as saver:
         with pytest.raises(ConfigError, match="not encrypted"):
             key_usage(saver)
         with pytest.raises(ConfigError, match="not encrypted"):
@@ -461,7 +461,7 @@ def test_key_helpers_refuse_a_plain_database(tmp_path: Path) -> None:
 
 
 def test_concurrent_async_writes_are_committed_together(tmp_path: Path) -> None:
-    with CadreSqliteSaver(tmp_path / "w.sqlite", BlobCipher(keyring("k1"))) as saver:
+    with CadreSaver(tmp_path / "w.sqlite", BlobCipher(keyring("k1"))) as saver:
         stored = saver.put(
             {"configurable": {"thread_id": "w", "checkpoint_ns": ""}},
             empty_checkpoint(),
@@ -491,7 +491,7 @@ def test_concurrent_async_writes_are_committed_together(tmp_path: Path) -> None:
 
 
 def test_a_failed_group_commit_fails_every_caller_of_its_batch(tmp_path: Path) -> None:
-    with CadreSqliteSaver(tmp_path / "f.sqlite") as saver:
+    with CadreSaver(tmp_path / "f.sqlite") as saver:
         stored = saver.put(
             {"configurable": {"thread_id": "f", "checkpoint_ns": ""}},
             empty_checkpoint(),

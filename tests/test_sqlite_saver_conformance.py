@@ -14,15 +14,15 @@ from langgraph.checkpoint.conformance.report import CapabilityReport
 
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring
-from framework.persistence.sqlite_saver import CadreSqliteSaver
+from framework.persistence.saver import CadreSaver
 
 
 async def _conformance(tmp_path: Path, *, encrypted: bool) -> CapabilityReport:
-    made: list[CadreSqliteSaver] = []
+    made: list[CadreSaver] = []
 
-    async def factory() -> AsyncGenerator[CadreSqliteSaver, None]:
+    async def factory() -> AsyncGenerator[CadreSaver, None]:
         cipher = BlobCipher(Keyring(primary="k1", keys={"k1": os.urandom(32)}))
-        saver = CadreSqliteSaver(
+        saver = CadreSaver(
             tmp_path / f"conformance-{len(made)}.sqlite", cipher if encrypted else None
         )
         made.append(saver)
@@ -31,7 +31,7 @@ async def _conformance(tmp_path: Path, *, encrypted: bool) -> CapabilityReport:
         finally:
             saver.close()
 
-    name = "CadreSqliteSaver" + (" (encrypted)" if encrypted else "")
+    name = "CadreSaver" + (" (encrypted)" if encrypted else "")
     registered = checkpointer_test(name=name)(factory)
     return await validate(registered)
 

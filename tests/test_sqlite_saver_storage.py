@@ -16,7 +16,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from bench.storage import SAVERS, TARGET_RATIO, measure, reviewer_loop, run_loop
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring
-from framework.persistence.sqlite_saver import CadreSqliteSaver
+from framework.persistence.saver import CadreSaver
 
 
 def config(thread_id: str) -> Any:
@@ -52,9 +52,9 @@ def test_every_checkpoint_of_a_delta_stored_loop_reads_back_exactly(
     expected = [s.values for s in reference.get_state_history(config("bench"))]
     cipher = BlobCipher(Keyring(primary="k", keys={"k": bytes(32)})) if encrypted else None
     path = tmp_path / "loop.sqlite"
-    with CadreSqliteSaver(path, cipher, snapshot_every=3) as saver:
+    with CadreSaver(path, cipher, snapshot_every=3) as saver:
         run_loop(reviewer_loop().compile(checkpointer=saver), 12)
-    with CadreSqliteSaver(path, cipher, snapshot_every=3) as saver:
+    with CadreSaver(path, cipher, snapshot_every=3) as saver:
         app = reviewer_loop().compile(checkpointer=saver)
         assert [s.values for s in app.get_state_history(config("bench"))] == expected
     notes = kinds(path, "notes")
@@ -82,7 +82,7 @@ def _longest_chain(path: Path, channel: str) -> int:
 class Steps:
     """Puts checkpoints of a few channels by hand, each a child of the last."""
 
-    def __init__(self, saver: CadreSqliteSaver, thread_id: str = "t") -> None:
+    def __init__(self, saver: CadreSaver, thread_id: str = "t") -> None:
         self.saver = saver
         self.config: Any = config(thread_id)
         self.checkpoint = empty_checkpoint()
@@ -112,7 +112,7 @@ class Steps:
 
 def test_bounded_lists_dicts_and_items_changed_in_place(tmp_path: Path) -> None:
     path = tmp_path / "steps.sqlite"
-    with CadreSqliteSaver(path, snapshot_every=4) as saver:
+    with CadreSaver(path, snapshot_every=4) as saver:
         steps = Steps(saver)
         window: list[dict[str, int]] = []
         tasks: dict[str, str] = {f"t{i}": "planned" for i in range(6)}
@@ -132,7 +132,7 @@ def test_bounded_lists_dicts_and_items_changed_in_place(tmp_path: Path) -> None:
 
 def test_delta_whose_base_is_gone_is_stored_whole(tmp_path: Path) -> None:
     path = tmp_path / "gone.sqlite"
-    with CadreSqliteSaver(path) as saver:
+    with CadreSaver(path) as saver:
         steps = Steps(saver)
         steps.put(log=["a", "b", "c"])
         steps.put(log=["a", "b", "c", "d"])
@@ -146,7 +146,7 @@ def test_delta_whose_base_is_gone_is_stored_whole(tmp_path: Path) -> None:
 
 def test_prune_and_delete_keep_the_values_the_rest_needs(tmp_path: Path) -> None:
     path = tmp_path / "prune.sqlite"
-    with CadreSqliteSaver(path, snapshot_every=4) as saver:
+    with CadreSaver(path, snapshot_every=4) as saver:
         app = reviewer_loop().compile(checkpointer=saver)
         final = run_loop(app, 10)
         stored = len(kinds(path, "notes")) + len(kinds(path, "draft"))

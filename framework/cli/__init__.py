@@ -6,6 +6,7 @@ from importlib.metadata import entry_points
 
 import typer
 
+from framework.cli._common import DatabaseOption, use_database
 from framework.cli.keys import keys_app
 from framework.cli.review import (
     approve,
@@ -17,6 +18,7 @@ from framework.cli.review import (
     reviews,
     show,
 )
+from framework.cli.roles import roles_app
 from framework.cli.run import run
 from framework.cli.threads import list_threads, prune_checkpoints
 
@@ -37,6 +39,7 @@ app.command(name="fork")(fork_thread)
 app.command(name="threads")(list_threads)
 app.command(name="prune")(prune_checkpoints)
 app.add_typer(keys_app, name="keys")
+app.add_typer(roles_app, name="roles")
 
 COMMAND_ENTRY_POINTS = "cadre.commands"
 """Commands of other packages (``cadre trace`` comes from telemetry) register here."""
@@ -46,8 +49,9 @@ for _point in entry_points(group=COMMAND_ENTRY_POINTS):
 
 
 @app.callback()
-def _root() -> None:
+def _root(database: DatabaseOption = None) -> None:
     """Hierarchical teams of agents: plan, fan out, review, remember, answer."""
+    use_database(database)
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -9,23 +10,35 @@ from typing import Annotated, NoReturn
 import typer
 
 from framework.cli._render import next_commands, request_lines
+from framework.database import DATABASE_VARIABLE
 from framework.errors import CadreError, ConfigError, CorpusError, ReviewError
+from framework.home import checked_database_url
 from framework.review import AnyReviewRequest
 from framework.runner import RunResult
 
 __all__ = [
     "REVIEWER_VARIABLE",
+    "DatabaseOption",
     "HomeOption",
     "ReviewerOption",
     "fail",
     "report_outcome",
     "reviewer_name",
+    "use_database",
 ]
 
 REVIEWER_VARIABLE = "CADRE_REVIEWER"
 
 HomeOption = Annotated[
     Path | None, typer.Option(help="Data home (default $CADRE_HOME or ./.cadre).")
+]
+DatabaseOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar=DATABASE_VARIABLE,
+        help="PostgreSQL URL for checkpoints and memory (default: SQLite in the data home).",
+    ),
 ]
 ReviewerOption = Annotated[
     str | None,
@@ -38,6 +51,17 @@ def fail(error: CadreError) -> NoReturn:
     typer.echo(f"error: {' '.join(str(error).split())}", err=True)
     bad_input = isinstance(error, ConfigError | CorpusError | ReviewError)
     raise typer.Exit(2 if bad_input else 1)
+
+
+def use_database(database: str | None) -> None:
+    """Make ``--db`` the database of every data home this process opens (one-line error and
+    exit 2 when it is not a PostgreSQL URL)."""
+    if not database:
+        return
+    try:
+        os.environ[DATABASE_VARIABLE] = checked_database_url(database)
+    except ConfigError as error:
+        fail(error)
 
 
 def reviewer_name(reviewer: str | None) -> str:

@@ -127,6 +127,7 @@ def thread_lines(
     lines = [
         f"thread {thread_id}: team {info.team}, model {info.model or 'offline'}, review {review}",
         f"corpus: {info.corpus}",
+        f"roles: {', '.join(f'{name} v{version}' for name, version in info.roles) or 'none'}",
         f"status: {status}",
         f"question: {values.get('question', '')}",
         *_plan_lines(values.get("plan")),

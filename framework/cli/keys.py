@@ -21,7 +21,7 @@ from framework.persistence.keys import (
     retire,
     rotate,
 )
-from framework.persistence.sqlite_saver import CadreSqliteSaver, key_usage, reencrypt_all
+from framework.persistence.saver import CadreSaver, key_usage, reencrypt_all
 from framework.threads import open_checkpointer
 
 __all__ = ["keys_app"]
@@ -30,16 +30,16 @@ keys_app = typer.Typer(help="Encryption keys: status, rotate, reencrypt, retire.
 
 
 @contextmanager
-def _saver(home: Path | None) -> Iterator[tuple[DataHome, CadreSqliteSaver]]:
+def _saver(home: Path | None) -> Iterator[tuple[DataHome, CadreSaver]]:
     data_home = resolve_home(home)
     with open_checkpointer(data_home) as saver:
         yield data_home, saver
 
 
-def _usage(data_home: DataHome, saver: CadreSqliteSaver) -> Counter[str]:
+def _usage(data_home: DataHome, saver: CadreSaver) -> Counter[str]:
     """Blobs per key id: the checkpoints' and the semantic store's sealed values."""
     usage: Counter[str] = Counter(key_usage(saver))
-    if data_home.memory.is_file():
+    if data_home.has_memory():
         assert saver.cipher is not None  # home checkpointers are encrypted
         with home_store(data_home, saver.cipher) as store:
             usage.update(key_id_of(blob) for blob in store.sealed_values())
@@ -91,7 +91,7 @@ def reencrypt(home: HomeOption = None) -> None:
     try:
         with _saver(home) as (data_home, saver):
             count = reencrypt_all(saver)
-            if data_home.memory.is_file():
+            if data_home.has_memory():
                 assert saver.cipher is not None
                 with home_store(data_home, saver.cipher) as store:
                     count += 2 * store.reseal()

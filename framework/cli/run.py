@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from framework.cli._common import HomeOption, fail, report_outcome
+from framework.cli._common import DatabaseOption, HomeOption, fail, report_outcome, use_database
 from framework.cli.progress import ProgressPrinter
 from framework.errors import CadreError, ConfigError
 from framework.home import resolve_home
@@ -37,6 +37,7 @@ def run(
         int | None, typer.Option(help="Workers at once per dispatch (default 8).")
     ] = None,
     home: HomeOption = None,
+    database: DatabaseOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
     otlp_endpoint: Annotated[
         str | None, typer.Option(help="Send spans and metrics over OTLP/HTTP to this URL.")
@@ -58,6 +59,7 @@ def run(
     err = Console(stderr=True)
     if not question.strip():
         fail(ConfigError("the question is empty: pass the question to research"))
+    use_database(database)
     request = LaunchRequest(
         team=team,
         corpus=corpus,
@@ -88,7 +90,7 @@ def run(
                     thread_id,
                     on_event=ProgressPrinter(err),
                     observer=launched.observer,
-                    metadata=ThreadInfo.of(request).metadata(),
+                    metadata=ThreadInfo.of(request, launched.roles.used()).metadata(),
                 )
             )
             requests = pending(launched.app, thread_id) if request.review else []

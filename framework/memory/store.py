@@ -1,9 +1,9 @@
-"""A persistent semantic store on stdlib ``sqlite3`` with numpy search.
+"""A persistent semantic store with numpy search, on SQLite or PostgreSQL.
 
-Items live in one SQLite file (WAL mode); each keeps its text, JSON metadata, a float32 vector
-and a content hash. Search is a matrix product over an in-memory copy of one namespace's vectors,
-kept up to date by this store's own writes and rebuilt when another connection commits. No
-SQLite extension is needed.
+Items live in one SQLite file (WAL mode) or a PostgreSQL database; each keeps its text, JSON
+metadata, a float32 vector and a content hash. Search is a matrix product over an in-memory
+copy of one namespace's vectors, kept up to date by this store's own writes and rebuilt when
+another connection commits. No database extension is needed.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -23,9 +22,18 @@ from typing import Any, Protocol, Self
 
 import numpy as np
 
+from framework.database import Database, open_database
 from framework.errors import ConfigError, EmbeddingError
 from framework.memory._index import Matrix, VectorIndex
-from framework.memory._sqlite import SCHEMA, SCHEMA_VERSION, UPSERT, check_meta, connect
+from framework.memory._tables import (
+    BUMP_GENERATION,
+    PG_SCHEMA,
+    SCHEMA,
+    SCHEMA_VERSION,
+    UPSERT,
+    UPSERT_SOURCE,
+    check_meta,
+)
 from framework.memory.embeddings import Embedder, default_embedder, embedder_name
 
 __all__ = [
@@ -130,12 +138,14 @@ def namespace_path(namespace: Namespace) -> str:
 
 
 class SemanticStore:
-    """Texts with metadata and embeddings, by namespace and key, in one SQLite file.
+    """Texts with metadata and embeddings, by namespace and key, in one SQLite file or a
+    PostgreSQL database.
 
     Safe to share between threads: one connection, guarded by a lock; embedding runs outside it.
 
     Args:
-        path: The SQLite file (parent folders are created) or ``":memory:"``.
+        path: The SQLite file (parent folders are created), ``":memory:"``, or a
+            ``postgresql://`` URL.
         embedder: Embeds texts and queries; :func:`default_embedder` when omitted.
         codec: Applied to text and metadata before they reach disk; :class:`PlainCodec` when
             omitted.
@@ -151,18 +161,18 @@ class SemanticStore:
         embedder: Embedder | None = None,
         codec: ValueCodec | None = None,
     ) -> None:
-        self.path = path if path == ":memory:" else Path(path)
+        self.path = path if path == ":memory:" or "://" in str(path) else Path(path)
         self.embedder: Embedder = embedder if embedder is not None else default_embedder()
         self.codec: ValueCodec = codec if codec is not None else PlainCodec()
         self.dim = self.embedder.dim
         self._lock = threading.RLock()
         self._indexes: dict[str, VectorIndex] = {}
         self._data_version = -1
-        self._conn = connect(self.path)
+        self._db: Database = open_database(self.path, schema=PG_SCHEMA)
         try:
             self._init_meta()
         except BaseException:
-            self._conn.close()
+            self._db.close()
             raise
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -171,7 +181,7 @@ class SemanticStore:
         """Close the connection; the store cannot be used afterwards."""
         with self._lock:
             self._indexes.clear()
-            self._conn.close()
+            self._db.close()
 
     def __enter__(self) -> Self:
         return self
@@ -227,8 +237,9 @@ class SemanticStore:
             )
             for i, item in enumerate(batch)
         ]
-        with self._lock, self._transaction() as conn:
-            conn.executemany(UPSERT, rows)
+        with self._lock, self._transaction() as db:
+            db.executemany(UPSERT, rows)
+            self._bump_generation()
             index = self._indexes.get(ns)
             if index is not None:
                 index.upsert(keys, matrix, [dict(item.metadata) for item in batch])
@@ -238,7 +249,7 @@ class SemanticStore:
         """The item stored under ``key``, or ``None``."""
         ns = namespace_path(namespace)
         with self._lock:
-            row = self._conn.execute(
+            row = self._db.execute(
                 "SELECT text, metadata FROM items WHERE namespace = ? AND key = ?", (ns, key)
             ).fetchone()
         if row is None:
@@ -253,20 +264,21 @@ class SemanticStore:
         doomed = list(dict.fromkeys(keys))
         if not doomed:
             return 0
-        with self._lock, self._transaction() as conn:
-            cursor = conn.executemany(
+        with self._lock, self._transaction() as db:
+            deleted = db.executemany(
                 "DELETE FROM items WHERE namespace = ? AND key = ?", [(ns, k) for k in doomed]
             )
+            self._bump_generation()
             index = self._indexes.get(ns)
             if index is not None:
                 index.delete(doomed)
-            return cursor.rowcount
+            return deleted
 
     def keys(self, namespace: Namespace) -> list[str]:
         """All keys of ``namespace``, sorted."""
         ns = namespace_path(namespace)
         with self._lock:
-            rows = self._conn.execute(
+            rows = self._db.execute(
                 "SELECT key FROM items WHERE namespace = ? ORDER BY key", (ns,)
             ).fetchall()
         return [key for (key,) in rows]
@@ -275,7 +287,7 @@ class SemanticStore:
         """Number of items in ``namespace``."""
         ns = namespace_path(namespace)
         with self._lock:
-            (total,) = self._conn.execute(
+            (total,) = self._db.execute(
                 "SELECT COUNT(*) FROM items WHERE namespace = ?", (ns,)
             ).fetchone()
         return int(total)
@@ -337,7 +349,7 @@ class SemanticStore:
         """The source records of ``namespace``, by source."""
         ns = namespace_path(namespace)
         with self._lock:
-            rows = self._conn.execute(
+            rows = self._db.execute(
                 "SELECT source, content_hash, keys FROM sources WHERE namespace = ?", (ns,)
             ).fetchall()
         return {
@@ -350,15 +362,15 @@ class SemanticStore:
         ns = namespace_path(namespace)
         now = time.time()
         rows = [(ns, r.source, r.content_hash, json.dumps(list(r.keys)), now) for r in records]
-        with self._lock, self._transaction() as conn:
-            conn.executemany("INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?)", rows)
+        with self._lock, self._transaction() as db:
+            db.executemany(UPSERT_SOURCE, rows)
 
     def delete_sources(self, namespace: Namespace, sources: Iterable[str]) -> None:
         """Delete source records (not their items)."""
         ns = namespace_path(namespace)
         rows = [(ns, source) for source in sources]
-        with self._lock, self._transaction() as conn:
-            conn.executemany("DELETE FROM sources WHERE namespace = ? AND source = ?", rows)
+        with self._lock, self._transaction() as db:
+            db.executemany("DELETE FROM sources WHERE namespace = ? AND source = ?", rows)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -367,7 +379,7 @@ class SemanticStore:
     def sealed_values(self) -> Iterator[bytes]:
         """Every stored text and metadata blob as the codec left it (for key usage counts)."""
         with self._lock:
-            rows = self._conn.execute("SELECT text, metadata FROM items").fetchall()
+            rows = self._db.execute("SELECT text, metadata FROM items").fetchall()
         for text, metadata in rows:
             yield bytes(text)
             yield bytes(metadata)
@@ -382,18 +394,18 @@ class SemanticStore:
         if batch < 1:
             raise ConfigError(f"batch must be at least 1, got {batch}")
         with self._lock:
-            keys = self._conn.execute("SELECT namespace, key FROM items ORDER BY 1, 2").fetchall()
+            keys = self._db.execute("SELECT namespace, key FROM items ORDER BY 1, 2").fetchall()
         for start in range(0, len(keys), batch):
-            with self._lock, self._transaction() as conn:
+            with self._lock, self._transaction() as db:
                 for namespace, key in keys[start : start + batch]:
-                    row = conn.execute(
+                    row = db.execute(
                         "SELECT text, metadata FROM items WHERE namespace = ? AND key = ?",
                         (namespace, key),
                     ).fetchone()
                     if row is None:  # deleted meanwhile
                         continue
                     text, metadata = (self.codec.encode(self.codec.decode(bytes(v))) for v in row)
-                    conn.execute(
+                    db.execute(
                         "UPDATE items SET text = ?, metadata = ? WHERE namespace = ? AND key = ?",
                         (text, metadata, namespace, key),
                     )
@@ -405,35 +417,49 @@ class SemanticStore:
             "dim": str(self.dim),
             "model": embedder_name(self.embedder),
         }
-        with self._transaction() as conn:
+        with self._transaction() as db:
             for statement in SCHEMA:
-                conn.execute(statement)
-            found = dict(conn.execute("SELECT name, value FROM meta").fetchall())
+                db.execute(db.ddl(statement))
+            found = dict(db.execute("SELECT name, value FROM meta").fetchall())
             if not found:
-                conn.executemany("INSERT INTO meta VALUES (?, ?)", wanted.items())
-                return
-        check_meta(self.path, found, wanted)
+                db.executemany(
+                    "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                    wanted.items(),
+                )
+            db.execute(
+                "INSERT INTO meta (name, value) VALUES ('generation', '0') "
+                "ON CONFLICT (name) DO NOTHING"
+            )
+        if found:
+            check_meta(self._db.label, found, wanted)
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._conn
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
+    def _transaction(self) -> Iterator[Database]:
+        """A write transaction, rolled back on any error."""
+        with self._db.write_transaction():
+            yield self._db
+
+    def _generation(self) -> int:
+        (value,) = self._db.execute("SELECT value FROM meta WHERE name = 'generation'").fetchone()
+        return int(value)
+
+    def _bump_generation(self) -> None:
+        """Count a write that changes what search sees (inside its transaction). The
+        in-memory indexes stay valid when nobody else wrote since they were checked."""
+        before = self._generation()
+        self._db.execute(BUMP_GENERATION)
+        if before == self._data_version:
+            self._data_version = before + 1
 
     def _index(self, ns: str) -> VectorIndex:
         """The namespace's in-memory index; the caller holds the lock."""
-        (version,) = self._conn.execute("PRAGMA data_version").fetchone()
+        version = self._generation()
         if version != self._data_version:
             self._indexes.clear()
             self._data_version = version
         index = self._indexes.get(ns)
         if index is None:
-            rows = self._conn.execute(
+            rows = self._db.execute(
                 "SELECT key, metadata, vector FROM items WHERE namespace = ? ORDER BY key", (ns,)
             ).fetchall()
             index = VectorIndex(self.dim)
@@ -461,7 +487,7 @@ class SemanticStore:
             part = wanted[start : start + _IN_BATCH]
             marks = ",".join("?" * len(part))
             sql = f"SELECT key, {columns} FROM items WHERE namespace = ? AND key IN ({marks})"
-            rows.extend(self._conn.execute(sql, (ns, *part)))
+            rows.extend(self._db.execute(sql, (ns, *part)))
         return rows
 
     def _embed(self, texts: list[str]) -> Matrix:

@@ -29,7 +29,7 @@ from framework.review._pending import (
 )
 from framework.review._rules import check_decision, parse_decision
 from framework.review.records import AnyReviewRequest, Decision
-from framework.runner import EventHandler, RunResult, arun_team, run_team
+from framework.runner import EventHandler, RunResult, arun_team, hold_thread, run_team
 
 __all__ = ["adecide", "approve_all", "decide", "fork", "history", "pending", "thread_ids"]
 
@@ -121,11 +121,13 @@ def decide(
         ReviewError: Unknown thread or request id, a decision the request does not allow, an
             invalid edit (with the validation errors), nothing pending, or a finished thread.
             The thread is left exactly as it was.
+        ThreadBusyError: Another process is running the thread; nothing was decided.
     """
     checkpointer_of(app)
-    snapshot = app.get_state(thread_config(thread_id), subgraphs=True)
-    command = _resume_command(snapshot, thread_id, decisions)
-    return run_team(app, command, thread_id, on_event=on_event, observer=observer)
+    with hold_thread(app, thread_id):
+        snapshot = app.get_state(thread_config(thread_id), subgraphs=True)
+        command = _resume_command(snapshot, thread_id, decisions)
+        return run_team(app, command, thread_id, on_event=on_event, observer=observer)
 
 
 async def adecide(
@@ -138,9 +140,10 @@ async def adecide(
 ) -> RunResult:
     """Async form of :func:`decide` (the app's checkpointer must support async access)."""
     checkpointer_of(app)
-    snapshot = await app.aget_state(thread_config(thread_id), subgraphs=True)
-    command = _resume_command(snapshot, thread_id, decisions)
-    return await arun_team(app, command, thread_id, on_event=on_event, observer=observer)
+    with hold_thread(app, thread_id):
+        snapshot = await app.aget_state(thread_config(thread_id), subgraphs=True)
+        command = _resume_command(snapshot, thread_id, decisions)
+        return await arun_team(app, command, thread_id, on_event=on_event, observer=observer)
 
 
 def approve_all(

@@ -9,6 +9,7 @@ from langgraph.graph import StateGraph
 from framework.memory import ResearchMemory
 from framework.registry import TeamSetup
 from teams.hypothesis.graph import build_hypothesis_team, model_roles, offline_roles
+from teams.hypothesis.prompts import HypothesisPrompts
 
 __all__ = ["hypothesis_team"]
 
@@ -16,11 +17,17 @@ __all__ = ["hypothesis_team"]
 def hypothesis_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
     """The hypothesis team on the setup's corpus, with research memory in the setup's scope.
 
-    Model-backed when the setup has a model, offline otherwise.
+    Model-backed when the setup has a model (its system prompts from ``setup.roles``, the
+    ``hypothesis.*`` roles), offline otherwise.
     """
     memory = ResearchMemory(setup.store, scope=setup.memory_scope)
     roles = (
-        model_roles(setup.model, memory, setup.corpus)
+        model_roles(
+            setup.model,
+            memory,
+            setup.corpus,
+            prompts=HypothesisPrompts.from_registry(setup.roles),
+        )
         if setup.model is not None
         else offline_roles(memory, setup.corpus)
     )

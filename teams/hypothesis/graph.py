@@ -35,6 +35,7 @@ from teams.hypothesis.model_roles import (
     ModelSupervisor,
     ModelSynthesizer,
 )
+from teams.hypothesis.prompts import HypothesisPrompts
 from teams.hypothesis.report import ReportSynthesizer
 from teams.hypothesis.resolving import DecisiveSourceResolver
 from teams.hypothesis.roles import HypothesisRoles
@@ -75,15 +76,19 @@ def model_roles(
     memory: ResearchMemory,
     corpus: Corpus,
     extra_sources: Sequence[BaseTool] = (),
+    prompts: HypothesisPrompts | None = None,
 ) -> HypothesisRoles:
-    """The model-backed roles on one chat model; the sources are the same tools as offline."""
+    """The model-backed roles on one chat model; the sources are the same tools as offline.
+    ``prompts`` are the system prompts (the packaged defaults when None)."""
+    prompts = prompts or HypothesisPrompts()
+    sources = (corpus_source(corpus), *extra_sources)
     return HypothesisRoles(
         memory=memory,
-        supervisor=ModelSupervisor(model),
-        searcher=ModelSearcher(model, (corpus_source(corpus), *extra_sources)),
-        judge=ModelJudge(model, memory),
-        resolver=ModelResolver(model, memory),
-        synthesizer=ModelSynthesizer(model, memory),
+        supervisor=ModelSupervisor(model, prompts.supervisor),
+        searcher=ModelSearcher(model, sources, system=prompts.searcher),
+        judge=ModelJudge(model, memory, prompts.judge),
+        resolver=ModelResolver(model, memory, prompts.resolver),
+        synthesizer=ModelSynthesizer(model, memory, prompts.synthesizer),
     )
 
 

@@ -56,8 +56,8 @@ def _brief(error: BaseException) -> str:
 class ModelSupervisor:
     """Asks the model for the next step; the rule decides when the answer is unusable."""
 
-    def __init__(self, model: BaseChatModel) -> None:
-        self._ask = StructuredCall(model, RouteDraft, SUPERVISOR_SYSTEM)
+    def __init__(self, model: BaseChatModel, system: str = SUPERVISOR_SYSTEM) -> None:
+        self._ask = StructuredCall(model, RouteDraft, system)
 
     def decide(self, state: HypothesisState, rule: Decision, context: NodeContext) -> Decision:
         """The model's step, or the rule's with the reason the model's was not taken."""
@@ -80,15 +80,19 @@ class ModelSearcher:
         model: The chat model.
         sources: The sources to search.
         max_queries: Queries per round.
+        system: The system prompt, a template with the field ``{max_queries}``.
     """
 
     def __init__(
-        self, model: BaseChatModel, sources: Sequence[BaseTool], max_queries: int = 4
+        self,
+        model: BaseChatModel,
+        sources: Sequence[BaseTool],
+        max_queries: int = 4,
+        system: str = SEARCHER_SYSTEM,
     ) -> None:
         self.sources = tuple(sources)
         self.max_queries = max_queries
-        system = SEARCHER_SYSTEM.format(max_queries=max_queries)
-        self._ask = StructuredCall(model, QueriesDraft, system)
+        self._ask = StructuredCall(model, QueriesDraft, system.format(max_queries=max_queries))
 
     def queries(self, state: HypothesisState, context: NodeContext) -> list[str]:
         """The model's queries, or the pending ones when it gave none."""
@@ -116,9 +120,11 @@ class _Sources:
 class ModelJudge:
     """Asks the model to weigh every hypothesis against the run's evidence and name conflicts."""
 
-    def __init__(self, model: BaseChatModel, memory: ResearchMemory) -> None:
+    def __init__(
+        self, model: BaseChatModel, memory: ResearchMemory, system: str = JUDGE_SYSTEM
+    ) -> None:
         self.memory = memory
-        self._ask = StructuredCall(model, JudgmentDraft, JUDGE_SYSTEM)
+        self._ask = StructuredCall(model, JudgmentDraft, system)
 
     def judge(self, state: HypothesisState, context: NodeContext) -> Judgment:
         """The model's assessments and conflicts, with sources mapped to evidence ids."""
@@ -155,12 +161,15 @@ class ModelResolver:
     Args:
         model: The chat model.
         memory: The research memory the evidence is in.
+        system: The system prompt.
     """
 
-    def __init__(self, model: BaseChatModel, memory: ResearchMemory) -> None:
+    def __init__(
+        self, model: BaseChatModel, memory: ResearchMemory, system: str = RESOLVER_SYSTEM
+    ) -> None:
         self.memory = memory
         self.offline = DecisiveSourceResolver(memory)
-        self._ask = StructuredCall(model, ResolutionDraft, RESOLVER_SYSTEM)
+        self._ask = StructuredCall(model, ResolutionDraft, system)
 
     def queries(self, conflict: Conflict, a: EvidenceRecord, b: EvidenceRecord) -> list[str]:
         """Search for what each side states."""
@@ -189,9 +198,11 @@ class ModelSynthesizer:
     counted under "Review".
     """
 
-    def __init__(self, model: BaseChatModel, memory: ResearchMemory) -> None:
+    def __init__(
+        self, model: BaseChatModel, memory: ResearchMemory, system: str = SYNTHESIZER_SYSTEM
+    ) -> None:
         self.memory = memory
-        self._ask = StructuredCall(model, SummaryDraft, SYNTHESIZER_SYSTEM)
+        self._ask = StructuredCall(model, SummaryDraft, system)
 
     def synthesize(self, state: HypothesisState, context: NodeContext) -> str:
         """The report; no model call when nothing was confirmed."""

@@ -7,8 +7,10 @@ Each request starts with a fixed first line (``Route:``, ``Search:``, ``Judge:``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from framework.memory import Conflict, EvidenceRecord
+from framework.role_registry import RoleRegistry
 from teams.hypothesis.rules import open_conflicts, pending_queries
 from teams.hypothesis.state import HypothesisState
 from teams.hypothesis.verdicts import Decision
@@ -19,6 +21,7 @@ __all__ = [
     "SEARCHER_SYSTEM",
     "SUPERVISOR_SYSTEM",
     "SYNTHESIZER_SYSTEM",
+    "HypothesisPrompts",
     "judge_request",
     "resolver_request",
     "searcher_request",
@@ -54,6 +57,30 @@ SYNTHESIZER_SYSTEM = (
     "Summarise the confirmed findings in a few claims. Each claim is one sentence the evidence "
     "supports and cites exactly one of the listed `path:line` sources. Never invent a source."
 )
+
+
+@dataclass(frozen=True, kw_only=True)
+class HypothesisPrompts:
+    """The system prompts of the model-backed roles: the packaged defaults unless given."""
+
+    supervisor: str = SUPERVISOR_SYSTEM
+    searcher: str = SEARCHER_SYSTEM
+    """A template with the field ``{max_queries}``."""
+    judge: str = JUDGE_SYSTEM
+    resolver: str = RESOLVER_SYSTEM
+    synthesizer: str = SYNTHESIZER_SYSTEM
+
+    @classmethod
+    def from_registry(cls, roles: RoleRegistry) -> HypothesisPrompts:
+        """The current versions of the ``hypothesis.*`` roles; ConfigError for a searcher
+        prompt whose format fields are not exactly ``{max_queries}``."""
+        return cls(
+            supervisor=roles.prompt("hypothesis.supervisor", SUPERVISOR_SYSTEM).text,
+            searcher=roles.prompt("hypothesis.searcher", SEARCHER_SYSTEM).template("max_queries"),
+            judge=roles.prompt("hypothesis.judge", JUDGE_SYSTEM).text,
+            resolver=roles.prompt("hypothesis.resolver", RESOLVER_SYSTEM).text,
+            synthesizer=roles.prompt("hypothesis.synthesizer", SYNTHESIZER_SYSTEM).text,
+        )
 
 
 def _records(records: Sequence[EvidenceRecord]) -> list[str]:

@@ -23,6 +23,7 @@ from teams.research.offline import (
     ReportFormatter,
     SubQuestionPlanner,
 )
+from teams.research.prompts import ResearchPrompts
 
 __all__ = ["DEFAULT_SETTINGS", "build_research_team", "model_roles", "offline_roles"]
 
@@ -56,10 +57,12 @@ def model_roles(
     corpus: Corpus,
     store: SemanticStore | None = None,
     memory: ResearchMemory | None = None,
+    prompts: ResearchPrompts | None = None,
 ) -> Roles:
     """The model-backed roles: structured output and a tool-calling worker over ``corpus``; the
-    evidence the worker finds is stored in research ``memory`` when one is given."""
-    roles = build_model_roles(model, corpus, store)
+    evidence the worker finds is stored in research ``memory`` when one is given. ``prompts``
+    are the system prompts (the packaged defaults when None)."""
+    roles = build_model_roles(model, corpus, store, prompts)
     if memory is None:
         return roles
     return replace(roles, worker=RememberingWorker(roles.worker, memory))

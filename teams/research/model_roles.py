@@ -28,6 +28,7 @@ from teams.research.prompts import (
     FORMATTER_SYSTEM,
     PLANNER_SYSTEM,
     REVIEWER_SYSTEM,
+    ResearchPrompts,
     aggregator_request,
     curator_request,
     formatter_request,
@@ -67,14 +68,16 @@ class ModelPlanner:
     Args:
         model: The chat model.
         max_tasks: Sub-questions kept from one plan.
+        system: The system prompt, a template with the field ``{max_tasks}``.
     """
 
-    def __init__(self, model: BaseChatModel, max_tasks: int = 6) -> None:
+    def __init__(
+        self, model: BaseChatModel, max_tasks: int = 6, system: str = PLANNER_SYSTEM
+    ) -> None:
         if max_tasks < 1:
             raise ConfigError(f"max_tasks must be >= 1, got {max_tasks}")
         self.max_tasks = max_tasks
-        system = PLANNER_SYSTEM.format(max_tasks=max_tasks)
-        self._ask = StructuredCall(model, PlanDraft, system)
+        self._ask = StructuredCall(model, PlanDraft, system.format(max_tasks=max_tasks))
 
     def plan(self, state: TeamState, context: NodeContext) -> Plan:
         """The plan: tasks ``q0``, ``q1``... unless the model named them, or a direct answer."""
@@ -97,11 +100,15 @@ class ModelAggregator:
     Args:
         model: The chat model.
         memo_size: Summaries remembered by prompt.
+        system: The system prompt.
     """
 
-    def __init__(self, model: BaseChatModel, memo_size: int = 32) -> None:
+    def __init__(
+        self, model: BaseChatModel, memo_size: int = 32, system: str = AGGREGATOR_SYSTEM
+    ) -> None:
         self.model = model
         self.memo_size = memo_size
+        self.system = system
         self._memo: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -114,7 +121,7 @@ class ModelAggregator:
             if request in self._memo:
                 self._memo.move_to_end(request)
                 return self._memo[request]
-        reply = self.model.invoke([SystemMessage(AGGREGATOR_SYSTEM), HumanMessage(request)])
+        reply = self.model.invoke([SystemMessage(self.system), HumanMessage(request)])
         summary = reply.text.strip()
         with self._lock:
             self._memo[request] = summary
@@ -126,8 +133,8 @@ class ModelAggregator:
 class ModelReviewer:
     """Asks the model for a verdict from the progress, the last changes and the findings."""
 
-    def __init__(self, model: BaseChatModel) -> None:
-        self._ask = StructuredCall(model, ReviewVerdictDraft, REVIEWER_SYSTEM)
+    def __init__(self, model: BaseChatModel, system: str = REVIEWER_SYSTEM) -> None:
+        self._ask = StructuredCall(model, ReviewVerdictDraft, system)
 
     def review(self, state: TeamState, context: NodeContext) -> ReviewVerdict:
         """The verdict; new tasks get free ids, retries carry their new queries."""
@@ -157,11 +164,17 @@ class ModelCurator:
     Args:
         model: The chat model.
         store: Where facts are written (the ``("facts",)`` namespace); ``None`` keeps none.
+        system: The system prompt.
     """
 
-    def __init__(self, model: BaseChatModel, store: SemanticStore | None = None) -> None:
+    def __init__(
+        self,
+        model: BaseChatModel,
+        store: SemanticStore | None = None,
+        system: str = CURATOR_SYSTEM,
+    ) -> None:
         self.store = store
-        self._ask = StructuredCall(model, FactsDraft, CURATOR_SYSTEM)
+        self._ask = StructuredCall(model, FactsDraft, system)
 
     def curate(self, state: TeamState, context: NodeContext) -> Sequence[MemoryFact]:
         """The facts, with provenance; none (and no model call) when there is no evidence."""
@@ -236,8 +249,8 @@ class ModelFormatter:
     falls back to the offline cited report.
     """
 
-    def __init__(self, model: BaseChatModel) -> None:
-        self._ask = StructuredCall(model, ReportDraft, FORMATTER_SYSTEM)
+    def __init__(self, model: BaseChatModel, system: str = FORMATTER_SYSTEM) -> None:
+        self._ask = StructuredCall(model, ReportDraft, system)
 
     def format(self, state: TeamState, context: NodeContext) -> str:
         """The final answer."""
@@ -249,14 +262,19 @@ class ModelFormatter:
 
 
 def build_model_roles(
-    model: BaseChatModel, corpus: Corpus, store: SemanticStore | None = None
+    model: BaseChatModel,
+    corpus: Corpus,
+    store: SemanticStore | None = None,
+    prompts: ResearchPrompts | None = None,
 ) -> Roles:
-    """The research roles on one chat model, searching ``corpus``, keeping facts in ``store``."""
+    """The research roles on one chat model, searching ``corpus``, keeping facts in ``store``,
+    with the system ``prompts`` (the packaged defaults when None)."""
+    prompts = prompts or ResearchPrompts()
     return Roles(
-        planner=ModelPlanner(model),
-        worker=ModelWorker(model, corpus),
-        aggregator=ModelAggregator(model),
-        reviewer=ModelReviewer(model),
-        curator=ModelCurator(model, store),
-        formatter=ModelFormatter(model),
+        planner=ModelPlanner(model, system=prompts.planner),
+        worker=ModelWorker(model, corpus, system=prompts.worker),
+        aggregator=ModelAggregator(model, system=prompts.aggregator),
+        reviewer=ModelReviewer(model, prompts.reviewer),
+        curator=ModelCurator(model, store, prompts.curator),
+        formatter=ModelFormatter(model, prompts.formatter),
     )

@@ -39,9 +39,9 @@ def corpus_search_tool(corpus: Corpus, k: int = 4, min_score: float = 0.2) -> Ba
 class _Search:
     """One task's conversation with the model, and the best passage found per source."""
 
-    def __init__(self, task: Task, question: str) -> None:
+    def __init__(self, task: Task, question: str, system: str) -> None:
         self.messages: list[BaseMessage] = [
-            SystemMessage(WORKER_SYSTEM),
+            SystemMessage(system),
             HumanMessage(worker_request(task, question)),
         ]
         self.found: dict[str, Passage] = {}
@@ -109,6 +109,7 @@ class ModelWorker:
         k: Passages per search.
         min_score: Passages scoring lower are not returned.
         max_steps: Model calls per task.
+        system: The system prompt.
     """
 
     def __init__(
@@ -119,16 +120,18 @@ class ModelWorker:
         k: int = 4,
         min_score: float = 0.2,
         max_steps: int = 4,
+        system: str = WORKER_SYSTEM,
     ) -> None:
         if max_steps < 1:
             raise ConfigError(f"max_steps must be >= 1, got {max_steps}")
         self.max_steps = max_steps
+        self.system = system
         self.tool = corpus_search_tool(corpus, k, min_score)
         self.model = model.bind_tools([self.tool])
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the loop with ``invoke`` (sync graphs)."""
-        search = _Search(task, question)
+        search = _Search(task, question, self.system)
         for _ in range(self.max_steps):
             calls = search.take(self.model.invoke(search.messages))
             if not calls:
@@ -140,7 +143,7 @@ class ModelWorker:
 
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the loop with ``ainvoke`` (async graphs)."""
-        search = _Search(task, question)
+        search = _Search(task, question, self.system)
         for _ in range(self.max_steps):
             calls = search.take(await self.model.ainvoke(search.messages))
             if not calls:

@@ -8,9 +8,11 @@ never the message log, so a long review loop does not grow their input.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from framework.memory import Passage
 from framework.records import Evidence, Task
+from framework.role_registry import RoleRegistry
 from framework.state import TeamState
 from teams.research.report import results_in_order
 
@@ -22,6 +24,7 @@ __all__ = [
     "PLANNER_SYSTEM",
     "REVIEWER_SYSTEM",
     "WORKER_SYSTEM",
+    "ResearchPrompts",
     "aggregator_request",
     "curator_request",
     "evidence_lines",
@@ -64,6 +67,32 @@ FORMATTER_SYSTEM = (
     "Write the final report as sections of claims. Each claim is one sentence the evidence "
     "supports and cites exactly one of the listed `path:line` sources. Never invent a source."
 )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResearchPrompts:
+    """The system prompts of the model-backed roles: the packaged defaults unless given."""
+
+    planner: str = PLANNER_SYSTEM
+    """A template with the field ``{max_tasks}``."""
+    worker: str = WORKER_SYSTEM
+    aggregator: str = AGGREGATOR_SYSTEM
+    reviewer: str = REVIEWER_SYSTEM
+    curator: str = CURATOR_SYSTEM
+    formatter: str = FORMATTER_SYSTEM
+
+    @classmethod
+    def from_registry(cls, roles: RoleRegistry) -> ResearchPrompts:
+        """The current versions of the ``research.*`` roles; ConfigError for a planner prompt
+        whose format fields are not exactly ``{max_tasks}``."""
+        return cls(
+            planner=roles.prompt("research.planner", PLANNER_SYSTEM).template("max_tasks"),
+            worker=roles.prompt("research.worker", WORKER_SYSTEM).text,
+            aggregator=roles.prompt("research.aggregator", AGGREGATOR_SYSTEM).text,
+            reviewer=roles.prompt("research.reviewer", REVIEWER_SYSTEM).text,
+            curator=roles.prompt("research.curator", CURATOR_SYSTEM).text,
+            formatter=roles.prompt("research.formatter", FORMATTER_SYSTEM).text,
+        )
 
 
 def _excerpt(text: str) -> str:

@@ -3,7 +3,6 @@ and tasks' pending writes."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,15 +17,16 @@ from langgraph.checkpoint.base import (
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
+from framework.database import Database
 from framework.persistence._deltas import DeltaEncoder, StoredValue
-from framework.persistence._sqlite_rows import (
+from framework.persistence._rows import (
     RowCodec,
     blob_ad,
     checkpoint_ad,
     split_metadata,
     write_ad,
 )
-from framework.persistence._sqlite_schema import write_transaction
+from framework.persistence._schema import upsert
 
 __all__ = ["SealedCheckpoint", "WriteRows", "Writer", "thread_and_namespace"]
 
@@ -63,18 +63,51 @@ class SealedCheckpoint:
         }
 
 
+_CHECKPOINT_COLUMNS = (
+    "thread_id",
+    "checkpoint_ns",
+    "checkpoint_id",
+    "parent_id",
+    "metadata",
+    "body",
+)
+_BLOB_COLUMNS = (
+    "thread_id",
+    "checkpoint_ns",
+    "channel",
+    "version",
+    "kind",
+    "base_version",
+    "value",
+)
+_WRITE_COLUMNS = (
+    "thread_id",
+    "checkpoint_ns",
+    "checkpoint_id",
+    "task_id",
+    "idx",
+    "channel",
+    "task_path",
+    "value",
+)
+_PUT_CHECKPOINT = upsert("cadre_checkpoints", _CHECKPOINT_COLUMNS, 3, replace=True)
+_PUT_BLOB = upsert("cadre_blobs", _BLOB_COLUMNS, 4, replace=False)
+_REPLACE_WRITE = upsert("cadre_writes", _WRITE_COLUMNS, 5, replace=True)
+_KEEP_WRITE = upsert("cadre_writes", _WRITE_COLUMNS, 5, replace=False)
+
+
 class Writer:
-    """Seals and inserts rows on one connection; :meth:`put_values` and :meth:`commit_writes`
-    run under the saver's lock.
+    """Seals and inserts rows on one database; :meth:`put` and :meth:`commit_writes` run under
+    the saver's lock.
 
     Args:
-        conn: The connection.
+        db: The database.
         codec: Seals blobs.
         deltas: Decides how channel values are stored, and remembers what was.
     """
 
-    def __init__(self, conn: sqlite3.Connection, codec: RowCodec, deltas: DeltaEncoder) -> None:
-        self.conn = conn
+    def __init__(self, db: Database, codec: RowCodec, deltas: DeltaEncoder) -> None:
+        self.db = db
         self.codec = codec
         self.deltas = deltas
 
@@ -115,11 +148,10 @@ class Writer:
             )
             for channel, version in new_versions.items()
         }
-        with write_transaction(self.conn):
+        with self.db.write_transaction():
             kept = self._put_values(serde, row, new_versions, values, planned)
-            self.conn.execute(
-                "INSERT OR REPLACE INTO cadre_checkpoints (thread_id, checkpoint_ns, "
-                "checkpoint_id, parent_id, metadata, body) VALUES (?, ?, ?, ?, ?, ?)",
+            self.db.execute(
+                _PUT_CHECKPOINT,
                 (
                     thread_id,
                     checkpoint_ns,
@@ -153,9 +185,8 @@ class Writer:
             if value.base is not None and not self._has_blob(row, channel, value.base):
                 value = planned[channel] = self.deltas.full(serde, version, values[channel])
             ad = blob_ad(row.thread_id, row.checkpoint_ns, channel, version, value.kind, value.base)
-            cursor = self.conn.execute(
-                "INSERT OR IGNORE INTO cadre_blobs (thread_id, checkpoint_ns, channel, version, "
-                "kind, base_version, value) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            cursor = self.db.execute(
+                _PUT_BLOB,
                 (
                     row.thread_id,
                     row.checkpoint_ns,
@@ -171,7 +202,7 @@ class Writer:
         return kept
 
     def _has_blob(self, row: SealedCheckpoint, channel: str, version: str) -> bool:
-        found = self.conn.execute(
+        found = self.db.execute(
             "SELECT 1 FROM cadre_blobs WHERE thread_id = ? AND checkpoint_ns = ? "
             "AND channel = ? AND version = ?",
             (row.thread_id, row.checkpoint_ns, channel, version),
@@ -201,15 +232,11 @@ class Writer:
             rows.append(
                 (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path, blob)
             )
-        verb = "REPLACE" if all(w[0] in WRITES_IDX_MAP for w in writes) else "IGNORE"
-        sql = (
-            f"INSERT OR {verb} INTO cadre_writes (thread_id, checkpoint_ns, checkpoint_id, "
-            "task_id, idx, channel, task_path, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-        )
-        return sql, rows
+        special = all(w[0] in WRITES_IDX_MAP for w in writes)
+        return (_REPLACE_WRITE if special else _KEEP_WRITE), rows
 
     def commit_writes(self, batch: Sequence[WriteRows]) -> None:
         """Store the writes of several tasks in one transaction (call under the lock)."""
-        with write_transaction(self.conn):
+        with self.db.write_transaction():
             for sql, rows in batch:
-                self.conn.executemany(sql, rows)
+                self.db.executemany(sql, rows)

@@ -1,14 +1,25 @@
-"""SQLite tables, connection and meta checks of :class:`~framework.memory.store.SemanticStore`."""
+"""Tables and meta checks of :class:`~framework.memory.store.SemanticStore` (SQLite or
+PostgreSQL, where they live in the ``cadre_memory`` schema)."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
 from framework.errors import ConfigError
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "UPSERT", "check_meta", "connect"]
+__all__ = [
+    "BUMP_GENERATION",
+    "PG_SCHEMA",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "UPSERT",
+    "UPSERT_SOURCE",
+    "check_meta",
+]
+
+PG_SCHEMA = "cadre_memory"
+"""The PostgreSQL schema of the store's tables."""
 
 SCHEMA_VERSION = 1
 """Version of the tables and rows the store writes."""
@@ -16,12 +27,13 @@ SCHEMA_VERSION = 1
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     """CREATE TABLE IF NOT EXISTS items (
-    namespace TEXT NOT NULL, key TEXT NOT NULL, text BLOB NOT NULL, metadata BLOB NOT NULL,
-    vector BLOB NOT NULL, content_hash TEXT NOT NULL, schema_version INTEGER NOT NULL,
-    updated_at REAL NOT NULL, PRIMARY KEY (namespace, key))""",
+    namespace TEXT NOT NULL, key TEXT NOT NULL, text {blob} NOT NULL, metadata {blob} NOT NULL,
+    vector {blob} NOT NULL, content_hash TEXT NOT NULL, schema_version INTEGER NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (namespace, key))""",
     """CREATE TABLE IF NOT EXISTS sources (
     namespace TEXT NOT NULL, source TEXT NOT NULL, content_hash TEXT NOT NULL,
-    keys TEXT NOT NULL, updated_at REAL NOT NULL, PRIMARY KEY (namespace, source))""",
+    keys TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (namespace, source))""",
 )
 
 UPSERT = """
@@ -34,20 +46,17 @@ ON CONFLICT (namespace, key) DO UPDATE SET text = excluded.text, metadata = excl
 """
 
 
-def connect(path: Path | str) -> sqlite3.Connection:
-    """Open ``path`` in WAL mode with manual transactions."""
-    target = str(path)
-    try:
-        if isinstance(path, Path):
-            path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-    except (OSError, sqlite3.Error) as exc:
-        raise ConfigError(
-            f"cannot open the semantic store at {target}: {exc}; pass a writable SQLite file path"
-        ) from exc
-    return conn
+UPSERT_SOURCE = """
+INSERT INTO sources (namespace, source, content_hash, keys, updated_at) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (namespace, source) DO UPDATE SET content_hash = excluded.content_hash,
+    keys = excluded.keys, updated_at = excluded.updated_at
+"""
+
+BUMP_GENERATION = (
+    "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE name = 'generation'"
+)
+"""Counts the writes that change what search sees, so every connection knows when its
+in-memory index is stale (a row of ``meta``)."""
 
 
 def check_meta(path: Path | str, found: Mapping[str, str], wanted: Mapping[str, str]) -> None:

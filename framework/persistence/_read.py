@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -19,9 +18,10 @@ from langgraph.checkpoint.base import (
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
+from framework.database import Database
 from framework.errors import TamperError
 from framework.persistence._deltas import EMPTY, FULL, KINDS, DeltaError, rebuild
-from framework.persistence._sqlite_rows import (
+from framework.persistence._rows import (
     PUBLIC_METADATA_KEYS,
     RowCodec,
     blob_ad,
@@ -56,17 +56,17 @@ class CheckpointRow:
 
 
 def select_row(
-    conn: sqlite3.Connection, thread_id: str, checkpoint_ns: str, checkpoint_id: str | None
+    db: Database, thread_id: str, checkpoint_ns: str, checkpoint_id: str | None
 ) -> CheckpointRow | None:
     """The row of ``checkpoint_id``, or the latest of the thread's namespace when None."""
     if checkpoint_id:
-        row = conn.execute(
+        row = db.execute(
             f"SELECT {_COLUMNS} FROM cadre_checkpoints "
             "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
             (thread_id, checkpoint_ns, checkpoint_id),
         ).fetchone()
     else:
-        row = conn.execute(
+        row = db.execute(
             f"SELECT {_COLUMNS} FROM cadre_checkpoints WHERE thread_id = ? AND checkpoint_ns = ? "
             "ORDER BY checkpoint_id DESC LIMIT 1",
             (thread_id, checkpoint_ns),
@@ -87,7 +87,7 @@ class Search:
 
 
 def search(
-    conn: sqlite3.Connection,
+    db: Database,
     config: RunnableConfig | None,
     filter: Mapping[str, Any] | None,
     before: RunnableConfig | None,
@@ -95,8 +95,9 @@ def search(
 ) -> Search:
     """Select the candidate rows of a ``list`` call, newest first.
 
-    Thread, namespace, checkpoint id, ``before`` and the allowlisted metadata keys with a string
-    or integer value are matched in SQL; any other filter key is left for after decoding.
+    Thread, namespace, checkpoint id, ``before`` and the allowlisted metadata keys with a value
+    of their allowlisted type are matched in SQL; any other filter key is left for after
+    decoding.
     """
     wheres: list[str] = []
     params: list[Any] = []
@@ -115,9 +116,10 @@ def search(
         params.append(before_id)
     remaining: dict[str, Any] = {}
     for key, value in (filter or {}).items():
-        if key in PUBLIC_METADATA_KEYS and type(value) in (str, int):
-            wheres.append(f"json_extract(metadata, '$.{key}') = ?")
-            params.append(value)
+        if key in PUBLIC_METADATA_KEYS and type(value) is PUBLIC_METADATA_KEYS[key]:
+            # the column holds only values of the allowlisted type: text equality is exact
+            wheres.append(f"{db.json_text('metadata', key)} = ?")
+            params.append(str(value))
         else:
             remaining[key] = value
     query = "SELECT thread_id, checkpoint_ns, checkpoint_id FROM cadre_checkpoints"
@@ -127,7 +129,7 @@ def search(
     if limit is not None and not remaining:
         query += " LIMIT ?"
         params.append(limit)
-    keys = [(row[0], row[1], row[2]) for row in conn.execute(query, params)]
+    keys = [(row[0], row[1], row[2]) for row in db.execute(query, params)]
     return Search(keys=keys, remaining_filter=remaining, limit=limit if remaining else None)
 
 
@@ -135,15 +137,13 @@ class Reader:
     """Decodes checkpoint rows; remembers the blob rows it opened for the rest of one call.
 
     Args:
-        conn: The connection (the caller holds its lock, inside a read transaction).
+        db: The database (the caller holds its lock, inside a read transaction).
         codec: Opens sealed blobs.
         serde: Deserializes them.
     """
 
-    def __init__(
-        self, conn: sqlite3.Connection, codec: RowCodec, serde: SerializerProtocol
-    ) -> None:
-        self.conn = conn
+    def __init__(self, db: Database, codec: RowCodec, serde: SerializerProtocol) -> None:
+        self.db = db
         self.codec = codec
         self.serde = serde
         self._links: dict[tuple[str, str, str, str], tuple[str, str | None, Typed] | None] = {}
@@ -222,7 +222,7 @@ class Reader:
         key = (thread_id, checkpoint_ns, channel, version)
         if key in self._links:
             return self._links[key]
-        row = self.conn.execute(
+        row = self.db.execute(
             "SELECT kind, base_version, value FROM cadre_blobs "
             "WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?",
             key,
@@ -241,7 +241,7 @@ class Reader:
 
     def writes(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> list[PendingWrite]:
         """The checkpoint's pending writes in ``writes_sort_key`` order."""
-        rows = self.conn.execute(
+        rows = self.db.execute(
             "SELECT task_id, idx, channel, task_path, value FROM cadre_writes "
             "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
             (thread_id, checkpoint_ns, checkpoint_id),

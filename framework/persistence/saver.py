@@ -1,9 +1,9 @@
-"""cadre's SQLite checkpointer: storage linear in steps, optional encryption bound to each row.
+"""cadre's checkpointer: storage linear in steps, optional encryption bound to each row.
 
-:class:`CadreSqliteSaver` is a LangGraph checkpoint saver on the standard library's ``sqlite3``
-(WAL), usable from sync and async graphs alike (the async methods run the database work on a
-worker thread; the pending writes of concurrent tasks share one transaction). Unlike
-LangGraph's ``SqliteSaver``:
+:class:`CadreSaver` is a LangGraph checkpoint saver on a SQLite file (the standard library's
+``sqlite3``, WAL) or a PostgreSQL database (psycopg), usable from sync and async graphs alike
+(the async methods run the database work on a worker thread; the pending writes of concurrent
+tasks share one transaction). Unlike LangGraph's ``SqliteSaver`` and ``PostgresSaver``:
 
 * a checkpoint row holds no channel values; a value is stored once per (thread, namespace,
   channel, version), and only the channels in ``new_versions`` are written at each step;
@@ -17,7 +17,9 @@ LangGraph's ``SqliteSaver``:
 * the plaintext metadata column keeps only ``source``, ``step``, ``parents`` and ``run_id``;
   the rest (configurable values, run metadata) is sealed in the checkpoint body and merged back
   on read;
-* the database records whether it is encrypted: opening it the other way is a ``ConfigError``.
+* the database records whether it is encrypted: opening it the other way is a ``ConfigError``;
+* :meth:`CadreSaver.hold_thread` keeps a second process from running a thread at the same
+  time (``ThreadBusyError``), with a file lock on SQLite and an advisory lock on PostgreSQL.
 
 :func:`key_usage` and :func:`reencrypt_all` serve ``cadre keys status`` and ``cadre keys
 reencrypt``.
@@ -27,8 +29,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -45,13 +47,13 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from framework.errors import ConfigError
-from framework.persistence import _sqlite_keys, _sqlite_maintenance
+from framework.persistence import _key_usage, _maintenance
+from framework.persistence._batch import AsyncGroupCommit
 from framework.persistence._deltas import DeltaEncoder
-from framework.persistence._sqlite_batch import AsyncGroupCommit
-from framework.persistence._sqlite_read import Reader, search, select_row
-from framework.persistence._sqlite_rows import PUBLIC_METADATA_KEYS, RowCodec
-from framework.persistence._sqlite_schema import connect, read_transaction, write_transaction
-from framework.persistence._sqlite_write import Writer, WriteRows, thread_and_namespace
+from framework.persistence._read import Reader, search, select_row
+from framework.persistence._rows import PUBLIC_METADATA_KEYS, RowCodec
+from framework.persistence._schema import open_checkpoints
+from framework.persistence._write import Writer, WriteRows, thread_and_namespace
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import BlobCipher
 
@@ -59,7 +61,7 @@ __all__ = [
     "DEFAULT_SNAPSHOT_EVERY",
     "PUBLIC_METADATA_KEYS",
     "UNREADABLE",
-    "CadreSqliteSaver",
+    "CadreSaver",
     "key_usage",
     "reencrypt_all",
 ]
@@ -68,14 +70,16 @@ DEFAULT_SNAPSHOT_EVERY = 32
 """The most deltas between two full values of a channel of fewer than 256 items (a value of n
 items may go n/8 deltas): what one read applies at most."""
 
-UNREADABLE = _sqlite_keys.UNREADABLE
+UNREADABLE = _key_usage.UNREADABLE
 
 
-class CadreSqliteSaver(BaseCheckpointSaver[str]):
-    """A checkpoint saver on one SQLite file, optionally encrypted; thread-safe.
+class CadreSaver(BaseCheckpointSaver[str]):
+    """A checkpoint saver on a SQLite file or a PostgreSQL database, optionally encrypted;
+    thread-safe.
 
     Args:
-        path: The database file (created with its folder), or ``":memory:"``.
+        path: The database file (created with its folder), ``":memory:"``, or a
+            ``postgresql://`` URL.
         cipher: Seals every blob; None keeps a plaintext database. A database is created
             encrypted or not and must always be opened the same way.
         serde: Serializes values; cadre's records only by default (:func:`default_serializer`).
@@ -83,8 +87,8 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
             value of n items, ``max(snapshot_every, n // 8)``).
 
     Raises:
-        ConfigError: The file is not a cadre checkpoint database, or it is encrypted and no
-            cipher was given (or the other way round).
+        ConfigError: The database cannot be opened or is not a cadre checkpoint database, or
+            it is encrypted and no cipher was given (or the other way round).
     """
 
     def __init__(
@@ -100,15 +104,15 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
         super().__init__(serde=serde or default_serializer())
         self.path = path
         self.cipher = cipher
-        self.conn = connect(path, encrypted=cipher is not None)
-        self.lock = threading.Lock()
+        self.db = open_checkpoints(path, encrypted=cipher is not None)
+        self.lock = self.db.lock
         self._codec = RowCodec(cipher)
         self._deltas = DeltaEncoder(snapshot_every)
-        self._writer = Writer(self.conn, self._codec, self._deltas)
+        self._writer = Writer(self.db, self._codec, self._deltas)
         self._async_writes: AsyncGroupCommit[WriteRows] = AsyncGroupCommit(self._commit_writes)
 
     def __repr__(self) -> str:
-        return f"CadreSqliteSaver({str(self.path)!r}, encrypted={self.encrypted})"
+        return f"CadreSaver({self.db.label!r}, encrypted={self.encrypted})"
 
     @property
     def encrypted(self) -> bool:
@@ -118,9 +122,9 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
     def close(self) -> None:
         """Close the connection (the saver cannot be used afterwards)."""
         with self.lock:
-            self.conn.close()
+            self.db.close()
 
-    def __enter__(self) -> CadreSqliteSaver:
+    def __enter__(self) -> CadreSaver:
         return self
 
     def __exit__(
@@ -131,6 +135,22 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
     ) -> None:
         self.close()
 
+    @contextmanager
+    def hold_thread(self, thread_id: str) -> Iterator[None]:
+        """Run a thread in this process only: a second process (or saver) asking for the same
+        thread meanwhile gets ``ThreadBusyError``; released when the block ends or the
+        process dies.
+
+        Raises:
+            ThreadBusyError: Another process is running the thread.
+        """
+        busy = (
+            f"thread {thread_id} is busy: another process is running it right now; wait until "
+            "it finishes or pauses for review, then try again (its state is intact)"
+        )
+        with self.db.hold(f"thread {thread_id}", busy):
+            yield
+
     # -- reading ---------------------------------------------------------------------------
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
@@ -140,8 +160,8 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
             CryptoError: A blob of it is tampered, moved, plaintext or under an unknown key.
         """
         thread_id, checkpoint_ns = thread_and_namespace(config)
-        with self.lock, read_transaction(self.conn):
-            row = select_row(self.conn, thread_id, checkpoint_ns, get_checkpoint_id(config))
+        with self.lock, self.db.read_transaction():
+            row = select_row(self.db, thread_id, checkpoint_ns, get_checkpoint_id(config))
             if row is None:
                 return None
             reader = self._db()
@@ -161,15 +181,15 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
         ``filter`` compares metadata values for equality, sealed keys included (those are
         checked after opening each candidate's body).
         """
-        with self.lock, read_transaction(self.conn):
-            found = search(self.conn, config, filter, before, limit)
+        with self.lock, self.db.read_transaction():
+            found = search(self.db, config, filter, before, limit)
         left = found.limit
         reader = self._db()
         for thread_id, checkpoint_ns, checkpoint_id in found.keys:
             if left is not None and left <= 0:
                 return
-            with self.lock, read_transaction(self.conn):
-                row = select_row(self.conn, thread_id, checkpoint_ns, checkpoint_id)
+            with self.lock, self.db.read_transaction():
+                row = select_row(self.db, thread_id, checkpoint_ns, checkpoint_id)
                 if row is None:  # deleted since the search
                     continue
                 checkpoint, metadata = reader.body(row)
@@ -183,7 +203,7 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
     def _db(self) -> Reader:
         """A reader of this database with this saver's serializer (one per call: it keeps
         the rows it opened for the rest of the call)."""
-        return Reader(self.conn, self._codec, self.serde)
+        return Reader(self.db, self._codec, self.serde)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -223,21 +243,21 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
 
     def delete_thread(self, thread_id: str) -> None:
         """Delete every checkpoint, value and write of a thread."""
-        with self.lock, write_transaction(self.conn):
-            _sqlite_maintenance.delete_threads(self.conn, [str(thread_id)])
+        with self.lock, self.db.write_transaction():
+            _maintenance.delete_threads(self.db, [str(thread_id)])
             self._deltas.forget_threads([str(thread_id)])
 
     def delete_for_runs(self, run_ids: Sequence[str]) -> None:
         """Delete the checkpoints (and their writes) made by these runs."""
-        with self.lock, write_transaction(self.conn):
-            threads = _sqlite_maintenance.delete_for_runs(self._db(), run_ids)
+        with self.lock, self.db.write_transaction():
+            threads = _maintenance.delete_for_runs(self._db(), run_ids)
             self._deltas.forget_threads(sorted(threads))
 
     def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Copy every checkpoint, value and write of one thread to another (resealed)."""
-        with self.lock, write_transaction(self.conn):
-            _sqlite_maintenance.copy_thread(
-                self.conn, self._codec, str(source_thread_id), str(target_thread_id)
+        with self.lock, self.db.write_transaction():
+            _maintenance.copy_thread(
+                self.db, self._codec, str(source_thread_id), str(target_thread_id)
             )
             self._deltas.forget_threads([str(target_thread_id)])
 
@@ -245,8 +265,8 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
         """Keep only the latest checkpoint of each namespace (``keep_latest``) or none
         (``delete``) of these threads; values nothing reaches any more are deleted too."""
         ids = [str(thread_id) for thread_id in thread_ids]
-        with self.lock, write_transaction(self.conn):
-            _sqlite_maintenance.prune(self._db(), ids, strategy)
+        with self.lock, self.db.write_transaction():
+            _maintenance.prune(self._db(), ids, strategy)
             self._deltas.forget_threads(ids)
 
     def delete_checkpoints(
@@ -254,8 +274,8 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
     ) -> None:
         """Delete these checkpoints of a thread's namespace and their writes; values still
         reached by a remaining checkpoint (directly or as a delta's base) are kept."""
-        with self.lock, write_transaction(self.conn):
-            _sqlite_maintenance.delete_checkpoints(
+        with self.lock, self.db.write_transaction():
+            _maintenance.delete_checkpoints(
                 self._db(), str(thread_id), checkpoint_ns, checkpoint_ids
             )
             self._deltas.forget_threads([str(thread_id)])
@@ -330,7 +350,7 @@ class CadreSqliteSaver(BaseCheckpointSaver[str]):
         return f"{counter + 1:032}.{random.random():016}"
 
 
-def key_usage(saver: CadreSqliteSaver) -> dict[str, int]:
+def key_usage(saver: CadreSaver) -> dict[str, int]:
     """Key id -> how many blobs of ``saver``'s database are sealed under it.
 
     Blobs without a readable header (plaintext or damaged) are counted under
@@ -340,11 +360,11 @@ def key_usage(saver: CadreSqliteSaver) -> dict[str, int]:
         ConfigError: The database is not encrypted.
     """
     if saver.cipher is None:
-        raise ConfigError(f"checkpoint database {saver.path} is not encrypted: it uses no keys")
-    return _sqlite_keys.count_keys(saver.conn, saver.lock)
+        raise ConfigError(f"checkpoint database {saver.db.label} is not encrypted: it uses no keys")
+    return _key_usage.count_keys(saver.db)
 
 
-def reencrypt_all(saver: CadreSqliteSaver, batch: int = 500) -> int:
+def reencrypt_all(saver: CadreSaver, batch: int = 500) -> int:
     """Rewrite every blob not under the primary key of ``saver``'s cipher; how many were.
 
     Each batch of ``batch`` rows is one transaction: killing it loses nothing, and running it
@@ -357,7 +377,9 @@ def reencrypt_all(saver: CadreSqliteSaver, batch: int = 500) -> int:
             before it are kept.
     """
     if saver.cipher is None:
-        raise ConfigError(f"checkpoint database {saver.path} is not encrypted: nothing to rewrite")
+        raise ConfigError(
+            f"checkpoint database {saver.db.label} is not encrypted: nothing to rewrite"
+        )
     if batch < 1:
         raise ConfigError(f"batch must be at least 1, got {batch}")
-    return _sqlite_keys.reencrypt(saver.conn, saver.lock, saver.cipher, batch)
+    return _key_usage.reencrypt(saver.db, saver.cipher, batch)

@@ -76,12 +76,14 @@ def write_ad(  # noqa: PLR0917 - a row's columns, in order (see TABLES)
 class BlobTable:
     """A table with one sealed column: what to select to rebuild each row's associated data.
 
-    ``columns`` starts with ``thread_id``; ``ad`` takes the selected values in that order.
+    ``columns`` starts with ``thread_id``, its first ``key`` columns are the primary key, and
+    ``ad`` takes the selected values in that order.
     """
 
     name: str
     blob_column: str
     columns: tuple[str, ...]
+    key: int
     ad: Callable[..., bytes]
 
 
@@ -90,12 +92,14 @@ TABLES: tuple[BlobTable, ...] = (
         name="cadre_checkpoints",
         blob_column="body",
         columns=("thread_id", "checkpoint_ns", "checkpoint_id", "parent_id", "metadata"),
+        key=3,
         ad=checkpoint_ad,
     ),
     BlobTable(
         name="cadre_blobs",
         blob_column="value",
         columns=("thread_id", "checkpoint_ns", "channel", "version", "kind", "base_version"),
+        key=4,
         ad=blob_ad,
     ),
     BlobTable(
@@ -110,6 +114,7 @@ TABLES: tuple[BlobTable, ...] = (
             "channel",
             "task_path",
         ),
+        key=5,
         ad=write_ad,
     ),
 )

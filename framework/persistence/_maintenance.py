@@ -8,12 +8,13 @@ caller's write transaction, on the connection of a :class:`Reader` (it opens the
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 
+from framework.database import Database
 from framework.errors import ConfigError
-from framework.persistence._sqlite_read import CheckpointRow, Reader
-from framework.persistence._sqlite_rows import TABLES, RowCodec
+from framework.persistence._read import CheckpointRow, Reader
+from framework.persistence._rows import TABLES, RowCodec
+from framework.persistence._schema import upsert
 
 __all__ = [
     "PRUNE_STRATEGIES",
@@ -31,40 +32,40 @@ PRUNE_STRATEGIES = ("keep_latest", "delete")
 _ROW = "thread_id, checkpoint_ns, checkpoint_id, parent_id, metadata, body"
 
 
-def delete_threads(conn: sqlite3.Connection, thread_ids: Iterable[str]) -> None:
+def delete_threads(db: Database, thread_ids: Iterable[str]) -> None:
     """Remove every checkpoint, value and write of these threads."""
     ids = [(str(thread_id),) for thread_id in thread_ids]
     for table in TABLES:
-        conn.executemany(f"DELETE FROM {table.name} WHERE thread_id = ?", ids)
+        db.executemany(f"DELETE FROM {table.name} WHERE thread_id = ?", ids)
 
 
 def delete_checkpoints(
-    db: Reader, thread_id: str, checkpoint_ns: str, checkpoint_ids: Iterable[str]
+    reader: Reader, thread_id: str, checkpoint_ns: str, checkpoint_ids: Iterable[str]
 ) -> None:
     """Remove these checkpoints and their writes, then the values nothing else reaches."""
     keys = [(thread_id, checkpoint_ns, checkpoint_id) for checkpoint_id in checkpoint_ids]
     where = "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
-    db.conn.executemany(f"DELETE FROM cadre_checkpoints {where}", keys)
-    db.conn.executemany(f"DELETE FROM cadre_writes {where}", keys)
-    collect_garbage(db, thread_id, checkpoint_ns)
+    reader.db.executemany(f"DELETE FROM cadre_checkpoints {where}", keys)
+    reader.db.executemany(f"DELETE FROM cadre_writes {where}", keys)
+    collect_garbage(reader, thread_id, checkpoint_ns)
 
 
-def delete_for_runs(db: Reader, run_ids: Sequence[str]) -> set[str]:
+def delete_for_runs(reader: Reader, run_ids: Sequence[str]) -> set[str]:
     """Remove the checkpoints whose metadata names one of ``run_ids``; the threads touched."""
     found: dict[tuple[str, str], list[str]] = {}
     for run_id in run_ids:
-        for thread_id, checkpoint_ns, checkpoint_id in db.conn.execute(
+        for thread_id, checkpoint_ns, checkpoint_id in reader.db.execute(
             "SELECT thread_id, checkpoint_ns, checkpoint_id FROM cadre_checkpoints "
-            "WHERE json_extract(metadata, '$.run_id') = ?",
+            f"WHERE {reader.db.json_text('metadata', 'run_id')} = ?",
             (str(run_id),),
         ):
             found.setdefault((thread_id, checkpoint_ns), []).append(checkpoint_id)
     for (thread_id, checkpoint_ns), checkpoint_ids in found.items():
-        delete_checkpoints(db, thread_id, checkpoint_ns, checkpoint_ids)
+        delete_checkpoints(reader, thread_id, checkpoint_ns, checkpoint_ids)
     return {thread_id for thread_id, _ in found}
 
 
-def prune(db: Reader, thread_ids: Sequence[str], strategy: str) -> None:
+def prune(reader: Reader, thread_ids: Sequence[str], strategy: str) -> None:
     """Prune these threads by ``strategy`` (one of :data:`PRUNE_STRATEGIES`).
 
     Raises:
@@ -73,10 +74,10 @@ def prune(db: Reader, thread_ids: Sequence[str], strategy: str) -> None:
     if strategy not in PRUNE_STRATEGIES:
         raise ConfigError(f"unknown prune strategy {strategy!r}: choose one of {PRUNE_STRATEGIES}")
     if strategy == "delete":
-        delete_threads(db.conn, thread_ids)
+        delete_threads(reader.db, thread_ids)
         return
     for thread_id in thread_ids:
-        namespaces = db.conn.execute(
+        namespaces = reader.db.execute(
             "SELECT checkpoint_ns, max(checkpoint_id) FROM cadre_checkpoints "
             "WHERE thread_id = ? GROUP BY checkpoint_ns",
             (str(thread_id),),
@@ -84,22 +85,21 @@ def prune(db: Reader, thread_ids: Sequence[str], strategy: str) -> None:
         for checkpoint_ns, latest in namespaces:
             older = [
                 row[0]
-                for row in db.conn.execute(
+                for row in reader.db.execute(
                     "SELECT checkpoint_id FROM cadre_checkpoints "
                     "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?",
                     (str(thread_id), checkpoint_ns, latest),
                 )
             ]
-            delete_checkpoints(db, str(thread_id), checkpoint_ns, older)
+            delete_checkpoints(reader, str(thread_id), checkpoint_ns, older)
 
 
-def copy_thread(conn: sqlite3.Connection, codec: RowCodec, source: str, target: str) -> None:
+def copy_thread(db: Database, codec: RowCodec, source: str, target: str) -> None:
     """Copy every row of thread ``source`` to thread ``target``, each resealed for its new row."""
     for table in TABLES:
         columns = (*table.columns, table.blob_column)
         names = ", ".join(columns)
-        marks = ", ".join("?" for _ in columns)
-        rows = conn.execute(
+        rows = db.execute(
             f"SELECT {names} FROM {table.name} WHERE thread_id = ?", (source,)
         ).fetchall()
         copied = []
@@ -107,26 +107,26 @@ def copy_thread(conn: sqlite3.Connection, codec: RowCodec, source: str, target: 
             keys, blob = row[:-1], row[-1]
             moved = (target, *keys[1:])
             copied.append((*moved, codec.reseal(blob, table.ad(*keys), table.ad(*moved))))
-        conn.executemany(f"INSERT OR REPLACE INTO {table.name} ({names}) VALUES ({marks})", copied)
+        db.executemany(upsert(table.name, columns, table.key, replace=True), copied)
 
 
-def collect_garbage(db: Reader, thread_id: str, checkpoint_ns: str) -> int:
+def collect_garbage(reader: Reader, thread_id: str, checkpoint_ns: str) -> int:
     """Delete the values of a thread's namespace no checkpoint reaches; how many were deleted.
 
     A value is reached when a remaining checkpoint names its version, or a reached delta is
     based on it. Reading the versions opens each remaining checkpoint's body.
     """
     live: list[tuple[str, str]] = []
-    for row in db.conn.execute(
+    for row in reader.db.execute(
         f"SELECT {_ROW} FROM cadre_checkpoints WHERE thread_id = ? AND checkpoint_ns = ?",
         (thread_id, checkpoint_ns),
     ).fetchall():
-        checkpoint, _ = db.body(CheckpointRow(*row))
+        checkpoint, _ = reader.body(CheckpointRow(*row))
         versions = checkpoint.get("channel_versions", {})
         live.extend((channel, str(version)) for channel, version in versions.items())
     bases: dict[tuple[str, str], str | None] = {
         (channel, version): base
-        for channel, version, base in db.conn.execute(
+        for channel, version, base in reader.db.execute(
             "SELECT channel, version, base_version FROM cadre_blobs "
             "WHERE thread_id = ? AND checkpoint_ns = ?",
             (thread_id, checkpoint_ns),
@@ -142,7 +142,7 @@ def collect_garbage(db: Reader, thread_id: str, checkpoint_ns: str) -> int:
         if base is not None:
             live.append((key[0], base))
     dead = [(thread_id, checkpoint_ns, *key) for key in bases if key not in reached]
-    db.conn.executemany(
+    reader.db.executemany(
         "DELETE FROM cadre_blobs "
         "WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?",
         dead,

@@ -1,0 +1,104 @@
+"""The interface every backend implements, and what callers may rely on."""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar, Protocol
+
+__all__ = ["Cursor", "Database"]
+
+
+class Cursor(Protocol):
+    """What a statement returns: rows to fetch or iterate, and how many rows it changed."""
+
+    @property
+    def rowcount(self) -> int:
+        """Rows changed by the statement."""
+        ...
+
+    def fetchone(self) -> Any:
+        """The next row, or None."""
+        ...
+
+    def fetchall(self) -> list[Any]:
+        """The remaining rows."""
+        ...
+
+    def __iter__(self) -> Iterator[Any]:
+        """The remaining rows, one at a time."""
+        ...
+
+
+class Database(ABC):
+    """One connection to a database, shared by threads that hold :attr:`lock` around each use.
+
+    Statements use ``?`` placeholders and SQL both backends accept; DDL writes ``{blob}`` for
+    the binary column type.
+    """
+
+    kind: ClassVar[str]
+    """``sqlite`` or ``postgresql``."""
+    blob_type: ClassVar[str]
+    """The binary column type (``BLOB`` or ``BYTEA``)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        """The file path or the URL without its password, for messages."""
+        self.lock = threading.RLock()
+
+    @abstractmethod
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        """Run one statement."""
+
+    @abstractmethod
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+        """Run one statement per row; how many rows they changed in all."""
+
+    @abstractmethod
+    def write_transaction(self) -> AbstractContextManager[None]:
+        """A transaction that will write: committed at the end, rolled back if the block
+        raises (SQLite takes the write lock at its start)."""
+
+    @abstractmethod
+    def read_transaction(self) -> AbstractContextManager[None]:
+        """A transaction whose reads see one snapshot."""
+
+    @abstractmethod
+    def json_text(self, column: str, key: str) -> str:
+        """An expression reading ``key`` of the JSON object in text ``column`` as SQL text."""
+
+    @abstractmethod
+    def column_bytes(self, column: str) -> str:
+        """An expression for the bytes ``column`` takes in a row (0 for NULL)."""
+
+    @abstractmethod
+    def table_names(self) -> set[str]:
+        """The tables there are (in this component's schema, for PostgreSQL)."""
+
+    @abstractmethod
+    def size_bytes(self) -> int:
+        """What the component takes on disk (the file with its log, or its tables)."""
+
+    @abstractmethod
+    def compact(self) -> None:
+        """Give space freed by deletes back (SQLite rewrites the file; PostgreSQL vacuums)."""
+
+    @abstractmethod
+    def hold(self, name: str, busy: str) -> AbstractContextManager[None]:
+        """Hold the lock called ``name`` against every other process and connection while
+        the block runs; released when it ends or the process dies.
+
+        Raises:
+            ThreadBusyError: Someone else holds it; ``busy`` is its message.
+        """
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connection."""
+
+    def ddl(self, statement: str) -> str:
+        """``statement`` with this backend's binary type in place of ``{blob}``."""
+        return statement.replace("{blob}", self.blob_type)

@@ -1,0 +1,153 @@
+"""SQLite: one file in WAL mode, autocommit with explicit transactions, file locks per name."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from framework.database._base import Cursor, Database
+from framework.errors import ConfigError, ThreadBusyError
+
+__all__ = ["BUSY_TIMEOUT_MS", "SqliteDatabase"]
+
+BUSY_TIMEOUT_MS = 10_000
+"""How long a connection waits for another process's write lock before failing."""
+
+_MEMORY = ":memory:"
+_held_in_memory: set[str] = set()
+_held_lock = threading.Lock()
+
+
+class SqliteDatabase(Database):
+    """A SQLite file (created with its folder) or ``":memory:"``.
+
+    WAL journal and ``synchronous=NORMAL``: a committed transaction survives a killed process;
+    a power cut may lose the last ones, never corrupt the file.
+
+    Raises:
+        ConfigError: The file cannot be opened or is not a SQLite database.
+    """
+
+    kind = "sqlite"
+    blob_type = "BLOB"
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(str(path))
+        self.path = path
+        try:
+            if str(path) != _MEMORY:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise ConfigError(f"cannot open {path}: {exc}; pass a writable file path") from exc
+        try:
+            self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.DatabaseError as exc:
+            self.conn.close()
+            if type(exc) is sqlite3.DatabaseError:  # not a busy or I/O error: not a database
+                raise ConfigError(
+                    f"cannot open {path}: it is not a SQLite database ({exc}); choose another file"
+                ) from None
+            raise
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        """Run one statement."""
+        return self.conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+        """Run one statement per row; how many rows they changed."""
+        return self.conn.executemany(sql, rows).rowcount
+
+    @contextmanager
+    def write_transaction(self) -> Iterator[None]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back if the block raises."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    @contextmanager
+    def read_transaction(self) -> Iterator[None]:
+        """A deferred transaction: the reads inside see one snapshot."""
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.conn.execute("COMMIT")
+
+    def json_text(self, column: str, key: str) -> str:
+        """``json_extract`` of ``key``, cast to text."""
+        return f"CAST(json_extract({column}, '$.{key}') AS TEXT)"
+
+    def column_bytes(self, column: str) -> str:
+        """``length``: bytes of a blob, characters of text, digits of a number."""
+        return f"coalesce(length({column}), 0)"
+
+    def table_names(self) -> set[str]:
+        """The tables of the file."""
+        rows = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {str(name) for (name,) in rows}
+
+    def size_bytes(self) -> int:
+        """The file and its write-ahead log."""
+        if str(self.path) == _MEMORY:
+            return 0
+        path = Path(self.path)
+        wal = path.with_name(path.name + "-wal")
+        return sum(os.path.getsize(item) for item in (path, wal) if item.is_file())
+
+    def compact(self) -> None:
+        """Fold the log in and rewrite the file (waits for writers; needs the file's size free)."""
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.conn.execute("VACUUM")
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    @contextmanager
+    def hold(self, name: str, busy: str) -> Iterator[None]:
+        """An exclusive ``flock`` on a file beside the database, one per name."""
+        if str(self.path) == _MEMORY:
+            with _hold_in_memory(f"{id(self)}:{name}", busy):
+                yield
+            return
+        folder = Path(f"{self.path}.locks")
+        folder.mkdir(mode=0o700, exist_ok=True)
+        digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]
+        with open(folder / digest, "a+b") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise ThreadBusyError(busy) from None
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+
+@contextmanager
+def _hold_in_memory(key: str, busy: str) -> Iterator[None]:
+    with _held_lock:
+        if key in _held_in_memory:
+            raise ThreadBusyError(busy)
+        _held_in_memory.add(key)
+    try:
+        yield
+    finally:
+        with _held_lock, contextlib.suppress(KeyError):
+            _held_in_memory.remove(key)

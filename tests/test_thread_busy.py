@@ -1,0 +1,83 @@
+"""Two processes, one thread: while ``cadre run`` works on a thread, ``cadre resume`` of the same
+thread in another process is refused with "thread ... is busy", and the first run completes
+with its state intact; on SQLite (a file lock) and on PostgreSQL (an advisory lock).
+
+The processes are real ``cadre`` commands over one data home (pytest-socket does not reach
+them); the slow team is the crash test's (``bench/crash_team.py``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from bench.crash import CrashLab, CrashSettings, read_final
+from bench.crash_team import DELAY_VARIABLE, EFFECTS_VARIABLE, read_effects, task_ids
+from framework.database import DATABASE_VARIABLE
+from framework.home import DataHome
+
+TASKS = 30
+SETTINGS = CrashSettings(tasks=TASKS, max_parallel=2, delay=(0.6, 0.8))
+"""About ten seconds of fan-out: time for a second process to start and be refused."""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> str | None:
+    """None for the home's SQLite files, else a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return None
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+def _wait_for_effects(path: Path, process: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.is_file() and read_effects(path):
+            return
+        assert process.poll() is None, f"`cadre run` ended early (exit {process.returncode})"
+        time.sleep(0.05)
+    pytest.fail("`cadre run` never started a task")
+
+
+def test_a_second_process_is_told_the_thread_is_busy(tmp_path: Path, database: str | None) -> None:
+    lab = CrashLab(tmp_path, SETTINGS)
+    effects = tmp_path / "effects.txt"
+    env = {**lab.env, EFFECTS_VARIABLE: str(effects), DELAY_VARIABLE: "0.6,0.8"}
+    env.pop(DATABASE_VARIABLE, None)
+    if database is not None:
+        env[DATABASE_VARIABLE] = database
+    first = subprocess.Popen(
+        lab._run_args("busy"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        _wait_for_effects(effects, first, timeout=120)
+        second = subprocess.run(
+            [*lab.cadre, "resume", "busy", "--home", str(lab.home.root)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert first.poll() is None, "the first run ended before the second was refused"
+        assert second.returncode == 1, second.stderr
+        assert second.stdout == ""
+        assert "error: thread busy is busy: another process is running it" in second.stderr
+        _, first_err = first.communicate(timeout=300)
+        assert first.returncode == 0, first_err.decode()
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    final = read_final(DataHome(root=lab.home.root, database=database), "busy")
+    assert sorted(final.results) == sorted(task_ids(TASKS))
+    assert all(result.status == "ok" for result in final.results.values())
+    assert sorted(effect.task_id for effect in read_effects(effects)) == sorted(task_ids(TASKS))
+    assert final.answer
+    if database is not None:
+        assert not lab.home.checkpoints.exists()
+        assert not lab.home.memory.exists()
