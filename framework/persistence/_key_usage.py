@@ -6,6 +6,7 @@ from collections import Counter
 
 from framework.database import Database
 from framework.errors import CryptoError
+from framework.persistence._bundles import is_member_marker
 from framework.persistence._rows import TABLES
 from framework.persistence.cipher import BlobCipher, key_id_of
 
@@ -28,6 +29,8 @@ def count_keys(db: Database) -> dict[str, int]:
                 f"SELECT substr({table.blob_column}, 1, {HEADER_PREFIX}) FROM {table.name}"
             ).fetchall()
         for (head,) in heads:
+            if is_member_marker(head):  # no value of its own: its head is counted
+                continue
             try:
                 counts[key_id_of(head)] += 1
             except CryptoError:
@@ -67,7 +70,7 @@ def reencrypt(db: Database, cipher: BlobCipher, batch: int) -> int:
                 updates = [
                     (cipher.reencrypt(row[-1], table.ad(*row[:-1])), *row[: table.key], row[-1])
                     for row in rows
-                    if key_id_of(row[-1]) != primary
+                    if not is_member_marker(row[-1]) and key_id_of(row[-1]) != primary
                 ]
                 db.executemany(
                     f"UPDATE {table.name} SET {blob} = ? WHERE {match} AND {blob} = ?", updates

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from framework.database import Database
 from framework.errors import ConfigError
+from framework.persistence._bundles import is_member_marker
 from framework.persistence._read import CheckpointRow, Reader
 from framework.persistence._rows import TABLES, RowCodec
 from framework.persistence._schema import upsert
@@ -106,7 +107,9 @@ def copy_thread(db: Database, codec: RowCodec, source: str, target: str) -> None
         for row in rows:
             keys, blob = row[:-1], row[-1]
             moved = (target, *keys[1:])
-            copied.append((*moved, codec.reseal(blob, table.ad(*keys), table.ad(*moved))))
+            if not is_member_marker(blob):  # a marker names its head, which moves along
+                blob = codec.reseal(blob, table.ad(*keys), table.ad(*moved))
+            copied.append((*moved, blob))
         db.executemany(upsert(table.name, columns, table.key, replace=True), copied)
 
 

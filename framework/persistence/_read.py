@@ -20,6 +20,13 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from framework.database import Database
 from framework.errors import TamperError
+from framework.persistence._bundles import (
+    BUNDLE_TYPE,
+    Bundle,
+    is_member_marker,
+    read_marker,
+    unpack,
+)
 from framework.persistence._deltas import EMPTY, FULL, KINDS, DeltaError, rebuild
 from framework.persistence._rows import (
     PUBLIC_METADATA_KEYS,
@@ -247,21 +254,70 @@ class Reader:
             (thread_id, checkpoint_ns, checkpoint_id),
         ).fetchall()
         rows.sort(key=lambda r: writes_sort_key(r[3], r[0], r[1]))
+        opener = _WriteOpener(self.codec, (thread_id, checkpoint_ns, checkpoint_id), rows)
         return [
-            (
-                task_id,
-                channel,
-                self.serde.loads_typed(
-                    self.codec.open(
-                        blob,
-                        write_ad(
-                            thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, path
-                        ),
-                    )
-                ),
-            )
-            for task_id, idx, channel, path, blob in rows
+            (task_id, channel, self.serde.loads_typed(opener.typed(task_id, idx, channel, path)))
+            for task_id, idx, channel, path, _ in rows
         ]
+
+
+class _WriteOpener:
+    """Opens the pending writes of one checkpoint, bundles included (see ``_bundles``)."""
+
+    def __init__(
+        self, codec: RowCodec, checkpoint: tuple[str, str, str], rows: list[tuple[Any, ...]]
+    ) -> None:
+        self.codec = codec
+        self.checkpoint = checkpoint
+        self.rows = {(row[0], row[1]): row for row in rows}
+        self.bundles: dict[tuple[str, int], Bundle] = {}
+
+    def typed(self, task_id: str, idx: int, channel: str, path: str) -> Typed:
+        """The serialized value of one write (opened from its head when bundled)."""
+        blob = self.rows[(task_id, idx)][4]
+        if is_member_marker(blob):
+            head, call_id = read_marker(blob)
+            return self._member(task_id, head, call_id, idx, channel)
+        typed = self.codec.open(blob, write_ad(*self.checkpoint, task_id, idx, channel, path))
+        if typed[0] != BUNDLE_TYPE:
+            return typed
+        call_id, _ = self._bundle(task_id, idx, typed[1])
+        return self._member(task_id, idx, call_id, idx, channel)
+
+    def _member(self, task_id: str, head: int, call_id: bytes, idx: int, channel: str) -> Typed:
+        bundle_id, members = self._opened(task_id, head)
+        entry = members.get(idx)
+        if bundle_id != call_id or entry is None or entry[0] != channel:
+            raise TamperError(
+                f"pending write {idx} of task {task_id!r} is not the one its bundle sealed: "
+                "the database was altered"
+            )
+        return entry[1]
+
+    def _opened(self, task_id: str, head: int) -> Bundle:
+        if (task_id, head) in self.bundles:
+            return self.bundles[(task_id, head)]
+        row = self.rows.get((task_id, head))
+        if row is None or is_member_marker(row[4]):
+            raise TamperError(
+                f"a pending write of task {task_id!r} names a bundle at write {head} that is "
+                "not there: the database was altered"
+            )
+        _, idx, channel, path, blob = row
+        typed = self.codec.open(blob, write_ad(*self.checkpoint, task_id, idx, channel, path))
+        if typed[0] != BUNDLE_TYPE:
+            raise TamperError(f"write {head} of task {task_id!r} is not a bundle")
+        return self._bundle(task_id, head, typed[1])
+
+    def _bundle(self, task_id: str, head: int, data: bytes) -> Bundle:
+        bundle = self.bundles[(task_id, head)] = unpack(data)
+        missing = [idx for idx in bundle[1] if (task_id, idx) not in self.rows]
+        if missing:
+            raise TamperError(
+                f"pending writes {missing} of task {task_id!r} were deleted from their bundle: "
+                "the database was altered"
+            )
+        return bundle
 
 
 def _config(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> RunnableConfig:

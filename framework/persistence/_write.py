@@ -3,7 +3,7 @@ and tasks' pending writes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from framework.database import Database
+from framework.persistence._bundles import Member, member_marker, new_call_id, pack
 from framework.persistence._deltas import DeltaEncoder, StoredValue
 from framework.persistence._rows import (
     RowCodec,
@@ -30,8 +31,7 @@ from framework.persistence._schema import upsert
 
 __all__ = ["SealedCheckpoint", "WriteRows", "Writer", "thread_and_namespace"]
 
-WriteRows = tuple[str, list[tuple[Any, ...]]]
-"""An insert statement and its rows."""
+Typed = tuple[str, bytes]
 
 
 def thread_and_namespace(config: RunnableConfig) -> tuple[str, str]:
@@ -219,24 +219,85 @@ class Writer:
         """The statement and sealed rows storing the writes of ``task`` (id, path).
 
         A write already stored under the same (task, index) is kept, except the special
-        channels (error, interrupt, resume, scheduled), which replace theirs.
+        channels (error, interrupt, resume, scheduled), which replace theirs. In an encrypted
+        database two or more ordinary writes are sealed together (see ``_bundles``).
         """
         thread_id, checkpoint_ns = thread_and_namespace(config)
         checkpoint_id = str(config["configurable"]["checkpoint_id"])
-        task_id, task_path = task
-        rows: list[tuple[Any, ...]] = []
-        for position, (channel, value) in enumerate(writes):
-            idx = WRITES_IDX_MAP.get(channel, position)
-            ad = write_ad(thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path)
-            blob = self.codec.seal(serde.dumps_typed(value), ad)
-            rows.append(
-                (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path, blob)
-            )
-        special = all(w[0] in WRITES_IDX_MAP for w in writes)
-        return (_REPLACE_WRITE if special else _KEEP_WRITE), rows
+        row_of = _RowMaker(self.codec, (thread_id, checkpoint_ns, checkpoint_id), task)
+        members = [
+            (WRITES_IDX_MAP.get(channel, position), channel, serde.dumps_typed(value))
+            for position, (channel, value) in enumerate(writes)
+        ]
+        if all(channel in WRITES_IDX_MAP for channel, _ in writes):
+            return WriteRows(_REPLACE_WRITE, [row_of.sealed(*member) for member in members])
+        special = any(channel in WRITES_IDX_MAP for channel, _ in writes)
+        if self.codec.cipher is None or len(members) < 2 or special:
+            return WriteRows(_KEEP_WRITE, [row_of.sealed(*member) for member in members])
+        return WriteRows(
+            _KEEP_WRITE,
+            row_of.bundled(members),
+            unbundled=lambda: [row_of.sealed(*member) for member in members],
+        )
 
     def commit_writes(self, batch: Sequence[WriteRows]) -> None:
         """Store the writes of several tasks in one transaction (call under the lock)."""
         with self.db.write_transaction():
-            for sql, rows in batch:
-                self.db.executemany(sql, rows)
+            for item in batch:
+                changed = self.db.executemany(item.sql, item.rows)
+                if item.unbundled is not None and 0 < changed < len(item.rows):
+                    self._unbundle(item)
+
+    def _unbundle(self, item: WriteRows) -> None:
+        """Some rows of a bundle were stored already (by an earlier call of the task): take
+        back the rows this call inserted and store its writes one by one instead, each only
+        where no row is, as unbundled writes would have been."""
+        assert item.unbundled is not None
+        self.db.executemany(
+            "DELETE FROM cadre_writes WHERE thread_id = ? AND checkpoint_ns = ? AND "
+            "checkpoint_id = ? AND task_id = ? AND idx = ? AND value = ?",
+            [(*row[:5], row[7]) for row in item.rows],
+        )
+        self.db.executemany(_KEEP_WRITE, item.unbundled())
+
+
+@dataclass(frozen=True, slots=True)
+class WriteRows:
+    """An insert statement and the rows of one ``put_writes`` call."""
+
+    sql: str
+    rows: list[tuple[Any, ...]]
+    unbundled: Callable[[], list[tuple[Any, ...]]] | None = None
+    """For a bundle: the same writes sealed one by one (used when its rows partly conflict)."""
+
+
+class _RowMaker:
+    """Builds the ``cadre_writes`` rows of one task's writes on one checkpoint."""
+
+    def __init__(
+        self, codec: RowCodec, checkpoint: tuple[str, str, str], task: tuple[str, str]
+    ) -> None:
+        self.codec = codec
+        self.checkpoint = checkpoint
+        self.task_id, self.task_path = task
+
+    def sealed(self, idx: int, channel: str, typed: Typed) -> tuple[Any, ...]:
+        """One write in a row of its own."""
+        return self._row(idx, channel, self._seal(idx, channel, typed))
+
+    def bundled(self, members: Sequence[Member]) -> list[tuple[Any, ...]]:
+        """Every write in one sealed head row, then a member marker row for each other."""
+        call_id = new_call_id()
+        head_idx, head_channel, _ = members[0]
+        head = self._seal(head_idx, head_channel, pack(members, call_id))
+        marker = member_marker(head_idx, call_id)
+        rows = [self._row(head_idx, head_channel, head)]
+        rows.extend(self._row(idx, channel, marker) for idx, channel, _ in members[1:])
+        return rows
+
+    def _seal(self, idx: int, channel: str, typed: Typed) -> bytes:
+        ad = write_ad(*self.checkpoint, self.task_id, idx, channel, self.task_path)
+        return self.codec.seal(typed, ad)
+
+    def _row(self, idx: int, channel: str, value: bytes) -> tuple[Any, ...]:
+        return (*self.checkpoint, self.task_id, idx, channel, self.task_path, value)
