@@ -47,6 +47,8 @@ def test_rotate_reencrypt_retire_keeps_every_thread_readable(
     assert moved.exit_code == 0, moved.stderr
     assert f"rewrote {blobs} blob(s)" in moved.stdout
     assert _usage(home) == {new: (blobs, "primary"), old: (0, "loaded")}
+    repeated = runner.invoke(app, ["keys", "reencrypt", "--home", str(home)])
+    assert "rewrote 0 blob(s)" in repeated.stdout  # nothing left under the old key
 
     assert runner.invoke(app, ["keys", "retire", old, "--home", str(home)]).exit_code == 0
     assert _usage(home) == {new: (blobs, "primary")}

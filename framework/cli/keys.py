@@ -94,7 +94,8 @@ def reencrypt(home: HomeOption = None) -> None:
             if data_home.has_memory():
                 assert saver.cipher is not None
                 with home_store(data_home, saver.cipher) as store:
-                    count += 2 * store.reseal()
+                    primary = saver.cipher.primary_key_id
+                    count += 2 * store.reseal(stale=lambda blob: key_id_of(blob) != primary)
             usage = _usage(data_home, saver)
     except CadreError as error:
         fail(error)

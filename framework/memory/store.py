@@ -13,7 +13,7 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -384,17 +384,21 @@ class SemanticStore:
             yield bytes(text)
             yield bytes(metadata)
 
-    def reseal(self, batch: int = 500) -> int:
-        """Open and seal every text and metadata blob again through the codec (after a key
+    def reseal(self, batch: int = 500, stale: Callable[[bytes], bool] | None = None) -> int:
+        """Open and seal text and metadata blobs again through the codec (after a key
         rotation: they end under the current key); how many items were rewritten.
 
-        Each batch is one transaction, so a killed run loses nothing and running it again is
-        safe. Vectors are not touched.
+        Args:
+            batch: Items per transaction: a killed run loses nothing, and running it again is
+                safe. Vectors are not touched.
+            stale: Which blobs need it (say, those not under the primary key, read from their
+                headers); every item is rewritten when omitted.
         """
         if batch < 1:
             raise ConfigError(f"batch must be at least 1, got {batch}")
         with self._lock:
             keys = self._db.execute("SELECT namespace, key FROM items ORDER BY 1, 2").fetchall()
+        rewritten = 0
         for start in range(0, len(keys), batch):
             with self._lock, self._transaction() as db:
                 for namespace, key in keys[start : start + batch]:
@@ -402,14 +406,16 @@ class SemanticStore:
                         "SELECT text, metadata FROM items WHERE namespace = ? AND key = ?",
                         (namespace, key),
                     ).fetchone()
-                    if row is None:  # deleted meanwhile
-                        continue
-                    text, metadata = (self.codec.encode(self.codec.decode(bytes(v))) for v in row)
+                    blobs = [bytes(value) for value in row or ()]
+                    if not blobs or (stale is not None and not any(map(stale, blobs))):
+                        continue  # deleted meanwhile, or already current
+                    text, metadata = (self.codec.encode(self.codec.decode(b)) for b in blobs)
                     db.execute(
                         "UPDATE items SET text = ?, metadata = ? WHERE namespace = ? AND key = ?",
                         (text, metadata, namespace, key),
                     )
-        return len(keys)
+                    rewritten += 1
+        return rewritten
 
     def _init_meta(self) -> None:
         wanted = {
