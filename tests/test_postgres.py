@@ -1,18 +1,16 @@
-"""cadre's checkpointer and semantic store on a real PostgreSQL server: LangGraph's conformance
-suite, encryption bound to each row, the metadata allowlist, the store's sealed values, and the
-data home's ``--db`` / ``$CADRE_DB``."""
+"""cadre's checkpointer and semantic store on a real PostgreSQL server: encryption bound to each
+row, the metadata allowlist, rotation, thread holds, the store's sealed values, and the data
+home's ``--db`` / ``$CADRE_DB`` (the conformance suite: ``test_saver_conformance.py``)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from langgraph.checkpoint.conformance import checkpointer_test, validate
-from langgraph.checkpoint.conformance.capabilities import ALL_CAPABILITIES
 
 from framework.errors import ConfigError, TamperError, ThreadBusyError
 from framework.home import DataHome, resolve_home
@@ -20,7 +18,6 @@ from framework.memory import MiniLMEmbedder, SemanticStore, StoreItem
 from framework.persistence.cipher import BlobCipher, row_identity
 from framework.persistence.keys import Keyring
 from framework.persistence.saver import CadreSaver, key_usage, reencrypt_all
-from tests.conftest import new_database
 
 SECRET = "the-launch-code-is-swordfish"
 
@@ -57,28 +54,6 @@ def _rows(url: str, sql: str) -> list[tuple[Any, ...]]:
 def saver(postgres_url: str) -> Iterator[CadreSaver]:
     with CadreSaver(postgres_url, _cipher("k1")) as opened:
         yield opened
-
-
-@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
-async def test_conformance_suite_passes_on_postgres(
-    postgres_server_url: str, encrypted: bool
-) -> None:
-    async def factory() -> AsyncGenerator[CadreSaver, None]:
-        saver = CadreSaver(new_database(postgres_server_url), _cipher("k1") if encrypted else None)
-        try:
-            yield saver
-        finally:
-            saver.close()
-
-    name = "CadreSaver on PostgreSQL" + (" (encrypted)" if encrypted else "")
-    report = await validate(checkpointer_test(name=name)(factory))
-    failures = {name: result.failures for name, result in report.results.items() if result.failures}
-    assert not failures, failures
-    assert report.passed_all_base()
-    assert report.conformance_level() == "FULL"
-    assert {name for name, result in report.results.items() if result.detected} == {
-        capability.value for capability in ALL_CAPABILITIES
-    }
 
 
 def test_values_and_configurable_never_reach_the_database_in_plaintext(

@@ -14,8 +14,7 @@ from framework.database import Database
 from framework.errors import ConfigError
 from framework.persistence._bundles import is_member_marker
 from framework.persistence._read import CheckpointRow, Reader
-from framework.persistence._rows import TABLES, RowCodec
-from framework.persistence._schema import upsert
+from framework.persistence._rows import TABLES, RowCodec, upsert_into
 
 __all__ = [
     "PRUNE_STRATEGIES",
@@ -110,7 +109,7 @@ def copy_thread(db: Database, codec: RowCodec, source: str, target: str) -> None
             if not is_member_marker(blob):  # a marker names its head, which moves along
                 blob = codec.reseal(blob, table.ad(*keys), table.ad(*moved))
             copied.append((*moved, blob))
-        db.executemany(upsert(table.name, columns, table.key, replace=True), copied)
+        db.executemany(upsert_into(table, replace=True), copied)
 
 
 def collect_garbage(reader: Reader, thread_id: str, checkpoint_ns: str) -> int:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from framework.errors import ConfigError, TamperError
+from framework.persistence._schema import upsert
 from framework.persistence.cipher import MAGIC, BlobCipher, row_identity
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "checkpoint_ad",
     "merge_metadata",
     "split_metadata",
+    "upsert_into",
     "write_ad",
 ]
 
@@ -119,6 +121,11 @@ TABLES: tuple[BlobTable, ...] = (
     ),
 )
 """Every table with a sealed column, for copying threads, key status and re-encryption."""
+
+
+def upsert_into(table: BlobTable, *, replace: bool) -> str:
+    """An insert of a whole row of ``table``: a row already there is replaced or kept."""
+    return upsert(table.name, (*table.columns, table.blob_column), table.key, replace=replace)
 
 
 class RowCodec:

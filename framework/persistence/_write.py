@@ -21,13 +21,14 @@ from framework.database import Database
 from framework.persistence._bundles import Member, member_marker, new_call_id, pack
 from framework.persistence._deltas import DeltaEncoder, StoredValue
 from framework.persistence._rows import (
+    TABLES,
     RowCodec,
     blob_ad,
     checkpoint_ad,
     split_metadata,
+    upsert_into,
     write_ad,
 )
-from framework.persistence._schema import upsert
 
 __all__ = ["SealedCheckpoint", "WriteRows", "Writer", "thread_and_namespace"]
 
@@ -63,37 +64,11 @@ class SealedCheckpoint:
         }
 
 
-_CHECKPOINT_COLUMNS = (
-    "thread_id",
-    "checkpoint_ns",
-    "checkpoint_id",
-    "parent_id",
-    "metadata",
-    "body",
-)
-_BLOB_COLUMNS = (
-    "thread_id",
-    "checkpoint_ns",
-    "channel",
-    "version",
-    "kind",
-    "base_version",
-    "value",
-)
-_WRITE_COLUMNS = (
-    "thread_id",
-    "checkpoint_ns",
-    "checkpoint_id",
-    "task_id",
-    "idx",
-    "channel",
-    "task_path",
-    "value",
-)
-_PUT_CHECKPOINT = upsert("cadre_checkpoints", _CHECKPOINT_COLUMNS, 3, replace=True)
-_PUT_BLOB = upsert("cadre_blobs", _BLOB_COLUMNS, 4, replace=False)
-_REPLACE_WRITE = upsert("cadre_writes", _WRITE_COLUMNS, 5, replace=True)
-_KEEP_WRITE = upsert("cadre_writes", _WRITE_COLUMNS, 5, replace=False)
+_CHECKPOINTS, _BLOBS, _WRITES = TABLES
+_PUT_CHECKPOINT = upsert_into(_CHECKPOINTS, replace=True)
+_PUT_BLOB = upsert_into(_BLOBS, replace=False)
+_REPLACE_WRITE = upsert_into(_WRITES, replace=True)
+_KEEP_WRITE = upsert_into(_WRITES, replace=False)
 
 
 class Writer:
