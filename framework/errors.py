@@ -34,6 +34,7 @@ __all__ = [
     "UnsupportedFormatError",
     "WorkerError",
     "WrongKeyError",
+    "brief",
 ]
 
 
@@ -131,3 +132,13 @@ class ControlSignal(CadreError):  # noqa: N818 - a signal, not an error
 
 class StopRun(ControlSignal):
     """Ask the runner to stop the run cleanly after the current step."""
+
+
+_BRIEF_CHARS = 200
+
+
+def brief(error: BaseException) -> str:
+    """``Type: message`` on one line, cut to 200 characters: how a failure a run goes on after
+    is recorded."""
+    text = " ".join(f"{type(error).__name__}: {error}".split())
+    return text if len(text) <= _BRIEF_CHARS else text[: _BRIEF_CHARS - 3] + "..."

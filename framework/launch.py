@@ -36,10 +36,12 @@ from framework.role_registry import RoleRegistry
 __all__ = [
     "LaunchRequest",
     "Launched",
+    "TeamOptions",
     "home_checkpointer",
     "home_cipher",
     "home_store",
     "launch",
+    "open_team",
     "review_points",
 ]
 
@@ -69,12 +71,28 @@ def review_points(names: Iterable[str]) -> frozenset[ReviewKind]:
     return points
 
 
+@dataclass(frozen=True, kw_only=True)
+class TeamOptions:
+    """How to build a team for a run, once its inputs are checked."""
+
+    name: str
+    model: BaseChatModel | None = None
+    max_parallel: int | None = None
+    memory_scope: tuple[str, ...] = ("default",)
+    review: frozenset[str] = frozenset()
+    observe: ObserverOptions | None = None
+    """How to observe the run (telemetry); None observes nothing."""
+    roles: tuple[tuple[str, int], ...] = ()
+    """(role, version) pairs to build with instead of the current versions."""
+
+
 @dataclass(kw_only=True)
 class Launched:
-    """A compiled team over an indexed corpus; close it to release its databases."""
+    """A compiled team over the home's store; close it to release its databases."""
 
     app: CompiledStateGraph[Any, Any, Any, Any]
-    ingest: IngestReport
+    ingest: IngestReport | None
+    """What indexing the corpus did (None when the run indexed none)."""
     store: SemanticStore
     observer: RunObserver | None
     roles: RoleRegistry
@@ -148,13 +166,37 @@ def _check_review_support(
 def launch(request: LaunchRequest) -> Launched:
     """Validate the request, then open the home, index the corpus and compile the team."""
     factory, model = _validate(request)
-    home = request.home.create()
+    options = TeamOptions(
+        name=request.team,
+        model=model,
+        max_parallel=request.max_parallel,
+        memory_scope=request.memory_scope,
+        review=request.review,
+        observe=request.observe,
+        roles=request.roles,
+    )
+    launched = open_team(request.home, factory, options, corpus=request.corpus)
+    try:
+        _check_review_support(launched.app, request)
+    except BaseException:
+        launched.close()
+        raise
+    return launched
+
+
+def open_team(
+    home: DataHome, factory: TeamFactory, options: TeamOptions, *, corpus: Path | None = None
+) -> Launched:
+    """Open the home (its cipher, store, observer and checkpointer), index ``corpus`` when
+    given, and compile the team ``factory`` builds; everything is closed again if a step fails.
+    """
+    home = home.create()
     resources = ExitStack()
     try:
         cipher = home_cipher(home)
         store = resources.enter_context(home_store(home, cipher))
-        report = ingest_corpus(request.corpus, store)
-        observer = load_observer(home, request.observe) if request.observe else None
+        report = ingest_corpus(corpus, store) if corpus is not None else None
+        observer = load_observer(home, options.observe) if options.observe else None
         if observer is not None:
             resources.callback(observer.close)
         checkpointer = home_checkpointer(home, observer, cipher)
@@ -162,15 +204,14 @@ def launch(request: LaunchRequest) -> Launched:
         setup = TeamSetup(
             corpus=Corpus(store),
             store=store,
-            model=model,
-            max_parallel=request.max_parallel,
-            memory_scope=request.memory_scope,
-            review=request.review,
+            model=options.model,
+            max_parallel=options.max_parallel,
+            memory_scope=options.memory_scope,
+            review=options.review,
             middleware=observer.middleware if observer is not None else (),
-            roles=RoleRegistry.of_home(home, pinned=dict(request.roles)),
+            roles=RoleRegistry.of_home(home, pinned=dict(options.roles)),
         )
-        app = compile_team(factory(setup), checkpointer=checkpointer, name=request.team)
-        _check_review_support(app, request)
+        app = compile_team(factory(setup), checkpointer=checkpointer, name=options.name)
     except BaseException:
         resources.close()
         raise

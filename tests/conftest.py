@@ -100,3 +100,10 @@ def new_database(server_url: str) -> str:
     with psycopg.connect(server_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     return f"{server_url.rsplit('/', 1)[0]}/{name}"
+
+
+@pytest.fixture
+def store(embedder: MiniLMEmbedder) -> Iterator[SemanticStore]:
+    """An in-memory semantic store on the shared embedder."""
+    with SemanticStore(":memory:", embedder=embedder) as opened:
+        yield opened

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from framework.cli import app
+from framework.cli.app import app
 from framework.memory import Corpus, MiniLMEmbedder
 from framework.registry import TeamSetup
 from teams.research import DEFAULT_SETTINGS
@@ -72,7 +72,8 @@ def test_run_json_has_answer_tasks_results_and_findings(
         (["--corpus", "{missing}"], "does not exist"),
         (
             ["--team", "nope"],
-            "unknown team 'nope': choose one of hypothesis, meta, meta-hypothesis, research",
+            "unknown team 'nope': choose one of extraction, hypothesis, meta, meta-hypothesis, "
+            "meta-knowledge, research, supervisor",
         ),
         (["--model", "gpt4"], "bad model spec 'gpt4'"),
         (["--model", "anthropic:claude"], "pip install langchain-anthropic"),

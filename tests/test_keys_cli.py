@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from framework.cli import app
+from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
 from tests.conftest import SMALL_CORPUS, write_corpus
 

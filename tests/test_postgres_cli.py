@@ -9,7 +9,7 @@ import psycopg
 import pytest
 from typer.testing import CliRunner
 
-from framework.cli import app
+from framework.cli.app import app
 from framework.database import DATABASE_VARIABLE
 from framework.memory import MiniLMEmbedder
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus

@@ -28,7 +28,7 @@ from langgraph.graph.state import CompiledStateGraph
 from typer.testing import CliRunner, Result
 
 from framework.builder import build_team, compile_team
-from framework.cli import app
+from framework.cli.app import app
 from framework.cli.threads import human_bytes
 from framework.home import DataHome
 from framework.launch import home_checkpointer

@@ -17,7 +17,7 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
-from framework.cli import app
+from framework.cli.app import app
 from framework.home import DataHome
 from framework.memory import MiniLMEmbedder
 from framework.runner import run_team

@@ -9,7 +9,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from framework import launch as launch_module
-from framework.cli import app
+from framework.cli.app import app
 from framework.home import DataHome
 from framework.memory import MiniLMEmbedder
 from framework.testing import ScriptedChatModel, Structured

@@ -20,7 +20,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from typer.testing import CliRunner
 
 from framework.builder import TeamSettings, build_team, compile_team
-from framework.cli import app as cli
+from framework.cli.app import app as cli
 from framework.errors import ConfigError
 from framework.memory import Corpus
 from framework.persistence.checkpointer import default_serializer, sqlite_checkpointer

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from framework.cli import app
+from framework.cli.app import app
 from telemetry.export import SPANS_FILE_NAME
 from telemetry.view import (
     SpanNode,

@@ -27,7 +27,11 @@ def run(
     question: Annotated[str, typer.Argument(help="The question to research.")],
     corpus: Annotated[Path, typer.Option(help="Folder of .md/.txt/.rst files.")] = Path("docs"),
     team: Annotated[
-        str, typer.Option(help="Team: meta, research, hypothesis or meta-hypothesis.")
+        str,
+        typer.Option(
+            help="Team: meta, research, hypothesis, meta-hypothesis, meta-knowledge, extraction, "
+            "supervisor, or another installed one."
+        ),
     ] = "meta",
     model: Annotated[
         str | None, typer.Option(help="Chat model as provider:name; offline when left out.")
@@ -76,11 +80,11 @@ def run(
     )
     try:
         with launch(request) as launched:
-            ingest = launched.ingest
-            err.print(
-                f"[dim]corpus: {ingest.files_seen} files ({ingest.files_indexed} indexed, "
-                f"{ingest.files_unchanged} unchanged), {ingest.chunks_written} new chunks[/]"
-            )
+            if (ingest := launched.ingest) is not None:
+                err.print(
+                    f"[dim]corpus: {ingest.files_seen} files ({ingest.files_indexed} indexed, "
+                    f"{ingest.files_unchanged} unchanged), {ingest.chunks_written} new chunks[/]"
+                )
             thread_id = thread or new_thread_id()
             err.print(f"[dim]thread {thread_id}, team {team}[/]")
             result = asyncio.run(  # async: each task's results are saved as it finishes

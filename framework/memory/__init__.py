@@ -14,6 +14,7 @@ from framework.memory._research_records import (
     MemorySummary,
     ScoredEvidence,
     evidence_id,
+    normalised,
 )
 from framework.memory.corpus import (
     CORPUS_NAMESPACE,
@@ -70,4 +71,5 @@ __all__ = [
     "default_embedder",
     "evidence_id",
     "ingest_corpus",
+    "normalised",
 ]

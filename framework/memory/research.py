@@ -7,9 +7,7 @@ from what earlier runs found, and other scopes never see it.
 
 from __future__ import annotations
 
-import threading
 import time
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar, get_args
 
@@ -44,14 +42,6 @@ RESEARCH_NAMESPACE = "research"
 """The first part of every research memory namespace."""
 
 _R = TypeVar("_R", bound=Record)
-_LOCKS: weakref.WeakKeyDictionary[SemanticStore, threading.RLock] = weakref.WeakKeyDictionary()
-_LOCKS_GUARD = threading.Lock()
-
-
-def _lock_for(store: SemanticStore) -> threading.RLock:
-    """One lock per store, shared by every memory on it (teams may each build their own)."""
-    with _LOCKS_GUARD:
-        return _LOCKS.setdefault(store, threading.RLock())
 
 
 class ResearchMemory:
@@ -93,7 +83,7 @@ class ResearchMemory:
         self.evidence_ns = self._namespace("evidence")
         self.hypotheses_ns = self._namespace("hypotheses")
         self.conflicts_ns = self._namespace("conflicts")
-        self._lock = _lock_for(store)
+        self._lock = store.update_lock
 
     def _namespace(self, kind: str) -> Namespace:
         if not self.scope:

@@ -166,6 +166,9 @@ class SemanticStore:
         self.codec: ValueCodec = codec if codec is not None else PlainCodec()
         self.dim = self.embedder.dim
         self._lock = threading.RLock()
+        self.update_lock = threading.RLock()
+        """Held by callers that read items and write them back as one update (research memory,
+        the knowledge graph), so two of them on this store never interleave."""
         self._indexes: dict[str, VectorIndex] = {}
         self._data_version = -1
         self._db: Database = open_database(self.path, schema=PG_SCHEMA)

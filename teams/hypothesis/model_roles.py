@@ -14,6 +14,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
 
+from framework.errors import brief
 from framework.memory import Conflict, EvidenceRecord, ResearchMemory
 from framework.runtime import NodeContext
 from teams.hypothesis.evidence import run_evidence
@@ -45,13 +46,6 @@ from teams.research.schemas import StructuredCall, unit
 
 __all__ = ["ModelJudge", "ModelResolver", "ModelSearcher", "ModelSupervisor", "ModelSynthesizer"]
 
-_REASON_CHARS = 200
-
-
-def _brief(error: BaseException) -> str:
-    text = " ".join(f"{type(error).__name__}: {error}".split())
-    return text if len(text) <= _REASON_CHARS else text[: _REASON_CHARS - 3] + "..."
-
 
 class ModelSupervisor:
     """Asks the model for the next step; the rule decides when the answer is unusable."""
@@ -66,7 +60,7 @@ class ModelSupervisor:
         except GraphBubbleUp:
             raise
         except Exception as error:  # an unusable answer or a failed call: the rule decides
-            return Decision(step=rule.step, reason=rule.reason, fallback=_brief(error))
+            return Decision(step=rule.step, reason=rule.reason, fallback=brief(error))
         if draft.step == "resolve" and not open_conflicts(state):
             fallback = "the model chose resolve with no open conflict"
             return Decision(step=rule.step, reason=rule.reason, fallback=fallback)

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 from teams.meta.assessors import Assessor, CitationCompliance, EvidenceRisk
-from teams.meta.graph import MetaState, build_meta_coordinator
+from teams.meta.graph import MetaState, Phase, build_meta_coordinator, build_phased_coordinator
 
-__all__ = ["Assessor", "CitationCompliance", "EvidenceRisk", "MetaState", "build_meta_coordinator"]
+__all__ = [
+    "Assessor",
+    "CitationCompliance",
+    "EvidenceRisk",
+    "MetaState",
+    "Phase",
+    "build_meta_coordinator",
+    "build_phased_coordinator",
+]

@@ -1,38 +1,53 @@
 """The MetaCoordinator as runnable teams: ``--team meta`` (the default, the research team as its
-research phase) and ``--team meta-hypothesis`` (the hypothesis team as its research phase)."""
+research phase), ``--team meta-hypothesis`` (the hypothesis team as its research phase) and
+``--team meta-knowledge`` (the extraction team, then the memory supervisor team)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.graph import StateGraph
 
 from framework.registry import TeamSetup
+from teams.extraction.app import extraction_team
 from teams.hypothesis.app import hypothesis_team
 from teams.meta.assessors import CitationCompliance, EvidenceRisk
-from teams.meta.graph import build_meta_coordinator
+from teams.meta.graph import Phase, build_phased_coordinator
 from teams.meta.model_assessors import ModelCompliance, ModelRisk
 from teams.research.app import research_team
+from teams.supervisor.app import supervisor_team
 
-__all__ = ["meta_coordinator", "meta_hypothesis"]
+__all__ = ["meta_coordinator", "meta_hypothesis", "meta_knowledge"]
 
 
 def _coordinator(
-    setup: TeamSetup, research: StateGraph[Any, Any, Any, Any]
+    setup: TeamSetup, phases: Sequence[tuple[str, Phase]]
 ) -> StateGraph[Any, Any, Any, Any]:
     risk, compliance = (
         (ModelRisk(setup.model), ModelCompliance(setup.model))
         if setup.model is not None
         else (EvidenceRisk(), CitationCompliance())
     )
-    return build_meta_coordinator(research, risk, compliance, setup.middleware)
+    return build_phased_coordinator(phases, risk, compliance, setup.middleware)
 
 
 def meta_coordinator(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
     """The MetaCoordinator around the research team of ``setup``; model-backed given a model."""
-    return _coordinator(setup, research_team(setup))
+    return _coordinator(setup, [("research_team", research_team(setup))])
 
 
 def meta_hypothesis(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
     """The MetaCoordinator with the hypothesis team as its research phase."""
-    return _coordinator(setup, hypothesis_team(setup))
+    return _coordinator(setup, [("research_team", hypothesis_team(setup))])
+
+
+def meta_knowledge(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
+    """The MetaCoordinator that extracts the corpus into the knowledge graph of the setup's
+    memory scope (the extraction team), then answers the question from that graph (the memory
+    supervisor team), citing the documents; risk and compliance phases check the answer."""
+    phases = [
+        ("extraction_team", extraction_team(setup)),
+        ("supervisor_team", supervisor_team(setup)),
+    ]
+    return _coordinator(setup, phases)

@@ -1,5 +1,8 @@
 """The MetaCoordinator: intake -> research_team (subgraph) -> risk_assessment -> compliance_check.
 
+:func:`build_phased_coordinator` runs several teams in order instead of one research team (the
+extraction team, then the memory supervisor team, for ``--team meta-knowledge``).
+
 The research team is one node: its compiled graph. Keys the two states share (question, plan,
 tasks, worker_results, consolidated, final_answer, memory_writes, reflection, iteration, the
 human review trail and rejections, and evidence for a research phase without workers, such as
@@ -11,6 +14,7 @@ the research team's message log and counters stay inside it. Any graph whose sta
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Annotated, Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
@@ -40,7 +44,7 @@ from framework.state import (
 )
 from teams.meta.assessors import Assessor
 
-__all__ = ["MetaState", "build_meta_coordinator"]
+__all__ = ["MetaState", "Phase", "build_meta_coordinator", "build_phased_coordinator"]
 
 TEAM = "meta"
 
@@ -83,27 +87,51 @@ def _assessment(phase: str, assessor: Assessor) -> Any:
     return body
 
 
+Phase = StateGraph[Any, Any, Any, Any] | CompiledStateGraph[Any, Any, Any, Any]
+"""A team run as one node of the coordinator: any graph whose state has ``question`` and
+``final_answer``."""
+
+
 def build_meta_coordinator(
-    research: StateGraph[Any, Any, Any, Any] | CompiledStateGraph[Any, Any, Any, Any],
+    research: Phase,
     risk: Assessor,
     compliance: Assessor,
     middleware: Sequence[Middleware] = (),
 ) -> StateGraph[Any, Any, Any, Any]:
     """The MetaCoordinator graph (uncompiled) around a research team graph."""
+    return build_phased_coordinator([("research_team", research)], risk, compliance, middleware)
+
+
+def build_phased_coordinator(
+    phases: Sequence[tuple[str, Phase]],
+    risk: Assessor,
+    compliance: Assessor,
+    middleware: Sequence[Middleware] = (),
+) -> StateGraph[Any, Any, Any, Any]:
+    """The MetaCoordinator graph (uncompiled) running team ``phases`` in order after intake,
+    then risk assessment and compliance check.
+
+    Raises:
+        ConfigError: No phase, a phase name that is taken, or an assessor without ``assess``.
+    """
     for name, assessor in (("risk", risk), ("compliance", compliance)):
         if not isinstance(assessor, Assessor):
             raise ConfigError(f"{name} must implement assess(state, context): got {assessor!r}")
-    if isinstance(research, StateGraph):
-        research = compile_team(research, name="research_team")
+    names = [name for name, _ in phases]
+    taken = {"intake", "risk_assessment", "compliance_check"}
+    if not names or len(set(names)) < len(names) or taken & set(names):
+        raise ConfigError(
+            f"phases {names} must be at least one, with unique names other than {sorted(taken)}"
+        )
     graph = StateGraph(MetaState)
     graph.add_node("intake", TeamNode("intake", TEAM, _intake, middleware=middleware))
-    graph.add_node("research_team", research)
+    for name, team in phases:
+        compiled = compile_team(team, name=name) if isinstance(team, StateGraph) else team
+        graph.add_node(name, compiled)
     for phase, assessor in (("risk_assessment", risk), ("compliance_check", compliance)):
         body = _assessment(phase, assessor)
         graph.add_node(phase, TeamNode(phase, TEAM, body, middleware=middleware))
-    graph.add_edge(START, "intake")
-    graph.add_edge("intake", "research_team")
-    graph.add_edge("research_team", "risk_assessment")
-    graph.add_edge("risk_assessment", "compliance_check")
-    graph.add_edge("compliance_check", END)
+    order = [START, "intake", *names, "risk_assessment", "compliance_check", END]
+    for before, after in pairwise(order):
+        graph.add_edge(before, after)
     return graph

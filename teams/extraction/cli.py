@@ -1,0 +1,155 @@
+"""``cadre extract FILE_OR_DIR...``: documents into the knowledge graph, one document per task.
+
+Every path is read before anything is written: a missing path, a folder without documents or an
+unreadable file is one line on stderr and exit 2, and the data home is left untouched. The run
+uses the home's encrypted store and checkpointer and records its :class:`ThreadInfo` (team
+``extraction``, the folder the paths share as its corpus, the role prompt versions), so
+``cadre threads`` lists it and ``cadre resume`` can continue it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from langchain_core.language_models import BaseChatModel
+from rich.console import Console
+from rich.markup import escape
+
+from framework.cli._common import HomeOption, fail
+from framework.errors import CadreError, ConfigError
+from framework.home import DataHome, resolve_home
+from framework.launch import TeamOptions, open_team
+from framework.models import resolve_model
+from framework.observe import ObserverOptions
+from framework.runner import Event, RunResult, arun_team, new_thread_id
+from framework.threads import ThreadInfo
+from teams.extraction.app import extraction_team
+from teams.extraction.documents import Document, read_documents
+from teams.extraction.graph import DEFAULT_MAX_PARALLEL, ExtractionSettings
+from teams.extraction.report import ExtractionTotals
+from teams.extraction.state import DocumentReport, dump
+
+__all__ = ["TEAM", "extract"]
+
+TEAM = "extraction"
+
+
+class _Progress:
+    """One line per document saved (``[3/8] docs/cli.md: ...``) and per revision asked."""
+
+    def __init__(self, console: Console, documents: int) -> None:
+        self.console = console
+        self.documents = documents
+        self.done = 0
+
+    def __call__(self, namespace: tuple[str, ...], event: Event) -> None:
+        kind, path = event.get("event"), escape(str(event.get("path", "")))
+        if kind == "document_saved":
+            self.done += 1
+            flagged = f", [yellow]{event['flagged']} flagged[/]" if event["flagged"] else ""
+            counter = escape(f"[{self.done}/{self.documents}]")
+            self._print(
+                f"{counter} {path}: {event['relations']} relations, "
+                f"{event['dropped']} dropped{flagged}"
+            )
+        elif kind == "critique" and not event.get("passed"):
+            reasons = escape("; ".join(event.get("critiques") or [])[:160])
+            step = "for review" if event.get("needs_review") else f"revision {event['revisions']}"
+            self._print(f"  [dim]{path}: {step}: {reasons}[/]")
+
+    def _print(self, line: str) -> None:
+        self.console.print(line, highlight=False, soft_wrap=True)
+
+
+def _common_folder(paths: Sequence[Path]) -> Path:
+    folders = [path.resolve() if path.is_dir() else path.resolve().parent for path in paths]
+    return Path(os.path.commonpath(folders))
+
+
+def _run(
+    home: DataHome,
+    documents: list[Document],
+    model: BaseChatModel | None,
+    info: ThreadInfo,
+    *,
+    thread_id: str,
+    err: Console,
+) -> RunResult:
+    """Extract ``documents`` into the home's graph under ``thread_id``."""
+    options = TeamOptions(
+        name=TEAM,
+        model=model,
+        max_parallel=info.max_parallel,
+        memory_scope=info.memory_scope,
+        observe=info.observe,
+    )
+    with open_team(home, extraction_team, options) as launched:
+        info = info.model_copy(update={"roles": tuple(sorted(launched.roles.used().items()))})
+        err.print(f"[dim]{len(documents)} documents; thread {thread_id}, team {TEAM}[/]")
+        inputs: dict[str, Any] = {
+            "question": f"extract {len(documents)} documents",
+            "documents": [dump(document) for document in documents],
+        }
+        return asyncio.run(
+            arun_team(
+                launched.app,
+                inputs,
+                thread_id,
+                on_event=_Progress(err, len(documents)),
+                observer=launched.observer,
+                metadata=info.metadata(),
+            )
+        )
+
+
+def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
+    paths: Annotated[
+        list[Path], typer.Argument(help="Files or folders of .md/.markdown/.txt/.rst documents.")
+    ],
+    model: Annotated[
+        str | None, typer.Option(help="Chat model as provider:name; offline when left out.")
+    ] = None,
+    thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
+    max_parallel: Annotated[
+        int, typer.Option(help="Cartographer and critic executions at once.")
+    ] = DEFAULT_MAX_PARALLEL,
+    home: HomeOption = None,
+    memory_scope: Annotated[
+        str, typer.Option(help="Whose knowledge graph to extend (user or project).")
+    ] = "default",
+    trace: Annotated[bool, typer.Option(help="Record spans and metrics (default on).")] = True,
+) -> None:
+    """Extract entities and relations from documents into the knowledge graph."""
+    err = Console(stderr=True)
+    scope = tuple(part for part in memory_scope.split("/") if part)
+    try:  # everything is checked before the home is touched
+        ExtractionSettings(max_parallel=max_parallel)
+        if not scope:
+            raise ConfigError("--memory-scope is empty: name a user or project, e.g. default")
+        documents = read_documents(paths)
+        chat = resolve_model(model) if model is not None else None
+        info = ThreadInfo(
+            team=TEAM,
+            corpus=str(_common_folder(paths)),
+            model=model,
+            memory_scope=scope,
+            max_parallel=max_parallel,
+            observe=ObserverOptions() if trace else None,
+        )
+        thread_id = thread or new_thread_id()
+        result = _run(resolve_home(home), documents, chat, info, thread_id=thread_id, err=err)
+    except CadreError as error:
+        fail(error)
+    reports = [DocumentReport.model_validate(r) for r in result.state.get("reports") or []]
+    totals = ExtractionTotals.of(reports)
+    typer.echo(
+        f"documents: {totals.documents}\nentities: {totals.entities}\n"
+        f"relations: {totals.relations}\ndropped: {totals.dropped}\nflagged: {totals.flagged}"
+    )
+    if totals.review_documents:
+        typer.echo("for manual review: " + ", ".join(totals.review_documents))

@@ -1,0 +1,192 @@
+"""The documents an extraction reads: prose sections with their lines, and their sentences.
+
+A document comes from a file (``cadre extract``) or from the chunks of an indexed corpus
+(``cadre run --team extraction``); either way it is cut by
+:func:`framework.memory.chunk_document`, fenced code is left out, and every sentence keeps the
+1-based line it starts on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from itertools import groupby, pairwise
+from pathlib import Path
+
+from pydantic import Field
+
+from framework.errors import CorpusError
+from framework.memory import Chunk, Corpus, chunk_document, corpus_files, normalised
+from framework.memory.corpus import CORPUS_SUFFIXES
+from framework.records import Record
+
+__all__ = [
+    "Document",
+    "Section",
+    "corpus_documents",
+    "document_of",
+    "plain",
+    "read_documents",
+]
+
+_BREAK = re.compile(
+    r"(?<=[.!?])[*_`\"')\]]*(?P<gap>\s+)(?=[A-Z0-9`*\[(\"])|\n(?=[ \t]*(?:[-*+] |\d+[.)] ))|\n\n"
+)
+"""Where a sentence ends: after ``.!?`` (and closing marks) before a capital, before a list item,
+at a blank line."""
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_NOT_PROSE = re.compile(r"^\s*(?:\||\$ |>>> |\.\.\. )")
+_LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MARKUP = re.compile(r"[*`\"“”]+")
+_MIN_WORDS = 3
+_SUFFIXES = ", ".join(sorted(CORPUS_SUFFIXES))
+
+
+def plain(text: str) -> str:
+    """``text`` without Markdown links, emphasis and code marks, normalised (lower case, single
+    spaces): what names and evidence are compared in."""
+    return normalised(_unmarked(text))
+
+
+def _unmarked(text: str) -> str:
+    return _MARKUP.sub("", _LINK.sub(r"\1", text))
+
+
+class Section(Record):
+    """A stretch of prose that starts on ``line`` (1-based)."""
+
+    line: int = Field(ge=1)
+    text: str
+
+
+class Document(Record):
+    """A document's prose, by section, under the path it is known by."""
+
+    path: str = Field(min_length=1)
+    sections: tuple[Section, ...] = ()
+
+    def sentences(self) -> Iterator[tuple[int, str]]:
+        """``(line, sentence)`` of every sentence of at least three words, list markers and
+        markup removed."""
+        for section in self.sections:
+            text = section.text
+            cuts = (m.start("gap") if m.group("gap") else m.start() for m in _BREAK.finditer(text))
+            bounds = [0, *cuts, len(text)]
+            for begin, end in pairwise(bounds):
+                piece = text[begin:end]
+                sentence = _clean(piece)
+                if sentence:
+                    lead = len(piece) - len(piece.lstrip())
+                    yield section.line + text.count("\n", 0, begin + lead), sentence
+
+    def line_of(self, text: str) -> int:
+        """The line of the first sentence that holds ``text`` (or that ``text`` holds); 0 when
+        no sentence does."""
+        wanted = plain(text)
+        if wanted:
+            for line, sentence in self.sentences():
+                have = plain(sentence)
+                if wanted in have or have in wanted:
+                    return line
+        return 0
+
+    def plain_text(self) -> str:
+        """All sections as :func:`plain` text."""
+        return plain(" ".join(section.text for section in self.sections))
+
+
+def _clean(piece: str) -> str:
+    text = " ".join(_unmarked(_LIST_MARKER.sub("", piece.strip())).split())
+    return text if len(text.split()) >= _MIN_WORDS else ""
+
+
+def document_of(path: str, text: str) -> Document:
+    """The prose of ``text`` (Markdown, reStructuredText or plain text) as a document."""
+    return _document(path, chunk_document(path, text))
+
+
+def _document(path: str, chunks: Iterable[Chunk]) -> Document:
+    ordered = sorted((c for c in chunks if not c.code), key=lambda c: c.start_line)
+    return Document(path=path, sections=tuple(s for c in ordered for s in _prose_sections(c)))
+
+
+def _marked_lines(chunk: Chunk) -> Iterator[tuple[int, str, bool]]:
+    """``(line number, line, is prose)`` of a chunk: fenced code, table rows and shell or
+    interpreter lines are not prose."""
+    fence = ""
+    for number, line in enumerate(chunk.text.split("\n"), chunk.start_line):
+        if fence:
+            fence = "" if line.strip().startswith(fence) else fence
+            yield number, line, False
+        elif opener := _FENCE.match(line):
+            fence = opener.group(1)
+            yield number, line, False
+        else:
+            yield number, line, _NOT_PROSE.match(line) is None
+
+
+def _prose_sections(chunk: Chunk) -> Iterator[Section]:
+    for prose, group in groupby(_marked_lines(chunk), key=lambda marked: marked[2]):
+        lines = list(group)
+        text = "\n".join(line for _, line, _ in lines)
+        if prose and text.strip():
+            yield Section(line=lines[0][0], text=text)
+
+
+def read_documents(paths: Iterable[Path]) -> list[Document]:
+    """The documents of files and folders (their corpus files, recursively), each file once,
+    named by the path as given.
+
+    Raises:
+        CorpusError: A path does not exist, a folder holds no corpus file, a file is not a
+            corpus file, or a file cannot be read. Nothing is read past the first problem.
+    """
+    files: dict[Path, str] = {}
+    for path in paths:
+        for file, display in _files_of(path):
+            files.setdefault(file.resolve(), display)
+    return [document_of(display, _read(file)) for file, display in files.items()]
+
+
+def _files_of(path: Path) -> list[tuple[Path, str]]:
+    if not path.exists():
+        raise CorpusError(f"{path} does not exist: pass files or folders of documents")
+    if path.is_file():
+        if path.suffix.lower() not in CORPUS_SUFFIXES:
+            raise CorpusError(f"{path} is not a {_SUFFIXES} file")
+        return [(path, path.as_posix())]
+    found = corpus_files(path)
+    if not found:
+        raise CorpusError(f"{path} holds no {_SUFFIXES} files")
+    return [(file, (path / file.relative_to(path)).as_posix()) for file in found]
+
+
+def _read(file: Path) -> str:
+    try:
+        return file.read_bytes().decode("utf-8-sig", errors="replace")
+    except OSError as exc:
+        raise CorpusError(f"cannot read {file}: {exc.strerror or exc}") from exc
+
+
+def corpus_documents(corpus: Corpus) -> list[Document]:
+    """The documents of an indexed corpus, rebuilt from its chunks (each file's prose)."""
+    store, namespace = corpus.store, corpus.namespace
+    documents = []
+    for source, record in sorted(store.sources(namespace).items()):
+        items = (store.get(namespace, key) for key in record.keys)
+        chunks = [
+            Chunk(
+                id=item.key,
+                path=source,
+                start_line=int(item.metadata["start_line"]),
+                end_line=int(item.metadata["end_line"]),
+                heading=str(item.metadata.get("heading", "")),
+                text=item.text,
+                code=bool(item.metadata.get("code", False)),
+            )
+            for item in items
+            if item is not None
+        ]
+        documents.append(_document(source, chunks))
+    return documents

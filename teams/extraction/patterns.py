@@ -1,0 +1,235 @@
+"""Offline relation extraction: copular, verb and preposition patterns over sentences.
+
+The more explicit the pattern, the higher the confidence: a definition (``X is a Y``) 0.9, a
+plain verb (``X uses Y``) 0.8, a passive with its agent (``X is written by Y``) 0.7, a hedged
+verb (``X can use Y``) lower, a preposition between named things (``AES in OCB mode``) 0.55 and
+between common nouns 0.35. A relaxed pass, for a revision of an empty extraction, also reads
+any third-person verb between two noun phrases (0.45).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["Reading", "read_sentence"]
+
+_VERBS = """uses stores keeps holds contains includes runs calls returns reads writes saves
+loads sends receives creates builds wraps checks validates records reports raises emits takes
+gives produces needs requires supports provides extends implements replaces answers follows
+opens starts stops caps limits encrypts decrypts seals indexes embeds searches finds routes
+dispatches merges compiles lists prints shows defines has retries resumes pauses approves
+rejects edits marks drops filters counts measures tracks exports imports accepts refuses
+becomes enables describes names cites splits joins plans reviews executes invokes passes
+""".split()
+_PHRASAL = ["depends on", "relies on", "belongs to", "refers to", "points to", "consists of"]
+_HEDGES = {"can": 0.15, "will": 0.1, "may": 0.25, "might": 0.25, "could": 0.25, "should": 0.2}
+_NEGATIONS = re.compile(r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't)\b")
+_DETERMINERS = frozenset(
+    "the a an each every its their this these those our your his her any all some both such "
+    "my one another".split()
+)
+_PRONOUNS = frozenset(
+    "it its itself they them themselves this that these those which who we you us he him she "
+    "her i there here what something anything everything nothing".split()
+)
+_FUNCTION_WORDS = frozenset(
+    "and or but if so to of in on at by for with from as is are was were be been than then "
+    "not no also only just when while where which that who".split()
+)
+_BOUNDARY = re.compile(
+    r"\s*(?:[,;:()]|\s-\s|\s—\s|\b(?:and|or|but|which|that|who|when|where|while|if|because|"
+    r"so|to|for|with|from|by|before|after|until|than|as|into|without|through|on|at|per|via|"
+    r"unless|whether|once|in|of|such|like|up|including|using|across|between|over|under|within|"
+    r"about|during|again|only)\b)",
+    re.IGNORECASE,
+)
+_SUBJECT_BOUNDARY = re.compile(
+    r"[,;:()]|\s-\s|\b(?:and|or|but|if|when|while|because|so|that|which|who|whose|where)\b",
+    re.IGNORECASE,
+)
+_MAX_WORDS = 4
+_EDGE_PUNCTUATION = ".,;:!?\"'()[]"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A relation read from a sentence, with the type the sentence gives its subject."""
+
+    subject: str
+    predicate: str
+    object: str
+    confidence: float
+    subject_type: str = ""
+
+
+def _forms(verb: str) -> tuple[str, str]:
+    """The third-person and plural forms of a verb given in the third person."""
+    if verb.endswith("ies"):
+        return verb, verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb, verb[:-2]
+    return verb, verb[:-1]
+
+
+def _verb_table() -> dict[str, tuple[str, str]]:
+    """Every form of every verb -> its third-person and plural (base) forms."""
+    table = {"has": ("has", "have"), "have": ("has", "have")}
+    for verb in _VERBS:
+        forms = _forms(verb)
+        table.update(dict.fromkeys(forms, forms))
+    for phrase in _PHRASAL:
+        head, rest = phrase.split(" ", 1)
+        third, base = (f"{form} {rest}" for form in _forms(head))
+        table.update(dict.fromkeys((third, base), (third, base)))
+    return table
+
+
+_VERB_TABLE = _verb_table()
+_VERB = re.compile(
+    r"\b(?:(?P<hedge>"
+    + "|".join(_HEDGES)
+    + r")\s+)?(?P<verb>"
+    + "|".join(sorted(map(re.escape, _VERB_TABLE), key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+_COORDINATED = re.compile(
+    r"^(?:\s*,?\s*(?:(?:and|or)\s+)?(?:"
+    + "|".join(sorted(map(re.escape, _VERB_TABLE), key=len, reverse=True))
+    + r")\b)+",
+    re.IGNORECASE,
+)
+"""Verbs coordinated after the first (``approves, edits or rejects``): they share its object."""
+_COPULA = re.compile(r"\b(?P<verb>is|are)\s+(?P<rest>.+)$", re.IGNORECASE)
+_PASSIVE = re.compile(r"^(?P<verb>[a-z]+(?:ed|en))\s+by\s+(?P<rest>.+)$", re.IGNORECASE)
+_PREPOSITION = re.compile(
+    r"(?P<left>(?:[\w.\-/]+\s){0,1}[\w.\-/]+)\s+(?P<prep>of|in)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?P<right>[\w.\-/]+(?:\s[\w.\-/]+)?)"
+)
+_ANY_VERB = re.compile(r"\b(?P<verb>[a-z]{3,}[^s\W]s)\b")
+
+
+def _phrase(words: list[str]) -> str:
+    """A noun phrase from words: leading determiners dropped, edge punctuation stripped."""
+    words = [w.strip(_EDGE_PUNCTUATION) for w in words]
+    while words and words[0].lower() in _DETERMINERS:
+        words = words[1:]
+    words = [w for w in words if w]
+    lowered = [w.lower() for w in words]
+    cut = next((i for i, w in enumerate(lowered) if i and w in _PRONOUNS), len(words))
+    words, lowered = words[:cut], lowered[:cut]  # "the plan she wants": the plan
+    if not words or lowered[0] in _PRONOUNS | _FUNCTION_WORDS or words[0][0].isdigit():
+        return ""
+    if any(_VERB_TABLE.get(w, ("",))[0] == w for w in lowered[:-1]):  # a clause: "builds the"
+        return ""
+    if all(w in _FUNCTION_WORDS | _DETERMINERS for w in lowered):
+        return ""
+    return " ".join(words)
+
+
+def _subject(left: str) -> str:
+    """The noun phrase that ends ``left`` (what comes before the verb)."""
+    clause = _SUBJECT_BOUNDARY.split(left)[-1]
+    words = clause.split()
+    if not words or len(words) > _MAX_WORDS + 2:
+        return ""
+    return _phrase(words[-_MAX_WORDS:])
+
+
+def _object(right: str) -> str:
+    """The noun phrase that starts ``right`` (what comes after the verb)."""
+    head = _BOUNDARY.split(right, maxsplit=1)[0]
+    return _phrase(head.split()[:_MAX_WORDS])
+
+
+def _named(phrase: str, sentence: str) -> bool:
+    """Whether a phrase names something: an acronym, a code name, a capital not opening the
+    sentence."""
+    for word in phrase.split():
+        if re.search(r"[A-Z]{2,}|[\d_./]", word):
+            return True
+        if word[:1].isupper() and not sentence.startswith(word):
+            return True
+    return False
+
+
+def _copular(sentence: str) -> Reading | None:
+    match = _COPULA.search(sentence)
+    subject = _subject(sentence[: match.start()]) if match else ""
+    if match is None or not subject:
+        return None
+    return _copular_object(subject, match.group("verb").lower(), match.group("rest"))
+
+
+def _copular_object(subject: str, verb: str, rest: str) -> Reading | None:
+    passive = _PASSIVE.match(rest)
+    if passive:
+        agent = _object(passive.group("rest"))
+        predicate = f"{passive.group('verb').lower()} by"
+        return Reading(subject, predicate, agent, 0.7) if agent else None
+    article = re.match(r"(?:(an?)|the)\s+", rest, re.IGNORECASE)
+    thing = _object(rest[article.end() :] if article else rest)
+    if not thing:
+        return None
+    if article is None:  # "Workers are functions": a plural noun, read as a kind
+        return (
+            Reading(subject, "is a", thing, 0.6) if verb == "are" and thing.endswith("s") else None
+        )
+    if article.group(1):
+        return Reading(subject, "is a", thing, 0.9, subject_type=thing.split()[-1])
+    return Reading(subject, "is", thing, 0.85)
+
+
+def _verbal(sentence: str, pattern: re.Pattern[str], base: float) -> Reading | None:
+    for match in pattern.finditer(sentence):
+        before = sentence[: match.start()].split()
+        if not before or before[-1].lower() in _DETERMINERS | _FUNCTION_WORDS:
+            continue  # "the reviews": a noun, not a verb
+        subject = _subject(sentence[: match.start()])
+        rest = sentence[match.end() :]
+        coordinated = _COORDINATED.match(rest)
+        thing = _object(rest[coordinated.end() if coordinated else 0 :])
+        if not subject or not thing:
+            continue
+        verb = match.group("verb").lower()
+        third, plain = _VERB_TABLE.get(verb, (verb, verb))
+        hedge = (match.groupdict().get("hedge") or "").lower()
+        predicate = f"{hedge} {plain}" if hedge else third  # "can use", "uses"
+        confidence = round(base - _HEDGES.get(hedge, 0.0), 2)
+        return Reading(subject, predicate, thing, confidence)
+    return None
+
+
+def _content_tail(words: list[str]) -> list[str]:
+    """The last words of ``words`` that are neither function words nor determiners."""
+    tail: list[str] = []
+    for word in reversed(words):
+        if word.lower() in _FUNCTION_WORDS | _DETERMINERS | _PRONOUNS:
+            break
+        tail.insert(0, word)
+    return tail
+
+
+def _prepositions(sentence: str) -> Iterator[Reading]:
+    for match in _PREPOSITION.finditer(sentence):
+        left = _phrase(_content_tail(match.group("left").split()))
+        first, *second = match.group("right").split()
+        right = _phrase([first, *second] if _named(first, sentence) else [first])
+        if not left or not right or left.lower() in _VERB_TABLE or right.lower() in _VERB_TABLE:
+            continue
+        named = _named(left, sentence) and _named(right, sentence)
+        yield Reading(left, match.group("prep"), right, 0.55 if named else 0.35)
+
+
+def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
+    """The relations one sentence states; none from a negated sentence."""
+    if _NEGATIONS.search(sentence.lower()):
+        return []
+    main = _copular(sentence) or _verbal(sentence, _VERB, 0.8)
+    if main is None and relaxed:
+        main = _verbal(sentence, _ANY_VERB, 0.45)
+    readings = [main] if main else []
+    readings.extend(_prepositions(sentence))
+    return readings

@@ -1,0 +1,132 @@
+"""``cadre ask``: answer a question from the knowledge graph ``cadre extract`` built, citing the
+documents.
+
+The run uses the data home's encrypted store and checkpointer, under a thread of its own; what
+it ran with (the model, the memory scope, the role prompt versions) is sealed in the thread's
+checkpoints under :data:`ASK_METADATA_KEY`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Annotated
+
+import typer
+from langchain_core.language_models import BaseChatModel
+from rich.console import Console
+
+from framework.cli._common import HomeOption, fail
+from framework.cli.progress import ProgressPrinter
+from framework.errors import CadreError, ConfigError
+from framework.home import DataHome, resolve_home
+from framework.knowledge import KnowledgeGraph
+from framework.launch import TeamOptions, open_team
+from framework.models import resolve_model
+from framework.observe import ObserverOptions
+from framework.records import Record
+from framework.runner import RunResult, arun_team, new_thread_id, to_jsonable
+from teams.supervisor.app import supervisor_team
+
+__all__ = ["ASK_METADATA_KEY", "AskInfo", "ask", "empty_graph_message"]
+
+ASK_METADATA_KEY = "cadre.ask"
+"""The run config metadata key of an ask thread's :class:`AskInfo`."""
+TEAM = "supervisor"
+
+
+class AskInfo(Record):
+    """What an ask thread ran with: the model (None: offline), the memory scope whose graph it
+    read, and the role prompt versions as sorted (name, version) pairs."""
+
+    model: str | None = None
+    memory_scope: tuple[str, ...] = ("default",)
+    roles: tuple[tuple[str, int], ...] = ()
+
+
+def empty_graph_message(home: DataHome) -> str:
+    """What ``cadre ask`` says when there is no graph to answer from."""
+    return (
+        f"The knowledge graph under {home.describe()} is empty: nothing has been extracted "
+        "there yet. Build it first with `cadre extract PATH` (files or folders of documents), "
+        "then ask again."
+    )
+
+
+def _answer(
+    home: DataHome,
+    question: str,
+    *,
+    model: BaseChatModel | None,
+    info: AskInfo,
+    thread_id: str,
+    observe: ObserverOptions | None,
+    err: Console,
+) -> RunResult | None:
+    """Run the team on the home's graph; None when the graph is empty."""
+    options = TeamOptions(name=TEAM, model=model, memory_scope=info.memory_scope, observe=observe)
+    with open_team(home, supervisor_team, options) as launched:
+        counts = KnowledgeGraph(launched.store, scope=info.memory_scope).counts()
+        if not counts.entities:
+            return None
+        info = info.model_copy(update={"roles": tuple(sorted(launched.roles.used().items()))})
+        err.print(
+            f"[dim]knowledge graph: {counts.entities} entities, {counts.relations} relations "
+            f"({counts.needs_review} to review); thread {thread_id}, team {TEAM}[/]"
+        )
+        return asyncio.run(
+            arun_team(
+                launched.app,
+                {"question": question},
+                thread_id,
+                on_event=ProgressPrinter(err),
+                observer=launched.observer,
+                metadata={ASK_METADATA_KEY: info.model_dump_json()},
+            )
+        )
+
+
+def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
+    question: Annotated[str, typer.Argument(help="The question to answer from the graph.")],
+    model: Annotated[
+        str | None, typer.Option(help="Chat model as provider:name; offline when left out.")
+    ] = None,
+    thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
+    home: HomeOption = None,
+    memory_scope: Annotated[
+        str, typer.Option(help="Whose knowledge graph to read (as `cadre extract` wrote it).")
+    ] = "default",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
+    trace: Annotated[bool, typer.Option(help="Record spans and metrics (default on).")] = True,
+) -> None:
+    """Answer QUESTION from the knowledge graph `cadre extract` built, citing the documents."""
+    err = Console(stderr=True)
+    scope = tuple(part for part in memory_scope.split("/") if part)
+    try:
+        if not question.strip():
+            raise ConfigError("the question is empty: pass the question to answer")
+        if not scope:
+            raise ConfigError("--memory-scope is empty: pass a name such as 'default'")
+        chat_model = resolve_model(model) if model is not None else None
+        data_home = resolve_home(home)
+        result = None
+        if data_home.has_memory():
+            result = _answer(
+                data_home,
+                question,
+                model=chat_model,
+                info=AskInfo(model=model, memory_scope=scope),
+                thread_id=thread or new_thread_id(),
+                observe=ObserverOptions() if trace else None,
+                err=err,
+            )
+    except CadreError as error:
+        fail(error)
+    if result is None:
+        message = empty_graph_message(data_home)
+        typer.echo(json.dumps({"final_answer": message}) if as_json else message)
+    elif as_json:
+        payload = {"thread_id": result.thread_id, **to_jsonable(result.state)}
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        typer.echo(result.state.get("final_answer", ""))

@@ -1,0 +1,138 @@
+"""The lookups a question asks for, planned against the knowledge graph.
+
+The plan, in order: two entities named in the question -> the paths between them, then the
+relations of each; one named -> its relations; a word of the question that is an entity type
+-> the entities of that type; always, last, a semantic lookup of relations like the question.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.errors import GraphBubbleUp
+
+from framework.errors import ConfigError, brief
+from framework.knowledge import Entity, KnowledgeGraph
+from framework.runtime import NodeContext
+from teams.research.text import STOPWORDS, keywords
+from teams.supervisor.state import Query, StepError, SupervisorState
+
+__all__ = [
+    "MAX_NAME_WORDS",
+    "describe",
+    "intake_body",
+    "named_entities",
+    "plan_queries",
+    "type_named",
+]
+
+MAX_NAME_WORDS = 4
+"""The longest entity name looked for in a question, in words."""
+_WORD = re.compile(r"[\w][\w\-']*")
+_MAX_TYPE_WORDS = 8
+
+
+def named_entities(question: str, graph: KnowledgeGraph) -> list[Entity]:
+    """The entities the question names, in order, longest names first where they overlap.
+
+    Every run of up to :data:`MAX_NAME_WORDS` words (not stopwords only) is looked up by name.
+    """
+    words = _WORD.findall(question)
+    taken = [False] * len(words)
+    found: dict[str, tuple[int, Entity]] = {}
+    for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+        for start in range(len(words) - size + 1):
+            span = range(start, start + size)
+            run = words[start : start + size]
+            if any(taken[i] for i in span) or all(w.lower() in STOPWORDS for w in run):
+                continue
+            entity = graph.entity(" ".join(run))
+            if entity is not None and entity.id not in found:
+                found[entity.id] = (start, entity)
+                for i in span:
+                    taken[i] = True
+    return [entity for _, entity in sorted(found.values(), key=lambda item: item[0])]
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def type_named(question: str, graph: KnowledgeGraph) -> str | None:
+    """The first content word of the question (or its singular) that is an entity type."""
+    for word in keywords(question)[:_MAX_TYPE_WORDS]:
+        for candidate in dict.fromkeys((word, _singular(word))):
+            if graph.find_entities(type=candidate, limit=1):
+                return candidate
+    return None
+
+
+def plan_queries(question: str, graph: KnowledgeGraph) -> list[Query]:
+    """The lookups for ``question``, in the order the supervisor tries them."""
+    names = [entity.name for entity in named_entities(question, graph)]
+    queries: list[Query] = []
+    if len(names) >= 2:
+        queries.append(Query(kind="paths", terms=names[:2]))
+    queries += [Query(kind="relations", terms=[name]) for name in names[:2]]
+    if not names:
+        kind = type_named(question, graph)
+        if kind is not None:
+            queries.append(Query(kind="entities", terms=[kind]))
+    queries.append(Query(kind="semantic", terms=[question]))
+    return queries
+
+
+def describe(query: Query) -> str:
+    """The lookup in words: ``paths from A to B``, ``relations of A``..."""
+    terms = query["terms"]
+    if query["kind"] == "paths":
+        return f"paths from {terms[0]} to {terms[1]}"
+    if query["kind"] == "relations":
+        return f"relations of {terms[0]}"
+    if query["kind"] == "entities":
+        return f"entities of type {terms[0]}"
+    return f"relations like {terms[0]!r}"
+
+
+def intake_body(graph: KnowledgeGraph, max_steps: int) -> Any:
+    """The body of the intake node: the question, normalised, and the lookups it asks for.
+
+    When the graph fails while planning, the error is recorded and only the semantic lookup
+    is planned.
+
+    Raises:
+        ConfigError: The question is empty.
+    """
+
+    def body(state: SupervisorState, context: NodeContext) -> dict[str, Any]:
+        question = " ".join(state.get("question", "").split())
+        if not question:
+            raise ConfigError("the question is empty: pass the question to answer")
+        errors: list[StepError] = []
+        try:
+            queries = plan_queries(question, graph)
+        except GraphBubbleUp:
+            raise
+        except Exception as error:  # the graph failed: only the semantic lookup is left to try
+            queries = [Query(kind="semantic", terms=[question])]
+            errors.append(StepError(step="intake", error=brief(error)))
+        planned = [describe(query) for query in queries]
+        context.emit("intake", question=question, lookups=planned)
+        return {
+            "question": question,
+            "queries": queries,
+            "errors": errors,
+            "max_steps": state.get("max_steps") or max_steps,
+            "messages": [
+                HumanMessage(question, name="user"),
+                AIMessage(f"planned lookups: {'; '.join(planned)}", name="intake"),
+            ],
+        }
+
+    return body
