@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 from langgraph.checkpoint.base import empty_checkpoint
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Send
 
 from bench.storage import reviewer_loop
 from framework.builder import build_team, compile_team
@@ -26,6 +28,7 @@ from framework.errors import (
     WrongKeyError,
 )
 from framework.memory import Corpus
+from framework.persistence.checkpointer import RECORD_TYPES, default_serializer
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring, retire, rotate
 from framework.persistence.saver import (
@@ -512,3 +515,16 @@ def test_a_failed_group_commit_fails_every_caller_of_its_batch(tmp_path: Path) -
 
         outcomes = asyncio.run(write_all())
     assert all(isinstance(outcome, sqlite3.OperationalError) for outcome in outcomes)
+
+
+def test_sends_are_stored_as_langgraph_stores_them() -> None:
+    """cadre's serializer packs ``Send``s ahead of LangGraph's encoder: the same bytes."""
+    ours = default_serializer()
+    theirs = JsonPlusSerializer(allowed_msgpack_modules=list(RECORD_TYPES))
+    task = Task(id="t1", description="find the cipher")
+    plain = Send("worker", {"task": task, "question": QUESTION})
+    timed = Send("worker", {"n": 1}, timeout=2.5)
+    for value in (plain, timed, [plain, timed, "other"], {"send": plain}):
+        stored = ours.dumps_typed(value)
+        assert stored == theirs.dumps_typed(value)
+        assert ours.loads_typed(stored) == value
