@@ -51,8 +51,9 @@ class LaunchRequest:
     """What a run asks for: the team, the corpus, the model (None: offline), caps, home."""
 
     team: str
-    corpus: Path
     home: DataHome
+    corpus: Path | None = None
+    """The folder to index first; None indexes nothing (the team reads the store as it is)."""
     model: str | None = None
     max_parallel: int | None = None
     memory_scope: tuple[str, ...] = ("default",)
@@ -117,7 +118,8 @@ def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None
         raise ConfigError(f"--max-parallel must be at least 1, got {request.max_parallel}")
     model = resolve_model(request.model) if request.model is not None else None
     review_points(request.review)
-    checked_corpus_files(request.corpus)
+    if request.corpus is not None:
+        checked_corpus_files(request.corpus)
     return factory, model
 
 

@@ -44,7 +44,8 @@ class ThreadInfo(Record):
 
     Attributes:
         team: The team name (a ``cadre.teams`` entry point).
-        corpus: The corpus folder, absolute.
+        corpus: The corpus folder, absolute; None when the run indexed none (its inputs are
+            in its checkpoints, as for ``cadre extract`` and ``cadre ask``).
         model: The chat model as ``provider:name``; None ran offline.
         review: The review points turned on (``plan``, ``tasks``, ``answer``).
         memory_scope: Whose research memory the run reads and extends.
@@ -55,7 +56,7 @@ class ThreadInfo(Record):
     """
 
     team: str
-    corpus: str
+    corpus: str | None = None
     model: str | None = None
     review: tuple[str, ...] = ()
     memory_scope: tuple[str, ...] = ("default",)
@@ -68,7 +69,7 @@ class ThreadInfo(Record):
         """The info of a run launched with ``request`` whose team used the ``roles`` versions."""
         return cls(
             team=request.team,
-            corpus=str(request.corpus.resolve()),
+            corpus=str(request.corpus.resolve()) if request.corpus is not None else None,
             model=request.model,
             review=tuple(sorted(request.review)),
             memory_scope=request.memory_scope,
@@ -82,7 +83,7 @@ class ThreadInfo(Record):
         only where the thread was observed (a ``--no-trace`` run stays untraced)."""
         return LaunchRequest(
             team=self.team,
-            corpus=Path(self.corpus),
+            corpus=Path(self.corpus) if self.corpus is not None else None,
             home=home,
             model=self.model,
             max_parallel=self.max_parallel,

@@ -14,7 +14,7 @@ from framework.home import DataHome
 from framework.knowledge import KnowledgeGraph
 from framework.launch import home_checkpointer, home_cipher, home_store
 from framework.memory import MiniLMEmbedder
-from teams.supervisor.cli import ASK_METADATA_KEY, AskInfo
+from framework.threads import ThreadInfo
 from tests.conftest import one_line_error
 from tests.test_supervisor_team import QUESTION, save_sample_graph
 
@@ -49,8 +49,8 @@ def test_ask_answers_from_the_graph_citing_documents(home: Path) -> None:
     finally:
         checkpointer.close()
     assert saved
-    info = AskInfo.model_validate_json(saved[0].metadata[ASK_METADATA_KEY])
-    assert info == AskInfo(model=None, memory_scope=("default",), roles=())
+    info = ThreadInfo.from_metadata(saved[0].metadata)
+    assert info == ThreadInfo(team="supervisor", observe=None)
 
 
 def test_ask_json_has_the_answer_decisions_and_evidence(home: Path) -> None:
@@ -100,3 +100,14 @@ def test_bad_input_exits_2_with_one_line_and_creates_nothing(
     line = one_line_error(runner.invoke(app, ["ask", *args, "--home", str(home)]))
     assert reason in line
     assert not home.exists()
+
+
+def test_an_ask_thread_is_listed_and_resumable_like_any_other(home: Path) -> None:
+    code, _, err = _ask(QUESTION, "--home", str(home), "--thread", "ask-2", "--no-trace")
+    assert code == 0, err
+    listed = runner.invoke(app, ["threads", "--home", str(home)])
+    assert listed.exit_code == 0, listed.stderr
+    [line] = [line for line in listed.stdout.splitlines() if line.startswith("ask-2")]
+    assert line.split()[1:3] == ["supervisor", "done"]
+    resumed = runner.invoke(app, ["resume", "ask-2", "--home", str(home)])
+    assert "finished" in resumed.stdout + resumed.stderr

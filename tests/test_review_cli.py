@@ -150,7 +150,7 @@ def test_thread_info_round_trips_through_the_metadata_and_skips_what_it_cannot_r
     metadata = info.metadata()
     assert list(metadata) == ["cadre"]
     assert ThreadInfo.from_metadata(metadata) == info
-    for stored in ("{not json", '{"team": "x"}', 3, None):
+    for stored in ("{not json", '{"corpus": "/x"}', 3, None):
         assert ThreadInfo.from_metadata({"cadre": stored}) is None
 
 

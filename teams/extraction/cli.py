@@ -3,15 +3,13 @@
 Every path is read before anything is written: a missing path, a folder without documents or an
 unreadable file is one line on stderr and exit 2, and the data home is left untouched. The run
 uses the home's encrypted store and checkpointer and records its :class:`ThreadInfo` (team
-``extraction``, the folder the paths share as its corpus, the role prompt versions), so
+``extraction``, no corpus: the documents are in the run's input, the role prompt versions), so
 ``cadre threads`` lists it and ``cadre resume`` can continue it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -64,11 +62,6 @@ class _Progress:
 
     def _print(self, line: str) -> None:
         self.console.print(line, highlight=False, soft_wrap=True)
-
-
-def _common_folder(paths: Sequence[Path]) -> Path:
-    folders = [path.resolve() if path.is_dir() else path.resolve().parent for path in paths]
-    return Path(os.path.commonpath(folders))
 
 
 def _run(
@@ -135,7 +128,6 @@ def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
         chat = resolve_model(model) if model is not None else None
         info = ThreadInfo(
             team=TEAM,
-            corpus=str(_common_folder(paths)),
             model=model,
             memory_scope=scope,
             max_parallel=max_parallel,

@@ -3,7 +3,8 @@ documents.
 
 The run uses the data home's encrypted store and checkpointer, under a thread of its own; what
 it ran with (the model, the memory scope, the role prompt versions) is sealed in the thread's
-checkpoints under :data:`ASK_METADATA_KEY`.
+checkpoints as its :class:`~framework.threads.ThreadInfo` (no corpus: the graph is read as it
+is), so ``cadre threads`` lists it as team ``supervisor`` and ``cadre resume`` can continue it.
 """
 
 from __future__ import annotations
@@ -24,24 +25,13 @@ from framework.knowledge import KnowledgeGraph
 from framework.launch import TeamOptions, open_team
 from framework.models import resolve_model
 from framework.observe import ObserverOptions
-from framework.records import Record
 from framework.runner import RunResult, arun_team, new_thread_id, to_jsonable
+from framework.threads import ThreadInfo
 from teams.supervisor.app import supervisor_team
 
-__all__ = ["ASK_METADATA_KEY", "AskInfo", "ask", "empty_graph_message"]
+__all__ = ["TEAM", "ask", "empty_graph_message"]
 
-ASK_METADATA_KEY = "cadre.ask"
-"""The run config metadata key of an ask thread's :class:`AskInfo`."""
 TEAM = "supervisor"
-
-
-class AskInfo(Record):
-    """What an ask thread ran with: the model (None: offline), the memory scope whose graph it
-    read, and the role prompt versions as sorted (name, version) pairs."""
-
-    model: str | None = None
-    memory_scope: tuple[str, ...] = ("default",)
-    roles: tuple[tuple[str, int], ...] = ()
 
 
 def empty_graph_message(home: DataHome) -> str:
@@ -58,13 +48,14 @@ def _answer(
     question: str,
     *,
     model: BaseChatModel | None,
-    info: AskInfo,
+    info: ThreadInfo,
     thread_id: str,
-    observe: ObserverOptions | None,
     err: Console,
 ) -> RunResult | None:
     """Run the team on the home's graph; None when the graph is empty."""
-    options = TeamOptions(name=TEAM, model=model, memory_scope=info.memory_scope, observe=observe)
+    options = TeamOptions(
+        name=TEAM, model=model, memory_scope=info.memory_scope, observe=info.observe
+    )
     with open_team(home, supervisor_team, options) as launched:
         counts = KnowledgeGraph(launched.store, scope=info.memory_scope).counts()
         if not counts.entities:
@@ -81,7 +72,7 @@ def _answer(
                 thread_id,
                 on_event=ProgressPrinter(err),
                 observer=launched.observer,
-                metadata={ASK_METADATA_KEY: info.model_dump_json()},
+                metadata=info.metadata(),
             )
         )
 
@@ -115,9 +106,13 @@ def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
                 data_home,
                 question,
                 model=chat_model,
-                info=AskInfo(model=model, memory_scope=scope),
+                info=ThreadInfo(
+                    team=TEAM,
+                    model=model,
+                    memory_scope=scope,
+                    observe=ObserverOptions() if trace else None,
+                ),
                 thread_id=thread or new_thread_id(),
-                observe=ObserverOptions() if trace else None,
                 err=err,
             )
     except CadreError as error:
