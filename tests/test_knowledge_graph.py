@@ -3,6 +3,7 @@ and encryption at rest in a data home's store."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from pathlib import Path
 
@@ -206,3 +207,26 @@ def test_the_graph_works_the_same_on_postgresql(
         (path,) = graph.paths("runner", "checkpoint")
         assert [r.predicate for r in path] == ["starts", "has"]
         assert graph.counts().relations == 2
+
+
+def test_saves_through_two_stores_on_one_file_lose_no_links(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    """Two connections (as two processes would have) add relations to one hub entity at once:
+    the store's update lock on the database keeps every link."""
+    path = tmp_path / "memory.sqlite"
+    stores = [SemanticStore(path, embedder=embedder) for _ in range(2)]
+
+    def add(store: SemanticStore, side: str) -> None:
+        graph = KnowledgeGraph(store)
+        for n in range(12):
+            name = f"{side} part {n}"
+            graph.save(_entities("hub", name), [_relation("hub", "holds", name)])
+
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(add, stores, ["left", "right"]))
+        assert len(KnowledgeGraph(stores[0]).relations_of("hub")) == 24
+    finally:
+        for store in stores:
+            store.close()

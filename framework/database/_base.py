@@ -96,6 +96,11 @@ class Database(ABC):
         """
 
     @abstractmethod
+    def wait_for(self, name: str) -> AbstractContextManager[None]:
+        """Hold the lock called ``name`` against other processes while the block runs,
+        waiting until they release it (not re-entrant: take it once per process)."""
+
+    @abstractmethod
     def close(self) -> None:
         """Close the connection."""
 

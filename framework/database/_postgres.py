@@ -131,12 +131,27 @@ class PostgresDatabase(Database):
         for table in sorted(self.table_names()):
             self.conn.execute(f'VACUUM "{self.schema}"."{table}"')
 
+    def _lock_key(self, name: str) -> int:
+        digest = hashlib.sha256(f"{self.schema}\0{name}".encode()).digest()
+        return int.from_bytes(digest[:8], "big", signed=True)
+
+    @contextmanager
+    def wait_for(self, name: str) -> Iterator[None]:
+        """A session advisory lock keyed by the schema and ``name``, waited for."""
+        key = self._lock_key(name)
+        with self.lock:
+            self.conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+        try:
+            yield
+        finally:
+            with self.lock:
+                if not self.conn.closed:
+                    self.conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
     @contextmanager
     def hold(self, name: str, busy: str) -> Iterator[None]:
         """A session advisory lock keyed by the schema and ``name``."""
-        key = int.from_bytes(
-            hashlib.sha256(f"{self.schema}\0{name}".encode()).digest()[:8], "big", signed=True
-        )
+        key = self._lock_key(name)
         with self.lock:
             if name in self._held:
                 raise ThreadBusyError(busy)

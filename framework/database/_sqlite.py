@@ -117,19 +117,34 @@ class SqliteDatabase(Database):
 
     @contextmanager
     def hold(self, name: str, busy: str) -> Iterator[None]:
-        """An exclusive ``flock`` on a file beside the database, one per name."""
+        """An exclusive ``flock`` on a file in ``locks/`` beside the database, one per name."""
         if str(self.path) == _MEMORY:
             with _hold_in_memory(f"{id(self)}:{name}", busy):
                 yield
             return
-        folder = Path(f"{self.path}.locks")
+        try:
+            with self._flock(name, fcntl.LOCK_EX | fcntl.LOCK_NB):
+                yield
+        except BlockingIOError:
+            raise ThreadBusyError(busy) from None
+
+    @contextmanager
+    def wait_for(self, name: str) -> Iterator[None]:
+        """The same file lock, waited for (nothing to wait for in memory: one process)."""
+        if str(self.path) == _MEMORY:
+            yield
+            return
+        with self._flock(name, fcntl.LOCK_EX):
+            yield
+
+    @contextmanager
+    def _flock(self, name: str, operation: int) -> Iterator[None]:
+        database = Path(self.path)
+        folder = database.parent / "locks"
         folder.mkdir(mode=0o700, exist_ok=True)
         digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]
-        with open(folder / digest, "a+b") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise ThreadBusyError(busy) from None
+        with open(folder / f"{database.name}-{digest}", "a+b") as handle:
+            fcntl.flock(handle, operation)
             try:
                 yield
             finally:

@@ -75,7 +75,6 @@ class KnowledgeGraph:
         self.entities_ns: Namespace = (KNOWLEDGE_NAMESPACE, *self.scope, "entities")
         self.relations_ns: Namespace = (KNOWLEDGE_NAMESPACE, *self.scope, "relations")
         namespace_path(self.entities_ns)
-        self._lock = store.update_lock
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -88,7 +87,7 @@ class KnowledgeGraph:
         """
         new_entities = _merged_batch(_checked(entities, Entity), merged_entity)
         new_relations = _merged_batch(_checked(relations, Relation), merged_relation)
-        with self._lock:
+        with self.store.updating():
             nodes = self._nodes(new_entities.keys() | _ends(new_relations.values()))
             self._check_ends(new_relations.values(), nodes.keys() | new_entities.keys())
             stored = self._relations(new_relations)

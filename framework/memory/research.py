@@ -83,7 +83,6 @@ class ResearchMemory:
         self.evidence_ns = self._namespace("evidence")
         self.hypotheses_ns = self._namespace("hypotheses")
         self.conflicts_ns = self._namespace("conflicts")
-        self._lock = store.update_lock
 
     def _namespace(self, kind: str) -> Namespace:
         if not self.scope:
@@ -110,7 +109,7 @@ class ResearchMemory:
             InvalidUpdate: An item is not valid evidence; nothing is stored.
         """
         records = [checked_evidence(item) for item in items]
-        with self._lock:
+        with self.store.updating():
             seen: set[str] = set()
             fresh: list[EvidenceRecord] = []
             for record in records:
@@ -170,7 +169,7 @@ class ResearchMemory:
             raise InvalidUpdate("a hypothesis needs a statement: pass the claim to investigate")
         check_step(step)
         check_confidence(confidence)
-        with self._lock:
+        with self.store.updating():
             self._check_evidence_ids(supporting, "supporting")
             found = self.store.get(self.hypotheses_ns, hypothesis_id(statement))
             if found is not None:
@@ -211,7 +210,7 @@ class ResearchMemory:
         check_step(step)
         if confidence is not None:
             check_confidence(confidence)
-        with self._lock:
+        with self.store.updating():
             current = self.hypothesis(id)
             new_status = current.status if status is None else checked_status(current, status)
             self._check_evidence_ids(supporting, "supporting")
@@ -269,7 +268,7 @@ class ResearchMemory:
             raise InvalidUpdate(
                 f"a conflict needs two different pieces of evidence, got {source_a!r} twice"
             )
-        with self._lock:
+        with self.store.updating():
             self._check_evidence_ids((source_a, source_b), "conflicting")
             key = conflict_id(source_a, source_b)
             found = self.store.get(self.conflicts_ns, key)
@@ -301,7 +300,7 @@ class ResearchMemory:
                 f"conflict {id!r} cannot be resolved without a resolution text: say which "
                 "source holds and why (or that it is a judgment call)"
             )
-        with self._lock:
+        with self.store.updating():
             current = self._get(self.conflicts_ns, id, Conflict, "conflict")
             if resolved_by is not None:
                 self._check_evidence_ids((resolved_by,), "resolved_by")

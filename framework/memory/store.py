@@ -166,9 +166,8 @@ class SemanticStore:
         self.codec: ValueCodec = codec if codec is not None else PlainCodec()
         self.dim = self.embedder.dim
         self._lock = threading.RLock()
-        self.update_lock = threading.RLock()
-        """Held by callers that read items and write them back as one update (research memory,
-        the knowledge graph), so two of them on this store never interleave."""
+        self._update_lock = threading.RLock()
+        self._updating = False
         self._indexes: dict[str, VectorIndex] = {}
         self._data_version = -1
         self._db: Database = open_database(self.path, schema=PG_SCHEMA)
@@ -196,6 +195,22 @@ class SemanticStore:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    @contextmanager
+    def updating(self) -> Iterator[None]:
+        """Read items and write them back as one update (research memory, the knowledge
+        graph): no other thread, and no other process on the same database, updates this
+        store meanwhile. Nested use in one thread is free."""
+        with self._update_lock:
+            if self._updating:
+                yield
+                return
+            with self._db.wait_for("updates"):
+                self._updating = True
+                try:
+                    yield
+                finally:
+                    self._updating = False
 
     # -- items -----------------------------------------------------------------------------
 
