@@ -230,3 +230,16 @@ def test_saves_through_two_stores_on_one_file_lose_no_links(
     finally:
         for store in stores:
             store.close()
+
+
+def test_extracting_a_document_again_keeps_one_place_per_line(graph: KnowledgeGraph) -> None:
+    for run, line in (("t1", 3), ("t2", 3), ("t3", 9)):
+        graph.save(
+            [Entity(name="Runner", provenance=(_at(line, run=run),)), Entity(name="Thread")],
+            [_relation("runner", "starts", "thread", provenance=(_at(line, run=run),))],
+        )
+    entity = graph.entity("runner")
+    assert entity is not None
+    assert entity.provenance == (_at(3, run="t2"), _at(9, run="t3"))
+    [relation] = graph.relations_of("runner")
+    assert relation.provenance == (_at(3, run="t2"), _at(9, run="t3"))

@@ -145,19 +145,26 @@ def _union(*groups: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(dict.fromkeys(item for group in groups for item in group))
 
 
+def _places(stored: tuple[Provenance, ...], new: tuple[Provenance, ...]) -> tuple[Provenance, ...]:
+    """Every place read, once per (document, line), naming the latest run that read it there:
+    extracting the same document again does not grow the record."""
+    latest = {(place.document, place.line): place for place in (*stored, *new)}
+    return tuple(latest.values())
+
+
 def merged_entity(stored: Entity, new: Entity) -> Entity:
-    """One entity from two saves: the first name, the first known type, all provenance."""
+    """One entity from two saves: the first name, the first known type, every place read."""
     return stored.model_copy(
         update={
             "type": stored.type or new.type,
-            "provenance": _union(stored.provenance, new.provenance),
+            "provenance": _places(stored.provenance, new.provenance),
         }
     )
 
 
 def merged_relation(stored: Relation, new: Relation) -> Relation:
     """One relation from two saves: the higher confidence and its evidence, all critiques and
-    provenance; accepted once any save accepted it (an extraction that passed its critic)."""
+    places read; accepted once any save accepted it (an extraction that passed its critic)."""
     best = new if new.confidence > stored.confidence else stored
     accepted = "accepted" in (stored.status, new.status)
     return stored.model_copy(
@@ -166,6 +173,6 @@ def merged_relation(stored: Relation, new: Relation) -> Relation:
             "evidence": best.evidence,
             "status": "accepted" if accepted else "needs_review",
             "critiques": _union(stored.critiques, new.critiques),
-            "provenance": _union(stored.provenance, new.provenance),
+            "provenance": _places(stored.provenance, new.provenance),
         }
     )
