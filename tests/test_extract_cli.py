@@ -107,3 +107,19 @@ def test_run_team_extraction_extracts_the_corpus_it_indexed(
     with home_store(data_home, home_cipher(data_home)) as store:
         (approves,) = KnowledgeGraph(store).relations_of("human reviewer")
     assert approves.provenance[0].document == "docs/review.md"
+
+
+def test_extracting_a_changed_document_replaces_what_it_stated(
+    notes: Path, tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    home = ["--home", str(tmp_path / "home"), "--no-trace"]
+    assert runner.invoke(app, ["extract", str(notes), *home]).exit_code == 0
+    (notes / "ledger.md").write_text("# Ledger\n\nThe Quillfeather ledger is a journal.\n")
+    again = runner.invoke(app, ["extract", str(notes / "ledger.md"), *home])
+    assert again.exit_code == 0, again.stderr
+    data_home = DataHome(root=tmp_path / "home")
+    with home_store(data_home, home_cipher(data_home)) as store:
+        graph = KnowledgeGraph(store)
+        objects = {r.object for r in graph.relations_of("Quillfeather ledger")}
+        assert objects == {"journal"}  # "uses the vault" is no longer stated
+        assert graph.entity("vault") is not None  # guide/vault.txt still reads it

@@ -243,3 +243,32 @@ def test_extracting_a_document_again_keeps_one_place_per_line(graph: KnowledgeGr
     assert entity.provenance == (_at(3, run="t2"), _at(9, run="t3"))
     [relation] = graph.relations_of("runner")
     assert relation.provenance == (_at(3, run="t2"), _at(9, run="t3"))
+
+
+def test_replacing_a_document_forgets_what_it_no_longer_states(graph: KnowledgeGraph) -> None:
+    a, b = "docs/a.md", "docs/b.md"
+
+    def stated(document: str, *triples: tuple[str, str, str]) -> None:
+        names = {name for subject, _, obj in triples for name in (subject, obj)}
+        graph.replace_document(
+            document,
+            [Entity(name=name, provenance=(_at(1, document),)) for name in sorted(names)],
+            [_relation(*triple, provenance=(_at(1, document),)) for triple in triples],
+        )
+
+    stated(a, ("runner", "starts", "thread"), ("runner", "uses", "pool"))
+    stated(b, ("runner", "uses", "pool"))
+    stated(a, ("runner", "starts", "worker"))  # a no longer states the thread or the pool
+    assert {r.object for r in graph.relations_of("runner")} == {"worker", "pool"}
+    [pool] = [r for r in graph.relations_of("runner") if r.object == "pool"]
+    assert pool.provenance == (_at(1, b),)  # still stated by b
+    assert graph.entity("thread") is None  # read nowhere any more
+    runner = graph.entity("runner")
+    assert runner is not None and {p.document for p in runner.provenance} == {a, b}
+    assert graph.paths("thread", "runner") == []
+    stated(b)  # b states nothing now
+    assert [r.object for r in graph.relations_of("runner")] == ["worker"]
+    assert graph.entity("pool") is None
+    assert graph.counts().relations == 1
+    with pytest.raises(ConfigError):
+        graph.replace_document(" ", [], [])

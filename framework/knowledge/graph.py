@@ -18,6 +18,7 @@ from typing import Literal, TypeVar
 from pydantic import Field
 
 from framework.errors import ConfigError
+from framework.knowledge._documents import DocumentRecords, document_key, without_document
 from framework.knowledge.records import (
     Entity,
     GraphCounts,
@@ -27,7 +28,13 @@ from framework.knowledge.records import (
     merged_entity,
     merged_relation,
 )
-from framework.memory.store import Namespace, SemanticStore, StoreItem, namespace_path
+from framework.memory.store import (
+    Namespace,
+    SemanticStore,
+    SourceRecord,
+    StoreItem,
+    namespace_path,
+)
 from framework.records import Record
 
 __all__ = ["KNOWLEDGE_NAMESPACE", "Direction", "KnowledgeGraph"]
@@ -74,6 +81,7 @@ class KnowledgeGraph:
         self.scope = tuple(scope)
         self.entities_ns: Namespace = (KNOWLEDGE_NAMESPACE, *self.scope, "entities")
         self.relations_ns: Namespace = (KNOWLEDGE_NAMESPACE, *self.scope, "relations")
+        self.documents_ns: Namespace = (KNOWLEDGE_NAMESPACE, *self.scope, "documents")
         namespace_path(self.entities_ns)
 
     # -- writing ---------------------------------------------------------------------------
@@ -109,6 +117,72 @@ class KnowledgeGraph:
             relations_added=len(new_relations) - len(stored),
             relations_merged=len(stored),
         )
+
+    def replace_document(
+        self, document: str, entities: Sequence[Entity], relations: Sequence[Relation]
+    ) -> SaveReport:
+        """Save what ``document`` states now in place of what it stated before: its places
+        leave the records this save does not repeat, and a relation or entity read nowhere
+        else any more is removed, with its links.
+
+        Raises:
+            ConfigError: ``document`` is empty, or as :meth:`save`; nothing is changed.
+        """
+        if not document.strip():
+            raise ConfigError("replace_document() needs the document's path")
+        new_entities = _checked(entities, Entity)
+        new_relations = _checked(relations, Relation)
+        with self.store.updating():
+            before = self._document_records(document)
+            kept = {relation.id for relation in new_relations}
+            self._forget(
+                document, before, kept, {e.id for e in new_entities} | _ends(new_relations)
+            )
+            report = self.save(new_entities, new_relations)
+            now = DocumentRecords(
+                relations=frozenset(kept),
+                entities=frozenset(_item_key(e.id) for e in new_entities),
+            )
+            record = SourceRecord(source=document_key(document), content_hash="", keys=now.keys())
+            self.store.put_sources(self.documents_ns, [record])
+        return report
+
+    def _document_records(self, document: str) -> DocumentRecords:
+        record = self.store.sources(self.documents_ns).get(document_key(document))
+        return DocumentRecords.from_keys(record.keys) if record else DocumentRecords()
+
+    def _forget(
+        self, document: str, before: DocumentRecords, relations: set[str], entities: set[str]
+    ) -> None:
+        """Take ``document``'s places out of what it stated before; remove the relations and
+        entities (not about to be saved again) that are left read nowhere."""
+        stored = self._relations(before.relations)
+        stripped = {key: without_document(r, document) for key, r in stored.items()}
+        gone = [r for key, r in stripped.items() if key not in relations and not r.provenance]
+        staying = [r for key, r in stripped.items() if r not in gone]
+        nodes = {
+            node.entity.id: node
+            for key in before.entities | {_item_key(e) for e in _ends(gone)}
+            if (node := self._stored_node(key)) is not None
+        }
+        for relation in gone:
+            for end in (relation.subject, relation.object):
+                if end in nodes:
+                    nodes[end] = _unlinked(nodes[end], relation.id)
+        stripped_nodes = [
+            node.model_copy(update={"entity": without_document(node.entity, document)})
+            for node in nodes.values()
+        ]
+        dropped = [
+            node
+            for node in stripped_nodes
+            if not node.entity.provenance and not node.edges() and node.entity.id not in entities
+        ]
+        kept_nodes = [node for node in stripped_nodes if node not in dropped]
+        self.store.delete_many(self.relations_ns, [r.id for r in gone])
+        self.store.put_many(self.relations_ns, map(_relation_item, staying))
+        self.store.delete_many(self.entities_ns, [_item_key(n.entity.id) for n in dropped])
+        self.store.put_many(self.entities_ns, map(_node_item, kept_nodes))
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -304,6 +378,12 @@ def _linked(
         )
         for key in keys
     ]
+
+
+def _unlinked(node: _Node, relation: str) -> _Node:
+    outgoing = {k: v for k, v in node.outgoing.items() if k != relation}
+    incoming = {k: v for k, v in node.incoming.items() if k != relation}
+    return node.model_copy(update={"outgoing": outgoing, "incoming": incoming})
 
 
 def _item_key(entity: str) -> str:

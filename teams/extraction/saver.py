@@ -103,7 +103,7 @@ def saver_body(graph: KnowledgeGraph) -> SyncBody:
             needs_review=needs_review,
             run=context.thread_id or _NO_THREAD,
         )
-        graph.save(entities, relations)
+        graph.replace_document(document.path, entities, relations)
         report = _report(document, entities, relations, verdict, state)
         context.emit(
             "document_saved",
