@@ -11,6 +11,7 @@ __all__ = [
     "CONTROL_SIGNALS",
     "ControlSignal",
     "read_signal",
+    "read_step",
 ]
 
 ControlSignal = Literal["dispatch", "answer", "revise_plan", "retry_workers", "finish"]
@@ -28,3 +29,15 @@ def read_signal(state: Mapping[str, Any], allowed: tuple[ControlSignal, ...]) ->
             "must set control_signal to one of them"
         )
     return signal  # type: ignore[no-any-return]
+
+
+def read_step(state: Mapping[str, Any], steps: tuple[str, ...], key: str = "next_step") -> str:
+    """Return the step a supervisor wrote under ``key``, checked against ``steps``.
+
+    Raises:
+        ConfigError: It is not one of the steps (a node upstream wrote it wrong).
+    """
+    step = state.get(key)
+    if step not in steps:
+        raise ConfigError(f"{key} {step!r} is not one of {list(steps)}; the supervisor must set it")
+    return str(step)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.messages import AIMessage
 
 from framework.errors import ConfigError
 from framework.memory import ResearchMemory
+from framework.routing import read_step
 from framework.runtime import NodeContext
 from teams.hypothesis.events import NextStep, Started, emit
 from teams.hypothesis.roles import HypothesisRoles
@@ -92,14 +93,5 @@ def supervisor_body(roles: HypothesisRoles, settings: HypothesisSettings) -> Any
 
 
 def route_next(state: HypothesisState) -> Step:
-    """The step the supervisor chose.
-
-    Raises:
-        ConfigError: ``next_step`` is not one of the steps (a node upstream wrote it wrong).
-    """
-    step = state.get("next_step")
-    if step not in STEPS:
-        raise ConfigError(
-            f"next_step {step!r} is not one of {list(STEPS)}; the supervisor must set it"
-        )
-    return step
+    """The step the supervisor chose (ConfigError when a node upstream wrote another)."""
+    return cast(Step, read_step(state, STEPS))

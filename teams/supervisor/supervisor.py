@@ -8,13 +8,14 @@ records why.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langgraph.errors import GraphBubbleUp
 
-from framework.errors import ConfigError, brief
+from framework.errors import brief
+from framework.routing import read_step
 from framework.runtime import NodeContext
 from teams.research.schemas import StructuredCall
 from teams.supervisor.decision import RouteDecision
@@ -87,14 +88,5 @@ def supervisor_body(supervisor: Supervisor, max_steps: int) -> Any:
 
 
 def route_next(state: SupervisorState) -> Step:
-    """The step the supervisor chose.
-
-    Raises:
-        ConfigError: ``next_step`` is not one of the steps (a node upstream wrote it wrong).
-    """
-    step = state.get("next_step")
-    if step not in STEPS:
-        raise ConfigError(
-            f"next_step {step!r} is not one of {list(STEPS)}; the supervisor must set it"
-        )
-    return step
+    """The step the supervisor chose (ConfigError when a node upstream wrote another)."""
+    return cast(Step, read_step(state, STEPS))
