@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, ClassVar, Protocol
+
+from framework.errors import ThreadBusyError
 
 __all__ = ["Cursor", "Database"]
 
@@ -39,8 +41,6 @@ class Database(ABC):
     the binary column type.
     """
 
-    kind: ClassVar[str]
-    """``sqlite`` or ``postgresql``."""
     blob_type: ClassVar[str]
     """The binary column type (``BLOB`` or ``BYTEA``)."""
 
@@ -48,6 +48,7 @@ class Database(ABC):
         self.label = label
         """The file path or the URL without its password, for messages."""
         self.lock = threading.RLock()
+        self._held: set[str] = set()
 
     @abstractmethod
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
@@ -103,6 +104,20 @@ class Database(ABC):
     @abstractmethod
     def close(self) -> None:
         """Close the connection."""
+
+    @contextmanager
+    def _held_here(self, name: str, busy: str) -> Iterator[None]:
+        """Mark ``name`` held by this connection for the block; ThreadBusyError(``busy``) when
+        another user of this connection holds it already."""
+        with self.lock:
+            if name in self._held:
+                raise ThreadBusyError(busy)
+            self._held.add(name)
+        try:
+            yield
+        finally:
+            with self.lock:
+                self._held.discard(name)
 
     def ddl(self, statement: str) -> str:
         """``statement`` with this backend's binary type in place of ``{blob}``."""

@@ -32,7 +32,6 @@ class PostgresDatabase(Database):
             name is not a plain identifier.
     """
 
-    kind = "postgresql"
     blob_type = "BYTEA"
 
     def __init__(self, url: str, *, schema: str) -> None:
@@ -42,7 +41,6 @@ class PostgresDatabase(Database):
         if not schema.replace("_", "").isalnum() or not schema.isascii():
             raise ConfigError(f"schema name {schema!r} must be letters, digits and underscores")
         self.schema = schema
-        self._held: set[str] = set()
         try:
             import psycopg  # noqa: PLC0415 - optional dependency
         except ImportError:
@@ -152,20 +150,17 @@ class PostgresDatabase(Database):
     def hold(self, name: str, busy: str) -> Iterator[None]:
         """A session advisory lock keyed by the schema and ``name``."""
         key = self._lock_key(name)
-        with self.lock:
-            if name in self._held:
-                raise ThreadBusyError(busy)
-            row = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+        with self._held_here(name, busy):  # advisory locks are re-entrant within a session
+            with self.lock:
+                row = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
             if row is None or not row[0]:
                 raise ThreadBusyError(busy)
-            self._held.add(name)
-        try:
-            yield
-        finally:
-            with self.lock:
-                self._held.discard(name)
-                if not self.conn.closed:
-                    self.conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+            try:
+                yield
+            finally:
+                with self.lock:
+                    if not self.conn.closed:
+                        self.conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     def close(self) -> None:
         """Close the connection (its advisory locks go with it)."""

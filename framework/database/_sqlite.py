@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import hashlib
 import os
 import sqlite3
-import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,8 +20,6 @@ BUSY_TIMEOUT_MS = 10_000
 """How long a connection waits for another process's write lock before failing."""
 
 _MEMORY = ":memory:"
-_held_in_memory: set[str] = set()
-_held_lock = threading.Lock()
 
 
 class SqliteDatabase(Database):
@@ -36,7 +32,6 @@ class SqliteDatabase(Database):
         ConfigError: The file cannot be opened or is not a SQLite database.
     """
 
-    kind = "sqlite"
     blob_type = "BLOB"
 
     def __init__(self, path: Path | str) -> None:
@@ -118,15 +113,9 @@ class SqliteDatabase(Database):
     @contextmanager
     def hold(self, name: str, busy: str) -> Iterator[None]:
         """An exclusive ``flock`` on a file in ``locks/`` beside the database, one per name."""
-        if str(self.path) == _MEMORY:
-            with _hold_in_memory(f"{id(self)}:{name}", busy):
-                yield
-            return
-        try:
-            with self._flock(name, fcntl.LOCK_EX | fcntl.LOCK_NB):
-                yield
-        except BlockingIOError:
-            raise ThreadBusyError(busy) from None
+        lock = self._held_here(name, busy) if str(self.path) == _MEMORY else self._flock(name, busy)
+        with lock:
+            yield
 
     @contextmanager
     def wait_for(self, name: str) -> Iterator[None]:
@@ -134,17 +123,21 @@ class SqliteDatabase(Database):
         if str(self.path) == _MEMORY:
             yield
             return
-        with self._flock(name, fcntl.LOCK_EX):
+        with self._flock(name, busy=None):
             yield
 
     @contextmanager
-    def _flock(self, name: str, operation: int) -> Iterator[None]:
+    def _flock(self, name: str, busy: str | None) -> Iterator[None]:
+        """The file lock of ``name``: waited for, or refused with ThreadBusyError(``busy``)."""
         database = Path(self.path)
         folder = database.parent / "locks"
         folder.mkdir(mode=0o700, exist_ok=True)
         digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]
         with open(folder / f"{database.name}-{digest}", "a+b") as handle:
-            fcntl.flock(handle, operation)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | (fcntl.LOCK_NB if busy is not None else 0))
+            except BlockingIOError:
+                raise ThreadBusyError(busy) from None
             try:
                 yield
             finally:
@@ -153,16 +146,3 @@ class SqliteDatabase(Database):
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
-
-
-@contextmanager
-def _hold_in_memory(key: str, busy: str) -> Iterator[None]:
-    with _held_lock:
-        if key in _held_in_memory:
-            raise ThreadBusyError(busy)
-        _held_in_memory.add(key)
-    try:
-        yield
-    finally:
-        with _held_lock, contextlib.suppress(KeyError):
-            _held_in_memory.remove(key)

@@ -159,7 +159,7 @@ class KnowledgeGraph:
         stored = self._relations(before.relations)
         stripped = {key: without_document(r, document) for key, r in stored.items()}
         gone = [r for key, r in stripped.items() if key not in relations and not r.provenance]
-        staying = [r for key, r in stripped.items() if r not in gone]
+        staying = [r for key, r in stripped.items() if key in relations or r.provenance]
         nodes = {
             node.entity.id: node
             for key in before.entities | {_item_key(e) for e in _ends(gone)}
@@ -173,12 +173,13 @@ class KnowledgeGraph:
             node.model_copy(update={"entity": without_document(node.entity, document)})
             for node in nodes.values()
         ]
-        dropped = [
-            node
+        orphan = {
+            node.entity.id
             for node in stripped_nodes
             if not node.entity.provenance and not node.edges() and node.entity.id not in entities
-        ]
-        kept_nodes = [node for node in stripped_nodes if node not in dropped]
+        }
+        dropped = [node for node in stripped_nodes if node.entity.id in orphan]
+        kept_nodes = [node for node in stripped_nodes if node.entity.id not in orphan]
         self.store.delete_many(self.relations_ns, [r.id for r in gone])
         self.store.put_many(self.relations_ns, map(_relation_item, staying))
         self.store.delete_many(self.entities_ns, [_item_key(n.entity.id) for n in dropped])

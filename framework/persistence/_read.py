@@ -256,8 +256,8 @@ class Reader:
         rows.sort(key=lambda r: writes_sort_key(r[3], r[0], r[1]))
         opener = _WriteOpener(self.codec, (thread_id, checkpoint_ns, checkpoint_id), rows)
         return [
-            (task_id, channel, self.serde.loads_typed(opener.typed(task_id, idx, channel, path)))
-            for task_id, idx, channel, path, _ in rows
+            (task_id, channel, self.serde.loads_typed(opener.typed(task_id, idx)))
+            for task_id, idx, channel, _, _ in rows
         ]
 
 
@@ -272,22 +272,23 @@ class _WriteOpener:
         self.rows = {(row[0], row[1]): row for row in rows}
         self.bundles: dict[tuple[str, int], Bundle] = {}
 
-    def typed(self, task_id: str, idx: int, channel: str, path: str) -> Typed:
+    def typed(self, task_id: str, idx: int) -> Typed:
         """The serialized value of one write (opened from its head when bundled)."""
         blob = self.rows[(task_id, idx)][4]
         if is_member_marker(blob):
             head, call_id = read_marker(blob)
-            return self._member(task_id, head, call_id, idx, channel)
-        typed = self.codec.open(blob, write_ad(*self.checkpoint, task_id, idx, channel, path))
-        if typed[0] != BUNDLE_TYPE:
-            return typed
-        call_id, _ = self._bundle(task_id, idx, typed[1])
-        return self._member(task_id, idx, call_id, idx, channel)
+            return self._member(task_id, head, call_id, idx)
+        if (task_id, idx) not in self.bundles:
+            typed = self._open(task_id, idx)
+            if typed[0] != BUNDLE_TYPE:
+                return typed
+            self._bundle(task_id, idx, typed[1])
+        return self._member(task_id, idx, self.bundles[(task_id, idx)][0], idx)
 
-    def _member(self, task_id: str, head: int, call_id: bytes, idx: int, channel: str) -> Typed:
+    def _member(self, task_id: str, head: int, call_id: bytes, idx: int) -> Typed:
         bundle_id, members = self._opened(task_id, head)
         entry = members.get(idx)
-        if bundle_id != call_id or entry is None or entry[0] != channel:
+        if bundle_id != call_id or entry is None or entry[0] != self.rows[(task_id, idx)][2]:
             raise TamperError(
                 f"pending write {idx} of task {task_id!r} is not the one its bundle sealed: "
                 "the database was altered"
@@ -295,19 +296,20 @@ class _WriteOpener:
         return entry[1]
 
     def _opened(self, task_id: str, head: int) -> Bundle:
-        if (task_id, head) in self.bundles:
-            return self.bundles[(task_id, head)]
-        row = self.rows.get((task_id, head))
-        if row is None or is_member_marker(row[4]):
-            raise TamperError(
-                f"a pending write of task {task_id!r} names a bundle at write {head} that is "
-                "not there: the database was altered"
-            )
-        _, idx, channel, path, blob = row
-        typed = self.codec.open(blob, write_ad(*self.checkpoint, task_id, idx, channel, path))
-        if typed[0] != BUNDLE_TYPE:
-            raise TamperError(f"write {head} of task {task_id!r} is not a bundle")
-        return self._bundle(task_id, head, typed[1])
+        if (task_id, head) not in self.bundles:
+            row = self.rows.get((task_id, head))
+            typed = self._open(task_id, head) if row and not is_member_marker(row[4]) else None
+            if typed is None or typed[0] != BUNDLE_TYPE:
+                raise TamperError(
+                    f"a pending write of task {task_id!r} names a bundle at write {head} that "
+                    "is not there: the database was altered"
+                )
+            self._bundle(task_id, head, typed[1])
+        return self.bundles[(task_id, head)]
+
+    def _open(self, task_id: str, idx: int) -> Typed:
+        _, _, channel, path, blob = self.rows[(task_id, idx)]
+        return self.codec.open(blob, write_ad(*self.checkpoint, task_id, idx, channel, path))
 
     def _bundle(self, task_id: str, head: int, data: bytes) -> Bundle:
         bundle = self.bundles[(task_id, head)] = unpack(data)

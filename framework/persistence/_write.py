@@ -204,16 +204,16 @@ class Writer:
             (WRITES_IDX_MAP.get(channel, position), channel, serde.dumps_typed(value))
             for position, (channel, value) in enumerate(writes)
         ]
-        if all(channel in WRITES_IDX_MAP for channel, _ in writes):
-            return WriteRows(_REPLACE_WRITE, [row_of.sealed(*member) for member in members])
-        special = any(channel in WRITES_IDX_MAP for channel, _ in writes)
-        if self.codec.cipher is None or len(members) < 2 or special:
-            return WriteRows(_KEEP_WRITE, [row_of.sealed(*member) for member in members])
-        return WriteRows(
-            _KEEP_WRITE,
-            row_of.bundled(members),
-            unbundled=lambda: [row_of.sealed(*member) for member in members],
-        )
+        special = [channel in WRITES_IDX_MAP for channel, _ in writes]
+
+        def one_by_one() -> list[tuple[Any, ...]]:
+            return [row_of.sealed(*member) for member in members]
+
+        if all(special):
+            return WriteRows(_REPLACE_WRITE, one_by_one())
+        if self.codec.cipher is None or len(members) < 2 or any(special):
+            return WriteRows(_KEEP_WRITE, one_by_one())
+        return WriteRows(_KEEP_WRITE, row_of.bundled(members), unbundled=one_by_one)
 
     def commit_writes(self, batch: Sequence[WriteRows]) -> None:
         """Store the writes of several tasks in one transaction (call under the lock)."""
