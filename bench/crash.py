@@ -52,7 +52,7 @@ from langchain_core.runnables import RunnableConfig
 
 from framework.home import DataHome
 from framework.records import WorkerResult
-from framework.threads import open_checkpointer
+from framework.stores import open_checkpointer
 
 try:  # imported as bench.crash (the tests) or run as a script (bench/ is on sys.path)
     from bench.crash_team import (

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any, cast
 
 from langchain_core.language_models import BaseChatModel
-from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.graph.state import CompiledStateGraph
 
 from framework.builder import TeamSettings, compile_team
-from framework.errors import ConfigError
+from framework.chat_models import ProviderChatModel
+from framework.errors import ConfigError, CorpusError
 from framework.home import DataHome
 from framework.memory import (
     Corpus,
@@ -22,26 +22,22 @@ from framework.memory import (
     checked_corpus_files,
     ingest_corpus,
 )
-from framework.models import resolve_model
 from framework.observe import ObserverOptions, RunObserver, load_observer
-from framework.persistence.checkpointer import default_serializer
-from framework.persistence.cipher import BlobCipher, row_identity
-from framework.persistence.keys import default_key_provider
 from framework.persistence.saver import CadreSaver
 from framework.registry import TeamFactory, TeamSetup, load_team
 from framework.review.points import REVIEW_NODES
 from framework.review.records import ReviewKind
 from framework.role_registry import RoleRegistry
+from framework.stores import home_checkpointer, home_cipher, home_store
+from framework.threads import ThreadInfo, read_thread_info
 
 __all__ = [
     "LaunchRequest",
     "Launched",
     "TeamOptions",
-    "home_checkpointer",
-    "home_cipher",
-    "home_store",
     "launch",
     "open_team",
+    "relaunch",
     "review_points",
 ]
 
@@ -63,6 +59,33 @@ class LaunchRequest:
     """Review points to pause at (``plan``, ``tasks``, ``answer``); empty pauses nowhere."""
     roles: tuple[tuple[str, int], ...] = ()
     """(role, version) pairs to build with instead of the current versions (a resumed thread's)."""
+    read_only: bool = False
+    """Compile the app only to read its threads: the corpus is not indexed and the chat model
+    is not built (a thread whose model cannot be built is still shown)."""
+
+    @classmethod
+    def for_thread(
+        cls,
+        info: ThreadInfo,
+        home: DataHome,
+        observe: ObserverOptions | None = None,
+        *,
+        read_only: bool = False,
+    ) -> LaunchRequest:
+        """The request that compiles a thread's app again under ``home``; ``observe`` only
+        where the thread was observed (a ``--no-trace`` run stays untraced)."""
+        return cls(
+            team=info.team,
+            corpus=Path(info.corpus) if info.corpus is not None else None,
+            home=home,
+            model=info.model,
+            max_parallel=info.max_parallel,
+            memory_scope=info.memory_scope,
+            review=frozenset(info.review),
+            observe=observe if info.observe is not None else None,
+            roles=info.roles,
+            read_only=read_only,
+        )
 
 
 def review_points(names: Iterable[str]) -> frozenset[ReviewKind]:
@@ -95,6 +118,7 @@ class Launched:
     ingest: IngestReport | None
     """What indexing the corpus did (None when the run indexed none)."""
     store: SemanticStore
+    checkpointer: CadreSaver
     observer: RunObserver | None
     roles: RoleRegistry
     """The role prompts the team was built with: ``roles.used()`` are the run's versions."""
@@ -116,37 +140,15 @@ def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None
     factory = load_team(request.team)
     if request.max_parallel is not None and request.max_parallel < 1:
         raise ConfigError(f"--max-parallel must be at least 1, got {request.max_parallel}")
-    model = resolve_model(request.model) if request.model is not None else None
+    model = (
+        ProviderChatModel(request.model, build_now=not request.read_only)
+        if request.model is not None
+        else None
+    )
     review_points(request.review)
-    if request.corpus is not None:
+    if request.corpus is not None and not request.read_only:
         checked_corpus_files(request.corpus)
     return factory, model
-
-
-def home_cipher(home: DataHome) -> BlobCipher:
-    """The cipher of everything stored under ``home``: keys from ``$CADRE_KEYS``, else from the
-    home's key file (created on first use, mode 0600)."""
-    return BlobCipher.from_provider(default_key_provider(home))
-
-
-def home_store(home: DataHome, cipher: BlobCipher) -> SemanticStore:
-    """The home's semantic store, its texts and metadata sealed (the vectors stay searchable)."""
-    return SemanticStore(
-        home.memory_target, codec=cipher.bind(row_identity("memory", home.memory.name))
-    )
-
-
-def home_checkpointer(
-    home: DataHome, observer: RunObserver | None = None, cipher: BlobCipher | None = None
-) -> CadreSaver:
-    """The encrypted checkpointer of the runs under ``home``; ``observer`` wraps its serializer.
-
-    The review commands open it too, to read what a thread was run with.
-    """
-    serde: SerializerProtocol = default_serializer()
-    if observer is not None:
-        serde = observer.serializer(serde)
-    return CadreSaver(home.checkpoint_target, cipher or home_cipher(home), serde=serde)
 
 
 def _check_review_support(
@@ -177,7 +179,8 @@ def launch(request: LaunchRequest) -> Launched:
         observe=request.observe,
         roles=request.roles,
     )
-    launched = open_team(request.home, factory, options, corpus=request.corpus)
+    corpus = None if request.read_only else request.corpus
+    launched = open_team(request.home, factory, options, corpus=corpus)
     try:
         _check_review_support(launched.app, request)
     except BaseException:
@@ -221,7 +224,46 @@ def open_team(
         app=app,
         ingest=report,
         store=store,
+        checkpointer=checkpointer,
         observer=observer,
         roles=setup.roles,
         resources=resources,
     )
+
+
+def relaunch(
+    home: DataHome,
+    thread_id: str,
+    *,
+    observe: ObserverOptions | None = None,
+    info: ThreadInfo | None = None,
+    read_only: bool = False,
+) -> tuple[Launched, ThreadInfo]:
+    """Compile the app of an existing thread again, as ``cadre run`` launched it.
+
+    The corpus is indexed again on the way (unchanged files are skipped), so it must still
+    exist; an app compiled ``read_only`` indexes nothing and builds no chat model.
+
+    Args:
+        home: The data home the thread ran under.
+        thread_id: The thread.
+        observe: How to observe what the app runs next (None: nothing).
+        info: The thread's info when already read (threads that share it share one app).
+        read_only: Compile it only to read the thread (see :attr:`LaunchRequest.read_only`).
+
+    Returns:
+        The launched app (close it when done) and the thread's info.
+
+    Raises:
+        ReviewError: The thread is unknown, or was not started by ``cadre run``.
+        CorpusError: The thread's corpus folder is gone or unreadable.
+    """
+    info = info if info is not None else read_thread_info(home, thread_id)
+    try:
+        launched = launch(LaunchRequest.for_thread(info, home, observe, read_only=read_only))
+    except CorpusError as error:
+        raise CorpusError(
+            f"thread {thread_id!r} ran over the corpus {info.corpus}, which cannot be read "
+            f"any more ({error}): restore it to review the thread"
+        ) from error
+    return launched, info

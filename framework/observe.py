@@ -6,12 +6,13 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from langgraph.checkpoint.serde.base import SerializerProtocol
+if TYPE_CHECKING:
+    from langgraph.checkpoint.serde.base import SerializerProtocol
 
-from framework.home import DataHome
-from framework.middleware import Middleware
+    from framework.home import DataHome
+    from framework.middleware import Middleware
 
 __all__ = [
     "OBSERVER_ENTRY_POINTS",

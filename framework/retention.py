@@ -41,7 +41,8 @@ from framework._retention_rows import row_sizes, thread_rows
 from framework.errors import ConfigError, ReviewError
 from framework.home import DataHome
 from framework.persistence.saver import CadreSaver
-from framework.threads import open_checkpointer, thread_info
+from framework.stores import open_checkpointer
+from framework.threads import thread_info
 
 __all__ = [
     "STATUS_LABELS",
@@ -220,12 +221,14 @@ def statuses_of(saver: CadreSaver, thread_id: str | None = None) -> list[ThreadS
 
 
 def thread_statuses(home: DataHome) -> list[ThreadStatus]:
-    """The status of every thread under ``home``, most recently updated first.
+    """The status of every thread under ``home``, most recently updated first (none when no
+    thread ran there).
 
     Raises:
-        ReviewError: The home has no checkpoint database.
         CryptoError: A blob cannot be opened with the home's keys.
     """
+    if not home.has_checkpoints():
+        return []
     with open_checkpointer(home) as saver:
         return statuses_of(saver)
 

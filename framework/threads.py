@@ -4,35 +4,30 @@
 (as one JSON string: LangGraph copies only string, number and boolean metadata values into the
 checkpoint metadata). Every checkpoint that run writes carries it, so the review commands can
 find the team, corpus, model and review points of a thread and compile the same app again
-with :func:`relaunch`. Like every metadata value outside the allowlist (step, source, parents,
-run id), it is sealed in the encrypted checkpoint body, not in the plaintext metadata column.
+with :func:`framework.launch.relaunch`. Like every metadata value outside the allowlist (step,
+source, parents, run id), it is sealed in the encrypted checkpoint body, not in the plaintext
+metadata column.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import ValidationError
 
-from framework.errors import CorpusError, ReviewError
+from framework.errors import ReviewError
 from framework.home import DataHome
-from framework.launch import Launched, LaunchRequest, home_checkpointer, launch
 from framework.observe import ObserverOptions
-from framework.persistence.saver import CadreSaver
 from framework.records import Record
+from framework.stores import open_checkpointer
 
-__all__ = [
-    "METADATA_KEY",
-    "ThreadInfo",
-    "open_checkpointer",
-    "read_thread_info",
-    "relaunch",
-    "thread_info",
-]
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from framework.launch import LaunchRequest
+
+__all__ = ["METADATA_KEY", "ThreadInfo", "read_thread_info", "thread_info"]
 
 METADATA_KEY = "cadre"
 """The run config metadata key under which ``cadre run`` records its :class:`ThreadInfo`."""
@@ -76,21 +71,6 @@ class ThreadInfo(Record):
             max_parallel=request.max_parallel,
             observe=request.observe,
             roles=tuple(sorted(roles.items())),
-        )
-
-    def request(self, home: DataHome, observe: ObserverOptions | None = None) -> LaunchRequest:
-        """The launch request that compiles this thread's app again under ``home``; ``observe``
-        only where the thread was observed (a ``--no-trace`` run stays untraced)."""
-        return LaunchRequest(
-            team=self.team,
-            corpus=Path(self.corpus) if self.corpus is not None else None,
-            home=home,
-            model=self.model,
-            max_parallel=self.max_parallel,
-            memory_scope=self.memory_scope,
-            review=frozenset(self.review),
-            observe=observe if self.observe is not None else None,
-            roles=self.roles,
         )
 
     def metadata(self) -> dict[str, str]:
@@ -140,60 +120,7 @@ def thread_info(
     )
 
 
-@contextmanager
-def open_checkpointer(home: DataHome) -> Iterator[CadreSaver]:
-    """The home's (encrypted) checkpointer, opened to read or maintain threads, closed after.
-
-    Raises:
-        ReviewError: The home has no checkpoint database (no thread ran there); nothing is
-            created.
-    """
-    if not home.has_checkpoints():
-        raise ReviewError(f"no threads under {home.describe()}: run `cadre run` there first")
-    checkpointer = home_checkpointer(home)
-    try:
-        yield checkpointer
-    finally:
-        checkpointer.close()
-
-
 def read_thread_info(home: DataHome, thread_id: str) -> ThreadInfo:
     """The :class:`ThreadInfo` of ``thread_id`` under ``home`` (see :func:`thread_info`)."""
     with open_checkpointer(home) as checkpointer:
         return thread_info(checkpointer, thread_id, where=str(home.root))
-
-
-def relaunch(
-    home: DataHome,
-    thread_id: str,
-    *,
-    observe: ObserverOptions | None = None,
-    info: ThreadInfo | None = None,
-) -> tuple[Launched, ThreadInfo]:
-    """Compile the app of an existing thread again, as ``cadre run`` launched it.
-
-    The corpus is indexed again on the way (unchanged files are skipped), so it must still
-    exist.
-
-    Args:
-        home: The data home the thread ran under.
-        thread_id: The thread.
-        observe: How to observe what the app runs next (None: nothing).
-        info: The thread's info when already read (threads that share it share one app).
-
-    Returns:
-        The launched app (close it when done) and the thread's info.
-
-    Raises:
-        ReviewError: The thread is unknown, or was not started by ``cadre run``.
-        CorpusError: The thread's corpus folder is gone or unreadable.
-    """
-    info = info if info is not None else read_thread_info(home, thread_id)
-    try:
-        launched = launch(info.request(home, observe))
-    except CorpusError as error:
-        raise CorpusError(
-            f"thread {thread_id!r} ran over the corpus {info.corpus}, which cannot be read "
-            f"any more ({error}): restore it to review the thread"
-        ) from error
-    return launched, info

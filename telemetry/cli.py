@@ -7,16 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from framework.home import resolve_home
-from telemetry.export import SPANS_FILE_NAME
-from telemetry.view import (
-    build_tree,
-    read_span_file,
-    render_waterfall,
-    tree_to_json,
-)
 
 __all__ = ["trace"]
 
@@ -31,6 +23,11 @@ def trace(
     ] = False,
 ) -> None:
     """Show the spans of THREAD as a waterfall: nesting, durations, parallel work, failures."""
+    from rich.console import Console
+
+    from telemetry.export import SPANS_FILE_NAME
+    from telemetry.view import build_tree, read_span_file, render_waterfall, tree_to_json
+
     path = resolve_home(home).traces / SPANS_FILE_NAME
     loaded = read_span_file(path, thread)
     if not loaded.spans:

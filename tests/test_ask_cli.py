@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from framework.cli.app import app
 from framework.home import DataHome
 from framework.knowledge import KnowledgeGraph
-from framework.launch import home_checkpointer, home_cipher, home_store
 from framework.memory import MiniLMEmbedder
+from framework.stores import home_checkpointer, home_cipher, home_store
 from framework.threads import ThreadInfo
 from tests.conftest import one_line_error
 from tests.test_supervisor_team import QUESTION, save_sample_graph

@@ -17,7 +17,7 @@ import pytest
 
 from bench.crash import CrashLab, CrashReport, CrashSettings, read_final
 from bench.crash_team import read_effects
-from framework.threads import open_checkpointer
+from framework.stores import open_checkpointer
 
 TASKS = 12
 SETTINGS = CrashSettings(

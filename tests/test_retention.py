@@ -31,7 +31,7 @@ from framework.builder import build_team, compile_team
 from framework.cli.app import app
 from framework.cli.threads import human_bytes
 from framework.home import DataHome
-from framework.launch import home_checkpointer
+from framework.launch import relaunch
 from framework.memory import MiniLMEmbedder
 from framework.persistence.saver import CadreSaver
 from framework.retention import (
@@ -44,7 +44,7 @@ from framework.retention import (
 )
 from framework.runner import run_team
 from framework.state import TeamState
-from framework.threads import relaunch
+from framework.stores import home_checkpointer
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.conftest import one_line_error as _one_line
 from tests.roles import make_roles
@@ -248,12 +248,13 @@ def test_next_nodes_match_get_state_at_every_checkpoint_of_every_thread(cadre: C
     assert compared == sum(status.checkpoints for status in cadre.statuses().values())
 
 
-def test_threads_in_a_home_without_threads_is_one_line_and_creates_nothing(
+def test_threads_in_a_home_without_threads_is_an_empty_list_and_creates_nothing(
     tmp_path: Path,
 ) -> None:
     home = tmp_path / "nowhere"
     result = runner.invoke(app, ["threads", "--home", str(home)])
-    assert _one_line(result) == f"error: no threads under {home}: run `cadre run` there first"
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"no threads under {home}\n"
     assert not home.exists()
 
 

@@ -19,9 +19,11 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app
 from framework.home import DataHome
+from framework.launch import relaunch
 from framework.memory import MiniLMEmbedder
 from framework.runner import run_team
-from framework.threads import ThreadInfo, open_checkpointer, relaunch, thread_info
+from framework.stores import open_checkpointer
+from framework.threads import ThreadInfo, thread_info
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.conftest import one_line_error as _one_line
 
@@ -191,7 +193,7 @@ def test_show_prints_plan_tasks_pending_audit_and_answer(cadre: Cadre) -> None:
     out = cadre("show", "t1").stdout
     assert out.startswith("thread t1: team meta, model offline, review plan\n")
     assert f"corpus: {cadre.corpus.resolve()}\n" in out
-    assert "status: paused for review (1 pending)" in out
+    assert "status: paused at review (1 pending)" in out
     assert f"question: {QUESTION}" in out
     assert "  rationale: 3 sub-questions plus the whole question" in out
     assert "tasks: 4\n" in out
@@ -253,7 +255,7 @@ def test_a_reviewer_edits_the_plan_rejects_two_tasks_approves_and_edits_the_answ
     assert "thread t1 finished; its answer:\n\n# Checkpoints and retries" in finished.stdout
 
     shown = cadre("show", "t1").stdout
-    assert "status: finished" in shown
+    assert "status: done" in shown
     assert "q2  rejected  How are checkpoints encrypted (out of scope)" in shown
     assert "q1  done      How are runs checkpointed" in shown
     assert "audit: 8 decision(s)" in shown
@@ -276,6 +278,19 @@ def test_approve_one_request_by_id_prefix_and_edit_a_task(cadre: Cadre) -> None:
     assert edited.stdout.startswith(f"alice edited q0 in task review {task_id}\n")
     assert "thread t1 finished; its answer:" in edited.stdout
     assert "How are checkpoints encrypted" in cadre("show", "t1").stdout
+
+
+def test_a_rejected_task_is_not_an_uncited_claim_for_the_compliance_check(cadre: Cadre) -> None:
+    cadre.start("t1", "tasks")
+    rejected = cadre("reject", "t1", "q3", "--reason", "out of scope")
+    assert rejected.exit_code == 0, rejected.stderr
+    done = cadre("approve", "t1")
+    while "paused for review" in done.stdout:
+        done = cadre("approve", "t1")
+    assert done.exit_code == 0, done.stderr
+    assert "## Rejected in review\n\n> Not researched: Who approves the plan" in done.stdout
+    assert "compliance check 1 info" in done.stderr
+    assert "uncited claim" not in done.stderr
 
 
 def test_approve_one_of_several_pending_requests(cadre: Cadre) -> None:
@@ -403,18 +418,23 @@ def test_bad_input_is_one_line_exit_2_and_leaves_the_threads_unchanged(
     assert [paused.rows("t1"), paused.rows("done")] == before
 
 
-def test_a_thread_whose_corpus_is_gone_cannot_be_reopened(cadre: Cadre) -> None:
+def test_a_thread_whose_corpus_is_gone_is_shown_but_not_continued(cadre: Cadre) -> None:
     cadre.start("t1", "plan")
     shutil.rmtree(cadre.corpus)
-    line = _one_line(cadre("show", "t1"))
+    shown = cadre("show", "t1")
+    assert shown.exit_code == 0, shown.output
+    assert "status: paused at review (1 pending)" in shown.stdout
+    assert "1 pending" in cadre("reviews").stdout
+    line = _one_line(cadre("approve", "t1"))
     assert f"thread 't1' ran over the corpus {cadre.corpus.resolve()}" in line
     assert "restore it to review the thread" in line
 
 
-def test_a_home_without_threads_is_refused_and_not_created(tmp_path: Path) -> None:
+def test_a_home_without_threads_has_no_reviews_and_is_not_created(tmp_path: Path) -> None:
     home = tmp_path / "nowhere"
     result = runner.invoke(app, ["reviews", "--home", str(home)])
-    assert _one_line(result) == f"error: no threads under {home}: run `cadre run` there first"
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"no pending reviews in {home}\n"
     assert not home.exists()
 
 

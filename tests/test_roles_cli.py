@@ -11,9 +11,10 @@ from typer.testing import CliRunner
 from framework import launch as launch_module
 from framework.cli.app import app
 from framework.home import DataHome
+from framework.launch import relaunch
 from framework.memory import MiniLMEmbedder
 from framework.testing import ScriptedChatModel, Structured
-from framework.threads import read_thread_info, relaunch
+from framework.threads import read_thread_info
 from teams.research.prompts import PLANNER_SYSTEM, WORKER_SYSTEM
 from teams.research.schemas import PlanDraft
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
@@ -121,7 +122,7 @@ def test_a_run_uses_the_version_set_and_records_it(
     model = ScriptedChatModel(
         [Structured(PlanDraft(goal="greet", direct_answer="Hello from the plan."))]
     )
-    monkeypatch.setattr(launch_module, "resolve_model", lambda spec: model)
+    monkeypatch.setattr(launch_module, "ProviderChatModel", lambda spec, build_now: model)
 
     result = cadre(
         home, "run", "Say hello.", "--team", "research", "--model", "scripted:test",

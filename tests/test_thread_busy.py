@@ -64,7 +64,7 @@ def test_a_second_process_is_told_the_thread_is_busy(tmp_path: Path, database: s
             check=False,
         )
         assert first.poll() is None, "the first run ended before the second was refused"
-        assert second.returncode == 1, second.stderr
+        assert second.returncode == 2, second.stderr  # refused: see docs/cli.md
         assert second.stdout == ""
         assert "error: thread busy is busy: another process is running it" in second.stderr
         _, first_err = first.communicate(timeout=300)

@@ -1,33 +1,69 @@
-"""What the ``cadre`` commands share: options, one-line failures, and how a run part ends."""
+"""What the ``cadre`` commands share: options, exit codes, one-line failures.
+
+Light to import: the app loads every command module to build its help, so command modules
+import their work (teams, LangGraph, models, embeddings) inside the command, when it runs.
+"""
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Sequence
+import shlex
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, NoReturn, ParamSpec
 
 import typer
 
-from framework.cli._render import next_commands, request_lines
 from framework.database import DATABASE_VARIABLE
-from framework.errors import CadreError, ConfigError, CorpusError, ReviewError
+from framework.errors import (
+    CadreError,
+    ConfigError,
+    CorpusError,
+    InvalidUpdate,
+    ReviewError,
+    ThreadBusyError,
+)
 from framework.home import checked_database_url
-from framework.review import AnyReviewRequest
-from framework.runner import RunResult
 
 __all__ = [
+    "DEBUG_VARIABLE",
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_REFUSED",
     "REVIEWER_VARIABLE",
     "DatabaseOption",
     "HomeOption",
     "ReviewerOption",
+    "announce_thread",
+    "announced_thread",
+    "debugging",
+    "exit_code",
     "fail",
-    "report_outcome",
+    "one_line",
+    "resume_command",
     "reviewer_name",
     "use_database",
 ]
 
+EXIT_OK = 0
+"""The command did what it was asked (an empty list is an answer; a pause for review too)."""
+EXIT_FAILED = 1
+"""A run or a read failed: a model or provider, a worker, the store, keys that do not open the
+data. What was saved is kept; the message says what to do."""
+EXIT_REFUSED = 2
+"""The command was refused before it changed anything: bad input or options, an unknown
+thread or request, an invalid edit, a thread busy in another process."""
+EXIT_INTERRUPTED = 130
+"""Interrupted (Ctrl-C); a run goes on from its last checkpoint with ``cadre resume``."""
+
+DEBUG_VARIABLE = "CADRE_DEBUG"
+"""Set to 1 (or pass ``--debug``) for full tracebacks instead of one-line errors."""
+
 REVIEWER_VARIABLE = "CADRE_REVIEWER"
+
+P = ParamSpec("P")
 
 HomeOption = Annotated[
     Path | None, typer.Option(help="Data home (default $CADRE_HOME or ./.cadre).")
@@ -46,11 +82,53 @@ ReviewerOption = Annotated[
 ]
 
 
+def exit_code(error: CadreError) -> int:
+    """The exit code of a command that stopped on ``error`` (see docs/cli.md)."""
+    refused = ConfigError | CorpusError | ReviewError | InvalidUpdate | ThreadBusyError
+    return EXIT_REFUSED if isinstance(error, refused) else EXIT_FAILED
+
+
 def fail(error: CadreError) -> NoReturn:
-    """One line on stderr; exit 2 for bad input, 1 for a run that failed."""
+    """One line on stderr, and the exit code of :func:`exit_code`."""
     typer.echo(f"error: {' '.join(str(error).split())}", err=True)
-    bad_input = isinstance(error, ConfigError | CorpusError | ReviewError)
-    raise typer.Exit(2 if bad_input else 1)
+    raise typer.Exit(exit_code(error))
+
+
+def one_line(command: Callable[P, None]) -> Callable[P, None]:
+    """Turn every cadre error of ``command`` into a one-line failure."""
+
+    @functools.wraps(command)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            command(*args, **kwargs)
+        except CadreError as error:
+            fail(error)
+
+    return wrapped
+
+
+def debugging() -> bool:
+    """Whether full tracebacks were asked for (``--debug`` or ``$CADRE_DEBUG``)."""
+    return os.environ.get(DEBUG_VARIABLE, "").lower() in {"1", "true", "yes"}
+
+
+_announced: list[str] = []
+
+
+def announce_thread(thread_id: str, home: Path | None) -> None:
+    """Record the thread this process is about to run, for the line an interruption prints."""
+    _announced[:] = [resume_command(thread_id, home)]
+
+
+def announced_thread() -> str | None:
+    """The ``cadre resume`` command of the thread this process runs, if any."""
+    return _announced[0] if _announced else None
+
+
+def resume_command(thread_id: str, home: Path | None) -> str:
+    """``cadre resume THREAD`` (with ``--home`` when one was given)."""
+    suffix = f" --home {shlex.quote(str(home))}" if home is not None else ""
+    return f"cadre resume {shlex.quote(thread_id)}{suffix}"
 
 
 def use_database(database: str | None) -> None:
@@ -70,33 +148,3 @@ def reviewer_name(reviewer: str | None) -> str:
     if not name:
         raise ReviewError(f"no reviewer: pass --reviewer NAME or set {REVIEWER_VARIABLE}")
     return name
-
-
-def report_outcome(
-    result: RunResult,
-    requests: Sequence[AnyReviewRequest],
-    home: Path | None,
-    *,
-    announce: bool = False,
-) -> None:
-    """Print on stdout how a run part ended: the pending requests and how to continue, or the
-    final answer.
-
-    Args:
-        result: The run part's result.
-        requests: The review requests it paused at (empty when it finished).
-        home: The ``--home`` the command was given, repeated in the commands it suggests.
-        announce: Say that the thread finished before its answer (the review commands do;
-            ``cadre run`` prints the bare answer).
-    """
-    thread = result.thread_id
-    if not requests:
-        if announce:
-            typer.echo(f"thread {thread} finished; its answer:\n")
-        typer.echo(result.state.get("final_answer", ""))
-        return
-    typer.echo(f"paused for review: thread {thread} has {len(requests)} pending request(s)")
-    for request in requests:
-        typer.echo("\n".join(f"  {line}" for line in request_lines(request)))
-    typer.echo(f"continue with (the reviewer comes from --reviewer or ${REVIEWER_VARIABLE}):")
-    typer.echo("\n".join(f"  {command}" for command in next_commands(thread, requests, home)))

@@ -6,9 +6,13 @@ import json
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import typer
+
+from framework.cli._common import REVIEWER_VARIABLE
 from framework.records import Plan, Task
+from framework.retention import ThreadStatus
 from framework.review import (
     AnswerReview,
     AnyReviewRequest,
@@ -19,11 +23,15 @@ from framework.review import (
 )
 from framework.threads import ThreadInfo
 
+if TYPE_CHECKING:
+    from framework.runner import RunResult
+
 __all__ = [
     "history_lines",
     "kind_label",
     "namespace_path",
     "next_commands",
+    "report_outcome",
     "request_lines",
     "thread_lines",
 ]
@@ -113,22 +121,32 @@ def _audit_line(entry: AuditEntry) -> str:
     )
 
 
+def _status_line(status: ThreadStatus, requests: Sequence[AnyReviewRequest]) -> str:
+    """``paused at review (2 pending)``, ``failed: ...``: the words of ``cadre threads``."""
+    if status.status == "paused":
+        return f"{status.label} ({len(requests)} pending)"
+    if status.status == "failed" and status.error:
+        return f"{status.label}: {_short(status.error)}"
+    if status.status == "interrupted":
+        return f"{status.label} (continue with `cadre resume {shlex.quote(status.thread_id)}`)"
+    return status.label
+
+
 def thread_lines(
-    thread_id: str,
     info: ThreadInfo,
+    status: ThreadStatus,
     values: Mapping[str, Any],
     requests: Sequence[AnyReviewRequest],
 ) -> list[str]:
-    """``cadre show``: the thread's settings, plan, tasks with status, requests and answer."""
+    """``cadre show``: the thread's settings, status (as ``cadre threads`` names it), plan,
+    tasks with status, requests and answer."""
+    thread_id = status.thread_id
     review = ",".join(info.review) or "none"
-    status = f"paused for review ({len(requests)} pending)" if requests else "not paused"
-    if not requests and values.get("final_answer"):
-        status = "finished"
     lines = [
         f"thread {thread_id}: team {info.team}, model {info.model or 'offline'}, review {review}",
         f"corpus: {info.corpus}",
         f"roles: {', '.join(f'{name} v{version}' for name, version in info.roles) or 'none'}",
-        f"status: {status}",
+        f"status: {_status_line(status, requests)}",
         f"question: {values.get('question', '')}",
         *_plan_lines(values.get("plan")),
     ]
@@ -149,7 +167,7 @@ def thread_lines(
     lines.append(f"audit: {len(audit)} decision(s)")
     lines += [f"  {_audit_line(entry)}" for entry in sorted(audit, key=lambda entry: entry.at)]
     answer = values.get("final_answer") or values.get("consolidated") or ""
-    label = "answer" if status == "finished" else "draft answer"
+    label = "answer" if status.status == "done" else "draft answer"
     lines += [f"{label}:", answer] if answer else [f"{label}: none yet"]
     return lines
 
@@ -177,3 +195,33 @@ def history_lines(entries: Iterable[CheckpointSummary]) -> list[str]:
         )
         for entry in entries
     ]
+
+
+def report_outcome(
+    result: RunResult,
+    requests: Sequence[AnyReviewRequest],
+    home: Path | None,
+    *,
+    announce: bool = False,
+) -> None:
+    """Print on stdout how a run part ended: the pending requests and how to continue, or the
+    final answer.
+
+    Args:
+        result: The run part's result.
+        requests: The review requests it paused at (empty when it finished).
+        home: The ``--home`` the command was given, repeated in the commands it suggests.
+        announce: Say that the thread finished before its answer (the review commands do;
+            ``cadre run`` prints the bare answer).
+    """
+    thread = result.thread_id
+    if not requests:
+        if announce:
+            typer.echo(f"thread {thread} finished; its answer:\n")
+        typer.echo(result.state.get("final_answer", ""))
+        return
+    typer.echo(f"paused for review: thread {thread} has {len(requests)} pending request(s)")
+    for request in requests:
+        typer.echo("\n".join(f"  {line}" for line in request_lines(request)))
+    typer.echo(f"continue with (the reviewer comes from --reviewer or ${REVIEWER_VARIABLE}):")
+    typer.echo("\n".join(f"  {command}" for command in next_commands(thread, requests, home)))

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from importlib.metadata import entry_points
+from typing import Annotated
 
 import typer
+from typer.exceptions import TyperException
 
-from framework.cli._common import DatabaseOption, use_database
+from framework.cli._common import (
+    DEBUG_VARIABLE,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    DatabaseOption,
+    announced_thread,
+    debugging,
+    exit_code,
+    use_database,
+)
 from framework.cli.keys import keys_app
 from framework.cli.review import (
     approve,
@@ -21,8 +34,9 @@ from framework.cli.review import (
 from framework.cli.roles import roles_app
 from framework.cli.run import run
 from framework.cli.threads import list_threads, prune_checkpoints
+from framework.errors import CadreError
 
-__all__ = ["COMMAND_ENTRY_POINTS", "app", "main"]
+__all__ = ["COMMAND_ENTRY_POINTS", "app", "interrupted", "run_app"]
 
 app = typer.Typer(
     name="cadre",
@@ -49,11 +63,54 @@ for _point in entry_points(group=COMMAND_ENTRY_POINTS):
 
 
 @app.callback()
-def _root(database: DatabaseOption = None) -> None:
+def _root(
+    database: DatabaseOption = None,
+    debug: Annotated[
+        bool, typer.Option("--debug", help=f"Full tracebacks on errors (or ${DEBUG_VARIABLE}=1).")
+    ] = False,
+) -> None:
     """Hierarchical teams of agents: plan, fan out, review, remember, answer."""
+    if debug:
+        os.environ[DEBUG_VARIABLE] = "1"
     use_database(database)
 
 
-def main() -> None:
-    """Entry point of the console script."""
-    app()
+def interrupted() -> int:
+    """Say how to go on after Ctrl-C, on one line; the exit code 130."""
+    resume = announced_thread()
+    hint = f"; continue with `{resume}`" if resume else ""
+    typer.echo(f"interrupted{hint}", err=True)
+    return EXIT_INTERRUPTED
+
+
+def run_app(args: Sequence[str]) -> int:
+    """Run ``cadre ARGS``: one line on stderr for any failure (the traceback only with
+    ``--debug``), and the exit code of docs/cli.md."""
+    try:
+        result = app(args=list(args), prog_name="cadre", standalone_mode=False)
+    except (KeyboardInterrupt, typer.Abort):
+        return interrupted()
+    except TyperException as error:  # a usage error: typer prints it with the usage line
+        show = getattr(error, "show", None)
+        if callable(show):
+            show()
+        else:
+            typer.echo(f"error: {error.format_message()}", err=True)
+        return error.exit_code
+    except CadreError as error:
+        if debugging():
+            raise
+        typer.echo(f"error: {' '.join(str(error).split())}", err=True)
+        return exit_code(error)
+    except Exception as error:
+        if debugging():
+            raise
+        detail = " ".join(str(error).split())[:300]
+        typer.echo(
+            f"error: unexpected {type(error).__name__}: {detail} (run again with --debug, or "
+            f"{DEBUG_VARIABLE}=1, for the traceback)",
+            err=True,
+        )
+        return EXIT_FAILED
+    code = result if isinstance(result, int) else 0
+    return interrupted() if code == EXIT_INTERRUPTED else code  # typer's code for Ctrl-C

@@ -6,13 +6,13 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from framework.cli._common import HomeOption, fail
 from framework.errors import CadreError, ConfigError
 from framework.home import DataHome, resolve_home
-from framework.launch import home_store
 from framework.persistence.cipher import key_id_of
 from framework.persistence.keys import (
     EnvKeyProvider,
@@ -21,8 +21,9 @@ from framework.persistence.keys import (
     retire,
     rotate,
 )
-from framework.persistence.saver import CadreSaver, key_usage, reencrypt_all
-from framework.threads import open_checkpointer
+
+if TYPE_CHECKING:
+    from framework.persistence.saver import CadreSaver
 
 __all__ = ["keys_app"]
 
@@ -31,6 +32,8 @@ keys_app = typer.Typer(help="Encryption keys: status, rotate, reencrypt, retire.
 
 @contextmanager
 def _saver(home: Path | None) -> Iterator[tuple[DataHome, CadreSaver]]:
+    from framework.stores import open_checkpointer
+
     data_home = resolve_home(home)
     with open_checkpointer(data_home) as saver:
         yield data_home, saver
@@ -38,6 +41,9 @@ def _saver(home: Path | None) -> Iterator[tuple[DataHome, CadreSaver]]:
 
 def _usage(data_home: DataHome, saver: CadreSaver) -> Counter[str]:
     """Blobs per key id: the checkpoints' and the semantic store's sealed values."""
+    from framework.persistence.saver import key_usage
+    from framework.stores import home_store
+
     usage: Counter[str] = Counter(key_usage(saver))
     if data_home.has_memory():
         assert saver.cipher is not None  # home checkpointers are encrypted
@@ -88,6 +94,9 @@ def rotate_key(home: HomeOption = None) -> None:
 def reencrypt(home: HomeOption = None) -> None:
     """Rewrite every checkpoint blob and stored text under the primary key (resumable; safe
     to kill: each batch is one transaction)."""
+    from framework.persistence.saver import reencrypt_all
+    from framework.stores import home_store
+
     try:
         with _saver(home) as (data_home, saver):
             count = reencrypt_all(saver)

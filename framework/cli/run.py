@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from framework.cli._common import DatabaseOption, HomeOption, fail, report_outcome, use_database
-from framework.cli.progress import ProgressPrinter
+from framework.cli._common import (
+    DatabaseOption,
+    HomeOption,
+    announce_thread,
+    fail,
+    use_database,
+)
 from framework.errors import CadreError, ConfigError
 from framework.home import resolve_home
-from framework.launch import LaunchRequest, launch
 from framework.observe import ObserverOptions
-from framework.review import pending
-from framework.runner import arun_team, new_thread_id, to_jsonable
-from framework.threads import ThreadInfo
 
 __all__ = ["run"]
 
@@ -52,7 +51,11 @@ def run(
     ] = False,
     trace: Annotated[bool, typer.Option(help="Record spans and metrics (default on).")] = True,
     memory_scope: Annotated[
-        str, typer.Option(help="Whose research memory to read and extend (user or project).")
+        str,
+        typer.Option(
+            help="Whose research memory to read and extend: a scope such as a user or a "
+            "project, parts separated by '/'."
+        ),
     ] = "default",
     review: Annotated[
         str,
@@ -60,6 +63,17 @@ def run(
     ] = "",
 ) -> None:
     """Research QUESTION over a corpus and print a cited report."""
+    import asyncio
+
+    from rich.console import Console
+
+    from framework.cli._render import report_outcome
+    from framework.cli.progress import ProgressPrinter
+    from framework.launch import LaunchRequest, launch
+    from framework.review import pending
+    from framework.runner import arun_team, new_thread_id, to_jsonable
+    from framework.threads import ThreadInfo
+
     err = Console(stderr=True)
     if not question.strip():
         fail(ConfigError("the question is empty: pass the question to research"))
@@ -86,6 +100,7 @@ def run(
                     f"{ingest.files_unchanged} unchanged), {ingest.chunks_written} new chunks[/]"
                 )
             thread_id = thread or new_thread_id()
+            announce_thread(thread_id, home)
             err.print(f"[dim]thread {thread_id}, team {team}[/]")
             result = asyncio.run(  # async: each task's results are saved as it finishes
                 arun_team(

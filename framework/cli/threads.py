@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from framework import retention
 from framework.cli._common import HomeOption, fail
 from framework.errors import CadreError
 from framework.home import resolve_home
-from framework.retention import PruneReport, ThreadPrune, ThreadStatus
+
+if TYPE_CHECKING:
+    from framework.retention import PruneReport, ThreadPrune, ThreadStatus
 
 __all__ = ["human_bytes", "list_threads", "prune_checkpoints", "prune_lines", "thread_table"]
 
@@ -110,9 +111,11 @@ def list_threads(home: HomeOption = None) -> None:
     An interrupted thread has nodes due to run and waits for no review: its process crashed
     or was killed (continue it with `cadre resume`), or it is still running.
     """
+    from framework.retention import thread_statuses
+
     data_home = resolve_home(home)
     try:
-        statuses = retention.thread_statuses(data_home)
+        statuses = thread_statuses(data_home)
     except CadreError as error:
         fail(error)
     if not statuses:
@@ -144,8 +147,10 @@ def prune_checkpoints(
     resumes from, a subgraph's latest state and the parent checkpoints kept ones run
     under. Forks hold their own copies, so they do not pin the thread they came from.
     """
+    from framework.retention import prune
+
     try:
-        report = retention.prune(resolve_home(home), keep_last, thread, vacuum=vacuum)
+        report = prune(resolve_home(home), keep_last, thread, vacuum=vacuum)
     except CadreError as error:
         fail(error)
     typer.echo("\n".join(prune_lines(report)))

@@ -5,51 +5,39 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ormsgpack
 from langgraph.checkpoint.serde.base import SerializerProtocol
 from langgraph.checkpoint.serde.jsonplus import EXT_CONSTRUCTOR_POS_ARGS, JsonPlusSerializer
-from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.types import Send
 
-from framework.memory import Conflict, EvidenceRecord, Hypothesis, HypothesisChange, ScoredEvidence
-from framework.records import (
-    Evidence,
-    Finding,
-    MemoryFact,
-    Plan,
-    Provenance,
-    ReviewVerdict,
-    SourceError,
-    Task,
-    WorkerResult,
-)
-from framework.review.records import AuditEntry
-from framework.state import ResultReplacement, TaskReplacement
+if TYPE_CHECKING:
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.types import Send
 
 __all__ = ["RECORD_TYPES", "CadreSerializer", "default_serializer", "sqlite_checkpointer"]
 
-RECORD_TYPES: tuple[type, ...] = (
-    AuditEntry,
-    Conflict,
-    Evidence,
-    EvidenceRecord,
-    Finding,
-    Hypothesis,
-    HypothesisChange,
-    MemoryFact,
-    Plan,
-    Provenance,
-    ResultReplacement,
-    ReviewVerdict,
-    ScoredEvidence,
-    SourceError,
-    Task,
-    TaskReplacement,
-    WorkerResult,
+RECORD_TYPES: tuple[tuple[str, str], ...] = (
+    ("framework.memory._research_records", "Conflict"),
+    ("framework.memory._research_records", "EvidenceRecord"),
+    ("framework.memory._research_records", "Hypothesis"),
+    ("framework.memory._research_records", "HypothesisChange"),
+    ("framework.memory._research_records", "ScoredEvidence"),
+    ("framework.records", "Evidence"),
+    ("framework.records", "Finding"),
+    ("framework.records", "MemoryFact"),
+    ("framework.records", "Plan"),
+    ("framework.records", "Provenance"),
+    ("framework.records", "ReviewVerdict"),
+    ("framework.records", "SourceError"),
+    ("framework.records", "Task"),
+    ("framework.records", "WorkerResult"),
+    ("framework.review.records", "AuditEntry"),
+    ("framework.state", "ResultReplacement"),
+    ("framework.state", "TaskReplacement"),
 )
-"""The record classes a checkpoint may hold; nothing else is revived from the database."""
+"""The record classes a checkpoint may hold, as (module, class) names: nothing else is revived
+from the database, and reading a checkpoint imports only the modules its values need."""
 
 
 class CadreSerializer(JsonPlusSerializer):
@@ -59,6 +47,8 @@ class CadreSerializer(JsonPlusSerializer):
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
         """``(type, bytes)`` of ``obj``, as :class:`JsonPlusSerializer` writes it."""
+        from langgraph.types import Send  # noqa: PLC0415 - heavy; readers of threads never write
+
         if type(obj) is Send:
             obj = self._packed(obj)
         elif type(obj) is list and any(type(item) is Send for item in obj):
@@ -69,17 +59,21 @@ class CadreSerializer(JsonPlusSerializer):
         args = (
             (send.node, send.arg) if send.timeout is None else (send.node, send.arg, send.timeout)
         )
-        _, body = super().dumps_typed((Send.__module__, Send.__name__, args))
+        _, body = super().dumps_typed((type(send).__module__, type(send).__name__, args))
         return ormsgpack.Ext(EXT_CONSTRUCTOR_POS_ARGS, body)
 
 
-def default_serializer(extra_types: Iterable[type] = ()) -> CadreSerializer:
+def default_serializer(
+    extra_types: Iterable[type | tuple[str, str]] = (),
+) -> CadreSerializer:
     """cadre's msgpack serializer, reviving only cadre's records (and ``extra_types``)."""
     return CadreSerializer(allowed_msgpack_modules=[*RECORD_TYPES, *extra_types])
 
 
 def sqlite_checkpointer(path: Path, serde: SerializerProtocol | None = None) -> SqliteSaver:
     """A SQLite checkpointer at ``path`` (created with its folder), WAL mode."""
+    from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: PLC0415 - tests and benches only
+
     path.parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path, check_same_thread=False)
     connection.execute("PRAGMA journal_mode=WAL")

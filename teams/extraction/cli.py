@@ -9,28 +9,24 @@ uses the home's encrypted store and checkpointer and records its :class:`ThreadI
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from langchain_core.language_models import BaseChatModel
-from rich.console import Console
 from rich.markup import escape
 
-from framework.cli._common import HomeOption, fail
+from framework.cli._common import HomeOption, announce_thread, fail
 from framework.errors import CadreError, ConfigError
 from framework.home import DataHome, resolve_home
-from framework.launch import TeamOptions, open_team
-from framework.models import resolve_model
 from framework.observe import ObserverOptions
-from framework.runner import Event, RunResult, arun_team, new_thread_id
-from framework.threads import ThreadInfo
-from teams.extraction.app import extraction_team
-from teams.extraction.documents import Document, read_documents
-from teams.extraction.graph import DEFAULT_MAX_PARALLEL, ExtractionSettings
-from teams.extraction.report import ExtractionTotals
-from teams.extraction.state import DocumentReport, dump
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from rich.console import Console
+
+    from framework.runner import Event, RunResult
+    from framework.threads import ThreadInfo
+    from teams.extraction.documents import Document
 
 __all__ = ["TEAM", "extract"]
 
@@ -74,6 +70,13 @@ def _run(
     err: Console,
 ) -> RunResult:
     """Extract ``documents`` into the home's graph under ``thread_id``."""
+    import asyncio
+
+    from framework.launch import TeamOptions, open_team
+    from framework.runner import arun_team
+    from teams.extraction.app import extraction_team
+    from teams.extraction.state import dump
+
     options = TeamOptions(
         name=TEAM,
         model=model,
@@ -109,8 +112,9 @@ def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
     ] = None,
     thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
     max_parallel: Annotated[
-        int, typer.Option(help="Cartographer and critic executions at once.")
-    ] = DEFAULT_MAX_PARALLEL,
+        int | None,
+        typer.Option(help="Cartographer and critic executions at once (default: the team's)."),
+    ] = None,
     home: HomeOption = None,
     memory_scope: Annotated[
         str, typer.Option(help="Whose knowledge graph to extend (user or project).")
@@ -118,22 +122,37 @@ def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
     trace: Annotated[bool, typer.Option(help="Record spans and metrics (default on).")] = True,
 ) -> None:
     """Extract entities and relations from documents into the knowledge graph."""
+    from rich.console import Console
+
+    from framework.chat_models import ProviderChatModel
+    from framework.runner import new_thread_id
+    from framework.threads import ThreadInfo
+    from teams.extraction.documents import read_documents
+    from teams.extraction.graph import ExtractionSettings
+    from teams.extraction.report import ExtractionTotals
+    from teams.extraction.state import DocumentReport
+
     err = Console(stderr=True)
     scope = tuple(part for part in memory_scope.split("/") if part)
     try:  # everything is checked before the home is touched
-        ExtractionSettings(max_parallel=max_parallel)
+        settings = (
+            ExtractionSettings()
+            if max_parallel is None
+            else ExtractionSettings(max_parallel=max_parallel)
+        )
         if not scope:
             raise ConfigError("--memory-scope is empty: name a user or project, e.g. default")
         documents = read_documents(paths)
-        chat = resolve_model(model) if model is not None else None
+        chat = ProviderChatModel(model, build_now=True) if model is not None else None
         info = ThreadInfo(
             team=TEAM,
             model=model,
             memory_scope=scope,
-            max_parallel=max_parallel,
+            max_parallel=settings.max_parallel,
             observe=ObserverOptions() if trace else None,
         )
         thread_id = thread or new_thread_id()
+        announce_thread(thread_id, home)
         result = _run(resolve_home(home), documents, chat, info, thread_id=thread_id, err=err)
     except CadreError as error:
         fail(error)

@@ -9,25 +9,22 @@ is), so ``cadre threads`` lists it as team ``supervisor`` and ``cadre resume`` c
 
 from __future__ import annotations
 
-import asyncio
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from langchain_core.language_models import BaseChatModel
-from rich.console import Console
 
-from framework.cli._common import HomeOption, fail
-from framework.cli.progress import ProgressPrinter
+from framework.cli._common import HomeOption, announce_thread, fail
 from framework.errors import CadreError, ConfigError
 from framework.home import DataHome, resolve_home
-from framework.knowledge import KnowledgeGraph
-from framework.launch import TeamOptions, open_team
-from framework.models import resolve_model
 from framework.observe import ObserverOptions
-from framework.runner import RunResult, arun_team, new_thread_id, to_jsonable
-from framework.threads import ThreadInfo
-from teams.supervisor.app import supervisor_team
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from rich.console import Console
+
+    from framework.runner import RunResult
+    from framework.threads import ThreadInfo
 
 __all__ = ["TEAM", "ask", "empty_graph_message"]
 
@@ -53,6 +50,14 @@ def _answer(
     err: Console,
 ) -> RunResult | None:
     """Run the team on the home's graph; None when the graph is empty."""
+    import asyncio
+
+    from framework.cli.progress import ProgressPrinter
+    from framework.knowledge import KnowledgeGraph
+    from framework.launch import TeamOptions, open_team
+    from framework.runner import arun_team
+    from teams.supervisor.app import supervisor_team
+
     options = TeamOptions(
         name=TEAM, model=model, memory_scope=info.memory_scope, observe=info.observe
     )
@@ -91,6 +96,12 @@ def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
     trace: Annotated[bool, typer.Option(help="Record spans and metrics (default on).")] = True,
 ) -> None:
     """Answer QUESTION from the knowledge graph `cadre extract` built, citing the documents."""
+    from rich.console import Console
+
+    from framework.chat_models import ProviderChatModel
+    from framework.runner import new_thread_id, to_jsonable
+    from framework.threads import ThreadInfo
+
     err = Console(stderr=True)
     scope = tuple(part for part in memory_scope.split("/") if part)
     try:
@@ -98,9 +109,11 @@ def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
             raise ConfigError("the question is empty: pass the question to answer")
         if not scope:
             raise ConfigError("--memory-scope is empty: pass a name such as 'default'")
-        chat_model = resolve_model(model) if model is not None else None
+        chat_model = ProviderChatModel(model, build_now=True) if model is not None else None
         data_home = resolve_home(home)
         result = None
+        thread_id = thread or new_thread_id()
+        announce_thread(thread_id, home)
         if data_home.has_memory():
             result = _answer(
                 data_home,
@@ -112,7 +125,7 @@ def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
                     memory_scope=scope,
                     observe=ObserverOptions() if trace else None,
                 ),
-                thread_id=thread or new_thread_id(),
+                thread_id=thread_id,
                 err=err,
             )
     except CadreError as error:

@@ -1,0 +1,303 @@
+"""The work of the thread commands (:mod:`framework.cli.review`), imported when one runs.
+
+Each command rebuilds the thread's app from what ``cadre run`` recorded (see
+:mod:`framework.threads`) and calls the review API (:mod:`framework.review`) on it; commands
+that only read a thread compile it read-only (no corpus indexed, no chat model built).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+from langchain_core.runnables import RunnableConfig
+from langgraph.types import StateSnapshot
+from rich.console import Console
+
+from framework.cli._common import announce_thread, reviewer_name
+from framework.cli._edits import read_answer, read_plan, read_tasks
+from framework.cli._render import (
+    history_lines,
+    namespace_path,
+    report_outcome,
+    request_lines,
+    thread_lines,
+)
+from framework.cli._targets import approvals, describe, plan_edit, task_decisions, text_edit
+from framework.cli.progress import ProgressPrinter
+from framework.errors import ReviewError
+from framework.home import DataHome, resolve_home
+from framework.launch import Launched, relaunch
+from framework.observe import ObserverOptions
+from framework.retention import statuses_of
+from framework.review import AnyReviewRequest, Decision, adecide, fork, history, pending, thread_ids
+from framework.runner import RunResult, arun_team
+from framework.stores import open_checkpointer
+from framework.threads import ThreadInfo, thread_info
+
+__all__ = [
+    "approve_requests",
+    "edit_requests",
+    "fork_and_run",
+    "list_reviews",
+    "reject_tasks",
+    "resume_thread",
+    "show_history",
+    "show_thread",
+]
+
+
+@contextmanager
+def _opened(
+    home: Path | None, thread_id: str, *, observe: bool = False
+) -> Iterator[tuple[Launched, ThreadInfo]]:
+    """The thread's app: observed (spans of the run part it resumes) when ``observe``, else
+    compiled only to read the thread (no corpus indexed, no chat model built)."""
+    options = ObserverOptions() if observe else None
+    launched, info = relaunch(resolve_home(home), thread_id, observe=options, read_only=not observe)
+    with launched:
+        yield launched, info
+
+
+def _decide(
+    home: Path | None,
+    thread_id: str,
+    reviewer: str | None,
+    choose: Callable[[Sequence[AnyReviewRequest], str], list[Decision]],
+) -> None:
+    """Decide what ``choose`` picks among the pending requests, then report how the run went on."""
+    name = reviewer_name(reviewer)
+    announce_thread(thread_id, home)
+    with _opened(home, thread_id, observe=True) as (launched, _):
+        requests = pending(launched.app, thread_id)
+        # with nothing pending, _decide() refuses: the thread is finished, or waits for no review
+        decisions = choose(requests, name) if requests else []
+        result = asyncio.run(
+            adecide(
+                launched.app,
+                thread_id,
+                decisions,
+                on_event=ProgressPrinter(Console(stderr=True)),
+                observer=launched.observer,
+            )
+        )
+        typer.echo("\n".join(describe(decision, requests) for decision in decisions))
+        after = pending(launched.app, thread_id)
+    report_outcome(result, after, home, announce=True)
+
+
+def _thread_groups(data_home: DataHome, thread: str | None) -> dict[ThreadInfo, list[str]]:
+    """The threads to list, grouped by what they were run with (one app per group).
+
+    A thread given by name must be known; when listing every thread, one that ``cadre run``
+    did not start is skipped with a note on stderr.
+    """
+    groups: dict[ThreadInfo, list[str]] = {}
+    where = str(data_home.root)
+    with open_checkpointer(data_home) as checkpointer:
+        for tid in [thread] if thread is not None else thread_ids(checkpointer):
+            try:
+                info = thread_info(checkpointer, tid, where=where)
+            except ReviewError as error:
+                if thread is not None:
+                    raise
+                typer.echo(f"skipped: {error}", err=True)
+                continue
+            groups.setdefault(info, []).append(tid)
+    return groups
+
+
+def _merged_values(snapshot: StateSnapshot) -> dict[str, Any]:
+    """A thread's values with those of the subgraphs it is paused in laid over them."""
+    values = dict(snapshot.values)
+    for task in snapshot.tasks:
+        if isinstance(task.state, StateSnapshot):
+            values.update(_merged_values(task.state))
+    return values
+
+
+def _edit_decisions(
+    plan: Path | None, tasks: Path | None, answer: Path | None, request_id: str | None, thread: str
+) -> Callable[[Sequence[AnyReviewRequest], str], list[Decision]]:
+    """Read and validate the one edit file given; return how to turn it into decisions."""
+    one = "give exactly one of --plan FILE, --tasks FILE or --answer FILE"
+    if sum(path is not None for path in (plan, tasks, answer)) > 1:
+        raise ReviewError(one)
+    if plan is not None:
+        new_plan = read_plan(plan)
+        return lambda requests, name: plan_edit(requests, new_plan, request_id, name, thread)
+    if tasks is not None:
+        new_tasks = read_tasks(tasks)
+        return lambda requests, name: task_decisions(
+            requests,
+            kind="edit_tasks",
+            reviewer=name,
+            thread=thread,
+            tasks=new_tasks,
+            request_id=request_id,
+        )
+    if answer is not None:
+        text = read_answer(answer)
+        return lambda requests, name: text_edit(requests, text, request_id, name, thread)
+    raise ReviewError(one)
+
+
+def _checkpoint_namespace(app: Any, thread: str, checkpoint_id: str) -> str:
+    """The namespace of a checkpoint of ``thread``, from its history."""
+    for entry in history(app, thread):
+        if entry.checkpoint_id == checkpoint_id:
+            return entry.checkpoint_ns
+    raise ReviewError(
+        f"unknown checkpoint {checkpoint_id!r} in thread {thread!r}: see `cadre history {thread}`"
+    )
+
+
+def _run_on(launched: Launched, thread: str, metadata: dict[str, str] | None = None) -> RunResult:
+    """Run ``thread`` on from its last checkpoint, async (each result saved as its task ends),
+    printing progress on stderr."""
+    return asyncio.run(
+        arun_team(
+            launched.app,
+            None,
+            thread,
+            on_event=ProgressPrinter(Console(stderr=True)),
+            observer=launched.observer,
+            metadata=metadata,
+        )
+    )
+
+
+def list_reviews(thread: str | None, home: Path | None) -> None:
+    """``cadre reviews``: the pending requests of every thread under ``home``, or of one."""
+    data_home = resolve_home(home)
+    found = 0
+    if thread is not None or data_home.has_checkpoints():
+        for info, members in _thread_groups(data_home, thread).items():
+            launched, _ = relaunch(data_home, members[0], info=info, read_only=True)
+            with launched:
+                for tid in members:
+                    requests = pending(launched.app, tid)
+                    found += len(requests)
+                    if requests:
+                        typer.echo(f"thread {tid} (team {info.team}): {len(requests)} pending")
+                        typer.echo(
+                            "\n".join(f"  {line}" for r in requests for line in request_lines(r))
+                        )
+    if not found:
+        scope = f"thread {thread}" if thread is not None else str(data_home.root)
+        typer.echo(f"no pending reviews in {scope}")
+
+
+def show_thread(thread: str, home: Path | None) -> None:
+    """``cadre show``: the thread's settings, status, plan, tasks, requests, audit, answer."""
+    with _opened(home, thread) as (launched, info):
+        config: RunnableConfig = {"configurable": {"thread_id": thread}}
+        values = _merged_values(launched.app.get_state(config, subgraphs=True))
+        requests = pending(launched.app, thread)
+        [status] = statuses_of(launched.checkpointer, thread)
+    typer.echo("\n".join(thread_lines(info, status, values, requests)))
+
+
+def approve_requests(
+    thread: str, request_id: str | None, reviewer: str | None, home: Path | None
+) -> None:
+    """``cadre approve``: approve one pending request, or all, and let the run go on."""
+    _decide(
+        home, thread, reviewer, lambda requests, name: approvals(requests, request_id, name, thread)
+    )
+
+
+def edit_requests(
+    thread: str,
+    edits: tuple[Path | None, Path | None, Path | None],
+    request_id: str | None,
+    reviewer: str | None,
+    home: Path | None,
+) -> None:
+    """``cadre edit``: replace the plan, tasks or answer under review (``edits``), go on."""
+    reviewer_name(reviewer)
+    plan, tasks, answer = edits
+    _decide(home, thread, reviewer, _edit_decisions(plan, tasks, answer, request_id, thread))
+
+
+def reject_tasks(
+    thread: str,
+    task_ids: Sequence[str],
+    why: str,
+    request_id: str | None,
+    reviewer: str | None,
+    home: Path | None,
+) -> None:
+    """``cadre reject``: reject tasks under review (never dispatched), and go on."""
+    _decide(
+        home,
+        thread,
+        reviewer,
+        lambda requests, name: task_decisions(
+            requests,
+            kind="reject_tasks",
+            reviewer=name,
+            thread=thread,
+            task_ids=task_ids,
+            reason=why,
+            request_id=request_id,
+        ),
+    )
+
+
+def show_history(thread: str, home: Path | None) -> None:
+    """``cadre history``: the thread's checkpoints, nested ones too, newest first."""
+    with _opened(home, thread) as (launched, _):
+        entries = history(launched.app, thread)
+    typer.echo("\n".join(history_lines(entries)))
+
+
+def fork_and_run(
+    thread: str,
+    checkpoint_id: str,
+    plan: Path | None,
+    ns: str | None,
+    reviewer: str | None,
+    home: Path | None,
+) -> None:
+    """``cadre fork``: fork the thread at a checkpoint into a new one and run that on."""
+    name = reviewer_name(reviewer) if plan is not None else (reviewer or "")
+    edited = read_plan(plan) if plan is not None else None
+    with _opened(home, thread, observe=True) as (launched, info):
+        namespace = (
+            ns if ns is not None else _checkpoint_namespace(launched.app, thread, checkpoint_id)
+        )
+        new_thread = fork(
+            launched.app, thread, checkpoint_id, checkpoint_ns=namespace, plan=edited, reviewer=name
+        )
+        where = f" in {namespace_path(namespace)}" if namespace else ""
+        change = " with the edited plan" if edited is not None else ""
+        typer.echo(
+            f"forked thread {thread} at checkpoint {checkpoint_id}{where} into thread "
+            f"{new_thread}{change}"
+        )
+        announce_thread(new_thread, home)
+        result = _run_on(launched, new_thread, info.metadata())
+        requests = pending(launched.app, new_thread)
+    report_outcome(result, requests, home, announce=True)
+
+
+def resume_thread(thread: str, home: Path | None) -> None:
+    """``cadre resume``: continue the thread from its last checkpoint in this process."""
+    announce_thread(thread, home)
+    with _opened(home, thread, observe=True) as (launched, _):
+        config: RunnableConfig = {"configurable": {"thread_id": thread}}
+        if pending(launched.app, thread):
+            raise ReviewError(
+                f"thread {thread!r} is paused for review: decide with cadre approve, edit or reject"
+            )
+        state = launched.app.get_state(config)
+        if not state.next and not state.tasks:  # killed after a step's writes: tasks remain
+            raise ReviewError(f"thread {thread!r} has finished: there is nothing to resume")
+        result = _run_on(launched, thread)
+        after = pending(launched.app, thread)
+    report_outcome(result, after, home, announce=True)
