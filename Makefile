@@ -18,7 +18,7 @@ $(BIN)/cadre: pyproject.toml
 	touch $@
 
 run: $(BIN)/cadre
-	$(BIN)/cadre run "$(QUESTION)" --corpus $(CORPUS)
+	$(BIN)/cadre run "$(QUESTION)" --corpus "$(CORPUS)"
 
 test: $(BIN)/cadre
 	$(BIN)/ruff check .
