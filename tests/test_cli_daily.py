@@ -188,11 +188,17 @@ def test_ctrl_c_mid_run_says_how_to_resume_and_threads_and_show_agree(tmp_path: 
     assert run.returncode == 130, stderr
     assert "Traceback" not in stderr
     home = str(lab.home.root)
-    assert stderr.splitlines()[-1] == f"interrupted; continue with `cadre resume stop --home {home}`"
+    assert (
+        stderr.splitlines()[-1] == f"interrupted; continue with `cadre resume stop --home {home}`"
+    )
 
     def cadre(*args: str) -> str:
         done = subprocess.run(
-            [*lab.cadre, *args, "--home", home], env=env, capture_output=True, text=True, check=False
+            [*lab.cadre, *args, "--home", home],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert done.returncode == 0, done.stderr
         return done.stdout
