@@ -23,6 +23,7 @@ __all__ = [
     "EmbeddingError",
     "InvalidUpdate",
     "ModelError",
+    "NotTextError",
     "PlaintextBlobError",
     "ReviewError",
     "RunError",
@@ -81,6 +82,10 @@ class ModelError(RunError):
 
 class CorpusError(RunError):
     """The corpus could not be read or indexed."""
+
+
+class NotTextError(CorpusError):
+    """A document file is binary or not UTF-8 text; the message says which."""
 
 
 class EmbeddingError(RunError):

@@ -3,8 +3,10 @@ thread whose model cannot be built, Ctrl-C, and the exit codes of docs/cli.md.""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import pkgutil
 import signal
 import socket
 import subprocess
@@ -241,3 +243,12 @@ def test_a_debug_run_shows_the_traceback_and_a_normal_one_does_not(tmp_path: Pat
     )
     assert debug.returncode == 1
     assert "Traceback (most recent call last)" in debug.stderr
+
+
+@pytest.mark.parametrize("package", ["framework", "teams.supervisor", "teams.extraction"])
+def test_a_lazy_package_exports_every_name_and_no_name_of_a_submodule(package: str) -> None:
+    module = importlib.import_module(package)
+    submodules = {info.name for info in pkgutil.iter_modules(module.__path__)}
+    assert not submodules.intersection(module.__all__)  # the import system would shadow them
+    for name in module.__all__:
+        assert getattr(module, name) is not None

@@ -75,6 +75,7 @@ def test_extract_prints_counts_and_keeps_an_encrypted_graph(
         (["{tmp}/missing"], "does not exist"),
         (["{tmp}/empty"], "holds no .markdown, .md, .rst, .txt files"),
         (["{tmp}/empty/data.csv"], "is not a .markdown, .md, .rst, .txt file"),
+        (["{notes}", "{tmp}/binary"], "blob.md is not a text document (binary: it holds NUL"),
         (["{notes}", "--max-parallel", "0"], "max_parallel must be >= 1"),
         (["{notes}", "--memory-scope", "/"], "--memory-scope is empty"),
         (["{notes}", "--model", "gpt4"], "bad model spec 'gpt4'"),
@@ -85,6 +86,8 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
 ) -> None:
     (tmp_path / "empty").mkdir()
     (tmp_path / "empty" / "data.csv").write_text("a,b\n", encoding="utf-8")
+    (tmp_path / "binary").mkdir()
+    (tmp_path / "binary" / "blob.md").write_bytes(bytes(range(256)) * 4)
     home = tmp_path / "home"
     args = [a.format(tmp=tmp_path, notes=notes) for a in args]
     line = one_line_error(runner.invoke(app, ["extract", *args, "--home", str(home)]))
@@ -96,6 +99,7 @@ def test_run_team_extraction_extracts_the_corpus_it_indexed(
     tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
     corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    (corpus / "photo.md").write_bytes(bytes(range(256)) * 40)  # not indexed, so not extracted
     home = tmp_path / "home"
     done = runner.invoke(
         app,
@@ -103,6 +107,7 @@ def test_run_team_extraction_extracts_the_corpus_it_indexed(
     )
     assert done.exit_code == 0, done.stderr
     assert done.stdout.startswith("Extracted 3 documents:")
+    assert "skipped docs/photo.md: binary: it holds NUL bytes" in done.stderr
     data_home = DataHome(root=home)
     with home_store(data_home, home_cipher(data_home)) as store:
         (approves,) = KnowledgeGraph(store).relations_of("human reviewer")

@@ -348,3 +348,22 @@ def test_offline_the_team_extracts_the_indexed_corpus_into_its_scope(
     assert (approves.predicate, approves.object) == ("approves", "plan")
     assert [(p.document, p.line) for p in approves.provenance] == [("docs/review.md", 3)]
     assert KnowledgeGraph(small_corpus.store).counts().relations == 0
+
+
+def test_sentences_start_on_their_own_line_and_evidence_keeps_its_markup() -> None:
+    text = (
+        "# Guide\n\nThe guide opens here. The planner\nsplits the question. "
+        "`The runner` uses\nthe checkpointer.\n\n- `--home` names the folder.\n"
+    )
+    document = document_of("guide.md", text)
+    assert list(document.sentences()) == [
+        (3, "The guide opens here."),
+        (3, "The planner splits the question."),
+        (4, "`The runner` uses the checkpointer."),
+        (7, "`--home` names the folder."),
+    ]
+    extraction = PatternCartographer().extract(document, None, ())
+    (uses,) = [t for t in extraction.triples if t.predicate == "uses"]
+    assert (uses.subject, uses.object, uses.line) == ("runner", "checkpointer", 4)
+    assert uses.evidence == "`The runner` uses the checkpointer."
+    assert RuleCritic().review(document, extraction).passed

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from framework.errors import ConfigError, CorpusError
+from framework.errors import ConfigError, CorpusError, NotTextError
 from framework.memory import (
     Chunk,
     Corpus,
@@ -26,6 +26,8 @@ from framework.memory import (
     corpus_files,
     default_embedder,
     ingest_corpus,
+    read_text,
+    text_of,
 )
 from framework.memory.embeddings import MINILM_DIM, MINILM_NAME
 
@@ -500,6 +502,50 @@ def test_reingest_skips_unchanged_updates_changed_removes_deleted(
     assert corpus.search("why do dogs bark", k=1)[0].heading == "Dogs"
 
 
+def test_binary_and_undecodable_files_are_skipped_and_listed(
+    corpus_root: Path, store: SemanticStore, counting: CountingEmbedder
+) -> None:
+    noise = bytes(range(256)) * 40
+    (corpus_root / "animals/photo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00" + noise)
+    (corpus_root / "latin1.txt").write_bytes("Caf\u00e9 cr\u00e8me au lait.\n".encode("latin-1"))
+    (corpus_root / "bell.md").write_bytes(b"# Bell\n\n" + b"\x07\x1b[0m\x7f\x02 " * 40)
+    (corpus_root / "bom.md").write_bytes(b"\xef\xbb\xbfTabs\tand form feeds\x0c are text.\n")
+    report = ingest_corpus(corpus_root, store)
+    assert [(s.path, s.reason) for s in report.skipped] == [
+        ("docs/animals/photo.md", "binary: it holds NUL bytes"),
+        ("docs/bell.md", "binary: 120 of its 328 characters are control codes"),
+        ("docs/latin1.txt", "not UTF-8 text (invalid continuation byte)"),
+    ]
+    assert (report.files_seen, report.files_indexed, report.files_unchanged) == (7, 4, 0)
+    assert (report.files_removed, report.chunks_written) == (0, 4)
+    paths = {p.path for p in Corpus(store).search("anything", k=10, min_score=-1.0)}
+    assert paths == {
+        "docs/animals/cats.md",
+        "docs/bom.md",
+        "docs/kitchen/bread.rst",
+        "docs/space.txt",
+    }
+
+    (corpus_root / "space.txt").write_bytes(b"\x00\x01\x02")  # indexed before, binary now
+    again = ingest_corpus(corpus_root, store)
+    assert [s.path for s in again.skipped] == [
+        "docs/animals/photo.md",
+        "docs/bell.md",
+        "docs/latin1.txt",
+        "docs/space.txt",
+    ]
+    assert (again.files_indexed, again.files_unchanged, again.files_removed) == (0, 3, 1)
+    assert len(Corpus(store)) == 3
+
+
+def test_a_binary_document_is_refused_by_name(tmp_path: Path) -> None:
+    binary = tmp_path / "blob.md"
+    binary.write_bytes(b"\x00" * 64)
+    with pytest.raises(NotTextError, match=r"blob\.md is not a text document \(binary: it holds"):
+        read_text(binary)
+    assert text_of("\ufeffplain text\n".encode()) == "plain text\n"
+
+
 def test_roots_with_other_names_share_a_namespace(
     tmp_path: Path, corpus_root: Path, store: SemanticStore
 ) -> None:
@@ -524,5 +570,8 @@ def test_corpus_errors(tmp_path: Path, store: SemanticStore) -> None:
     write(empty, ".git/readme.md", "hidden")
     with pytest.raises(CorpusError, match=r"empty holds no \.markdown, \.md, \.rst, \.txt files"):
         ingest_corpus(empty, store)
+    write(tmp_path / "blobs", "a.md", "\x00")
+    with pytest.raises(CorpusError, match=r"blobs holds no text files \(blobs/a\.md: binary: it"):
+        ingest_corpus(tmp_path / "blobs", store)
     with pytest.raises(ConfigError, match="namespace"):
         Corpus(store, namespace=("",))

@@ -11,10 +11,13 @@ from framework.builder import compile_team
 from framework.errors import ConfigError
 from framework.memory import Corpus
 from framework.persistence.checkpointer import sqlite_checkpointer
-from framework.records import Evidence, WorkerResult
+from framework.records import Evidence, ReviewVerdict, Task, WorkerResult
 from framework.runtime import NodeContext
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from teams.research import build_research_team, offline_roles
+from teams.research.model_roles import render_report
+from teams.research.report import cited_report
+from teams.research.schemas import ReportDraft
 
 CONTEXT = NodeContext(node="test", team="meta")
 
@@ -124,3 +127,63 @@ def test_facts_name_the_checkpoint_they_came_from(small_corpus: Corpus, tmp_path
     assert facts and all(f.provenance.thread_id == "prov" for f in facts)
     assert None not in fact_ids and fact_ids <= all_ids - top_ids  # a research-team checkpoint
     checkpointer.conn.close()
+
+
+def _reviewed_state(uncited: str = "") -> dict[str, Any]:
+    """A research run with a found, a weak, a failed and a rejected task, then its report."""
+    tasks = {
+        "q0": Task(id="q0", description="How are runs checkpointed", status="done"),
+        "q1": Task(id="q1", description="What is the airspeed of a swallow", status="done"),
+        "q2": Task(id="q2", description="How is the cache sized", status="done"),
+        "q3": Task(id="q3", description="Who approves the plan", status="rejected"),
+    }
+    results = {
+        "q0": _result("q0", 0.9, ("a.md:3", "Every run is checkpointed after each step.")),
+        "q1": _result("q1", 0.1, ("b.md:1", "Bread rises with yeast.")),
+        "q2": WorkerResult(task_id="q2", status="failed", error="TimeoutError: slow"),
+    }
+    state: dict[str, Any] = {
+        "question": "How are runs checkpointed?",
+        "tasks": tasks,
+        "worker_results": results,
+        "rejections": {"q3": "out of scope"},
+        "reflection": ReviewVerdict(decision="finish", confidence=0.5, reasons=["enough"]),
+        "iteration": 2,
+    }
+    report = cited_report(state)  # type: ignore[arg-type]
+    if uncited:
+        report = report.replace("\n## Not answered", f"{uncited}\n\n## Not answered")
+    return {**state, "final_answer": report}
+
+
+def test_compliance_reads_only_the_claims_not_cadres_own_sections() -> None:
+    state = _reviewed_state()
+    answer = state["final_answer"]
+    assert "## Rejected in review" in answer and "> Not researched: Who approves" in answer
+    assert "> Search failed: How is the cache sized" in answer
+    assert "> No passage answers: What is the airspeed" in answer
+    findings = CitationCompliance().assess(state, CONTEXT)
+    assert [(f.severity, f.message) for f in findings] == [
+        ("info", "all 1 claims cite their sources")
+    ]
+
+
+def test_compliance_still_reports_an_uncited_claim_beside_cadres_notes() -> None:
+    state = _reviewed_state(uncited="- Runs are never checkpointed.")
+    findings = CitationCompliance().assess(state, CONTEXT)
+    assert [(f.severity, f.message.split(": ", 1)[1]) for f in findings] == [
+        ("error", "uncited claim: - Runs are never checkpointed.")
+    ]
+
+
+@pytest.mark.parametrize("title", ["Review", "Sources", "Rejected in review"])
+def test_a_models_section_named_like_a_note_section_is_still_checked(title: str) -> None:
+    results = {"q0": _result("q0", 0.9, ("a.md:1", "Cited claim."))}
+    draft = ReportDraft.model_validate(
+        {"sections": [{"heading": title, "claims": [{"text": "Cited.", "source": "a.md:1"}]}]}
+    )
+    tasks = {"q0": Task(id="q0", description="part", status="done")}
+    state: dict[str, Any] = {"question": "Q", "worker_results": results, "tasks": tasks}
+    state["final_answer"] = render_report(state, draft)  # type: ignore[arg-type]
+    findings = CitationCompliance().assess(state, CONTEXT)
+    assert [f.message for f in findings] == ["all 1 claims cite their sources"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,9 +10,21 @@ from pathlib import Path
 import pytest
 
 from framework.builder import compile_team
-from framework.memory import Corpus, MiniLMEmbedder, SemanticStore, ingest_corpus
+from framework.memory import (
+    Corpus,
+    MiniLMEmbedder,
+    Passage,
+    SemanticStore,
+    chunk_document,
+    ingest_corpus,
+    prose_sentences,
+)
+from framework.records import Task
+from framework.runtime import NodeContext
+from teams.hypothesis.sources import corpus_source
 from teams.research import build_research_team, offline_roles
-from teams.research.text import best_sentences, sentences, split_question
+from teams.research.offline import CorpusSearchWorker, cited_sentence
+from teams.research.text import best_sentences, split_question
 from tests.conftest import write_corpus
 
 CORPUS = {
@@ -129,13 +142,10 @@ def test_code_and_tables_are_not_cited_as_sentences() -> None:
         "Workers retry transient errors.\n\n```sh\n$ cadre retry workers now. Then more.\n```\n\n"
         "| col | Workers retry in tables. Really |\n|---|---|\n"
     )
-    assert [s for _, s in sentences(text)] == ["Workers retry transient errors."]
+    assert [s for _, s in prose_sentences(text)] == ["Workers retry transient errors."]
 
 
 def test_code_chunks_are_marked_and_never_cited() -> None:
-    from framework.memory import Passage, chunk_document
-    from teams.research.offline import cited_sentence
-
     fence = "```sh\n" + "\n".join(f"$ cadre run step {i}. It prints output." for i in range(60))
     text = f"# Guide\n\nWorkers retry transient errors.\n\n{fence}\n```\n"
     chunks = chunk_document("docs/guide.md", text, max_chars=300)
@@ -152,3 +162,83 @@ def test_code_chunks_are_marked_and_never_cited() -> None:
         code=True,
     )
     assert cited_sentence(passage, "cadre run step") is None
+
+
+TEAMS_MD = """# Teams
+
+## Writing your own team
+
+A team is a function that returns an uncompiled `StateGraph`. Build one from six roles, each a
+small object with one method: `plan`, `run`/`arun`, `consolidate`, `review`, `curate` and
+`format`. `build_team(roles, settings)` checks the wiring at build time and raises a ConfigError
+with the fix when a role is missing, a route names an unknown node or an interrupt point names
+no node. Register the team under the `cadre.teams` entry point group to run it with
+`cadre run --team NAME`.
+
+- `--home` sets the folder where the keys and the checkpoints are kept.
+> "Quoted" sentences are kept as written, quotes and all.
+3. **Bold** words open this numbered item about bold words.
+"""
+"""Like docs/teams.md: a wrapped paragraph whose sentences start on lines 5, 7 and 9."""
+
+
+def test_sentences_start_on_their_own_line_and_keep_their_leading_characters() -> None:
+    found = prose_sentences(TEAMS_MD)
+    assert [(line, sentence.split()[0]) for line, sentence in found] == [
+        (5, "A"),
+        (5, "Build"),
+        (7, "`build_team(roles,"),
+        (9, "Register"),
+        (12, "`--home`"),
+        (13, '"Quoted"'),
+        (14, "**Bold**"),
+    ]
+    assert found[3][1].endswith("entry point group to run it with `cadre run --team NAME`.")
+    assert prose_sentences("-- a dashed start stays as it is.") == [
+        (1, "-- a dashed start stays as it is.")
+    ]
+
+
+def _passage_of(path: str, text: str) -> Passage:
+    (chunk,) = [c for c in chunk_document(path, text) if "Register" in c.text]
+    return Passage(
+        source=f"{path}:{chunk.start_line}",
+        path=path,
+        line=chunk.start_line,
+        heading=chunk.heading,
+        text=chunk.text,
+        score=0.9,
+    )
+
+
+def test_a_cited_sentence_names_its_own_line_not_its_paragraphs() -> None:
+    passage = _passage_of("docs/teams.md", TEAMS_MD)
+    assert passage.line == 5
+    assert cited_sentence(passage, "register the team entry point group") == (
+        "docs/teams.md:9",
+        "Register the team under the `cadre.teams` entry point group to run it with "
+        "`cadre run --team NAME`.",
+    )
+    source, sentence = cited_sentence(passage, "build_team checks the wiring") or ("", "")
+    assert source == "docs/teams.md:7"
+    assert sentence.startswith("`build_team(roles, settings)` checks the wiring")
+
+
+def test_research_and_hypothesis_teams_cite_the_same_sentence_line(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    root = write_corpus(tmp_path / "docs", {"teams.md": TEAMS_MD})
+    query = "What does build_team check at build time?"
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        corpus = Corpus(store)
+        task = Task(id="q0", description=query, inputs={"query": query})
+        result = CorpusSearchWorker(corpus).run(task, query, NodeContext(node="w", team="t"))
+        found = json.loads(corpus_source(corpus).invoke({"query": query}))
+    wiring = "`build_team(roles, settings)` checks the wiring"
+    assert [(e.source, e.text[: len(wiring)]) for e in result.evidence][:1] == [
+        ("docs/teams.md:7", wiring)
+    ]
+    assert [(e["source"], e["text"][: len(wiring)]) for e in found][:1] == [
+        ("docs/teams.md:7", wiring)
+    ]

@@ -66,6 +66,7 @@ def run(
     import asyncio
 
     from rich.console import Console
+    from rich.markup import escape
 
     from framework.cli._render import report_outcome
     from framework.cli.progress import ProgressPrinter
@@ -99,6 +100,11 @@ def run(
                     f"[dim]corpus: {ingest.files_seen} files ({ingest.files_indexed} indexed, "
                     f"{ingest.files_unchanged} unchanged), {ingest.chunks_written} new chunks[/]"
                 )
+                for skipped in ingest.skipped:
+                    err.print(
+                        f"[yellow]skipped {escape(skipped.path)}: {escape(skipped.reason)}[/]",
+                        highlight=False,
+                    )
             thread_id = thread or new_thread_id()
             announce_thread(thread_id, home)
             err.print(f"[dim]thread {thread_id}, team {team}[/]")

@@ -16,12 +16,15 @@ from framework.memory._research_records import (
     evidence_id,
     normalised,
 )
+from framework.memory._sentences import prose_sentences
+from framework.memory._text_files import read_text, text_of
 from framework.memory.corpus import (
     CORPUS_NAMESPACE,
     Chunk,
     Corpus,
     IngestReport,
     Passage,
+    SkippedFile,
     checked_corpus_files,
     chunk_document,
     corpus_files,
@@ -62,6 +65,7 @@ __all__ = [
     "ScoredEvidence",
     "SearchHit",
     "SemanticStore",
+    "SkippedFile",
     "SourceRecord",
     "StoreItem",
     "ValueCodec",
@@ -72,4 +76,7 @@ __all__ = [
     "evidence_id",
     "ingest_corpus",
     "normalised",
+    "prose_sentences",
+    "read_text",
+    "text_of",
 ]

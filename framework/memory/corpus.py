@@ -1,8 +1,9 @@
 """Corpus ingestion and search: text files cut into chunks, embedded into a semantic store.
 
-A corpus is a folder of ``.md``, ``.markdown``, ``.txt`` and ``.rst`` files. :func:`ingest_corpus`
-indexes it incrementally (unchanged files are skipped by content hash); :class:`Corpus` answers
-queries with :class:`Passage` objects that cite ``path:line``.
+A corpus is a folder of ``.md``, ``.markdown``, ``.txt`` and ``.rst`` text files.
+:func:`ingest_corpus` indexes it incrementally (unchanged files are skipped by content hash,
+files that are not text are skipped and listed); :class:`Corpus` answers queries with
+:class:`Passage` objects that cite ``path:line``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from framework.errors import CorpusError
+from framework.errors import CorpusError, NotTextError
 from framework.memory._chunking import Chunk, chunk_document
+from framework.memory._text_files import SkippedFile, read_bytes, text_of
 from framework.memory.store import (
     Namespace,
     SearchHit,
@@ -31,6 +33,7 @@ __all__ = [
     "Corpus",
     "IngestReport",
     "Passage",
+    "SkippedFile",
     "checked_corpus_files",
     "chunk_document",
     "corpus_files",
@@ -46,13 +49,23 @@ CORPUS_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
 
 @dataclass(frozen=True, kw_only=True)
 class IngestReport:
-    """What one :func:`ingest_corpus` run did."""
+    """What one :func:`ingest_corpus` run did.
+
+    Attributes:
+        files_seen: Corpus files found (by suffix), skipped ones included.
+        files_indexed: Files new or changed, whose chunks were (re)written.
+        files_unchanged: Text files left as they were indexed.
+        files_removed: Files indexed before that are gone, or are no longer text.
+        chunks_written: Chunks embedded and written.
+        skipped: Files not indexed because they are not text, each with the reason.
+    """
 
     files_seen: int
     files_indexed: int
     files_unchanged: int
     files_removed: int
     chunks_written: int
+    skipped: tuple[SkippedFile, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,30 +106,28 @@ def ingest_corpus(
 
     Files are named by display path: the root's own name joined with the relative path
     (``docs/guide/intro.md``). Unchanged files (same sha256) are skipped; a changed file's old
-    chunks are replaced; chunks of files gone from this root are deleted. Several roots with
-    different names can share one namespace. All new chunks are embedded in one batched call.
+    chunks are replaced; chunks of files gone from this root are deleted. A file that is not
+    text (see :func:`text_of`) is not indexed, and is listed in the report's ``skipped``; what
+    was indexed from it before is deleted. Several roots with different names can share one
+    namespace. All new chunks are embedded in one batched call.
 
     Raises:
-        CorpusError: ``root`` is missing, is not a folder, holds no corpus files, or a file
-            cannot be read.
+        CorpusError: ``root`` is missing, is not a folder, holds no corpus files or none that
+            is text, or a file cannot be read.
     """
     root = Path(root)
     files = checked_corpus_files(root)
     prefix = root.resolve().name
+    texts, skipped = _read_texts(root, prefix, files)
     previous = store.sources(namespace)
-    seen: set[str] = set()
     records: list[SourceRecord] = []
     items: list[StoreItem] = []
     stale: list[str] = []
-    for path in files:
-        display = f"{prefix}/{path.relative_to(root).as_posix()}".lstrip("/")
-        seen.add(display)
-        data = _read(path)
-        digest = hashlib.sha256(data).hexdigest()
+    for display, (digest, text) in texts.items():
         old = previous.get(display)
         if old is not None and old.content_hash == digest:
             continue
-        chunks = chunk_document(display, data.decode("utf-8-sig", errors="replace"), max_chars)
+        chunks = chunk_document(display, text, max_chars)
         keys = tuple(chunk.id for chunk in chunks)
         items.extend(_item(chunk) for chunk in chunks)
         records.append(SourceRecord(source=display, content_hash=digest, keys=keys))
@@ -125,7 +136,7 @@ def ingest_corpus(
     removed = [
         record
         for source, record in sorted(previous.items())
-        if source.startswith(f"{prefix}/" if prefix else "") and source not in seen
+        if source.startswith(f"{prefix}/" if prefix else "") and source not in texts
     ]
     stale.extend(key for record in removed for key in record.keys)
     written = store.put_many(namespace, items)
@@ -135,9 +146,10 @@ def ingest_corpus(
     return IngestReport(
         files_seen=len(files),
         files_indexed=len(records),
-        files_unchanged=len(files) - len(records),
+        files_unchanged=len(texts) - len(records),
         files_removed=len(removed),
         chunks_written=written,
+        skipped=tuple(skipped),
     )
 
 
@@ -182,11 +194,27 @@ def checked_corpus_files(root: Path) -> list[Path]:
     return files
 
 
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise CorpusError(f"cannot read corpus file {path}: {exc.strerror or exc}") from exc
+def _read_texts(
+    root: Path, prefix: str, files: list[Path]
+) -> tuple[dict[str, tuple[str, str]], list[SkippedFile]]:
+    """``{display path: (sha256, text)}`` of the text files, and the files skipped as not text.
+
+    Raises:
+        CorpusError: A file cannot be read, or none is text.
+    """
+    texts: dict[str, tuple[str, str]] = {}
+    skipped: list[SkippedFile] = []
+    for path in files:
+        display = f"{prefix}/{path.relative_to(root).as_posix()}".lstrip("/")
+        data = read_bytes(path)
+        try:
+            texts[display] = (hashlib.sha256(data).hexdigest(), text_of(data))
+        except NotTextError as error:
+            skipped.append(SkippedFile(path=display, reason=str(error)))
+    if not texts:
+        listed = "; ".join(f"{file.path}: {file.reason}" for file in skipped)
+        raise CorpusError(f"corpus folder {root} holds no text files ({listed})")
+    return texts, skipped
 
 
 def _item(chunk: Chunk) -> StoreItem:

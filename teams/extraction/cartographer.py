@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from framework.errors import brief
 from framework.knowledge import entity_id
 from framework.memory import normalised
-from teams.extraction.documents import Document, plain
+from teams.extraction.documents import Document, plain, unmarked
 from teams.extraction.normalise import normalised_extraction
 from teams.extraction.patterns import read_sentence
 from teams.extraction.prompts import CARTOGRAPHER_SYSTEM, cartographer_request
@@ -84,7 +84,7 @@ def _excerpt(sentence: str) -> str:
 
 def _readings(document: Document, relaxed: bool) -> Iterator[tuple[Triple, EntityNote | None]]:
     for line, sentence in document.sentences():
-        for reading in read_sentence(sentence, relaxed=relaxed):
+        for reading in read_sentence(unmarked(sentence), relaxed=relaxed):
             subject, thing = _singular(reading.subject), _singular(reading.object)
             if entity_id(subject) == entity_id(thing) or not _stated(sentence, subject, thing):
                 continue

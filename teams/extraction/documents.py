@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from itertools import groupby, pairwise
+from itertools import groupby
 from pathlib import Path
 
 from pydantic import Field
 
 from framework.errors import CorpusError
-from framework.memory import Chunk, Corpus, chunk_document, corpus_files, normalised
+from framework.memory import (
+    Chunk,
+    Corpus,
+    chunk_document,
+    corpus_files,
+    normalised,
+    prose_sentences,
+    read_text,
+)
 from framework.memory.corpus import CORPUS_SUFFIXES
 from framework.records import Record
 
@@ -27,16 +35,11 @@ __all__ = [
     "document_of",
     "plain",
     "read_documents",
+    "unmarked",
 ]
 
-_BREAK = re.compile(
-    r"(?<=[.!?])[*_`\"')\]]*(?P<gap>\s+)(?=[A-Z0-9`*\[(\"])|\n(?=[ \t]*(?:[-*+] |\d+[.)] ))|\n\n"
-)
-"""Where a sentence ends: after ``.!?`` (and closing marks) before a capital, before a list item,
-at a blank line."""
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _NOT_PROSE = re.compile(r"^\s*(?:\||\$ |>>> |\.\.\. )")
-_LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*`\"“”]+")
 _MIN_WORDS = 3
@@ -46,10 +49,11 @@ _SUFFIXES = ", ".join(sorted(CORPUS_SUFFIXES))
 def plain(text: str) -> str:
     """``text`` without Markdown links, emphasis and code marks, normalised (lower case, single
     spaces): what names and evidence are compared in."""
-    return normalised(_unmarked(text))
+    return normalised(unmarked(text))
 
 
-def _unmarked(text: str) -> str:
+def unmarked(text: str) -> str:
+    """``text`` without Markdown links (their text stays), emphasis, code marks and quotes."""
     return _MARKUP.sub("", _LINK.sub(r"\1", text))
 
 
@@ -67,18 +71,12 @@ class Document(Record):
     sections: tuple[Section, ...] = ()
 
     def sentences(self) -> Iterator[tuple[int, str]]:
-        """``(line, sentence)`` of every sentence of at least three words, list markers and
-        markup removed."""
+        """``(line, sentence)`` of every sentence of at least three words, as written: list
+        markers dropped, markup kept (see :func:`framework.memory.prose_sentences`)."""
         for section in self.sections:
-            text = section.text
-            cuts = (m.start("gap") if m.group("gap") else m.start() for m in _BREAK.finditer(text))
-            bounds = [0, *cuts, len(text)]
-            for begin, end in pairwise(bounds):
-                piece = text[begin:end]
-                sentence = _clean(piece)
-                if sentence:
-                    lead = len(piece) - len(piece.lstrip())
-                    yield section.line + text.count("\n", 0, begin + lead), sentence
+            for line, sentence in prose_sentences(section.text, section.line):
+                if len(unmarked(sentence).split()) >= _MIN_WORDS:
+                    yield line, sentence
 
     def line_of(self, text: str) -> int:
         """The line of the first sentence that holds ``text`` (or that ``text`` holds); 0 when
@@ -94,11 +92,6 @@ class Document(Record):
     def plain_text(self) -> str:
         """All sections as :func:`plain` text."""
         return plain(" ".join(section.text for section in self.sections))
-
-
-def _clean(piece: str) -> str:
-    text = " ".join(_unmarked(_LIST_MARKER.sub("", piece.strip())).split())
-    return text if len(text.split()) >= _MIN_WORDS else ""
 
 
 def document_of(path: str, text: str) -> Document:
@@ -140,13 +133,14 @@ def read_documents(paths: Iterable[Path]) -> list[Document]:
 
     Raises:
         CorpusError: A path does not exist, a folder holds no corpus file, a file is not a
-            corpus file, or a file cannot be read. Nothing is read past the first problem.
+            corpus file, cannot be read, or is not text (a
+            :class:`~framework.errors.NotTextError`). Nothing is read past the first problem.
     """
     files: dict[Path, str] = {}
     for path in paths:
         for file, display in _files_of(path):
             files.setdefault(file.resolve(), display)
-    return [document_of(display, _read(file)) for file, display in files.items()]
+    return [document_of(display, read_text(file)) for file, display in files.items()]
 
 
 def _files_of(path: Path) -> list[tuple[Path, str]]:
@@ -160,13 +154,6 @@ def _files_of(path: Path) -> list[tuple[Path, str]]:
     if not found:
         raise CorpusError(f"{path} holds no {_SUFFIXES} files")
     return [(file, (path / file.relative_to(path)).as_posix()) for file in found]
-
-
-def _read(file: Path) -> str:
-    try:
-        return file.read_bytes().decode("utf-8-sig", errors="replace")
-    except OSError as exc:
-        raise CorpusError(f"cannot read {file}: {exc.strerror or exc}") from exc
 
 
 def corpus_documents(corpus: Corpus) -> list[Document]:

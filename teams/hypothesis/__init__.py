@@ -1,37 +1,28 @@
 """The hypothesis team: a supervisor routes search, judge and resolve rounds over research
-memory (hypotheses, conflicts, evidence kept across runs) to a cited report.
-
-Its names load on first use, so that importing one of its modules (a role prompt) imports
-nothing else.
-"""
+memory (hypotheses, conflicts, evidence kept across runs) to a cited report."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from framework._lazy import lazy_exports
-
-if TYPE_CHECKING:
-    from framework.records import SourceError
-    from teams.hypothesis.graph import (
-        DEFAULT_SETTINGS,
-        NODES,
-        build_hypothesis_team,
-        model_roles,
-        offline_roles,
-    )
-    from teams.hypothesis.roles import (
-        HypothesisRoles,
-        Judge,
-        Resolver,
-        Searcher,
-        Supervisor,
-        Synthesizer,
-    )
-    from teams.hypothesis.rules import next_step_by_rule
-    from teams.hypothesis.settings import HypothesisSettings
-    from teams.hypothesis.sources import corpus_source
-    from teams.hypothesis.state import HypothesisState, Step
+from framework.records import SourceError
+from teams.hypothesis.graph import (
+    DEFAULT_SETTINGS,
+    NODES,
+    build_hypothesis_team,
+    model_roles,
+    offline_roles,
+)
+from teams.hypothesis.roles import (
+    HypothesisRoles,
+    Judge,
+    Resolver,
+    Searcher,
+    Supervisor,
+    Synthesizer,
+)
+from teams.hypothesis.rules import next_step_by_rule
+from teams.hypothesis.settings import HypothesisSettings
+from teams.hypothesis.sources import corpus_source
+from teams.hypothesis.state import HypothesisState, Step
 
 __all__ = [
     "DEFAULT_SETTINGS",
@@ -52,32 +43,3 @@ __all__ = [
     "next_step_by_rule",
     "offline_roles",
 ]
-
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "framework.records": ("SourceError",),
-        "teams.hypothesis.graph": (
-            "DEFAULT_SETTINGS",
-            "NODES",
-            "build_hypothesis_team",
-            "model_roles",
-            "offline_roles",
-        ),
-        "teams.hypothesis.roles": (
-            "HypothesisRoles",
-            "Judge",
-            "Resolver",
-            "Searcher",
-            "Supervisor",
-            "Synthesizer",
-        ),
-        "teams.hypothesis.rules": ("next_step_by_rule",),
-        "teams.hypothesis.settings": ("HypothesisSettings",),
-        "teams.hypothesis.sources": ("corpus_source",),
-        "teams.hypothesis.state": (
-            "HypothesisState",
-            "Step",
-        ),
-    },
-)

@@ -2,8 +2,9 @@
 evidence as ``path:line``, then what stays unresolved and what the run started from.
 
 Only confirmed hypotheses are stated as findings; refuted ones are listed as ruled out. Every
-line outside "Unresolved", "Memory", "Review" and "Sources" cites evidence, so the
-MetaCoordinator's compliance check can verify it.
+line outside the note sections ("Unresolved", "Memory", "Review" and "Sources", see
+:mod:`teams.answer_layout`) cites evidence, so the MetaCoordinator's compliance check can
+verify it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from framework.memory import EvidenceRecord, Hypothesis, ResearchMemory
 from framework.runtime import NodeContext
+from teams.answer_layout import note_section
 from teams.hypothesis.state import HypothesisState
 
 __all__ = ["ReportSynthesizer", "hypothesis_report"]
@@ -86,7 +88,7 @@ def _unresolved(state: HypothesisState, cite: _Citations) -> list[str]:
     ]
     if not _by_confidence(state, "confirmed"):
         lines.insert(0, "- No hypothesis was confirmed.")
-    return ["## Unresolved", "", *lines, ""] if lines else []
+    return note_section("Unresolved", lines) if lines else []
 
 
 def hypothesis_report(
@@ -114,11 +116,11 @@ def hypothesis_report(
     lines += _unresolved(state, cite)
     note = state.get("memory_note", "")
     if note:
-        lines += ["## Memory", "", note, ""]
+        lines += note_section("Memory", [note])
     if review:
-        lines += ["## Review", "", *review, ""]
+        lines += note_section("Review", review)
     if cite.cited:
-        lines += ["## Sources", "", *(f"- `{source}`" for source in cite.cited), ""]
+        lines += note_section("Sources", [f"- `{source}`" for source in cite.cited])
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -9,12 +9,12 @@ from typing import Any, Protocol, runtime_checkable
 
 from framework.records import Evidence, Finding
 from framework.runtime import NodeContext
+from teams.answer_layout import answer_claims
 from teams.contradiction import DEFAULT_OVERLAP, disagreement
 
 __all__ = ["Assessor", "CitationCompliance", "EvidenceRisk", "found_evidence"]
 
 _CITATION = re.compile(r"`?([\w./\-]+:\d+)`?")
-_UNCHECKED_SECTIONS = ("sources", "review", "not answered by the corpus", "unresolved", "memory")
 
 
 def found_evidence(state: Mapping[str, Any]) -> list[Evidence]:
@@ -85,7 +85,12 @@ class EvidenceRisk:
 
 
 class CitationCompliance:
-    """Flags claims of the final answer that cite nothing, or cite a source no worker found."""
+    """Flags claims of the final answer that cite nothing, or cite a source no worker found.
+
+    Only the answer's claims are read (:func:`teams.answer_layout.answer_claims`): cadre's own
+    note sections (what was not answered or was rejected in review, the review, the sources)
+    state nothing to cite.
+    """
 
     phase = "compliance_check"
 
@@ -93,7 +98,7 @@ class CitationCompliance:
         """One finding per uncited or unknown-source claim; an info finding when all is cited."""
         known = {item.source for item in found_evidence(state)}
         findings = []
-        claims = _claims(state.get("final_answer", ""))
+        claims = answer_claims(state.get("final_answer") or "")
         for number, claim in claims:
             cited = _CITATION.findall(claim)
             if not cited:
@@ -108,16 +113,3 @@ class CitationCompliance:
 
     def _finding(self, severity: Any, message: str, source: str | None = None) -> Finding:
         return Finding(phase=self.phase, severity=severity, message=message, source=source)
-
-
-def _claims(report: str) -> list[tuple[int, str]]:
-    """Claim lines of a report: text lines outside headings and the unchecked sections."""
-    claims, checked = [], True
-    for number, line in enumerate(report.splitlines(), start=1):
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            checked = stripped.lstrip("# ").lower() not in _UNCHECKED_SECTIONS
-            continue
-        if checked and stripped and number > 1:
-            claims.append((number, stripped))
-    return claims

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from framework.records import Finding, WorkerResult
 from framework.runtime import NodeContext
+from teams.answer_layout import answer_claims
 from teams.meta.assessors import found_evidence
 from teams.research.prompts import evidence_lines
 from teams.research.schemas import StructuredCall
@@ -95,16 +96,16 @@ class ModelCompliance(_ModelAssessor):
     system = COMPLIANCE_SYSTEM
 
     def request(self, state: Mapping[str, Any]) -> str:
-        """The numbered report lines and the sources the workers found."""
+        """The answer's claims, numbered by their line, and the sources the workers found."""
         known = sorted({item.source for item in found_evidence(state)})
-        report = (state.get("final_answer") or "").splitlines()
-        numbered = [f"{number}: {line}" for number, line in enumerate(report, start=1)]
+        claims = answer_claims(state.get("final_answer") or "")
+        numbered = [f"{number}: {line}" for number, line in claims]
         return "\n".join(
             [
                 "Sources the workers found:",
                 *([f"- {source}" for source in known] or ["- none"]),
                 "",
-                "Report:",
+                "Claims of the report (line: text):",
                 *numbered,
             ]
         )

@@ -20,6 +20,7 @@ from framework.records import Evidence, MemoryFact, Plan, ReviewVerdict
 from framework.roles import Roles
 from framework.runtime import NodeContext
 from framework.state import TeamState
+from teams.answer_layout import claim_heading, note_section
 from teams.research.facts import fact_provenance, remember_facts
 from teams.research.model_worker import ModelWorker
 from teams.research.prompts import (
@@ -207,7 +208,7 @@ def _claim_lines(draft: ReportDraft, known: set[str]) -> tuple[list[str], list[s
         valid = [(text, source) for text, source in claims if source in known]
         dropped += len(claims) - len(valid)
         if valid:
-            lines += [f"## {' '.join(section.heading.split()) or 'Findings'}", ""]
+            lines += [f"## {claim_heading(section.heading)}", ""]
             lines += [f"- {text} (`{source}`)" for text, source in valid]
             lines.append("")
             cited.update(dict.fromkeys(source for _, source in valid))
@@ -230,16 +231,13 @@ def render_report(state: TeamState, draft: ReportDraft) -> str | None:
         if result.status == "failed"
     ]
     if failures:
-        lines += ["## Not answered by the corpus", "", *failures, ""]
+        lines += note_section("Not answered by the corpus", failures)
     if dropped:
-        lines += [
-            "## Review",
-            "",
-            f"{dropped} claim(s) left out: no worker found their source.",
-            "",
-        ]
-    lines += ["## Sources", ""] + [f"- `{source}`" for source in cited]
-    return "\n".join(lines) + "\n"
+        lines += note_section(
+            "Review", [f"{dropped} claim(s) left out: no worker found their source."]
+        )
+    lines += note_section("Sources", [f"- `{source}`" for source in cited])
+    return "\n".join(lines).rstrip() + "\n"
 
 
 class ModelFormatter:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from framework.records import Evidence, Task, WorkerResult
 from framework.state import TeamState
+from teams.answer_layout import note_section
 
 __all__ = ["CLAIM_MIN_SCORE", "cited_report", "rejected_tasks", "results_in_order"]
 
@@ -71,24 +72,20 @@ def cited_report(state: TeamState) -> str:
             sources.setdefault(claim.source, None)
         lines.append("")
     if gaps or failures:
-        lines += ["## Not answered by the corpus", ""]
-        lines += [f"> No passage answers: {gap}" for gap in gaps]
-        lines += [f"> Search failed: {failure}" for failure in failures]
-        lines.append("")
+        notes = [f"> No passage answers: {gap}" for gap in gaps]
+        notes += [f"> Search failed: {failure}" for failure in failures]
+        lines += note_section("Not answered by the corpus", notes)
     rejected = rejected_tasks(state)
     if rejected:
-        lines += ["## Rejected in review", ""]
-        lines += [f"> Not researched: {task.description} ({reason})" for task, reason in rejected]
-        lines.append("")
+        notes = [f"> Not researched: {task.description} ({reason})" for task, reason in rejected]
+        lines += note_section("Rejected in review", notes)
     reflection = state.get("reflection")
     if reflection is not None:
         rounds = state.get("iteration", 0)
-        lines += [
-            "## Review",
-            "",
+        review = (
             f"{rounds} review round(s); confidence {reflection.confidence:.2f}; "
-            f"{'; '.join(reflection.reasons) or 'no notes'}.",
-            "",
-        ]
-    lines += ["## Sources", ""] + [f"- `{source}`" for source in sources]
+            f"{'; '.join(reflection.reasons) or 'no notes'}."
+        )
+        lines += note_section("Review", [review])
+    lines += note_section("Sources", [f"- `{source}`" for source in sources])
     return "\n".join(lines).rstrip() + "\n"

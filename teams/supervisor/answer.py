@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage
 
 from framework.records import Evidence
 from framework.runtime import NodeContext
+from teams.answer_layout import note_section
 from teams.supervisor.draft_content import cited_sources
 from teams.supervisor.rules import useful_results
 from teams.supervisor.state import SupervisorState, relations_in, statement
@@ -69,15 +70,15 @@ def render_answer(state: SupervisorState) -> str:
     draft = state.get("draft", "")
     lines = [f"# {state.get('question', '')}", ""]
     if draft:
-        lines += [draft, "", "## Sources", ""]
-        lines += [f'- `{e.source}`: "{_excerpt(e.text)}"' for e in cited_evidence(state)]
+        sources = [f'- `{e.source}`: "{_excerpt(e.text)}"' for e in cited_evidence(state)]
+        lines += [draft, "", *note_section("Sources", sources)]
     else:
         reason = DRAFT_FAILED if useful_results(state) else EMPTY_ANSWER
-        lines += ["## Not answered by the corpus", "", reason]
+        lines += note_section("Not answered by the corpus", [reason])
     review = _review(state)
     if review:
-        lines += ["", "## Review", "", *review]
-    return "\n".join(lines) + "\n"
+        lines += note_section("Review", review)
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def finish_body() -> Any:

@@ -19,6 +19,7 @@ from langgraph.errors import GraphBubbleUp
 
 from framework.errors import ModelError, brief
 from framework.runtime import NodeContext
+from teams.answer_layout import claim_heading
 from teams.research.schemas import ReportDraft, StructuredCall
 from teams.supervisor.prompts import DRAFTER_SYSTEM, drafter_request
 from teams.supervisor.rules import useful_results
@@ -149,7 +150,7 @@ class ModelWriter:
                 texts = [(" ".join(c.text.split()).rstrip("."), c.source) for c in kept]
                 lines = [_sentence(f"{text}{cite([source])}") for text, source in texts]
                 sections.append(
-                    "\n".join([f"## {section.heading.strip() or 'Answer'}", "", *lines])
+                    "\n".join([f"## {claim_heading(section.heading, 'Answer')}", "", *lines])
                 )
         if not sections:
             raise ModelError("the model's draft has no claim citing a listed source")

@@ -1,0 +1,94 @@
+"""The prose sentences of a document's text, each with the line it starts on.
+
+The one splitter of every team that cites a sentence as ``path:line`` or reads relations from
+one, so they agree on where a sentence starts and what it says.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from framework.memory._chunking import _ADORNMENT, _FENCE
+
+__all__ = ["prose_sentences"]
+
+_NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\. |#{1,6}(?:\s|$)")
+"""Lines that hold no sentence: table rows, shell and interpreter lines, headings."""
+_QUOTE = re.compile(r"^(?:>[ \t]?)+")
+_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])[ \t]+")
+"""A list item's marker: a bullet or a number, then whitespace (``--flag`` is no marker)."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])[*_`\"')\]]*(?P<gap>\s+)(?=[A-Z0-9`*\[(\"'])")
+"""After ``.!?`` (and closing marks, which stay in the sentence), before what may open one."""
+
+
+@dataclass
+class _Block:
+    """A paragraph or list item: its lines joined by spaces, and where each line starts."""
+
+    text: str = ""
+    starts: list[int] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)
+
+    def add(self, number: int, line: str) -> None:
+        self.text += " " if self.text else ""
+        self.starts.append(len(self.text))
+        self.numbers.append(number)
+        self.text += line
+
+    def line_at(self, offset: int) -> int:
+        """The number of the line that holds ``text[offset]``."""
+        return self.numbers[bisect_right(self.starts, offset) - 1]
+
+
+def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
+    """``(number, line)`` of each line, stripped and out of its block quote; ``""`` for a line
+    that holds no prose (blank, fenced code, table, shell, heading, adornment)."""
+    fence = ""
+    for number, raw in enumerate(text.split("\n"), start=first_line):
+        line = _QUOTE.sub("", raw.strip()).strip()
+        if fence:
+            fence = "" if line.startswith(fence) and not line.strip(fence[0]) else fence
+            yield number, ""
+        elif opener := _FENCE.match(line):
+            fence = opener.group(1)
+            yield number, ""
+        else:
+            prose = not (_NOT_PROSE.match(line) or _ADORNMENT.match(line))
+            yield number, line if prose else ""
+
+
+def _blocks(text: str, first_line: int) -> list[_Block]:
+    """Paragraphs and list items (markers dropped); a line without prose ends a block."""
+    blocks: list[_Block] = []
+    current: _Block | None = None
+    for number, line in _prose_lines(text, first_line):
+        if not line:
+            current = None
+            continue
+        item = _ITEM.match(line)
+        if item or current is None:
+            current = _Block()
+            blocks.append(current)
+        current.add(number, line[item.end() :] if item else line)
+    return blocks
+
+
+def prose_sentences(text: str, first_line: int = 1) -> list[tuple[int, str]]:
+    """``(line, sentence)`` for every sentence of the prose of ``text``, in order.
+
+    ``line`` is the line the sentence starts on, the first line of ``text`` counting as
+    ``first_line``. A sentence keeps its characters as written (a leading backtick, ``--``,
+    quote or ``*`` included), its whitespace collapsed; only list markers and block-quote marks
+    are dropped. Fenced code, table rows, shell or interpreter lines and headings hold none.
+    """
+    found = []
+    for block in _blocks(text, first_line):
+        bounds = [0, *(m.start("gap") for m in _SENTENCE_END.finditer(block.text))]
+        for begin, end in zip(bounds, [*bounds[1:], len(block.text)], strict=True):
+            piece = block.text[begin:end]
+            if sentence := " ".join(piece.split()):
+                found.append((block.line_at(end - len(piece.lstrip())), sentence))
+    return found
