@@ -16,18 +16,25 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from framework.errors import ReviewError
+from framework.errors import ConfigError, ReviewError
 from framework.home import DataHome
 from framework.observe import ObserverOptions
 from framework.records import Record
 from framework.stores import open_checkpointer
 
 if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from framework.launch import LaunchRequest
 
-__all__ = ["METADATA_KEY", "ThreadInfo", "read_thread_info", "thread_info"]
+__all__ = [
+    "METADATA_KEY",
+    "ThreadInfo",
+    "read_thread_info",
+    "refuse_existing_thread",
+    "thread_info",
+]
 
 METADATA_KEY = "cadre"
 """The run config metadata key under which ``cadre run`` records its :class:`ThreadInfo`."""
@@ -124,3 +131,24 @@ def read_thread_info(home: DataHome, thread_id: str) -> ThreadInfo:
     """The :class:`ThreadInfo` of ``thread_id`` under ``home`` (see :func:`thread_info`)."""
     with open_checkpointer(home) as checkpointer:
         return thread_info(checkpointer, thread_id, where=str(home.root))
+
+
+def refuse_existing_thread(home: DataHome, thread_id: str) -> None:
+    """Refuse to start a run on a thread that already exists under ``home``: a run never
+    replaces a thread's question, settings or pending reviews.
+
+    Raises:
+        ConfigError: ``thread_id`` has checkpoints; the message says how to go on with it.
+    """
+    if not home.has_checkpoints():
+        return
+    with open_checkpointer(home) as checkpointer:
+        config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+        if next(iter(checkpointer.list(config, limit=1)), None) is None:
+            return
+    raise ConfigError(
+        f"thread {thread_id!r} already exists under {home.describe()}: a run never replaces a "
+        f"thread; see it with `cadre show {thread_id}`, continue it with `cadre resume "
+        f"{thread_id}` (or approve, edit or reject when it waits for review), or pass another "
+        "--thread"
+    )

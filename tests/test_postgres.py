@@ -5,6 +5,8 @@ home's ``--db`` / ``$CADRE_DB`` (the conformance suite: ``test_saver_conformance
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -192,3 +194,38 @@ def test_the_data_home_takes_its_database_from_cadre_db(
 def test_an_unreachable_server_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"cannot connect to postgresql://cadre:\*\*\*@"):
         CadreSaver("postgresql://cadre:hunter2@127.0.0.1:1/none")
+
+
+_FIRST_USE = """
+import sys, time
+from pathlib import Path
+from framework.memory.store import SemanticStore
+from framework.persistence._schema import open_checkpoints
+
+url, start = sys.argv[1], Path(sys.argv[2])
+while not start.exists():
+    time.sleep(0.005)
+open_checkpoints(url, encrypted=True).close()
+SemanticStore(url).close()
+"""
+
+
+def test_processes_opening_a_fresh_database_at_once_all_start(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    start = tmp_path / "go"
+    starters = [
+        subprocess.Popen(
+            [sys.executable, "-c", _FIRST_USE, postgres_url, str(start)],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    start.touch()  # all of them were started and are waiting for it: they create at once
+    failures = []
+    for starter in starters:
+        _, err = starter.communicate(timeout=120)
+        if starter.returncode != 0:
+            failures.append(err.strip().splitlines()[-1:])
+    assert not failures

@@ -73,7 +73,7 @@ def run(
     from framework.launch import LaunchRequest, launch
     from framework.review import pending
     from framework.runner import arun_team, new_thread_id, to_jsonable
-    from framework.threads import ThreadInfo
+    from framework.threads import ThreadInfo, refuse_existing_thread
 
     err = Console(stderr=True)
     if not question.strip():
@@ -94,6 +94,8 @@ def run(
         else None,
     )
     try:
+        if thread is not None:
+            refuse_existing_thread(request.home, thread)
         with launch(request) as launched:
             if (ingest := launched.ingest) is not None:
                 err.print(

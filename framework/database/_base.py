@@ -67,6 +67,11 @@ class Database(ABC):
     def read_transaction(self) -> AbstractContextManager[None]:
         """A transaction whose reads see one snapshot."""
 
+    def schema_transaction(self) -> AbstractContextManager[None]:
+        """A write transaction for creating tables, one process at a time: processes opening a
+        fresh database at once never race on its ``CREATE TABLE IF NOT EXISTS``."""
+        return self.write_transaction()
+
     @abstractmethod
     def json_text(self, column: str, key: str) -> str:
         """An expression reading ``key`` of the JSON object in text ``column`` as SQL text."""

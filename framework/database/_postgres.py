@@ -53,8 +53,7 @@ class PostgresDatabase(Database):
             reason = " ".join(str(exc).split())
             raise ConfigError(f"cannot connect to {self.label}: {reason}") from None
         try:
-            with self.write_transaction():
-                self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            with self.schema_transaction():
                 self.conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
             self.conn.execute(f'SET search_path TO "{schema}"')
         except BaseException:
@@ -78,6 +77,14 @@ class PostgresDatabase(Database):
     def write_transaction(self) -> Iterator[None]:
         """``BEGIN`` ... ``COMMIT`` (read committed); rolled back if the block raises."""
         with self._transaction("BEGIN"):
+            yield
+
+    @contextmanager
+    def schema_transaction(self) -> Iterator[None]:
+        """A write transaction holding the schema lock (PostgreSQL's ``IF NOT EXISTS`` is not
+        safe against a concurrent create: ``UniqueViolation`` on ``pg_type``)."""
+        with self.write_transaction():
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             yield
 
     @contextmanager

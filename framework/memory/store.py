@@ -441,7 +441,8 @@ class SemanticStore:
             "dim": str(self.dim),
             "model": embedder_name(self.embedder),
         }
-        with self._transaction() as db:
+        db = self._db
+        with db.schema_transaction():
             for statement in SCHEMA:
                 db.execute(db.ddl(statement))
             found = dict(db.execute("SELECT name, value FROM meta").fetchall())

@@ -97,7 +97,7 @@ def open_checkpoints(target: Path | str, *, encrypted: bool) -> Database:
     """
     db = open_database(target, schema=PG_SCHEMA)
     try:
-        with db.lock, db.write_transaction():
+        with db.lock, db.schema_transaction():
             _create_or_check(db, encrypted)
     except BaseException:
         db.close()

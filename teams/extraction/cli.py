@@ -126,7 +126,7 @@ def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
 
     from framework.chat_models import ProviderChatModel
     from framework.runner import new_thread_id
-    from framework.threads import ThreadInfo
+    from framework.threads import ThreadInfo, refuse_existing_thread
     from teams.extraction.documents import read_documents
     from teams.extraction.graph import ExtractionSettings
     from teams.extraction.report import ExtractionTotals
@@ -151,9 +151,12 @@ def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
             max_parallel=settings.max_parallel,
             observe=ObserverOptions() if trace else None,
         )
+        data_home = resolve_home(home)
+        if thread is not None:
+            refuse_existing_thread(data_home, thread)
         thread_id = thread or new_thread_id()
         announce_thread(thread_id, home)
-        result = _run(resolve_home(home), documents, chat, info, thread_id=thread_id, err=err)
+        result = _run(data_home, documents, chat, info, thread_id=thread_id, err=err)
     except CadreError as error:
         fail(error)
     reports = [DocumentReport.model_validate(r) for r in result.state.get("reports") or []]

@@ -100,7 +100,7 @@ def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
 
     from framework.chat_models import ProviderChatModel
     from framework.runner import new_thread_id, to_jsonable
-    from framework.threads import ThreadInfo
+    from framework.threads import ThreadInfo, refuse_existing_thread
 
     err = Console(stderr=True)
     scope = tuple(part for part in memory_scope.split("/") if part)
@@ -112,6 +112,8 @@ def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
         chat_model = ProviderChatModel(model, build_now=True) if model is not None else None
         data_home = resolve_home(home)
         result = None
+        if thread is not None:
+            refuse_existing_thread(data_home, thread)
         thread_id = thread or new_thread_id()
         announce_thread(thread_id, home)
         if data_home.has_memory():
