@@ -471,3 +471,15 @@ def test_a_run_without_traces_stays_untraced_when_it_goes_on(cadre: Cadre) -> No
     cadre.start("loud", "plan")
     assert cadre("approve", "loud").exit_code == 0
     assert (cadre.home / "traces" / "spans.jsonl").is_file()
+
+
+def test_run_on_an_existing_thread_is_refused_and_keeps_its_pending_review(cadre: Cadre) -> None:
+    cadre.start("t1", "plan")
+    before = cadre("show", "t1").stdout
+    line = _one_line(
+        cadre("run", "Another question?", "--corpus", str(cadre.corpus), "--thread", "t1")
+    )
+    assert line.startswith("error: thread 't1' already exists under ")
+    assert "continue it with `cadre resume t1`" in line
+    assert cadre("show", "t1").stdout == before
+    assert "1 pending" in cadre("reviews").stdout
