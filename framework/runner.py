@@ -15,8 +15,10 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateSnapshot, StreamMode
 from pydantic import BaseModel
 
+from framework.errors import WorkerError
 from framework.observe import RunObserver, RunPart
 from framework.persistence.saver import CadreSaver
+from framework.records import WorkerResult
 
 __all__ = [
     "Event",
@@ -39,6 +41,21 @@ class RunResult:
     thread_id: str
     state: dict[str, Any]
     paused_before: tuple[str, ...] = ()
+
+    def failure(self) -> WorkerError | None:
+        """Why a finished run is a failed one: every task it ran failed, so its answer rests on
+        no evidence (None when a task succeeded, none ran, or the run is paused)."""
+        results: Mapping[str, WorkerResult] = self.state.get("worker_results") or {}
+        if self.paused_before or not results:
+            return None
+        if any(result.status != "failed" for result in results.values()):
+            return None
+        first = next(iter(results.values()))
+        return WorkerError(
+            f"thread {self.thread_id}: all {len(results)} task(s) failed, so the answer has no "
+            f"evidence (task {first.task_id}: {first.error}); fix the cause and run the "
+            f"question again (`cadre show {self.thread_id}` has every task's error)"
+        )
 
 
 def new_thread_id() -> str:

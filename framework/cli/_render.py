@@ -213,9 +213,14 @@ def report_outcome(
         home: The ``--home`` the command was given, repeated in the commands it suggests.
         announce: Say that the thread finished before its answer (the review commands do;
             ``cadre run`` prints the bare answer).
+
+    Raises:
+        WorkerError: The run finished with every task failed (see :meth:`RunResult.failure`).
     """
     thread = result.thread_id
     if not requests:
+        if (failure := result.failure()) is not None:
+            raise failure
         if announce:
             typer.echo(f"thread {thread} finished; its answer:\n")
         typer.echo(result.state.get("final_answer", ""))

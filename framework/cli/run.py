@@ -121,6 +121,8 @@ def run(
                 )
             )
             requests = pending(launched.app, thread_id) if request.review else []
+            if not requests and (failure := result.failure()) is not None:
+                raise failure
     except CadreError as error:
         fail(error)
     if as_json:
