@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from framework.cli._edits import read_answer
 from framework.cli.app import app
+from framework.errors import ConfigError, ReviewError
 from framework.memory import Corpus
 from framework.records import WorkerResult
+from framework.review import ReviewLimits
 from framework.runner import RunResult
 from tests.conftest import SMALL_CORPUS, write_corpus
 
@@ -62,3 +66,69 @@ def test_a_run_whose_every_search_failed_exits_1_with_the_cause(
     [line] = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert "thread t1: all 1 task(s) failed, so the answer has no evidence" in line
     assert "the index file is unreadable" in line
+
+
+def _paused_on_plan(tmp_path: Path) -> tuple[list[str], Path]:
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    home = ["--home", str(tmp_path / "home")]
+    started = runner.invoke(
+        app,
+        ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--review", "plan",
+         "--thread", "t1", "--no-trace", *home],
+    )  # fmt: skip
+    assert started.exit_code == 0, started.output
+    return home, tmp_path
+
+
+def _plan_file(path: Path, tasks: int, description: str = "Look it up") -> Path:
+    plan = {
+        "goal": "g",
+        "tasks": [{"id": f"q{i}", "description": f"{description} {i}"} for i in range(tasks)],
+    }
+    path.write_text(json.dumps(plan), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("tasks", "description", "words"),
+    [
+        (4000, "Look it up", "has 4000 tasks, over the limit of 64 ($CADRE_REVIEW_MAX_TASKS)"),
+        (1, "x" * 100_000, "over the limit of 4,000 ($CADRE_REVIEW_MAX_TEXT)"),
+    ],
+)
+def test_an_oversized_plan_edit_is_refused_with_the_limit_and_changes_nothing(
+    tmp_path: Path, embedder: object, tasks: int, description: str, words: str
+) -> None:
+    home, root = _paused_on_plan(tmp_path)
+    database = root / "home" / "checkpoints.sqlite"
+    size = database.stat().st_size
+    before = runner.invoke(app, ["show", "t1", *home]).stdout
+    plan = _plan_file(root / "plan.json", tasks, description)
+    edited = runner.invoke(app, ["edit", "t1", "--plan", str(plan), "--reviewer", "r", *home])
+    assert edited.exit_code == 2, edited.output
+    assert words in edited.stderr
+    assert runner.invoke(app, ["show", "t1", *home]).stdout == before
+    assert database.stat().st_size == size
+
+
+def test_the_limits_are_configurable(
+    tmp_path: Path, embedder: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, root = _paused_on_plan(tmp_path)
+    monkeypatch.setenv("CADRE_REVIEW_MAX_TASKS", "2")
+    plan = _plan_file(root / "plan.json", 3)
+    edited = runner.invoke(app, ["edit", "t1", "--plan", str(plan), "--reviewer", "r", *home])
+    assert "has 3 tasks, over the limit of 2" in edited.stderr
+    monkeypatch.setenv("CADRE_REVIEW_MAX_TASKS", "3")
+    edited = runner.invoke(app, ["edit", "t1", "--plan", str(plan), "--reviewer", "r", *home])
+    assert edited.exit_code == 0, edited.output
+    monkeypatch.setenv("CADRE_REVIEW_MAX_TASKS", "many")
+    with pytest.raises(ConfigError, match="CADRE_REVIEW_MAX_TASKS must be a whole number"):
+        ReviewLimits.from_environment()
+
+
+def test_an_edit_file_too_large_to_be_an_edit_is_not_read(tmp_path: Path) -> None:
+    big = tmp_path / "answer.txt"
+    big.write_bytes(b"a" * (ReviewLimits().max_file_bytes + 1))
+    with pytest.raises(ReviewError, match="has more than"):
+        read_answer(big)

@@ -16,6 +16,7 @@ from pydantic import TypeAdapter, ValidationError
 from framework.errors import ReviewError
 from framework.records import Plan, Task
 from framework.review import check_plan, validation_message
+from framework.review.limits import ReviewLimits
 
 __all__ = ["read_answer", "read_plan", "read_tasks"]
 
@@ -24,7 +25,13 @@ _TASKS = TypeAdapter(list[Task])
 
 
 def _text(path: Path, what: str) -> str:
+    limit = ReviewLimits.from_environment().max_file_bytes
     try:
+        if path.stat().st_size > limit:
+            raise ReviewError(
+                f"the {what} file {path} has more than {limit:,} bytes: no review edit is that "
+                "long (see the limits in docs/review.md)"
+            )
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else str(error)

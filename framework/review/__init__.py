@@ -24,6 +24,7 @@ from framework.review._rules import (
     tasks_of,
     validation_message,
 )
+from framework.review.limits import ReviewLimits
 from framework.review.records import (
     ALLOWED_DECISIONS,
     AnswerReview,
@@ -61,6 +62,7 @@ __all__ = [
     "NodeReview",
     "PlanReview",
     "ReviewKind",
+    "ReviewLimits",
     "ReviewRequest",
     "TaskReview",
     "adecide",

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from framework.errors import ReviewError
 from framework.records import Plan, Task
+from framework.review.limits import ReviewLimits
 from framework.review.records import Decision, PlanReview, ReviewRequest, TaskReview
 
 __all__ = [
@@ -64,9 +65,17 @@ def check_decision(request: ReviewRequest, decision: Decision) -> None:
 
     Raises:
         ReviewError: The decision's kind is not allowed, or it names tasks the request is not
-            about, names one twice, or edits the plan into one with no work and no answer.
+            about, names one twice, edits the plan into one with no work and no answer, or
+            carries more than the :class:`ReviewLimits` of the process allow.
     """
     where = f"{request.kind} review {request.id or '(this request)'}"
+    limits = ReviewLimits.from_environment()
+    limits.check_text(decision.reason, "the reason")
+    limits.check_text(decision.reviewer, "the reviewer's name")
+    if decision.answer is not None:
+        limits.check_text(decision.answer, "the edited answer", answer=True)
+    if decision.tasks is not None:
+        limits.check_tasks(decision.tasks, "the edited tasks")
     if decision.kind not in request.allowed:
         raise ReviewError(
             f"{decision.kind} is not allowed for {where}: choose one of "
@@ -88,7 +97,7 @@ def check_plan(plan: Plan | Mapping[str, Any], what: str) -> Plan:
 
     Raises:
         ReviewError: The plan is invalid (with the validation errors), names a task id twice,
-            or has neither tasks nor a direct answer.
+            has neither tasks nor a direct answer, or is over the :class:`ReviewLimits`.
     """
     try:
         checked = Plan.model_validate(plan.model_dump() if isinstance(plan, Plan) else plan)
@@ -97,6 +106,7 @@ def check_plan(plan: Plan | Mapping[str, Any], what: str) -> Plan:
     _unique((task.id for task in checked.tasks), f"the tasks of {what}")
     if not checked.tasks and checked.direct_answer is None:
         raise ReviewError(f"{what} has no tasks and no direct answer: give it one")
+    ReviewLimits.from_environment().check_plan(checked, what)
     return checked
 
 
