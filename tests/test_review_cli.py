@@ -21,6 +21,7 @@ from framework.cli.app import app
 from framework.home import DataHome
 from framework.launch import relaunch
 from framework.memory import MiniLMEmbedder
+from framework.review import pending_revision
 from framework.runner import run_team
 from framework.stores import open_checkpointer
 from framework.threads import ThreadInfo, thread_info
@@ -90,6 +91,13 @@ def cadre(tmp_path: Path, embedder: MiniLMEmbedder) -> Cadre:
     )
 
 
+@dataclass(frozen=True)
+class _Request:
+    """Stands for a pending request where only its id matters (its revision)."""
+
+    id: str
+
+
 def _ids(out: str, kind: str) -> list[str]:
     """The ids of the pending requests of ``kind`` (``plan``, ``task``, ``answer``) listed."""
     return [line.split()[0] for line in out.splitlines() if f"  {kind} review  at " in line]
@@ -100,14 +108,17 @@ def _ids(out: str, kind: str) -> list[str]:
 
 def test_run_with_review_pauses_and_prints_the_requests_and_how_to_continue(cadre: Cadre) -> None:
     out = cadre.start("t1", "plan,answer").stdout
-    assert out.startswith("paused for review: thread t1 has 1 pending request(s)\n")
     (plan_id,) = _ids(out, "plan")
+    revision = pending_revision([_Request(plan_id)])
+    assert out.startswith(
+        f"paused for review: thread t1 has 1 pending request(s) (revision {revision})\n"
+    )
     assert f"{plan_id}  plan review  at research_team/research (node plan_review)" in out
     assert "q3  pending   Who approves the plan" in out
     assert "allowed: approve, edit_plan, edit_tasks, reject_tasks" in out
-    home = f"--home {cadre.home}"
+    home = f"--revision {revision} --home {cadre.home}"
     for command in (
-        f"cadre show t1 {home}",
+        f"cadre show t1 --home {cadre.home}",
         f"cadre approve t1 {home}",
         f"cadre edit t1 --plan FILE {home}",
         f"cadre reject t1 TASK_ID... --reason TEXT {home}",
@@ -169,7 +180,7 @@ def test_reviews_lists_the_pending_requests_of_every_thread_or_one(cadre: Cadre)
     assert "t3" not in out
     assert len(_ids(out, "plan")) == 2
     one = cadre("reviews", "--thread", "t2").stdout
-    assert one.startswith("thread t2 (team meta): 1 pending\n")
+    assert one.startswith("thread t2 (team meta): 1 pending (revision ")
     assert "t1" not in one
     assert set(_ids(one, "plan")) < set(_ids(out, "plan"))
     assert cadre("reviews", "--thread", "t3").stdout == "no pending reviews in thread t3\n"
@@ -193,7 +204,7 @@ def test_show_prints_plan_tasks_pending_audit_and_answer(cadre: Cadre) -> None:
     out = cadre("show", "t1").stdout
     assert out.startswith("thread t1: team meta, model offline, review plan\n")
     assert f"corpus: {cadre.corpus.resolve()}\n" in out
-    assert "status: paused at review (1 pending)" in out
+    assert "status: paused at review (1 pending, revision " in out
     assert f"question: {QUESTION}" in out
     assert "  rationale: 3 sub-questions plus the whole question" in out
     assert "tasks: 4\n" in out
@@ -423,7 +434,7 @@ def test_a_thread_whose_corpus_is_gone_is_shown_but_not_continued(cadre: Cadre) 
     shutil.rmtree(cadre.corpus)
     shown = cadre("show", "t1")
     assert shown.exit_code == 0, shown.output
-    assert "status: paused at review (1 pending)" in shown.stdout
+    assert "status: paused at review (1 pending, revision " in shown.stdout
     assert "1 pending" in cadre("reviews").stdout
     line = _one_line(cadre("approve", "t1"))
     assert f"thread 't1' ran over the corpus {cadre.corpus.resolve()}" in line
@@ -483,3 +494,16 @@ def test_run_on_an_existing_thread_is_refused_and_keeps_its_pending_review(cadre
     assert "continue it with `cadre resume t1`" in line
     assert cadre("show", "t1").stdout == before
     assert "1 pending" in cadre("reviews").stdout
+
+
+def test_a_decision_on_a_stale_revision_is_refused_and_changes_nothing(cadre: Cadre) -> None:
+    out = cadre.start("t1", "plan,answer").stdout
+    stale = out.split("(revision ")[1].split(")")[0]
+    first = cadre("approve", "t1", "--revision", stale)
+    assert first.exit_code == 0, first.output
+    assert "paused for review" in first.stdout  # now at the answer review
+    before = cadre("show", "t1").stdout
+    line = _one_line(cadre("approve", "t1", "--revision", stale))
+    assert line.startswith(f"error: thread 't1' changed since revision {stale}: its pending")
+    assert "look at them with `cadre show t1`" in line
+    assert cadre("show", "t1").stdout == before

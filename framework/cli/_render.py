@@ -20,6 +20,7 @@ from framework.review import (
     CheckpointSummary,
     PlanReview,
     TaskReview,
+    pending_revision,
 )
 from framework.threads import ThreadInfo
 
@@ -89,15 +90,20 @@ _COMMANDS: Mapping[str, str] = {
 def next_commands(
     thread_id: str, requests: Sequence[AnyReviewRequest], home: Path | None
 ) -> list[str]:
-    """The commands that continue a paused thread, for the decisions its requests allow."""
+    """The commands that continue a paused thread, for the decisions its requests allow; each
+    names the revision of the pending requests, so it is refused once they changed."""
     thread = shlex.quote(thread_id)
-    commands = [f"cadre show {thread}", f"cadre approve {thread}"]
+    revision = f" --revision {pending_revision(requests)}"
+    commands = [f"cadre approve {thread}{revision}"]
     if len(requests) > 1:
-        commands.append(f"cadre approve {thread} REQUEST_ID")
+        commands.append(f"cadre approve {thread} REQUEST_ID{revision}")
     allowed = {kind for request in requests for kind in request.allowed}
     commands += [
-        template.format(thread=thread) for kind, template in _COMMANDS.items() if kind in allowed
+        template.format(thread=thread) + revision
+        for kind, template in _COMMANDS.items()
+        if kind in allowed
     ]
+    commands.insert(0, f"cadre show {thread}")
     suffix = f" --home {shlex.quote(str(home))}" if home is not None else ""
     return [command + suffix for command in commands]
 
@@ -122,9 +128,10 @@ def _audit_line(entry: AuditEntry) -> str:
 
 
 def _status_line(status: ThreadStatus, requests: Sequence[AnyReviewRequest]) -> str:
-    """``paused at review (2 pending)``, ``failed: ...``: the words of ``cadre threads``."""
+    """``paused at review (2 pending, revision ...)``, ``failed: ...``: the words of
+    ``cadre threads``."""
     if status.status == "paused":
-        return f"{status.label} ({len(requests)} pending)"
+        return f"{status.label} ({len(requests)} pending, revision {pending_revision(requests)})"
     if status.status == "failed" and status.error:
         return f"{status.label}: {_short(status.error)}"
     if status.status == "interrupted":
@@ -225,7 +232,10 @@ def report_outcome(
             typer.echo(f"thread {thread} finished; its answer:\n")
         typer.echo(result.state.get("final_answer", ""))
         return
-    typer.echo(f"paused for review: thread {thread} has {len(requests)} pending request(s)")
+    typer.echo(
+        f"paused for review: thread {thread} has {len(requests)} pending request(s) "
+        f"(revision {pending_revision(requests)})"
+    )
     for request in requests:
         typer.echo("\n".join(f"  {line}" for line in request_lines(request)))
     typer.echo(f"continue with (the reviewer comes from --reviewer or ${REVIEWER_VARIABLE}):")

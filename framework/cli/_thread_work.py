@@ -34,7 +34,16 @@ from framework.home import DataHome, resolve_home
 from framework.launch import Launched, relaunch
 from framework.observe import ObserverOptions
 from framework.retention import statuses_of
-from framework.review import AnyReviewRequest, Decision, adecide, fork, history, pending, thread_ids
+from framework.review import (
+    AnyReviewRequest,
+    Decision,
+    adecide,
+    fork,
+    history,
+    pending,
+    pending_revision,
+    thread_ids,
+)
 from framework.runner import RunResult, arun_team
 from framework.stores import open_checkpointer
 from framework.threads import ThreadInfo, thread_info
@@ -68,12 +77,23 @@ def _decide(
     thread_id: str,
     reviewer: str | None,
     choose: Callable[[Sequence[AnyReviewRequest], str], list[Decision]],
+    revision: str | None,
 ) -> None:
-    """Decide what ``choose`` picks among the pending requests, then report how the run went on."""
+    """Decide what ``choose`` picks among the pending requests, then report how the run went
+    on. With ``revision``, the pending set must still be the one the reviewer saw (a request
+    decided meanwhile, or a new one, refuses the decision; the review API checks the ids again
+    under the thread's hold)."""
     name = reviewer_name(reviewer)
     announce_thread(thread_id, home)
     with _opened(home, thread_id, observe=True) as (launched, _):
         requests = pending(launched.app, thread_id)
+        if revision is not None and (now := pending_revision(requests)) != revision:
+            ids = ", ".join(request.id for request in requests) or "none"
+            raise ReviewError(
+                f"thread {thread_id!r} changed since revision {revision}: its pending requests "
+                f"are now {ids} (revision {now}); look at them with `cadre show {thread_id}` "
+                "before deciding"
+            )
         # with nothing pending, _decide() refuses: the thread is finished, or waits for no review
         decisions = choose(requests, name) if requests else []
         result = asyncio.run(
@@ -183,7 +203,10 @@ def list_reviews(thread: str | None, home: Path | None) -> None:
                     requests = pending(launched.app, tid)
                     found += len(requests)
                     if requests:
-                        typer.echo(f"thread {tid} (team {info.team}): {len(requests)} pending")
+                        typer.echo(
+                            f"thread {tid} (team {info.team}): {len(requests)} pending "
+                            f"(revision {pending_revision(requests)})"
+                        )
                         typer.echo(
                             "\n".join(f"  {line}" for r in requests for line in request_lines(r))
                         )
@@ -203,11 +226,19 @@ def show_thread(thread: str, home: Path | None) -> None:
 
 
 def approve_requests(
-    thread: str, request_id: str | None, reviewer: str | None, home: Path | None
+    thread: str,
+    request_id: str | None,
+    reviewer: str | None,
+    home: Path | None,
+    revision: str | None,
 ) -> None:
     """``cadre approve``: approve one pending request, or all, and let the run go on."""
     _decide(
-        home, thread, reviewer, lambda requests, name: approvals(requests, request_id, name, thread)
+        home,
+        thread,
+        reviewer,
+        lambda requests, name: approvals(requests, request_id, name, thread),
+        revision,
     )
 
 
@@ -217,11 +248,13 @@ def edit_requests(
     request_id: str | None,
     reviewer: str | None,
     home: Path | None,
+    revision: str | None,
 ) -> None:
     """``cadre edit``: replace the plan, tasks or answer under review (``edits``), go on."""
     reviewer_name(reviewer)
     plan, tasks, answer = edits
-    _decide(home, thread, reviewer, _edit_decisions(plan, tasks, answer, request_id, thread))
+    choose = _edit_decisions(plan, tasks, answer, request_id, thread)
+    _decide(home, thread, reviewer, choose, revision)
 
 
 def reject_tasks(
@@ -231,6 +264,7 @@ def reject_tasks(
     request_id: str | None,
     reviewer: str | None,
     home: Path | None,
+    revision: str | None,
 ) -> None:
     """``cadre reject``: reject tasks under review (never dispatched), and go on."""
     _decide(
@@ -246,6 +280,7 @@ def reject_tasks(
             reason=why,
             request_id=request_id,
         ),
+        revision,
     )
 
 

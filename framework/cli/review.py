@@ -21,6 +21,13 @@ ThreadArgument = Annotated[str, typer.Argument(metavar="THREAD", help="The threa
 RequestOption = Annotated[
     str | None, typer.Option("--request", help="The request to decide (an id or its prefix).")
 ]
+RevisionOption = Annotated[
+    str | None,
+    typer.Option(
+        help="The revision of the pending requests you reviewed (printed with them): refused "
+        "if they changed since."
+    ),
+]
 
 
 @one_line
@@ -54,12 +61,13 @@ def approve(
         ),
     ] = None,
     reviewer: ReviewerOption = None,
+    revision: RevisionOption = None,
     home: HomeOption = None,
 ) -> None:
     """Approve one pending request of THREAD, or all of them, and let the run go on."""
     from framework.cli._thread_work import approve_requests
 
-    approve_requests(thread, request_id, reviewer, home)
+    approve_requests(thread, request_id, reviewer, home, revision)
 
 
 @one_line
@@ -74,12 +82,13 @@ def edit(
     ] = None,
     request_id: RequestOption = None,
     reviewer: ReviewerOption = None,
+    revision: RevisionOption = None,
     home: HomeOption = None,
 ) -> None:
     """Edit the plan, tasks or answer under review in THREAD, and let the run go on."""
     from framework.cli._thread_work import edit_requests
 
-    edit_requests(thread, (plan, tasks, answer), request_id, reviewer, home)
+    edit_requests(thread, (plan, tasks, answer), request_id, reviewer, home, revision)
 
 
 @one_line
@@ -91,6 +100,7 @@ def reject(
     reason: Annotated[str | None, typer.Option(help="Why (the team's reviewer sees it).")] = None,
     request_id: RequestOption = None,
     reviewer: ReviewerOption = None,
+    revision: RevisionOption = None,
     home: HomeOption = None,
 ) -> None:
     """Reject tasks of THREAD under review: they are never dispatched."""
@@ -100,7 +110,7 @@ def reject(
         raise ReviewError("no reason: pass --reason TEXT to say why the tasks are rejected")
     from framework.cli._thread_work import reject_tasks
 
-    reject_tasks(thread, task_ids, why, request_id, reviewer, home)
+    reject_tasks(thread, task_ids, why, request_id, reviewer, home, revision)
 
 
 @one_line

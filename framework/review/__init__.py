@@ -38,6 +38,7 @@ from framework.review.records import (
     ReviewKind,
     ReviewRequest,
     TaskReview,
+    pending_revision,
 )
 
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ __all__ = [
     "history",
     "parse_decision",
     "pending",
+    "pending_revision",
     "tasks_of",
     "thread_ids",
     "validation_message",

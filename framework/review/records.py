@@ -9,6 +9,7 @@ where it is checkpointed (and encrypted) with everything else.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
@@ -29,6 +30,7 @@ __all__ = [
     "ReviewKind",
     "ReviewRequest",
     "TaskReview",
+    "pending_revision",
 ]
 
 ReviewKind = Literal["plan", "tasks", "answer", "node"]
@@ -211,3 +213,10 @@ class CheckpointSummary(Record):
     node: str
     created_at: str
     summary: str
+
+
+def pending_revision(requests: Sequence[ReviewRequest]) -> str:
+    """A short fingerprint of a thread's pending requests: a decision taken against it names
+    what its reviewer saw, and is refused once the pending set changed."""
+    ids = "\n".join(sorted(request.id for request in requests))
+    return hashlib.sha256(ids.encode()).hexdigest()[:10]
