@@ -16,7 +16,7 @@ from langgraph.checkpoint.base import Checkpoint, CheckpointTuple
 
 __all__ = ["PendingState", "ThreadState", "next_nodes", "pending_state"]
 
-ThreadState = Literal["interrupted", "paused", "failed", "done"]
+ThreadState = Literal["interrupted", "paused", "failed", "done", "unreadable"]
 """What a thread is doing; see :class:`framework.retention.ThreadStatus`."""
 
 _BRANCH = "branch:to:"

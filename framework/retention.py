@@ -38,7 +38,7 @@ from langgraph.checkpoint.base import CheckpointTuple
 
 from framework._pending_nodes import ThreadState, next_nodes, pending_state
 from framework._retention_rows import row_sizes, thread_rows
-from framework.errors import ConfigError, ReviewError
+from framework.errors import ConfigError, CryptoError, ReviewError
 from framework.home import DataHome
 from framework.persistence.saver import CadreSaver
 from framework.stores import open_checkpointer
@@ -62,6 +62,7 @@ STATUS_LABELS: Mapping[ThreadState, str] = {
     "paused": "paused at review",
     "failed": "failed",
     "done": "done",
+    "unreadable": "UNREADABLE",
 }
 """How ``cadre threads`` names each state."""
 
@@ -83,6 +84,9 @@ class ThreadStatus:
       running process cannot be told apart cheaply from a dead one, so check before
       ``cadre resume``.
     * ``done``: no node is due to run.
+    * ``unreadable``: its latest checkpoint cannot be opened (tampered, truncated, or sealed
+      under a key the keyring lacks); ``error`` says which row and why. The other threads are
+      listed all the same.
 
     Attributes:
         thread_id: The thread.
@@ -97,7 +101,8 @@ class ThreadStatus:
         next_nodes: The nodes due to run from the latest top-level checkpoint (one entry per
             ``Send``).
         interrupts: How many interrupts are pending (``paused`` only).
-        error: What the failed node raised (``failed`` only).
+        error: What the failed node raised (``failed``), or why the thread cannot be read
+            (``unreadable``).
     """
 
     thread_id: str
@@ -188,9 +193,11 @@ def _team(saver: CadreSaver, thread_id: str) -> str | None:
 def statuses_of(saver: CadreSaver, thread_id: str | None = None) -> list[ThreadStatus]:
     """The status of every thread of ``saver`` (or of one), most recently updated first.
 
+    A thread whose latest checkpoint cannot be opened is listed as ``unreadable`` with the
+    reason, and the others as they are.
+
     Raises:
         ConfigError: ``thread_id`` is given and the database does not hold it.
-        CryptoError: A blob cannot be opened with the saver's keys.
     """
     sizes = row_sizes(saver, thread_id)
     found = [row for row in thread_rows(saver) if thread_id in (None, row.thread_id)]
@@ -198,10 +205,14 @@ def statuses_of(saver: CadreSaver, thread_id: str | None = None) -> list[ThreadS
         raise ConfigError(f"unknown thread {thread_id!r} in {saver.db.label}: see `cadre threads`")
     statuses = []
     for tid, count, newest_ns, newest_id in found:
-        newest = saver.get_tuple(_config(tid, newest_ns, newest_id))
-        if newest is None:  # deleted meanwhile
+        try:
+            newest = saver.get_tuple(_config(tid, newest_ns, newest_id))
+            if newest is None:  # deleted meanwhile
+                continue
+            top = saver.get_tuple(_config(tid)) or newest  # a thread of subgraph checkpoints
+        except CryptoError as error:
+            statuses.append(_unreadable(tid, count, sizes.get(tid, 0), error))
             continue
-        top = saver.get_tuple(_config(tid)) or newest  # a thread of subgraph checkpoints only
         pending = pending_state(top)
         statuses.append(
             ThreadStatus(
@@ -218,6 +229,19 @@ def statuses_of(saver: CadreSaver, thread_id: str | None = None) -> list[ThreadS
             )
         )
     return statuses
+
+
+def _unreadable(thread_id: str, count: int, size: int, error: CryptoError) -> ThreadStatus:
+    return ThreadStatus(
+        thread_id=thread_id,
+        team=None,
+        status="unreadable",
+        step=-1,
+        updated_at="-",
+        checkpoints=count,
+        size_bytes=size,
+        error=f"{type(error).__name__}: {error}",
+    )
 
 
 def thread_statuses(home: DataHome) -> list[ThreadStatus]:

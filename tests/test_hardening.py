@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -132,3 +135,47 @@ def test_an_edit_file_too_large_to_be_an_edit_is_not_read(tmp_path: Path) -> Non
     big.write_bytes(b"a" * (ReviewLimits().max_file_bytes + 1))
     with pytest.raises(ReviewError, match="has more than"):
         read_answer(big)
+
+
+def _two_threads(tmp_path: Path) -> Path:
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    home = tmp_path / "home"
+    for thread in ("good", "bad"):
+        ran = runner.invoke(
+            app,
+            ["run", "How are runs checkpointed?", "--team", "research", "--corpus", str(corpus),
+             "--home", str(home), "--thread", thread, "--no-trace"],
+        )  # fmt: skip
+        assert ran.exit_code == 0, ran.output
+    return home
+
+
+def _flip_last_byte(body: bytes) -> bytes:
+    return body[:-1] + bytes([body[-1] ^ 1])
+
+
+@pytest.mark.parametrize(
+    ("damage", "words"),
+    [
+        (_flip_last_byte, "TamperError: checkpoint row (thread bad"),
+        (lambda _: b"", "the blob is empty (0 bytes)"),
+    ],
+)
+def test_threads_lists_the_readable_threads_and_names_the_damaged_row(
+    tmp_path: Path, embedder: object, damage: Callable[[bytes], bytes], words: str
+) -> None:
+    home = _two_threads(tmp_path)
+    latest = (
+        "WHERE thread_id = 'bad' AND checkpoint_ns = '' AND checkpoint_id = (SELECT "
+        "max(checkpoint_id) FROM cadre_checkpoints WHERE thread_id = 'bad' AND checkpoint_ns = '')"
+    )
+    with closing(sqlite3.connect(home / "checkpoints.sqlite")) as db, db:
+        (body,) = db.execute(f"SELECT body FROM cadre_checkpoints {latest}").fetchone()
+        db.execute(f"UPDATE cadre_checkpoints SET body = ? {latest}", (damage(body),))
+    listed = runner.invoke(app, ["threads", "--home", str(home)])
+    assert listed.exit_code == 1, listed.output
+    rows = {line.split()[0]: line for line in listed.stdout.splitlines()[1:]}
+    assert "done" in rows["good"] and "UNREADABLE" in rows["bad"]
+    [line] = listed.stderr.splitlines()
+    assert line.startswith("error: thread bad cannot be read: ")
+    assert words in line and "namespace top, checkpoint " in line

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from framework.cli._common import HomeOption, fail
+from framework.cli._common import EXIT_FAILED, HomeOption, fail
 from framework.errors import CadreError
 from framework.home import resolve_home
 
@@ -109,7 +109,9 @@ def list_threads(home: HomeOption = None) -> None:
     last step, last update, checkpoints and size.
 
     An interrupted thread has nodes due to run and waits for no review: its process crashed
-    or was killed (continue it with `cadre resume`), or it is still running.
+    or was killed (continue it with `cadre resume`), or it is still running. A thread whose
+    latest checkpoint cannot be opened is listed as UNREADABLE, with the reason on stderr
+    (exit 1).
     """
     from framework.retention import thread_statuses
 
@@ -122,6 +124,11 @@ def list_threads(home: HomeOption = None) -> None:
         typer.echo(f"no threads under {data_home.root}")
         return
     typer.echo("\n".join(thread_table(statuses)))
+    unreadable = [status for status in statuses if status.status == "unreadable"]
+    for status in unreadable:
+        typer.echo(f"error: thread {status.thread_id} cannot be read: {status.error}", err=True)
+    if unreadable:
+        raise typer.Exit(EXIT_FAILED)
 
 
 def prune_checkpoints(

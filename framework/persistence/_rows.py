@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from framework.errors import ConfigError, TamperError
+from framework.errors import ConfigError, CryptoError, TamperError
 from framework.persistence._schema import upsert
 from framework.persistence.cipher import MAGIC, BlobCipher, row_identity
 
@@ -25,6 +25,7 @@ __all__ = [
     "RowCodec",
     "blob_ad",
     "checkpoint_ad",
+    "describe_row",
     "merge_metadata",
     "split_metadata",
     "upsert_into",
@@ -72,6 +73,31 @@ def write_ad(  # noqa: PLR0917 - a row's columns, in order (see TABLES)
     return row_identity(
         "write", thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path
     )
+
+
+_ROW_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "checkpoint": ("thread", "namespace", "checkpoint"),
+    "blob": ("thread", "namespace", "channel", "version"),
+    "write": ("thread", "namespace", "checkpoint", "task", "index", "channel"),
+}
+"""What names a row of each kind, in the order of its associated data (see the ``*_ad``)."""
+
+
+def describe_row(associated_data: bytes) -> str:
+    """The row an associated data names, as people read it: ``checkpoint row (thread t1,
+    namespace top, checkpoint 1ef...)``; only its leading parts, never values."""
+    parts: list[str] = []
+    at = 0
+    while at + 4 <= len(associated_data):
+        size = int.from_bytes(associated_data[at : at + 4], "big")
+        parts.append(associated_data[at + 4 : at + 4 + size].decode("utf-8", "replace"))
+        at += 4 + size
+    kind, *values = parts or ["?"]
+    named = [
+        f"{field} {value or 'top' if field == 'namespace' else value}"
+        for field, value in zip(_ROW_FIELDS.get(kind, ()), values, strict=False)
+    ]
+    return f"{kind} row ({', '.join(named)})" if named else f"{kind} row"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,7 +180,12 @@ class RowCodec:
             ConfigError: A sealed blob in a plaintext database.
         """
         if self.cipher is not None:
-            frame = self.cipher.decrypt(blob, associated_data)
+            try:
+                if not blob:
+                    raise TamperError("the blob is empty (0 bytes): it was cleared or truncated")
+                frame = self.cipher.decrypt(blob, associated_data)
+            except CryptoError as error:
+                raise type(error)(f"{describe_row(associated_data)}: {error}") from error
         elif blob.startswith(MAGIC):
             raise ConfigError(
                 "an encrypted blob was found in a checkpoint database marked unencrypted; it "
