@@ -3,20 +3,44 @@
 Checkpoints and memory are SQLite files under the home by default; with a PostgreSQL URL
 (``--db`` or ``$CADRE_DB``) they live in that database instead, so many processes on many
 machines share them, while keys, traces and role prompts stay under the home.
+
+A home is private to its user: :meth:`DataHome.create` makes its folder 0700, tightens what it
+already holds (folders 0700, files 0600, with a warning once for a home others could read) and
+creates its SQLite files 0600 (their ``-wal`` and ``-shm`` files take the same mode).
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import stat
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from framework.database import DATABASE_VARIABLE, is_postgres_url, redact_url
 from framework.errors import ConfigError
 
-__all__ = ["DataHome", "checked_database_url", "resolve_home"]
+__all__ = [
+    "PRIVATE_FILE_MODE",
+    "PRIVATE_FOLDER_MODE",
+    "DataHome",
+    "checked_database_url",
+    "private_file",
+    "resolve_home",
+]
 
 HOME_VARIABLE = "CADRE_HOME"
+
+PRIVATE_FOLDER_MODE = 0o700
+"""The mode of the home and every folder in it."""
+
+PRIVATE_FILE_MODE = 0o600
+"""The mode of every file in the home."""
+
+logger = logging.getLogger("cadre.home")
+_warned: set[Path] = set()
+_warned_lock = threading.Lock()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,9 +91,71 @@ class DataHome:
         return self.root / "traces"
 
     def create(self) -> DataHome:
-        """Create the home folder (private to the user) and return self."""
-        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        """Create the home folder, private to the user, and return self.
+
+        A home that exists is tightened: folders 0700 and files 0600 (a warning is logged once
+        per process when the home itself was open to group or others). Its SQLite files are
+        created 0600 when missing (their ``-wal`` and ``-shm`` files follow their mode).
+        """
+        self.root.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER_MODE)
+        _tighten(self.root)
+        if self.database is None:
+            private_file(self.checkpoints)
+            private_file(self.memory)
         return self
+
+
+def private_file(path: Path) -> Path:
+    """Create ``path`` empty with mode 0600 unless it exists (whatever the umask); return it."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+    except FileExistsError:
+        return path
+    try:
+        os.fchmod(fd, PRIVATE_FILE_MODE)
+    finally:
+        os.close(fd)
+    return path
+
+
+def _tighten(root: Path) -> None:
+    """Make ``root`` and the folders under it 0700, its files 0600; warn once per process
+    when ``root`` was open to group or others."""
+    mode = stat.S_IMODE(root.lstat().st_mode)
+    if mode & 0o077:
+        with _warned_lock:
+            first = root.resolve() not in _warned
+            _warned.add(root.resolve())
+        if first:
+            logger.warning(
+                "cadre: data home %s had mode %04o (group or others could read it); it is now "
+                "0700, its files 0600",
+                root,
+                mode,
+            )
+    _restrict(root, PRIVATE_FOLDER_MODE)
+    for folder, folders, files in os.walk(root):
+        for name in folders:
+            _restrict(Path(folder, name), PRIVATE_FOLDER_MODE)
+        for name in files:
+            _restrict(Path(folder, name), PRIVATE_FILE_MODE)
+
+
+def _restrict(path: Path, mode: int) -> None:
+    """Drop the group and other bits of ``path`` (a link is left alone), giving the user at
+    least ``mode``."""
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode):
+        return
+    current = stat.S_IMODE(info.st_mode)
+    if current & 0o077:
+        try:
+            os.chmod(path, (current & 0o700) | mode)
+        except OSError as error:
+            raise ConfigError(
+                f"cannot make {path} private to you ({error.strerror}): make it yours "
+                f"(chown) or pick another data home"
+            ) from None
 
 
 def resolve_home(option: Path | None = None, database: str | None = None) -> DataHome:

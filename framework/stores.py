@@ -1,5 +1,9 @@
 """The stores of a data home, opened: its cipher, its semantic store and its checkpointer.
 
+The cipher (:func:`home_cipher`, from :mod:`framework.persistence.home_keys`) refuses keys that
+do not open the home's data and makes a key only for a home without sealed data, when its first
+blob is sealed.
+
 Light to import (no team, no embedding model, no graph machinery), so that commands that only
 read threads start fast.
 """
@@ -13,8 +17,8 @@ from typing import TYPE_CHECKING
 from framework.errors import ReviewError
 from framework.home import DataHome
 from framework.persistence.checkpointer import default_serializer
-from framework.persistence.cipher import BlobCipher, row_identity
-from framework.persistence.keys import default_key_provider
+from framework.persistence.cipher import row_identity
+from framework.persistence.home_keys import home_cipher
 from framework.persistence.saver import CadreSaver
 
 if TYPE_CHECKING:
@@ -22,14 +26,9 @@ if TYPE_CHECKING:
 
     from framework.memory.store import SemanticStore
     from framework.observe import RunObserver
+    from framework.persistence.cipher import BlobCipher
 
 __all__ = ["home_checkpointer", "home_cipher", "home_store", "open_checkpointer"]
-
-
-def home_cipher(home: DataHome) -> BlobCipher:
-    """The cipher of everything stored under ``home``: keys from ``$CADRE_KEYS``, else from the
-    home's key file (created on first use, mode 0600)."""
-    return BlobCipher.from_provider(default_key_provider(home))
 
 
 def home_store(home: DataHome, cipher: BlobCipher) -> SemanticStore:
@@ -55,16 +54,21 @@ def home_checkpointer(
 
 
 @contextmanager
-def open_checkpointer(home: DataHome) -> Iterator[CadreSaver]:
+def open_checkpointer(home: DataHome, *, check: bool = True) -> Iterator[CadreSaver]:
     """The home's (encrypted) checkpointer, opened to read or maintain threads, closed after.
+
+    Args:
+        home: The data home.
+        check: Refuse keys that do not open the home's data (see :func:`home_cipher`).
 
     Raises:
         ReviewError: The home has no checkpoint database (no thread ran there); nothing is
             created.
+        ConfigError: The keys do not open the home's data (with ``check``).
     """
     if not home.has_checkpoints():
         raise ReviewError(f"no threads under {home.describe()}: run `cadre run` there first")
-    checkpointer = home_checkpointer(home)
+    checkpointer = home_checkpointer(home, cipher=home_cipher(home, check=check))
     try:
         yield checkpointer
     finally:

@@ -12,6 +12,8 @@ from opentelemetry.sdk.metrics.export import MetricExporter, MetricExportResult,
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
+from framework.home import PRIVATE_FOLDER_MODE, private_file
+
 __all__ = [
     "METRICS_FILE_NAME",
     "SPANS_FILE_NAME",
@@ -63,7 +65,7 @@ def _scope_name(span: ReadableSpan) -> str | None:
 
 
 class JsonLinesSpanExporter(SpanExporter):
-    """Appends each span as one JSON line to ``path`` (its folder is created, mode 0700)."""
+    """Appends each span as one JSON line to ``path`` (created 0600, its folder 0700)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -81,8 +83,8 @@ class JsonLinesSpanExporter(SpanExporter):
         )
         try:
             with self._lock:
-                self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                with self.path.open("ab") as file:
+                self.path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER_MODE)
+                with private_file(self.path).open("ab") as file:
                     file.write(lines)
         except OSError:
             return SpanExportResult.FAILURE
@@ -97,7 +99,8 @@ class JsonLinesSpanExporter(SpanExporter):
 
 
 class JsonLinesMetricExporter(MetricExporter):
-    """Appends each metrics export as one JSON line (OTLP-JSON shaped) to ``path``."""
+    """Appends each metrics export as one JSON line (OTLP-JSON shaped) to ``path`` (created
+    0600, its folder 0700)."""
 
     def __init__(self, path: Path) -> None:
         super().__init__()
@@ -110,8 +113,8 @@ class JsonLinesMetricExporter(MetricExporter):
         """Append the export as one line."""
         try:
             with self._lock:
-                self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                with self.path.open("a", encoding="utf-8") as file:
+                self.path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER_MODE)
+                with private_file(self.path).open("a", encoding="utf-8") as file:
                     file.write(metrics_data.to_json(indent=None) + "\n")
         except OSError:
             return MetricExportResult.FAILURE

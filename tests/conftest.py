@@ -7,6 +7,10 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Checkpoints revive only allowlisted types, in CI and locally alike (LangGraph reads this when
+# first imported, below): a record missing from a saver's allowlist comes back as a plain dict
+# and fails its test, rather than logging "Deserializing unregistered type".
+os.environ.setdefault("LANGGRAPH_STRICT_MSGPACK", "true")
 
 # -- a small corpus for the research team tests ---------------------------------------------
 
@@ -107,3 +111,104 @@ def store(embedder: MiniLMEmbedder) -> Iterator[SemanticStore]:
     """An in-memory semantic store on the shared embedder."""
     with SemanticStore(":memory:", embedder=embedder) as opened:
         yield opened
+
+
+# -- the crash tests' team, held by a condition rather than timed by sleeps -------------------
+
+HELD_TEAM = "held"
+"""The crashy team whose workers can be held (``cadre run --team held``)."""
+HOLD_AFTER_VARIABLE = "CADRE_TEST_HOLD_AFTER"
+"""Hold the workers of a thread's first process once this many side effects are written."""
+RELEASE_VARIABLE = "CADRE_TEST_RELEASE"
+"""A file whose existence releases the held workers."""
+
+_HELD_TEAM_SOURCE = '''"""The crashy team, its workers held by a condition (tests/conftest.py).
+
+With $CADRE_TEST_HOLD_AFTER=K, a worker of the first process to work on a thread (every side
+effect so far is its own) waits before its task once K side effects are written, until the file
+$CADRE_TEST_RELEASE exists (five minutes at most). A kill or a second process then meets the run
+during its fan-out however busy the machine is; a resumed run (another process) never waits.
+Without the variable this is the crashy team.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import crashy_team as crashy
+from framework.builder import TeamSettings, build_team
+from framework.roles import Roles
+
+HOLD_AFTER_VARIABLE = "CADRE_TEST_HOLD_AFTER"
+RELEASE_VARIABLE = "CADRE_TEST_RELEASE"
+DEADLINE_S = 300.0
+POLL_S = 0.01
+
+
+def _holding(effects: Path) -> bool:
+    after = os.environ.get(HOLD_AFTER_VARIABLE)
+    release = os.environ.get(RELEASE_VARIABLE)
+    if after is None or (release and Path(release).exists()):
+        return False
+    lines = effects.read_bytes().split(b"\\n")[:-1] if effects.exists() else []
+    mine = str(os.getpid()).encode()
+    return len(lines) >= int(after) and all(line.split()[2] == mine for line in lines)
+
+
+@dataclass(frozen=True)
+class HeldWorker(crashy.EffectWorker):
+    def run(self, task: Any, question: str, context: Any) -> Any:
+        deadline = time.monotonic() + DEADLINE_S
+        while _holding(self.effects) and time.monotonic() < deadline:
+            time.sleep(POLL_S)
+        return super().run(task, question, context)
+
+    async def arun(self, task: Any, question: str, context: Any) -> Any:
+        deadline = time.monotonic() + DEADLINE_S
+        while _holding(self.effects) and time.monotonic() < deadline:
+            await asyncio.sleep(POLL_S)
+        return await super().arun(task, question, context)
+
+
+def team(setup: Any) -> Any:
+    tasks = int(os.environ.get(crashy.TASKS_VARIABLE, crashy.DEFAULT_TASKS))
+    effects = Path(os.environ[crashy.EFFECTS_VARIABLE])
+    roles = Roles(
+        planner=crashy.CountPlanner(tasks),
+        worker=HeldWorker(effects, crashy._delay(os.getenv(crashy.DELAY_VARIABLE))),
+        aggregator=crashy.LineAggregator(),
+        reviewer=crashy.FinishingReviewer(),
+        curator=crashy.NoCurator(),
+        formatter=crashy.AnswerFormatter(),
+    )
+    settings = TeamSettings(
+        name=crashy.TEAM,
+        max_parallel=setup.max_parallel,
+        middleware=setup.middleware,
+        max_iterations=1,
+    )
+    return build_team(roles, settings)
+'''
+
+
+def write_held_team(env: Mapping[str, str]) -> None:
+    """Install the ``held`` team beside the crashy team of ``env`` (the environment
+    :func:`bench.crash_team.write_crash_team` returned: its folder is first on PYTHONPATH)."""
+    folder = Path(env["PYTHONPATH"].split(os.pathsep)[0])
+    (folder / "held_team.py").write_text(_HELD_TEAM_SOURCE, encoding="utf-8")
+    info = folder / "held_team-0.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: held_team\nVersion: 0\n")
+    (info / "entry_points.txt").write_text(f"[cadre.teams]\n{HELD_TEAM} = held_team:team\n")
+
+
+def held_run_args(args: list[str]) -> list[str]:
+    """``cadre run`` arguments of the crashy team, for the held team."""
+    held = list(args)
+    held[held.index("--team") + 1] = HELD_TEAM
+    return held

@@ -10,6 +10,7 @@ from framework.errors import ConfigError
 
 __all__ = [
     "BUMP_GENERATION",
+    "INSERT_NEW",
     "PG_SCHEMA",
     "SCHEMA",
     "SCHEMA_VERSION",
@@ -21,8 +22,12 @@ __all__ = [
 PG_SCHEMA = "cadre_memory"
 """The PostgreSQL schema of the store's tables."""
 
-SCHEMA_VERSION = 1
-"""Version of the tables and rows the store writes."""
+SCHEMA_VERSION = 2
+"""Version of the tables and rows the store writes.
+
+1: sealed values bound to the store only, keys, source records and hashes as given. 2: sealed
+values bound to their row, keys and source names blinded, hashes keyed (a sealed store of
+schema 1 is upgraded when opened with its cipher; a plain one reads the same in both)."""
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -45,6 +50,11 @@ ON CONFLICT (namespace, key) DO UPDATE SET text = excluded.text, metadata = excl
     schema_version = excluded.schema_version, updated_at = excluded.updated_at
 """
 
+INSERT_NEW = """
+INSERT INTO items (namespace, key, text, metadata, vector, content_hash, schema_version,
+                   updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (namespace, key) DO NOTHING
+"""
 
 UPSERT_SOURCE = """
 INSERT INTO sources (namespace, source, content_hash, keys, updated_at) VALUES (?, ?, ?, ?, ?)

@@ -11,6 +11,7 @@ from typing import Any
 
 from langgraph.errors import GraphBubbleUp
 
+from framework.errors import CryptoError
 from framework.nodes.dispatcher import WorkerInput
 from framework.records import Task, WorkerResult
 from framework.retrying import RetryPolicy, acall_with_retry, call_with_retry
@@ -38,7 +39,7 @@ class WorkerBodies:
                 lambda: _validated(self.role.run(task, payload["question"], context)),
                 retries.append,
             )
-        except GraphBubbleUp:
+        except (GraphBubbleUp, CryptoError):  # a pause, or data that must not be read past
             raise
         except Exception as error:
             result = failed_result(task, error)
@@ -55,7 +56,7 @@ class WorkerBodies:
         context.emit("task_started", task_id=task.id)
         try:
             result = await acall_with_retry(self.retry, attempt, retries.append)
-        except GraphBubbleUp:
+        except (GraphBubbleUp, CryptoError):  # a pause, or data that must not be read past
             raise
         except Exception as error:
             result = failed_result(task, error)

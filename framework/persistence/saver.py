@@ -21,8 +21,9 @@ tasks share one transaction). Unlike LangGraph's ``SqliteSaver`` and ``PostgresS
 * :meth:`CadreSaver.hold_thread` keeps a second process from running a thread at the same
   time (``ThreadBusyError``), with a file lock on SQLite and an advisory lock on PostgreSQL.
 
-:func:`key_usage` and :func:`reencrypt_all` serve ``cadre keys status`` and ``cadre keys
-reencrypt``.
+:func:`key_usage`, :func:`reencrypt_threads` and :func:`busy_threads` serve ``cadre keys``.
+Every blob is sealed and committed inside ``cipher.sealing()``, so a cipher that follows the
+home's key file reloads it when another process changed it and never writes under a retired key.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -52,6 +53,14 @@ from framework.persistence._batch import AsyncGroupCommit
 from framework.persistence._deltas import DeltaEncoder
 from framework.persistence._read import Reader, search, select_row
 from framework.persistence._rows import PUBLIC_METADATA_KEYS, RowCodec
+from framework.persistence._saver_keys import (
+    Reencrypted,
+    busy_threads,
+    forget_key,
+    key_usage,
+    reencrypt_all,
+    reencrypt_threads,
+)
 from framework.persistence._schema import open_checkpoints
 from framework.persistence._write import Writer, WriteRows, thread_and_namespace
 from framework.persistence.checkpointer import default_serializer
@@ -62,8 +71,12 @@ __all__ = [
     "PUBLIC_METADATA_KEYS",
     "UNREADABLE",
     "CadreSaver",
+    "Reencrypted",
+    "busy_threads",
+    "forget_key",
     "key_usage",
     "reencrypt_all",
+    "reencrypt_threads",
 ]
 
 DEFAULT_SNAPSHOT_EVERY = 32
@@ -215,9 +228,10 @@ class CadreSaver(BaseCheckpointSaver[str]):
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
         """Store a checkpoint and the values of the channels in ``new_versions``."""
-        row = self._writer.seal_checkpoint(self.serde, config, checkpoint, metadata)
-        with self.lock:
-            self._writer.put(self.serde, row, checkpoint["channel_values"], new_versions)
+        with self._sealing():
+            row = self._writer.seal_checkpoint(self.serde, config, checkpoint, metadata)
+            with self.lock:
+                self._writer.put(self.serde, row, checkpoint["channel_values"], new_versions)
         return row.config
 
     def put_writes(
@@ -232,12 +246,17 @@ class CadreSaver(BaseCheckpointSaver[str]):
         A write already stored under the same (task, index) is kept, except the special
         channels (error, interrupt, resume, scheduled), which replace theirs.
         """
-        rows = self._writer.write_rows(self.serde, config, writes, (task_id, task_path))
-        self._commit_writes([rows])
+        with self._sealing():
+            rows = self._writer.write_rows(self.serde, config, writes, (task_id, task_path))
+            self._commit_writes([rows])
 
     def _commit_writes(self, batch: Sequence[WriteRows]) -> None:
         with self.lock:
             self._writer.commit_writes(batch)
+
+    def _sealing(self) -> AbstractContextManager[None]:
+        """Seal and commit inside: the keys are current and stay so (see ``BlobCipher``)."""
+        return self.cipher.sealing() if self.cipher is not None else nullcontext()
 
     # -- deleting and copying --------------------------------------------------------------
 
@@ -255,7 +274,7 @@ class CadreSaver(BaseCheckpointSaver[str]):
 
     def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Copy every checkpoint, value and write of one thread to another (resealed)."""
-        with self.lock, self.db.write_transaction():
+        with self._sealing(), self.lock, self.db.write_transaction():
             _maintenance.copy_thread(
                 self.db, self._codec, str(source_thread_id), str(target_thread_id)
             )
@@ -320,8 +339,9 @@ class CadreSaver(BaseCheckpointSaver[str]):
     ) -> None:
         """:meth:`put_writes`, sealed on the event loop and committed on a worker thread
         together with the writes other coroutines queued meanwhile (one transaction)."""
-        rows = self._writer.write_rows(self.serde, config, writes, (task_id, task_path))
-        await self._async_writes.submit(rows)
+        with self._sealing():
+            rows = self._writer.write_rows(self.serde, config, writes, (task_id, task_path))
+            await self._async_writes.submit(rows)
 
     async def adelete_thread(self, thread_id: str) -> None:
         """:meth:`delete_thread` on a worker thread."""
@@ -348,38 +368,3 @@ class CadreSaver(BaseCheckpointSaver[str]):
         else:
             counter = int(str(current).split(".")[0])
         return f"{counter + 1:032}.{random.random():016}"
-
-
-def key_usage(saver: CadreSaver) -> dict[str, int]:
-    """Key id -> how many blobs of ``saver``'s database are sealed under it.
-
-    Blobs without a readable header (plaintext or damaged) are counted under
-    :data:`UNREADABLE`. Only the headers are read; nothing is decrypted.
-
-    Raises:
-        ConfigError: The database is not encrypted.
-    """
-    if saver.cipher is None:
-        raise ConfigError(f"checkpoint database {saver.db.label} is not encrypted: it uses no keys")
-    return _key_usage.count_keys(saver.db)
-
-
-def reencrypt_all(saver: CadreSaver, batch: int = 500) -> int:
-    """Rewrite every blob not under the primary key of ``saver``'s cipher; how many were.
-
-    Each batch of ``batch`` rows is one transaction: killing it loses nothing, and running it
-    again goes on where it stopped. Afterwards :func:`key_usage` shows the primary key only,
-    and the old keys can be retired.
-
-    Raises:
-        ConfigError: The database is not encrypted, or ``batch`` is below 1.
-        CryptoError: A blob cannot be opened (tampered, plaintext, unknown key); the batches
-            before it are kept.
-    """
-    if saver.cipher is None:
-        raise ConfigError(
-            f"checkpoint database {saver.db.label} is not encrypted: nothing to rewrite"
-        )
-    if batch < 1:
-        raise ConfigError(f"batch must be at least 1, got {batch}")
-    return _key_usage.reencrypt(saver.db, saver.cipher, batch)

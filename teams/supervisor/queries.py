@@ -13,7 +13,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.errors import GraphBubbleUp
 
-from framework.errors import ConfigError, brief
+from framework.errors import ConfigError, CryptoError, brief
 from framework.knowledge import Entity, KnowledgeGraph
 from framework.runtime import NodeContext
 from teams.research.text import STOPWORDS, keywords
@@ -117,7 +117,7 @@ def intake_body(graph: KnowledgeGraph, max_steps: int) -> Any:
         errors: list[StepError] = []
         try:
             queries = plan_queries(question, graph)
-        except GraphBubbleUp:
+        except (GraphBubbleUp, CryptoError):  # a pause, or data that must not be read past
             raise
         except Exception as error:  # the graph failed: only the semantic lookup is left to try
             queries = [Query(kind="semantic", terms=[question])]

@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langgraph.errors import GraphBubbleUp
 
-from framework.errors import ConfigError, brief
+from framework.errors import ConfigError, CryptoError, brief
 from framework.knowledge import Entity, KnowledgeGraph, Provenance, Relation
 from framework.runtime import NodeContext
 from teams.supervisor.queries import describe
@@ -95,7 +95,7 @@ class MemoryQuery:
         """What ``query`` finds; an empty result naming the error when the lookup fails."""
         try:
             return self._lookup(query)
-        except GraphBubbleUp:
+        except (GraphBubbleUp, CryptoError):  # a pause, or data that must not be read past
             raise
         except Exception as error:  # a failed lookup finds nothing; the supervisor goes on
             return _result(query, error=brief(error))

@@ -1,0 +1,86 @@
+"""The values a :class:`~framework.memory.store.SemanticStore` takes and returns, and its
+namespaces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from framework.errors import ConfigError
+
+__all__ = ["Namespace", "SearchHit", "SourceRecord", "StoreItem", "checked_item", "namespace_path"]
+
+Namespace = tuple[str, ...]
+"""A namespace such as ``("corpus",)`` or ``("memory", "user-42")``."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoreItem:
+    """One stored text with its JSON-serialisable metadata.
+
+    ``context`` (a heading, a title) is embedded with the text to place it better in search,
+    without becoming part of the stored text.
+    """
+
+    key: str
+    text: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+    context: str = ""
+
+    @property
+    def embedded_text(self) -> str:
+        """What is embedded: the context line, then the text."""
+        return f"{self.context}\n{self.text}" if self.context else self.text
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchHit:
+    """A search result; ``score`` is the cosine similarity to the query."""
+
+    key: str
+    text: str
+    metadata: dict[str, Any]
+    score: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class SourceRecord:
+    """A source (such as a file) whose items a namespace holds, with the hash it was read at."""
+
+    source: str
+    content_hash: str
+    keys: tuple[str, ...]
+
+
+def namespace_path(namespace: Namespace) -> str:
+    """Validate ``namespace`` and return its stored form, the parts joined with ``/``.
+
+    Raises:
+        ConfigError: It is not a non-empty tuple of non-empty strings without ``/``.
+    """
+    if not isinstance(namespace, tuple) or not namespace:
+        raise ConfigError(f"a namespace is a non-empty tuple of strings, got {namespace!r}")
+    for part in namespace:
+        if not isinstance(part, str) or not part or "/" in part:
+            raise ConfigError(
+                f"namespace {namespace!r}: each part must be a non-empty string without '/', "
+                f"got {part!r}; pass the levels as separate parts, e.g. ('memory', 'user-1')"
+            )
+    return "/".join(namespace)
+
+
+def checked_item(item: StoreItem) -> StoreItem:
+    """``item`` if it is a StoreItem with a non-empty key and a string text.
+
+    Raises:
+        ConfigError: It is not.
+    """
+    if not isinstance(item, StoreItem):
+        raise ConfigError(f"put_many() takes StoreItem objects, got {type(item).__name__}")
+    if not isinstance(item.key, str) or not item.key:
+        raise ConfigError(f"a StoreItem needs a non-empty string key, got {item.key!r}")
+    if not isinstance(item.text, str):
+        raise ConfigError(
+            f"item {item.key!r}: text must be a string, got {type(item.text).__name__}"
+        )
+    return item
