@@ -20,12 +20,18 @@ import pytest
 from typer.testing import CliRunner
 
 from bench.crash import CrashLab, CrashSettings
-from bench.crash_team import DELAY_VARIABLE, EFFECTS_VARIABLE, read_effects
+from bench.crash_team import EFFECTS_VARIABLE, read_effects
 from framework.chat_models import ProviderError, ProviderUnavailableError, provider_error
 from framework.cli.app import app
 from framework.errors import TransientError
 from framework.models import ModelSpec
-from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.conftest import (
+    HOLD_AFTER_VARIABLE,
+    SMALL_CORPUS,
+    held_run_args,
+    write_corpus,
+    write_held_team,
+)
 
 runner = CliRunner()
 
@@ -172,12 +178,22 @@ def _wait_for_effects(path: Path, process: subprocess.Popen[bytes], timeout: flo
 
 
 def test_ctrl_c_mid_run_says_how_to_resume_and_threads_and_show_agree(tmp_path: Path) -> None:
-    lab = CrashLab(tmp_path, CrashSettings(tasks=12, max_parallel=2, delay=(0.4, 0.5)))
-    effects = tmp_path / "effects.txt"
-    env = {**lab.env, EFFECTS_VARIABLE: str(effects), DELAY_VARIABLE: "0.4,0.5"}
-    run = subprocess.Popen(
-        lab._run_args("stop"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    lab = CrashLab(tmp_path, CrashSettings(tasks=12, max_parallel=2))
+    write_held_team(lab.env)  # the run's workers wait after its first side effect: Ctrl-C
+    effects = tmp_path / "effects.txt"  # always comes mid-run, however slow the machine
+    env = {**lab.env, EFFECTS_VARIABLE: str(effects), HOLD_AFTER_VARIABLE: "1"}
+    # A child inherits an ignored Ctrl-C (pytest run as a background job of a script ignores
+    # it): a handled one is reset at exec, so the run gets the default, as in a terminal.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        run = subprocess.Popen(
+            held_run_args(lab._run_args("stop")),
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
     try:
         _wait_for_effects(effects, run, timeout=120)
         run.send_signal(signal.SIGINT)
@@ -252,3 +268,12 @@ def test_a_lazy_package_exports_every_name_and_no_name_of_a_submodule(package: s
     assert not submodules.intersection(module.__all__)  # the import system would shadow them
     for name in module.__all__:
         assert getattr(module, name) is not None
+
+
+def test_a_run_over_a_corpus_imports_neither_torch_nor_sentence_transformers(
+    tmp_path: Path,
+) -> None:
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    home = ["--home", str(tmp_path / "home"), "--no-trace"]
+    modules = _imported_by(["run", "How are runs checkpointed?", "--corpus", str(corpus), *home])
+    assert not modules.intersection(HEAVY), sorted(modules.intersection(HEAVY))
