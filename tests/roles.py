@@ -13,6 +13,11 @@ from framework.roles import Roles
 from framework.runtime import NodeContext
 from framework.state import TeamState
 
+HOLD_DEADLINE_S = 60.0
+"""How long a held worker waits for its condition before it gives up and goes on: generous,
+since the condition holds within milliseconds unless the engine is broken."""
+HOLD_POLL_S = 0.001
+
 
 @dataclass
 class CountingPlanner:
@@ -58,14 +63,20 @@ class ProgrammableWorker:
     """Returns ok results unless ``fail`` says otherwise; tracks peak concurrency.
 
     ``delay`` is seconds per task, or a function of the task (a slow sibling, a fast failure).
+    ``until`` holds each task, once it has entered (counted in ``active``), until
+    ``until(worker, task)`` is true: parallel tasks are ordered by conditions, never by sleeps
+    and a busy machine. A hold that gives up after :data:`HOLD_DEADLINE_S` names its task in
+    ``gave_up``.
     """
 
     delay: float | Callable[[Task], float] = 0.0
     fail: Callable[[Task], BaseException | None] = lambda task: None
     confidence: Callable[[Task], float] = lambda task: 0.9
+    until: Callable[[ProgrammableWorker, Task], bool] | None = None
     active: int = 0
     peak: int = 0
     calls: list[str] = field(default_factory=list)
+    gave_up: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def _enter(self, task: Task) -> None:
@@ -76,6 +87,26 @@ class ProgrammableWorker:
 
     def _delay(self, task: Task) -> float:
         return self.delay(task) if callable(self.delay) else self.delay
+
+    def _hold(self, task: Task) -> None:
+        deadline = time.monotonic() + HOLD_DEADLINE_S
+        while self.until is not None and not self.until(self, task):
+            if time.monotonic() > deadline:
+                self._give_up(task)
+                return
+            time.sleep(HOLD_POLL_S)
+
+    async def _ahold(self, task: Task) -> None:
+        deadline = time.monotonic() + HOLD_DEADLINE_S
+        while self.until is not None and not self.until(self, task):
+            if time.monotonic() > deadline:
+                self._give_up(task)
+                return
+            await asyncio.sleep(HOLD_POLL_S)
+
+    def _give_up(self, task: Task) -> None:
+        with self._lock:
+            self.gave_up.append(task.id)
 
     def _leave(self) -> None:
         with self._lock:
@@ -95,6 +126,7 @@ class ProgrammableWorker:
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         self._enter(task)
         try:
+            self._hold(task)
             time.sleep(self._delay(task))
             return self._result(task)
         finally:
@@ -103,6 +135,7 @@ class ProgrammableWorker:
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         self._enter(task)
         try:
+            await self._ahold(task)
             await asyncio.sleep(self._delay(task))
             return self._result(task)
         finally:

@@ -5,6 +5,10 @@ Each kill runs through real subprocesses over one data home (pytest-socket does 
 them; they are offline). After each, the resume completes with one ok result per task, a task
 whose result was saved before the kill never runs again, and every other task runs exactly
 once more (see :func:`bench.crash._check_effects` for every check).
+
+The kills run the ``held`` team (see :func:`tests.conftest.write_held_team`): once the kill's
+side effects are written the killed run's other workers wait, so the kill always comes during
+the fan-out, never after the run finished, however slow the machine.
 """
 
 from __future__ import annotations
@@ -12,12 +16,14 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bench.crash import CrashLab, CrashReport, CrashSettings, read_final
 from bench.crash_team import read_effects
 from framework.stores import open_checkpointer
+from tests.conftest import HOLD_AFTER_VARIABLE, held_run_args, write_held_team
 
 TASKS = 12
 SETTINGS = CrashSettings(
@@ -25,10 +31,30 @@ SETTINGS = CrashSettings(
 )
 
 
+class HeldLab(CrashLab):
+    """A crash lab whose kills run the held team, held once the kill's side effects are
+    written (the team and every other run are the crashy team's)."""
+
+    def __init__(self, root: Path, settings: CrashSettings) -> None:
+        super().__init__(root, settings)
+        write_held_team(self.env)
+
+    def crash(self, run: int, *, after_effects: int = 1, **options: Any) -> CrashReport:
+        self.env[HOLD_AFTER_VARIABLE] = str(after_effects)
+        try:
+            return super().crash(run, after_effects=after_effects, **options)
+        finally:
+            del self.env[HOLD_AFTER_VARIABLE]
+
+    def _run_args(self, thread: str) -> list[str]:
+        args = super()._run_args(thread)
+        return held_run_args(args) if HOLD_AFTER_VARIABLE in self.env else args
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> CrashLab:
     """The crashy team, a corpus and one data home shared by the kills of this module."""
-    return CrashLab(tmp_path_factory.mktemp("crash"), SETTINGS)
+    return HeldLab(tmp_path_factory.mktemp("crash"), SETTINGS)
 
 
 def _passed(report: CrashReport) -> CrashReport:

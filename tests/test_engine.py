@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import threading
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -238,26 +239,43 @@ def test_fan_out_gives_every_task_exactly_one_result(mode: str, n: int) -> None:
 
 @pytest.mark.parametrize("cap", [1, 3])
 def test_max_parallel_caps_the_workers(mode: str, cap: int) -> None:
-    worker = ProgrammableWorker(delay=0.02)
+    # Each task waits until `cap` run at once: reaching the cap does not depend on how soon
+    # the machine schedules the siblings; the short delay after gives an excess a chance.
+    worker = ProgrammableWorker(delay=0.02, until=lambda w, _: w.peak >= cap)
     graph = team(make_roles(CountingPlanner(n=8), worker), max_parallel=cap)
     out = run(graph, mode, {"max_concurrency": 16})
+    assert worker.gave_up == []
     assert worker.peak == cap
     assert len(out["worker_results"]) == 8
 
 
 def test_max_parallel_none_is_unbounded(mode: str) -> None:
-    worker = ProgrammableWorker(delay=0.05)
+    worker = ProgrammableWorker(until=lambda w, _: w.peak >= 10)  # all ten at once, or none
     graph = team(make_roles(CountingPlanner(n=10), worker), max_parallel=None)
     run(graph, mode, {"max_concurrency": 16})
+    assert worker.gave_up == []
     assert worker.peak == 10
 
 
 def test_max_parallel_applies_per_dispatch_again_on_retry(mode: str) -> None:
-    worker = ProgrammableWorker(delay=0.02)
+    # A task waits until two tasks of its dispatch (its attempt) have run at once: both
+    # dispatches reach the cap whatever the machine's load; the short delay after gives an
+    # excess a chance to show.
+    reached: dict[int, int] = {}
+    lock = threading.Lock()
+
+    def until(w: ProgrammableWorker, task: Task) -> bool:
+        with lock:
+            reached[task.attempt] = max(reached.get(task.attempt, 0), w.active)
+            return reached[task.attempt] >= 2
+
+    worker = ProgrammableWorker(delay=0.02, until=until)
     reviewer = ScriptedReviewer([retry("t0", "t1", "t2", "t3")])
     graph = team(make_roles(CountingPlanner(n=4), worker, reviewer), max_parallel=2)
     out = run(graph, mode, {"max_concurrency": 16})
+    assert worker.gave_up == []
     assert worker.peak == 2
+    assert reached == {0: 2, 1: 2}
     assert len(worker.calls) == 8
     assert {r.attempt for r in out["worker_results"].values()} == {1}
 
@@ -266,18 +284,29 @@ def test_max_parallel_applies_per_dispatch_again_on_retry(mode: str) -> None:
 
 
 def test_partial_failure_keeps_every_sibling(mode: str) -> None:
-    def fail(task: Task) -> BaseException | None:
-        return RuntimeError("boom") if task.id == "t2" else None
+    # t2 fails once all five tasks run; its siblings finish only after it failed. Conditions,
+    # not sleeps, order them, so the failure comes while every sibling is running.
+    active_at_failure: list[int] = []
 
-    worker = ProgrammableWorker(delay=lambda t: 0.0 if t.id == "t2" else 0.05, fail=fail)
+    def fail(task: Task) -> BaseException | None:
+        if task.id != "t2":
+            return None
+        active_at_failure.append(worker.active)
+        return RuntimeError("boom")
+
+    def until(w: ProgrammableWorker, task: Task) -> bool:
+        return w.active == 5 if task.id == "t2" else bool(active_at_failure)
+
+    worker = ProgrammableWorker(fail=fail, until=until)
     graph = team(make_roles(CountingPlanner(n=5), worker))
-    chunks = collect(graph, mode, ["custom", "values"])
+    chunks = collect(graph, mode, ["custom", "values"], {"max_concurrency": 16})
     events = [data["event"] for kind, data in chunks if kind == "custom"]
     out = [data for kind, data in chunks if kind == "values"][-1]
 
+    assert worker.gave_up == []
+    assert active_at_failure == [5], "t2 failed while its four siblings were running"
     finished = [e for e in events if e in ("task_done", "task_failed")]
-    assert finished[0] == "task_failed", "the failure came first, while siblings were running"
-    assert finished.count("task_done") == 4
+    assert Counter(finished) == {"task_done": 4, "task_failed": 1}
     results = out["worker_results"]
     assert set(results) == {"t0", "t1", "t2", "t3", "t4"}
     failed = results["t2"]
@@ -613,6 +642,15 @@ def _collapse(nodes: list[str]) -> list[str]:
     return [n for i, n in enumerate(nodes) if i == 0 or nodes[i - 1] != n]
 
 
+def _in_order(updates: list[tuple[str, Any]]) -> tuple[list[Any], list[Any]]:
+    """The sequential nodes' updates in run order; the parallel workers' sorted by task id."""
+    workers = [u for node, u in updates if node == "worker"]
+    return (
+        [u for node, u in updates if node != "worker"],
+        sorted(workers, key=lambda u: sorted(u["worker_results"])),
+    )
+
+
 def test_middleware_sees_every_node_in_order(mode: str) -> None:
     log: list[tuple[str, str, str]] = []
     outer, inner = Recorder("outer", log), Recorder("inner", log)
@@ -629,7 +667,9 @@ def test_middleware_sees_every_node_in_order(mode: str) -> None:
         ("inner", "exit"),
         ("outer", "exit"),
     ]
-    assert [u for _, u in outer.updates] == [u for _, u in inner.updates]
+    # Parallel workers leave the two middlewares interleaved in any order: compare the
+    # workers' updates by task id, every other node's in run order.
+    assert _in_order(outer.updates) == _in_order(inner.updates)
     assert {c.team for c in outer.calls} == {"research"}
     assert sorted(c.input["task"].id for c in outer.calls if c.node == "worker") == [
         "t0",

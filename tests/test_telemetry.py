@@ -71,10 +71,17 @@ def recorder() -> Iterator[Recorder]:
 
 
 def children(spans: Sequence[ReadableSpan], parent: ReadableSpan) -> list[ReadableSpan]:
+    """The children of ``parent`` in start order: use it only where they ran one after another
+    (parallel tasks start in any order; see :func:`tasks_of`)."""
     return sorted(
         (s for s in spans if s.parent and s.parent.span_id == parent.context.span_id),
         key=lambda s: s.start_time or 0,
     )
+
+
+def tasks_of(spans: Sequence[ReadableSpan], step: ReadableSpan) -> list[ReadableSpan]:
+    """The task spans under a step span by task id: parallel tasks have no order in time."""
+    return sorted(children(spans, step), key=lambda s: str(s.attributes["cadre.task.id"]))
 
 
 def names(spans: Sequence[ReadableSpan]) -> list[str]:
@@ -130,9 +137,9 @@ def test_a_meta_run_is_one_trace_with_the_expected_tree(
         "cadre.node formatter",
     ]
     step = children(spans, research)[2]
-    tasks = children(spans, step)
+    tasks = tasks_of(spans, step)
     assert names(tasks) == ["cadre.task q0", "cadre.task q1", "cadre.task q2"]
-    assert {t.attributes["cadre.task.id"] for t in tasks} == {"q0", "q1", "q2"}
+    assert [t.attributes["cadre.task.id"] for t in tasks] == ["q0", "q1", "q2"]
     assert step.start_time <= min(t.start_time for t in tasks)
     assert step.end_time >= max(t.end_time for t in tasks)
     planner = children(spans, research)[0]
@@ -161,8 +168,11 @@ def test_task_spans_time_execution_not_the_queue(recorder: Recorder, mode: str) 
         asyncio.run(arun_team(app, {"question": "q"}, "t-cap", observer=recorder.telemetry))
     tasks = [s for s in recorder.finished() if s.name.startswith("cadre.task")]
     assert len(tasks) == 4
+    assert worker.peak == 1
     durations = [((s.end_time or 0) - (s.start_time or 0)) / 1e9 for s in tasks]
-    assert all(0.045 <= d < 0.09 for d in durations), durations  # queueing would reach 0.2 s
+    assert all(d >= 0.045 for d in durations), durations  # each span holds its execution
+    # ... and no queueing: a span opened when its task was queued would overlap the one
+    # running before it (no upper bound on durations: a busy machine may stretch a sleep).
     ordered = sorted(tasks, key=lambda s: s.start_time or 0)
     assert all(a.end_time <= b.start_time for a, b in itertools.pairwise(ordered))
 

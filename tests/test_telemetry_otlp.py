@@ -21,7 +21,6 @@ from typing import Any, Literal
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.graph.state import CompiledStateGraph
 from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import (
     ExportMetricsServiceRequest,
@@ -36,6 +35,7 @@ from opentelemetry.proto.metrics.v1.metrics_pb2 import Metric
 
 from framework.builder import compile_team
 from framework.memory import Corpus
+from framework.persistence.checkpointer import default_serializer
 from framework.runner import RunResult, arun_team, run_team
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from teams.research import build_research_team, offline_roles
@@ -312,7 +312,9 @@ def _meta_app(
     graph = build_meta_coordinator(
         research, EvidenceRisk(), CitationCompliance(), telemetry.middleware
     )
-    checkpointer = InMemorySaver(serde=telemetry.serializer(JsonPlusSerializer()))
+    # cadre's serializer under the counting one, as `cadre run` has it: a plain JsonPlusSerializer
+    # revives no record under LANGGRAPH_STRICT_MSGPACK=true
+    checkpointer = InMemorySaver(serde=telemetry.serializer(default_serializer()))
     return compile_team(
         graph, checkpointer=checkpointer, interrupt_before=interrupt_before, name="meta"
     )

@@ -3,7 +3,9 @@ thread in another process is refused with "thread ... is busy", and the first ru
 with its state intact; on SQLite (a file lock) and on PostgreSQL (an advisory lock).
 
 The processes are real ``cadre`` commands over one data home (pytest-socket does not reach
-them); the slow team is the crash test's (``bench/crash_team.py``).
+them); the team is the crash test's, held (:func:`tests.conftest.write_held_team`): after its
+first side effect the first run's workers wait until the test releases them, so the second
+process always meets the first at work, however long it takes to start.
 """
 
 from __future__ import annotations
@@ -15,13 +17,18 @@ from pathlib import Path
 import pytest
 
 from bench.crash import CrashLab, CrashSettings, read_final
-from bench.crash_team import DELAY_VARIABLE, EFFECTS_VARIABLE, read_effects, task_ids
+from bench.crash_team import EFFECTS_VARIABLE, read_effects, task_ids
 from framework.database import DATABASE_VARIABLE
 from framework.home import DataHome
+from tests.conftest import (
+    HOLD_AFTER_VARIABLE,
+    RELEASE_VARIABLE,
+    held_run_args,
+    write_held_team,
+)
 
 TASKS = 30
-SETTINGS = CrashSettings(tasks=TASKS, max_parallel=2, delay=(0.6, 0.8))
-"""About ten seconds of fan-out: time for a second process to start and be refused."""
+SETTINGS = CrashSettings(tasks=TASKS, max_parallel=2)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -45,13 +52,22 @@ def _wait_for_effects(path: Path, process: subprocess.Popen[bytes], timeout: flo
 
 def test_a_second_process_is_told_the_thread_is_busy(tmp_path: Path, database: str | None) -> None:
     lab = CrashLab(tmp_path, SETTINGS)
-    effects = tmp_path / "effects.txt"
-    env = {**lab.env, EFFECTS_VARIABLE: str(effects), DELAY_VARIABLE: "0.6,0.8"}
+    write_held_team(lab.env)
+    effects, release = tmp_path / "effects.txt", tmp_path / "release"
+    env = {
+        **lab.env,
+        EFFECTS_VARIABLE: str(effects),
+        HOLD_AFTER_VARIABLE: "1",
+        RELEASE_VARIABLE: str(release),
+    }
     env.pop(DATABASE_VARIABLE, None)
     if database is not None:
         env[DATABASE_VARIABLE] = database
     first = subprocess.Popen(
-        lab._run_args("busy"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        held_run_args(lab._run_args("busy")),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     try:
         _wait_for_effects(effects, first, timeout=120)
@@ -67,6 +83,7 @@ def test_a_second_process_is_told_the_thread_is_busy(tmp_path: Path, database: s
         assert second.returncode == 2, second.stderr  # refused: see docs/cli.md
         assert second.stdout == ""
         assert "error: thread busy is busy: another process is running it" in second.stderr
+        release.touch()  # the first run goes on
         _, first_err = first.communicate(timeout=300)
         assert first.returncode == 0, first_err.decode()
     finally:
