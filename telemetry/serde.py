@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from langgraph.checkpoint.serde.base import SerializerProtocol
@@ -26,3 +27,14 @@ class CountingSerializer(SerializerProtocol):
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
         """Deserialize with the inner serializer."""
         return self.inner.loads_typed(data)
+
+    def with_msgpack_allowlist(
+        self, extra_allowlist: Iterable[tuple[str, ...] | type]
+    ) -> CountingSerializer:
+        """The same counter over the inner serializer with a wider allowlist (LangGraph widens
+        it with a graph's state types when the graph is compiled)."""
+        widen = getattr(self.inner, "with_msgpack_allowlist", None)
+        if widen is None:
+            return self
+        inner = widen(extra_allowlist)
+        return self if inner is self.inner else CountingSerializer(inner, self.counter)

@@ -277,3 +277,14 @@ def test_a_run_over_a_corpus_imports_neither_torch_nor_sentence_transformers(
     home = ["--home", str(tmp_path / "home"), "--no-trace"]
     modules = _imported_by(["run", "How are runs checkpointed?", "--corpus", str(corpus), *home])
     assert not modules.intersection(HEAVY), sorted(modules.intersection(HEAVY))
+
+
+def test_a_traced_run_keeps_the_msgpack_allowlist_through_the_byte_counter(
+    tmp_path: Path, embedder: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    ran = runner.invoke(
+        app, ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--home", str(tmp_path)]
+    )
+    assert ran.exit_code == 0, ran.output
+    assert "does not support msgpack allowlist" not in caplog.text

@@ -29,12 +29,13 @@ home's key file reloads it when another process changed it and never writes unde
 from __future__ import annotations
 
 import asyncio
+import copy
 import random
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -131,6 +132,20 @@ class CadreSaver(BaseCheckpointSaver[str]):
     def encrypted(self) -> bool:
         """Whether every blob is sealed."""
         return self.cipher is not None
+
+    def with_allowlist(self, extra_allowlist: Collection[tuple[str, ...]]) -> CadreSaver:
+        """A shallow clone whose serializer also revives ``extra_allowlist``, through any
+        serializer that can widen its allowlist (a wrapper such as telemetry's byte counter
+        included, which LangGraph's own check does not see through)."""
+        widen = getattr(self.serde, "with_msgpack_allowlist", None)
+        if widen is None:
+            return cast(CadreSaver, super().with_allowlist(extra_allowlist))
+        serde = widen(extra_allowlist)
+        if serde is self.serde:
+            return self
+        clone = copy.copy(self)
+        clone.serde = serde
+        return clone
 
     def close(self) -> None:
         """Close the connection (the saver cannot be used afterwards)."""
