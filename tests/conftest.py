@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import tempfile
+import time
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -26,6 +28,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from bench.crash_team import read_effects
 from framework.memory import (
     Corpus,
     MiniLMEmbedder,
@@ -115,6 +118,18 @@ def store(embedder: MiniLMEmbedder) -> Iterator[SemanticStore]:
     """An in-memory semantic store on the shared embedder."""
     with SemanticStore(":memory:", embedder=embedder) as opened:
         yield opened
+
+
+def wait_for_effects(path: Path, process: subprocess.Popen[bytes], timeout: float) -> None:
+    """Wait until a ``cadre run`` of the crash team has recorded a side effect in ``path``
+    (a task started); fail if the process ends first or ``timeout`` passes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.is_file() and read_effects(path):
+            return
+        assert process.poll() is None, f"`cadre run` ended early (exit {process.returncode})"
+        time.sleep(0.05)
+    pytest.fail("`cadre run` never started a task")
 
 
 # -- the crash tests' team, held by a condition rather than timed by sleeps -------------------

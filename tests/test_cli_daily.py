@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -20,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bench.crash import CrashLab, CrashSettings
-from bench.crash_team import EFFECTS_VARIABLE, read_effects
+from bench.crash_team import EFFECTS_VARIABLE
 from framework.chat_models import ProviderError, ProviderUnavailableError, provider_error
 from framework.cli.app import app
 from framework.errors import TransientError
@@ -29,6 +28,7 @@ from tests.conftest import (
     HOLD_AFTER_VARIABLE,
     SMALL_CORPUS,
     held_run_args,
+    wait_for_effects,
     write_corpus,
     write_held_team,
 )
@@ -167,16 +167,6 @@ def test_ctrl_c_while_the_commands_load_is_one_line_and_exit_130() -> None:
     assert done.stderr == "interrupted\n"
 
 
-def _wait_for_effects(path: Path, process: subprocess.Popen[bytes], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.is_file() and read_effects(path):
-            return
-        assert process.poll() is None, f"`cadre run` ended early (exit {process.returncode})"
-        time.sleep(0.05)
-    pytest.fail("`cadre run` never started a task")
-
-
 def test_ctrl_c_mid_run_says_how_to_resume_and_threads_and_show_agree(tmp_path: Path) -> None:
     lab = CrashLab(tmp_path, CrashSettings(tasks=12, max_parallel=2))
     write_held_team(lab.env)  # the run's workers wait after its first side effect: Ctrl-C
@@ -195,7 +185,7 @@ def test_ctrl_c_mid_run_says_how_to_resume_and_threads_and_show_agree(tmp_path: 
     finally:
         signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
     try:
-        _wait_for_effects(effects, run, timeout=120)
+        wait_for_effects(effects, run, timeout=120)
         run.send_signal(signal.SIGINT)
         _, err = run.communicate(timeout=120)
     finally:

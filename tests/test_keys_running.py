@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 from bench.crash import CrashLab, CrashSettings, read_final
-from bench.crash_team import EFFECTS_VARIABLE, read_effects, task_ids
+from bench.crash_team import EFFECTS_VARIABLE, task_ids
 from framework.database import DATABASE_VARIABLE
 from framework.home import DataHome
 from framework.persistence.keys import KEYS_VARIABLE
@@ -26,6 +25,7 @@ from tests.conftest import (
     HOLD_AFTER_VARIABLE,
     RELEASE_VARIABLE,
     held_run_args,
+    wait_for_effects,
     write_held_team,
 )
 
@@ -40,16 +40,6 @@ def database(request: pytest.FixtureRequest) -> str | None:
         return None
     url: str = request.getfixturevalue("postgres_url")
     return url
-
-
-def _wait_for_effects(path: Path, process: subprocess.Popen[bytes], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.is_file() and read_effects(path):
-            return
-        assert process.poll() is None, f"`cadre run` ended early (exit {process.returncode})"
-        time.sleep(0.05)
-    pytest.fail("`cadre run` never started a task")
 
 
 def _key_ids(home: Path) -> list[str]:
@@ -92,7 +82,7 @@ def test_key_changes_wait_for_a_running_thread(
         stderr=subprocess.PIPE,
     )
     try:
-        _wait_for_effects(effects, first, timeout=120)
+        wait_for_effects(effects, first, timeout=120)
         [old] = _key_ids(home)
         rotated = keys("rotate")
         assert rotated.returncode == 0, rotated.stderr

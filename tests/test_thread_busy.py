@@ -11,7 +11,6 @@ process always meets the first at work, however long it takes to start.
 from __future__ import annotations
 
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from tests.conftest import (
     HOLD_AFTER_VARIABLE,
     RELEASE_VARIABLE,
     held_run_args,
+    wait_for_effects,
     write_held_team,
 )
 
@@ -38,16 +38,6 @@ def database(request: pytest.FixtureRequest) -> str | None:
         return None
     url: str = request.getfixturevalue("postgres_url")
     return url
-
-
-def _wait_for_effects(path: Path, process: subprocess.Popen[bytes], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.is_file() and read_effects(path):
-            return
-        assert process.poll() is None, f"`cadre run` ended early (exit {process.returncode})"
-        time.sleep(0.05)
-    pytest.fail("`cadre run` never started a task")
 
 
 def test_a_second_process_is_told_the_thread_is_busy(tmp_path: Path, database: str | None) -> None:
@@ -70,7 +60,7 @@ def test_a_second_process_is_told_the_thread_is_busy(tmp_path: Path, database: s
         stderr=subprocess.PIPE,
     )
     try:
-        _wait_for_effects(effects, first, timeout=120)
+        wait_for_effects(effects, first, timeout=120)
         second = subprocess.run(
             [*lab.cadre, "resume", "busy", "--home", str(lab.home.root)],
             env=env,
