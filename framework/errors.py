@@ -85,7 +85,9 @@ class CorpusError(RunError):
 
 
 class NotTextError(CorpusError):
-    """A document file is binary or not UTF-8 text; the message says which."""
+    """A document file was not read: not a regular file, over the size limit, or not text
+    (binary, or in an encoding without a byte-order mark other than UTF-8); the message says
+    which."""
 
 
 class EmbeddingError(RunError):

@@ -22,6 +22,7 @@ from framework.memory import (
     checked_corpus_files,
     ingest_corpus,
 )
+from framework.memory.corpus import ProgressCallback
 from framework.observe import ObserverOptions, RunObserver, load_observer
 from framework.persistence.saver import CadreSaver
 from framework.registry import TeamFactory, TeamSetup, load_team
@@ -147,6 +148,8 @@ def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None
     )
     review_points(request.review)
     if request.corpus is not None and not request.read_only:
+        # every file is checked and read, so a corpus that would be refused is refused here,
+        # before the home (keys.json, memory.sqlite) is created
         checked_corpus_files(request.corpus)
     return factory, model
 
@@ -167,8 +170,13 @@ def _check_review_support(
         )
 
 
-def launch(request: LaunchRequest) -> Launched:
-    """Validate the request, then open the home, index the corpus and compile the team."""
+def launch(request: LaunchRequest, *, on_ingest: ProgressCallback | None = None) -> Launched:
+    """Validate the request, then open the home, index the corpus and compile the team.
+
+    Args:
+        request: What to run.
+        on_ingest: Called after every batch of corpus chunks committed (for progress).
+    """
     factory, model = _validate(request)
     options = TeamOptions(
         name=request.team,
@@ -180,7 +188,7 @@ def launch(request: LaunchRequest) -> Launched:
         roles=request.roles,
     )
     corpus = None if request.read_only else request.corpus
-    launched = open_team(request.home, factory, options, corpus=corpus)
+    launched = open_team(request.home, factory, options, corpus=corpus, on_ingest=on_ingest)
     try:
         _check_review_support(launched.app, request)
     except BaseException:
@@ -190,17 +198,23 @@ def launch(request: LaunchRequest) -> Launched:
 
 
 def open_team(
-    home: DataHome, factory: TeamFactory, options: TeamOptions, *, corpus: Path | None = None
+    home: DataHome,
+    factory: TeamFactory,
+    options: TeamOptions,
+    *,
+    corpus: Path | None = None,
+    on_ingest: ProgressCallback | None = None,
 ) -> Launched:
     """Open the home (its cipher, store, observer and checkpointer), index ``corpus`` when
-    given, and compile the team ``factory`` builds; everything is closed again if a step fails.
+    given (``on_ingest`` told of every committed batch), and compile the team ``factory``
+    builds; everything is closed again if a step fails.
     """
     home = home.create()
     resources = ExitStack()
     try:
         cipher = home_cipher(home)
         store = resources.enter_context(home_store(home, cipher))
-        report = ingest_corpus(corpus, store) if corpus is not None else None
+        report = ingest_corpus(corpus, store, on_progress=on_ingest) if corpus is not None else None
         observer = load_observer(home, options.observe) if options.observe else None
         if observer is not None:
             resources.callback(observer.close)

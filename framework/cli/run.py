@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +18,11 @@ from framework.cli._common import (
 from framework.errors import CadreError, ConfigError
 from framework.home import resolve_home
 from framework.observe import ObserverOptions
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from framework.memory.corpus import IngestProgress, IngestReport
 
 __all__ = ["run"]
 
@@ -66,7 +71,6 @@ def run(
     import asyncio
 
     from rich.console import Console
-    from rich.markup import escape
 
     from framework.cli._render import report_outcome
     from framework.cli.progress import ProgressPrinter
@@ -96,17 +100,9 @@ def run(
     try:
         if thread is not None:
             refuse_existing_thread(request.home, thread)
-        with launch(request) as launched:
+        with launch(request, on_ingest=_IngestPrinter(err)) as launched:
             if (ingest := launched.ingest) is not None:
-                err.print(
-                    f"[dim]corpus: {ingest.files_seen} files ({ingest.files_indexed} indexed, "
-                    f"{ingest.files_unchanged} unchanged), {ingest.chunks_written} new chunks[/]"
-                )
-                for skipped in ingest.skipped:
-                    err.print(
-                        f"[yellow]skipped {escape(skipped.path)}: {escape(skipped.reason)}[/]",
-                        highlight=False,
-                    )
+                _print_ingest(err, ingest)
             thread_id = thread or new_thread_id()
             announce_thread(thread_id, home)
             err.print(f"[dim]thread {thread_id}, team {team}[/]")
@@ -134,3 +130,43 @@ def run(
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         report_outcome(result, requests, home)
+
+
+class _IngestPrinter:
+    """Prints ``indexing PATH: DONE/TOTAL chunks, F/N files`` on stderr after each committed
+    batch; an ingest done in one batch prints nothing but its summary."""
+
+    def __init__(self, err: Console) -> None:
+        self.err = err
+        self.printed = False
+
+    def __call__(self, progress: IngestProgress) -> None:
+        from rich.markup import escape
+
+        if not self.printed and progress.files_done == progress.files_total:
+            return
+        self.printed = True
+        self.err.print(
+            f"[dim]indexing {escape(progress.path)}: {progress.chunks_done}/"
+            f"{progress.chunks_total} chunks, {progress.files_done}/{progress.files_total} "
+            "files[/]",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+def _print_ingest(err: Console, ingest: IngestReport) -> None:
+    """The corpus summary, then one line per skipped file with why."""
+    from rich.markup import escape
+
+    resumed = f", {ingest.files_resumed} resumed" if ingest.files_resumed else ""
+    err.print(
+        f"[dim]corpus: {ingest.files_seen} files ({ingest.files_indexed} indexed{resumed}, "
+        f"{ingest.files_unchanged} unchanged), {ingest.chunks_written} new chunks[/]"
+    )
+    for skipped in ingest.skipped:
+        err.print(
+            f"[yellow]skipped {escape(skipped.path)}: {escape(skipped.reason)}[/]",
+            highlight=False,
+            soft_wrap=True,
+        )

@@ -1,42 +1,61 @@
 """Corpus ingestion and search: text files cut into chunks, embedded into a semantic store.
 
 A corpus is a folder of ``.md``, ``.markdown``, ``.txt`` and ``.rst`` text files.
-:func:`ingest_corpus` indexes it incrementally (unchanged files are skipped by content hash,
-files that are not text are skipped and listed); :class:`Corpus` answers queries with
+:func:`ingest_corpus` indexes it incrementally (unchanged files are skipped by content hash;
+special files, files over the size limit and files that are not text are skipped and listed)
+and in batches (with progress; a killed ingest resumes); :class:`Corpus` answers queries with
 :class:`Passage` objects that cite ``path:line``.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
-from collections.abc import Sequence
+import stat
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from framework.errors import CorpusError, NotTextError
+from framework.errors import ConfigError, CorpusError, NotTextError
 from framework.memory._chunking import Chunk, chunk_document
-from framework.memory._text_files import SkippedFile, read_bytes, text_of
+from framework.memory._ingest import (
+    DEFAULT_BATCH,
+    INCOMPLETE,
+    BatchWriter,
+    IngestProgress,
+    ProgressCallback,
+)
+from framework.memory._text_files import (
+    MAX_FILE_MB_VARIABLE,
+    SkippedFile,
+    file_size_limit,
+    read_bytes,
+    text_of,
+)
 from framework.memory.store import (
     Namespace,
     SearchHit,
     SemanticStore,
     SourceRecord,
-    StoreItem,
     namespace_path,
 )
 
 __all__ = [
     "CORPUS_NAMESPACE",
     "CORPUS_SUFFIXES",
+    "MAX_FILE_MB_VARIABLE",
     "Chunk",
     "Corpus",
+    "IngestProgress",
     "IngestReport",
     "Passage",
+    "ProgressCallback",
     "SkippedFile",
     "checked_corpus_files",
     "chunk_document",
     "corpus_files",
+    "file_size_limit",
     "ingest_corpus",
 ]
 
@@ -45,6 +64,8 @@ CORPUS_NAMESPACE: Namespace = ("corpus",)
 
 CORPUS_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst"})
 """File suffixes (compared in lower case) that belong to a corpus."""
+
+_LISTED = 3  # skipped files a refusal names
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,8 +77,11 @@ class IngestReport:
         files_indexed: Files new or changed, whose chunks were (re)written.
         files_unchanged: Text files left as they were indexed.
         files_removed: Files indexed before that are gone, or are no longer text.
-        chunks_written: Chunks embedded and written.
-        skipped: Files not indexed because they are not text, each with the reason.
+        chunks_written: Chunks written (a chunk already stored with the same text keeps its
+            vector: only the others are embedded).
+        skipped: Files not indexed (not a regular file, over the size limit, not text), each
+            with the reason.
+        files_resumed: Of ``files_indexed``, those an interrupted ingest had begun.
     """
 
     files_seen: int
@@ -66,6 +90,7 @@ class IngestReport:
     files_removed: int
     chunks_written: int
     skipped: tuple[SkippedFile, ...] = ()
+    files_resumed: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -83,7 +108,11 @@ class Passage:
 
 
 def corpus_files(root: Path) -> list[Path]:
-    """The corpus files under ``root``, recursively, sorted, skipping hidden files and folders."""
+    """The corpus files under ``root``, recursively, sorted, skipping hidden files and folders.
+
+    Files are picked by name only (nothing is opened): special files and symbolic link loops
+    with a corpus suffix are listed too, and skipped when read. Linked folders are not entered.
+    """
     found: list[Path] = []
     for folder, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
@@ -101,55 +130,83 @@ def ingest_corpus(
     namespace: Namespace = CORPUS_NAMESPACE,
     *,
     max_chars: int = 800,
+    batch: int = DEFAULT_BATCH,
+    max_file_bytes: int | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> IngestReport:
-    """Index the corpus under ``root`` into ``store``, incrementally.
+    """Index the corpus under ``root`` into ``store``, incrementally, in batches.
 
     Files are named by display path: the root's own name joined with the relative path
     (``docs/guide/intro.md``). Unchanged files (same sha256) are skipped; a changed file's old
     chunks are replaced; chunks of files gone from this root are deleted. A file that is not
-    text (see :func:`text_of`) is not indexed, and is listed in the report's ``skipped``; what
-    was indexed from it before is deleted. Several roots with different names can share one
-    namespace. All new chunks are embedded in one batched call.
+    read (see :func:`read_bytes` and :func:`text_of`: not a regular file, over the size limit,
+    not text) is listed in the report's ``skipped``; what was indexed from it before is
+    deleted. Several roots with different names can share one namespace.
+
+    Files are read one at a time; chunks are embedded and committed ``batch`` at a time, and
+    a file is marked complete after its last batch, so a killed ingest, run again, embeds only
+    the chunks it had not committed.
+
+    Args:
+        root: The corpus folder.
+        store: The store to index into.
+        namespace: The namespace to index under.
+        max_chars: Longest chunk, in characters.
+        batch: Chunks embedded and committed per transaction.
+        max_file_bytes: Size limit per file; :func:`file_size_limit` (``$CADRE_MAX_FILE_MB``,
+            default 10 MB) when omitted.
+        on_progress: Called with an :class:`IngestProgress` after every committed batch.
 
     Raises:
         CorpusError: ``root`` is missing, is not a folder, holds no corpus files or none that
-            is text, or a file cannot be read.
+            is text, or a file cannot be read (permissions).
+        ConfigError: ``$CADRE_MAX_FILE_MB`` or ``batch`` is not a positive number.
     """
     root = Path(root)
-    files = checked_corpus_files(root)
+    files = _listed(root)
+    limit = _limit(max_file_bytes)
     prefix = root.resolve().name
-    texts, skipped = _read_texts(root, prefix, files)
     previous = store.sources(namespace)
-    records: list[SourceRecord] = []
-    items: list[StoreItem] = []
-    stale: list[str] = []
-    for display, (digest, text) in texts.items():
+    writer = BatchWriter(store, namespace, len(files), batch, on_progress)
+    texts: set[str] = set()
+    skipped: list[SkippedFile] = []
+    indexed = resumed = 0
+    for _, display, read in _read_each(root, prefix, files, limit):
+        if isinstance(read, SkippedFile):
+            skipped.append(read)
+            writer.passed()
+            continue
+        digest, text = read
+        texts.add(display)
         old = previous.get(display)
         if old is not None and old.content_hash == digest:
+            writer.passed()
             continue
         chunks = chunk_document(display, text, max_chars)
-        keys = tuple(chunk.id for chunk in chunks)
-        items.extend(_item(chunk) for chunk in chunks)
-        records.append(SourceRecord(source=display, content_hash=digest, keys=keys))
-        if old is not None:
-            stale.extend(sorted(set(old.keys) - set(keys)))
+        record = SourceRecord(
+            source=display, content_hash=digest, keys=tuple(chunk.id for chunk in chunks)
+        )
+        indexed += 1
+        resumed += old is not None and old.content_hash == f"{INCOMPLETE}{digest}"
+        writer.add(record, chunks, old)
+    if not texts:
+        raise _no_text(root, skipped)
+    writer.finish()
     removed = [
         record
         for source, record in sorted(previous.items())
         if source.startswith(f"{prefix}/" if prefix else "") and source not in texts
     ]
-    stale.extend(key for record in removed for key in record.keys)
-    written = store.put_many(namespace, items)
-    store.delete_many(namespace, stale)
-    store.put_sources(namespace, records)
+    store.delete_many(namespace, [key for record in removed for key in record.keys])
     store.delete_sources(namespace, [record.source for record in removed])
     return IngestReport(
         files_seen=len(files),
-        files_indexed=len(records),
-        files_unchanged=len(texts) - len(records),
+        files_indexed=indexed,
+        files_unchanged=len(texts) - indexed,
         files_removed=len(removed),
-        chunks_written=written,
+        chunks_written=writer.chunks_written,
         skipped=tuple(skipped),
+        files_resumed=resumed,
     )
 
 
@@ -181,11 +238,42 @@ class Corpus:
         return [[_passage(hit) for hit in hits] for hits in ranked]
 
 
-def checked_corpus_files(root: Path) -> list[Path]:
-    """The corpus files under ``root``; CorpusError when there is no usable corpus there."""
-    if not root.exists():
-        raise CorpusError(f"corpus folder {root} does not exist; pass a folder of text files")
-    if not root.is_dir():
+def checked_corpus_files(root: Path, *, max_file_bytes: int | None = None) -> list[Path]:
+    """The files under ``root`` that can be indexed: each is checked and read (within the size
+    limit) as :func:`ingest_corpus` will, so a corpus it accepts will not be refused later.
+
+    Raises:
+        CorpusError: ``root`` is missing or not a folder, holds no corpus files, or none of
+            them is a regular text file within the size limit (each is listed with why).
+        ConfigError: ``$CADRE_MAX_FILE_MB`` is not a positive number.
+    """
+    root = Path(root)
+    files = _listed(root)
+    found = _read_each(root, root.resolve().name, files, _limit(max_file_bytes))
+    usable, skipped = [], []
+    for path, _, read in found:
+        if isinstance(read, SkippedFile):
+            skipped.append(read)
+        else:
+            usable.append(path)
+    if not usable:
+        raise _no_text(root, skipped)
+    return usable
+
+
+def _listed(root: Path) -> list[Path]:
+    """The corpus files under ``root``; CorpusError when there are none, or no folder."""
+    try:
+        is_folder = stat.S_ISDIR(os.stat(root).st_mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise CorpusError(f"corpus folder {root} is a symbolic link loop") from None
+        if exc.errno == errno.ENOENT:
+            raise CorpusError(
+                f"corpus folder {root} does not exist; pass a folder of text files"
+            ) from None
+        raise CorpusError(f"cannot read corpus folder {root}: {exc.strerror or exc}") from None
+    if not is_folder:
         raise CorpusError(f"corpus path {root} is not a folder; pass the folder that holds it")
     files = corpus_files(root)
     if not files:
@@ -194,38 +282,39 @@ def checked_corpus_files(root: Path) -> list[Path]:
     return files
 
 
-def _read_texts(
-    root: Path, prefix: str, files: list[Path]
-) -> tuple[dict[str, tuple[str, str]], list[SkippedFile]]:
-    """``{display path: (sha256, text)}`` of the text files, and the files skipped as not text.
+def _limit(given: int | None) -> int:
+    if given is None:
+        return file_size_limit()
+    if given < 1:
+        raise ConfigError(f"max_file_bytes must be at least 1, got {given}")
+    return given
+
+
+def _read_each(
+    root: Path, prefix: str, files: list[Path], limit: int
+) -> Iterator[tuple[Path, str, tuple[str, str] | SkippedFile]]:
+    """``(path, display path, (sha256, text) or why it is skipped)`` of each file, read one at
+    a time.
 
     Raises:
-        CorpusError: A file cannot be read, or none is text.
+        CorpusError: A file cannot be read (permissions).
     """
-    texts: dict[str, tuple[str, str]] = {}
-    skipped: list[SkippedFile] = []
     for path in files:
         display = f"{prefix}/{path.relative_to(root).as_posix()}".lstrip("/")
-        data = read_bytes(path)
+        read: tuple[str, str] | SkippedFile
         try:
-            texts[display] = (hashlib.sha256(data).hexdigest(), text_of(data))
+            data = read_bytes(path, limit)
+            read = (hashlib.sha256(data).hexdigest(), text_of(data))
         except NotTextError as error:
-            skipped.append(SkippedFile(path=display, reason=str(error)))
-    if not texts:
-        listed = "; ".join(f"{file.path}: {file.reason}" for file in skipped)
-        raise CorpusError(f"corpus folder {root} holds no text files ({listed})")
-    return texts, skipped
+            read = SkippedFile(path=display, reason=str(error))
+        yield path, display, read
 
 
-def _item(chunk: Chunk) -> StoreItem:
-    metadata = {
-        "path": chunk.path,
-        "start_line": chunk.start_line,
-        "end_line": chunk.end_line,
-        "heading": chunk.heading,
-        "code": chunk.code,
-    }
-    return StoreItem(key=chunk.id, text=chunk.text, metadata=metadata, context=chunk.heading)
+def _no_text(root: Path, skipped: list[SkippedFile]) -> CorpusError:
+    """The one-line refusal of a corpus none of whose files can be read, naming a few."""
+    listed = "; ".join(f"{file.path}: {file.reason}" for file in skipped[:_LISTED])
+    more = f"; {len(skipped) - _LISTED} more" if len(skipped) > _LISTED else ""
+    return CorpusError(f"corpus folder {root} holds no text files ({listed}{more})")
 
 
 def _passage(hit: SearchHit) -> Passage:

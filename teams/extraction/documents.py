@@ -8,6 +8,7 @@ A document comes from a file (``cadre extract``) or from the chunks of an indexe
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator
 from itertools import groupby
@@ -131,29 +132,32 @@ def read_documents(paths: Iterable[Path]) -> list[Document]:
     """The documents of files and folders (their corpus files, recursively), each file once,
     named by the path as given.
 
+    Files are read as a corpus is (:func:`framework.memory.read_text`): only regular files
+    (a symbolic link is followed to one), within the size limit (``$CADRE_MAX_FILE_MB``).
+
     Raises:
         CorpusError: A path does not exist, a folder holds no corpus file, a file is not a
-            corpus file, cannot be read, or is not text (a
-            :class:`~framework.errors.NotTextError`). Nothing is read past the first problem.
+            corpus file, cannot be read, or is not a regular text file within the size limit
+            (a :class:`~framework.errors.NotTextError`). Nothing is read past the first problem.
     """
-    files: dict[Path, str] = {}
+    files: dict[str, tuple[Path, str]] = {}
     for path in paths:
         for file, display in _files_of(path):
-            files.setdefault(file.resolve(), display)
-    return [document_of(display, read_text(file)) for file, display in files.items()]
+            files.setdefault(os.path.realpath(file), (file, display))  # no error on link loops
+    return [document_of(display, read_text(file)) for file, display in files.values()]
 
 
 def _files_of(path: Path) -> list[tuple[Path, str]]:
-    if not path.exists():
+    if path.is_dir():
+        found = corpus_files(path)
+        if not found:
+            raise CorpusError(f"{path} holds no {_SUFFIXES} files")
+        return [(file, (path / file.relative_to(path)).as_posix()) for file in found]
+    if not path.exists() and not path.is_symlink():
         raise CorpusError(f"{path} does not exist: pass files or folders of documents")
-    if path.is_file():
-        if path.suffix.lower() not in CORPUS_SUFFIXES:
-            raise CorpusError(f"{path} is not a {_SUFFIXES} file")
-        return [(path, path.as_posix())]
-    found = corpus_files(path)
-    if not found:
-        raise CorpusError(f"{path} holds no {_SUFFIXES} files")
-    return [(file, (path / file.relative_to(path)).as_posix()) for file in found]
+    if path.suffix.lower() not in CORPUS_SUFFIXES:
+        raise CorpusError(f"{path} is not a {_SUFFIXES} file")
+    return [(path, path.as_posix())]  # read_text refuses what is not a regular file
 
 
 def corpus_documents(corpus: Corpus) -> list[Document]:
