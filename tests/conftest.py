@@ -105,6 +105,15 @@ def postgres_url(postgres_server_url: str) -> str:
     return new_database(postgres_server_url)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> str | None:
+    """None for the home's SQLite files, else a new PostgreSQL database (a test on both)."""
+    if request.param == "sqlite":
+        return None
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 def new_database(server_url: str) -> str:
     """Create an empty database on the server of ``server_url``; its URL."""
     name = f"cadre_{uuid.uuid4().hex[:16]}"

@@ -33,15 +33,6 @@ TASKS = 12
 SETTINGS = CrashSettings(tasks=TASKS, max_parallel=2)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest) -> str | None:
-    """None for the home's SQLite files, else a new PostgreSQL database."""
-    if request.param == "sqlite":
-        return None
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 def _key_ids(home: Path) -> list[str]:
     return list(json.loads((home / "keys.json").read_text())["keys"])
 

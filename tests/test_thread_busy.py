@@ -13,8 +13,6 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from bench.crash import CrashLab, CrashSettings, read_final
 from bench.crash_team import EFFECTS_VARIABLE, read_effects, task_ids
 from framework.database import DATABASE_VARIABLE
@@ -29,15 +27,6 @@ from tests.conftest import (
 
 TASKS = 30
 SETTINGS = CrashSettings(tasks=TASKS, max_parallel=2)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest) -> str | None:
-    """None for the home's SQLite files, else a new PostgreSQL database."""
-    if request.param == "sqlite":
-        return None
-    url: str = request.getfixturevalue("postgres_url")
-    return url
 
 
 def test_a_second_process_is_told_the_thread_is_busy(tmp_path: Path, database: str | None) -> None:
