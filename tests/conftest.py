@@ -22,13 +22,15 @@ os.environ.setdefault("CADRE_CACHE", tempfile.mkdtemp(prefix="cadre-test-cache-"
 
 import uuid
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
-from bench.crash_team import read_effects
+from bench.crash_team import EFFECTS_VARIABLE, read_effects
+from framework.database import DATABASE_VARIABLE
 from framework.memory import (
     Corpus,
     MiniLMEmbedder,
@@ -36,6 +38,7 @@ from framework.memory import (
     default_embedder,
     ingest_corpus,
 )
+from framework.persistence.keys import KEYS_VARIABLE
 from tests.postgres_server import REQUIRE_VARIABLE, find_bin_dir, postgres_server
 
 SMALL_CORPUS = {
@@ -233,6 +236,45 @@ def write_held_team(env: Mapping[str, str]) -> None:
     info.mkdir(exist_ok=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: held_team\nVersion: 0\n")
     (info / "entry_points.txt").write_text(f"[cadre.teams]\n{HELD_TEAM} = held_team:team\n")
+
+
+@dataclass(frozen=True)
+class HeldRun:
+    """What a test needs to hold a ``cadre run`` of the held team after its first task: the
+    environment, the side-effect file to wait on and the file that releases it."""
+
+    env: dict[str, str]
+    effects: Path
+    release: Path
+
+
+def held_run(env: Mapping[str, str], folder: Path, database: str | None) -> HeldRun:
+    """Install the held team beside ``env``'s crashy team; the environment of a run held after
+    its first task until ``release`` exists, on ``database`` (None: the home's SQLite)."""
+    write_held_team(env)
+    effects, release = folder / "effects.txt", folder / "release"
+    held = {
+        **env,
+        EFFECTS_VARIABLE: str(effects),
+        HOLD_AFTER_VARIABLE: "1",
+        RELEASE_VARIABLE: str(release),
+    }
+    held.pop(DATABASE_VARIABLE, None)
+    held.pop(KEYS_VARIABLE, None)
+    if database is not None:
+        held[DATABASE_VARIABLE] = database
+    return HeldRun(env=held, effects=effects, release=release)
+
+
+def as_default_database(database: str | None, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """Make ``database`` the one every data home of the test opens (``$CADRE_DB``; unset for
+    SQLite), with no ``$CADRE_KEYS``."""
+    monkeypatch.delenv(KEYS_VARIABLE, raising=False)
+    if database is None:
+        monkeypatch.delenv(DATABASE_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(DATABASE_VARIABLE, database)
+    return database
 
 
 def held_run_args(args: list[str]) -> list[str]:

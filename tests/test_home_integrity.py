@@ -21,7 +21,7 @@ from framework.database import DATABASE_VARIABLE
 from framework.home import DataHome
 from framework.memory import MiniLMEmbedder
 from framework.persistence.keys import KEYS_VARIABLE
-from tests.conftest import write_corpus
+from tests.conftest import as_default_database, write_corpus
 
 runner = CliRunner()
 
@@ -35,16 +35,10 @@ WRITTEN_ELSEWHERE = ("locks/", "traces/runs.sqlite")
 here); their folders are private, and the next run's ``DataHome.create`` tightens them."""
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
-    """None for the home's SQLite files, else a new PostgreSQL database (as ``$CADRE_DB``)."""
-    monkeypatch.delenv(KEYS_VARIABLE, raising=False)
-    if request.param == "sqlite":
-        monkeypatch.delenv(DATABASE_VARIABLE, raising=False)
-        return None
-    url: str = request.getfixturevalue("postgres_url")
-    monkeypatch.setenv(DATABASE_VARIABLE, url)
-    return url
+@pytest.fixture
+def database(database: str | None, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """The shared fixture's database, as the default of every data home (``$CADRE_DB``)."""
+    return as_default_database(database, monkeypatch)
 
 
 @pytest.fixture

@@ -21,21 +21,15 @@ from framework.home import DataHome
 from framework.persistence.keys import KEYS_VARIABLE, FileKeyProvider
 from framework.persistence.saver import CadreSaver, key_usage
 from framework.stores import home_checkpointer
-from tests.conftest import one_line_error
+from tests.conftest import as_default_database, one_line_error
 
 runner = CliRunner()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
-    """None for the home's SQLite files, else a new PostgreSQL database (as ``$CADRE_DB``)."""
-    monkeypatch.delenv(KEYS_VARIABLE, raising=False)
-    if request.param == "sqlite":
-        monkeypatch.delenv(DATABASE_VARIABLE, raising=False)
-        return None
-    url: str = request.getfixturevalue("postgres_url")
-    monkeypatch.setenv(DATABASE_VARIABLE, url)
-    return url
+@pytest.fixture
+def database(database: str | None, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """The shared fixture's database, as the default of every data home (``$CADRE_DB``)."""
+    return as_default_database(database, monkeypatch)
 
 
 def _home(root: Path, database: str | None) -> DataHome:

@@ -15,18 +15,15 @@ from pathlib import Path
 import pytest
 
 from bench.crash import CrashLab, CrashSettings, read_final
-from bench.crash_team import EFFECTS_VARIABLE, task_ids
-from framework.database import DATABASE_VARIABLE
+from bench.crash_team import task_ids
 from framework.home import DataHome
 from framework.persistence.keys import KEYS_VARIABLE
 from framework.persistence.saver import key_usage
 from framework.stores import home_checkpointer
 from tests.conftest import (
-    HOLD_AFTER_VARIABLE,
-    RELEASE_VARIABLE,
+    held_run,
     held_run_args,
     wait_for_effects,
-    write_held_team,
 )
 
 TASKS = 12
@@ -42,18 +39,8 @@ def test_key_changes_wait_for_a_running_thread(
 ) -> None:
     monkeypatch.delenv(KEYS_VARIABLE, raising=False)
     lab = CrashLab(tmp_path, SETTINGS)
-    write_held_team(lab.env)
-    effects, release = tmp_path / "effects.txt", tmp_path / "release"
-    env = {
-        **lab.env,
-        EFFECTS_VARIABLE: str(effects),
-        HOLD_AFTER_VARIABLE: "1",
-        RELEASE_VARIABLE: str(release),
-    }
-    env.pop(DATABASE_VARIABLE, None)
-    env.pop(KEYS_VARIABLE, None)
-    if database is not None:
-        env[DATABASE_VARIABLE] = database
+    held = held_run(lab.env, tmp_path, database)
+    env, effects, release = held.env, held.effects, held.release
     home = lab.home.root
 
     def keys(*args: str) -> subprocess.CompletedProcess[str]:

@@ -14,15 +14,12 @@ import subprocess
 from pathlib import Path
 
 from bench.crash import CrashLab, CrashSettings, read_final
-from bench.crash_team import EFFECTS_VARIABLE, read_effects, task_ids
-from framework.database import DATABASE_VARIABLE
+from bench.crash_team import read_effects, task_ids
 from framework.home import DataHome
 from tests.conftest import (
-    HOLD_AFTER_VARIABLE,
-    RELEASE_VARIABLE,
+    held_run,
     held_run_args,
     wait_for_effects,
-    write_held_team,
 )
 
 TASKS = 30
@@ -31,17 +28,8 @@ SETTINGS = CrashSettings(tasks=TASKS, max_parallel=2)
 
 def test_a_second_process_is_told_the_thread_is_busy(tmp_path: Path, database: str | None) -> None:
     lab = CrashLab(tmp_path, SETTINGS)
-    write_held_team(lab.env)
-    effects, release = tmp_path / "effects.txt", tmp_path / "release"
-    env = {
-        **lab.env,
-        EFFECTS_VARIABLE: str(effects),
-        HOLD_AFTER_VARIABLE: "1",
-        RELEASE_VARIABLE: str(release),
-    }
-    env.pop(DATABASE_VARIABLE, None)
-    if database is not None:
-        env[DATABASE_VARIABLE] = database
+    held = held_run(lab.env, tmp_path, database)
+    env, effects, release = held.env, held.effects, held.release
     first = subprocess.Popen(
         held_run_args(lab._run_args("busy")),
         env=env,
