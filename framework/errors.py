@@ -30,6 +30,8 @@ __all__ = [
     "StopRun",
     "TamperError",
     "ThreadBusyError",
+    "ToolError",
+    "ToolServerError",
     "TransientError",
     "UnknownKeyError",
     "UnsupportedFormatError",
@@ -92,6 +94,19 @@ class NotTextError(CorpusError):
 
 class EmbeddingError(RunError):
     """The embedding model could not be loaded or used."""
+
+
+class ToolError(RunError):
+    """A tool a worker called failed: it raised, timed out, or returned what cannot be used.
+
+    Inside a tool-calling loop this becomes a tool message for the model, not a crash; the
+    message names the tool and the cause.
+    """
+
+
+class ToolServerError(ToolError):
+    """A tool server (an MCP server) could not be started or reached, or died mid-call; the
+    message names the server and what to do."""
 
 
 class ThreadBusyError(RunError):

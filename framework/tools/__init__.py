@@ -1,0 +1,1 @@
+"""Tools for workers: a generic tool-calling worker and tools from MCP servers."""
