@@ -21,6 +21,7 @@ __all__ = [
     "CorpusError",
     "CryptoError",
     "EmbeddingError",
+    "IncompleteCheckpointError",
     "InvalidUpdate",
     "ModelError",
     "NotTextError",
@@ -130,6 +131,12 @@ class TamperError(CryptoError):
     The blob was edited or truncated, or it was written for another row (another thread,
     checkpoint or channel) and moved here.
     """
+
+
+class IncompleteCheckpointError(TamperError):
+    """Rows a checkpoint sealed as existing beside it are gone: its parent, a channel value it
+    names, or the writes of a task it recorded. The message names the thread, the checkpoint
+    and what is missing."""
 
 
 class UnknownKeyError(CryptoError):

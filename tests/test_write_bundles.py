@@ -84,7 +84,7 @@ def test_a_call_of_several_writes_is_sealed_once(db: tuple[Path, BlobCipher]) ->
         ("task-b", "branch:to:next", None),
     ]
     with CadreSaver(path, cipher) as saver:
-        assert key_usage(saver) == {"k1": 3}  # the checkpoint and two bundles
+        assert key_usage(saver) == {"k1": 4}  # the checkpoint, its manifest and two bundles
 
 
 ALTERATIONS = {
@@ -144,8 +144,8 @@ def test_bundles_survive_copying_and_reencryption(db: tuple[Path, BlobCipher]) -
         saver.copy_thread("t", "copy")
     keys = {"k2": os.urandom(32), **old.keyring.keys}
     with CadreSaver(path, _cipher("k2", "k1", keys=keys)) as saver:
-        assert reencrypt_all(saver) == 6
-        assert key_usage(saver) == {"k2": 6}
+        assert reencrypt_all(saver) == 8  # two threads of four blobs
+        assert key_usage(saver) == {"k2": 8}
     with CadreSaver(path, _cipher("k2", keys={"k2": keys["k2"]})) as saver:
         copied = saver.get_tuple(_config("copy"))
         assert copied is not None

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from framework.database import Database
 from framework.errors import ConfigError
+from framework.persistence import _manifests
 from framework.persistence._bundles import is_member_marker
 from framework.persistence._read import CheckpointRow, Reader
 from framework.persistence._rows import TABLES, RowCodec, upsert_into
@@ -42,11 +43,15 @@ def delete_threads(db: Database, thread_ids: Iterable[str]) -> None:
 def delete_checkpoints(
     reader: Reader, thread_id: str, checkpoint_ns: str, checkpoint_ids: Iterable[str]
 ) -> None:
-    """Remove these checkpoints and their writes, then the values nothing else reaches."""
-    keys = [(thread_id, checkpoint_ns, checkpoint_id) for checkpoint_id in checkpoint_ids]
+    """Remove these checkpoints, their writes and manifests, then the values nothing else
+    reaches; a checkpoint that stays and loses its parent is relinked to its nearest ancestor
+    that stays (seal inside ``cipher.sealing()``)."""
+    ids = list(checkpoint_ids)
+    _manifests.relink(reader.db, reader.codec, thread_id, checkpoint_ns, ids)
+    keys = [(thread_id, checkpoint_ns, checkpoint_id) for checkpoint_id in ids]
     where = "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"
-    reader.db.executemany(f"DELETE FROM cadre_checkpoints {where}", keys)
-    reader.db.executemany(f"DELETE FROM cadre_writes {where}", keys)
+    for table in ("cadre_checkpoints", "cadre_writes", "cadre_manifests"):
+        reader.db.executemany(f"DELETE FROM {table} {where}", keys)
     collect_garbage(reader, thread_id, checkpoint_ns)
 
 
@@ -123,8 +128,7 @@ def collect_garbage(reader: Reader, thread_id: str, checkpoint_ns: str) -> int:
         f"SELECT {_ROW} FROM cadre_checkpoints WHERE thread_id = ? AND checkpoint_ns = ?",
         (thread_id, checkpoint_ns),
     ).fetchall():
-        checkpoint, _ = reader.body(CheckpointRow(*row))
-        versions = checkpoint.get("channel_versions", {})
+        versions = reader.body(CheckpointRow(*row)).checkpoint.get("channel_versions", {})
         live.extend((channel, str(version)) for channel, version in versions.items())
     bases: dict[tuple[str, str], str | None] = {
         (channel, version): base

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
@@ -19,7 +19,7 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from framework.database import Database
-from framework.errors import TamperError
+from framework.errors import IncompleteCheckpointError, TamperError
 from framework.persistence._bundles import (
     BUNDLE_TYPE,
     Bundle,
@@ -28,6 +28,7 @@ from framework.persistence._bundles import (
     unpack,
 )
 from framework.persistence._deltas import EMPTY, FULL, KINDS, DeltaError, rebuild
+from framework.persistence._manifests import Checker, Manifest
 from framework.persistence._rows import (
     PUBLIC_METADATA_KEYS,
     RowCodec,
@@ -37,7 +38,7 @@ from framework.persistence._rows import (
     write_ad,
 )
 
-__all__ = ["CheckpointRow", "Reader", "Search", "search", "select_row"]
+__all__ = ["Body", "CheckpointRow", "Reader", "Search", "search", "select_row"]
 
 MAX_CHAIN = 100_000
 """A delta chain longer than this is a loop in an altered database, not data."""
@@ -60,6 +61,17 @@ class CheckpointRow:
     parent_id: str | None
     metadata: str
     body: bytes
+
+
+class Body(NamedTuple):
+    """What a checkpoint's sealed body holds."""
+
+    checkpoint: dict[str, Any]
+    """The checkpoint without its channel values."""
+    metadata: CheckpointMetadata
+    """The full metadata (plaintext column and sealed part)."""
+    manifested: bool
+    """Whether the checkpoint has a manifest to check (written under schema 2)."""
 
 
 def select_row(
@@ -154,22 +166,31 @@ class Reader:
         self.codec = codec
         self.serde = serde
         self._links: dict[tuple[str, str, str, str], tuple[str, str | None, Typed] | None] = {}
+        self._checker = Checker(db, codec)
 
-    def body(self, row: CheckpointRow) -> tuple[dict[str, Any], CheckpointMetadata]:
-        """The checkpoint (without channel values) and the full metadata of ``row``."""
+    def body(self, row: CheckpointRow) -> Body:
+        """What the sealed body of ``row`` holds, with the full metadata."""
         ad = checkpoint_ad(
             row.thread_id, row.checkpoint_ns, row.checkpoint_id, row.parent_id, row.metadata
         )
         body = self.serde.loads_typed(self.codec.open(row.body, ad))
         metadata = merge_metadata(row.metadata, body["metadata"])
-        return body["checkpoint"], cast(CheckpointMetadata, metadata)
+        manifested = bool(body.get("manifest"))
+        return Body(body["checkpoint"], cast(CheckpointMetadata, metadata), manifested)
 
-    def checkpoint_tuple(
-        self, row: CheckpointRow, checkpoint: Mapping[str, Any], metadata: CheckpointMetadata
-    ) -> CheckpointTuple:
-        """The tuple of ``row`` with its channel values and pending writes loaded."""
+    def checkpoint_tuple(self, row: CheckpointRow, body: Body) -> CheckpointTuple:
+        """The tuple of ``row`` with its channel values and pending writes loaded, and
+        everything its manifest promises checked.
+
+        Raises:
+            IncompleteCheckpointError: Its manifest, parent, a channel value or a recorded
+                write is missing.
+        """
         thread_id, checkpoint_ns = row.thread_id, row.checkpoint_ns
-        values = self.values(thread_id, checkpoint_ns, checkpoint.get("channel_versions", {}))
+        key = (thread_id, checkpoint_ns, row.checkpoint_id)
+        manifest = self._checker.manifest(key) if body.manifested else None
+        checkpoint = body.checkpoint
+        values = self.values(key, checkpoint.get("channel_versions", {}))
         full = cast(Checkpoint, {**checkpoint, "channel_values": values})
         parent: RunnableConfig | None = None
         if row.parent_id:
@@ -177,19 +198,30 @@ class Reader:
         return CheckpointTuple(
             config=_config(thread_id, checkpoint_ns, row.checkpoint_id),
             checkpoint=full,
-            metadata=metadata,
+            metadata=body.metadata,
             parent_config=parent,
-            pending_writes=self.writes(thread_id, checkpoint_ns, row.checkpoint_id),
+            pending_writes=self.writes(key, manifest),
         )
 
-    def values(
-        self, thread_id: str, checkpoint_ns: str, versions: ChannelVersions
-    ) -> dict[str, Any]:
-        """Every channel's value at ``versions``; channels stored empty or absent are left out."""
+    def values(self, key: tuple[str, str, str], versions: ChannelVersions) -> dict[str, Any]:
+        """Every channel's value at ``versions`` for checkpoint ``key``; channels stored empty
+        are left out.
+
+        Raises:
+            IncompleteCheckpointError: A version the checkpoint names is not stored.
+        """
+        thread_id, checkpoint_ns, checkpoint_id = key
         values: dict[str, Any] = {}
         for channel, version in versions.items():
             links = self._chain(thread_id, checkpoint_ns, channel, str(version))
-            if links is not None and links[0][0] != EMPTY:
+            if links is None:
+                raise IncompleteCheckpointError(
+                    f"checkpoint {checkpoint_id} of thread {thread_id} (namespace "
+                    f"{checkpoint_ns or 'top'}) is incomplete: the value of channel {channel!r} "
+                    f"(version {version}) is missing; rows were deleted from the database "
+                    "outside cadre (restore it from a backup)"
+                )
+            if links[0][0] != EMPTY:
                 values[channel] = self._rebuild(channel, links)
         return values
 
@@ -246,15 +278,18 @@ class Reader:
         self._links[key] = link
         return link
 
-    def writes(self, thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> list[PendingWrite]:
-        """The checkpoint's pending writes in ``writes_sort_key`` order."""
+    def writes(self, key: tuple[str, str, str], manifest: Manifest | None) -> list[PendingWrite]:
+        """The pending writes of checkpoint ``key`` in ``writes_sort_key`` order, checked
+        against its manifest when it has one."""
         rows = self.db.execute(
             "SELECT task_id, idx, channel, task_path, value FROM cadre_writes "
             "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
-            (thread_id, checkpoint_ns, checkpoint_id),
+            key,
         ).fetchall()
+        if manifest is not None:
+            self._checker.writes(key, manifest, ((r[0], r[1]) for r in rows))
         rows.sort(key=lambda r: writes_sort_key(r[3], r[0], r[1]))
-        opener = _WriteOpener(self.codec, (thread_id, checkpoint_ns, checkpoint_id), rows)
+        opener = _WriteOpener(self.codec, key, rows)
         return [
             (task_id, channel, self.serde.loads_typed(opener.typed(task_id, idx)))
             for task_id, idx, channel, _, _ in rows

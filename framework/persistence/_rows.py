@@ -26,6 +26,7 @@ __all__ = [
     "blob_ad",
     "checkpoint_ad",
     "describe_row",
+    "manifest_ad",
     "merge_metadata",
     "split_metadata",
     "upsert_into",
@@ -75,10 +76,16 @@ def write_ad(  # noqa: PLR0917 - a row's columns, in order (see TABLES)
     )
 
 
+def manifest_ad(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> bytes:
+    """The associated data of a checkpoint's manifest (see ``_manifests``)."""
+    return row_identity("manifest", thread_id, checkpoint_ns, checkpoint_id)
+
+
 _ROW_FIELDS: Mapping[str, tuple[str, ...]] = {
     "checkpoint": ("thread", "namespace", "checkpoint"),
     "blob": ("thread", "namespace", "channel", "version"),
     "write": ("thread", "namespace", "checkpoint", "task", "index", "channel"),
+    "manifest": ("thread", "namespace", "checkpoint"),
 }
 """What names a row of each kind, in the order of its associated data (see the ``*_ad``)."""
 
@@ -144,6 +151,13 @@ TABLES: tuple[BlobTable, ...] = (
         ),
         key=5,
         ad=write_ad,
+    ),
+    BlobTable(
+        name="cadre_manifests",
+        blob_column="value",
+        columns=("thread_id", "checkpoint_ns", "checkpoint_id"),
+        key=3,
+        ad=manifest_ad,
     ),
 )
 """Every table with a sealed column, for copying threads, key status and re-encryption."""

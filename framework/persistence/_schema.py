@@ -1,13 +1,18 @@
 """The tables of cadre's checkpointer, how a database is opened, and how rows are upserted.
 
-Four tables, all prefixed ``cadre_`` so a SQLite file LangGraph's ``SqliteSaver`` wrote can hold
+Five tables, all prefixed ``cadre_`` so a SQLite file LangGraph's ``SqliteSaver`` wrote can hold
 both (on PostgreSQL they live in the ``cadre_checkpoints`` schema):
 
 * ``cadre_meta``: what the database is (format, schema version, encrypted or not);
 * ``cadre_checkpoints``: one row per checkpoint; the channel values are not in it;
 * ``cadre_blobs``: one row per (thread, namespace, channel, version): a full value, a delta on
   an earlier version of the same channel, or an empty marker;
-* ``cadre_writes``: the pending writes of tasks, one row per (checkpoint, task, index).
+* ``cadre_writes``: the pending writes of tasks, one row per (checkpoint, task, index);
+* ``cadre_manifests``: one sealed row per checkpoint naming what must exist beside it (its
+  parent and the writes recorded on it; see ``_manifests``).
+
+Schema 2 added ``cadre_manifests``; a schema 1 database is upgraded when opened (its older
+checkpoints have no manifest, and are checked only for their channel values).
 
 The plaintext columns hold ids, channel names, versions, task paths and the metadata allowlist;
 every value is in a binary column, sealed when the database is encrypted.
@@ -26,7 +31,7 @@ __all__ = ["FORMAT_NAME", "PG_SCHEMA", "SCHEMA_VERSION", "open_checkpoints", "up
 FORMAT_NAME = "cadre-sqlite-checkpoints"
 """The ``format`` recorded in ``cadre_meta`` (the name is historical: PostgreSQL uses it too)."""
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 """The schema this module creates and reads."""
 
 PG_SCHEMA = "cadre_checkpoints"
@@ -67,7 +72,17 @@ _TABLES = (
         value {blob} NOT NULL,
         PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
     )""",
+    """CREATE TABLE IF NOT EXISTS cadre_manifests (
+        thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL,
+        value {blob} NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+    )""",
 )
+
+_UPGRADABLE = ("1",)
+"""Older schemas this module upgrades in place (by creating the tables they lack)."""
 
 
 def upsert(table: str, columns: Sequence[str], key: int, *, replace: bool) -> str:
@@ -119,6 +134,11 @@ def _create_or_check(db: Database, encrypted: bool) -> None:
             ],
         )
     meta = dict(db.execute("SELECT key, value FROM cadre_meta").fetchall())
+    if meta.get("format") == FORMAT_NAME and meta.get("schema") in _UPGRADABLE:
+        for ddl in _TABLES:
+            db.execute(db.ddl(ddl))
+        db.execute("UPDATE cadre_meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
+        meta["schema"] = SCHEMA_VERSION
     if meta.get("format") != FORMAT_NAME:
         raise ConfigError(f"{where} is not a cadre checkpoint database; choose another file")
     if meta.get("schema") != SCHEMA_VERSION:

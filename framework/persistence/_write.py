@@ -18,6 +18,7 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from framework.database import Database
+from framework.persistence import _manifests
 from framework.persistence._bundles import Member, member_marker, new_call_id, pack
 from framework.persistence._deltas import DeltaEncoder, StoredValue
 from framework.persistence._rows import (
@@ -64,7 +65,7 @@ class SealedCheckpoint:
         }
 
 
-_CHECKPOINTS, _BLOBS, _WRITES = TABLES
+_CHECKPOINTS, _BLOBS, _WRITES, _ = TABLES
 _PUT_CHECKPOINT = upsert_into(_CHECKPOINTS, replace=True)
 _PUT_BLOB = upsert_into(_BLOBS, replace=False)
 _REPLACE_WRITE = upsert_into(_WRITES, replace=True)
@@ -94,13 +95,15 @@ class Writer:
         metadata: CheckpointMetadata,
     ) -> SealedCheckpoint:
         """The checkpoint's row: allowlisted metadata in plaintext, the rest sealed in the body
-        with the checkpoint itself (without its channel values)."""
+        with the checkpoint itself (without its channel values) and the promise of a manifest
+        (see ``_manifests``)."""
         thread_id, checkpoint_ns = thread_and_namespace(config)
         parent_id = config["configurable"].get("checkpoint_id")
         saved = {k: v for k, v in checkpoint.items() if k != "channel_values"}
         public, private = split_metadata(get_serializable_checkpoint_metadata(config, metadata))
         ad = checkpoint_ad(thread_id, checkpoint_ns, checkpoint["id"], parent_id, public)
-        body = self.codec.seal(serde.dumps_typed({"checkpoint": saved, "metadata": private}), ad)
+        sealed = {"checkpoint": saved, "metadata": private, "manifest": True}
+        body = self.codec.seal(serde.dumps_typed(sealed), ad)
         return SealedCheckpoint(thread_id, checkpoint_ns, checkpoint["id"], parent_id, public, body)
 
     def put(
@@ -136,6 +139,8 @@ class Writer:
                     row.body,
                 ),
             )
+            key = (thread_id, checkpoint_ns, row.checkpoint_id)
+            _manifests.create(self.db, self.codec, key, row.parent_id)
         for channel, value in planned.items():
             key = (thread_id, checkpoint_ns, channel)
             if channel in kept:
@@ -216,12 +221,17 @@ class Writer:
         return WriteRows(_KEEP_WRITE, row_of.bundled(members), unbundled=one_by_one)
 
     def commit_writes(self, batch: Sequence[WriteRows]) -> None:
-        """Store the writes of several tasks in one transaction (call under the lock)."""
+        """Store the writes of several tasks in one transaction, recorded in their checkpoints'
+        manifests (call under the lock)."""
+        written: dict[tuple[str, str, str], list[tuple[str, int]]] = {}
         with self.db.write_transaction():
             for item in batch:
                 changed = self.db.executemany(item.sql, item.rows)
                 if item.unbundled is not None and 0 < changed < len(item.rows):
                     self._unbundle(item)
+                for row in item.rows:
+                    written.setdefault((row[0], row[1], row[2]), []).append((row[3], row[4]))
+            _manifests.record_writes(self.db, self.codec, written)
 
     def _unbundle(self, item: WriteRows) -> None:
         """Some rows of a bundle were stored already (by an earlier call of the task): take

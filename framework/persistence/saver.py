@@ -193,8 +193,7 @@ class CadreSaver(BaseCheckpointSaver[str]):
             if row is None:
                 return None
             reader = self._db()
-            checkpoint, metadata = reader.body(row)
-            return reader.checkpoint_tuple(row, checkpoint, metadata)
+            return reader.checkpoint_tuple(row, reader.body(row))
 
     def list(
         self,
@@ -220,10 +219,10 @@ class CadreSaver(BaseCheckpointSaver[str]):
                 row = select_row(self.db, thread_id, checkpoint_ns, checkpoint_id)
                 if row is None:  # deleted since the search
                     continue
-                checkpoint, metadata = reader.body(row)
-                if any(metadata.get(k) != v for k, v in found.remaining_filter.items()):
+                body = reader.body(row)
+                if any(body.metadata.get(k) != v for k, v in found.remaining_filter.items()):
                     continue
-                item = reader.checkpoint_tuple(row, checkpoint, metadata)
+                item = reader.checkpoint_tuple(row, body)
             if left is not None:
                 left -= 1
             yield item
@@ -283,7 +282,7 @@ class CadreSaver(BaseCheckpointSaver[str]):
 
     def delete_for_runs(self, run_ids: Sequence[str]) -> None:
         """Delete the checkpoints (and their writes) made by these runs."""
-        with self.lock, self.db.write_transaction():
+        with self._sealing(), self.lock, self.db.write_transaction():
             threads = _maintenance.delete_for_runs(self._db(), run_ids)
             self._deltas.forget_threads(sorted(threads))
 
@@ -299,7 +298,7 @@ class CadreSaver(BaseCheckpointSaver[str]):
         """Keep only the latest checkpoint of each namespace (``keep_latest``) or none
         (``delete``) of these threads; values nothing reaches any more are deleted too."""
         ids = [str(thread_id) for thread_id in thread_ids]
-        with self.lock, self.db.write_transaction():
+        with self._sealing(), self.lock, self.db.write_transaction():
             _maintenance.prune(self._db(), ids, strategy)
             self._deltas.forget_threads(ids)
 
@@ -308,7 +307,7 @@ class CadreSaver(BaseCheckpointSaver[str]):
     ) -> None:
         """Delete these checkpoints of a thread's namespace and their writes; values still
         reached by a remaining checkpoint (directly or as a delta's base) are kept."""
-        with self.lock, self.db.write_transaction():
+        with self._sealing(), self.lock, self.db.write_transaction():
             _maintenance.delete_checkpoints(
                 self._db(), str(thread_id), checkpoint_ns, checkpoint_ids
             )
