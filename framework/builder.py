@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -47,6 +48,7 @@ from framework.roles import Roles
 from framework.routing import ControlSignal, read_signal
 from framework.state import TeamState
 from framework.stopping import IterationBound, StopRule
+from framework.worker_kinds import check_worker_kinds, task_kinds_of
 
 __all__ = [
     "NODES",
@@ -153,8 +155,10 @@ def build_team(
     if not isinstance(roles, Roles):
         raise ConfigError(f"build_team needs a Roles object, got {type(roles).__name__}")
     settings = settings or TeamSettings()
+    check_worker_kinds(roles.planner, roles.worker)
     team, chain = settings.name, settings.middleware
     workers = WorkerBodies(roles.worker, settings.retry)
+    kinds = sorted(task_kinds_of(roles.worker) or ())
     gate = (DispatchLimiter(settings.max_parallel), _dispatch_of)
     rules = (IterationBound(settings.max_iterations), *settings.stop_rules)
     bodies: dict[str, SyncBody] = {
@@ -165,7 +169,7 @@ def build_team(
         "memory_curator": curator_body(roles.curator),
         "formatter": formatter_body(roles.formatter),
     }
-    bodies.update({REVIEW_NODES[kind]: _REVIEW_BODIES[kind] for kind in sorted(settings.review)})
+    bodies.update({REVIEW_NODES[k]: _review_body(k, kinds) for k in sorted(settings.review)})
     run: SyncBody = workers.run
     arun: AsyncBody = workers.arun
     for name in settings.review_nodes:  # approval before the node's body
@@ -181,11 +185,13 @@ def build_team(
     return graph
 
 
-_REVIEW_BODIES: Mapping[ReviewKind, SyncBody] = {
-    "plan": plan_review_body,
-    "tasks": task_review_body,
-    "answer": answer_review_body,
-}
+def _review_body(kind: ReviewKind, task_kinds: list[str]) -> SyncBody:
+    """The body of a review point; plan and task reviews know the kinds the workers take."""
+    if kind == "plan":
+        return partial(plan_review_body, task_kinds=task_kinds)
+    if kind == "tasks":
+        return partial(task_review_body, task_kinds=task_kinds)
+    return answer_review_body
 
 
 def _wire(graph: StateGraph[Any, Any, Any, Any], settings: TeamSettings) -> None:

@@ -112,6 +112,9 @@ def _axis(spans: Sequence[SpanRecord], width: int) -> _Axis:
 
 def _label(depth: int, span: SpanRecord) -> str:
     label = "  " * depth + span.name
+    kind = span.attributes.get(ATTR.TASK_KIND)
+    if kind:
+        label += f" [{kind}]"
     attempt = span.attributes.get(ATTR.RETRY_ATTEMPT)
     if attempt:  # a reviewer's retry; the first attempt (0) goes unmarked
         label += f" (attempt {attempt})"

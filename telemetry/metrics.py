@@ -27,7 +27,11 @@ class CadreMetrics:
             "cadre.dispatch.width", description="Tasks fanned out by one dispatch"
         )
         self.tasks_failed = meter.create_counter(
-            "cadre.tasks.failed", description="Tasks whose worker failed"
+            "cadre.tasks.failed", description="Tasks whose worker failed, by team and task kind"
+        )
+        self.tasks_finished = meter.create_counter(
+            "cadre.tasks.finished",
+            description="Tasks whose worker returned, by team, task kind and status (ok, failed)",
         )
         self.checkpoint_bytes = meter.create_counter(
             "cadre.checkpoint.bytes", unit="By", description="Bytes serialized into checkpoints"

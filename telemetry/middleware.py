@@ -105,6 +105,7 @@ class TelemetryMiddleware:
                 ATTR.SPAN_KIND: KIND_TASK,
                 ATTR.NODE: call.node,
                 ATTR.TASK_ID: task.id,
+                ATTR.TASK_KIND: task.kind,
                 ATTR.RETRY_ATTEMPT: task.attempt,
             }
             if call.context.thread_id is not None:
@@ -186,13 +187,16 @@ class TelemetryMiddleware:
             span.set_attribute(ATTR.RETRIES, int(retries))
             self.metrics.retries.add(int(retries), {ATTR.TEAM: call.team})
         results = update.get("worker_results")
+        task = call.input.get("task") if isinstance(call.input, Mapping) else None
+        by_kind = {ATTR.TEAM: call.team, ATTR.TASK_KIND: getattr(task, "kind", "")}
         for result in results.values() if isinstance(results, Mapping) else ():  # not a reset
             span.set_attribute(ATTR.TASK_STATUS, result.status)
+            self.metrics.tasks_finished.add(1, {**by_kind, ATTR.TASK_STATUS: result.status})
             if result.status == "failed":
                 kind, _, message = (result.error or "Error").partition(": ")
                 span.add_event("exception", {"exception.type": kind, "exception.message": message})
                 span.set_status(Status(StatusCode.ERROR, result.error))
-                self.metrics.tasks_failed.add(1, {ATTR.TEAM: call.team})
+                self.metrics.tasks_failed.add(1, by_kind)
         if self.capture_content:
             span.set_attribute(ATTR.OUTPUT, repr(update)[:4000])
         return update

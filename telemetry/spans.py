@@ -43,6 +43,7 @@ class ATTR:
     TEAM_PATH: Final = "cadre.team.path"
     NODE: Final = "cadre.node"
     TASK_ID: Final = "cadre.task.id"
+    TASK_KIND: Final = "cadre.task.kind"
     DISPATCH_ID: Final = "cadre.dispatch.id"
     FANOUT: Final = "cadre.dispatch.width"
     STEP: Final = "cadre.step"

@@ -791,6 +791,7 @@ def test_custom_stream_yields_progress_events(mode: str) -> None:
         "team": "research",
         "node": "worker",
         "task_id": "t1",
+        "kind": "search",
         "error": "WorkerError: no source",
     }
     assert by_name["aggregated"]["failed"] == ["t1"]

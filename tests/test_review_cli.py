@@ -114,7 +114,7 @@ def test_run_with_review_pauses_and_prints_the_requests_and_how_to_continue(cadr
         f"paused for review: thread t1 has 1 pending request(s) (revision {revision})\n"
     )
     assert f"{plan_id}  plan review  at research_team/research (node plan_review)" in out
-    assert "q3  pending   Who approves the plan" in out
+    assert "q3  search    pending   Who approves the plan" in out
     assert "allowed: approve, edit_plan, edit_tasks, reject_tasks" in out
     home = f"--revision {revision} --home {cadre.home}"
     for command in (
@@ -208,7 +208,7 @@ def test_show_prints_plan_tasks_pending_audit_and_answer(cadre: Cadre) -> None:
     assert f"question: {QUESTION}" in out
     assert "  rationale: 3 sub-questions plus the whole question" in out
     assert "tasks: 4\n" in out
-    assert "  q2  pending   How do workers retry transient errors" in out
+    assert "  q2  search    pending   How do workers retry transient errors" in out
     assert "pending: 1\n" in out
     assert "audit: 0 decision(s)" in out
     assert out.endswith("draft answer: none yet\n")
@@ -255,7 +255,7 @@ def test_a_reviewer_edits_the_plan_rejects_two_tasks_approves_and_edits_the_answ
     assert "done q4" not in approved.stderr
     # the team's reviewer asks to retry q5: the retry is reviewed too
     assert "retry_workers" in approved.stderr
-    assert "q5  pending   Who approves the plan" in approved.stdout
+    assert "q5  search    pending   Who approves the plan" in approved.stdout
     retried = cadre("approve", "t1")
     (answer_id,) = _ids(retried.stdout, "answer")
 
@@ -267,8 +267,8 @@ def test_a_reviewer_edits_the_plan_rejects_two_tasks_approves_and_edits_the_answ
 
     shown = cadre("show", "t1").stdout
     assert "status: done" in shown
-    assert "q2  rejected  How are checkpoints encrypted (out of scope)" in shown
-    assert "q1  done      How are runs checkpointed" in shown
+    assert "q2  search    rejected  How are checkpoints encrypted (out of scope)" in shown
+    assert "q1  search    done      How are runs checkpointed" in shown
     assert "audit: 8 decision(s)" in shown
     assert shown.count("  bob  reject_tasks on task review") == 2
     assert "  carol  edit_answer on answer review" in shown

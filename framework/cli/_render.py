@@ -49,7 +49,9 @@ def _short(text: str, limit: int = _PREVIEW) -> str:
 def _task_line(task: Task, reason: str | None = None) -> str:
     retry = f" [retry {task.attempt}]" if task.attempt else ""
     why = f" ({reason})" if reason else ""
-    return f"{task.id}  {task.status:<8}  {_short(task.description, 100)}{retry}{why}"
+    return (
+        f"{task.id}  {task.kind:<8}  {task.status:<8}  {_short(task.description, 100)}{retry}{why}"
+    )
 
 
 def _subject(request: AnyReviewRequest) -> list[str]:

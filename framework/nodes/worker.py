@@ -32,7 +32,7 @@ class WorkerBodies:
         """Run the task in a sync graph."""
         task = payload["task"]
         retries: list[int] = []
-        context.emit("task_started", task_id=task.id)
+        context.emit("task_started", task_id=task.id, kind=task.kind)
         try:
             result = call_with_retry(
                 self.retry,
@@ -53,7 +53,7 @@ class WorkerBodies:
         async def attempt() -> WorkerResult:
             return _validated(await self.role.arun(task, payload["question"], context))
 
-        context.emit("task_started", task_id=task.id)
+        context.emit("task_started", task_id=task.id, kind=task.kind)
         try:
             result = await acall_with_retry(self.retry, attempt, retries.append)
         except (GraphBubbleUp, CryptoError):  # a pause, or data that must not be read past
@@ -69,7 +69,9 @@ class WorkerBodies:
         if result.task_id != task.id or result.attempt != task.attempt:
             result = result.model_copy(update={"task_id": task.id, "attempt": task.attempt})
         ok = result.status == "ok"
-        context.emit("task_done" if ok else "task_failed", task_id=task.id, error=result.error)
+        context.emit(
+            "task_done" if ok else "task_failed", task_id=task.id, kind=task.kind, error=result.error
+        )
         update: dict[str, Any] = {"worker_results": {task.id: result}}
         if retries:  # outcomes are counted by the aggregator: one write per task is cheaper
             update["metrics"] = {"retries": retries}

@@ -83,9 +83,11 @@ def check_decision(request: ReviewRequest, decision: Decision) -> None:
         )
     known = task_ids_of(request)
     if decision.kind == "edit_plan" and decision.plan is not None:
-        check_plan(decision.plan, f"the edited plan for {where}")
+        plan = check_plan(decision.plan, f"the edited plan for {where}")
+        _kinds(plan.tasks, request.task_kinds, where)
     if decision.kind == "edit_tasks":
         _known(_unique(_ids(decision.tasks or []), "the edited tasks"), known, where)
+        _kinds(decision.tasks or [], request.task_kinds, where)
     if decision.kind == "reject_tasks":
         if not decision.task_ids and not isinstance(request, TaskReview):
             raise ReviewError(f"reject_tasks for {where} names no task: list the task ids")
@@ -108,6 +110,18 @@ def check_plan(plan: Plan | Mapping[str, Any], what: str) -> Plan:
         raise ReviewError(f"{what} has no tasks and no direct answer: give it one")
     ReviewLimits.from_environment().check_plan(checked, what)
     return checked
+
+
+def _kinds(tasks: Iterable[Task], kinds: list[str], where: str) -> None:
+    """Refuse a task of a kind no worker of the team takes (no kinds listed: any is taken)."""
+    if not kinds:
+        return
+    for task in tasks:
+        if task.kind not in kinds:
+            raise ReviewError(
+                f"task {task.id} of {where} has kind {task.kind!r}, which no worker of this "
+                f"team takes: choose one of {', '.join(kinds)}"
+            )
 
 
 def _ids(tasks: Iterable[Task]) -> list[str]:

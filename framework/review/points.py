@@ -107,13 +107,16 @@ def review_path(context: NodeContext) -> list[str]:
     return [*nodes, context.team]
 
 
-def _fields(kind: ReviewKind, context: NodeContext) -> dict[str, Any]:
+def _fields(
+    kind: ReviewKind, context: NodeContext, task_kinds: Iterable[str] = ()
+) -> dict[str, Any]:
     return {
         "thread_id": context.thread_id or "",
         "path": review_path(context),
         "node": context.node,
         "checkpoint_ns": context.checkpoint_ns,
         "allowed": list(ALLOWED_DECISIONS[kind]),
+        "task_kinds": sorted(task_kinds),
     }
 
 
@@ -139,19 +142,25 @@ def ask(request: ReviewRequest, context: NodeContext) -> Decision:
     return decision
 
 
-def plan_review_body(state: TeamState, context: NodeContext) -> dict[str, Any]:
-    """Pause for a review of the plan; apply the decision."""
+def plan_review_body(
+    state: TeamState, context: NodeContext, task_kinds: Iterable[str] = ()
+) -> dict[str, Any]:
+    """Pause for a review of the plan; apply the decision. ``task_kinds``: the kinds the
+    team's workers take (an edit to another kind is refused; none: any)."""
     plan = state.get("plan")
     if plan is None:  # the planner routes here only with a plan: nothing to review
         return {}
     tasks = list((state.get("tasks") or {}).values())
-    request = PlanReview(plan=plan, tasks=tasks, **_fields("plan", context))
+    request = PlanReview(plan=plan, tasks=tasks, **_fields("plan", context, task_kinds))
     return apply_decision(request, ask(request, context), state)
 
 
-def task_review_body(payload: TaskReviewInput, context: NodeContext) -> dict[str, Any]:
-    """Pause for a review of one task about to be dispatched; apply the decision."""
-    request = TaskReview(task=payload["task"], **_fields("tasks", context))
+def task_review_body(
+    payload: TaskReviewInput, context: NodeContext, task_kinds: Iterable[str] = ()
+) -> dict[str, Any]:
+    """Pause for a review of one task about to be dispatched; apply the decision (see
+    :func:`plan_review_body` for ``task_kinds``)."""
+    request = TaskReview(task=payload["task"], **_fields("tasks", context, task_kinds))
     return apply_decision(request, ask(request, context))
 
 

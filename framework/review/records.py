@@ -61,6 +61,8 @@ class ReviewRequest(Record):
         node: The review node (or the reviewed node) that paused.
         checkpoint_ns: The namespace of the graph that paused ("" at the top).
         allowed: The decisions this request accepts.
+        task_kinds: The task kinds the team's workers take (empty: any); an edit that gives a
+            task another kind is refused.
     """
 
     id: str = ""
@@ -70,6 +72,7 @@ class ReviewRequest(Record):
     node: str
     checkpoint_ns: str = ""
     allowed: list[DecisionKind] = Field(default_factory=list)
+    task_kinds: list[str] = Field(default_factory=list)
 
 
 class PlanReview(ReviewRequest):
