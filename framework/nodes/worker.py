@@ -70,7 +70,10 @@ class WorkerBodies:
             result = result.model_copy(update={"task_id": task.id, "attempt": task.attempt})
         ok = result.status == "ok"
         context.emit(
-            "task_done" if ok else "task_failed", task_id=task.id, kind=task.kind, error=result.error
+            "task_done" if ok else "task_failed",
+            task_id=task.id,
+            kind=task.kind,
+            error=result.error,
         )
         update: dict[str, Any] = {"worker_results": {task.id: result}}
         if retries:  # outcomes are counted by the aggregator: one write per task is cheaper
