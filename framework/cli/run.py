@@ -29,7 +29,9 @@ __all__ = ["run"]
 
 def run(
     question: Annotated[str, typer.Argument(help="The question to research.")],
-    corpus: Annotated[Path, typer.Option(help="Folder of .md/.txt/.rst files.")] = Path("docs"),
+    corpus: Annotated[
+        Path, typer.Option(help="Folder of .md/.txt/.rst files.", readable=False)
+    ] = Path("docs"),
     team: Annotated[
         str,
         typer.Option(

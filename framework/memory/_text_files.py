@@ -5,6 +5,10 @@ A file is checked with :func:`os.stat` before it is opened (a FIFO, a device, a 
 symbolic link loop or a broken link is refused without being opened), opened with
 ``O_NONBLOCK`` and checked again on the open descriptor, and read up to the size limit plus
 one byte: nothing hangs, nothing is read unbounded.
+
+A file that cannot be opened or read (permission denied, deleted or replaced since it was
+listed, an I/O error) is skipped by :func:`read_document` with the reason in a few words, and
+refused by :func:`read_bytes` with a message naming it.
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ __all__ = [
     "SkippedFile",
     "file_size_limit",
     "read_bytes",
+    "read_document",
     "read_text",
     "text_of",
+    "unreadable_reason",
 ]
 
 MAX_FILE_MB_VARIABLE = "CADRE_MAX_FILE_MB"
@@ -53,6 +59,10 @@ _KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
 )
+_DENIED = frozenset({errno.EACCES, errno.EPERM})
+_GONE = frozenset({errno.ENOENT, errno.ENOTDIR})  # ENOTDIR: a folder on its path is a file now
+_NOT_THE_FILES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM})
+"""Errors of the process, not of the file: every file after it would fail the same way."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,23 +104,49 @@ def read_bytes(path: Path, limit: int | None = None) -> bytes:
     Raises:
         NotTextError: It is not a regular file (a FIFO, a device, a socket, a folder), a
             symbolic link loop or a broken link, or it is over ``limit``; the message says which.
-        CorpusError: The file cannot be read (permissions); the message names it and the reason.
+        CorpusError: The file cannot be opened or read (permission denied, deleted before it
+            was read, an I/O error); the message names it and says why.
     """
     limit = file_size_limit() if limit is None else limit
     try:
-        _check(os.stat(path), limit)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise _unreadable(path, exc) from None
-    with os.fdopen(fd, "rb") as file:
-        try:
-            _check(os.fstat(file.fileno()), limit)  # the path may have changed since
-            data = file.read(limit + 1)
-        except OSError as exc:
-            raise _unreadable(path, exc) from None
-    if len(data) > limit:
-        raise NotTextError(_too_large(len(data), limit, grew=True))
-    return data
+        return _read(path, limit)
+    except OSError as error:
+        reason = unreadable_reason(error, gone="deleted before it was read")
+        raise CorpusError(f"cannot read {path}: {reason}") from None
+
+
+def read_document(path: Path, name: str, limit: int) -> tuple[bytes, str] | SkippedFile:
+    """The bytes and the text of the document file ``path``, or why it is skipped (a
+    :class:`SkippedFile` named ``name``): it is not a regular file, is over ``limit`` or is not
+    text (see :func:`read_bytes` and :func:`text_of`), or it cannot be opened or read
+    (``permission denied``, ``deleted during ingest``: see :func:`unreadable_reason`).
+
+    Raises:
+        CorpusError: Reading failed for a reason that is not the file's own (too many open
+            files, out of memory), which every file after it would meet too; the message names
+            the file and the reason.
+    """
+    try:
+        data = _read(path, limit)
+        return data, text_of(data)
+    except NotTextError as error:
+        return SkippedFile(path=name, reason=str(error))
+    except OSError as error:
+        if error.errno in _NOT_THE_FILES:
+            raise CorpusError(f"cannot read {path}: {unreadable_reason(error)}") from None
+        return SkippedFile(path=name, reason=unreadable_reason(error))
+
+
+def unreadable_reason(error: OSError, *, gone: str = "deleted during ingest") -> str:
+    """Why a file or folder could not be opened, listed or read, in a few words:
+    ``permission denied``, ``gone`` (it no longer exists), else the system's reason in lower
+    case (``input/output error``)."""
+    if error.errno in _DENIED:
+        return "permission denied"
+    if error.errno in _GONE:
+        return gone
+    reason = error.strerror or str(error) or type(error).__name__
+    return reason[:1].lower() + reason[1:]
 
 
 def text_of(data: bytes) -> str:
@@ -150,6 +186,27 @@ def read_text(path: Path, limit: int | None = None) -> str:
         raise NotTextError(f"{path} is not a text document ({error})") from None
 
 
+def _read(path: Path, limit: int) -> bytes:
+    """:func:`read_bytes`, but an OSError met opening or reading the file is raised as it is
+    (a symbolic link loop or a broken link is a :class:`NotTextError`)."""
+    try:
+        _check(os.stat(path), limit)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise _not_a_file(path, error) or error from None
+    try:
+        _check(os.fstat(fd), limit)  # the path may have changed since: a folder, a FIFO
+        file = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with file:
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise NotTextError(_too_large(len(data), limit, grew=True))
+    return data
+
+
 def _check(info: os.stat_result, limit: int) -> None:
     """Refuse what is not a regular file of at most ``limit`` bytes."""
     if not stat.S_ISREG(info.st_mode):
@@ -159,13 +216,16 @@ def _check(info: os.stat_result, limit: int) -> None:
         raise NotTextError(_too_large(info.st_size, limit))
 
 
-def _unreadable(path: Path, exc: OSError) -> CorpusError:
-    """The error for an OSError met while opening or reading ``path``."""
-    if exc.errno == errno.ELOOP:
+def _not_a_file(path: Path, error: OSError) -> NotTextError | None:
+    """The refusal of a symbolic link loop or a broken link, met opening ``path``."""
+    if error.errno == errno.ELOOP:
         return NotTextError("a symbolic link loop (or a chain of links too long to follow)")
-    if exc.errno == errno.ENOENT and os.path.islink(path):
-        return NotTextError(f"a broken symbolic link (to {os.readlink(path)})")
-    return CorpusError(f"cannot read {path}: {exc.strerror or exc}")
+    if error.errno == errno.ENOENT and os.path.islink(path):
+        try:
+            return NotTextError(f"a broken symbolic link (to {os.readlink(path)})")
+        except OSError:  # it went in the meantime
+            return None
+    return None
 
 
 def _too_large(size: int, limit: int, *, grew: bool = False) -> str:

@@ -2,7 +2,8 @@
 
 A corpus is a folder of ``.md``, ``.markdown``, ``.txt`` and ``.rst`` text files.
 :func:`ingest_corpus` indexes it incrementally (unchanged files are skipped by content hash;
-special files, files over the size limit and files that are not text are skipped and listed)
+special files, files over the size limit, files that are not text or cannot be read, and folders
+that cannot be listed are skipped and listed)
 and in batches (with progress; a killed ingest resumes); :class:`Corpus` answers queries with
 :class:`Passage` objects that cite ``path:line``.
 """
@@ -13,11 +14,11 @@ import errno
 import hashlib
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from framework.errors import ConfigError, CorpusError, NotTextError
+from framework.errors import ConfigError, CorpusError
 from framework.memory._chunking import Chunk, chunk_document
 from framework.memory._ingest import (
     DEFAULT_BATCH,
@@ -30,8 +31,8 @@ from framework.memory._text_files import (
     MAX_FILE_MB_VARIABLE,
     SkippedFile,
     file_size_limit,
-    read_bytes,
-    text_of,
+    read_document,
+    unreadable_reason,
 )
 from framework.memory.store import (
     Namespace,
@@ -57,6 +58,7 @@ __all__ = [
     "corpus_files",
     "file_size_limit",
     "ingest_corpus",
+    "unreadable_reason",
 ]
 
 CORPUS_NAMESPACE: Namespace = ("corpus",)
@@ -76,11 +78,13 @@ class IngestReport:
         files_seen: Corpus files found (by suffix), skipped ones included.
         files_indexed: Files new or changed, whose chunks were (re)written.
         files_unchanged: Text files left as they were indexed.
-        files_removed: Files indexed before that are gone, or are no longer text.
+        files_removed: Files indexed before that are gone, are no longer text, or cannot be
+            read now.
         chunks_written: Chunks written (a chunk already stored with the same text keeps its
             vector: only the others are embedded).
-        skipped: Files not indexed (not a regular file, over the size limit, not text), each
-            with the reason.
+        skipped: Files not indexed (not a regular file, over the size limit, not text, cannot
+            be read: permission denied, deleted during ingest) and folders not listed, each
+            with the reason, by path.
         files_resumed: Of ``files_indexed``, those an interrupted ingest had begun.
     """
 
@@ -107,14 +111,20 @@ class Passage:
     """The passage is (part of) a fenced code block, not prose."""
 
 
-def corpus_files(root: Path) -> list[Path]:
+def corpus_files(root: Path, *, on_error: Callable[[OSError], None] | None = None) -> list[Path]:
     """The corpus files under ``root``, recursively, sorted, skipping hidden files and folders.
 
     Files are picked by name only (nothing is opened): special files and symbolic link loops
     with a corpus suffix are listed too, and skipped when read. Linked folders are not entered.
+
+    Args:
+        root: The folder.
+        on_error: Called with the OSError of each folder that cannot be listed (its
+            ``filename`` names it: ``root`` itself, or a folder under it), as :func:`os.walk`
+            calls its ``onerror``; that folder's files are left out. Ignored when omitted.
     """
     found: list[Path] = []
-    for folder, dirnames, filenames in os.walk(root):
+    for folder, dirnames, filenames in os.walk(root, onerror=on_error):
         dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
         found.extend(
             Path(folder, name)
@@ -139,9 +149,10 @@ def ingest_corpus(
     Files are named by display path: the root's own name joined with the relative path
     (``docs/guide/intro.md``). Unchanged files (same sha256) are skipped; a changed file's old
     chunks are replaced; chunks of files gone from this root are deleted. A file that is not
-    read (see :func:`read_bytes` and :func:`text_of`: not a regular file, over the size limit,
-    not text) is listed in the report's ``skipped``; what was indexed from it before is
-    deleted. Several roots with different names can share one namespace.
+    read (see :func:`~framework.memory._text_files.read_document`: not a regular file, over the
+    size limit, not text, or it cannot be read: permission denied, deleted during ingest) is
+    listed in the report's ``skipped``, as is a folder that cannot be listed; what was indexed
+    from them before is deleted. Several roots with different names can share one namespace.
 
     Files are read one at a time; chunks are embedded and committed ``batch`` at a time, and
     a file is marked complete after its last batch, so a killed ingest, run again, embeds only
@@ -158,18 +169,17 @@ def ingest_corpus(
         on_progress: Called with an :class:`IngestProgress` after every committed batch.
 
     Raises:
-        CorpusError: ``root`` is missing, is not a folder, holds no corpus files or none that
-            is text, or a file cannot be read (permissions).
+        CorpusError: ``root`` is missing, is not a folder, cannot be listed, or holds no corpus
+            files or none that can be read as text; or reading failed for a reason that is not
+            a file's own (too many open files).
         ConfigError: ``$CADRE_MAX_FILE_MB`` or ``batch`` is not a positive number.
     """
     root = Path(root)
-    files = _listed(root)
+    prefix, files, skipped = _listed(root)
     limit = _limit(max_file_bytes)
-    prefix = root.resolve().name
     previous = store.sources(namespace)
     writer = BatchWriter(store, namespace, len(files), batch, on_progress)
     texts: set[str] = set()
-    skipped: list[SkippedFile] = []
     indexed = resumed = 0
     for _, display, read in _read_each(root, prefix, files, limit):
         if isinstance(read, SkippedFile):
@@ -189,6 +199,7 @@ def ingest_corpus(
         indexed += 1
         resumed += old is not None and old.content_hash == f"{INCOMPLETE}{digest}"
         writer.add(record, chunks, old)
+    skipped.sort(key=lambda file: file.path)
     if not texts:
         raise _no_text(root, skipped)
     writer.finish()
@@ -243,26 +254,27 @@ def checked_corpus_files(root: Path, *, max_file_bytes: int | None = None) -> li
     limit) as :func:`ingest_corpus` will, so a corpus it accepts will not be refused later.
 
     Raises:
-        CorpusError: ``root`` is missing or not a folder, holds no corpus files, or none of
-            them is a regular text file within the size limit (each is listed with why).
+        CorpusError: ``root`` is missing, not a folder or cannot be listed, holds no corpus
+            files, or none of them is a regular text file within the size limit that can be
+            read (each is listed with why, as are folders that cannot be listed).
         ConfigError: ``$CADRE_MAX_FILE_MB`` is not a positive number.
     """
     root = Path(root)
-    files = _listed(root)
-    found = _read_each(root, root.resolve().name, files, _limit(max_file_bytes))
-    usable, skipped = [], []
-    for path, _, read in found:
+    prefix, files, skipped = _listed(root)
+    usable = []
+    for path, _, read in _read_each(root, prefix, files, _limit(max_file_bytes)):
         if isinstance(read, SkippedFile):
             skipped.append(read)
         else:
             usable.append(path)
     if not usable:
-        raise _no_text(root, skipped)
+        raise _no_text(root, sorted(skipped, key=lambda file: file.path))
     return usable
 
 
-def _listed(root: Path) -> list[Path]:
-    """The corpus files under ``root``; CorpusError when there are none, or no folder."""
+def _listed(root: Path) -> tuple[str, list[Path], list[SkippedFile]]:
+    """``(display prefix, corpus files, folders that cannot be listed as skipped files)`` of
+    ``root``; CorpusError when there is no folder, it cannot be listed, or holds neither."""
     try:
         is_folder = stat.S_ISDIR(os.stat(root).st_mode)
     except OSError as exc:
@@ -272,14 +284,25 @@ def _listed(root: Path) -> list[Path]:
             raise CorpusError(
                 f"corpus folder {root} does not exist; pass a folder of text files"
             ) from None
-        raise CorpusError(f"cannot read corpus folder {root}: {exc.strerror or exc}") from None
+        raise CorpusError(f"cannot read corpus folder {root}: {unreadable_reason(exc)}") from None
     if not is_folder:
         raise CorpusError(f"corpus path {root} is not a folder; pass the folder that holds it")
-    files = corpus_files(root)
+    prefix = root.resolve().name
+    errors: list[OSError] = []
+    files = corpus_files(root, on_error=errors.append)
+    folders = []
+    for error in errors:
+        if error.filename is None or os.fspath(error.filename) == os.fspath(root):
+            raise CorpusError(f"cannot read corpus folder {root}: {unreadable_reason(error)}")
+        folder = _display(root, prefix, Path(os.fspath(error.filename)))
+        reason = f"folder not listed ({unreadable_reason(error)})"
+        folders.append(SkippedFile(path=folder, reason=reason))
+    if not files and folders:
+        raise _no_text(root, folders)
     if not files:
         suffixes = ", ".join(sorted(CORPUS_SUFFIXES))
         raise CorpusError(f"corpus folder {root} holds no {suffixes} files")
-    return files
+    return prefix, files, folders
 
 
 def _limit(given: int | None) -> int:
@@ -294,20 +317,26 @@ def _read_each(
     root: Path, prefix: str, files: list[Path], limit: int
 ) -> Iterator[tuple[Path, str, tuple[str, str] | SkippedFile]]:
     """``(path, display path, (sha256, text) or why it is skipped)`` of each file, read one at
-    a time.
+    a time: a file that is not text, or cannot be read, is skipped (see
+    :func:`~framework.memory._text_files.read_document`).
 
     Raises:
-        CorpusError: A file cannot be read (permissions).
+        CorpusError: Reading failed for a reason that is not the file's own (too many open
+            files, out of memory).
     """
     for path in files:
-        display = f"{prefix}/{path.relative_to(root).as_posix()}".lstrip("/")
-        read: tuple[str, str] | SkippedFile
-        try:
-            data = read_bytes(path, limit)
-            read = (hashlib.sha256(data).hexdigest(), text_of(data))
-        except NotTextError as error:
-            read = SkippedFile(path=display, reason=str(error))
-        yield path, display, read
+        display = _display(root, prefix, path)
+        read = read_document(path, display, limit)
+        if isinstance(read, SkippedFile):
+            yield path, display, read
+        else:
+            data, text = read
+            yield path, display, (hashlib.sha256(data).hexdigest(), text)
+
+
+def _display(root: Path, prefix: str, path: Path) -> str:
+    """The display path of ``path`` under ``root``: ``prefix``, then the relative path."""
+    return f"{prefix}/{path.relative_to(root).as_posix()}".lstrip("/")
 
 
 def _no_text(root: Path, skipped: list[SkippedFile]) -> CorpusError:

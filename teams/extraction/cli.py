@@ -105,7 +105,11 @@ def _run(
 
 def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
     paths: Annotated[
-        list[Path], typer.Argument(help="Files or folders of .md/.markdown/.txt/.rst documents.")
+        list[Path],
+        typer.Argument(
+            help="Files or folders of .md/.markdown/.txt/.rst documents.",
+            readable=False,  # read_documents refuses an unreadable path in one line, naming it
+        ),
     ],
     model: Annotated[
         str | None, typer.Option(help="Chat model as provider:name; offline when left out.")

@@ -8,8 +8,10 @@ A document comes from a file (``cadre extract``) or from the chunks of an indexe
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from itertools import groupby
 from pathlib import Path
@@ -26,7 +28,7 @@ from framework.memory import (
     prose_sentences,
     read_text,
 )
-from framework.memory.corpus import CORPUS_SUFFIXES
+from framework.memory.corpus import CORPUS_SUFFIXES, unreadable_reason
 from framework.records import Record
 
 __all__ = [
@@ -136,9 +138,11 @@ def read_documents(paths: Iterable[Path]) -> list[Document]:
     (a symbolic link is followed to one), within the size limit (``$CADRE_MAX_FILE_MB``).
 
     Raises:
-        CorpusError: A path does not exist, a folder holds no corpus file, a file is not a
-            corpus file, cannot be read, or is not a regular text file within the size limit
-            (a :class:`~framework.errors.NotTextError`). Nothing is read past the first problem.
+        CorpusError: A path does not exist, a folder holds no corpus file or cannot be listed
+            (``cannot read folder PATH: permission denied``), a file is not a corpus file,
+            cannot be read (``cannot read PATH: permission denied``), or is not a regular text
+            file within the size limit (a :class:`~framework.errors.NotTextError`). Nothing is
+            read past the first problem.
     """
     files: dict[str, tuple[Path, str]] = {}
     for path in paths:
@@ -148,16 +152,30 @@ def read_documents(paths: Iterable[Path]) -> list[Document]:
 
 
 def _files_of(path: Path) -> list[tuple[Path, str]]:
-    if path.is_dir():
-        found = corpus_files(path)
+    try:
+        is_folder = stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError as error:
+        if error.errno not in {errno.ENOENT, errno.ENOTDIR, errno.ELOOP}:
+            raise CorpusError(f"cannot read {path}: {unreadable_reason(error)}") from None
+        if not os.path.islink(path):  # a link loop or a broken link is refused by read_text
+            raise CorpusError(
+                f"{path} does not exist: pass files or folders of documents"
+            ) from None
+        is_folder = False
+    if is_folder:
+        found = corpus_files(path, on_error=_refuse_folder)
         if not found:
             raise CorpusError(f"{path} holds no {_SUFFIXES} files")
         return [(file, (path / file.relative_to(path)).as_posix()) for file in found]
-    if not path.exists() and not path.is_symlink():
-        raise CorpusError(f"{path} does not exist: pass files or folders of documents")
     if path.suffix.lower() not in CORPUS_SUFFIXES:
         raise CorpusError(f"{path} is not a {_SUFFIXES} file")
     return [(path, path.as_posix())]  # read_text refuses what is not a regular file
+
+
+def _refuse_folder(error: OSError) -> None:
+    """Refuse a folder that cannot be listed, rather than leave its files out."""
+    reason = unreadable_reason(error, gone="deleted before it was read")
+    raise CorpusError(f"cannot read folder {error.filename}: {reason}")
 
 
 def corpus_documents(corpus: Corpus) -> list[Document]:
