@@ -229,6 +229,7 @@ def open_team(
             review=options.review,
             middleware=observer.middleware if observer is not None else (),
             roles=RoleRegistry.of_home(home, pinned=dict(options.roles)),
+            corpus_dir=corpus,
         )
         app = compile_team(factory(setup), checkpointer=checkpointer, name=options.name)
     except BaseException:

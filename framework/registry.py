@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
@@ -37,6 +38,9 @@ class TeamSetup:
     A team turns them on for the team that plans (the research phase of the MetaCoordinator)."""
     roles: RoleRegistry = field(default_factory=RoleRegistry.in_memory)
     """The role prompts: ``roles.prompt(NAME, DEFAULT).text`` is the current version of a role."""
+    corpus_dir: Path | None = None
+    """The corpus folder the run indexed, for teams that read other files in it (tables);
+    None when the run indexed none (a read-only command)."""
 
 
 class TeamFactory(Protocol):

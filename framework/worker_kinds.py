@@ -197,4 +197,3 @@ def check_worker_kinds(planner: object, worker: Worker) -> None:
             f"worker kind {', '.join(unreachable)} is never planned: {planner_name} plans only "
             f"{', '.join(sorted(emitted))}; drop the kind or let the planner emit it"
         )
-

@@ -72,8 +72,8 @@ def test_run_json_has_answer_tasks_results_and_findings(
         (["--corpus", "{missing}"], "does not exist"),
         (
             ["--team", "nope"],
-            "unknown team 'nope': choose one of extraction, hypothesis, meta, meta-hypothesis, "
-            "meta-knowledge, research, supervisor",
+            "unknown team 'nope': choose one of analyst, extraction, hypothesis, meta, "
+            "meta-hypothesis, meta-knowledge, research, supervisor",
         ),
         (["--model", "gpt4"], "bad model spec 'gpt4'"),
         (["--model", "anthropic:claude"], "pip install langchain-anthropic"),

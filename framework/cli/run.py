@@ -35,8 +35,8 @@ def run(
     team: Annotated[
         str,
         typer.Option(
-            help="Team: meta, research, hypothesis, meta-hypothesis, meta-knowledge, extraction, "
-            "supervisor, or another installed one."
+            help="Team: meta, research, analyst, hypothesis, meta-hypothesis, meta-knowledge, "
+            "extraction, supervisor, or another installed one."
         ),
     ] = "meta",
     model: Annotated[

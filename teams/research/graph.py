@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -58,11 +59,14 @@ def model_roles(
     store: SemanticStore | None = None,
     memory: ResearchMemory | None = None,
     prompts: ResearchPrompts | None = None,
+    *,
+    kinds: Mapping[str, str] | None = None,
 ) -> Roles:
     """The model-backed roles: structured output and a tool-calling worker over ``corpus``; the
     evidence the worker finds is stored in research ``memory`` when one is given. ``prompts``
-    are the system prompts (the packaged defaults when None)."""
-    roles = build_model_roles(model, corpus, store, prompts)
+    are the system prompts (the packaged defaults when None); the planner chooses among the
+    worker ``kinds`` when given."""
+    roles = build_model_roles(model, corpus, store, prompts, kinds=kinds)
     if memory is None:
         return roles
     return replace(roles, worker=RememberingWorker(roles.worker, memory))

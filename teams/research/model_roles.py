@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -33,6 +33,7 @@ from teams.research.prompts import (
     aggregator_request,
     curator_request,
     formatter_request,
+    kinds_prompt,
     planner_request,
     reviewer_request,
 )
@@ -70,15 +71,24 @@ class ModelPlanner:
         model: The chat model.
         max_tasks: Sub-questions kept from one plan.
         system: The system prompt, a template with the field ``{max_tasks}``.
+        kinds: The worker kinds of the team and what each does (None: one kind of worker); the
+            model is shown them and chooses one per sub-question, the first when it names none.
     """
 
     def __init__(
-        self, model: BaseChatModel, max_tasks: int = 6, system: str = PLANNER_SYSTEM
+        self,
+        model: BaseChatModel,
+        max_tasks: int = 6,
+        system: str = PLANNER_SYSTEM,
+        kinds: Mapping[str, str] | None = None,
     ) -> None:
         if max_tasks < 1:
             raise ConfigError(f"max_tasks must be >= 1, got {max_tasks}")
         self.max_tasks = max_tasks
-        self._ask = StructuredCall(model, PlanDraft, system.format(max_tasks=max_tasks))
+        self.task_kinds = frozenset(kinds) if kinds else None
+        self._default_kind = next(iter(kinds)) if kinds else None
+        prompt = system.format(max_tasks=max_tasks) + (kinds_prompt(kinds) if kinds else "")
+        self._ask = StructuredCall(model, PlanDraft, prompt)
 
     def plan(self, state: TeamState, context: NodeContext) -> Plan:
         """The plan: tasks ``q0``, ``q1``... unless the model named them, or a direct answer."""
@@ -87,7 +97,7 @@ class ModelPlanner:
         rationale = draft.rationale or ""
         if draft.direct_answer is not None and draft.direct_answer.strip():
             return Plan(goal=goal, direct_answer=draft.direct_answer.strip(), rationale=rationale)
-        tasks = to_tasks(draft.sub_questions[: self.max_tasks])
+        tasks = to_tasks(draft.sub_questions[: self.max_tasks], default_kind=self._default_kind)
         return Plan(goal=goal, tasks=tasks, rationale=rationale)
 
 
@@ -264,12 +274,15 @@ def build_model_roles(
     corpus: Corpus,
     store: SemanticStore | None = None,
     prompts: ResearchPrompts | None = None,
+    *,
+    kinds: Mapping[str, str] | None = None,
 ) -> Roles:
     """The research roles on one chat model, searching ``corpus``, keeping facts in ``store``,
-    with the system ``prompts`` (the packaged defaults when None)."""
+    with the system ``prompts`` (the packaged defaults when None); the planner chooses among
+    the worker ``kinds`` when given (see :class:`ModelPlanner`)."""
     prompts = prompts or ResearchPrompts()
     return Roles(
-        planner=ModelPlanner(model, system=prompts.planner),
+        planner=ModelPlanner(model, system=prompts.planner, kinds=kinds),
         worker=ModelWorker(model, corpus, system=prompts.worker),
         aggregator=ModelAggregator(model, system=prompts.aggregator),
         reviewer=ModelReviewer(model, prompts.reviewer),

@@ -7,7 +7,7 @@ never the message log, so a long review loop does not grow their input.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from framework.memory import Passage
@@ -29,6 +29,7 @@ __all__ = [
     "curator_request",
     "evidence_lines",
     "formatter_request",
+    "kinds_prompt",
     "planner_request",
     "reviewer_request",
     "search_results",
@@ -114,6 +115,15 @@ def _results(state: TeamState, with_outputs: bool) -> str:
         lines += evidence_lines(result.evidence) or ["- no evidence"]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) or "No task has finished."
+
+
+def kinds_prompt(kinds: Mapping[str, str]) -> str:
+    """What the planner's system prompt adds when the team has several kinds of worker."""
+    listed = "\n".join(f"- {name}: {description}" for name, description in kinds.items())
+    return (
+        "\n\nThe team has several kinds of worker. Give each sub-question the `kind` of the "
+        f"worker that can answer it, one of:\n{listed}"
+    )
 
 
 def planner_request(state: TeamState) -> str:

@@ -41,6 +41,9 @@ class SubQuestion(BaseModel):
     id: str | None = Field(default=None, description="short id such as q0; assigned when null")
     description: str = Field(description="the sub-question")
     query: str = Field(description="a short search query for the corpus")
+    kind: str | None = Field(
+        default=None, description="the worker kind to run it, when kinds are listed; else null"
+    )
 
 
 class PlanDraft(BaseModel):
@@ -136,8 +139,12 @@ class StructuredCall(Generic[S]):
         return self.schema.model_validate(answer)
 
 
-def to_tasks(drafts: Sequence[SubQuestion], taken: Iterable[str] = ()) -> list[Task]:
-    """Tasks for ``drafts``; a missing or clashing id becomes the first free ``q<n>``.
+def to_tasks(
+    drafts: Sequence[SubQuestion], taken: Iterable[str] = (), default_kind: str | None = None
+) -> list[Task]:
+    """Tasks for ``drafts``; a missing or clashing id becomes the first free ``q<n>``, a missing
+    kind ``default_kind`` (the record's default when None). A kind the team's workers do not
+    take is kept: that task fails naming the kinds there are.
 
     A draft with neither a description nor a query is skipped.
     """
@@ -154,7 +161,9 @@ def to_tasks(drafts: Sequence[SubQuestion], taken: Iterable[str] = ()) -> list[T
             task_id = f"q{free}"
         used.add(task_id)
         query = draft.query.strip() or description
-        tasks.append(Task(id=task_id, description=description, inputs={"query": query}))
+        kind = (draft.kind or "").strip() or default_kind
+        extra = {"kind": kind} if kind else {}
+        tasks.append(Task(id=task_id, description=description, inputs={"query": query}, **extra))
     return tasks
 
 

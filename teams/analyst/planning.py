@@ -1,0 +1,61 @@
+"""The analyst's offline planner: the research sub-questions, each given the kind of worker
+whose sources match it best."""
+
+from __future__ import annotations
+
+from framework.memory import Corpus
+from framework.records import Plan, Task
+from framework.runtime import NodeContext
+from framework.state import TeamState
+from teams.analyst.tables import TableIndex
+from teams.research.text import split_question
+
+__all__ = ["KINDS", "KindChoosingPlanner"]
+
+KINDS = {
+    "search": "find passages in the corpus's text files that answer a question",
+    "table": "look up rows of the corpus's CSV files: a value of a named thing, by column",
+}
+"""The analyst's task kinds and what each does."""
+
+
+class KindChoosingPlanner:
+    """Plans the whole question and its sub-questions; a part whose words pick out a table row
+    (a cell and the column it asks about) is a ``table`` task, any other a ``search`` task.
+
+    Args:
+        corpus: The indexed text of the corpus.
+        tables: The rows of its CSV files.
+        min_table_score: How much of a part's words a row must cover to make it a table task.
+        max_parts: Sub-questions besides the whole question.
+    """
+
+    task_kinds = frozenset(KINDS)
+
+    def __init__(
+        self, corpus: Corpus, tables: TableIndex, min_table_score: float = 0.5, max_parts: int = 4
+    ) -> None:
+        self.corpus = corpus
+        self.tables = tables
+        self.min_table_score = min_table_score
+        self.max_parts = max_parts
+
+    def plan(self, state: TeamState, context: NodeContext) -> Plan:
+        """One task per part; a direct answer when the corpus has neither text nor tables."""
+        question = state["question"]
+        if len(self.corpus) == 0 and len(self.tables) == 0:
+            return Plan(goal=question, direct_answer="The corpus is empty: nothing to search.")
+        parts = [question, *split_question(question, self.max_parts)]
+        tasks = [
+            Task(id=f"q{index}", description=part, kind=self._kind(part), inputs={"query": part})
+            for index, part in enumerate(parts)
+        ]
+        kinds = ", ".join(sorted({task.kind for task in tasks}))
+        rationale = f"{len(parts) - 1} sub-questions plus the whole question ({kinds})"
+        return Plan(goal=question, tasks=tasks, rationale=rationale)
+
+    def _kind(self, part: str) -> str:
+        best = self.tables.lookup(part, k=1)
+        if best and best[0].wanted and best[0].score >= self.min_table_score:
+            return "table"
+        return "search" if len(self.corpus) else "table"
