@@ -1,0 +1,305 @@
+"""Running a model's tool calls: checking them, running them with timeouts (concurrently when
+there are several), and turning every outcome into a capped ``ToolMessage``.
+
+Private to :mod:`framework.tools.worker`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, TypeAlias
+
+from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
+from langchain_core.tools import BaseTool, tool
+from pydantic import BaseModel, ValidationError
+
+from framework.errors import ConfigError
+from framework.tools._threads import POOL
+
+__all__ = ["Answer", "ToolLike", "Toolbox", "as_tool", "cap", "message_text", "render"]
+
+Content: TypeAlias = str | list[str | dict[str, Any]]
+"""A message's content: a string or content blocks."""
+ToolLike: TypeAlias = BaseTool | Callable[..., Any]
+"""A LangChain tool, or a plain function (with a docstring) to make one of."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One tool call of the model and the message that answers it (status "error" if refused
+    or failed), with the tool's whole output as text (the message's may be cut)."""
+
+    name: str
+    args: Mapping[str, Any]
+    message: ToolMessage
+    output: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Ready:
+    """A checked call, ready to run."""
+
+    call: ToolCall
+    tool: BaseTool
+    timeout_s: float | None
+
+
+_Planned: TypeAlias = _Ready | Answer
+"""A call to run, or one already answered (refused)."""
+
+
+class _TimedOut:
+    """The outcome of a call that did not finish within its timeout."""
+
+
+_TIMED_OUT: Final = _TimedOut()
+
+
+def as_tool(item: ToolLike) -> BaseTool:
+    """``item`` as a LangChain tool; a plain function becomes one with ``@tool``."""
+    if isinstance(item, BaseTool):
+        return item
+    if not callable(item):
+        raise ConfigError(
+            f"{item!r} is not a tool: pass a BaseTool, a @tool function or a function"
+        )
+    try:
+        return tool(item)
+    except ValueError as error:
+        name = getattr(item, "__name__", repr(item))
+        raise ConfigError(
+            f"function {name!r} cannot be a tool ({error}): give it a docstring, or wrap it with "
+            "StructuredTool.from_function(..., description=...)"
+        ) from error
+
+
+class Toolbox:
+    """The tools of a worker by name, with their timeouts and the output cap.
+
+    Args:
+        tools: The tools; names must be unique.
+        timeout_s: Seconds each call may take (None: no limit).
+        timeouts: Per tool name, a timeout replacing ``timeout_s``.
+        max_output_chars: Characters of a tool's output the model is shown.
+
+    Raises:
+        ConfigError: No tools, a duplicate or unknown name, or a bad limit.
+    """
+
+    def __init__(
+        self,
+        tools: Sequence[ToolLike],
+        *,
+        timeout_s: float | None,
+        timeouts: Mapping[str, float | None],
+        max_output_chars: int,
+    ) -> None:
+        converted = [as_tool(item) for item in tools]
+        if not converted:
+            raise ConfigError("a tool worker needs at least one tool: pass tools=[...]")
+        names = [item.name for item in converted]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ConfigError(f"duplicate tool names {twice}: give each tool a unique name")
+        self.tools: dict[str, BaseTool] = dict(zip(names, converted, strict=True))
+        unknown = sorted(set(timeouts) - set(names))
+        if unknown:
+            raise ConfigError(f"timeouts name unknown tools {unknown}; the tools are {names}")
+        for limit in (timeout_s, *timeouts.values()):
+            if limit is not None and limit <= 0:
+                raise ConfigError(f"a tool timeout must be > 0 seconds or None, got {limit}")
+        if max_output_chars < 1:
+            raise ConfigError(f"max_output_chars must be >= 1, got {max_output_chars}")
+        self.timeouts = {name: timeouts.get(name, timeout_s) for name in names}
+        self.max_output_chars = max_output_chars
+
+    def plan(self, reply: AIMessage) -> list[_Planned]:
+        """The reply's calls, in order: checked calls to run, and refusals of unknown tools,
+        invalid arguments and calls whose arguments could not be parsed."""
+        planned: list[_Planned] = [self._check(call) for call in reply.tool_calls]
+        planned += [_unparsed(call) for call in reply.invalid_tool_calls]
+        return planned
+
+    def run(self, planned: Sequence[_Planned]) -> list[Answer]:
+        """Run the checked calls, concurrently on threads when there are several."""
+        ready = [item for item in planned if isinstance(item, _Ready)]
+        if len(ready) == 1 and ready[0].timeout_s is None:
+            outcomes = [_outcome(ready[0].tool.invoke, ready[0].call)]
+        else:
+            threads = [_ToolThread(item) for item in ready]
+            outcomes = [thread.wait() for thread in threads]
+        return self._answers(planned, outcomes)
+
+    async def arun(self, planned: Sequence[_Planned]) -> list[Answer]:
+        """Run the checked calls concurrently with ``asyncio.gather``."""
+        ready = [item for item in planned if isinstance(item, _Ready)]
+        outcomes = await asyncio.gather(*(_arun_one(item) for item in ready))
+        return self._answers(planned, outcomes)
+
+    def _check(self, call: ToolCall) -> _Planned:
+        name, args = call["name"], call["args"]
+        found = self.tools.get(name)
+        if found is None:
+            return _refused(call, f"unknown tool {name!r}: {_known(list(self.tools))}")
+        schema = found.tool_call_schema
+        if isinstance(schema, type) and issubclass(schema, BaseModel):
+            try:
+                schema.model_validate(args)
+            except ValidationError as error:
+                return _refused(call, f"invalid arguments for tool {name!r}: {_problems(error)}")
+        return _Ready(call, found, self.timeouts[name])
+
+    def _answers(self, planned: Sequence[_Planned], outcomes: Sequence[object]) -> list[Answer]:
+        results = iter(outcomes)
+        return [
+            self._answer(item, next(results)) if isinstance(item, _Ready) else item
+            for item in planned
+        ]
+
+    def _answer(self, ready: _Ready, outcome: object) -> Answer:
+        call = ready.call
+        if outcome is _TIMED_OUT:
+            return _refused(call, f"tool {call['name']!r} timed out after {ready.timeout_s:g} s")
+        if isinstance(outcome, BaseException):
+            cause = " ".join(f"{type(outcome).__name__}: {outcome}".split())
+            text = f"tool {call['name']!r} failed: {cause}"
+            return _refused(call, cap(text, self.max_output_chars))
+        if isinstance(outcome, ToolMessage):
+            output = message_text(outcome.content)
+            update = {"content": self._capped(outcome.content), "name": call["name"]}
+            message = outcome.model_copy(update={**update, "tool_call_id": call["id"] or ""})
+        else:  # a tool returning something else than its message (a list of them, a Command)
+            output = render(outcome)
+            message = ToolMessage(
+                cap(output, self.max_output_chars),
+                tool_call_id=call["id"] or "",
+                name=call["name"],
+            )
+        return Answer(call["name"], call["args"], message, output)
+
+    def _capped(self, content: Content) -> Content:
+        if isinstance(content, str):
+            return cap(content, self.max_output_chars)
+        text = message_text(content)
+        if len(text) <= self.max_output_chars:
+            return content
+        others = [block for block in content if not _is_text(block)]
+        return [{"type": "text", "text": cap(text, self.max_output_chars)}, *others]
+
+
+class _ToolThread:
+    """One call running on a pooled daemon thread (a hung tool never blocks the interpreter's
+    exit), in a copy of the caller's context (callbacks and run config follow it)."""
+
+    def __init__(self, ready: _Ready) -> None:
+        self.ready = ready
+        self.done = threading.Event()
+        self.outcome: object = _TIMED_OUT
+        self.deadline = None if ready.timeout_s is None else time.monotonic() + ready.timeout_s
+        context = contextvars.copy_context()
+        POOL.submit(lambda: context.run(self._body))
+
+    def _body(self) -> None:
+        try:
+            self.outcome = self.ready.tool.invoke(self.ready.call)
+        except BaseException as error:  # handed to the waiting thread
+            self.outcome = error
+        self.done.set()
+
+    def wait(self) -> object:
+        """The call's result or error, or ``_TIMED_OUT``; re-raises what is not an Exception."""
+        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        if not self.done.wait(left):
+            return _TIMED_OUT
+        if isinstance(self.outcome, BaseException) and not isinstance(self.outcome, Exception):
+            raise self.outcome
+        return self.outcome
+
+
+def _outcome(run: Callable[[ToolCall], Any], call: ToolCall) -> object:
+    try:
+        return run(call)
+    except Exception as error:  # an error message for the model
+        return error
+
+
+async def _arun_one(ready: _Ready) -> object:
+    scope = asyncio.timeout(ready.timeout_s)
+    try:
+        async with scope:
+            return await ready.tool.ainvoke(ready.call)
+    except TimeoutError as error:
+        return _TIMED_OUT if scope.expired() else error
+    except Exception as error:  # an error message for the model
+        return error
+
+
+def _refused(call: ToolCall, text: str) -> Answer:
+    message = ToolMessage(text, tool_call_id=call["id"] or "", name=call["name"], status="error")
+    return Answer(call["name"], call["args"], message)
+
+
+def _unparsed(call: InvalidToolCall) -> Answer:
+    name = call.get("name") or ""
+    text = f"invalid arguments for tool {name!r}: not a JSON object ({call.get('error')})"
+    message = ToolMessage(text, tool_call_id=call.get("id") or "", name=name, status="error")
+    return Answer(name, {}, message)
+
+
+def _known(names: list[str]) -> str:
+    if len(names) == 1:
+        return f"the only tool is {names[0]}"
+    return f"the tools are {', '.join(names)}"
+
+
+def _problems(error: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(part) for part in item['loc']) or 'arguments'}: {item['msg']}"
+        for item in error.errors(include_url=False)
+    )
+
+
+def _is_text(block: object) -> bool:
+    return isinstance(block, str) or (isinstance(block, dict) and block.get("type") == "text")
+
+
+def message_text(content: Content) -> str:
+    """The text of a message's content: its string, or its text blocks joined by newlines."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(
+        block if isinstance(block, str) else str(block.get("text", ""))
+        for block in content
+        if _is_text(block)
+    )
+
+
+def render(value: object) -> str:
+    """``value`` as text: a string as it is, anything else as JSON where possible."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, BaseModel):
+        return value.model_dump_json()
+    try:
+        return json.dumps(value, ensure_ascii=False, default=_jsonable)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    return str(value)
+
+
+def cap(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, with a note saying how much was kept."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n[truncated: {limit} of {len(text)} characters]"
