@@ -66,6 +66,7 @@ from framework.roles import Roles
 from framework.runner import new_thread_id
 from framework.runtime import NodeContext
 from framework.state import TeamState
+from framework.worker_kinds import WorkerKind, WorkerKinds
 from telemetry.instrument import Telemetry
 from telemetry.settings import TelemetrySettings, build_meter_provider, build_tracer_provider
 
@@ -382,19 +383,33 @@ def bench_roles(n: int, gauge: Gauge) -> Roles:
     )
 
 
-def prepare_cadre(n: int, cap: int | None) -> Run:
+def _team_run(n: int, cap: int | None, label: str, wrap: Callable[[Any], Any]) -> Run:
+    """The cadre team of the bench roles, its worker passed through ``wrap``."""
     gauge = Gauge()
     settings = TeamSettings(name="research", max_parallel=cap)
-    app = compile_team(build_team(bench_roles(n, gauge), settings))
+    roles = bench_roles(n, gauge)
+    app = compile_team(build_team(replace(roles, worker=wrap(roles.worker)), settings))
 
     async def invoke() -> int:
         out = await app.ainvoke({"question": f"fan out {n} tasks"})
         results = out["worker_results"]
         failed = [r.task_id for r in results.values() if r.status != "ok"]
-        require(not failed, f"cadre: tasks failed: {failed[:5]}")
+        require(not failed, f"{label}: tasks failed: {failed[:5]}")
         return len(results)
 
     return lambda: gauge.measure(invoke)
+
+
+def prepare_cadre(n: int, cap: int | None) -> Run:
+    return _team_run(n, cap, "cadre", lambda worker: worker)
+
+
+def prepare_kinds(n: int, cap: int | None) -> Run:
+    """The cadre column with its worker behind :class:`WorkerKinds` (one kind): what routing
+    tasks by kind costs."""
+    return _team_run(
+        n, cap, "kinds", lambda worker: WorkerKinds([WorkerKind(name="search", worker=worker)])
+    )
 
 
 # --- cadre + telemetry ------------------------------------------------------------------------
@@ -607,6 +622,7 @@ VARIANTS: list[Variant] = [
     Variant(name=BASELINE, title="raw LangGraph ms", prepare=prepare_raw),
     Variant(name=SUBJECT, title="cadre ms", prepare=prepare_cadre),
     Variant(name=TELEMETRY, title="telemetry ms", prepare=prepare_telemetry),
+    Variant(name="kinds", title="worker kinds ms", prepare=prepare_kinds),
     Variant(name=PLAIN, title="plain sqlite ms", prepare=prepare_plain, durable=True),
     Variant(name=ENCRYPTED, title="encrypted sqlite ms", prepare=prepare_encrypted, durable=True),
     *([UPSTREAM_VARIANT] if upstream_available() else []),
