@@ -15,6 +15,7 @@ import pytest
 from framework.builder import build_team, compile_team
 from framework.errors import IncompleteCheckpointError, TamperError
 from framework.memory import Corpus
+from framework.persistence._schema import SCHEMA_VERSION
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring
 from framework.persistence.saver import CadreSaver
@@ -228,13 +229,14 @@ def test_a_copied_thread_reads_whole(saver: CadreSaver) -> None:
 def test_a_schema_1_database_is_upgraded_when_opened(target: str, cipher: BlobCipher) -> None:
     with CadreSaver(target, cipher) as saver:
         _alter(saver, "DROP TABLE cadre_manifests")
+        _alter(saver, "DROP TABLE cadre_chunks")
         _alter(saver, "UPDATE cadre_meta SET value = '1' WHERE key = 'schema'")
     with CadreSaver(target, cipher) as saver:
         with saver.lock:
             (schema,) = saver.db.execute(
                 "SELECT value FROM cadre_meta WHERE key = 'schema'"
             ).fetchone()
-        assert schema == "2"
+        assert schema == SCHEMA_VERSION
         app = compile_team(build_team(make_roles()), checkpointer=saver)
         app.invoke({"question": "what is cadre?"}, _config())
         assert _history(saver)[0].checkpoint["channel_values"]["final_answer"]

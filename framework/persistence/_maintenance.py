@@ -9,13 +9,15 @@ caller's write transaction, on the connection of a :class:`Reader` (it opens the
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from framework.database import Database
 from framework.errors import ConfigError
 from framework.persistence import _manifests
 from framework.persistence._bundles import is_member_marker
-from framework.persistence._read import CheckpointRow, Reader
-from framework.persistence._rows import TABLES, RowCodec, upsert_into
+from framework.persistence._chunks import referenced_digests
+from framework.persistence._read import CheckpointRow, Reader, WriteOpener
+from framework.persistence._rows import TABLES, RowCodec, blob_ad, upsert_into
 
 __all__ = [
     "PRUNE_STRATEGIES",
@@ -153,4 +155,38 @@ def collect_garbage(reader: Reader, thread_id: str, checkpoint_ns: str) -> int:
         "WHERE thread_id = ? AND checkpoint_ns = ? AND channel = ? AND version = ?",
         dead,
     )
+    collect_chunks(reader, thread_id)
     return len(dead)
+
+
+def collect_chunks(reader: Reader, thread_id: str) -> int:
+    """Delete the chunks of large values no value or write of the thread names any more; how
+    many were deleted. Opens every value and write of the thread, only when it has chunks."""
+    db = reader.db
+    if (
+        db.execute(
+            "SELECT 1 FROM cadre_chunks WHERE thread_id = ? LIMIT 1", (thread_id,)
+        ).fetchone()
+        is None
+    ):
+        return 0
+    named: set[str] = set()
+    for namespace, channel, version, kind, base, blob in db.execute(
+        "SELECT checkpoint_ns, channel, version, kind, base_version, value FROM cadre_blobs "
+        "WHERE thread_id = ?",
+        (thread_id,),
+    ).fetchall():
+        ad = blob_ad(thread_id, namespace, channel, version, kind, base)
+        named.update(referenced_digests(reader.codec.open(bytes(blob), ad)))
+    writes: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
+    for namespace, checkpoint_id, *row in db.execute(
+        "SELECT checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path, value "
+        "FROM cadre_writes WHERE thread_id = ?",
+        (thread_id,),
+    ).fetchall():
+        writes.setdefault((namespace, checkpoint_id), []).append(tuple(row))
+    for (namespace, checkpoint_id), rows in writes.items():
+        opener = WriteOpener(reader.codec, (thread_id, namespace, checkpoint_id), rows)
+        for task_id, idx, *_ in rows:
+            named.update(referenced_digests(opener.typed(task_id, idx)))
+    return reader.chunker.collect(thread_id, named)

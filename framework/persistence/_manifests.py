@@ -33,7 +33,7 @@ from framework.persistence._rows import TABLES, RowCodec, manifest_ad, upsert_in
 __all__ = ["Checker", "Manifest", "create", "record_writes", "relink"]
 
 _TYPE = "json"
-_MANIFESTS = TABLES[3]
+_MANIFESTS = next(table for table in TABLES if table.name == "cadre_manifests")
 _INSERT = upsert_into(_MANIFESTS, replace=False)
 _UPDATE = (
     "UPDATE cadre_manifests SET value = ? "

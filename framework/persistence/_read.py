@@ -27,6 +27,7 @@ from framework.persistence._bundles import (
     read_marker,
     unpack,
 )
+from framework.persistence._chunks import Chunker
 from framework.persistence._deltas import EMPTY, FULL, KINDS, DeltaError, rebuild
 from framework.persistence._manifests import Checker, Manifest
 from framework.persistence._rows import (
@@ -38,7 +39,7 @@ from framework.persistence._rows import (
     write_ad,
 )
 
-__all__ = ["Body", "CheckpointRow", "Reader", "Search", "search", "select_row"]
+__all__ = ["Body", "CheckpointRow", "Reader", "Search", "WriteOpener", "search", "select_row"]
 
 MAX_CHAIN = 100_000
 """A delta chain longer than this is a loop in an altered database, not data."""
@@ -167,6 +168,7 @@ class Reader:
         self.serde = serde
         self._links: dict[tuple[str, str, str, str], tuple[str, str | None, Typed] | None] = {}
         self._checker = Checker(db, codec)
+        self.chunker = Chunker(db, codec)
 
     def body(self, row: CheckpointRow) -> Body:
         """What the sealed body of ``row`` holds, with the full metadata."""
@@ -269,7 +271,11 @@ class Reader:
         link: tuple[str, str | None, Typed] | None = None
         if row is not None:
             kind, base, blob = row
-            typed = self.codec.open(blob, blob_ad(*key, kind, base))
+            typed = self.chunker.unpack(
+                thread_id,
+                self.codec.open(blob, blob_ad(*key, kind, base)),
+                f"channel {channel!r} version {version}",
+            )
             if kind not in KINDS or (base is None) != (kind in (FULL, EMPTY)):
                 raise TamperError(f"channel {channel!r} version {version!r}: unknown kind {kind!r}")
             link = (kind, base, typed)
@@ -289,14 +295,18 @@ class Reader:
         if manifest is not None:
             self._checker.writes(key, manifest, ((r[0], r[1]) for r in rows))
         rows.sort(key=lambda r: writes_sort_key(r[3], r[0], r[1]))
-        opener = _WriteOpener(self.codec, key, rows)
+        opener = WriteOpener(self.codec, key, rows)
         return [
-            (task_id, channel, self.serde.loads_typed(opener.typed(task_id, idx)))
+            (task_id, channel, self.serde.loads_typed(self._write(opener, key, task_id, idx)))
             for task_id, idx, channel, _, _ in rows
         ]
 
+    def _write(self, opener: WriteOpener, key: tuple[str, str, str], task: str, idx: int) -> Typed:
+        where = f"write {idx} of task {task} on checkpoint {key[2]}"
+        return self.chunker.unpack(key[0], opener.typed(task, idx), where)
 
-class _WriteOpener:
+
+class WriteOpener:
     """Opens the pending writes of one checkpoint, bundles included (see ``_bundles``)."""
 
     def __init__(

@@ -25,6 +25,7 @@ __all__ = [
     "RowCodec",
     "blob_ad",
     "checkpoint_ad",
+    "chunk_ad",
     "describe_row",
     "manifest_ad",
     "merge_metadata",
@@ -81,11 +82,17 @@ def manifest_ad(thread_id: str, checkpoint_ns: str, checkpoint_id: str) -> bytes
     return row_identity("manifest", thread_id, checkpoint_ns, checkpoint_id)
 
 
+def chunk_ad(thread_id: str, digest: str) -> bytes:
+    """The associated data of a chunk of a large value (see ``_chunks``)."""
+    return row_identity("chunk", thread_id, digest)
+
+
 _ROW_FIELDS: Mapping[str, tuple[str, ...]] = {
     "checkpoint": ("thread", "namespace", "checkpoint"),
     "blob": ("thread", "namespace", "channel", "version"),
     "write": ("thread", "namespace", "checkpoint", "task", "index", "channel"),
     "manifest": ("thread", "namespace", "checkpoint"),
+    "chunk": ("thread", "chunk"),
 }
 """What names a row of each kind, in the order of its associated data (see the ``*_ad``)."""
 
@@ -158,6 +165,13 @@ TABLES: tuple[BlobTable, ...] = (
         columns=("thread_id", "checkpoint_ns", "checkpoint_id"),
         key=3,
         ad=manifest_ad,
+    ),
+    BlobTable(
+        name="cadre_chunks",
+        blob_column="value",
+        columns=("thread_id", "digest"),
+        key=2,
+        ad=chunk_ad,
     ),
 )
 """Every table with a sealed column, for copying threads, key status and re-encryption."""

@@ -1,6 +1,6 @@
 """The tables of cadre's checkpointer, how a database is opened, and how rows are upserted.
 
-Five tables, all prefixed ``cadre_`` so a SQLite file LangGraph's ``SqliteSaver`` wrote can hold
+Six tables, all prefixed ``cadre_`` so a SQLite file LangGraph's ``SqliteSaver`` wrote can hold
 both (on PostgreSQL they live in the ``cadre_checkpoints`` schema):
 
 * ``cadre_meta``: what the database is (format, schema version, encrypted or not);
@@ -9,10 +9,11 @@ both (on PostgreSQL they live in the ``cadre_checkpoints`` schema):
   an earlier version of the same channel, or an empty marker;
 * ``cadre_writes``: the pending writes of tasks, one row per (checkpoint, task, index);
 * ``cadre_manifests``: one sealed row per checkpoint naming what must exist beside it (its
-  parent and the writes recorded on it; see ``_manifests``).
+  parent and the writes recorded on it; see ``_manifests``);
+* ``cadre_chunks``: pieces of large values, stored once per thread (see ``_chunks``).
 
-Schema 2 added ``cadre_manifests``; a schema 1 database is upgraded when opened (its older
-checkpoints have no manifest, and are checked only for their channel values).
+Schema 2 added ``cadre_manifests``, schema 3 ``cadre_chunks``; an older database is upgraded
+when opened (checkpoints without a manifest are checked only for their channel values).
 
 The plaintext columns hold ids, channel names, versions, task paths and the metadata allowlist;
 every value is in a binary column, sealed when the database is encrypted.
@@ -31,7 +32,7 @@ __all__ = ["FORMAT_NAME", "PG_SCHEMA", "SCHEMA_VERSION", "open_checkpoints", "up
 FORMAT_NAME = "cadre-sqlite-checkpoints"
 """The ``format`` recorded in ``cadre_meta`` (the name is historical: PostgreSQL uses it too)."""
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 """The schema this module creates and reads."""
 
 PG_SCHEMA = "cadre_checkpoints"
@@ -79,9 +80,15 @@ _TABLES = (
         value {blob} NOT NULL,
         PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
     )""",
+    """CREATE TABLE IF NOT EXISTS cadre_chunks (
+        thread_id TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        value {blob} NOT NULL,
+        PRIMARY KEY (thread_id, digest)
+    )""",
 )
 
-_UPGRADABLE = ("1",)
+_UPGRADABLE = ("1", "2")
 """Older schemas this module upgrades in place (by creating the tables they lack)."""
 
 

@@ -4,7 +4,7 @@ and tasks' pending writes."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -20,6 +20,7 @@ from langgraph.checkpoint.serde.base import SerializerProtocol
 from framework.database import Database
 from framework.persistence import _manifests
 from framework.persistence._bundles import Member, member_marker, new_call_id, pack
+from framework.persistence._chunks import Chunker, ChunkRow
 from framework.persistence._deltas import DeltaEncoder, StoredValue
 from framework.persistence._rows import (
     TABLES,
@@ -65,7 +66,7 @@ class SealedCheckpoint:
         }
 
 
-_CHECKPOINTS, _BLOBS, _WRITES, _ = TABLES
+_CHECKPOINTS, _BLOBS, _WRITES, *_ = TABLES
 _PUT_CHECKPOINT = upsert_into(_CHECKPOINTS, replace=True)
 _PUT_BLOB = upsert_into(_BLOBS, replace=False)
 _REPLACE_WRITE = upsert_into(_WRITES, replace=True)
@@ -86,6 +87,7 @@ class Writer:
         self.db = db
         self.codec = codec
         self.deltas = deltas
+        self.chunker = Chunker(db, codec)
 
     def seal_checkpoint(
         self,
@@ -165,6 +167,8 @@ class Writer:
             if value.base is not None and not self._has_blob(row, channel, value.base):
                 value = planned[channel] = self.deltas.full(serde, version, values[channel])
             ad = blob_ad(row.thread_id, row.checkpoint_ns, channel, version, value.kind, value.base)
+            stored, chunks = self.chunker.pack(row.thread_id, value.typed)
+            self.chunker.insert(chunks)
             cursor = self.db.execute(
                 _PUT_BLOB,
                 (
@@ -174,7 +178,7 @@ class Writer:
                     version,
                     value.kind,
                     value.base,
-                    self.codec.seal(value.typed, ad),
+                    self.codec.seal(stored, ad),
                 ),
             )
             if cursor.rowcount == 0:
@@ -205,20 +209,22 @@ class Writer:
         thread_id, checkpoint_ns = thread_and_namespace(config)
         checkpoint_id = str(config["configurable"]["checkpoint_id"])
         row_of = _RowMaker(self.codec, (thread_id, checkpoint_ns, checkpoint_id), task)
-        members = [
-            (WRITES_IDX_MAP.get(channel, position), channel, serde.dumps_typed(value))
-            for position, (channel, value) in enumerate(writes)
-        ]
+        members: list[Member] = []
+        chunks: list[ChunkRow] = []
+        for position, (channel, value) in enumerate(writes):
+            stored, pieces = self.chunker.pack(thread_id, serde.dumps_typed(value))
+            members.append((WRITES_IDX_MAP.get(channel, position), channel, stored))
+            chunks.extend(pieces)
         special = [channel in WRITES_IDX_MAP for channel, _ in writes]
 
         def one_by_one() -> list[tuple[Any, ...]]:
             return [row_of.sealed(*member) for member in members]
 
         if all(special):
-            return WriteRows(_REPLACE_WRITE, one_by_one())
+            return WriteRows(_REPLACE_WRITE, one_by_one(), chunks=chunks)
         if self.codec.cipher is None or len(members) < 2 or any(special):
-            return WriteRows(_KEEP_WRITE, one_by_one())
-        return WriteRows(_KEEP_WRITE, row_of.bundled(members), unbundled=one_by_one)
+            return WriteRows(_KEEP_WRITE, one_by_one(), chunks=chunks)
+        return WriteRows(_KEEP_WRITE, row_of.bundled(members), unbundled=one_by_one, chunks=chunks)
 
     def commit_writes(self, batch: Sequence[WriteRows]) -> None:
         """Store the writes of several tasks in one transaction, recorded in their checkpoints'
@@ -226,6 +232,7 @@ class Writer:
         written: dict[tuple[str, str, str], list[tuple[str, int]]] = {}
         with self.db.write_transaction():
             for item in batch:
+                self.chunker.insert(item.chunks)
                 changed = self.db.executemany(item.sql, item.rows)
                 if item.unbundled is not None and 0 < changed < len(item.rows):
                     self._unbundle(item)
@@ -254,6 +261,8 @@ class WriteRows:
     rows: list[tuple[Any, ...]]
     unbundled: Callable[[], list[tuple[Any, ...]]] | None = None
     """For a bundle: the same writes sealed one by one (used when its rows partly conflict)."""
+    chunks: list[ChunkRow] = field(default_factory=list)
+    """The chunks of its large values (see ``_chunks``), stored with it."""
 
 
 class _RowMaker:
