@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -269,3 +272,49 @@ def test_the_memory_schema_named_for_old_homes_is_the_stores() -> None:
     from framework.persistence.home_keys import MEMORY_SCHEMA
 
     assert MEMORY_SCHEMA == PG_SCHEMA
+
+
+def test_a_write_of_a_process_holding_no_thread_holds_off_rotation_until_it_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A blob sealed under the old key and not yet committed cannot outlive the key: the
+    rotation waits for the commit (both hold the key-file lock), then reencrypt moves the blob
+    and retire is safe, with no thread held anywhere."""
+    monkeypatch.delenv(KEYS_VARIABLE, raising=False)
+    monkeypatch.delenv(DATABASE_VARIABLE, raising=False)
+    home = _home(tmp_path / "home", None)
+    cadre = [sys.executable, "-c", "from framework.cli.main import main; main()"]
+    with home_checkpointer(home) as saver:
+        _put(saver, "outside", 1)
+        [old] = _key_ids(home)
+        sealed, release = threading.Event(), threading.Event()
+        commit = saver._writer.commit_writes
+
+        def held_commit(batch: Any) -> None:
+            sealed.set()
+            assert release.wait(60)
+            commit(batch)
+
+        monkeypatch.setattr(saver._writer, "commit_writes", held_commit)
+        at = _config("outside")
+        at["configurable"]["checkpoint_id"] = "1ef00000-0000-6000-8000-000000000001"
+        writer = threading.Thread(target=saver.put_writes, args=(at, [("x", 7)], "task-a"))
+        writer.start()
+        assert sealed.wait(60)
+        rotation = subprocess.Popen(
+            [*cadre, "keys", "rotate", "--home", str(home.root)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        with pytest.raises(subprocess.TimeoutExpired):  # it waits for the sealed write
+            rotation.wait(timeout=2)
+        release.set()
+        writer.join(60)
+        assert rotation.wait(timeout=120) == 0, rotation.stderr.read() if rotation.stderr else ""
+    assert _cli(home, "keys", "reencrypt").exit_code == 0
+    retired = _cli(home, "keys", "retire", old)
+    assert retired.exit_code == 0, retired.stderr
+    assert old not in _key_ids(home)
+    with home_checkpointer(home) as reopened:
+        [(task, channel, value)] = reopened.get_tuple(at).pending_writes  # type: ignore[union-attr]
+    assert (task, channel, value) == ("task-a", "x", 7)
