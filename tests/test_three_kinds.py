@@ -16,6 +16,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from framework.builder import compile_team
 from framework.errors import ConfigError
 from framework.memory import Corpus
+from framework.nodes.worker import WorkerBodies
+from framework.records import Task
+from framework.runtime import NodeContext
 from framework.testing import CallTools, Reply, ScriptedChatModel, Structured
 from framework.tools.mcp import McpServer, McpToolbox
 from framework.tools.worker import ToolWorker
@@ -139,3 +142,40 @@ def test_the_planner_must_reach_every_kind(small_corpus: Corpus, toolbox: McpToo
     )
     with pytest.raises(ConfigError, match="worker kind calc is never planned"):
         build_research_team(replace(roles, worker=worker))
+
+
+def test_a_server_that_dies_fails_its_task_alone_and_restarts_for_the_next(
+    small_corpus: Corpus, toolbox: McpToolbox
+) -> None:
+    crash = next(t for t in toolbox.tools if t.name == "crash")
+    echo = next(t for t in toolbox.tools if t.name == "echo")
+    model = ScriptedChatModel(
+        [
+            CallTools([("crash", {"code": 3})], match="Task dies:"),
+            CallTools([("echo", {"text": "still here"})], match="Task next:"),
+            Reply("done", match="still here"),
+        ]
+    )
+    worker = ToolWorker(model, [crash, echo])
+    node = WorkerBodies(WorkerKinds([WorkerKind(name="forecast", worker=worker)]))
+    context = NodeContext(node="worker", team="t")
+    died = node.run(
+        {
+            "task": Task(id="dies", description="d", kind="forecast"),
+            "question": "q",
+            "dispatch_id": "x",
+        },
+        context,
+    )["worker_results"]["dies"]
+    assert died.status == "failed"
+    assert "ToolServerError" in (died.error or "") and "weather" in (died.error or "")
+    after = node.run(
+        {
+            "task": Task(id="next", description="n", kind="forecast"),
+            "question": "q",
+            "dispatch_id": "x",
+        },
+        context,
+    )["worker_results"]["next"]
+    assert after.status == "ok"
+    assert after.evidence[0].text == "still here"

@@ -19,7 +19,7 @@ from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall, ToolMe
 from langchain_core.tools import BaseTool, tool
 from pydantic import BaseModel, ValidationError
 
-from framework.errors import ConfigError
+from framework.errors import ConfigError, ToolServerError
 from framework.tools._threads import POOL
 
 __all__ = ["Answer", "ToolLike", "Toolbox", "as_tool", "cap", "message_text", "render"]
@@ -166,6 +166,8 @@ class Toolbox:
         call = ready.call
         if outcome is _TIMED_OUT:
             return _refused(call, f"tool {call['name']!r} timed out after {ready.timeout_s:g} s")
+        if isinstance(outcome, ToolServerError):  # the server, not the call: fail the task
+            raise outcome
         if isinstance(outcome, BaseException):
             cause = " ".join(f"{type(outcome).__name__}: {outcome}".split())
             text = f"tool {call['name']!r} failed: {cause}"
