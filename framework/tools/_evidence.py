@@ -10,6 +10,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import orjson
+
 from framework.records import Evidence
 from framework.tools._calls import Answer, message_text
 
@@ -26,10 +28,10 @@ def unit(value: float) -> float:
 
 def tool_source(name: str, args: Mapping[str, Any]) -> str:
     """``tool:<name>(<digest>)``: the same call with the same arguments is the same source."""
-    canonical = json.dumps(
-        args, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    canonical = orjson.dumps(
+        args, default=str, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
     )
-    digest = hashlib.sha256(canonical.encode()).hexdigest()[:DIGEST_CHARS]
+    digest = hashlib.sha256(canonical).hexdigest()[:DIGEST_CHARS]
     return f"tool:{name}({digest})"
 
 
