@@ -139,6 +139,11 @@ class Launched:
 def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None]:
     """Check every input before anything is written; the first problem raises."""
     factory = load_team(request.team)
+    if getattr(factory, "needs_model", False) and request.model is None:
+        raise ConfigError(
+            f"team {request.team!r} has kinds that call tools, which need a model: set "
+            "models.default in the file or pass --model"
+        )
     if request.max_parallel is not None and request.max_parallel < 1:
         raise ConfigError(f"--max-parallel must be at least 1, got {request.max_parallel}")
     model = (
@@ -230,6 +235,7 @@ def open_team(
             middleware=observer.middleware if observer is not None else (),
             roles=RoleRegistry.of_home(home, pinned=dict(options.roles)),
             corpus_dir=corpus,
+            resources=resources,
         )
         app = compile_team(factory(setup), checkpointer=checkpointer, name=options.name)
     except BaseException:

@@ -3,6 +3,8 @@ imports a concrete team: a package declares ``name = "module:factory"`` and is r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -16,7 +18,15 @@ from framework.memory import Corpus, SemanticStore
 from framework.middleware import Middleware
 from framework.role_registry import RoleRegistry
 
-__all__ = ["ENTRY_POINT_GROUP", "TeamFactory", "TeamSetup", "available_teams", "load_team"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "TEAM_FILE_GROUP",
+    "TEAM_FILE_PREFIX",
+    "TeamFactory",
+    "TeamSetup",
+    "available_teams",
+    "load_team",
+]
 
 ENTRY_POINT_GROUP = "cadre.teams"
 
@@ -41,6 +51,8 @@ class TeamSetup:
     corpus_dir: Path | None = None
     """The corpus folder the run indexed, for teams that read other files in it (tables);
     None when the run indexed none (a read-only command)."""
+    resources: ExitStack = field(default_factory=ExitStack)
+    """Closed when the run's team is closed: a team registers what it opened (tool servers)."""
 
 
 class TeamFactory(Protocol):
@@ -56,8 +68,21 @@ def available_teams() -> list[str]:
     return sorted(point.name for point in entry_points(group=ENTRY_POINT_GROUP))
 
 
+TEAM_FILE_PREFIX = "file:"
+"""A team name of this form names a team file (``file:/abs/team.yaml``): a run records it, so a
+resume or a review decision builds the same team from the same file."""
+
+TEAM_FILE_GROUP = "cadre.team_files"
+"""The entry point group of the function that builds a team from a team file (its path)."""
+
+
 def load_team(name: str) -> TeamFactory:
-    """The factory of the team called ``name``; ConfigError naming the teams there are."""
+    """The factory of the team called ``name`` (or of the team file it names, checked whole);
+    ConfigError naming the teams there are, or the file's problems."""
+    if name.startswith(TEAM_FILE_PREFIX):
+        [point] = entry_points(group=TEAM_FILE_GROUP)
+        from_file: Callable[[Path], TeamFactory] = point.load()
+        return from_file(Path(name.removeprefix(TEAM_FILE_PREFIX)))
     for point in entry_points(group=ENTRY_POINT_GROUP):
         if point.name == name:
             factory: TeamFactory = point.load()

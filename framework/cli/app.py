@@ -34,6 +34,7 @@ from framework.cli.review import (
 from framework.cli.roles import roles_app
 from framework.cli.run import run
 from framework.cli.threads import list_threads, prune_checkpoints
+from framework.cli.tools import tools_app
 from framework.errors import CadreError
 
 __all__ = ["COMMAND_ENTRY_POINTS", "app", "interrupted", "run_app"]
@@ -54,6 +55,7 @@ app.command(name="threads")(list_threads)
 app.command(name="prune")(prune_checkpoints)
 app.add_typer(keys_app, name="keys")
 app.add_typer(roles_app, name="roles")
+app.add_typer(tools_app, name="tools")
 
 COMMAND_ENTRY_POINTS = "cadre.commands"
 """Commands of other packages (``cadre trace`` comes from telemetry) register here."""

@@ -33,12 +33,20 @@ def run(
         Path, typer.Option(help="Folder of .md/.txt/.rst files.", readable=False)
     ] = Path("docs"),
     team: Annotated[
-        str,
+        str | None,
         typer.Option(
-            help="Team: meta, research, analyst, hypothesis, meta-hypothesis, meta-knowledge, "
-            "extraction, supervisor, or another installed one."
+            help="Team: meta (the default), research, analyst, hypothesis, meta-hypothesis, "
+            "meta-knowledge, extraction, supervisor, or another installed one."
         ),
-    ] = "meta",
+    ] = None,
+    team_config: Annotated[
+        Path | None,
+        typer.Option(
+            help="A team file (YAML: worker kinds, tools, MCP servers, models); instead of "
+            "--team. See docs/team-config.md.",
+            readable=False,
+        ),
+    ] = None,
     model: Annotated[
         str | None, typer.Option(help="Chat model as provider:name; offline when left out.")
     ] = None,
@@ -85,6 +93,7 @@ def run(
     if not question.strip():
         fail(ConfigError("the question is empty: pass the question to research"))
     use_database(database)
+    team = _team_name(team, team_config)
     request = LaunchRequest(
         team=team,
         corpus=corpus,
@@ -172,3 +181,14 @@ def _print_ingest(err: Console, ingest: IngestReport) -> None:
             highlight=False,
             soft_wrap=True,
         )
+
+
+def _team_name(team: str | None, team_config: Path | None) -> str:
+    """The team ``--team`` or ``--team-config`` names (``file:/abs/team.yaml`` for a file)."""
+    from framework.registry import TEAM_FILE_PREFIX
+
+    if team is not None and team_config is not None:
+        fail(ConfigError("--team and --team-config both name the team: give one of them"))
+    if team_config is not None:
+        return f"{TEAM_FILE_PREFIX}{team_config.expanduser().resolve()}"
+    return team or "meta"

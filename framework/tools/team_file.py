@@ -1,0 +1,260 @@
+"""A team composed from a YAML file: worker kinds, their tools and MCP servers, models, caps.
+
+:func:`load_team_file` reads and checks the whole file before anything runs; every problem is
+reported on one line with the file and line of the value (``team.yaml:12: kinds.1.tools.0:
+cannot import 'pkg.mod:calc' (No module named 'pkg')``). See docs/team-config.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from langchain_core.tools import BaseTool
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from framework.errors import ConfigError
+from framework.tools._calls import as_tool
+from framework.tools._mcp_config import McpServer
+
+__all__ = ["BUILTIN_KINDS", "KindSpec", "LoadedTeamFile", "TeamFile", "load_team_file"]
+
+BUILTIN_KINDS = ("search", "table")
+"""Workers a kind may use without tools: passages of the corpus text, rows of its CSV files."""
+
+ROLES = ("planner", "worker", "aggregator", "reviewer", "curator", "formatter")
+
+
+class KindSpec(BaseModel):
+    """One worker kind of the file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")
+    description: str = ""
+    builtin: Literal["search", "table"] | None = None
+    tools: list[str] = Field(default_factory=list)
+    mcp: list[str] = Field(default_factory=list)
+    max_parallel: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> KindSpec:
+        if self.builtin is not None and (self.tools or self.mcp):
+            raise ValueError("a kind is either builtin or has tools/mcp, not both")
+        if self.builtin is None and not self.tools and not self.mcp:
+            raise ValueError("a kind needs builtin: search|table, or tools, or mcp servers")
+        return self
+
+    @property
+    def calls_tools(self) -> bool:
+        """Whether its worker is a tool-calling model (so it needs a model)."""
+        return self.builtin is None
+
+
+class TeamFile(BaseModel):
+    """The whole file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(default="configured", pattern=r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
+    max_parallel: int | None = Field(default=None, ge=1)
+    review: list[Literal["plan", "tasks", "answer"]] = Field(default_factory=list)
+    models: dict[str, str] = Field(default_factory=dict)
+    kinds: list[KindSpec] = Field(min_length=1)
+    mcp_servers: list[dict[str, Any]] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TeamFile:
+        unknown_roles = sorted(set(self.models) - {"default", *ROLES})
+        if unknown_roles:
+            raise ValueError(
+                f"models names unknown roles {unknown_roles}: use default or {', '.join(ROLES)}"
+            )
+        names = [kind.name for kind in self.kinds]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ValueError(f"kinds named more than once: {', '.join(twice)}")
+        return self
+
+
+class LoadedTeamFile:
+    """A checked team file: its settings, its tools imported, its servers declared.
+
+    Attributes:
+        path: The file, absolute.
+        spec: What it declares.
+        tools: Kind name -> its Python tools.
+        servers: Server name -> its declaration (paths resolved against the file's folder).
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        spec: TeamFile,
+        tools: dict[str, list[BaseTool]],
+        servers: dict[str, McpServer],
+    ) -> None:
+        self.path = path
+        self.spec = spec
+        self.tools = tools
+        self.servers = servers
+
+    @property
+    def needs_model(self) -> bool:
+        """Whether a kind calls tools and the file names no default model."""
+        return any(kind.calls_tools for kind in self.spec.kinds) and "default" not in (
+            self.spec.models
+        )
+
+    def model_spec(self, role: str) -> str | None:
+        """The model spec of a role (its own, else the file's default; None: none)."""
+        return self.spec.models.get(role) or self.spec.models.get("default")
+
+
+def load_team_file(path: Path) -> LoadedTeamFile:
+    """Read, check and import everything a team file declares.
+
+    Raises:
+        ConfigError: The file cannot be read, is not YAML, or declares something wrong; one
+            line per problem, each with ``FILE:LINE``.
+    """
+    path = path.expanduser().resolve()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"cannot read team file {path}: {error}") from None
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        reason = getattr(error, "problem", None) or str(error)
+        raise ConfigError(f"{path}{line}: not YAML: {reason}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}:1: a team file is a mapping (name, kinds, ...)")
+    where = _Where(path, root)
+    try:
+        spec = TeamFile.model_validate(data)
+    except ValidationError as error:
+        raise _invalid(where, error) from None
+    servers = _servers(where, spec)
+    problems: list[str] = []
+    for index, kind in enumerate(spec.kinds):
+        problems.extend(
+            where.at(("kinds", index, "mcp", n), f"names no server of mcp_servers: {name!r}")
+            for n, name in enumerate(kind.mcp)
+            if name not in servers
+        )
+    tools: dict[str, list[BaseTool]] = {}
+    with _importable(path.parent):
+        for index, kind in enumerate(spec.kinds):
+            tools[kind.name] = []
+            for n, reference in enumerate(kind.tools):
+                try:
+                    tools[kind.name].append(_import_tool(reference))
+                except ConfigError as error:
+                    problems.append(where.at(("kinds", index, "tools", n), str(error)))
+    if problems:
+        raise ConfigError(f"team file {path} is invalid: " + "; ".join(problems))
+    return LoadedTeamFile(path, spec, tools, servers)
+
+
+def _servers(where: _Where, spec: TeamFile) -> dict[str, McpServer]:
+    servers: dict[str, McpServer] = {}
+    problems: list[str] = []
+    for index, raw in enumerate(spec.mcp_servers):
+        declared = dict(raw)
+        for key in ("command", "cwd"):
+            if isinstance(declared.get(key), str) and declared[key].startswith("."):
+                declared[key] = str((where.path.parent / declared[key]).resolve())
+        if isinstance(declared.get("args"), list):
+            declared["args"] = [
+                str((where.path.parent / arg).resolve())
+                if isinstance(arg, str) and arg.startswith(("./", "../"))
+                else arg
+                for arg in declared["args"]
+            ]
+        try:
+            server = McpServer.from_config(declared)
+        except ConfigError as error:
+            problems.append(where.at(("mcp_servers", index), str(error)))
+            continue
+        if server.name in servers:
+            problems.append(where.at(("mcp_servers", index), f"server {server.name!r} twice"))
+        servers[server.name] = server
+    if problems:
+        raise ConfigError(f"team file {where.path} is invalid: " + "; ".join(problems))
+    return servers
+
+
+def _import_tool(reference: str) -> BaseTool:
+    module_name, _, attribute = reference.partition(":")
+    if not module_name or not attribute:
+        raise ConfigError(f"tool {reference!r} is not 'package.module:attribute'")
+    try:
+        found: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            found = getattr(found, part)
+    except Exception as error:  # an import runs user code: any failure is the file's problem
+        raise ConfigError(f"cannot import {reference!r} ({error})") from None
+    return as_tool(found)
+
+
+@contextmanager
+def _importable(folder: Path) -> Iterator[None]:
+    """The file's folder on ``sys.path`` while its tools are imported."""
+    entry = str(folder)
+    sys.path.insert(0, entry)
+    try:
+        yield
+    finally:
+        if entry in sys.path:
+            sys.path.remove(entry)
+
+
+class _Where:
+    """Finds the line of a value of the file by its location (keys and list indexes)."""
+
+    def __init__(self, path: Path, root: yaml.Node | None) -> None:
+        self.path = path
+        self.root = root
+
+    def line(self, location: Sequence[str | int]) -> int:
+        node, line = self.root, 1
+        for step in location:
+            if node is None:
+                break
+            line = node.start_mark.line + 1
+            node = _child(node, step)
+        if node is not None:
+            line = node.start_mark.line + 1
+        return line
+
+    def at(self, location: Sequence[str | int], message: str) -> str:
+        dotted = ".".join(str(step) for step in location)
+        return f"{self.path}:{self.line(location)}: {dotted}: {message}"
+
+
+def _child(node: yaml.Node, step: str | int) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == step:
+                return value  # type: ignore[no-any-return]
+    if isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+        return node.value[step]  # type: ignore[no-any-return]
+    return None
+
+
+def _invalid(where: _Where, error: ValidationError) -> ConfigError:
+    lines = []
+    for problem in error.errors():
+        location = [step for step in problem["loc"] if not isinstance(step, str) or step]
+        message = problem["msg"].removeprefix("Value error, ")
+        lines.append(where.at(location, message))
+    return ConfigError(f"team file {where.path} is invalid: " + "; ".join(lines))
