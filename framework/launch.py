@@ -152,6 +152,9 @@ def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None
         else None
     )
     review_points(request.review)
+    if not request.read_only:  # a team file's models: refused now if they cannot be built
+        for spec in getattr(factory, "model_specs", ()):
+            ProviderChatModel(spec, build_now=True)
     if request.corpus is not None and not request.read_only:
         # every file is checked and read, so a corpus that would be refused is refused here,
         # before the home (keys.json, memory.sqlite) is created

@@ -56,6 +56,9 @@ class FileTeam:
     def __init__(self, loaded: LoadedTeamFile) -> None:
         self.loaded = loaded
         self.needs_model = loaded.needs_model
+        self.model_specs = sorted(set(loaded.spec.models.values()))
+        """The models the file names: a run builds each up front, so a missing key or
+        provider package is refused before any work."""
 
     def __call__(self, setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
         """The team's graph for one run."""
