@@ -192,3 +192,14 @@ mcp_servers:
     rows = json.loads(_cli("tools", "list", "--config", str(team), "--json").stdout)
     forecast = next(row for row in rows if row["tool"] == "forecast")
     assert forecast["arguments"]["required"] == ["city"]
+
+
+def test_a_files_model_that_cannot_be_built_is_refused_before_anything_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    team = _file(tmp_path / "conf", "models: {default: openai:gpt-4o-mini}\n" + OFFLINE)
+    done = _cli("run", "q", "--team-config", str(team), "--home", str(tmp_path / "home"))
+    assert done.exit_code == 2
+    assert "openai" in done.stderr
+    assert not (tmp_path / "home").exists()
