@@ -180,7 +180,10 @@ def build_team(
     graph = StateGraph(state_schema)
     for name, body in bodies.items():
         graph.add_node(name, TeamNode(name, team, body, middleware=chain))
-    graph.add_node("worker", TeamNode("worker", team, run, arun, middleware=chain, gate=gate))
+    worker = TeamNode(
+        "worker", team, run, arun, middleware=chain, gate=gate, refusal=workers.refused
+    )
+    graph.add_node("worker", worker)
     _wire(graph, settings)
     return graph
 

@@ -26,6 +26,8 @@ __all__ = [
     "ModelError",
     "NotTextError",
     "PlaintextBlobError",
+    "PolicyDenied",
+    "PolicyFailure",
     "ReviewError",
     "RunError",
     "StopRun",
@@ -108,6 +110,17 @@ class ToolError(RunError):
 class ToolServerError(ToolError):
     """A tool server (an MCP server) could not be started or reached, or died mid-call; the
     message names the server and what to do."""
+
+
+class PolicyDenied(RunError):  # noqa: N818 - names the refused thing
+    """A policy refused an action (a node, a model or tool call, a memory write, the answer);
+    the message names the policy and its reason. A refused worker task fails alone; a refused
+    tool call becomes an error message for the model."""
+
+
+class PolicyFailure(PolicyDenied):
+    """A policy raised instead of deciding: the action it guarded is refused (fail closed) and
+    the message names the policy and what it raised."""
 
 
 class ThreadBusyError(RunError):

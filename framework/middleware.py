@@ -27,6 +27,9 @@ class NodeCall:
     input: Any
     config: RunnableConfig
     context: NodeContext
+    refuse: Callable[[str], Any] | None = None
+    """The update that stands for the node when a policy refuses it (a worker's failed task);
+    None: a refusal stops the run."""
 
 
 @runtime_checkable

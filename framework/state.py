@@ -7,6 +7,8 @@
 | worker_results | keyed by task id: a retry replaces, never duplicates |
 | memory_writes  | append, unique by fact id                    |
 | audit          | append, unique by entry id (human review decisions) |
+| policy_audit   | append, unique by entry id (policy decisions other than allow) |
+| usage          | keyed by node execution: what each used (calls, tokens, waits) |
 | rejections     | keyed by task id: why a reviewer rejected it |
 | metrics        | merge per key, summing                       |
 | everything else| overwrite                                    |
@@ -20,12 +22,14 @@ from typing import Annotated, Any, Protocol, TypedDict, TypeVar
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
+from framework.policy.records import PolicyEntry, UsageRecord
 from framework.records import MemoryFact, Plan, Record, ReviewVerdict, Task, WorkerResult
 from framework.review.records import AuditEntry
 from framework.routing import ControlSignal
 
 __all__ = [
     "MESSAGE_LIMIT",
+    "GovernedState",
     "ResultReplacement",
     "TaskReplacement",
     "TeamState",
@@ -126,7 +130,15 @@ def append_unique_facts(
     return append_unique(current, update)
 
 
-class TeamState(TypedDict, total=False):
+class GovernedState(TypedDict, total=False):
+    """What the policy layer records in any team's state: its audit trail and the usage of
+    every node execution. Team states inherit it, so nothing a policy decided is dropped."""
+
+    policy_audit: Annotated[list[PolicyEntry], append_unique]
+    usage: Annotated[dict[str, UsageRecord], merge_by_id]
+
+
+class TeamState(GovernedState, total=False):
     """The state of a planner-workers-reviewer team."""
 
     question: str

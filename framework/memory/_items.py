@@ -3,12 +3,22 @@ namespaces."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from framework.errors import ConfigError
+from framework.policy.governed import governed_memory_write
 
-__all__ = ["Namespace", "SearchHit", "SourceRecord", "StoreItem", "checked_item", "namespace_path"]
+__all__ = [
+    "Namespace",
+    "SearchHit",
+    "SourceRecord",
+    "StoreItem",
+    "checked_item",
+    "governed_items",
+    "namespace_path",
+]
 
 Namespace = tuple[str, ...]
 """A namespace such as ``("corpus",)`` or ``("memory", "user-42")``."""
@@ -84,3 +94,24 @@ def checked_item(item: StoreItem) -> StoreItem:
             f"item {item.key!r}: text must be a string, got {type(item.text).__name__}"
         )
     return item
+
+
+def governed_items(namespace: str, items: Iterable[StoreItem]) -> list[StoreItem]:
+    """``items`` as the active policies let them be written to ``namespace`` (changed, or left
+    out when refused); all of them, unchanged, outside a governed node."""
+    kept: list[StoreItem] = []
+    for item in items:
+        proposed = {"text": item.text, "metadata": dict(item.metadata)}
+        written = governed_memory_write(namespace, proposed)
+        if written is proposed:
+            kept.append(item)
+        elif written is not None:
+            text, metadata = written.get("text"), written.get("metadata")
+            kept.append(
+                replace(
+                    item,
+                    text=text if isinstance(text, str) else item.text,
+                    metadata=dict(metadata) if isinstance(metadata, Mapping) else {},
+                )
+            )
+    return kept

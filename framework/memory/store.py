@@ -33,6 +33,7 @@ from framework.memory._items import (
     SourceRecord,
     StoreItem,
     checked_item,
+    governed_items,
     namespace_path,
 )
 from framework.memory._rows import ItemRows
@@ -158,13 +159,14 @@ class SemanticStore:
         """Insert or replace items in one transaction; a later duplicate key wins.
 
         Texts whose content hash is unchanged keep their stored vector; the rest are embedded
-        in one call.
+        in one call. Inside a governed node the active policies see each item first: they may
+        change its text and metadata or refuse it (it is then not written).
 
         Returns:
             The number of distinct keys written.
         """
         ns = namespace_path(namespace)
-        batch = list({checked_item(item).key: item for item in items}.values())
+        batch = governed_items(ns, {checked_item(item).key: item for item in items}.values())
         if not batch:
             return 0
         stored = [self._values.blind(ITEM, ns, item.key) for item in batch]

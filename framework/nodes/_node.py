@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
+from functools import partial
 from typing import Any, Protocol
 
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -38,7 +39,9 @@ class TeamNode(Runnable[Any, Any]):
     """A node of a team: ``body(input, context) -> update``, wrapped by the middleware chain.
 
     A gate (a concurrency cap and the key of the execution) admits the execution before the
-    middleware runs, so what middleware measures is execution, not time spent queueing.
+    middleware runs, so what middleware measures is execution, not time spent queueing. A
+    ``refusal(input, reason)`` gives the update that stands for the node when a policy refuses
+    it (a worker's failed task); without one, a refusal stops the run.
     """
 
     def __init__(
@@ -50,6 +53,7 @@ class TeamNode(Runnable[Any, Any]):
         *,
         middleware: Sequence[Middleware] = (),
         gate: tuple[Gate, Callable[[Any], str]] | None = None,
+        refusal: Callable[[Any, str], Any] | None = None,
     ) -> None:
         self.name: str = name
         self.node = name
@@ -58,6 +62,7 @@ class TeamNode(Runnable[Any, Any]):
         self.abody = abody
         self.middleware = tuple(middleware)
         self.gate = gate
+        self.refusal = refusal
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Run the node in a sync graph, after its gate (if any) admits it."""
@@ -81,8 +86,19 @@ class TeamNode(Runnable[Any, Any]):
         context = NodeContext.from_config(self.node, self.team, config)
         if not self.middleware:
             return self.body(input, context)
-        call = NodeCall(node=self.node, team=self.team, input=input, config=config, context=context)
+        call = self._call(input, config, context)
         return run_chain(self.middleware, call, lambda: self.body(input, context))
+
+    def _call(self, input: Any, config: RunnableConfig, context: NodeContext) -> NodeCall:
+        refusal = self.refusal
+        return NodeCall(
+            node=self.node,
+            team=self.team,
+            input=input,
+            config=config,
+            context=context,
+            refuse=None if refusal is None else partial(refusal, input),
+        )
 
     async def _ainvoke(self, input: Any, config: RunnableConfig) -> Any:
         context = NodeContext.from_config(self.node, self.team, config)
@@ -94,5 +110,4 @@ class TeamNode(Runnable[Any, Any]):
 
         if not self.middleware:
             return await run()
-        call = NodeCall(node=self.node, team=self.team, input=input, config=config, context=context)
-        return await arun_chain(self.middleware, call, run)
+        return await arun_chain(self.middleware, self._call(input, config, context), run)

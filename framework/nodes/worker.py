@@ -63,6 +63,15 @@ class WorkerBodies:
         return self._update(task, result, len(retries), context)
 
     @staticmethod
+    def refused(payload: WorkerInput, reason: str) -> dict[str, Any]:
+        """The update of a task a policy refused before it ran: a failed result with the reason."""
+        task = payload["task"]
+        result = WorkerResult(
+            task_id=task.id, status="failed", error=f"refused: {reason}", attempt=task.attempt
+        )
+        return {"worker_results": {task.id: result}}
+
+    @staticmethod
     def _update(
         task: Task, result: WorkerResult, retries: int, context: NodeContext
     ) -> dict[str, Any]:

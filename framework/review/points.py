@@ -47,6 +47,7 @@ __all__ = [
     "ask",
     "check_review_settings",
     "plan_review_body",
+    "review_fields",
     "review_path",
     "reviewed",
     "route_to_task_reviews",
@@ -61,9 +62,10 @@ REVIEW_NODES: dict[ReviewKind, str] = {
 """The node each review point adds to a team's graph."""
 
 REVIEW_POINTS: tuple[ReviewKind, ...] = tuple(
-    kind for kind in get_args(ReviewKind) if kind != "node"
+    kind for kind in get_args(ReviewKind) if kind not in ("node", "policy")
 )
-"""The review points a team turns on by kind (a node review names its nodes instead)."""
+"""The review points a team turns on by kind (a node review names its nodes instead; a policy
+asks where it decides)."""
 
 
 def check_review_settings(
@@ -84,6 +86,11 @@ def check_review_settings(
             raise ConfigError(
                 "review point 'node' is not turned on by kind: name the nodes to approve in "
                 "review_nodes=(...)"
+            )
+        if kind == "policy":
+            raise ConfigError(
+                "review point 'policy' is not turned on by kind: a policy asks a human by "
+                "answering ask() at its hook"
             )
         if kind not in REVIEW_POINTS:
             raise ConfigError(
@@ -107,9 +114,10 @@ def review_path(context: NodeContext) -> list[str]:
     return [*nodes, context.team]
 
 
-def _fields(
+def review_fields(
     kind: ReviewKind, context: NodeContext, task_kinds: Iterable[str] = ()
 ) -> dict[str, Any]:
+    """The fields every request raised in ``context`` carries: thread, path, node, allowed."""
     return {
         "thread_id": context.thread_id or "",
         "path": review_path(context),
@@ -151,7 +159,7 @@ def plan_review_body(
     if plan is None:  # the planner routes here only with a plan: nothing to review
         return {}
     tasks = list((state.get("tasks") or {}).values())
-    request = PlanReview(plan=plan, tasks=tasks, **_fields("plan", context, task_kinds))
+    request = PlanReview(plan=plan, tasks=tasks, **review_fields("plan", context, task_kinds))
     return apply_decision(request, ask(request, context), state)
 
 
@@ -160,7 +168,7 @@ def task_review_body(
 ) -> dict[str, Any]:
     """Pause for a review of one task about to be dispatched; apply the decision (see
     :func:`plan_review_body` for ``task_kinds``)."""
-    request = TaskReview(task=payload["task"], **_fields("tasks", context, task_kinds))
+    request = TaskReview(task=payload["task"], **review_fields("tasks", context, task_kinds))
     return apply_decision(request, ask(request, context))
 
 
@@ -169,7 +177,7 @@ def answer_review_body(state: TeamState, context: NodeContext) -> dict[str, Any]
     request = AnswerReview(
         consolidated=state.get("consolidated", ""),
         draft=state.get("final_answer", ""),
-        **_fields("answer", context),
+        **review_fields("answer", context),
     )
     return apply_decision(request, ask(request, context), state)
 
@@ -191,7 +199,7 @@ def route_to_task_reviews(review: str, dispatcher: str) -> Callable[[TeamState],
 
 def _node_review(value: Any, context: NodeContext) -> dict[str, Any]:
     """Ask to approve the context's node on ``value``; the audit entry of the approval."""
-    request = NodeReview(summary=input_summary(value), **_fields("node", context))
+    request = NodeReview(summary=input_summary(value), **review_fields("node", context))
     return {"audit": [decision_entry(request, ask(request, context))]}
 
 

@@ -27,17 +27,20 @@ __all__ = [
     "DecisionKind",
     "NodeReview",
     "PlanReview",
+    "PolicyReview",
     "ReviewKind",
     "ReviewRequest",
     "TaskReview",
     "pending_revision",
 ]
 
-ReviewKind = Literal["plan", "tasks", "answer", "node"]
-"""Where a run pauses: after the planner, before each task is dispatched, at the answer, or
-before a node the team names."""
+ReviewKind = Literal["plan", "tasks", "answer", "node", "policy"]
+"""Where a run pauses: after the planner, before each task is dispatched, at the answer,
+before a node the team names, or where a policy asks a human."""
 
-DecisionKind = Literal["approve", "edit_plan", "edit_tasks", "reject_tasks", "edit_answer"]
+DecisionKind = Literal[
+    "approve", "edit_plan", "edit_tasks", "reject_tasks", "edit_answer", "reject"
+]
 """What a reviewer can decide."""
 
 ALLOWED_DECISIONS: dict[ReviewKind, tuple[DecisionKind, ...]] = {
@@ -45,6 +48,7 @@ ALLOWED_DECISIONS: dict[ReviewKind, tuple[DecisionKind, ...]] = {
     "tasks": ("approve", "reject_tasks", "edit_tasks"),
     "answer": ("approve", "edit_answer"),
     "node": ("approve",),
+    "policy": ("approve", "reject"),
 }
 """The decisions each kind of request allows."""
 
@@ -105,8 +109,31 @@ class NodeReview(ReviewRequest):
     summary: str = ""
 
 
+class PolicyReview(ReviewRequest):
+    """A policy asks a human whether a call may go on: approve it, or reject it (the call is
+    refused with the reason).
+
+    Attributes:
+        policy: The policy that asks.
+        hook: Where it asks (``before_tool``, ``before_node``...).
+        target: What the call is about (a tool, a model, a node).
+        question: The policy's question.
+        summary: One line about the call (its arguments or input, shortened).
+        task_id: The worker task the call runs in, if any.
+    """
+
+    kind: Literal["policy"] = "policy"
+    policy: str
+    hook: str
+    target: str
+    question: str
+    summary: str = ""
+    task_id: str | None = None
+
+
 AnyReviewRequest = Annotated[
-    PlanReview | TaskReview | AnswerReview | NodeReview, Field(discriminator="kind")
+    PlanReview | TaskReview | AnswerReview | NodeReview | PolicyReview,
+    Field(discriminator="kind"),
 ]
 """Any review request, told apart by ``kind``."""
 
@@ -119,6 +146,7 @@ _NEEDS: dict[DecisionKind, str | None] = {
     "edit_tasks": "tasks",
     "reject_tasks": "task_ids",
     "edit_answer": "answer",
+    "reject": None,
 }
 
 

@@ -12,14 +12,16 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, TypeAlias
 
 from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
 from langchain_core.tools import BaseTool, tool
+from langgraph.errors import GraphBubbleUp
 from pydantic import BaseModel, ValidationError
 
-from framework.errors import ConfigError, ToolServerError
+from framework.errors import ConfigError, PolicyDenied, ToolServerError
+from framework.policy.governed import governed_tool_args, governed_tool_output
 from framework.tools._threads import POOL
 
 __all__ = ["Answer", "ToolLike", "Toolbox", "as_tool", "cap", "message_text", "render"]
@@ -48,6 +50,8 @@ class _Ready:
     call: ToolCall
     tool: BaseTool
     timeout_s: float | None
+    call_id: int = 0
+    """The policy layer's id of the call (0: ungoverned)."""
 
 
 _Planned: TypeAlias = _Ready | Answer
@@ -121,8 +125,11 @@ class Toolbox:
 
     def plan(self, reply: AIMessage) -> list[_Planned]:
         """The reply's calls, in order: checked calls to run, and refusals of unknown tools,
-        invalid arguments and calls whose arguments could not be parsed."""
-        planned: list[_Planned] = [self._check(call) for call in reply.tool_calls]
+        invalid arguments, calls a policy denied and calls whose arguments could not be parsed.
+
+        The active policies see each call in order, on the caller's thread (so a policy that
+        asks a human pauses the run at the same call when it is replayed)."""
+        planned: list[_Planned] = [_governed(self._check(call)) for call in reply.tool_calls]
         planned += [_unparsed(call) for call in reply.invalid_tool_calls]
         return planned
 
@@ -166,12 +173,19 @@ class Toolbox:
         call = ready.call
         if outcome is _TIMED_OUT:
             return _refused(call, f"tool {call['name']!r} timed out after {ready.timeout_s:g} s")
-        if isinstance(outcome, ToolServerError):  # the server, not the call: fail the task
+        if isinstance(outcome, ToolServerError | GraphBubbleUp):  # fail the task, or pause
             raise outcome
         if isinstance(outcome, BaseException):
             cause = " ".join(f"{type(outcome).__name__}: {outcome}".split())
             text = f"tool {call['name']!r} failed: {cause}"
             return _refused(call, cap(text, self.max_output_chars))
+        if ready.call_id and isinstance(outcome, ToolMessage):
+            text = message_text(outcome.content)
+            governed = governed_tool_output(ready.tool, call["args"], text, ready.call_id)
+            if governed is not text:
+                outcome = outcome.model_copy(update={"content": governed, "artifact": None})
+        elif ready.call_id:
+            outcome = governed_tool_output(ready.tool, call["args"], render(outcome), ready.call_id)
         if isinstance(outcome, ToolMessage):
             output = message_text(outcome.content)
             update = {"content": self._capped(outcome.content), "name": call["name"]}
@@ -240,6 +254,20 @@ async def _arun_one(ready: _Ready) -> object:
         return _TIMED_OUT if scope.expired() else error
     except Exception as error:  # an error message for the model
         return error
+
+
+def _governed(planned: _Planned) -> _Planned:
+    """A checked call after the active policies: its arguments as they allow, or refused."""
+    if not isinstance(planned, _Ready):
+        return planned
+    call = planned.call
+    try:
+        args, call_id = governed_tool_args(planned.tool, call["args"])
+    except PolicyDenied as denied:
+        return _refused(call, f"tool {call['name']!r} was refused: {denied}")
+    if call_id == 0:
+        return planned
+    return replace(planned, call={**call, "args": dict(args)}, call_id=call_id)
 
 
 def _refused(call: ToolCall, text: str) -> Answer:

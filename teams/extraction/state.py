@@ -27,6 +27,7 @@ from typing import Annotated, Any, TypedDict, TypeVar
 from pydantic import Field
 
 from framework.records import Record
+from framework.state import GovernedState
 
 __all__ = [
     "Critique",
@@ -131,7 +132,7 @@ class DocumentState(TypedDict, total=False):
     """One :class:`DocumentReport`."""
 
 
-class ExtractionState(TypedDict, total=False):
+class ExtractionState(GovernedState, total=False):
     """The state of an extraction run: the documents, each document's report, the summary."""
 
     question: str

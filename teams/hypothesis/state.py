@@ -26,7 +26,7 @@ from langchain_core.messages import AnyMessage
 
 from framework.memory import Conflict, Hypothesis
 from framework.records import Evidence, SourceError
-from framework.state import MESSAGE_LIMIT, bounded_messages, merge_by_id
+from framework.state import MESSAGE_LIMIT, GovernedState, bounded_messages, merge_by_id
 
 __all__ = [
     "STEPS",
@@ -68,7 +68,7 @@ class SourceInput(TypedDict):
     known: list[str]
 
 
-class HypothesisState(TypedDict, total=False):
+class HypothesisState(GovernedState, total=False):
     """The state of a hypothesis team run."""
 
     question: Annotated[str, keep_first]

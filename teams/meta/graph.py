@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -24,6 +24,7 @@ from framework.builder import compile_team
 from framework.errors import ConfigError
 from framework.middleware import Middleware
 from framework.nodes._node import TeamNode
+from framework.policy import inherit_policies
 from framework.records import (
     Evidence,
     Finding,
@@ -36,6 +37,7 @@ from framework.records import (
 from framework.review.records import AuditEntry
 from framework.runtime import NodeContext
 from framework.state import (
+    GovernedState,
     append_unique,
     append_unique_facts,
     merge_by_id,
@@ -49,7 +51,7 @@ __all__ = ["MetaState", "Phase", "build_meta_coordinator", "build_phased_coordin
 TEAM = "meta"
 
 
-class MetaState(TypedDict, total=False):
+class MetaState(GovernedState, total=False):
     """The MetaCoordinator's state: the research keys it shares plus each phase's findings."""
 
     question: str
@@ -109,7 +111,8 @@ def build_phased_coordinator(
     middleware: Sequence[Middleware] = (),
 ) -> StateGraph[Any, Any, Any, Any]:
     """The MetaCoordinator graph (uncompiled) running team ``phases`` in order after intake,
-    then risk assessment and compliance check.
+    then risk assessment and compliance check. Policy middleware in ``middleware`` governs the
+    phases' nodes too (before their own policies).
 
     Raises:
         ConfigError: No phase, a phase name that is taken, or an assessor without ``assess``.
@@ -126,6 +129,7 @@ def build_phased_coordinator(
     graph = StateGraph(MetaState)
     graph.add_node("intake", TeamNode("intake", TEAM, _intake, middleware=middleware))
     for name, team in phases:
+        inherit_policies(team, middleware)
         compiled = compile_team(team, name=name) if isinstance(team, StateGraph) else team
         graph.add_node(name, compiled)
     for phase, assessor in (("risk_assessment", risk), ("compliance_check", compliance)):

@@ -19,6 +19,7 @@ import operator
 from typing import Annotated, Literal, TypedDict, get_args
 
 from framework.records import Evidence
+from framework.state import GovernedState
 from teams.supervisor.messages import MessageWindow, add_to_window
 
 __all__ = [
@@ -103,7 +104,7 @@ class StepError(TypedDict):
     error: str
 
 
-class SupervisorState(TypedDict, total=False):
+class SupervisorState(GovernedState, total=False):
     """The state of a memory supervisor run."""
 
     question: str

@@ -1,0 +1,162 @@
+"""The policies in force where code runs: set for each node execution, read by governed models,
+tools and memory writes.
+
+A context variable carries the :class:`Active` scope of the node being executed, so a model or
+tool called from any node (cadre's roles or a platform team's own nodes), and from the threads
+and tasks that node starts, is governed by the same chain and audited in the same node's update.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from framework.policy.chain import PolicyChain
+from framework.policy.hooks import Call
+from framework.policy.records import Hook, PolicyEntry, Principal
+from framework.review._apply import decision_entry
+from framework.review._summary import input_summary
+from framework.review.points import ask, review_fields, review_path
+from framework.review.records import AuditEntry, PolicyReview
+from framework.runtime import NodeContext
+
+__all__ = ["ACTIVE", "Active", "activated", "active"]
+
+Listener = Callable[[PolicyEntry], None]
+"""Told of every audit entry (telemetry turns them into span events and metrics)."""
+
+
+@dataclass(slots=True, kw_only=True)
+class Active:
+    """The policies governing one node execution, and what they decided in it.
+
+    Attributes:
+        chain: The policies, outermost team's first.
+        principal: Who the run acts for.
+        context: The node's context (thread, team, path; the review machinery pauses in it).
+        task_id: The worker task the node runs, if any.
+        entries: The audit entries of this execution (appended from any thread).
+        usage: Counters of this execution: model and tool calls, tokens per model, waits.
+        reviews: The review audit entries of the humans a policy asked in this execution.
+        listeners: Told of every entry as it is made.
+    """
+
+    chain: PolicyChain
+    principal: Principal
+    context: NodeContext
+    task_id: str | None = None
+    entries: list[PolicyEntry] = field(default_factory=list)
+    usage: dict[str, float] = field(default_factory=dict)
+    reviews: list[AuditEntry] = field(default_factory=list)
+    listeners: tuple[Listener, ...] = ()
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def call(
+        self, hook: Hook, target: str, value: Any, *, request: Any = None, **extra: Any
+    ) -> Call:
+        """A :class:`Call` made in this execution."""
+        context = self.context
+        return Call(
+            hook=hook,
+            target=target,
+            value=value,
+            request=request,
+            principal=self.principal,
+            thread_id=context.thread_id,
+            team=context.team,
+            node=context.node,
+            path=tuple(review_path(context)),
+            task_id=self.task_id,
+            **extra,
+        )
+
+    def record(self, policy: str, call: Call, action: Any, reason: str, by: str = "policy") -> None:
+        """Keep an audit entry for a decision other than allow, and tell the listeners."""
+        entry = PolicyEntry(
+            policy=policy,
+            hook=call.hook,
+            action=action,
+            target=call.target,
+            reason=reason,
+            at=datetime.now(UTC).isoformat(timespec="microseconds"),
+            path=list(call.path),
+            node=call.node,
+            task_id=call.task_id,
+            by=by,
+        )
+        with self._lock:
+            self.entries.append(entry)
+        for listener in self.listeners:
+            listener(entry)
+
+    def tally(self, counts: Mapping[str, float] | None) -> None:
+        """Add ``counts`` to this execution's usage."""
+        if not counts:
+            return
+        with self._lock:
+            for key, amount in counts.items():
+                self.usage[key] = self.usage.get(key, 0.0) + amount
+
+    def waited(self, policy: str, seconds: float) -> None:
+        """Count a wait a policy imposed (a rate limit) and tell the context's event stream."""
+        self.tally({"wait_s": seconds})
+        self.context.emit("policy_wait", policy=policy, seconds=round(seconds, 3))
+
+    def ask_human(self, policy: str, call: Call, question: str) -> tuple[str, bool, str]:
+        """Pause the run with a policy review; on resume, (reviewer, approved, reason).
+
+        The approval or rejection is also kept in the review audit trail.
+        """
+        request = PolicyReview(
+            policy=policy,
+            hook=call.hook,
+            target=call.target,
+            question=question,
+            summary=input_summary(call.value),
+            task_id=call.task_id,
+            **review_fields("policy", self.context),
+        )
+        decision = ask(request, self.context)
+        with self._lock:
+            self.reviews.append(decision_entry(request, decision))
+        return decision.reviewer, decision.kind == "approve", decision.reason
+
+    def extended(self, chain: PolicyChain) -> Active:
+        """This scope with ``chain``'s policies added after its own (a subteam's), sharing
+        the audit and usage of the execution."""
+        wider = Active(
+            chain=self.chain + chain,
+            principal=self.principal,
+            context=self.context,
+            task_id=self.task_id,
+            entries=self.entries,
+            usage=self.usage,
+            listeners=self.listeners,
+            reviews=self.reviews,
+        )
+        wider._lock = self._lock
+        return wider
+
+
+ACTIVE: ContextVar[Active | None] = ContextVar("cadre_policy", default=None)
+"""The policies governing the code that runs now (None: ungoverned)."""
+
+
+def active() -> Active | None:
+    """The :class:`Active` scope of the node executing now, if it is governed."""
+    return ACTIVE.get()
+
+
+@contextmanager
+def activated(scope: Active) -> Iterator[Active]:
+    """Make ``scope`` the active one for the block."""
+    token = ACTIVE.set(scope)
+    try:
+        yield scope
+    finally:
+        ACTIVE.reset(token)

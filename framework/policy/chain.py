@@ -1,0 +1,157 @@
+"""The policy chain: asks each policy in order, applies its verdict, keeps the audit.
+
+A policy that raises or answers something other than a verdict fails closed: the call is
+refused with :class:`~framework.errors.PolicyFailure` naming the policy. ``ask`` pauses the run
+with a :class:`~framework.review.records.PolicyReview` through the review machinery; approved,
+the call goes on; rejected, it is refused with the reviewer's reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from langgraph.errors import GraphBubbleUp
+
+from framework.errors import ConfigError, PolicyDenied, PolicyFailure, brief
+from framework.policy.hooks import Call, Policy, overridden_hooks
+from framework.policy.records import HOOKS, Hook, Verdict
+
+if TYPE_CHECKING:
+    from framework.policy.active import Active
+
+__all__ = ["PolicyChain", "check_policies"]
+
+
+def check_policies(policies: Iterable[object]) -> tuple[Policy, ...]:
+    """``policies`` as a tuple, refusing an object that is not a :class:`Policy`.
+
+    Raises:
+        ConfigError: An item is not a Policy, or two share a name.
+    """
+    checked: list[Policy] = []
+    for item in policies:
+        if not isinstance(item, Policy):
+            raise ConfigError(
+                f"{item!r} is not a policy: subclass framework.policy.Policy and override the "
+                "hooks it decides at"
+            )
+        checked.append(item)
+    names = [item.name for item in checked]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigError(f"policies named {twice} twice: give each policy a unique name")
+    return tuple(checked)
+
+
+class PolicyChain:
+    """Policies in order; each hook asks only the policies that decide at it."""
+
+    def __init__(self, policies: Sequence[Policy]) -> None:
+        self.policies = check_policies(policies)
+        self._at: dict[Hook, tuple[Policy, ...]] = {
+            hook: tuple(p for p in self.policies if hook in overridden_hooks(p)) for hook in HOOKS
+        }
+
+    def __add__(self, other: PolicyChain) -> PolicyChain:
+        return PolicyChain([*self.policies, *(p for p in other.policies if p not in self.policies)])
+
+    def decides(self, hook: Hook) -> bool:
+        """Whether any policy decides at ``hook``."""
+        return bool(self._at[hook])
+
+    def run(self, call: Call, active: Active) -> Any:
+        """The value ``call`` goes on with, after every policy at its hook (sync).
+
+        Raises:
+            PolicyDenied: A policy denied it, or a human rejected it.
+            PolicyFailure: A policy raised or answered no verdict.
+        """
+        value = call.value
+        for policy in self._at[call.hook]:
+            current = call if value is call.value else replace(call, value=value)
+            verdict = _verdict(policy, current, active)
+            if verdict.wait_s > 0:
+                active.waited(policy.name, verdict.wait_s)
+                time.sleep(verdict.wait_s)
+            value = _apply(policy, current, verdict, active)
+        return value
+
+    async def arun(self, call: Call, active: Active) -> Any:
+        """Async form of :meth:`run`: waits without blocking the event loop."""
+        value = call.value
+        for policy in self._at[call.hook]:
+            current = call if value is call.value else replace(call, value=value)
+            verdict = _verdict(policy, current, active)
+            if verdict.wait_s > 0:
+                active.waited(policy.name, verdict.wait_s)
+                await asyncio.sleep(verdict.wait_s)
+            value = _apply(policy, current, verdict, active)
+        return value
+
+
+def _verdict(policy: Policy, call: Call, active: Active) -> Verdict:
+    try:
+        verdict = getattr(policy, call.hook)(call)
+    except GraphBubbleUp:
+        raise
+    except Exception as error:
+        active.record(policy.name, call, "failed", brief(error))
+        raise PolicyFailure(
+            f"policy {policy.name!r} failed at {call.hook} on {call.target!r} ({brief(error)}): "
+            "the call was refused; fix the policy or its configuration"
+        ) from error
+    if not isinstance(verdict, Verdict):
+        active.record(policy.name, call, "failed", f"answered {type(verdict).__name__}")
+        raise PolicyFailure(
+            f"policy {policy.name!r} answered {type(verdict).__name__} at {call.hook}, not a "
+            "Verdict: the call was refused; return allow(), modify(), deny() or ask()"
+        )
+    if verdict.action == "modify" and call.hook == "before_node":
+        active.record(policy.name, call, "failed", "modify at before_node")
+        raise PolicyFailure(
+            f"policy {policy.name!r} modified a node's input at before_node, which cannot be "
+            "changed: deny or ask there, or modify the update at after_node"
+        )
+    return verdict
+
+
+def _apply(policy: Policy, call: Call, verdict: Verdict, active: Active) -> Any:
+    if verdict.action == "allow":
+        return call.value
+    if verdict.action == "modify":
+        active.record(policy.name, call, "modify", verdict.reason)
+        return verdict.value
+    if verdict.action == "deny":
+        active.record(policy.name, call, "deny", verdict.reason)
+        raise PolicyDenied(f"policy {policy.name!r} denied {_what(call)}: {verdict.reason}")
+    reviewer, approved, why = active.ask_human(policy.name, call, verdict.reason)
+    if not approved:
+        active.record(policy.name, call, "rejected", why or verdict.reason, by=reviewer)
+        raise PolicyDenied(
+            f"{reviewer} rejected {_what(call)} (asked by policy {policy.name!r}): "
+            f"{why or 'no reason given'}"
+        )
+    active.record(policy.name, call, "approved", verdict.reason, by=reviewer)
+    active.tally(policy.approved(call, reviewer))
+    return call.value
+
+
+_WHAT: dict[Hook, str] = {
+    "before_node": "node",
+    "after_node": "the update of node",
+    "before_model": "a call to model",
+    "after_model": "the output of model",
+    "before_tool": "a call to tool",
+    "after_tool": "the output of tool",
+    "memory_write": "a memory write to",
+    "answer": "the answer of",
+}
+
+
+def _what(call: Call) -> str:
+    target = call.node if call.hook == "answer" else call.target
+    return f"{_WHAT[call.hook]} {target!r}"

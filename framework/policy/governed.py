@@ -1,0 +1,272 @@
+"""Governed models, tools and memory writes: the chain of the active node decides about them.
+
+Outside a governed node (no :class:`~framework.policy.active.Active` scope) each passes through
+unchanged, so wrapping costs one context-variable read.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessage, convert_to_messages
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.prompt_values import PromptValue
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.tools import BaseTool
+
+from framework.errors import PolicyDenied
+from framework.policy.active import Active, active
+from framework.policy.hooks import Call
+
+__all__ = [
+    "GovernedChatModel",
+    "governed",
+    "governed_memory_write",
+    "governed_tool_args",
+    "governed_tool_output",
+    "model_name",
+    "tool_scopes",
+]
+
+_CALL_IDS = itertools.count(1)
+
+
+def model_name(model: Any) -> str:
+    """How policies, budgets and prices name a model: ``provider:name`` where known."""
+    for attribute in ("spec", "model_name", "model"):
+        value = getattr(model, attribute, None)
+        if isinstance(value, str) and value:
+            return value
+    llm_type = getattr(model, "_llm_type", None)
+    return llm_type if isinstance(llm_type, str) else type(model).__name__
+
+
+def _as_messages(value: LanguageModelInput) -> list[BaseMessage]:
+    if isinstance(value, PromptValue):
+        return value.to_messages()
+    if isinstance(value, str):
+        return convert_to_messages([("human", value)])
+    return convert_to_messages(value)
+
+
+def _text_of(value: Any) -> str:
+    if isinstance(value, BaseMessage):
+        return value.text if isinstance(value.content, list) else str(value.content)
+    if hasattr(value, "model_dump_json"):
+        return str(value.model_dump_json())
+    return str(value)
+
+
+def _usage(messages: Sequence[BaseMessage], output: Any) -> dict[str, int]:
+    """Tokens of a call: the provider's count when the output carries it, else about four
+    characters per token."""
+    counted = getattr(output, "usage_metadata", None)
+    if isinstance(output, AIMessage) and counted:
+        return {
+            "input_tokens": int(counted.get("input_tokens", 0)),
+            "output_tokens": int(counted.get("output_tokens", 0)),
+        }
+    given = sum(len(_text_of(message)) for message in messages)
+    return {"input_tokens": -(-given // 4), "output_tokens": -(-len(_text_of(output)) // 4)}
+
+
+def _counts(name: str, usage: Mapping[str, int]) -> dict[str, float]:
+    tokens_in, tokens_out = usage["input_tokens"], usage["output_tokens"]
+    return {
+        "model_calls": 1,
+        "input_tokens": tokens_in,
+        "output_tokens": tokens_out,
+        f"input_tokens@{name}": tokens_in,
+        f"output_tokens@{name}": tokens_out,
+    }
+
+
+class _ModelGuard:
+    """The hooks around one model call in ``scope``."""
+
+    def __init__(self, scope: Active, name: str) -> None:
+        self.scope = scope
+        self.name = name
+        self.call_id = next(_CALL_IDS)
+
+    def before(self, messages: list[BaseMessage]) -> Call:
+        return self.scope.call("before_model", self.name, messages, call_id=self.call_id)
+
+    def after_call(self, messages: Sequence[BaseMessage], output: Any) -> Call:
+        usage = _usage(messages, output)
+        self.scope.tally(_counts(self.name, usage))
+        return self.scope.call(
+            "after_model",
+            self.name,
+            output,
+            request=messages,
+            usage=usage,
+            call_id=self.call_id,
+        )
+
+
+class GovernedChatModel(BaseChatModel):
+    """``inner`` with the active policies around every call, including the runnables its
+    ``bind_tools`` and ``with_structured_output`` return.
+
+    Args:
+        inner: Any langchain-core chat model.
+    """
+
+    inner: BaseChatModel
+
+    def __init__(self, inner: BaseChatModel, **kwargs: Any) -> None:
+        super().__init__(inner=inner, **kwargs)
+
+    @property
+    def _llm_type(self) -> str:
+        return f"governed-{getattr(self.inner, '_llm_type', 'model')}"
+
+    @property
+    def name_for_policies(self) -> str:
+        """The model's name in audit entries, budgets and prices."""
+        return model_name(self.inner)
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        scope = active()
+        if scope is None:
+            return self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        guard = _ModelGuard(scope, self.name_for_policies)
+        sent = scope.chain.run(guard.before(messages), scope)
+        result = self.inner._generate(sent, stop=stop, run_manager=run_manager, **kwargs)
+        return _replaced(result, scope.chain.run(guard.after_call(sent, _first(result)), scope))
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        scope = active()
+        inner = self.inner
+        if scope is None:
+            return await inner._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
+        guard = _ModelGuard(scope, self.name_for_policies)
+        sent = await scope.chain.arun(guard.before(messages), scope)
+        result = await inner._agenerate(sent, stop=stop, run_manager=run_manager, **kwargs)
+        after = guard.after_call(sent, _first(result))
+        return _replaced(result, await scope.chain.arun(after, scope))
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[LanguageModelInput, Any]:
+        """The inner model's ``bind_tools``, governed."""
+        return _GovernedRunnable(self.inner.bind_tools(tools, **kwargs), self.name_for_policies)
+
+    def with_structured_output(
+        self, schema: dict[str, Any] | type, **kwargs: Any
+    ) -> Runnable[LanguageModelInput, Any]:
+        """The inner model's ``with_structured_output``, governed."""
+        derived = self.inner.with_structured_output(schema, **kwargs)
+        return _GovernedRunnable(derived, self.name_for_policies)
+
+
+def _first(result: ChatResult) -> BaseMessage:
+    return result.generations[0].message
+
+
+def _replaced(result: ChatResult, message: Any) -> ChatResult:
+    if message is _first(result):
+        return result
+    if not isinstance(message, BaseMessage):
+        message = AIMessage(str(message))
+    return ChatResult(generations=[ChatGeneration(message=message)], llm_output=result.llm_output)
+
+
+class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
+    """A runnable derived from a model (tools bound, structured output) under the policies."""
+
+    def __init__(self, inner: Runnable[Any, Any], name: str) -> None:
+        self.inner = inner
+        self.model_name = name
+
+    def invoke(
+        self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Any:
+        """Call the derived runnable inside the model hooks."""
+        scope = active()
+        if scope is None:
+            return self.inner.invoke(input, config, **kwargs)
+        guard = _ModelGuard(scope, self.model_name)
+        sent = scope.chain.run(guard.before(_as_messages(input)), scope)
+        output = self.inner.invoke(sent, config, **kwargs)
+        return scope.chain.run(guard.after_call(sent, output), scope)
+
+    async def ainvoke(
+        self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Any:
+        """Async form of :meth:`invoke`."""
+        scope = active()
+        if scope is None:
+            return await self.inner.ainvoke(input, config, **kwargs)
+        guard = _ModelGuard(scope, self.model_name)
+        sent = await scope.chain.arun(guard.before(_as_messages(input)), scope)
+        output = await self.inner.ainvoke(sent, config, **kwargs)
+        return await scope.chain.arun(guard.after_call(sent, output), scope)
+
+
+def governed(model: BaseChatModel) -> BaseChatModel:
+    """``model`` under the policies of whatever node calls it (wrapped once)."""
+    return model if isinstance(model, GovernedChatModel) else GovernedChatModel(model)
+
+
+def tool_scopes(tool: BaseTool) -> frozenset[str]:
+    """The scopes a tool declares it needs: ``metadata={"scopes": [...]}``."""
+    declared = (tool.metadata or {}).get("scopes") or ()
+    return frozenset(str(scope) for scope in declared)
+
+
+def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, int]:
+    """The arguments a tool call goes on with after the active policies, and the call's id
+    (for :func:`governed_tool_output`); unchanged outside a governed node.
+
+    Raises:
+        PolicyDenied: A policy denied the call, or a human rejected it.
+    """
+    scope = active()
+    if scope is None:
+        return args, 0
+    call_id = next(_CALL_IDS)
+    scope.tally({"tool_calls": 1, f"tool_calls@{tool.name}": 1})
+    if not scope.chain.decides("before_tool"):
+        return args, call_id
+    call = scope.call("before_tool", tool.name, args, scopes=tool_scopes(tool), call_id=call_id)
+    return scope.chain.run(call, scope), call_id
+
+
+def governed_tool_output(tool: BaseTool, args: Mapping[str, Any], output: str, call_id: int) -> str:
+    """A tool's output text after the active policies (unchanged outside a governed node)."""
+    scope = active()
+    if scope is None or not scope.chain.decides("after_tool"):
+        return output
+    call = scope.call(
+        "after_tool", tool.name, output, request=args, scopes=tool_scopes(tool), call_id=call_id
+    )
+    return str(scope.chain.run(call, scope))
+
+
+def governed_memory_write(namespace: str, item: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """An item (``text`` and ``metadata``) as the active policies let it be written to
+    ``namespace``; None when one refused it (the refusal is in the audit trail)."""
+    scope = active()
+    if scope is None or not scope.chain.decides("memory_write"):
+        return item
+    try:
+        written = scope.chain.run(scope.call("memory_write", namespace, item), scope)
+    except PolicyDenied:
+        return None
+    return written if isinstance(written, Mapping) else None

@@ -1,0 +1,191 @@
+"""``PolicyMiddleware``: the policy chain around every node of the teams it is installed on.
+
+It asks ``before_node`` and ``after_node``, runs ``answer`` on an update that writes the final
+answer, and makes the chain active while the node runs, so the models, tools and memory writes
+the node uses are governed too. What the execution decided and used goes into its update:
+``policy_audit`` (entries), ``usage`` (counters keyed by the execution) and ``audit`` (the
+review entries of humans a policy asked). Installed on an outer team, it reaches every team
+nested in it (:func:`inherit_policies`); a subteam may add its own, never drop inherited ones.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from langgraph.graph import StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from framework.errors import PolicyDenied
+from framework.middleware import Middleware, NodeCall
+from framework.nodes._node import TeamNode
+from framework.policy.active import ACTIVE, Active, Listener, activated
+from framework.policy.chain import PolicyChain
+from framework.policy.hooks import Policy
+from framework.policy.records import Principal, UsageRecord
+from framework.records import Task
+from framework.review.points import review_path
+
+__all__ = ["PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"]
+
+PRINCIPAL_KEY = "cadre_principal"
+"""The run config ``configurable`` key of a run's :class:`Principal` (overrides the
+middleware's default); a server sets it per request."""
+
+
+class PolicyMiddleware:
+    """Governs node executions with ``policies``, for ``principal`` unless the run names one.
+
+    Args:
+        policies: The policies, in the order they are asked.
+        principal: Who runs act for when their config names nobody.
+        listeners: Told of every audit entry (telemetry: span events and metrics).
+    """
+
+    def __init__(
+        self,
+        policies: Sequence[Policy],
+        *,
+        principal: Principal | None = None,
+        listeners: Iterable[Listener] = (),
+    ) -> None:
+        self.chain = PolicyChain(policies)
+        self.principal = principal or Principal()
+        self.listeners = tuple(listeners)
+        self._restored: set[str] = set()
+        self._lock = threading.Lock()
+
+    @property
+    def policies(self) -> tuple[Policy, ...]:
+        """The policies, in order."""
+        return self.chain.policies
+
+    def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
+        """Govern a sync node execution."""
+        scope, outermost = self._scope(call)
+        with activated(scope):
+            try:
+                if self.chain.decides("before_node"):
+                    self.chain.run(scope.call("before_node", call.node, call.input), scope)
+                update = self._after(proceed(), call, scope)
+            except PolicyDenied as denied:
+                if call.refuse is None:
+                    raise
+                update = call.refuse(str(denied))
+        return _with_records(update, call, scope) if outermost else update
+
+    async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
+        """Govern an async node execution."""
+        scope, outermost = self._scope(call)
+        with activated(scope):
+            try:
+                if self.chain.decides("before_node"):
+                    before = scope.call("before_node", call.node, call.input)
+                    await self.chain.arun(before, scope)
+                update = self._after(await proceed(), call, scope)
+            except PolicyDenied as denied:
+                if call.refuse is None:
+                    raise
+                update = call.refuse(str(denied))
+        return _with_records(update, call, scope) if outermost else update
+
+    def _after(self, update: Any, call: NodeCall, scope: Active) -> Any:
+        if self.chain.decides("after_node"):
+            after = scope.call("after_node", call.node, update, request=call.input)
+            update = self.chain.run(after, scope)
+        answered = isinstance(update, Mapping) and isinstance(update.get("final_answer"), str)
+        if answered and self.chain.decides("answer"):
+            answer = scope.call("answer", "answer", update["final_answer"])
+            written = self.chain.run(answer, scope)
+            if written is not update["final_answer"]:
+                update = {**update, "final_answer": written}
+        return update
+
+    def _scope(self, call: NodeCall) -> tuple[Active, bool]:
+        """The active scope of this execution, and whether this middleware is its outermost
+        policy middleware (which writes the records into the update)."""
+        outer = ACTIVE.get()
+        if outer is not None and outer.context is call.context:
+            return outer.extended(self.chain), False
+        configurable = call.config.get("configurable") or {}
+        principal = configurable.get(PRINCIPAL_KEY)
+        self._restore(call)
+        scope = Active(
+            chain=self.chain,
+            principal=principal if isinstance(principal, Principal) else self.principal,
+            context=call.context,
+            task_id=_task_id(call.input),
+            listeners=self.listeners,
+        )
+        return scope, True
+
+    def _restore(self, call: NodeCall) -> None:
+        """Hand a thread's recorded usage to the policies, once per thread and process, from
+        the first node whose input is the team's state."""
+        thread = call.context.thread_id
+        value = call.input
+        if thread is None or not isinstance(value, Mapping) or "question" not in value:
+            return
+        with self._lock:
+            if thread in self._restored:
+                return
+            self._restored.add(thread)
+        records = list((value.get("usage") or {}).values())
+        for policy in self.chain.policies:
+            policy.restore(thread, records)
+
+
+def _task_id(value: Any) -> str | None:
+    task = value.get("task") if isinstance(value, Mapping) else None
+    return task.id if isinstance(task, Task) else None
+
+
+def _with_records(update: Any, call: NodeCall, scope: Active) -> Any:
+    """The node's update with the audit entries, usage and review entries of its execution."""
+    if not (scope.entries or scope.usage or scope.reviews):
+        return update
+    if update is None:
+        update = {}
+    if not isinstance(update, Mapping):
+        return update  # a Command or a list of them: the trail is in the events and spans
+    added: dict[str, Any] = {}
+    if scope.entries:
+        added["policy_audit"] = [*update.get("policy_audit", []), *scope.entries]
+    if scope.reviews:
+        added["audit"] = [*update.get("audit", []), *scope.reviews]
+    if scope.usage:
+        execution = (call.config.get("configurable") or {}).get("checkpoint_ns") or call.node
+        record = UsageRecord(
+            team=call.team,
+            path=review_path(call.context),
+            task_id=scope.task_id,
+            counts=dict(scope.usage),
+        )
+        added["usage"] = {**update.get("usage", {}), execution: record}
+    return {**update, **added}
+
+
+def inherit_policies(
+    graph: StateGraph[Any, Any, Any, Any] | CompiledStateGraph[Any, Any, Any, Any],
+    middleware: Sequence[Middleware],
+) -> None:
+    """Install the policy middleware of ``middleware`` on every team node of ``graph`` and of
+    the graphs nested in it, before the node's own policies: a coordinator's policies govern
+    its teams."""
+    inherited = [item for item in middleware if isinstance(item, PolicyMiddleware)]
+    if not inherited:
+        return
+    builder = graph.builder if isinstance(graph, CompiledStateGraph) else graph
+    for spec in builder.nodes.values():
+        node = spec.runnable
+        if isinstance(node, StateGraph | CompiledStateGraph):
+            inherit_policies(node, inherited)
+            continue
+        if not isinstance(node, TeamNode):
+            continue
+        chain = node.middleware
+        missing = [item for item in inherited if item not in chain]
+        first = next((i for i, m in enumerate(chain) if isinstance(m, PolicyMiddleware)), None)
+        at = len(chain) if first is None else first
+        node.middleware = (*chain[:at], *missing, *chain[at:])

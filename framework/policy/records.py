@@ -1,0 +1,173 @@
+"""The records of the policy layer: who runs, what a policy decides, what the audit keeps."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from framework.records import Record
+
+__all__ = [
+    "ALLOW",
+    "HOOKS",
+    "Hook",
+    "PolicyEntry",
+    "Principal",
+    "UsageRecord",
+    "Verdict",
+    "allow",
+    "ask",
+    "deny",
+    "modify",
+]
+
+Hook = Literal[
+    "before_node",
+    "after_node",
+    "before_model",
+    "after_model",
+    "before_tool",
+    "after_tool",
+    "memory_write",
+    "answer",
+]
+"""Where a policy is asked: around a node, a model call, a tool call; at a memory write; at
+the final answer."""
+
+HOOKS: tuple[Hook, ...] = (
+    "before_node",
+    "after_node",
+    "before_model",
+    "after_model",
+    "before_tool",
+    "after_tool",
+    "memory_write",
+    "answer",
+)
+
+
+class Principal(Record):
+    """Who a run acts for: a user of a tenant, with the scopes they were granted.
+
+    Attributes:
+        user: The user's name.
+        tenant: The tenant the user belongs to (hash keys and budgets are per tenant).
+        scopes: What the user may do (``db:write``, ``tickets``...); tools name what they need.
+    """
+
+    user: str = Field(default="local", min_length=1)
+    tenant: str = Field(default="default", min_length=1)
+    scopes: frozenset[str] = frozenset()
+
+    def has(self, scope: str) -> bool:
+        """Whether the principal holds ``scope`` (``*`` holds every scope)."""
+        return scope in self.scopes or "*" in self.scopes
+
+
+Action = Literal["allow", "modify", "deny", "ask"]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What one policy decides about one call.
+
+    Attributes:
+        action: ``allow`` it, ``modify`` it (``value`` replaces what the hook saw), ``deny``
+            it (``reason`` says why) or ``ask`` a human (``reason`` is the question).
+        value: The replacement, for ``modify``.
+        reason: Why (deny, ask), or what was changed (modify); kept in the audit trail, so it
+            must not repeat sensitive values.
+        wait_s: Seconds to wait before the call goes on (a rate limit); counted as waiting,
+            not execution.
+    """
+
+    action: Action
+    value: Any = None
+    reason: str = ""
+    wait_s: float = 0.0
+
+
+ALLOW = Verdict("allow")
+"""Let the call go on unchanged."""
+
+
+def allow(wait_s: float = 0.0) -> Verdict:
+    """Let the call go on, after waiting ``wait_s`` seconds."""
+    return ALLOW if wait_s <= 0 else Verdict("allow", wait_s=wait_s)
+
+
+def modify(value: Any, reason: str) -> Verdict:
+    """Let the call go on with ``value`` instead; ``reason`` says what changed (no values)."""
+    return Verdict("modify", value=value, reason=reason)
+
+
+def deny(reason: str) -> Verdict:
+    """Refuse the call, saying why."""
+    return Verdict("deny", reason=reason)
+
+
+def ask(question: str) -> Verdict:
+    """Pause the run for a human to approve or reject the call."""
+    return Verdict("ask", reason=question)
+
+
+EntryAction = Literal["modify", "deny", "ask", "approved", "rejected", "failed"]
+
+
+class PolicyEntry(Record):
+    """One decision other than allow, as kept in the thread's state.
+
+    Attributes:
+        policy: The policy's name.
+        hook: Where it decided.
+        action: What happened: modify, deny, ask (then approved or rejected by a human),
+            failed (the policy raised; the call was refused).
+        target: What the call was about: a node, a model, a tool, a memory namespace, answer.
+        reason: The policy's reason or what it changed (never the sensitive value).
+        at: When, ISO 8601 UTC.
+        path: Where in the team hierarchy (subgraph nodes, then the team).
+        node: The node the call ran in.
+        task_id: The worker task, when the call ran in one.
+        by: ``policy``, or the reviewer who approved or rejected.
+    """
+
+    policy: str
+    hook: Hook
+    action: EntryAction
+    target: str
+    reason: str = ""
+    at: str
+    path: list[str] = Field(default_factory=list)
+    node: str = ""
+    task_id: str | None = None
+    by: str = "policy"
+
+    @property
+    def id(self) -> str:
+        """A stable id: a subgraph handing the trail back to its parent adds no duplicate."""
+        key = "\x1f".join(
+            (self.policy, self.hook, self.action, self.target, self.at, self.node, self.by)
+        )
+        return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+class UsageRecord(Record):
+    """What one node execution used, as kept in the thread's state (keyed by the execution, so
+    a subgraph handing its state back counts nothing twice).
+
+    Attributes:
+        team: The team of the node.
+        path: Where in the hierarchy (subgraph nodes, then the team).
+        task_id: The worker task, if the node ran one.
+        counts: ``model_calls``, ``tool_calls``, ``input_tokens``, ``output_tokens``,
+            ``input_tokens@MODEL``, ``output_tokens@MODEL``, ``wait_s``, and what policies
+            added (a budget's grants).
+    """
+
+    team: str
+    path: list[str] = Field(default_factory=list)
+    task_id: str | None = None
+    counts: dict[str, float] = Field(default_factory=dict)

@@ -1,0 +1,304 @@
+"""Hierarchical budgets: tokens, model calls, tool calls, cost and wall time per run, per team
+and per worker task, enforced without races across parallel workers.
+
+Every model call reserves, before it runs, its estimated input tokens plus ``max_output_tokens``
+(and their cost) in its task, its team and the run at once, under one lock; the call is refused
+when any of them would go over. After the call, the reservation is replaced by what it really
+used. So ten parallel workers each seeing 900 of 1000 tokens left cannot together spend more
+than 1000: the eleventh reservation is refused. (The guarantee holds as long as a call uses no
+more than it reserved: a model that ignores its output limit is counted, not stopped, and shows
+as overshoot in :meth:`Budget.used`.) Tool calls and model calls count one each.
+
+When the run's budget is spent, workers are no longer run (their tasks fail with the reason)
+and the answer says the budget ran out; with ``on_exhausted="ask"`` a human is asked instead,
+and an approval grants ``grant`` times the run's limits again (recorded in the usage, so a
+resumed run keeps it). Usage lives in the thread's state and is taken up again on resume.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Literal
+
+from framework.errors import ConfigError
+from framework.policy import ALLOW, Call, Policy, UsageRecord, Verdict, ask, deny, modify
+
+__all__ = ["Budget", "Limits", "Price"]
+
+Metric = Literal["tokens", "model_calls", "tool_calls", "cost"]
+_METRICS: tuple[Metric, ...] = ("tokens", "model_calls", "tool_calls", "cost")
+_GRANT = "budget_grant:"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Limits:
+    """Limits of one scope; None is unlimited."""
+
+    tokens: int | None = None
+    model_calls: int | None = None
+    tool_calls: int | None = None
+    cost: float | None = None
+    wall_s: float | None = None
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if value is not None and value < 0:
+                raise ConfigError(f"budget limit {item.name} must be >= 0, got {value}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Price:
+    """A model's price per million tokens, in the budget's currency."""
+
+    input: float = 0.0
+    output: float = 0.0
+
+
+Scope = tuple[str, ...]
+
+
+class _Ledger:
+    """One thread's used and reserved amounts per scope and metric, and its grants."""
+
+    def __init__(self) -> None:
+        self.used: dict[tuple[Scope, Metric], float] = defaultdict(float)
+        self.reserved: dict[tuple[Scope, Metric], float] = defaultdict(float)
+        self.holds: dict[int, dict[tuple[Scope, Metric], float]] = {}
+        self.granted: dict[Metric, float] = defaultdict(float)
+        self.started = time.monotonic()
+        self.exhausted = ""
+
+
+class Budget(Policy):
+    """Limits what runs, teams and worker tasks may use.
+
+    Args:
+        run: Limits of the whole run (every team in it).
+        teams: Limits per team name (the nodes of that team, its workers included).
+        task: Limits of each worker task.
+        prices: ``provider:model`` (or the name the model reports) -> price; a model without a
+            price costs nothing.
+        max_output_tokens: The output a model call reserves before it runs.
+        on_exhausted: ``stop`` (finish with what is there) or ``ask`` a human to grant more.
+        grant: What an approval adds, as a multiple of the run's limits.
+
+    Raises:
+        ConfigError: A bad setting.
+    """
+
+    name = "budget"
+
+    def __init__(
+        self,
+        *,
+        run: Limits | None = None,
+        teams: Mapping[str, Limits] | None = None,
+        task: Limits | None = None,
+        prices: Mapping[str, Price] | None = None,
+        max_output_tokens: int = 1024,
+        on_exhausted: Literal["stop", "ask"] = "stop",
+        grant: float = 1.0,
+    ) -> None:
+        if on_exhausted not in ("stop", "ask"):
+            raise ConfigError(f"on_exhausted {on_exhausted!r}: use stop or ask")
+        if max_output_tokens < 1 or grant <= 0:
+            raise ConfigError("max_output_tokens must be >= 1 and grant > 0")
+        self.run_limits = run or Limits()
+        self.team_limits = dict(teams or {})
+        self.task_limits = task or Limits()
+        self.prices = dict(prices or {})
+        self.max_output_tokens = max_output_tokens
+        self.on_exhausted = on_exhausted
+        self.grant = grant
+        self._ledgers: dict[str, _Ledger] = defaultdict(_Ledger)
+        self._lock = threading.Lock()
+
+    # -- what a call charges -----------------------------------------------------------------
+
+    def _scopes(self, call: Call) -> list[tuple[Scope, Limits]]:
+        scopes: list[tuple[Scope, Limits]] = [(("run",), self.run_limits)]
+        if call.team in self.team_limits:
+            scopes.append((("team", call.team), self.team_limits[call.team]))
+        if call.task_id is not None:
+            scopes.append((("task", call.task_id), self.task_limits))
+        return scopes
+
+    def _limit(self, scope: Scope, limits: Limits, metric: Metric, ledger: _Ledger) -> float:
+        value = getattr(limits, metric)
+        if value is None:
+            return math.inf
+        if scope == ("run",):
+            return float(value) + ledger.granted[metric]
+        return float(value)
+
+    def _cost(self, model: str, tokens_in: float, tokens_out: float) -> float:
+        price = self.prices.get(model)
+        if price is None:
+            return 0.0
+        return (tokens_in * price.input + tokens_out * price.output) / 1_000_000
+
+    def _reserve(self, call: Call, amounts: Mapping[Metric, float], hold: bool) -> str:
+        """Reserve ``amounts`` in every scope of ``call``; the reason it cannot be, or ""."""
+        ledger = self._ledgers[call.thread_id or ""]
+        with self._lock:
+            scopes = self._scopes(call)
+            wall = self.run_limits.wall_s
+            if wall is not None and time.monotonic() - ledger.started > wall:
+                return self._spent(ledger, f"run wall time {wall:g} s is over")
+            for scope, limits in scopes:
+                for metric, amount in amounts.items():
+                    key = (scope, metric)
+                    limit = self._limit(scope, limits, metric, ledger)
+                    if ledger.used[key] + ledger.reserved[key] + amount > limit:
+                        used = ledger.used[key]
+                        return self._spent(
+                            ledger, f"{' '.join(scope)} {metric}: {used:g} of {limit:g} used"
+                        )
+            for scope, _ in scopes:
+                for metric, amount in amounts.items():
+                    if hold:
+                        ledger.reserved[(scope, metric)] += amount
+                    else:
+                        ledger.used[(scope, metric)] += amount
+            if hold:
+                ledger.holds[call.call_id] = {
+                    (scope, metric): amount
+                    for scope, _ in scopes
+                    for metric, amount in amounts.items()
+                }
+        return ""
+
+    @staticmethod
+    def _spent(ledger: _Ledger, reason: str) -> str:
+        ledger.exhausted = ledger.exhausted or reason
+        return reason
+
+    def _refusal(self, reason: str) -> Verdict:
+        if self.on_exhausted == "ask":
+            return ask(f"budget exhausted ({reason}): approve to grant {self.grant:g}x more")
+        return deny(f"budget exhausted ({reason})")
+
+    # -- hooks -------------------------------------------------------------------------------
+
+    def before_node(self, call: Call) -> Verdict:
+        """Run no more workers once the run's budget is spent."""
+        if call.node != "worker":
+            return ALLOW
+        reason = self._reserve(call, {}, hold=False)
+        if not reason:
+            reason = self._run_spent(call)
+        return self._refusal(reason) if reason else ALLOW
+
+    def _run_spent(self, call: Call) -> str:
+        ledger = self._ledgers[call.thread_id or ""]
+        with self._lock:
+            for metric in _METRICS:
+                limit = self._limit(("run",), self.run_limits, metric, ledger)
+                key = (("run",), metric)
+                if ledger.used[key] + ledger.reserved[key] >= limit:
+                    return self._spent(
+                        ledger, f"run {metric}: {ledger.used[key]:g} of {limit:g} used"
+                    )
+        return ""
+
+    def before_model(self, call: Call) -> Verdict:
+        """Reserve the call's tokens, its cost and one model call, or refuse it."""
+        messages = call.value if isinstance(call.value, Sequence) else ()
+        tokens_in = sum(-(-len(str(getattr(m, "content", m))) // 4) for m in messages)
+        amounts: dict[Metric, float] = {
+            "tokens": tokens_in + self.max_output_tokens,
+            "model_calls": 1,
+            "cost": self._cost(call.target, tokens_in, self.max_output_tokens),
+        }
+        reason = self._reserve(call, amounts, hold=True)
+        return self._refusal(reason) if reason else ALLOW
+
+    def after_model(self, call: Call) -> Verdict:
+        """Replace the call's reservation by what it used."""
+        tokens_in = call.usage.get("input_tokens", 0)
+        tokens_out = call.usage.get("output_tokens", 0)
+        actual: dict[Metric, float] = {
+            "tokens": tokens_in + tokens_out,
+            "model_calls": 1,
+            "cost": self._cost(call.target, tokens_in, tokens_out),
+        }
+        ledger = self._ledgers[call.thread_id or ""]
+        with self._lock:
+            for (scope, metric), amount in ledger.holds.pop(call.call_id, {}).items():
+                ledger.reserved[(scope, metric)] -= amount
+                ledger.used[(scope, metric)] += actual[metric]
+        return ALLOW
+
+    def before_tool(self, call: Call) -> Verdict:
+        """Count one tool call, or refuse it."""
+        reason = self._reserve(call, {"tool_calls": 1}, hold=False)
+        return self._refusal(reason) if reason else ALLOW
+
+    def answer(self, call: Call) -> Verdict:
+        """Say in the answer that the budget ran out, when it did."""
+        ledger = self._ledgers.get(call.thread_id or "")
+        if ledger is None or not ledger.exhausted or not isinstance(call.value, str):
+            return ALLOW
+        note = (
+            f"\n\nNote: the run's budget ran out ({ledger.exhausted}); this answer rests on the "
+            "work done before that."
+        )
+        return modify(call.value + note, "noted that the budget ran out")
+
+    def approved(self, call: Call, reviewer: str) -> Mapping[str, float]:
+        """Grant the run ``grant`` times its limits again; recorded in the usage."""
+        ledger = self._ledgers[call.thread_id or ""]
+        granted: dict[str, float] = {}
+        with self._lock:
+            for metric in _METRICS:
+                limit = getattr(self.run_limits, metric)
+                if limit is not None:
+                    ledger.granted[metric] += limit * self.grant
+                    granted[f"{_GRANT}{metric}"] = limit * self.grant
+            ledger.exhausted = ""
+        return granted
+
+    def restore(self, thread_id: str, usage: Sequence[UsageRecord]) -> None:
+        """Take up what a thread used (and was granted) before this process ran it."""
+        ledger = _Ledger()
+        for record in usage:
+            counts = record.counts
+            amounts: dict[Metric, float] = {
+                "tokens": counts.get("input_tokens", 0) + counts.get("output_tokens", 0),
+                "model_calls": counts.get("model_calls", 0),
+                "tool_calls": counts.get("tool_calls", 0),
+                "cost": self._recorded_cost(counts),
+            }
+            scopes: list[Scope] = [("run",), ("team", record.team)]
+            if record.task_id is not None:
+                scopes.append(("task", record.task_id))
+            for scope in scopes:
+                for metric, amount in amounts.items():
+                    ledger.used[(scope, metric)] += amount
+            for metric in _METRICS:
+                ledger.granted[metric] += counts.get(f"{_GRANT}{metric}", 0)
+        with self._lock:
+            self._ledgers[thread_id] = ledger
+
+    def _recorded_cost(self, counts: Mapping[str, float]) -> float:
+        total = 0.0
+        for key, amount in counts.items():
+            if key.startswith("input_tokens@"):
+                total += self._cost(key.partition("@")[2], amount, 0)
+            elif key.startswith("output_tokens@"):
+                total += self._cost(key.partition("@")[2], 0, amount)
+        return total
+
+    def used(self, thread_id: str) -> dict[str, float]:
+        """What the run of ``thread_id`` used, per ``scope/metric`` (reservations settled)."""
+        ledger = self._ledgers.get(thread_id)
+        if ledger is None:
+            return {}
+        with self._lock:
+            return {f"{'/'.join(scope)}/{metric}": v for (scope, metric), v in ledger.used.items()}

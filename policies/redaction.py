@@ -1,0 +1,130 @@
+"""PII redaction as a policy: the :class:`~policies.pii.Redactor` applied where data leaves.
+
+It applies to tool arguments going out, tool outputs coming back, model inputs, memory writes
+and the final answer (each optional), to every string inside them (nested dicts, lists and
+message contents). ``hash`` uses a key per tenant derived from one secret, so a value hashes the
+same within a tenant and differently across tenants. A blocked kind denies the call. Audit
+entries say which kinds were handled and how often, never the values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, get_args
+
+from langchain_core.messages import BaseMessage
+
+from framework.errors import ConfigError
+from framework.policy import ALLOW, Call, Policy, Verdict, deny, modify
+from policies.pii import DETECTORS, Action, Detector, PiiBlocked, Redactor
+
+__all__ = ["TARGETS", "PiiRedaction", "Target"]
+
+Target = Literal["tool_args", "tool_output", "model_input", "memory", "answer"]
+TARGETS: tuple[Target, ...] = get_args(Target)
+
+
+class PiiRedaction(Policy):
+    """Redacts (or masks, hashes, blocks) PII where it leaves the run.
+
+    Args:
+        rules: PII kind -> action (``redact``, ``mask``, ``hash``, ``block``).
+        apply_to: Where: any of :data:`TARGETS`.
+        detectors: The detectors (the built-in ones by default; add your own).
+        key: The secret per-tenant hash keys are derived from (required when a rule hashes).
+
+    Raises:
+        ConfigError: An unknown target, action or kind, or ``hash`` without a key.
+    """
+
+    name = "pii"
+
+    def __init__(
+        self,
+        rules: Mapping[str, Action],
+        *,
+        apply_to: Iterable[str] = ("tool_args", "memory", "answer"),
+        detectors: Sequence[Detector] = DETECTORS,
+        key: bytes | None = None,
+    ) -> None:
+        targets = frozenset(apply_to)
+        unknown = sorted(targets - set(TARGETS))
+        if unknown:
+            raise ConfigError(f"PII policy: unknown targets {unknown}; use {list(TARGETS)}")
+        Redactor(rules, detectors, tenant_key=key)  # refuses bad rules now
+        self.rules = dict(rules)
+        self.targets = targets
+        self.detectors = tuple(detectors)
+        self._key = key
+        self._redactors: dict[str, Redactor] = {}
+        self._lock = threading.Lock()
+
+    def _redactor(self, tenant: str) -> Redactor:
+        with self._lock:
+            found = self._redactors.get(tenant)
+            if found is None:
+                key = None
+                if self._key:
+                    key = hmac.new(self._key, f"pii\0{tenant}".encode(), hashlib.sha256).digest()
+                found = Redactor(self.rules, self.detectors, tenant_key=key)
+                self._redactors[tenant] = found
+            return found
+
+    def _handle(self, call: Call, target: Target, what: str) -> Verdict:
+        if target not in self.targets:
+            return ALLOW
+        counts: Counter[str] = Counter()
+        try:
+            cleaned = _clean(call.value, self._redactor(call.principal.tenant), counts)
+        except PiiBlocked as blocked:
+            return deny(f"{what} {blocked}")
+        if not counts:
+            return ALLOW
+        handled = ", ".join(
+            f"{count} {kind} ({self.rules[kind]})" for kind, count in sorted(counts.items())
+        )
+        return modify(cleaned, f"{what}: {handled}")
+
+    def before_tool(self, call: Call) -> Verdict:
+        """Redact the arguments of a tool call."""
+        return self._handle(call, "tool_args", "tool arguments")
+
+    def after_tool(self, call: Call) -> Verdict:
+        """Redact a tool's output."""
+        return self._handle(call, "tool_output", "tool output")
+
+    def before_model(self, call: Call) -> Verdict:
+        """Redact the messages sent to a model."""
+        return self._handle(call, "model_input", "model input")
+
+    def memory_write(self, call: Call) -> Verdict:
+        """Redact an item written to memory."""
+        return self._handle(call, "memory", "memory item")
+
+    def answer(self, call: Call) -> Verdict:
+        """Redact the final answer."""
+        return self._handle(call, "answer", "answer")
+
+
+def _clean(value: Any, redactor: Redactor, counts: Counter[str]) -> Any:
+    """``value`` with every string in it redacted; unchanged parts are the same objects."""
+    if isinstance(value, str):
+        redaction = redactor.redact(value)
+        counts.update(finding.kind for finding in redaction.findings)
+        return redaction.text if redaction.findings else value
+    if isinstance(value, BaseMessage):
+        content = _clean(value.content, redactor, counts)
+        return value if content is value.content else value.model_copy(update={"content": content})
+    if isinstance(value, Mapping):
+        items = {key: _clean(item, redactor, counts) for key, item in value.items()}
+        same = all(items[key] is item for key, item in value.items())
+        return value if same else items
+    if isinstance(value, list | tuple):
+        cleaned = [_clean(item, redactor, counts) for item in value]
+        same = all(new is old for new, old in zip(cleaned, value, strict=True))
+        return value if same else type(value)(cleaned)
+    return value
