@@ -91,17 +91,19 @@ class ToolAuthorization(Policy):
         missing = sorted(scope for scope in call.scopes if not principal.has(scope))
         if missing:
             return deny(f"{principal.user} lacks scope {', '.join(missing)} for {call.target}")
-        for rule in self.rules:
-            if not rule.matches(call):
-                continue
-            lacking = sorted(scope for scope in rule.requires if not principal.has(scope))
-            if lacking:
-                return deny(f"{principal.user} lacks scope {', '.join(lacking)} for {call.target}")
-            if rule.action == "deny":
-                return deny(rule.reason or f"{call.target} is not allowed")
-            if rule.action == "ask":
-                return ask(rule.reason or f"may {principal.user} call {call.target}?")
-            return ALLOW
-        if self.default == "deny":
-            return deny(f"no rule allows {call.target}")
-        return ALLOW
+        rule = next((rule for rule in self.rules if rule.matches(call)), None)
+        if rule is None:
+            return deny(f"no rule allows {call.target}") if self.default == "deny" else ALLOW
+        return _decide(rule, call)
+
+
+def _decide(rule: ToolRule, call: Call) -> Verdict:
+    principal = call.principal
+    lacking = sorted(scope for scope in rule.requires if not principal.has(scope))
+    if lacking:
+        return deny(f"{principal.user} lacks scope {', '.join(lacking)} for {call.target}")
+    if rule.action == "deny":
+        return deny(rule.reason or f"{call.target} is not allowed")
+    if rule.action == "ask":
+        return ask(rule.reason or f"may {principal.user} call {call.target}?")
+    return ALLOW
