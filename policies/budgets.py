@@ -144,22 +144,16 @@ class Budget(Policy):
         return (tokens_in * price.input + tokens_out * price.output) / 1_000_000
 
     def _reserve(self, call: Call, amounts: Mapping[Metric, float], hold: bool) -> str:
-        """Reserve ``amounts`` in every scope of ``call``; the reason it cannot be, or ""."""
+        """Reserve ``amounts`` in every scope of ``call``; the reason it cannot be, or "".
+
+        Calls outside worker tasks (the planner, reviewer, formatter: what finishes the run)
+        are counted but never refused."""
         ledger = self._ledgers[call.thread_id or ""]
         with self._lock:
             scopes = self._scopes(call)
-            wall = self.run_limits.wall_s
-            if wall is not None and time.monotonic() - ledger.started > wall:
-                return self._spent(ledger, f"run wall time {wall:g} s is over")
-            for scope, limits in scopes:
-                for metric, amount in amounts.items():
-                    key = (scope, metric)
-                    limit = self._limit(scope, limits, metric, ledger)
-                    if ledger.used[key] + ledger.reserved[key] + amount > limit:
-                        used = ledger.used[key]
-                        return self._spent(
-                            ledger, f"{' '.join(scope)} {metric}: {used:g} of {limit:g} used"
-                        )
+            reason = "" if call.task_id is None else self._over(call, amounts, scopes, ledger)
+            if reason:
+                return reason
             for scope, _ in scopes:
                 for metric, amount in amounts.items():
                     if hold:
@@ -172,6 +166,28 @@ class Budget(Policy):
                     for scope, _ in scopes
                     for metric, amount in amounts.items()
                 }
+        return ""
+
+    def _over(
+        self,
+        call: Call,
+        amounts: Mapping[Metric, float],
+        scopes: Sequence[tuple[Scope, Limits]],
+        ledger: _Ledger,
+    ) -> str:
+        """Why ``amounts`` do not fit in ``scopes`` (or the run's wall time is over); ""."""
+        wall = self.run_limits.wall_s
+        if wall is not None and time.monotonic() - ledger.started > wall:
+            return self._spent(ledger, f"run wall time {wall:g} s is over")
+        for scope, limits in scopes:
+            for metric, amount in amounts.items():
+                key = (scope, metric)
+                limit = self._limit(scope, limits, metric, ledger)
+                if ledger.used[key] + ledger.reserved[key] + amount > limit:
+                    used = ledger.used[key]
+                    return self._spent(
+                        ledger, f"{' '.join(scope)} {metric}: {used:g} of {limit:g} used"
+                    )
         return ""
 
     @staticmethod

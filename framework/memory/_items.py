@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from framework.errors import ConfigError
-from framework.policy.governed import governed_memory_write
+from framework.policy.wrappers import governed_memory_write
 
 __all__ = [
     "Namespace",

@@ -23,6 +23,8 @@ RECORD_TYPES: tuple[tuple[str, str], ...] = (
     ("framework.memory._research_records", "Hypothesis"),
     ("framework.memory._research_records", "HypothesisChange"),
     ("framework.memory._research_records", "ScoredEvidence"),
+    ("framework.policy.records", "PolicyEntry"),
+    ("framework.policy.records", "UsageRecord"),
     ("framework.records", "Evidence"),
     ("framework.records", "Finding"),
     ("framework.records", "MemoryFact"),

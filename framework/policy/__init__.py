@@ -14,7 +14,6 @@ from framework._lazy import lazy_exports
 if TYPE_CHECKING:
     from framework.policy.active import Active, active
     from framework.policy.chain import PolicyChain, check_policies
-    from framework.policy.governed import GovernedChatModel, governed, model_name, tool_scopes
     from framework.policy.hooks import Call, Policy
     from framework.policy.middleware import PRINCIPAL_KEY, PolicyMiddleware, inherit_policies
     from framework.policy.records import (
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
         deny,
         modify,
     )
+    from framework.policy.wrappers import GovernedChatModel, governed, model_name, tool_scopes
 
 __all__ = [
     "ALLOW",
@@ -63,7 +63,7 @@ __getattr__ = lazy_exports(
     {
         "framework.policy.active": ("Active", "active"),
         "framework.policy.chain": ("PolicyChain", "check_policies"),
-        "framework.policy.governed": ("GovernedChatModel", "governed", "model_name", "tool_scopes"),
+        "framework.policy.wrappers": ("GovernedChatModel", "governed", "model_name", "tool_scopes"),
         "framework.policy.hooks": ("Call", "Policy"),
         "framework.policy.middleware": ("PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"),
         "framework.policy.records": (

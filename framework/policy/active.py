@@ -8,8 +8,9 @@ and tasks that node starts, is governed by the same chain and audited in the sam
 
 from __future__ import annotations
 
+import json
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -20,7 +21,6 @@ from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Call
 from framework.policy.records import Hook, PolicyEntry, Principal
 from framework.review._apply import decision_entry
-from framework.review._summary import input_summary
 from framework.review.points import ask, review_fields, review_path
 from framework.review.records import AuditEntry, PolicyReview
 from framework.runtime import NodeContext
@@ -117,7 +117,7 @@ class Active:
             hook=call.hook,
             target=call.target,
             question=question,
-            summary=input_summary(call.value),
+            summary=_summary(call.value),
             task_id=call.task_id,
             **review_fields("policy", self.context),
         )
@@ -141,6 +141,20 @@ class Active:
         )
         wider._lock = self._lock
         return wider
+
+
+def _summary(value: Any, limit: int = 160) -> str:
+    """One line about what a call carries: its arguments as JSON, or its text, shortened."""
+    if isinstance(value, Mapping):
+        text = json.dumps(value, default=str, ensure_ascii=False, sort_keys=True)
+    elif isinstance(value, str):
+        text = value
+    elif isinstance(value, Sequence):
+        text = f"{len(value)} messages"
+    else:
+        text = type(value).__name__
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 ACTIVE: ContextVar[Active | None] = ContextVar("cadre_policy", default=None)

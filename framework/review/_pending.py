@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, get_args
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -17,7 +17,7 @@ from framework.review.records import REQUEST_ADAPTER, AnyReviewRequest, ReviewKi
 
 __all__ = ["checkpointer_of", "requests_in", "thread_config", "thread_ids", "unknown_thread"]
 
-_KINDS: tuple[ReviewKind, ...] = ("plan", "tasks", "answer", "node")
+_KINDS: tuple[ReviewKind, ...] = get_args(ReviewKind)
 
 
 def thread_config(thread_id: str, checkpoint_ns: str | None = None) -> RunnableConfig:

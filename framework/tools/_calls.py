@@ -21,7 +21,7 @@ from langgraph.errors import GraphBubbleUp
 from pydantic import BaseModel, ValidationError
 
 from framework.errors import ConfigError, PolicyDenied, ToolServerError
-from framework.policy.governed import governed_tool_args, governed_tool_output
+from framework.policy.wrappers import governed_tool_args, governed_tool_output
 from framework.tools._threads import POOL
 
 __all__ = ["Answer", "ToolLike", "Toolbox", "as_tool", "cap", "message_text", "render"]
