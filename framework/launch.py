@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
@@ -23,8 +24,10 @@ from framework.memory import (
     ingest_corpus,
 )
 from framework.memory.corpus import ProgressCallback
+from framework.middleware import Middleware
 from framework.observe import ObserverOptions, RunObserver, load_observer
 from framework.persistence.saver import CadreSaver
+from framework.policy import Policy, PolicyMiddleware, Principal, governed
 from framework.registry import TeamFactory, TeamSetup, load_team
 from framework.review.points import REVIEW_NODES
 from framework.review.records import ReviewKind
@@ -33,14 +36,35 @@ from framework.stores import home_checkpointer, home_cipher, home_store
 from framework.threads import ThreadInfo, read_thread_info
 
 __all__ = [
+    "POLICY_FILE_GROUP",
     "LaunchRequest",
     "Launched",
+    "PolicySet",
     "TeamOptions",
     "launch",
+    "load_policies",
     "open_team",
     "relaunch",
     "review_points",
 ]
+
+
+POLICY_FILE_GROUP = "cadre.policy_files"
+"""The entry point group of the function that reads a policy file's text into policies."""
+
+
+class PolicySet(Protocol):
+    """What a policy file loader returns."""
+
+    @property
+    def policies(self) -> tuple[Policy, ...]:
+        """The policies, in the order they are asked."""
+        ...
+
+    @property
+    def principal(self) -> Principal | None:
+        """The file's default principal."""
+        ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -63,6 +87,10 @@ class LaunchRequest:
     read_only: bool = False
     """Compile the app only to read its threads: the corpus is not indexed and the chat model
     is not built (a thread whose model cannot be built is still shown)."""
+    policy: str | None = None
+    """The text of the policy file that governs the run (None: no policies)."""
+    principal: Principal | None = None
+    """Who the run acts for (None: the policy file's default, else ``local``)."""
 
     @classmethod
     def for_thread(
@@ -86,6 +114,8 @@ class LaunchRequest:
             observe=observe if info.observe is not None else None,
             roles=info.roles,
             read_only=read_only,
+            policy=info.policy,
+            principal=info.principal,
         )
 
 
@@ -109,6 +139,10 @@ class TeamOptions:
     """How to observe the run (telemetry); None observes nothing."""
     roles: tuple[tuple[str, int], ...] = ()
     """(role, version) pairs to build with instead of the current versions."""
+    policies: tuple[Policy, ...] = ()
+    """The policies governing every node of the team (and the teams nested in it)."""
+    principal: Principal | None = None
+    """Who the run acts for."""
 
 
 @dataclass(kw_only=True)
@@ -134,6 +168,19 @@ class Launched:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+def load_policies(text: str, source: str) -> PolicySet:
+    """The policies of a policy file's text, through the installed loader (``policies``).
+
+    Raises:
+        ConfigError: The text is invalid (``SOURCE:LINE``), or no loader is installed.
+    """
+    points = list(entry_points(group=POLICY_FILE_GROUP))
+    if not points:
+        raise ConfigError("no policy file loader is installed: install cadre's policies package")
+    loader: Callable[[str, str], PolicySet] = points[0].load()
+    return loader(text, source)
 
 
 def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None]:
@@ -186,6 +233,7 @@ def launch(request: LaunchRequest, *, on_ingest: ProgressCallback | None = None)
         on_ingest: Called after every batch of corpus chunks committed (for progress).
     """
     factory, model = _validate(request)
+    loaded = load_policies(request.policy, "the thread's policy") if request.policy else None
     options = TeamOptions(
         name=request.team,
         model=model,
@@ -194,6 +242,8 @@ def launch(request: LaunchRequest, *, on_ingest: ProgressCallback | None = None)
         review=request.review,
         observe=request.observe,
         roles=request.roles,
+        policies=loaded.policies if loaded is not None else (),
+        principal=request.principal or (loaded.principal if loaded is not None else None),
     )
     corpus = None if request.read_only else request.corpus
     launched = open_team(request.home, factory, options, corpus=corpus, on_ingest=on_ingest)
@@ -231,11 +281,11 @@ def open_team(
         setup = TeamSetup(
             corpus=Corpus(store),
             store=store,
-            model=options.model,
+            model=governed(options.model) if options.model is not None else None,
             max_parallel=options.max_parallel,
             memory_scope=options.memory_scope,
             review=options.review,
-            middleware=observer.middleware if observer is not None else (),
+            middleware=_middleware(observer, options),
             roles=RoleRegistry.of_home(home, pinned=dict(options.roles)),
             corpus_dir=corpus,
             resources=resources,
@@ -253,6 +303,16 @@ def open_team(
         roles=setup.roles,
         resources=resources,
     )
+
+
+def _middleware(observer: RunObserver | None, options: TeamOptions) -> tuple[Middleware, ...]:
+    """The observer's middleware, then the policies (inside the node's span)."""
+    chain = observer.middleware if observer is not None else ()
+    if not options.policies:
+        return chain
+    listeners = (observer.policy_decided,) if observer is not None else ()
+    policies = PolicyMiddleware(options.policies, principal=options.principal, listeners=listeners)
+    return (*chain, policies)
 
 
 def relaunch(

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from framework.home import DataHome
     from framework.middleware import Middleware
+    from framework.policy.records import PolicyEntry
 
 __all__ = [
     "OBSERVER_ENTRY_POINTS",
@@ -46,6 +47,10 @@ class RunObserver(Protocol):
 
     def run(self, *, thread_id: str, team: str, resumed: bool) -> AbstractContextManager[RunPart]:
         """Bracket one part of a run; exceptions raised inside mark it failed."""
+        ...
+
+    def policy_decided(self, entry: PolicyEntry) -> None:
+        """A policy decided something other than allow (a span event and a metric)."""
         ...
 
     def serializer(self, inner: SerializerProtocol) -> SerializerProtocol:

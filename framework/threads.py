@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from framework.errors import ConfigError, ReviewError
 from framework.home import DataHome
 from framework.observe import ObserverOptions
+from framework.policy.records import Principal, policy_version
 from framework.records import Record
 from framework.stores import open_checkpointer
 
@@ -55,6 +56,9 @@ class ThreadInfo(Record):
         observe: How the run was observed (None: ``--no-trace``); later parts keep it.
         roles: The role prompt versions the team was built with, as sorted (name, version)
             pairs; later parts are built with the same versions.
+        policy: The text of the policy file the run is governed by (None: no policies);
+            later parts keep it unless told otherwise (``cadre resume --policy``).
+        principal: Who the run acts for (None: the policy file's default).
     """
 
     team: str
@@ -65,6 +69,13 @@ class ThreadInfo(Record):
     max_parallel: int | None = None
     observe: ObserverOptions | None = ObserverOptions()
     roles: tuple[tuple[str, int], ...] = ()
+    policy: str | None = None
+    principal: Principal | None = None
+
+    @property
+    def policy_version(self) -> str | None:
+        """The digest of the policy text the thread runs under (None: no policies)."""
+        return None if self.policy is None else policy_version(self.policy)
 
     @classmethod
     def of(cls, request: LaunchRequest, roles: Mapping[str, int]) -> ThreadInfo:
@@ -78,6 +89,8 @@ class ThreadInfo(Record):
             max_parallel=request.max_parallel,
             observe=request.observe,
             roles=tuple(sorted(roles.items())),
+            policy=request.policy,
+            principal=request.principal,
         )
 
     def metadata(self) -> dict[str, str]:

@@ -36,6 +36,10 @@ class NodeApproval(Policy):
             raise ConfigError("an approval policy needs the nodes it asks about: nodes=[...]")
         self.question = question
 
+    def describe(self) -> str:
+        """The nodes and teams it asks about."""
+        return f"asks before {', '.join(self.nodes)} in teams {', '.join(self.teams)}"
+
     def before_node(self, call: Call) -> Verdict:
         """Ask before a matching node runs."""
         if not any(fnmatchcase(call.node, pattern) for pattern in self.nodes):

@@ -85,6 +85,14 @@ class ToolAuthorization(Policy):
         self.rules = tuple(rules)
         self.default = default
 
+    def describe(self) -> str:
+        """The rules in order, then the default."""
+        rules = "; ".join(
+            f"{r.tools} {r.action}" + (f" unless {r.unless}" if r.unless else "")
+            for r in self.rules
+        )
+        return f"{rules or 'no rules'}; otherwise {self.default}"
+
     def before_tool(self, call: Call) -> Verdict:
         """Deny a principal missing the tool's scopes; then the first matching rule decides."""
         principal = call.principal

@@ -119,6 +119,11 @@ class Budget(Policy):
         self._ledgers: dict[str, _Ledger] = defaultdict(_Ledger)
         self._lock = threading.Lock()
 
+    def describe(self) -> str:
+        """The run's limits and what happens when they are spent."""
+        shown = [f"{k} {v:g}" for k, v in vars(self.run_limits).items() if v is not None]
+        return f"run {', '.join(shown) or 'unlimited'}; when spent: {self.on_exhausted}"
+
     # -- what a call charges -----------------------------------------------------------------
 
     def _scopes(self, call: Call) -> list[tuple[Scope, Limits]]:

@@ -50,6 +50,14 @@ class MemoryValidation(Policy):
         self.namespaces = tuple(namespaces)
         self._pii = Redactor(dict.fromkeys(kinds, "redact")) if kinds else None
 
+    def describe(self) -> str:
+        """What it refuses, and where."""
+        pii = ", ".join(sorted(self._pii.rules)) if self._pii is not None else "none"
+        return (
+            f"refuses items over {self.max_chars} chars, without provenance "
+            f"({self.require_provenance}), holding PII ({pii}); in {', '.join(self.namespaces)}"
+        )
+
     def memory_write(self, call: Call) -> Verdict:
         """Refuse an item without provenance, too long, or holding the named PII."""
         if not any(fnmatchcase(call.target, pattern) for pattern in self.namespaces):

@@ -83,6 +83,13 @@ class RateLimit(Policy):
                 )
         self._lock = threading.Lock()
 
+    def describe(self) -> str:
+        """The limited targets and their rates."""
+        return "; ".join(
+            f"{pattern} {rate.requests_per_minute or '-'} rpm {rate.tokens_per_minute or '-'} tpm"
+            for pattern, rate in self.limits.items()
+        )
+
     def _wait(self, target: str, tokens: float) -> Verdict:
         now = time.monotonic()
         wait = 0.0

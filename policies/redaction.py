@@ -63,6 +63,11 @@ class PiiRedaction(Policy):
         self._redactors: dict[str, Redactor] = {}
         self._lock = threading.Lock()
 
+    def describe(self) -> str:
+        """Each kind's action, and where they apply."""
+        rules = ", ".join(f"{kind} {action}" for kind, action in sorted(self.rules.items()))
+        return f"{rules}; on {', '.join(t for t in TARGETS if t in self.targets)}"
+
     def _redactor(self, tenant: str) -> Redactor:
         with self._lock:
             found = self._redactors.get(tenant)

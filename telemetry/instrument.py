@@ -12,17 +12,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from langgraph.checkpoint.serde.base import SerializerProtocol
+from opentelemetry import trace
 from opentelemetry.metrics import MeterProvider, NoOpMeterProvider
 from opentelemetry.trace import TracerProvider
 
 from framework.middleware import Middleware
+from framework.policy.records import PolicyEntry
 from telemetry.callbacks import GenAICallbackHandler
 from telemetry.metrics import CadreMetrics
 from telemetry.middleware import TelemetryMiddleware
 from telemetry.runs import RunIndex
 from telemetry.scope import CURRENT_SCOPE, RunScope
 from telemetry.serde import CountingSerializer
-from telemetry.spans import SCOPE_NAME
+from telemetry.spans import ATTR, SCOPE_NAME
 
 __all__ = ["RunPartHandle", "Telemetry"]
 
@@ -70,6 +72,20 @@ class Telemetry:
     def middleware(self) -> tuple[Middleware, ...]:
         """The node middleware to build teams with."""
         return (self._middleware,)
+
+    def policy_decided(self, entry: PolicyEntry) -> None:
+        """A span event ``cadre.policy`` on the current span (the node's) and one count of
+        ``cadre.policy.decisions``; the entry's reason never carries sensitive values."""
+        attributes = {
+            ATTR.POLICY: entry.policy,
+            ATTR.POLICY_HOOK: entry.hook,
+            ATTR.POLICY_ACTION: entry.action,
+            ATTR.POLICY_TARGET: entry.target,
+        }
+        trace.get_current_span().add_event(
+            "cadre.policy", {**attributes, ATTR.POLICY_REASON: entry.reason, "cadre.by": entry.by}
+        )
+        self.metrics.policy_decisions.add(1, attributes)
 
     def serializer(self, inner: SerializerProtocol) -> SerializerProtocol:
         """``inner``, counting the bytes it writes into ``cadre.checkpoint.bytes``."""

@@ -39,6 +39,10 @@ class CadreMetrics:
         self.human_wait = meter.create_histogram(
             "cadre.review.wait", unit="s", description="Time a paused run waited to be resumed"
         )
+        self.policy_decisions = meter.create_counter(
+            "cadre.policy.decisions",
+            description="Policy decisions other than allow, by policy, hook, action and target",
+        )
         self.tokens = meter.create_histogram(
             "gen_ai.client.token.usage", unit="{token}", description="Tokens per model call"
         )

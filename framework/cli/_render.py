@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from framework.cli._common import REVIEWER_VARIABLE
+from framework.policy.records import PolicyEntry
 from framework.records import Plan, Task
 from framework.retention import ThreadStatus
 from framework.review import (
@@ -22,6 +23,7 @@ from framework.review import (
     TaskReview,
     pending_revision,
 )
+from framework.review.records import PolicyReview
 from framework.threads import ThreadInfo
 
 if TYPE_CHECKING:
@@ -63,6 +65,13 @@ def _subject(request: AnyReviewRequest) -> list[str]:
         return [_task_line(request.task), f"inputs: {_short(inputs)}"]
     if isinstance(request, AnswerReview):
         return [f"draft: {_short(request.draft or request.consolidated)}"]
+    if isinstance(request, PolicyReview):
+        task = f" (task {request.task_id})" if request.task_id else ""
+        return [
+            f"policy {request.policy} asks at {request.hook} on {request.target}{task}: "
+            f"{_short(request.question)}",
+            f"call: {_short(request.summary)}",
+        ]
     return [f"input: {_short(request.summary)}"]  # a NodeReview
 
 
@@ -175,9 +184,41 @@ def thread_lines(
     audit: Sequence[AuditEntry] = values.get("audit") or []
     lines.append(f"audit: {len(audit)} decision(s)")
     lines += [f"  {_audit_line(entry)}" for entry in sorted(audit, key=lambda entry: entry.at)]
+    lines += policy_lines(info, values)
     answer = values.get("final_answer") or values.get("consolidated") or ""
     label = "answer" if status.status == "done" else "draft answer"
     lines += [f"{label}:", answer] if answer else [f"{label}: none yet"]
+    return lines
+
+
+def _policy_line(entry: PolicyEntry) -> str:
+    task = f" task {entry.task_id}" if entry.task_id else ""
+    by = f" by {entry.by}" if entry.by != "policy" else ""
+    where = "/".join(entry.path) or "top"
+    return (
+        f"{entry.at}  {entry.policy}  {entry.action}{by} at {entry.hook} on {entry.target} "
+        f"({where}, node {entry.node}{task}): {_short(entry.reason)}"
+    )
+
+
+def policy_lines(info: ThreadInfo, values: Mapping[str, Any]) -> list[str]:
+    """The policies a thread runs under, what it used, and the policy audit trail."""
+    if info.policy is None and not values.get("policy_audit"):
+        return ["policies: none"]
+    principal = info.principal
+    who = f", for {principal.user}@{principal.tenant}" if principal is not None else ""
+    lines = [f"policies: version {info.policy_version or 'none'}{who}"]
+    totals: dict[str, float] = {}
+    for record in (values.get("usage") or {}).values():
+        for key, amount in record.counts.items():
+            if "@" not in key:
+                totals[key] = totals.get(key, 0.0) + amount
+    if totals:
+        used = ", ".join(f"{key} {amount:g}" for key, amount in sorted(totals.items()))
+        lines.append(f"usage: {used}")
+    trail: Sequence[PolicyEntry] = values.get("policy_audit") or []
+    lines.append(f"policy audit: {len(trail)} decision(s)")
+    lines += [f"  {_policy_line(entry)}" for entry in sorted(trail, key=lambda e: e.at)]
     return lines
 
 

@@ -46,7 +46,7 @@ from framework.review import (
 )
 from framework.runner import RunResult, arun_team
 from framework.stores import open_checkpointer
-from framework.threads import ThreadInfo, thread_info
+from framework.threads import ThreadInfo, read_thread_info, thread_info
 
 __all__ = [
     "approve_requests",
@@ -62,12 +62,19 @@ __all__ = [
 
 @contextmanager
 def _opened(
-    home: Path | None, thread_id: str, *, observe: bool = False
+    home: Path | None, thread_id: str, *, observe: bool = False, policy: str | None = None
 ) -> Iterator[tuple[Launched, ThreadInfo]]:
     """The thread's app: observed (spans of the run part it resumes) when ``observe``, else
-    compiled only to read the thread (no corpus indexed, no chat model built)."""
+    compiled only to read the thread (no corpus indexed, no chat model built); under
+    ``policy`` (a policy file's text) instead of the thread's when given."""
     options = ObserverOptions() if observe else None
-    launched, info = relaunch(resolve_home(home), thread_id, observe=options, read_only=not observe)
+    data_home = resolve_home(home)
+    info = None
+    if policy is not None:
+        info = read_thread_info(data_home, thread_id).model_copy(update={"policy": policy})
+    launched, info = relaunch(
+        data_home, thread_id, observe=options, info=info, read_only=not observe
+    )
     with launched:
         yield launched, info
 
@@ -266,7 +273,17 @@ def reject_tasks(
     home: Path | None,
     revision: str | None,
 ) -> None:
-    """``cadre reject``: reject tasks under review (never dispatched), and go on."""
+    """``cadre reject``: reject tasks under review (never dispatched), and go on; without
+    tasks, reject what policies asked about (the calls are refused with the reason)."""
+    if not task_ids:
+        _decide(
+            home,
+            thread,
+            reviewer,
+            lambda requests, name: policy_rejections(requests, name, why, request_id),
+            revision,
+        )
+        return
     _decide(
         home,
         thread,
@@ -282,6 +299,26 @@ def reject_tasks(
         ),
         revision,
     )
+
+
+def policy_rejections(
+    requests: Sequence[AnyReviewRequest], reviewer: str, why: str, request_id: str | None
+) -> list[Decision]:
+    """Reject decisions for the pending policy requests (the one ``request_id`` starts)."""
+    chosen = [
+        request
+        for request in requests
+        if request.kind == "policy" and (request_id is None or request.id.startswith(request_id))
+    ]
+    if not chosen:
+        raise ReviewError(
+            "no policy request is pending"
+            + (f" with id {request_id!r}" if request_id else "")
+            + ": name the tasks to reject (cadre reject THREAD TASK_ID... --reason TEXT)"
+        )
+    return [
+        Decision(request_id=r.id, kind="reject", reviewer=reviewer, reason=why) for r in chosen
+    ]
 
 
 def show_history(thread: str, home: Path | None) -> None:
@@ -321,10 +358,11 @@ def fork_and_run(
     report_outcome(result, requests, home, announce=True)
 
 
-def resume_thread(thread: str, home: Path | None) -> None:
-    """``cadre resume``: continue the thread from its last checkpoint in this process."""
+def resume_thread(thread: str, home: Path | None, policy: str | None = None) -> None:
+    """``cadre resume``: continue the thread from its last checkpoint in this process, under
+    ``policy`` (a policy file's text) instead of its own when given (then recorded)."""
     announce_thread(thread, home)
-    with _opened(home, thread, observe=True) as (launched, _):
+    with _opened(home, thread, observe=True, policy=policy) as (launched, info):
         config: RunnableConfig = {"configurable": {"thread_id": thread}}
         if pending(launched.app, thread):
             raise ReviewError(
@@ -333,6 +371,6 @@ def resume_thread(thread: str, home: Path | None) -> None:
         state = launched.app.get_state(config)
         if not state.next and not state.tasks:  # killed after a step's writes: tasks remain
             raise ReviewError(f"thread {thread!r} has finished: there is nothing to resume")
-        result = _run_on(launched, thread)
+        result = _run_on(launched, thread, info.metadata() if policy is not None else None)
         after = pending(launched.app, thread)
     report_outcome(result, after, home, announce=True)

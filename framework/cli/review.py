@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from framework.cli._common import HomeOption, ReviewerOption, one_line, reviewer_name
+from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import ReviewError
 
 __all__ = ["approve", "edit", "fork_thread", "history_of", "reject", "resume", "reviews", "show"]
@@ -95,22 +96,27 @@ def edit(
 def reject(
     thread: ThreadArgument,
     task_ids: Annotated[
-        list[str], typer.Argument(metavar="TASK_ID...", help="The tasks to reject.")
-    ],
+        list[str] | None,
+        typer.Argument(
+            metavar="[TASK_ID...]",
+            help="The tasks to reject; none rejects what a policy asked about.",
+        ),
+    ] = None,
     reason: Annotated[str | None, typer.Option(help="Why (the team's reviewer sees it).")] = None,
     request_id: RequestOption = None,
     reviewer: ReviewerOption = None,
     revision: RevisionOption = None,
     home: HomeOption = None,
 ) -> None:
-    """Reject tasks of THREAD under review: they are never dispatched."""
+    """Reject tasks of THREAD under review (they are never dispatched), or, with no task, the
+    calls a policy asked about (they are refused with the reason)."""
     reviewer_name(reviewer)
     why = " ".join((reason or "").split())
     if not why:
         raise ReviewError("no reason: pass --reason TEXT to say why the tasks are rejected")
     from framework.cli._thread_work import reject_tasks
 
-    reject_tasks(thread, task_ids, why, request_id, reviewer, home, revision)
+    reject_tasks(thread, task_ids or [], why, request_id, reviewer, home, revision)
 
 
 @one_line
@@ -149,9 +155,10 @@ def fork_thread(
 
 
 @one_line
-def resume(thread: ThreadArgument, home: HomeOption = None) -> None:
+def resume(thread: ThreadArgument, home: HomeOption = None, policy: PolicyOption = None) -> None:
     """Continue THREAD from its last checkpoint in this process: after a crash, a kill or a
-    fork. A thread paused for review goes on with approve, edit or reject instead."""
+    fork. A thread paused for review goes on with approve, edit or reject instead. It keeps the
+    policies it ran under unless --policy names others."""
     from framework.cli._thread_work import resume_thread
 
-    resume_thread(thread, home)
+    resume_thread(thread, home, read_policy(policy) if policy is not None else None)

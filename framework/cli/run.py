@@ -15,6 +15,7 @@ from framework.cli._common import (
     fail,
     use_database,
 )
+from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import CadreError, ConfigError
 from framework.home import resolve_home
 from framework.observe import ObserverOptions
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from framework.memory.corpus import IngestProgress, IngestReport
+    from framework.policy import Principal
 
 __all__ = ["run"]
 
@@ -76,6 +78,14 @@ def run(
         str,
         typer.Option(help="Pause for a human at these review points: plan, tasks, answer."),
     ] = "",
+    policy: PolicyOption = None,
+    user: Annotated[
+        str | None, typer.Option(help="Who the run acts for (default: the policy file's).")
+    ] = None,
+    tenant: Annotated[str | None, typer.Option(help="The user's tenant.")] = None,
+    scopes: Annotated[
+        str | None, typer.Option(help="The user's scopes, comma-separated (db:write,tickets).")
+    ] = None,
 ) -> None:
     """Research QUESTION over a corpus and print a cited report."""
     import asyncio
@@ -94,6 +104,10 @@ def run(
         fail(ConfigError("the question is empty: pass the question to research"))
     use_database(database)
     team = _team_name(team, team_config)
+    try:
+        policy_text = read_policy(policy) if policy is not None else None
+    except CadreError as error:
+        fail(error)
     request = LaunchRequest(
         team=team,
         corpus=corpus,
@@ -107,6 +121,8 @@ def run(
         )
         if trace
         else None,
+        policy=policy_text,
+        principal=_principal(user, tenant, scopes),
     )
     try:
         if thread is not None:
@@ -181,6 +197,16 @@ def _print_ingest(err: Console, ingest: IngestReport) -> None:
             highlight=False,
             soft_wrap=True,
         )
+
+
+def _principal(user: str | None, tenant: str | None, scopes: str | None) -> Principal | None:
+    """The principal the options name; None when they name none (the policy file's)."""
+    from framework.policy import Principal
+
+    if user is None and tenant is None and scopes is None:
+        return None
+    granted = frozenset(scope.strip() for scope in (scopes or "").split(",") if scope.strip())
+    return Principal(user=user or "local", tenant=tenant or "default", scopes=granted)
 
 
 def _team_name(team: str | None, team_config: Path | None) -> str:

@@ -21,6 +21,7 @@ from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Call
 from framework.policy.records import Hook, PolicyEntry, Principal
 from framework.review._apply import decision_entry
+from framework.review._summary import input_summary
 from framework.review.points import ask, review_fields, review_path
 from framework.review.records import AuditEntry, PolicyReview
 from framework.runtime import NodeContext
@@ -117,7 +118,9 @@ class Active:
             hook=call.hook,
             target=call.target,
             question=question,
-            summary=_summary(call.value),
+            summary=input_summary(call.value)
+            if call.hook == "before_node"
+            else _summary(call.value),
             task_id=call.task_id,
             **review_fields("policy", self.context),
         )

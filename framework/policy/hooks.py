@@ -113,6 +113,10 @@ class Policy:
         """The final answer, before it is kept: it may be modified."""
         return ALLOW
 
+    def describe(self) -> str:
+        """One line on what the policy does (``cadre policies check``)."""
+        return type(self).__name__
+
     def approved(self, call: Call, reviewer: str) -> Mapping[str, float]:
         """A human approved what this policy asked about; the counts to add to the run's usage
         (a budget records the grant it makes, so a resumed run keeps it)."""

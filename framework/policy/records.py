@@ -22,6 +22,7 @@ __all__ = [
     "ask",
     "deny",
     "modify",
+    "policy_version",
 ]
 
 Hook = Literal[
@@ -65,6 +66,11 @@ class Principal(Record):
     def has(self, scope: str) -> bool:
         """Whether the principal holds ``scope`` (``*`` holds every scope)."""
         return scope in self.scopes or "*" in self.scopes
+
+
+def policy_version(text: str) -> str:
+    """The version of a policy file: the first 12 hex digits of its text's SHA-256."""
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 Action = Literal["allow", "modify", "deny", "ask"]

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from framework.config_file import Where, invalid, read_yaml
 from framework.errors import ConfigError
 from framework.tools._calls import as_tool
 from framework.tools._mcp_config import McpServer
@@ -123,27 +123,14 @@ def load_team_file(path: Path) -> LoadedTeamFile:
         ConfigError: The file cannot be read, is not YAML, or declares something wrong; one
             line per problem, each with ``FILE:LINE``.
     """
-    path = path.expanduser().resolve()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read team file {path}: {error}") from None
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        reason = getattr(error, "problem", None) or str(error)
-        raise ConfigError(f"{path}{line}: not YAML: {reason}") from None
-    if not isinstance(data, dict):
+    path, _, data, where = read_yaml(path, "team file")
+    if not data:
         raise ConfigError(f"{path}:1: a team file is a mapping (name, kinds, ...)")
-    where = _Where(path, root)
     try:
         spec = TeamFile.model_validate(data)
     except ValidationError as error:
-        raise _invalid(where, error) from None
-    servers = _servers(where, spec)
+        raise invalid(where, error, "team file") from None
+    servers = _servers(path.parent, where, spec)
     problems: list[str] = []
     for index, kind in enumerate(spec.kinds):
         problems.extend(
@@ -165,17 +152,17 @@ def load_team_file(path: Path) -> LoadedTeamFile:
     return LoadedTeamFile(path, spec, tools, servers)
 
 
-def _servers(where: _Where, spec: TeamFile) -> dict[str, McpServer]:
+def _servers(folder: Path, where: Where, spec: TeamFile) -> dict[str, McpServer]:
     servers: dict[str, McpServer] = {}
     problems: list[str] = []
     for index, raw in enumerate(spec.mcp_servers):
         declared = dict(raw)
         for key in ("command", "cwd"):
             if isinstance(declared.get(key), str) and declared[key].startswith("."):
-                declared[key] = str((where.path.parent / declared[key]).resolve())
+                declared[key] = str((folder / declared[key]).resolve())
         if isinstance(declared.get("args"), list):
             declared["args"] = [
-                str((where.path.parent / arg).resolve())
+                str((folder / arg).resolve())
                 if isinstance(arg, str) and arg.startswith(("./", "../"))
                 else arg
                 for arg in declared["args"]
@@ -216,45 +203,3 @@ def _importable(folder: Path) -> Iterator[None]:
     finally:
         if entry in sys.path:
             sys.path.remove(entry)
-
-
-class _Where:
-    """Finds the line of a value of the file by its location (keys and list indexes)."""
-
-    def __init__(self, path: Path, root: yaml.Node | None) -> None:
-        self.path = path
-        self.root = root
-
-    def line(self, location: Sequence[str | int]) -> int:
-        node, line = self.root, 1
-        for step in location:
-            if node is None:
-                break
-            line = node.start_mark.line + 1
-            node = _child(node, step)
-        if node is not None:
-            line = node.start_mark.line + 1
-        return line
-
-    def at(self, location: Sequence[str | int], message: str) -> str:
-        dotted = ".".join(str(step) for step in location)
-        return f"{self.path}:{self.line(location)}: {dotted}: {message}"
-
-
-def _child(node: yaml.Node, step: str | int) -> yaml.Node | None:
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            if key.value == step:
-                return value  # type: ignore[no-any-return]
-    if isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
-        return node.value[step]  # type: ignore[no-any-return]
-    return None
-
-
-def _invalid(where: _Where, error: ValidationError) -> ConfigError:
-    lines = []
-    for problem in error.errors():
-        location = [step for step in problem["loc"] if not isinstance(step, str) or step]
-        message = problem["msg"].removeprefix("Value error, ")
-        lines.append(where.at(location, message))
-    return ConfigError(f"team file {where.path} is invalid: " + "; ".join(lines))
