@@ -1,0 +1,97 @@
+"""Policies from the command line: ``cadre policies check``, ``cadre run --policy`` pausing
+where a policy asks, ``cadre approve`` and ``cadre reject`` deciding it, ``cadre show`` listing
+the policy audit; an invalid policy file is refused before anything is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+from typer.testing import CliRunner
+
+from framework.cli.app import app
+from framework.memory import MiniLMEmbedder
+from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
+
+runner = CliRunner()
+
+POLICY = """\
+principal: {user: carol, tenant: acme, scopes: [support]}
+approval: {nodes: [memory_curator], teams: [research]}
+pii: {rules: {email: redact}, apply_to: [answer, memory]}
+memory: {max_chars: 4000}
+budget: {run: {model_calls: 50}}
+"""
+
+
+def _cadre(home: Path, *args: str, reviewer: str = "dana") -> Result:
+    return runner.invoke(app, [*args, "--home", str(home)], env={"CADRE_REVIEWER": reviewer})
+
+
+@pytest.fixture
+def setup(tmp_path: Path, embedder: MiniLMEmbedder) -> tuple[Path, Path, Path]:
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(POLICY, encoding="utf-8")
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    return tmp_path / "home", corpus, policy
+
+
+def test_check_prints_the_policies_per_hook(tmp_path: Path) -> None:
+    policy = tmp_path / "p.yaml"
+    policy.write_text(POLICY, encoding="utf-8")
+    result = runner.invoke(app, ["policies", "check", str(policy)])
+    assert result.exit_code == 0, result.output
+    assert "valid, version" in result.output
+    assert "principal: carol@acme (scopes: support)" in result.output
+    assert "  before_node: approval, budget" in result.output
+    assert "  memory_write: pii, memory_validation" in result.output
+
+
+def test_check_refuses_a_bad_file_with_its_line(tmp_path: Path) -> None:
+    policy = tmp_path / "p.yaml"
+    policy.write_text("budget:\n  run: {tokens: -5}\npii:\n  rules: {email: shout}\n")
+    result = runner.invoke(app, ["policies", "check", str(policy)])
+    assert result.exit_code == 2
+    line = one_line_error(result)
+    assert f"{policy}:2: budget.run.tokens" in line
+    assert f"{policy}:4: pii.rules.email" in line
+
+
+def test_an_invalid_policy_file_is_refused_before_anything_is_written(
+    setup: tuple[Path, Path, Path],
+) -> None:
+    home, corpus, policy = setup
+    policy.write_text("tool_authorization:\n  rules:\n    - {tools: x, action: maybe}\n")
+    result = _cadre(home, "run", "q", "--corpus", str(corpus), "--policy", str(policy))
+    assert result.exit_code == 2
+    assert f"{policy}:3: tool_authorization.rules.0.action" in one_line_error(result)
+    assert not home.exists()
+
+
+def test_a_policy_asks_and_a_reviewer_approves_or_rejects(
+    setup: tuple[Path, Path, Path],
+) -> None:
+    home, corpus, policy = setup
+    question = "How do workers retry transient errors?"
+    for thread in ("t1", "t2"):
+        started = _cadre(
+            home, "run", question, "--corpus", str(corpus), "--policy", str(policy),
+            "--thread", thread, "--team", "research",
+        )  # fmt: skip
+        assert started.exit_code == 0, started.output
+    listed = _cadre(home, "reviews")
+    assert listed.output.count("policy review  at research (node memory_curator)") == 2
+    assert "policy approval asks at before_node on memory_curator" in listed.output
+
+    approved = _cadre(home, "approve", "t1")
+    assert approved.exit_code == 0, approved.output
+    shown = _cadre(home, "show", "t1").output
+    assert "approve on policy review" in shown
+    assert "approval  approved by dana at before_node on memory_curator" in shown
+    assert "policies: version " in shown
+
+    rejected = _cadre(home, "reject", "t2", "--reason", "not this one")
+    assert rejected.exit_code == 1  # the curator was refused: the run stops with the reason
+    assert rejected.stderr.startswith("error: dana rejected node 'memory_curator'")
+    assert "not this one" in rejected.stderr
