@@ -316,9 +316,7 @@ def policy_rejections(
             + (f" with id {request_id!r}" if request_id else "")
             + ": name the tasks to reject (cadre reject THREAD TASK_ID... --reason TEXT)"
         )
-    return [
-        Decision(request_id=r.id, kind="reject", reviewer=reviewer, reason=why) for r in chosen
-    ]
+    return [Decision(request_id=r.id, kind="reject", reviewer=reviewer, reason=why) for r in chosen]
 
 
 def show_history(thread: str, home: Path | None) -> None:

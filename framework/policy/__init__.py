@@ -29,7 +29,13 @@ if TYPE_CHECKING:
         deny,
         modify,
     )
-    from framework.policy.wrappers import GovernedChatModel, governed, model_name, tool_scopes
+    from framework.policy.wrappers import (
+        GovernedChatModel,
+        GovernedTool,
+        governed,
+        model_name,
+        tool_scopes,
+    )
 
 __all__ = [
     "ALLOW",
@@ -38,6 +44,7 @@ __all__ = [
     "Active",
     "Call",
     "GovernedChatModel",
+    "GovernedTool",
     "Hook",
     "Policy",
     "PolicyChain",
@@ -63,7 +70,13 @@ __getattr__ = lazy_exports(
     {
         "framework.policy.active": ("Active", "active"),
         "framework.policy.chain": ("PolicyChain", "check_policies"),
-        "framework.policy.wrappers": ("GovernedChatModel", "governed", "model_name", "tool_scopes"),
+        "framework.policy.wrappers": (
+            "GovernedChatModel",
+            "GovernedTool",
+            "governed",
+            "model_name",
+            "tool_scopes",
+        ),
         "framework.policy.hooks": ("Call", "Policy"),
         "framework.policy.middleware": ("PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"),
         "framework.policy.records": (

@@ -7,8 +7,9 @@ unchanged, so wrapping costs one context-variable read.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
@@ -24,6 +25,7 @@ from framework.policy.hooks import Call
 
 __all__ = [
     "GovernedChatModel",
+    "GovernedTool",
     "governed",
     "governed_memory_write",
     "governed_tool_args",
@@ -219,9 +221,60 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         return await scope.chain.arun(guard.after_call(sent, output), scope)
 
 
-def governed(model: BaseChatModel) -> BaseChatModel:
-    """``model`` under the policies of whatever node calls it (wrapped once)."""
-    return model if isinstance(model, GovernedChatModel) else GovernedChatModel(model)
+class GovernedTool(BaseTool):
+    """``inner`` with the active policies around every call (for a platform team's own nodes;
+    a :class:`~framework.tools.worker.ToolWorker` governs its tools itself). A denied call
+    raises :class:`~framework.errors.PolicyDenied`."""
+
+    inner: BaseTool
+
+    def __init__(self, inner: BaseTool) -> None:
+        super().__init__(
+            name=inner.name,
+            description=inner.description,
+            args_schema=inner.args_schema,
+            metadata=inner.metadata,
+            tags=inner.tags,
+            inner=inner,
+        )
+
+    def _run(self, *args: Any, config: RunnableConfig, **kwargs: Any) -> Any:
+        given, call_id = governed_tool_args(self.inner, _arguments(args, kwargs))
+        output = self.inner.invoke(dict(given), config)
+        return _governed_output(self.inner, given, output, call_id)
+
+    async def _arun(self, *args: Any, config: RunnableConfig, **kwargs: Any) -> Any:
+        given, call_id = governed_tool_args(self.inner, _arguments(args, kwargs))
+        output = await self.inner.ainvoke(dict(given), config)
+        return _governed_output(self.inner, given, output, call_id)
+
+
+def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    kwargs.pop("run_manager", None)
+    if args and not kwargs:
+        return {"input": args[0]} if len(args) == 1 else {"args": list(args)}
+    return kwargs
+
+
+def _governed_output(tool: BaseTool, args: Mapping[str, Any], output: Any, call_id: int) -> Any:
+    if not call_id:
+        return output
+    text = output if isinstance(output, str) else json.dumps(output, default=str)
+    governed_text = governed_tool_output(tool, args, text, call_id)
+    return output if governed_text is text else governed_text
+
+
+@overload
+def governed(item: BaseChatModel) -> BaseChatModel: ...
+@overload
+def governed(item: BaseTool) -> BaseTool: ...
+def governed(item: BaseChatModel | BaseTool) -> BaseChatModel | BaseTool:
+    """A model or tool under the policies of whatever node calls it (wrapped once)."""
+    if isinstance(item, GovernedChatModel | GovernedTool):
+        return item
+    if isinstance(item, BaseTool):
+        return GovernedTool(item)
+    return GovernedChatModel(item)
 
 
 def tool_scopes(tool: BaseTool) -> frozenset[str]:

@@ -21,7 +21,7 @@ from langgraph.errors import GraphBubbleUp
 from pydantic import BaseModel, ValidationError
 
 from framework.errors import ConfigError, PolicyDenied, ToolServerError
-from framework.policy.wrappers import governed_tool_args, governed_tool_output
+from framework.policy.wrappers import GovernedTool, governed_tool_args, governed_tool_output
 from framework.tools._threads import POOL
 
 __all__ = ["Answer", "ToolLike", "Toolbox", "as_tool", "cap", "message_text", "render"]
@@ -66,7 +66,10 @@ _TIMED_OUT: Final = _TimedOut()
 
 
 def as_tool(item: ToolLike) -> BaseTool:
-    """``item`` as a LangChain tool; a plain function becomes one with ``@tool``."""
+    """``item`` as a LangChain tool; a plain function becomes one with ``@tool``; a governed
+    tool is unwrapped (the tool worker asks the policies itself)."""
+    if isinstance(item, GovernedTool):
+        return item.inner
     if isinstance(item, BaseTool):
         return item
     if not callable(item):

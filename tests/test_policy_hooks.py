@@ -1,0 +1,329 @@
+"""The policy layer's hook points on a platform team's own nodes: governed models and tools
+called from any node, fail-closed policies, after-node changes, per-run principals, waits,
+memory writes, inheritance into nested teams, and budgets under parallel workers."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any, TypedDict
+
+import pytest
+from langchain_core.messages import HumanMessage
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+from pydantic import BaseModel
+
+from framework.errors import PolicyDenied, PolicyFailure
+from framework.memory import SemanticStore, StoreItem
+from framework.middleware import Middleware
+from framework.nodes._node import TeamNode
+from framework.policy import (
+    ALLOW,
+    PRINCIPAL_KEY,
+    Call,
+    Policy,
+    PolicyMiddleware,
+    Principal,
+    Verdict,
+    deny,
+    governed,
+    inherit_policies,
+    modify,
+)
+from framework.runtime import NodeContext
+from framework.state import GovernedState
+from framework.testing import Reply, ScriptedChatModel, Structured
+from policies.authorization import ToolAuthorization, ToolRule
+from policies.budgets import Budget, Limits
+from policies.memory_rules import MemoryValidation
+from policies.rate_limits import Rate, RateLimit
+from policies.redaction import PiiRedaction
+
+
+class State(GovernedState, total=False):
+    question: str
+    answer: str
+    final_answer: str
+    done: list[str]
+
+
+CALLED: list[Any] = []
+
+
+@tool
+def send_mail(to: str, body: str) -> str:
+    """Send an e-mail."""
+    CALLED.append((to, body))
+    return f"sent to {to}"
+
+
+@tool
+def run_sql(query: str) -> str:
+    """Run a SQL query."""
+    CALLED.append(query)
+    return "3 rows"
+
+
+def _graph(
+    body: Any, middleware: tuple[Middleware, ...], abody: Any = None
+) -> StateGraph[Any, Any, Any, Any]:
+    graph = StateGraph(State)
+    graph.add_node("mine", TeamNode("mine", "platform", body, abody, middleware=middleware))
+    graph.add_edge(START, "mine")
+    graph.add_edge("mine", END)
+    return graph
+
+
+def _run(
+    body: Any, *policies: Policy, config: Mapping[str, Any] | None = None, abody: Any = None
+) -> dict[str, Any]:
+    app = _graph(body, (PolicyMiddleware(policies),), abody).compile(checkpointer=InMemorySaver())
+    configurable = {"thread_id": "t", **(config or {})}
+    if abody is not None:
+        return asyncio.run(app.ainvoke({"question": "q"}, {"configurable": configurable}))
+    return app.invoke({"question": "q"}, {"configurable": configurable})
+
+
+def test_a_users_node_calls_a_governed_model_and_governed_tools() -> None:
+    CALLED.clear()
+    model = governed(ScriptedChatModel([Reply("Mail ops@example.com about it.")]))
+    mail, sql = governed(send_mail), governed(run_sql)
+    rule = ToolRule(tools="run_sql", args={"query": r"(?i)^\s*(delete|drop)"}, unless="db:write")
+    policies = (
+        ToolAuthorization([replace_action(rule, "deny")]),
+        PiiRedaction({"email": "redact"}, apply_to=("tool_args", "model_input", "answer")),
+    )
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        reply = model.invoke([HumanMessage("write to bob@example.com")])
+        mail.invoke({"to": "bob@example.com", "body": "hello"})
+        sql.invoke({"query": "select 1"})
+        try:
+            sql.invoke({"query": "DROP TABLE users"})
+        except PolicyDenied as denied:
+            refused = str(denied)
+        return {"answer": reply.text, "final_answer": f"{reply.text} ({refused})"}
+
+    final = _run(body, *policies)
+    assert CALLED == [("[EMAIL]", "hello"), "select 1"]
+    assert "ops@example.com" in final["answer"]  # the model's output is not redacted...
+    assert "example.com" not in final["final_answer"]  # ...but the answer is
+    assert "DROP" not in final["final_answer"] and "tool_authorization" in final["final_answer"]
+    trail = [(e.policy, e.hook, e.action, e.target) for e in final["policy_audit"]]
+    assert ("pii", "before_model", "modify", "scripted") in [
+        (a, b, c, "scripted") for a, b, c, _ in trail
+    ]
+    assert ("tool_authorization", "before_tool", "deny", "run_sql") in trail
+    assert ("pii", "answer", "modify", "answer") in trail
+    [record] = final["usage"].values()
+    assert record.counts["model_calls"] == 1 and record.counts["tool_calls"] == 3
+
+
+def replace_action(rule: ToolRule, action: Any) -> ToolRule:
+    return ToolRule(tools=rule.tools, args=rule.args, unless=rule.unless, action=action)
+
+
+def test_the_principal_of_a_run_lifts_a_rule() -> None:
+    CALLED.clear()
+    sql = governed(run_sql)
+    rule = ToolRule(tools="run_sql", args={"query": "(?i)^drop"}, unless="db:write", action="deny")
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        sql.invoke({"query": "drop table t"})
+        return {}
+
+    writer = Principal(user="ann", scopes=frozenset({"db:write"}))
+    _run(body, ToolAuthorization([rule]), config={PRINCIPAL_KEY: writer})
+    assert CALLED == ["drop table t"]
+    with pytest.raises(PolicyDenied, match="drop"):
+        _run(body, ToolAuthorization([ToolRule(tools="run_sql", action="deny", reason="drop")]))
+
+
+def test_a_tool_declares_the_scopes_it_needs() -> None:
+    scoped = governed(run_sql.model_copy(update={"metadata": {"scopes": ["db:read"]}}))
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        scoped.invoke({"query": "select 1"})
+        return {}
+
+    with pytest.raises(PolicyDenied, match="local lacks scope db:read for run_sql"):
+        _run(body, ToolAuthorization())
+    reader = Principal(scopes=frozenset({"db:read"}))
+    _run(body, ToolAuthorization(), config={PRINCIPAL_KEY: reader})
+
+
+class Raising(Policy):
+    def before_node(self, call: Call) -> Verdict:
+        raise RuntimeError("lookup service down")
+
+
+class Sloppy(Policy):
+    def before_node(self, call: Call) -> Verdict:
+        return "yes"  # type: ignore[return-value]
+
+
+class Rewriting(Policy):
+    def before_node(self, call: Call) -> Verdict:
+        return modify({"question": "other"}, "changed the input")
+
+
+@pytest.mark.parametrize(
+    ("policy", "message"),
+    [
+        (Raising(), "policy 'Raising' failed at before_node on 'mine' (RuntimeError: lookup"),
+        (Sloppy(), "policy 'Sloppy' answered str at before_node, not a Verdict"),
+        (Rewriting(), "modified a node's input at before_node, which cannot be changed"),
+    ],
+)
+def test_a_policy_that_fails_refuses_what_it_guarded(policy: Policy, message: str) -> None:
+    ran: list[str] = []
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        ran.append("ran")
+        return {}
+
+    with pytest.raises(PolicyFailure) as failure:
+        _run(body, policy)
+    assert message in str(failure.value)
+    assert ran == []
+
+
+class Stamp(Policy):
+    name = "stamp"
+
+    def after_node(self, call: Call) -> Verdict:
+        return modify({**call.value, "done": ["stamped"]}, "stamped the update")
+
+
+def test_after_node_changes_the_update_in_sync_and_async_runs() -> None:
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        return {"done": ["body"]}
+
+    async def abody(state: State, context: NodeContext) -> dict[str, Any]:
+        return {"done": ["body"]}
+
+    assert _run(body, Stamp())["done"] == ["stamped"]
+    assert _run(body, Stamp(), abody=abody)["done"] == ["stamped"]
+
+
+def test_a_rate_limit_makes_calls_wait_and_counts_the_wait() -> None:
+    model = governed(ScriptedChatModel([Reply("a"), Reply("b")]))
+    limit = RateLimit({"model:*": Rate(requests_per_minute=120)})  # one per 0.5 s
+
+    async def abody(state: State, context: NodeContext) -> dict[str, Any]:
+        for _ in range(2):
+            await model.ainvoke("hi")
+        return {}
+
+    final = _run(lambda s, c: {}, limit, abody=abody)
+    [record] = final["usage"].values()
+    assert 0.25 < record.counts["wait_s"] <= 0.5  # the second call waits for its slot
+
+
+def test_a_schedule_spaces_requests_and_lets_a_burst_through() -> None:
+    from policies.rate_limits import _Schedule
+
+    spaced, burst = _Schedule(60, 1), _Schedule(60, 3)
+    assert [spaced.reserve(1, 100.0) for _ in range(3)] == [0.0, 1.0, 2.0]
+    assert [burst.reserve(1, 100.0) for _ in range(4)] == [0.0, 0.0, 0.0, 1.0]
+    assert spaced.reserve(1, 110.0) == 0.0  # idle long enough: no wait
+
+
+class Shape(BaseModel):
+    word: str
+
+
+def test_structured_output_goes_through_the_model_hooks() -> None:
+    model = governed(ScriptedChatModel([Structured(Shape(word="fine"))]))
+    seen: list[str] = []
+
+    class Watch(Policy):
+        def after_model(self, call: Call) -> Verdict:
+            seen.append(type(call.value).__name__)
+            return ALLOW
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        return {"answer": model.with_structured_output(Shape).invoke("go").word}
+
+    assert _run(body, Watch())["answer"] == "fine"
+    assert seen == ["Shape"]
+
+
+def test_memory_writes_are_validated_and_redacted(embedder: Any) -> None:
+    with SemanticStore(":memory:", embedder=embedder) as store:
+
+        def body(state: State, context: NodeContext) -> dict[str, Any]:
+            store.put_many(
+                ("facts",),
+                [
+                    StoreItem(key="a", text="no source here", metadata={}),
+                    StoreItem(key="b", text="mail x@example.com", metadata={"source": "d.md:1"}),
+                ],
+            )
+            return {}
+
+        final = _run(
+            body,
+            PiiRedaction({"email": "redact"}, apply_to=("memory",)),
+            MemoryValidation(),
+        )
+        assert store.get(("facts",), "a") is None
+        kept = store.get(("facts",), "b")
+        assert kept is not None and kept.text == "mail [EMAIL]"
+    actions = {(e.policy, e.action) for e in final["policy_audit"]}
+    assert actions == {("memory_validation", "deny"), ("pii", "modify")}
+
+
+def test_outer_policies_govern_nested_teams_before_their_own() -> None:
+    outer, inner = PolicyMiddleware([Stamp()]), PolicyMiddleware([deny_all()])
+    team = _graph(lambda s, c: {}, (inner,))
+    inherit_policies(team, (outer,))
+    inherit_policies(team, (outer,))  # twice: no duplicate
+    node = team.nodes["mine"].runnable
+    assert isinstance(node, TeamNode)
+    assert node.middleware == (outer, inner)
+
+
+def deny_all() -> Policy:
+    class DenyAll(Policy):
+        def before_tool(self, call: Call) -> Verdict:
+            return deny("no tools")
+
+    return DenyAll()
+
+
+class Fan(TypedDict):
+    task: Any
+
+
+def test_a_budget_is_never_exceeded_by_parallel_workers() -> None:
+    """Twenty workers at once, each wanting two model calls, under a run budget of seven."""
+    from framework.records import Task
+
+    model = governed(ScriptedChatModel([Reply("ok")] * 60))
+    ran: list[str] = []
+
+    async def work(payload: Fan, context: NodeContext) -> dict[str, Any]:
+        try:
+            for _ in range(2):
+                await model.ainvoke("x")
+                ran.append(payload["task"].id)
+        except PolicyDenied:
+            pass
+        return {}
+
+    budget = Budget(run=Limits(model_calls=7))
+    graph = StateGraph(State)
+    chain = (PolicyMiddleware([budget]),)
+    graph.add_node("start", TeamNode("start", "t", lambda s, c: {}, middleware=chain))
+    graph.add_node("worker", TeamNode("worker", "t", lambda p, c: {}, work, middleware=chain))
+    graph.add_edge(START, "start")
+    tasks = [Task(id=f"t{i}", description="d") for i in range(20)]
+    graph.add_conditional_edges("start", lambda s: [Send("worker", {"task": t}) for t in tasks])
+    graph.add_edge("worker", END)
+    asyncio.run(graph.compile().ainvoke({"question": "q"}, {"configurable": {"thread_id": "b"}}))
+    assert len(ran) == 7
+    assert budget.used("b")["run/model_calls"] == 7
