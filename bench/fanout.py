@@ -56,6 +56,10 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
+try:  # imported as bench.fanout, or run as a script (bench/ is on sys.path)
+    from bench._governed import governed_setup
+except ModuleNotFoundError:
+    from _governed import governed_setup  # type: ignore[no-redef, import-not-found]
 from framework.builder import TeamSettings, build_team, compile_team
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import BlobCipher
@@ -80,6 +84,9 @@ BASELINE, SUBJECT = "raw", "cadre"
 TELEMETRY = "telemetry"
 """cadre + telemetry: the cadre variant with spans and metrics on, as ``cadre run`` records them."""
 TELEMETRY_TARGET = 1.10
+CALLS, POLICIES = "calls", "policies"
+POLICY_TARGET = 1.10
+"""Five typical policies on every node, model call and tool call: policies/calls <= 1.10."""
 """Telemetry must cost at most 10% over cadre without it ..."""
 TELEMETRY_TARGET_FROM = 100
 """... for N >= 100; smaller rows are reported, not judged."""
@@ -412,6 +419,35 @@ def prepare_kinds(n: int, cap: int | None) -> Run:
     )
 
 
+def _calling_run(n: int, cap: int | None, label: str, with_policies: bool) -> Run:
+    """The cadre team with a worker that calls a model and a tool, under the five policies of
+    :mod:`bench._governed` or none."""
+    gauge = Gauge()
+    worker, middleware, check = governed_setup(n, gauge.sleep, with_policies=with_policies)
+    settings = TeamSettings(name="research", max_parallel=cap, middleware=middleware)
+    app = compile_team(build_team(replace(bench_roles(n, gauge), worker=worker), settings))
+
+    async def invoke() -> int:
+        thread = new_thread_id()
+        config: RunnableConfig = {"configurable": {"thread_id": thread}}
+        out = await app.ainvoke({"question": f"fan out {n} tasks"}, config)
+        results = out["worker_results"]
+        failed = [r.task_id for r in results.values() if r.status != "ok"]
+        require(not failed, f"{label}: tasks failed: {failed[:5]}")
+        check(thread)
+        return len(results)
+
+    return lambda: gauge.measure(invoke)
+
+
+def prepare_calls(n: int, cap: int | None) -> Run:
+    return _calling_run(n, cap, CALLS, with_policies=False)
+
+
+def prepare_policies(n: int, cap: int | None) -> Run:
+    return _calling_run(n, cap, POLICIES, with_policies=True)
+
+
 # --- cadre + telemetry ------------------------------------------------------------------------
 
 SPANS_PER_RUN = 9
@@ -623,6 +659,8 @@ VARIANTS: list[Variant] = [
     Variant(name=SUBJECT, title="cadre ms", prepare=prepare_cadre),
     Variant(name=TELEMETRY, title="telemetry ms", prepare=prepare_telemetry),
     Variant(name="kinds", title="worker kinds ms", prepare=prepare_kinds),
+    Variant(name=CALLS, title="model+tool calls ms", prepare=prepare_calls),
+    Variant(name=POLICIES, title="5 policies ms", prepare=prepare_policies),
     Variant(name=PLAIN, title="plain sqlite ms", prepare=prepare_plain, durable=True),
     Variant(name=ENCRYPTED, title="encrypted sqlite ms", prepare=prepare_encrypted, durable=True),
     *([UPSTREAM_VARIANT] if upstream_available() else []),
@@ -957,7 +995,15 @@ def select_variants(names: str | None, durable_repeats: int | None) -> list[Vari
 
 
 def report_verdicts(rows: Sequence[Row]) -> None:
-    """One line per target: how many judged rows meet it."""
+    """One line per target: how many judged rows meet it (and the policy ratio per row)."""
+    for row in rows:
+        if row.has(POLICIES, CALLS):
+            ratio = row.ratio(POLICIES, CALLS)
+            verdict = "PASS" if ratio <= POLICY_TARGET else "MISS"
+            print(
+                f"N={row.n} C={cap_label(row.cap)}: {POLICIES}/{CALLS} {ratio:.3f} "
+                f"(target <= {POLICY_TARGET:.2f}) {verdict}"
+            )
     missed = [row for row in rows if not row.meets_target()]
     print(f"{len(rows) - len(missed)}/{len(rows)} rows meet {SUBJECT}/{BASELINE} <= {TARGET:.2f}")
     judged = [r for r in rows if r.has(TELEMETRY) and r.telemetry_verdict() != "info"]

@@ -134,7 +134,8 @@ class Budget(Policy):
             scopes.append((("task", call.task_id), self.task_limits))
         return scopes
 
-    def _limit(self, scope: Scope, limits: Limits, metric: Metric, ledger: _Ledger) -> float:
+    @staticmethod
+    def _limit(scope: Scope, limits: Limits, metric: Metric, ledger: _Ledger) -> float:
         value = getattr(limits, metric)
         if value is None:
             return math.inf
@@ -186,6 +187,8 @@ class Budget(Policy):
             return self._spent(ledger, f"run wall time {wall:g} s is over")
         for scope, limits in scopes:
             for metric, amount in amounts.items():
+                if getattr(limits, metric) is None:
+                    continue
                 key = (scope, metric)
                 limit = self._limit(scope, limits, metric, ledger)
                 if ledger.used[key] + ledger.reserved[key] + amount > limit:

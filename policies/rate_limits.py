@@ -82,6 +82,7 @@ class RateLimit(Policy):
                     rate.tokens_per_minute, rate.burst * 1000
                 )
         self._lock = threading.Lock()
+        self._matching: dict[str, tuple[str, ...]] = {}
 
     def describe(self) -> str:
         """The limited targets and their rates."""
@@ -91,12 +92,16 @@ class RateLimit(Policy):
         )
 
     def _wait(self, target: str, tokens: float) -> Verdict:
+        patterns = self._matching.get(target)
+        if patterns is None:
+            patterns = tuple(p for p in self.limits if fnmatchcase(target, p))
+            self._matching[target] = patterns
+        if not patterns:
+            return ALLOW
         now = time.monotonic()
         wait = 0.0
         with self._lock:
-            for pattern in self.limits:
-                if not fnmatchcase(target, pattern):
-                    continue
+            for pattern in patterns:
                 requests = self._schedules.get((pattern, "requests"))
                 if requests is not None:
                     wait = max(wait, requests.reserve(1, now))

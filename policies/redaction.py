@@ -69,6 +69,9 @@ class PiiRedaction(Policy):
         return f"{rules}; on {', '.join(t for t in TARGETS if t in self.targets)}"
 
     def _redactor(self, tenant: str) -> Redactor:
+        found = self._redactors.get(tenant)
+        if found is not None:
+            return found
         with self._lock:
             found = self._redactors.get(tenant)
             if found is None:

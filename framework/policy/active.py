@@ -55,6 +55,8 @@ class Active:
     usage: dict[str, float] = field(default_factory=dict)
     reviews: list[AuditEntry] = field(default_factory=list)
     listeners: tuple[Listener, ...] = ()
+    path: tuple[str, ...] = ()
+    """Where in the hierarchy (computed on first use)."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def call(
@@ -62,6 +64,8 @@ class Active:
     ) -> Call:
         """A :class:`Call` made in this execution."""
         context = self.context
+        if not self.path:
+            self.path = tuple(review_path(context))
         return Call(
             hook=hook,
             target=target,
@@ -71,7 +75,7 @@ class Active:
             thread_id=context.thread_id,
             team=context.team,
             node=context.node,
-            path=tuple(review_path(context)),
+            path=self.path,
             task_id=self.task_id,
             **extra,
         )

@@ -18,6 +18,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.prompt_values import PromptValue
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
+from pydantic import PrivateAttr
 
 from framework.errors import PolicyDenied
 from framework.policy.active import Active, active
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 _CALL_IDS = itertools.count(1)
+_NO_SCOPES: frozenset[str] = frozenset()
 
 
 def model_name(model: Any) -> str:
@@ -120,9 +122,11 @@ class GovernedChatModel(BaseChatModel):
     """
 
     inner: BaseChatModel
+    _name: str = PrivateAttr(default="")
 
     def __init__(self, inner: BaseChatModel, **kwargs: Any) -> None:
         super().__init__(inner=inner, **kwargs)
+        self._name = model_name(inner)
 
     @property
     def _llm_type(self) -> str:
@@ -131,7 +135,7 @@ class GovernedChatModel(BaseChatModel):
     @property
     def name_for_policies(self) -> str:
         """The model's name in audit entries, budgets and prices."""
-        return model_name(self.inner)
+        return self._name
 
     def _generate(
         self,
@@ -224,7 +228,11 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
 class GovernedTool(BaseTool):
     """``inner`` with the active policies around every call (for a platform team's own nodes;
     a :class:`~framework.tools.worker.ToolWorker` governs its tools itself). A denied call
-    raises :class:`~framework.errors.PolicyDenied`."""
+    raises :class:`~framework.errors.PolicyDenied`.
+
+    ``invoke``/``ainvoke`` hand the (possibly changed) arguments straight to the inner tool,
+    so the tool machinery (callbacks, argument parsing) runs once, not twice.
+    """
 
     inner: BaseTool
 
@@ -238,22 +246,39 @@ class GovernedTool(BaseTool):
             inner=inner,
         )
 
-    def _run(self, *args: Any, config: RunnableConfig, **kwargs: Any) -> Any:
-        given, call_id = governed_tool_args(self.inner, _arguments(args, kwargs))
-        output = self.inner.invoke(dict(given), config)
+    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        """Call the inner tool inside the tool hooks."""
+        given, call_id = governed_tool_args(self.inner, _arguments_of(input))
+        output = self.inner.invoke(_with_arguments(input, given), config, **kwargs)
         return _governed_output(self.inner, given, output, call_id)
 
-    async def _arun(self, *args: Any, config: RunnableConfig, **kwargs: Any) -> Any:
-        given, call_id = governed_tool_args(self.inner, _arguments(args, kwargs))
-        output = await self.inner.ainvoke(dict(given), config)
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        """Async form of :meth:`invoke`."""
+        given, call_id = governed_tool_args(self.inner, _arguments_of(input))
+        output = await self.inner.ainvoke(_with_arguments(input, given), config, **kwargs)
         return _governed_output(self.inner, given, output, call_id)
 
+    def _run(self, *args: Any, **kwargs: Any) -> Any:
+        """Reached only through ``run``: the governed ``invoke``."""
+        kwargs.pop("run_manager", None)
+        return self.invoke(args[0] if args and not kwargs else kwargs)
 
-def _arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-    kwargs.pop("run_manager", None)
-    if args and not kwargs:
-        return {"input": args[0]} if len(args) == 1 else {"args": list(args)}
-    return kwargs
+
+def _arguments_of(input: Any) -> Mapping[str, Any]:
+    """The arguments of a tool input: a tool call's ``args``, a dict, or one string."""
+    if isinstance(input, Mapping):
+        args = input.get("args") if input.get("type") == "tool_call" else input
+        return args if isinstance(args, Mapping) else {}
+    return {"input": input}
+
+
+def _with_arguments(input: Any, args: Mapping[str, Any]) -> Any:
+    """``input`` with ``args`` in place of its arguments (the same object when unchanged)."""
+    if isinstance(input, Mapping) and input.get("type") == "tool_call":
+        return input if args is input.get("args") else {**input, "args": dict(args)}
+    if isinstance(input, Mapping):
+        return input if args is input else dict(args)
+    return input if args.get("input") is input else args.get("input")
 
 
 def _governed_output(tool: BaseTool, args: Mapping[str, Any], output: Any, call_id: int) -> Any:
@@ -279,8 +304,8 @@ def governed(item: BaseChatModel | BaseTool) -> BaseChatModel | BaseTool:
 
 def tool_scopes(tool: BaseTool) -> frozenset[str]:
     """The scopes a tool declares it needs: ``metadata={"scopes": [...]}``."""
-    declared = (tool.metadata or {}).get("scopes") or ()
-    return frozenset(str(scope) for scope in declared)
+    declared = tool.metadata.get("scopes") if tool.metadata else None
+    return frozenset(str(scope) for scope in declared) if declared else _NO_SCOPES
 
 
 def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, int]:
