@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from framework.errors import ConfigError
-from framework.policy import ALLOW, Call, Policy, Verdict, allow
+from framework.policy import ALLOW, Call, Hook, Policy, Verdict, allow
 
 __all__ = ["Rate", "RateLimit"]
 
@@ -83,6 +83,15 @@ class RateLimit(Policy):
                 )
         self._lock = threading.Lock()
         self._matching: dict[str, tuple[str, ...]] = {}
+
+    def hooks(self) -> frozenset[Hook]:
+        """Model calls, tool calls, or both, as its targets say."""
+        wanted: set[Hook] = set()
+        if any(pattern.startswith("model:") for pattern in self.limits):
+            wanted.add("before_model")
+        if any(pattern.startswith("tool:") for pattern in self.limits):
+            wanted.add("before_tool")
+        return frozenset(wanted)
 
     def describe(self) -> str:
         """The limited targets and their rates."""

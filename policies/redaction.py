@@ -19,7 +19,7 @@ from typing import Any, Literal, get_args
 from langchain_core.messages import BaseMessage
 
 from framework.errors import ConfigError
-from framework.policy import ALLOW, Call, Policy, Verdict, deny, modify
+from framework.policy import ALLOW, Call, Hook, Policy, Verdict, deny, modify
 from policies.pii import DETECTORS, Action, Detector, PiiBlocked, Redactor
 
 __all__ = ["TARGETS", "PiiRedaction", "Target"]
@@ -82,18 +82,22 @@ class PiiRedaction(Policy):
                 self._redactors[tenant] = found
             return found
 
+    def hooks(self) -> frozenset[Hook]:
+        """Only the hooks of the targets it applies to."""
+        return frozenset(hook for hook, target in _HOOK_TARGETS.items() if target in self.targets)
+
     def _handle(self, call: Call, target: Target, what: str) -> Verdict:
         if target not in self.targets:
             return ALLOW
-        counts: Counter[str] = Counter()
+        found: list[str] = []
         try:
-            cleaned = _clean(call.value, self._redactor(call.principal.tenant), counts)
+            cleaned = _clean(call.value, self._redactor(call.principal.tenant), found)
         except PiiBlocked as blocked:
             return deny(f"{what} {blocked}")
-        if not counts:
+        if not found:
             return ALLOW
         handled = ", ".join(
-            f"{count} {kind} ({self.rules[kind]})" for kind, count in sorted(counts.items())
+            f"{count} {kind} ({self.rules[kind]})" for kind, count in sorted(Counter(found).items())
         )
         return modify(cleaned, f"{what}: {handled}")
 
@@ -118,11 +122,21 @@ class PiiRedaction(Policy):
         return self._handle(call, "answer", "answer")
 
 
-def _clean(value: Any, redactor: Redactor, counts: Counter[str]) -> Any:
-    """``value`` with every string in it redacted; unchanged parts are the same objects."""
+_HOOK_TARGETS: dict[Hook, Target] = {
+    "before_tool": "tool_args",
+    "after_tool": "tool_output",
+    "before_model": "model_input",
+    "memory_write": "memory",
+    "answer": "answer",
+}
+
+
+def _clean(value: Any, redactor: Redactor, counts: list[str]) -> Any:
+    """``value`` with every string in it redacted (the kinds found added to ``counts``);
+    unchanged parts are the same objects."""
     if isinstance(value, str):
         redaction = redactor.redact(value)
-        counts.update(finding.kind for finding in redaction.findings)
+        counts.extend(finding.kind for finding in redaction.findings)
         return redaction.text if redaction.findings else value
     if isinstance(value, BaseMessage):
         content = _clean(value.content, redactor, counts)

@@ -49,7 +49,6 @@ def check(
     """Validate FILE and print its version, principal and policies per hook, in order."""
     from framework.launch import load_policies
     from framework.policy import HOOKS
-    from framework.policy.hooks import overridden_hooks
     from framework.policy.records import policy_version
 
     try:
@@ -67,5 +66,5 @@ def check(
         typer.echo(f"  {policy.name}: {policy.describe()}")
     typer.echo("hooks:")
     for hook in HOOKS:
-        names = [p.name for p in loaded.policies if hook in overridden_hooks(p)]
+        names = [p.name for p in loaded.policies if hook in p.hooks()]
         typer.echo(f"  {hook}: {', '.join(names) or '-'}")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from langgraph.errors import GraphBubbleUp
 
 from framework.errors import ConfigError, PolicyDenied, PolicyFailure, brief
-from framework.policy.hooks import Call, Policy, overridden_hooks
+from framework.policy.hooks import Call, Policy
 from framework.policy.records import HOOKS, Hook, Verdict
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class PolicyChain:
     def __init__(self, policies: Sequence[Policy]) -> None:
         self.policies = check_policies(policies)
         self._at: dict[Hook, tuple[Policy, ...]] = {
-            hook: tuple(p for p in self.policies if hook in overridden_hooks(p)) for hook in HOOKS
+            hook: tuple(p for p in self.policies if hook in p.hooks()) for hook in HOOKS
         }
 
     def __add__(self, other: PolicyChain) -> PolicyChain:

@@ -113,6 +113,12 @@ class Policy:
         """The final answer, before it is kept: it may be modified."""
         return ALLOW
 
+    def hooks(self) -> frozenset[Hook]:
+        """The hooks this policy decides at: those its class overrides; a policy configured to
+        skip some (PII redaction on answers only) narrows them, so the chain never asks it
+        there."""
+        return overridden_hooks(self)
+
     def describe(self) -> str:
         """One line on what the policy does (``cadre policies check``)."""
         return type(self).__name__
