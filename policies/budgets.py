@@ -1,13 +1,16 @@
 """Hierarchical budgets: tokens, model calls, tool calls, cost and wall time per run, per team
 and per worker task, enforced without races across parallel workers.
 
-Every model call reserves, before it runs, its estimated input tokens plus ``max_output_tokens``
-(and their cost) in its task, its team and the run at once, under one lock; the call is refused
-when any of them would go over. After the call, the reservation is replaced by what it really
-used. So ten parallel workers each seeing 900 of 1000 tokens left cannot together spend more
-than 1000: the eleventh reservation is refused. (The guarantee holds as long as a call uses no
-more than it reserved: a model that ignores its output limit is counted, not stopped, and shows
-as overshoot in :meth:`Budget.used`.) Tool calls and model calls count one each.
+Every model call reserves, before it runs, a bound of its input tokens plus
+``max_output_tokens`` (and their cost) in its task, its team and the run at once, under one lock;
+the call is refused when any of them would go over. After the call, the reservation is replaced
+by what it really used. So ten parallel workers each seeing 900 of 1000 tokens left cannot
+together spend more than 1000. The input bound is the UTF-8 bytes of everything sent (messages,
+bound tools, schemas) plus a few tokens per message: no byte-level tokenizer counts more, so
+the bound holds without knowing the model's tokenizer, at the price of refusing a call near
+the end that would in fact have fitted. The output bound is ``max_output_tokens``: give the
+model the same limit (``max_tokens``); a model that writes more is counted, not stopped, and
+the excess shows in :meth:`Budget.used`. Tool calls and model calls count one each.
 
 When the run's budget is spent, workers are no longer run (their tasks fail with the reason)
 and the answer says the budget ran out; with ``on_exhausted="ask"`` a human is asked instead,
@@ -73,6 +76,13 @@ class _Ledger:
         self.granted: dict[Metric, float] = defaultdict(float)
         self.started = time.monotonic()
         self.exhausted = ""
+
+
+def _input_bound(value: object) -> int:
+    """The UTF-8 bytes of the messages plus a few tokens each: no byte-level tokenizer counts
+    more tokens than that."""
+    messages = value if isinstance(value, Sequence) else ()
+    return sum(len(str(getattr(m, "content", m)).encode()) + 4 for m in messages) + 3
 
 
 class Budget(Policy):
@@ -233,8 +243,7 @@ class Budget(Policy):
 
     def before_model(self, call: Call) -> Verdict:
         """Reserve the call's tokens, its cost and one model call, or refuse it."""
-        messages = call.value if isinstance(call.value, Sequence) else ()
-        tokens_in = sum(-(-len(str(getattr(m, "content", m))) // 4) for m in messages)
+        tokens_in = call.usage.get("input_bound") or _input_bound(call.value)
         amounts: dict[Metric, float] = {
             "tokens": tokens_in + self.max_output_tokens,
             "model_calls": 1,

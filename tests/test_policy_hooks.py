@@ -327,3 +327,11 @@ def test_a_budget_is_never_exceeded_by_parallel_workers() -> None:
     asyncio.run(graph.compile().ainvoke({"question": "q"}, {"configurable": {"thread_id": "b"}}))
     assert len(ran) == 7
     assert budget.used("b")["run/model_calls"] == 7
+
+
+def test_a_token_budget_holds_under_a_hundred_parallel_workers() -> None:
+    """The bench's scenario, smaller: the canned model reports more input tokens than four
+    characters each, and the bound still holds."""
+    from bench.budget import main
+
+    assert main(["--runs", "2", "--workers", "100", "--tokens", "1500"]) == 0

@@ -97,8 +97,17 @@ class _ModelGuard:
         self.name = name
         self.call_id = next(_CALL_IDS)
 
-    def before(self, messages: list[BaseMessage]) -> Call:
-        return self.scope.call("before_model", self.name, messages, call_id=self.call_id)
+    def before(self, messages: list[BaseMessage], extra: Any = None) -> Call:
+        """The before-model call; its usage holds ``input_bound``, a bound no tokenizer that
+        spends at least a byte per token exceeds: the UTF-8 bytes of the messages and of what
+        else is sent (bound tools, schemas), plus a few tokens per message."""
+        size = sum(len(_text_of(message).encode()) + 4 for message in messages) + 3
+        if extra:
+            size += len(json.dumps(extra, default=str).encode())
+        usage = {"input_bound": size}
+        return self.scope.call(
+            "before_model", self.name, messages, usage=usage, call_id=self.call_id
+        )
 
     def after_call(self, messages: Sequence[BaseMessage], output: Any) -> Call:
         usage = _usage(messages, output)
@@ -148,7 +157,7 @@ class GovernedChatModel(BaseChatModel):
         if scope is None:
             return self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         guard = _ModelGuard(scope, self.name_for_policies)
-        sent = scope.chain.run(guard.before(messages), scope)
+        sent = scope.chain.run(guard.before(messages, kwargs), scope)
         result = self.inner._generate(sent, stop=stop, run_manager=run_manager, **kwargs)
         return _replaced(result, scope.chain.run(guard.after_call(sent, _first(result)), scope))
 
@@ -164,7 +173,7 @@ class GovernedChatModel(BaseChatModel):
         if scope is None:
             return await inner._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
         guard = _ModelGuard(scope, self.name_for_policies)
-        sent = await scope.chain.arun(guard.before(messages), scope)
+        sent = await scope.chain.arun(guard.before(messages, kwargs), scope)
         result = await inner._agenerate(sent, stop=stop, run_manager=run_manager, **kwargs)
         after = guard.after_call(sent, _first(result))
         return _replaced(result, await scope.chain.arun(after, scope))
@@ -199,6 +208,8 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
     def __init__(self, inner: Runnable[Any, Any], name: str) -> None:
         self.inner = inner
         self.model_name = name
+        self.sent_along = _bound_arguments(inner)
+        """What the runnable sends besides the messages (bound tools, a schema)."""
 
     def invoke(
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
@@ -208,7 +219,7 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         if scope is None:
             return self.inner.invoke(input, config, **kwargs)
         guard = _ModelGuard(scope, self.model_name)
-        sent = scope.chain.run(guard.before(_as_messages(input)), scope)
+        sent = scope.chain.run(guard.before(_as_messages(input), self.sent_along), scope)
         output = self.inner.invoke(sent, config, **kwargs)
         return scope.chain.run(guard.after_call(sent, output), scope)
 
@@ -220,7 +231,7 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         if scope is None:
             return await self.inner.ainvoke(input, config, **kwargs)
         guard = _ModelGuard(scope, self.model_name)
-        sent = await scope.chain.arun(guard.before(_as_messages(input)), scope)
+        sent = await scope.chain.arun(guard.before(_as_messages(input), self.sent_along), scope)
         output = await self.inner.ainvoke(sent, config, **kwargs)
         return await scope.chain.arun(guard.after_call(sent, output), scope)
 
@@ -287,6 +298,13 @@ def _governed_output(tool: BaseTool, args: Mapping[str, Any], output: Any, call_
     text = output if isinstance(output, str) else json.dumps(output, default=str)
     governed_text = governed_tool_output(tool, args, text, call_id)
     return output if governed_text is text else governed_text
+
+
+def _bound_arguments(runnable: Runnable[Any, Any]) -> Any:
+    """The keyword arguments a runnable binds to its model (its first step's, for a chain)."""
+    first = getattr(runnable, "first", runnable)  # a sequence: model binding | parser
+    kwargs = getattr(first, "kwargs", None)
+    return kwargs if isinstance(kwargs, Mapping) and kwargs else None
 
 
 @overload
