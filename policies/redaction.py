@@ -1,10 +1,11 @@
 """PII redaction as a policy: the :class:`~policies.pii.Redactor` applied where data leaves.
 
-It applies to tool arguments going out, tool outputs coming back, model inputs, memory writes
-and the final answer (each optional), to every string inside them (nested dicts, lists and
-message contents). ``hash`` uses a key per tenant derived from one secret, so a value hashes the
-same within a tenant and differently across tenants. A blocked kind denies the call. Audit
-entries say which kinds were handled and how often, never the values.
+It applies (each optional) to tool arguments going out, tool outputs coming back, model
+inputs, memory writes, the final answer and the content captured into spans
+(``--trace-content``), to every string inside them (nested dicts, lists, message contents).
+``hash`` uses a key per tenant derived from one secret, so a value hashes the same within a
+tenant and differently across tenants. A blocked kind denies the call. Audit entries say which
+kinds were handled and how often, never the values.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from typing import Any, Literal, get_args
 from langchain_core.messages import BaseMessage
 
 from framework.errors import ConfigError
-from framework.policy import ALLOW, Call, Hook, Policy, Verdict, deny, modify
+from framework.policy import ALLOW, Call, Hook, Policy, Principal, Verdict, deny, modify
 from policies.pii import DETECTORS, Action, Detector, PiiBlocked, Redactor
 
 __all__ = ["TARGETS", "PiiRedaction", "Target"]
 
-Target = Literal["tool_args", "tool_output", "model_input", "memory", "answer"]
+Target = Literal["tool_args", "tool_output", "model_input", "memory", "answer", "spans"]
 TARGETS: tuple[Target, ...] = get_args(Target)
 
 
@@ -85,6 +86,15 @@ class PiiRedaction(Policy):
     def hooks(self) -> frozenset[Hook]:
         """Only the hooks of the targets it applies to."""
         return frozenset(hook for hook, target in _HOOK_TARGETS.items() if target in self.targets)
+
+    def for_trace(self, text: str, principal: Principal) -> str:
+        """Redact content captured into spans (target ``spans``); blocked kinds withhold it."""
+        if "spans" not in self.targets:
+            return text
+        try:
+            return self._redactor(principal.tenant).redact(text).text
+        except PiiBlocked:
+            return "[withheld: it holds PII the policy blocks]"
 
     def _handle(self, call: Call, target: Target, what: str) -> Verdict:
         if target not in self.targets:

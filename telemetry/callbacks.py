@@ -20,6 +20,7 @@ from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode, Tracer
 
+from framework.policy.active import traced
 from telemetry.metrics import CadreMetrics
 from telemetry.spans import ATTR, GEN_AI, KIND_MODEL, KIND_TOOL
 
@@ -109,9 +110,13 @@ class GenAICallbackHandler(BaseCallbackHandler):
         if provider:
             attributes[GEN_AI.PROVIDER] = provider
         if self.capture_content:
-            attributes[GEN_AI.INPUT_MESSAGES] = json.dumps(
-                [{"role": m.type, "content": m.content} for m in messages[0]] if messages else [],
-                default=str,
+            attributes[GEN_AI.INPUT_MESSAGES] = traced(
+                json.dumps(
+                    [{"role": m.type, "content": m.content} for m in messages[0]]
+                    if messages
+                    else [],
+                    default=str,
+                )
             )
         name = f"chat {model}"
         self._start(
@@ -135,7 +140,7 @@ class GenAICallbackHandler(BaseCallbackHandler):
         self.metrics.record_tokens(model, input_tokens, output_tokens)
         if self.capture_content:
             texts = [g.text for generations in response.generations for g in generations]
-            span.set_attribute(GEN_AI.OUTPUT_MESSAGES, json.dumps(texts, default=str))
+            span.set_attribute(GEN_AI.OUTPUT_MESSAGES, traced(json.dumps(texts, default=str)))
         span.end()
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
@@ -162,7 +167,7 @@ class GenAICallbackHandler(BaseCallbackHandler):
             GEN_AI.TOOL_NAME: name,
         }
         if self.capture_content:
-            attributes[GEN_AI.TOOL_ARGUMENTS] = (
+            attributes[GEN_AI.TOOL_ARGUMENTS] = traced(
                 json.dumps(inputs, default=str) if inputs else input_str
             )
         self._start(
@@ -180,7 +185,8 @@ class GenAICallbackHandler(BaseCallbackHandler):
         if entry is None:
             return
         if self.capture_content:
-            entry[0].set_attribute(GEN_AI.TOOL_RESULT, str(getattr(output, "content", output)))
+            result = traced(str(getattr(output, "content", output)))
+            entry[0].set_attribute(GEN_AI.TOOL_RESULT, result)
         entry[0].end()
 
     def on_tool_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:

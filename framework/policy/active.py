@@ -181,3 +181,14 @@ def activated(scope: Active) -> Iterator[Active]:
         yield scope
     finally:
         ACTIVE.reset(token)
+
+
+def traced(text: str) -> str:
+    """``text`` as the active policies let it into a span (content capture); unchanged
+    outside a governed node."""
+    scope = ACTIVE.get()
+    if scope is None:
+        return text
+    for policy in scope.chain.policies:
+        text = policy.for_trace(text, scope.principal)
+    return text

@@ -119,6 +119,11 @@ class Policy:
         there."""
         return overridden_hooks(self)
 
+    def for_trace(self, text: str, principal: Principal) -> str:
+        """``text`` as it may be put in a span when content capture is on (unchanged by
+        default; PII redaction redacts it)."""
+        return text
+
     def describe(self) -> str:
         """One line on what the policy does (``cadre policies check``)."""
         return type(self).__name__
