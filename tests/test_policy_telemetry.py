@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import tool
 from langgraph.graph import END, START, StateGraph
@@ -47,10 +49,8 @@ def test_decisions_are_span_events_and_metrics_and_captured_content_is_redacted(
     def body(state: State, context: NodeContext) -> dict[str, Any]:
         model.invoke([HumanMessage("help ann@example.com")])
         keep.invoke({"text": "call ann@example.com"})
-        try:
+        with pytest.raises(PolicyDenied):
             remove.invoke({"user": "ann"})
-        except PolicyDenied:
-            pass
         return {"final_answer": "ok"}
 
     policies = PolicyMiddleware(
@@ -74,9 +74,7 @@ def test_decisions_are_span_events_and_metrics_and_captured_content_is_redacted(
         ("tool_authorization", "deny"),
         ("pii", "modify"),
     }
-    captured = " ".join(
-        str(value) for span in spans for value in (span.attributes or {}).values()
-    )
+    captured = " ".join(str(value) for span in spans for value in (span.attributes or {}).values())
     assert "ann@example.com" not in captured
     assert "[EMAIL]" in captured
     points = recorder.metrics()["cadre.policy.decisions"]
