@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import tool
 from langgraph.graph import END, START, StateGraph
