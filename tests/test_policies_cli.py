@@ -95,3 +95,20 @@ def test_a_policy_asks_and_a_reviewer_approves_or_rejects(
     assert rejected.exit_code == 1  # the curator was refused: the run stops with the reason
     assert rejected.stderr.startswith("error: dana rejected node 'memory_curator'")
     assert "not this one" in rejected.stderr
+
+
+def test_a_decision_can_go_on_under_another_policy_file(
+    setup: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    home, corpus, policy = setup
+    started = _cadre(
+        home, "run", "How do workers retry transient errors?", "--corpus", str(corpus),
+        "--policy", str(policy), "--thread", "t3", "--team", "research",
+    )  # fmt: skip
+    assert started.exit_code == 0, started.output
+    other = tmp_path / "other.yaml"
+    other.write_text("pii: {rules: {email: mask}, apply_to: [answer]}\n", encoding="utf-8")
+    version = runner.invoke(app, ["policies", "check", str(other)]).output.split("version ")[1]
+    approved = _cadre(home, "approve", "t3", "--policy", str(other))
+    assert approved.exit_code == 0, approved.output
+    assert f"policies: version {version.split()[0]}" in _cadre(home, "show", "t3").output

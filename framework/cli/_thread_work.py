@@ -85,14 +85,17 @@ def _decide(
     reviewer: str | None,
     choose: Callable[[Sequence[AnyReviewRequest], str], list[Decision]],
     revision: str | None,
+    *,
+    policy: str | None = None,
 ) -> None:
     """Decide what ``choose`` picks among the pending requests, then report how the run went
     on. With ``revision``, the pending set must still be the one the reviewer saw (a request
     decided meanwhile, or a new one, refuses the decision; the review API checks the ids again
-    under the thread's hold)."""
+    under the thread's hold). With ``policy`` (a policy file's text), the run goes on under it
+    instead of the thread's, and records it."""
     name = reviewer_name(reviewer)
     announce_thread(thread_id, home)
-    with _opened(home, thread_id, observe=True) as (launched, _):
+    with _opened(home, thread_id, observe=True, policy=policy) as (launched, info):
         requests = pending(launched.app, thread_id)
         if revision is not None and (now := pending_revision(requests)) != revision:
             ids = ", ".join(request.id for request in requests) or "none"
@@ -110,6 +113,7 @@ def _decide(
                 decisions,
                 on_event=ProgressPrinter(Console(stderr=True)),
                 observer=launched.observer,
+                metadata=info.metadata() if policy is not None else None,
             )
         )
         typer.echo("\n".join(describe(decision, requests) for decision in decisions))
@@ -238,6 +242,7 @@ def approve_requests(
     reviewer: str | None,
     home: Path | None,
     revision: str | None,
+    policy: str | None = None,
 ) -> None:
     """``cadre approve``: approve one pending request, or all, and let the run go on."""
     _decide(
@@ -246,6 +251,7 @@ def approve_requests(
         reviewer,
         lambda requests, name: approvals(requests, request_id, name, thread),
         revision,
+        policy=policy,
     )
 
 
@@ -256,12 +262,13 @@ def edit_requests(
     reviewer: str | None,
     home: Path | None,
     revision: str | None,
+    policy: str | None = None,
 ) -> None:
     """``cadre edit``: replace the plan, tasks or answer under review (``edits``), go on."""
     reviewer_name(reviewer)
     plan, tasks, answer = edits
     choose = _edit_decisions(plan, tasks, answer, request_id, thread)
-    _decide(home, thread, reviewer, choose, revision)
+    _decide(home, thread, reviewer, choose, revision, policy=policy)
 
 
 def reject_tasks(
@@ -272,6 +279,7 @@ def reject_tasks(
     reviewer: str | None,
     home: Path | None,
     revision: str | None,
+    policy: str | None = None,
 ) -> None:
     """``cadre reject``: reject tasks under review (never dispatched), and go on; without
     tasks, reject what policies asked about (the calls are refused with the reason)."""
@@ -282,6 +290,7 @@ def reject_tasks(
             reviewer,
             lambda requests, name: policy_rejections(requests, name, why, request_id),
             revision,
+            policy=policy,
         )
         return
     _decide(
@@ -298,6 +307,7 @@ def reject_tasks(
             request_id=request_id,
         ),
         revision,
+        policy=policy,
     )
 
 

@@ -64,11 +64,13 @@ def approve(
     reviewer: ReviewerOption = None,
     revision: RevisionOption = None,
     home: HomeOption = None,
+    policy: PolicyOption = None,
 ) -> None:
-    """Approve one pending request of THREAD, or all of them, and let the run go on."""
+    """Approve one pending request of THREAD, or all of them, and let the run go on (under
+    --policy instead of the thread's policies, when given)."""
     from framework.cli._thread_work import approve_requests
 
-    approve_requests(thread, request_id, reviewer, home, revision)
+    approve_requests(thread, request_id, reviewer, home, revision, _policy_text(policy))
 
 
 @one_line
@@ -85,11 +87,13 @@ def edit(
     reviewer: ReviewerOption = None,
     revision: RevisionOption = None,
     home: HomeOption = None,
+    policy: PolicyOption = None,
 ) -> None:
     """Edit the plan, tasks or answer under review in THREAD, and let the run go on."""
     from framework.cli._thread_work import edit_requests
 
-    edit_requests(thread, (plan, tasks, answer), request_id, reviewer, home, revision)
+    edits = (plan, tasks, answer)
+    edit_requests(thread, edits, request_id, reviewer, home, revision, _policy_text(policy))
 
 
 @one_line
@@ -107,6 +111,7 @@ def reject(
     reviewer: ReviewerOption = None,
     revision: RevisionOption = None,
     home: HomeOption = None,
+    policy: PolicyOption = None,
 ) -> None:
     """Reject tasks of THREAD under review (they are never dispatched), or, with no task, the
     calls a policy asked about (they are refused with the reason)."""
@@ -116,7 +121,8 @@ def reject(
         raise ReviewError("no reason: pass --reason TEXT to say why the tasks are rejected")
     from framework.cli._thread_work import reject_tasks
 
-    reject_tasks(thread, task_ids or [], why, request_id, reviewer, home, revision)
+    text = _policy_text(policy)
+    reject_tasks(thread, task_ids or [], why, request_id, reviewer, home, revision, text)
 
 
 @one_line
@@ -161,4 +167,9 @@ def resume(thread: ThreadArgument, home: HomeOption = None, policy: PolicyOption
     policies it ran under unless --policy names others."""
     from framework.cli._thread_work import resume_thread
 
-    resume_thread(thread, home, read_policy(policy) if policy is not None else None)
+    resume_thread(thread, home, _policy_text(policy))
+
+
+def _policy_text(policy: Path | None) -> str | None:
+    """The text of the ``--policy`` file, checked; None without one."""
+    return read_policy(policy) if policy is not None else None

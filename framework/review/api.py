@@ -105,6 +105,7 @@ def decide(
     *,
     on_event: EventHandler | None = None,
     observer: RunObserver | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> RunResult:
     """Apply ``decisions`` to the thread's pending requests and run on to the next pause or
     the end.
@@ -116,6 +117,8 @@ def decide(
             requests left unanswered stay pending).
         on_event: Receives the run's progress events.
         observer: Telemetry for the resumed part of the run.
+        metadata: Recorded with the checkpoints the resumed part writes (see
+            :func:`framework.runner.run_team`).
 
     Raises:
         ReviewError: Unknown thread or request id, a decision the request does not allow, an
@@ -127,7 +130,9 @@ def decide(
     with hold_thread(app, thread_id):
         snapshot = app.get_state(thread_config(thread_id), subgraphs=True)
         command = _resume_command(snapshot, thread_id, decisions)
-        return run_team(app, command, thread_id, on_event=on_event, observer=observer)
+        return run_team(
+            app, command, thread_id, on_event=on_event, observer=observer, metadata=metadata
+        )
 
 
 async def adecide(
@@ -137,13 +142,16 @@ async def adecide(
     *,
     on_event: EventHandler | None = None,
     observer: RunObserver | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> RunResult:
     """Async form of :func:`decide` (the app's checkpointer must support async access)."""
     checkpointer_of(app)
     with hold_thread(app, thread_id):
         snapshot = await app.aget_state(thread_config(thread_id), subgraphs=True)
         command = _resume_command(snapshot, thread_id, decisions)
-        return await arun_team(app, command, thread_id, on_event=on_event, observer=observer)
+        return await arun_team(
+            app, command, thread_id, on_event=on_event, observer=observer, metadata=metadata
+        )
 
 
 def approve_all(
