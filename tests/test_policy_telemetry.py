@@ -79,3 +79,29 @@ def test_decisions_are_span_events_and_metrics_and_captured_content_is_redacted(
     points = recorder.metrics()["cadre.policy.decisions"]
     assert sum(point.value for point in points) == 2
     recorder.telemetry.close()
+
+
+def test_a_rate_limit_wait_is_a_span_event_not_an_audit_entry() -> None:
+    from policies.rate_limits import Rate, RateLimit
+
+    recorder = Recorder()
+    model = governed(ScriptedChatModel([Reply("a"), Reply("b")]))
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        model.invoke("one")
+        model.invoke("two")
+        return {}
+
+    limit = RateLimit({"model:*": Rate(requests_per_minute=600)})
+    policies = PolicyMiddleware([limit], listeners=(recorder.telemetry.policy_decided,))
+    graph = StateGraph(State)
+    chain = (*recorder.telemetry.middleware, policies)
+    graph.add_node("mine", TeamNode("mine", "platform", body, middleware=chain))
+    graph.add_edge(START, "mine")
+    graph.add_edge("mine", END)
+    final = run_team(graph.compile(), {"question": "q"}, "t-wait", observer=recorder.telemetry)
+    [node] = [s for s in recorder.finished() if s.name == "cadre.node mine"]
+    [wait] = [dict(e.attributes or {}) for e in node.events if e.name == "cadre.policy"]
+    assert wait["cadre.policy.action"] == "wait" and wait["cadre.policy.name"] == "rate_limit"
+    assert not final.state.get("policy_audit")
+    recorder.telemetry.close()

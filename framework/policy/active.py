@@ -107,10 +107,24 @@ class Active:
             for key, amount in counts.items():
                 self.usage[key] = self.usage.get(key, 0.0) + amount
 
-    def waited(self, policy: str, seconds: float) -> None:
-        """Count a wait a policy imposed (a rate limit) and tell the context's event stream."""
+    def waited(self, policy: str, call: Call, seconds: float) -> None:
+        """Count a wait a policy imposed (a rate limit), tell the event stream and the
+        listeners (a span event with the seconds); a wait is no audit entry."""
         self.tally({"wait_s": seconds})
         self.context.emit("policy_wait", policy=policy, seconds=round(seconds, 3))
+        entry = PolicyEntry(
+            policy=policy,
+            hook=call.hook,
+            action="wait",
+            target=call.target,
+            reason=f"{seconds:.3f} s",
+            at=datetime.now(UTC).isoformat(timespec="microseconds"),
+            path=list(call.path),
+            node=call.node,
+            task_id=call.task_id,
+        )
+        for listener in self.listeners:
+            listener(entry)
 
     def ask_human(self, policy: str, call: Call, question: str) -> tuple[str, bool, str]:
         """Pause the run with a policy review; on resume, (reviewer, approved, reason).

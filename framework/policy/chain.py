@@ -75,7 +75,7 @@ class PolicyChain:
             current = call if value is call.value else replace(call, value=value)
             verdict = _verdict(policy, current, active)
             if verdict.wait_s > 0:
-                active.waited(policy.name, verdict.wait_s)
+                active.waited(policy.name, current, verdict.wait_s)
                 time.sleep(verdict.wait_s)
             value = _apply(policy, current, verdict, active)
         return value
@@ -87,7 +87,7 @@ class PolicyChain:
             current = call if value is call.value else replace(call, value=value)
             verdict = _verdict(policy, current, active)
             if verdict.wait_s > 0:
-                active.waited(policy.name, verdict.wait_s)
+                active.waited(policy.name, current, verdict.wait_s)
                 await asyncio.sleep(verdict.wait_s)
             value = _apply(policy, current, verdict, active)
         return value

@@ -120,7 +120,7 @@ def ask(question: str) -> Verdict:
     return Verdict("ask", reason=question)
 
 
-EntryAction = Literal["modify", "deny", "ask", "approved", "rejected", "failed"]
+EntryAction = Literal["modify", "deny", "ask", "approved", "rejected", "failed", "wait"]
 
 
 class PolicyEntry(Record):
@@ -130,7 +130,8 @@ class PolicyEntry(Record):
         policy: The policy's name.
         hook: Where it decided.
         action: What happened: modify, deny, ask (then approved or rejected by a human),
-            failed (the policy raised; the call was refused).
+            failed (the policy raised; the call was refused); ``wait`` (a rate limit's delay,
+            its seconds in ``reason``) is told to listeners only, never kept in the trail.
         target: What the call was about: a node, a model, a tool, a memory namespace, answer.
         reason: The policy's reason or what it changed (never the sensitive value).
         at: When, ISO 8601 UTC.
