@@ -34,6 +34,7 @@ from teams.research.schemas import (
     SectionDraft,
     SubQuestion,
 )
+from tests.test_telemetry import Recorder
 
 SEEN: dict[str, list[Any]] = {"lookup": [], "delete": [], "refund": []}
 RETRIES = "docs/retries.md:3"
@@ -111,7 +112,7 @@ def _script() -> ScriptedChatModel:
     )
 
 
-def _policies() -> PolicyMiddleware:
+def _policies(recorder: Recorder) -> PolicyMiddleware:
     rules = [
         ToolRule(tools="delete_*", action="deny", reason="accounts are closed by staff only"),
         ToolRule(tools="refund", action="ask", reason="refunds need a human"),
@@ -123,12 +124,15 @@ def _policies() -> PolicyMiddleware:
             Budget(run=Limits(model_calls=9)),
         ],
         principal=Principal(user="carol", tenant="acme", scopes=frozenset({"support"})),
+        listeners=(recorder.telemetry.policy_decided,),
     )
 
 
 def test_a_governed_meta_coordinator_run(small_corpus: Corpus) -> None:
     for calls in SEEN.values():
         calls.clear()
+    recorder = Recorder()
+    traced = recorder.telemetry.middleware
     model = governed(_script())
     roles = model_roles(model, small_corpus, small_corpus.store, kinds={"support": "support"})
     worker = WorkerKinds(
@@ -140,13 +144,14 @@ def test_a_governed_meta_coordinator_run(small_corpus: Corpus) -> None:
             )
         ]
     )
-    research = build_research_team(replace(roles, worker=worker), TeamSettings(name="research"))
+    settings = TeamSettings(name="research", middleware=traced)
+    research = build_research_team(replace(roles, worker=worker), settings)
     meta = build_meta_coordinator(
-        research, EvidenceRisk(), CitationCompliance(), middleware=(_policies(),)
+        research, EvidenceRisk(), CitationCompliance(), middleware=(*traced, _policies(recorder))
     )
     app = compile_team(meta, checkpointer=InMemorySaver(), name="meta")
 
-    paused = run_team(app, {"question": "Help bob"}, "t1")
+    paused = run_team(app, {"question": "Help bob"}, "t1", observer=recorder.telemetry)
     [request] = pending(app, "t1")
     assert isinstance(request, PolicyReview)
     assert (request.policy, request.target, request.task_id) == (
@@ -158,7 +163,7 @@ def test_a_governed_meta_coordinator_run(small_corpus: Corpus) -> None:
     assert paused.paused_before
     assert SEEN["refund"] == []
 
-    final = approve_all(app, "t1", "dana").state
+    final = approve_all(app, "t1", "dana", observer=recorder.telemetry).state
 
     assert SEEN["lookup"] == ["[EMAIL]"]  # redacted before it left
     assert SEEN["delete"] == []  # denied: the model saw an error message
@@ -182,6 +187,13 @@ def test_a_governed_meta_coordinator_run(small_corpus: Corpus) -> None:
     assert [(e.decision_kind, e.reviewer) for e in approvals] == [("approve", "dana")]
     for entry in final["policy_audit"]:
         assert "example.com" not in entry.reason
+    events = {
+        (str(a["cadre.policy.name"]), str(a["cadre.policy.action"]), str(a["cadre.policy.target"]))
+        for span in recorder.finished()
+        for a in (dict(e.attributes or {}) for e in span.events if e.name == "cadre.policy")
+    }
+    assert trail <= events  # every audit entry is also in the trace
+    recorder.telemetry.close()
     counts = [record.counts for record in final["usage"].values()]
     assert sum(c.get("tool_calls", 0) for c in counts) >= 3
     assert sum(c.get("model_calls", 0) for c in counts) >= 9
