@@ -1,6 +1,7 @@
 """One MetaCoordinator run under a budget, a PII policy and tool authorization, with scripted
 models: a denied tool call, a redacted tool argument, an answer with a redacted e-mail, a budget
-that stops dispatch, and a policy that asks a human who approves; all in the audit trail."""
+that stops dispatch, and a policy that asks a human who approves; all in the audit trail and in the
+trace."""
 
 from __future__ import annotations
 
