@@ -20,7 +20,6 @@ resumed run keeps it). Usage lives in the thread's state and is taken up again o
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections import defaultdict
@@ -64,6 +63,15 @@ class Price:
 
 
 Scope = tuple[str, ...]
+
+
+def _caps(limits: Limits) -> dict[Metric, float]:
+    """The metrics ``limits`` limits, and their limits."""
+    return {
+        metric: float(getattr(limits, metric))
+        for metric in _METRICS
+        if getattr(limits, metric) is not None
+    }
 
 
 class _Ledger:
@@ -128,6 +136,9 @@ class Budget(Policy):
         self.grant = grant
         self._ledgers: dict[str, _Ledger] = defaultdict(_Ledger)
         self._lock = threading.Lock()
+        self._run_caps = _caps(self.run_limits)
+        self._team_caps = {name: _caps(limits) for name, limits in self.team_limits.items()}
+        self._task_caps = _caps(self.task_limits)
 
     def describe(self) -> str:
         """The run's limits and what happens when they are spent."""
@@ -136,25 +147,22 @@ class Budget(Policy):
 
     # -- what a call charges -----------------------------------------------------------------
 
-    def _scopes(self, call: Call) -> list[tuple[Scope, Limits]]:
-        scopes: list[tuple[Scope, Limits]] = [(("run",), self.run_limits)]
-        if call.team in self.team_limits:
-            scopes.append((("team", call.team), self.team_limits[call.team]))
-        if call.task_id is not None:
-            scopes.append((("task", call.task_id), self.task_limits))
+    def _scopes(self, call: Call) -> list[tuple[Scope, dict[Metric, float]]]:
+        """The scopes a call is charged to: the run, its team and its task (those limited)."""
+        scopes: list[tuple[Scope, dict[Metric, float]]] = [(("run",), self._run_caps)]
+        team = self._team_caps.get(call.team)
+        if team is not None:
+            scopes.append((("team", call.team), team))
+        if call.task_id is not None and self._task_caps:
+            scopes.append((("task", call.task_id), self._task_caps))
         return scopes
 
     @staticmethod
-    def _limit(scope: Scope, limits: Limits, metric: Metric, ledger: _Ledger) -> float:
-        value = getattr(limits, metric)
-        if value is None:
-            return math.inf
-        if scope == ("run",):
-            return float(value) + ledger.granted[metric]
-        return float(value)
+    def _limit(scope: Scope, cap: float, metric: Metric, ledger: _Ledger) -> float:
+        return cap + ledger.granted[metric] if scope == ("run",) else cap
 
     def _cost(self, model: str, tokens_in: float, tokens_out: float) -> float:
-        price = self.prices.get(model)
+        price = self.prices.get(model) if self.prices else None
         if price is None:
             return 0.0
         return (tokens_in * price.input + tokens_out * price.output) / 1_000_000
@@ -167,7 +175,7 @@ class Budget(Policy):
         ledger = self._ledgers[call.thread_id or ""]
         with self._lock:
             scopes = self._scopes(call)
-            reason = "" if call.task_id is None else self._over(call, amounts, scopes, ledger)
+            reason = "" if call.task_id is None else self._over(amounts, scopes, ledger)
             if reason:
                 return reason
             for scope, _ in scopes:
@@ -186,21 +194,21 @@ class Budget(Policy):
 
     def _over(
         self,
-        call: Call,
         amounts: Mapping[Metric, float],
-        scopes: Sequence[tuple[Scope, Limits]],
+        scopes: Sequence[tuple[Scope, dict[Metric, float]]],
         ledger: _Ledger,
     ) -> str:
         """Why ``amounts`` do not fit in ``scopes`` (or the run's wall time is over); ""."""
         wall = self.run_limits.wall_s
         if wall is not None and time.monotonic() - ledger.started > wall:
             return self._spent(ledger, f"run wall time {wall:g} s is over")
-        for scope, limits in scopes:
-            for metric, amount in amounts.items():
-                if getattr(limits, metric) is None:
+        for scope, caps in scopes:
+            for metric, cap in caps.items():
+                amount = amounts.get(metric)
+                if amount is None:
                     continue
                 key = (scope, metric)
-                limit = self._limit(scope, limits, metric, ledger)
+                limit = self._limit(scope, cap, metric, ledger)
                 if ledger.used[key] + ledger.reserved[key] + amount > limit:
                     used = ledger.used[key]
                     return self._spent(
@@ -221,25 +229,21 @@ class Budget(Policy):
     # -- hooks -------------------------------------------------------------------------------
 
     def before_node(self, call: Call) -> Verdict:
-        """Run no more workers once the run's budget is spent."""
+        """Run no more workers once the run's budget (or its wall time) is spent."""
         if call.node != "worker":
             return ALLOW
-        reason = self._reserve(call, {}, hold=False)
-        if not reason:
-            reason = self._run_spent(call)
-        return self._refusal(reason) if reason else ALLOW
-
-    def _run_spent(self, call: Call) -> str:
         ledger = self._ledgers[call.thread_id or ""]
         with self._lock:
-            for metric in _METRICS:
-                limit = self._limit(("run",), self.run_limits, metric, ledger)
+            reason = self._over({}, (), ledger)
+            for metric, cap in self._run_caps.items():
+                if reason:
+                    break
                 key = (("run",), metric)
+                limit = self._limit(("run",), cap, metric, ledger)
                 if ledger.used[key] + ledger.reserved[key] >= limit:
-                    return self._spent(
-                        ledger, f"run {metric}: {ledger.used[key]:g} of {limit:g} used"
-                    )
-        return ""
+                    used = ledger.used[key]
+                    reason = self._spent(ledger, f"run {metric}: {used:g} of {limit:g} used")
+        return self._refusal(reason) if reason else ALLOW
 
     def before_model(self, call: Call) -> Verdict:
         """Reserve the call's tokens, its cost and one model call, or refuse it."""

@@ -156,7 +156,7 @@ def _with_records(update: Any, call: NodeCall, scope: Active) -> Any:
         added["audit"] = [*update.get("audit", []), *scope.reviews]
     if scope.usage:
         execution = (call.config.get("configurable") or {}).get("checkpoint_ns") or call.node
-        record = UsageRecord(
+        record = UsageRecord.model_construct(  # trusted values: no validation on the hot path
             team=call.team,
             path=review_path(call.context),
             task_id=scope.task_id,
