@@ -22,6 +22,15 @@ _ITEM = re.compile(r"^(?:[-*+]|\d+[.)])[ \t]+")
 """A list item's marker: a bullet or a number, then whitespace (``--flag`` is no marker)."""
 _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`\"')\]]*(?P<gap>\s+)(?=[A-Z0-9`*\[(\"'])")
 """After ``.!?`` (and closing marks, which stay in the sentence), before what may open one."""
+_ABBREVIATION = re.compile(
+    r"(?:^|[\s(\[])(?:[A-Za-z]\.){2,}$|(?:^|[\s(\[])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|"
+    r"Mr|Mrs|Ms|Dr|Prof|St|No|Fig|Eq|Sec|Ch|Vol|al)\.$",
+    re.IGNORECASE,
+)
+"""A text ending in an abbreviation (``a.k.a.``, ``e.g.``, ``Dr.``): no sentence ends there."""
+_ASIDE = re.compile(r"\([^()]{0,60}\)[.!?]?$")
+"""A short parenthetical remark standing alone (``(Default 100)``): it belongs to the sentence
+before it."""
 
 
 @dataclass
@@ -84,11 +93,32 @@ def prose_sentences(text: str, first_line: int = 1) -> list[tuple[int, str]]:
     quote or ``*`` included), its whitespace collapsed; only list markers and block-quote marks
     are dropped. Fenced code, table rows, shell or interpreter lines and headings hold none.
     """
-    found = []
+    found: list[tuple[int, str]] = []
     for block in _blocks(text, first_line):
-        bounds = [0, *(m.start("gap") for m in _SENTENCE_END.finditer(block.text))]
+        bounds = [0, *_ends(block.text)]
+        kept: list[tuple[int, str]] = []
         for begin, end in zip(bounds, [*bounds[1:], len(block.text)], strict=True):
             piece = block.text[begin:end]
-            if sentence := " ".join(piece.split()):
-                found.append((block.line_at(end - len(piece.lstrip())), sentence))
+            sentence = " ".join(piece.split())
+            if not sentence:
+                continue
+            if kept and _ASIDE.fullmatch(sentence):  # "(Default 100)" after its sentence
+                kept[-1] = (kept[-1][0], f"{kept[-1][1]} {sentence}")
+                continue
+            kept.append((block.line_at(end - len(piece.lstrip())), sentence))
+        found += kept
     return found
+
+
+def _ends(text: str) -> list[int]:
+    """Where the sentences of a block end: after ``.!?`` unless an abbreviation ends there."""
+    return [
+        match.start("gap")
+        for match in _SENTENCE_END.finditer(text)
+        if not _ABBREVIATION.search(_closed(text[max(0, match.start() - 12) : match.start()]))
+    ]
+
+
+def _closed(tail: str) -> str:
+    """The end of a sentence without the closing marks after its stop."""
+    return tail.rstrip("*_`\"')]")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from framework.memory import Corpus, EvidenceRecord, Passage, ResearchMemory, SemanticStore
@@ -20,7 +20,7 @@ from framework.runtime import NodeContext
 from framework.state import TeamState
 from teams.research.facts import fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
-from teams.research.text import best_sentences, keywords, split_question
+from teams.research.text import keywords, scored_sentences, split_question, term_weights
 
 __all__ = [
     "EVIDENCE_ORIGIN",
@@ -88,8 +88,8 @@ class CorpusSearchWorker:
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Return the best passages as evidence; confidence is the best score."""
         query = str(task.inputs.get("query") or task.description)
-        passages = self.corpus.search(query, k=self.k, min_score=self.min_score)
-        cited = [(p, e) for p in passages if (e := _evidence(p, query)) is not None]
+        found = self.corpus.search(query, k=self.k * _CANDIDATES, min_score=self.min_score)
+        cited = _reranked(found, query)[: self.k]
         evidence = [item for _, item in cited]
         if self.memory is not None:
             records = [
@@ -111,22 +111,50 @@ class CorpusSearchWorker:
         return await asyncio.to_thread(self.run, task, question, context)
 
 
+_CANDIDATES = 2
+"""Passages searched per passage kept: the search ranks them by meaning, then the ones whose
+best sentence answers the query best are kept."""
+_ANSWER_WEIGHT = 0.15
+"""How much the best sentence's answer score (relative to the best candidate's) adds to a
+passage's similarity when passages are re-ranked."""
+
+
+def _reranked(passages: Sequence[Passage], query: str) -> list[tuple[Passage, Evidence]]:
+    """Each passage with its best sentence as evidence, best first: the passage's similarity,
+    plus how well its best sentence answers the query (a passage of code or tables cites
+    nothing and is left out)."""
+    weights = term_weights([passage.text for passage in passages], query)
+    answered = []
+    for passage in passages:
+        best = _best(passage, query, weights)
+        if best is not None:
+            answered.append((passage, *best))
+    if not answered:
+        return []
+    top = max(score for _, score, _ in answered) or 1.0
+    answered.sort(key=lambda item: -(item[0].score + _ANSWER_WEIGHT * item[1] / top))
+    return [(passage, evidence) for passage, _, evidence in answered]
+
+
+def _best(
+    passage: Passage, query: str, weights: Mapping[str, float] | None = None
+) -> tuple[float, Evidence] | None:
+    """The passage's best sentence for ``query`` as cited evidence, with its answer score."""
+    if passage.code:
+        return None
+    scored = scored_sentences(passage.text, query, heading=passage.heading, weights=weights)
+    if not scored:
+        return None
+    score, offset, sentence = max(scored, key=lambda item: item[0])  # first of the best
+    source = f"{passage.path}:{passage.line + offset}"
+    return score, Evidence(source=source, text=sentence, score=passage.score)
+
+
 def cited_sentence(passage: Passage, query: str) -> tuple[str, str] | None:
     """The passage's most relevant sentence to ``query`` and its ``path:line`` source; None
     when the passage holds no prose sentence (only code or a table): nothing to cite."""
-    best = [] if passage.code else best_sentences(passage.text, query, limit=1)
-    if not best:
-        return None
-    offset, sentence = best[0]
-    return f"{passage.path}:{passage.line + offset}", sentence
-
-
-def _evidence(passage: Passage, query: str) -> Evidence | None:
-    """The passage's most relevant sentence, cited at the line where it stands (if any)."""
-    cited = cited_sentence(passage, query)
-    if cited is None:
-        return None
-    return Evidence(source=cited[0], text=cited[1], score=passage.score)
+    best = _best(passage, query)
+    return None if best is None else (best[1].source, best[1].text)
 
 
 def _record(evidence: Evidence, context: NodeContext, *, path: str, title: str) -> EvidenceRecord:

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Mapping, Sequence
 
 from framework.memory import prose_sentences
 
-__all__ = ["STOPWORDS", "best_sentences", "keywords", "split_question"]
+__all__ = [
+    "STOPWORDS",
+    "best_sentences",
+    "keywords",
+    "scored_sentences",
+    "split_question",
+    "stem",
+    "term_weights",
+]
 
 STOPWORDS = frozenset(
     """a an and are as at be been but by can could do does did for from how i if in into is it
@@ -46,23 +56,157 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     return unique[:limit] if len(unique) > 1 else []
 
 
-def best_sentences(text: str, query: str, limit: int = 2) -> list[tuple[int, str]]:
-    """The ``limit`` sentences of ``text`` sharing most content words with ``query``.
+_PRONOUN = re.compile(r"^(?:it|its|this|that|these|those|they|their|he|she|his|her)\b", re.I)
+_NUMBER = re.compile(
+    r"\b\d+(?:[.,]\d+)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|twenty|thirty|forty|fifty|hundred|thousand|million|dozen|single|once|twice)\b",
+    re.I,
+)
+_REASON = re.compile(
+    r"\b(?:because|since|so that|due to|in order to|as a result|so as to|"
+    r"reason|why)\b",
+    re.I,
+)
+_TIME = re.compile(
+    r"\b(?:before|after|when|whenever|until|once|while|during|every time|"
+    r"\d{4})\b",
+    re.I,
+)
+_NAME = re.compile(r"`[^`]+`|\"[^\"]{1,40}\"|\b[A-Z][\w.-]*[A-Z0-9_][\w.-]*\b|\b[a-z]+_[a-z_]+\b")
+"""A name a sentence gives: a code span, a quoted string, a word with inner capitals or
+digits, a snake_case word."""
+_QUANTITY_ASKED = re.compile(
+    r"\bhow (?:many|much|long|often|large|big|small|far|old|fast)\b|"
+    r"\b(?:what|which) (?:is the )?(?:number|size|limit|default|amount|length|count|value)\b",
+    re.I,
+)
+_NAME_ASKED = re.compile(
+    r"^\s*(?:which|who)\b|^\s*what\s+(?!(?:does|do|did|is|are|was|were|can|could|should|"
+    r"will|would|happens|happened)\b)",
+    re.I,
+)
+"""A question that asks for a name: "which ...", "who ...", "what <noun> ..." (not "what does
+X do", which asks for a description)."""
+_SUFFIXES = ("ies", "ied", "ing", "es", "ed", "s", "ly")
+_CONTEXT_WEIGHT = 0.3
+_KIND_BONUS = 1.5
+_MIN_SCORE_FOR_KIND = 1
+
+
+def _asked(query: str) -> str:
+    """What kind of answer ``query`` asks for: quantity, reason, time, name, or ""."""
+    lowered = query.lower().strip()
+    if _QUANTITY_ASKED.search(lowered):
+        return "quantity"
+    if lowered.startswith("why"):
+        return "reason"
+    if lowered.startswith("when"):
+        return "time"
+    if _NAME_ASKED.match(lowered):
+        return "name"
+    return ""
+
+
+def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
+    """Whether ``sentence`` holds what a question of ``kind`` asks for, beyond the question's
+    own words."""
+    if kind == "quantity":
+        return any(m.group(0).lower() not in query_words for m in _NUMBER.finditer(sentence))
+    if kind == "reason":
+        return _REASON.search(sentence) is not None
+    if kind == "time":
+        return _TIME.search(sentence) is not None
+    if kind == "name":
+        names = (m.group(0).strip("`").lower() for m in _NAME.finditer(sentence))
+        return any(name and name not in query_words for name in names)
+    return False
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``."""
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+    return word
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(word) for word in keywords(text)}
+
+
+def _sentences(text: str) -> list[tuple[int, str]]:
+    return [
+        (offset, sentence)
+        for offset, sentence in prose_sentences(text, first_line=0)
+        if len(sentence.split()) >= _MIN_PART_WORDS
+    ]
+
+
+def term_weights(texts: Sequence[str], query: str) -> dict[str, float]:
+    """How much each of the query's words counts: more the rarer it is among the sentences of
+    ``texts`` (a word every sentence holds, such as the product's name, counts least)."""
+    words = [_stems(sentence) for text in texts for _, sentence in _sentences(text)]
+    return {
+        term: 1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words)))
+        for term in _stems(query)
+    }
+
+
+def scored_sentences(
+    text: str, query: str, heading: str = "", weights: Mapping[str, float] | None = None
+) -> list[tuple[float, int, str]]:
+    """Every sentence of ``text`` with how well it answers ``query``, in text order:
+    ``(score, line offset, sentence)``; see :func:`best_sentences` for the score. ``weights``
+    are the query's words' weights (:func:`term_weights` over the texts searched together;
+    by default over ``text`` alone)."""
+    kind = _asked(query)
+    sentences = _sentences(text)
+    words = [_stems(sentence) for _, sentence in sentences]
+    weight = dict(weights) if weights is not None else term_weights([text], query)
+    terms = set(weight)
+    around = _stems(heading)
+    scored = []
+    for index, (offset, sentence) in enumerate(sentences):
+        own = set(words[index])
+        if _PRONOUN.match(sentence):  # "It is quarried near ...": it is the subject before
+            before = sentences[index - 1][1] if index else heading
+            own |= _stems(" ".join(before.split()[:6]))
+        context = around | (words[index - 1] if index else set())
+        context |= words[index + 1] if index + 1 < len(words) else set()
+        hits = terms & own
+        score = sum(weight[term] for term in hits)
+        score += _CONTEXT_WEIGHT * sum(weight[term] for term in terms & (context - own))
+        if len(hits) >= _MIN_SCORE_FOR_KIND and _gives(kind, sentence, terms):
+            score += _KIND_BONUS
+        scored.append((score, offset, sentence))
+    return scored
+
+
+def best_sentences(
+    text: str, query: str, limit: int = 2, heading: str = ""
+) -> list[tuple[int, str]]:
+    """The ``limit`` sentences of ``text`` that answer ``query`` best.
+
+    A sentence scores the query's content words it holds (crudely stemmed, each weighted by
+    how rare it is among the text's sentences), a leading pronoun counting as the subject it
+    stands for (the previous sentence's first words, or the heading); its neighbours and the
+    heading add a little (``0.3`` of a word they hold that it does not); and a sentence that
+    holds what the question asks for (a number for "how many", a reason for "why", a time for
+    "when", a name for "which") gains 1.5. A short list item competes as any sentence does.
+    Ties go to the earlier sentence.
 
     Returns ``(line offset, sentence)`` pairs in their order in the text: the 0-based line
     each sentence starts on, and the sentence as written (see
     :func:`framework.memory.prose_sentences`). Falls back to the first sentence when nothing
     overlaps.
     """
-    terms = set(keywords(query))
-    scored = [
-        (len(terms & set(keywords(sentence))), -index, offset, sentence)
-        for index, (offset, sentence) in enumerate(prose_sentences(text, first_line=0))
-        if len(sentence.split()) >= _MIN_PART_WORDS
+    ranked = [
+        (score, -index, offset, sentence)
+        for index, (score, offset, sentence) in enumerate(scored_sentences(text, query, heading))
     ]
-    if not scored:
+    if not ranked:
         return []
-    top = sorted(scored, reverse=True)[:limit]
+    top = sorted(ranked, reverse=True)[:limit]
     if top[0][0] == 0:
         top = top[:1]
     return [(offset, sentence) for _, _, offset, sentence in sorted(top, key=lambda t: -t[1])]

@@ -1,0 +1,144 @@
+"""Answer quality of the offline research team on text cadre did not write.
+
+The corpus is 16 pages of HTTPX's documentation (``bench/quality/corpus``, BSD-3-Clause, see
+``bench/quality/SOURCE.md``); the cases are in ``bench/quality/research.yaml``: a question, its
+key facts (each with its accepted spellings) and the ``file:lines`` that state them.
+
+Each question runs through the offline research team (``cadre run --team research``, no model,
+no network) in one data home. Scoring is strict:
+
+- a key fact counts only inside one of the answer's own statements: a bullet of its findings,
+  not a heading, not the review or sources sections, not a line saying "unresolved";
+- the statement that holds it must cite one of the case's sources: the right file, and a line
+  inside the stated range;
+- a case passes when every key fact is found that way.
+
+Prints one line per case and a summary line; ``--json PATH`` writes every answer.
+
+Run: ``python bench/quality.py [--only r01,r02] [--json PATH]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from framework.home import DataHome
+from framework.launch import LaunchRequest, launch
+from framework.runner import new_thread_id, run_team
+
+HERE = Path(__file__).resolve().parent / "quality"
+CORPUS = HERE / "corpus"
+CITATION = re.compile(r"`?([\w./-]+\.(?:md|txt|rst|csv)):(\d+)`?")
+SKIPPED_SECTIONS = ("sources", "review")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file and the lines of it that state a fact."""
+
+    file: str
+    first: int
+    last: int
+
+    @classmethod
+    def parse(cls, text: str) -> Source:
+        name, _, lines = text.partition(":")
+        first, _, last = lines.partition("-")
+        return cls(name, int(first), int(last or first))
+
+    def cited_by(self, file: str, line: int) -> bool:
+        return Path(file).name == self.file and self.first <= line <= self.last
+
+
+@dataclass
+class Outcome:
+    """One case: which facts were found with a right citation, and the answer."""
+
+    id: str
+    question: str
+    passed: bool
+    found: list[bool] = field(default_factory=list)
+    answer: str = ""
+
+
+def statements(answer: str) -> list[str]:
+    """The answer's own statements: bullets outside the review and sources sections."""
+    lines: list[str] = []
+    section = ""
+    for line in answer.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("## "):
+            section = stripped[3:].strip().lower()
+            continue
+        if section in SKIPPED_SECTIONS or not stripped.startswith(("- ", "* ")):
+            continue
+        if "unresolved" in stripped.lower():
+            continue
+        lines.append(stripped)
+    return lines
+
+
+def fact_found(spellings: Sequence[str], sources: Sequence[Source], said: Sequence[str]) -> bool:
+    """Whether one statement holds the fact (any spelling) and cites a right source."""
+    wanted = [" ".join(spelling.lower().split()) for spelling in spellings]
+    for statement in said:
+        flat = " ".join(statement.lower().split())
+        if not any(spelling in flat for spelling in wanted):
+            continue
+        cited = [(m.group(1), int(m.group(2))) for m in CITATION.finditer(statement)]
+        if any(source.cited_by(file, line) for file, line in cited for source in sources):
+            return True
+    return False
+
+
+def score(case: dict[str, Any], answer: str) -> Outcome:
+    sources = [Source.parse(text) for text in case["sources"]]
+    said = statements(answer)
+    found = [fact_found(spellings, sources, said) for spellings in case["facts"]]
+    return Outcome(case["id"], case["question"], all(found), found, answer)
+
+
+def run_cases(cases: Sequence[dict[str, Any]]) -> list[Outcome]:
+    outcomes = []
+    with tempfile.TemporaryDirectory(prefix="cadre-quality-") as folder:
+        request = LaunchRequest(team="research", corpus=CORPUS, home=DataHome(root=Path(folder)))
+        with launch(request) as launched:
+            for case in cases:
+                result = run_team(launched.app, {"question": case["question"]}, new_thread_id())
+                outcomes.append(score(case, str(result.state.get("final_answer") or "")))
+    return outcomes
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="", help="case ids, comma-separated")
+    parser.add_argument("--json", type=Path, help="write every answer here")
+    args = parser.parse_args(argv)
+    cases = yaml.safe_load((HERE / "research.yaml").read_text(encoding="utf-8"))
+    wanted = {part for part in args.only.split(",") if part}
+    cases = [case for case in cases if not wanted or case["id"] in wanted]
+    outcomes = run_cases(cases)
+    for outcome in outcomes:
+        facts = "".join("+" if found else "-" for found in outcome.found)
+        verdict = "PASS" if outcome.passed else "MISS"
+        print(f"{outcome.id}  {verdict}  {facts:4}  {outcome.question}")
+    passed = sum(outcome.passed for outcome in outcomes)
+    share = passed / len(outcomes) if outcomes else 0.0
+    print(f"research: {passed}/{len(outcomes)} questions with every key fact cited ({share:.0%})")
+    if args.json:
+        args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
