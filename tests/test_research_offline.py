@@ -132,6 +132,38 @@ def test_split_question_finds_sub_questions() -> None:
     ]
 
 
+def test_sub_questions_carry_their_subject() -> None:
+    assert split_question("How does a cadre team plan, fan out work and review its results?") == [
+        "How does a cadre team plan, fan out work",
+        "How does a cadre team review its results",
+    ]
+    assert split_question("Where is vellite mined and what is it used for?") == [
+        "Where is vellite mined",
+        "what is vellite used for",
+    ]
+    assert split_question("How do workers retry transient errors and report failures?") == [
+        "How do workers retry transient errors",
+        "How do workers report failures",
+    ]
+
+
+def test_sentences_answer_what_the_question_asks() -> None:
+    text = (
+        "# Vellite\n\nVellite is a soft green stone prized by carvers across the region.\n"
+        "It is quarried only near Lake Vell.\n\n- `max_size`, the largest block the quarry "
+        "ships, or `None` for no limit.\n(Default 40)\n\nThe stone (a.k.a. lake jade) is "
+        "carved into bowls.\n"
+    )
+    where = best_sentences(text, "Where is vellite quarried?", limit=1, heading="Vellite")
+    assert where == [(3, "It is quarried only near Lake Vell.")]
+    size = best_sentences(text, "How large is the largest block by default?", limit=1)
+    assert size == [
+        (5, "`max_size`, the largest block the quarry ships, or `None` for no limit. (Default 40)")
+    ]
+    [(_, aka)] = best_sentences(text, "What is the stone carved into?", limit=1)
+    assert aka == "The stone (a.k.a. lake jade) is carved into bowls."
+
+
 def test_best_sentences_report_their_line_offsets() -> None:
     text = "# Title\nIntro line here.\n\n- a bullet about yeast and bread\n\nLast words now."
     assert best_sentences(text, "yeast bread", limit=1) == [(3, "a bullet about yeast and bread")]

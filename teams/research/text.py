@@ -49,11 +49,69 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     parts = [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
     if len(parts) == 1:
         halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
+        if len(halves) == 2:
+            halves[1] = _with_subject(halves[1], _lead(halves[0]))
         if len(halves) == 2 and all(len(h.split()) >= _MIN_PART_WORDS for h in halves):
             parts = halves
+    lead = _lead(parts[0]) if parts else ""
+    parts = [parts[0], *(_with_subject(part, lead) for part in parts[1:])] if parts else []
     subs = [p for p in parts if len(p.split()) >= _MIN_PART_WORDS]
     unique = list(dict.fromkeys(subs))
     return unique[:limit] if len(unique) > 1 else []
+
+
+_QUESTION_WORDS = frozenset("how what why when where which who whom whose".split())
+_AUXILIARIES = frozenset(
+    "do does did is are was were can could should will would has have had may might must".split()
+)
+_DETERMINERS = frozenset("a an the this that these those each every our your its their my".split())
+
+
+def _lead(question: str) -> str:
+    """The question word, auxiliary and subject a coordinated question starts with: "How does a
+    cadre team" of "How does a cadre team plan, fan out work"; "" when there is none.
+
+    The subject runs from the auxiliary to the verb: the last word before the first comma when
+    the predicates are listed with commas, else a determiner and one noun, or one word."""
+    words = question.split()
+    at = next((i for i, w in enumerate(words[:3]) if w.lower() in _AUXILIARIES), None)
+    if at is None or at + 1 >= len(words):
+        return ""
+    before_comma = question.split(",", 1)[0].split()
+    if "," in question and len(before_comma) > at + 2:
+        end = len(before_comma) - 1
+    else:
+        end = at + (3 if words[at + 1].lower() in _DETERMINERS else 2)
+    return " ".join(words[: min(end, len(words))])
+
+
+def _with_subject(part: str, lead: str) -> str:
+    """``part`` as a question that stands alone: a predicate without its subject ("review its
+    results") gets the first part's question word, auxiliary and subject; "it" in a question of
+    its own ("what is it used for") becomes the first part's subject."""
+    words = part.split()
+    if not lead or not words or part.startswith(lead):
+        return part
+    first = words[0].lower()
+    if first not in _QUESTION_WORDS and first not in _AUXILIARIES:
+        return f"{lead} {part}"
+    subject = _subject(lead)
+    if not subject:
+        return part
+    return " ".join(
+        _PRONOUNS[word.lower()].format(subject) if word.lower() in _PRONOUNS else word
+        for word in words
+    )
+
+
+_PRONOUNS = {"it": "{}", "its": "{}'s"}
+
+
+def _subject(lead: str) -> str:
+    """The subject of a lead: the words after its auxiliary."""
+    words = lead.split()
+    at = next((i for i, w in enumerate(words[:3]) if w.lower() in _AUXILIARIES), None)
+    return " ".join(words[at + 1 :]) if at is not None else ""
 
 
 _PRONOUN = re.compile(r"^(?:it|its|this|that|these|those|they|their|he|she|his|her)\b", re.I)
