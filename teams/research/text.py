@@ -183,7 +183,7 @@ def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
 def stem(word: str) -> str:
     """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``."""
     for suffix in _SUFFIXES:
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
     return word
 
