@@ -148,6 +148,7 @@ X do", which asks for a description)."""
 _SUFFIXES = ("ies", "ied", "ing", "es", "ed", "s", "ly")
 _CONTEXT_WEIGHT = 0.3
 _KIND_BONUS = 1.5
+_EXACT_BONUS = 0.01
 _MIN_SCORE_FOR_KIND = 1
 
 
@@ -222,6 +223,7 @@ def scored_sentences(
     words = [_stems(sentence) for _, sentence in sentences]
     weight = dict(weights) if weights is not None else term_weights([text], query)
     terms = set(weight)
+    exact = set(keywords(query))
     around = _stems(heading)
     scored = []
     for index, (offset, sentence) in enumerate(sentences):
@@ -233,6 +235,7 @@ def scored_sentences(
         context |= words[index + 1] if index + 1 < len(words) else set()
         hits = terms & own
         score = sum(weight[term] for term in hits)
+        score += _EXACT_BONUS * len(exact & set(keywords(sentence)))  # the word as asked
         score += _CONTEXT_WEIGHT * sum(weight[term] for term in terms & (context - own))
         if len(hits) >= _MIN_SCORE_FOR_KIND and _gives(kind, sentence, terms):
             score += _KIND_BONUS
@@ -248,7 +251,8 @@ def best_sentences(
     A sentence scores the query's content words it holds (crudely stemmed, each weighted by
     how rare it is among the text's sentences), a leading pronoun counting as the subject it
     stands for (the previous sentence's first words, or the heading); its neighbours and the
-    heading add a little (``0.3`` of a word they hold that it does not); and a sentence that
+    heading add a little (``0.3`` of a word they hold that it does not); a word in the very
+    form the query has it adds ``0.01`` (breaks ties with a stem match); and a sentence that
     holds what the question asks for (a number for "how many", a reason for "why", a time for
     "when", a name for "which") gains 1.5. A short list item competes as any sentence does.
     Ties go to the earlier sentence.
