@@ -97,10 +97,13 @@ class _ModelGuard:
         self.name = name
         self.call_id = next(_CALL_IDS)
 
-    def before(self, messages: list[BaseMessage], extra: Any = None) -> Call:
-        """The before-model call; its usage holds ``input_bound``, a bound no tokenizer that
-        spends at least a byte per token exceeds: the UTF-8 bytes of the messages and of what
-        else is sent (bound tools, schemas), plus a few tokens per message."""
+    def before(self, messages: list[BaseMessage], extra: Any = None) -> Call | None:
+        """The before-model call (None when no policy decides there); its usage holds
+        ``input_bound``, a bound no tokenizer that spends at least a byte per token exceeds:
+        the UTF-8 bytes of the messages and of what else is sent (bound tools, schemas), plus
+        a few tokens per message."""
+        if not self.scope.chain.decides("before_model"):
+            return None
         size = sum(len(_text_of(message).encode()) + 4 for message in messages) + 3
         if extra:
             size += len(json.dumps(extra, default=str).encode())
@@ -109,9 +112,12 @@ class _ModelGuard:
             "before_model", self.name, messages, usage=usage, call_id=self.call_id
         )
 
-    def after_call(self, messages: Sequence[BaseMessage], output: Any) -> Call:
+    def after_call(self, messages: Sequence[BaseMessage], output: Any) -> Call | None:
+        """Count the call's usage; the after-model call (None when no policy decides there)."""
         usage = _usage(messages, output)
         self.scope.tally(_counts(self.name, usage))
+        if not self.scope.chain.decides("after_model"):
+            return None
         return self.scope.call(
             "after_model",
             self.name,
@@ -120,6 +126,16 @@ class _ModelGuard:
             usage=usage,
             call_id=self.call_id,
         )
+
+
+def _run(scope: Active, call: Call | None, value: Any) -> Any:
+    """What ``call`` goes on with after the chain; ``value`` when no policy decides."""
+    return value if call is None else scope.chain.run(call, scope)
+
+
+async def _arun(scope: Active, call: Call | None, value: Any) -> Any:
+    """Async form of :func:`_run`."""
+    return value if call is None else await scope.chain.arun(call, scope)
 
 
 class GovernedChatModel(BaseChatModel):
@@ -157,9 +173,10 @@ class GovernedChatModel(BaseChatModel):
         if scope is None:
             return self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         guard = _ModelGuard(scope, self.name_for_policies)
-        sent = scope.chain.run(guard.before(messages, kwargs), scope)
+        sent = _run(scope, guard.before(messages, kwargs), messages)
         result = self.inner._generate(sent, stop=stop, run_manager=run_manager, **kwargs)
-        return _replaced(result, scope.chain.run(guard.after_call(sent, _first(result)), scope))
+        message = _first(result)
+        return _replaced(result, _run(scope, guard.after_call(sent, message), message))
 
     async def _agenerate(
         self,
@@ -173,10 +190,10 @@ class GovernedChatModel(BaseChatModel):
         if scope is None:
             return await inner._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
         guard = _ModelGuard(scope, self.name_for_policies)
-        sent = await scope.chain.arun(guard.before(messages, kwargs), scope)
+        sent = await _arun(scope, guard.before(messages, kwargs), messages)
         result = await inner._agenerate(sent, stop=stop, run_manager=run_manager, **kwargs)
-        after = guard.after_call(sent, _first(result))
-        return _replaced(result, await scope.chain.arun(after, scope))
+        message = _first(result)
+        return _replaced(result, await _arun(scope, guard.after_call(sent, message), message))
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[LanguageModelInput, Any]:
         """The inner model's ``bind_tools``, governed."""
@@ -219,9 +236,10 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         if scope is None:
             return self.inner.invoke(input, config, **kwargs)
         guard = _ModelGuard(scope, self.model_name)
-        sent = scope.chain.run(guard.before(_as_messages(input), self.sent_along), scope)
+        messages = _as_messages(input)
+        sent = _run(scope, guard.before(messages, self.sent_along), messages)
         output = self.inner.invoke(sent, config, **kwargs)
-        return scope.chain.run(guard.after_call(sent, output), scope)
+        return _run(scope, guard.after_call(sent, output), output)
 
     async def ainvoke(
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
@@ -231,9 +249,10 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         if scope is None:
             return await self.inner.ainvoke(input, config, **kwargs)
         guard = _ModelGuard(scope, self.model_name)
-        sent = await scope.chain.arun(guard.before(_as_messages(input), self.sent_along), scope)
+        messages = _as_messages(input)
+        sent = await _arun(scope, guard.before(messages, self.sent_along), messages)
         output = await self.inner.ainvoke(sent, config, **kwargs)
-        return await scope.chain.arun(guard.after_call(sent, output), scope)
+        return await _arun(scope, guard.after_call(sent, output), output)
 
 
 class GovernedTool(BaseTool):
