@@ -164,6 +164,17 @@ def test_sentences_answer_what_the_question_asks() -> None:
     assert aka == "The stone (a.k.a. lake jade) is carved into bowls."
 
 
+def test_a_how_question_gets_the_command_a_sentence_introduces() -> None:
+    text = (
+        "# Plugins\n\nPlugins add formats. To use them, install the extra first:\n\n"
+        "```shell\n# the extra\n$ pip install tool[plugins]\n```\n"
+    )
+    [(line, said)] = best_sentences(text, "How do I install the plugins?", limit=1)
+    assert (line, said) == (2, "To use them, install the extra first: `pip install tool[plugins]`")
+    [(_, plain)] = best_sentences(text, "What do plugins add?", limit=1)
+    assert plain == "Plugins add formats."
+
+
 def test_best_sentences_report_their_line_offsets() -> None:
     text = "# Title\nIntro line here.\n\n- a bullet about yeast and bread\n\nLast words now."
     assert best_sentences(text, "yeast bread", limit=1) == [(3, "a bullet about yeast and bread")]

@@ -138,6 +138,9 @@ _QUANTITY_ASKED = re.compile(
     r"\b(?:what|which) (?:is the )?(?:number|size|limit|default|amount|length|count|value)\b",
     re.I,
 )
+_PROCEDURE_ASKED = re.compile(
+    r"^\s*how (?:do|can|should|would|could) (?:i|you|we|one)\b|^\s*how to\b|\bwhat command\b"
+)
 _NAME_ASKED = re.compile(
     r"^\s*(?:which|who)\b|^\s*what\s+(?!(?:does|do|did|is|are|was|were|can|could|should|"
     r"will|would|happens|happened)\b)",
@@ -153,8 +156,10 @@ _MIN_SCORE_FOR_KIND = 1
 
 
 def _asked(query: str) -> str:
-    """What kind of answer ``query`` asks for: quantity, reason, time, name, or ""."""
+    """What kind of answer ``query`` asks for: quantity, procedure, reason, time, name, or ""."""
     lowered = query.lower().strip()
+    if _PROCEDURE_ASKED.search(lowered):
+        return "procedure"
     if _QUANTITY_ASKED.search(lowered):
         return "quantity"
     if lowered.startswith("why"):
@@ -171,14 +176,39 @@ def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
     own words."""
     if kind == "quantity":
         return any(m.group(0).lower() not in query_words for m in _NUMBER.finditer(sentence))
-    if kind == "reason":
-        return _REASON.search(sentence) is not None
-    if kind == "time":
-        return _TIME.search(sentence) is not None
     if kind == "name":
         names = (m.group(0).strip("`").lower() for m in _NAME.finditer(sentence))
         return any(name and name not in query_words for name in names)
-    return False
+    marker = _MARKERS.get(kind)
+    return marker is not None and marker.search(sentence) is not None
+
+
+_MARKERS = {"reason": _REASON, "time": _TIME, "procedure": re.compile(r"`[^`]+`")}
+"""What a sentence holds that answers a question of a kind: a reason, a time, a command."""
+_INTRODUCES = re.compile(r"(?::|\.\.\.|\u2026)$")
+_FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})")
+_PROMPT = re.compile(r"^(?:\$|>>>)\s*")
+
+
+def _with_command(lines: Sequence[str], offset: int, sentence: str) -> str:
+    """``sentence`` with the first command of the code block it introduces ("install the
+    optional dependencies..." then ``$ pip install ...``), for a question that asks how."""
+    if not _INTRODUCES.search(sentence):
+        return sentence
+    at = offset
+    while at < len(lines) and lines[at].strip():  # the end of the sentence's paragraph
+        at += 1
+    while at < len(lines) and not lines[at].strip():
+        at += 1
+    if at >= len(lines) or not _FENCE.match(lines[at]):
+        return sentence
+    for line in lines[at + 1 :]:
+        if _FENCE.match(line):
+            break
+        command = _PROMPT.sub("", line.strip())
+        if command and not command.startswith("#"):
+            return f"{sentence} `{command}`"
+    return sentence
 
 
 def stem(word: str) -> str:
@@ -220,6 +250,9 @@ def scored_sentences(
     by default over ``text`` alone)."""
     kind = _asked(query)
     sentences = _sentences(text)
+    if kind == "procedure":
+        lines = text.split("\n")
+        sentences = [(offset, _with_command(lines, offset, s)) for offset, s in sentences]
     words = [_stems(sentence) for _, sentence in sentences]
     weight = dict(weights) if weights is not None else term_weights([text], query)
     terms = set(weight)
@@ -254,7 +287,8 @@ def best_sentences(
     heading add a little (``0.3`` of a word they hold that it does not); a word in the very
     form the query has it adds ``0.01`` (breaks ties with a stem match); and a sentence that
     holds what the question asks for (a number for "how many", a reason for "why", a time for
-    "when", a name for "which") gains 1.5. A short list item competes as any sentence does.
+    "when", a name for "which", a command for "how do I": a sentence that introduces a code
+    block carries its first command) gains 1.5. A short list item competes as any sentence does.
     Ties go to the earlier sentence.
 
     Returns ``(line offset, sentence)`` pairs in their order in the text: the 0-based line
