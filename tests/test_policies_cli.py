@@ -112,3 +112,24 @@ def test_a_decision_can_go_on_under_another_policy_file(
     approved = _cadre(home, "approve", "t3", "--policy", str(other))
     assert approved.exit_code == 0, approved.output
     assert f"policies: version {version.split()[0]}" in _cadre(home, "show", "t3").output
+
+
+def test_a_fork_runs_under_another_policy_file(
+    setup: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    home, corpus, policy = setup
+    started = _cadre(
+        home, "run", "How do workers retry transient errors?", "--corpus", str(corpus),
+        "--policy", str(policy), "--thread", "t4", "--team", "research",
+    )  # fmt: skip
+    assert started.exit_code == 0, started.output
+    other = tmp_path / "other.yaml"
+    other.write_text("pii: {rules: {email: redact}, apply_to: [answer]}\n", encoding="utf-8")
+    version = runner.invoke(app, ["policies", "check", str(other)]).output.split("version ")[1]
+    history = _cadre(home, "history", "t4").output.splitlines()
+    first = next(line.split()[0] for line in history[1:] if " top " in line)
+    forked = _cadre(home, "fork", "t4", first, "--policy", str(other))
+    assert forked.exit_code == 0, forked.output
+    new = forked.output.split("into thread ")[1].split()[0]
+    assert f"policies: version {version.split()[0]}" in _cadre(home, "show", new).output
+    assert "policies: version " in _cadre(home, "show", "t4").output

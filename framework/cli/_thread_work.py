@@ -343,11 +343,13 @@ def fork_and_run(
     ns: str | None,
     reviewer: str | None,
     home: Path | None,
+    policy: str | None = None,
 ) -> None:
-    """``cadre fork``: fork the thread at a checkpoint into a new one and run that on."""
+    """``cadre fork``: fork the thread at a checkpoint into a new one and run that on (under
+    ``policy``, a policy file's text, instead of the thread's when given)."""
     name = reviewer_name(reviewer) if plan is not None else (reviewer or "")
     edited = read_plan(plan) if plan is not None else None
-    with _opened(home, thread, observe=True) as (launched, info):
+    with _opened(home, thread, observe=True, policy=policy) as (launched, info):
         namespace = (
             ns if ns is not None else _checkpoint_namespace(launched.app, thread, checkpoint_id)
         )

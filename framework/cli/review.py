@@ -149,15 +149,17 @@ def fork_thread(
     ] = None,
     reviewer: ReviewerOption = None,
     home: HomeOption = None,
+    policy: PolicyOption = None,
 ) -> None:
     """Fork THREAD at a checkpoint into a new thread and run it on; THREAD is unchanged.
 
     An edited plan (--plan) is recorded in the new thread's audit trail under --reviewer;
-    tasks it leaves unchanged keep their results.
+    tasks it leaves unchanged keep their results. The fork runs under THREAD's policies, or
+    under --policy.
     """
     from framework.cli._thread_work import fork_and_run
 
-    fork_and_run(thread, checkpoint_id, plan, ns, reviewer, home)
+    fork_and_run(thread, checkpoint_id, plan, ns, reviewer, home, _policy_text(policy))
 
 
 @one_line
