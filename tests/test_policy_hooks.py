@@ -5,8 +5,9 @@ memory writes, inheritance into nested teams, and budgets under parallel workers
 from __future__ import annotations
 
 import asyncio
+import operator
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
 import pytest
 from langchain_core.messages import HumanMessage
@@ -335,3 +336,55 @@ def test_a_token_budget_holds_under_a_hundred_parallel_workers() -> None:
     from bench.budget import main
 
     assert main(["--runs", "2", "--workers", "100", "--tokens", "1500"]) == 0
+
+
+class Rounds(GovernedState, total=False):
+    question: str
+    rounds: Annotated[int, operator.add]
+    done: Annotated[list[str], operator.add]
+
+
+def _rounds_app(budget: Budget, checkpointer: InMemorySaver) -> Any:
+    """start -> three workers (one model call each) -> gate (asks a human) -> start again."""
+    from framework.records import Task
+    from policies.approval import NodeApproval
+
+    model = governed(ScriptedChatModel([Reply("ok")] * 6))
+    chain = (PolicyMiddleware([NodeApproval(["gate"]), budget]),)
+
+    def work(payload: Fan, context: NodeContext) -> dict[str, Any]:
+        try:
+            model.invoke("x")
+        except PolicyDenied:
+            return {}
+        return {"done": [payload["task"].id]}
+
+    graph = StateGraph(Rounds)
+    graph.add_node("start", TeamNode("start", "t", lambda s, c: {}, middleware=chain))
+    refused = TeamNode("worker", "t", work, middleware=chain, refusal=lambda payload, why: {})
+    graph.add_node("worker", refused)
+    graph.add_node("gate", TeamNode("gate", "t", lambda s, c: {"rounds": 1}, middleware=chain))
+    graph.add_edge(START, "start")
+    tasks = [Task(id=f"t{i}", description="d") for i in range(3)]
+    graph.add_conditional_edges("start", lambda s: [Send("worker", {"task": t}) for t in tasks])
+    graph.add_edge("worker", "gate")
+    graph.add_conditional_edges("gate", lambda s: END if s.get("rounds", 0) >= 2 else "start")
+    return graph.compile(checkpointer=checkpointer)
+
+
+def test_a_resumed_run_in_a_new_process_keeps_its_budget_usage() -> None:
+    """The first round's three model calls are in the thread's usage; a new process (a new
+    budget object) takes them up, so the second round gets only the one call left of four."""
+    from framework.review import approve_all
+    from framework.runner import run_team
+
+    saver = InMemorySaver()
+    first = _rounds_app(Budget(run=Limits(model_calls=4)), saver)
+    run_team(first, {"question": "q"}, "r")
+    assert len(first.get_state({"configurable": {"thread_id": "r"}}).values["done"]) == 3
+    later = _rounds_app(Budget(run=Limits(model_calls=4)), saver)  # as a new process would
+    approve_all(later, "r", "dana")  # the gate of round one
+    final = approve_all(later, "r", "dana").state  # the gate of round two
+    assert len(final["done"]) == 4
+    counts = [record.counts.get("model_calls", 0) for record in final["usage"].values()]
+    assert sum(counts) == 4
