@@ -29,6 +29,7 @@ from typing import Literal
 
 from framework.errors import ConfigError
 from framework.policy import ALLOW, Call, Policy, UsageRecord, Verdict, ask, deny, modify
+from framework.policy.wrappers import input_bound
 
 __all__ = ["Budget", "Limits", "Price"]
 
@@ -84,13 +85,6 @@ class _Ledger:
         self.granted: dict[Metric, float] = defaultdict(float)
         self.started = time.monotonic()
         self.exhausted = ""
-
-
-def _input_bound(value: object) -> int:
-    """The UTF-8 bytes of the messages plus a few tokens each: no byte-level tokenizer counts
-    more tokens than that."""
-    messages = value if isinstance(value, Sequence) else ()
-    return sum(len(str(getattr(m, "content", m)).encode()) + 4 for m in messages) + 3
 
 
 class Budget(Policy):
@@ -247,7 +241,8 @@ class Budget(Policy):
 
     def before_model(self, call: Call) -> Verdict:
         """Reserve the call's tokens, its cost and one model call, or refuse it."""
-        tokens_in = call.usage.get("input_bound") or _input_bound(call.value)
+        messages = call.value if isinstance(call.value, Sequence) else ()
+        tokens_in = call.usage.get("input_bound") or input_bound(messages)
         amounts: dict[Metric, float] = {
             "tokens": tokens_in + self.max_output_tokens,
             "model_calls": 1,

@@ -8,9 +8,8 @@ and tasks that node starts, is governed by the same chain and audited in the sam
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Call
 from framework.policy.records import Hook, PolicyEntry, Principal
 from framework.review._apply import decision_entry
-from framework.review._summary import input_summary
+from framework.review._summary import call_summary, input_summary
 from framework.review.points import ask, review_fields, review_path
 from framework.review.records import AuditEntry, PolicyReview
 from framework.runtime import NodeContext
@@ -82,20 +81,12 @@ class Active:
 
     def record(self, policy: str, call: Call, action: Any, reason: str, by: str = "policy") -> None:
         """Keep an audit entry for a decision other than allow, and tell the listeners."""
-        entry = PolicyEntry(
-            policy=policy,
-            hook=call.hook,
-            action=action,
-            target=call.target,
-            reason=reason,
-            at=datetime.now(UTC).isoformat(timespec="microseconds"),
-            path=list(call.path),
-            node=call.node,
-            task_id=call.task_id,
-            by=by,
-        )
+        entry = _entry(policy, call, action, reason, by)
         with self._lock:
             self.entries.append(entry)
+        self._tell(entry)
+
+    def _tell(self, entry: PolicyEntry) -> None:
         for listener in self.listeners:
             listener(entry)
 
@@ -112,19 +103,7 @@ class Active:
         listeners (a span event with the seconds); a wait is no audit entry."""
         self.tally({"wait_s": seconds})
         self.context.emit("policy_wait", policy=policy, seconds=round(seconds, 3))
-        entry = PolicyEntry(
-            policy=policy,
-            hook=call.hook,
-            action="wait",
-            target=call.target,
-            reason=f"{seconds:.3f} s",
-            at=datetime.now(UTC).isoformat(timespec="microseconds"),
-            path=list(call.path),
-            node=call.node,
-            task_id=call.task_id,
-        )
-        for listener in self.listeners:
-            listener(entry)
+        self._tell(_entry(policy, call, "wait", f"{seconds:.3f} s"))
 
     def ask_human(self, policy: str, call: Call, question: str) -> tuple[str, bool, str]:
         """Pause the run with a policy review; on resume, (reviewer, approved, reason).
@@ -138,7 +117,7 @@ class Active:
             question=question,
             summary=input_summary(call.value)
             if call.hook == "before_node"
-            else _summary(call.value),
+            else call_summary(call.value),
             task_id=call.task_id,
             **review_fields("policy", self.context),
         )
@@ -164,18 +143,20 @@ class Active:
         return wider
 
 
-def _summary(value: Any, limit: int = 160) -> str:
-    """One line about what a call carries: its arguments as JSON, or its text, shortened."""
-    if isinstance(value, Mapping):
-        text = json.dumps(value, default=str, ensure_ascii=False, sort_keys=True)
-    elif isinstance(value, str):
-        text = value
-    elif isinstance(value, Sequence):
-        text = f"{len(value)} messages"
-    else:
-        text = type(value).__name__
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+def _entry(policy: str, call: Call, action: Any, reason: str, by: str = "policy") -> PolicyEntry:
+    """The entry of ``policy``'s decision about ``call``, stamped now (ISO 8601, UTC)."""
+    return PolicyEntry(
+        policy=policy,
+        hook=call.hook,
+        action=action,
+        target=call.target,
+        reason=reason,
+        at=datetime.now(UTC).isoformat(timespec="microseconds"),
+        path=list(call.path),
+        node=call.node,
+        task_id=call.task_id,
+        by=by,
+    )
 
 
 ACTIVE: ContextVar[Active | None] = ContextVar("cadre_policy", default=None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field
 
@@ -38,16 +38,8 @@ Hook = Literal[
 """Where a policy is asked: around a node, a model call, a tool call; at a memory write; at
 the final answer."""
 
-HOOKS: tuple[Hook, ...] = (
-    "before_node",
-    "after_node",
-    "before_model",
-    "after_model",
-    "before_tool",
-    "after_tool",
-    "memory_write",
-    "answer",
-)
+HOOKS: tuple[Hook, ...] = get_args(Hook)
+"""Every hook, in the order a call meets them."""
 
 
 class Principal(Record):

@@ -31,6 +31,7 @@ __all__ = [
     "governed_memory_write",
     "governed_tool_args",
     "governed_tool_output",
+    "input_bound",
     "model_name",
     "tool_scopes",
 ]
@@ -89,6 +90,14 @@ def _counts(name: str, usage: Mapping[str, int]) -> dict[str, float]:
     }
 
 
+def input_bound(messages: Sequence[Any], extra: Any = None) -> int:
+    """A bound of the input tokens of a model call that no tokenizer spending at least a byte
+    per token exceeds: the UTF-8 bytes of the messages and of what else is sent (``extra``:
+    bound tools, a schema), plus a few tokens per message."""
+    size = sum(len(_text_of(message).encode()) + 4 for message in messages) + 3
+    return size + len(json.dumps(extra, default=str).encode()) if extra else size
+
+
 class _ModelGuard:
     """The hooks around one model call in ``scope``."""
 
@@ -104,10 +113,7 @@ class _ModelGuard:
         a few tokens per message."""
         if not self.scope.chain.decides("before_model"):
             return None
-        size = sum(len(_text_of(message).encode()) + 4 for message in messages) + 3
-        if extra:
-            size += len(json.dumps(extra, default=str).encode())
-        usage = {"input_bound": size}
+        usage = {"input_bound": input_bound(messages, extra)}
         return self.scope.call(
             "before_model", self.name, messages, usage=usage, call_id=self.call_id
         )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from framework.records import Plan, Task, WorkerResult
 
-__all__ = ["input_summary", "pause_summary", "state_summary"]
+__all__ = ["call_summary", "input_summary", "pause_summary", "state_summary"]
 
 _LIMIT = 120
 
@@ -64,3 +65,17 @@ def input_summary(value: Any) -> str:
             return f"task {task.id}: {_short(task.description)}"
         return state_summary(value)
     return _short(repr(value))
+
+
+def call_summary(value: Any) -> str:
+    """One line about what a call carries (for a policy review): its arguments as JSON, its
+    text, or how many messages it sends, shortened."""
+    if isinstance(value, Mapping):
+        text = json.dumps(value, default=str, ensure_ascii=False, sort_keys=True)
+    elif isinstance(value, str):
+        text = value
+    elif isinstance(value, Sequence):
+        text = f"{len(value)} messages"
+    else:
+        text = type(value).__name__
+    return _short(text, 160)
