@@ -16,6 +16,7 @@ from langgraph.graph import StateGraph
 from framework.chat_models import ProviderChatModel
 from framework.errors import ConfigError
 from framework.memory import ResearchMemory
+from framework.policy import governed
 from framework.records import Task, WorkerResult
 from framework.registry import TeamSetup
 from framework.roles import Roles, Worker
@@ -167,7 +168,8 @@ class _Models:
         if spec is None:  # refused before the run (needs_model); a file with only role models
             raise ConfigError(f"no model for role {role}: set models.default or pass --model")
         if spec not in self._built:
-            self._built[spec] = ProviderChatModel(spec, build_now=False)
+            # governed like the command line's model: the run's policies see its calls
+            self._built[spec] = governed(ProviderChatModel(spec, build_now=False))
         return self._built[spec]
 
     def roles(self, build: Callable[[BaseChatModel], Roles]) -> Roles:
