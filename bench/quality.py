@@ -1,8 +1,9 @@
-"""Answer quality of the offline research team on text cadre did not write.
+"""Answer quality of the offline teams: research on text cadre did not write, and conflicts.
 
-The corpus is 16 pages of HTTPX's documentation (``bench/quality/corpus``, BSD-3-Clause, see
-``bench/quality/SOURCE.md``); the cases are in ``bench/quality/research.yaml``: a question, its
-key facts (each with its accepted spellings) and the ``file:lines`` that state them.
+Research: the corpus is 16 pages of HTTPX's documentation (``bench/quality/corpus``,
+BSD-3-Clause, see ``bench/quality/SOURCE.md``); the cases are in
+``bench/quality/research.yaml``: a question, its key facts (each with its accepted spellings)
+and the ``file:lines`` that state them.
 
 Each question runs through the offline research team (``cadre run --team research``, no model,
 no network) in one data home. Scoring is strict:
@@ -13,9 +14,13 @@ no network) in one data home. Scoring is strict:
   inside the stated range;
 - a case passes when every key fact is found that way.
 
-Prints one line per case and a summary line; ``--json PATH`` writes every answer.
+Conflicts: tiny hand-made corpora (``bench/quality/conflicts.yaml``) run through the offline
+hypothesis team; see ``bench/_conflict_cases.py`` for what makes a report right.
 
-Run: ``python bench/quality.py [--only r01,r02] [--json PATH]``.
+Prints one line per case and a summary line per capability; ``--json PATH`` writes every
+answer.
+
+Run: ``python bench/quality.py [--capability research,conflicts] [--only r01,c02] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -35,6 +40,11 @@ import yaml
 from framework.home import DataHome
 from framework.launch import LaunchRequest, launch
 from framework.runner import new_thread_id, run_team
+
+try:
+    from bench._conflict_cases import run_conflict_cases
+except ImportError:  # run as a script: bench/ is on the path
+    from _conflict_cases import run_conflict_cases  # type: ignore[no-redef]
 
 HERE = Path(__file__).resolve().parent / "quality"
 CORPUS = HERE / "corpus"
@@ -119,24 +129,63 @@ def run_cases(cases: Sequence[dict[str, Any]]) -> list[Outcome]:
     return outcomes
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="", help="case ids, comma-separated")
-    parser.add_argument("--json", type=Path, help="write every answer here")
-    args = parser.parse_args(argv)
+def research(wanted: set[str]) -> tuple[str, list[dict[str, Any]]]:
+    """Run the research cases; print a line per case; return the summary line and answers."""
     cases = yaml.safe_load((HERE / "research.yaml").read_text(encoding="utf-8"))
-    wanted = {part for part in args.only.split(",") if part}
-    cases = [case for case in cases if not wanted or case["id"] in wanted]
-    outcomes = run_cases(cases)
+    outcomes = run_cases([case for case in cases if not wanted or case["id"] in wanted])
     for outcome in outcomes:
         facts = "".join("+" if found else "-" for found in outcome.found)
         verdict = "PASS" if outcome.passed else "MISS"
         print(f"{outcome.id}  {verdict}  {facts:4}  {outcome.question}")
     passed = sum(outcome.passed for outcome in outcomes)
     share = passed / len(outcomes) if outcomes else 0.0
-    print(f"research: {passed}/{len(outcomes)} questions with every key fact cited ({share:.0%})")
+    summary = (
+        f"research: {passed}/{len(outcomes)} questions with every key fact cited ({share:.0%})"
+    )
+    return summary, [asdict(o) for o in outcomes]
+
+
+def conflicts(wanted: set[str]) -> tuple[str, list[dict[str, Any]]]:
+    """Run the conflict cases; print a line per case; return the summary line and reports."""
+    cases = yaml.safe_load((HERE / "conflicts.yaml").read_text(encoding="utf-8"))
+    outcomes = run_conflict_cases([case for case in cases if not wanted or case["id"] in wanted])
+    for outcome in outcomes:
+        verdict = "PASS" if outcome.passed else "MISS"
+        print(f"{outcome.id}  {verdict}  {outcome.question}  ({outcome.why})")
+    passed = sum(outcome.passed for outcome in outcomes)
+    share = passed / len(outcomes) if outcomes else 0.0
+    wrong = sum(outcome.wrong_confirmed for outcome in outcomes)
+    flagged = sum(outcome.control_flagged for outcome in outcomes)
+    summary = (
+        f"conflicts: {passed}/{len(outcomes)} cases right ({share:.0%}); {wrong} with a wrong "
+        f"value confirmed; {flagged} controls flagged"
+    )
+    return summary, [asdict(o) for o in outcomes]
+
+
+CAPABILITIES = {"research": research, "conflicts": conflicts}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--capability", default=",".join(CAPABILITIES), help="which, comma-separated"
+    )
+    parser.add_argument("--only", default="", help="case ids, comma-separated")
+    parser.add_argument("--json", type=Path, help="write every answer here")
+    args = parser.parse_args(argv)
+    wanted = {part for part in args.only.split(",") if part}
+    chosen = [part for part in args.capability.split(",") if part]
+    unknown = [part for part in chosen if part not in CAPABILITIES]
+    if unknown:
+        parser.error(f"unknown capability {unknown[0]!r}; choose from {', '.join(CAPABILITIES)}")
+    summaries, answers = [], {}
+    for name in chosen:
+        summary, answers[name] = CAPABILITIES[name](wanted)
+        summaries.append(summary)
+    print("\n".join(summaries))
     if args.json:
-        args.json.write_text(json.dumps([asdict(o) for o in outcomes], indent=2), encoding="utf-8")
+        args.json.write_text(json.dumps(answers, indent=2), encoding="utf-8")
     return 0
 
 

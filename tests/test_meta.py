@@ -88,7 +88,7 @@ def test_risk_flags_weak_failed_and_conflicting_evidence() -> None:
     }
     findings = EvidenceRisk().assess({"worker_results": results}, CONTEXT)
     messages = [f.message for f in findings]
-    numbers = "a.md:1 and b.md:4 may conflict: different numbers (100, 200)"
+    numbers = "a.md:1 and b.md:4 may conflict: different numbers (100 entries, 200 entries)"
     assert any(numbers in m for m in messages)
     assert any("c.md:2 and d.md:9 may conflict: one negates" in m for m in messages)
     assert any(f.task_id == "q4" and "weak evidence" in f.message for f in findings)

@@ -30,6 +30,7 @@ from teams.hypothesis.events import (
 )
 from teams.hypothesis.evidence import handed_over
 from teams.hypothesis.roles import HypothesisRoles
+from teams.hypothesis.rules import conflicts_to_resolve
 from teams.hypothesis.state import HypothesisState
 from teams.hypothesis.verdicts import Assessment
 
@@ -138,17 +139,25 @@ def resolve_body(roles: HypothesisRoles) -> Any:
 
     def body(state: HypothesisState, context: NodeContext) -> dict[str, Any]:
         known = list(state.get("evidence_ids") or [])
-        update: dict[str, Any] = {"conflicts": {}, "evidence_ids": [], "errors": []}
+        update: dict[str, Any] = {
+            "conflicts": {},
+            "evidence_ids": [],
+            "errors": [],
+            "undecided": [],
+        }
         notes: list[str] = []
-        for conflict in (state.get("conflicts") or {}).values():
-            if conflict.status != "open":
-                continue
+        conflicts = state.get("conflicts") or {}
+        for conflict in (conflicts[cid] for cid in conflicts_to_resolve(state)):
             a, b = memory.evidence([conflict.source_a, conflict.source_b])
             kept = gather(roles, roles.resolver.queries(conflict, a, b), known, context)
             known += kept.new
             update["evidence_ids"] += kept.ids
             update["errors"] += kept.errors
             resolution = roles.resolver.resolve(conflict, a, b, context)
+            if resolution is None:
+                update["undecided"].append(conflict.id)
+                notes.append(f"{conflict.id} stays open: no source decides")
+                continue
             try:
                 resolved = memory.resolve_conflict(
                     conflict.id, resolution.resolution, resolved_by=resolution.resolved_by

@@ -1,8 +1,10 @@
 """The offline judge: proposes hypotheses from the evidence, weighs them, finds conflicts.
 
 For each hypothesis, the evidence close in meaning to its statement (cosine >= ``similar``) on
-the same subject supports it, unless it disagrees (:func:`teams.contradiction.disagreement`),
-in which case it contradicts it. A supporting and a contradicting piece of evidence that
+the same subject supports it, unless it disagrees (:func:`teams.contradiction.disagreement`:
+another figure, date, colour, material or fuel, or the negation), in which case it contradicts
+it. A correction ("a misprint", "was corrected to") neither supports nor contradicts: the
+resolver weighs it. A supporting and a contradicting piece of evidence that
 disagree are a conflict, unless a conflict between the same two claims is already known.
 Evidence on the losing side of a resolved conflict no longer counts.
 """
@@ -14,7 +16,13 @@ from dataclasses import dataclass, field
 
 from framework.memory import EvidenceRecord, Hypothesis, HypothesisStatus, ResearchMemory
 from framework.runtime import NodeContext
-from teams.contradiction import DEFAULT_OVERLAP, agrees, disagreement, same_subject
+from teams.contradiction import (
+    DEFAULT_OVERLAP,
+    agrees,
+    claim_of,
+    disagreement,
+    same_subject,
+)
 from teams.hypothesis.state import HypothesisState
 from teams.hypothesis.verdicts import Assessment, ConflictClaim, Judgment, upheld_side
 
@@ -101,7 +109,8 @@ class EvidenceJudge:
         return Judgment(assessments=assessments, conflicts=tuple(conflicts))
 
     def _proposals(self, state: HypothesisState, known: list[str]) -> list[str]:
-        """Sentences of the run's evidence answering the question, one per distinct claim."""
+        """Sentences of the run's evidence answering the question, one per distinct claim (an
+        answer much weaker than the best is left out, unless it disputes another)."""
         room = self.max_hypotheses - len(known)
         run = set(state.get("evidence_ids") or [])
         found = self.memory.relevant(state.get("question", ""), n=8, min_score=self.answers)
@@ -109,9 +118,15 @@ class EvidenceJudge:
         proposals: list[str] = []
         for scored in found:
             text = scored.evidence.text
-            if len(proposals) >= room or scored.evidence.id not in run or scored.score < cutoff:
+            if len(proposals) >= room or scored.evidence.id not in run:
                 continue
-            if not any(agrees(text, other, self.overlap) for other in [*known, *proposals]):
+            if claim_of(text).correction:
+                continue
+            others = [*known, *proposals]
+            disputes = any(disagreement(text, other, self.overlap) for other in others)
+            if scored.score < cutoff and not disputes:
+                continue
+            if not any(agrees(text, other, self.overlap) for other in others):
                 proposals.append(text)
         return proposals
 
@@ -125,6 +140,8 @@ class EvidenceJudge:
             evidence = scored.evidence
             book.add([evidence])
             if evidence.id in support or evidence.id in against:
+                continue
+            if claim_of(evidence.text).correction:
                 continue
             if disagreement(statement, evidence.text, self.overlap) is not None:
                 against.append(evidence.id)

@@ -32,7 +32,7 @@ from teams.hypothesis.prompts import (
 )
 from teams.hypothesis.report import hypothesis_report
 from teams.hypothesis.resolving import DecisiveSourceResolver, candidates
-from teams.hypothesis.rules import open_conflicts, pending_queries
+from teams.hypothesis.rules import conflicts_to_resolve, pending_queries
 from teams.hypothesis.schemas import (
     JudgmentDraft,
     QueriesDraft,
@@ -61,7 +61,7 @@ class ModelSupervisor:
             raise
         except Exception as error:  # an unusable answer or a failed call: the rule decides
             return Decision(step=rule.step, reason=rule.reason, fallback=brief(error))
-        if draft.step == "resolve" and not open_conflicts(state):
+        if draft.step == "resolve" and not conflicts_to_resolve(state):
             fallback = "the model chose resolve with no open conflict"
             return Decision(step=rule.step, reason=rule.reason, fallback=fallback)
         return Decision(step=draft.step, reason=" ".join(draft.reason.split()) or "no reason")
@@ -171,8 +171,9 @@ class ModelResolver:
 
     def resolve(
         self, conflict: Conflict, a: EvidenceRecord, b: EvidenceRecord, context: NodeContext
-    ) -> Resolution:
-        """The model's resolution; the deciding source mapped to its evidence id."""
+    ) -> Resolution | None:
+        """The model's resolution; the deciding source mapped to its evidence id (the offline
+        resolver's when the model gives none)."""
         others = candidates(self.memory, a, b)
         draft = self._ask(resolver_request(conflict, a, b, others))
         if not draft.resolution.strip():

@@ -1,15 +1,17 @@
-"""The offline resolver: a third source that agrees with one side decides; else a judgment.
+"""The offline resolver: a correction or a third source decides; else the newer dated source.
 
-Decisive evidence is any other evidence close in meaning to either side that agrees with
-exactly one of them (the judge's agreement test). Without it, the newer dated source is
-preferred, as a judgment; without dates, the conflict is recorded as a judgment call.
+Decisive evidence is other evidence close in meaning to either side that either corrects one
+of them ("a misprint", "confused it with", "was corrected to"; see
+:func:`teams.contradiction.correction_of`) or agrees with exactly one of them (the judge's
+agreement test); corrections are weighed first. Without it, the newer dated source is
+preferred. Without dates, nothing decides: the conflict stays open and the report says so.
 """
 
 from __future__ import annotations
 
 from framework.memory import Conflict, EvidenceRecord, ResearchMemory
 from framework.runtime import NodeContext
-from teams.contradiction import DEFAULT_OVERLAP
+from teams.contradiction import DEFAULT_OVERLAP, claim_of
 from teams.hypothesis.verdicts import Resolution, newer_side, side_of
 
 __all__ = ["DecisiveSourceResolver", "candidates"]
@@ -22,13 +24,22 @@ def candidates(
     *,
     n: int = 8,
     similar: float = 0.5,
+    correcting: float = 0.2,
 ) -> list[EvidenceRecord]:
-    """Evidence in memory close to either side of a conflict, the sides left out, best first."""
-    found = memory.relevant(a.text, n=n, min_score=similar)
-    found += memory.relevant(b.text, n=n, min_score=similar)
+    """Evidence in memory about either side of a conflict, the sides left out: corrections
+    (cosine >= ``correcting``: they name the subject in other words) first, then other
+    evidence (cosine >= ``similar``), best first."""
+    found = memory.relevant(a.text, n=n, min_score=correcting)
+    found += memory.relevant(b.text, n=n, min_score=correcting)
     ranked = sorted(found, key=lambda scored: -scored.score)
-    unique = {s.evidence.id: s.evidence for s in ranked if s.evidence.id not in (a.id, b.id)}
-    return list(unique.values())
+    unique: dict[str, EvidenceRecord] = {}
+    for scored in ranked:
+        record = scored.evidence
+        if record.id in (a.id, b.id):
+            continue
+        if scored.score >= similar or claim_of(record.text).correction:
+            unique.setdefault(record.id, record)
+    return sorted(unique.values(), key=lambda record: not claim_of(record.text).correction)
 
 
 class DecisiveSourceResolver:
@@ -53,23 +64,25 @@ class DecisiveSourceResolver:
 
     def resolve(
         self, conflict: Conflict, a: EvidenceRecord, b: EvidenceRecord, context: NodeContext
-    ) -> Resolution:
-        """The first decisive candidate, else the newer dated side, else a judgment call."""
+    ) -> Resolution | None:
+        """The first decisive candidate, else the newer dated side, else None (stays open)."""
         for evidence in candidates(self.memory, a, b, similar=self.similar):
             upheld = side_of(evidence, a, b, self.overlap)
-            if upheld is not None:
-                text = f"{evidence.source} agrees with {upheld.source}: {evidence.text}"
-                return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=evidence.id)
+            if upheld is None:
+                continue
+            if claim_of(evidence.text).correction:
+                rejected = b if upheld is a else a
+                how = f"corrects {rejected.source}, upholding {upheld.source}"
+            else:
+                how = f"agrees with {upheld.source}"
+            text = f"{evidence.source} {how}: {evidence.text}"
+            return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=evidence.id)
         newer = newer_side(a, b)
-        if newer is not None:
-            older = b if newer is a else a
-            text = (
-                f"judgment: no third source decides; the newer source {newer.source} "
-                f"({newer.date}) is preferred over {older.source} ({older.date})"
-            )
-            return Resolution(conflict_id=conflict.id, resolution=text)
+        if newer is None:
+            return None
+        older = b if newer is a else a
         text = (
-            f"judgment call: no third source decides between {a.source} and {b.source}, "
-            "and neither is dated later; both stay in doubt"
+            f"no third source decides; the newer source {newer.source} ({newer.date}) is "
+            f"preferred over {older.source} ({older.date})"
         )
         return Resolution(conflict_id=conflict.id, resolution=text)

@@ -71,8 +71,9 @@ class Resolver(Protocol):
 
     def resolve(
         self, conflict: Conflict, a: EvidenceRecord, b: EvidenceRecord, context: NodeContext
-    ) -> Resolution:
-        """How the conflict is settled, after the search; a judgment when nothing decides."""
+    ) -> Resolution | None:
+        """How the conflict is settled, after the search; None when nothing decides (the
+        conflict stays open and the report says so)."""
         ...
 
 

@@ -4,7 +4,7 @@ searcher that follow it.
 The rule, in order:
 
 1. the iteration bound is reached -> synthesize;
-2. a conflict is open -> resolve;
+2. a conflict is open and the resolver has not tried it yet -> resolve;
 3. something lacks evidence (the question not searched yet in this run, or a hypothesis with
    neither supporting nor contradicting evidence not searched yet) -> search;
 4. at least ``enough_new`` new evidence (or resolutions) since the last judge -> judge;
@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_MAX_ITERATIONS",
     "QueryPlanner",
     "RuleSupervisor",
+    "conflicts_to_resolve",
     "iteration_bound",
     "next_step_by_rule",
     "open_conflicts",
@@ -44,6 +45,12 @@ _SETTLED = ("confirmed", "refuted")
 def open_conflicts(state: HypothesisState) -> list[str]:
     """Ids of the state's open conflicts, in order."""
     return [cid for cid, c in (state.get("conflicts") or {}).items() if c.status == "open"]
+
+
+def conflicts_to_resolve(state: HypothesisState) -> list[str]:
+    """Ids of the open conflicts the resolver has not found undecidable, in order."""
+    undecided = set(state.get("undecided") or [])
+    return [cid for cid in open_conflicts(state) if cid not in undecided]
 
 
 def pending_queries(state: HypothesisState) -> list[str]:
@@ -77,7 +84,7 @@ def next_step_by_rule(
     bound = iteration_bound(state, max_iterations)
     if state.get("iteration", 0) >= bound:
         return Decision(step="synthesize", reason=f"reached the bound of {bound} iterations")
-    conflicts = open_conflicts(state)
+    conflicts = conflicts_to_resolve(state)
     if conflicts:
         return Decision(step="resolve", reason=f"{len(conflicts)} open conflict(s)")
     pending = pending_queries(state)

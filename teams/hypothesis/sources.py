@@ -27,9 +27,12 @@ from langgraph.errors import GraphBubbleUp
 from pydantic import ValidationError
 
 from framework.errors import ConfigError
-from framework.memory import Corpus, EvidenceRecord
+from framework.memory import Corpus, EvidenceRecord, Passage
 from framework.records import SourceError
+from teams.contradiction import claim_of, same_subject
 from teams.research.offline import cited_sentence
+from teams.research.text import scored_sentences
+from teams.values import stated_date
 
 __all__ = ["CORPUS_SOURCE", "SourceOutcome", "arun_source", "corpus_source", "run_source"]
 
@@ -43,7 +46,8 @@ SourceOutcome = tuple[list[EvidenceRecord], SourceError | None]
 def corpus_source(
     corpus: Corpus, *, k: int = 4, min_score: float = 0.3, name: str = CORPUS_SOURCE
 ) -> BaseTool:
-    """A source over ``corpus``: the most relevant sentence of each passage, cited ``path:line``.
+    """A source over ``corpus``: the most relevant sentence of each passage and the passage's
+    corrections of it, cited ``path:line`` and dated when the passage says when it was written.
 
     Args:
         corpus: The ingested corpus to search.
@@ -58,20 +62,44 @@ def corpus_source(
         """Search the local document corpus; returns evidence as a JSON list."""
         found = []
         for passage in corpus.search(query, k=k, min_score=min_score):
-            cited = cited_sentence(passage, query)
-            if cited is not None:
-                source, sentence = cited
+            date = stated_date(passage.heading, passage.text)
+            for source, sentence in passage_evidence(passage, query):
                 found.append(
                     {
                         "text": sentence,
                         "source": source,
                         "title": passage.heading,
                         "path": passage.path,
+                        "date": date,
                     }
                 )
         return json.dumps(found, ensure_ascii=False)
 
     return StructuredTool.from_function(search_corpus, name=name)
+
+
+def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
+    """The passage's most relevant sentence to ``query``, then the passage's corrections of it
+    ("that was a misprint", "was corrected to": on its subject, or the sentence right after
+    it), each as ``(path:line, sentence)``."""
+    cited = cited_sentence(passage, query)
+    if cited is None:
+        return []
+    sentences = scored_sentences(passage.text, query, heading=passage.heading)
+    texts = [sentence for _, _, sentence in sentences]
+    after = texts.index(cited[1]) + 1 if cited[1] in texts else len(texts)
+    corrections = [
+        (f"{passage.path}:{passage.line + offset}", sentence)
+        for index, (_, offset, sentence) in enumerate(sentences)
+        if sentence != cited[1]
+        and claim_of(sentence).correction
+        and (index == after or same_subject(sentence, cited[1], _CORRECTION_OVERLAP))
+    ]
+    return [cited, *corrections]
+
+
+_CORRECTION_OVERLAP = 0.3
+"""Content-word overlap at which a correction in a passage is about its cited sentence."""
 
 
 def run_source(tool: BaseTool, query: str) -> SourceOutcome:

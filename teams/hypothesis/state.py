@@ -7,6 +7,7 @@
 | conflicts      | keyed by conflict id                                             |
 | evidence_ids   | append, each id once                                             |
 | searched       | append, each query once                                          |
+| undecided      | append, each conflict id once                                    |
 | messages       | append (merged by message id), bounded                           |
 | errors         | append                                                           |
 | new_evidence   | summed (parallel sources add); the judge resets it with Overwrite |
@@ -86,6 +87,8 @@ class HypothesisState(GovernedState, total=False):
     """The queries of the current search round."""
     searched: Annotated[list[str], append_unique]
     """Every query searched in this run."""
+    undecided: Annotated[list[str], append_unique]
+    """Open conflicts the resolver found nothing to decide: they stay open in the report."""
     search_id: str
     report: str
     final_answer: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from framework.memory import Conflict, EvidenceRecord, HypothesisStatus
-from teams.contradiction import DEFAULT_OVERLAP, agrees
+from teams.contradiction import DEFAULT_OVERLAP, agrees, correction_of
 from teams.hypothesis.state import Step
 
 __all__ = [
@@ -81,7 +81,12 @@ def side_of(
     b: EvidenceRecord,
     overlap: float = DEFAULT_OVERLAP,
 ) -> EvidenceRecord | None:
-    """The side (``a`` or ``b``) that ``evidence`` agrees with and the other does not, or None."""
+    """The side (``a`` or ``b``) that ``evidence`` upholds, or None: the side a correction
+    upholds, else the side it agrees with when it does not agree with the other."""
+    nearby = evidence.path is not None and evidence.path in (a.path, b.path)
+    corrected = correction_of(evidence.text, a.text, b.text, nearby=nearby)
+    if corrected is not None:
+        return a if corrected == a.text else b
     with_a = evidence.id == a.id or agrees(evidence.text, a.text, overlap)
     with_b = evidence.id == b.id or agrees(evidence.text, b.text, overlap)
     if with_a == with_b:
