@@ -1,4 +1,4 @@
-"""Answer quality of the offline teams: research on text cadre did not write, and conflicts.
+"""Answer quality of the offline teams: research on text cadre did not write, conflicts, extraction.
 
 Research: the corpus is 16 pages of HTTPX's documentation (``bench/quality/corpus``,
 BSD-3-Clause, see ``bench/quality/SOURCE.md``); the cases are in
@@ -17,10 +17,14 @@ no network) in one data home. Scoring is strict:
 Conflicts: tiny hand-made corpora (``bench/quality/conflicts.yaml``) run through the offline
 hypothesis team; see ``bench/_conflict_cases.py`` for what makes a report right.
 
+Extraction: tiny hand-made documents (``bench/quality/extraction.yaml``) through ``cadre
+extract`` then ``cadre ask``; see ``bench/_extraction_cases.py`` for the scoring.
+
 Prints one line per case and a summary line per capability; ``--json PATH`` writes every
 answer.
 
-Run: ``python bench/quality.py [--capability research,conflicts] [--only r01,c02] [--json PATH]``.
+Run: ``python bench/quality.py [--capability research,conflicts,extraction] [--only r01,c02]
+[--json PATH]``.
 """
 
 from __future__ import annotations
@@ -43,8 +47,10 @@ from framework.runner import new_thread_id, run_team
 
 try:
     from bench._conflict_cases import run_conflict_cases
+    from bench._extraction_cases import run_extraction_cases
 except ImportError:  # run as a script: bench/ is on the path
     from _conflict_cases import run_conflict_cases  # type: ignore[no-redef]
+    from _extraction_cases import run_extraction_cases  # type: ignore[no-redef]
 
 HERE = Path(__file__).resolve().parent / "quality"
 CORPUS = HERE / "corpus"
@@ -163,7 +169,21 @@ def conflicts(wanted: set[str]) -> tuple[str, list[dict[str, Any]]]:
     return summary, [asdict(o) for o in outcomes]
 
 
-CAPABILITIES = {"research": research, "conflicts": conflicts}
+def extraction(wanted: set[str]) -> tuple[str, list[dict[str, Any]]]:
+    """Run the extraction cases; print a line per case; return the summary line and answers."""
+    cases = yaml.safe_load((HERE / "extraction.yaml").read_text(encoding="utf-8"))
+    outcomes = run_extraction_cases([case for case in cases if not wanted or case["id"] in wanted])
+    for outcome in outcomes:
+        facts = "".join("+" if found else "-" for found in outcome.found)
+        verdict = "PASS" if outcome.passed else "MISS"
+        print(f"{outcome.id}  {verdict}  {facts:4}  {outcome.question}")
+    passed = sum(outcome.passed for outcome in outcomes)
+    share = passed / len(outcomes) if outcomes else 0.0
+    summary = f"extraction/ask: {passed}/{len(outcomes)} questions answered right ({share:.0%})"
+    return summary, [asdict(o) for o in outcomes]
+
+
+CAPABILITIES = {"research": research, "conflicts": conflicts, "extraction": extraction}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

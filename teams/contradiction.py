@@ -201,13 +201,17 @@ def differing_names(first: str, second: str) -> tuple[str, str] | None:
         return None
     if not all(word[0].isupper() for word in [*name_a, *name_b]):
         return None
+    valued = value_words(values_in(first)) | value_words(values_in(second))
+    if any(word.lower() in valued for word in [*name_a, *name_b]):
+        return None  # "May 1932" and "June 1932" are dates, compared as values
     return " ".join(name_a), " ".join(name_b)
 
 
 def _names(text: str) -> set[str]:
     """The capitalised words of ``text`` after its first word: the names it mentions."""
     words = _WORDS.findall(text)[1:]
-    return {word.lower() for word in words if word[0].isupper() and word.lower() not in STOPWORDS}
+    skip = STOPWORDS | value_words(values_in(text))
+    return {word.lower() for word in words if word[0].isupper() and word.lower() not in skip}
 
 
 def agrees(first: str, second: str, overlap: float = DEFAULT_OVERLAP) -> bool:

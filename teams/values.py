@@ -94,9 +94,7 @@ for _category, _words in {
 _MONTHS = (
     "january february march april may june july august september october november december"
 ).split()
-_CLOCK = re.compile(
-    r"(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|(\d{1,2}):(\d{2})\b", re.IGNORECASE
-)
+_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 _TOKEN = re.compile(
     r"\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\d{1,2}:\d{2}\b|\d+(?:,\d{3})*(?:\.\d+)?|"
     r"[A-Za-z]+(?:-[A-Za-z]+)*|%",
@@ -156,8 +154,11 @@ def _spelled(tokens: list[str], start: int) -> tuple[float, float, int] | None:
             smallest = scale
             if scale >= 1000:
                 total, current = total + current, 0.0
-        elif word == "and" and used and index + 1 < len(tokens) and tokens[index + 1].lower() in (
-            _WORD_NUMBERS
+        elif (
+            word == "and"
+            and used
+            and index + 1 < len(tokens)
+            and tokens[index + 1].lower() in (_WORD_NUMBERS)
         ):
             pass
         else:

@@ -59,7 +59,8 @@ def test_ask_json_has_the_answer_decisions_and_evidence(home: Path) -> None:
     state = json.loads(out)
     assert state["thread_id"]
     assert "`docs/telemetry.md:4`" in state["final_answer"]
-    assert [d["step"] for d in state["decisions"]] == ["query_memory", "draft_content", "finish"]
+    steps = [d["step"] for d in state["decisions"]]
+    assert steps == ["query_memory", "query_memory", "draft_content", "finish"]
     assert [e["source"] for e in state["evidence"]] == ["docs/telemetry.md:4"]
 
 

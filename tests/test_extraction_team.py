@@ -37,6 +37,7 @@ from teams.extraction import (
     normalised_extraction,
     offline_roles,
 )
+from teams.extraction.patterns import read_sentence
 
 NOTES = """# Runner
 
@@ -367,3 +368,72 @@ def test_sentences_start_on_their_own_line_and_evidence_keeps_its_markup() -> No
     assert (uses.subject, uses.object, uses.line) == ("runner", "checkpointer", 4)
     assert uses.evidence == "`The runner` uses the checkpointer."
     assert RuleCritic().review(document, extraction).passed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "# Stones\n\nVell stone is a pale limestone.\nIt is quarried only near Lake Vell.\n",
+            {("Vell stone", "quarried near", "Lake Vell", 4)},
+        ),
+        (
+            "# The Corran ferry\n\nIt carries forty cars.\n",
+            {("Corran ferry", "carries", "forty car", 3)},
+        ),
+        (
+            "# Bridges\n\nThe Harrow bridge was designed by Ada Marsh.\n",
+            {("Harrow bridge", "designed by", "Ada Marsh", 3)},
+        ),
+        (
+            "# Mills\n\nThe Corbel mill was demolished in 1962.\n",
+            {("Corbel mill", "demolished in", "1962", 3)},
+        ),
+        (
+            "# Engines\n\nThe Kestrel engine burns petrol, diesel and hydrogen.\n",
+            {("Kestrel engine", "burns", fuel, 3) for fuel in ("petrol", "diesel", "hydrogen")},
+        ),
+        (
+            "# Kit\n\nThe Osprey toolkit includes:\n\n- a compiler\n- a debugger\n",
+            {
+                ("Osprey toolkit", "includes", "compiler", 5),
+                ("Osprey toolkit", "includes", "debugger", 6),
+            },
+        ),
+        (
+            "# People\n\nMara Quill, the city's chief engineer, approved the flood plan.\n",
+            {
+                ("Mara Quill", "is", "city's chief engineer", 3),
+                ("Mara Quill", "approved", "flood plan", 3),
+            },
+        ),
+        (
+            "# Presses\n\nTamsin Reed founded the Lumen Press.\n",
+            {("Tamsin Reed", "founded", "Lumen Press", 3)},
+        ),
+    ],
+    ids=[
+        "pronoun",
+        "heading-pronoun",
+        "passive-agent",
+        "passive",
+        "list",
+        "bullets",
+        "apposition",
+        "verb",
+    ],
+)
+def test_offline_extraction_reads_pronouns_passives_lists_and_appositions(
+    text: str, expected: set[tuple[str, str, str, int]]
+) -> None:
+    document = document_of("notes.md", text)
+    extraction = PatternCartographer().extract(document, None, ())
+    found = {(t.subject, t.predicate, t.object, t.line) for t in extraction.triples}
+    assert expected <= found
+    assert RuleCritic().review(document, extraction).passed  # every evidence is in the text
+
+
+def test_a_negated_sentence_states_no_relation_and_the_main_clause_wins() -> None:
+    assert read_sentence("The Kestrel engine never burns coal.") == []
+    (main,) = read_sentence("A reviewer approves the plan while the run is paused at a point.")
+    assert (main.subject, main.predicate, main.object) == ("reviewer", "approves", "plan")

@@ -25,8 +25,8 @@ CORPUS = {
 """Two documents; their sentences start at line 3."""
 PATH_QUESTION = "How is the dispatcher linked to the clock?"
 PATH_ANSWER = (
-    "Dispatcher reaches clock in 2 step(s): dispatcher uses scheduler (`docs/chain.md:3`); then "
-    "scheduler reads clock (`docs/chain.md:3`)."
+    "Dispatcher reaches clock in 2 step(s): the dispatcher uses the scheduler "
+    "(`docs/chain.md:3`); then the scheduler reads the clock (`docs/chain.md:3`)."
 )
 
 
@@ -60,7 +60,7 @@ def test_meta_knowledge_extracts_then_answers_citing_the_corpus(
     assert "supervisor_team next query_memory" in err  # the nested team's progress
     code, out, err = _cadre("ask", "What does the tracer do?", "--home", home, "--no-trace")
     assert code == 0, err  # the graph the run extracted stays in the home
-    assert "Tracer exports span (`docs/storage.md:3`)." in out
+    assert '- The tracer exports spans: "The tracer exports spans to the collector." (' in out
 
 
 def test_extract_then_ask_answers_from_the_same_home(

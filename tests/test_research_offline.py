@@ -24,7 +24,7 @@ from framework.runtime import NodeContext
 from teams.hypothesis.sources import corpus_source
 from teams.research import build_research_team, offline_roles
 from teams.research.offline import CorpusSearchWorker, cited_sentence
-from teams.research.text import best_sentences, split_question
+from teams.research.text import best_sentences, shared_words, split_question, term_weights
 from tests.conftest import write_corpus
 
 CORPUS = {
@@ -134,8 +134,13 @@ def test_split_question_finds_sub_questions() -> None:
 
 def test_sub_questions_carry_their_subject() -> None:
     assert split_question("How does a cadre team plan, fan out work and review its results?") == [
-        "How does a cadre team plan, fan out work",
+        "How does a cadre team plan",
+        "How does a cadre team fan out work",
         "How does a cadre team review its results",
+    ]
+    assert split_question("What is Vell stone and what is it used for?") == [
+        "What is Vell stone",
+        "what is Vell stone used for",
     ]
     assert split_question("Where is vellite mined and what is it used for?") == [
         "Where is vellite mined",
@@ -145,6 +150,16 @@ def test_sub_questions_carry_their_subject() -> None:
         "How do workers retry transient errors",
         "How do workers report failures",
     ]
+
+
+def test_the_words_every_sub_question_shares_are_their_topic_and_count_less() -> None:
+    parts = split_question("How does a cadre team plan, fan out work and review its results?")
+    assert shared_words(parts) == "cadre team"
+    assert shared_words(["What is a star"]) == ""
+    texts = ["The cadre team has a planner.", "The cadre team runs.", "Workers plan tasks."]
+    plain = term_weights(texts, parts[0])
+    weighed = term_weights(texts, parts[0], topic="cadre team")
+    assert weighed["plan"] == plain["plan"] and weighed["cadre"] < plain["cadre"] / 3 + 1e-9
 
 
 def test_sentences_answer_what_the_question_asks() -> None:

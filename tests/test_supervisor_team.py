@@ -105,7 +105,7 @@ def _steps(state: dict[str, Any]) -> list[str]:
 
 def test_offline_run_queries_then_drafts_then_finishes(graph: KnowledgeGraph) -> None:
     state = _run(offline_roles(graph))
-    assert _steps(state) == ["query_memory", "draft_content", "finish"]
+    assert _steps(state) == ["query_memory"] * 4 + ["draft_content", "finish"]
     assert all(decision["fallback"] is None for decision in state["decisions"])
     assert state["results"][0]["query"] == {
         "kind": "paths",
@@ -114,8 +114,8 @@ def test_offline_run_queries_then_drafts_then_finishes(graph: KnowledgeGraph) ->
     answer = state["final_answer"]
     assert answer.startswith(f"# {QUESTION}\n")
     assert (
-        "Dispatcher reaches Checkpointer in 2 step(s): Dispatcher sends tasks to Worker pool "
-        "(`docs/dispatch.md:3`); then Worker pool writes results to Checkpointer "
+        "Dispatcher reaches Checkpointer in 2 step(s): the dispatcher sends tasks to the worker "
+        "pool (`docs/dispatch.md:3`); then the worker pool writes results to the checkpointer "
         "(`docs/workers.md:5`)."
     ) in answer
     assert "## Sources" in answer and "## Review" not in answer
@@ -154,10 +154,13 @@ def test_path_queries_are_bounded_in_depth(graph: KnowledgeGraph) -> None:
 
 def test_a_path_that_is_not_there_moves_on_to_the_relations(graph: KnowledgeGraph) -> None:
     state = _run(offline_roles(graph), "How is the tracer linked to the dispatcher?")
-    assert [r["query"]["kind"] for r in state["results"]] == ["paths", "relations"]
+    kinds = [r["query"]["kind"] for r in state["results"]]
+    assert kinds == ["paths", "relations", "relations", "semantic"]
     assert state["results"][0]["paths"] == []
-    assert _steps(state) == ["query_memory", "query_memory", "draft_content", "finish"]
-    assert "## About Tracer" in state["final_answer"]
+    assert _steps(state) == ["query_memory"] * 4 + ["draft_content", "finish"]
+    answer = state["final_answer"]
+    assert "Nothing in the knowledge graph answers this question: it holds" in answer
+    assert "about Tracer and Dispatcher, none on linked." in answer and "`docs/" not in answer
 
 
 def test_a_failing_graph_gives_empty_results_and_the_run_still_finishes(
@@ -201,6 +204,7 @@ def test_the_rule_decides_when_the_model_gives_an_invalid_step_malformed_json_or
         [
             Structured({"step": "search_web", "reason": "not a step"}, match="Route:"),
             Fail(OutputParserException("Invalid json output: {step: draft"), match="Route:"),
+            _route("draft_content", "enough to draft"),
             _claims(
                 ("The dispatcher hands tasks to the worker pool.", "docs/dispatch.md:3"),
                 ("It runs on a mainframe.", "docs/nowhere.md:1"),
@@ -210,15 +214,16 @@ def test_the_rule_decides_when_the_model_gives_an_invalid_step_malformed_json_or
     )
     state = _run(model_roles(model, graph))
     model.assert_complete()
-    assert _steps(state) == ["query_memory", "draft_content", "finish"]
+    assert _steps(state) == ["query_memory", "query_memory", "draft_content", "finish"]
     fallbacks = [decision["fallback"] for decision in state["decisions"]]
     assert fallbacks[0] is not None and "search_web" in fallbacks[0]
     assert fallbacks[1].startswith("OutputParserException: Invalid json output: {step: draft")
-    assert fallbacks[2] == "TimeoutError: the model timed out"
+    assert fallbacks[2] is None
+    assert fallbacks[3] == "TimeoutError: the model timed out"
     answer = state["final_answer"]
     assert "The dispatcher hands tasks to the worker pool (`docs/dispatch.md:3`)." in answer
     assert "mainframe" not in answer
-    assert "- step 3: the rule chose finish because TimeoutError: the model timed out" in answer
+    assert "- step 4: the rule chose finish because TimeoutError: the model timed out" in answer
     assert "- 1 drafted claim(s) left out: they cite no listed source" in answer
 
 
@@ -278,7 +283,7 @@ def test_the_rule_finishes_after_two_failed_drafts(graph: KnowledgeGraph) -> Non
     )
     state = _run(roles)
     assert BrokenWriter.calls == 2
-    assert _steps(state) == ["query_memory", "draft_content", "draft_content", "finish"]
+    assert _steps(state) == ["query_memory"] * 4 + ["draft_content", "draft_content", "finish"]
     assert state["decisions"][-1]["reason"] == "drafting failed 2 times"
 
 

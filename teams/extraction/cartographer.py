@@ -1,7 +1,8 @@
 """The cartographer: reads a document into triples, and revises them after the critic's
 critiques.
 
-Offline it reads sentences with the patterns of :mod:`teams.extraction.patterns`; a revision
+Offline it reads sentences with the patterns of :mod:`teams.extraction.patterns`, a leading
+pronoun standing for the subject before it (or the heading's subject); a revision
 leaves out the triples the critic refused and, when the previous output was empty, reads with
 the relaxed patterns too. The model-backed cartographer asks for structured output; whatever
 shape the answer has is normalised (:func:`normalised_extraction`), and a failed call becomes an
@@ -10,6 +11,7 @@ empty output with the failure in ``rejected``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -21,7 +23,7 @@ from pydantic import BaseModel, Field
 from framework.errors import brief
 from framework.knowledge import entity_id
 from framework.memory import normalised
-from teams.extraction.documents import Document, plain, unmarked
+from teams.extraction.documents import LIST_JOIN, Document, plain, unmarked
 from teams.extraction.normalise import normalised_extraction
 from teams.extraction.patterns import read_sentence
 from teams.extraction.prompts import CARTOGRAPHER_SYSTEM, cartographer_request
@@ -82,22 +84,49 @@ def _excerpt(sentence: str) -> str:
     return sentence[:_EVIDENCE_CHARS].rsplit(" ", 1)[0]
 
 
+_PRONOUN = re.compile(r"^(?:It|They|He|She)\b")
+_HEADING_WORDS = 5
+
+
+def _heading_subject(heading: str) -> str:
+    """What a short heading names ("The Corran ferry": Corran ferry), or ""."""
+    words = heading.strip(" #:").split()
+    while words and words[0].lower() in ("the", "a", "an"):
+        words = words[1:]
+    return " ".join(words) if 0 < len(words) <= _HEADING_WORDS else ""
+
+
+def _resolved(sentence: str, antecedent: str) -> str:
+    """``sentence`` with a leading "It", "They", "He" or "She" replaced by ``antecedent``."""
+    if not antecedent or _PRONOUN.match(sentence) is None:
+        return sentence
+    return _PRONOUN.sub(antecedent, sentence, count=1)
+
+
 def _readings(document: Document, relaxed: bool) -> Iterator[tuple[Triple, EntityNote | None]]:
-    for line, sentence in document.sentences():
-        for reading in read_sentence(unmarked(sentence), relaxed=relaxed):
-            subject, thing = _singular(reading.subject), _singular(reading.object)
-            if entity_id(subject) == entity_id(thing) or not _stated(sentence, subject, thing):
-                continue
-            triple = Triple(
-                subject=subject,
-                predicate=reading.predicate,
-                object=thing,
-                confidence=reading.confidence,
-                evidence=_excerpt(sentence),
-                line=line,
-            )
-            kind = _singular(reading.subject_type)
-            yield triple, EntityNote(name=subject, type=kind) if kind else None
+    """Every section's readings; a leading pronoun reads as the subject of the sentence before
+    (or, opening a section, what its heading names), a list item as its lead-in's object."""
+    for section in document.sections:
+        antecedent = _heading_subject(section.heading)
+        for line, sentence in section.sentences():
+            text = _resolved(unmarked(sentence).replace(f":{LIST_JOIN}", " "), antecedent)
+            readings = read_sentence(text, relaxed=relaxed)
+            if readings:
+                antecedent = readings[0].subject
+            for reading in readings:
+                subject, thing = _singular(reading.subject), _singular(reading.object)
+                if entity_id(subject) == entity_id(thing) or not _stated(text, subject, thing):
+                    continue
+                triple = Triple(
+                    subject=subject,
+                    predicate=reading.predicate,
+                    object=thing,
+                    confidence=reading.confidence,
+                    evidence=_excerpt(sentence),
+                    line=line,
+                )
+                kind = _singular(reading.subject_type)
+                yield triple, EntityNote(name=subject, type=kind) if kind else None
 
 
 class PatternCartographer:

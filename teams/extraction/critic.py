@@ -1,7 +1,8 @@
 """The critic: passes an extraction or fails it with critiques.
 
 The rules (always applied) fail an output with rejected parts, an empty output from a document
-that has sentences, a triple without evidence or whose evidence is not in the document, a
+that has sentences, a triple without evidence or whose evidence is not in the document (a list
+item's evidence joins its lead-in and the item: each part must be), a
 subject or object the document does not mention, and a duplicate triple. The model-backed critic
 adds its own judgement through structured output and falls back to the rules alone when its
 answer is unusable.
@@ -19,7 +20,7 @@ from pydantic import BaseModel, Field
 from framework.errors import brief
 from framework.knowledge import entity_id
 from framework.memory._research_records import normalised
-from teams.extraction.documents import Document, plain
+from teams.extraction.documents import LIST_JOIN, Document, plain
 from teams.extraction.prompts import CRITIC_SYSTEM, critic_request
 from teams.extraction.state import Critique, Extraction, Triple, Verdict
 from teams.research.schemas import StructuredCall
@@ -53,7 +54,7 @@ def _triple_critiques(
 ) -> Iterator[Critique]:
     if not triple.evidence.strip():
         yield Critique(message="missing evidence", triple=index)
-    elif plain(triple.evidence) not in text:
+    elif not all(plain(part) in text for part in triple.evidence.split(LIST_JOIN)):
         yield Critique(message="the evidence is not an excerpt of the document", triple=index)
     for role, name in (("subject", triple.subject), ("object", triple.object)):
         if plain(name) not in text:

@@ -3,7 +3,8 @@
 A document comes from a file (``cadre extract``) or from the chunks of an indexed corpus
 (``cadre run --team extraction``); either way it is cut by
 :func:`framework.memory.chunk_document`, fenced code is left out, and every sentence keeps the
-1-based line it starts on.
+1-based line it starts on. The items of a list introduced by a sentence ending in a colon are
+read each with its lead-in ("The toolkit includes: … a compiler"), so every item is a sentence.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from framework.memory.corpus import CORPUS_SUFFIXES, unreadable_reason
 from framework.records import Record
 
 __all__ = [
+    "LIST_JOIN",
     "Document",
     "Section",
     "corpus_documents",
@@ -46,6 +48,9 @@ _NOT_PROSE = re.compile(r"^\s*(?:\||\$ |>>> |\.\.\. )")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*`\"“”]+")
 _MIN_WORDS = 3
+LIST_JOIN = " … "
+"""Joins a list's lead-in and one of its items into one sentence; each part is in the text."""
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+", re.MULTILINE)
 _SUFFIXES = ", ".join(sorted(CORPUS_SUFFIXES))
 
 
@@ -61,10 +66,29 @@ def unmarked(text: str) -> str:
 
 
 class Section(Record):
-    """A stretch of prose that starts on ``line`` (1-based)."""
+    """A stretch of prose that starts on ``line`` (1-based), under its nearest heading."""
 
     line: int = Field(ge=1)
     text: str
+    heading: str = ""
+
+    def sentences(self) -> Iterator[tuple[int, str]]:
+        """``(line, sentence)`` of the section's sentences of at least three words, and of
+        each item of a list after a lead-in ending in a colon, joined to it by
+        :data:`LIST_JOIN`."""
+        items = {
+            number
+            for number, line in enumerate(self.text.split("\n"), self.line)
+            if _LIST_MARKER.match(line)
+        }
+        lead = ""
+        for line, sentence in prose_sentences(self.text, self.line):
+            if lead and line in items:
+                yield line, f"{lead}{LIST_JOIN}{sentence}"
+                continue
+            lead = sentence if sentence.endswith(":") else ""
+            if len(unmarked(sentence).split()) >= _MIN_WORDS:
+                yield line, sentence
 
 
 class Document(Record):
@@ -74,12 +98,11 @@ class Document(Record):
     sections: tuple[Section, ...] = ()
 
     def sentences(self) -> Iterator[tuple[int, str]]:
-        """``(line, sentence)`` of every sentence of at least three words, as written: list
-        markers dropped, markup kept (see :func:`framework.memory.prose_sentences`)."""
+        """``(line, sentence)`` of every section's sentences (:meth:`Section.sentences`), as
+        written: list markers dropped, markup kept (see
+        :func:`framework.memory.prose_sentences`)."""
         for section in self.sections:
-            for line, sentence in prose_sentences(section.text, section.line):
-                if len(unmarked(sentence).split()) >= _MIN_WORDS:
-                    yield line, sentence
+            yield from section.sentences()
 
     def line_of(self, text: str) -> int:
         """The line of the first sentence that holds ``text`` (or that ``text`` holds); 0 when
@@ -93,8 +116,13 @@ class Document(Record):
         return 0
 
     def plain_text(self) -> str:
-        """All sections as :func:`plain` text."""
-        return plain(" ".join(section.text for section in self.sections))
+        """All sections, each after its heading, as :func:`plain` text, list markers dropped."""
+        return plain(
+            " ".join(
+                f"{section.heading} {_LIST_MARKER.sub('', section.text)}"
+                for section in self.sections
+            )
+        )
 
 
 def document_of(path: str, text: str) -> Document:
@@ -127,7 +155,7 @@ def _prose_sections(chunk: Chunk) -> Iterator[Section]:
         lines = list(group)
         text = "\n".join(line for _, line, _ in lines)
         if prose and text.strip():
-            yield Section(line=lines[0][0], text=text)
+            yield Section(line=lines[0][0], text=text, heading=chunk.heading)
 
 
 def read_documents(paths: Iterable[Path]) -> list[Document]:

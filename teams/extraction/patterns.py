@@ -1,10 +1,13 @@
 """Offline relation extraction: copular, verb and preposition patterns over sentences.
 
 The more explicit the pattern, the higher the confidence: a definition (``X is a Y``) 0.9, a
-plain verb (``X uses Y``) 0.8, a passive with its agent (``X is written by Y``) 0.7, a hedged
-verb (``X can use Y``) lower, a preposition between named things (``AES in OCB mode``) 0.55 and
-between common nouns 0.35. A relaxed pass, for a revision of an empty extraction, also reads
-any third-person verb between two noun phrases (0.45).
+plain verb (``X uses Y``) 0.8, an apposition (``X, the chief engineer, ...``) 0.8, a passive
+with its agent (``X was designed by Y``) or a preposition (``X was demolished in 1962``) 0.7,
+any other verb right after the subject (``X founded Y``, ``X feed on Y``) 0.6, a hedged verb
+(``X can use Y``) lower, a preposition between named things (``AES in OCB mode``) 0.55 and
+between common nouns 0.35. A list of objects (``X burns A, B and C``) gives one relation per
+item. A relaxed pass, for a revision of an empty extraction, also reads any third-person verb
+between two noun phrases (0.45).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from teams.verbs import IRREGULAR
 
 __all__ = ["Reading", "read_sentence"]
 
@@ -102,8 +107,21 @@ _COORDINATED = re.compile(
     re.IGNORECASE,
 )
 """Verbs coordinated after the first (``approves, edits or rejects``): they share its object."""
-_COPULA = re.compile(r"\b(?P<verb>is|are)\s+(?P<rest>.+)$", re.IGNORECASE)
-_PASSIVE = re.compile(r"^(?P<verb>[a-z]+(?:ed|en))\s+by\s+(?P<rest>.+)$", re.IGNORECASE)
+_COPULA = re.compile(r"\b(?P<verb>is|are|was|were)\s+(?P<rest>.+)$", re.IGNORECASE)
+_ADVERB = r"(?:(?:only|mainly|first|still|also|now|largely|mostly|often|usually|widely|once)\s+)?"
+_IRREGULAR = sorted(set(IRREGULAR) - {"was", "were", "been", "had", "did", "done", "said"})
+_PASSIVE = re.compile(
+    rf"^{_ADVERB}(?P<verb>[a-z]+(?:ed|en)|{'|'.join(_IRREGULAR)})\s+{_ADVERB}"
+    r"(?P<prep>by|in|at|on|near|from|for|into|with|under|beside|across)\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+_APPOSITION = re.compile(
+    r"^(?P<name>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}),\s+(?P<role>(?:the|a|an)\s+[^,]+),\s+"
+    r"(?P<rest>.+)$"
+)
+_PREPOSITIONS = frozenset(
+    "on in at to from with into near for about through across over under onto upon".split()
+)
 _PREPOSITION = re.compile(
     r"(?P<left>(?:[\w.\-/]+\s){0,1}[\w.\-/]+)\s+(?P<prep>of|in)\s+(?:the\s+|a\s+|an\s+)?"
     r"(?P<right>[\w.\-/]+(?:\s[\w.\-/]+)?)"
@@ -111,8 +129,9 @@ _PREPOSITION = re.compile(
 _ANY_VERB = re.compile(r"\b(?P<verb>[a-z]{3,}[^s\W]s)\b")
 
 
-def _phrase(words: list[str]) -> str:
-    """A noun phrase from words: leading determiners dropped, edge punctuation stripped."""
+def _phrase(words: list[str], *, numbers: bool = False) -> str:
+    """A noun phrase from words: leading determiners dropped, edge punctuation stripped; one
+    opening with a figure only when ``numbers`` (a year, "40 cars")."""
     words = [w.strip(_EDGE_PUNCTUATION) for w in words]
     while words and words[0].lower() in _DETERMINERS:
         words = words[1:]
@@ -120,7 +139,9 @@ def _phrase(words: list[str]) -> str:
     lowered = [w.lower() for w in words]
     cut = next((i for i, w in enumerate(lowered) if i and w in _PRONOUNS), len(words))
     words, lowered = words[:cut], lowered[:cut]  # "the plan she wants": the plan
-    if not words or lowered[0] in _PRONOUNS | _FUNCTION_WORDS or words[0][0].isdigit():
+    if not words or lowered[0] in _PRONOUNS | _FUNCTION_WORDS:
+        return ""
+    if words[0][0].isdigit() and not numbers:
         return ""
     if any(_VERB_TABLE.get(w, ("",))[0] == w for w in lowered[:-1]):  # a clause: "builds the"
         return ""
@@ -138,10 +159,32 @@ def _subject(left: str) -> str:
     return _phrase(words[-_MAX_WORDS:])
 
 
-def _object(right: str) -> str:
+def _object(right: str, *, numbers: bool = False) -> str:
     """The noun phrase that starts ``right`` (what comes after the verb)."""
     head = _BOUNDARY.split(right, maxsplit=1)[0]
-    return _phrase(head.split()[:_MAX_WORDS])
+    return _phrase(head.split()[:_MAX_WORDS], numbers=numbers)
+
+
+def _objects(right: str, *, numbers: bool = False) -> list[str]:
+    """The noun phrases that start ``right``: each item of a list ("A, B and C"), else one."""
+    head = _LIST_BOUNDARY.split(right, maxsplit=1)[0]
+    items = [item for item in _LIST_SEPARATOR.split(head) if item.strip()]
+    if len(items) > 1:
+        phrases = [_phrase(item.split(), numbers=numbers) for item in items]
+        if all(phrases) and all(len(item.split()) <= _MAX_WORDS for item in items):
+            return phrases
+    first = _object(right, numbers=numbers)
+    return [first] if first else []
+
+
+_LIST_BOUNDARY = re.compile(
+    r"\s*(?:[;:()]|\s-\s|\s—\s|\b(?:but|which|that|who|when|where|while|if|because|so|to|"
+    r"for|with|from|by|before|after|until|than|as|into|without|through|on|at|per|via|unless|"
+    r"whether|once|in|of|such|like|up|including|using|across|between|over|under|within|about|"
+    r"during|again|only)\b)",
+    re.IGNORECASE,
+)
+_LIST_SEPARATOR = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
 
 
 def _named(phrase: str, sentence: str) -> bool:
@@ -155,34 +198,38 @@ def _named(phrase: str, sentence: str) -> bool:
     return False
 
 
-def _copular(sentence: str) -> Reading | None:
+def _copular(sentence: str) -> list[Reading]:
     match = _COPULA.search(sentence)
     subject = _subject(sentence[: match.start()]) if match else ""
     if match is None or not subject:
-        return None
-    return _copular_object(subject, match.group("verb").lower(), match.group("rest"))
+        return []
+    return _copular_objects(subject, match.group("verb").lower(), match.group("rest"))
 
 
-def _copular_object(subject: str, verb: str, rest: str) -> Reading | None:
+def _copular_objects(subject: str, verb: str, rest: str) -> list[Reading]:
     passive = _PASSIVE.match(rest)
     if passive:
-        agent = _object(passive.group("rest"))
-        predicate = f"{passive.group('verb').lower()} by"
-        return Reading(subject, predicate, agent, 0.7) if agent else None
+        prep = passive.group("prep").lower()
+        predicate = f"{passive.group('verb').lower()} {prep}"
+        confidence = 0.7
+        things = _objects(passive.group("rest"), numbers=prep != "by")
+        return [Reading(subject, predicate, thing, confidence) for thing in things]
     article = re.match(r"(?:(an?)|the)\s+", rest, re.IGNORECASE)
     thing = _object(rest[article.end() :] if article else rest)
     if not thing:
-        return None
+        return []
     if article is None:  # "Workers are functions": a plural noun, read as a kind
-        return (
-            Reading(subject, "is a", thing, 0.6) if verb == "are" and thing.endswith("s") else None
-        )
+        plural = verb in ("are", "were") and thing.endswith("s")
+        if plural:
+            return [Reading(subject, "is a", thing, 0.6)]
+        bare = _object(rest, numbers=True)  # "The lifeboat is orange", "is 30 metres tall"
+        return [Reading(subject, "is", bare, 0.6)] if bare else []
     if article.group(1):
-        return Reading(subject, "is a", thing, 0.9, subject_type=thing.split()[-1])
-    return Reading(subject, "is", thing, 0.85)
+        return [Reading(subject, "is a", thing, 0.9, subject_type=thing.split()[-1])]
+    return [Reading(subject, "is", thing, 0.85)]
 
 
-def _verbal(sentence: str, pattern: re.Pattern[str], base: float) -> Reading | None:
+def _verbal(sentence: str, pattern: re.Pattern[str], base: float) -> list[Reading]:
     for match in pattern.finditer(sentence):
         before = sentence[: match.start()].split()
         if not before or before[-1].lower() in _DETERMINERS | _FUNCTION_WORDS:
@@ -190,16 +237,51 @@ def _verbal(sentence: str, pattern: re.Pattern[str], base: float) -> Reading | N
         subject = _subject(sentence[: match.start()])
         rest = sentence[match.end() :]
         coordinated = _COORDINATED.match(rest)
-        thing = _object(rest[coordinated.end() if coordinated else 0 :])
-        if not subject or not thing:
+        things = _objects(rest[coordinated.end() if coordinated else 0 :], numbers=True)
+        if not subject or not things:
             continue
         verb = match.group("verb").lower()
         third, plain = _VERB_TABLE.get(verb, (verb, verb))
         hedge = (match.groupdict().get("hedge") or "").lower()
         predicate = f"{hedge} {plain}" if hedge else third  # "can use", "uses"
         confidence = round(base - _HEDGES.get(hedge, 0.0), 2)
-        return Reading(subject, predicate, thing, confidence)
-    return None
+        return [Reading(subject, predicate, thing, confidence) for thing in things]
+    return []
+
+
+def _looks_like_verb(word: str, following: str) -> bool:
+    """Whether ``word``, right after a subject, reads as its verb: a past or third-person form,
+    or any word followed by a preposition ("nest on")."""
+    if not word.isalpha() or word in _FUNCTION_WORDS | _DETERMINERS | _PRONOUNS:
+        return False
+    if word in _IRREGULAR or (word.endswith("ed") and len(word) > 4):
+        return True
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return True
+    return following in _PREPOSITIONS
+
+
+def _general(sentence: str) -> list[Reading]:
+    """Any verb right after the sentence's subject: ``Tamsin Reed founded the Lumen Press``,
+    ``Puffins nest on the cliffs`` (predicate ``nest on``)."""
+    words = sentence.split()
+    for index in range(1, min(_MAX_WORDS + 2, len(words) - 1)):
+        word = words[index].lower().strip(_EDGE_PUNCTUATION)
+        following = words[index + 1].lower().strip(_EDGE_PUNCTUATION)
+        if words[index - 1].endswith((",", ";", ":")):
+            return []
+        if not _looks_like_verb(word, following):
+            continue
+        subject = _phrase(words[:index])
+        if not subject:
+            return []
+        rest = " ".join(words[index + 1 :])
+        predicate = word
+        if following in _PREPOSITIONS:
+            predicate, rest = f"{word} {following}", " ".join(words[index + 2 :])
+        things = _objects(rest, numbers=True)
+        return [Reading(subject, predicate, thing, 0.6) for thing in things]
+    return []
 
 
 def _content_tail(words: list[str]) -> list[str]:
@@ -223,13 +305,34 @@ def _prepositions(sentence: str) -> Iterator[Reading]:
         yield Reading(left, match.group("prep"), right, 0.55 if named else 0.35)
 
 
+def _position(sentence: str, phrase: str) -> int:
+    at = sentence.find(phrase)
+    return at if at >= 0 else len(sentence)
+
+
 def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
     """The relations one sentence states; none from a negated sentence."""
     if _NEGATIONS.search(sentence.lower()):
         return []
-    main = _copular(sentence) or _verbal(sentence, _VERB, 0.8)
-    if main is None and relaxed:
+    readings: list[Reading] = []
+    apposition = _APPOSITION.match(sentence)
+    if apposition is not None:
+        name, role = (
+            _phrase(apposition.group("name").split()),
+            _phrase(apposition.group("role").split()[: _MAX_WORDS + 1]),
+        )
+        if name and role:
+            readings.append(Reading(name, "is", role, 0.8))
+            sentence = f"{apposition.group('name')} {apposition.group('rest')}"
+    found = [_copular(sentence), _verbal(sentence, _VERB, 0.8), _general(sentence)]
+    main = min(  # the main clause: the reading whose subject comes first ("A reviewer
+        # approves the plan while the run is paused": the reviewer), the first pattern on ties
+        (readings for readings in found if readings),
+        key=lambda readings: _position(sentence, readings[0].subject),
+        default=[],
+    )
+    if not main and relaxed:
         main = _verbal(sentence, _ANY_VERB, 0.45)
-    readings = [main] if main else []
+    readings.extend(main)
     readings.extend(_prepositions(sentence))
     return readings

@@ -20,7 +20,13 @@ from framework.runtime import NodeContext
 from framework.state import TeamState
 from teams.research.facts import fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
-from teams.research.text import keywords, scored_sentences, split_question, term_weights
+from teams.research.text import (
+    keywords,
+    scored_sentences,
+    shared_words,
+    split_question,
+    term_weights,
+)
 
 __all__ = [
     "EVIDENCE_ORIGIN",
@@ -50,9 +56,15 @@ class SubQuestionPlanner:
         question = state["question"]
         if len(self.corpus) == 0:
             return Plan(goal=question, direct_answer="The corpus is empty: nothing to search.")
-        parts = [question, *split_question(question, self.max_parts)]
+        subs = split_question(question, self.max_parts)
+        topic = shared_words(subs)  # a sub-question is about what it adds to their topic
+        parts = [question, *subs]
         tasks = [
-            Task(id=f"q{index}", description=part, inputs={"query": part})
+            Task(
+                id=f"q{index}",
+                description=part,
+                inputs={"query": part, **({"topic": topic} if index and topic else {})},
+            )
             for index, part in enumerate(parts)
         ]
         return Plan(
@@ -89,7 +101,7 @@ class CorpusSearchWorker:
         """Return the best passages as evidence; confidence is the best score."""
         query = str(task.inputs.get("query") or task.description)
         found = self.corpus.search(query, k=self.k * _CANDIDATES, min_score=self.min_score)
-        cited = _reranked(found, query)[: self.k]
+        cited = _reranked(found, query, str(task.inputs.get("topic") or ""))[: self.k]
         evidence = [item for _, item in cited]
         if self.memory is not None:
             records = [
@@ -111,19 +123,21 @@ class CorpusSearchWorker:
         return await asyncio.to_thread(self.run, task, question, context)
 
 
-_CANDIDATES = 2
+_CANDIDATES = 12
 """Passages searched per passage kept: the search ranks them by meaning, then the ones whose
 best sentence answers the query best are kept."""
-_ANSWER_WEIGHT = 0.15
+_ANSWER_WEIGHT = 0.6
 """How much the best sentence's answer score (relative to the best candidate's) adds to a
 passage's similarity when passages are re-ranked."""
 
 
-def _reranked(passages: Sequence[Passage], query: str) -> list[tuple[Passage, Evidence]]:
+def _reranked(
+    passages: Sequence[Passage], query: str, topic: str = ""
+) -> list[tuple[Passage, Evidence]]:
     """Each passage with its best sentence as evidence, best first: the passage's similarity,
-    plus how well its best sentence answers the query (a passage of code or tables cites
-    nothing and is left out)."""
-    weights = term_weights([passage.text for passage in passages], query)
+    plus how well its best sentence answers the query, the words of the question's ``topic``
+    counting less (a passage of code or tables cites nothing and is left out)."""
+    weights = term_weights([passage.text for passage in passages], query, topic)
     answered = []
     for passage in passages:
         best = _best(passage, query, weights)

@@ -13,6 +13,7 @@ __all__ = [
     "best_sentences",
     "keywords",
     "scored_sentences",
+    "shared_words",
     "split_question",
     "stem",
     "term_weights",
@@ -44,7 +45,9 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     """Split a question into up to ``limit`` sub-questions of at least three words.
 
     Splits on question marks, semicolons, sentence ends and coordinated clauses ("..., and
-    ..."), then on a plain " and " joining two clauses that each have a verb-like length.
+    ..."), then on a plain " and " joining two clauses that each have a verb-like length, and
+    a list of predicates after one subject ("How does a team plan, fan out work") into one
+    sub-question each.
     """
     parts = [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
     if len(parts) == 1:
@@ -55,6 +58,7 @@ def split_question(question: str, limit: int = 4) -> list[str]:
             parts = halves
     lead = _lead(parts[0]) if parts else ""
     parts = [parts[0], *(_with_subject(part, lead) for part in parts[1:])] if parts else []
+    parts = [listed for part in parts for listed in _listed(part, lead)]
     subs = [p for p in parts if len(p.split()) >= _MIN_PART_WORDS]
     unique = list(dict.fromkeys(subs))
     return unique[:limit] if len(unique) > 1 else []
@@ -65,6 +69,7 @@ _AUXILIARIES = frozenset(
     "do does did is are was were can could should will would has have had may might must".split()
 )
 _DETERMINERS = frozenset("a an the this that these those each every our your its their my".split())
+_COPULAS = frozenset("is are was were".split())
 
 
 def _lead(question: str) -> str:
@@ -78,11 +83,23 @@ def _lead(question: str) -> str:
     if at is None or at + 1 >= len(words):
         return ""
     before_comma = question.split(",", 1)[0].split()
-    if "," in question and len(before_comma) > at + 2:
+    if words[at].lower() in _COPULAS and words[0].lower() in ("what", "who", "which"):
+        end = len(before_comma)  # "What is Vell stone": the rest is the subject
+    elif "," in question and len(before_comma) > at + 2:
         end = len(before_comma) - 1
     else:
         end = at + (3 if words[at + 1].lower() in _DETERMINERS else 2)
     return " ".join(words[: min(end, len(words))])
+
+
+def _listed(part: str, lead: str) -> list[str]:
+    """``part`` split at the commas of a list of predicates after ``lead``, each with it."""
+    if not lead or not part.startswith(lead) or "," not in part[len(lead) :]:
+        return [part]
+    predicates = [p.strip() for p in part[len(lead) :].split(",")]
+    if not all(predicates):
+        return [part]
+    return [f"{lead} {predicate}" for predicate in predicates]
 
 
 def _with_subject(part: str, lead: str) -> str:
@@ -212,15 +229,37 @@ def _with_command(lines: Sequence[str], offset: int, sentence: str) -> str:
 
 
 def stem(word: str) -> str:
-    """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``."""
+    """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``,
+    and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``."""
     for suffix in _SUFFIXES:
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
-    return word
+            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    else:
+        return _undoer(word) if len(word) >= _AGENT_LENGTH else word
+    return _undoubled(_undoer(word) if len(word) >= _AGENT_LENGTH else word)
 
 
-def _stems(text: str) -> set[str]:
-    return {stem(word) for word in keywords(text)}
+_AGENT_LENGTH = 6
+_DOUBLED = re.compile(r"([bdgmnprt])\1$")
+
+
+def _undoer(word: str) -> str:
+    """``planner`` -> ``plan``: an agent noun's "-er" cut (and its doubled consonant)."""
+    return _undoubled(word[:-2]) if word.endswith("er") else word
+
+
+def _undoubled(word: str) -> str:
+    return word[:-1] if _DOUBLED.search(word) else word
+
+
+def _stems(text: str, *, parts: bool = False) -> set[str]:
+    """The stems of the content words of ``text`` (and, with ``parts``, of the parts of its
+    hyphenated words: a sentence's "planner-workers-reviewer" holds "planner")."""
+    words = keywords(text)
+    if parts:
+        words += [part for word in words if "-" in word for part in word.split("-")]
+    return {stem(word) for word in words if word and word not in STOPWORDS}
 
 
 def _sentences(text: str) -> list[tuple[int, str]]:
@@ -231,14 +270,30 @@ def _sentences(text: str) -> list[tuple[int, str]]:
     ]
 
 
-def term_weights(texts: Sequence[str], query: str) -> dict[str, float]:
+def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str, float]:
     """How much each of the query's words counts: more the rarer it is among the sentences of
-    ``texts`` (a word every sentence holds, such as the product's name, counts least)."""
-    words = [_stems(sentence) for text in texts for _, sentence in _sentences(text)]
+    ``texts`` (a word every sentence holds, such as the product's name, counts least), and
+    less when it is a word of ``topic`` (what every part of a split question shares: "cadre
+    team" of "How does a cadre team plan", "... fan out work")."""
+    words = [_stems(sentence, parts=True) for text in texts for _, sentence in _sentences(text)]
+    shared = _stems(topic)
     return {
-        term: 1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words)))
+        term: (1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words))))
+        * (_TOPIC_WEIGHT if term in shared else 1.0)
         for term in _stems(query)
     }
+
+
+_TOPIC_WEIGHT = 0.3
+
+
+def shared_words(parts: Sequence[str]) -> str:
+    """The content words every one of ``parts`` holds, in the first part's order ("" for fewer
+    than two parts): the topic of a split question."""
+    if len(parts) < 2:
+        return ""
+    common = set.intersection(*(set(keywords(part)) for part in parts))
+    return " ".join(word for word in keywords(parts[0]) if word in common)
 
 
 def scored_sentences(
@@ -253,7 +308,7 @@ def scored_sentences(
     if kind == "procedure":
         lines = text.split("\n")
         sentences = [(offset, _with_command(lines, offset, s)) for offset, s in sentences]
-    words = [_stems(sentence) for _, sentence in sentences]
+    words = [_stems(sentence, parts=True) for _, sentence in sentences]
     weight = dict(weights) if weights is not None else term_weights([text], query)
     terms = set(weight)
     exact = set(keywords(query))

@@ -71,7 +71,7 @@ def render_answer(state: SupervisorState) -> str:
     lines = [f"# {state.get('question', '')}", ""]
     if draft:
         sources = [f'- `{e.source}`: "{_excerpt(e.text)}"' for e in cited_evidence(state)]
-        lines += [draft, "", *note_section("Sources", sources)]
+        lines += [draft, "", *(note_section("Sources", sources) if sources else [])]
     else:
         reason = DRAFT_FAILED if useful_results(state) else EMPTY_ANSWER
         lines += note_section("Not answered by the corpus", [reason])

@@ -1,9 +1,9 @@
 """The draft_content step: prose from what the lookups found, every line citing ``path:line``.
 
-Offline, :class:`TemplateWriter` writes one section per lookup that found something: how a
-path links two entities, what is known about an entity, the entities of a type, or the facts
-closest to the question. With a model, :class:`ModelWriter` asks for cited claims and keeps
-those that cite a listed source. A drafting error is recorded and the run goes on.
+Offline, :class:`TemplateWriter` writes how a path links the two entities a question names,
+the relations that answer the question as whole sentences, and the entities of a type it asks
+for; when nothing answers, it says so. With a model, :class:`ModelWriter` asks for cited
+claims and keeps those that cite a listed source. A drafting error is recorded and the run goes on.
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ from langchain_core.messages import AIMessage
 from langgraph.errors import GraphBubbleUp
 
 from framework.errors import ModelError, brief
+from framework.memory import normalised
 from framework.runtime import NodeContext
-from teams.answer_layout import claim_heading
+from teams.answer_layout import claim_heading, note_section
 from teams.research.schemas import ReportDraft, StructuredCall
+from teams.supervisor.answering import answering_chains, focus_words, relation_sentence
 from teams.supervisor.prompts import DRAFTER_SYSTEM, drafter_request
 from teams.supervisor.rules import useful_results
 from teams.supervisor.state import (
@@ -85,41 +87,82 @@ def _sentence(text: str) -> str:
     return f"{text[:1].upper()}{text[1:]}."
 
 
-def _fact(relation: FoundRelation) -> str:
-    return _sentence(f"{statement(relation)}{cite(relation['sources'])}")
+def _said(relation: FoundRelation) -> str:
+    """The relation as a cited sentence, quoting its evidence when that says it otherwise."""
+    sentence = relation_sentence(relation)
+    evidence = " ".join(relation["evidence"].split())
+    same = normalised(evidence).rstrip(".") == normalised(sentence)
+    quoted = f': "{evidence}"' if evidence and not same else ""
+    return f"{sentence}{quoted}{cite(relation['sources'])}."
 
 
 def _path(path: Sequence[FoundRelation]) -> str:
-    hops = "; then ".join(f"{statement(r)}{cite(r['sources'])}" for r in path)
+    hops = "; then ".join(
+        f"{relation_sentence(r, opening=False)}{cite(r['sources'])}" for r in path
+    )
     ends = f"{path[0]['subject']} reaches {path[-1]['object']}"
     return _sentence(f"{ends} in {len(path)} step(s): {hops}")
 
 
-def _section(result: QueryResult) -> list[str]:
-    """The section of a useful lookup: its heading, a blank line, its cited sentences."""
-    kind, terms = result["query"]["kind"], result["query"]["terms"]
-    if kind == "paths":
-        heading = f"How {terms[0]} and {terms[1]} are linked"
-        lines = [_path(path) for path in result["paths"]]
-    elif kind == "entities":
-        heading = f"Entities of type {terms[0]}"
-        lines = [
-            _sentence(f"{e['name']} is a {e['type']}{cite(e['sources'])}")
-            for e in result["entities"]
-        ]
-    else:
-        heading = f"About {terms[0]}" if kind == "relations" else "What the graph holds"
-        lines = [_fact(relation) for relation in result["relations"]]
-    return [f"## {heading}", "", *lines]
+def _named(results: Sequence[QueryResult]) -> list[str]:
+    """The names of the entities the question names (the terms of the entity lookups)."""
+    terms = (
+        t
+        for r in results
+        if r["query"]["kind"] in ("relations", "paths")
+        for t in r["query"]["terms"]
+    )
+    return list(dict.fromkeys(terms))
+
+
+def _nothing(state: SupervisorState, results: Sequence[QueryResult]) -> str:
+    """Why nothing answers: what the question asks about, and what the graph holds instead."""
+    names = _named(results)
+    asked = focus_words(state.get("question", ""), names)
+    held = len({statement(r) for result in results for r in relations_in(result)})
+    about = f" about {' and '.join(names)}" if names else " close to the question"
+    on = f", none on {', '.join(asked)}" if asked else ""
+    return (
+        f"Nothing in the knowledge graph answers this question: it holds {held} "
+        f"relation(s){about}{on}."
+    )
 
 
 class TemplateWriter:
-    """The offline writer: one section per useful lookup, one cited sentence per fact."""
+    """The offline writer: the paths between the entities the question names, the relations
+    that answer it (:func:`teams.supervisor.answering.answering_chains`) as whole cited
+    sentences, and the entities of a type it asks for; else a note that nothing answers."""
 
     def draft(self, state: SupervisorState, context: NodeContext) -> Drafted:
-        """The sections, blank lines between them."""
-        sections = ["\n".join(_section(result)) for result in useful_results(state)]
-        return Drafted(text="\n\n".join(sections))
+        """The answer's sections, blank lines between them."""
+        results = useful_results(state)
+        sections: list[list[str]] = []
+        for result in results:
+            terms = result["query"]["terms"]
+            if result["query"]["kind"] == "paths" and result["paths"]:
+                heading = f"## How {terms[0]} and {terms[1]} are linked"
+                sections.append([heading, "", *(_path(path) for path in result["paths"])])
+            elif result["query"]["kind"] == "entities":
+                found = [
+                    _sentence(f"{e['name']} is a {e['type']}{cite(e['sources'])}")
+                    for e in result["entities"]
+                ]
+                sections.append([f"## Entities of type {terms[0]}", "", *found])
+        relations = [r for result in results for r in result["relations"]]
+        chains = [
+            tuple(path)
+            for result in results
+            if result["query"]["kind"] == "relations"
+            for path in result["paths"]
+        ]
+        answers = answering_chains(state.get("question", ""), _named(results), relations, chains)
+        lines = list(dict.fromkeys(_said(r) for chain in answers for r in chain))
+        if lines:
+            sections.insert(0, ["## Answer", "", *(f"- {line}" for line in lines)])
+        if not sections:
+            notes = note_section("Not answered by the corpus", [_nothing(state, results)])
+            return Drafted(text="\n".join(notes).rstrip())
+        return Drafted(text="\n\n".join("\n".join(section) for section in sections))
 
 
 class ModelWriter:

@@ -1,7 +1,8 @@
 """The query_memory step: run the next planned lookup in the knowledge graph.
 
-Lookups: the entities of a type, the relations of an entity, the paths between two entities
-(breadth first, bounded depth) and the relations semantically close to a text. A lookup that
+Lookups: the entities of a type, the relations of an entity (with the two-step chains through
+the objects of its own relations), the paths between two entities (breadth first, bounded
+depth) and the relations semantically close to a text. A lookup that
 fails gives an empty result with the error recorded; the run goes on.
 """
 
@@ -107,14 +108,31 @@ class MemoryQuery:
             entities = self._entities(terms)
             return _result(query, entities=entities, paths=[self._cite(p) for p in paths])
         if query["kind"] == "relations":
-            relations = self._cite(graph.relations_of(terms[0])[: self.max_relations])
-            return _result(query, entities=self._entities(terms), relations=relations)
+            known = graph.relations_of(terms[0])[: self.max_relations]
+            chains = [self._cite(chain) for chain in self._onward(terms[0], known)]
+            return _result(
+                query, entities=self._entities(terms), relations=self._cite(known), paths=chains
+            )
         if query["kind"] == "entities":
             found = graph.find_entities(type=terms[0], limit=self.max_entities)
             return _result(query, entities=[_entity(entity) for entity in found])
         hits = graph.search_relations(terms[0], n=self.semantic_n)
         close = [relation for relation, score in hits if score >= self.semantic_min_score]
         return _result(query, relations=self._cite(close))
+
+    def _onward(self, name: str, relations: Sequence[Relation]) -> list[list[Relation]]:
+        """Two-step chains from the entity: each relation from it, then one from its object."""
+        entity = self.graph.entity(name)
+        chains: list[list[Relation]] = []
+        for first in relations:
+            if entity is None or first.subject != entity.id:
+                continue
+            for second in self.graph.relations_of(first.object, direction="out"):
+                if len(chains) >= self.max_paths:
+                    return chains
+                if second.object != entity.id:
+                    chains.append([first, second])
+        return chains
 
     def _entities(self, names: Sequence[str]) -> list[FoundEntity]:
         found = (self.graph.entity(name) for name in names)

@@ -4,9 +4,9 @@ The rule, in order:
 
 1. a draft exists -> finish;
 2. the step bound is reached -> finish;
-3. a lookup found something -> draft_content (finish once drafting failed
+3. a planned lookup is left -> query_memory;
+4. a lookup found something -> draft_content (finish once drafting failed
    :data:`MAX_DRAFT_ATTEMPTS` times);
-4. a planned lookup is left -> query_memory;
 5. otherwise the graph holds nothing on the question -> finish.
 """
 
@@ -72,15 +72,15 @@ def next_step_by_rule(state: SupervisorState, max_steps: int = DEFAULT_MAX_STEPS
     bound = step_bound(state, max_steps)
     if state.get("steps", 0) >= bound:
         return _decision("finish", f"reached the bound of {bound} steps")
+    pending = pending_queries(state)
+    if pending:
+        return _decision("query_memory", f"next lookup: {describe(pending[0])}")
     useful = useful_results(state)
     failures = draft_failures(state)
     if useful and failures >= MAX_DRAFT_ATTEMPTS:
         return _decision("finish", f"drafting failed {failures} times")
     if useful:
         return _decision("draft_content", f"{len(useful)} lookup(s) found something to draft")
-    pending = pending_queries(state)
-    if pending:
-        return _decision("query_memory", f"next lookup: {describe(pending[0])}")
     return _decision("finish", "no lookup found anything on the question")
 
 

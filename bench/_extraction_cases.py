@@ -1,0 +1,103 @@
+"""The extraction cases of ``bench/quality.py``: ``cadre extract`` then ``cadre ask``, offline.
+
+Each case (``bench/quality/extraction.yaml``) is written to its own folder, extracted into its
+own data home, and asked its question. An answer is right when every key fact is in one of its
+own sentences (not a heading, not the "Sources" or "Review" notes) that cites a right file and
+line; a case that asks what the files do not say is right when the answer says it found
+nothing for the question and cites nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from framework.cli.app import app
+
+__all__ = ["ExtractionOutcome", "answer_sentences", "run_extraction_cases", "score_answer"]
+
+_NOTES = ("sources", "review")
+_NOTHING = ("nothing", "no answer", "not answered", "found no")
+
+
+@dataclass
+class ExtractionOutcome:
+    """One extraction case: which facts were stated with a right citation, and the answer."""
+
+    id: str
+    question: str
+    passed: bool
+    found: list[bool] = field(default_factory=list)
+    answer: str = ""
+
+
+def answer_sentences(answer: str) -> list[str]:
+    """The answer's own lines: not headings, not blank, not in the Sources or Review notes."""
+    lines, section = [], ""
+    for line in answer.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            section = stripped.lstrip("#").strip().lower()
+            continue
+        if stripped and section not in _NOTES:
+            lines.append(" ".join(stripped.lower().split()))
+    return lines
+
+
+def _cites(line: str, sources: Sequence[str]) -> bool:
+    for text in sources:
+        name, _, lines = text.partition(":")
+        first, _, last = lines.partition("-")
+        for line_number in range(int(first), int(last or first) + 1):
+            if f"{name.lower()}:{line_number}`" in line:
+                return True
+    return False
+
+
+def score_answer(case: dict[str, Any], answer: str) -> ExtractionOutcome:
+    """Score one answer against its case."""
+    said = answer_sentences(answer)
+    if case.get("expect") == "nothing":
+        cites = "`" in "".join(said) and ".md:" in "".join(said)
+        nothing = any(word in line for line in said for word in _NOTHING)
+        passed = nothing and not cites and "empty" not in answer.lower()
+        return ExtractionOutcome(case["id"], case["question"], passed, [passed], answer)
+    found = [
+        any(
+            any(spelling.lower() in line for spelling in spellings)
+            and _cites(line, case["sources"])
+            for line in said
+        )
+        for spellings in case["facts"]
+    ]
+    return ExtractionOutcome(case["id"], case["question"], all(found), found, answer)
+
+
+def run_extraction_cases(cases: Sequence[dict[str, Any]]) -> list[ExtractionOutcome]:
+    """Extract each case's files into a data home of its own and ask its question."""
+    runner = CliRunner()
+    outcomes = []
+    with tempfile.TemporaryDirectory(prefix="cadre-extraction-") as folder:
+        for case in cases:
+            files = Path(folder) / case["id"]
+            files.mkdir()
+            for name, text in case["files"].items():
+                (files / name).write_text(text, encoding="utf-8")
+            home = str(Path(folder) / f"{case['id']}-home")
+            extracted = runner.invoke(app, ["extract", str(files), "--home", home, "--no-trace"])
+            if extracted.exit_code != 0:
+                raise RuntimeError(f"{case['id']}: cadre extract failed: {extracted.output}")
+            asked = runner.invoke(
+                app, ["ask", case["question"], "--home", home, "--json", "--no-trace"]
+            )
+            if asked.exit_code != 0:
+                raise RuntimeError(f"{case['id']}: cadre ask failed: {asked.output}")
+            answer = str(json.loads(asked.stdout[asked.stdout.index("{") :])["final_answer"])
+            outcomes.append(score_answer(case, answer))
+    return outcomes

@@ -1,0 +1,191 @@
+"""The offline answer: the relations that answer the question, as whole cited sentences.
+
+What the question asks about (its focus) is its content words less the names of the entities
+it names. A relation answers when its predicate, object or evidence sentence holds a focus word;
+the relations that hold the most win, with the other items of their list (same subject and
+predicate). A relation whose object is what the question asks for (a name for "who", a date
+for "when", a place for "where", a figure for "how many") wins ties. A chain of two relations
+from a named entity (its object's own relations) answers a question about that object
+("what does the press X founded publish?"). A question with no focus ("Who is X?") is answered
+by what the graph says X is, else by everything it holds on X. When nothing answers, the
+answer says so, and what the graph does hold on the entities named.
+
+Each relation becomes a sentence built from the triple, its names as the evidence writes them
+("The Harrow bridge was designed by Ada Marsh"), with the evidence quoted when it says more.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from teams.research.text import keywords, stem
+from teams.supervisor.state import FoundRelation
+from teams.values import CATEGORIES, values_in
+from teams.verbs import lemma
+
+__all__ = ["Chain", "answering_chains", "focus_of", "focus_words", "relation_sentence"]
+
+_QUESTION_WORDS = frozenset(
+    "who whom whose what which when where why how many much does do did is are was were has "
+    "have had can could will would should".split()
+)
+_ASKS = {
+    "who": "name",
+    "whom": "name",
+    "when": "date",
+    "where": "place",
+    "many": "figure",
+    "much": "figure",
+    "long": "figure",
+    "tall": "figure",
+    "high": "figure",
+}
+_PLACE_PREPOSITIONS = ("in", "near", "at", "on", "from", "under", "beside", "across")
+_DEFINING = ("is", "is a")
+
+
+Chain = tuple[FoundRelation, ...]
+"""One relation, or two where the second starts at the first's object."""
+
+
+@dataclass(frozen=True)
+class _Scored:
+    chain: Chain
+    matched: int
+    fits: bool
+
+
+def _root(word: str) -> str:
+    """A word's stem without a final "e", so "include" and "includes" meet ("wrote" and
+    "written" meet at "writ")."""
+    return stem(lemma(word)).removesuffix("e")
+
+
+def _stems(text: str) -> set[str]:
+    return {_root(word) for word in keywords(text)}
+
+
+def focus_of(question: str, names: Iterable[str]) -> set[str]:
+    """The stems of what ``question`` asks about: its content words, less the names in it."""
+    named = set().union(*(_stems(name) for name in names))
+    return {word for word in _stems(question) - named if word not in _QUESTION_WORDS}
+
+
+def focus_words(question: str, names: Iterable[str]) -> list[str]:
+    """The words of ``question`` that :func:`focus_of` keeps, as written."""
+    focus = focus_of(question, names)
+    return [word for word in keywords(question) if _root(word) in focus]
+
+
+def _asked(question: str) -> str:
+    """What kind of thing the question asks for: name, date, place, figure, or ""."""
+    for word in re.findall(r"[a-z]+", question.lower())[:3]:
+        if word in _ASKS:
+            return _ASKS[word]
+    return ""
+
+
+def _fits(relation: FoundRelation, asked: str) -> bool:
+    """Whether the relation's object is the kind of thing asked for."""
+    thing = relation["object"]
+    if asked == "name":
+        return any(word[:1].isupper() for word in thing.split())
+    if asked == "date":
+        return any(value.kind == "date" for value in values_in(thing))
+    if asked == "place":
+        return relation["predicate"].split()[-1] in _PLACE_PREPOSITIONS
+    if asked == "figure":
+        return any(value.kind in ("count", "quantity") for value in values_in(thing))
+    return False
+
+
+def _words(chain: Chain) -> set[str]:
+    """The stems a chain holds, and the categories of its objects' values ("orange": colour)."""
+    found: set[str] = set()
+    for relation in chain:
+        found |= _stems(f"{relation['predicate']} {relation['object']} {relation['evidence']}")
+        kinds = {CATEGORIES.get(word.lower(), "") for word in relation["object"].split()} - {""}
+        found |= {_root(kind) for kind in kinds} | ({"color"} if "colour" in kinds else set())
+    return found
+
+
+def _chains(relations: Sequence[FoundRelation], paths: Sequence[Chain]) -> list[Chain]:
+    """Every relation alone and every two-step path, each once, in order."""
+    seen: dict[tuple[tuple[str, str, str], ...], Chain] = {}
+    for chain in [*((relation,) for relation in relations), *paths]:
+        key = tuple((r["subject"], r["predicate"], r["object"]) for r in chain)
+        seen.setdefault(key, chain)
+    return list(seen.values())
+
+
+def answering_chains(
+    question: str,
+    names: Sequence[str],
+    relations: Sequence[FoundRelation],
+    paths: Sequence[Chain] = (),
+) -> list[Chain]:
+    """The relations (or two-step chains) that answer ``question``, best first; [] if none.
+
+    Args:
+        question: The question.
+        names: The names of the entities the question names.
+        relations: Every relation the lookups found.
+        paths: Two-step chains from a named entity through its object.
+    """
+    focus, asked = focus_of(question, names), _asked(question)
+    chains: list[Chain] = _chains(relations, paths)
+    if not focus:
+        alone: list[Chain] = [c for c in chains if len(c) == 1]
+        return [c for c in alone if c[0]["predicate"] in _DEFINING] or alone
+    scored = []
+    for chain in chains:
+        matched = len(focus & _words(chain))
+        if matched and (len(chain) == 1 or len(focus & _words(chain[-1:])) > 0):
+            scored.append(_Scored(chain, matched, _fits(chain[-1], asked)))
+    if not scored:
+        return []
+    best = max((s.matched, s.fits) for s in scored)
+    winners = [s.chain for s in scored if (s.matched, s.fits) == best]
+    lists = {(c[-1]["subject"], c[-1]["predicate"]) for c in winners}
+    more = [
+        s.chain
+        for s in scored
+        if len(s.chain) == len(winners[0])
+        and (s.chain[-1]["subject"], s.chain[-1]["predicate"]) in lists
+        and s.chain not in winners
+    ]
+    return [*winners, *more]
+
+
+def _surface(name: str, evidence: str) -> str:
+    """``name`` as the evidence writes it: with its article and plural ("the sea charts")."""
+    words = [re.escape(word) for word in name.split()]
+    if not words:
+        return name
+    pattern = r"\b(?:(?:the|a|an)\s+)?" + r"\s+".join(words) + r"(?:e?s)?\b"
+    found = re.search(pattern, evidence, re.IGNORECASE)
+    return found.group(0) if found else name
+
+
+def _auxiliary(verb: str, evidence: str) -> str:
+    """The "is"/"was" the evidence puts before a passive ``verb`` ("is quarried"), or ""."""
+    found = re.search(rf"\b(is|are|was|were)\s+(?:\w+\s+)?{re.escape(verb)}\b", evidence, re.I)
+    return found.group(1).lower() if found else ""
+
+
+def relation_sentence(relation: FoundRelation, *, opening: bool = True) -> str:
+    """The relation as a whole sentence, its names as its evidence writes them, no full stop
+    (and a lower-case first letter when it does not open a sentence)."""
+    evidence = relation["evidence"]
+    subject = _surface(relation["subject"], evidence)
+    thing = _surface(relation["object"], evidence)
+    predicate = relation["predicate"]
+    if predicate not in _DEFINING:
+        auxiliary = _auxiliary(predicate.split()[0], evidence)
+        predicate = f"{auxiliary} {predicate}".strip()
+    text = f"{subject} {predicate} {thing}"
+    if not opening:
+        return text[:1].lower() + text[1:] if re.match(r"(?:The|A|An)\b", text) else text
+    return f"{text[:1].upper()}{text[1:]}"
