@@ -189,42 +189,64 @@ def values_in(text: str) -> list[Value]:
     found: list[Value] = []
     index = 0
     while index < len(tokens):
-        token, lower = tokens[index], tokens[index].lower()
-        before = tokens[index - 1].lower() if index else ""
-        if lower in CATEGORIES and not (lower == "lead" and before not in ("of", "in")):
-            found.append(Value(CATEGORIES[lower], lower, label=lower, words=(lower,)))
-            index += 1
-            continue
-        if lower in _MONTHS and index + 1 < len(tokens):
-            date = _month_date(tokens, index)
-            if date is not None:
-                found.append(date[0])
-                index += date[1]
-                continue
-        clock = _CLOCK.fullmatch(token)
-        if clock is not None:
-            found.append(_time_of_day(clock, token))
-            index += 1
-            continue
-        if token.isdigit() and index + 2 < len(tokens) and tokens[index + 1].lower() in _MONTHS:
-            date = _month_date([tokens[index + 1], token, *tokens[index + 2 :]], 0)
-            if date is not None:
-                found.append(date[0])
-                index += date[1]
-                continue
-        read = _number_at(tokens, index)
+        read = _word_value(tokens, index) or _figure_value(tokens, index)
         if read is None:
             index += 1
             continue
-        number, precision, used = read
-        if used == 1 and _year(tokens, index, number):
-            found.append(Value("date", "date", number, label=token, words=(token,)))
-            index += used
-            continue
-        value, extra = _measure(tokens, index, used, number, precision)
-        found.append(value)
-        index += used + extra
+        found.append(read[0])
+        index += read[1]
     return found
+
+
+def _word_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """A value named in words at ``index`` (a colour, a date, a month, a weekday, a time) and
+    the tokens it takes, or None."""
+    token, lower = tokens[index], tokens[index].lower()
+    before = tokens[index - 1].lower() if index else ""
+    if lower in CATEGORIES and not (lower == "lead" and before not in ("of", "in")):
+        return Value(CATEGORIES[lower], lower, label=lower, words=(lower,)), 1
+    if lower in _MONTHS and index + 1 < len(tokens):
+        date = _month_date(tokens, index)
+        if date is not None:
+            return date
+    if _named_day(token, before):
+        kind = "month" if lower in _MONTHS else "weekday"
+        return Value(kind, lower.removesuffix("s"), label=token, words=(lower,)), 1
+    clock = _CLOCK.fullmatch(token)
+    if clock is not None:
+        return _time_of_day(clock, token), 1
+    if token.isdigit() and index + 2 < len(tokens) and tokens[index + 1].lower() in _MONTHS:
+        return _month_date([tokens[index + 1], token, *tokens[index + 2 :]], 0)
+    return None
+
+
+def _figure_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """A figure at ``index`` (a year, a count, a quantity with its unit) and the tokens it
+    takes, or None."""
+    read = _number_at(tokens, index)
+    if read is None:
+        return None
+    number, precision, used = read
+    if used == 1 and _year(tokens, index, number):
+        token = tokens[index]
+        return Value("date", "date", number, label=token, words=(token,)), 1
+    value, extra = _measure(tokens, index, used, number, precision)
+    return value, used + extra
+
+
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+_MONTH_LEAD = frozenset("in of during until till since by early late mid from to".split())
+
+
+def _named_day(token: str, before: str) -> bool:
+    """A month named without a year ("in June"; "May" only after "in", "by"...) or a day of
+    the week ("on Mondays"), written with a capital."""
+    lower = token.lower()
+    if not token[:1].isupper():
+        return False
+    if lower in _MONTHS:
+        return lower != "may" or before in _MONTH_LEAD
+    return lower.removesuffix("s") in _WEEKDAYS
 
 
 def _time_of_day(clock: re.Match[str], token: str) -> Value:

@@ -411,6 +411,18 @@ def test_sentences_start_on_their_own_line_and_evidence_keeps_its_markup() -> No
             "# Presses\n\nTamsin Reed founded the Lumen Press.\n",
             {("Tamsin Reed", "founded", "Lumen Press", 3)},
         ),
+        (
+            "# Towers\n\nBuilt in 1890, the Rook tower stands on Gull Point.\n",
+            {("Rook tower", "stands on", "Gull Point", 3)},
+        ),
+        (
+            "# Museums\n\nThe Tidewater museum opened in 1931.\nIts founder was Henry Coll.\n",
+            {("Tidewater museum", "'s founder is", "Henry Coll", 4)},
+        ),
+        (
+            "# Rail\n\nThe Wold railway serves three towns:\n\n1. Malton\n2. Whitby\n",
+            {("Wold railway", "serves", "Malton", 5), ("Wold railway", "serves", "Whitby", 6)},
+        ),
     ],
     ids=[
         "pronoun",
@@ -421,6 +433,9 @@ def test_sentences_start_on_their_own_line_and_evidence_keeps_its_markup() -> No
         "bullets",
         "apposition",
         "verb",
+        "leading-clause",
+        "possessive",
+        "numbered-items",
     ],
 )
 def test_offline_extraction_reads_pronouns_passives_lists_and_appositions(

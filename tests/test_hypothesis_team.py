@@ -591,6 +591,10 @@ def test_disagreement_is_a_negation_or_other_values_on_the_same_subject() -> Non
         ("The mill roof is slate.", "The mill roof is copper.", "materials (slate, copper)"),
         ("The mill engine burns coal.", "The mill engine burns diesel.", "fuels (coal, diesel)"),
         ("The mill bell weighs two tonnes.", "The mill bell weighs 900 kg.", "figures"),
+        ("The mill fair is held in June.", "The mill fair is held in July.", "months"),
+        ("The mill opens on Tuesdays.", "The mill opens on Thursdays.", "weekdays"),
+        ("The mill closes at 17:00.", "The mill closes at 7 pm.", "times (17:00, 19:00)"),
+        ("The mill was built by Ada Marsh.", "The mill was built by John Rennie.", "names"),
     ],
 )
 def test_values_in_words_units_and_categories_disagree(first: str, second: str, why: str) -> None:
@@ -606,6 +610,8 @@ def test_values_in_words_units_and_categories_disagree(first: str, second: str, 
         ("The pass is shut in winter.", "The pass is not open in winter."),
         ("The gate is painted blue.", "The gate has a blue coat of paint."),
         ("The canal opened in March 1881.", "The canal opened in 1881."),
+        ("The fair lasts three days.", "The fair lasts 72 hours."),
+        ("The tower has 300 steps.", "The tower has three hundred steps."),
     ],
 )
 def test_the_same_value_in_other_words_agrees(first: str, second: str) -> None:

@@ -26,6 +26,7 @@ from framework.memory import (
     evidence_id,
     ingest_corpus,
 )
+from framework.memory._near_duplicates import may_disagree
 from framework.records import Evidence, Task, WorkerResult
 from framework.registry import TeamSetup
 from framework.runtime import NodeContext
@@ -95,6 +96,11 @@ def test_store_evidence_returns_new_ids_and_refuses_duplicates_by_id(
     assert memory.has_evidence(first.id)
     assert not memory.has_evidence("nope")
     assert memory.evidence([first.id, first.id]) == [first]
+
+
+def test_one_name_in_place_of_another_is_no_duplicate() -> None:
+    assert may_disagree("The market is held on Tuesdays.", "The market is held on Thursdays.")
+    assert not may_disagree(SLEEP, SLEEP_PARAPHRASE)  # "around" and "about": a paraphrase
 
 
 def test_near_duplicates_are_refused_at_the_threshold_and_kept_above_it(

@@ -27,6 +27,7 @@ from teams.supervisor import (
     model_roles,
     offline_roles,
 )
+from teams.supervisor.answering import answering_chains, relation_sentence
 from teams.supervisor.app import supervisor_team
 from teams.supervisor.decision import RouteDecision
 from teams.supervisor.messages import SUMMARY_GISTS, WINDOW, add_to_window, summary
@@ -365,3 +366,37 @@ def test_the_team_takes_its_prompts_from_the_role_registry(
     offline = RoleRegistry.in_memory()
     supervisor_team(TeamSetup(corpus=Corpus(store), store=store, roles=offline))
     assert offline.used() == {}  # the offline team has no prompts
+
+
+def _found(subject: str, predicate: str, object_: str, evidence: str) -> Any:
+    return {
+        "subject": subject,
+        "predicate": predicate,
+        "object": object_,
+        "evidence": evidence,
+        "confidence": 0.8,
+        "status": "accepted",
+        "sources": ["docs/a.md:1"],
+    }
+
+
+def test_the_answer_is_the_relations_that_answer_the_question_or_a_chain_of_two() -> None:
+    founded = _found(
+        "Tamsin Reed", "founded", "Lumen Press", "Tamsin Reed founded the Lumen Press."
+    )
+    publishes = _found(
+        "Lumen Press",
+        "publishes",
+        "Harbour Review",
+        "The Lumen Press publishes the Harbour Review.",
+    )
+    cottage = _found("Lark house", "is a", "stone cottage", "The Lark house is a stone cottage.")
+    question = "What does the press that Tamsin Reed founded publish?"
+    assert answering_chains(question, ["Tamsin Reed"], [founded], [(founded, publishes)]) == [
+        (founded, publishes)
+    ]
+    assert answering_chains("Who painted the Lark house?", ["Lark house"], [cottage]) == []
+    assert answering_chains("What is the Lark house?", ["Lark house"], [cottage]) == [(cottage,)]
+    assert relation_sentence(publishes) == "The Lumen Press publishes the Harbour Review"
+    designed = _found("Harrow bridge", "designed by", "Ada Marsh", "It was designed by Ada Marsh.")
+    assert relation_sentence(designed) == "Harrow bridge was designed by Ada Marsh"

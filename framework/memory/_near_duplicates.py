@@ -2,7 +2,8 @@
 
 Two texts are near duplicates when the cosine similarity of their embeddings reaches the
 threshold *and* they cannot be a disagreement: they mention the same numbers (digits or number
-words, so dates too) and are both negated or both not. "Cats sleep fifteen hours" and "Cats
+words, so dates too), are both negated or both not, and do not differ by one name put in place
+of another ("held on Tuesdays", "held on Thursdays"). "Cats sleep fifteen hours" and "Cats
 sleep sixteen hours" embed at about 0.96, yet keeping only one would hide a conflict between
 sources.
 """
@@ -37,8 +38,17 @@ def _claims(text: str) -> tuple[frozenset[str], bool]:
 
 
 def may_disagree(a: str, b: str) -> bool:
-    """Whether two similar texts could contradict each other (other numbers, or a negation)."""
-    return _claims(a) != _claims(b)
+    """Whether two similar texts could contradict each other (other numbers, a negation, or
+    one name in place of another: "on Tuesdays", "on Thursdays")."""
+    if _claims(a) != _claims(b):
+        return True
+    words_a, words_b = set(_TOKEN.findall(a)), set(_TOKEN.findall(b))
+    only_a, only_b = words_a - words_b, words_b - words_a
+    return (
+        len(only_a) == len(only_b) == 1
+        and all(word[:1].isupper() for word in only_a | only_b)
+        and {w.casefold() for w in only_a} != {w.casefold() for w in only_b}
+    )
 
 
 def near_duplicates(

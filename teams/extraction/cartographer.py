@@ -25,7 +25,7 @@ from framework.knowledge import entity_id
 from framework.memory import normalised
 from teams.extraction.documents import LIST_JOIN, Document, plain, unmarked
 from teams.extraction.normalise import normalised_extraction
-from teams.extraction.patterns import read_sentence
+from teams.extraction.patterns import Reading, noun_phrases, read_sentence
 from teams.extraction.prompts import CARTOGRAPHER_SYSTEM, cartographer_request
 from teams.extraction.state import Critique, EntityNote, Extraction, Triple
 
@@ -85,6 +85,7 @@ def _excerpt(sentence: str) -> str:
 
 
 _PRONOUN = re.compile(r"^(?:It|They|He|She)\b")
+_POSSESSIVE = re.compile(r"^(?:Its|Their|His|Her)\b")
 _HEADING_WORDS = 5
 
 
@@ -97,10 +98,21 @@ def _heading_subject(heading: str) -> str:
 
 
 def _resolved(sentence: str, antecedent: str) -> str:
-    """``sentence`` with a leading "It", "They", "He" or "She" replaced by ``antecedent``."""
-    if not antecedent or _PRONOUN.match(sentence) is None:
+    """``sentence`` with a leading "It", "They", "He" or "She" replaced by ``antecedent``
+    (and "Its", "Their"... by its possessive)."""
+    if not antecedent:
         return sentence
+    if _POSSESSIVE.match(sentence):
+        return _POSSESSIVE.sub(f"{antecedent}'s", sentence, count=1)
     return _PRONOUN.sub(antecedent, sentence, count=1)
+
+
+def _item_readings(lead: list[Reading], item: str) -> list[Reading]:
+    """The readings of a list item under a lead-in that states a relation ("serves three
+    towns:"): the lead-in's subject and predicate with each thing the item names."""
+    main = lead[0]
+    things = noun_phrases(item.split(LIST_JOIN, 1)[1])
+    return [Reading(main.subject, main.predicate, thing, main.confidence) for thing in things]
 
 
 def _readings(document: Document, relaxed: bool) -> Iterator[tuple[Triple, EntityNote | None]]:
@@ -108,10 +120,16 @@ def _readings(document: Document, relaxed: bool) -> Iterator[tuple[Triple, Entit
     (or, opening a section, what its heading names), a list item as its lead-in's object."""
     for section in document.sections:
         antecedent = _heading_subject(section.heading)
+        lead: list[Reading] = []
         for line, sentence in section.sentences():
-            text = _resolved(unmarked(sentence).replace(f":{LIST_JOIN}", " "), antecedent)
-            readings = read_sentence(text, relaxed=relaxed)
-            if readings:
+            text = _resolved(unmarked(sentence), antecedent)
+            if LIST_JOIN in text and lead:
+                readings = _item_readings(lead, text)
+            else:
+                readings = read_sentence(text.replace(f":{LIST_JOIN}", " "), relaxed=relaxed)
+            if text.endswith(":"):
+                lead = read_sentence(text.rstrip(":"), relaxed=relaxed)
+            if readings and LIST_JOIN not in text:
                 antecedent = readings[0].subject
             for reading in readings:
                 subject, thing = _singular(reading.subject), _singular(reading.object)

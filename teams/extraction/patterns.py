@@ -16,9 +16,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from teams.values import values_in
 from teams.verbs import IRREGULAR
 
-__all__ = ["Reading", "read_sentence"]
+__all__ = ["Reading", "noun_phrases", "read_sentence"]
 
 _VERBS = """uses stores keeps holds contains includes runs calls returns reads writes saves
 loads sends receives creates builds wraps checks validates records reports raises emits takes
@@ -111,7 +112,8 @@ _COPULA = re.compile(r"\b(?P<verb>is|are|was|were)\s+(?P<rest>.+)$", re.IGNORECA
 _ADVERB = r"(?:(?:only|mainly|first|still|also|now|largely|mostly|often|usually|widely|once)\s+)?"
 _IRREGULAR = sorted(set(IRREGULAR) - {"was", "were", "been", "had", "did", "done", "said"})
 _PASSIVE = re.compile(
-    rf"^{_ADVERB}(?P<verb>[a-z]+(?:ed|en)|{'|'.join(_IRREGULAR)})\s+{_ADVERB}"
+    rf"^{_ADVERB}(?P<verb>[a-z]+(?:ed|en)|(?:re|un|over|up)?(?:{'|'.join(_IRREGULAR)}))\s+"
+    rf"{_ADVERB}"
     r"(?P<prep>by|in|at|on|near|from|for|into|with|under|beside|across)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
@@ -203,7 +205,12 @@ def _copular(sentence: str) -> list[Reading]:
     subject = _subject(sentence[: match.start()]) if match else ""
     if match is None or not subject:
         return []
-    return _copular_objects(subject, match.group("verb").lower(), match.group("rest"))
+    readings = _copular_objects(subject, match.group("verb").lower(), match.group("rest"))
+    owner, _, attribute = subject.partition("'s ")
+    if not attribute or not owner:
+        return readings
+    # "The museum's founder was Henry Coll": the museum's founder is Henry Coll
+    return [Reading(owner, f"'s {attribute} is", r.object, r.confidence) for r in readings]
 
 
 def _copular_objects(subject: str, verb: str, rest: str) -> list[Reading]:
@@ -223,7 +230,9 @@ def _copular_objects(subject: str, verb: str, rest: str) -> list[Reading]:
         if plural:
             return [Reading(subject, "is a", thing, 0.6)]
         bare = _object(rest, numbers=True)  # "The lifeboat is orange", "is 30 metres tall"
-        return [Reading(subject, "is", bare, 0.6)] if bare else []
+        # a value or a name ("is Henry Coll"), not any word ("is rebuilt", "is ready")
+        fit = bare and (values_in(bare) or all(word[:1].isupper() for word in bare.split()))
+        return [Reading(subject, "is", bare, 0.6)] if fit else []
     if article.group(1):
         return [Reading(subject, "is a", thing, 0.9, subject_type=thing.split()[-1])]
     return [Reading(subject, "is", thing, 0.85)]
@@ -254,7 +263,9 @@ def _looks_like_verb(word: str, following: str) -> bool:
     or any word followed by a preposition ("nest on")."""
     if not word.isalpha() or word in _FUNCTION_WORDS | _DETERMINERS | _PRONOUNS:
         return False
-    if word in _IRREGULAR or (word.endswith("ed") and len(word) > 4):
+    if re.sub(r"^(?:re|un|over|up)", "", word) in _IRREGULAR or (
+        word.endswith("ed") and len(word) > 4
+    ):
         return True
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
         return True
@@ -305,6 +316,20 @@ def _prepositions(sentence: str) -> Iterator[Reading]:
         yield Reading(left, match.group("prep"), right, 0.55 if named else 0.35)
 
 
+_LEADING_CLAUSE = re.compile(
+    r"^(?:[A-Z][a-z]+(?:ed|en)|"
+    + "|".join(word.capitalize() for word in _IRREGULAR)
+    + r"|In|On|At|After|Before|During|Since|From|Despite|Although|Once|Like|Unlike|Today|Now|"
+    r"Later|Originally)\b[^,;]{0,60},\s+(?=[A-Za-z])"
+)
+"""A clause that opens a sentence before its subject: "Built in 1890, ", "In 1911, "."""
+
+
+def noun_phrases(text: str) -> list[str]:
+    """The noun phrases that open ``text``: each item of a list ("A, B and C"), else one."""
+    return _objects(text, numbers=True)
+
+
 def _position(sentence: str, phrase: str) -> int:
     at = sentence.find(phrase)
     return at if at >= 0 else len(sentence)
@@ -324,6 +349,7 @@ def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
         if name and role:
             readings.append(Reading(name, "is", role, 0.8))
             sentence = f"{apposition.group('name')} {apposition.group('rest')}"
+    sentence = _LEADING_CLAUSE.sub("", sentence, count=1)  # "Built in 1890, the tower ..."
     found = [_copular(sentence), _verbal(sentence, _VERB, 0.8), _general(sentence)]
     main = min(  # the main clause: the reading whose subject comes first ("A reviewer
         # approves the plan while the run is paused": the reviewer), the first pattern on ties

@@ -185,7 +185,7 @@ def relation_sentence(relation: FoundRelation, *, opening: bool = True) -> str:
     if predicate not in _DEFINING:
         auxiliary = _auxiliary(predicate.split()[0], evidence)
         predicate = f"{auxiliary} {predicate}".strip()
-    text = f"{subject} {predicate} {thing}"
+    text = f"{subject} {predicate} {thing}".replace(" 's ", "'s ")  # "the museum's founder is"
     if not opening:
         return text[:1].lower() + text[1:] if re.match(r"(?:The|A|An)\b", text) else text
     return f"{text[:1].upper()}{text[1:]}"
