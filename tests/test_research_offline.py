@@ -300,3 +300,23 @@ def test_research_and_hypothesis_teams_cite_the_same_sentence_line(
     assert [(e["source"], e["text"][: len(wiring)]) for e in found][:1] == [
         ("docs/teams.md:7", wiring)
     ]
+
+
+def test_a_list_item_holds_what_its_lead_in_says() -> None:
+    text = (
+        "Hooks are called every time a particular type of event takes place.\n\n"
+        "There are two event hooks:\n\n"
+        "* `request` - Called after a request is prepared, before it is sent.\n"
+        "* `response` - Called after the response is fetched.\n"
+    )
+    ((_, sentence),) = best_sentences(text, "When is the request event hook called?", limit=1)
+    assert sentence.startswith("`request` - Called after a request is prepared")
+
+
+def test_the_parts_of_a_joined_up_name_count() -> None:
+    text = (
+        "Requests are retried when an `httpx.ConnectError` occurs.\n"
+        "Other retry needs are met by `tenacity`.\n"
+    )
+    ((_, sentence),) = best_sentences(text, "Which errors make a client retry?", limit=1)
+    assert "ConnectError" in sentence

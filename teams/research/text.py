@@ -255,11 +255,17 @@ def _undoubled(word: str) -> str:
 
 def _stems(text: str, *, parts: bool = False) -> set[str]:
     """The stems of the content words of ``text`` (and, with ``parts``, of the parts of its
-    hyphenated words: a sentence's "planner-workers-reviewer" holds "planner")."""
+    hyphenated and joined-up words: a sentence's "planner-workers-reviewer" holds "planner",
+    its "ConnectError" holds "error")."""
     words = keywords(text)
     if parts:
         words += [part for word in words if "-" in word for part in word.split("-")]
+        words += [part.lower() for part in _JOINED.findall(text)]
     return {stem(word) for word in words if word and word not in STOPWORDS}
+
+
+_JOINED = re.compile(r"(?<=[a-z])[A-Z][a-z]{2,}")
+"""The second and later parts of a joined-up name ("Error" of "ConnectError")."""
 
 
 def _sentences(text: str) -> list[tuple[int, str]]:
@@ -296,6 +302,24 @@ def shared_words(parts: Sequence[str]) -> str:
     return " ".join(word for word in keywords(parts[0]) if word in common)
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def _list_leads(text: str, sentences: Sequence[tuple[int, str]]) -> dict[int, set[str]]:
+    """For each sentence that is an item of a list after a lead-in ending in a colon ("There
+    are two event hooks:"), the lead-in's stems: an item holds what its lead-in says."""
+    lines = text.split("\n")
+    leads: dict[int, set[str]] = {}
+    lead: set[str] = set()
+    for index, (offset, sentence) in enumerate(sentences):
+        item = offset < len(lines) and _LIST_ITEM.match(lines[offset]) is not None
+        if item and lead:
+            leads[index] = lead
+        elif not item:
+            lead = _stems(sentence) if sentence.endswith(":") else set()
+    return leads
+
+
 def scored_sentences(
     text: str, query: str, heading: str = "", weights: Mapping[str, float] | None = None
 ) -> list[tuple[float, int, str]]:
@@ -313,9 +337,10 @@ def scored_sentences(
     terms = set(weight)
     exact = set(keywords(query))
     around = _stems(heading)
+    leads = _list_leads(text, sentences)
     scored = []
     for index, (offset, sentence) in enumerate(sentences):
-        own = set(words[index])
+        own = set(words[index]) | leads.get(index, set())
         if _PRONOUN.match(sentence):  # "It is quarried near ...": it is the subject before
             before = sentences[index - 1][1] if index else heading
             own |= _stems(" ".join(before.split()[:6]))
@@ -343,7 +368,8 @@ def best_sentences(
     form the query has it adds ``0.01`` (breaks ties with a stem match); and a sentence that
     holds what the question asks for (a number for "how many", a reason for "why", a time for
     "when", a name for "which", a command for "how do I": a sentence that introduces a code
-    block carries its first command) gains 1.5. A short list item competes as any sentence does.
+    block carries its first command) gains 1.5. A short list item competes as any sentence does,
+    holding the words of its lead-in ("There are two event hooks:").
     Ties go to the earlier sentence.
 
     Returns ``(line offset, sentence)`` pairs in their order in the text: the 0-based line

@@ -6,8 +6,8 @@ the relations that hold the most win, with the other items of their list (same s
 predicate). A relation whose object is what the question asks for (a name for "who", a date
 for "when", a place for "where", a figure for "how many") wins ties. A chain of two relations
 from a named entity (its object's own relations) answers a question about that object
-("what does the press X founded publish?"). A question with no focus ("Who is X?") is answered
-by what the graph says X is, else by everything it holds on X. When nothing answers, the
+("what does the press X founded publish?"). A question with no focus ("Who is X?", "What does
+X do?") is answered by what the graph says X is, else by everything it holds with X as subject. When nothing answers, the
 answer says so, and what the graph does hold on the entities named.
 
 Each relation becomes a sentence built from the triple, its names as the evidence writes them
@@ -137,8 +137,10 @@ def answering_chains(
     focus, asked = focus_of(question, names), _asked(question)
     chains: list[Chain] = _chains(relations, paths)
     if not focus:
+        named = {name.casefold() for name in names}
         alone: list[Chain] = [c for c in chains if len(c) == 1]
-        return [c for c in alone if c[0]["predicate"] in _DEFINING] or alone
+        own = [c for c in alone if c[0]["subject"].casefold() in named] or alone
+        return [c for c in own if c[0]["predicate"] in _DEFINING] or own
     scored = []
     for chain in chains:
         matched = len(focus & _words(chain))
