@@ -7,8 +7,9 @@ predicate). A relation whose object is what the question asks for (a name for "w
 for "when", a place for "where", a figure for "how many") wins ties. A chain of two relations
 from a named entity (its object's own relations) answers a question about that object
 ("what does the press X founded publish?"). A question with no focus ("Who is X?", "What does
-X do?") is answered by what the graph says X is, else by everything it holds with X as subject. When nothing answers, the
-answer says so, and what the graph does hold on the entities named.
+X do?") is answered by what the graph says X is, else by everything it holds with X as
+subject. When nothing answers, the answer says so, and what the graph does hold on the entities
+named.
 
 Each relation becomes a sentence built from the triple, its names as the evidence writes them
 ("The Harrow bridge was designed by Ada Marsh"), with the evidence quoted when it says more.
