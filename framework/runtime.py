@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,11 @@ class NodeContext:
     checkpoint_id: str | None = None
     store: BaseStore | None = None
     writer: Any = field(default=_discard, repr=False)
+    trace_filters: list[Callable[[str], str]] = field(
+        default_factory=list, repr=False, compare=False
+    )
+    """How content of this execution may enter traces: the policies governing it add their
+    redaction here (:meth:`for_trace`)."""
 
     @classmethod
     def from_config(cls, node: str, team: str, config: RunnableConfig) -> NodeContext:
@@ -52,6 +58,12 @@ class NodeContext:
             store=runtime.store if runtime is not None else None,
             writer=runtime.stream_writer if runtime is not None else _discard,
         )
+
+    def for_trace(self, text: str) -> str:
+        """``text`` as the execution's policies let it into a span (content capture)."""
+        for redact in self.trace_filters:
+            text = redact(text)
+        return text
 
     def emit(self, event: str, **data: Any) -> None:
         """Send a progress event on the run's ``custom`` stream."""

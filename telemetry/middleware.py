@@ -112,8 +112,6 @@ class TelemetryMiddleware:
                 attributes[ATTR.THREAD_ID] = call.context.thread_id
             if not scoped:
                 attributes.update(self._place(call))
-        if self.capture_content:
-            attributes[ATTR.INPUT] = repr(task if task is not None else call.input)[:4000]
         return attributes
 
     @contextmanager
@@ -147,6 +145,9 @@ class TelemetryMiddleware:
             outcome = "error"
             raise
         finally:
+            if self.capture_content:  # at the end: the node's policies redact what it held
+                content = repr(task if task is not None else call.input)[:4000]
+                span.set_attribute(ATTR.INPUT, call.context.for_trace(content))
             var_child_runnable_config.reset(config_token)
             otel_context.detach(span_token)
             span.end()
@@ -198,5 +199,5 @@ class TelemetryMiddleware:
                 span.set_status(Status(StatusCode.ERROR, result.error))
                 self.metrics.tasks_failed.add(1, by_kind)
         if self.capture_content:
-            span.set_attribute(ATTR.OUTPUT, repr(update)[:4000])
+            span.set_attribute(ATTR.OUTPUT, call.context.for_trace(repr(update)[:4000]))
         return update

@@ -105,3 +105,26 @@ def test_a_rate_limit_wait_is_a_span_event_not_an_audit_entry() -> None:
     assert wait["cadre.policy.action"] == "wait" and wait["cadre.policy.name"] == "rate_limit"
     assert not final.state.get("policy_audit")
     recorder.telemetry.close()
+
+
+def test_a_nodes_captured_input_and_output_are_redacted_too() -> None:
+    recorder = Recorder(capture_content=True)
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        return {"final_answer": f"written back to {state['question'].split()[-1]}"}
+
+    redaction = PiiRedaction({"email": "redact"}, apply_to=("spans",))
+    chain = (*recorder.telemetry.middleware, PolicyMiddleware([redaction]))
+    graph = StateGraph(State)
+    graph.add_node("mine", TeamNode("mine", "platform", body, middleware=chain))
+    graph.add_edge(START, "mine")
+    graph.add_edge("mine", END)
+    question = {"question": "please answer bob@example.org"}
+    final = run_team(graph.compile(), question, "t-node", observer=recorder.telemetry)
+    assert final.state["final_answer"] == "written back to bob@example.org"  # spans only
+    [node] = [s for s in recorder.finished() if s.name == "cadre.node mine"]
+    attributes = node.attributes or {}
+    assert "bob@example.org" not in str(attributes["cadre.input"])
+    assert "bob@example.org" not in str(attributes["cadre.output"])
+    assert "[EMAIL]" in str(attributes["cadre.input"]) + str(attributes["cadre.output"])
+    recorder.telemetry.close()

@@ -126,6 +126,12 @@ class Active:
             self.reviews.append(decision_entry(request, decision))
         return decision.reviewer, decision.kind == "approve", decision.reason
 
+    def for_trace(self, text: str) -> str:
+        """``text`` as this scope's policies let it into a span."""
+        for policy in self.chain.policies:
+            text = policy.for_trace(text, self.principal)
+        return text
+
     def extended(self, chain: PolicyChain) -> Active:
         """This scope with ``chain``'s policies added after its own (a subteam's), sharing
         the audit and usage of the execution."""
@@ -182,8 +188,4 @@ def traced(text: str) -> str:
     """``text`` as the active policies let it into a span (content capture); unchanged
     outside a governed node."""
     scope = ACTIVE.get()
-    if scope is None:
-        return text
-    for policy in scope.chain.policies:
-        text = policy.for_trace(text, scope.principal)
-    return text
+    return text if scope is None else scope.for_trace(text)

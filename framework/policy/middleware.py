@@ -64,6 +64,7 @@ class PolicyMiddleware:
     def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
         """Govern a sync node execution."""
         scope, outermost = self._scope(call)
+        call.context.trace_filters[:] = [scope.for_trace]  # the widest chain redacts spans
         with activated(scope):
             try:
                 if self.chain.decides("before_node"):
@@ -78,6 +79,7 @@ class PolicyMiddleware:
     async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
         """Govern an async node execution."""
         scope, outermost = self._scope(call)
+        call.context.trace_filters[:] = [scope.for_trace]
         with activated(scope):
             try:
                 if self.chain.decides("before_node"):
