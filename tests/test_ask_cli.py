@@ -1,5 +1,5 @@
 """``cadre ask``: answers from the home's knowledge graph with citations, says so when the graph
-is empty, and refuses bad input in one line without creating anything."""
+holds nothing, and refuses bad input in one line without creating anything."""
 
 from __future__ import annotations
 
@@ -70,20 +70,20 @@ def test_ask_on_a_home_without_a_graph_says_so_and_creates_nothing(
     missing = tmp_path / "nowhere"
     code, out, err = _ask("What does the tracer do?", "--home", str(missing))
     assert code == 0, err
-    assert "is empty" in out and "cadre extract PATH" in out
+    assert "holds no entities" in out and "cadre extract PATH" in out
     assert not missing.exists()
     other = DataHome(root=tmp_path / "other").create()
     with home_store(other, home_cipher(other)) as store:
         KnowledgeGraph(store, scope=("someone-else",)).save([], [])
     code, out, _ = _ask("What does the tracer do?", "--home", str(other.root), "--no-trace")
     assert code == 0
-    assert out.startswith(f"The knowledge graph under {other.root} is empty")
+    assert out.startswith(f"The knowledge graph under {other.root} holds no entities")
 
 
 def test_another_scope_reads_another_graph(home: Path) -> None:
     code, out, _ = _ask(QUESTION, "--home", str(home), "--memory-scope", "team/b", "--no-trace")
     assert code == 0
-    assert "is empty" in out
+    assert "holds no entities" in out
 
 
 @pytest.mark.parametrize(

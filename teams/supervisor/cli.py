@@ -34,9 +34,9 @@ TEAM = "supervisor"
 def empty_graph_message(home: DataHome) -> str:
     """What ``cadre ask`` says when there is no graph to answer from."""
     return (
-        f"The knowledge graph under {home.describe()} is empty: nothing has been extracted "
-        "there yet. Build it first with `cadre extract PATH` (files or folders of documents), "
-        "then ask again."
+        f"The knowledge graph under {home.describe()} holds no entities: no extraction has "
+        "stored a relation there (`cadre extract` prints how many relations each document "
+        "gave). Extract documents with `cadre extract PATH` (files or folders), then ask again."
     )
 
 
