@@ -54,6 +54,9 @@ except ImportError:  # run as a script: bench/ is on the path
 
 HERE = Path(__file__).resolve().parent / "quality"
 CORPUS = HERE / "corpus"
+STARLETTE = HERE / "corpus-starlette"
+Capability = tuple[str, list[dict[str, Any]]]
+"""What a capability's run gives: its summary line, and every case's outcome."""
 CITATION = re.compile(r"`?([\w./-]+\.(?:md|txt|rst|csv)):(\d+)`?")
 SKIPPED_SECTIONS = ("sources", "review")
 
@@ -124,10 +127,10 @@ def score(case: dict[str, Any], answer: str) -> Outcome:
     return Outcome(case["id"], case["question"], all(found), found, answer)
 
 
-def run_cases(cases: Sequence[dict[str, Any]]) -> list[Outcome]:
+def run_cases(cases: Sequence[dict[str, Any]], corpus: Path = CORPUS) -> list[Outcome]:
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="cadre-quality-") as folder:
-        request = LaunchRequest(team="research", corpus=CORPUS, home=DataHome(root=Path(folder)))
+        request = LaunchRequest(team="research", corpus=corpus, home=DataHome(root=Path(folder)))
         with launch(request) as launched:
             for case in cases:
                 result = run_team(launched.app, {"question": case["question"]}, new_thread_id())
@@ -135,23 +138,33 @@ def run_cases(cases: Sequence[dict[str, Any]]) -> list[Outcome]:
     return outcomes
 
 
-def research(wanted: set[str]) -> tuple[str, list[dict[str, Any]]]:
-    """Run the research cases; print a line per case; return the summary line and answers."""
-    cases = yaml.safe_load((HERE / "research.yaml").read_text(encoding="utf-8"))
-    outcomes = run_cases([case for case in cases if not wanted or case["id"] in wanted])
+def _research(name: str, cases_file: str, corpus: Path, wanted: set[str]) -> Capability:
+    """Run research cases over ``corpus``; print a line per case; return the summary line and
+    the answers."""
+    cases = yaml.safe_load((HERE / cases_file).read_text(encoding="utf-8"))
+    chosen = [case for case in cases if not wanted or case["id"] in wanted]
+    outcomes = run_cases(chosen, corpus)
     for outcome in outcomes:
         facts = "".join("+" if found else "-" for found in outcome.found)
         verdict = "PASS" if outcome.passed else "MISS"
         print(f"{outcome.id}  {verdict}  {facts:4}  {outcome.question}")
     passed = sum(outcome.passed for outcome in outcomes)
     share = passed / len(outcomes) if outcomes else 0.0
-    summary = (
-        f"research: {passed}/{len(outcomes)} questions with every key fact cited ({share:.0%})"
-    )
+    summary = f"{name}: {passed}/{len(outcomes)} questions with every key fact cited ({share:.0%})"
     return summary, [asdict(o) for o in outcomes]
 
 
-def conflicts(wanted: set[str]) -> tuple[str, list[dict[str, Any]]]:
+def research(wanted: set[str]) -> Capability:
+    """The HTTPX questions (``research.yaml``)."""
+    return _research("research", "research.yaml", CORPUS, wanted)
+
+
+def research_starlette(wanted: set[str]) -> Capability:
+    """The Starlette questions (``research-starlette.yaml``), written before any run on them."""
+    return _research("research-starlette", "research-starlette.yaml", STARLETTE, wanted)
+
+
+def conflicts(wanted: set[str]) -> Capability:
     """Run the conflict cases; print a line per case; return the summary line and reports."""
     cases = yaml.safe_load((HERE / "conflicts.yaml").read_text(encoding="utf-8"))
     outcomes = run_conflict_cases([case for case in cases if not wanted or case["id"] in wanted])
@@ -169,7 +182,7 @@ def conflicts(wanted: set[str]) -> tuple[str, list[dict[str, Any]]]:
     return summary, [asdict(o) for o in outcomes]
 
 
-def extraction(wanted: set[str]) -> tuple[str, list[dict[str, Any]]]:
+def extraction(wanted: set[str]) -> Capability:
     """Run the extraction cases; print a line per case; return the summary line and answers."""
     cases = yaml.safe_load((HERE / "extraction.yaml").read_text(encoding="utf-8"))
     outcomes = run_extraction_cases([case for case in cases if not wanted or case["id"] in wanted])
@@ -183,7 +196,12 @@ def extraction(wanted: set[str]) -> tuple[str, list[dict[str, Any]]]:
     return summary, [asdict(o) for o in outcomes]
 
 
-CAPABILITIES = {"research": research, "conflicts": conflicts, "extraction": extraction}
+CAPABILITIES = {
+    "research": research,
+    "research-starlette": research_starlette,
+    "conflicts": conflicts,
+    "extraction": extraction,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
