@@ -320,3 +320,27 @@ def test_the_parts_of_a_joined_up_name_count() -> None:
     )
     ((_, sentence),) = best_sentences(text, "Which errors make a client retry?", limit=1)
     assert "ConnectError" in sentence
+
+
+def test_a_short_remark_and_a_one_line_item_stay_with_their_sentence() -> None:
+    text = (
+        "The pool keeps connections. Defaults to `600`.\n\n"
+        "* `html` - Run in HTML mode. Automatically loads `index.html` for directories.\n"
+    )
+    assert prose_sentences(text) == [
+        (1, "The pool keeps connections. Defaults to `600`."),
+        (3, "`html` - Run in HTML mode. Automatically loads `index.html` for directories."),
+    ]
+
+
+def test_a_lead_in_is_quoted_with_the_heads_of_its_list() -> None:
+    text = (
+        "Values come from several places.\n\n"
+        "The order in which values are read is:\n\n"
+        "* From an environment variable.\n"
+        "* From the `.env` file.\n"
+    )
+    ((_, sentence),) = best_sentences(text, "In what order are values read?", limit=1)
+    assert sentence == (
+        "The order in which values are read is: From an environment variable; From the `.env` file."
+    )

@@ -40,6 +40,7 @@ class _Block:
     text: str = ""
     starts: list[int] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)
+    item: bool = False
 
     def add(self, number: int, line: str) -> None:
         self.text += " " if self.text else ""
@@ -79,10 +80,28 @@ def _blocks(text: str, first_line: int) -> list[_Block]:
             continue
         item = _ITEM.match(line)
         if item or current is None:
-            current = _Block()
+            current = _Block(item=item is not None)
             blocks.append(current)
         current.add(number, line[item.end() :] if item else line)
     return blocks
+
+
+_TRAILER_WORDS = 4
+
+
+def _trails(sentence: str, line: int, previous_line: int) -> bool:
+    """Whether ``sentence`` is a short remark that ends the line its predecessor is on
+    ("... cache CORS responses. Defaults to `600`."): it belongs with that sentence."""
+    return line == previous_line and len(sentence.split()) <= _TRAILER_WORDS
+
+
+_ITEM_WORDS = 40
+
+
+def _one_unit(block: _Block) -> bool:
+    """Whether a block is a list item short enough to be read whole: a one-line item of at
+    most 40 words ("`html` - Run in HTML mode. Automatically loads `index.html` ...")."""
+    return block.item and len(block.numbers) == 1 and len(block.text.split()) <= _ITEM_WORDS
 
 
 def prose_sentences(text: str, first_line: int = 1) -> list[tuple[int, str]]:
@@ -91,10 +110,16 @@ def prose_sentences(text: str, first_line: int = 1) -> list[tuple[int, str]]:
     ``line`` is the line the sentence starts on, the first line of ``text`` counting as
     ``first_line``. A sentence keeps its characters as written (a leading backtick, ``--``,
     quote or ``*`` included), its whitespace collapsed; only list markers and block-quote marks
-    are dropped. Fenced code, table rows, shell or interpreter lines and headings hold none.
+    are dropped. A parenthetical remark, or a short one ending the same line ("Defaults to
+    `600`."), stays with the sentence before it; a one-line list item of at most 40 words is
+    one sentence. Fenced code, table rows, shell or interpreter
+    lines and headings hold none.
     """
     found: list[tuple[int, str]] = []
     for block in _blocks(text, first_line):
+        if _one_unit(block):  # "`html` - Run in HTML mode. Loads `index.html` ...": one item
+            found.append((block.numbers[0], " ".join(block.text.split())))
+            continue
         bounds = [0, *_ends(block.text)]
         kept: list[tuple[int, str]] = []
         for begin, end in zip(bounds, [*bounds[1:], len(block.text)], strict=True):
@@ -102,10 +127,11 @@ def prose_sentences(text: str, first_line: int = 1) -> list[tuple[int, str]]:
             sentence = " ".join(piece.split())
             if not sentence:
                 continue
-            if kept and _ASIDE.fullmatch(sentence):  # "(Default 100)" after its sentence
-                kept[-1] = (kept[-1][0], f"{kept[-1][1]} {sentence}")
+            line = block.line_at(end - len(piece.lstrip()))
+            if kept and (_ASIDE.fullmatch(sentence) or _trails(sentence, line, kept[-1][0])):
+                kept[-1] = (kept[-1][0], f"{kept[-1][1]} {sentence}")  # "(Default 100)"
                 continue
-            kept.append((block.line_at(end - len(piece.lstrip())), sentence))
+            kept.append((line, sentence))
         found += kept
     return found
 

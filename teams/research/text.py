@@ -255,11 +255,13 @@ def _undoubled(word: str) -> str:
 
 def _stems(text: str, *, parts: bool = False) -> set[str]:
     """The stems of the content words of ``text`` (and, with ``parts``, of the parts of its
-    hyphenated and joined-up words: a sentence's "planner-workers-reviewer" holds "planner",
-    its "ConnectError" holds "error")."""
+    hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
+    "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
+    "error")."""
     words = keywords(text)
     if parts:
         words += [part for word in words if "-" in word for part in word.split("-")]
+        words += [part for word in words if "_" in word for part in word.split("_")]
         words += [part.lower() for part in _JOINED.findall(text)]
     return {stem(word) for word in words if word and word not in STOPWORDS}
 
@@ -320,6 +322,30 @@ def _list_leads(text: str, sentences: Sequence[tuple[int, str]]) -> dict[int, se
     return leads
 
 
+_HEAD_WORDS = 10
+
+
+def _with_items(text: str, sentences: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``sentences`` with each lead-in that ends in a colon followed by the heads of its list's
+    items ("The order ... is: From an environment variable; From the `.env` file; ..."): what
+    the list says is what the lead-in answers. An item's head is its name before " - ", or its
+    first ten words."""
+    lines = text.split("\n")
+    items: dict[int, list[str]] = {}
+    lead = -1
+    for index, (offset, sentence) in enumerate(sentences):
+        if offset < len(lines) and _LIST_ITEM.match(lines[offset]):
+            if lead >= 0:
+                head = sentence.split(" - ", 1)[0].split()[:_HEAD_WORDS]
+                items.setdefault(lead, []).append(" ".join(head).rstrip(".;,"))
+        else:
+            lead = index if sentence.endswith(":") else -1
+    return [
+        (offset, f"{sentence} {'; '.join(items[index])}." if index in items else sentence)
+        for index, (offset, sentence) in enumerate(sentences)
+    ]
+
+
 def scored_sentences(
     text: str, query: str, heading: str = "", weights: Mapping[str, float] | None = None
 ) -> list[tuple[float, int, str]]:
@@ -353,7 +379,8 @@ def scored_sentences(
         if len(hits) >= _MIN_SCORE_FOR_KIND and _gives(kind, sentence, terms):
             score += _KIND_BONUS
         scored.append((score, offset, sentence))
-    return scored
+    listed = _with_items(text, sentences)  # a lead-in is scored on its words, quoted with its list
+    return [(score, offset, listed[i][1]) for i, (score, offset, _) in enumerate(scored)]
 
 
 def best_sentences(
