@@ -346,6 +346,16 @@ def _with_items(text: str, sentences: Sequence[tuple[int, str]]) -> list[tuple[i
     ]
 
 
+_CROWDED_WORDS = 25
+
+
+def _crowding(words: int) -> float:
+    """How much a sentence of many content words has its matches discounted: one that holds
+    25 or fewer counts in full, one of 50 at two thirds (a long sentence matches many
+    questions a little)."""
+    return 1.0 + 0.5 * max(0.0, words / _CROWDED_WORDS - 1.0)
+
+
 def scored_sentences(
     text: str, query: str, heading: str = "", weights: Mapping[str, float] | None = None
 ) -> list[tuple[float, int, str]]:
@@ -373,7 +383,7 @@ def scored_sentences(
         context = around | (words[index - 1] if index else set())
         context |= words[index + 1] if index + 1 < len(words) else set()
         hits = terms & own
-        score = sum(weight[term] for term in hits)
+        score = sum(weight[term] for term in hits) / _crowding(len(own))
         score += _EXACT_BONUS * len(exact & set(keywords(sentence)))  # the word as asked
         score += _CONTEXT_WEIGHT * sum(weight[term] for term in terms & (context - own))
         if len(hits) >= _MIN_SCORE_FOR_KIND and _gives(kind, sentence, terms):
@@ -389,7 +399,8 @@ def best_sentences(
     """The ``limit`` sentences of ``text`` that answer ``query`` best.
 
     A sentence scores the query's content words it holds (crudely stemmed, each weighted by
-    how rare it is among the text's sentences), a leading pronoun counting as the subject it
+    how rare it is among the text's sentences, discounted in a sentence of more than 25
+    content words), a leading pronoun counting as the subject it
     stands for (the previous sentence's first words, or the heading); its neighbours and the
     heading add a little (``0.3`` of a word they hold that it does not); a word in the very
     form the query has it adds ``0.01`` (breaks ties with a stem match); and a sentence that
