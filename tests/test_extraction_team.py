@@ -423,6 +423,21 @@ def test_sentences_start_on_their_own_line_and_evidence_keeps_its_markup() -> No
             "# Rail\n\nThe Wold railway serves three towns:\n\n1. Malton\n2. Whitby\n",
             {("Wold railway", "serves", "Malton", 5), ("Wold railway", "serves", "Whitby", 6)},
         ),
+        (
+            "# People\n\nIda Crane was born in Whitby.\nShe became a ship's engineer.\n",
+            {("Ida Crane", "born in", "Whitby", 3), ("Ida Crane", "became", "ship's engineer", 4)},
+        ),
+        (
+            "# Art\n\nThe Orchard mural was painted in 1968 by Lucy Harle.\n",
+            {
+                ("Orchard mural", "painted in", "1968", 3),
+                ("Orchard mural", "painted by", "Lucy Harle", 3),
+            },
+        ),
+        (
+            "# Varnia\n\nVarnia is a small country. Its capital is Orlen.\n",
+            {("Varnia", "is a", "small country", 3), ("Varnia", "'s capital is", "Orlen", 3)},
+        ),
     ],
     ids=[
         "pronoun",
@@ -436,6 +451,9 @@ def test_sentences_start_on_their_own_line_and_evidence_keeps_its_markup() -> No
         "leading-clause",
         "possessive",
         "numbered-items",
+        "person-pronoun",
+        "passive-date-agent",
+        "short-possessive",
     ],
 )
 def test_offline_extraction_reads_pronouns_passives_lists_and_appositions(

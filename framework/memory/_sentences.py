@@ -89,10 +89,23 @@ def _blocks(text: str, first_line: int) -> list[_Block]:
 _TRAILER_WORDS = 4
 
 
+_CLAUSE_OPENERS = frozenset(
+    "the a an it its this that these those they their he his she her we you i there".split()
+)
+_COPULA = re.compile(r"\b(?:is|are|was|were)\b", re.IGNORECASE)
+
+
 def _trails(sentence: str, line: int, previous_line: int) -> bool:
-    """Whether ``sentence`` is a short remark that ends the line its predecessor is on
-    ("... cache CORS responses. Defaults to `600`."): it belongs with that sentence."""
-    return line == previous_line and len(sentence.split()) <= _TRAILER_WORDS
+    """Whether ``sentence`` is a short remark without a subject of its own that ends the line
+    its predecessor is on ("... cache CORS responses. Defaults to `600`."): it belongs with
+    that sentence ("Its capital is Orlen." is a sentence of its own)."""
+    words = sentence.split()
+    return (
+        line == previous_line
+        and len(words) <= _TRAILER_WORDS
+        and words[0].lower() not in _CLAUSE_OPENERS
+        and _COPULA.search(sentence) is None
+    )
 
 
 _ITEM_WORDS = 40

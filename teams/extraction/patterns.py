@@ -56,6 +56,7 @@ _SUBJECT_BOUNDARY = re.compile(
     re.IGNORECASE,
 )
 _MAX_WORDS = 4
+_AUXILIARIES = frozenset("is are was were be been being has have had".split())
 _EDGE_PUNCTUATION = ".,;:!?\"'()[]"
 
 
@@ -141,6 +142,8 @@ def _phrase(words: list[str], *, numbers: bool = False) -> str:
     lowered = [w.lower() for w in words]
     cut = next((i for i, w in enumerate(lowered) if i and w in _PRONOUNS), len(words))
     words, lowered = words[:cut], lowered[:cut]  # "the plan she wants": the plan
+    while lowered and lowered[-1] in _AUXILIARIES:  # "Ida Crane was (born)": Ida Crane
+        words, lowered = words[:-1], lowered[:-1]
     if not words or lowered[0] in _PRONOUNS | _FUNCTION_WORDS:
         return ""
     if words[0][0].isdigit() and not numbers:
@@ -216,11 +219,14 @@ def _copular(sentence: str) -> list[Reading]:
 def _copular_objects(subject: str, verb: str, rest: str) -> list[Reading]:
     passive = _PASSIVE.match(rest)
     if passive:
-        prep = passive.group("prep").lower()
-        predicate = f"{passive.group('verb').lower()} {prep}"
-        confidence = 0.7
+        verb, prep = passive.group("verb").lower(), passive.group("prep").lower()
         things = _objects(passive.group("rest"), numbers=prep != "by")
-        return [Reading(subject, predicate, thing, confidence) for thing in things]
+        readings = [Reading(subject, f"{verb} {prep}", thing, 0.7) for thing in things]
+        agent = re.search(r"\bby\s+(?P<agent>.+)$", passive.group("rest"))
+        if prep != "by" and agent:  # "was painted in 1968 by Lucy Harle": by Lucy Harle too
+            agents = _objects(agent.group("agent"))
+            readings += [Reading(subject, f"{verb} by", thing, 0.7) for thing in agents]
+        return readings
     article = re.match(r"(?:(an?)|the)\s+", rest, re.IGNORECASE)
     thing = _object(rest[article.end() :] if article else rest)
     if not thing:

@@ -232,6 +232,8 @@ def stem(word: str) -> str:
     """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``,
     and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``."""
     for suffix in _SUFFIXES:
+        if suffix == "ly" and word.endswith("ply"):  # "supply", "apply": no adverbs
+            continue
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break

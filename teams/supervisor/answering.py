@@ -185,6 +185,8 @@ def relation_sentence(relation: FoundRelation, *, opening: bool = True) -> str:
     subject = _surface(relation["subject"], evidence)
     thing = _surface(relation["object"], evidence)
     predicate = relation["predicate"]
+    if predicate.split()[-1] in ("a", "an", "the"):  # "is a" + "a small country"
+        thing = re.sub(r"^(?:a|an|the)\s+", "", thing, flags=re.IGNORECASE)
     if predicate not in _DEFINING:
         auxiliary = _auxiliary(predicate.split()[0], evidence)
         predicate = f"{auxiliary} {predicate}".strip()
