@@ -23,8 +23,11 @@ extract`` then ``cadre ask``; see ``bench/_extraction_cases.py`` for the scoring
 Prints one line per case and a summary line per capability; ``--json PATH`` writes every
 answer.
 
-Run: ``python bench/quality.py [--capability research,conflicts,extraction] [--only r01,c02]
-[--json PATH]``.
+Research also runs on two more sets written before the team was run on them:
+``research-starlette`` (Starlette's docs) and ``research-click`` (Click's docs).
+
+Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
+conflicts,extraction] [--only r01,c02] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ except ImportError:  # run as a script: bench/ is on the path
 HERE = Path(__file__).resolve().parent / "quality"
 CORPUS = HERE / "corpus"
 STARLETTE = HERE / "corpus-starlette"
+CLICK = HERE / "corpus-click"
 Capability = tuple[str, list[dict[str, Any]]]
 """What a capability's run gives: its summary line, and every case's outcome."""
 CITATION = re.compile(r"`?([\w./-]+\.(?:md|txt|rst|csv)):(\d+)`?")
@@ -196,9 +200,15 @@ def extraction(wanted: set[str]) -> Capability:
     return summary, [asdict(o) for o in outcomes]
 
 
+def research_click(wanted: set[str]) -> Capability:
+    """The Click questions (``research-click.yaml``), written before any run on them."""
+    return _research("research-click", "research-click.yaml", CLICK, wanted)
+
+
 CAPABILITIES = {
     "research": research,
     "research-starlette": research_starlette,
+    "research-click": research_click,
     "conflicts": conflicts,
     "extraction": extraction,
 }

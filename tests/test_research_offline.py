@@ -344,3 +344,15 @@ def test_a_lead_in_is_quoted_with_the_heads_of_its_list() -> None:
     assert sentence == (
         "The order in which values are read is: From an environment variable; From the `.env` file."
     )
+
+
+def test_a_fenced_admonition_holds_prose_and_a_code_fence_does_not() -> None:
+    text = (
+        "```{warning}\n"
+        "These tools are not thread-safe.\n"
+        "```\n\n"
+        "```python\n"
+        "print('not prose at all')\n"
+        "```\n"
+    )
+    assert prose_sentences(text) == [(2, "These tools are not thread-safe.")]

@@ -14,6 +14,11 @@ __all__ = ["Chunk", "chunk_document"]
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_PROSE_FENCE = re.compile(
+    r"^ {0,3}(?:`{3,}|~{3,})\{(?:note|warning|tip|important|caution|attention|danger|error|hint|"
+    r"seealso|admonition|versionadded|versionchanged|deprecated)\}"
+)
+"""A fence that holds prose, not code: a MyST admonition (```` ```{warning} ````)."""
 _BREAKS = (re.compile(r"(?<=[.!?])\s+"), re.compile(r"\n"), re.compile(r"\s+"))
 """Where an over-long paragraph may be cut, best first: sentences, lines, words."""
 
@@ -161,7 +166,8 @@ def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
     def close(end: int) -> None:
         nonlocal start
         if start is not None:
-            code = fences and _FENCE.match(lines[start]) is not None
+            opener = lines[start]
+            code = fences and _FENCE.match(opener) is not None and not _PROSE_FENCE.match(opener)
             paragraphs.append(_Paragraph(start, end, section, heading, code))
             start = None
 

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from framework.memory._chunking import _ADORNMENT, _FENCE
+from framework.memory._chunking import _ADORNMENT, _FENCE, _PROSE_FENCE
 
 __all__ = ["prose_sentences"]
 
@@ -53,17 +53,28 @@ class _Block:
         return self.numbers[bisect_right(self.starts, offset) - 1]
 
 
+def _closes(line: str, fence: str) -> bool:
+    return line.startswith(fence) and not line.strip(fence[0])
+
+
 def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
     """``(number, line)`` of each line, stripped and out of its block quote; ``""`` for a line
-    that holds no prose (blank, fenced code, table, shell, heading, adornment)."""
-    fence = ""
+    that holds no prose (blank, fenced code, table, shell, heading, adornment). A fenced MyST
+    admonition (```` ```{note} ````) holds prose."""
+    fence = admonition = ""
     for number, raw in enumerate(text.split("\n"), start=first_line):
         line = _QUOTE.sub("", raw.strip()).strip()
         if fence:
-            fence = "" if line.startswith(fence) and not line.strip(fence[0]) else fence
+            fence = "" if _closes(line, fence) else fence
+            yield number, ""
+        elif admonition and _closes(line, admonition):  # the end of a ```{note} block
+            admonition = ""
             yield number, ""
         elif opener := _FENCE.match(line):
-            fence = opener.group(1)
+            if _PROSE_FENCE.match(line):  # ```{warning}: prose inside
+                admonition = opener.group(1)
+            else:
+                fence = opener.group(1)
             yield number, ""
         else:
             prose = not (_NOT_PROSE.match(line) or _ADORNMENT.match(line))
