@@ -143,8 +143,8 @@ _REASON = re.compile(
     re.I,
 )
 _TIME = re.compile(
-    r"\b(?:before|after|when|whenever|until|once|while|during|every time|"
-    r"\d{4})\b",
+    r"\b(?:before|after|when|whenever|until|once|while|during|every time|if|unless|"
+    r"as soon as|\d{4})\b",
     re.I,
 )
 _NAME = re.compile(r"`[^`]+`|\"[^\"]{1,40}\"|\b[A-Z][\w.-]*[A-Z0-9_][\w.-]*\b|\b[a-z]+_[a-z_]+\b")
