@@ -356,3 +356,17 @@ def test_a_fenced_admonition_holds_prose_and_a_code_fence_does_not() -> None:
         "```\n"
     )
     assert prose_sentences(text) == [(2, "These tools are not thread-safe.")]
+
+
+def test_a_question_for_several_things_is_answered_by_the_lead_in_of_a_list() -> None:
+    text = (
+        "Every app includes two pieces of middleware by default:\n\n"
+        "* `ServerErrorMiddleware` - Ensures that app errors return a custom 500 page.\n"
+        "* `ExceptionMiddleware` - Adds exception handlers to the app.\n"
+    )
+    question = "Which two middleware does every app include by default?"
+    ((_, sentence),) = best_sentences(text, question, limit=1)
+    assert sentence == (
+        "Every app includes two pieces of middleware by default: `ServerErrorMiddleware`; "
+        "`ExceptionMiddleware`."
+    )

@@ -172,20 +172,27 @@ _EXACT_BONUS = 0.01
 _MIN_SCORE_FOR_KIND = 1
 
 
+_LIST_ASKED = re.compile(
+    r"^\s*(?:which|what) (?:two|three|four|five|six|\d+)\b|^\s*what are the (?:two|three|four|"
+    r"five|six|\d+)\b|^\s*list\b"
+)
+"""A question that asks for several things ("which two ...", "list ..."): a lead-in that
+introduces a list answers it."""
+
+
 def _asked(query: str) -> str:
-    """What kind of answer ``query`` asks for: quantity, procedure, reason, time, name, or ""."""
+    """What kind of answer ``query`` asks for: list, quantity, procedure, reason, time, name,
+    or ""."""
     lowered = query.lower().strip()
-    if _PROCEDURE_ASKED.search(lowered):
-        return "procedure"
-    if _QUANTITY_ASKED.search(lowered):
-        return "quantity"
-    if lowered.startswith("why"):
-        return "reason"
-    if lowered.startswith("when"):
-        return "time"
-    if _NAME_ASKED.match(lowered):
-        return "name"
-    return ""
+    kinds = (
+        ("list", _LIST_ASKED.search(lowered)),
+        ("procedure", _PROCEDURE_ASKED.search(lowered)),
+        ("quantity", _QUANTITY_ASKED.search(lowered)),
+        ("reason", lowered.startswith("why")),
+        ("time", lowered.startswith("when")),
+        ("name", _NAME_ASKED.match(lowered)),
+    )
+    return next((kind for kind, found in kinds if found), "")
 
 
 def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
@@ -200,7 +207,12 @@ def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
     return marker is not None and marker.search(sentence) is not None
 
 
-_MARKERS = {"reason": _REASON, "time": _TIME, "procedure": re.compile(r"`[^`]+`")}
+_MARKERS = {
+    "reason": _REASON,
+    "time": _TIME,
+    "procedure": re.compile(r"`[^`]+`"),
+    "list": re.compile(r":$"),
+}
 """What a sentence holds that answers a question of a kind: a reason, a time, a command."""
 _INTRODUCES = re.compile(r"(?::|\.\.\.|\u2026)$")
 _FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})")
@@ -400,16 +412,16 @@ def best_sentences(
 ) -> list[tuple[int, str]]:
     """The ``limit`` sentences of ``text`` that answer ``query`` best.
 
-    A sentence scores the query's content words it holds (crudely stemmed, each weighted by
-    how rare it is among the text's sentences, discounted in a sentence of more than 25
-    content words), a leading pronoun counting as the subject it
-    stands for (the previous sentence's first words, or the heading); its neighbours and the
-    heading add a little (``0.3`` of a word they hold that it does not); a word in the very
-    form the query has it adds ``0.01`` (breaks ties with a stem match); and a sentence that
-    holds what the question asks for (a number for "how many", a reason for "why", a time for
-    "when", a name for "which", a command for "how do I": a sentence that introduces a code
-    block carries its first command) gains 1.5. A short list item competes as any sentence does,
-    holding the words of its lead-in ("There are two event hooks:").
+    A sentence scores the query's content words it holds (crudely stemmed, each weighted by how
+    rare it is among the text's sentences, discounted in a sentence of more than 25 content
+    words), a leading pronoun counting as the subject it stands for (the previous sentence's
+    first words, or the heading); its neighbours and the heading add a little (``0.3`` of a word
+    they hold that it does not); a word in the very form the query has it adds ``0.01`` (breaks
+    ties with a stem match); and a sentence that holds what the question asks for (a number for
+    "how many", a reason for "why", a time for "when", a name for "which", the lead-in of a list
+    for "which two", a command for "how do I": a sentence that introduces a code block carries
+    its first command) gains 1.5. A short list item competes as any sentence does, holding the
+    words of its lead-in ("There are two event hooks:").
     Ties go to the earlier sentence.
 
     Returns ``(line offset, sentence)`` pairs in their order in the text: the 0-based line
