@@ -24,6 +24,11 @@ from framework.home import DataHome
 from framework.launch import LaunchRequest, launch
 from framework.runner import new_thread_id, run_team
 
+try:
+    from bench._answers import case_folder, section_lines
+except ImportError:  # run as a script: bench/ is on the path
+    from _answers import case_folder, section_lines  # type: ignore[no-redef]
+
 __all__ = ["ConflictOutcome", "findings", "run_conflict_cases", "score_conflict"]
 
 
@@ -42,14 +47,11 @@ class ConflictOutcome:
 
 def findings(report: str) -> list[str]:
     """The bullets of the report's "Findings" section: what it states as confirmed."""
-    lines, section = [], ""
-    for line in report.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("## "):
-            section = stripped[3:].strip().lower()
-        elif section == "findings" and stripped.startswith("- "):
-            lines.append(" ".join(stripped.lower().split()))
-    return lines
+    return [
+        " ".join(line.lower().split())
+        for section, line in section_lines(report)
+        if section == "findings" and line.startswith("- ")
+    ]
 
 
 def _states(said: Sequence[str], spellings: Sequence[str]) -> list[str]:
@@ -104,10 +106,7 @@ def run_conflict_cases(cases: Sequence[dict[str, Any]]) -> list[ConflictOutcome]
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="cadre-conflicts-") as folder:
         for case in cases:
-            corpus = Path(folder) / case["id"]
-            corpus.mkdir()
-            for name, text in case["files"].items():
-                (corpus / name).write_text(text, encoding="utf-8")
+            corpus = case_folder(Path(folder), case)
             home = DataHome(root=Path(folder) / f"{case['id']}-home")
             request = LaunchRequest(team="hypothesis", corpus=corpus, home=home)
             with launch(request) as launched:

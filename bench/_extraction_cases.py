@@ -20,6 +20,11 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app
 
+try:
+    from bench._answers import case_folder, section_lines
+except ImportError:  # run as a script: bench/ is on the path
+    from _answers import case_folder, section_lines  # type: ignore[no-redef]
+
 __all__ = ["ExtractionOutcome", "answer_sentences", "run_extraction_cases", "score_answer"]
 
 _NOTES = ("sources", "review")
@@ -39,15 +44,11 @@ class ExtractionOutcome:
 
 def answer_sentences(answer: str) -> list[str]:
     """The answer's own lines: not headings, not blank, not in the Sources or Review notes."""
-    lines, section = [], ""
-    for line in answer.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            section = stripped.lstrip("#").strip().lower()
-            continue
-        if stripped and section not in _NOTES:
-            lines.append(" ".join(stripped.lower().split()))
-    return lines
+    return [
+        " ".join(line.lower().split())
+        for section, line in section_lines(answer)
+        if section not in _NOTES
+    ]
 
 
 def _cites(line: str, sources: Sequence[str]) -> bool:
@@ -85,10 +86,7 @@ def run_extraction_cases(cases: Sequence[dict[str, Any]]) -> list[ExtractionOutc
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="cadre-extraction-") as folder:
         for case in cases:
-            files = Path(folder) / case["id"]
-            files.mkdir()
-            for name, text in case["files"].items():
-                (files / name).write_text(text, encoding="utf-8")
+            files = case_folder(Path(folder), case)
             home = str(Path(folder) / f"{case['id']}-home")
             extracted = runner.invoke(app, ["extract", str(files), "--home", home, "--no-trace"])
             if extracted.exit_code != 0:

@@ -37,7 +37,7 @@ import json
 import re
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,9 +49,11 @@ from framework.launch import LaunchRequest, launch
 from framework.runner import new_thread_id, run_team
 
 try:
+    from bench._answers import section_lines
     from bench._conflict_cases import run_conflict_cases
     from bench._extraction_cases import run_extraction_cases
 except ImportError:  # run as a script: bench/ is on the path
+    from _answers import section_lines  # type: ignore[no-redef]
     from _conflict_cases import run_conflict_cases  # type: ignore[no-redef]
     from _extraction_cases import run_extraction_cases  # type: ignore[no-redef]
 
@@ -96,19 +98,13 @@ class Outcome:
 
 def statements(answer: str) -> list[str]:
     """The answer's own statements: bullets outside the review and sources sections."""
-    lines: list[str] = []
-    section = ""
-    for line in answer.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("## "):
-            section = stripped[3:].strip().lower()
-            continue
-        if section in SKIPPED_SECTIONS or not stripped.startswith(("- ", "* ")):
-            continue
-        if "unresolved" in stripped.lower():
-            continue
-        lines.append(stripped)
-    return lines
+    return [
+        line
+        for section, line in section_lines(answer)
+        if section not in SKIPPED_SECTIONS
+        and line.startswith(("- ", "* "))
+        and "unresolved" not in line.lower()
+    ]
 
 
 def fact_found(spellings: Sequence[str], sources: Sequence[Source], said: Sequence[str]) -> bool:
@@ -142,20 +138,35 @@ def run_cases(cases: Sequence[dict[str, Any]], corpus: Path = CORPUS) -> list[Ou
     return outcomes
 
 
+def _tally(outcomes: Sequence[Any], line: Callable[[Any], str]) -> str:
+    """Print a line per outcome; return how many passed as "N/M (P%)"."""
+    for outcome in outcomes:
+        print(line(outcome))
+    passed = sum(outcome.passed for outcome in outcomes)
+    share = passed / len(outcomes) if outcomes else 0.0
+    return f"{passed}/{len(outcomes)} ({share:.0%})"
+
+
+def _with_facts(outcome: Any) -> str:
+    facts = "".join("+" if found else "-" for found in outcome.found)
+    return f"{outcome.id}  {_verdict(outcome)}  {facts:4}  {outcome.question}"
+
+
+def _verdict(outcome: Any) -> str:
+    return "PASS" if outcome.passed else "MISS"
+
+
+def _cases(cases_file: str, wanted: set[str]) -> list[dict[str, Any]]:
+    cases = yaml.safe_load((HERE / cases_file).read_text(encoding="utf-8"))
+    return [case for case in cases if not wanted or case["id"] in wanted]
+
+
 def _research(name: str, cases_file: str, corpus: Path, wanted: set[str]) -> Capability:
     """Run research cases over ``corpus``; print a line per case; return the summary line and
     the answers."""
-    cases = yaml.safe_load((HERE / cases_file).read_text(encoding="utf-8"))
-    chosen = [case for case in cases if not wanted or case["id"] in wanted]
-    outcomes = run_cases(chosen, corpus)
-    for outcome in outcomes:
-        facts = "".join("+" if found else "-" for found in outcome.found)
-        verdict = "PASS" if outcome.passed else "MISS"
-        print(f"{outcome.id}  {verdict}  {facts:4}  {outcome.question}")
-    passed = sum(outcome.passed for outcome in outcomes)
-    share = passed / len(outcomes) if outcomes else 0.0
-    summary = f"{name}: {passed}/{len(outcomes)} questions with every key fact cited ({share:.0%})"
-    return summary, [asdict(o) for o in outcomes]
+    outcomes = run_cases(_cases(cases_file, wanted), corpus)
+    count = _tally(outcomes, _with_facts)
+    return f"{name}: {count} questions with every key fact cited", [asdict(o) for o in outcomes]
 
 
 def research(wanted: set[str]) -> Capability:
@@ -170,34 +181,22 @@ def research_starlette(wanted: set[str]) -> Capability:
 
 def conflicts(wanted: set[str]) -> Capability:
     """Run the conflict cases; print a line per case; return the summary line and reports."""
-    cases = yaml.safe_load((HERE / "conflicts.yaml").read_text(encoding="utf-8"))
-    outcomes = run_conflict_cases([case for case in cases if not wanted or case["id"] in wanted])
-    for outcome in outcomes:
-        verdict = "PASS" if outcome.passed else "MISS"
-        print(f"{outcome.id}  {verdict}  {outcome.question}  ({outcome.why})")
-    passed = sum(outcome.passed for outcome in outcomes)
-    share = passed / len(outcomes) if outcomes else 0.0
+    outcomes = run_conflict_cases(_cases("conflicts.yaml", wanted))
+    count = _tally(outcomes, lambda o: f"{o.id}  {_verdict(o)}  {o.question}  ({o.why})")
     wrong = sum(outcome.wrong_confirmed for outcome in outcomes)
     flagged = sum(outcome.control_flagged for outcome in outcomes)
     summary = (
-        f"conflicts: {passed}/{len(outcomes)} cases right ({share:.0%}); {wrong} with a wrong "
-        f"value confirmed; {flagged} controls flagged"
+        f"conflicts: {count} cases right; {wrong} with a wrong value confirmed; "
+        f"{flagged} controls flagged"
     )
     return summary, [asdict(o) for o in outcomes]
 
 
 def extraction(wanted: set[str]) -> Capability:
     """Run the extraction cases; print a line per case; return the summary line and answers."""
-    cases = yaml.safe_load((HERE / "extraction.yaml").read_text(encoding="utf-8"))
-    outcomes = run_extraction_cases([case for case in cases if not wanted or case["id"] in wanted])
-    for outcome in outcomes:
-        facts = "".join("+" if found else "-" for found in outcome.found)
-        verdict = "PASS" if outcome.passed else "MISS"
-        print(f"{outcome.id}  {verdict}  {facts:4}  {outcome.question}")
-    passed = sum(outcome.passed for outcome in outcomes)
-    share = passed / len(outcomes) if outcomes else 0.0
-    summary = f"extraction/ask: {passed}/{len(outcomes)} questions answered right ({share:.0%})"
-    return summary, [asdict(o) for o in outcomes]
+    outcomes = run_extraction_cases(_cases("extraction.yaml", wanted))
+    count = _tally(outcomes, _with_facts)
+    return f"extraction/ask: {count} questions answered right", [asdict(o) for o in outcomes]
 
 
 def research_click(wanted: set[str]) -> Capability:

@@ -97,7 +97,7 @@ class Claim:
 def claim_of(text: str) -> Claim:
     """``text`` read as a claim."""
     values = tuple(values_in(text))
-    skip = value_words(list(values))
+    skip = value_words(values)
     about: set[str] = set()
     flips = 0
     for word in keywords(text):
@@ -201,7 +201,7 @@ def differing_names(first: str, second: str) -> tuple[str, str] | None:
         return None
     if not all(word[0].isupper() for word in [*name_a, *name_b]):
         return None
-    valued = value_words(values_in(first)) | value_words(values_in(second))
+    valued = value_words([*claim_of(first).values, *claim_of(second).values])
     if any(word.lower() in valued for word in [*name_a, *name_b]):
         return None  # "May 1932" and "June 1932" are dates, compared as values
     return " ".join(name_a), " ".join(name_b)
@@ -210,7 +210,7 @@ def differing_names(first: str, second: str) -> tuple[str, str] | None:
 def _names(text: str) -> set[str]:
     """The capitalised words of ``text`` after its first word: the names it mentions."""
     words = _WORDS.findall(text)[1:]
-    skip = STOPWORDS | value_words(values_in(text))
+    skip = STOPWORDS | value_words(claim_of(text).values)
     return {word.lower() for word in words if word[0].isupper() and word.lower() not in skip}
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from teams.research.text import STOPWORDS
+from teams.research.text import STOPWORDS, singular
 
 __all__ = ["CATEGORIES", "Value", "stated_date", "value_words", "values_agree", "values_in"]
 
@@ -308,18 +309,10 @@ def _measure(
     counted = noun if noun.replace("-", "").isalpha() and noun not in _NOT_COUNTED else ""
     words = tuple(t.lower() for t in tokens[index : index + used])
     label = f"{written} {counted}".strip()
-    return Value("count", _singular(counted), number, label=label, words=words), 0
+    return Value("count", singular(counted), number, label=label, words=words), 0
 
 
 _NOT_COUNTED = STOPWORDS | {"but", "and", "or"}
-
-
-def _singular(noun: str) -> str:
-    if noun.endswith("ies") and len(noun) > 4:
-        return noun[:-3] + "y"
-    if noun.endswith("es") and noun[-3:-2] in ("s", "x", "z", "h"):
-        return noun[:-2]
-    return noun[:-1] if noun.endswith("s") and not noun.endswith("ss") else noun
 
 
 def _month_date(tokens: list[str], index: int) -> tuple[Value, int] | None:
@@ -358,7 +351,7 @@ def values_agree(first: Value, second: Value) -> bool:
     return abs(first.number - second.number) <= spread * (1 + 1e-9)
 
 
-def value_words(values: list[Value]) -> set[str]:
+def value_words(values: Sequence[Value]) -> set[str]:
     """The words the values were read from: not part of what a sentence is about."""
     return {word for value in values for word in value.words}
 

@@ -16,7 +16,7 @@ from framework.memory._research_records import (
     evidence_id,
     normalised,
 )
-from framework.memory._sentences import prose_sentences
+from framework.memory._sentences import LIST_MARKER, prose_sentences
 from framework.memory._text_files import read_text, text_of
 from framework.memory.corpus import (
     CORPUS_NAMESPACE,
@@ -45,6 +45,7 @@ from framework.memory.store import (
 __all__ = [
     "CORPUS_NAMESPACE",
     "LEGAL_STATUS_CHANGES",
+    "LIST_MARKER",
     "RESEARCH_NAMESPACE",
     "Chunk",
     "Conflict",

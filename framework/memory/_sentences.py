@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 
 from framework.memory._chunking import _ADORNMENT, _FENCE, _PROSE_FENCE
 
-__all__ = ["prose_sentences"]
+__all__ = ["LIST_MARKER", "prose_sentences"]
 
 _NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\. |#{1,6}(?:\s|$)")
 """Lines that hold no sentence: table rows, shell and interpreter lines, headings."""
 _QUOTE = re.compile(r"^(?:>[ \t]?)+")
-_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])[ \t]+")
-"""A list item's marker: a bullet or a number, then whitespace (``--flag`` is no marker)."""
+LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
+"""A line that opens a list item: a bullet or a number, then whitespace (``--flag`` is no
+marker)."""
 _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`\"')\]]*(?P<gap>\s+)(?=[A-Z0-9`*\[(\"'])")
 """After ``.!?`` (and closing marks, which stay in the sentence), before what may open one."""
 _ABBREVIATION = re.compile(
@@ -89,7 +90,7 @@ def _blocks(text: str, first_line: int) -> list[_Block]:
         if not line:
             current = None
             continue
-        item = _ITEM.match(line)
+        item = LIST_MARKER.match(line)
         if item or current is None:
             current = _Block(item=item is not None)
             blocks.append(current)

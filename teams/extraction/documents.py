@@ -21,6 +21,7 @@ from pydantic import Field
 
 from framework.errors import CorpusError
 from framework.memory import (
+    LIST_MARKER,
     Chunk,
     Corpus,
     chunk_document,
@@ -50,7 +51,7 @@ _MARKUP = re.compile(r"[*`\"“”]+")
 _MIN_WORDS = 3
 LIST_JOIN = " … "
 """Joins a list's lead-in and one of its items into one sentence; each part is in the text."""
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+", re.MULTILINE)
+_LIST_MARKERS = re.compile(LIST_MARKER.pattern, re.MULTILINE)
 _SUFFIXES = ", ".join(sorted(CORPUS_SUFFIXES))
 
 
@@ -79,7 +80,7 @@ class Section(Record):
         items = {
             number
             for number, line in enumerate(self.text.split("\n"), self.line)
-            if _LIST_MARKER.match(line)
+            if LIST_MARKER.match(line)
         }
         lead = ""
         for line, sentence in prose_sentences(self.text, self.line):
@@ -119,7 +120,7 @@ class Document(Record):
         """All sections, each after its heading, as :func:`plain` text, list markers dropped."""
         return plain(
             " ".join(
-                f"{section.heading} {_LIST_MARKER.sub('', section.text)}"
+                f"{section.heading} {_LIST_MARKERS.sub('', section.text)}"
                 for section in self.sections
             )
         )

@@ -6,7 +6,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 
-from framework.memory import prose_sentences
+from framework.memory import LIST_MARKER, prose_sentences
 
 __all__ = [
     "STOPWORDS",
@@ -14,6 +14,7 @@ __all__ = [
     "keywords",
     "scored_sentences",
     "shared_words",
+    "singular",
     "split_question",
     "stem",
     "term_weights",
@@ -240,6 +241,18 @@ def _with_command(lines: Sequence[str], offset: int, sentence: str) -> str:
     return sentence
 
 
+def singular(noun: str) -> str:
+    """A regular plural noun made singular: ``arches``, ``entries``, ``databases``, ``books``;
+    ``class`` and short words stay."""
+    if noun.endswith("ies") and len(noun) > 4:
+        return noun[:-3] + "y"
+    if noun.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return noun[:-2]
+    if noun.endswith("s") and not noun.endswith("ss") and len(noun) > 3:
+        return noun[:-1]
+    return noun
+
+
 def stem(word: str) -> str:
     """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``,
     and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``."""
@@ -318,42 +331,35 @@ def shared_words(parts: Sequence[str]) -> str:
     return " ".join(word for word in keywords(parts[0]) if word in common)
 
 
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-
-
-def _list_leads(text: str, sentences: Sequence[tuple[int, str]]) -> dict[int, set[str]]:
+def _lead_ins(text: str, sentences: Sequence[tuple[int, str]]) -> dict[int, int]:
     """For each sentence that is an item of a list after a lead-in ending in a colon ("There
-    are two event hooks:"), the lead-in's stems: an item holds what its lead-in says."""
+    are two event hooks:"), the index of that lead-in."""
     lines = text.split("\n")
-    leads: dict[int, set[str]] = {}
-    lead: set[str] = set()
+    leads: dict[int, int] = {}
+    lead = -1
     for index, (offset, sentence) in enumerate(sentences):
-        item = offset < len(lines) and _LIST_ITEM.match(lines[offset]) is not None
-        if item and lead:
-            leads[index] = lead
-        elif not item:
-            lead = _stems(sentence) if sentence.endswith(":") else set()
+        if offset < len(lines) and LIST_MARKER.match(lines[offset]):
+            if lead >= 0:
+                leads[index] = lead
+        else:
+            lead = index if sentence.endswith(":") else -1
     return leads
 
 
 _HEAD_WORDS = 10
 
 
-def _with_items(text: str, sentences: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """``sentences`` with each lead-in that ends in a colon followed by the heads of its list's
-    items ("The order ... is: From an environment variable; From the `.env` file; ..."): what
-    the list says is what the lead-in answers. An item's head is its name before " - ", or its
-    first ten words."""
-    lines = text.split("\n")
+def _with_items(
+    sentences: Sequence[tuple[int, str]], leads: Mapping[int, int]
+) -> list[tuple[int, str]]:
+    """``sentences`` with each lead-in followed by the heads of its list's items ("The order
+    ... is: From an environment variable; From the `.env` file; ..."): what the list says is
+    what the lead-in answers. An item's head is its name before " - ", or its first ten
+    words."""
     items: dict[int, list[str]] = {}
-    lead = -1
-    for index, (offset, sentence) in enumerate(sentences):
-        if offset < len(lines) and _LIST_ITEM.match(lines[offset]):
-            if lead >= 0:
-                head = sentence.split(" - ", 1)[0].split()[:_HEAD_WORDS]
-                items.setdefault(lead, []).append(" ".join(head).rstrip(".;,"))
-        else:
-            lead = index if sentence.endswith(":") else -1
+    for index, lead in leads.items():
+        head = sentences[index][1].split(" - ", 1)[0].split()[:_HEAD_WORDS]
+        items.setdefault(lead, []).append(" ".join(head).rstrip(".;,"))
     return [
         (offset, f"{sentence} {'; '.join(items[index])}." if index in items else sentence)
         for index, (offset, sentence) in enumerate(sentences)
@@ -387,10 +393,10 @@ def scored_sentences(
     terms = set(weight)
     exact = set(keywords(query))
     around = _stems(heading)
-    leads = _list_leads(text, sentences)
+    leads = _lead_ins(text, sentences)
     scored = []
     for index, (offset, sentence) in enumerate(sentences):
-        own = set(words[index]) | leads.get(index, set())
+        own = set(words[index]) | (words[leads[index]] if index in leads else set())
         if _PRONOUN.match(sentence):  # "It is quarried near ...": it is the subject before
             before = sentences[index - 1][1] if index else heading
             own |= _stems(" ".join(before.split()[:6]))
@@ -403,7 +409,9 @@ def scored_sentences(
         if len(hits) >= _MIN_SCORE_FOR_KIND and _gives(kind, sentence, terms):
             score += _KIND_BONUS
         scored.append((score, offset, sentence))
-    listed = _with_items(text, sentences)  # a lead-in is scored on its words, quoted with its list
+    if not leads:
+        return scored
+    listed = _with_items(sentences, leads)  # a lead-in is scored on its words, quoted with its list
     return [(score, offset, listed[i][1]) for i, (score, offset, _) in enumerate(scored)]
 
 

@@ -16,7 +16,7 @@ from langgraph.errors import GraphBubbleUp
 from framework.errors import ConfigError, CryptoError, brief
 from framework.knowledge import Entity, KnowledgeGraph
 from framework.runtime import NodeContext
-from teams.research.text import STOPWORDS, keywords
+from teams.research.text import STOPWORDS, keywords, singular
 from teams.supervisor.state import Query, StepError, SupervisorState
 
 __all__ = [
@@ -56,18 +56,10 @@ def named_entities(question: str, graph: KnowledgeGraph) -> list[Entity]:
     return [entity for _, entity in sorted(found.values(), key=lambda item: item[0])]
 
 
-def _singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
 def type_named(question: str, graph: KnowledgeGraph) -> str | None:
     """The first content word of the question (or its singular) that is an entity type."""
     for word in keywords(question)[:_MAX_TYPE_WORDS]:
-        for candidate in dict.fromkeys((word, _singular(word))):
+        for candidate in dict.fromkeys((word, singular(word))):
             if graph.find_entities(type=candidate, limit=1):
                 return candidate
     return None
