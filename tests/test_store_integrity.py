@@ -28,6 +28,7 @@ from framework.memory import (
     StoreItem,
     evidence_id,
 )
+from framework.memory.store import SCHEMA_VERSION
 from framework.persistence.cipher import BlobCipher, key_id_of, row_identity
 from framework.persistence.keys import Keyring, retire, rotate
 
@@ -261,7 +262,8 @@ def _schema_1_store(target: Target, cipher: BlobCipher, embedder: CountingEmbedd
     legacy = cipher.bind(row_identity("memory", STORE_NAME))
     for key, text in (("bees.md:3", BEES), ("ferries.md:3", FERRIES)):
         target.run(
-            "INSERT INTO items VALUES (?, ?, ?, ?, ?, ?, 1, 0.0)",
+            "INSERT INTO items (namespace, key, text, metadata, vector, content_hash, "
+            "schema_version, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, 0.0)",
             (
                 "corpus",
                 key,
@@ -291,7 +293,8 @@ def test_a_store_of_schema_1_is_upgraded_when_opened_with_its_cipher(
         store.put(CORPUS, StoreItem(key="bees.md:3", text=BEES, metadata={"path": "bees.md"}))
         assert embedder.embedded == 0  # its content hash was carried over, keyed
         assert store.search(CORPUS, FERRIES, k=1)[0].key == "ferries.md:3"
-    assert target.rows("SELECT value FROM meta WHERE name = 'schema_version'") == [("2",)]
+    version = target.rows("SELECT value FROM meta WHERE name = 'schema_version'")
+    assert version == [(str(SCHEMA_VERSION),)]
     on_disk = target.dump()
     assert "bees.md" not in on_disk and hashlib.sha256(BEES.encode()).hexdigest() not in on_disk
     (first, _), (_, second_text) = _stored(target, "corpus", "text")

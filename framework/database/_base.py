@@ -85,6 +85,18 @@ class Database(ABC):
         """The tables there are (in this component's schema, for PostgreSQL)."""
 
     @abstractmethod
+    def column_names(self, table: str) -> set[str]:
+        """The columns of ``table`` (empty when there is no such table)."""
+
+    def add_columns(self, table: str, columns: Iterable[tuple[str, str]]) -> None:
+        """Add the ``(name, declaration)`` columns ``table`` lacks (inside a schema
+        transaction); a declaration with ``NOT NULL`` needs a ``DEFAULT``."""
+        present = self.column_names(table)
+        for name, declaration in columns:
+            if name not in present:
+                self.execute(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}")
+
+    @abstractmethod
     def size_bytes(self) -> int:
         """What the component takes on disk (the file with its log, or its tables)."""
 

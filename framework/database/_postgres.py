@@ -120,6 +120,15 @@ class PostgresDatabase(Database):
         )
         return {str(name) for (name,) in rows}
 
+    def column_names(self, table: str) -> set[str]:
+        """The columns of ``table`` in this component's schema."""
+        rows = self.execute(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = ? AND table_name = ?",
+            (self.schema, table),
+        )
+        return {str(name) for (name,) in rows}
+
     def size_bytes(self) -> int:
         """The tables of this component's schema with their indexes and TOAST data."""
         (size,) = self.execute(

@@ -47,6 +47,7 @@ class SqliteDatabase(Database):
             self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are zeroed in the file
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             if type(exc) is sqlite3.DatabaseError:  # not a busy or I/O error: not a database
@@ -95,6 +96,10 @@ class SqliteDatabase(Database):
         """The tables of the file."""
         rows = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         return {str(name) for (name,) in rows}
+
+    def column_names(self, table: str) -> set[str]:
+        """The columns of ``table`` in the file."""
+        return {str(row[1]) for row in self.conn.execute(f"PRAGMA table_info({table})")}
 
     def size_bytes(self) -> int:
         """The file and its write-ahead log."""

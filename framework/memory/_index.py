@@ -2,24 +2,49 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Matrix", "VectorIndex"]
+__all__ = ["Matrix", "RowFacts", "VectorIndex"]
 
 Matrix = npt.NDArray[np.float32]
 
+_NEVER = np.inf
+
+
+@dataclass(frozen=True)
+class RowFacts:
+    """What search needs to know of a row besides its vector and metadata."""
+
+    form: str = "text"
+    """``text`` (a cadre item) or ``value`` (a LangGraph value)."""
+    indexed: bool = True
+    """Whether the vector takes part in search (an item with nothing to embed has none)."""
+    updated_at: float = 0.0
+    expires_at: float | None = None
+    """When it expires (seconds since the epoch); None: never."""
+
 
 class VectorIndex:
-    """One namespace's vectors and metadata in memory, in a growable matrix."""
+    """One namespace's vectors, metadata and row facts in memory, in growable arrays.
+
+    Expiry times here are never later than the database's: a refresh (which only moves them
+    later) may have happened in another process, so rows found expired here are checked there
+    (:meth:`expired_keys`, :meth:`set_expiry`) before a search leaves them out.
+    """
 
     def __init__(self, dim: int) -> None:
         self._matrix: Matrix = np.zeros((0, dim), dtype=np.float32)
+        self._updated = np.zeros(0, dtype=np.float64)
+        self._expires = np.zeros(0, dtype=np.float64)
+        self._indexed = np.zeros(0, dtype=bool)
         self._keys: list[str] = []
         self._metadata: list[dict[str, Any]] = []
+        self._forms: list[str] = []
         self._rows: dict[str, int] = {}
 
     @property
@@ -28,29 +53,32 @@ class VectorIndex:
         return len(self._keys)
 
     def upsert(
-        self, keys: Sequence[str], vectors: Matrix, metadata: Sequence[dict[str, Any]]
+        self,
+        keys: Sequence[str],
+        vectors: Matrix,
+        metadata: Sequence[dict[str, Any]],
+        facts: Sequence[RowFacts] | None = None,
     ) -> None:
         """Replace the rows of known keys and append the rest (amortised growth)."""
+        row_facts = facts if facts is not None else [RowFacts()] * len(keys)
         fresh = [i for i, key in enumerate(keys) if key not in self._rows]
+        start = self.size
+        if fresh:
+            self._grow(start + len(fresh))
+            for row, i in enumerate(fresh, start):
+                self._rows[keys[i]] = row
+                self._keys.append(keys[i])
+                self._metadata.append({})
+                self._forms.append("")
         for i, key in enumerate(keys):
-            row = self._rows.get(key)
-            if row is not None:
-                self._matrix[row] = vectors[i]
-                self._metadata[row] = metadata[i]
-        if not fresh:
-            return
-        start, end = self.size, self.size + len(fresh)
-        if end > len(self._matrix):
-            grown = np.zeros(
-                (max(end, 2 * len(self._matrix), 64), self._matrix.shape[1]), np.float32
-            )
-            grown[:start] = self._matrix[:start]
-            self._matrix = grown
-        self._matrix[start:end] = vectors[fresh]
-        for row, i in enumerate(fresh, start):
-            self._rows[keys[i]] = row
-            self._keys.append(keys[i])
-            self._metadata.append(metadata[i])
+            row = self._rows[key]
+            fact = row_facts[i]
+            self._matrix[row] = vectors[i]
+            self._metadata[row] = metadata[i]
+            self._forms[row] = fact.form
+            self._indexed[row] = fact.indexed
+            self._updated[row] = fact.updated_at
+            self._expires[row] = _NEVER if fact.expires_at is None else fact.expires_at
 
     def delete(self, keys: Iterable[str]) -> None:
         """Drop the rows of ``keys`` (unknown keys are ignored), keeping the others in order."""
@@ -60,21 +88,80 @@ class VectorIndex:
         mask = np.ones(self.size, dtype=bool)
         mask[gone] = False
         keep = np.flatnonzero(mask)
-        self._matrix[: len(keep)] = self._matrix[keep]
-        self._keys = [self._keys[row] for row in keep.tolist()]
-        self._metadata = [self._metadata[row] for row in keep.tolist()]
+        for array in (self._matrix, self._updated, self._expires, self._indexed):
+            array[: len(keep)] = array[keep]
+        rows = keep.tolist()
+        self._keys = [self._keys[row] for row in rows]
+        self._metadata = [self._metadata[row] for row in rows]
+        self._forms = [self._forms[row] for row in rows]
         self._rows = {key: row for row, key in enumerate(self._keys)}
 
+    def expired_keys(self, now: float) -> list[str]:
+        """Keys whose expiry here has passed (to be checked against the database)."""
+        return [self._keys[row] for row in np.flatnonzero(self._expires[: self.size] <= now)]
+
+    def set_expiry(self, expiry: Mapping[str, float | None]) -> None:
+        """Take later expiry times (a refresh, here or in another process)."""
+        for key, expires_at in expiry.items():
+            row = self._rows.get(key)
+            if row is not None:
+                self._expires[row] = _NEVER if expires_at is None else expires_at
+
+    def live(self, now: float) -> npt.NDArray[np.bool_]:
+        """Which rows have not expired."""
+        alive: npt.NDArray[np.bool_] = self._expires[: self.size] > now
+        return alive
+
+    def where(self, test: Callable[[str, dict[str, Any]], bool]) -> npt.NDArray[np.bool_]:
+        """Which rows pass ``test(key, metadata)``."""
+        return np.fromiter(
+            (test(key, meta) for key, meta in zip(self._keys, self._metadata, strict=True)),
+            bool,
+            self.size,
+        )
+
+    def matching(self, allowed: npt.NDArray[np.bool_]) -> list[tuple[str, dict[str, Any]]]:
+        """``(key, metadata)`` of the allowed rows, most recently updated first."""
+        rows = np.flatnonzero(allowed)
+        order = rows[np.argsort(-self._updated[rows], kind="stable")]
+        return [(self._keys[r], self._metadata[r]) for r in order.tolist()]
+
+    def unscored(self, allowed: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """The allowed rows that take no part in scoring (no vector)."""
+        result: npt.NDArray[np.bool_] = allowed & ~self._indexed[: self.size]
+        return result
+
+    def form(self, key: str) -> str:
+        """How the row of ``key`` was written."""
+        return self._forms[self._rows[key]]
+
     def search(
-        self, queries: Matrix, k: int, min_score: float, where: Mapping[str, Any] | None
+        self,
+        queries: Matrix,
+        k: int,
+        min_score: float,
+        where: Mapping[str, Any] | None = None,
+        allowed: npt.NDArray[np.bool_] | None = None,
     ) -> list[list[tuple[str, float, dict[str, Any]]]]:
-        """Per query, ``(key, score, metadata)`` of the best ``k`` rows, best first."""
+        """Per query, ``(key, score, metadata)`` of the best ``k`` allowed rows with a vector,
+        best first.
+
+        Args:
+            queries: One embedded query per row.
+            k: At most this many hits per query.
+            min_score: Leave out hits scoring less.
+            where: Keep only rows whose metadata has exactly these key/value pairs.
+            allowed: Keep only these rows (live ones, a filter's matches).
+        """
         if self.size == 0:
             return [[] for _ in range(len(queries))]
-        scores = queries @ self._matrix[: self.size].T
+        mask = self._indexed[: self.size].copy()
+        if allowed is not None:
+            mask &= allowed
         if where:
-            allowed = np.fromiter((_matches(m, where) for m in self._metadata), bool, self.size)
-            scores[:, ~allowed] = -np.inf
+            mask &= self.where(lambda _, metadata: _matches(metadata, where))
+        scores = queries @ self._matrix[: self.size].T
+        scores[:, ~mask] = -np.inf
         k = min(k, self.size)
         top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
         results = []
@@ -84,10 +171,25 @@ class VectorIndex:
                 [
                     (self._keys[r], float(row_scores[r]), self._metadata[r])
                     for r in best
-                    if row_scores[r] >= min_score
+                    if mask[r] and row_scores[r] >= min_score
                 ]
             )
         return results
+
+    def _grow(self, end: int) -> None:
+        """Room for ``end`` rows in every array."""
+        if end <= len(self._matrix):
+            return
+        capacity = max(end, 2 * len(self._matrix), 64)
+        start = self.size
+        matrix = np.zeros((capacity, self._matrix.shape[1]), np.float32)
+        matrix[:start] = self._matrix[:start]
+        self._matrix = matrix
+        for name in ("_updated", "_expires", "_indexed"):
+            old = getattr(self, name)
+            grown = np.zeros(capacity, dtype=old.dtype)
+            grown[:start] = old[:start]
+            setattr(self, name, grown)
 
 
 def _matches(metadata: Mapping[str, Any], where: Mapping[str, Any]) -> bool:

@@ -3,6 +3,7 @@ namespaces."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -16,6 +17,7 @@ __all__ = [
     "SourceRecord",
     "StoreItem",
     "checked_item",
+    "checked_ttl",
     "governed_items",
     "namespace_path",
 ]
@@ -29,13 +31,16 @@ class StoreItem:
     """One stored text with its JSON-serialisable metadata.
 
     ``context`` (a heading, a title) is embedded with the text to place it better in search,
-    without becoming part of the stored text.
+    without becoming part of the stored text. An item with nothing to embed is stored without
+    a vector and found by key or filter only. ``ttl_minutes``: the item expires that long after
+    it was written (or last read, where reads refresh); None keeps it.
     """
 
     key: str
     text: str
     metadata: dict[str, Any] = field(default_factory=dict)
     context: str = ""
+    ttl_minutes: float | None = None
 
     @property
     def embedded_text(self) -> str:
@@ -93,7 +98,26 @@ def checked_item(item: StoreItem) -> StoreItem:
         raise ConfigError(
             f"item {item.key!r}: text must be a string, got {type(item.text).__name__}"
         )
+    checked_ttl(item.ttl_minutes, f"item {item.key!r}")
     return item
+
+
+def checked_ttl(minutes: float | None, what: str) -> float | None:
+    """``minutes`` if it is None or a positive finite number of minutes.
+
+    Raises:
+        ConfigError: It is zero, negative, not finite or not a number.
+    """
+    if minutes is None:
+        return None
+    if isinstance(minutes, bool) or not isinstance(minutes, int | float):
+        raise ConfigError(f"{what}: a TTL is a number of minutes, got {minutes!r}")
+    if not math.isfinite(minutes) or minutes <= 0:
+        raise ConfigError(
+            f"{what}: a TTL must be a positive number of minutes, got {minutes!r}; "
+            "pass None to keep it until it is deleted"
+        )
+    return float(minutes)
 
 
 def governed_items(namespace: str, items: Iterable[StoreItem]) -> list[StoreItem]:

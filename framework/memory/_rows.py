@@ -4,19 +4,36 @@ blinded and values sealed when the store is). The caller holds the store's lock.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from framework.database import Database
-from framework.memory._index import VectorIndex
+from framework.memory._index import RowFacts, VectorIndex
 from framework.memory._items import StoreItem
 from framework.memory._tables import SCHEMA_VERSION
 from framework.memory._values import ITEM, StoreValues
 
-__all__ = ["ItemRows"]
+__all__ = ["LIVE", "ItemRows", "StoredEntry"]
 
 _IN_BATCH = 500  # keys per ``IN (...)`` query, well under SQLite's variable limit
+
+LIVE = "(expires_at IS NULL OR expires_at > ?)"
+"""The condition of a row that has not expired (bound to the time now)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoredEntry:
+    """An item as stored, with its form and times (what a LangGraph store returns)."""
+
+    key: str
+    text: str
+    metadata: dict[str, Any]
+    form: str
+    created_at: float
+    updated_at: float
+    ttl_minutes: float | None
 
 
 class ItemRows:
@@ -32,37 +49,65 @@ class ItemRows:
         self.values = values
 
     def row(
-        self, ns: str, item: StoreItem, stored: str, *, digest: str, vector: bytes, now: float
+        self,
+        ns: str,
+        item: StoreItem,
+        stored: str,
+        *,
+        digest: str,
+        vector: bytes,
+        now: float,
+        form: str,
     ) -> tuple[Any, ...]:
-        """The row of ``item`` under its stored key (inside ``values.sealing()``)."""
+        """The row of ``item`` under its stored key (inside ``values.sealing()``), in the
+        columns of ``UPSERT``."""
         text = self.values.seal(item.text.encode("utf-8"), (ITEM, ns, stored), "text")
         metadata = self.values.metadata_blob(ns, stored, item)
-        return (ns, stored, text, metadata, vector, digest, SCHEMA_VERSION, now)
+        ttl = item.ttl_minutes
+        expires = None if ttl is None else now + 60.0 * ttl
+        indexed = int(bool(item.embedded_text.strip()))
+        return (ns, stored, text, metadata, vector, digest, SCHEMA_VERSION, now, now, expires,
+                ttl, form, indexed)  # fmt: skip
 
-    def get(self, ns: str, key: str) -> StoreItem | None:
-        """The item stored under ``key``, or None."""
-        stored = self.values.blind(ITEM, ns, key)
-        row = self.db.execute(
-            "SELECT text, metadata FROM items WHERE namespace = ? AND key = ?", (ns, stored)
-        ).fetchone()
-        if row is None:
-            return None
-        text = self.values.text(ns, stored, row[0], key)
-        _, metadata = self.values.key_and_metadata(ns, stored, row[1], key)
-        return StoreItem(key=key, text=text, metadata=metadata)
+    def get(self, ns: str, key: str, now: float) -> StoredEntry | None:
+        """The live item stored under ``key``, or None."""
+        found = self.entries(ns, [key], now)
+        return found.get(key)
 
-    def keys(self, ns: str) -> list[str]:
-        """The keys of ``ns``, sorted (a sealed store opens each item's metadata)."""
+    def entries(self, ns: str, keys: Iterable[str], now: float) -> dict[str, StoredEntry]:
+        """The live items stored under ``keys``, opened."""
+        columns = "text, metadata, form, created_at, updated_at, ttl_minutes"
+        rows = self._select(ns, columns, keys, live_at=now)
+        entries = {}
+        for key, stored, text, metadata, form, created, updated, ttl in rows:
+            _, opened = self.values.key_and_metadata(ns, stored, metadata, key)
+            entries[key] = StoredEntry(
+                key=key,
+                text=self.values.text(ns, stored, text, key),
+                metadata=opened,
+                form=form,
+                created_at=created if created is not None else updated,
+                updated_at=updated,
+                ttl_minutes=ttl,
+            )
+        return entries
+
+    def keys(self, ns: str, now: float) -> list[str]:
+        """The live keys of ``ns``, sorted (a sealed store opens each item's metadata)."""
         if not self.values.sealed:
-            sql = "SELECT key FROM items WHERE namespace = ? ORDER BY key"
-            return [key for (key,) in self.db.execute(sql, (ns,))]
-        rows = self.db.execute("SELECT key, metadata FROM items WHERE namespace = ?", (ns,))
+            sql = f"SELECT key FROM items WHERE namespace = ? AND {LIVE} ORDER BY key"
+            return [key for (key,) in self.db.execute(sql, (ns, now))]
+        rows = self.db.execute(
+            f"SELECT key, metadata FROM items WHERE namespace = ? AND {LIVE}", (ns, now)
+        )
         return sorted(self.values.key_and_metadata(ns, key, blob)[0] for key, blob in rows)
 
     def index(self, ns: str, dim: int) -> VectorIndex:
-        """A new in-memory index of the vectors and metadata of ``ns``."""
+        """A new in-memory index of the vectors, metadata and row facts of ``ns``."""
         rows = self.db.execute(
-            "SELECT key, metadata, vector FROM items WHERE namespace = ? ORDER BY key", (ns,)
+            "SELECT key, metadata, vector, form, indexed, updated_at, expires_at FROM items "
+            "WHERE namespace = ? ORDER BY key",
+            (ns,),
         ).fetchall()
         index = VectorIndex(dim)
         if rows:
@@ -72,8 +117,13 @@ class ItemRows:
                 [key for key, _ in opened],
                 matrix.reshape(len(rows), dim),
                 [metadata for _, metadata in opened],
+                [RowFacts(row[3], bool(row[4]), row[5], row[6]) for row in rows],
             )
         return index
+
+    def expiry(self, ns: str, keys: Iterable[str]) -> dict[str, float | None]:
+        """When the stored ``keys`` expire (None: never), as the database has it now."""
+        return {key: expires for key, _, expires in self._select(ns, "expires_at", keys)}
 
     def known_vectors(self, ns: str, keys: Sequence[str]) -> dict[str, tuple[str, bytes]]:
         """Content hash and vector of the keys already stored."""
@@ -85,15 +135,19 @@ class ItemRows:
         rows = self._select(ns, "text", keys)
         return {key: self.values.text(ns, stored, blob, key) for key, stored, blob in rows}
 
-    def _select(self, ns: str, columns: str, keys: Iterable[str]) -> list[tuple[Any, ...]]:
-        """``key, stored key, <columns>`` of the stored ``keys``, in batches of bound
-        parameters."""
+    def _select(
+        self, ns: str, columns: str, keys: Iterable[str], live_at: float | None = None
+    ) -> list[tuple[Any, ...]]:
+        """``key, stored key, <columns>`` of the stored ``keys`` (live at ``live_at`` when
+        given), in batches of bound parameters."""
         wanted = {self.values.blind(ITEM, ns, key): key for key in keys}
         stored = list(wanted)
+        live = f" AND {LIVE}" if live_at is not None else ""
+        extra = (live_at,) if live_at is not None else ()
         rows: list[tuple[Any, ...]] = []
         for start in range(0, len(stored), _IN_BATCH):
             part = stored[start : start + _IN_BATCH]
             marks = ",".join("?" * len(part))
-            sql = f"SELECT key, {columns} FROM items WHERE namespace = ? AND key IN ({marks})"
-            rows.extend((wanted[row[0]], *row) for row in self.db.execute(sql, (ns, *part)))
+            sql = f"SELECT key, {columns} FROM items WHERE namespace = ? AND key IN ({marks}){live}"
+            rows.extend((wanted[row[0]], *row) for row in self.db.execute(sql, (ns, *part, *extra)))
         return rows

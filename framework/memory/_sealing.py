@@ -20,7 +20,16 @@ from typing import Any
 from framework.database import Database
 from framework.errors import TamperError
 from framework.memory._items import SourceRecord, StoreItem
-from framework.memory._tables import BUMP_GENERATION, INSERT_NEW, SCHEMA, SCHEMA_VERSION, check_meta
+from framework.memory._tables import (
+    ADDED_COLUMNS,
+    BOUND_ROWS_VERSION,
+    BUMP_GENERATION,
+    INDEXES,
+    INSERT_NEW,
+    SCHEMA,
+    SCHEMA_VERSION,
+    check_meta,
+)
 from framework.memory._values import ITEM, SOURCE, Row, StoreValues, blob_of, sealed_text
 
 __all__ = [
@@ -42,8 +51,9 @@ _SHA256_HEX = 64
 
 
 def open_tables(db: Database, values: StoreValues, wanted: Mapping[str, str]) -> None:
-    """Create the store's tables, check what it was built with, and (sealed) make its digest
-    key and upgrade rows of schema 1, each under the schema lock.
+    """Create the store's tables (adding the columns of schema 3 to an older store), check
+    what it was built with, and (sealed) make its digest key and upgrade rows of schema 1,
+    each under the schema lock.
 
     Raises:
         ConfigError: As :func:`check_meta`.
@@ -52,6 +62,9 @@ def open_tables(db: Database, values: StoreValues, wanted: Mapping[str, str]) ->
     with db.schema_transaction():
         for statement in SCHEMA:
             db.execute(db.ddl(statement))
+        db.add_columns("items", ADDED_COLUMNS)
+        for statement in INDEXES:
+            db.execute(statement)
         found = _meta(db)
         if not found:
             db.executemany(
@@ -64,17 +77,22 @@ def open_tables(db: Database, values: StoreValues, wanted: Mapping[str, str]) ->
         )
         if found:
             check_meta(db.label, found, wanted)
-        ready = not values.sealed or (_version(found) == SCHEMA_VERSION and has_digest_key(db))
+        bound = _version(found) >= BOUND_ROWS_VERSION
+        if bound or not values.sealed:  # the added columns were all schema 3 needed
+            _set_version(db)
+        ready = not values.sealed or (bound and has_digest_key(db))
     if ready:
         return
     with values.sealing(), db.schema_transaction():  # another process may have done it since
         ensure_digest_key(db, values, int(wanted["dim"]))
-        if _version(_meta(db)) < SCHEMA_VERSION:
+        if _version(_meta(db)) < BOUND_ROWS_VERSION:
             upgrade_to_bound_rows(db, values)
-            db.execute(
-                "UPDATE meta SET value = ? WHERE name = 'schema_version'", (str(SCHEMA_VERSION),)
-            )
+            _set_version(db)
             db.execute(BUMP_GENERATION)
+
+
+def _set_version(db: Database) -> None:
+    db.execute("UPDATE meta SET value = ? WHERE name = 'schema_version'", (str(SCHEMA_VERSION),))
 
 
 def _meta(db: Database) -> dict[str, str]:

@@ -9,7 +9,10 @@ from pathlib import Path
 from framework.errors import ConfigError
 
 __all__ = [
+    "ADDED_COLUMNS",
+    "BOUND_ROWS_VERSION",
     "BUMP_GENERATION",
+    "INDEXES",
     "INSERT_NEW",
     "PG_SCHEMA",
     "SCHEMA",
@@ -22,12 +25,17 @@ __all__ = [
 PG_SCHEMA = "cadre_memory"
 """The PostgreSQL schema of the store's tables."""
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the tables and rows the store writes.
 
 1: sealed values bound to the store only, keys, source records and hashes as given. 2: sealed
 values bound to their row, keys and source names blinded, hashes keyed (a sealed store of
-schema 1 is upgraded when opened with its cipher; a plain one reads the same in both)."""
+schema 1 is upgraded when opened with its cipher; a plain one reads the same in both). 3: items
+know when they were created, when they expire (a TTL in minutes), whether they were written as
+a LangGraph value and whether they have a vector (columns added when a store is opened)."""
+
+BOUND_ROWS_VERSION = 2
+"""The first version whose sealed values are bound to their rows."""
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -41,14 +49,33 @@ SCHEMA = (
     PRIMARY KEY (namespace, source))""",
 )
 
+ADDED_COLUMNS = (
+    ("created_at", "DOUBLE PRECISION"),
+    ("expires_at", "DOUBLE PRECISION"),
+    ("ttl_minutes", "DOUBLE PRECISION"),
+    ("form", "TEXT NOT NULL DEFAULT 'text'"),
+    ("indexed", "INTEGER NOT NULL DEFAULT 1"),
+)
+"""Columns of ``items`` since schema 3: when it was first written, when it expires (NULL:
+never) and its TTL, ``text`` for a cadre item or ``value`` for a LangGraph value, and whether
+its vector takes part in search."""
+
+INDEXES = (
+    "CREATE INDEX IF NOT EXISTS items_expiry ON items (expires_at) WHERE expires_at IS NOT NULL",
+)
+"""Indexes made after the columns they cover were added."""
+
 UPSERT = """
 INSERT INTO items (namespace, key, text, metadata, vector, content_hash, schema_version,
-                   updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                   updated_at, created_at, expires_at, ttl_minutes, form, indexed)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (namespace, key) DO UPDATE SET text = excluded.text, metadata = excluded.metadata,
     vector = excluded.vector, content_hash = excluded.content_hash,
-    schema_version = excluded.schema_version, updated_at = excluded.updated_at
+    schema_version = excluded.schema_version, updated_at = excluded.updated_at,
+    expires_at = excluded.expires_at, ttl_minutes = excluded.ttl_minutes, form = excluded.form,
+    indexed = excluded.indexed
 """
+"""Insert or replace an item; a replaced item keeps the time it was created."""
 
 INSERT_NEW = """
 INSERT INTO items (namespace, key, text, metadata, vector, content_hash, schema_version,

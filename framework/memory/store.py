@@ -26,7 +26,7 @@ import numpy as np
 from framework.database import Database, open_database
 from framework.errors import ConfigError, EmbeddingError
 from framework.memory._codecs import PlainCodec, RowCodec, ValueCodec
-from framework.memory._index import Matrix, VectorIndex
+from framework.memory._index import Matrix, RowFacts, VectorIndex
 from framework.memory._items import (
     Namespace,
     SearchHit,
@@ -36,7 +36,7 @@ from framework.memory._items import (
     governed_items,
     namespace_path,
 )
-from framework.memory._rows import ItemRows
+from framework.memory._rows import LIVE, ItemRows, StoredEntry
 from framework.memory._sealing import load_digest_key, open_tables, reseal, sealed_blobs
 from framework.memory._tables import (
     BUMP_GENERATION,
@@ -57,6 +57,7 @@ __all__ = [
     "SemanticStore",
     "SourceRecord",
     "StoreItem",
+    "StoredEntry",
     "ValueCodec",
     "namespace_path",
 ]
@@ -155,12 +156,21 @@ class SemanticStore:
         """Insert or replace one item."""
         self.put_many(namespace, [item])
 
-    def put_many(self, namespace: Namespace, items: Iterable[StoreItem]) -> int:
+    def put_many(
+        self, namespace: Namespace, items: Iterable[StoreItem], *, form: str = "text"
+    ) -> int:
         """Insert or replace items in one transaction; a later duplicate key wins.
 
         Texts whose content hash is unchanged keep their stored vector; the rest are embedded
         in one call. Inside a governed node the active policies see each item first: they may
-        change its text and metadata or refuse it (it is then not written).
+        change its text and metadata or refuse it (it is then not written). A replaced item
+        keeps the time it was created.
+
+        Args:
+            namespace: Where to write.
+            items: What to write.
+            form: ``value`` for LangGraph values (their metadata is the value; see
+                :class:`~framework.memory.langgraph_store.LangGraphStore`).
 
         Returns:
             The number of distinct keys written.
@@ -179,7 +189,13 @@ class SemanticStore:
         with self._values.sealing():
             rows = [
                 self._rows.row(
-                    ns, item, stored[i], digest=hashes[i], vector=matrix[i].tobytes(), now=now
+                    ns,
+                    item,
+                    stored[i],
+                    digest=hashes[i],
+                    vector=matrix[i].tobytes(),
+                    now=now,
+                    form=form,
                 )
                 for i, item in enumerate(batch)
             ]
@@ -188,8 +204,9 @@ class SemanticStore:
                 self._bump_generation()
                 index = self._indexes.get(ns)
                 if index is not None:
+                    facts = [RowFacts(form, bool(row[-1]), now, row[9]) for row in rows]
                     keys = [item.key for item in batch]
-                    index.upsert(keys, matrix, [dict(item.metadata) for item in batch])
+                    index.upsert(keys, matrix, [dict(item.metadata) for item in batch], facts)
         return len(batch)
 
     def get(self, namespace: Namespace, key: str) -> StoreItem | None:
@@ -200,7 +217,16 @@ class SemanticStore:
         """
         ns = namespace_path(namespace)
         with self._lock:
-            return self._rows.get(ns, key)
+            entry = self._rows.get(ns, key, time.time())
+        if entry is None:
+            return None
+        return StoreItem(key=key, text=entry.text, metadata=entry.metadata)
+
+    def entries(self, namespace: Namespace, keys: Iterable[str]) -> dict[str, StoredEntry]:
+        """The live items under ``keys`` with their form and times, by key."""
+        ns = namespace_path(namespace)
+        with self._lock:
+            return self._rows.entries(ns, keys, time.time())
 
     def delete_many(self, namespace: Namespace, keys: Iterable[str]) -> int:
         """Delete the items under ``keys`` (missing keys are ignored); return how many went."""
@@ -218,19 +244,71 @@ class SemanticStore:
             return deleted
 
     def keys(self, namespace: Namespace) -> list[str]:
-        """All keys of ``namespace``, sorted (a sealed store opens each item's metadata)."""
+        """All live keys of ``namespace``, sorted (a sealed store opens each item's
+        metadata)."""
         ns = namespace_path(namespace)
         with self._lock:
-            return self._rows.keys(ns)
+            return self._rows.keys(ns, time.time())
 
     def count(self, namespace: Namespace) -> int:
-        """Number of items in ``namespace``."""
+        """Number of live items in ``namespace``."""
         ns = namespace_path(namespace)
         with self._lock:
             (total,) = self._db.execute(
-                "SELECT COUNT(*) FROM items WHERE namespace = ?", (ns,)
+                f"SELECT COUNT(*) FROM items WHERE namespace = ? AND {LIVE}", (ns, time.time())
             ).fetchone()
         return int(total)
+
+    def namespaces(self) -> list[Namespace]:
+        """Every namespace that holds a live item, sorted."""
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT DISTINCT namespace FROM items WHERE namespace <> '' AND {LIVE}",
+                (time.time(),),
+            ).fetchall()
+        return sorted(tuple(str(ns).split("/")) for (ns,) in rows)
+
+    # -- expiry ----------------------------------------------------------------------------
+
+    def refresh(self, namespace: Namespace, keys: Iterable[str]) -> None:
+        """Restart the TTL of the items under ``keys`` that have one (a read that refreshes)."""
+        ns = namespace_path(namespace)
+        now = time.time()
+        refreshed = list(keys)
+        stored = [(now, ns, self._values.blind(ITEM, ns, key)) for key in refreshed]
+        if not stored:
+            return
+        with self._lock, self._transaction() as db:
+            db.executemany(
+                "UPDATE items SET expires_at = ? + 60.0 * ttl_minutes "
+                f"WHERE namespace = ? AND key = ? AND ttl_minutes IS NOT NULL AND {LIVE}",
+                [(*row, now) for row in stored],
+            )
+            index = self._indexes.get(ns)
+            if index is not None:
+                index.set_expiry(self._rows.expiry(ns, refreshed))
+
+    def sweep(self, batch: int = 1000) -> int:
+        """Delete the items that have expired, with their vectors, ``batch`` rows per
+        transaction (a killed sweep loses nothing); how many were deleted."""
+        if batch < 1:
+            raise ConfigError(f"batch must be at least 1, got {batch}")
+        deleted = 0
+        while True:
+            now = time.time()
+            with self._lock, self._transaction() as db:
+                doomed = db.execute(
+                    "SELECT namespace, key FROM items WHERE expires_at <= ? LIMIT ?", (now, batch)
+                ).fetchall()
+                if not doomed:
+                    return deleted
+                db.executemany(
+                    "DELETE FROM items WHERE namespace = ? AND key = ? AND expires_at <= ?",
+                    [(ns, key, now) for ns, key in doomed],
+                )
+                self._bump_generation()
+                self._indexes.clear()
+            deleted += len(doomed)
 
     # -- search ----------------------------------------------------------------------------
 
@@ -276,7 +354,8 @@ class SemanticStore:
                 return [[] for _ in queries]
         vectors = self._embed(list(queries))
         with self._lock:
-            ranked = self._index(ns).search(vectors, k, min_score, where)
+            index = self._index(ns)
+            ranked = index.search(vectors, k, min_score, where, self._live(ns, index))
             texts = self._rows.texts(ns, {key for hits in ranked for key, _, _ in hits})
         return [
             [
@@ -380,20 +459,32 @@ class SemanticStore:
             index = self._indexes[ns] = self._rows.index(ns, self.dim)
         return index
 
+    def _live(self, ns: str, index: VectorIndex) -> Any:
+        """Which rows of ``index`` have not expired; rows expired by the index's reckoning
+        are checked against the database first (a refresh elsewhere moves expiry later)."""
+        now = time.time()
+        expired = index.expired_keys(now)
+        if expired:
+            index.set_expiry(self._rows.expiry(ns, expired))
+        return index.live(now)
+
     def _vectors(self, ns: str, batch: list[StoreItem], hashes: list[str]) -> Matrix:
-        """The vectors of ``batch``: stored ones where the content hash is unchanged, the
-        rest embedded in one call."""
-        keys = [item.key for item in batch]
+        """The vectors of ``batch``: stored ones where the content hash is unchanged, zeros
+        for items with nothing to embed, the rest embedded in one call."""
         with self._lock:
-            known = self._rows.known_vectors(ns, keys)
-        same = [known.get(k, ("", b""))[0] == h for k, h in zip(keys, hashes, strict=True)]
-        matrix = np.empty((len(batch), self.dim), dtype=np.float32)
-        matrix[[i for i, kept in enumerate(same) if not kept]] = self._embed(
-            [item.embedded_text for item, kept in zip(batch, same, strict=True) if not kept]
-        )
-        for i, key in enumerate(keys):
-            if same[i]:
-                matrix[i] = np.frombuffer(known[key][1], dtype=np.float32)
+            known = self._rows.known_vectors(ns, [item.key for item in batch])
+        matrix = np.zeros((len(batch), self.dim), dtype=np.float32)
+        todo = []
+        for i, item in enumerate(batch):
+            if not item.embedded_text.strip():
+                continue
+            digest, vector = known.get(item.key, ("", b""))
+            if digest == hashes[i]:
+                matrix[i] = np.frombuffer(vector, dtype=np.float32)
+            else:
+                todo.append(i)
+        if todo:
+            matrix[todo] = self._embed([batch[i].embedded_text for i in todo])
         return matrix
 
     def _embed(self, texts: list[str]) -> Matrix:
