@@ -24,6 +24,7 @@ from framework.memory import (
     ingest_corpus,
 )
 from framework.memory.corpus import ProgressCallback
+from framework.memory.langgraph_store import LangGraphStore
 from framework.middleware import Middleware
 from framework.observe import ObserverOptions, RunObserver, load_observer
 from framework.persistence.saver import CadreSaver
@@ -290,7 +291,12 @@ def open_team(
             corpus_dir=corpus,
             resources=resources,
         )
-        app = compile_team(factory(setup), checkpointer=checkpointer, name=options.name)
+        app = compile_team(
+            factory(setup),
+            checkpointer=checkpointer,
+            store=LangGraphStore(store),
+            name=options.name,
+        )
     except BaseException:
         resources.close()
         raise

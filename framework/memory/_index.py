@@ -120,11 +120,11 @@ class VectorIndex:
             self.size,
         )
 
-    def matching(self, allowed: npt.NDArray[np.bool_]) -> list[tuple[str, dict[str, Any]]]:
-        """``(key, metadata)`` of the allowed rows, most recently updated first."""
+    def matching(self, allowed: npt.NDArray[np.bool_]) -> list[tuple[str, float]]:
+        """``(key, updated_at)`` of the allowed rows, most recently updated first."""
         rows = np.flatnonzero(allowed)
         order = rows[np.argsort(-self._updated[rows], kind="stable")]
-        return [(self._keys[r], self._metadata[r]) for r in order.tolist()]
+        return [(self._keys[r], float(self._updated[r])) for r in order.tolist()]
 
     def unscored(self, allowed: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
         """The allowed rows that take no part in scoring (no vector)."""

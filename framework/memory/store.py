@@ -365,6 +365,40 @@ class SemanticStore:
             for hits in ranked
         ]
 
+    def select(
+        self,
+        namespace: Namespace,
+        test: Callable[[str, dict[str, Any], str], bool],
+        vector: Matrix | None = None,
+        k: int = 10,
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """The live items of ``namespace`` that pass ``test(key, metadata, form)``.
+
+        Returns:
+            With a query ``vector``: the best ``k`` items with a vector as ``(key, score)``,
+            best first, and the others as ``(key, updated_at)``; without one, no scored items
+            and every match as ``(key, updated_at)``. Unscored items come newest first.
+        """
+        ns = namespace_path(namespace)
+        with self._lock:
+            index = self._index(ns)
+            allowed = self._live(ns, index)
+            allowed &= index.where(lambda key, metadata: test(key, metadata, index.form(key)))
+            if vector is None:
+                return [], index.matching(allowed)
+            ranked = index.search(vector, max(k, 1), -np.inf, allowed=allowed)[0]
+            return [(key, score) for key, score, _ in ranked], index.matching(
+                index.unscored(allowed)
+            )
+
+    def embed(self, texts: Sequence[str]) -> Matrix:
+        """``texts`` embedded by the store's embedder, one row each.
+
+        Raises:
+            EmbeddingError: The embedder returned the wrong shape.
+        """
+        return self._embed(list(texts))
+
     # -- sources ---------------------------------------------------------------------------
 
     def sources(self, namespace: Namespace) -> dict[str, SourceRecord]:
