@@ -21,6 +21,7 @@ from framework.cli._common import (
     use_database,
 )
 from framework.cli.keys import keys_app
+from framework.cli.memory import memory_app
 from framework.cli.policies import policies_app
 from framework.cli.review import (
     approve,
@@ -58,6 +59,7 @@ app.add_typer(keys_app, name="keys")
 app.add_typer(roles_app, name="roles")
 app.add_typer(tools_app, name="tools")
 app.add_typer(policies_app, name="policies")
+app.add_typer(memory_app, name="memory")
 
 COMMAND_ENTRY_POINTS = "cadre.commands"
 """Commands of other packages (``cadre trace`` comes from telemetry) register here."""

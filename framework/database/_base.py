@@ -90,11 +90,12 @@ class Database(ABC):
 
     def add_columns(self, table: str, columns: Iterable[tuple[str, str]]) -> None:
         """Add the ``(name, declaration)`` columns ``table`` lacks (inside a schema
-        transaction); a declaration with ``NOT NULL`` needs a ``DEFAULT``."""
+        transaction); a declaration with ``NOT NULL`` needs a ``DEFAULT``, and ``{blob}``
+        stands for the binary type."""
         present = self.column_names(table)
         for name, declaration in columns:
             if name not in present:
-                self.execute(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}")
+                self.execute(self.ddl(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}"))
 
     @abstractmethod
     def size_bytes(self) -> int:

@@ -12,6 +12,7 @@ import numpy as np
 from framework.database import Database
 from framework.memory._index import RowFacts, VectorIndex
 from framework.memory._items import StoreItem
+from framework.memory._provenance import Provenance
 from framework.memory._tables import SCHEMA_VERSION
 from framework.memory._values import ITEM, StoreValues
 
@@ -58,16 +59,19 @@ class ItemRows:
         vector: bytes,
         now: float,
         form: str,
+        provenance: Provenance,
     ) -> tuple[Any, ...]:
         """The row of ``item`` under its stored key (inside ``values.sealing()``), in the
         columns of ``UPSERT``."""
-        text = self.values.seal(item.text.encode("utf-8"), (ITEM, ns, stored), "text")
+        row = (ITEM, ns, stored)
+        text = self.values.seal(item.text.encode("utf-8"), row, "text")
         metadata = self.values.metadata_blob(ns, stored, item)
+        origin = self.values.seal(provenance.to_json().encode("utf-8"), row, "provenance")
         ttl = item.ttl_minutes
         expires = None if ttl is None else now + 60.0 * ttl
         indexed = int(bool(item.embedded_text.strip()))
         return (ns, stored, text, metadata, vector, digest, SCHEMA_VERSION, now, now, expires,
-                ttl, form, indexed)  # fmt: skip
+                ttl, form, indexed, origin)  # fmt: skip
 
     def get(self, ns: str, key: str, now: float) -> StoredEntry | None:
         """The live item stored under ``key``, or None."""
@@ -120,6 +124,17 @@ class ItemRows:
                 [RowFacts(row[3], bool(row[4]), row[5], row[6]) for row in rows],
             )
         return index
+
+    def provenance(self, ns: str, key: str, now: float) -> Provenance | None:
+        """Where the live item under ``key`` came from (None: no such item, or written before
+        items recorded it)."""
+        found = self._select(ns, "provenance", [key], live_at=now)
+        if not found or found[0][2] is None:
+            return None
+        _, stored, blob = found[0]
+        return Provenance.from_json(
+            self.values.open(blob, (ITEM, ns, stored), "provenance", key).decode("utf-8")
+        )
 
     def expiry(self, ns: str, keys: Iterable[str]) -> dict[str, float | None]:
         """When the stored ``keys`` expire (None: never), as the database has it now."""

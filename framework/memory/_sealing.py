@@ -195,10 +195,10 @@ def upgrade_to_bound_rows(db: Database, values: StoreValues) -> None:
 
 
 def sealed_blobs(db: Database, values: StoreValues) -> Iterator[bytes]:
-    """Every sealed value: two per item (text, metadata) and, sealed, two per source record."""
-    for text, metadata in db.execute("SELECT text, metadata FROM items").fetchall():
-        yield bytes(text)
-        yield bytes(metadata)
+    """Every sealed value: two or three per item (text, metadata, provenance where recorded)
+    and, sealed, two per source record."""
+    for row in db.execute("SELECT text, metadata, provenance FROM items").fetchall():
+        yield from (bytes(value) for value in row if value is not None)
     if values.sealed:
         for digest, keys in db.execute("SELECT content_hash, keys FROM sources").fetchall():
             yield blob_of(digest)
@@ -232,12 +232,13 @@ def reseal(
 
 @dataclass(frozen=True)
 class _Table:
-    """A table whose rows hold two sealed values, and how one row is resealed."""
+    """A table whose rows hold sealed values (NULL where a row has none), and how one row is
+    resealed."""
 
     name: str
     key: str
     row: str
-    columns: tuple[str, str]
+    columns: tuple[str, ...]
     text: bool
     """The values are in text columns (base64)."""
 
@@ -249,19 +250,20 @@ class _Table:
         found: Any = db.execute(
             f"SELECT {', '.join(self.columns)} FROM {self.name} {where}", row[1:]
         ).fetchone()
-        if found is None or (stale is not None and not any(stale(blob_of(v)) for v in found)):
+        present = [value for value in found or () if value is not None]
+        if found is None or (stale is not None and not any(stale(blob_of(v)) for v in present)):
             return 0
         fresh = [
-            values.seal(values.open(value, row, column), row, column)
+            None if value is None else values.seal(values.open(value, row, column), row, column)
             for value, column in zip(found, self.columns, strict=True)
         ]
         assignments = ", ".join(f"{column} = ?" for column in self.columns)
         db.execute(
             f"UPDATE {self.name} SET {assignments} {where}",
-            (*(sealed_text(blob) if self.text else blob for blob in fresh), *row[1:]),
+            (*(sealed_text(blob) if self.text and blob else blob for blob in fresh), *row[1:]),
         )
         return 1
 
 
-_ITEMS = _Table("items", "key", ITEM, ("text", "metadata"), text=False)
+_ITEMS = _Table("items", "key", ITEM, ("text", "metadata", "provenance"), text=False)
 _SOURCES = _Table("sources", "source", SOURCE, ("content_hash", "keys"), text=True)

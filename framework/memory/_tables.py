@@ -55,10 +55,11 @@ ADDED_COLUMNS = (
     ("ttl_minutes", "DOUBLE PRECISION"),
     ("form", "TEXT NOT NULL DEFAULT 'text'"),
     ("indexed", "INTEGER NOT NULL DEFAULT 1"),
+    ("provenance", "{blob}"),
 )
 """Columns of ``items`` since schema 3: when it was first written, when it expires (NULL:
 never) and its TTL, ``text`` for a cadre item or ``value`` for a LangGraph value, and whether
-its vector takes part in search."""
+its vector takes part in search, and where it came from (sealed; NULL for older items)."""
 
 INDEXES = (
     "CREATE INDEX IF NOT EXISTS items_expiry ON items (expires_at) WHERE expires_at IS NOT NULL",
@@ -67,13 +68,13 @@ INDEXES = (
 
 UPSERT = """
 INSERT INTO items (namespace, key, text, metadata, vector, content_hash, schema_version,
-                   updated_at, created_at, expires_at, ttl_minutes, form, indexed)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   updated_at, created_at, expires_at, ttl_minutes, form, indexed, provenance)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (namespace, key) DO UPDATE SET text = excluded.text, metadata = excluded.metadata,
     vector = excluded.vector, content_hash = excluded.content_hash,
     schema_version = excluded.schema_version, updated_at = excluded.updated_at,
     expires_at = excluded.expires_at, ttl_minutes = excluded.ttl_minutes, form = excluded.form,
-    indexed = excluded.indexed
+    indexed = excluded.indexed, provenance = excluded.provenance
 """
 """Insert or replace an item; a replaced item keeps the time it was created."""
 

@@ -36,6 +36,7 @@ from framework.memory._items import (
     governed_items,
     namespace_path,
 )
+from framework.memory._provenance import Provenance, from_source, writing_run
 from framework.memory._rows import LIVE, ItemRows, StoredEntry
 from framework.memory._sealing import load_digest_key, open_tables, reseal, sealed_blobs
 from framework.memory._tables import (
@@ -186,6 +187,7 @@ class SemanticStore:
         ]
         matrix = self._vectors(ns, batch, hashes)
         now = time.time()
+        run = writing_run(now)
         with self._values.sealing():
             rows = [
                 self._rows.row(
@@ -196,6 +198,7 @@ class SemanticStore:
                     vector=matrix[i].tobytes(),
                     now=now,
                     form=form,
+                    provenance=from_source(run, item.metadata),
                 )
                 for i, item in enumerate(batch)
             ]
@@ -204,7 +207,7 @@ class SemanticStore:
                 self._bump_generation()
                 index = self._indexes.get(ns)
                 if index is not None:
-                    facts = [RowFacts(form, bool(row[-1]), now, row[9]) for row in rows]
+                    facts = [RowFacts(form, bool(row[12]), now, row[9]) for row in rows]
                     keys = [item.key for item in batch]
                     index.upsert(keys, matrix, [dict(item.metadata) for item in batch], facts)
         return len(batch)
@@ -258,6 +261,18 @@ class SemanticStore:
                 f"SELECT COUNT(*) FROM items WHERE namespace = ? AND {LIVE}", (ns, time.time())
             ).fetchone()
         return int(total)
+
+    def provenance(self, namespace: Namespace, key: str) -> Provenance | None:
+        """Where the live item under ``key`` came from: the run, checkpoint, task, team and
+        policy version that wrote it, and its source (None: no such item, or one written
+        before items recorded it).
+
+        Raises:
+            CryptoError: The sealed record does not belong to this row or was altered.
+        """
+        ns = namespace_path(namespace)
+        with self._lock:
+            return self._rows.provenance(ns, key, time.time())
 
     def namespaces(self) -> list[Namespace]:
         """Every namespace that holds a live item, sorted."""
