@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +22,26 @@ __all__ = [
     "JsonLinesMetricExporter",
     "JsonLinesSpanExporter",
     "span_to_dict",
+    "traces_locked",
 ]
 
 SPANS_FILE_NAME = "spans.jsonl"
 _NEWLINE = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
 METRICS_FILE_NAME = "metrics.jsonl"
+_LOCK_FILE_NAME = ".lock"
+
+
+@contextmanager
+def traces_locked(folder: Path) -> Iterator[None]:
+    """Hold the trace folder's lock: appends of every process wait while the files are
+    rewritten (an erasure), so no line is lost to the rewrite."""
+    folder.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER_MODE)
+    with private_file(folder / _LOCK_FILE_NAME).open("rb") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def span_to_dict(
@@ -82,10 +99,12 @@ class JsonLinesSpanExporter(SpanExporter):
             for span in spans
         )
         try:
-            with self._lock:
-                self.path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER_MODE)
-                with private_file(self.path).open("ab") as file:
-                    file.write(lines)
+            with (
+                self._lock,
+                traces_locked(self.path.parent),
+                private_file(self.path).open("ab") as file,
+            ):
+                file.write(lines)
         except OSError:
             return SpanExportResult.FAILURE
         return SpanExportResult.SUCCESS
@@ -112,10 +131,12 @@ class JsonLinesMetricExporter(MetricExporter):
     ) -> MetricExportResult:
         """Append the export as one line."""
         try:
-            with self._lock:
-                self.path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER_MODE)
-                with private_file(self.path).open("a", encoding="utf-8") as file:
-                    file.write(metrics_data.to_json(indent=None) + "\n")
+            with (
+                self._lock,
+                traces_locked(self.path.parent),
+                private_file(self.path).open("a", encoding="utf-8") as file,
+            ):
+                file.write(metrics_data.to_json(indent=None) + "\n")
         except OSError:
             return MetricExportResult.FAILURE
         return MetricExportResult.SUCCESS

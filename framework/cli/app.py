@@ -23,6 +23,7 @@ from framework.cli._common import (
 from framework.cli.keys import keys_app
 from framework.cli.memory import memory_app
 from framework.cli.policies import policies_app
+from framework.cli.purge import purge_scope
 from framework.cli.review import (
     approve,
     edit,
@@ -55,6 +56,7 @@ app.command(name="history")(history_of)
 app.command(name="fork")(fork_thread)
 app.command(name="threads")(list_threads)
 app.command(name="prune")(prune_checkpoints)
+app.command(name="purge")(purge_scope)
 app.add_typer(keys_app, name="keys")
 app.add_typer(roles_app, name="roles")
 app.add_typer(tools_app, name="tools")

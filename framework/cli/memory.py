@@ -21,7 +21,7 @@ from framework.errors import ConfigError, ReviewError
 from framework.home import DataHome, resolve_home
 
 if TYPE_CHECKING:
-    from framework.memory._provenance import Provenance
+    from framework.memory._provenance import ItemProvenance
     from framework.memory.store import SemanticStore
 
 __all__ = ["memory_app"]
@@ -140,7 +140,7 @@ def why(item: str, home: HomeOption = None) -> None:
             _echo_evidence(store, provenance)
 
 
-def _echo_provenance(provenance: Provenance | None) -> None:
+def _echo_provenance(provenance: ItemProvenance | None) -> None:
     if provenance is None:
         typer.echo("provenance: not recorded (written before cadre recorded it)")
         return
@@ -163,13 +163,13 @@ def _echo_provenance(provenance: Provenance | None) -> None:
         typer.echo("run: none (written outside a run, e.g. by indexing a corpus)")
 
 
-def _source(provenance: Provenance) -> str | None:
+def _source(provenance: ItemProvenance) -> str | None:
     if provenance.source is None or provenance.line is None:
         return provenance.source
     return f"{provenance.source}:{provenance.line}"
 
 
-def _echo_run(data_home: DataHome, provenance: Provenance) -> None:
+def _echo_run(data_home: DataHome, provenance: ItemProvenance) -> None:
     """The run's thread as its checkpoints recorded it (or why it cannot be shown)."""
     from framework.stores import open_checkpointer
     from framework.threads import thread_info
@@ -202,7 +202,7 @@ def _echo_run(data_home: DataHome, provenance: Provenance) -> None:
         )
 
 
-def _echo_evidence(store: SemanticStore, provenance: Provenance) -> None:
+def _echo_evidence(store: SemanticStore, provenance: ItemProvenance) -> None:
     """The corpus passage the item's source names, when the store still holds it."""
     from framework.memory.corpus import CORPUS_NAMESPACE
 

@@ -15,13 +15,13 @@ from typing import Any
 
 from framework.policy.records import policy_version
 
-__all__ = ["Provenance", "from_source", "writing_run"]
+__all__ = ["ItemProvenance", "from_source", "writing_run"]
 
 _RUN_METADATA = "cadre"  # the run config metadata key ``cadre run`` records its thread info in
 
 
 @dataclass(frozen=True, kw_only=True)
-class Provenance:
+class ItemProvenance:
     """Where an item came from (fields are None when the write did not know them)."""
 
     written_at: float
@@ -49,14 +49,14 @@ class Provenance:
         return json.dumps(known, sort_keys=True, ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> Provenance:
+    def from_json(cls, text: str) -> ItemProvenance:
         """The record :meth:`to_json` wrote (unknown fields of a newer cadre are ignored)."""
         data = json.loads(text)
         names = {field.name for field in fields(cls)}
         return cls(**{name: value for name, value in data.items() if name in names})
 
 
-def writing_run(now: float) -> Provenance:
+def writing_run(now: float) -> ItemProvenance:
     """The provenance of a write made now, in the node running (if any)."""
     run = _run_config()
     configurable = run.get("configurable") or {}
@@ -67,7 +67,7 @@ def writing_run(now: float) -> Provenance:
     info = _thread_info(meta.get(_RUN_METADATA))
     policy = info.get("policy")
     step = meta.get("langgraph_step")
-    return Provenance(
+    return ItemProvenance(
         written_at=now,
         thread_id=_text(configurable.get("thread_id")),
         checkpoint_id=_text(configurable.get("checkpoint_id") or checkpoints.get(graph_ns)),
@@ -80,7 +80,7 @@ def writing_run(now: float) -> Provenance:
     )
 
 
-def from_source(run: Provenance, metadata: Mapping[str, Any]) -> Provenance:
+def from_source(run: ItemProvenance, metadata: Mapping[str, Any]) -> ItemProvenance:
     """``run``'s provenance with the source an item's metadata names (a document's path and
     line, a URL, the tool or source that found it)."""
     source = _text(metadata.get("source") or metadata.get("path") or metadata.get("url"))

@@ -12,7 +12,7 @@ import numpy as np
 from framework.database import Database
 from framework.memory._index import RowFacts, VectorIndex
 from framework.memory._items import StoreItem
-from framework.memory._provenance import Provenance
+from framework.memory._provenance import ItemProvenance
 from framework.memory._tables import SCHEMA_VERSION
 from framework.memory._values import ITEM, StoreValues
 
@@ -59,7 +59,7 @@ class ItemRows:
         vector: bytes,
         now: float,
         form: str,
-        provenance: Provenance,
+        provenance: ItemProvenance,
     ) -> tuple[Any, ...]:
         """The row of ``item`` under its stored key (inside ``values.sealing()``), in the
         columns of ``UPSERT``."""
@@ -125,14 +125,14 @@ class ItemRows:
             )
         return index
 
-    def provenance(self, ns: str, key: str, now: float) -> Provenance | None:
+    def provenance(self, ns: str, key: str, now: float) -> ItemProvenance | None:
         """Where the live item under ``key`` came from (None: no such item, or written before
         items recorded it)."""
         found = self._select(ns, "provenance", [key], live_at=now)
         if not found or found[0][2] is None:
             return None
         _, stored, blob = found[0]
-        return Provenance.from_json(
+        return ItemProvenance.from_json(
             self.values.open(blob, (ITEM, ns, stored), "provenance", key).decode("utf-8")
         )
 

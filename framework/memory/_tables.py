@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from framework.errors import ConfigError
+from framework.memory._tombstones import TOMBSTONE_TABLE
 
 __all__ = [
     "ADDED_COLUMNS",
@@ -47,6 +48,7 @@ SCHEMA = (
     namespace TEXT NOT NULL, source TEXT NOT NULL, content_hash TEXT NOT NULL,
     keys TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (namespace, source))""",
+    TOMBSTONE_TABLE,
 )
 
 ADDED_COLUMNS = (

@@ -13,9 +13,10 @@ source records and content hashes keyed with a secret of its own (see
 from __future__ import annotations
 
 import copy
+import hashlib
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -36,7 +37,7 @@ from framework.memory._items import (
     governed_items,
     namespace_path,
 )
-from framework.memory._provenance import Provenance, from_source, writing_run
+from framework.memory._provenance import ItemProvenance, from_source, writing_run
 from framework.memory._rows import LIVE, ItemRows, StoredEntry
 from framework.memory._sealing import load_digest_key, open_tables, reseal, sealed_blobs
 from framework.memory._tables import (
@@ -46,6 +47,7 @@ from framework.memory._tables import (
     UPSERT,
     UPSERT_SOURCE,
 )
+from framework.memory._tombstones import Tombstones
 from framework.memory._values import ITEM, SOURCE, StoreValues
 from framework.memory.embeddings import Embedder, default_embedder, embedder_name
 
@@ -110,6 +112,16 @@ class SemanticStore:
         except BaseException:
             self._db.close()
             raise
+
+    @property
+    def tombstones(self) -> Tombstones:
+        """The record of the scopes purged from this store (see :mod:`framework.purge`)."""
+        return Tombstones(self._db, self._lock, self._scope_digest)
+
+    def _scope_digest(self, scope: str) -> str:
+        if self.sealed:
+            return self._values.blind("purge", "", scope)
+        return hashlib.sha256(scope.encode("utf-8")).hexdigest()
 
     @property
     def sealed(self) -> bool:
@@ -262,7 +274,7 @@ class SemanticStore:
             ).fetchone()
         return int(total)
 
-    def provenance(self, namespace: Namespace, key: str) -> Provenance | None:
+    def provenance(self, namespace: Namespace, key: str) -> ItemProvenance | None:
         """Where the live item under ``key`` came from: the run, checkpoint, task, team and
         policy version that wrote it, and its source (None: no such item, or one written
         before items recorded it).
@@ -324,6 +336,58 @@ class SemanticStore:
                 self._bump_generation()
                 self._indexes.clear()
             deleted += len(doomed)
+
+    def erase(self, in_scope: Callable[[Namespace], bool], thread_ids: Collection[str]) -> int:
+        """Delete every item and source record of the namespaces ``in_scope`` accepts, and
+        every item anywhere whose provenance names one of ``thread_ids`` (expired ones
+        included); how many items went. Running it again deletes what is left.
+
+        Raises:
+            CryptoError: A provenance record cannot be opened (nothing is deleted).
+        """
+        threads = set(thread_ids)
+        with self._lock:
+            names = self._db.execute(
+                "SELECT DISTINCT namespace FROM items WHERE namespace <> '' "
+                "UNION SELECT DISTINCT namespace FROM sources"
+            ).fetchall()
+            doomed = [ns for (ns,) in names if in_scope(tuple(str(ns).split("/")))]
+            written = self._written_by(threads, set(doomed)) if threads else []
+            with self._transaction() as db:
+                deleted = db.executemany(
+                    "DELETE FROM items WHERE namespace = ?", [(ns,) for ns in doomed]
+                )
+                db.executemany("DELETE FROM sources WHERE namespace = ?", [(ns,) for ns in doomed])
+                deleted += db.executemany(
+                    "DELETE FROM items WHERE namespace = ? AND key = ?", written
+                )
+                self._bump_generation()
+                self._indexes.clear()
+        return deleted
+
+    def _written_by(self, threads: set[str], skipped: set[str]) -> list[tuple[str, str]]:
+        """``(namespace, stored key)`` of the items outside ``skipped`` that the ``threads``
+        wrote (the caller holds the lock)."""
+        rows = self._db.execute(
+            "SELECT namespace, key, provenance FROM items "
+            "WHERE provenance IS NOT NULL AND namespace <> ''"
+        ).fetchall()
+        written = []
+        for ns, stored, blob in rows:
+            if ns in skipped:
+                continue
+            record = ItemProvenance.from_json(
+                self._values.open(blob, (ITEM, ns, stored), "provenance").decode("utf-8")
+            )
+            if record.thread_id in threads:
+                written.append((ns, stored))
+        return written
+
+    def compact(self) -> None:
+        """Rewrite the database without the space deleted rows took (SQLite: the file and
+        its log are rewritten, so nothing deleted stays in them; PostgreSQL: ``VACUUM``)."""
+        with self._lock:
+            self._db.compact()
 
     # -- search ----------------------------------------------------------------------------
 

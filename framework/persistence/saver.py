@@ -276,9 +276,14 @@ class CadreSaver(BaseCheckpointSaver[str]):
 
     def delete_thread(self, thread_id: str) -> None:
         """Delete every checkpoint, value and write of a thread."""
+        self.delete_threads([thread_id])
+
+    def delete_threads(self, thread_ids: Sequence[str]) -> None:
+        """Delete every checkpoint, value and write of these threads, in one transaction."""
+        ids = [str(thread_id) for thread_id in thread_ids]
         with self.lock, self.db.write_transaction():
-            _maintenance.delete_threads(self.db, [str(thread_id)])
-            self._deltas.forget_threads([str(thread_id)])
+            _maintenance.delete_threads(self.db, ids)
+            self._deltas.forget_threads(ids)
 
     def delete_for_runs(self, run_ids: Sequence[str]) -> None:
         """Delete the checkpoints (and their writes) made by these runs."""
