@@ -33,8 +33,6 @@ def purge_scope(
     report = purge(resolve_home(home), Scope.parse(scope), requested_by=by or getpass.getuser())
     if report.already:
         typer.echo(f"{report.scope} was purged already (tombstone {report.tombstone})")
-            f"{report.scope} was purged already (tombstone {report.tombstone}): nothing left"
-        )
         return
     counts = ", ".join(f"{count} {what}" for what, count in report.counts.items())
     typer.echo(f"purged {report.scope}: {counts} (tombstone {report.tombstone})")
