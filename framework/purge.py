@@ -7,7 +7,9 @@ A scope is ``KIND:NAME`` with KIND ``user``, ``project`` or ``tenant``. It owns:
   or a principal whose user (``user:``) or tenant (``tenant:``) is NAME;
 * the store namespaces holding the labels KIND, NAME one after the other
   (``("research", "user", "alice", "evidence")``, ``("user", "alice", "prefs")``);
-* every memory item those threads wrote elsewhere (found by its provenance).
+* every memory item those threads wrote elsewhere (found by its provenance);
+* the corpus passages of the folders its threads indexed (``cadre run --corpus``), unless a
+  thread of another scope indexed a folder of the same name (passages are named by folder).
 
 The order makes a killed purge safe to run again: a tombstone is written first (who, when; the
 scope only as a keyed digest), then the memory, the traces, and the checkpoints last (they say
@@ -23,6 +25,7 @@ from collections.abc import Callable, Collection
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from framework._retention_rows import thread_rows
@@ -31,6 +34,7 @@ from framework.home import DataHome
 from framework.threads import ThreadInfo, thread_info
 
 if TYPE_CHECKING:
+    from framework.memory.store import SemanticStore
     from framework.persistence.saver import CadreSaver
 
 __all__ = ["ERASER_GROUP", "SCOPE_KINDS", "PurgeReport", "Scope", "purge"]
@@ -112,7 +116,7 @@ def purge(home: DataHome, scope: Scope, *, requested_by: str) -> PurgeReport:
     with ExitStack() as stack:
         store = stack.enter_context(home_store(home, cipher))
         saver = stack.enter_context(open_checkpointer(home)) if home.has_checkpoints() else None
-        threads, unreadable = _owned_threads(saver, scope)
+        threads, corpora, unreadable = _owned_threads(saver, scope)
         spaces = [ns for ns in store.namespaces() if scope.owns_namespace(ns)]
         earlier = store.tombstones.of(str(scope))
         if not threads and not spaces and earlier and earlier[-1].finished_at is not None:
@@ -128,6 +132,7 @@ def purge(home: DataHome, scope: Scope, *, requested_by: str) -> PurgeReport:
         stone = store.tombstones.begin(str(scope), requested_by)
         counts = {"threads": len(threads), "checkpoints": sum(threads.values())}
         counts["memory items"] = store.erase(scope.owns_namespace, threads)
+        counts["corpus passages"] = _erase_corpora(store, corpora)
         for eraser in _erasers():
             counts.update(eraser(home, list(threads)))
         if saver is not None and threads:
@@ -140,11 +145,16 @@ def purge(home: DataHome, scope: Scope, *, requested_by: str) -> PurgeReport:
     )
 
 
-def _owned_threads(saver: CadreSaver | None, scope: Scope) -> tuple[dict[str, int], list[str]]:
-    """The scope's threads with their checkpoint counts, and the threads that cannot be read."""
+def _owned_threads(
+    saver: CadreSaver | None, scope: Scope
+) -> tuple[dict[str, int], set[str], list[str]]:
+    """The scope's threads with their checkpoint counts, the names of the corpus folders only
+    they indexed, and the threads that cannot be read."""
     if saver is None:
-        return {}, []
+        return {}, set(), []
     owned: dict[str, int] = {}
+    mine: set[str] = set()
+    theirs: set[str] = set()
     unreadable: list[str] = []
     for row in thread_rows(saver):
         try:
@@ -154,9 +164,25 @@ def _owned_threads(saver: CadreSaver | None, scope: Scope) -> tuple[dict[str, in
         except CryptoError:
             unreadable.append(row.thread_id)
             continue
+        corpora = mine if scope.owns_thread(info) else theirs
+        if info.corpus is not None:
+            corpora.add(PurePath(info.corpus).name)
         if scope.owns_thread(info):
             owned[row.thread_id] = row.checkpoints
-    return owned, unreadable
+    return owned, mine - theirs, unreadable
+
+
+def _erase_corpora(store: SemanticStore, folders: Collection[str]) -> int:
+    """Delete the corpus passages and source records of ``folders``; how many passages."""
+    from framework.memory.corpus import CORPUS_NAMESPACE  # noqa: PLC0415 - numpy
+
+    records = store.sources(CORPUS_NAMESPACE)
+    doomed = [name for name in records if name.split("/", 1)[0] in folders]
+    passages = store.delete_many(
+        CORPUS_NAMESPACE, [key for name in doomed for key in records[name].keys]
+    )
+    store.delete_sources(CORPUS_NAMESPACE, doomed)
+    return passages
 
 
 def _erasers() -> list[Eraser]:

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from framework.cli.app import app
 from framework.home import resolve_home
 from framework.memory import MiniLMEmbedder
+from framework.memory.corpus import CORPUS_NAMESPACE
 from framework.memory.langgraph_store import LangGraphStore
 from framework.purge import Scope, purge
 from framework.stores import home_cipher, home_store, open_checkpointer
@@ -91,6 +92,7 @@ def test_purge_erases_a_scope_everywhere_and_keeps_the_others(
     done = _cadre(home, "purge", "--scope", "user:alice", "--by", "dpo")
     assert "purged user:alice: 1 threads, " in done
     assert " 0 memory items" not in done and " 0 spans" not in done
+    assert ", 1 corpus passages, " in done  # alice's folder: no other scope indexed one so named
 
     after = _everything(home, database)
     for needle in ALICE_TRACES:
@@ -103,6 +105,7 @@ def test_purge_erases_a_scope_everywhere_and_keeps_the_others(
     with home_store(data_home, home_cipher(data_home)) as store:
         spaces = store.namespaces()
         assert not [ns for ns in spaces if "alice" in ns]
+        assert [name.split("/")[0] for name in store.sources(CORPUS_NAMESPACE)] == ["bob-docs"]
         note = LangGraphStore(store).get(("user", "bob", "prefs"), "note")
         assert note is not None and note.value == {"text": BOB_NOTE}
         [stone] = store.tombstones.all()
