@@ -228,7 +228,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     clock = Clock()
-    monkeypatch.setattr("framework.memory.store.time", clock)
+    monkeypatch.setattr("framework.memory._clock.now", clock.time)
     return clock
 
 

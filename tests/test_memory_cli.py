@@ -86,7 +86,7 @@ def test_sweep_deletes_expired_items_and_show_refuses_what_is_gone(
     with home_store(data_home, home_cipher(data_home)) as store:
         store.put(("scratch",), StoreItem(key="note", text="short lived", ttl_minutes=1))
         assert store.count(("scratch",)) == 1
-    monkeypatch.setattr("framework.memory.store.time", Later(120))
+    monkeypatch.setattr("framework.memory._clock.now", Later(120).time)
     assert "swept 1 expired item(s)" in _cadre(home, "memory", "sweep")
     gone = runner.invoke(app, ["memory", "show", "scratch#note", "--home", str(home)])
     assert gone.exit_code == 2

@@ -148,7 +148,7 @@ def reencrypt(home: HomeOption = None) -> None:
             if store is not None:
                 assert saver.cipher is not None
                 primary = saver.cipher.primary_key_id
-                count += 2 * store.reseal(stale=lambda blob: key_id_of(blob) != primary)
+                count += store.reseal(stale=lambda blob: key_id_of(blob) != primary)
             usage = _usage(saver, store)
     except CadreError as error:
         fail(error)

@@ -3,6 +3,7 @@ and research memory (evidence, hypotheses, conflicts) on top of them."""
 
 from __future__ import annotations
 
+from framework.memory._provenance import ItemProvenance
 from framework.memory._research_records import (
     LEGAL_STATUS_CHANGES,
     Conflict,
@@ -31,6 +32,7 @@ from framework.memory.corpus import (
     ingest_corpus,
 )
 from framework.memory.embeddings import Embedder, MiniLMEmbedder, default_embedder
+from framework.memory.langgraph_store import LangGraphStore
 from framework.memory.research import RESEARCH_NAMESPACE, ResearchMemory
 from framework.memory.store import (
     Namespace,
@@ -57,6 +59,8 @@ __all__ = [
     "HypothesisChange",
     "HypothesisStatus",
     "IngestReport",
+    "ItemProvenance",
+    "LangGraphStore",
     "MemorySummary",
     "MiniLMEmbedder",
     "Namespace",

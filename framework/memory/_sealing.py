@@ -213,7 +213,7 @@ def reseal(
     stale: Callable[[bytes], bool] | None,
 ) -> int:
     """Open and seal values again (after a key rotation: under the primary key), ``batch``
-    rows per write transaction under ``lock``; how many rows (two values each) were rewritten.
+    rows per write transaction under ``lock``; how many values were rewritten.
     """
     rewritten = 0
     for table in (_ITEMS, _SOURCES) if values.sealed else (_ITEMS,):
@@ -245,7 +245,7 @@ class _Table:
     def reseal(
         self, db: Database, values: StoreValues, row: Row, stale: Callable[[bytes], bool] | None
     ) -> int:
-        """Reseal the values of ``row``: 1 if it was rewritten, 0 if gone or already current."""
+        """Reseal the values of ``row``; how many (0 if it is gone or already current)."""
         where = f"WHERE namespace = ? AND {self.key} = ?"
         found: Any = db.execute(
             f"SELECT {', '.join(self.columns)} FROM {self.name} {where}", row[1:]
@@ -262,7 +262,7 @@ class _Table:
             f"UPDATE {self.name} SET {assignments} {where}",
             (*(sealed_text(blob) if self.text and blob else blob for blob in fresh), *row[1:]),
         )
-        return 1
+        return len(present)
 
 
 _ITEMS = _Table("items", "key", ITEM, ("text", "metadata", "provenance"), text=False)

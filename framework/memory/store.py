@@ -13,10 +13,8 @@ source records and content hashes keyed with a secret of its own (see
 from __future__ import annotations
 
 import copy
-import hashlib
 import threading
-import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -26,7 +24,9 @@ import numpy as np
 
 from framework.database import Database, open_database
 from framework.errors import ConfigError, EmbeddingError
+from framework.memory import _clock
 from framework.memory._codecs import PlainCodec, RowCodec, ValueCodec
+from framework.memory._governance import Governance
 from framework.memory._index import Matrix, RowFacts, VectorIndex
 from framework.memory._items import (
     Namespace,
@@ -37,7 +37,7 @@ from framework.memory._items import (
     governed_items,
     namespace_path,
 )
-from framework.memory._provenance import ItemProvenance, from_source, writing_run
+from framework.memory._provenance import from_source, writing_run
 from framework.memory._rows import LIVE, ItemRows, StoredEntry
 from framework.memory._sealing import load_digest_key, open_tables, reseal, sealed_blobs
 from framework.memory._tables import (
@@ -47,7 +47,6 @@ from framework.memory._tables import (
     UPSERT,
     UPSERT_SOURCE,
 )
-from framework.memory._tombstones import Tombstones
 from framework.memory._values import ITEM, SOURCE, StoreValues
 from framework.memory.embeddings import Embedder, default_embedder, embedder_name
 
@@ -66,7 +65,7 @@ __all__ = [
 ]
 
 
-class SemanticStore:
+class SemanticStore(Governance):
     """Texts with metadata and embeddings, by namespace and key, in one SQLite file or a
     PostgreSQL database.
 
@@ -112,16 +111,6 @@ class SemanticStore:
         except BaseException:
             self._db.close()
             raise
-
-    @property
-    def tombstones(self) -> Tombstones:
-        """The record of the scopes purged from this store (see :mod:`framework.purge`)."""
-        return Tombstones(self._db, self._lock, self._scope_digest)
-
-    def _scope_digest(self, scope: str) -> str:
-        if self.sealed:
-            return self._values.blind("purge", "", scope)
-        return hashlib.sha256(scope.encode("utf-8")).hexdigest()
 
     @property
     def sealed(self) -> bool:
@@ -198,7 +187,7 @@ class SemanticStore:
             for row, item in zip(stored, batch, strict=True)
         ]
         matrix = self._vectors(ns, batch, hashes)
-        now = time.time()
+        now = _clock.now()
         run = writing_run(now)
         with self._values.sealing():
             rows = [
@@ -232,7 +221,7 @@ class SemanticStore:
         """
         ns = namespace_path(namespace)
         with self._lock:
-            entry = self._rows.get(ns, key, time.time())
+            entry = self._rows.get(ns, key, _clock.now())
         if entry is None:
             return None
         return StoreItem(key=key, text=entry.text, metadata=entry.metadata)
@@ -241,7 +230,7 @@ class SemanticStore:
         """The live items under ``keys`` with their form and times, by key."""
         ns = namespace_path(namespace)
         with self._lock:
-            return self._rows.entries(ns, keys, time.time())
+            return self._rows.entries(ns, keys, _clock.now())
 
     def delete_many(self, namespace: Namespace, keys: Iterable[str]) -> int:
         """Delete the items under ``keys`` (missing keys are ignored); return how many went."""
@@ -263,131 +252,25 @@ class SemanticStore:
         metadata)."""
         ns = namespace_path(namespace)
         with self._lock:
-            return self._rows.keys(ns, time.time())
+            return self._rows.keys(ns, _clock.now())
 
     def count(self, namespace: Namespace) -> int:
         """Number of live items in ``namespace``."""
         ns = namespace_path(namespace)
         with self._lock:
             (total,) = self._db.execute(
-                f"SELECT COUNT(*) FROM items WHERE namespace = ? AND {LIVE}", (ns, time.time())
+                f"SELECT COUNT(*) FROM items WHERE namespace = ? AND {LIVE}", (ns, _clock.now())
             ).fetchone()
         return int(total)
-
-    def provenance(self, namespace: Namespace, key: str) -> ItemProvenance | None:
-        """Where the live item under ``key`` came from: the run, checkpoint, task, team and
-        policy version that wrote it, and its source (None: no such item, or one written
-        before items recorded it).
-
-        Raises:
-            CryptoError: The sealed record does not belong to this row or was altered.
-        """
-        ns = namespace_path(namespace)
-        with self._lock:
-            return self._rows.provenance(ns, key, time.time())
 
     def namespaces(self) -> list[Namespace]:
         """Every namespace that holds a live item, sorted."""
         with self._lock:
             rows = self._db.execute(
                 f"SELECT DISTINCT namespace FROM items WHERE namespace <> '' AND {LIVE}",
-                (time.time(),),
+                (_clock.now(),),
             ).fetchall()
         return sorted(tuple(str(ns).split("/")) for (ns,) in rows)
-
-    # -- expiry ----------------------------------------------------------------------------
-
-    def refresh(self, namespace: Namespace, keys: Iterable[str]) -> None:
-        """Restart the TTL of the items under ``keys`` that have one (a read that refreshes)."""
-        ns = namespace_path(namespace)
-        now = time.time()
-        refreshed = list(keys)
-        stored = [(now, ns, self._values.blind(ITEM, ns, key)) for key in refreshed]
-        if not stored:
-            return
-        with self._lock, self._transaction() as db:
-            db.executemany(
-                "UPDATE items SET expires_at = ? + 60.0 * ttl_minutes "
-                f"WHERE namespace = ? AND key = ? AND ttl_minutes IS NOT NULL AND {LIVE}",
-                [(*row, now) for row in stored],
-            )
-            index = self._indexes.get(ns)
-            if index is not None:
-                index.set_expiry(self._rows.expiry(ns, refreshed))
-
-    def sweep(self, batch: int = 1000) -> int:
-        """Delete the items that have expired, with their vectors, ``batch`` rows per
-        transaction (a killed sweep loses nothing); how many were deleted."""
-        if batch < 1:
-            raise ConfigError(f"batch must be at least 1, got {batch}")
-        deleted = 0
-        while True:
-            now = time.time()
-            with self._lock, self._transaction() as db:
-                doomed = db.execute(
-                    "SELECT namespace, key FROM items WHERE expires_at <= ? LIMIT ?", (now, batch)
-                ).fetchall()
-                if not doomed:
-                    return deleted
-                db.executemany(
-                    "DELETE FROM items WHERE namespace = ? AND key = ? AND expires_at <= ?",
-                    [(ns, key, now) for ns, key in doomed],
-                )
-                self._bump_generation()
-                self._indexes.clear()
-            deleted += len(doomed)
-
-    def erase(self, in_scope: Callable[[Namespace], bool], thread_ids: Collection[str]) -> int:
-        """Delete every item and source record of the namespaces ``in_scope`` accepts, and
-        every item anywhere whose provenance names one of ``thread_ids`` (expired ones
-        included); how many items went. Running it again deletes what is left.
-
-        Raises:
-            CryptoError: A provenance record cannot be opened (nothing is deleted).
-        """
-        threads = set(thread_ids)
-        with self._lock:
-            names = self._db.execute(
-                "SELECT DISTINCT namespace FROM items WHERE namespace <> '' "
-                "UNION SELECT DISTINCT namespace FROM sources"
-            ).fetchall()
-            doomed = [ns for (ns,) in names if in_scope(tuple(str(ns).split("/")))]
-            written = self._written_by(threads, set(doomed)) if threads else []
-            with self._transaction() as db:
-                deleted = db.executemany(
-                    "DELETE FROM items WHERE namespace = ?", [(ns,) for ns in doomed]
-                )
-                db.executemany("DELETE FROM sources WHERE namespace = ?", [(ns,) for ns in doomed])
-                deleted += db.executemany(
-                    "DELETE FROM items WHERE namespace = ? AND key = ?", written
-                )
-                self._bump_generation()
-                self._indexes.clear()
-        return deleted
-
-    def _written_by(self, threads: set[str], skipped: set[str]) -> list[tuple[str, str]]:
-        """``(namespace, stored key)`` of the items outside ``skipped`` that the ``threads``
-        wrote (the caller holds the lock)."""
-        rows = self._db.execute(
-            "SELECT namespace, key, provenance FROM items "
-            "WHERE provenance IS NOT NULL AND namespace <> ''"
-        ).fetchall()
-        written = []
-        for ns, stored, blob in rows:
-            if ns in skipped:
-                continue
-            record = ItemProvenance.from_json(
-                self._values.open(blob, (ITEM, ns, stored), "provenance").decode("utf-8")
-            )
-            if record.thread_id in threads:
-                written.append((ns, stored))
-        return written
-
-    def compact(self) -> None:
-        """Rewrite the database without the space deleted rows took (SQLite: the file and
-        its log are rewritten, so nothing deleted stays in them; PostgreSQL: ``VACUUM``)."""
-        with self._lock:
-            self._db.compact()
 
     # -- search ----------------------------------------------------------------------------
 
@@ -493,7 +376,7 @@ class SemanticStore:
     def put_sources(self, namespace: Namespace, records: Iterable[SourceRecord]) -> None:
         """Insert or replace source records."""
         ns = namespace_path(namespace)
-        now = time.time()
+        now = _clock.now()
         with self._values.sealing():
             rows = [(ns, *self._values.source_row(ns, record), now) for record in records]
             with self._lock, self._transaction() as db:
@@ -517,7 +400,7 @@ class SemanticStore:
 
     def reseal(self, batch: int = 500, stale: Callable[[bytes], bool] | None = None) -> int:
         """Open and seal values again through the codec (after a key rotation: they end under
-        the current key); how many rows were rewritten, each holding two values.
+        the current key); how many values were rewritten.
 
         Args:
             batch: Rows per transaction: a killed run loses nothing, and running it again is
@@ -575,7 +458,7 @@ class SemanticStore:
     def _live(self, ns: str, index: VectorIndex) -> Any:
         """Which rows of ``index`` have not expired; rows expired by the index's reckoning
         are checked against the database first (a refresh elsewhere moves expiry later)."""
-        now = time.time()
+        now = _clock.now()
         expired = index.expired_keys(now)
         if expired:
             index.set_expiry(self._rows.expiry(ns, expired))
