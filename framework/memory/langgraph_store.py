@@ -214,14 +214,14 @@ class LangGraphStore(BaseStore):
     def _search(self, op: SearchOp) -> list[SearchItem]:
         if op.limit < 0 or op.offset < 0:
             raise ConfigError(f"limit and offset must not be negative: {op.limit}, {op.offset}")
-        prefix = tuple(op.namespace_prefix)
-        spaces = [ns for ns in self.semantic.namespaces() if ns[: len(prefix)] == prefix]
+        spaces = self.semantic.namespaces(tuple(op.namespace_prefix), live=False)
         needs_text = bool(op.filter) and "text" in (op.filter or {})
         scored: list[tuple[float, tuple[str, ...], str]] = []
         rest: list[tuple[float, tuple[str, ...], str]] = []
         vector = self.semantic.embed([op.query]) if op.query and spaces else None
         for namespace in spaces:
-            test = _value_test(op.filter, self._texts(namespace) if needs_text else {})
+            texts = self._texts(namespace) if needs_text else {}
+            test = _value_test(op.filter, texts) if op.filter else None
             found, unscored = self.semantic.select(namespace, test, vector, op.offset + op.limit)
             scored.extend((score, namespace, key) for key, score in found)
             rest.extend((updated, namespace, key) for key, updated in unscored)

@@ -101,6 +101,7 @@ class SemanticStore(Governance):
         self._update_lock = threading.RLock()
         self._updating = False
         self._indexes: dict[str, VectorIndex] = {}
+        self._spaces: list[Namespace] | None = None
         self._data_version = -1
         self._db: Database = open_database(self.path, schema=PG_SCHEMA)
         self._values = StoreValues(self.codec, self._db.label)
@@ -263,14 +264,25 @@ class SemanticStore(Governance):
             ).fetchone()
         return int(total)
 
-    def namespaces(self) -> list[Namespace]:
-        """Every namespace that holds a live item, sorted."""
+    def namespaces(self, prefix: Namespace = (), *, live: bool = True) -> list[Namespace]:
+        """The namespaces under ``prefix`` that hold a live item (any item, with ``live``
+        False: cheaper, for a search that leaves expired items out itself), sorted."""
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT DISTINCT namespace FROM items WHERE namespace <> '' AND {LIVE}",
-                (_clock.now(),),
-            ).fetchall()
-        return sorted(tuple(str(ns).split("/")) for (ns,) in rows)
+            self._fresh()
+            if self._spaces is None:
+                rows = self._db.execute(
+                    "SELECT DISTINCT namespace FROM items WHERE namespace <> ''"
+                ).fetchall()
+                self._spaces = sorted(tuple(str(ns).split("/")) for (ns,) in rows)
+            found = [ns for ns in self._spaces if ns[: len(prefix)] == prefix]
+            if not live:
+                return found
+            now = _clock.now()
+            return [ns for ns in found if self._holds_live("/".join(ns), now)]
+
+    def _holds_live(self, ns: str, now: float) -> bool:
+        sql = f"SELECT 1 FROM items WHERE namespace = ? AND {LIVE} LIMIT 1"
+        return self._db.execute(sql, (ns, now)).fetchone() is not None
 
     # -- search ----------------------------------------------------------------------------
 
@@ -330,11 +342,12 @@ class SemanticStore(Governance):
     def select(
         self,
         namespace: Namespace,
-        test: Callable[[str, dict[str, Any], str], bool],
+        test: Callable[[str, dict[str, Any], str], bool] | None,
         vector: Matrix | None = None,
         k: int = 10,
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-        """The live items of ``namespace`` that pass ``test(key, metadata, form)``.
+        """The live items of ``namespace`` that pass ``test(key, metadata, form)`` (all of
+        them when ``test`` is None).
 
         Returns:
             With a query ``vector``: the best ``k`` items with a vector as ``(key, score)``,
@@ -345,7 +358,8 @@ class SemanticStore(Governance):
         with self._lock:
             index = self._index(ns)
             allowed = self._live(ns, index)
-            allowed &= index.where(lambda key, metadata: test(key, metadata, index.form(key)))
+            if test is not None:
+                allowed &= index.where(lambda key, meta: test(key, meta, index.form(key)))
             if vector is None:
                 return [], index.matching(allowed)
             ranked = index.search(vector, max(k, 1), -np.inf, allowed=allowed)[0]
@@ -441,15 +455,22 @@ class SemanticStore(Governance):
         in-memory indexes stay valid when nobody else wrote since they were checked."""
         before = self._generation()
         self._db.execute(BUMP_GENERATION)
+        self._spaces = None
         if before == self._data_version:
             self._data_version = before + 1
 
-    def _index(self, ns: str) -> VectorIndex:
-        """The namespace's in-memory index; the caller holds the lock."""
+    def _fresh(self) -> None:
+        """Drop what is cached of the rows when another connection wrote since (the caller
+        holds the lock)."""
         version = self._generation()
         if version != self._data_version:
             self._indexes.clear()
+            self._spaces = None
             self._data_version = version
+
+    def _index(self, ns: str) -> VectorIndex:
+        """The namespace's in-memory index; the caller holds the lock."""
+        self._fresh()
         index = self._indexes.get(ns)
         if index is None:
             index = self._indexes[ns] = self._rows.index(ns, self.dim)

@@ -1,0 +1,266 @@
+"""The semantic store under load: search latency, put throughput, the TTL sweep and a purge.
+
+For each size (10k, 50k, 200k items by default) and each backend (SQLite; PostgreSQL with
+``--postgres``, a throwaway server from the system's packages), a sealed store is filled with
+items whose vectors come from a seeded random embedder of MiniLM's width (384), so what is timed
+is the store, not the embedding model. Then:
+
+* **search**: 200 queries through :meth:`SemanticStore.search` (k=5, texts opened) and 200
+  through the LangGraph interface (:meth:`LangGraphStore.search`, limit 5), p50 and p99 in ms,
+  against the ideal: the same matrix product and top-k in numpy on the same vectors (the floor
+  any store searching exactly pays). The first query, which loads the namespace's index, is
+  timed apart (``load``).
+* **put**: items per second written in batches of 500 (sealing, upsert, index update).
+* **sweep**: 50k items put with a TTL that has passed, then one ``sweep()``; seconds.
+* **purge**: a scope of 100 threads (real checkpoints of a small graph, run for the scope) and
+  10k memory items, erased by :func:`framework.purge.purge`; seconds.
+
+Run: ``.venv/bin/python bench/store.py [--sizes 10000 50000 200000] [--postgres]``; prints
+Markdown tables. Target: search p50 <= 20 ms at 50k items.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypedDict
+
+import numpy as np
+import numpy.typing as npt
+
+from framework.memory import LangGraphStore, SemanticStore, StoreItem
+from framework.persistence.cipher import BlobCipher, row_identity
+from framework.persistence.keys import Keyring
+
+DIM = 384
+QUERIES = 200
+BATCH = 500
+TARGET_P50_MS = 20.0
+
+
+class RandomEmbedder:
+    """Seeded unit vectors: one per text, the same for the same text."""
+
+    name = "random-384"
+    dim = DIM
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        rows = []
+        for text in texts:
+            rng = np.random.default_rng(abs(hash(text)) % (2**32))
+            vector = rng.standard_normal(DIM).astype(np.float32)
+            rows.append(vector / np.linalg.norm(vector))
+        return np.stack(rows) if rows else np.zeros((0, DIM), np.float32)
+
+
+def _codec() -> Any:
+    return BlobCipher(Keyring.generate()).bind(row_identity("memory", "bench"))
+
+
+def _items(count: int, start: int = 0, ttl: float | None = None) -> Iterator[list[StoreItem]]:
+    for first in range(start, start + count, BATCH):
+        yield [
+            StoreItem(
+                key=f"item-{i}",
+                text=f"passage {i} about topic {i % 97} and detail {i % 13}",
+                metadata={"path": f"docs/file-{i % 500}.md", "start_line": i % 300},
+                ttl_minutes=ttl,
+            )
+            for i in range(first, min(first + BATCH, start + count))
+        ]
+
+
+def _percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def _timed(call: Callable[[], Any], times: int) -> list[float]:
+    samples = []
+    for _ in range(times):
+        began = time.perf_counter()
+        call()
+        samples.append((time.perf_counter() - began) * 1000)
+    return samples
+
+
+def bench_search(target: str, size: int) -> dict[str, Any]:
+    """Fill a store with ``size`` items; time puts and searches."""
+    embedder, codec = RandomEmbedder(), _codec()
+    with SemanticStore(target, embedder=embedder, codec=codec) as store:
+        began = time.perf_counter()
+        for batch in _items(size):
+            store.put_many(("bench",), batch)
+        put_rate = size / (time.perf_counter() - began)
+    with SemanticStore(target, embedder=embedder, codec=codec) as cold:
+        load = _timed(lambda: cold.search(("bench",), "warm up", k=5), 1)[0]
+    queries = [f"question {i} about topic {i % 97}" for i in range(QUERIES)]
+    with SemanticStore(target, embedder=embedder, codec=codec) as store:
+        store.search(("bench",), "warm up", k=5)
+        vectors = embedder.embed(queries)
+        native = _timed_each(lambda q: store.search(("bench",), q, k=5), queries)
+        graph = LangGraphStore(store)
+        langgraph = _timed_each(lambda q: graph.search(("bench",), query=q, limit=5), queries)
+        matrix = store._index("bench")._matrix[:size].copy()
+    ideal = _timed_each(lambda v: _ideal(matrix, v), list(vectors))
+    return {
+        "size": size,
+        "put": put_rate,
+        "load": load,
+        "native": _percentiles(native),
+        "langgraph": _percentiles(langgraph),
+        "ideal": _percentiles(ideal),
+    }
+
+
+def _timed_each(call: Callable[[Any], Any], inputs: Sequence[Any]) -> list[float]:
+    samples = []
+    for value in inputs:
+        began = time.perf_counter()
+        call(value)
+        samples.append((time.perf_counter() - began) * 1000)
+    return samples
+
+
+def _ideal(matrix: npt.NDArray[np.float32], vector: npt.NDArray[np.float32]) -> Any:
+    scores = matrix @ vector
+    top = np.argpartition(-scores, 4)[:5]
+    return top[np.argsort(-scores[top])]
+
+
+def bench_sweep(target: str, count: int) -> float:
+    """Seconds to sweep ``count`` expired items."""
+    from framework.memory import _clock
+
+    with SemanticStore(target, embedder=RandomEmbedder(), codec=_codec()) as store:
+        for batch in _items(count, ttl=1):
+            store.put_many(("expiring",), batch)
+        real = _clock.now
+        _clock.now = lambda: real() + 120  # type: ignore[assignment]
+        try:
+            began = time.perf_counter()
+            swept = store.sweep()
+            seconds = time.perf_counter() - began
+        finally:
+            _clock.now = real  # type: ignore[assignment]
+    assert swept == count, (swept, count)
+    return seconds
+
+
+class _State(TypedDict, total=False):
+    question: str
+    answer: str
+
+
+def bench_purge(root: Path, database: str | None, threads: int, items: int) -> float:
+    """Seconds to purge a scope of ``threads`` threads and ``items`` memory items."""
+    from langgraph.graph import END, START, StateGraph
+
+    from framework.home import DataHome
+    from framework.purge import Scope, purge
+    from framework.stores import home_checkpointer, home_cipher, home_store
+    from framework.threads import ThreadInfo
+
+    home = DataHome(root=root, database=database).create()
+    cipher = home_cipher(home)
+    graph = StateGraph(_State)
+    graph.add_node("answer", lambda state: {"answer": f"answer to {state['question']}"})
+    graph.add_edge(START, "answer")
+    graph.add_edge("answer", END)
+    saver = home_checkpointer(home, cipher=cipher)
+    app = graph.compile(checkpointer=saver)
+    for who in ("alice", "bob"):
+        info = ThreadInfo(team="bench", memory_scope=("user", who))
+        for n in range(threads):
+            config = {"configurable": {"thread_id": f"{who}-{n}"}, "metadata": info.metadata()}
+            app.invoke({"question": f"question {n} of {who}"}, config)  # type: ignore[arg-type]
+    saver.close()
+    with home_store(home, cipher) as store:
+        store.embedder = RandomEmbedder()
+        for who in ("alice", "bob"):
+            for batch in _items(items):
+                store.put_many(("research", "user", who, "notes"), batch)
+    began = time.perf_counter()
+    report = purge(home, Scope.parse("user:alice"), requested_by="bench")
+    seconds = time.perf_counter() - began
+    assert report.counts["threads"] == threads and report.counts["memory items"] == items
+    return seconds
+
+
+@contextmanager
+def _backends(postgres: bool) -> Iterator[list[tuple[str, Callable[[Path], str]]]]:
+    backends: list[tuple[str, Callable[[Path], str]]] = [
+        ("SQLite", lambda folder: str(folder / "memory.sqlite"))
+    ]
+    if not postgres:
+        yield backends
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.conftest import new_database
+    from tests.postgres_server import find_bin_dir, postgres_server
+
+    bin_dir = find_bin_dir()
+    if bin_dir is None:
+        raise SystemExit("--postgres: no PostgreSQL server binaries are installed")
+    with postgres_server(bin_dir) as server:
+        yield [*backends, ("PostgreSQL", lambda _: new_database(server))]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000, 200_000])
+    parser.add_argument("--sweep", type=int, default=50_000, help="expired items to sweep")
+    parser.add_argument("--threads", type=int, default=100, help="threads of the purged scope")
+    parser.add_argument("--items", type=int, default=10_000, help="items of the purged scope")
+    parser.add_argument("--postgres", action="store_true", help="also on a throwaway server")
+    args = parser.parse_args(argv)
+    print("| backend | items | put items/s | index load ms | search p50 / p99 ms | "
+          "LangGraph search p50 / p99 ms | ideal p50 / p99 ms | p50 / ideal |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|")
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp, _backends(args.postgres) as backends:
+        rows = []
+        for name, target in backends:
+            for size in args.sizes:
+                folder = Path(tmp, f"{name}-{size}")
+                folder.mkdir()
+                r = bench_search(target(folder), size)
+                p50, p99 = r["native"]
+                print(
+                    f"| {name} | {size:,} | {r['put']:,.0f} | {r['load']:.0f} | "
+                    f"{p50:.2f} / {p99:.2f} | {r['langgraph'][0]:.2f} / {r['langgraph'][1]:.2f}"
+                    f" | {r['ideal'][0]:.2f} / {r['ideal'][1]:.2f} | {p50 / r['ideal'][0]:.1f}x |"
+                )
+                failed |= size == 50_000 and p50 > TARGET_P50_MS
+            sweep_folder = Path(tmp, f"{name}-sweep")
+            sweep_folder.mkdir()
+            purge_folder = Path(tmp, f"{name}-purge")
+            rows.append(
+                (
+                    name,
+                    bench_sweep(target(sweep_folder), args.sweep),
+                    bench_purge(
+                        purge_folder,
+                        None if name == "SQLite" else target(purge_folder),
+                        args.threads,
+                        args.items,
+                    ),
+                )
+            )
+        print()
+        print(f"| backend | sweep of {args.sweep:,} expired items, s | purge of "
+              f"{args.threads} threads and {args.items:,} items, s |")  # fmt: skip
+        print("|---|---|---|")
+        for name, sweep, purged in rows:
+            print(f"| {name} | {sweep:.2f} | {purged:.2f} |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
