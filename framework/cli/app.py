@@ -24,6 +24,7 @@ from framework.cli.keys import keys_app
 from framework.cli.memory import memory_app
 from framework.cli.policies import policies_app
 from framework.cli.purge import purge_scope
+from framework.cli.retention import retention_app
 from framework.cli.review import (
     approve,
     edit,
@@ -62,6 +63,7 @@ app.add_typer(roles_app, name="roles")
 app.add_typer(tools_app, name="tools")
 app.add_typer(policies_app, name="policies")
 app.add_typer(memory_app, name="memory")
+app.add_typer(retention_app, name="retention")
 
 COMMAND_ENTRY_POINTS = "cadre.commands"
 """Commands of other packages (``cadre trace`` comes from telemetry) register here."""

@@ -143,6 +143,24 @@ class Governance:
                 written.append((ns, stored))
         return written
 
+    def delete_older(self, namespace: Namespace, cutoff: float, *, dry_run: bool = False) -> int:
+        """Delete the items of ``namespace`` last written before ``cutoff`` (seconds since the
+        epoch); how many (with ``dry_run``, how many would go)."""
+        ns = namespace_path(namespace)
+        where = "WHERE namespace = ? AND updated_at < ?"
+        with self._lock:
+            if dry_run:
+                (count,) = self._db.execute(
+                    f"SELECT COUNT(*) FROM items {where}", (ns, cutoff)
+                ).fetchone()
+                return int(count)
+            with self._transaction() as db:
+                deleted = db.execute(f"DELETE FROM items {where}", (ns, cutoff)).rowcount
+                if deleted:
+                    self._bump_generation()
+                    self._indexes.clear()
+        return int(deleted)
+
     def compact(self) -> None:
         """Rewrite the database without the space deleted rows took (SQLite: the file and
         its log are rewritten, so nothing deleted stays in them; PostgreSQL: ``VACUUM``)."""
