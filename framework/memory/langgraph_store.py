@@ -215,8 +215,8 @@ class LangGraphStore(BaseStore):
         if op.limit < 0 or op.offset < 0:
             raise ConfigError(f"limit and offset must not be negative: {op.limit}, {op.offset}")
         spaces = self.semantic.namespaces(tuple(op.namespace_prefix), live=False)
-        needs_text = bool(op.filter) and "text" in (op.filter or {})
-        scored: list[tuple[float, tuple[str, ...], str]] = []
+        needs_text = "text" in (op.filter or {})
+        scored: list[tuple[float | None, tuple[str, ...], str]] = []
         rest: list[tuple[float, tuple[str, ...], str]] = []
         vector = self.semantic.embed([op.query]) if op.query and spaces else None
         for namespace in spaces:
@@ -225,9 +225,9 @@ class LangGraphStore(BaseStore):
             found, unscored = self.semantic.select(namespace, test, vector, op.offset + op.limit)
             scored.extend((score, namespace, key) for key, score in found)
             rest.extend((updated, namespace, key) for key, updated in unscored)
-        scored.sort(key=lambda hit: -hit[0])
+        scored.sort(key=lambda hit: -(hit[0] or 0.0))
         rest.sort(key=lambda hit: -hit[0])
-        page = [(s, ns, k) for s, ns, k in scored] + [(None, ns, k) for _, ns, k in rest]
+        page = scored + [(None, namespace, key) for _, namespace, key in rest]
         return self._items(page[op.offset : op.offset + op.limit], op.refresh_ttl)
 
     def _texts(self, namespace: tuple[str, ...]) -> dict[str, str]:
