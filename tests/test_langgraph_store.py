@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -366,3 +367,28 @@ def test_an_unknown_filter_operator_is_refused(cadre: LangGraphStore) -> None:
     cadre.put(("docs",), "a", {"n": 1})
     with pytest.raises(ConfigError, match=r"\$in"):
         cadre.search(("docs",), filter={"n": {"$in": [1]}})
+
+
+def test_the_sweeper_thread_sweeps_on_its_interval_until_stopped(
+    cadre: LangGraphStore, clock: Clock
+) -> None:
+    cadre.put(("docs",), "a", {"text": "tide"}, ttl=1)
+    clock.now += 120
+    swept = threading.Event()
+    real = cadre.semantic.sweep
+
+    def sweep(batch: int = 1000) -> int:
+        count = real(batch)
+        swept.set()
+        return count
+
+    cadre.semantic.sweep = sweep  # type: ignore[method-assign]
+    cadre.start_ttl_sweeper(sweep_interval_minutes=0.001)  # every 60 ms
+    try:
+        assert swept.wait(timeout=30)
+        with pytest.raises(ConfigError, match="running already"):
+            cadre.start_ttl_sweeper()
+    finally:
+        assert cadre.stop_ttl_sweeper(timeout=30)
+    rows = cadre.semantic._db.execute("SELECT COUNT(*) FROM items WHERE namespace = 'docs'")
+    assert rows.fetchone()[0] == 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from framework.policy.records import policy_version
@@ -45,8 +45,8 @@ class ItemProvenance:
 
     def to_json(self) -> str:
         """The record as stored (only the fields it knows)."""
-        known = {name: value for name, value in asdict(self).items() if value is not None}
-        return json.dumps(known, sort_keys=True, ensure_ascii=False)
+        known = {name: value for name, value in vars(self).items() if value is not None}
+        return json.dumps(known, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> ItemProvenance:

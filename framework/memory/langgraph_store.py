@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -52,6 +53,8 @@ from framework.memory._rows import StoredEntry
 from framework.memory.store import SemanticStore
 
 __all__ = ["LangGraphStore"]
+
+_log = logging.getLogger("cadre.memory")
 
 VALUE = "value"
 """The form of rows written here."""
@@ -297,7 +300,10 @@ class LangGraphStore(BaseStore):
 
         def loop() -> None:
             while not self._stop.wait(interval * 60):
-                self.sweep_ttl()
+                try:
+                    self.sweep_ttl()
+                except Exception as error:  # noqa: BLE001 - a failed sweep is tried again
+                    _log.warning("TTL sweep failed, trying again in %g min: %s", interval, error)
             future.set_result(None)
 
         future.add_done_callback(lambda done: self._stop.set() if done.cancelled() else None)
