@@ -302,7 +302,7 @@ class LangGraphStore(BaseStore):
             while not self._stop.wait(interval * 60):
                 try:
                     self.sweep_ttl()
-                except Exception as error:  # noqa: BLE001 - a failed sweep is tried again
+                except Exception as error:
                     _log.warning("TTL sweep failed, trying again in %g min: %s", interval, error)
             future.set_result(None)
 
