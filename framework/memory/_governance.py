@@ -61,8 +61,8 @@ class Governance:
         """Restart the TTL of the items under ``keys`` that have one (a read that refreshes)."""
         ns = namespace_path(namespace)
         now = _clock.now()
-        refreshed = list(keys)
-        stored = [(now, ns, self._values.blind(ITEM, ns, key)) for key in refreshed]
+        refreshed = [self._values.blind(ITEM, ns, key) for key in keys]
+        stored = [(now, ns, key) for key in refreshed]
         if not stored:
             return
         with self._lock, self._transaction() as db:

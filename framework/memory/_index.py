@@ -30,7 +30,11 @@ class RowFacts:
 
 
 class VectorIndex:
-    """One namespace's vectors, metadata and row facts in memory, in growable arrays.
+    """One namespace's vectors and row facts in memory, in growable arrays, by stored key.
+
+    Item keys and metadata are sealed in a sealed store, so they are opened only when needed:
+    for the hits of a search, or for every row once a filter reads them (:meth:`unopened`,
+    :meth:`fill`); a row written through the index has them at once.
 
     Expiry times here are never later than the database's: a refresh (which only moves them
     later) may have happened in another process, so rows found expired here are checked there
@@ -43,7 +47,8 @@ class VectorIndex:
         self._expires = np.zeros(0, dtype=np.float64)
         self._indexed = np.zeros(0, dtype=bool)
         self._keys: list[str] = []
-        self._metadata: list[dict[str, Any]] = []
+        self._names: list[str | None] = []
+        self._metadata: list[dict[str, Any] | None] = []
         self._forms: list[str] = []
         self._rows: dict[str, int] = {}
 
@@ -56,11 +61,18 @@ class VectorIndex:
         self,
         keys: Sequence[str],
         vectors: Matrix,
-        metadata: Sequence[dict[str, Any]],
-        facts: Sequence[RowFacts] | None = None,
+        facts: Sequence[RowFacts],
+        opened: Sequence[tuple[str, dict[str, Any]] | None] | None = None,
     ) -> None:
-        """Replace the rows of known keys and append the rest (amortised growth)."""
-        row_facts = facts if facts is not None else [RowFacts()] * len(keys)
+        """Replace the rows of known stored keys and append the rest (amortised growth).
+
+        Args:
+            keys: The stored keys.
+            vectors: One per key.
+            facts: One per key.
+            opened: The item key and metadata of each (None: not opened yet).
+        """
+        names = opened if opened is not None else [None] * len(keys)
         fresh = [i for i, key in enumerate(keys) if key not in self._rows]
         start = self.size
         if fresh:
@@ -68,13 +80,15 @@ class VectorIndex:
             for row, i in enumerate(fresh, start):
                 self._rows[keys[i]] = row
                 self._keys.append(keys[i])
-                self._metadata.append({})
+                self._names.append(None)
+                self._metadata.append(None)
                 self._forms.append("")
         for i, key in enumerate(keys):
             row = self._rows[key]
-            fact = row_facts[i]
+            fact = facts[i]
             self._matrix[row] = vectors[i]
-            self._metadata[row] = metadata[i]
+            name = names[i]
+            self._names[row], self._metadata[row] = name if name is not None else (None, None)
             self._forms[row] = fact.form
             self._indexed[row] = fact.indexed
             self._updated[row] = fact.updated_at
@@ -92,12 +106,24 @@ class VectorIndex:
             array[: len(keep)] = array[keep]
         rows = keep.tolist()
         self._keys = [self._keys[row] for row in rows]
+        self._names = [self._names[row] for row in rows]
         self._metadata = [self._metadata[row] for row in rows]
         self._forms = [self._forms[row] for row in rows]
         self._rows = {key: row for row, key in enumerate(self._keys)}
 
+    def unopened(self) -> list[str]:
+        """Stored keys whose item key and metadata are not opened yet."""
+        return [key for key, meta in zip(self._keys, self._metadata, strict=True) if meta is None]
+
+    def fill(self, opened: Mapping[str, tuple[str, dict[str, Any]]]) -> None:
+        """Take opened item keys and metadata, by stored key."""
+        for stored, (name, metadata) in opened.items():
+            row = self._rows.get(stored)
+            if row is not None:
+                self._names[row], self._metadata[row] = name, metadata
+
     def expired_keys(self, now: float) -> list[str]:
-        """Keys whose expiry here has passed (to be checked against the database)."""
+        """Stored keys whose expiry here has passed (to be checked against the database)."""
         return [self._keys[row] for row in np.flatnonzero(self._expires[: self.size] <= now)]
 
     def set_expiry(self, expiry: Mapping[str, float | None]) -> None:
@@ -112,16 +138,18 @@ class VectorIndex:
         alive: npt.NDArray[np.bool_] = self._expires[: self.size] > now
         return alive
 
-    def where(self, test: Callable[[str, dict[str, Any]], bool]) -> npt.NDArray[np.bool_]:
-        """Which rows pass ``test(key, metadata)``."""
-        return np.fromiter(
-            (test(key, meta) for key, meta in zip(self._keys, self._metadata, strict=True)),
-            bool,
-            self.size,
-        )
+    def where(self, test: Callable[[str, dict[str, Any], str], bool]) -> npt.NDArray[np.bool_]:
+        """Which rows pass ``test(item key, metadata, form)``; a row not opened yet (see
+        :meth:`unopened`, :meth:`fill`) passes none."""
+        rows = zip(self._names, self._metadata, self._forms, strict=True)
+        passed = [
+            name is not None and meta is not None and test(name, meta, form)
+            for name, meta, form in rows
+        ]
+        return np.array(passed, dtype=bool)
 
     def matching(self, allowed: npt.NDArray[np.bool_]) -> list[tuple[str, float]]:
-        """``(key, updated_at)`` of the allowed rows, most recently updated first."""
+        """``(stored key, updated_at)`` of the allowed rows, most recently updated first."""
         rows = np.flatnonzero(allowed)
         order = rows[np.argsort(-self._updated[rows], kind="stable")]
         return [(self._keys[r], float(self._updated[r])) for r in order.tolist()]
@@ -131,10 +159,6 @@ class VectorIndex:
         result: npt.NDArray[np.bool_] = allowed & ~self._indexed[: self.size]
         return result
 
-    def form(self, key: str) -> str:
-        """How the row of ``key`` was written."""
-        return self._forms[self._rows[key]]
-
     def search(
         self,
         queries: Matrix,
@@ -142,15 +166,16 @@ class VectorIndex:
         min_score: float,
         where: Mapping[str, Any] | None = None,
         allowed: npt.NDArray[np.bool_] | None = None,
-    ) -> list[list[tuple[str, float, dict[str, Any]]]]:
-        """Per query, ``(key, score, metadata)`` of the best ``k`` allowed rows with a vector,
+    ) -> list[list[tuple[str, float]]]:
+        """Per query, ``(stored key, score)`` of the best ``k`` allowed rows with a vector,
         best first.
 
         Args:
             queries: One embedded query per row.
             k: At most this many hits per query.
             min_score: Leave out hits scoring less.
-            where: Keep only rows whose metadata has exactly these key/value pairs.
+            where: Keep only rows whose metadata has exactly these key/value pairs (every row
+                opened first).
             allowed: Keep only these rows (live ones, a filter's matches).
         """
         if self.size == 0:
@@ -159,7 +184,7 @@ class VectorIndex:
         if allowed is not None:
             mask &= allowed
         if where:
-            mask &= self.where(lambda _, metadata: _matches(metadata, where))
+            mask &= self.where(lambda _, metadata, __: _matches(metadata, where))
         scores = queries @ self._matrix[: self.size].T
         scores[:, ~mask] = -np.inf
         k = min(k, self.size)
@@ -169,7 +194,7 @@ class VectorIndex:
             best = candidates[np.argsort(-row_scores[candidates], kind="stable")]
             results.append(
                 [
-                    (self._keys[r], float(row_scores[r]), self._metadata[r])
+                    (self._keys[r], float(row_scores[r]))
                     for r in best
                     if mask[r] and row_scores[r] >= min_score
                 ]

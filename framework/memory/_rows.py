@@ -79,13 +79,19 @@ class ItemRows:
         return found.get(key)
 
     def entries(self, ns: str, keys: Iterable[str], now: float) -> dict[str, StoredEntry]:
-        """The live items stored under ``keys``, opened."""
+        """The live items stored under ``keys``, opened, by key."""
+        found = self.entries_at(ns, [self.values.blind(ITEM, ns, key) for key in keys], now)
+        return {entry.key: entry for entry in found.values()}
+
+    def entries_at(self, ns: str, stored_keys: Iterable[str], now: float) -> dict[str, StoredEntry]:
+        """The live items at ``stored_keys``, opened, by stored key."""
         columns = "text, metadata, form, created_at, updated_at, ttl_minutes"
-        rows = self._select(ns, columns, keys, live_at=now)
         entries = {}
-        for key, stored, text, metadata, form, created, updated, ttl in rows:
-            _, opened = self.values.key_and_metadata(ns, stored, metadata, key)
-            entries[key] = StoredEntry(
+        for stored, text, metadata, form, created, updated, ttl in self._select_stored(
+            ns, columns, stored_keys, live_at=now
+        ):
+            key, opened = self.values.key_and_metadata(ns, stored, metadata)
+            entries[stored] = StoredEntry(
                 key=key,
                 text=self.values.text(ns, stored, text, key),
                 metadata=opened,
@@ -95,6 +101,11 @@ class ItemRows:
                 ttl_minutes=ttl,
             )
         return entries
+
+    def opened(self, ns: str, stored_keys: Iterable[str]) -> dict[str, tuple[str, dict[str, Any]]]:
+        """The item key and metadata at each of ``stored_keys``."""
+        rows = self._select_stored(ns, "metadata", stored_keys)
+        return {stored: self.values.key_and_metadata(ns, stored, blob) for stored, blob in rows}
 
     def keys(self, ns: str, now: float) -> list[str]:
         """The live keys of ``ns``, sorted (a sealed store opens each item's metadata)."""
@@ -107,21 +118,20 @@ class ItemRows:
         return sorted(self.values.key_and_metadata(ns, key, blob)[0] for key, blob in rows)
 
     def index(self, ns: str, dim: int) -> VectorIndex:
-        """A new in-memory index of the vectors, metadata and row facts of ``ns``."""
+        """A new in-memory index of the vectors and row facts of ``ns`` (keys and metadata
+        are opened when needed)."""
         rows = self.db.execute(
-            "SELECT key, metadata, vector, form, indexed, updated_at, expires_at FROM items "
+            "SELECT key, vector, form, indexed, updated_at, expires_at FROM items "
             "WHERE namespace = ? ORDER BY key",
             (ns,),
         ).fetchall()
         index = VectorIndex(dim)
         if rows:
-            matrix = np.frombuffer(b"".join(row[2] for row in rows), dtype=np.float32)
-            opened = [self.values.key_and_metadata(ns, row[0], row[1]) for row in rows]
+            matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
             index.upsert(
-                [key for key, _ in opened],
+                [row[0] for row in rows],
                 matrix.reshape(len(rows), dim),
-                [metadata for _, metadata in opened],
-                [RowFacts(row[3], bool(row[4]), row[5], row[6]) for row in rows],
+                [RowFacts(row[2], bool(row[3]), row[4], row[5]) for row in rows],
             )
         return index
 
@@ -136,27 +146,30 @@ class ItemRows:
             self.values.open(blob, (ITEM, ns, stored), "provenance", key).decode("utf-8")
         )
 
-    def expiry(self, ns: str, keys: Iterable[str]) -> dict[str, float | None]:
-        """When the stored ``keys`` expire (None: never), as the database has it now."""
-        return {key: expires for key, _, expires in self._select(ns, "expires_at", keys)}
+    def expiry(self, ns: str, stored_keys: Iterable[str]) -> dict[str, float | None]:
+        """When the items at ``stored_keys`` expire (None: never), as the database has it."""
+        return dict(self._select_stored(ns, "expires_at", stored_keys))
 
     def known_vectors(self, ns: str, keys: Sequence[str]) -> dict[str, tuple[str, bytes]]:
         """Content hash and vector of the keys already stored."""
         rows = self._select(ns, "content_hash, vector", keys)
         return {key: (digest, vector) for key, _, digest, vector in rows}
 
-    def texts(self, ns: str, keys: Iterable[str]) -> dict[str, str]:
-        """Opened texts of the stored ``keys``."""
-        rows = self._select(ns, "text", keys)
-        return {key: self.values.text(ns, stored, blob, key) for key, stored, blob in rows}
-
     def _select(
         self, ns: str, columns: str, keys: Iterable[str], live_at: float | None = None
     ) -> list[tuple[Any, ...]]:
         """``key, stored key, <columns>`` of the stored ``keys`` (live at ``live_at`` when
-        given), in batches of bound parameters."""
+        given)."""
         wanted = {self.values.blind(ITEM, ns, key): key for key in keys}
-        stored = list(wanted)
+        rows = self._select_stored(ns, columns, wanted, live_at)
+        return [(wanted[row[0]], *row) for row in rows]
+
+    def _select_stored(
+        self, ns: str, columns: str, stored_keys: Iterable[str], live_at: float | None = None
+    ) -> list[tuple[Any, ...]]:
+        """``stored key, <columns>`` of the rows at ``stored_keys`` (live at ``live_at`` when
+        given), in batches of bound parameters."""
+        stored = list(dict.fromkeys(stored_keys))
         live = f" AND {LIVE}" if live_at is not None else ""
         extra = (live_at,) if live_at is not None else ()
         rows: list[tuple[Any, ...]] = []
@@ -164,5 +177,5 @@ class ItemRows:
             part = stored[start : start + _IN_BATCH]
             marks = ",".join("?" * len(part))
             sql = f"SELECT key, {columns} FROM items WHERE namespace = ? AND key IN ({marks}){live}"
-            rows.extend((wanted[row[0]], *row) for row in self.db.execute(sql, (ns, *part, *extra)))
+            rows.extend(tuple(row) for row in self.db.execute(sql, (ns, *part, *extra)))
         return rows

@@ -241,25 +241,26 @@ class LangGraphStore(BaseStore):
         self, page: Sequence[tuple[float | None, tuple[str, ...], str]], refresh: bool
     ) -> list[SearchItem]:
         by_namespace: dict[tuple[str, ...], list[str]] = {}
-        for _, namespace, key in page:
-            by_namespace.setdefault(namespace, []).append(key)
+        for _, namespace, row in page:
+            by_namespace.setdefault(namespace, []).append(row)
         entries = {
-            (namespace, key): entry
-            for namespace, keys in by_namespace.items()
-            for key, entry in self.semantic.entries(namespace, keys).items()
+            (namespace, row): entry
+            for namespace, rows in by_namespace.items()
+            for row, entry in self.semantic.entries_at(namespace, rows).items()
         }
         if refresh:
-            for namespace, keys in by_namespace.items():
-                timed = [key for key in keys if _timed(entries.get((namespace, key)))]
+            for namespace, rows in by_namespace.items():
+                found = [entries.get((namespace, row)) for row in rows]
+                timed = [e.key for e in found if e is not None and e.ttl_minutes is not None]
                 self.semantic.refresh(namespace, timed)
         items = []
-        for score, namespace, key in page:
-            entry = entries.get((namespace, key))
+        for score, namespace, row in page:
+            entry = entries.get((namespace, row))
             if entry is not None:  # expired or deleted since it was found
                 items.append(
                     SearchItem(
                         namespace=namespace,
-                        key=key,
+                        key=entry.key,
                         value=_value(entry),
                         score=score,
                         **_times(entry),
@@ -363,10 +364,6 @@ def _cadre_value(text: str, metadata: dict[str, Any]) -> dict[str, Any]:
 def _value(entry: StoredEntry) -> dict[str, Any]:
     """The LangGraph value of a stored row."""
     return entry.metadata if entry.form == VALUE else _cadre_value(entry.text, entry.metadata)
-
-
-def _timed(entry: StoredEntry | None) -> bool:
-    return entry is not None and entry.ttl_minutes is not None
 
 
 def _times(entry: StoredEntry) -> dict[str, datetime]:

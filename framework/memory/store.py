@@ -12,7 +12,6 @@ source records and content hashes keyed with a secret of its own (see
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -210,8 +209,8 @@ class SemanticStore(Governance):
                 index = self._indexes.get(ns)
                 if index is not None:
                     facts = [RowFacts(form, bool(row[12]), now, row[9]) for row in rows]
-                    keys = [item.key for item in batch]
-                    index.upsert(keys, matrix, [dict(item.metadata) for item in batch], facts)
+                    opened = [(item.key, dict(item.metadata)) for item in batch]
+                    index.upsert(stored, matrix, facts, opened)
         return len(batch)
 
     def get(self, namespace: Namespace, key: str) -> StoreItem | None:
@@ -245,7 +244,7 @@ class SemanticStore(Governance):
             self._bump_generation()
             index = self._indexes.get(ns)
             if index is not None:
-                index.delete(doomed)
+                index.delete([stored for _, stored in rows])
             return deleted
 
     def keys(self, namespace: Namespace) -> list[str]:
@@ -329,12 +328,21 @@ class SemanticStore(Governance):
         vectors = self._embed(list(queries))
         with self._lock:
             index = self._index(ns)
+            if where:
+                self._open_all(ns, index)
             ranked = index.search(vectors, k, min_score, where, self._live(ns, index))
-            texts = self._rows.texts(ns, {key for hits in ranked for key, _, _ in hits})
+            hit_rows = {row for hits in ranked for row, _ in hits}
+            found = self._rows.entries_at(ns, hit_rows, _clock.now())
         return [
             [
-                SearchHit(key=key, text=texts[key], metadata=copy.deepcopy(meta), score=score)
-                for key, score, meta in hits
+                SearchHit(
+                    key=found[stored].key,
+                    text=found[stored].text,
+                    metadata=found[stored].metadata,
+                    score=score,
+                )
+                for stored, score in hits
+                if stored in found
             ]
             for hits in ranked
         ]
@@ -347,25 +355,30 @@ class SemanticStore(Governance):
         k: int = 10,
     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """The live items of ``namespace`` that pass ``test(key, metadata, form)`` (all of
-        them when ``test`` is None).
+        them when ``test`` is None), as row ids for :meth:`entries_at`.
 
         Returns:
-            With a query ``vector``: the best ``k`` items with a vector as ``(key, score)``,
-            best first, and the others as ``(key, updated_at)``; without one, no scored items
-            and every match as ``(key, updated_at)``. Unscored items come newest first.
+            With a query ``vector``: the best ``k`` items with a vector as ``(row, score)``,
+            best first, and the others as ``(row, updated_at)``; without one, no scored items
+            and every match as ``(row, updated_at)``. Unscored items come newest first.
         """
         ns = namespace_path(namespace)
         with self._lock:
             index = self._index(ns)
             allowed = self._live(ns, index)
             if test is not None:
-                allowed &= index.where(lambda key, meta: test(key, meta, index.form(key)))
+                self._open_all(ns, index)
+                allowed &= index.where(test)
             if vector is None:
                 return [], index.matching(allowed)
             ranked = index.search(vector, max(k, 1), -np.inf, allowed=allowed)[0]
-            return [(key, score) for key, score, _ in ranked], index.matching(
-                index.unscored(allowed)
-            )
+            return ranked, index.matching(index.unscored(allowed))
+
+    def entries_at(self, namespace: Namespace, rows: Iterable[str]) -> dict[str, StoredEntry]:
+        """The live items at the row ids :meth:`select` returned, by row id."""
+        ns = namespace_path(namespace)
+        with self._lock:
+            return self._rows.entries_at(ns, rows, _clock.now())
 
     def embed(self, texts: Sequence[str]) -> Matrix:
         """``texts`` embedded by the store's embedder, one row each.
@@ -475,6 +488,12 @@ class SemanticStore(Governance):
         if index is None:
             index = self._indexes[ns] = self._rows.index(ns, self.dim)
         return index
+
+    def _open_all(self, ns: str, index: VectorIndex) -> None:
+        """Open the keys and metadata of every row of ``index`` (a filter reads them)."""
+        unopened = index.unopened()
+        if unopened:
+            index.fill(self._rows.opened(ns, unopened))
 
     def _live(self, ns: str, index: VectorIndex) -> Any:
         """Which rows of ``index`` have not expired; rows expired by the index's reckoning
