@@ -8,14 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from framework.memory import Namespace, SemanticStore, StoreItem
+from framework.memory import RESEARCH_NAMESPACE, Namespace, ResearchMemory, SemanticStore, StoreItem
 from framework.records import MemoryFact, Provenance
 from framework.runtime import NodeContext
 
-__all__ = ["FACTS_NAMESPACE", "fact_provenance", "remember_facts"]
+__all__ = ["FACTS_NAMESPACE", "fact_provenance", "facts_namespace", "remember_facts"]
 
 FACTS_NAMESPACE: Namespace = ("facts",)
-"""The store namespace that curated facts are written to."""
+"""Where curated facts are written by a team that keeps no research memory."""
+
+
+def facts_namespace(memory: ResearchMemory | None) -> Namespace:
+    """Where a team's curated facts are written: beside its research memory, under the same
+    scope (``("research", *scope, "facts")``), so scopes see only their own and a purge of the
+    scope takes them; :data:`FACTS_NAMESPACE` without a memory."""
+    return FACTS_NAMESPACE if memory is None else (RESEARCH_NAMESPACE, *memory.scope, "facts")
 
 
 def fact_provenance(context: NodeContext, task_id: str, source: str) -> Provenance:
@@ -28,12 +35,14 @@ def fact_provenance(context: NodeContext, task_id: str, source: str) -> Provenan
     )
 
 
-def remember_facts(store: SemanticStore | None, facts: Sequence[MemoryFact]) -> None:
-    """Write ``facts`` to :data:`FACTS_NAMESPACE`, keyed by fact id; without a store, do nothing."""
+def remember_facts(
+    store: SemanticStore | None, facts: Sequence[MemoryFact], namespace: Namespace = FACTS_NAMESPACE
+) -> None:
+    """Write ``facts`` to ``namespace``, keyed by fact id; without a store, do nothing."""
     if store is None or not facts:
         return
     store.put_many(
-        FACTS_NAMESPACE,
+        namespace,
         [
             StoreItem(
                 key=fact.id,

@@ -14,6 +14,7 @@ from framework.memory import Corpus, ResearchMemory, SemanticStore
 from framework.roles import Roles
 from policies.reflection import ConfidenceReached, NoProgress
 from policies.retry import transient_retry
+from teams.research.facts import facts_namespace
 from teams.research.model_roles import build_model_roles
 from teams.research.offline import (
     CorpusSearchWorker,
@@ -48,7 +49,7 @@ def offline_roles(
         worker=CorpusSearchWorker(corpus, memory=memory),
         aggregator=EvidenceAggregator(),
         reviewer=CoverageReviewer(),
-        curator=EvidenceCurator(store),
+        curator=EvidenceCurator(store, namespace=facts_namespace(memory)),
         formatter=ReportFormatter(),
     )
 
@@ -66,7 +67,9 @@ def model_roles(
     evidence the worker finds is stored in research ``memory`` when one is given. ``prompts``
     are the system prompts (the packaged defaults when None); the planner chooses among the
     worker ``kinds`` when given."""
-    roles = build_model_roles(model, corpus, store, prompts, kinds=kinds)
+    roles = build_model_roles(
+        model, corpus, store, prompts, kinds=kinds, facts=facts_namespace(memory)
+    )
     if memory is None:
         return roles
     return replace(roles, worker=RememberingWorker(roles.worker, memory))

@@ -15,13 +15,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from framework.errors import ConfigError
-from framework.memory import Corpus, SemanticStore
+from framework.memory import Corpus, Namespace, SemanticStore
 from framework.records import Evidence, MemoryFact, Plan, ReviewVerdict
 from framework.roles import Roles
 from framework.runtime import NodeContext
 from framework.state import TeamState
 from teams.answer_layout import claim_heading, note_section
-from teams.research.facts import fact_provenance, remember_facts
+from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.model_worker import ModelWorker
 from teams.research.prompts import (
     AGGREGATOR_SYSTEM,
@@ -174,8 +174,9 @@ class ModelCurator:
 
     Args:
         model: The chat model.
-        store: Where facts are written (the ``("facts",)`` namespace); ``None`` keeps none.
+        store: Where facts are written; ``None`` keeps none.
         system: The system prompt.
+        namespace: Their namespace (see :func:`~teams.research.facts.facts_namespace`).
     """
 
     def __init__(
@@ -183,8 +184,10 @@ class ModelCurator:
         model: BaseChatModel,
         store: SemanticStore | None = None,
         system: str = CURATOR_SYSTEM,
+        namespace: Namespace = FACTS_NAMESPACE,
     ) -> None:
         self.store = store
+        self.namespace = namespace
         self._ask = StructuredCall(model, FactsDraft, system)
 
     def curate(self, state: TeamState, context: NodeContext) -> Sequence[MemoryFact]:
@@ -204,7 +207,7 @@ class ModelCurator:
             for fact in draft.facts
             if fact.source in sources
         ]
-        remember_facts(self.store, facts)
+        remember_facts(self.store, facts, self.namespace)
         return facts
 
 
@@ -276,16 +279,17 @@ def build_model_roles(
     prompts: ResearchPrompts | None = None,
     *,
     kinds: Mapping[str, str] | None = None,
+    facts: Namespace = FACTS_NAMESPACE,
 ) -> Roles:
-    """The research roles on one chat model, searching ``corpus``, keeping facts in ``store``,
-    with the system ``prompts`` (the packaged defaults when None); the planner chooses among
-    the worker ``kinds`` when given (see :class:`ModelPlanner`)."""
+    """The research roles on one chat model, searching ``corpus``, keeping facts in ``store``
+    under ``facts``, with the system ``prompts`` (the packaged defaults when None); the planner
+    chooses among the worker ``kinds`` when given (see :class:`ModelPlanner`)."""
     prompts = prompts or ResearchPrompts()
     return Roles(
         planner=ModelPlanner(model, system=prompts.planner, kinds=kinds),
         worker=ModelWorker(model, corpus, system=prompts.worker),
         aggregator=ModelAggregator(model, system=prompts.aggregator),
         reviewer=ModelReviewer(model, prompts.reviewer),
-        curator=ModelCurator(model, store, prompts.curator),
+        curator=ModelCurator(model, store, prompts.curator, facts),
         formatter=ModelFormatter(model, prompts.formatter),
     )

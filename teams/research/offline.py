@@ -6,7 +6,14 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from framework.memory import Corpus, EvidenceRecord, Passage, ResearchMemory, SemanticStore
+from framework.memory import (
+    Corpus,
+    EvidenceRecord,
+    Namespace,
+    Passage,
+    ResearchMemory,
+    SemanticStore,
+)
 from framework.records import (
     Evidence,
     MemoryFact,
@@ -18,7 +25,7 @@ from framework.records import (
 from framework.roles import Worker
 from framework.runtime import NodeContext
 from framework.state import TeamState
-from teams.research.facts import fact_provenance, remember_facts
+from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 from teams.research.text import (
     keywords,
@@ -293,9 +300,15 @@ def reformulate(task: Task, question: str) -> str:
 class EvidenceCurator:
     """Keeps each well-supported finding as a fact with provenance, in the semantic store."""
 
-    def __init__(self, store: SemanticStore | None, min_score: float = 0.45) -> None:
+    def __init__(
+        self,
+        store: SemanticStore | None,
+        min_score: float = 0.45,
+        namespace: Namespace = FACTS_NAMESPACE,
+    ) -> None:
         self.store = store
         self.min_score = min_score
+        self.namespace = namespace
 
     def curate(self, state: TeamState, context: NodeContext) -> Sequence[MemoryFact]:
         """Facts ``(sub-question, is supported by, sentence)`` from strong evidence."""
@@ -311,7 +324,7 @@ class EvidenceCurator:
             for evidence in result.evidence
             if evidence.score >= self.min_score
         ]
-        remember_facts(self.store, facts)
+        remember_facts(self.store, facts, self.namespace)
         return facts
 
 
