@@ -105,6 +105,8 @@ def test_purge_erases_a_scope_everywhere_and_keeps_the_others(
     with home_store(data_home, home_cipher(data_home)) as store:
         spaces = store.namespaces()
         assert not [ns for ns in spaces if "alice" in ns]
+        assert ("facts",) not in spaces  # facts are kept under each scope
+        assert ("research", "user", "bob", "facts") in spaces
         assert [name.split("/")[0] for name in store.sources(CORPUS_NAMESPACE)] == ["bob-docs"]
         note = LangGraphStore(store).get(("user", "bob", "prefs"), "note")
         assert note is not None and note.value == {"text": BOB_NOTE}
