@@ -5,8 +5,10 @@ A scope is ``KIND:NAME`` with KIND ``user``, ``project`` or ``tenant``. It owns:
 
 * the threads run for it: memory scope ``KIND/NAME`` (``cadre run --memory-scope user/alice``),
   or a principal whose user (``user:``) or tenant (``tenant:``) is NAME;
-* the store namespaces holding the labels KIND, NAME one after the other
-  (``("research", "user", "alice", "evidence")``, ``("user", "alice", "prefs")``);
+* the store namespaces whose first scope kind is KIND, followed by NAME
+  (``("research", "user", "alice", "evidence")``, ``("user", "alice", "prefs")``), with the
+  scope's data key: their values are sealed under it, so a copy made elsewhere (a backup)
+  cannot be opened after the purge either;
 * every memory item those threads wrote elsewhere (found by its provenance);
 * the corpus passages of the folders its threads indexed (``cadre run --corpus``), unless a
   thread of another scope indexed a folder of the same name (passages are named by folder).
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING
 from framework._retention_rows import thread_rows
 from framework.errors import ConfigError, CryptoError, ReviewError
 from framework.home import DataHome
+from framework.memory._scope_keys import SCOPE_KINDS, scope_of
 from framework.threads import ThreadInfo, thread_info
 
 if TYPE_CHECKING:
@@ -38,8 +41,6 @@ if TYPE_CHECKING:
     from framework.persistence.saver import CadreSaver
 
 __all__ = ["ERASER_GROUP", "SCOPE_KINDS", "PurgeReport", "Scope", "purge"]
-
-SCOPE_KINDS = ("user", "project", "tenant")
 
 ERASER_GROUP = "cadre.erasers"
 """Other packages' erasers of thread records (telemetry's traces):
@@ -83,8 +84,9 @@ class Scope:
         return (self.kind, self.name) in (("user", principal.user), ("tenant", principal.tenant))
 
     def owns_namespace(self, namespace: tuple[str, ...]) -> bool:
-        """Whether ``namespace`` holds this scope's labels one after the other."""
-        return any(namespace[i : i + 2] == (self.kind, self.name) for i in range(len(namespace)))
+        """Whether ``namespace`` is this scope's: its first scope kind is followed by this
+        scope's name (see :func:`~framework.memory._scope_keys.scope_of`)."""
+        return scope_of(namespace) == str(self)
 
 
 @dataclass(kw_only=True)
@@ -131,7 +133,7 @@ def purge(home: DataHome, scope: Scope, *, requested_by: str) -> PurgeReport:
                 stack.enter_context(saver.hold_thread(thread_id))
         stone = store.tombstones.begin(str(scope), requested_by)
         counts = {"threads": len(threads), "checkpoints": sum(threads.values())}
-        counts["memory items"] = store.erase(scope.owns_namespace, threads)
+        counts["memory items"] = store.erase(str(scope), threads)
         counts["corpus passages"] = _erase_corpora(store, corpora)
         for eraser in _erasers():
             counts.update(eraser(home, list(threads)))

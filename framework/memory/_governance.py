@@ -15,6 +15,7 @@ from framework.memory._index import VectorIndex
 from framework.memory._items import Namespace, namespace_path
 from framework.memory._provenance import ItemProvenance
 from framework.memory._rows import LIVE, ItemRows
+from framework.memory._scope_keys import scope_of
 from framework.memory._tombstones import Tombstones
 from framework.memory._values import ITEM, StoreValues
 
@@ -97,10 +98,12 @@ class Governance:
                 self._indexes.clear()
             deleted += len(doomed)
 
-    def erase(self, in_scope: Callable[[Namespace], bool], thread_ids: Collection[str]) -> int:
-        """Delete every item and source record of the namespaces ``in_scope`` accepts, and
-        every item anywhere whose provenance names one of ``thread_ids`` (expired ones
-        included); how many items went. Running it again deletes what is left.
+    def erase(self, scope: str, thread_ids: Collection[str]) -> int:
+        """Delete every item and source record of ``scope``'s namespaces (``KIND:NAME``, see
+        :func:`~framework.memory._scope_keys.scope_of`) and its data key, so copies of its
+        values made elsewhere cannot be opened either, and every item anywhere whose
+        provenance names one of ``thread_ids`` (expired ones included); how many items went.
+        Running it again deletes what is left.
 
         Raises:
             CryptoError: A provenance record cannot be opened (nothing is deleted).
@@ -111,7 +114,7 @@ class Governance:
                 "SELECT DISTINCT namespace FROM items WHERE namespace <> '' "
                 "UNION SELECT DISTINCT namespace FROM sources"
             ).fetchall()
-            doomed = [ns for (ns,) in names if in_scope(tuple(str(ns).split("/")))]
+            doomed = [ns for (ns,) in names if scope_of(tuple(str(ns).split("/"))) == scope]
             written = self._written_by(threads, set(doomed)) if threads else []
             with self._transaction() as db:
                 deleted = db.executemany(
@@ -121,6 +124,8 @@ class Governance:
                 deleted += db.executemany(
                     "DELETE FROM items WHERE namespace = ? AND key = ?", written
                 )
+                if self._values.scope_keys is not None:
+                    self._values.scope_keys.destroy(scope)
                 self._bump_generation()
                 self._indexes.clear()
         return deleted

@@ -20,6 +20,7 @@ from typing import Any
 from framework.database import Database
 from framework.errors import TamperError
 from framework.memory._items import SourceRecord, StoreItem
+from framework.memory._scope_keys import is_scope_key
 from framework.memory._tables import (
     ADDED_COLUMNS,
     BOUND_ROWS_VERSION,
@@ -195,10 +196,17 @@ def upgrade_to_bound_rows(db: Database, values: StoreValues) -> None:
 
 
 def sealed_blobs(db: Database, values: StoreValues) -> Iterator[bytes]:
-    """Every sealed value: two or three per item (text, metadata, provenance where recorded)
-    and, sealed, two per source record."""
+    """Every value sealed under the keyring: two or three per item (text, metadata,
+    provenance where recorded) outside scopes' namespaces, each scope's wrapped data key (the
+    values in its namespaces are sealed under that) and, sealed, two per source record."""
     for row in db.execute("SELECT text, metadata, provenance FROM items").fetchall():
-        yield from (bytes(value) for value in row if value is not None)
+        yield from (
+            bytes(value)
+            for value in row
+            if value is not None and not (values.sealed and is_scope_key(bytes(value)))
+        )
+    if values.scope_keys is not None:
+        yield from values.scope_keys.wrapped()
     if values.sealed:
         for digest, keys in db.execute("SELECT content_hash, keys FROM sources").fetchall():
             yield blob_of(digest)
@@ -216,6 +224,9 @@ def reseal(
     rows per write transaction under ``lock``; how many values were rewritten.
     """
     rewritten = 0
+    if values.scope_keys is not None:
+        with values.sealing(), lock, db.write_transaction():
+            rewritten += values.scope_keys.rewrap(stale)
     for table in (_ITEMS, _SOURCES) if values.sealed else (_ITEMS,):
         with lock:
             names = db.execute(
@@ -251,7 +262,11 @@ class _Table:
             f"SELECT {', '.join(self.columns)} FROM {self.name} {where}", row[1:]
         ).fetchone()
         present = [value for value in found or () if value is not None]
-        if found is None or (stale is not None and not any(stale(blob_of(v)) for v in present)):
+        if stale is not None and values.sealed:  # values under a scope's key stay under it
+            present = [v for v in present if not is_scope_key(blob_of(v)) and stale(blob_of(v))]
+        elif stale is not None:
+            present = [v for v in present if stale(blob_of(v))]
+        if found is None or not present:
             return 0
         fresh = [
             None if value is None else values.seal(values.open(value, row, column), row, column)

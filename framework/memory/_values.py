@@ -23,9 +23,11 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+from framework.database import Database
 from framework.errors import ConfigError, CryptoError, PlaintextBlobError
 from framework.memory._codecs import PlainCodec, RowCodec, ValueCodec
 from framework.memory._items import SourceRecord, StoreItem
+from framework.memory._scope_keys import ScopeKeys, is_scope_key, scope_of
 from framework.persistence.cipher import BoundCipher, row_identity
 
 __all__ = ["ITEM", "SOURCE", "Row", "StoreValues", "blob_of", "sealed_text"]
@@ -64,6 +66,8 @@ class StoreValues:
             self.codec = codec
         self._load_key: Callable[[], bytes] | None = None
         self._digest_key: bytes | None = None
+        self.scope_keys: ScopeKeys | None = None
+        """The scopes' data keys (a sealed store's, once opened)."""
 
     @property
     def sealed(self) -> bool:
@@ -77,6 +81,20 @@ class StoreValues:
     def use_digest_key(self, load: Callable[[], bytes]) -> None:
         """Where the digest key comes from; called once, when first needed."""
         self._load_key = load
+
+    def use_scope_keys(self, db: Database, lock: AbstractContextManager[Any]) -> None:
+        """Seal the values of scopes' namespaces under their own data keys, kept in ``db``."""
+        aead = self.aead
+        if aead is None:
+            return
+
+        def wrap(key: bytes, key_id: str) -> bytes:
+            return aead.encrypt(key, self.prefix + row_identity("scope-key", key_id))
+
+        def unwrap(blob: bytes, key_id: str) -> bytes:
+            return aead.decrypt(blob, self.prefix + row_identity("scope-key", key_id))
+
+        self.scope_keys = ScopeKeys(db, lock, wrap, unwrap, self._key)
 
     def _key(self) -> bytes:
         if self._digest_key is None:
@@ -107,10 +125,15 @@ class StoreValues:
     # -- values ----------------------------------------------------------------------------
 
     def seal(self, data: bytes, row: Row, column: str) -> bytes:
-        """``data`` as written to ``column`` of ``row``."""
+        """``data`` as written to ``column`` of ``row`` (under its scope's data key, in a
+        scope's namespace)."""
         if self.aead is None:
             return self.codec.encode(data)
-        return self.aead.encrypt(data, self.prefix + row_identity(*row, column))
+        sealer: RowCodec = self.aead
+        scope = scope_of(tuple(row[1].split("/")))
+        if scope is not None and self.scope_keys is not None:
+            sealer = self.scope_keys.for_scope(scope)
+        return sealer.encrypt(data, self.prefix + row_identity(*row, column))
 
     def open(self, stored: bytes | str, row: Row, column: str, shown: str | None = None) -> bytes:
         """The bytes :meth:`seal` wrote to ``column`` of ``row`` (base64 in a text column).
@@ -132,7 +155,11 @@ class StoreValues:
     ) -> bytes:
         assert self.aead is not None
         try:
-            return self.aead.decrypt(blob_of(stored), associated_data)
+            blob = blob_of(stored)
+            opener: RowCodec = self.aead
+            if self.scope_keys is not None and is_scope_key(blob):
+                opener = self.scope_keys.for_blob(blob)
+            return opener.decrypt(blob, associated_data)
         except CryptoError as error:
             table, ns, key = row
             raise type(error)(

@@ -106,6 +106,7 @@ class SemanticStore(Governance):
         self._values = StoreValues(self.codec, self._db.label)
         self._rows = ItemRows(self._db, self._values)
         self._values.use_digest_key(self._digest_key)
+        self._values.use_scope_keys(self._db, self._lock)
         try:
             self._init_meta()
         except BaseException:
