@@ -1,7 +1,7 @@
 """Data keys per scope, so a purge can erase a scope's memory by destroying a key.
 
-The values of a sealed store's items in a scope's namespaces (those holding a scope kind and a
-name one after the other: ``("research", "user", "alice", "evidence")``) are sealed under that
+The values of a sealed store's items in a scope's namespaces (see :func:`scope_of`:
+``("research", "user", "alice", "evidence")`` is ``user:alice``'s) are sealed under that
 scope's own random data key instead of the keyring's. The data key is kept in the store's
 ``scope_keys`` table, sealed (wrapped) under the keyring's key like any value, so rotating the
 keyring rewraps it and leaves the values as they are. Destroying the row (a purge) leaves every
