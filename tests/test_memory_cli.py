@@ -75,6 +75,8 @@ def test_every_item_says_which_run_wrote_it_and_why_walks_to_the_evidence(home: 
     assert "run: none (written outside a run" in indexed
     assert re.search(r"^source: docs/\w+\.md:\d+$", indexed, re.M)
 
+    assert "namespace nope holds no items" in _cadre(home, "memory", "list", "-n", "nope")
+    assert "nothing in namespace nope" in _cadre(home, "memory", "search", "x", "-n", "nope")
     hits = _cadre(home, "memory", "search", "retry with backoff", "-n", "corpus", "--limit", "2")
     assert len(hits.splitlines()) == 2 and hits.splitlines()[0].split()[1].startswith("corpus#")
 

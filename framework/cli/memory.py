@@ -81,6 +81,9 @@ def list_items(
             return
         space = _namespace(namespace)
         keys = store.keys(space)
+        if not keys:
+            typer.echo(f"namespace {namespace} holds no items (see `cadre memory list`)")
+            return
         entries = store.entries(space, keys)
         newest = sorted(entries.values(), key=lambda entry: -entry.updated_at)[:limit]
         for entry in newest:
@@ -100,7 +103,10 @@ def search_items(
 ) -> None:
     """The items of a namespace nearest to QUERY, best first."""
     with _store(home) as (_, store):
-        for hit in store.search(_namespace(namespace), query, k=limit):
+        hits = store.search(_namespace(namespace), query, k=limit)
+        if not hits:
+            typer.echo(f"nothing in namespace {namespace} (see `cadre memory list`)")
+        for hit in hits:
             typer.echo(f"{hit.score:.3f}  {namespace}#{hit.key}  {_first_line(hit.text)}")
 
 
