@@ -34,6 +34,8 @@ from framework._retention_rows import thread_rows
 from framework.errors import ConfigError, CryptoError, ReviewError
 from framework.home import DataHome
 from framework.memory._scope_keys import SCOPE_KINDS, scope_of
+from framework.memory.corpus import CORPUS_NAMESPACE
+from framework.stores import home_cipher, home_store, open_checkpointer
 from framework.threads import ThreadInfo, thread_info
 
 if TYPE_CHECKING:
@@ -110,7 +112,6 @@ def purge(home: DataHome, scope: Scope, *, requested_by: str) -> PurgeReport:
         ThreadBusyError: One of its threads is running in another process ("thread is busy");
             nothing was deleted.
     """
-    from framework.stores import home_cipher, home_store, open_checkpointer  # noqa: PLC0415
 
     if not home.has_memory() and not home.has_checkpoints():
         raise ConfigError(f"unknown scope {scope}: nothing is stored under {home.describe()}")
@@ -176,7 +177,6 @@ def _owned_threads(
 
 def _erase_corpora(store: SemanticStore, folders: Collection[str]) -> int:
     """Delete the corpus passages and source records of ``folders``; how many passages."""
-    from framework.memory.corpus import CORPUS_NAMESPACE  # noqa: PLC0415 - numpy
 
     records = store.sources(CORPUS_NAMESPACE)
     doomed = [name for name in records if name.split("/", 1)[0] in folders]

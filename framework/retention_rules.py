@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib.metadata import entry_points
@@ -31,10 +32,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
+from framework._retention_rows import thread_rows
 from framework.config_file import invalid, read_yaml
-from framework.errors import ConfigError
+from framework.errors import ConfigError, CryptoError, ReviewError
 from framework.home import DataHome
+from framework.memory.corpus import CORPUS_NAMESPACE
 from framework.purge import Scope
+from framework.retention import statuses_of
+from framework.stores import home_cipher, home_store, open_checkpointer
+from framework.threads import thread_info
 
 if TYPE_CHECKING:
     from framework.memory.store import SemanticStore
@@ -146,7 +152,6 @@ def apply_retention(home: DataHome, rules: RetentionRules, *, dry_run: bool) -> 
     Raises:
         ThreadBusyError: A thread to remove is running in another process (nothing of it went).
     """
-    from framework.stores import home_cipher, home_store, open_checkpointer  # noqa: PLC0415
 
     now = time.time()
     report = RetentionReport(dry_run=dry_run)
@@ -176,9 +181,6 @@ def apply_retention(home: DataHome, rules: RetentionRules, *, dry_run: bool) -> 
 
 def _thread_ages(saver: CadreSaver, rules: RetentionRules) -> dict[str, Ages]:
     """The ages of every thread ``cadre run`` recorded an owner for."""
-    from framework._retention_rows import thread_rows  # noqa: PLC0415
-    from framework.errors import CryptoError, ReviewError  # noqa: PLC0415
-    from framework.threads import thread_info  # noqa: PLC0415
 
     ages = {}
     for row in thread_rows(saver):
@@ -193,7 +195,6 @@ def _thread_ages(saver: CadreSaver, rules: RetentionRules) -> dict[str, Ages]:
 
 def _expired_threads(saver: CadreSaver, ages: dict[str, Ages], now: float) -> list[str]:
     """The finished threads last written longer ago than their rule keeps checkpoints."""
-    from framework.retention import statuses_of  # noqa: PLC0415
 
     expired = []
     for status in statuses_of(saver):
@@ -207,7 +208,6 @@ def _expired_threads(saver: CadreSaver, ages: dict[str, Ages], now: float) -> li
 
 
 def _delete_threads(saver: CadreSaver, threads: list[str]) -> None:
-    from contextlib import ExitStack  # noqa: PLC0415
 
     with ExitStack() as held:
         for thread_id in threads:
@@ -217,7 +217,6 @@ def _delete_threads(saver: CadreSaver, threads: list[str]) -> None:
 
 def _expire_memory(store: SemanticStore, rules: RetentionRules, now: float, dry_run: bool) -> int:
     """Delete (or count) the memory items older than their namespace's rule keeps."""
-    from framework.memory.corpus import CORPUS_NAMESPACE  # noqa: PLC0415
 
     scoped = rules.scope_rules()
     removed = 0

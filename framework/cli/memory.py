@@ -22,7 +22,7 @@ from framework.home import DataHome, resolve_home
 
 if TYPE_CHECKING:
     from framework.memory._provenance import ItemProvenance
-    from framework.memory.store import SemanticStore
+    from framework.memory.store import SemanticStore, StoredEntry
 
 __all__ = ["memory_app"]
 
@@ -57,6 +57,19 @@ def _item_id(text: str) -> tuple[tuple[str, ...], str]:
     if not mark or not key:
         raise ConfigError(f"item {text!r}: name it NAMESPACE#KEY as `cadre memory list` prints it")
     return _namespace(namespace), key
+
+
+def _entry(store: SemanticStore, item: str) -> StoredEntry:
+    """The live item named ``NAMESPACE#KEY``.
+
+    Raises:
+        ReviewError: There is none.
+    """
+    space, key = _item_id(item)
+    entry = store.entries(space, [key]).get(key)
+    if entry is None:
+        raise ReviewError(f"no item {item} (deleted, expired, or never written)")
+    return entry
 
 
 def _when(seconds: float) -> str:
@@ -116,9 +129,7 @@ def show_item(item: str, home: HomeOption = None) -> None:
     """An item's text, metadata and provenance."""
     space, key = _item_id(item)
     with _store(home) as (_, store):
-        entry = store.entries(space, [key]).get(key)
-        if entry is None:
-            raise ReviewError(f"no item {item} (deleted, expired, or never written)")
+        entry = _entry(store, item)
         typer.echo(f"item: {item}")
         typer.echo(f"created: {_when(entry.created_at)}  updated: {_when(entry.updated_at)}")
         if entry.ttl_minutes:
@@ -134,9 +145,7 @@ def why(item: str, home: HomeOption = None) -> None:
     """Walk from an item to the run that wrote it and the evidence it was taken from."""
     space, key = _item_id(item)
     with _store(home) as (data_home, store):
-        entry = store.entries(space, [key]).get(key)
-        if entry is None:
-            raise ReviewError(f"no item {item} (deleted, expired, or never written)")
+        entry = _entry(store, item)
         provenance = store.provenance(space, key)
         typer.echo(f"item: {item}: {_first_line(entry.text)}")
         _echo_provenance(provenance)

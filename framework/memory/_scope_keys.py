@@ -84,6 +84,7 @@ class ScopeKeys:
         self.unwrap = unwrap
         self.digest_key = digest_key
         self._ciphers: dict[str, BlobCipher] = {}
+        self._by_scope: dict[str, BlobCipher] = {}
 
     def digest(self, scope: str) -> str:
         """The keyed digest a scope's key is found by."""
@@ -91,10 +92,14 @@ class ScopeKeys:
 
     def for_scope(self, scope: str) -> BlobCipher:
         """The cipher of ``scope``'s data key, made (and stored, wrapped) on first use."""
+        known = self._by_scope.get(scope)
+        if known is not None:
+            return known
         digest = self.digest(scope)
         key_id = f"{SCOPE_KEY_PREFIX}{digest[:_ID_HEX]}"
         cipher = self._ciphers.get(key_id) or self._load(key_id)
         if cipher is not None:
+            self._by_scope[scope] = cipher
             return cipher
         key = secrets.token_bytes(_KEY_SIZE)
         with self.lock:
@@ -105,6 +110,7 @@ class ScopeKeys:
             )
         loaded = self._load(key_id)  # another connection may have made it first
         assert loaded is not None
+        self._by_scope[scope] = loaded
         return loaded
 
     def for_blob(self, blob: bytes) -> BlobCipher:
@@ -126,6 +132,7 @@ class ScopeKeys:
         """Delete ``scope``'s data key (in the caller's transaction); how many rows went."""
         digest = self.digest(scope)
         self._ciphers.pop(f"{SCOPE_KEY_PREFIX}{digest[:_ID_HEX]}", None)
+        self._by_scope.pop(scope, None)
         with self.lock:
             sql = "DELETE FROM scope_keys WHERE scope_digest = ?"
             return int(self.db.execute(sql, (digest,)).rowcount)
