@@ -20,6 +20,7 @@ __all__ = [
     "ControlSignal",
     "CorpusError",
     "CryptoError",
+    "DatabaseBusyError",
     "EmbeddingError",
     "IncompleteCheckpointError",
     "InvalidUpdate",
@@ -128,6 +129,11 @@ class ThreadBusyError(RunError):
 
     Not transient for a retry loop: wait until the other run finishes or pauses, then try again.
     """
+
+
+class DatabaseBusyError(RunError):
+    """A database file could not be compacted because another connection kept reading it;
+    what was deleted is deleted, but the file's log may still hold old pages until it is."""
 
 
 class CryptoError(RunError):

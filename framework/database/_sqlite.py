@@ -6,13 +6,14 @@ import fcntl
 import hashlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from framework.database._base import Cursor, Database
-from framework.errors import ConfigError, ThreadBusyError
+from framework.errors import ConfigError, DatabaseBusyError, ThreadBusyError
 
 __all__ = ["BUSY_TIMEOUT_MS", "SqliteDatabase"]
 
@@ -110,10 +111,30 @@ class SqliteDatabase(Database):
         return sum(os.path.getsize(item) for item in (path, wal) if item.is_file())
 
     def compact(self) -> None:
-        """Fold the log in and rewrite the file (waits for writers; needs the file's size free)."""
-        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        """Fold the log in and rewrite the file, then empty the log (waits for writers and
+        readers; needs the file's size free).
+
+        Raises:
+            DatabaseBusyError: Another connection kept reading until the wait ran out, so the
+                log still holds old pages.
+        """
+        self._fold_log()
         self.conn.execute("VACUUM")
-        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._fold_log()
+
+    def _fold_log(self) -> None:
+        """``wal_checkpoint(TRUNCATE)`` until it reports every page copied and the log empty."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if not busy:
+                return
+            if time.monotonic() > deadline:
+                raise DatabaseBusyError(
+                    f"{self.path}: another connection kept reading, so its log could not be"
+                    " emptied; stop the other cadre processes on this home and run it again"
+                )
+            time.sleep(0.05)
 
     @contextmanager
     def hold(self, name: str, busy: str) -> Iterator[None]:
