@@ -62,6 +62,17 @@ class DataHome:
         return self.root / "memory.sqlite"
 
     @property
+    def data_keys(self) -> Path:
+        """The SQLite key store of the data keys of scopes and threads, apart from the data
+        they seal (see :mod:`framework.persistence.data_keys`)."""
+        return self.root / "data-keys.sqlite"
+
+    @property
+    def data_keys_target(self) -> Path | str:
+        """Where the data keys are: the PostgreSQL URL (a schema of their own), or the file."""
+        return self.database or self.data_keys
+
+    @property
     def checkpoint_target(self) -> Path | str:
         """Where the checkpoints are: the PostgreSQL URL, or the SQLite file."""
         return self.database or self.checkpoints
@@ -102,6 +113,7 @@ class DataHome:
         if self.database is None:
             private_file(self.checkpoints)
             private_file(self.memory)
+            private_file(self.data_keys)
         return self
 
 

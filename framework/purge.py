@@ -140,7 +140,7 @@ def purge(home: DataHome, scope: Scope, *, requested_by: str) -> PurgeReport:
             counts.update(eraser(home, list(threads)))
         if saver is not None and threads:
             saver.delete_threads(list(threads))
-            saver.db.compact()
+            saver.compact()
         store.compact()
         store.tombstones.finish(stone, counts)
     return PurgeReport(

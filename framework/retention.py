@@ -376,7 +376,7 @@ def prune(
             return PruneReport(keep_last=keep_last, threads=tuple(pruned))
         before = saver.db.size_bytes()
         with saver.lock:
-            saver.db.compact()
+            saver.compact()
     return PruneReport(
         keep_last=keep_last,
         threads=tuple(pruned),

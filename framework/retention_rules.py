@@ -163,7 +163,7 @@ def apply_retention(home: DataHome, rules: RetentionRules, *, dry_run: bool) -> 
             report.counts["finished threads"] = len(report.threads)
             if not dry_run and report.threads:
                 _delete_threads(saver, report.threads)
-                saver.db.compact()  # nothing deleted stays in the file or its log
+                saver.compact()  # nothing deleted stays in the file or its log
     if home.has_memory():
         with home_store(home, home_cipher(home)) as store:
             report.counts["memory items"] = _expire_memory(store, rules, now, dry_run)

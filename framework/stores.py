@@ -18,6 +18,7 @@ from framework.errors import ReviewError
 from framework.home import DataHome
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import row_identity
+from framework.persistence.data_keys import DataKeys
 from framework.persistence.home_keys import home_cipher
 from framework.persistence.saver import CadreSaver
 
@@ -36,7 +37,9 @@ def home_store(home: DataHome, cipher: BlobCipher) -> SemanticStore:
     from framework.memory.store import SemanticStore  # noqa: PLC0415 - numpy: not for reads
 
     return SemanticStore(
-        home.memory_target, codec=cipher.bind(row_identity("memory", home.memory.name))
+        home.memory_target,
+        codec=cipher.bind(row_identity("memory", home.memory.name)),
+        data_keys=DataKeys(home.data_keys_target, cipher),
     )
 
 
@@ -50,7 +53,13 @@ def home_checkpointer(
     serde: SerializerProtocol = default_serializer()
     if observer is not None:
         serde = observer.serializer(serde)
-    return CadreSaver(home.checkpoint_target, cipher or home_cipher(home), serde=serde)
+    cipher = cipher or home_cipher(home)
+    return CadreSaver(
+        home.checkpoint_target,
+        cipher,
+        serde=serde,
+        data_keys=DataKeys(home.data_keys_target, cipher),
+    )
 
 
 @contextmanager

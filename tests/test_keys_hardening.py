@@ -43,12 +43,13 @@ def _config(thread: str) -> Any:
     return {"configurable": {"thread_id": thread, "checkpoint_ns": ""}}
 
 
-BLOBS_PER_PUT = 3
-"""What one :func:`_put` seals: the checkpoint body, one channel value and the manifest."""
+KEYS_PER_THREAD = 1
+"""What a thread seals under the keyring: its own data key (its checkpoints, values and
+manifests are sealed under that, and key usage counts the key)."""
 
 
 def _put(saver: CadreSaver, thread: str, step: int) -> None:
-    """One checkpoint of ``thread`` with one channel value (:data:`BLOBS_PER_PUT` blobs)."""
+    """One checkpoint of ``thread`` with one channel value."""
     checkpoint_id = f"1ef00000-0000-6000-8000-{step:012d}"
     saver.put(
         _config(thread),
@@ -151,7 +152,7 @@ def test_two_new_homes_on_one_postgres_database_cannot_both_make_a_key(
         with pytest.raises(ConfigError, match=key_id):
             _put(other, "t2", 1)
     assert not (second.root / "keys.json").exists()
-    assert _usage(first) == {key_id: BLOBS_PER_PUT}
+    assert _usage(first) == {key_id: KEYS_PER_THREAD}
 
 
 def test_read_only_commands_never_make_a_key_file(tmp_path: Path, database: str | None) -> None:
@@ -166,7 +167,7 @@ def test_read_only_commands_never_make_a_key_file(tmp_path: Path, database: str 
     assert not (home.root / "keys.json").exists()
     _write_thread(home, "t1")  # the first blob makes the key
     assert len(_key_ids(home)) == 1
-    assert _usage(home) == {_key_ids(home)[0]: BLOBS_PER_PUT}
+    assert _usage(home) == {_key_ids(home)[0]: KEYS_PER_THREAD}
 
 
 def test_a_home_from_before_the_key_record_is_checked_from_its_blobs(
@@ -208,7 +209,7 @@ def test_a_saver_with_the_old_keyring_never_writes_under_a_retired_key(
         _put(running, "t1", 2)
         _put(running, "t2", 3)
     usage = _usage(home)
-    assert old not in usage and sum(usage.values()) == 3 * BLOBS_PER_PUT, usage
+    assert old not in usage and sum(usage.values()) == 2 * KEYS_PER_THREAD, usage
     listed = _cli(home, "threads")
     assert listed.exit_code == 0, listed.stderr
     assert "t1" in listed.stdout and "t2" in listed.stdout
@@ -241,7 +242,7 @@ def test_reencrypt_leaves_threads_held_elsewhere_alone(
         done = _cli(home, "keys", "reencrypt")
         assert done.exit_code == 0, done.stderr
         assert "skipped 1 busy thread(s): held" in done.stdout
-        assert _usage(home)[old] == BLOBS_PER_PUT  # the held thread's one checkpoint
+        assert old not in _usage(home)  # a held thread's data key is rewrapped all the same
     again = _cli(home, "keys", "reencrypt")
     assert again.exit_code == 0, again.stderr
     assert old not in {key for key, count in _usage(home).items() if count}
@@ -258,7 +259,7 @@ def test_a_write_after_the_key_file_was_removed_fails_and_writes_nothing(
         (home.root / "keys.json").unlink()
         with pytest.raises(ConfigError, match=r"keys\.json"):
             _put(running, "t1", 2)  # never under a key no file holds
-    assert _usage_without_keys(home) == BLOBS_PER_PUT
+    assert _usage_without_keys(home) == KEYS_PER_THREAD
 
 
 def _usage_without_keys(home: DataHome) -> int:

@@ -4,13 +4,16 @@ running thread refuses it; an interrupted purge finishes when run again."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.errors import CryptoError
 from framework.home import resolve_home
 from framework.memory import MiniLMEmbedder
 from framework.memory.corpus import CORPUS_NAMESPACE
@@ -125,6 +128,34 @@ def test_purge_erases_a_scope_everywhere_and_keeps_the_others(
 
     again = _cadre(home, "purge", "--scope", "user:alice")
     assert "user:alice was purged already" in again
+
+
+def test_a_backup_taken_before_the_purge_cannot_be_read_after_it(
+    home: Path, database: str | None, tmp_path: Path
+) -> None:
+    if database is not None:
+        pytest.skip("a file backup of the SQLite home; PostgreSQL: test_scope_keys")
+    data_home = resolve_home(home)
+    backups = {
+        path: tmp_path / f"backup-{path.name}" for path in (data_home.checkpoints, data_home.memory)
+    }
+    for path, copy in backups.items():  # SQLite's online backup: the file with its log
+        with closing(sqlite3.connect(path)) as source, closing(sqlite3.connect(copy)) as target:
+            source.backup(target)
+    _cadre(home, "purge", "--scope", "user:alice")
+    for path, copy in backups.items():  # the checkpoints and memory put back from the backup
+        for log in (path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+            log.unlink(missing_ok=True)
+        copy.replace(path)
+    shown = runner.invoke(app, ["show", "alice-thread-1", "--home", str(home)])
+    [line] = shown.stderr.strip().splitlines()  # a run error: one line, exit 1
+    assert shown.exit_code == 1 and "thread alice-thread-1" in line and "destroyed" in line
+    assert "orchard.md" in _cadre(home, "show", "bob-thread-1")
+    with home_store(data_home, home_cipher(data_home)) as store:
+        with pytest.raises(CryptoError, match="destroyed"):
+            LangGraphStore(store).get(("user", "alice", "prefs"), "note")
+        note = LangGraphStore(store).get(("user", "bob", "prefs"), "note")
+        assert note is not None and note.value == {"text": BOB_NOTE}
 
 
 def test_a_running_thread_refuses_the_purge_and_nothing_is_deleted(home: Path) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -50,10 +53,17 @@ def home(tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPat
     return home
 
 
-def _data(home: Path) -> bytes:
-    """The data files under the home (not SQLite's shared-memory index, which readers touch)."""
-    files = sorted(p for p in home.rglob("*") if p.is_file() and not p.name.endswith("-shm"))
-    return b"".join(path.read_bytes() for path in files)
+def _data(home: Path) -> dict[str, Any]:
+    """What the home holds: the rows of its SQLite files (their bytes change when a reader
+    folds a log in), the bytes of its other files."""
+    found: dict[str, Any] = {}
+    for path in sorted(p for p in home.rglob("*") if p.is_file()):
+        if path.suffix == ".sqlite":
+            with closing(sqlite3.connect(path)) as conn:
+                found[path.name] = list(conn.iterdump())
+        elif not path.name.endswith(("-shm", "-wal")):
+            found[path.name] = path.read_bytes()
+    return found
 
 
 def _apply(home: Path, *args: str) -> str:

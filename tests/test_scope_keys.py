@@ -1,6 +1,6 @@
-"""Data keys per scope: a scope's memory is sealed under its own key, wrapped by the keyring's;
-rotation rewraps it; a purge destroys it, so a copy of the rows made before (a backup) cannot
-be opened afterwards."""
+"""Data keys per scope: a scope's memory is sealed under its own key, kept in a key store apart
+and wrapped by the keyring's; rotation rewraps it; a purge destroys it, so a copy of the rows
+made before (a backup of the file, rows put back) cannot be opened afterwards."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from framework.errors import CryptoError
 from framework.memory import SemanticStore, StoreItem
 from framework.memory._scope_keys import scope_of
 from framework.persistence.cipher import BlobCipher, key_id_of, row_identity
+from framework.persistence.data_keys import DataKeys
 from framework.persistence.keys import Keyring, retire, rotate
 from tests.test_langgraph_store import WordEmbedder
 
@@ -22,14 +23,23 @@ BOB = ("research", "user", "bob", "evidence")
 CORPUS = ("corpus",)
 
 
-def _open(target: str, keyring: Keyring) -> SemanticStore:
-    codec = BlobCipher(keyring).bind(row_identity("memory", "memory"))
-    return SemanticStore(target, embedder=WordEmbedder(), codec=codec)
+Where = tuple[str, str]
+"""The store's database, and its key store's."""
+
+
+def _open(target: Where, keyring: Keyring) -> SemanticStore:
+    cipher = BlobCipher(keyring)
+    codec = cipher.bind(row_identity("memory", "memory"))
+    keys = DataKeys(target[1], cipher)
+    return SemanticStore(target[0], embedder=WordEmbedder(), codec=codec, data_keys=keys)
 
 
 @pytest.fixture
-def target(database: str | None, tmp_path: Path) -> Iterator[str]:
-    yield database or str(tmp_path / "memory.sqlite")
+def target(database: str | None, tmp_path: Path) -> Iterator[Where]:
+    if database is not None:
+        yield database, database
+    else:
+        yield str(tmp_path / "memory.sqlite"), str(tmp_path / "data-keys.sqlite")
 
 
 def _raw(store: SemanticStore, namespace: tuple[str, ...]) -> list[tuple[Any, ...]]:
@@ -46,7 +56,7 @@ def test_namespaces_belong_to_the_first_scope_they_name() -> None:
     assert scope_of(("memory", "user")) is None  # a kind needs a name after it
 
 
-def test_a_scopes_values_are_sealed_under_its_key_and_survive_rotation(target: str) -> None:
+def test_a_scopes_values_are_sealed_under_its_key_and_survive_rotation(target: Where) -> None:
     keyring = Keyring.generate()
     with _open(target, keyring) as store:
         store.put(ALICE, StoreItem(key="a", text="the ferry leaves at dawn"))
@@ -71,7 +81,7 @@ def test_a_scopes_values_are_sealed_under_its_key_and_survive_rotation(target: s
         assert item is not None and item.text == "the ferry leaves at dawn"
 
 
-def test_a_copy_of_a_purged_scopes_rows_cannot_be_opened(target: str) -> None:
+def test_a_copy_of_a_purged_scopes_rows_cannot_be_opened(target: Where) -> None:
     keyring = Keyring.generate()
     with _open(target, keyring) as store:
         store.put(ALICE, StoreItem(key="a", text="the ferry leaves at dawn"))
@@ -83,10 +93,28 @@ def test_a_copy_of_a_purged_scopes_rows_cannot_be_opened(target: str) -> None:
         store._db.executemany(f"INSERT INTO items VALUES ({marks})", backup)  # restored
         store._indexes.clear()
     with _open(target, keyring) as store:
-        with pytest.raises(CryptoError, match="destroyed when its scope was purged"):
+        with pytest.raises(CryptoError, match="destroyed when its scope or thread was erased"):
             store.get(ALICE, "a")
         bob = store.get(BOB, "b")
         assert bob is not None and bob.text == "the bees are in the east meadow"
         store.put(ALICE, StoreItem(key="new", text="a new start"))  # a new key for the scope
         fresh = store.get(ALICE, "new")
         assert fresh is not None and fresh.text == "a new start"
+
+
+def test_a_backup_of_the_store_file_is_unreadable_for_a_purged_scope(tmp_path: Path) -> None:
+    target = (str(tmp_path / "memory.sqlite"), str(tmp_path / "data-keys.sqlite"))
+    keyring = Keyring.generate()
+    with _open(target, keyring) as store:
+        store.put(ALICE, StoreItem(key="a", text="the ferry leaves at dawn"))
+        store.put(BOB, StoreItem(key="b", text="the bees are in the east meadow"))
+    backup = Path(target[0]).read_bytes()  # the whole file, as a backup takes it
+    with _open(target, keyring) as store:
+        store.erase("user:alice", ())
+        store.compact()
+    Path(target[0]).write_bytes(backup)  # restored over the purged file
+    with _open(target, keyring) as store:
+        with pytest.raises(CryptoError, match="destroyed"):
+            store.get(ALICE, "a")
+        bob = store.get(BOB, "b")
+        assert bob is not None and bob.text == "the bees are in the east meadow"

@@ -124,10 +124,10 @@ class Governance:
                 deleted += db.executemany(
                     "DELETE FROM items WHERE namespace = ? AND key = ?", written
                 )
-                if self._values.scope_keys is not None:
-                    self._values.scope_keys.destroy(scope)
                 self._bump_generation()
                 self._indexes.clear()
+            if self._values.scope_keys is not None:  # after the rows: a rerun destroys it too
+                self._values.scope_keys.destroy(scope)
         return deleted
 
     def _written_by(self, threads: set[str], skipped: set[str]) -> list[tuple[str, str]]:
@@ -167,7 +167,10 @@ class Governance:
         return int(deleted)
 
     def compact(self) -> None:
-        """Rewrite the database without the space deleted rows took (SQLite: the file and
-        its log are rewritten, so nothing deleted stays in them; PostgreSQL: ``VACUUM``)."""
+        """Rewrite the database (and the key store) without the space deleted rows took
+        (SQLite: the file and its log are rewritten, so nothing deleted stays in them;
+        PostgreSQL: ``VACUUM``)."""
         with self._lock:
             self._db.compact()
+            if self._values.scope_keys is not None:
+                self._values.scope_keys.keys.compact()

@@ -20,7 +20,7 @@ from typing import Any
 from framework.database import Database
 from framework.errors import TamperError
 from framework.memory._items import SourceRecord, StoreItem
-from framework.memory._scope_keys import is_scope_key
+from framework.memory._scope_keys import SCOPE_KEY_PREFIX, is_scope_key
 from framework.memory._tables import (
     ADDED_COLUMNS,
     BOUND_ROWS_VERSION,
@@ -206,7 +206,7 @@ def sealed_blobs(db: Database, values: StoreValues) -> Iterator[bytes]:
             if value is not None and not (values.sealed and is_scope_key(bytes(value)))
         )
     if values.scope_keys is not None:
-        yield from values.scope_keys.wrapped()
+        yield from values.scope_keys.keys.wrapped(SCOPE_KEY_PREFIX)
     if values.sealed:
         for digest, keys in db.execute("SELECT content_hash, keys FROM sources").fetchall():
             yield blob_of(digest)
@@ -225,8 +225,7 @@ def reseal(
     """
     rewritten = 0
     if values.scope_keys is not None:
-        with values.sealing(), lock, db.write_transaction():
-            rewritten += values.scope_keys.rewrap(stale)
+        rewritten += values.scope_keys.keys.rewrap(SCOPE_KEY_PREFIX, stale)
     for table in (_ITEMS, _SOURCES) if values.sealed else (_ITEMS,):
         with lock:
             names = db.execute(

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from framework.errors import ConfigError
-from framework.memory._scope_keys import SCOPE_KEY_TABLE
 from framework.memory._tombstones import TOMBSTONE_TABLE
 
 __all__ = [
@@ -50,7 +49,6 @@ SCHEMA = (
     keys TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (namespace, source))""",
     TOMBSTONE_TABLE,
-    SCOPE_KEY_TABLE,
 )
 
 ADDED_COLUMNS = (

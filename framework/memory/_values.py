@@ -23,12 +23,12 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-from framework.database import Database
 from framework.errors import ConfigError, CryptoError, PlaintextBlobError
 from framework.memory._codecs import PlainCodec, RowCodec, ValueCodec
 from framework.memory._items import SourceRecord, StoreItem
 from framework.memory._scope_keys import ScopeKeys, is_scope_key, scope_of
 from framework.persistence.cipher import BoundCipher, row_identity
+from framework.persistence.data_keys import DataKeys
 
 __all__ = ["ITEM", "SOURCE", "Row", "StoreValues", "blob_of", "sealed_text"]
 
@@ -75,26 +75,20 @@ class StoreValues:
         return self.aead is not None
 
     def sealing(self) -> AbstractContextManager[Any]:
-        """The block to seal and commit values in (see :meth:`RowCodec.sealing`)."""
+        """The block to seal and commit values in (see :meth:`RowCodec.sealing`); the scopes'
+        keys are read afresh in it."""
+        if self.scope_keys is not None:
+            self.scope_keys.recheck()
         return self.aead.sealing() if self.aead is not None else nullcontext()
 
     def use_digest_key(self, load: Callable[[], bytes]) -> None:
         """Where the digest key comes from; called once, when first needed."""
         self._load_key = load
 
-    def use_scope_keys(self, db: Database, lock: AbstractContextManager[Any]) -> None:
-        """Seal the values of scopes' namespaces under their own data keys, kept in ``db``."""
-        aead = self.aead
-        if aead is None:
-            return
-
-        def wrap(key: bytes, key_id: str) -> bytes:
-            return aead.encrypt(key, self.prefix + row_identity("scope-key", key_id))
-
-        def unwrap(blob: bytes, key_id: str) -> bytes:
-            return aead.decrypt(blob, self.prefix + row_identity("scope-key", key_id))
-
-        self.scope_keys = ScopeKeys(db, lock, wrap, unwrap, self._key)
+    def use_scope_keys(self, keys: DataKeys) -> None:
+        """Seal the values of scopes' namespaces under their own data keys, kept in ``keys``."""
+        if self.aead is not None:
+            self.scope_keys = ScopeKeys(keys, self._key)
 
     def _key(self) -> bytes:
         if self._digest_key is None:

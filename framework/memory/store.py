@@ -48,6 +48,7 @@ from framework.memory._tables import (
 )
 from framework.memory._values import ITEM, SOURCE, StoreValues
 from framework.memory.embeddings import Embedder, default_embedder, embedder_name
+from framework.persistence.data_keys import DataKeys
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -78,6 +79,9 @@ class SemanticStore(Governance):
             cipher bound to the store's name): each value is bound to its row, and keys,
             source records and hashes are kept keyed. A :class:`ValueCodec` is applied as it
             is; :class:`PlainCodec` when omitted.
+        data_keys: The key store of a sealed store's scope data keys (see
+            :mod:`framework.memory._scope_keys`), closed with the store; without it every value
+            is sealed under the codec's keys and a purge cannot erase copies by key.
 
     Raises:
         ConfigError: The file cannot be opened, or it was built with another embedding model or
@@ -91,6 +95,7 @@ class SemanticStore(Governance):
         path: Path | str,
         embedder: Embedder | None = None,
         codec: ValueCodec | RowCodec | None = None,
+        data_keys: DataKeys | None = None,
     ) -> None:
         self.path = path if path == ":memory:" or "://" in str(path) else Path(path)
         self.embedder: Embedder = embedder if embedder is not None else default_embedder()
@@ -106,11 +111,13 @@ class SemanticStore(Governance):
         self._values = StoreValues(self.codec, self._db.label)
         self._rows = ItemRows(self._db, self._values)
         self._values.use_digest_key(self._digest_key)
-        self._values.use_scope_keys(self._db, self._lock)
+        self._data_keys = data_keys
+        if data_keys is not None:
+            self._values.use_scope_keys(data_keys)
         try:
             self._init_meta()
         except BaseException:
-            self._db.close()
+            self.close()
             raise
 
     @property
@@ -125,6 +132,8 @@ class SemanticStore(Governance):
         with self._lock:
             self._indexes.clear()
             self._db.close()
+            if self._data_keys is not None:
+                self._data_keys.close()
 
     def __enter__(self) -> Self:
         return self

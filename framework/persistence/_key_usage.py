@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Iterable
 from framework.database import Database
 from framework.errors import CryptoError
 from framework.persistence._bundles import is_member_marker
-from framework.persistence._rows import TABLES
+from framework.persistence._rows import TABLES, is_thread_key
 from framework.persistence.cipher import BlobCipher, key_id_of
 
 __all__ = [
@@ -55,7 +55,8 @@ def key_ids_of(heads: Iterable[bytes]) -> Counter[str]:
 
 
 def count_keys(db: Database) -> dict[str, int]:
-    """Key id -> how many blobs of the database are sealed under it, from the headers alone."""
+    """Key id -> how many blobs of the database are sealed under it, from the headers alone
+    (blobs under threads' data keys are counted under those)."""
     counts: Counter[str] = Counter()
     for table in TABLES:
         with db.lock:
@@ -120,7 +121,8 @@ def thread_ids(db: Database) -> list[str]:
 
 
 def reencrypt_thread(db: Database, cipher: BlobCipher, thread_id: str, batch: int) -> int:
-    """Rewrite every blob of one thread not under the primary key; how many were rewritten.
+    """Rewrite every blob of one thread not under the primary key (nor under the thread's own
+    data key); how many were rewritten.
 
     The thread's rows are walked in primary-key order, ``batch`` rows per write transaction
     (sealed inside ``cipher.sealing()``); a killed run keeps the batches it committed and loses
@@ -152,7 +154,9 @@ def reencrypt_thread(db: Database, cipher: BlobCipher, thread_id: str, batch: in
                 updates = [
                     (cipher.reencrypt(row[-1], table.ad(*row[:-1])), *row[: table.key], row[-1])
                     for row in rows
-                    if not is_member_marker(row[-1]) and key_id_of(row[-1]) != primary
+                    if not is_member_marker(row[-1])
+                    and key_id_of(row[-1]) != primary
+                    and not is_thread_key(row[-1])  # its key is rewrapped instead
                 ]
                 db.executemany(
                     f"UPDATE {table.name} SET {blob} = ? WHERE {match} AND {blob} = ?", updates

@@ -9,32 +9,44 @@ columns were edited (its parent id, metadata, delta base or channel).
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from framework.errors import ConfigError, CryptoError, TamperError
 from framework.persistence._schema import upsert
-from framework.persistence.cipher import MAGIC, BlobCipher, row_identity
+from framework.persistence.cipher import MAGIC, BlobCipher, key_id_of, row_identity
+
+if TYPE_CHECKING:
+    from framework.persistence.data_keys import DataKeys
 
 __all__ = [
     "PUBLIC_METADATA_KEYS",
     "TABLES",
+    "THREAD_KEY_PREFIX",
     "BlobTable",
     "RowCodec",
     "blob_ad",
     "checkpoint_ad",
     "chunk_ad",
     "describe_row",
+    "is_thread_key",
     "manifest_ad",
     "merge_metadata",
     "split_metadata",
+    "thread_key_id",
     "upsert_into",
     "write_ad",
 ]
 
 Typed = tuple[str, bytes]
+
+THREAD_KEY_PREFIX = "thread-"
+"""The key ids of threads' data keys (see :mod:`framework.persistence.data_keys`)."""
+
+_THREAD_KEY_HEX = 24
 
 PUBLIC_METADATA_KEYS: Mapping[str, type] = {
     "source": str,
@@ -187,31 +199,38 @@ class RowCodec:
 
     Args:
         cipher: Seals every frame; None stores frames as they are (a plaintext database).
+        data_keys: Where each thread's own data key is kept: with them, a thread's blobs are
+            sealed under its key (so erasing the thread can destroy it); blobs sealed under the
+            keyring's keys (before) are still opened with ``cipher``.
     """
 
-    def __init__(self, cipher: BlobCipher | None) -> None:
+    def __init__(self, cipher: BlobCipher | None, data_keys: DataKeys | None = None) -> None:
         self.cipher = cipher
+        self.data_keys = data_keys if cipher is not None else None
+        self._threads: dict[str, BlobCipher] = {}
 
     def seal(self, typed: Typed, associated_data: bytes) -> bytes:
         """The stored form of ``typed`` at the row named by ``associated_data``."""
         type_, data = typed
         tag = type_.encode("ascii")
         frame = b"".join((bytes((len(tag),)), tag, data))
-        return frame if self.cipher is None else self.cipher.encrypt(frame, associated_data)
+        if self.cipher is None:
+            return frame
+        return self._sealer(associated_data).encrypt(frame, associated_data)
 
     def open(self, blob: bytes, associated_data: bytes) -> Typed:
         """The ``(type, bytes)`` sealed at this row.
 
         Raises:
             CryptoError: The blob is plaintext in an encrypted database, tampered, moved, or
-                under an unknown or wrong key.
+                under an unknown or wrong key, or its thread's data key was destroyed.
             ConfigError: A sealed blob in a plaintext database.
         """
         if self.cipher is not None:
             try:
                 if not blob:
                     raise TamperError("the blob is empty (0 bytes): it was cleared or truncated")
-                frame = self.cipher.decrypt(blob, associated_data)
+                frame = self._opener(blob).decrypt(blob, associated_data)
             except CryptoError as error:
                 raise type(error)(f"{describe_row(associated_data)}: {error}") from error
         elif blob.startswith(MAGIC):
@@ -227,10 +246,56 @@ class RowCodec:
         return frame[1:end].decode("ascii", "replace"), frame[end:]
 
     def reseal(self, blob: bytes, old_ad: bytes, new_ad: bytes) -> bytes:
-        """``blob`` moved to another row: opened at ``old_ad``, sealed for ``new_ad``."""
+        """``blob`` moved to another row: opened at ``old_ad``, sealed for ``new_ad`` (under
+        the new row's thread key, with data keys)."""
         if self.cipher is None:
             return blob
-        return self.cipher.encrypt(self.cipher.decrypt(blob, old_ad), new_ad)
+        frame = self._opener(blob).decrypt(blob, old_ad)
+        return self._sealer(new_ad).encrypt(frame, new_ad)
+
+    def _sealer(self, associated_data: bytes) -> BlobCipher:
+        assert self.cipher is not None
+        if self.data_keys is None:
+            return self.cipher
+        thread_id = _thread_of(associated_data)
+        known = self._threads.get(thread_id)
+        if known is None:
+            known = self._threads[thread_id] = self.data_keys.cipher(thread_key_id(thread_id))
+        return known
+
+    def forget(self, thread_ids: Iterable[str]) -> None:
+        """Drop the cached keys of these threads (their keys were destroyed)."""
+        for thread_id in thread_ids:
+            self._threads.pop(thread_id, None)
+
+    def _opener(self, blob: bytes) -> BlobCipher:
+        assert self.cipher is not None
+        if self.data_keys is not None and is_thread_key(blob):
+            return self.data_keys.opener(blob)
+        return self.cipher
+
+
+def thread_key_id(thread_id: str) -> str:
+    """The id of a thread's data key: a digest of the thread id (which its rows hold in
+    plaintext anyway)."""
+    digest = hashlib.sha256(thread_id.encode("utf-8")).hexdigest()[:_THREAD_KEY_HEX]
+    return f"{THREAD_KEY_PREFIX}{digest}"
+
+
+def is_thread_key(blob: bytes) -> bool:
+    """Whether ``blob`` is sealed under a thread's data key (its header names one)."""
+    try:
+        return key_id_of(blob).startswith(THREAD_KEY_PREFIX)
+    except CryptoError:
+        return False
+
+
+def _thread_of(associated_data: bytes) -> str:
+    """The thread a row's associated data names (every kind names it second)."""
+    kind_size = int.from_bytes(associated_data[:4], "big")
+    at = 4 + kind_size
+    size = int.from_bytes(associated_data[at : at + 4], "big")
+    return associated_data[at + 4 : at + 4 + size].decode("utf-8")
 
 
 def split_metadata(metadata: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

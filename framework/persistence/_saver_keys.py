@@ -5,11 +5,15 @@ Private: import these names from :mod:`framework.persistence.saver`.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from framework.errors import ConfigError, ThreadBusyError
 from framework.persistence import _key_usage
+from framework.persistence._rows import THREAD_KEY_PREFIX
+from framework.persistence.cipher import key_id_of
+from framework.persistence.data_keys import is_data_key_id
 
 if TYPE_CHECKING:
     from framework.persistence.saver import CadreSaver
@@ -28,15 +32,21 @@ def key_usage(saver: CadreSaver) -> dict[str, int]:
     """Key id -> how many blobs of ``saver``'s database are sealed under it.
 
     Blobs without a readable header (plaintext or damaged) are counted under
-    :data:`~framework.persistence.saver.UNREADABLE`. Only the headers are read; nothing is
-    decrypted.
+    :data:`~framework.persistence.saver.UNREADABLE`. A thread's own data key counts once,
+    under the key that wraps it, for all the blobs it seals. Only the headers are read;
+    nothing is decrypted.
 
     Raises:
         ConfigError: The database is not encrypted.
     """
     if saver.cipher is None:
         raise ConfigError(f"checkpoint database {saver.db.label} is not encrypted: it uses no keys")
-    return _key_usage.count_keys(saver.db)
+    counts = Counter(
+        {k: n for k, n in _key_usage.count_keys(saver.db).items() if not is_data_key_id(k)}
+    )
+    if saver.data_keys is not None:
+        counts.update(_key_usage.key_ids_of(saver.data_keys.wrapped(THREAD_KEY_PREFIX)))
+    return dict(counts)
 
 
 def forget_key(saver: CadreSaver, key_id: str) -> None:
@@ -67,8 +77,9 @@ def busy_threads(saver: CadreSaver) -> list[str]:
 
 
 def reencrypt_threads(saver: CadreSaver, batch: int = 500) -> Reencrypted:
-    """Rewrite every blob not under the primary key of ``saver``'s cipher, thread by thread,
-    each held meanwhile; threads another process holds are skipped (run it again later).
+    """Rewrap the threads' data keys, and rewrite every other blob not under the primary key
+    of ``saver``'s cipher, thread by thread, each held meanwhile; threads another process
+    holds are skipped (run it again later).
 
     Each batch of ``batch`` rows is one transaction: killing it loses nothing, and running it
     again goes on where it stopped. Afterwards :func:`key_usage` shows the primary key only
@@ -86,6 +97,11 @@ def reencrypt_threads(saver: CadreSaver, batch: int = 500) -> Reencrypted:
     if batch < 1:
         raise ConfigError(f"batch must be at least 1, got {batch}")
     rewritten, busy = 0, []
+    if saver.data_keys is not None:
+        primary = saver.cipher.primary_key_id
+        rewritten += saver.data_keys.rewrap(
+            THREAD_KEY_PREFIX, lambda blob: key_id_of(blob) != primary
+        )
     for thread_id in _key_usage.thread_ids(saver.db):
         try:
             with saver.hold_thread(thread_id):

@@ -30,6 +30,7 @@ from framework.home import DataHome
 from framework.persistence import _key_usage
 from framework.persistence._schema import open_checkpoints
 from framework.persistence.cipher import BlobCipher, KeyFollow
+from framework.persistence.data_keys import DATA_KEYS_SCHEMA, is_data_key_id, wrapped_heads
 from framework.persistence.keys import KEYS_VARIABLE, FileKeyProvider, Keyring, default_key_provider
 
 __all__ = ["MEMORY_SCHEMA", "HomeKeys", "home_cipher"]
@@ -140,7 +141,18 @@ class HomeKeys:
         )
 
     def _scan(self, db: Database) -> set[str]:
-        return set(_key_usage.count_keys(db)) | self._memory_key_ids()
+        found = set(_key_usage.count_keys(db)) | self._memory_key_ids() | self._data_key_ids()
+        return {key_id for key_id in found if not is_data_key_id(key_id)}
+
+    def _data_key_ids(self) -> set[str]:
+        """Key ids that wrap the data keys of scopes and threads (sealed under those)."""
+        if self.home.database is None and not self.home.data_keys.is_file():
+            return set()
+        db = open_database(self.home.data_keys_target, schema=DATA_KEYS_SCHEMA)
+        try:
+            return set(_key_usage.key_ids_of(wrapped_heads(db)))
+        finally:
+            db.close()
 
     def _memory_key_ids(self) -> set[str]:
         """Key ids in the semantic store's blob headers (a home from before the record)."""

@@ -53,7 +53,7 @@ from framework.persistence import _key_usage, _maintenance
 from framework.persistence._batch import AsyncGroupCommit
 from framework.persistence._deltas import DeltaEncoder
 from framework.persistence._read import Reader, search, select_row
-from framework.persistence._rows import PUBLIC_METADATA_KEYS, RowCodec
+from framework.persistence._rows import PUBLIC_METADATA_KEYS, RowCodec, thread_key_id
 from framework.persistence._saver_keys import (
     Reencrypted,
     busy_threads,
@@ -66,6 +66,7 @@ from framework.persistence._schema import open_checkpoints
 from framework.persistence._write import Writer, WriteRows, thread_and_namespace
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import BlobCipher
+from framework.persistence.data_keys import DataKeys
 
 __all__ = [
     "DEFAULT_SNAPSHOT_EVERY",
@@ -99,6 +100,9 @@ class CadreSaver(BaseCheckpointSaver[str]):
         serde: Serializes values; cadre's records only by default (:func:`default_serializer`).
         snapshot_every: The most deltas stored between two full values of a channel (for a
             value of n items, ``max(snapshot_every, n // 8)``).
+        data_keys: The key store of the threads' own data keys (with a cipher): each thread's
+            blobs are sealed under its key, which :meth:`delete_threads` destroys, so copies of
+            them made before (a backup) cannot be opened either. Closed with the saver.
 
     Raises:
         ConfigError: The database cannot be opened or is not a cadre checkpoint database, or
@@ -112,6 +116,7 @@ class CadreSaver(BaseCheckpointSaver[str]):
         *,
         serde: SerializerProtocol | None = None,
         snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+        data_keys: DataKeys | None = None,
     ) -> None:
         if snapshot_every < 1:
             raise ConfigError(f"snapshot_every must be at least 1, got {snapshot_every}")
@@ -120,7 +125,8 @@ class CadreSaver(BaseCheckpointSaver[str]):
         self.cipher = cipher
         self.db = open_checkpoints(path, encrypted=cipher is not None)
         self.lock = self.db.lock
-        self._codec = RowCodec(cipher)
+        self.data_keys = data_keys if cipher is not None else None
+        self._codec = RowCodec(cipher, self.data_keys)
         self._deltas = DeltaEncoder(snapshot_every)
         self._writer = Writer(self.db, self._codec, self._deltas)
         self._async_writes: AsyncGroupCommit[WriteRows] = AsyncGroupCommit(self._commit_writes)
@@ -151,6 +157,8 @@ class CadreSaver(BaseCheckpointSaver[str]):
         """Close the connection (the saver cannot be used afterwards)."""
         with self.lock:
             self.db.close()
+            if self.data_keys is not None:
+                self.data_keys.close()
 
     def __enter__(self) -> CadreSaver:
         return self
@@ -177,6 +185,7 @@ class CadreSaver(BaseCheckpointSaver[str]):
             "it finishes or pauses for review, then try again (its state is intact)"
         )
         with self.db.hold(f"thread {thread_id}", busy):
+            self._codec.forget([thread_id])  # its key may have been destroyed meanwhile
             yield
 
     # -- reading ---------------------------------------------------------------------------
@@ -279,11 +288,23 @@ class CadreSaver(BaseCheckpointSaver[str]):
         self.delete_threads([thread_id])
 
     def delete_threads(self, thread_ids: Sequence[str]) -> None:
-        """Delete every checkpoint, value and write of these threads, in one transaction."""
+        """Delete every checkpoint, value and write of these threads, in one transaction, then
+        their data keys (so no copy of their blobs can be opened)."""
         ids = [str(thread_id) for thread_id in thread_ids]
         with self.lock, self.db.write_transaction():
             _maintenance.delete_threads(self.db, ids)
             self._deltas.forget_threads(ids)
+        if self.data_keys is not None:
+            self._codec.forget(ids)
+            self.data_keys.destroy([thread_key_id(thread_id) for thread_id in ids])
+
+    def compact(self) -> None:
+        """Rewrite the database and the key store without the space deleted rows took, so
+        nothing deleted stays in their files (SQLite) or vacuum them (PostgreSQL)."""
+        with self.lock:
+            self.db.compact()
+        if self.data_keys is not None:
+            self.data_keys.compact()
 
     def delete_for_runs(self, run_ids: Sequence[str]) -> None:
         """Delete the checkpoints (and their writes) made by these runs."""
