@@ -73,6 +73,16 @@ class DataHome:
         return self.database or self.data_keys
 
     @property
+    def server(self) -> Path:
+        """The SQLite file of the HTTP server's API tokens (see :mod:`framework.server.tokens`)."""
+        return self.root / "server.sqlite"
+
+    @property
+    def server_target(self) -> Path | str:
+        """Where the API tokens are: the PostgreSQL URL (a schema of their own), or the file."""
+        return self.database or self.server
+
+    @property
     def checkpoint_target(self) -> Path | str:
         """Where the checkpoints are: the PostgreSQL URL, or the SQLite file."""
         return self.database or self.checkpoints
@@ -114,6 +124,7 @@ class DataHome:
             private_file(self.checkpoints)
             private_file(self.memory)
             private_file(self.data_keys)
+            private_file(self.server)
         return self
 
 

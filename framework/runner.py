@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
@@ -23,6 +23,7 @@ from framework.records import WorkerResult
 __all__ = [
     "Event",
     "RunResult",
+    "StreamOptions",
     "arun_team",
     "hold_thread",
     "new_thread_id",
@@ -63,10 +64,45 @@ def new_thread_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+ChunkHandler = Callable[[tuple[str, ...], str, Any], None]
+"""Receives every streamed chunk: the namespace of the graph it came from, its mode, its data."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StreamOptions:
+    """More of the stream than progress events (for a server relaying a run).
+
+    Attributes:
+        modes: Stream modes besides ``custom`` and ``values`` (which a run always streams).
+        on_chunk: Receives every chunk, of every mode and graph; raising stops the run.
+        interrupt_before: Nodes to pause before (LangGraph's static breakpoints).
+        interrupt_after: Nodes to pause after.
+        checkpoint_id: Run from this checkpoint of the thread (a fork of its history).
+        run_id: Recorded in the metadata of every checkpoint the run writes.
+    """
+
+    modes: tuple[StreamMode, ...] = ()
+    on_chunk: ChunkHandler | None = None
+    interrupt_before: Sequence[str] | Literal["*"] | None = None
+    interrupt_after: Sequence[str] | Literal["*"] | None = None
+    checkpoint_id: str | None = None
+    run_id: str | None = None
+
+
+_PLAIN = StreamOptions()
+
+
 def _config(
-    thread_id: str, max_concurrency: int | None, metadata: Mapping[str, Any] | None
+    thread_id: str,
+    max_concurrency: int | None,
+    metadata: Mapping[str, Any] | None,
+    options: StreamOptions = _PLAIN,
 ) -> RunnableConfig:
     config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+    if options.checkpoint_id is not None:
+        config["configurable"]["checkpoint_id"] = options.checkpoint_id
+    if options.run_id is not None:
+        config["run_id"] = uuid.UUID(options.run_id)
     if max_concurrency is not None:
         config["max_concurrency"] = max_concurrency  # top level: inside configurable is ignored
     if metadata:
@@ -74,23 +110,36 @@ def _config(
     return config
 
 
-_MODES: list[StreamMode] = ["custom", "values"]
+_MODES: tuple[StreamMode, ...] = ("custom", "values")
+
+
+def _stream_arguments(options: StreamOptions) -> dict[str, Any]:
+    modes = list(dict.fromkeys((*_MODES, *options.modes)))
+    return {
+        "stream_mode": modes,
+        "subgraphs": True,
+        "interrupt_before": options.interrupt_before,
+        "interrupt_after": options.interrupt_after,
+    }
 
 
 class _Collector:
     """Passes progress events on and keeps the top graph's latest values."""
 
-    def __init__(self, on_event: EventHandler | None) -> None:
+    def __init__(self, on_event: EventHandler | None, on_chunk: ChunkHandler | None) -> None:
         self.on_event = on_event
+        self.on_chunk = on_chunk
         self.values: dict[str, Any] = {}
         self.paused_before: tuple[str, ...] = ()
 
     def take(self, chunk: Any) -> None:
         namespace, mode, payload = chunk
+        if self.on_chunk is not None:
+            self.on_chunk(tuple(namespace), mode, payload)
         if mode == "values":
             if not namespace:
                 self.values = dict(payload)
-        elif self.on_event is not None:
+        elif mode == "custom" and self.on_event is not None:
             self.on_event(cast(tuple[str, ...], namespace), cast(Event, payload))
 
     def settle(self, snapshot: StateSnapshot, part: RunPart | None) -> None:
@@ -151,6 +200,7 @@ def run_team(
     max_concurrency: int | None = None,
     observer: RunObserver | None = None,
     metadata: Mapping[str, Any] | None = None,
+    options: StreamOptions = _PLAIN,
 ) -> RunResult:
     """Run (or, with ``inputs=None``, resume) a team in a sync graph, streaming its events.
 
@@ -165,14 +215,20 @@ def run_team(
     Raises:
         ThreadBusyError: Another process is running the thread.
     """
-    config = _config(thread_id, max_concurrency, metadata)
-    collector = _Collector(on_event)
+    config = _config(thread_id, max_concurrency, metadata, options)
+    collector = _Collector(on_event, options.on_chunk)
     with hold_thread(app, thread_id), _observed(observer, app, thread_id, inputs) as part:
-        for chunk in app.stream(inputs, config, stream_mode=_MODES, subgraphs=True):
+        for chunk in app.stream(inputs, config, **_stream_arguments(options)):
             collector.take(chunk)
         if app.checkpointer is not None:
-            collector.settle(app.get_state(config), part)
+            collector.settle(app.get_state(_latest(config)), part)
     return collector.result(thread_id)
+
+
+def _latest(config: RunnableConfig) -> RunnableConfig:
+    """``config`` naming the thread's latest checkpoint (not the one a fork started from)."""
+    configurable = {k: v for k, v in config["configurable"].items() if k != "checkpoint_id"}
+    return {**config, "configurable": configurable}
 
 
 async def arun_team(
@@ -184,15 +240,16 @@ async def arun_team(
     max_concurrency: int | None = None,
     observer: RunObserver | None = None,
     metadata: Mapping[str, Any] | None = None,
+    options: StreamOptions = _PLAIN,
 ) -> RunResult:
     """Async form of :func:`run_team`."""
-    config = _config(thread_id, max_concurrency, metadata)
-    collector = _Collector(on_event)
+    config = _config(thread_id, max_concurrency, metadata, options)
+    collector = _Collector(on_event, options.on_chunk)
     with hold_thread(app, thread_id), _observed(observer, app, thread_id, inputs) as part:
-        async for chunk in app.astream(inputs, config, stream_mode=_MODES, subgraphs=True):
+        async for chunk in app.astream(inputs, config, **_stream_arguments(options)):
             collector.take(chunk)
         if app.checkpointer is not None:
-            collector.settle(await app.aget_state(config), part)
+            collector.settle(await app.aget_state(_latest(config)), part)
     return collector.result(thread_id)
 
 

@@ -16,7 +16,9 @@ from typing import Any
 
 from rich.console import Console
 
+from framework.home import DataHome
 from telemetry._waterfall import draw_waterfall
+from telemetry.export import SPANS_FILE_NAME
 from telemetry.spans import ATTR
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "load_spans",
     "read_span_file",
     "render_waterfall",
+    "thread_trees",
     "tree_to_json",
 ]
 
@@ -402,3 +405,9 @@ def _node_json(node: SpanNode, origin: int) -> dict[str, Any]:
         "attributes": dict(span.attributes),
         "children": [_node_json(child, origin) for child in node.children],
     }
+
+
+def thread_trees(home: DataHome, thread_id: str) -> list[dict[str, Any]]:
+    """The span trees of a thread under ``home`` as JSON (:func:`tree_to_json`): the
+    ``cadre.trace_trees`` entry point the reviewer console draws its waterfall from."""
+    return tree_to_json(build_tree(load_spans(home.traces / SPANS_FILE_NAME, thread_id)))

@@ -206,6 +206,6 @@ def test_a_bad_or_unknown_scope_is_refused_and_nothing_deleted(
     before = _everything(home, database)
     refused = runner.invoke(app, ["purge", "--scope", scope, "--home", str(home)])
     assert refused.exit_code == 2 and message in one_line_error(refused)
-    assert holding(_everything(home, database), b"alice-thread-1") == holding(
+    assert holding(_everything(home, database), b"alice-thread-1") and holding(
         before, b"alice-thread-1"
-    )
+    )  # which file holds it may change: a reader folds SQLite's log into its file

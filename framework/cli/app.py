@@ -37,7 +37,9 @@ from framework.cli.review import (
 )
 from framework.cli.roles import roles_app
 from framework.cli.run import run
+from framework.cli.serve import serve
 from framework.cli.threads import list_threads, prune_checkpoints
+from framework.cli.tokens import tokens_app
 from framework.cli.tools import tools_app
 from framework.errors import CadreError
 
@@ -58,12 +60,14 @@ app.command(name="fork")(fork_thread)
 app.command(name="threads")(list_threads)
 app.command(name="prune")(prune_checkpoints)
 app.command(name="purge")(purge_scope)
+app.command(name="serve")(serve)
 app.add_typer(keys_app, name="keys")
 app.add_typer(roles_app, name="roles")
 app.add_typer(tools_app, name="tools")
 app.add_typer(policies_app, name="policies")
 app.add_typer(memory_app, name="memory")
 app.add_typer(retention_app, name="retention")
+app.add_typer(tokens_app, name="tokens")
 
 COMMAND_ENTRY_POINTS = "cadre.commands"
 """Commands of other packages (``cadre trace`` comes from telemetry) register here."""

@@ -31,7 +31,18 @@ from framework.review._rules import check_decision, parse_decision
 from framework.review.records import AnyReviewRequest, Decision
 from framework.runner import EventHandler, RunResult, arun_team, hold_thread, run_team
 
-__all__ = ["adecide", "approve_all", "decide", "fork", "history", "pending", "thread_ids"]
+__all__ = [
+    "adecide",
+    "approve_all",
+    "decide",
+    "fork",
+    "history",
+    "pending",
+    "requests_in",
+    "resume_command",
+    "thread_config",
+    "thread_ids",
+]
 
 App = CompiledStateGraph[Any, Any, Any, Any]
 DecisionInput = Decision | Mapping[str, Any]
@@ -62,7 +73,7 @@ def _open_requests(snapshot: StateSnapshot, thread_id: str) -> list[AnyReviewReq
     return requests_in(snapshot, thread_id)
 
 
-def _resume_command(
+def resume_command(
     snapshot: StateSnapshot, thread_id: str, decisions: Sequence[DecisionInput]
 ) -> Command[Any]:
     """Check every decision against the thread's open requests; the command that resumes them.
@@ -129,7 +140,7 @@ def decide(
     checkpointer_of(app)
     with hold_thread(app, thread_id):
         snapshot = app.get_state(thread_config(thread_id), subgraphs=True)
-        command = _resume_command(snapshot, thread_id, decisions)
+        command = resume_command(snapshot, thread_id, decisions)
         return run_team(
             app, command, thread_id, on_event=on_event, observer=observer, metadata=metadata
         )
@@ -148,7 +159,7 @@ async def adecide(
     checkpointer_of(app)
     with hold_thread(app, thread_id):
         snapshot = await app.aget_state(thread_config(thread_id), subgraphs=True)
-        command = _resume_command(snapshot, thread_id, decisions)
+        command = resume_command(snapshot, thread_id, decisions)
         return await arun_team(
             app, command, thread_id, on_event=on_event, observer=observer, metadata=metadata
         )

@@ -1,0 +1,65 @@
+"""``cadre serve``: the installed teams over HTTP, in LangGraph's server API (see
+``docs/server.md``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from framework.cli._common import HomeOption, one_line
+from framework.errors import ConfigError
+from framework.home import resolve_home
+
+__all__ = ["serve"]
+
+_LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+@one_line
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8123,
+    home: HomeOption = None,
+    no_auth: Annotated[
+        bool,
+        typer.Option(
+            "--no-auth", help="Serve without API tokens (loopback only; every caller is local)."
+        ),
+    ] = False,
+    corpus: Annotated[
+        Path | None, typer.Option(help="A folder to index into the store before serving.")
+    ] = None,
+    workers: Annotated[int, typer.Option(help="How many runs execute at once.")] = 8,
+) -> None:
+    """Serve the installed teams as assistants to LangGraph clients (``langgraph-sdk``)."""
+    import uvicorn
+
+    from framework.server.app import ServerOptions, build_app
+    from framework.server.tokens import TokenStore
+
+    if workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {workers}")
+    data_home = resolve_home(home).create()
+    if no_auth:
+        if host not in _LOOPBACK:
+            raise ConfigError(
+                f"--no-auth serves only on 127.0.0.1, ::1 or localhost, not {host}: make a "
+                "token with `cadre tokens create` to serve on other addresses"
+            )
+        typer.echo(
+            "warning: serving without API tokens; every caller on this machine acts as "
+            "tenant 'default'",
+            err=True,
+        )
+    else:
+        with TokenStore(data_home.server_target) as tokens:
+            if not any(token.revoked_at is None for token in tokens.list()):
+                raise ConfigError(
+                    "no API token to serve with: make one with `cadre tokens create --tenant T "
+                    "--name N --scopes run,review,admin`, or pass --no-auth (loopback only)"
+                )
+    options = ServerOptions(home=data_home, no_auth=no_auth, corpus=corpus, workers=workers)
+    typer.echo(f"cadre serving {data_home.describe()} on http://{host}:{port}", err=True)
+    uvicorn.run(build_app(options), host=host, port=port, log_level="warning")

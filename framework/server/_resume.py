@@ -1,0 +1,92 @@
+"""A client's ``command={"resume": ...}`` turned into cadre review decisions, checked by the
+review API before anything runs (so an invalid edit leaves the thread as it was).
+
+A resume value is, per pending request (keyed by interrupt id; a lone request needs no key):
+cadre's own decision (``{"kind": "edit_plan", "plan": {...}}``), the word ``"approve"``, or
+Agent Inbox's response (a one-item list of ``{"type": "accept" | "edit" | "response",
+"args": ...}``). The reviewer is always the caller (the API token's name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.types import Command, StateSnapshot
+
+from framework.errors import ReviewError
+from framework.review.api import requests_in, resume_command
+from framework.review.records import AnyReviewRequest
+
+__all__ = ["resume_from"]
+
+_EDITS = ("plan", "tasks", "answer")
+
+
+def resume_from(
+    snapshot: StateSnapshot, thread_id: str, resume: Any, reviewer: str
+) -> Command[Any]:
+    """The command resuming ``thread_id`` with ``resume``, every decision checked.
+
+    A thread paused without cadre review requests (a static breakpoint, another interrupt) is
+    resumed with the value as it is.
+
+    Raises:
+        ReviewError: A decision is invalid (with the field errors), names no pending request,
+            or several requests are pending and the value is not keyed by their ids.
+    """
+    requests = {request.id: request for request in requests_in(snapshot, thread_id)}
+    if not requests:
+        if snapshot.next:
+            return Command(resume=resume)
+        raise ReviewError(f"nothing pending on thread {thread_id!r}: it waits for no review")
+    if isinstance(resume, Mapping) and resume and set(resume) <= set(requests):
+        chosen = dict(resume)
+    elif len(requests) == 1:
+        chosen = {next(iter(requests)): resume}
+    else:
+        raise ReviewError(
+            f"{len(requests)} reviews are pending on thread {thread_id!r}: key the resume value "
+            f"by interrupt id ({', '.join(requests)})"
+        )
+    decisions = [
+        _decision(requests[request_id], value, reviewer) for request_id, value in chosen.items()
+    ]
+    return resume_command(snapshot, thread_id, decisions)
+
+
+def _decision(request: AnyReviewRequest, value: Any, reviewer: str) -> dict[str, Any]:
+    base = {"request_id": request.id, "reviewer": reviewer}
+    if value == "approve":
+        return {**base, "kind": "approve"}
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], Mapping):
+        return {**base, **_inbox_decision(request, value[0])}
+    if isinstance(value, Mapping) and "kind" in value:
+        return {**dict(value), **base}
+    raise ReviewError(
+        f"request {request.id!r}: a resume value is a decision ({{'kind': ...}}), 'approve', or "
+        "an Agent Inbox response ([{'type': 'accept'|'edit'|'response', 'args': ...}])"
+    )
+
+
+def _inbox_decision(request: AnyReviewRequest, response: Mapping[str, Any]) -> dict[str, Any]:
+    kind = response.get("type")
+    args = response.get("args")
+    if kind == "accept":
+        return {"kind": "approve"}
+    if kind == "edit":
+        edited = args.get("args", args) if isinstance(args, Mapping) else None
+        found = [name for name in _EDITS if isinstance(edited, Mapping) and name in edited]
+        if len(found) != 1 or not isinstance(edited, Mapping):
+            raise ReviewError(
+                f"request {request.id!r}: an edit's args carry one of plan, tasks or answer"
+            )
+        return {"kind": f"edit_{found[0]}", found[0]: edited[found[0]]}
+    if kind == "response":
+        reason = args if isinstance(args, str) else ""
+        rejection = "reject" if "reject" in request.allowed else "reject_tasks"
+        return {"kind": rejection, "reason": reason}
+    raise ReviewError(
+        f"request {request.id!r}: response type {kind!r} is not a cadre decision; send accept, "
+        "edit or response"
+    )

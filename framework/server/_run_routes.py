@@ -1,0 +1,279 @@
+"""Runs on a thread: create, wait, stream (Server-Sent Events), join, reattach, cancel, list.
+
+A run goes on when its client disconnects (unless it asked ``on_disconnect: cancel``);
+``join`` and ``GET .../stream`` (from ``Last-Event-ID``) reattach to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from framework.review.api import thread_config
+from framework.runner import to_jsonable
+from framework.server._assistants import team_of
+from framework.server._http import (
+    Server,
+    blocking,
+    body_of,
+    caller_of,
+    json_response,
+    owned_thread,
+    server_of,
+)
+from framework.server._requests import RunBody
+from framework.server._runlog import RunLog
+from framework.server._runs import Caller
+from framework.server._shapes import interrupts_json, run_json
+from framework.server._tables import RunRow, ThreadRow
+from framework.server._threads import with_thread_app
+
+__all__ = ["run_routes"]
+
+_KEEPALIVE_S = 10.0
+"""How often a waiting ``wait``/``join`` sends a blank line (clients time out reads at 300 s)."""
+
+
+async def _started(request: Request) -> tuple[Server, RunRow, RunBody]:
+    """The run a request asks for, recorded and started (the thread made on demand)."""
+    body = await body_of(request, RunBody)
+    scope = "review" if body.command and "resume" in body.command else "run"
+    caller = caller_of(request, scope)
+    server = server_of(request)
+    thread_id = request.path_params["thread_id"]
+    team = team_of(body.assistant_id)
+    if server.tables.thread(caller.tenant, thread_id) is None:
+        if body.if_not_exists != "create":
+            raise HTTPException(404, f"thread {thread_id} not found")
+        _make_thread(server, caller, thread_id, body.assistant_id)
+    row = await server.runs.start(caller, thread_id, team, body)
+    return server, row, body
+
+
+def _make_thread(server: Server, caller: Caller, thread_id: str, assistant_id: str) -> None:
+    now = time.time()
+    row = ThreadRow(
+        thread_id=thread_id,
+        tenant=caller.tenant,
+        assistant_id=assistant_id,
+        status="idle",
+        created_at=now,
+        updated_at=now,
+    )
+    if not server.tables.add_thread(row):
+        raise HTTPException(409, f"thread {thread_id} exists already: choose another id")
+
+
+def _where(row: RunRow, tail: str = "") -> dict[str, str]:
+    base = f"/threads/{row.thread_id}/runs/{row.run_id}"
+    headers = {"Content-Location": base}
+    if tail:
+        headers["Location"] = base + tail
+    return headers
+
+
+async def _create(request: Request) -> Response:
+    _, row, _ = await _started(request)
+    return json_response(run_json(row), headers=_where(row))
+
+
+async def _wait(request: Request) -> Response:
+    server, row, _ = await _started(request)
+    return _awaited(server, row, _where(row, "/join"))
+
+
+async def _stream(request: Request) -> Response:
+    server, row, body = await _started(request)
+    log = server.runs.logs[row.run_id]
+    cancel = body.on_disconnect == "cancel"
+    events = _sse(log, set(body.modes()), -1, server if cancel else None, row)
+    return _event_stream(events, _where(row, "/stream"))
+
+
+def _event_stream(events: AsyncIterator[str], headers: dict[str, str]) -> Response:
+    return StreamingResponse(
+        events,
+        media_type="text/event-stream",
+        headers={**headers, "Cache-Control": "no-store"},
+    )
+
+
+async def _sse(
+    log: RunLog, modes: set[str], after: int, canceller: Server | None, row: RunRow
+) -> AsyncIterator[str]:
+    """The log's events after ``after`` as SSE, those of ``modes`` (and metadata, errors),
+    then ``end``; a client that goes away cancels the run only when it asked so."""
+    finished = False
+    try:
+        async for index, name, data in log.follow(after):
+            if name.split("|", 1)[0] in modes or name in ("metadata", "error"):
+                yield _frame(name, data, index)
+        finished = True
+        yield _frame("end", None, None)
+    finally:
+        if not finished and canceller is not None:
+            canceller.runs.cancel(row.run_id)
+
+
+def _frame(name: str, data: Any, event_id: int | None) -> str:
+    lines = [f"event: {name}", f"data: {json.dumps(data, ensure_ascii=False, default=str)}"]
+    if event_id is not None:
+        lines.append(f"id: {event_id}")
+    return "\n".join(lines) + "\n\n"
+
+
+def _owned_run(request: Request, scope: str = "run") -> tuple[Server, RunRow]:
+    caller = caller_of(request, scope)
+    server = server_of(request)
+    thread = owned_thread(server, caller, request.path_params["thread_id"])
+    row = server.tables.run(caller.tenant, request.path_params["run_id"])
+    if row is None or row.thread_id != thread.thread_id:
+        raise HTTPException(404, f"run {request.path_params['run_id']} not found")
+    return server, row
+
+
+async def _get(request: Request) -> Response:
+    _, row = _owned_run(request)
+    return json_response(run_json(row))
+
+
+async def _list(request: Request) -> Response:
+    caller = caller_of(request, "run")
+    server = server_of(request)
+    thread = owned_thread(server, caller, request.path_params["thread_id"])
+    status = request.query_params.get("status")
+    limit = _count(request, "limit", 10)
+    offset = _count(request, "offset", 0)
+    rows = [r for r in server.tables.runs(thread.thread_id) if status in (None, r.status)]
+    return json_response([run_json(r) for r in rows[offset : offset + limit]])
+
+
+def _count(request: Request, name: str, default: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not text.isdigit():
+        raise HTTPException(422, f"{name}: a whole number, got {text!r}")
+    return int(text)
+
+
+async def _delete(request: Request) -> Response:
+    server, row = _owned_run(request)
+    if server.runs.active_run(row.thread_id) == row.run_id:
+        raise HTTPException(409, f"run {row.run_id} is running: cancel it first")
+    server.tables.delete_run(row.run_id)
+    return Response(status_code=204)
+
+
+async def _join(request: Request) -> Response:
+    server, row = _owned_run(request)
+    return _awaited(server, row, {})
+
+
+async def _join_stream(request: Request) -> Response:
+    server, row = _owned_run(request)
+    asked = [mode for mode in request.query_params.getlist("stream_mode") if mode]
+    modes = set(asked or _modes_of(row))
+    last = request.headers.get("last-event-id", "")
+    after = int(last) if last.strip().isdigit() else -1
+    cancel = request.query_params.get("cancel_on_disconnect") == "true"
+    log = server.runs.logs.get(row.run_id)
+    if log is None:  # a run of an earlier server process: its final values only
+        log = await _replayed(server, row)
+    return _event_stream(_sse(log, modes, after, server if cancel else None, row), {})
+
+
+def _modes_of(row: RunRow) -> list[str]:
+    mode = row.arguments.get("stream_mode") or "values"
+    return [mode] if isinstance(mode, str) else list(mode)
+
+
+async def _replayed(server: Server, row: RunRow) -> RunLog:
+    log = RunLog(asyncio.get_running_loop())
+    log.add("metadata", {"run_id": row.run_id, "attempt": 1})
+    log.add("values", await blocking(_final, server, row))
+    log.finish()
+    return log
+
+
+async def _cancel(request: Request) -> Response:
+    server, row = _owned_run(request)
+    action = request.query_params.get("action", "interrupt")
+    if action not in ("interrupt", "rollback"):
+        raise HTTPException(422, f"action: interrupt or rollback, got {action!r}")
+    server.runs.cancel(row.run_id)
+    if request.query_params.get("wait") in ("1", "true"):
+        log = server.runs.logs.get(row.run_id)
+        if log is not None:
+            await log.ended()
+        return Response(status_code=204)
+    return Response(status_code=202)
+
+
+def _awaited(server: Server, row: RunRow, headers: dict[str, str]) -> Response:
+    """The run's final values when it ends, blank lines meanwhile (a read timeout would cut
+    a long wait)."""
+
+    async def body() -> AsyncIterator[str]:
+        log = server.runs.logs.get(row.run_id)
+        if log is not None:
+            ending = asyncio.ensure_future(log.ended())
+            while not ending.done():
+                done, _ = await asyncio.wait({ending}, timeout=_KEEPALIVE_S)
+                if not done:
+                    yield "\n"
+        current = server.tables.run(row.tenant, row.run_id) or row
+        if current.status == "error":
+            yield json.dumps({"__error__": _error_of(log)})
+            return
+        yield json.dumps(await blocking(_final, server, row), ensure_ascii=False, default=str)
+
+    return StreamingResponse(body(), media_type="application/json", headers=headers)
+
+
+def _error_of(log: RunLog | None) -> dict[str, Any]:
+    for name, data in reversed(log.events if log is not None else []):
+        if name == "error":
+            return dict(data)
+    return {"error": "RunError", "message": "the run failed"}
+
+
+def _final(server: Server, row: RunRow) -> dict[str, Any]:
+    """The thread's values after the run, with its open interrupts under ``__interrupt__``."""
+
+    def read(app: Any) -> dict[str, Any]:
+        if app is None:
+            return {}
+        snapshot = app.get_state(thread_config(row.thread_id), subgraphs=True)
+        values: dict[str, Any] = to_jsonable(dict(snapshot.values))
+        interrupts = interrupts_json(snapshot)
+        if interrupts:
+            values["__interrupt__"] = interrupts
+        return values
+
+    found: dict[str, Any] = with_thread_app(server, row.thread_id, read)
+    return found
+
+
+def run_routes() -> list[Route]:
+    """The runs endpoints."""
+    base = "/threads/{thread_id}/runs"
+    return [
+        Route(base, _create, methods=["POST"]),
+        Route(base, _list, methods=["GET"]),
+        Route(f"{base}/wait", _wait, methods=["POST"]),
+        Route(f"{base}/stream", _stream, methods=["POST"]),
+        Route(base + "/{run_id}", _get, methods=["GET"]),
+        Route(base + "/{run_id}", _delete, methods=["DELETE"]),
+        Route(base + "/{run_id}/join", _join, methods=["GET"]),
+        Route(base + "/{run_id}/stream", _join_stream, methods=["GET"]),
+        Route(base + "/{run_id}/cancel", _cancel, methods=["POST"]),
+    ]

@@ -1,0 +1,65 @@
+"""The events of one run, kept in memory so any number of clients can stream, join or
+reattach (from an event id) while it runs and after it ended."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+__all__ = ["RunLog"]
+
+
+class RunLog:
+    """Events ``(name, data)`` numbered from 0, appended from any thread, followed from the
+    server's event loop.
+
+    Args:
+        loop: The server's event loop (followers run there).
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.events: list[tuple[str, Any]] = []
+        self.finished = False
+        self._lock = threading.Lock()
+        self._wakeup = asyncio.Event()
+
+    def add(self, name: str, data: Any) -> None:
+        """Append an event (from any thread)."""
+        with self._lock:
+            self.events.append((name, data))
+        self.loop.call_soon_threadsafe(self._wake)
+
+    def finish(self) -> None:
+        """Mark the run ended: followers stop after the last event."""
+        with self._lock:
+            self.finished = True
+        self.loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        self._wakeup.set()
+        self._wakeup = asyncio.Event()
+
+    async def follow(self, after: int = -1) -> AsyncIterator[tuple[int, str, Any]]:
+        """The events after id ``after`` as they come, ``(id, name, data)``, until the run
+        ended and every event was given."""
+        index = after + 1
+        while True:
+            waiter = self._wakeup  # taken before reading: an event added after still wakes it
+            with self._lock:
+                batch = self.events[index:]
+                done = self.finished
+            for name, data in batch:
+                yield index, name, data
+                index += 1
+            if done and not batch:
+                return
+            if not batch:
+                await waiter.wait()
+
+    async def ended(self) -> None:
+        """Wait until the run ended."""
+        async for _ in self.follow(len(self.events) - 1):
+            pass

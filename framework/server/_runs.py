@@ -1,0 +1,342 @@
+"""Runs started over the API, executed in the server process: one at a time per thread, each
+on a worker thread, its events relayed to a :class:`RunLog`; their rows say how they ended, so
+a server killed mid-run resumes them from their checkpoints when it starts again."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from langgraph.types import Command, Interrupt
+
+from framework.errors import CadreError, ReviewError, ThreadBusyError, brief
+from framework.home import DataHome
+from framework.launch import LaunchRequest
+from framework.observe import ObserverOptions
+from framework.policy import Principal
+from framework.review.api import thread_config
+from framework.runner import StreamOptions, run_team, to_jsonable
+from framework.server._apps import TeamApps
+from framework.server._requests import RunBody
+from framework.server._resume import resume_from
+from framework.server._runlog import RunLog
+from framework.server._shapes import interrupt_json
+from framework.server._tables import RunRow, ServerTables
+from framework.stores import open_checkpointer
+from framework.threads import ThreadInfo, read_thread_info
+
+__all__ = ["Caller", "Runs", "thread_has_run"]
+
+logger = logging.getLogger("cadre.server")
+
+
+class _Cancelled(Exception):  # noqa: N818 - a signal raised through the graph's stream
+    """Raised from the stream when a run was cancelled: the graph stops at once."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Caller:
+    """Who asks: the API token's tenant, name (the reviewer) and scopes."""
+
+    tenant: str
+    name: str
+    scopes: frozenset[str]
+
+    def principal(self) -> Principal:
+        """The policy principal of the runs the caller starts."""
+        return Principal(user=self.name, tenant=self.tenant, scopes=self.scopes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The caller as a run's arguments keep it (to resume the run after a restart)."""
+        return {"tenant": self.tenant, "name": self.name, "scopes": sorted(self.scopes)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Caller:
+        """The caller :meth:`to_json` kept."""
+        return cls(tenant=data["tenant"], name=data["name"], scopes=frozenset(data["scopes"]))
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Job:
+    """A run to execute: its row, who asked, the team, the body, and what it starts with."""
+
+    row: RunRow
+    caller: Caller
+    team: str
+    body: RunBody
+    command: Command[Any] | None
+    continuing: bool = False
+    """Resumed after a restart, past its first checkpoint: go on from the thread's state."""
+
+    @property
+    def inputs(self) -> Any:
+        """What the graph is run with (None continues the thread)."""
+        if self.continuing:
+            return None
+        return self.command if self.command is not None else self.body.input
+
+
+class Runs:
+    """The runs of one server.
+
+    Args:
+        home: The data home.
+        tables: The server's thread and run rows.
+        apps: The compiled teams.
+        workers: How many runs execute at once (each on a thread of its own).
+        observe: How runs are observed (telemetry); None observes nothing.
+    """
+
+    def __init__(
+        self,
+        home: DataHome,
+        tables: ServerTables,
+        apps: TeamApps,
+        *,
+        workers: int = 8,
+        observe: ObserverOptions | None = None,
+    ) -> None:
+        self.home = home
+        self.tables = tables
+        self.apps = apps
+        self.observe = observe
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="cadre-run")
+        self.logs: dict[str, RunLog] = {}
+        self._cancelled: dict[str, threading.Event] = {}
+        self._thread_locks: dict[str, asyncio.Lock] = {}
+        self._active: dict[str, str] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- starting ------------------------------------------------------------------------------
+
+    async def start(self, caller: Caller, thread_id: str, team: str, body: RunBody) -> RunRow:
+        """Record a run and start it (after the thread's current run, with ``enqueue``).
+
+        Raises:
+            ThreadBusyError: The thread runs already and ``multitask_strategy`` is ``reject``.
+            ReviewError: A resume value is not a valid decision (nothing ran).
+        """
+        strategy = body.multitask_strategy or "reject"
+        active = self._active.get(thread_id)
+        if active is not None:
+            if strategy == "reject":
+                raise ThreadBusyError(
+                    f"thread {thread_id} is busy with run {active}: wait for it (join), or "
+                    "send multitask_strategy enqueue or interrupt"
+                )
+            if strategy in ("interrupt", "rollback"):
+                self.cancel(active)
+        command = await asyncio.to_thread(self._command, caller, thread_id, team, body)
+        now = time.time()
+        row = RunRow(
+            run_id=str(uuid.uuid4()),
+            thread_id=thread_id,
+            tenant=caller.tenant,
+            assistant_id=body.assistant_id,
+            status="pending",
+            created_at=now,
+            updated_at=now,
+            arguments={
+                **body.model_dump(mode="json", exclude_none=True),
+                "team": team,
+                "caller": caller.to_json(),
+            },
+        )
+        self.tables.add_run(row)
+        self._launch(_Job(row=row, caller=caller, team=team, body=body, command=command))
+        return row
+
+    async def recover(self) -> int:
+        """Start again the runs a stopped server left pending or running: from the thread's
+        checkpoints when they wrote some, else as asked; how many."""
+        rows = self.tables.unfinished_runs()
+        for row in rows:
+            arguments = dict(row.arguments)
+            caller = Caller.from_json(arguments.pop("caller"))
+            team = arguments.pop("team")
+            body = RunBody.model_validate(arguments)
+            continuing = await asyncio.to_thread(thread_has_run, self.home, row)
+            try:
+                command = (
+                    None
+                    if continuing
+                    else await asyncio.to_thread(self._command, caller, row.thread_id, team, body)
+                )
+            except CadreError as error:
+                logger.warning("run %s cannot be resumed: %s", row.run_id, brief(error))
+                self.tables.set_run_status(row.run_id, "error")
+                continue
+            job = _Job(
+                row=row, caller=caller, team=team, body=body, command=command, continuing=continuing
+            )
+            self._launch(job)
+        return len(rows)
+
+    def _launch(self, job: _Job) -> None:
+        log = self.logs[job.row.run_id] = RunLog(asyncio.get_running_loop())
+        log.add("metadata", {"run_id": job.row.run_id, "attempt": 1})
+        self._cancelled[job.row.run_id] = threading.Event()
+        task = asyncio.create_task(self._drive(job, log))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _command(
+        self, caller: Caller, thread_id: str, team: str, body: RunBody
+    ) -> Command[Any] | None:
+        """The command of a resume or state update, its decisions checked (ReviewError)."""
+        if body.command is None:
+            return None
+        resume = body.command.get("resume")
+        update = body.command.get("update")
+        if resume is None:
+            return Command(update=update)
+        with self.apps.use(self._request(caller, thread_id, team, body, read_only=True)) as app:
+            config = thread_config(thread_id)
+            if body.start_checkpoint() is not None:  # a fork: the review pending there
+                config["configurable"]["checkpoint_id"] = body.start_checkpoint()
+            snapshot = app.app.get_state(config, subgraphs=True)
+            checked = resume_from(snapshot, thread_id, resume, caller.name)
+        return Command(resume=checked.resume, update=update)
+
+    def _request(
+        self, caller: Caller, thread_id: str, team: str, body: RunBody, *, read_only: bool = False
+    ) -> LaunchRequest:
+        """How to launch the thread's team: as it was first run, or anew from the body."""
+        try:
+            info = read_thread_info(self.home, thread_id)
+        except ReviewError:
+            info = None
+        if info is not None:
+            return LaunchRequest.for_thread(info, self.home, self.observe, read_only=read_only)
+        configurable = dict((body.config or {}).get("configurable") or {})
+        review = configurable.get("review") or ()
+        return LaunchRequest(
+            team=team,
+            home=self.home,
+            model=configurable.get("model"),
+            max_parallel=configurable.get("max_parallel"),
+            memory_scope=("tenant", caller.tenant),
+            review=frozenset([review] if isinstance(review, str) else review),
+            observe=self.observe,
+            principal=caller.principal(),
+            read_only=read_only,
+        )
+
+    # -- executing -----------------------------------------------------------------------------
+
+    async def _drive(self, job: _Job, log: RunLog) -> None:
+        row = job.row
+        lock = self._thread_locks.setdefault(row.thread_id, asyncio.Lock())
+        try:
+            async with lock:
+                self._active[row.thread_id] = row.run_id
+                self.tables.set_run_status(row.run_id, "running")
+                self.tables.update_thread(row.thread_id, status="busy")
+                loop = asyncio.get_running_loop()
+                status, thread_status = await loop.run_in_executor(
+                    self._pool, self._execute, job, log
+                )
+                self.tables.set_run_status(row.run_id, status)
+                self.tables.update_thread(row.thread_id, status=thread_status)
+        finally:
+            if self._active.get(row.thread_id) == row.run_id:
+                del self._active[row.thread_id]
+            log.finish()
+
+    def _execute(self, job: _Job, log: RunLog) -> tuple[str, str]:
+        """Run the thread to its next pause or its end; (run status, thread status)."""
+        row, body = job.row, job.body
+        cancelled = self._cancelled[row.run_id]
+        try:
+            request = self._request(job.caller, row.thread_id, job.team, body)
+            with self.apps.use(request) as launched:
+                info = ThreadInfo.of(request, launched.roles.used())
+                options = StreamOptions(
+                    modes=("updates",),
+                    on_chunk=_Relay(log, cancelled, body.stream_subgraphs),
+                    interrupt_before=body.interrupt_before,
+                    interrupt_after=body.interrupt_after,
+                    checkpoint_id=None if job.continuing else body.start_checkpoint(),
+                    run_id=row.run_id,
+                )
+                run_team(
+                    launched.app,
+                    job.inputs,
+                    row.thread_id,
+                    observer=launched.observer,
+                    metadata=info.metadata(),
+                    options=options,
+                )
+                snapshot = launched.app.get_state(thread_config(row.thread_id), subgraphs=True)
+        except _Cancelled:
+            log.add("error", {"error": "Cancelled", "message": f"run {row.run_id} was cancelled"})
+            return "interrupted", "idle"
+        except CadreError as error:
+            log.add("error", {"error": type(error).__name__, "message": brief(error)})
+            return "error", "error"
+        except Exception as error:
+            logger.exception("run %s of thread %s failed", row.run_id, row.thread_id)
+            log.add("error", {"error": type(error).__name__, "message": "the run failed"})
+            return "error", "error"
+        return "success", "interrupted" if snapshot.next else "idle"
+
+    # -- asking about runs ---------------------------------------------------------------------
+
+    def active_run(self, thread_id: str) -> str | None:
+        """The run executing on ``thread_id`` now, if any."""
+        return self._active.get(thread_id)
+
+    def cancel(self, run_id: str) -> bool:
+        """Ask a run to stop at its next step; whether it was running here."""
+        flag = self._cancelled.get(run_id)
+        if flag is None or self.logs[run_id].finished:
+            return False
+        flag.set()
+        return True
+
+    def close(self) -> None:
+        """Stop taking runs; runs going on are cancelled (they resume at the next start)."""
+        for flag in self._cancelled.values():
+            flag.set()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Relay:
+    """Passes a run's chunks to its log as API events (``mode`` or ``mode|ns...``)."""
+
+    def __init__(self, log: RunLog, cancelled: threading.Event, subgraphs: bool) -> None:
+        self.log = log
+        self.cancelled = cancelled
+        self.subgraphs = subgraphs
+
+    def __call__(self, namespace: tuple[str, ...], mode: str, payload: Any) -> None:
+        if self.cancelled.is_set():
+            raise _Cancelled
+        if namespace and not self.subgraphs:
+            return
+        name = "|".join((mode, *namespace))
+        self.log.add(name, _event_data(mode, payload))
+
+
+def _event_data(mode: str, payload: Any) -> Any:
+    if mode == "updates" and isinstance(payload, Mapping) and "__interrupt__" in payload:
+        interrupts = payload["__interrupt__"]
+        return {
+            **to_jsonable({k: v for k, v in payload.items() if k != "__interrupt__"}),
+            "__interrupt__": [interrupt_json(i) for i in interrupts if isinstance(i, Interrupt)],
+        }
+    return to_jsonable(payload)
+
+
+def thread_has_run(home: DataHome, row: RunRow) -> bool:
+    """Whether the run ``row`` wrote a checkpoint of its thread."""
+    with open_checkpointer(home) as saver:
+        found = saver.list(thread_config(row.thread_id), filter={"run_id": row.run_id}, limit=1)
+        return next(iter(found), None) is not None

@@ -1,0 +1,278 @@
+"""The server's own rows: which tenant owns each thread, and the runs started over the API.
+
+Thread metadata and run arguments (a run's input, command and config) are sealed under the
+home's cipher, bound to their row; ids, tenants, statuses and times stay in plaintext columns
+so a server can list and recover runs without opening them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from framework.database import Database, open_database
+from framework.persistence.cipher import BlobCipher, row_identity
+from framework.server.tokens import SERVER_SCHEMA
+
+__all__ = ["UNFINISHED", "RunRow", "ServerTables", "ThreadRow"]
+
+_TABLES = (
+    """CREATE TABLE IF NOT EXISTS server_threads (
+    thread_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, assistant_id TEXT, status TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL,
+    metadata {blob} NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS server_runs (
+    run_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, tenant TEXT NOT NULL,
+    assistant_id TEXT NOT NULL, status TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL, arguments {blob} NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS server_runs_thread ON server_runs (thread_id, created_at)",
+)
+
+UNFINISHED = ("pending", "running")
+"""Run statuses of a run that has not ended (a server killed meanwhile resumes them)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThreadRow:
+    """A thread as the server knows it (its state is in the checkpointer)."""
+
+    thread_id: str
+    tenant: str
+    assistant_id: str | None
+    status: str
+    created_at: float
+    updated_at: float
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunRow:
+    """A run started over the API: its thread, assistant, status and arguments."""
+
+    run_id: str
+    thread_id: str
+    tenant: str
+    assistant_id: str
+    status: str
+    created_at: float
+    updated_at: float
+    arguments: dict[str, Any] = field(default_factory=dict)
+    """What the run was asked: input, command, config, metadata, stream modes..."""
+
+
+class ServerTables:
+    """The ``server_threads`` and ``server_runs`` tables of a home.
+
+    Args:
+        target: ``server.sqlite`` under the home, or the home's PostgreSQL URL.
+        cipher: The home's cipher, which seals metadata and arguments.
+    """
+
+    def __init__(self, target: Path | str, cipher: BlobCipher) -> None:
+        self.cipher = cipher
+        self.db: Database = open_database(target, schema=SERVER_SCHEMA)
+        self._lock = threading.RLock()
+        try:
+            with self._lock, self.db.schema_transaction():
+                for statement in _TABLES:
+                    self.db.execute(self.db.ddl(statement))
+        except BaseException:
+            self.db.close()
+            raise
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self.db.close()
+
+    # -- threads -------------------------------------------------------------------------------
+
+    def add_thread(self, row: ThreadRow) -> bool:
+        """Record a new thread; False when its id is taken (by any tenant), which is kept."""
+        sealed = self._seal("thread", row.thread_id, row.metadata)
+        with self._lock:
+            done = self.db.execute(
+                "INSERT INTO server_threads (thread_id, tenant, assistant_id, status, created_at,"
+                " updated_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (thread_id) DO NOTHING",
+                (
+                    row.thread_id,
+                    row.tenant,
+                    row.assistant_id,
+                    row.status,
+                    row.created_at,
+                    row.updated_at,
+                    sealed,
+                ),
+            )
+            return int(done.rowcount) == 1
+
+    def owner(self, thread_id: str) -> str | None:
+        """The tenant owning ``thread_id`` (None: no such thread)."""
+        with self._lock:
+            found: Any = self.db.execute(
+                "SELECT tenant FROM server_threads WHERE thread_id = ?", (thread_id,)
+            ).fetchone()
+        return None if found is None else str(found[0])
+
+    def thread(self, tenant: str, thread_id: str) -> ThreadRow | None:
+        """The tenant's thread ``thread_id`` (None: none, or another tenant's)."""
+        with self._lock:
+            found = self.db.execute(
+                f"SELECT {_THREAD_COLUMNS} FROM server_threads WHERE thread_id = ? AND tenant = ?",
+                (thread_id, tenant),
+            ).fetchone()
+        return None if found is None else self._thread(found)
+
+    def threads(self, tenant: str) -> list[ThreadRow]:
+        """Every thread of the tenant, the most recently updated first."""
+        with self._lock:
+            rows = self.db.execute(
+                f"SELECT {_THREAD_COLUMNS} FROM server_threads WHERE tenant = ?"
+                " ORDER BY updated_at DESC, thread_id",
+                (tenant,),
+            ).fetchall()
+        return [self._thread(row) for row in rows]
+
+    def update_thread(
+        self,
+        thread_id: str,
+        *,
+        status: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        assistant_id: str | None = None,
+    ) -> None:
+        """Change a thread's status, metadata (merged) or assistant, and its update time."""
+        with self._lock, self.db.write_transaction():
+            found = self.db.execute(
+                f"SELECT {_THREAD_COLUMNS} FROM server_threads WHERE thread_id = ?", (thread_id,)
+            ).fetchone()
+            if found is None:
+                return
+            row = self._thread(found)
+            merged = {**row.metadata, **(metadata or {})}
+            self.db.execute(
+                "UPDATE server_threads SET status = ?, metadata = ?, assistant_id = ?,"
+                " updated_at = ? WHERE thread_id = ?",
+                (
+                    status or row.status,
+                    self._seal("thread", thread_id, merged),
+                    assistant_id or row.assistant_id,
+                    time.time(),
+                    thread_id,
+                ),
+            )
+
+    def delete_thread(self, thread_id: str) -> None:
+        """Forget a thread and its runs."""
+        with self._lock, self.db.write_transaction():
+            self.db.execute("DELETE FROM server_runs WHERE thread_id = ?", (thread_id,))
+            self.db.execute("DELETE FROM server_threads WHERE thread_id = ?", (thread_id,))
+
+    # -- runs ----------------------------------------------------------------------------------
+
+    def add_run(self, row: RunRow) -> None:
+        """Record a new run."""
+        with self._lock:
+            self.db.execute(
+                "INSERT INTO server_runs (run_id, thread_id, tenant, assistant_id, status,"
+                " created_at, updated_at, arguments) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.run_id,
+                    row.thread_id,
+                    row.tenant,
+                    row.assistant_id,
+                    row.status,
+                    row.created_at,
+                    row.updated_at,
+                    self._seal("run", row.run_id, row.arguments),
+                ),
+            )
+
+    def run(self, tenant: str, run_id: str) -> RunRow | None:
+        """The tenant's run ``run_id`` (None: none, or another tenant's)."""
+        with self._lock:
+            found = self.db.execute(
+                f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE run_id = ? AND tenant = ?",
+                (run_id, tenant),
+            ).fetchone()
+        return None if found is None else self._run(found)
+
+    def runs(self, thread_id: str) -> list[RunRow]:
+        """The runs of a thread, the newest first."""
+        with self._lock:
+            rows = self.db.execute(
+                f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE thread_id = ?"
+                " ORDER BY created_at DESC, run_id",
+                (thread_id,),
+            ).fetchall()
+        return [self._run(row) for row in rows]
+
+    def unfinished_runs(self) -> list[RunRow]:
+        """Runs that were pending or running when their server stopped, the oldest first."""
+        marks = ", ".join("?" for _ in UNFINISHED)
+        with self._lock:
+            rows = self.db.execute(
+                f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE status IN ({marks})"
+                " ORDER BY created_at, run_id",
+                UNFINISHED,
+            ).fetchall()
+        return [self._run(row) for row in rows]
+
+    def set_run_status(self, run_id: str, status: str) -> None:
+        """Record a run's new status."""
+        with self._lock:
+            self.db.execute(
+                "UPDATE server_runs SET status = ?, updated_at = ? WHERE run_id = ?",
+                (status, time.time(), run_id),
+            )
+
+    def delete_run(self, run_id: str) -> None:
+        """Forget a run."""
+        with self._lock:
+            self.db.execute("DELETE FROM server_runs WHERE run_id = ?", (run_id,))
+
+    # -- sealing -------------------------------------------------------------------------------
+
+    def _seal(self, kind: str, row_id: str, value: Mapping[str, Any]) -> bytes:
+        plain = json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
+        return self.cipher.encrypt(plain, row_identity("server", kind, row_id))
+
+    def _open(self, kind: str, row_id: str, blob: Any) -> dict[str, Any]:
+        plain = self.cipher.decrypt(bytes(blob), row_identity("server", kind, row_id))
+        opened: dict[str, Any] = json.loads(plain)
+        return opened
+
+    def _thread(self, row: Any) -> ThreadRow:
+        thread_id, tenant, assistant_id, status, created_at, updated_at, metadata = row
+        return ThreadRow(
+            thread_id=thread_id,
+            tenant=tenant,
+            assistant_id=assistant_id,
+            status=status,
+            created_at=float(created_at),
+            updated_at=float(updated_at),
+            metadata=self._open("thread", thread_id, metadata),
+        )
+
+    def _run(self, row: Any) -> RunRow:
+        run_id, thread_id, tenant, assistant_id, status, created_at, updated_at, arguments = row
+        return RunRow(
+            run_id=run_id,
+            thread_id=thread_id,
+            tenant=tenant,
+            assistant_id=assistant_id,
+            status=status,
+            created_at=float(created_at),
+            updated_at=float(updated_at),
+            arguments=self._open("run", run_id, arguments),
+        )
+
+
+_THREAD_COLUMNS = "thread_id, tenant, assistant_id, status, created_at, updated_at, metadata"
+_RUN_COLUMNS = "run_id, thread_id, tenant, assistant_id, status, created_at, updated_at, arguments"

@@ -1,0 +1,339 @@
+"""Threads: create, get, search, delete, copy; their state (at the head or a checkpoint),
+state updates, and history. Every thread belongs to its creator's tenant: another tenant's id
+answers 404."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import StateSnapshot
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from framework.errors import InvalidUpdate, ReviewError
+from framework.launch import LaunchRequest
+from framework.review.api import pending, thread_config
+from framework.runner import hold_thread
+from framework.server._assistants import team_of
+from framework.server._http import (
+    Server,
+    blocking,
+    body_of,
+    caller_of,
+    json_response,
+    owned_thread,
+    server_of,
+)
+from framework.server._requests import (
+    HistoryBody,
+    StateBody,
+    StateUpdateBody,
+    ThreadBody,
+    ThreadSearchBody,
+)
+from framework.server._runs import Caller
+from framework.server._shapes import state_json, thread_json
+from framework.server._tables import ThreadRow
+from framework.stores import open_checkpointer
+from framework.threads import read_thread_info
+
+__all__ = ["copy_thread", "team_of_thread", "thread_routes", "with_thread_app"]
+
+App = CompiledStateGraph[Any, Any, Any, Any]
+
+
+@contextmanager
+def _thread_app(server: Server, thread_id: str) -> Iterator[App | None]:
+    """The app the thread ran on, compiled to read it (None: no run wrote it yet)."""
+    try:
+        info = read_thread_info(server.home, thread_id)
+    except ReviewError:
+        yield None
+        return
+    request = LaunchRequest.for_thread(info, server.home, None, read_only=True)
+    with server.apps.use(request) as launched:
+        yield launched.app
+
+
+def with_thread_app(server: Server, thread_id: str, work: Callable[[App | None], Any]) -> Any:
+    """``work`` done on the thread's app (None before its first run)."""
+    with _thread_app(server, thread_id) as app:
+        return work(app)
+
+
+def _snapshot(server: Server, thread_id: str) -> StateSnapshot | None:
+    def read(app: App | None) -> StateSnapshot | None:
+        return None if app is None else app.get_state(thread_config(thread_id), subgraphs=True)
+
+    found: StateSnapshot | None = with_thread_app(server, thread_id, read)
+    return found
+
+
+def _status(server: Server, row: ThreadRow) -> str:
+    return "busy" if server.runs.active_run(row.thread_id) is not None else row.status
+
+
+def _thread(server: Server, row: ThreadRow) -> dict[str, Any]:
+    return thread_json(row, _snapshot(server, row.thread_id), _status(server, row))
+
+
+# -- threads --------------------------------------------------------------------------------
+
+
+async def _create(request: Request) -> Response:
+    caller = caller_of(request, "run")
+    body = await body_of(request, ThreadBody)
+    server = server_of(request)
+    thread_id = body.thread_id or str(uuid.uuid4())
+    metadata = dict(body.metadata or {})
+    now = time.time()
+    row = ThreadRow(
+        thread_id=thread_id,
+        tenant=caller.tenant,
+        assistant_id=metadata.get("graph_id"),
+        status="idle",
+        created_at=now,
+        updated_at=now,
+        metadata=metadata,
+    )
+    if not server.tables.add_thread(row):
+        existing = server.tables.thread(caller.tenant, thread_id)
+        if existing is None or body.if_exists != "do_nothing":
+            raise HTTPException(409, f"thread {thread_id} exists already: choose another id")
+        row = existing
+    return json_response(await blocking(_thread, server, row))
+
+
+async def _get(request: Request) -> Response:
+    caller = caller_of(request, "run")
+    server = server_of(request)
+    row = owned_thread(server, caller, request.path_params["thread_id"])
+    return json_response(await blocking(_thread, server, row))
+
+
+async def _search(request: Request) -> Response:
+    caller = caller_of(request, "run")
+    body = await body_of(request, ThreadSearchBody)
+    server = server_of(request)
+    rows = [
+        row
+        for row in server.tables.threads(caller.tenant)
+        if (body.ids is None or row.thread_id in body.ids)
+        and (body.status is None or _status(server, row) == body.status)
+        and all(row.metadata.get(k) == v for k, v in (body.metadata or {}).items())
+    ]
+    if body.sort_by is not None:
+        rows.sort(key=lambda row: getattr(row, body.sort_by or "updated_at"))
+        if body.sort_order != "asc":
+            rows.reverse()
+    page = rows[body.offset : body.offset + body.limit]
+    return json_response([await blocking(_thread, server, row) for row in page])
+
+
+async def _delete(request: Request) -> Response:
+    caller = caller_of(request, "admin")
+    server = server_of(request)
+    row = owned_thread(server, caller, request.path_params["thread_id"])
+    if server.runs.active_run(row.thread_id) is not None:
+        raise HTTPException(409, f"thread {row.thread_id} is running: cancel its run first")
+    await blocking(_erase_thread, server, row.thread_id)
+    return Response(status_code=204)
+
+
+def _erase_thread(server: Server, thread_id: str) -> None:
+    if server.home.has_checkpoints():
+        with open_checkpointer(server.home) as saver, saver.hold_thread(thread_id):
+            saver.delete_threads([thread_id])
+    server.tables.delete_thread(thread_id)
+
+
+async def _copy(request: Request) -> Response:
+    caller = caller_of(request, "run")
+    server = server_of(request)
+    row = owned_thread(server, caller, request.path_params["thread_id"])
+    copy = await blocking(copy_thread, server, row, caller)
+    return json_response(await blocking(_thread, server, copy))
+
+
+def copy_thread(server: Server, row: ThreadRow, caller: Caller) -> ThreadRow:
+    """A new thread of the caller's with every checkpoint of ``row`` (resealed under its own
+    key) and its metadata."""
+    now = time.time()
+    copy = ThreadRow(
+        thread_id=str(uuid.uuid4()),
+        tenant=caller.tenant,
+        assistant_id=row.assistant_id,
+        status=row.status if row.status != "busy" else "idle",
+        created_at=now,
+        updated_at=now,
+        metadata=row.metadata,
+    )
+    if server.home.has_checkpoints():
+        with open_checkpointer(server.home) as saver:
+            saver.copy_thread(row.thread_id, copy.thread_id)
+    server.tables.add_thread(copy)
+    return copy
+
+
+def team_of_thread(server: Server, row: ThreadRow) -> str:
+    """The team a thread runs: as its first run recorded, else its assistant's.
+
+    Raises:
+        HTTPException: 404 when neither names an installed team.
+    """
+    try:
+        return read_thread_info(server.home, row.thread_id).team
+    except ReviewError:
+        return team_of(row.assistant_id or "")
+
+
+# -- state ----------------------------------------------------------------------------------
+
+
+def _state_at(server: Server, thread_id: str, config: RunnableConfig, subgraphs: bool) -> Any:
+    def read(app: App | None) -> dict[str, Any]:
+        if app is None:
+            return _empty_state(thread_id)
+        snapshot = app.get_state(config, subgraphs=subgraphs)
+        if snapshot.created_at is None and config["configurable"].get("checkpoint_id"):
+            raise HTTPException(404, f"checkpoint of thread {thread_id} not found")
+        return state_json(snapshot)
+
+    return with_thread_app(server, thread_id, read)
+
+
+def _empty_state(thread_id: str) -> dict[str, Any]:
+    return {
+        "values": {},
+        "next": [],
+        "checkpoint": {"thread_id": thread_id, "checkpoint_ns": "", "checkpoint_id": None},
+        "metadata": {},
+        "created_at": None,
+        "parent_checkpoint": None,
+        "tasks": [],
+        "interrupts": [],
+    }
+
+
+def _config(thread_id: str, checkpoint: dict[str, Any] | None) -> RunnableConfig:
+    config = thread_config(thread_id)
+    for key in ("checkpoint_id", "checkpoint_ns"):
+        if checkpoint and checkpoint.get(key):
+            config["configurable"][key] = checkpoint[key]
+    return config
+
+
+async def _state(request: Request) -> Response:
+    caller = caller_of(request, "run")
+    server = server_of(request)
+    row = owned_thread(server, caller, request.path_params["thread_id"])
+    subgraphs = request.query_params.get("subgraphs", "false") == "true"
+    checkpoint_id = request.path_params.get("checkpoint_id")
+    config = _config(row.thread_id, {"checkpoint_id": checkpoint_id})
+    return json_response(await blocking(_state_at, server, row.thread_id, config, subgraphs))
+
+
+async def _state_at_checkpoint(request: Request) -> Response:
+    caller = caller_of(request, "run")
+    server = server_of(request)
+    row = owned_thread(server, caller, request.path_params["thread_id"])
+    body = await body_of(request, StateBody)
+    config = _config(row.thread_id, body.checkpoint)
+    return json_response(await blocking(_state_at, server, row.thread_id, config, body.subgraphs))
+
+
+async def _update_state(request: Request) -> Response:
+    caller = caller_of(request, "review")
+    server = server_of(request)
+    row = owned_thread(server, caller, request.path_params["thread_id"])
+    body = await body_of(request, StateUpdateBody)
+    if server.runs.active_run(row.thread_id) is not None:
+        raise HTTPException(409, f"thread {row.thread_id} is running: wait for its run")
+    checkpoint = body.checkpoint or (
+        {"checkpoint_id": body.checkpoint_id} if body.checkpoint_id else None
+    )
+    config = _config(row.thread_id, checkpoint)
+    updated = await blocking(_apply_update, server, row.thread_id, config, body)
+    server.tables.update_thread(row.thread_id)
+    return json_response({"checkpoint": updated})
+
+
+def _apply_update(
+    server: Server, thread_id: str, config: RunnableConfig, body: StateUpdateBody
+) -> dict[str, Any]:
+    def apply(app: App | None) -> dict[str, Any]:
+        if app is None:
+            raise HTTPException(422, f"thread {thread_id} has no state yet: start a run first")
+        if pending(app, thread_id):
+            raise ReviewError(
+                f"thread {thread_id} waits for a review: decide it with a run whose command "
+                "resumes it (an edit goes through the review's checks and audit trail)"
+            )
+        values = body.values if isinstance(body.values, dict) or body.values is None else None
+        if values is None and body.values is not None:
+            raise InvalidUpdate("values: send one mapping of state keys")
+        unknown = sorted(set(values or {}) - set(app.channels))
+        if unknown:
+            raise InvalidUpdate(f"values: {', '.join(unknown)} are not keys of the state")
+        with hold_thread(app, thread_id):
+            done = app.update_state(config, values, as_node=body.as_node)
+        configurable = done.get("configurable") or {}
+        return {
+            "thread_id": thread_id,
+            "checkpoint_ns": configurable.get("checkpoint_ns", ""),
+            "checkpoint_id": configurable.get("checkpoint_id"),
+            "checkpoint_map": configurable.get("checkpoint_map"),
+        }
+
+    result: dict[str, Any] = with_thread_app(server, thread_id, apply)
+    return result
+
+
+async def _history(request: Request) -> Response:
+    caller = caller_of(request, "run")
+    server = server_of(request)
+    row = owned_thread(server, caller, request.path_params["thread_id"])
+    body = await body_of(request, HistoryBody)
+    return json_response(await blocking(_history_of, server, row.thread_id, body))
+
+
+def _history_of(server: Server, thread_id: str, body: HistoryBody) -> list[dict[str, Any]]:
+    before = body.before if isinstance(body.before, dict) else {"checkpoint_id": body.before}
+
+    def read(app: App | None) -> list[dict[str, Any]]:
+        if app is None:
+            return []
+        snapshots = app.get_state_history(
+            _config(thread_id, body.checkpoint),
+            filter=body.metadata,
+            before=_config(thread_id, before) if body.before else None,
+            limit=body.limit,
+        )
+        return [state_json(snapshot) for snapshot in snapshots]
+
+    found: list[dict[str, Any]] = with_thread_app(server, thread_id, read)
+    return found
+
+
+def thread_routes() -> list[Route]:
+    """The threads endpoints."""
+    return [
+        Route("/threads", _create, methods=["POST"]),
+        Route("/threads/search", _search, methods=["POST"]),
+        Route("/threads/{thread_id}", _get, methods=["GET"]),
+        Route("/threads/{thread_id}", _delete, methods=["DELETE"]),
+        Route("/threads/{thread_id}/copy", _copy, methods=["POST"]),
+        Route("/threads/{thread_id}/state", _state, methods=["GET"]),
+        Route("/threads/{thread_id}/state", _update_state, methods=["POST"]),
+        Route("/threads/{thread_id}/state/checkpoint", _state_at_checkpoint, methods=["POST"]),
+        Route("/threads/{thread_id}/state/{checkpoint_id}", _state, methods=["GET"]),
+        Route("/threads/{thread_id}/history", _history, methods=["POST"]),
+    ]

@@ -1,0 +1,158 @@
+"""``cadre serve``: the installed teams behind LangGraph's server API (the part
+``langgraph-sdk`` speaks, see ``docs/server.md``), one process, runs executed in it."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from framework.errors import CadreError, ConfigError
+from framework.home import DataHome
+from framework.memory import ingest_corpus
+from framework.memory.langgraph_store import LangGraphStore
+from framework.observe import ObserverOptions
+from framework.server._apps import TeamApps
+from framework.server._assistants import assistant_routes
+from framework.server._http import Server, error_response, json_response
+from framework.server._run_routes import run_routes
+from framework.server._runs import Runs
+from framework.server._store_routes import store_routes
+from framework.server._tables import ServerTables
+from framework.server._threads import thread_routes
+from framework.server.console._pages import console_error, console_routes
+from framework.server.console._sessions import Sessions
+from framework.server.tokens import TokenStore
+from framework.stores import home_cipher, home_store
+
+__all__ = ["MAX_BODY_BYTES", "ServerOptions", "build_app"]
+
+logger = logging.getLogger("cadre.server")
+
+MAX_BODY_BYTES = 1_048_576
+"""The largest request body accepted (413 beyond)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerOptions:
+    """How a server runs."""
+
+    home: DataHome
+    no_auth: bool = False
+    """Serve without tokens (every caller is tenant ``default``, user ``local``)."""
+    corpus: Path | None = None
+    """A folder to index into the store when the server starts."""
+    workers: int = 8
+    """How many runs execute at once."""
+    observe: ObserverOptions | None = field(default_factory=ObserverOptions)
+    """How runs are observed (traces under the home by default); None observes nothing."""
+
+
+def _open(options: ServerOptions) -> Server:
+    home = options.home.create()
+    tokens = None if options.no_auth else TokenStore(home.server_target)
+    if tokens is not None and not any(t.revoked_at is None for t in tokens.list()):
+        tokens.close()
+        raise ConfigError(
+            "no API token to serve with: make one with `cadre tokens create --tenant T --name N "
+            "--scopes run,review,admin`, or start with --no-auth on 127.0.0.1"
+        )
+    cipher = home_cipher(home)
+    store = home_store(home, cipher)
+    if options.corpus is not None:
+        ingest_corpus(options.corpus, store)
+    tables = ServerTables(home.server_target, cipher)
+    apps = TeamApps()
+    runs = Runs(home, tables, apps, workers=options.workers, observe=options.observe)
+    return Server(
+        home=home, tables=tables, tokens=tokens, apps=apps, runs=runs, store=LangGraphStore(store)
+    )
+
+
+async def _failed(request: Request, error: Exception) -> Response:
+    if request.url.path.startswith("/console"):
+        return console_error(error)
+    return error_response(error)
+
+
+async def _root(request: Request) -> Response:
+    return json_response({"name": "cadre", "api": "LangGraph server API (subset)"})
+
+
+class _BodyLimit:
+    """Refuses request bodies over :data:`MAX_BODY_BYTES` with 413."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            await _too_large(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY_BYTES:
+                raise HTTPException(413, f"the body is over {MAX_BODY_BYTES} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    response = json_response({"detail": f"the body is over {MAX_BODY_BYTES} bytes"}, 413)
+    await response(scope, receive, send)
+
+
+def build_app(options: ServerOptions) -> Starlette:
+    """The ASGI app of a server (its databases open when it starts and close when it stops).
+
+    Raises:
+        ConfigError: (at startup) No live API token and no ``--no-auth``.
+    """
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server = _open(options)
+        app.state.cadre = server
+        app.state.sessions = Sessions()
+        resumed = await server.runs.recover()
+        if resumed:
+            logger.warning("cadre: resuming %d run(s) a stopped server left unfinished", resumed)
+        try:
+            yield
+        finally:
+            server.close()
+
+    routes = [
+        Route("/", _root, methods=["GET"]),
+        Route("/ok", _root, methods=["GET"]),
+        *assistant_routes(),
+        *thread_routes(),
+        *run_routes(),
+        *store_routes(),
+        *console_routes(),
+    ]
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(_BodyLimit)],
+        exception_handlers={Exception: _failed, HTTPException: _failed, CadreError: _failed},
+        lifespan=lifespan,
+    )

@@ -1,0 +1,36 @@
+"""A ``cadre serve`` killed (SIGKILL) in the middle of a run resumes the run when it starts
+again: from the run's checkpoints, every task done once it was saved, the run ends well."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench.crash import CrashLab, CrashSettings
+from bench.crash_team import task_ids
+from tests.conftest import HELD_TEAM, held_run, wait_for_effects
+from tests.served import Served, start
+
+TASKS = 6
+
+
+def test_a_killed_server_resumes_its_run_when_it_starts_again(
+    tmp_path: Path, database: str | None
+) -> None:
+    lab = CrashLab(tmp_path, CrashSettings(tasks=TASKS, max_parallel=2))
+    held = held_run(lab.env, tmp_path, database)
+    served = Served(url="", home=tmp_path / "home", database=database)
+    with start(served, env=held.env):
+        client = served.client()
+        thread_id = client.threads.create()["thread_id"]
+        run = client.runs.create(thread_id, HELD_TEAM, input={"question": "count"})
+        assert served.process is not None
+        wait_for_effects(held.effects, served.process, timeout=120)  # the run is held now
+        served.process.kill()
+        served.process.wait()
+    with start(served, env=held.env):  # another process: the hold lets it go on
+        client = served.client()
+        final = client.runs.join(thread_id, run["run_id"])
+        assert client.runs.get(thread_id, run["run_id"])["status"] == "success"
+        assert sorted(final["worker_results"]) == sorted(task_ids(TASKS))
+        assert all(r["status"] == "ok" for r in final["worker_results"].values())
+        assert client.threads.get(thread_id)["status"] == "idle"
