@@ -94,6 +94,17 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MiB (0 where /proc is missing)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 @dataclass
 class Served:
     """``cadre serve`` in a subprocess, started (again) on one home and port; one log file per
@@ -108,6 +119,8 @@ class Served:
     starts: int = 0
     cpu_s: float = 0.0
     """CPU seconds of the processes already stopped."""
+    rss_mb: float = 0.0
+    """Resident memory of the last process when it was stopped."""
 
     @property
     def url(self) -> str:
@@ -166,6 +179,7 @@ class Served:
         if self.process is None or self.process.poll() is not None:
             return
         self.cpu_s += _cpu_seconds(self.process.pid)
+        self.rss_mb = _rss_mb(self.process.pid)
         self.process.terminate()
         try:
             self.process.wait(timeout=30)
@@ -195,6 +209,7 @@ class Run:
     submitted_at: float | None = None
     ended_at: float | None = None
     in_flight_at_kill: bool = False
+    submitted_while_down: bool = False
     broken: str = ""
     """The error that cut the stream or request the run was submitted with, if any."""
     reconnects: int = 0
@@ -202,7 +217,9 @@ class Run:
     retries: int = 0
     """How many of the run's calls were sent again (the server was down, or answered 5xx)."""
     recovery: str = ""
-    """How a broken run was finished: ``joined`` (found, then runs.join) or ``recreated``."""
+    """How a broken run was finished: ``joined`` (the server had it: runs.join), ``recreated``
+    (the request reached a server that died before recording it), or ``resent`` (the request
+    found no server: sent again once one answered)."""
     error_event: Any = None
     outcome: str = ""
     """``ok``, or why the run is lost."""
@@ -226,6 +243,8 @@ class Load:
     issued: int = 0
     submitted: int = 0
     kill_now: asyncio.Event = field(default_factory=asyncio.Event)
+    down: bool = False
+    """The server is killed and not answering yet."""
     began: float = field(default_factory=time.perf_counter)
 
     def next_run(self) -> Run | None:
@@ -246,6 +265,7 @@ class Load:
     def submitting(self, run: Run) -> None:
         """Note that ``run`` is sent now; at the kill mark, wake the killer."""
         run.submitted_at = time.perf_counter()
+        run.submitted_while_down = self.down
         self.submitted += 1
         if self.kill_at is not None and self.submitted == self.kill_at:
             self.kill_now.set()
@@ -341,16 +361,16 @@ async def _joined(load: Load, client: LangGraphClient, run: Run) -> None:
         run.error_event = final["__error__"]
 
 
-async def _recovered(load: Load, client: LangGraphClient, run: Run) -> None:
+async def _recovered(load: Load, client: LangGraphClient, run: Run, *, reached: bool) -> None:
     """Finish a run whose submission or stream broke: join it if the server recorded it,
-    else create it again (and join that)."""
+    else create it again (and join that); ``reached``: the submission reached a server."""
     pause = RETRY_PAUSE_S[0]
     while run.run_id is None:
         listed = await _retried(load, lambda: client.runs.list(run.thread_id))
         if listed:
             run.run_id = str(listed[0]["run_id"])
             break
-        run.recovery = "recreated"
+        run.recovery = "recreated" if reached else "resent"
         try:
             created = await client.runs.create(run.thread_id, TEAM, input=_question(run))
             run.run_id = str(created["run_id"])
@@ -385,7 +405,7 @@ async def _drive(load: Load, client: LangGraphClient, run: Run) -> None:
             await _created(load, client, run, start)
     except (httpx.TransportError, httpx.HTTPStatusError) as error:
         run.broken = f"{type(error).__name__}: {error}"[:200]
-        await _recovered(load, client, run)
+        await _recovered(load, client, run, reached=not isinstance(error, httpx.ConnectError))
     run.ended_at = time.perf_counter()
     run.end_s = run.ended_at - start
     began = time.perf_counter()
@@ -434,14 +454,16 @@ _RESUMED = re.compile(r"resuming (\d+) run")
 async def _killer(load: Load, served: Served, kills: list[Kill]) -> None:
     await load.kill_now.wait()
     now = time.perf_counter()
+    await asyncio.to_thread(served.kill)
     live = load.in_flight()
     for run in live:
         run.in_flight_at_kill = True
     kill = Kill(at_submitted=load.submitted, at_s=now - load.began, in_flight=len(live))
-    await asyncio.to_thread(served.kill)
+    load.down = True
     served.launch()
     await served.wait_up()
     kill.down_s = time.perf_counter() - now
+    load.down = False
     kills.append(kill)
     await asyncio.sleep(1.0)  # the resume line is written when the app starts
     found = _RESUMED.search(served.log.read_text(errors="replace"))
@@ -461,6 +483,7 @@ class Result:
     runs: list[Run]
     wall_s: float
     server_cpu_s: float | None = None
+    server_rss_mb: float = 0.0
     bench_cpu_s: float = 0.0
     statuses: Counter[int] = field(default_factory=Counter)
     server_errors: list[str] = field(default_factory=list)
@@ -543,6 +566,7 @@ def served_scenario(
         runs=sorted(load.done, key=lambda r: r.index),
         wall_s=wall,
         server_cpu_s=server_cpu,
+        server_rss_mb=served.rss_mb,
         bench_cpu_s=time.process_time() - cpu,
         statuses=load.statuses,
         server_errors=load.server_errors,
@@ -682,6 +706,8 @@ def _fates(runs: Sequence[Run]) -> str:
     for run in runs:
         if run.recovery == "recreated":
             fates["created again (never recorded)"] += 1
+        elif run.recovery == "resent":
+            fates["sent again (no server)"] += 1
         elif run.recovery == "joined":
             fates["found and joined after an error"] += 1
         elif run.reconnects:
@@ -703,7 +729,8 @@ def _details(result: Result) -> list[str]:
         f"{sum(r.way == 'create' for r in runs)} runs by runs.create + join, "
         f"{sum(r.way == 'stream' for r in runs)} by runs.stream; task executions "
         f"{result.executions} ({TASKS} x {len(runs)} = {TASKS * len(runs)}, "
-        f"{result.executions - TASKS * len(runs)} more)",
+        f"{result.executions - TASKS * len(runs)} more); server RSS at the end "
+        f"{result.server_rss_mb:.0f} MiB",
     ]
     if result.retried:
         retried = ", ".join(f"{name} {count}" for name, count in result.retried.most_common())
@@ -717,6 +744,9 @@ def _details(result: Result) -> list[str]:
             "run(s)"
         )
         lines.append(f"  runs in flight at the kill: {_fates(at_kill)}")
+        while_down = [r for r in runs if r.submitted_while_down]
+        if while_down:
+            lines.append(f"  runs submitted while no server answered: {_fates(while_down)}")
     broken = Counter(r.broken.split(":", 1)[0] for r in runs if r.broken)
     if broken:
         lines.append(f"  submissions or streams broken by: {dict(broken)}")

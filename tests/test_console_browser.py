@@ -1,0 +1,192 @@
+"""The reviewer console in a real headless Chromium (Debian's ``chromium`` and
+``chromium-driver``, through Selenium): sign in with a token, find the paused run in the inbox,
+submit an invalid plan edit and see the error beside the field (the thread unchanged), approve,
+and read the answer; a task description with ``<script>`` renders as text; another tenant's
+thread is not there; forms without their CSRF token are refused; the pages fit a phone.
+
+Screenshots go to ``$CADRE_SCREENSHOTS`` when set (the README's come from there), else to the
+test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.wait import WebDriverWait
+
+from framework.memory import MiniLMEmbedder
+from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.served import Served, serve
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+REQUIRE_VARIABLE = "CADRE_REQUIRE_BROWSER"
+SCREENSHOTS_VARIABLE = "CADRE_SCREENSHOTS"
+QUESTION = "How are checkpoints written? <script>window.__xss = 1</script>"
+WAIT_S = 90.0
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        if os.environ.get(REQUIRE_VARIABLE):
+            pytest.fail("Debian's chromium and chromium-driver are not installed")
+        pytest.skip("no headless Chromium (apt-get install chromium chromium-driver)")
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1000",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def served(tmp_path: Path, embedder: MiniLMEmbedder) -> Iterator[Served]:
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    tokens = {"ada": ("acme", "run,review"), "bob": ("globex", "run,review")}
+    with serve(tmp_path / "home", None, corpus=corpus, tokens=tokens) as server:
+        yield server
+
+
+def _screenshot(driver: WebDriver, tmp_path: Path, name: str) -> None:
+    folder = Path(os.environ.get(SCREENSHOTS_VARIABLE) or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(folder / name))
+
+
+def _shown(driver: WebDriver, locator: tuple[str, str]) -> WebElement:
+    """The element once the page that has it is loaded (clicks navigate)."""
+    wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=[StaleElementReferenceException])
+    found: WebElement = wait.until(expected_conditions.presence_of_element_located(locator))
+    return found
+
+
+def _heading(driver: WebDriver, text: str) -> None:
+    wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=[StaleElementReferenceException])
+    wait.until(expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), text))
+
+
+def _sign_in(driver: WebDriver, served: Served, name: str) -> None:
+    driver.delete_all_cookies()
+    driver.get(f"{served.url}/console")
+    _shown(driver, (By.ID, "token")).send_keys(served.tokens[name])
+    driver.find_element(By.ID, "sign-in").click()
+    _heading(driver, "Inbox")
+
+
+def _paused_thread(served: Served) -> str:
+    client = served.client("ada")
+    thread_id: str = client.threads.create()["thread_id"]
+    review = {"configurable": {"review": ["plan"]}}
+    client.runs.wait(thread_id, "meta", input={"question": QUESTION}, config=review)
+    return thread_id
+
+
+def _wait_for_answer(driver: WebDriver) -> str:
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        try:
+            found = driver.find_elements(By.ID, "answer")
+            if found:
+                return str(found[0].text)
+        except StaleElementReferenceException:  # the page was loading
+            pass
+        time.sleep(0.5)
+        driver.refresh()
+    raise AssertionError(f"no answer after {WAIT_S} s: {driver.page_source[:2000]}")
+
+
+def test_a_reviewer_edits_badly_then_approves_and_reads_the_answer(
+    browser: WebDriver, served: Served, tmp_path: Path
+) -> None:
+    thread_id = _paused_thread(served)
+    _sign_in(browser, served, "ada")
+    [item] = browser.find_elements(By.CLASS_NAME, "thread-item")
+    assert "<script>" in item.text and "plan review" in item.text
+    _screenshot(browser, tmp_path, "console-inbox.png")
+
+    item.find_element(By.CLASS_NAME, "thread-link").click()
+    assert "<script>window.__xss = 1</script>" in _shown(browser, (By.ID, "question")).text
+    assert browser.execute_script("return window.__xss === undefined")  # text, never run
+
+    editor = browser.find_element(By.ID, "edit-plan")
+    plan = json.loads(editor.get_attribute("value") or "{}")
+    plan["tasks"][0]["description"] = ""
+    browser.execute_script("arguments[0].value = arguments[1]", editor, json.dumps(plan))
+    browser.find_element(By.ID, "save-plan").click()
+    error = _shown(browser, (By.ID, "error-plan")).text
+    assert "plan.tasks.0.description" in error and "at least 1 character" in error
+    state = served.client("ada").threads.get_state(thread_id)
+    assert state["next"] == ["research_team"] and len(state["interrupts"]) == 1  # untouched
+
+    _shown(browser, (By.ID, "approve")).click()
+    answer = _wait_for_answer(browser)
+    assert answer.startswith("#")
+    audit = browser.find_element(By.CLASS_NAME, "audit").text
+    assert "approve of the plan review by ada" in audit
+    assert browser.find_elements(By.CSS_SELECTOR, "#waterfall .span-bar")  # the trace
+    _screenshot(browser, tmp_path, "console-thread.png")
+
+    browser.set_window_size(390, 844)  # a phone
+    try:
+        browser.refresh()
+        assert browser.execute_script(
+            "return document.documentElement.scrollWidth <= window.innerWidth + 1"
+        )
+        _screenshot(browser, tmp_path, "console-phone.png")
+    finally:
+        browser.set_window_size(1280, 1000)
+
+
+def test_another_tenants_thread_is_not_reachable(browser: WebDriver, served: Served) -> None:
+    thread_id = _paused_thread(served)
+    _sign_in(browser, served, "bob")
+    assert browser.find_elements(By.ID, "empty-inbox")
+    browser.get(f"{served.url}/console/threads/{thread_id}")
+    _heading(browser, "no such thread")
+    assert "plan" not in browser.page_source.lower().split("<h1>")[-1].split("</h1>")[0]
+
+
+def test_a_form_without_its_csrf_token_is_refused(served: Served) -> None:
+    thread_id = _paused_thread(served)
+    with httpx.Client(base_url=served.url) as client:
+        signed = client.post("/console/login", data={"token": served.tokens["ada"]})
+        assert signed.status_code == 303
+        cookie = signed.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie and "path=/console" in cookie
+        page = client.get(f"/console/threads/{thread_id}")
+        assert page.status_code == 200
+        forged = client.post(
+            f"/console/threads/{thread_id}/decide", data={"kind": "approve", "request_id": "x"}
+        )
+        assert forged.status_code == 403 and "CSRF" in forged.text
+        wrong = client.post("/console/login", data={"token": "cadre_000000000000_nope"})
+        assert wrong.status_code == 401
+    assert served.client("ada").threads.get_state(thread_id)["next"] == ["research_team"]
