@@ -1,9 +1,13 @@
-"""A ``cadre serve`` killed (SIGKILL) in the middle of a run resumes the run when it starts
-again: from the run's checkpoints, every task done once it was saved, the run ends well."""
+"""A ``cadre serve`` killed (SIGKILL) or stopped (SIGTERM) in the middle of a run resumes the
+run when it starts again: from the run's checkpoints, every task done once it was saved, the run
+ends well."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
+
+import pytest
 
 from bench.crash import CrashLab, CrashSettings
 from bench.crash_team import task_ids
@@ -13,8 +17,9 @@ from tests.served import Served, start
 TASKS = 6
 
 
-def test_a_killed_server_resumes_its_run_when_it_starts_again(
-    tmp_path: Path, database: str | None
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGTERM], ids=["killed", "stopped"])
+def test_a_stopped_server_resumes_its_run_when_it_starts_again(
+    tmp_path: Path, database: str | None, stop: signal.Signals
 ) -> None:
     lab = CrashLab(tmp_path, CrashSettings(tasks=TASKS, max_parallel=2))
     held = held_run(lab.env, tmp_path, database)
@@ -25,8 +30,8 @@ def test_a_killed_server_resumes_its_run_when_it_starts_again(
         run = client.runs.create(thread_id, HELD_TEAM, input={"question": "count"})
         assert served.process is not None
         wait_for_effects(held.effects, served.process, timeout=120)  # the run is held now
-        served.process.kill()
-        served.process.wait()
+        served.process.send_signal(stop)
+        served.process.wait(timeout=60)
     with start(served, env=held.env):  # another process: the hold lets it go on
         client = served.client()
         final = client.runs.join(thread_id, run["run_id"])

@@ -112,6 +112,10 @@ class Runs:
         self._cancelled: dict[str, threading.Event] = {}
         self._thread_locks: dict[str, asyncio.Lock] = {}
         self._active: dict[str, str] = {}
+        """Thread -> the run executing on it."""
+        self._queued: dict[str, list[str]] = {}
+        """Thread -> its runs started and not ended (executing, or waiting their turn)."""
+        self._closing = False
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- starting ------------------------------------------------------------------------------
@@ -124,15 +128,16 @@ class Runs:
             ReviewError: A resume value is not a valid decision (nothing ran).
         """
         strategy = body.multitask_strategy or "reject"
-        active = self._active.get(thread_id)
-        if active is not None:
+        started = list(self._queued.get(thread_id) or ())
+        if started:
             if strategy == "reject":
                 raise ThreadBusyError(
-                    f"thread {thread_id} is busy with run {active}: wait for it (join), or "
+                    f"thread {thread_id} is busy with run {started[0]}: wait for it (join), or "
                     "send multitask_strategy enqueue or interrupt"
                 )
             if strategy in ("interrupt", "rollback"):
-                self.cancel(active)
+                for run_id in started:
+                    self.cancel(run_id)
         command = await asyncio.to_thread(self._command, caller, thread_id, team, body)
         now = time.time()
         row = RunRow(
@@ -180,6 +185,7 @@ class Runs:
         return len(rows)
 
     def _launch(self, job: _Job) -> None:
+        self._queued.setdefault(job.row.thread_id, []).append(job.row.run_id)
         log = self.logs[job.row.run_id] = RunLog(asyncio.get_running_loop())
         log.add("metadata", {"run_id": job.row.run_id, "attempt": 1})
         self._cancelled[job.row.run_id] = threading.Event()
@@ -243,11 +249,17 @@ class Runs:
                 status, thread_status = await loop.run_in_executor(
                     self._pool, self._execute, job, log
                 )
-                self.tables.set_run_status(row.run_id, status)
-                self.tables.update_thread(row.thread_id, status=thread_status)
+                if not self._closing:  # a stopping server leaves it running: resumed at start
+                    self.tables.set_run_status(row.run_id, status)
+                    self.tables.update_thread(row.thread_id, status=thread_status)
         finally:
             if self._active.get(row.thread_id) == row.run_id:
                 del self._active[row.thread_id]
+            queued = self._queued.get(row.thread_id) or []
+            if row.run_id in queued:
+                queued.remove(row.run_id)
+            if not queued:
+                self._queued.pop(row.thread_id, None)
             log.finish()
 
     def _execute(self, job: _Job, log: RunLog) -> tuple[str, str]:
@@ -290,8 +302,8 @@ class Runs:
     # -- asking about runs ---------------------------------------------------------------------
 
     def active_run(self, thread_id: str) -> str | None:
-        """The run executing on ``thread_id`` now, if any."""
-        return self._active.get(thread_id)
+        """The run executing on ``thread_id`` now, or the first waiting its turn, if any."""
+        return self._active.get(thread_id) or next(iter(self._queued.get(thread_id) or ()), None)
 
     def cancel(self, run_id: str) -> bool:
         """Ask a run to stop at its next step; whether it was running here."""
@@ -302,7 +314,9 @@ class Runs:
         return True
 
     def close(self) -> None:
-        """Stop taking runs; runs going on are cancelled (they resume at the next start)."""
+        """Stop: runs going on stop at their next step and stay recorded as running, so the
+        next start resumes them from their checkpoints."""
+        self._closing = True
         for flag in self._cancelled.values():
             flag.set()
         self._pool.shutdown(wait=True, cancel_futures=True)
