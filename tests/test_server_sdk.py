@@ -161,3 +161,26 @@ def test_unknown_endpoints_and_unsupported_parameters_answer_json_errors(
         assert huge.status_code == 413
         not_json = http.post("/threads", content=b"{nope")
         assert not_json.status_code == 422
+
+
+def test_a_client_that_disconnects_leaves_its_run_going_and_join_reattaches(
+    served: Served, database: str | None
+) -> None:
+    if database is not None:
+        pytest.skip("streams are the server's, whatever the database")
+    client = served.client("ada")
+    thread_id = client.threads.create()["thread_id"]
+    stream = client.runs.stream(
+        thread_id, "meta", input={"question": QUESTION}, stream_mode=["custom"]
+    )
+    first = next(iter(stream))
+    assert first.event == "metadata"
+    run_id = first.data["run_id"]
+    stream.close()  # the client goes away after the first event
+    joined = client.runs.join(thread_id, run_id)
+    assert joined["final_answer"]
+    replayed = [part.event for part in client.runs.join_stream(thread_id, run_id)]
+    assert replayed[0] == "metadata" and replayed[-1] == "end" and "custom" in replayed
+    after = [p.event for p in client.runs.join_stream(thread_id, run_id, last_event_id="2")]
+    assert len(after) < len(replayed)  # from the event after id 2
+    assert client.runs.get(thread_id, run_id)["status"] == "success"
