@@ -15,7 +15,8 @@ For N async tasks of 50 ms each and a concurrency cap C, measures in one process
 - durable fan-out, the cadre team compiled with a checkpointer, each run on a fresh thread id
   of one database per cell (created in a temporary folder before the clock starts):
   ``plain`` (plain sqlite): ``CadreSaver(path, cipher=None)``; ``encrypted`` (encrypted
-  sqlite): ``CadreSaver(path, BlobCipher(Keyring.generate()))``, what ``cadre run`` uses;
+  sqlite): ``CadreSaver(path, BlobCipher(Keyring.generate()), data_keys=...)``, what
+  ``cadre run`` uses (each thread's blobs under its own data key);
   ``upstream``: LangGraph's ``AsyncSqliteSaver`` on aiosqlite (informative, the upstream
   reference). Targets: encrypted/plain <= 1.15 on every row, and encrypted/raw <= 1.5 for
   N = 1000 (reported for smaller N).
@@ -63,6 +64,7 @@ except ModuleNotFoundError:
 from framework.builder import TeamSettings, build_team, compile_team
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import BlobCipher
+from framework.persistence.data_keys import DataKeys
 from framework.persistence.keys import Keyring
 from framework.persistence.saver import UNREADABLE, CadreSaver, key_usage
 from framework.records import MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
@@ -598,7 +600,10 @@ class DurableRun:
 
 
 async def open_cadre_saver(folder: Path, cipher: BlobCipher | None) -> tuple[Saver, Any]:
-    saver = CadreSaver(folder / "checkpoints.sqlite", cipher)
+    """cadre's saver as ``cadre run`` opens it: encrypted, each thread under its own data key
+    (kept in a key store of its own), or plain."""
+    keys = DataKeys(folder / "data-keys.sqlite", cipher) if cipher is not None else None
+    saver = CadreSaver(folder / "checkpoints.sqlite", cipher, data_keys=keys)
 
     async def shut() -> None:
         saver.close()
@@ -607,7 +612,8 @@ async def open_cadre_saver(folder: Path, cipher: BlobCipher | None) -> tuple[Sav
 
 
 def check_sealed(saver: Saver) -> None:
-    """Every blob of the encrypted database is sealed under the bench's one key."""
+    """Every blob of the encrypted database is sealed under a thread's data key, each wrapped
+    under the bench's one key."""
     assert isinstance(saver, CadreSaver) and saver.cipher is not None
     usage = key_usage(saver)
     primary = saver.cipher.keyring.primary

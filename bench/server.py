@@ -813,13 +813,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
             flush=True,
         )
-        results = []
+        results: list[Result] = []
+        failures = 0
         for workers in args.workers:
-            if not args.no_baseline:
-                results.append(in_process(folder, env, args.runs, workers))
-            results.append(served_scenario(folder, env, args, workers))
+            kinds = ["served"] if args.no_baseline else ["in-process", "served"]
+            for kind in kinds:
+                try:
+                    if kind == "served":
+                        results.append(served_scenario(folder, env, args, workers))
+                    else:
+                        results.append(in_process(folder, env, args.runs, workers))
+                except Exception as error:  # report the others all the same
+                    failures += 1
+                    print(f"{kind} ({workers} workers) failed: {error}", file=sys.stderr)
         print(report(results))
-    failed = any(r.lost or r.server_5xx for r in results)
+    failed = failures or any(r.lost or r.server_5xx for r in results)
     return 1 if failed else 0
 
 

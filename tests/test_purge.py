@@ -4,6 +4,7 @@ running thread refuses it; an interrupted purge finishes when run again."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import subprocess
 from contextlib import closing
@@ -125,6 +126,8 @@ def test_purge_erases_a_scope_everywhere_and_keeps_the_others(
         assert stone.finished_at is not None and "alice" not in stone.scope_digest
     with open_checkpointer(data_home) as saver:
         assert saver.get_tuple({"configurable": {"thread_id": "alice-thread-1"}}) is None
+    digest = hashlib.sha256(b"thread alice-thread-1").hexdigest()[:32]
+    assert not list((data_home.root / "locks").glob(f"*{digest}"))  # no trace of the thread
 
     again = _cadre(home, "purge", "--scope", "user:alice")
     assert "user:alice was purged already" in again

@@ -120,6 +120,11 @@ class Database(ABC):
         waiting until they release it (not re-entrant: take it once per process)."""
 
     @abstractmethod
+    def forget_lock(self, name: str) -> None:
+        """Remove what the lock called ``name`` leaves behind once what it locked is gone
+        (SQLite: its lock file; PostgreSQL's advisory locks leave nothing)."""
+
+    @abstractmethod
     def close(self) -> None:
         """Close the connection."""
 

@@ -145,6 +145,9 @@ class PostgresDatabase(Database):
         for table in sorted(self.table_names()):
             self.conn.execute(f'VACUUM "{self.schema}"."{table}"')
 
+    def forget_lock(self, name: str) -> None:
+        """Nothing: an advisory lock leaves no trace once released."""
+
     def _lock_key(self, name: str) -> int:
         digest = hashlib.sha256(f"{self.schema}\0{name}".encode()).digest()
         return int.from_bytes(digest[:8], "big", signed=True)

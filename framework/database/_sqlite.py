@@ -152,14 +152,22 @@ class SqliteDatabase(Database):
         with self._flock(name, busy=None):
             yield
 
+    def _lock_file(self, name: str) -> Path:
+        database = Path(self.path)
+        digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]
+        return database.parent / "locks" / f"{database.name}-{digest}"
+
+    def forget_lock(self, name: str) -> None:
+        """Remove the lock file of ``name`` (what it locked is gone: a deleted thread)."""
+        if str(self.path) != _MEMORY:
+            self._lock_file(name).unlink(missing_ok=True)
+
     @contextmanager
     def _flock(self, name: str, busy: str | None) -> Iterator[None]:
         """The file lock of ``name``: waited for, or refused with ThreadBusyError(``busy``)."""
-        database = Path(self.path)
-        folder = database.parent / "locks"
-        folder.mkdir(mode=0o700, exist_ok=True)
-        digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]
-        with open(folder / f"{database.name}-{digest}", "a+b") as handle:
+        path = self._lock_file(name)
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        with open(path, "a+b") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | (fcntl.LOCK_NB if busy is not None else 0))
             except BlockingIOError:

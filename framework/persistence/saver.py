@@ -184,7 +184,7 @@ class CadreSaver(BaseCheckpointSaver[str]):
             f"thread {thread_id} is busy: another process is running it right now; wait until "
             "it finishes or pauses for review, then try again (its state is intact)"
         )
-        with self.db.hold(f"thread {thread_id}", busy):
+        with self.db.hold(_thread_lock(thread_id), busy):
             self._codec.forget([thread_id])  # its key may have been destroyed meanwhile
             yield
 
@@ -294,6 +294,8 @@ class CadreSaver(BaseCheckpointSaver[str]):
         with self.lock, self.db.write_transaction():
             _maintenance.delete_threads(self.db, ids)
             self._deltas.forget_threads(ids)
+        for thread_id in ids:  # a lock file named by the thread would say it was here
+            self.db.forget_lock(_thread_lock(thread_id))
         if self.data_keys is not None:
             self._codec.forget(ids)
             self.data_keys.destroy([thread_key_id(thread_id) for thread_id in ids])
@@ -408,3 +410,8 @@ class CadreSaver(BaseCheckpointSaver[str]):
         else:
             counter = int(str(current).split(".")[0])
         return f"{counter + 1:032}.{random.random():016}"
+
+
+def _thread_lock(thread_id: str) -> str:
+    """The name of the lock a thread's runs hold."""
+    return f"thread {thread_id}"
