@@ -29,8 +29,12 @@ For comparison, the same R runs execute in this process without HTTP, the team c
 (``framework.launch.launch``) and ``framework.runner.run_team`` called from W threads, with
 the same observer as the server's runs (telemetry into the home).
 
+With ``--postgres URL`` (a PostgreSQL server), every scenario, the in-process one too, runs
+on a new database of that server instead of the home's SQLite files.
+
 Run: ``.venv/bin/python bench/server.py [--runs 500] [--clients 50] [--workers 8 [16]]
-[--kill] [--keep DIR]``; prints Markdown tables (see ``docs/benchmarks.md``).
+[--kill] [--postgres URL] [--keep DIR]``; prints Markdown tables and exits 1 when a run was
+lost or the server answered 5xx (see ``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 import warnings
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
@@ -221,6 +226,10 @@ class Run:
     (the request reached a server that died before recording it), or ``resent`` (the request
     found no server: sent again once one answered)."""
     error_event: Any = None
+    stream_ids: list[str] = field(default_factory=list)
+    """The stream's events as ``name#id`` (stream runs)."""
+    final_streamed: bool = False
+    """The stream's last ``values`` event carried the final answer."""
     outcome: str = ""
     """``ok``, or why the run is lost."""
 
@@ -336,6 +345,9 @@ async def _streamed(client: LangGraphClient, run: Run, start: float) -> None:
     stream = client.runs.stream(run.thread_id, TEAM, input=_question(run), stream_mode="values")
     async for part in stream:
         now = time.perf_counter() - start
+        run.stream_ids.append(f"{part.event}#{part.id}")
+        if part.event == "values":
+            run.final_streamed = bool(isinstance(part.data, dict) and part.data.get("final_answer"))
         if part.event == "metadata":
             if run.run_id is None:
                 run.run_id = str(part.data["run_id"])
@@ -473,6 +485,18 @@ async def _killer(load: Load, served: Served, kills: list[Kill]) -> None:
 # -- scenarios ---------------------------------------------------------------------------------
 
 
+def _database(server_url: str | None) -> str | None:
+    """A new, empty database on the PostgreSQL server of ``server_url`` (None: SQLite)."""
+    if server_url is None:
+        return None
+    import psycopg
+
+    name = f"cadre_bench_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    return f"{server_url.rsplit('/', 1)[0]}/{name}"
+
+
 @dataclass
 class Result:
     """One scenario's numbers."""
@@ -530,15 +554,16 @@ def served_scenario(
 ) -> Result:
     """The load on a fresh server with ``workers`` (killed once when ``args.kill``)."""
     name = "cadre serve, killed once" if args.kill else "cadre serve"
+    name += ", PostgreSQL" if args.postgres else ""
     work = folder / f"served-{workers}{'-kill' if args.kill else ''}"
     work.mkdir(parents=True)
     effects = work / "effects.txt"
-    served = Served(
-        home=work / "home",
-        workers=workers,
-        env={**env, "CADRE_CRASH_EFFECTS": str(effects)},
-        logs=work,
-    )
+    database = _database(args.postgres)
+    served_env = {**env, "CADRE_CRASH_EFFECTS": str(effects)}
+    served_env.pop("CADRE_DB", None)
+    if database is not None:
+        served_env["CADRE_DB"] = database
+    served = Served(home=work / "home", workers=workers, env=served_env, logs=work)
     load = Load(
         runs=args.runs,
         create_every=args.create_every,
@@ -577,8 +602,11 @@ def served_scenario(
     )
 
 
-def in_process(folder: Path, env: dict[str, str], runs: int, threads: int) -> Result:
-    """The same runs without HTTP: one compiled team, ``run_team`` from ``threads`` threads."""
+def in_process(
+    folder: Path, env: dict[str, str], runs: int, threads: int, postgres: str | None = None
+) -> Result:
+    """The same runs without HTTP: one compiled team, ``run_team`` from ``threads`` threads
+    (on a new database of the PostgreSQL server ``postgres`` when given)."""
     from framework.home import DataHome
     from framework.launch import LaunchRequest, launch
     from framework.observe import ObserverOptions
@@ -590,7 +618,7 @@ def in_process(folder: Path, env: dict[str, str], runs: int, threads: int) -> Re
     os.environ.update({**env, "CADRE_CRASH_EFFECTS": str(effects)})
     request = LaunchRequest(
         team=TEAM,
-        home=DataHome(root=work / "home").create(),
+        home=DataHome(root=work / "home", database=_database(postgres)).create(),
         observe=ObserverOptions(),
         memory_scope=("tenant", "default"),
     )
@@ -617,7 +645,7 @@ def in_process(folder: Path, env: dict[str, str], runs: int, threads: int) -> Re
     finally:
         launched.close()
     return Result(
-        name="in-process run_team",
+        name="in-process run_team" + (", PostgreSQL" if postgres else ""),
         workers=threads,
         clients=threads,
         runs=done,
@@ -721,6 +749,18 @@ def _fates(runs: Sequence[Run]) -> str:
     return f"{len(runs)} ({told}); {ended} ended with an answer"
 
 
+def _reattached(runs: Sequence[Run]) -> list[str]:
+    """What the streams the SDK reopened after the kill carried."""
+    reopened = [r for r in runs if r.reconnects and not r.broken]
+    stale = [r for r in reopened if r.outcome == "ok" and not r.final_streamed]
+    lines = [
+        f"  streams the SDK reopened: {len(reopened)}; {len(stale)} of them ended without a "
+        "values event carrying the final answer (the thread had it)"
+    ]
+    lines += [f"    run {r.index}: {' '.join(r.stream_ids)}" for r in stale[:3]]
+    return lines
+
+
 def _details(result: Result) -> list[str]:
     runs = result.runs
     statuses = ", ".join(f"{s}: {n}" for s, n in sorted(result.statuses.items())) or "none"
@@ -744,6 +784,7 @@ def _details(result: Result) -> list[str]:
             "run(s)"
         )
         lines.append(f"  runs in flight at the kill: {_fates(at_kill)}")
+        lines += _reattached(at_kill)
         while_down = [r for r in runs if r.submitted_while_down]
         if while_down:
             lines.append(f"  runs submitted while no server answered: {_fates(while_down)}")
@@ -794,6 +835,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--create-every", type=int, default=10, help="every Nth run uses runs.create + join"
     )
     parser.add_argument("--no-baseline", action="store_true", help="skip the in-process runs")
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="a PostgreSQL server (postgresql://USER@HOST:PORT/DB): each scenario on a new "
+        "database there instead of SQLite",
+    )
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (logs)")
     args = parser.parse_args(argv)
     root = Path(__file__).resolve().parent.parent
@@ -822,7 +869,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if kind == "served":
                         results.append(served_scenario(folder, env, args, workers))
                     else:
-                        results.append(in_process(folder, env, args.runs, workers))
+                        results.append(in_process(folder, env, args.runs, workers, args.postgres))
                 except Exception as error:  # report the others all the same
                     failures += 1
                     print(f"{kind} ({workers} workers) failed: {error}", file=sys.stderr)

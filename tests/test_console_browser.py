@@ -28,9 +28,10 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.wait import WebDriverWait
 
+from bench.crash import CrashLab, CrashSettings
 from framework.memory import MiniLMEmbedder
-from tests.conftest import SMALL_CORPUS, write_corpus
-from tests.served import Served, serve
+from tests.conftest import HELD_TEAM, SMALL_CORPUS, held_run, wait_for_effects, write_corpus
+from tests.served import Served, make_tokens, serve, start
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -38,6 +39,7 @@ REQUIRE_VARIABLE = "CADRE_REQUIRE_BROWSER"
 SCREENSHOTS_VARIABLE = "CADRE_SCREENSHOTS"
 QUESTION = "How are checkpoints written? <script>window.__xss = 1</script>"
 WAIT_S = 90.0
+ONE_AT_A_TIME = {"configurable": {"max_parallel": 1}}
 
 
 @pytest.fixture(scope="module")
@@ -190,3 +192,27 @@ def test_a_form_without_its_csrf_token_is_refused(served: Served) -> None:
         wrong = client.post("/console/login", data={"token": "cadre_000000000000_nope"})
         assert wrong.status_code == 401
     assert served.client("ada").threads.get_state(thread_id)["next"] == ["research_team"]
+
+
+def test_a_running_thread_shows_it_and_the_page_turns_to_the_answer_when_it_ends(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    lab = CrashLab(tmp_path, CrashSettings(tasks=4, max_parallel=2))
+    held = held_run(lab.env, tmp_path, None)
+    served = Served(url="", home=tmp_path / "home", database=None)
+    served.tokens = make_tokens(served.home, None, {"ada": ("acme", "run,review")})
+    with start(served, env=held.env):
+        client = served.client("ada")
+        thread_id = client.threads.create()["thread_id"]
+        client.runs.create(thread_id, HELD_TEAM, input={"question": "count"}, config=ONE_AT_A_TIME)
+        assert served.process is not None
+        wait_for_effects(held.effects, served.process, timeout=WAIT_S)
+        _sign_in(browser, served, "ada")
+        browser.get(f"{served.url}/console/threads/{thread_id}")
+        assert _shown(browser, (By.ID, "thread-status")).text == "busy"
+        assert browser.find_element(By.ID, "live").is_displayed()
+        held.release.touch()  # the run goes on; its end reloads the page (plain JavaScript)
+        WebDriverWait(browser, WAIT_S, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda driver: driver.find_elements(By.ID, "answer")
+        )
+        assert _shown(browser, (By.ID, "thread-status")).text == "idle"

@@ -5,12 +5,12 @@ a server killed mid-run resumes them from their checkpoints when it starts again
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
 import uuid
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,9 @@ from framework.threads import ThreadInfo, read_thread_info
 __all__ = ["Caller", "Runs", "thread_has_run"]
 
 logger = logging.getLogger("cadre.server")
+
+STOP_TIMEOUT_S = 10.0
+"""How long a stopping server waits for its runs to reach a step boundary."""
 
 
 class _Cancelled(Exception):  # noqa: N818 - a signal raised through the graph's stream
@@ -107,7 +110,9 @@ class Runs:
         self.tables = tables
         self.apps = apps
         self.observe = observe
-        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="cadre-run")
+        self.workers = workers
+        self._slots: asyncio.Semaphore | None = None
+        self._threads: set[threading.Thread] = set()
         self.logs: dict[str, RunLog] = {}
         self._cancelled: dict[str, threading.Event] = {}
         self._thread_locks: dict[str, asyncio.Lock] = {}
@@ -241,14 +246,12 @@ class Runs:
         row = job.row
         lock = self._thread_locks.setdefault(row.thread_id, asyncio.Lock())
         try:
-            async with lock:
+            self._slots = self._slots or asyncio.Semaphore(self.workers)
+            async with lock, self._slots:
                 self._active[row.thread_id] = row.run_id
                 self.tables.set_run_status(row.run_id, "running")
                 self.tables.update_thread(row.thread_id, status="busy")
-                loop = asyncio.get_running_loop()
-                status, thread_status = await loop.run_in_executor(
-                    self._pool, self._execute, job, log
-                )
+                status, thread_status = await self._on_thread(job, log)
                 if not self._closing:  # a stopping server leaves it running: resumed at start
                     self.tables.set_run_status(row.run_id, status)
                     self.tables.update_thread(row.thread_id, status=thread_status)
@@ -261,6 +264,26 @@ class Runs:
             if not queued:
                 self._queued.pop(row.thread_id, None)
             log.finish()
+
+    async def _on_thread(self, job: _Job, log: RunLog) -> tuple[str, str]:
+        """:meth:`_execute` on a daemon thread of its own: a stopping server does not wait
+        for a run stuck in a tool or model call (its checkpoints resume it at the next start)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[tuple[str, str]] = loop.create_future()
+
+        def work() -> None:
+            outcome = ("error", "error")
+            try:
+                outcome = self._execute(job, log)
+            finally:
+                self._threads.discard(threading.current_thread())
+                with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
+                    loop.call_soon_threadsafe(_settle, done, outcome)
+
+        thread = threading.Thread(target=work, name=f"cadre-run-{job.row.run_id}", daemon=True)
+        self._threads.add(thread)
+        thread.start()
+        return await done
 
     def _execute(self, job: _Job, log: RunLog) -> tuple[str, str]:
         """Run the thread to its next pause or its end; (run status, thread status)."""
@@ -314,12 +337,20 @@ class Runs:
         return True
 
     def close(self) -> None:
-        """Stop: runs going on stop at their next step and stay recorded as running, so the
-        next start resumes them from their checkpoints."""
+        """Stop: runs going on stop at their next step (waited for up to
+        :data:`STOP_TIMEOUT_S`) and stay recorded as running, so the next start resumes them
+        from their checkpoints."""
         self._closing = True
         for flag in self._cancelled.values():
             flag.set()
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        for thread in list(self._threads):
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
+def _settle(done: asyncio.Future[tuple[str, str]], outcome: tuple[str, str]) -> None:
+    if not done.done():
+        done.set_result(outcome)
 
 
 class _Relay:
