@@ -62,4 +62,12 @@ def serve(
                 )
     options = ServerOptions(home=data_home, no_auth=no_auth, corpus=corpus, workers=workers)
     typer.echo(f"cadre serving {data_home.describe()} on http://{host}:{port}", err=True)
-    uvicorn.run(build_app(options), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        build_app(options),
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_keep_alive=5,  # an idle connection is closed after 5 s
+        timeout_graceful_shutdown=15,  # open streams are cut 15 s after SIGTERM
+        h11_max_incomplete_event_size=16_384,  # request lines and headers: 16 KiB at most
+    )
