@@ -3,6 +3,7 @@ accepted wherever an assistant id is)."""
 
 from __future__ import annotations
 
+import functools
 import typing
 import uuid
 from collections.abc import Callable
@@ -33,13 +34,19 @@ def assistant_id(team: str) -> str:
     return str(uuid.uuid5(_NAMESPACE, team))
 
 
+@functools.cache
+def _teams() -> tuple[str, ...]:
+    """The installed teams, listed once (reading every package's entry points is slow)."""
+    return tuple(available_teams())
+
+
 def team_of(assistant: str) -> str:
     """The team an assistant id (or a team name) names.
 
     Raises:
         HTTPException: 404 for an assistant that is not there.
     """
-    for team in available_teams():
+    for team in _teams():
         if assistant in (team, assistant_id(team)):
             return team
     raise HTTPException(404, f"assistant {assistant} not found")
@@ -70,7 +77,7 @@ async def _search(request: Request) -> Response:
     body = await body_of(request, AssistantSearchBody)
     teams = [
         team
-        for team in available_teams()
+        for team in _teams()
         if body.graph_id in (None, team) and body.name in (None, team) and not body.metadata
     ]
     page = teams[body.offset : body.offset + body.limit]

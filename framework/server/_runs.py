@@ -36,6 +36,9 @@ __all__ = ["Caller", "Runs", "thread_has_run"]
 
 logger = logging.getLogger("cadre.server")
 
+LOG_KEPT_S = 600.0
+"""How long an ended run's events stay in memory for streams that reattach."""
+
 STOP_TIMEOUT_S = 10.0
 """How long a stopping server waits for its runs to reach a step boundary."""
 
@@ -121,6 +124,7 @@ class Runs:
         self._queued: dict[str, list[str]] = {}
         """Thread -> its runs started and not ended (executing, or waiting their turn)."""
         self._closing = False
+        self._infos: dict[str, ThreadInfo] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- starting ------------------------------------------------------------------------------
@@ -220,10 +224,7 @@ class Runs:
         self, caller: Caller, thread_id: str, team: str, body: RunBody, *, read_only: bool = False
     ) -> LaunchRequest:
         """How to launch the thread's team: as it was first run, or anew from the body."""
-        try:
-            info = read_thread_info(self.home, thread_id)
-        except ReviewError:
-            info = None
+        info = self.thread_info(thread_id)
         if info is not None:
             return LaunchRequest.for_thread(info, self.home, self.observe, read_only=read_only)
         configurable = dict((body.config or {}).get("configurable") or {})
@@ -264,6 +265,12 @@ class Runs:
             if not queued:
                 self._queued.pop(row.thread_id, None)
             log.finish()
+            asyncio.get_running_loop().call_later(LOG_KEPT_S, self._forget_run, row.run_id)
+
+    def _forget_run(self, run_id: str) -> None:
+        """Drop an ended run's events (``join`` and reattached streams then read the thread)."""
+        self.logs.pop(run_id, None)
+        self._cancelled.pop(run_id, None)
 
     async def _on_thread(self, job: _Job, log: RunLog) -> tuple[str, str]:
         """:meth:`_execute` on a daemon thread of its own: a stopping server does not wait
@@ -324,6 +331,22 @@ class Runs:
 
     # -- asking about runs ---------------------------------------------------------------------
 
+    def thread_info(self, thread_id: str) -> ThreadInfo | None:
+        """What the thread's first run recorded (its team, review points, principal...); None
+        before it has one. Kept once read: it does not change."""
+        known = self._infos.get(thread_id)
+        if known is None:
+            try:
+                known = self._infos[thread_id] = read_thread_info(self.home, thread_id)
+            except ReviewError:
+                return None
+        return known
+
+    def forget_thread(self, thread_id: str) -> None:
+        """Drop what is kept of a deleted thread."""
+        self._infos.pop(thread_id, None)
+        self._thread_locks.pop(thread_id, None)
+
     def active_run(self, thread_id: str) -> str | None:
         """The run executing on ``thread_id`` now, or the first waiting its turn, if any."""
         return self._active.get(thread_id) or next(iter(self._queued.get(thread_id) or ()), None)
@@ -331,7 +354,8 @@ class Runs:
     def cancel(self, run_id: str) -> bool:
         """Ask a run to stop at its next step; whether it was running here."""
         flag = self._cancelled.get(run_id)
-        if flag is None or self.logs[run_id].finished:
+        log = self.logs.get(run_id)
+        if flag is None or log is None or log.finished:
             return False
         flag.set()
         return True

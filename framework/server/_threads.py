@@ -43,7 +43,6 @@ from framework.server._runs import Caller
 from framework.server._shapes import state_json, thread_json
 from framework.server._tables import ThreadRow
 from framework.stores import open_checkpointer
-from framework.threads import read_thread_info
 
 __all__ = ["copy_thread", "team_of_thread", "thread_routes", "with_thread_app"]
 
@@ -53,9 +52,8 @@ App = CompiledStateGraph[Any, Any, Any, Any]
 @contextmanager
 def _thread_app(server: Server, thread_id: str) -> Iterator[App | None]:
     """The app the thread ran on, compiled to read it (None: no run wrote it yet)."""
-    try:
-        info = read_thread_info(server.home, thread_id)
-    except ReviewError:
+    info = server.runs.thread_info(thread_id)
+    if info is None:
         yield None
         return
     request = LaunchRequest.for_thread(info, server.home, None, read_only=True)
@@ -153,6 +151,7 @@ def _erase_thread(server: Server, thread_id: str) -> None:
         with open_checkpointer(server.home) as saver, saver.hold_thread(thread_id):
             saver.delete_threads([thread_id])
     server.tables.delete_thread(thread_id)
+    server.runs.forget_thread(thread_id)
 
 
 async def _copy(request: Request) -> Response:
@@ -189,10 +188,8 @@ def team_of_thread(server: Server, row: ThreadRow) -> str:
     Raises:
         HTTPException: 404 when neither names an installed team.
     """
-    try:
-        return read_thread_info(server.home, row.thread_id).team
-    except ReviewError:
-        return team_of(row.assistant_id or "")
+    info = server.runs.thread_info(row.thread_id)
+    return info.team if info is not None else team_of(row.assistant_id or "")
 
 
 # -- state ----------------------------------------------------------------------------------
