@@ -22,7 +22,7 @@ from framework.launch import LaunchRequest
 from framework.observe import ObserverOptions
 from framework.policy import Principal
 from framework.review.api import thread_config
-from framework.runner import StreamOptions, run_team, to_jsonable
+from framework.runner import StreamOptions, arun_team, to_jsonable
 from framework.server._apps import TeamApps
 from framework.server._requests import RunBody
 from framework.server._resume import resume_from
@@ -308,13 +308,17 @@ class Runs:
                     checkpoint_id=None if job.continuing else body.start_checkpoint(),
                     run_id=row.run_id,
                 )
-                run_team(
-                    launched.app,
-                    job.inputs,
-                    row.thread_id,
-                    observer=launched.observer,
-                    metadata=info.metadata(),
-                    options=options,
+                # async, as `cadre run`: each task's result is saved as it finishes, so a
+                # stopped server redoes only the tasks that were running
+                asyncio.run(
+                    arun_team(
+                        launched.app,
+                        job.inputs,
+                        row.thread_id,
+                        observer=launched.observer,
+                        metadata=info.metadata(),
+                        options=options,
+                    )
                 )
                 snapshot = launched.app.get_state(thread_config(row.thread_id), subgraphs=True)
         except _Cancelled:
