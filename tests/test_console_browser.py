@@ -156,6 +156,24 @@ def test_a_reviewer_edits_badly_then_approves_and_reads_the_answer(
     assert browser.find_elements(By.CSS_SELECTOR, "#waterfall .span-bar")  # the trace
     _screenshot(browser, tmp_path, "console-thread.png")
 
+    [paused_row] = [
+        row
+        for row in browser.find_elements(By.CSS_SELECTOR, "#history tbody tr")
+        if row.find_elements(By.TAG_NAME, "td")[2].text == "research_team"
+    ]
+    paused_row.find_element(By.CLASS_NAME, "fork").click()  # a new thread from the pause
+    _shown(browser, (By.ID, "question"))
+    WebDriverWait(browser, WAIT_S).until(lambda driver: thread_id not in driver.current_url)
+    fork_id = browser.current_url.rsplit("/", 1)[-1]
+    deadline = time.monotonic() + WAIT_S
+    while not browser.find_elements(By.ID, "approve") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        browser.refresh()
+    assert browser.find_elements(By.ID, "approve")  # the fork waits at the plan review again
+    forked = served.client("ada").threads.get_state(fork_id)
+    assert forked["next"] == ["research_team"]
+    assert served.client("ada").threads.get_state(thread_id)["next"] == []  # original done
+
     browser.set_window_size(390, 844)  # a phone
     try:
         browser.refresh()
