@@ -66,6 +66,7 @@ class Server:
     def close(self) -> None:
         """Stop the runs and close every database."""
         self.runs.close()
+        self.runs.saver.close()
         self.apps.close()
         self.store.semantic.close()
         self.tables.close()

@@ -20,6 +20,7 @@ from framework.errors import CadreError, ReviewError, ThreadBusyError, brief
 from framework.home import DataHome
 from framework.launch import LaunchRequest
 from framework.observe import ObserverOptions
+from framework.persistence.saver import CadreSaver
 from framework.policy import Principal
 from framework.review.api import thread_config
 from framework.runner import StreamOptions, arun_team, to_jsonable
@@ -29,10 +30,9 @@ from framework.server._resume import resume_from
 from framework.server._runlog import RunLog
 from framework.server._shapes import interrupt_json
 from framework.server._tables import RunRow, ServerTables
-from framework.stores import open_checkpointer
-from framework.threads import ThreadInfo, read_thread_info
+from framework.threads import ThreadInfo, thread_info
 
-__all__ = ["Caller", "Runs", "thread_has_run"]
+__all__ = ["Caller", "Runs"]
 
 logger = logging.getLogger("cadre.server")
 
@@ -96,6 +96,7 @@ class Runs:
         home: The data home.
         tables: The server's thread and run rows.
         apps: The compiled teams.
+        saver: The home's checkpointer, for what the server reads of threads between runs.
         workers: How many runs execute at once (each on a thread of its own).
         observe: How runs are observed (telemetry); None observes nothing.
     """
@@ -105,6 +106,7 @@ class Runs:
         home: DataHome,
         tables: ServerTables,
         apps: TeamApps,
+        saver: CadreSaver,
         *,
         workers: int = 8,
         observe: ObserverOptions | None = None,
@@ -112,6 +114,7 @@ class Runs:
         self.home = home
         self.tables = tables
         self.apps = apps
+        self.saver = saver
         self.observe = observe
         self.workers = workers
         self._slots: asyncio.Semaphore | None = None
@@ -176,7 +179,7 @@ class Runs:
             caller = Caller.from_json(arguments.pop("caller"))
             team = arguments.pop("team")
             body = RunBody.model_validate(arguments)
-            continuing = await asyncio.to_thread(thread_has_run, self.home, row)
+            continuing = await asyncio.to_thread(self._has_written, row)
             try:
                 command = (
                     None
@@ -341,10 +344,17 @@ class Runs:
         known = self._infos.get(thread_id)
         if known is None:
             try:
-                known = self._infos[thread_id] = read_thread_info(self.home, thread_id)
+                known = self._infos[thread_id] = thread_info(self.saver, thread_id)
             except ReviewError:
                 return None
         return known
+
+    def _has_written(self, row: RunRow) -> bool:
+        """Whether the run ``row`` wrote a checkpoint of its thread."""
+        found = self.saver.list(
+            thread_config(row.thread_id), filter={"run_id": row.run_id}, limit=1
+        )
+        return next(iter(found), None) is not None
 
     def forget_thread(self, thread_id: str) -> None:
         """Drop what is kept of a deleted thread."""
@@ -406,10 +416,3 @@ def _event_data(mode: str, payload: Any) -> Any:
             "__interrupt__": [interrupt_json(i) for i in interrupts if isinstance(i, Interrupt)],
         }
     return to_jsonable(payload)
-
-
-def thread_has_run(home: DataHome, row: RunRow) -> bool:
-    """Whether the run ``row`` wrote a checkpoint of its thread."""
-    with open_checkpointer(home) as saver:
-        found = saver.list(thread_config(row.thread_id), filter={"run_id": row.run_id}, limit=1)
-        return next(iter(found), None) is not None

@@ -42,7 +42,6 @@ from framework.server._requests import (
 from framework.server._runs import Caller
 from framework.server._shapes import state_json, thread_json
 from framework.server._tables import ThreadRow
-from framework.stores import open_checkpointer
 
 __all__ = ["copy_thread", "team_of_thread", "thread_routes", "with_thread_app"]
 
@@ -147,9 +146,8 @@ async def _delete(request: Request) -> Response:
 
 
 def _erase_thread(server: Server, thread_id: str) -> None:
-    if server.home.has_checkpoints():
-        with open_checkpointer(server.home) as saver, saver.hold_thread(thread_id):
-            saver.delete_threads([thread_id])
+    with server.runs.saver.hold_thread(thread_id):
+        server.runs.saver.delete_threads([thread_id])
     server.tables.delete_thread(thread_id)
     server.runs.forget_thread(thread_id)
 
@@ -175,9 +173,7 @@ def copy_thread(server: Server, row: ThreadRow, caller: Caller) -> ThreadRow:
         updated_at=now,
         metadata=row.metadata,
     )
-    if server.home.has_checkpoints():
-        with open_checkpointer(server.home) as saver:
-            saver.copy_thread(row.thread_id, copy.thread_id)
+    server.runs.saver.copy_thread(row.thread_id, copy.thread_id)
     server.tables.add_thread(copy)
     return copy
 

@@ -33,7 +33,7 @@ from framework.server._threads import thread_routes
 from framework.server.console._pages import console_error, console_routes
 from framework.server.console._sessions import Sessions
 from framework.server.tokens import TokenStore
-from framework.stores import home_cipher, home_store
+from framework.stores import home_checkpointer, home_cipher, home_store
 
 __all__ = ["MAX_BODY_BYTES", "ServerOptions", "build_app"]
 
@@ -73,7 +73,8 @@ def _open(options: ServerOptions) -> Server:
         ingest_corpus(options.corpus, store)
     tables = ServerTables(home.server_target, cipher)
     apps = TeamApps()
-    runs = Runs(home, tables, apps, workers=options.workers, observe=options.observe)
+    saver = home_checkpointer(home, cipher=cipher)
+    runs = Runs(home, tables, apps, saver, workers=options.workers, observe=options.observe)
     return Server(
         home=home, tables=tables, tokens=tokens, apps=apps, runs=runs, store=LangGraphStore(store)
     )
