@@ -179,8 +179,12 @@ def test_a_client_that_disconnects_leaves_its_run_going_and_join_reattaches(
     stream.close()  # the client goes away after the first event
     joined = client.runs.join(thread_id, run_id)
     assert joined["final_answer"]
-    replayed = [part.event for part in client.runs.join_stream(thread_id, run_id)]
+    parts = list(client.runs.join_stream(thread_id, run_id))
+    replayed = [part.event for part in parts]
     assert replayed[0] == "metadata" and replayed[-1] == "end" and "custom" in replayed
-    after = [p.event for p in client.runs.join_stream(thread_id, run_id, last_event_id="2")]
-    assert len(after) < len(replayed)  # from the event after id 2
+    third = parts[2].id
+    after = [p.event for p in client.runs.join_stream(thread_id, run_id, last_event_id=third)]
+    assert after == replayed[3:]  # from the event after the one seen
+    foreign = client.runs.join_stream(thread_id, run_id, last_event_id="0-2")
+    assert [p.event for p in foreign] == replayed  # another process's id: from the start
     assert client.runs.get(thread_id, run_id)["status"] == "success"

@@ -115,7 +115,7 @@ async def _sse(
     try:
         async for index, name, data in log.follow(after):
             if name.split("|", 1)[0] in modes or name in ("metadata", "error"):
-                yield _frame(name, data, index)
+                yield _frame(name, data, log.event_id(index))
         finished = True
         yield _frame("end", None, None)
     finally:
@@ -123,7 +123,7 @@ async def _sse(
             canceller.runs.cancel(row.run_id)
 
 
-def _frame(name: str, data: Any, event_id: int | None) -> str:
+def _frame(name: str, data: Any, event_id: str | None) -> str:
     lines = [f"event: {name}", f"data: {json.dumps(data, ensure_ascii=False, default=str)}"]
     if event_id is not None:
         lines.append(f"id: {event_id}")
@@ -182,12 +182,11 @@ async def _join_stream(request: Request) -> Response:
     server, row = _owned_run(request)
     asked = [mode for mode in request.query_params.getlist("stream_mode") if mode]
     modes = set(asked or _modes_of(row))
-    last = request.headers.get("last-event-id", "")
-    after = int(last) if last.strip().isdigit() else -1
     cancel = request.query_params.get("cancel_on_disconnect") == "true"
     log = server.runs.logs.get(row.run_id)
     if log is None:  # a run of an earlier server process: its final values only
         log = await _replayed(server, row)
+    after = log.position(request.headers.get("last-event-id"))
     return _event_stream(_sse(log, modes, after, server if cancel else None, row), {})
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -21,10 +22,22 @@ class RunLog:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
+        self.epoch = f"{time.time_ns():x}"
+        """Names this log apart from the logs of the same run in earlier server processes."""
         self.events: list[tuple[str, Any]] = []
         self.finished = False
         self._lock = threading.Lock()
         self._wakeup = asyncio.Event()
+
+    def event_id(self, index: int) -> str:
+        """The id a client sees for event ``index`` (``Last-Event-ID``)."""
+        return f"{self.epoch}-{index}"
+
+    def position(self, last_event_id: str | None) -> int:
+        """The index of the event a client last saw: -1 (from the start) for none, or for an id
+        of another log (an earlier server process numbered the run's events its own way)."""
+        epoch, _, index = (last_event_id or "").strip().partition("-")
+        return int(index) if epoch == self.epoch and index.isdigit() else -1
 
     def add(self, name: str, data: Any) -> None:
         """Append an event (from any thread)."""
