@@ -26,7 +26,8 @@ from framework.errors import (
 from framework.home import DataHome
 from framework.memory.langgraph_store import LangGraphStore
 from framework.server._apps import TeamApps
-from framework.server._runs import Caller, Runs
+from framework.server._caller import Caller
+from framework.server._runs import Runs
 from framework.server._tables import ServerTables, ThreadRow
 from framework.server.tokens import TokenStore
 

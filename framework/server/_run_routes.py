@@ -20,6 +20,7 @@ from starlette.routing import Route
 from framework.review.api import thread_config
 from framework.runner import to_jsonable
 from framework.server._assistants import team_of
+from framework.server._caller import Caller
 from framework.server._http import (
     Server,
     blocking,
@@ -31,7 +32,6 @@ from framework.server._http import (
 )
 from framework.server._requests import RunBody
 from framework.server._runlog import RunLog
-from framework.server._runs import Caller
 from framework.server._shapes import interrupts_json, run_json
 from framework.server._tables import RunRow, ThreadRow
 from framework.server._threads import with_thread_app

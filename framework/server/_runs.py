@@ -21,10 +21,10 @@ from framework.home import DataHome
 from framework.launch import LaunchRequest
 from framework.observe import ObserverOptions
 from framework.persistence.saver import CadreSaver
-from framework.policy import Principal
 from framework.review.api import thread_config
 from framework.runner import StreamOptions, arun_team, to_jsonable
 from framework.server._apps import TeamApps
+from framework.server._caller import Caller
 from framework.server._requests import RunBody
 from framework.server._resume import resume_from
 from framework.server._runlog import RunLog
@@ -32,7 +32,7 @@ from framework.server._shapes import interrupt_json
 from framework.server._tables import RunRow, ServerTables
 from framework.threads import ThreadInfo, thread_info
 
-__all__ = ["Caller", "Runs"]
+__all__ = ["Runs"]
 
 logger = logging.getLogger("cadre.server")
 
@@ -45,28 +45,6 @@ STOP_TIMEOUT_S = 10.0
 
 class _Cancelled(Exception):  # noqa: N818 - a signal raised through the graph's stream
     """Raised from the stream when a run was cancelled: the graph stops at once."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Caller:
-    """Who asks: the API token's tenant, name (the reviewer) and scopes."""
-
-    tenant: str
-    name: str
-    scopes: frozenset[str]
-
-    def principal(self) -> Principal:
-        """The policy principal of the runs the caller starts."""
-        return Principal(user=self.name, tenant=self.tenant, scopes=self.scopes)
-
-    def to_json(self) -> dict[str, Any]:
-        """The caller as a run's arguments keep it (to resume the run after a restart)."""
-        return {"tenant": self.tenant, "name": self.name, "scopes": sorted(self.scopes)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Caller:
-        """The caller :meth:`to_json` kept."""
-        return cls(tenant=data["tenant"], name=data["name"], scopes=frozenset(data["scopes"]))
 
 
 @dataclass(frozen=True, kw_only=True)

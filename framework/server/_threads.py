@@ -23,6 +23,7 @@ from framework.launch import LaunchRequest
 from framework.review.api import pending, thread_config
 from framework.runner import hold_thread
 from framework.server._assistants import team_of
+from framework.server._caller import Caller
 from framework.server._http import (
     Server,
     blocking,
@@ -39,7 +40,6 @@ from framework.server._requests import (
     ThreadBody,
     ThreadSearchBody,
 )
-from framework.server._runs import Caller
 from framework.server._shapes import state_json, thread_json
 from framework.server._tables import ThreadRow
 

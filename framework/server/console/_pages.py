@@ -20,9 +20,9 @@ from starlette.staticfiles import StaticFiles
 
 from framework.errors import CadreError, ReviewError, ThreadBusyError
 from framework.review.api import thread_config
+from framework.server._caller import Caller
 from framework.server._http import LOCAL_CALLER, Server, blocking, server_of
 from framework.server._requests import RunBody
-from framework.server._runs import Caller
 from framework.server._tables import ThreadRow
 from framework.server._threads import copy_thread, team_of_thread, with_thread_app
 from framework.server.console._sessions import COOKIE, Session, Sessions
