@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,18 +84,24 @@ def serve(
     *,
     corpus: Path | None = None,
     tokens: Mapping[str, tuple[str, str]] | None = None,
+    options: Sequence[str] = (),
 ) -> Iterator[Served]:
-    """Start ``cadre serve`` over ``home`` (with ``tokens``, else ``--no-auth``); stop it after."""
+    """Start ``cadre serve`` over ``home`` (with ``tokens``, else ``--no-auth``; with more
+    ``options``); stop it after."""
     served = Served(url="", home=home, database=database)
     if tokens:
         served.tokens = make_tokens(home, database, tokens)
-    with start(served, corpus=corpus):
+    with start(served, corpus=corpus, options=options):
         yield served
 
 
 @contextmanager
 def start(
-    served: Served, *, corpus: Path | None = None, env: Mapping[str, str] | None = None
+    served: Served,
+    *,
+    corpus: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    options: Sequence[str] = (),
 ) -> Iterator[Served]:
     """Start (or start again) the server of ``served`` (in ``env``, this process's by
     default); stop it when the block ends."""
@@ -107,6 +113,7 @@ def start(
         args.append("--no-auth")
     if corpus is not None:
         args += ["--corpus", str(corpus)]
+    args += options
     with served.log.open("wb") as log:
         served.process = subprocess.Popen(
             args, stdout=log, stderr=subprocess.STDOUT, env=_environment(served.database, env)

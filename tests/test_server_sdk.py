@@ -13,7 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
+from framework.home import DataHome
 from framework.memory import MiniLMEmbedder
+from framework.threads import read_thread_info
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, serve
 
@@ -188,3 +190,28 @@ def test_a_client_that_disconnects_leaves_its_run_going_and_join_reattaches(
     foreign = client.runs.join_stream(thread_id, run_id, last_event_id="0-2")
     assert [p.event for p in foreign] == replayed  # another process's id: from the start
     assert client.runs.get(thread_id, run_id)["status"] == "success"
+
+
+POLICY = """\
+pii:
+  rules: {email: redact}
+  apply_to: [answer]
+"""
+
+
+def test_runs_over_the_api_act_for_the_token_under_the_servers_policy(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(POLICY, encoding="utf-8")
+    tokens = {"ada": ("acme", "run,review")}
+    options = ["--policy", str(policy)]
+    with serve(tmp_path / "home", None, corpus=corpus, tokens=tokens, options=options) as served:
+        client = served.client("ada")
+        thread_id = client.threads.create()["thread_id"]
+        client.runs.wait(thread_id, "meta", input={"question": QUESTION})
+    info = read_thread_info(DataHome(root=tmp_path / "home"), thread_id)
+    assert info.principal is not None
+    assert (info.principal.user, info.principal.tenant) == ("ada", "acme")
+    assert info.policy == POLICY and info.memory_scope == ("tenant", "acme")

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from framework.cli._common import HomeOption, one_line
+from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import ConfigError
 from framework.home import resolve_home
 
@@ -32,6 +33,7 @@ def serve(
         Path | None, typer.Option(help="A folder to index into the store before serving.")
     ] = None,
     workers: Annotated[int, typer.Option(help="How many runs execute at once.")] = 8,
+    policy: PolicyOption = None,
 ) -> None:
     """Serve the installed teams as assistants to LangGraph clients (``langgraph-sdk``)."""
     import uvicorn
@@ -41,6 +43,7 @@ def serve(
 
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
+    policy_text = read_policy(policy) if policy is not None else None
     data_home = resolve_home(home).create()
     if no_auth:
         if host not in _LOOPBACK:
@@ -60,7 +63,9 @@ def serve(
                     "no API token to serve with: make one with `cadre tokens create --tenant T "
                     "--name N --scopes run,review,admin`, or pass --no-auth (loopback only)"
                 )
-    options = ServerOptions(home=data_home, no_auth=no_auth, corpus=corpus, workers=workers)
+    options = ServerOptions(
+        home=data_home, no_auth=no_auth, corpus=corpus, workers=workers, policy=policy_text
+    )
     typer.echo(f"cadre serving {data_home.describe()} on http://{host}:{port}", err=True)
     uvicorn.run(
         build_app(options),

@@ -77,6 +77,7 @@ class Runs:
         saver: The home's checkpointer, for what the server reads of threads between runs.
         workers: How many runs execute at once (each on a thread of its own).
         observe: How runs are observed (telemetry); None observes nothing.
+        policy: The policy file's text governing new threads' runs (None: no policies).
     """
 
     def __init__(
@@ -88,8 +89,10 @@ class Runs:
         *,
         workers: int = 8,
         observe: ObserverOptions | None = None,
+        policy: str | None = None,
     ) -> None:
         self.home = home
+        self.policy = policy
         self.tables = tables
         self.apps = apps
         self.saver = saver
@@ -218,6 +221,7 @@ class Runs:
             memory_scope=("tenant", caller.tenant),
             review=frozenset([review] if isinstance(review, str) else review),
             observe=self.observe,
+            policy=self.policy,
             principal=caller.principal(),
             read_only=read_only,
         )

@@ -54,6 +54,9 @@ class ServerOptions:
     """A folder to index into the store when the server starts."""
     workers: int = 8
     """How many runs execute at once."""
+    policy: str | None = None
+    """The text of the policy file governing the runs started over the API (each acting for
+    its token's principal)."""
     observe: ObserverOptions | None = field(default_factory=ObserverOptions)
     """How runs are observed (traces under the home by default); None observes nothing."""
 
@@ -74,7 +77,15 @@ def _open(options: ServerOptions) -> Server:
     tables = ServerTables(home.server_target, cipher)
     apps = TeamApps()
     saver = home_checkpointer(home, cipher=cipher)
-    runs = Runs(home, tables, apps, saver, workers=options.workers, observe=options.observe)
+    runs = Runs(
+        home,
+        tables,
+        apps,
+        saver,
+        workers=options.workers,
+        observe=options.observe,
+        policy=options.policy,
+    )
     return Server(
         home=home, tables=tables, tokens=tokens, apps=apps, runs=runs, store=LangGraphStore(store)
     )
