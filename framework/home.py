@@ -22,6 +22,7 @@ from framework.database import DATABASE_VARIABLE, is_postgres_url, redact_url
 from framework.errors import ConfigError
 
 __all__ = [
+    "KEYS_DATABASE_VARIABLE",
     "PRIVATE_FILE_MODE",
     "PRIVATE_FOLDER_MODE",
     "DataHome",
@@ -31,6 +32,10 @@ __all__ = [
 ]
 
 HOME_VARIABLE = "CADRE_HOME"
+
+KEYS_DATABASE_VARIABLE = "CADRE_KEYS_DB"
+"""A PostgreSQL URL for the data keys of threads and scopes, apart from the data they seal
+(by default they are in the home's database, in a schema of their own)."""
 
 PRIVATE_FOLDER_MODE = 0o700
 """The mode of the home and every folder in it."""
@@ -50,6 +55,9 @@ class DataHome:
     root: Path
     database: str | None = None
     """A PostgreSQL URL holding the checkpoints and memory; None keeps them in SQLite files."""
+    keys_database: str | None = None
+    """A PostgreSQL URL holding the data keys apart from the data; None keeps them in the
+    home's database (schema ``cadre_data_keys``) or, with SQLite, in ``data-keys.sqlite``."""
 
     @property
     def checkpoints(self) -> Path:
@@ -69,8 +77,9 @@ class DataHome:
 
     @property
     def data_keys_target(self) -> Path | str:
-        """Where the data keys are: the PostgreSQL URL (a schema of their own), or the file."""
-        return self.database or self.data_keys
+        """Where the data keys are: their own PostgreSQL database, the home's (a schema of their
+        own), or the file."""
+        return self.keys_database or self.database or self.data_keys
 
     @property
     def server(self) -> Path:
@@ -186,7 +195,7 @@ def resolve_home(option: Path | None = None, database: str | None = None) -> Dat
     its database from ``database`` (``--db``), else ``$CADRE_DB``, else its SQLite files.
 
     Raises:
-        ConfigError: The database is not a PostgreSQL URL.
+        ConfigError: The database (or ``$CADRE_KEYS_DB``) is not a PostgreSQL URL.
     """
     if option is not None:
         root = option
@@ -195,7 +204,15 @@ def resolve_home(option: Path | None = None, database: str | None = None) -> Dat
     else:
         root = Path.cwd() / ".cadre"
     url = database or os.environ.get(DATABASE_VARIABLE) or None
-    return DataHome(root=root, database=checked_database_url(url) if url else None)
+    keys_url = os.environ.get(KEYS_DATABASE_VARIABLE) or None
+    if keys_url is not None and not is_postgres_url(keys_url):
+        raise ConfigError(
+            f"${KEYS_DATABASE_VARIABLE} takes a postgresql://user@host:port/dbname URL, got "
+            f"{redact_url(keys_url)!r}: the data keys of a SQLite home are in data-keys.sqlite"
+        )
+    return DataHome(
+        root=root, database=checked_database_url(url) if url else None, keys_database=keys_url
+    )
 
 
 def checked_database_url(url: str) -> str:

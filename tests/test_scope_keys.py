@@ -4,18 +4,22 @@ made before (a backup of the file, rows put back) cannot be opened afterwards.""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from framework.errors import CryptoError
+from framework.errors import ConfigError, CryptoError
+from framework.home import KEYS_DATABASE_VARIABLE, resolve_home
 from framework.memory import SemanticStore, StoreItem
 from framework.memory._scope_keys import scope_of
 from framework.persistence.cipher import BlobCipher, key_id_of, row_identity
 from framework.persistence.data_keys import DataKeys
 from framework.persistence.keys import Keyring, retire, rotate
+from tests.conftest import new_database
+from tests.postgres_server import find_bin_dir
 from tests.test_langgraph_store import WordEmbedder
 
 ALICE = ("research", "user", "alice", "evidence")
@@ -118,3 +122,36 @@ def test_a_backup_of_the_store_file_is_unreadable_for_a_purged_scope(tmp_path: P
             store.get(ALICE, "a")
         bob = store.get(BOB, "b")
         assert bob is not None and bob.text == "the bees are in the east meadow"
+
+
+def test_a_key_store_in_its_own_database_is_not_in_a_dump_of_the_data(
+    postgres_server_url: str, postgres_url: str
+) -> None:
+    keys_url = new_database(postgres_server_url)
+    target = (postgres_url, keys_url)  # the data in one database, the data keys in another
+    keyring = Keyring.generate()
+    with _open(target, keyring) as store:
+        store.put(ALICE, StoreItem(key="a", text="the ferry leaves at dawn"))
+        store.put(BOB, StoreItem(key="b", text="the bees are in the east meadow"))
+        backup = _raw(store, ALICE)
+    bin_dir = find_bin_dir()
+    assert bin_dir is not None
+    dump = subprocess.run(
+        [str(bin_dir / "pg_dump"), postgres_url], check=True, capture_output=True
+    ).stdout
+    assert b"data_keys" not in dump and b"cadre_data_keys" not in dump  # a backup of the data
+    with _open(target, keyring) as store:
+        store.erase("user:alice", ())
+        marks = ", ".join("?" * len(backup[0]))
+        store._db.executemany(f"INSERT INTO items VALUES ({marks})", backup)  # restored
+    with _open(target, keyring) as store:
+        with pytest.raises(CryptoError, match="destroyed"):
+            store.get(ALICE, "a")
+        bob = store.get(BOB, "b")
+        assert bob is not None and bob.text == "the bees are in the east meadow"
+
+
+def test_the_key_database_must_be_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KEYS_DATABASE_VARIABLE, "/tmp/keys.sqlite")
+    with pytest.raises(ConfigError, match="CADRE_KEYS_DB takes a postgresql://"):
+        resolve_home()

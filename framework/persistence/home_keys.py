@@ -146,7 +146,7 @@ class HomeKeys:
 
     def _data_key_ids(self) -> set[str]:
         """Key ids that wrap the data keys of scopes and threads (sealed under those)."""
-        if self.home.database is None and not self.home.data_keys.is_file():
+        if isinstance(self.home.data_keys_target, Path) and not self.home.data_keys.is_file():
             return set()
         db = open_database(self.home.data_keys_target, schema=DATA_KEYS_SCHEMA)
         try:
