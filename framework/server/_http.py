@@ -4,7 +4,6 @@ as JSON (never a traceback)."""
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -103,7 +102,7 @@ def _bearer(header: str | None) -> str | None:
     if header is None:
         return None
     kind, _, value = header.partition(" ")
-    return value.strip() if hmac.compare_digest(kind.lower(), "bearer") else None
+    return value.strip() if kind.lower() == "bearer" else None
 
 
 async def body_of(request: Request, model: type[Model]) -> Model:

@@ -295,7 +295,7 @@ class Runs:
                 )
                 # async, as `cadre run`: each task's result is saved as it finishes, so a
                 # stopped server redoes only the tasks that were running
-                asyncio.run(
+                result = asyncio.run(
                     arun_team(
                         launched.app,
                         job.inputs,
@@ -305,7 +305,6 @@ class Runs:
                         options=options,
                     )
                 )
-                snapshot = launched.app.get_state(thread_config(row.thread_id), subgraphs=True)
         except _Cancelled:
             log.add("error", {"error": "Cancelled", "message": f"run {row.run_id} was cancelled"})
             return "interrupted", "idle"
@@ -316,7 +315,7 @@ class Runs:
             logger.exception("run %s of thread %s failed", row.run_id, row.thread_id)
             log.add("error", {"error": type(error).__name__, "message": "the run failed"})
             return "error", "error"
-        return "success", "interrupted" if snapshot.next else "idle"
+        return "success", "interrupted" if result.paused_before else "idle"
 
     # -- asking about runs ---------------------------------------------------------------------
 

@@ -112,14 +112,6 @@ class ServerTables:
             )
             return int(done.rowcount) == 1
 
-    def owner(self, thread_id: str) -> str | None:
-        """The tenant owning ``thread_id`` (None: no such thread)."""
-        with self._lock:
-            found: Any = self.db.execute(
-                "SELECT tenant FROM server_threads WHERE thread_id = ?", (thread_id,)
-            ).fetchone()
-        return None if found is None else str(found[0])
-
     def thread(self, tenant: str, thread_id: str) -> ThreadRow | None:
         """The tenant's thread ``thread_id`` (None: none, or another tenant's)."""
         with self._lock:
