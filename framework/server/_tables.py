@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,21 +114,19 @@ class ServerTables:
 
     def thread(self, tenant: str, thread_id: str) -> ThreadRow | None:
         """The tenant's thread ``thread_id`` (None: none, or another tenant's)."""
-        with self._lock:
-            found = self.db.execute(
-                f"SELECT {_THREAD_COLUMNS} FROM server_threads WHERE thread_id = ? AND tenant = ?",
-                (thread_id, tenant),
-            ).fetchone()
-        return None if found is None else self._thread(found)
+        found = self._rows(
+            f"SELECT {_THREAD_COLUMNS} FROM server_threads WHERE thread_id = ? AND tenant = ?",
+            (thread_id, tenant),
+        )
+        return self._thread(found[0]) if found else None
 
     def threads(self, tenant: str) -> list[ThreadRow]:
         """Every thread of the tenant, the most recently updated first."""
-        with self._lock:
-            rows = self.db.execute(
-                f"SELECT {_THREAD_COLUMNS} FROM server_threads WHERE tenant = ?"
-                " ORDER BY updated_at DESC, thread_id",
-                (tenant,),
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT {_THREAD_COLUMNS} FROM server_threads WHERE tenant = ?"
+            " ORDER BY updated_at DESC, thread_id",
+            (tenant,),
+        )
         return [self._thread(row) for row in rows]
 
     def update_thread(
@@ -188,32 +186,29 @@ class ServerTables:
 
     def run(self, tenant: str, run_id: str) -> RunRow | None:
         """The tenant's run ``run_id`` (None: none, or another tenant's)."""
-        with self._lock:
-            found = self.db.execute(
-                f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE run_id = ? AND tenant = ?",
-                (run_id, tenant),
-            ).fetchone()
-        return None if found is None else self._run(found)
+        found = self._rows(
+            f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE run_id = ? AND tenant = ?",
+            (run_id, tenant),
+        )
+        return self._run(found[0]) if found else None
 
     def runs(self, thread_id: str) -> list[RunRow]:
         """The runs of a thread, the newest first."""
-        with self._lock:
-            rows = self.db.execute(
-                f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE thread_id = ?"
-                " ORDER BY created_at DESC, run_id",
-                (thread_id,),
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE thread_id = ?"
+            " ORDER BY created_at DESC, run_id",
+            (thread_id,),
+        )
         return [self._run(row) for row in rows]
 
     def unfinished_runs(self) -> list[RunRow]:
         """Runs that were pending or running when their server stopped, the oldest first."""
         marks = ", ".join("?" for _ in UNFINISHED)
-        with self._lock:
-            rows = self.db.execute(
-                f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE status IN ({marks})"
-                " ORDER BY created_at, run_id",
-                UNFINISHED,
-            ).fetchall()
+        rows = self._rows(
+            f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE status IN ({marks})"
+            " ORDER BY created_at, run_id",
+            UNFINISHED,
+        )
         return [self._run(row) for row in rows]
 
     def set_run_status(self, run_id: str, status: str) -> None:
@@ -228,6 +223,10 @@ class ServerTables:
         """Forget a run."""
         with self._lock:
             self.db.execute("DELETE FROM server_runs WHERE run_id = ?", (run_id,))
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        with self._lock:
+            return list(self.db.execute(sql, params).fetchall())
 
     # -- sealing -------------------------------------------------------------------------------
 
