@@ -29,6 +29,7 @@ from framework.middleware import Middleware
 from framework.observe import ObserverOptions, RunObserver, load_observer
 from framework.persistence.saver import CadreSaver
 from framework.policy import Policy, PolicyMiddleware, Principal, governed
+from framework.policy.rates import UsesRateSchedules, schedules_for
 from framework.registry import TeamFactory, TeamSetup, load_team
 from framework.review.points import REVIEW_NODES
 from framework.review.records import ReviewKind
@@ -235,6 +236,8 @@ def launch(request: LaunchRequest, *, on_ingest: ProgressCallback | None = None)
     """
     factory, model = _validate(request)
     loaded = load_policies(request.policy, "the thread's policy") if request.policy else None
+    if loaded is not None and not request.read_only:
+        _share_rates(loaded.policies, request.home)
     options = TeamOptions(
         name=request.team,
         model=model,
@@ -254,6 +257,15 @@ def launch(request: LaunchRequest, *, on_ingest: ProgressCallback | None = None)
         launched.close()
         raise
     return launched
+
+
+def _share_rates(policies: Iterable[Policy], home: DataHome) -> None:
+    """Rate limits keep their schedules where every run of the home sees them: the process,
+    or the home's PostgreSQL database (every worker of the fleet)."""
+    schedules = schedules_for(home.database, str(home.root))
+    for policy in policies:
+        if isinstance(policy, UsesRateSchedules):
+            policy.use_schedules(schedules)
 
 
 def open_team(

@@ -1,5 +1,5 @@
 """Rate limits per model provider or tool: requests and tokens per minute, shared by every
-worker of the process.
+run of the process, and by every process of the fleet when the home is on PostgreSQL.
 
 Each limit is a reservation scheduler (the generic cell rate algorithm): a call reserves its
 slot at once and waits until the slot comes, so parallel workers queue fairly and never exceed
@@ -9,14 +9,13 @@ run's usage counts it as ``wait_s``, apart from execution.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from framework.errors import ConfigError
 from framework.policy import ALLOW, Call, Hook, Policy, Verdict, allow
+from framework.policy.rates import MemorySchedules, RateSchedules
 
 __all__ = ["Rate", "RateLimit"]
 
@@ -37,19 +36,19 @@ class Rate:
             raise ConfigError(f"burst must be >= 1, got {self.burst}")
 
 
+@dataclass(frozen=True)
 class _Schedule:
-    """When the next unit may go (theoretical arrival time), for one rate."""
+    """One rate of one pattern: its schedule's key, interval and burst tolerance."""
 
-    def __init__(self, per_minute: float, burst: int) -> None:
-        self.interval = 60.0 / per_minute
-        self.tolerance = (burst - 1) * self.interval
-        self.arrival = 0.0
+    key: str
+    interval: float
+    tolerance: float
 
-    def reserve(self, units: float, now: float) -> float:
-        """Reserve ``units``; the seconds to wait before they may go."""
-        arrival = max(self.arrival, now)
-        self.arrival = arrival + units * self.interval
-        return max(0.0, arrival - self.tolerance - now)
+    @classmethod
+    def of(cls, pattern: str, unit: str, per_minute: float, burst: int) -> _Schedule:
+        interval = 60.0 / per_minute
+        key = f"{pattern}|{unit}|{per_minute:g}|{burst}"
+        return cls(key=key, interval=interval, tolerance=(burst - 1) * interval)
 
 
 class RateLimit(Policy):
@@ -74,15 +73,20 @@ class RateLimit(Policy):
         self._schedules: dict[tuple[str, str], _Schedule] = {}
         for pattern, rate in self.limits.items():
             if rate.requests_per_minute is not None:
-                self._schedules[(pattern, "requests")] = _Schedule(
-                    rate.requests_per_minute, rate.burst
+                self._schedules[(pattern, "requests")] = _Schedule.of(
+                    pattern, "requests", rate.requests_per_minute, rate.burst
                 )
             if rate.tokens_per_minute is not None:
-                self._schedules[(pattern, "tokens")] = _Schedule(
-                    rate.tokens_per_minute, rate.burst * 1000
+                self._schedules[(pattern, "tokens")] = _Schedule.of(
+                    pattern, "tokens", rate.tokens_per_minute, rate.burst * 1000
                 )
-        self._lock = threading.Lock()
+        self.schedules: RateSchedules = MemorySchedules()
         self._matching: dict[str, tuple[str, ...]] = {}
+
+    def use_schedules(self, schedules: RateSchedules) -> None:
+        """Keep the rates in ``schedules`` (the home's database: every worker of the fleet
+        then shares them)."""
+        self.schedules = schedules
 
     def hooks(self) -> frozenset[Hook]:
         """Model calls, tool calls, or both, as its targets say."""
@@ -107,17 +111,16 @@ class RateLimit(Policy):
             self._matching[target] = patterns
         if not patterns:
             return ALLOW
-        now = time.monotonic()
         wait = 0.0
-        with self._lock:
-            for pattern in patterns:
-                requests = self._schedules.get((pattern, "requests"))
-                if requests is not None:
-                    wait = max(wait, requests.reserve(1, now))
-                counted = self._schedules.get((pattern, "tokens"))
-                if counted is not None and tokens:
-                    wait = max(wait, counted.reserve(tokens, now))
+        for pattern in patterns:
+            for unit, units in (("requests", 1.0), ("tokens", tokens)):
+                schedule = self._schedules.get((pattern, unit))
+                if schedule is not None and units:
+                    wait = max(wait, self._reserve(schedule, units))
         return allow(wait) if wait > 0 else ALLOW
+
+    def _reserve(self, schedule: _Schedule, units: float) -> float:
+        return self.schedules.reserve(schedule.key, schedule.interval, schedule.tolerance, units)
 
     def before_model(self, call: Call) -> Verdict:
         """Wait for the model's request and token slots."""
