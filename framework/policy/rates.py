@@ -99,13 +99,14 @@ _KNOWN_LOCK = threading.Lock()
 def schedules_for(database: str | None, home: str) -> RateSchedules:
     """The schedules of the data home ``home``: in its PostgreSQL ``database`` when it has
     one (every process reaching it shares them), else in this process (its runs share them)."""
-    place = database if is_postgres_url(database) else home
+    shared = database is not None and is_postgres_url(database)
+    place = database if database is not None and shared else home
     with _KNOWN_LOCK:
         known = _KNOWN.get(place)
         if known is None:
             known = _KNOWN[place] = (
                 DatabaseSchedules(open_database(place, schema=RATES_SCHEMA))
-                if place == database
+                if shared
                 else MemorySchedules()
             )
         return known

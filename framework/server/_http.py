@@ -26,7 +26,7 @@ from framework.home import DataHome
 from framework.memory.langgraph_store import LangGraphStore
 from framework.server._apps import TeamApps
 from framework.server._caller import Caller
-from framework.server._runs import Runs
+from framework.server._dispatch import RunDispatch
 from framework.server._tables import ServerTables, ThreadRow
 from framework.server.tokens import TokenStore
 
@@ -60,7 +60,7 @@ class Server:
     tokens: TokenStore | None
     """None: ``--no-auth`` (every caller is :data:`LOCAL_CALLER`)."""
     apps: TeamApps
-    runs: Runs
+    runs: RunDispatch
     store: LangGraphStore
 
     def close(self) -> None:

@@ -92,7 +92,7 @@ async def _wait(request: Request) -> Response:
 
 async def _stream(request: Request) -> Response:
     server, row, body = await _started(request)
-    log = server.runs.logs[row.run_id]
+    log = server.runs.log_of(row.run_id) or await _replayed(server, row)
     cancel = body.on_disconnect == "cancel"
     events = _sse(log, set(body.modes()), -1, server if cancel else None, row)
     return _event_stream(events, _where(row, "/stream"))
@@ -183,7 +183,7 @@ async def _join_stream(request: Request) -> Response:
     asked = [mode for mode in request.query_params.getlist("stream_mode") if mode]
     modes = set(asked or _modes_of(row))
     cancel = request.query_params.get("cancel_on_disconnect") == "true"
-    log = server.runs.logs.get(row.run_id)
+    log = server.runs.log_of(row.run_id)
     if log is None:  # a run of an earlier server process: its final values only
         log = await _replayed(server, row)
     after = log.position(request.headers.get("last-event-id"))
@@ -210,7 +210,7 @@ async def _cancel(request: Request) -> Response:
         raise HTTPException(422, f"action: interrupt or rollback, got {action!r}")
     server.runs.cancel(row.run_id)
     if request.query_params.get("wait") in ("1", "true"):
-        log = server.runs.logs.get(row.run_id)
+        log = server.runs.log_of(row.run_id)
         if log is not None:
             await log.ended()
         return Response(status_code=204)
@@ -222,7 +222,7 @@ def _awaited(server: Server, row: RunRow, headers: dict[str, str]) -> Response:
     a long wait)."""
 
     async def body() -> AsyncIterator[str]:
-        log = server.runs.logs.get(row.run_id)
+        log = server.runs.log_of(row.run_id)
         if log is not None:
             ending = asyncio.ensure_future(log.ended())
             while not ending.done():

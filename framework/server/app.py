@@ -27,6 +27,7 @@ from framework.server._assistants import assistant_routes
 from framework.server._http import Server, error_response, json_response
 from framework.server._run_routes import run_routes
 from framework.server._runs import Runs
+from framework.server._segments import Segments
 from framework.server._store_routes import store_routes
 from framework.server._tables import ServerTables
 from framework.server._threads import thread_routes
@@ -77,15 +78,8 @@ def _open(options: ServerOptions) -> Server:
     tables = ServerTables(home.server_target, cipher)
     apps = TeamApps()
     saver = home_checkpointer(home, cipher=cipher)
-    runs = Runs(
-        home,
-        tables,
-        apps,
-        saver,
-        workers=options.workers,
-        observe=options.observe,
-        policy=options.policy,
-    )
+    segments = Segments(home, apps, saver, options.observe)
+    runs = Runs(segments, tables, workers=options.workers, policy=options.policy)
     return Server(
         home=home, tables=tables, tokens=tokens, apps=apps, runs=runs, store=LangGraphStore(store)
     )

@@ -292,7 +292,7 @@ async def _events(request: Request) -> Response:
     row = _owned(request, session)
     server = server_of(request)
     run_id = server.runs.active_run(row.thread_id)
-    log = server.runs.logs.get(run_id) if run_id else None
+    log = server.runs.log_of(run_id) if run_id else None
 
     async def stream() -> Any:
         if log is not None:

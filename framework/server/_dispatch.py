@@ -1,0 +1,114 @@
+"""What both ways of executing the API's runs share: recording a run (after checking the
+thread's other runs and the resume it carries), and what routes ask of runs and threads.
+:class:`~framework.server._runs.Runs` executes runs in the server's process;
+:class:`~framework.server._queued.QueuedRuns` puts them on the fleet's queue."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from abc import ABC, abstractmethod
+
+from framework.errors import ThreadBusyError
+from framework.persistence.saver import CadreSaver
+from framework.server._caller import Caller
+from framework.server._requests import RunBody
+from framework.server._runlog import RunLog
+from framework.server._segments import Job, Segments, run_arguments
+from framework.server._tables import RunRow, ServerTables
+from framework.threads import ThreadInfo
+
+__all__ = ["RunDispatch"]
+
+
+class RunDispatch(ABC):
+    """The runs of one server.
+
+    Args:
+        segments: How a run's segment executes.
+        tables: The server's thread and run rows.
+        policy: The policy file's text governing new threads' runs (None: no policies).
+    """
+
+    def __init__(self, segments: Segments, tables: ServerTables, policy: str | None) -> None:
+        self.segments = segments
+        self.tables = tables
+        self.policy = policy
+
+    @property
+    def saver(self) -> CadreSaver:
+        """The home's checkpointer."""
+        return self.segments.saver
+
+    def thread_info(self, thread_id: str) -> ThreadInfo | None:
+        """What the thread's first run recorded; None before it has one."""
+        return self.segments.thread_info(thread_id)
+
+    def forget_thread(self, thread_id: str) -> None:
+        """Drop what is kept of a deleted thread."""
+        self.segments.forget_thread(thread_id)
+
+    async def start(self, caller: Caller, thread_id: str, team: str, body: RunBody) -> RunRow:
+        """Record a run and start it (after the thread's current run, with ``enqueue``).
+
+        Raises:
+            ThreadBusyError: The thread runs already and ``multitask_strategy`` is ``reject``.
+            ReviewError: A resume value is not a valid decision (nothing ran).
+        """
+        strategy = body.multitask_strategy or "reject"
+        started = await asyncio.to_thread(self.started, thread_id)
+        if started:
+            if strategy == "reject":
+                raise ThreadBusyError(
+                    f"thread {thread_id} is busy with run {started[0]}: wait for it (join), or "
+                    "send multitask_strategy enqueue or interrupt"
+                )
+            if strategy in ("interrupt", "rollback"):
+                for run_id in started:
+                    self.cancel(run_id)
+        segments = self.segments
+        command = await asyncio.to_thread(segments.command, caller, thread_id, team, body)
+        now = time.time()
+        row = RunRow(
+            run_id=str(uuid.uuid4()),
+            thread_id=thread_id,
+            tenant=caller.tenant,
+            assistant_id=body.assistant_id,
+            status="pending",
+            created_at=now,
+            updated_at=now,
+            arguments=run_arguments(body, team, caller, self.policy),
+        )
+        self.tables.add_run(row)
+        job = Job(row=row, caller=caller, team=team, body=body, command=command, policy=self.policy)
+        await self.dispatch(job)
+        return row
+
+    @abstractmethod
+    def started(self, thread_id: str) -> list[str]:
+        """The thread's runs started and not ended, the oldest first."""
+
+    def active_run(self, thread_id: str) -> str | None:
+        """The run executing on ``thread_id`` now, or the first waiting its turn, if any."""
+        return next(iter(self.started(thread_id)), None)
+
+    @abstractmethod
+    async def dispatch(self, job: Job) -> None:
+        """Have a recorded run executed."""
+
+    @abstractmethod
+    async def recover(self) -> int:
+        """Start again what a stopped server left unfinished; how many runs."""
+
+    @abstractmethod
+    def log_of(self, run_id: str) -> RunLog | None:
+        """The run's events to follow, while it runs and a while after (None: not kept)."""
+
+    @abstractmethod
+    def cancel(self, run_id: str) -> bool:
+        """Ask a run to stop at its next step; whether it was running."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop."""

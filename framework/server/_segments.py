@@ -1,0 +1,266 @@
+"""A run segment: advance one thread from a recorded run until it finishes, pauses for review,
+or fails, its events passed to a sink. The server executes segments in its process; a fleet
+worker executes the segments of queued runs (``framework.fleet``) the same way."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from langgraph.types import Command, Interrupt
+
+from framework.errors import CadreError, ReviewError, brief
+from framework.home import DataHome
+from framework.launch import LaunchRequest
+from framework.observe import ObserverOptions
+from framework.persistence.saver import CadreSaver
+from framework.review.api import thread_config
+from framework.runner import StreamOptions, arun_team, to_jsonable
+from framework.server._apps import TeamApps
+from framework.server._caller import Caller
+from framework.server._requests import RunBody
+from framework.server._resume import resume_from
+from framework.server._shapes import interrupt_json
+from framework.server._tables import RunRow
+from framework.threads import ThreadInfo, thread_info
+
+__all__ = ["EventSink", "Job", "Segments"]
+
+logger = logging.getLogger("cadre.server")
+
+
+class EventSink(Protocol):
+    """Where a segment's events go (a run log in memory, or the run's event rows)."""
+
+    def add(self, name: str, data: Any) -> None:
+        """Append one event (from the segment's thread)."""
+        ...
+
+
+class _Cancelled(Exception):  # noqa: N818 - a signal raised through the graph's stream
+    """Raised from the stream when a run was cancelled: the graph stops at once."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Job:
+    """A run to execute: its row, who asked, the team, the body, and what it starts with."""
+
+    row: RunRow
+    caller: Caller
+    team: str
+    body: RunBody
+    command: Command[Any] | None
+    policy: str | None = None
+    """The policy file's text governing a new thread's runs."""
+    continuing: bool = False
+    """Resumed after a restart, past its first checkpoint: go on from the thread's state."""
+
+    @property
+    def inputs(self) -> Any:
+        """What the graph is run with (None continues the thread)."""
+        if self.continuing:
+            return None
+        return self.command if self.command is not None else self.body.input
+
+
+def run_arguments(
+    body: RunBody, team: str, caller: Caller, policy: str | None
+) -> dict[str, Any]:
+    """What a run's row keeps of its request (sealed), so any process can execute it."""
+    arguments = {
+        **body.model_dump(mode="json", exclude_none=True),
+        "team": team,
+        "caller": caller.to_json(),
+    }
+    if policy is not None:
+        arguments["policy"] = policy
+    return arguments
+
+
+class Segments:
+    """Executes run segments against one home.
+
+    Args:
+        home: The data home.
+        apps: The compiled teams.
+        saver: The home's checkpointer, for what is read of threads between runs.
+        observe: How runs are observed (telemetry); None observes nothing.
+    """
+
+    def __init__(
+        self,
+        home: DataHome,
+        apps: TeamApps,
+        saver: CadreSaver,
+        observe: ObserverOptions | None,
+    ) -> None:
+        self.home = home
+        self.apps = apps
+        self.saver = saver
+        self.observe = observe
+        self._infos: dict[str, ThreadInfo] = {}
+
+    def thread_info(self, thread_id: str) -> ThreadInfo | None:
+        """What the thread's first run recorded (its team, review points, principal...); None
+        before it has one. Kept once read: it does not change."""
+        known = self._infos.get(thread_id)
+        if known is None:
+            try:
+                known = self._infos[thread_id] = thread_info(self.saver, thread_id)
+            except ReviewError:
+                return None
+        return known
+
+    def forget_thread(self, thread_id: str) -> None:
+        """Drop what is kept of a deleted thread."""
+        self._infos.pop(thread_id, None)
+
+    def command(
+        self, caller: Caller, thread_id: str, team: str, body: RunBody
+    ) -> Command[Any] | None:
+        """The command of a resume or state update, its decisions checked (ReviewError)."""
+        if body.command is None:
+            return None
+        resume = body.command.get("resume")
+        update = body.command.get("update")
+        if resume is None:
+            return Command(update=update)
+        request = self._request(caller, thread_id, team, body, None, read_only=True)
+        with self.apps.use(request) as app:
+            config = thread_config(thread_id)
+            if body.start_checkpoint() is not None:  # a fork: the review pending there
+                config["configurable"]["checkpoint_id"] = body.start_checkpoint()
+            snapshot = app.app.get_state(config, subgraphs=True)
+            checked = resume_from(snapshot, thread_id, resume, caller.name)
+        return Command(resume=checked.resume, update=update)
+
+    def job_of(self, row: RunRow) -> Job:
+        """The job of a recorded run: from the thread's checkpoints when the run wrote some
+        (a process stopped or died while executing it), else as it was asked.
+
+        Raises:
+            CadreError: Its resume no longer applies to the thread.
+        """
+        arguments = dict(row.arguments)
+        caller = Caller.from_json(arguments.pop("caller"))
+        team = arguments.pop("team")
+        policy = arguments.pop("policy", None)
+        body = RunBody.model_validate(arguments)
+        continuing = self.has_written(row)
+        command = None if continuing else self.command(caller, row.thread_id, team, body)
+        return Job(
+            row=row,
+            caller=caller,
+            team=team,
+            body=body,
+            command=command,
+            policy=policy,
+            continuing=continuing,
+        )
+
+    def has_written(self, row: RunRow) -> bool:
+        """Whether the run ``row`` wrote a checkpoint of its thread."""
+        found = self.saver.list(
+            thread_config(row.thread_id), filter={"run_id": row.run_id}, limit=1
+        )
+        return next(iter(found), None) is not None
+
+    def _request(
+        self,
+        caller: Caller,
+        thread_id: str,
+        team: str,
+        body: RunBody,
+        policy: str | None,
+        *,
+        read_only: bool = False,
+    ) -> LaunchRequest:
+        """How to launch the thread's team: as it was first run, or anew from the body."""
+        info = self.thread_info(thread_id)
+        if info is not None:
+            return LaunchRequest.for_thread(info, self.home, self.observe, read_only=read_only)
+        configurable = dict((body.config or {}).get("configurable") or {})
+        review = configurable.get("review") or ()
+        return LaunchRequest(
+            team=team,
+            home=self.home,
+            model=configurable.get("model"),
+            max_parallel=configurable.get("max_parallel"),
+            memory_scope=("tenant", caller.tenant),
+            review=frozenset([review] if isinstance(review, str) else review),
+            observe=self.observe,
+            policy=policy,
+            principal=caller.principal(),
+            read_only=read_only,
+        )
+
+    def execute(self, job: Job, sink: EventSink, cancelled: threading.Event) -> tuple[str, str]:
+        """Run the thread to its next pause or its end; (run status, thread status). Failures
+        are events of the sink, never raised."""
+        row, body = job.row, job.body
+        try:
+            request = self._request(job.caller, row.thread_id, job.team, body, job.policy)
+            with self.apps.use(request) as launched:
+                info = ThreadInfo.of(request, launched.roles.used())
+                options = StreamOptions(
+                    modes=("updates",),
+                    on_chunk=_Relay(sink, cancelled, body.stream_subgraphs),
+                    interrupt_before=body.interrupt_before,
+                    interrupt_after=body.interrupt_after,
+                    checkpoint_id=None if job.continuing else body.start_checkpoint(),
+                    run_id=row.run_id,
+                )
+                # async, as `cadre run`: each task's result is saved as it finishes, so a
+                # stopped process redoes only the tasks that were running
+                result = asyncio.run(
+                    arun_team(
+                        launched.app,
+                        job.inputs,
+                        row.thread_id,
+                        observer=launched.observer,
+                        metadata=info.metadata(),
+                        options=options,
+                    )
+                )
+        except _Cancelled:
+            sink.add("error", {"error": "Cancelled", "message": f"run {row.run_id} was cancelled"})
+            return "interrupted", "idle"
+        except CadreError as error:
+            sink.add("error", {"error": type(error).__name__, "message": brief(error)})
+            return "error", "error"
+        except Exception as error:
+            logger.exception("run %s of thread %s failed", row.run_id, row.thread_id)
+            sink.add("error", {"error": type(error).__name__, "message": "the run failed"})
+            return "error", "error"
+        return "success", "interrupted" if result.paused_before else "idle"
+
+
+class _Relay:
+    """Passes a run's chunks to its sink as API events (``mode`` or ``mode|ns...``)."""
+
+    def __init__(self, sink: EventSink, cancelled: threading.Event, subgraphs: bool) -> None:
+        self.sink = sink
+        self.cancelled = cancelled
+        self.subgraphs = subgraphs
+
+    def __call__(self, namespace: tuple[str, ...], mode: str, payload: Any) -> None:
+        if self.cancelled.is_set():
+            raise _Cancelled
+        if namespace and not self.subgraphs:
+            return
+        name = "|".join((mode, *namespace))
+        self.sink.add(name, _event_data(mode, payload))
+
+
+def _event_data(mode: str, payload: Any) -> Any:
+    if mode == "updates" and isinstance(payload, Mapping) and "__interrupt__" in payload:
+        interrupts = payload["__interrupt__"]
+        return {
+            **to_jsonable({k: v for k, v in payload.items() if k != "__interrupt__"}),
+            "__interrupt__": [interrupt_json(i) for i in interrupts if isinstance(i, Interrupt)],
+        }
+    return to_jsonable(payload)
