@@ -44,6 +44,8 @@ __all__ = [
     "TASKS_VARIABLE",
     "TEAM",
     "Effect",
+    "append_line",
+    "install_module",
     "output_of",
     "read_effects",
     "task_ids",
@@ -112,7 +114,7 @@ def read_effects(path: Path) -> list[Effect]:
     return effects
 
 
-def _append_line(path: Path, line: str) -> None:
+def append_line(path: Path, line: str) -> None:
     """Append ``line`` to ``path`` with one ``write`` call, then fsync it."""
     descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
@@ -154,7 +156,7 @@ class EffectWorker:
         return self._record(task)
 
     def _record(self, task: Task) -> WorkerResult:
-        _append_line(self.effects, f"{task.id} {task.attempt} {os.getpid()} {time.time():.6f}\n")
+        append_line(self.effects, f"{task.id} {task.attempt} {os.getpid()} {time.time():.6f}\n")
         return WorkerResult(
             task_id=task.id, status="ok", output=output_of(task.id), attempt=task.attempt
         )
@@ -220,8 +222,19 @@ def team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
     return build_team(roles, settings)
 
 
-_METADATA = f"Metadata-Version: 2.1\nName: {MODULE}\nVersion: 0\n"
-_ENTRY_POINTS = f"[cadre.teams]\n{TEAM} = {MODULE}:team\n"
+def install_module(folder: Path, source: Path, module: str, team_name: str) -> None:
+    """Copy ``source`` into ``folder`` as ``module``, with the ``dist-info`` that declares its
+    ``team`` function as the ``cadre.teams`` entry ``team_name``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, folder / f"{module}.py")
+    info = folder / f"{module}-0.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {module}\nVersion: 0\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(
+        f"[cadre.teams]\n{team_name} = {module}:team\n", encoding="utf-8"
+    )
 
 
 def write_crash_team(
@@ -243,12 +256,7 @@ def write_crash_team(
         ``base`` with ``folder`` first on ``PYTHONPATH``, the team's settings, and the offline
         switches (``HF_HUB_OFFLINE=1``). Set :data:`EFFECTS_VARIABLE` per run before use.
     """
-    folder.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(Path(__file__), folder / f"{MODULE}.py")
-    info = folder / f"{MODULE}-0.dist-info"
-    info.mkdir(exist_ok=True)
-    (info / "METADATA").write_text(_METADATA, encoding="utf-8")
-    (info / "entry_points.txt").write_text(_ENTRY_POINTS, encoding="utf-8")
+    install_module(folder, Path(__file__), MODULE, TEAM)
     env = dict(os.environ if base is None else base)
     path = [str(folder), *filter(None, [env.get("PYTHONPATH")])]
     env.update(

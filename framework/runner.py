@@ -101,12 +101,14 @@ def _config(
     config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
     if options.checkpoint_id is not None:
         config["configurable"]["checkpoint_id"] = options.checkpoint_id
-    if options.run_id is not None:
-        config["run_id"] = uuid.UUID(options.run_id)
     if max_concurrency is not None:
         config["max_concurrency"] = max_concurrency  # top level: inside configurable is ignored
-    if metadata:
-        config["metadata"] = dict(metadata)  # string values land in the checkpoint metadata
+    recorded = dict(metadata or {})
+    if options.run_id is not None:
+        config["run_id"] = uuid.UUID(options.run_id)
+        recorded["run_id"] = options.run_id  # config's run_id alone is not in the checkpoints
+    if recorded:
+        config["metadata"] = recorded  # string values land in the checkpoint metadata
     return config
 
 

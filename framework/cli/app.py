@@ -20,6 +20,7 @@ from framework.cli._common import (
     exit_code,
     use_database,
 )
+from framework.cli.fleet import list_workers, submit, worker
 from framework.cli.keys import keys_app
 from framework.cli.memory import memory_app
 from framework.cli.policies import policies_app
@@ -61,6 +62,9 @@ app.command(name="threads")(list_threads)
 app.command(name="prune")(prune_checkpoints)
 app.command(name="purge")(purge_scope)
 app.command(name="serve")(serve)
+app.command(name="worker")(worker)
+app.command(name="submit")(submit)
+app.command(name="workers")(list_workers)
 app.add_typer(keys_app, name="keys")
 app.add_typer(roles_app, name="roles")
 app.add_typer(tools_app, name="tools")

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from framework.cli._common import HomeOption, one_line
+from framework.cli._common import DatabaseOption, HomeOption, one_line, use_database
 from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import ConfigError
 from framework.home import resolve_home
@@ -34,6 +34,14 @@ def serve(
     ] = None,
     workers: Annotated[int, typer.Option(help="How many runs execute at once.")] = 8,
     policy: PolicyOption = None,
+    queue: Annotated[
+        bool,
+        typer.Option(
+            "--queue",
+            help="Put runs on the fleet's queue for `cadre worker` processes (needs --db).",
+        ),
+    ] = False,
+    database: DatabaseOption = None,
 ) -> None:
     """Serve the installed teams as assistants to LangGraph clients (``langgraph-sdk``)."""
     import uvicorn
@@ -41,10 +49,15 @@ def serve(
     from framework.server.app import ServerOptions, build_app
     from framework.server.tokens import TokenStore
 
+    use_database(database)
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     policy_text = read_policy(policy) if policy is not None else None
     data_home = resolve_home(home).create()
+    if queue:
+        from framework.fleet.queue import fleet_database
+
+        fleet_database(data_home)  # refused at once on SQLite
     if no_auth:
         if host not in _LOOPBACK:
             raise ConfigError(
@@ -64,9 +77,15 @@ def serve(
                     "--name N --scopes run,review,admin`, or pass --no-auth (loopback only)"
                 )
     options = ServerOptions(
-        home=data_home, no_auth=no_auth, corpus=corpus, workers=workers, policy=policy_text
+        home=data_home,
+        no_auth=no_auth,
+        corpus=corpus,
+        workers=workers,
+        policy=policy_text,
+        queue=queue,
     )
-    typer.echo(f"cadre serving {data_home.describe()} on http://{host}:{port}", err=True)
+    mode = ", runs on the fleet's queue" if queue else ""
+    typer.echo(f"cadre serving {data_home.describe()} on http://{host}:{port}{mode}", err=True)
     uvicorn.run(
         build_app(options),
         host=host,

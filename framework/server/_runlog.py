@@ -18,12 +18,13 @@ class RunLog:
 
     Args:
         loop: The server's event loop (followers run there).
+        epoch: Names the numbering of the events (default: this process's own, apart from
+            the logs of the same run in earlier server processes).
     """
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, epoch: str | None = None) -> None:
         self.loop = loop
-        self.epoch = f"{time.time_ns():x}"
-        """Names this log apart from the logs of the same run in earlier server processes."""
+        self.epoch = epoch or f"{time.time_ns():x}"
         self.events: list[tuple[str, Any]] = []
         self.finished = False
         self._lock = threading.Lock()

@@ -67,9 +67,7 @@ class Job:
         return self.command if self.command is not None else self.body.input
 
 
-def run_arguments(
-    body: RunBody, team: str, caller: Caller, policy: str | None
-) -> dict[str, Any]:
+def run_arguments(body: RunBody, team: str, caller: Caller, policy: str | None) -> dict[str, Any]:
     """What a run's row keeps of its request (sealed), so any process can execute it."""
     arguments = {
         **body.model_dump(mode="json", exclude_none=True),

@@ -31,7 +31,17 @@ _TABLES = (
     assistant_id TEXT NOT NULL, status TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL,
     updated_at DOUBLE PRECISION NOT NULL, arguments {blob} NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS server_runs_thread ON server_runs (thread_id, created_at)",
+    """CREATE TABLE IF NOT EXISTS server_run_events (
+    run_id TEXT NOT NULL, seq INTEGER NOT NULL, name TEXT NOT NULL, data {blob} NOT NULL,
+    PRIMARY KEY (run_id, seq))""",
 )
+
+_ADDED_RUN_COLUMNS = (
+    ("worker", "TEXT"),
+    ("cancel_requested", "INTEGER NOT NULL DEFAULT 0"),
+)
+"""Columns added since the first release: the fleet worker executing the run (None: the
+server's process), and whether a cancel was asked for."""
 
 UNFINISHED = ("pending", "running")
 """Run statuses of a run that has not ended (a server killed meanwhile resumes them)."""
@@ -81,6 +91,7 @@ class ServerTables:
             with self._lock, self.db.schema_transaction():
                 for statement in _TABLES:
                     self.db.execute(self.db.ddl(statement))
+                self.db.add_columns("server_runs", _ADDED_RUN_COLUMNS)
         except BaseException:
             self.db.close()
             raise
@@ -161,6 +172,11 @@ class ServerTables:
     def delete_thread(self, thread_id: str) -> None:
         """Forget a thread and its runs."""
         with self._lock, self.db.write_transaction():
+            self.db.execute(
+                "DELETE FROM server_run_events WHERE run_id IN"
+                " (SELECT run_id FROM server_runs WHERE thread_id = ?)",
+                (thread_id,),
+            )
             self.db.execute("DELETE FROM server_runs WHERE thread_id = ?", (thread_id,))
             self.db.execute("DELETE FROM server_threads WHERE thread_id = ?", (thread_id,))
 
@@ -220,9 +236,114 @@ class ServerTables:
             )
 
     def delete_run(self, run_id: str) -> None:
-        """Forget a run."""
-        with self._lock:
+        """Forget a run and its events."""
+        with self._lock, self.db.write_transaction():
+            self.db.execute("DELETE FROM server_run_events WHERE run_id = ?", (run_id,))
             self.db.execute("DELETE FROM server_runs WHERE run_id = ?", (run_id,))
+
+    # -- runs on the fleet ---------------------------------------------------------------------
+
+    def started_runs(self, thread_id: str) -> list[str]:
+        """The thread's runs that have not ended, the oldest first."""
+        marks = ", ".join("?" for _ in UNFINISHED)
+        rows = self._rows(
+            f"SELECT run_id FROM server_runs WHERE thread_id = ? AND status IN ({marks})"
+            " ORDER BY created_at, run_id",
+            (thread_id, *UNFINISHED),
+        )
+        return [run_id for (run_id,) in rows]
+
+    def claim_run(self, run_id: str, worker: str) -> RunRow | None:
+        """Mark the run executing on ``worker`` (taken from a worker that died, if so); the
+        run, or None when it ended already."""
+        marks = ", ".join("?" for _ in UNFINISHED)
+        with self._lock:
+            self.db.execute(
+                f"UPDATE server_runs SET status = 'running', worker = ?, updated_at = ?"
+                f" WHERE run_id = ? AND status IN ({marks})",
+                (worker, time.time(), run_id, *UNFINISHED),
+            )
+            found = self._rows(
+                f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE run_id = ? AND worker = ?"
+                f" AND status = 'running'",
+                (run_id, worker),
+            )
+        return self._run(found[0]) if found else None
+
+    def end_run(self, run_id: str, worker: str, status: str) -> bool:
+        """Record how the run ended, if ``worker`` still executes it (a worker taken for dead
+        that comes back changes nothing); whether it did."""
+        with self._lock:
+            done = self.db.execute(
+                "UPDATE server_runs SET status = ?, updated_at = ? WHERE run_id = ? AND worker = ?",
+                (status, time.time(), run_id, worker),
+            )
+        return int(done.rowcount) == 1
+
+    def request_cancel(self, run_id: str) -> bool:
+        """Ask the worker executing a run to stop it; whether the run had not ended."""
+        marks = ", ".join("?" for _ in UNFINISHED)
+        with self._lock:
+            done = self.db.execute(
+                f"UPDATE server_runs SET cancel_requested = 1 WHERE run_id = ?"
+                f" AND status IN ({marks})",
+                (run_id, *UNFINISHED),
+            )
+        return int(done.rowcount) == 1
+
+    def cancels_asked(self, run_ids: Sequence[str]) -> set[str]:
+        """Which of the runs were asked to stop."""
+        if not run_ids:
+            return set()
+        marks = ", ".join("?" for _ in run_ids)
+        rows = self._rows(
+            f"SELECT run_id FROM server_runs WHERE cancel_requested = 1 AND run_id IN ({marks})",
+            tuple(run_ids),
+        )
+        return {run_id for (run_id,) in rows}
+
+    def run_status(self, run_id: str) -> str | None:
+        """The run's status (None: no such run)."""
+        found = self._rows("SELECT status FROM server_runs WHERE run_id = ?", (run_id,))
+        return str(found[0][0]) if found else None
+
+    def add_event(self, run_id: str, seq: int, name: str, data: Any) -> None:
+        """Record event ``seq`` of a run (sealed); an event recorded already is kept."""
+        sealed = self._seal("event", f"{run_id}/{seq}", {"name": name, "data": data})
+        with self._lock:
+            self.db.execute(
+                "INSERT INTO server_run_events (run_id, seq, name, data) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (run_id, seq) DO NOTHING",
+                (run_id, seq, "", sealed),
+            )
+
+    def events(self, run_id: str, after: int) -> list[tuple[int, str, Any]]:
+        """The run's events after ``after``, ``(seq, name, data)`` in order."""
+        rows = self._rows(
+            "SELECT seq, data FROM server_run_events WHERE run_id = ? AND seq > ? ORDER BY seq",
+            (run_id, after),
+        )
+        found = []
+        for seq, blob in rows:
+            opened = self._open("event", f"{run_id}/{seq}", blob)
+            found.append((int(seq), str(opened["name"]), opened["data"]))
+        return found
+
+    def last_event(self, run_id: str) -> int:
+        """The seq of the run's last event (-1: none)."""
+        found = self._rows("SELECT MAX(seq) FROM server_run_events WHERE run_id = ?", (run_id,))
+        return -1 if not found or found[0][0] is None else int(found[0][0])
+
+    def prune_events(self, before: float) -> int:
+        """Drop the events of runs that ended before ``before``; how many."""
+        marks = ", ".join("?" for _ in UNFINISHED)
+        with self._lock:
+            done = self.db.execute(
+                "DELETE FROM server_run_events WHERE run_id IN (SELECT run_id FROM server_runs"
+                f" WHERE status NOT IN ({marks}) AND updated_at < ?)",
+                (*UNFINISHED, before),
+            )
+        return int(done.rowcount)
 
     def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
         with self._lock:

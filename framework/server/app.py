@@ -18,13 +18,16 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from framework.errors import CadreError, ConfigError
+from framework.fleet.queue import RunQueue, fleet_database
 from framework.home import DataHome
 from framework.memory import ingest_corpus
 from framework.memory.langgraph_store import LangGraphStore
 from framework.observe import ObserverOptions
 from framework.server._apps import TeamApps
 from framework.server._assistants import assistant_routes
+from framework.server._dispatch import RunDispatch
 from framework.server._http import Server, error_response, json_response
+from framework.server._queued import QueuedRuns
 from framework.server._run_routes import run_routes
 from framework.server._runs import Runs
 from framework.server._segments import Segments
@@ -60,6 +63,9 @@ class ServerOptions:
     its token's principal)."""
     observe: ObserverOptions | None = field(default_factory=ObserverOptions)
     """How runs are observed (traces under the home by default); None observes nothing."""
+    queue: bool = False
+    """Put runs on the fleet's queue (``cadre worker`` executes them) instead of executing
+    them in the server's process."""
 
 
 def _open(options: ServerOptions) -> Server:
@@ -79,7 +85,11 @@ def _open(options: ServerOptions) -> Server:
     apps = TeamApps()
     saver = home_checkpointer(home, cipher=cipher)
     segments = Segments(home, apps, saver, options.observe)
-    runs = Runs(segments, tables, workers=options.workers, policy=options.policy)
+    runs: RunDispatch
+    if options.queue:
+        runs = QueuedRuns(segments, tables, RunQueue(fleet_database(home)), options.policy)
+    else:
+        runs = Runs(segments, tables, workers=options.workers, policy=options.policy)
     return Server(
         home=home, tables=tables, tokens=tokens, apps=apps, runs=runs, store=LangGraphStore(store)
     )

@@ -1,0 +1,93 @@
+"""Submitting runs to the fleet from Python or ``cadre submit``: the run is recorded in the
+server's tables (so the API, ``cadre workers`` and the console see it) and put on the queue."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from framework.errors import ConfigError
+from framework.fleet.queue import RunQueue, fleet_database
+from framework.home import DataHome
+from framework.policy import Principal
+from framework.server._apps import TeamApps
+from framework.server._caller import Caller
+from framework.server._queued import QueuedRuns
+from framework.server._requests import RunBody
+from framework.server._segments import Segments
+from framework.server._tables import RunRow, ServerTables, ThreadRow
+from framework.stores import home_checkpointer, home_cipher
+
+__all__ = ["submit_run"]
+
+
+def submit_run(
+    home: DataHome,
+    team: str,
+    inputs: Mapping[str, Any],
+    *,
+    principal: Principal | None = None,
+    thread_id: str | None = None,
+    priority: int | None = None,
+    configurable: Mapping[str, Any] | None = None,
+    policy: str | None = None,
+) -> RunRow:
+    """Record a run of ``team`` on a new thread (or ``thread_id``, the principal's tenant's)
+    and put it on the fleet's queue; its row (``run_id``, ``thread_id``).
+
+    Args:
+        home: The data home (on PostgreSQL).
+        team: The installed team.
+        inputs: The run's input (``{"question": ...}``).
+        principal: Who the run acts for (default: user ``local`` of tenant ``default``).
+        thread_id: Continue this thread (default: a new one).
+        priority: 1 goes first (default 100).
+        configurable: ``review``, ``model``, ``max_parallel`` for a new thread.
+        policy: The policy file's text governing a new thread's runs.
+
+    Raises:
+        ConfigError: The home is not on PostgreSQL, or the thread is another tenant's.
+        ThreadBusyError: The thread has a run that has not ended.
+    """
+    who = principal or Principal(user="local", tenant="default", scopes=frozenset())
+    caller = Caller(tenant=who.tenant, name=who.user, scopes=frozenset(who.scopes))
+    queue = RunQueue(fleet_database(home))
+    home = home.create()
+    cipher = home_cipher(home)
+    tables = ServerTables(home.server_target, cipher)
+    apps = TeamApps()
+    saver = home_checkpointer(home, cipher=cipher)
+    runs = QueuedRuns(Segments(home, apps, saver, None), tables, queue, policy)
+    try:
+        thread_id = thread_id or str(uuid.uuid4())
+        _own_thread(tables, caller, thread_id, team)
+        config: dict[str, Any] = {"configurable": dict(configurable or {})}
+        if priority is not None:
+            config["configurable"]["priority"] = priority
+        body = RunBody(assistant_id=team, input=dict(inputs), config=config)
+        return asyncio.run(runs.start(caller, thread_id, team, body))
+    finally:
+        runs.close()
+        saver.close()
+        apps.close()
+        tables.close()
+
+
+def _own_thread(tables: ServerTables, caller: Caller, thread_id: str, team: str) -> None:
+    """Record the thread as the caller's tenant's, unless it is already."""
+    if tables.thread(caller.tenant, thread_id) is not None:
+        return
+    now = time.time()
+    row = ThreadRow(
+        thread_id=thread_id,
+        tenant=caller.tenant,
+        assistant_id=team,
+        status="idle",
+        created_at=now,
+        updated_at=now,
+    )
+    if not tables.add_thread(row):
+        raise ConfigError(f"thread {thread_id} is another tenant's: choose another id")
