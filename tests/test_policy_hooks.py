@@ -225,12 +225,29 @@ def test_a_rate_limit_makes_calls_wait_and_counts_the_wait() -> None:
 
 
 def test_a_schedule_spaces_requests_and_lets_a_burst_through() -> None:
-    from policies.rate_limits import _Schedule
+    from framework.policy.rates import MemorySchedules
 
-    spaced, burst = _Schedule(60, 1), _Schedule(60, 3)
-    assert [spaced.reserve(1, 100.0) for _ in range(3)] == [0.0, 1.0, 2.0]
-    assert [burst.reserve(1, 100.0) for _ in range(4)] == [0.0, 0.0, 0.0, 1.0]
-    assert spaced.reserve(1, 110.0) == 0.0  # idle long enough: no wait
+    now = [100.0]
+    schedules = MemorySchedules(clock=lambda: now[0])
+    assert [schedules.reserve("spaced", 1.0, 0.0, 1) for _ in range(3)] == [0.0, 1.0, 2.0]
+    assert [schedules.reserve("burst", 1.0, 2.0, 1) for _ in range(4)] == [0.0, 0.0, 0.0, 1.0]
+    now[0] = 110.0
+    assert schedules.reserve("spaced", 1.0, 0.0, 1) == 0.0  # idle long enough: no wait
+
+
+def test_schedules_in_postgresql_are_shared_by_every_connection(postgres_url: str) -> None:
+    from framework.database import open_database
+    from framework.policy.rates import RATES_SCHEMA, DatabaseSchedules
+
+    first, second = (
+        DatabaseSchedules(open_database(postgres_url, schema=RATES_SCHEMA)) for _ in range(2)
+    )
+    waits = [s.reserve("model:x", 10.0, 0.0, 1) for s in (first, second, first, second)]
+    assert waits[0] == 0.0
+    for index, wait in enumerate(waits[1:], start=1):  # ten seconds apart, whoever asks
+        assert index * 10.0 - 1.0 < wait <= index * 10.0
+    first.db.close()
+    second.db.close()
 
 
 class Shape(BaseModel):

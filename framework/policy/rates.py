@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from framework.database import Database, is_postgres_url, open_database
@@ -46,15 +47,20 @@ class UsesRateSchedules(Protocol):
 
 
 class MemorySchedules:
-    """Schedules in this process's memory."""
+    """Schedules in this process's memory.
 
-    def __init__(self) -> None:
+    Args:
+        clock: Seconds from any fixed point (default :func:`time.monotonic`).
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         self._arrivals: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def reserve(self, key: str, interval: float, tolerance: float, units: float) -> float:
         """See :meth:`RateSchedules.reserve`."""
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             arrival = max(self._arrivals.get(key, 0.0), now)
             self._arrivals[key] = arrival + units * interval

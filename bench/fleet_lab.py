@@ -1,0 +1,195 @@
+"""A fleet on one machine for the scale bench and the fleet tests: ``cadre worker``
+processes on one PostgreSQL database, runs of the ``fleety`` team submitted to their queue,
+kills with SIGKILL, and what the runs' model calls and rows say afterwards."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.fleet_team import Call, read_calls, write_fleet_team
+from framework.fleet.submit import submit_run
+from framework.home import DataHome
+from framework.policy import Principal
+from framework.server._tables import UNFINISHED, RunRow, ServerTables
+from framework.stores import home_cipher
+
+__all__ = ["SAVE_LAG_S", "FleetLab", "Worker", "peak_in_window"]
+
+SAVE_LAG_S = 0.1
+"""How long after a task's call ends its result may still be on its way to the database."""
+
+
+@dataclass
+class Worker:
+    """One ``cadre worker`` process and its log."""
+
+    process: subprocess.Popen[bytes]
+    log: Path
+    killed_at: float | None = None
+
+    def alive(self) -> bool:
+        """Whether the process runs."""
+        return self.process.poll() is None
+
+
+@dataclass
+class FleetLab:
+    """A data home on ``database`` with the fleety team installed for workers.
+
+    Args:
+        root: A folder of its own (created).
+        database: An empty PostgreSQL database's URL.
+        tasks: Tasks per run.
+        delay: Each model call's latency, seconds.
+        policy: A policy file's text for the runs (rate limits...).
+        max_parallel: Tasks of a run at once (default: all).
+    """
+
+    root: Path
+    database: str
+    tasks: int = 8
+    delay: float = 0.2
+    policy: str | None = None
+    max_parallel: int | None = None
+    workers: list[Worker] = field(default_factory=list)
+    runs: list[RunRow] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.calls_file = self.root / "calls.txt"
+        self.home = DataHome(root=self.root / "home", database=self.database)
+        self.env = write_fleet_team(
+            self.root / "team", self.calls_file, tasks=self.tasks, delay=self.delay
+        )
+        self.env.update(CADRE_DB=self.database, CADRE_HOME=str(self.home.root))
+        self.cadre = str(Path(sys.executable).with_name("cadre"))
+        self._tables: ServerTables | None = None
+
+    # -- workers -------------------------------------------------------------------------------
+
+    def start_worker(
+        self, *, concurrency: int = 4, dead_after: float = 4.0, extra: Sequence[str] = ()
+    ) -> Worker:
+        """Start a ``cadre worker``."""
+        log = self.root / f"worker-{len(self.workers)}.log"
+        args = [self.cadre, "worker", "--concurrency", str(concurrency)]
+        args += ["--dead-after", str(dead_after), *extra]
+        with log.open("wb") as out:
+            process = subprocess.Popen(args, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        worker = Worker(process=process, log=log)
+        self.workers.append(worker)
+        return worker
+
+    def kill(self, worker: Worker) -> None:
+        """SIGKILL a worker."""
+        worker.process.send_signal(signal.SIGKILL)
+        worker.process.wait(timeout=30)
+        worker.killed_at = time.time()
+
+    def stop_all(self, timeout: float = 60.0) -> list[int | None]:
+        """SIGTERM every live worker and wait; their exit codes (None: killed before)."""
+        for worker in self.workers:
+            if worker.alive():
+                worker.process.send_signal(signal.SIGTERM)
+        codes = []
+        for worker in self.workers:
+            codes.append(None if worker.killed_at else worker.process.wait(timeout=timeout))
+        return codes
+
+    def cadre_command(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """Run ``cadre ARGS`` against the lab's home."""
+        return subprocess.run(
+            [self.cadre, *args], env=self.env, capture_output=True, text=True, timeout=120
+        )
+
+    # -- runs ----------------------------------------------------------------------------------
+
+    def submit(self, count: int, *, tenants: Sequence[str] = ("default",)) -> list[RunRow]:
+        """Put ``count`` runs of the fleety team on the queue, the tenants in turn."""
+        submitted = []
+        for index in range(count):
+            tenant = tenants[index % len(tenants)]
+            row = submit_run(
+                self.home,
+                "fleety",
+                {"question": f"run {len(self.runs) + index}"},
+                principal=Principal(user="bench", tenant=tenant, scopes=frozenset()),
+                configurable={"max_parallel": self.max_parallel or self.tasks},
+                policy=self.policy,
+            )
+            submitted.append(row)
+        self.runs.extend(submitted)
+        return submitted
+
+    @property
+    def tables(self) -> ServerTables:
+        """The home's server tables (opened once)."""
+        if self._tables is None:
+            self._tables = ServerTables(self.home.server_target, home_cipher(self.home))
+        return self._tables
+
+    def statuses(self) -> Counter[str]:
+        """How many submitted runs are in each status."""
+        return Counter(str(self.tables.run_status(row.run_id)) for row in self.runs)
+
+    def wait_all(self, timeout: float) -> Counter[str]:
+        """Wait until every submitted run ended (or ``timeout``); their statuses."""
+        deadline = time.monotonic() + timeout
+        while True:
+            statuses = self.statuses()
+            if not any(status in UNFINISHED for status in statuses):
+                return statuses
+            if time.monotonic() > deadline:
+                return statuses
+            time.sleep(0.25)
+
+    def calls(self) -> list[Call]:
+        """Every model call the runs' tasks finished."""
+        return read_calls(self.calls_file)
+
+    def duplicates(self, save_lag: float = SAVE_LAG_S) -> int:
+        """Task executions that ran again although their result was saved: a second
+        completion of a task, unless a kill came within ``save_lag`` seconds after the first
+        (its result was then not saved yet, and running it again is what should happen)."""
+        kills = [w.killed_at for w in self.workers if w.killed_at is not None]
+        ended: dict[tuple[str, str], list[float]] = {}
+        for call in self.calls():
+            ended.setdefault((call.thread_id, call.task_id), []).append(call.ended)
+        again = 0
+        for times in ended.values():
+            for first in sorted(times)[:-1]:
+                if not any(first <= kill <= first + save_lag for kill in kills):
+                    again += 1
+        return again
+
+    def redone(self) -> int:
+        """Task executions beyond one per task (saved or not)."""
+        counts = Counter((call.thread_id, call.task_id) for call in self.calls())
+        return sum(count - 1 for count in counts.values())
+
+    def close(self) -> None:
+        """Stop the workers and close the tables."""
+        for worker in self.workers:
+            if worker.alive():
+                worker.process.kill()
+                worker.process.wait(timeout=30)
+        if self._tables is not None:
+            self._tables.close()
+
+
+def peak_in_window(times: Sequence[float], window: float) -> int:
+    """The most of ``times`` in any half-open window ``[t, t + window)``."""
+    ordered = sorted(times)
+    peak, start = 0, 0
+    for end, moment in enumerate(ordered):
+        while moment - ordered[start] >= window:
+            start += 1
+        peak = max(peak, end - start + 1)
+    return peak

@@ -1,0 +1,94 @@
+"""The fleet on a real PostgreSQL with real ``cadre worker`` processes: runs spread over the
+workers, a worker killed with SIGKILL has its runs taken over and finished with no task done
+twice, a stopped worker drains, and a provider rate limit holds across four workers."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from bench.fleet_lab import FleetLab, peak_in_window
+from framework.errors import ConfigError
+from framework.fleet.queue import fleet_database
+from framework.home import DataHome
+
+RATE = 240.0
+"""Model calls per minute the rate-limit test allows (one every 0.25 s)."""
+
+
+@pytest.fixture
+def lab(tmp_path: Path, postgres_url: str) -> FleetLab:
+    made = FleetLab(tmp_path / "fleet", postgres_url, tasks=8, delay=0.5, max_parallel=2)
+    yield made
+    made.close()
+
+
+def test_a_killed_workers_runs_are_finished_by_the_others_with_no_task_done_twice(
+    lab: FleetLab,
+) -> None:
+    workers = [lab.start_worker(concurrency=3, dead_after=4.0) for _ in range(3)]
+    lab.submit(18, tenants=("acme", "globex"))
+    victim = workers[0]
+    deadline = time.monotonic() + 120
+    while not any(call.pid == victim.process.pid for call in lab.calls()):
+        assert time.monotonic() < deadline, "the first worker never took a run"
+        time.sleep(0.05)
+    time.sleep(0.25)  # mid-call: the results of the calls that ended are saved
+    lab.kill(victim)  # it holds runs whose tasks are part done
+    statuses = lab.wait_all(timeout=240)
+    assert statuses == {"success": 18}, statuses
+    calls = lab.calls()
+    assert lab.duplicates() == 0  # a task whose result was saved never ran again
+    assert len({(call.thread_id, call.task_id) for call in calls}) == 18 * 8
+    taken_over = [call for call in calls if call.started > (victim.killed_at or 0)]
+    assert taken_over, "nothing ran after the kill"
+    assert {call.pid for call in calls} >= {w.process.pid for w in workers[1:]}
+    pids_by_thread: dict[str, set[int]] = {}
+    for call in calls:
+        pids_by_thread.setdefault(call.thread_id, set()).add(call.pid)
+    resumed = [
+        t for t, pids in pids_by_thread.items() if victim.process.pid in pids and len(pids) > 1
+    ]
+    assert resumed, "no run of the killed worker went on elsewhere from its checkpoints"
+    logs = "".join(w.log.read_text() for w in workers[1:])
+    assert "was silent for 4 s" in logs
+    listed = lab.cadre_command("workers")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.count(" live,") == 2 and "queue: empty" in listed.stdout
+    assert lab.stop_all() == [None, 0, 0]  # drained: nothing was running
+
+
+def test_four_workers_share_one_provider_rate_limit(tmp_path: Path, postgres_url: str) -> None:
+    policy = f'rate_limits:\n  "model:scripted:*": {{requests_per_minute: {RATE:g}}}\n'
+    lab = FleetLab(tmp_path / "fleet", postgres_url, tasks=4, delay=0.05, policy=policy)
+    try:
+        for _ in range(4):
+            lab.start_worker(concurrency=2)
+        lab.submit(10)
+        assert lab.wait_all(timeout=240) == {"success": 10}
+        calls = lab.calls()
+        assert len(calls) == 40 and len({call.pid for call in calls}) >= 2
+        starts = [call.started for call in calls]
+        interval = 60.0 / RATE
+        for slots in (4, 8, 20):  # calls leave within a timer's jitter of their slot
+            assert peak_in_window(starts, slots * interval) <= slots + 1
+        assert (max(starts) - min(starts)) >= (len(starts) - 1) * interval * 0.95
+    finally:
+        lab.close()
+
+
+def test_the_fleet_needs_postgresql(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="PostgreSQL"):
+        fleet_database(DataHome(root=tmp_path / "home"))
+    done = subprocess.run(
+        ["cadre", "worker", "--home", str(tmp_path / "home")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": str(Path(__file__).parents[1] / ".venv" / "bin") + ":/usr/bin:/bin"},
+    )
+    assert done.returncode == 2 and "PostgreSQL" in done.stderr
+    assert "Traceback" not in done.stderr
