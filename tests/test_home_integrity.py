@@ -131,3 +131,15 @@ def test_what_a_run_writes_is_private_to_its_user(
     assert {"keys.json", "checkpoints.sqlite", "memory.sqlite", "traces/spans.jsonl"} <= set(files)
     assert set(files.values()) == {0o600}, files
     assert _mode(home) == 0o700 and set(folders.values()) == {0o700}, folders
+
+
+def test_a_process_that_started_before_the_keys_existed_reads_what_another_sealed(
+    tmp_path: Path,
+) -> None:
+    from framework.stores import home_cipher
+
+    home = DataHome(root=tmp_path / "home").create()
+    early, late = home_cipher(home), home_cipher(home)  # two processes on a new home
+    assert early is not late and not (home.root / "keys.json").exists()
+    blob = late.encrypt(b"sealed", b"row")  # the first seal saves the keys
+    assert early.decrypt(blob, b"row") == b"sealed"  # the other takes them up

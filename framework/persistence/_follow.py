@@ -102,12 +102,17 @@ class Follower:
     def refresh(self, cipher: Rekeyed) -> bool:
         """Reload the keys if the source's stamp changed; whether they were."""
         source = self.follow.source
-        if source is None or self._unsaved or source.stamp() == self._stamp:
+        if source is None or source.stamp() == self._stamp:
+            return False
+        if self._unsaved and source.stamp() is None:
             return False
         with self._lock:
             stamp = source.stamp()
             if stamp == self._stamp:
                 return False
+            # a keyring never saved is dropped for the one another process saved meanwhile
+            # (this one sealed nothing: sealing saves first)
+            self._unsaved = False
             keyring = source.load()  # ConfigError when the file is gone or malformed
             if self.follow.guard is not None:
                 self.follow.guard.check(keyring)

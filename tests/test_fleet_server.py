@@ -1,0 +1,74 @@
+"""``cadre serve --queue`` in front of ``cadre worker`` processes, driven by ``langgraph-sdk``:
+a run waits, pauses for plan review, resumes after a decision (the continuation queued too),
+streams events relayed through the database from whichever worker runs it, and is cancelled
+across processes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.fleet_lab import FleetLab
+from framework.memory import MiniLMEmbedder
+from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.served import Served, serve
+
+QUESTION = "How are checkpoints written?"
+
+
+@pytest.fixture
+def fleet(
+    tmp_path: Path, postgres_url: str, embedder: MiniLMEmbedder
+) -> Iterator[tuple[Served, FleetLab]]:
+    lab = FleetLab(tmp_path / "fleet", postgres_url, tasks=4, delay=1.0, max_parallel=1)
+    for _ in range(2):
+        lab.start_worker(concurrency=2)
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    tokens = {"ada": ("acme", "run,review")}
+    try:
+        with serve(
+            lab.home.root, postgres_url, corpus=corpus, tokens=tokens, options=["--queue"]
+        ) as server:
+            yield server, lab
+    finally:
+        lab.close()
+
+
+def test_runs_through_the_queue_wait_review_stream_and_cancel(
+    fleet: tuple[Served, FleetLab],
+) -> None:
+    served, lab = fleet
+    client = served.client("ada")
+
+    thread_id = client.threads.create()["thread_id"]
+    config = {"configurable": {"review": ["plan"]}}
+    waited = client.runs.wait(thread_id, "meta", input={"question": QUESTION}, config=config)
+    [shown] = waited["__interrupt__"]
+    assert shown["value"]["kind"] == "plan"
+    assert client.threads.get(thread_id)["status"] == "interrupted"
+    done = client.runs.wait(thread_id, "meta", command={"resume": "approve"})
+    assert "checkpoint" in done["final_answer"].lower()
+    runs = client.runs.list(thread_id)
+    assert [run["status"] for run in runs] == ["success", "success"]
+
+    streamed = client.threads.create()["thread_id"]
+    parts = list(
+        client.runs.stream(streamed, "fleety", input={"question": "q"}, stream_mode="updates")
+    )
+    events = [part.event for part in parts]
+    assert events[0] == "metadata" and parts[0].data["worker"]
+    assert events.count("updates") >= 4  # planner, the workers, ... each as it happened
+
+    slow = client.threads.create()["thread_id"]
+    run = client.runs.create(slow, "fleety", input={"question": "slow"})
+    deadline = time.monotonic() + 60
+    while client.runs.get(slow, run["run_id"])["status"] != "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    client.runs.cancel(slow, run["run_id"])
+    client.runs.join(slow, run["run_id"])
+    assert client.runs.get(slow, run["run_id"])["status"] == "interrupted"
+    assert len([c for c in lab.calls() if c.thread_id == slow]) < 4  # it stopped early
