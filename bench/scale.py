@@ -154,7 +154,8 @@ def kills(server: str, root: Path, runs: int, concurrency: int, every: float) ->
             later = [
                 c.started
                 for c in calls
-                if c.thread_id in threads and c.pid != worker.process.pid
+                if c.thread_id in threads
+                and c.pid != worker.process.pid
                 and c.started > worker.killed_at
             ]
             if later:

@@ -14,7 +14,7 @@ import pytest
 from bench.fleet_lab import FleetLab
 from framework.memory import MiniLMEmbedder
 from tests.conftest import SMALL_CORPUS, write_corpus
-from tests.served import Served, serve
+from tests.served import Served, make_tokens, start
 
 QUESTION = "How are checkpoints written?"
 
@@ -27,12 +27,11 @@ def fleet(
     for _ in range(2):
         lab.start_worker(concurrency=2)
     corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
-    tokens = {"ada": ("acme", "run,review")}
+    served = Served(url="", home=lab.home.root, database=postgres_url)
+    served.tokens = make_tokens(served.home, postgres_url, {"ada": ("acme", "run,review")})
     try:
-        with serve(
-            lab.home.root, postgres_url, corpus=corpus, tokens=tokens, options=["--queue"]
-        ) as server:
-            yield server, lab
+        with start(served, corpus=corpus, env=lab.env, options=["--queue"]):
+            yield served, lab
     finally:
         lab.close()
 
@@ -63,7 +62,8 @@ def test_runs_through_the_queue_wait_review_stream_and_cancel(
     assert events.count("updates") >= 4  # planner, the workers, ... each as it happened
 
     slow = client.threads.create()["thread_id"]
-    run = client.runs.create(slow, "fleety", input={"question": "slow"})
+    one_at_a_time = {"configurable": {"max_parallel": 1}}  # four calls of 1 s, in turn
+    run = client.runs.create(slow, "fleety", input={"question": "slow"}, config=one_at_a_time)
     deadline = time.monotonic() + 60
     while client.runs.get(slow, run["run_id"])["status"] != "running":
         assert time.monotonic() < deadline
