@@ -106,7 +106,12 @@ class FleetLab:
     def cadre_command(self, *args: str) -> subprocess.CompletedProcess[str]:
         """Run ``cadre ARGS`` against the lab's home."""
         return subprocess.run(
-            [self.cadre, *args], env=self.env, capture_output=True, text=True, timeout=120
+            [self.cadre, *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
 
     # -- runs ----------------------------------------------------------------------------------

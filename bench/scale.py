@@ -209,7 +209,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="cadre-scale-") as folder:
         root = Path(folder)
         if "scaling" in wanted:
-            print(f"| workers | runs/min | efficiency | submit->start p50 | p99 | db tx/run |")
+            print("| workers | runs/min | efficiency | submit->start p50 | p99 | db tx/run |")
             print("|---|---|---|---|---|---|")
             base = None
             for count in (1, 2, 4):

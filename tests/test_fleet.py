@@ -4,6 +4,7 @@ twice, a stopped worker drains, and a provider rate limit holds across four work
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -11,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from bench.fleet_lab import FleetLab, peak_in_window
+from framework.database import DATABASE_VARIABLE
 from framework.errors import ConfigError
 from framework.fleet.queue import fleet_database
 from framework.home import DataHome
+from tests.served import CADRE
 
 RATE = 240.0
 """Model calls per minute the rate-limit test allows (one every 0.25 s)."""
@@ -83,12 +86,23 @@ def test_four_workers_share_one_provider_rate_limit(tmp_path: Path, postgres_url
 def test_the_fleet_needs_postgresql(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="PostgreSQL"):
         fleet_database(DataHome(root=tmp_path / "home"))
-    done = subprocess.run(
-        ["cadre", "worker", "--home", str(tmp_path / "home")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"PATH": str(Path(__file__).parents[1] / ".venv" / "bin") + ":/usr/bin:/bin"},
-    )
-    assert done.returncode == 2 and "PostgreSQL" in done.stderr
-    assert "Traceback" not in done.stderr
+    for command in (["worker"], ["workers"], ["serve", "--no-auth", "--queue"]):
+        done = subprocess.run(
+            [*CADRE, *command, "--home", str(tmp_path / "home")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            env={k: v for k, v in os.environ.items() if k != DATABASE_VARIABLE},
+        )
+        assert done.returncode == 2 and "PostgreSQL" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_priority_out_of_range_is_refused_before_anything_is_queued() -> None:
+    from framework.fleet.queue import RunQueue
+
+    queue = RunQueue("postgresql://nobody@127.0.0.1:1/none")  # never reached
+    for priority in (0, 1_000_001):
+        with pytest.raises(ConfigError, match="priority"):
+            queue.enqueue("run", "tenant", priority)

@@ -4,7 +4,6 @@ server's tables (so the API, ``cadre workers`` and the console see it) and put o
 from __future__ import annotations
 
 import asyncio
-import time
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -80,14 +79,5 @@ def _own_thread(tables: ServerTables, caller: Caller, thread_id: str, team: str)
     """Record the thread as the caller's tenant's, unless it is already."""
     if tables.thread(caller.tenant, thread_id) is not None:
         return
-    now = time.time()
-    row = ThreadRow(
-        thread_id=thread_id,
-        tenant=caller.tenant,
-        assistant_id=team,
-        status="idle",
-        created_at=now,
-        updated_at=now,
-    )
-    if not tables.add_thread(row):
+    if not tables.add_thread(ThreadRow.new(thread_id, caller.tenant, team)):
         raise ConfigError(f"thread {thread_id} is another tenant's: choose another id")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -59,16 +58,7 @@ async def _started(request: Request) -> tuple[Server, RunRow, RunBody]:
 
 
 def _make_thread(server: Server, caller: Caller, thread_id: str, assistant_id: str) -> None:
-    now = time.time()
-    row = ThreadRow(
-        thread_id=thread_id,
-        tenant=caller.tenant,
-        assistant_id=assistant_id,
-        status="idle",
-        created_at=now,
-        updated_at=now,
-    )
-    if not server.tables.add_thread(row):
+    if not server.tables.add_thread(ThreadRow.new(thread_id, caller.tenant, assistant_id)):
         raise HTTPException(409, f"thread {thread_id} exists already: choose another id")
 
 

@@ -59,6 +59,28 @@ class ThreadRow:
     updated_at: float
     metadata: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def new(
+        cls,
+        thread_id: str,
+        tenant: str,
+        assistant_id: str | None,
+        *,
+        status: str = "idle",
+        metadata: Mapping[str, Any] | None = None,
+    ) -> ThreadRow:
+        """A thread made now."""
+        now = time.time()
+        return cls(
+            thread_id=thread_id,
+            tenant=tenant,
+            assistant_id=assistant_id,
+            status=status,
+            created_at=now,
+            updated_at=now,
+            metadata=dict(metadata or {}),
+        )
+
 
 @dataclass(frozen=True, kw_only=True)
 class RunRow:

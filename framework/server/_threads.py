@@ -4,7 +4,6 @@ answers 404."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -91,16 +90,7 @@ async def _create(request: Request) -> Response:
     server = server_of(request)
     thread_id = body.thread_id or str(uuid.uuid4())
     metadata = dict(body.metadata or {})
-    now = time.time()
-    row = ThreadRow(
-        thread_id=thread_id,
-        tenant=caller.tenant,
-        assistant_id=metadata.get("graph_id"),
-        status="idle",
-        created_at=now,
-        updated_at=now,
-        metadata=metadata,
-    )
+    row = ThreadRow.new(thread_id, caller.tenant, metadata.get("graph_id"), metadata=metadata)
     if not server.tables.add_thread(row):
         existing = server.tables.thread(caller.tenant, thread_id)
         if existing is None or body.if_exists != "do_nothing":
@@ -163,15 +153,9 @@ async def _copy(request: Request) -> Response:
 def copy_thread(server: Server, row: ThreadRow, caller: Caller) -> ThreadRow:
     """A new thread of the caller's with every checkpoint of ``row`` (resealed under its own
     key) and its metadata."""
-    now = time.time()
-    copy = ThreadRow(
-        thread_id=str(uuid.uuid4()),
-        tenant=caller.tenant,
-        assistant_id=row.assistant_id,
-        status=row.status if row.status != "busy" else "idle",
-        created_at=now,
-        updated_at=now,
-        metadata=row.metadata,
+    status = row.status if row.status != "busy" else "idle"
+    copy = ThreadRow.new(
+        str(uuid.uuid4()), caller.tenant, row.assistant_id, status=status, metadata=row.metadata
     )
     server.runs.saver.copy_thread(row.thread_id, copy.thread_id)
     server.tables.add_thread(copy)
