@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.fleet_team import Call, read_calls, write_fleet_team
-from framework.fleet.submit import submit_run
+from framework.fleet.submit import Submitter
 from framework.home import DataHome
 from framework.policy import Principal
 from framework.server._tables import UNFINISHED, RunRow, ServerTables
@@ -71,6 +71,7 @@ class FleetLab:
         self.env.update(CADRE_DB=self.database, CADRE_HOME=str(self.home.root))
         self.cadre = str(Path(sys.executable).with_name("cadre"))
         self._tables: ServerTables | None = None
+        self._submitter: Submitter | None = None
 
     # -- workers -------------------------------------------------------------------------------
 
@@ -119,10 +120,11 @@ class FleetLab:
     def submit(self, count: int, *, tenants: Sequence[str] = ("default",)) -> list[RunRow]:
         """Put ``count`` runs of the fleety team on the queue, the tenants in turn."""
         submitted = []
+        if self._submitter is None:
+            self._submitter = Submitter(self.home)
         for index in range(count):
             tenant = tenants[index % len(tenants)]
-            row = submit_run(
-                self.home,
+            row = self._submitter.submit(
                 "fleety",
                 {"question": f"run {len(self.runs) + index}"},
                 principal=Principal(user="bench", tenant=tenant, scopes=frozenset()),
@@ -174,6 +176,19 @@ class FleetLab:
                     again += 1
         return again
 
+    def redo_lags(self) -> list[float]:
+        """For each execution redone, seconds from its first completion to the next kill."""
+        kills = sorted(w.killed_at for w in self.workers if w.killed_at is not None)
+        ended: dict[tuple[str, str], list[float]] = {}
+        for call in self.calls():
+            ended.setdefault((call.thread_id, call.task_id), []).append(call.ended)
+        lags = []
+        for times in ended.values():
+            for first in sorted(times)[:-1]:
+                after = [kill - first for kill in kills if kill >= first]
+                lags.append(min(after) if after else float("inf"))
+        return lags
+
     def redone(self) -> int:
         """Task executions beyond one per task (saved or not)."""
         counts = Counter((call.thread_id, call.task_id) for call in self.calls())
@@ -187,6 +202,8 @@ class FleetLab:
                 worker.process.wait(timeout=30)
         if self._tables is not None:
             self._tables.close()
+        if self._submitter is not None:
+            self._submitter.close()
 
 
 def peak_in_window(times: Sequence[float], window: float) -> int:

@@ -7,9 +7,10 @@ Scenarios (each on a new database of the PostgreSQL server ``--postgres``):
    minute, scaling efficiency against one worker, p50/p99 from submit to start (DBOS's
    enqueue and dequeue times), and database transactions per run (``pg_stat_database``,
    the queue's polling included);
-2. *kills*: the same runs with one worker SIGKILLed every ``--kill-every`` seconds and a new
-   one started in its place: every run must finish, no saved task may run again; the time
-   from each kill to the first model call of one of its runs elsewhere is its recovery time;
+2. *kills*: ``--kill-runs`` runs (long enough for several kills) with one worker SIGKILLed
+   every ``--kill-every`` seconds and a new one started in its place: every run must finish,
+   no saved task may run again; the time from each kill to the first model call of one of
+   its runs elsewhere is its recovery time;
 3. *rate*: 4 workers share a provider limit of ``--rate`` requests per minute (the policy
    file's ``rate_limits``): the peak of calls in any 60 s window must be <= the rate.
 
@@ -78,6 +79,7 @@ class Scaling:
     start_p99: float
     transactions_per_run: float
     lost: int
+    submit_s: float
 
 
 def scaling(server: str, root: Path, workers: int, runs: int, concurrency: int) -> Scaling:
@@ -94,11 +96,12 @@ def scaling(server: str, root: Path, workers: int, runs: int, concurrency: int) 
         before = _transactions(url)
         started = time.monotonic()
         lab.submit(runs)
+        submitted = time.monotonic() - started
         statuses = lab.wait_all(timeout=3600)
         elapsed = time.monotonic() - started
         time.sleep(1.0)  # statistics reach pg_stat_database within a second
         used = _transactions(url) - before
-        times = _queue_times(url)[1:] if len(_queue_times(url)) > runs else _queue_times(url)
+        times = sorted(_queue_times(url))[1:]  # the warm-up run first
         waits = [s - c for c, s, _ in times]
         return Scaling(
             workers=workers,
@@ -107,6 +110,7 @@ def scaling(server: str, root: Path, workers: int, runs: int, concurrency: int) 
             start_p99=_percentile(waits, 0.99),
             transactions_per_run=used / runs,
             lost=runs - statuses.get("success", 0),
+            submit_s=submitted,
         )
     finally:
         lab.stop_all()
@@ -120,6 +124,7 @@ class Kills:
     kills: int
     duplicates: int
     redone: int
+    lags: list[float]
     recoveries: list[float]
     elapsed: float
 
@@ -166,6 +171,7 @@ def kills(server: str, root: Path, runs: int, concurrency: int, every: float) ->
             kills=victim,
             duplicates=lab.duplicates(),
             redone=lab.redone(),
+            lags=lab.redo_lags(),
             recoveries=recoveries,
             elapsed=elapsed,
         )
@@ -200,6 +206,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=8, help="runs per worker at once")
     parser.add_argument("--kill-every", type=float, default=30.0)
+    parser.add_argument("--kill-runs", type=int, default=1200, help="runs of the kill scenario")
     parser.add_argument("--rate", type=float, default=60.0)
     parser.add_argument("--rate-runs", type=int, default=10, help="runs of the rate scenario")
     parser.add_argument("--only", default="scaling,kills,rate")
@@ -209,8 +216,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="cadre-scale-") as folder:
         root = Path(folder)
         if "scaling" in wanted:
-            print("| workers | runs/min | efficiency | submit->start p50 | p99 | db tx/run |")
-            print("|---|---|---|---|---|---|")
+            print(
+                "| workers | runs/min | efficiency | submit->start p50 | p99 | db tx/run |"
+                " submitting took |"
+            )
+            print("|---|---|---|---|---|---|---|")
             base = None
             for count in (1, 2, 4):
                 got = scaling(args.postgres, root, count, args.runs, args.concurrency)
@@ -219,18 +229,22 @@ def main() -> int:
                 print(
                     f"| {count} | {got.runs_per_minute:.0f} | {efficiency:.2f} |"
                     f" {got.start_p50:.2f} s | {got.start_p99:.2f} s |"
-                    f" {got.transactions_per_run:.0f} |",
+                    f" {got.transactions_per_run:.0f} | {got.submit_s:.1f} s |",
                     flush=True,
                 )
                 failed |= got.lost > 0
         if "kills" in wanted:
-            got_kills = kills(args.postgres, root, args.runs, args.concurrency, args.kill_every)
+            got_kills = kills(
+                args.postgres, root, args.kill_runs, args.concurrency, args.kill_every
+            )
             recoveries = got_kills.recoveries
             print(
                 f"\nkills: {got_kills.finished}/{got_kills.runs} runs finished in"
                 f" {got_kills.elapsed:.0f} s, {got_kills.kills} workers killed,"
                 f" {got_kills.duplicates} saved tasks run again"
-                f" ({got_kills.redone} unsaved executions redone); recovery"
+                f" ({got_kills.redone} executions redone, each ended"
+                f" {max(got_kills.lags, default=0) * 1000:.0f} ms or less before a kill);"
+                f" recovery"
                 f" {min(recoveries, default=0):.1f}-{max(recoveries, default=0):.1f} s"
                 f" (median {statistics.median(recoveries) if recoveries else 0:.1f} s)",
                 flush=True,

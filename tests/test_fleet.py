@@ -106,3 +106,52 @@ def test_a_priority_out_of_range_is_refused_before_anything_is_queued() -> None:
     for priority in (0, 1_000_001):
         with pytest.raises(ConfigError, match="priority"):
             queue.enqueue("run", "tenant", priority)
+
+
+def _wait_for_a_call(lab: FleetLab, pid: int) -> None:
+    deadline = time.monotonic() + 120
+    while not any(call.pid == pid for call in lab.calls()):
+        assert time.monotonic() < deadline, "the worker never took a run"
+        time.sleep(0.05)
+
+
+def test_a_stopped_worker_finishes_its_segment_and_takes_no_new_one(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    lab = FleetLab(tmp_path / "fleet", postgres_url, tasks=4, delay=0.5, max_parallel=1)
+    try:
+        first = lab.start_worker(concurrency=1)
+        lab.submit(3)
+        _wait_for_a_call(lab, first.process.pid)
+        first.process.terminate()  # SIGTERM: drain
+        assert first.process.wait(timeout=60) == 0
+        assert lab.statuses() == {"success": 1, "pending": 2}  # the rest stayed queued
+        assert "stopped" in first.log.read_text()
+        lab.start_worker(concurrency=2)
+        assert lab.wait_all(timeout=120) == {"success": 3}
+        assert lab.redone() == 0
+    finally:
+        lab.close()
+
+
+def test_a_worker_stopped_past_its_drain_time_leaves_its_run_to_another_at_once(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    lab = FleetLab(tmp_path / "fleet", postgres_url, tasks=8, delay=0.5, max_parallel=1)
+    try:
+        first = lab.start_worker(concurrency=1, extra=["--drain", "1"])
+        [run] = lab.submit(1)
+        _wait_for_a_call(lab, first.process.pid)
+        first.process.terminate()
+        assert first.process.wait(timeout=60) == 0
+        stopped = time.time()
+        assert lab.tables.run_status(run.run_id) == "running"  # left, not ended
+        second = lab.start_worker(concurrency=1, dead_after=30.0)  # long: no timeout involved
+        assert lab.wait_all(timeout=120) == {"success": 1}
+        calls = lab.calls()
+        assert {call.pid for call in calls} == {first.process.pid, second.process.pid}
+        resumed = min(call.started for call in calls if call.pid == second.process.pid)
+        assert resumed - stopped < 25.0  # taken over without waiting out --dead-after
+        assert lab.duplicates() == 0 and len(calls) <= 8 + 1
+    finally:
+        lab.close()

@@ -221,7 +221,7 @@ def test_a_rate_limit_makes_calls_wait_and_counts_the_wait() -> None:
 
     final = _run(lambda s, c: {}, limit, abody=abody)
     [record] = final["usage"].values()
-    assert 0.25 < record.counts["wait_s"] <= 0.5  # the second call waits for its slot
+    assert 0.25 < record.counts["wait_s"] <= 0.51  # the second call waits for its slot
 
 
 def test_a_schedule_spaces_requests_and_lets_a_burst_through() -> None:

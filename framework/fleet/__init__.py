@@ -17,12 +17,13 @@ from framework._lazy import lazy_exports
 if TYPE_CHECKING:
     from framework.fleet.queue import RunQueue, fleet_database
     from framework.fleet.registry import WorkerRegistry, WorkerRow
-    from framework.fleet.submit import submit_run
+    from framework.fleet.submit import Submitter, submit_run
     from framework.fleet.worker import FleetWorker, WorkerOptions
 
 __all__ = [
     "FleetWorker",
     "RunQueue",
+    "Submitter",
     "WorkerOptions",
     "WorkerRegistry",
     "WorkerRow",
@@ -35,7 +36,7 @@ __getattr__ = lazy_exports(
     {
         "framework.fleet.queue": ("RunQueue", "fleet_database"),
         "framework.fleet.registry": ("WorkerRegistry", "WorkerRow"),
-        "framework.fleet.submit": ("submit_run",),
+        "framework.fleet.submit": ("Submitter", "submit_run"),
         "framework.fleet.worker": ("FleetWorker", "WorkerOptions"),
     },
 )

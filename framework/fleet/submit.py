@@ -20,59 +20,85 @@ from framework.server._segments import Segments
 from framework.server._tables import RunRow, ServerTables, ThreadRow
 from framework.stores import home_checkpointer, home_cipher
 
-__all__ = ["submit_run"]
+__all__ = ["Submitter", "submit_run"]
 
 
-def submit_run(
-    home: DataHome,
-    team: str,
-    inputs: Mapping[str, Any],
-    *,
-    principal: Principal | None = None,
-    thread_id: str | None = None,
-    priority: int | None = None,
-    configurable: Mapping[str, Any] | None = None,
-    policy: str | None = None,
-) -> RunRow:
-    """Record a run of ``team`` on a new thread (or ``thread_id``, the principal's tenant's)
-    and put it on the fleet's queue; its row (``run_id``, ``thread_id``).
+class Submitter:
+    """Submits runs to the fleet, its connections opened once.
 
     Args:
         home: The data home (on PostgreSQL).
-        team: The installed team.
-        inputs: The run's input (``{"question": ...}``).
-        principal: Who the run acts for (default: user ``local`` of tenant ``default``).
-        thread_id: Continue this thread (default: a new one).
-        priority: 1 goes first (default 100).
-        configurable: ``review``, ``model``, ``max_parallel`` for a new thread.
-        policy: The policy file's text governing a new thread's runs.
 
     Raises:
-        ConfigError: The home is not on PostgreSQL, or the thread is another tenant's.
-        ThreadBusyError: The thread has a run that has not ended.
+        ConfigError: The home is not on PostgreSQL.
     """
-    who = principal or Principal(user="local", tenant="default", scopes=frozenset())
-    caller = Caller(tenant=who.tenant, name=who.user, scopes=frozenset(who.scopes))
-    queue = RunQueue(fleet_database(home))
-    home = home.create()
-    cipher = home_cipher(home)
-    tables = ServerTables(home.server_target, cipher)
-    apps = TeamApps()
-    saver = home_checkpointer(home, cipher=cipher)
-    runs = QueuedRuns(Segments(home, apps, saver, None), tables, queue, policy)
-    try:
+
+    def __init__(self, home: DataHome) -> None:
+        queue = RunQueue(fleet_database(home))
+        self.home = home.create()
+        cipher = home_cipher(self.home)
+        self.tables = ServerTables(self.home.server_target, cipher)
+        self.apps = TeamApps()
+        self.saver = home_checkpointer(self.home, cipher=cipher)
+        self.segments = Segments(self.home, self.apps, self.saver, None)
+        self.queue = queue
+
+    def submit(
+        self,
+        team: str,
+        inputs: Mapping[str, Any],
+        *,
+        principal: Principal | None = None,
+        thread_id: str | None = None,
+        priority: int | None = None,
+        configurable: Mapping[str, Any] | None = None,
+        policy: str | None = None,
+    ) -> RunRow:
+        """Record a run of ``team`` on a new thread (or ``thread_id``, the principal's
+        tenant's) and put it on the fleet's queue; its row (``run_id``, ``thread_id``).
+
+        Args:
+            team: The installed team.
+            inputs: The run's input (``{"question": ...}``).
+            principal: Who the run acts for (default: user ``local`` of tenant ``default``).
+            thread_id: Continue this thread (default: a new one).
+            priority: 1 goes first (default 100).
+            configurable: ``review``, ``model``, ``max_parallel`` for a new thread.
+            policy: The policy file's text governing a new thread's runs.
+
+        Raises:
+            ConfigError: The thread is another tenant's, or the priority is out of range.
+            ThreadBusyError: The thread has a run that has not ended.
+        """
+        who = principal or Principal(user="local", tenant="default", scopes=frozenset())
+        caller = Caller(tenant=who.tenant, name=who.user, scopes=frozenset(who.scopes))
+        runs = QueuedRuns(self.segments, self.tables, self.queue, policy)
         thread_id = thread_id or str(uuid.uuid4())
-        _own_thread(tables, caller, thread_id, team)
+        _own_thread(self.tables, caller, thread_id, team)
         config: dict[str, Any] = {"configurable": dict(configurable or {})}
         if priority is not None:
             config["configurable"]["priority"] = priority
         body = RunBody(assistant_id=team, input=dict(inputs), config=config)
         return asyncio.run(runs.start(caller, thread_id, team, body))
-    finally:
-        runs.close()
-        saver.close()
-        apps.close()
-        tables.close()
+
+    def close(self) -> None:
+        """Close the connections."""
+        self.queue.close()
+        self.saver.close()
+        self.apps.close()
+        self.tables.close()
+
+    def __enter__(self) -> Submitter:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def submit_run(home: DataHome, team: str, inputs: Mapping[str, Any], **options: Any) -> RunRow:
+    """One run submitted (see :meth:`Submitter.submit` for ``options``)."""
+    with Submitter(home) as submitter:
+        return submitter.submit(team, inputs, **options)
 
 
 def _own_thread(tables: ServerTables, caller: Caller, thread_id: str, team: str) -> None:
