@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.fleet_team import Call, read_calls, write_fleet_team
+from framework.fleet.registry import WorkerRegistry
 from framework.fleet.submit import Submitter
 from framework.home import DataHome
 from framework.policy import Principal
@@ -33,6 +34,8 @@ class Worker:
     process: subprocess.Popen[bytes]
     log: Path
     killed_at: float | None = None
+    held: tuple[str, ...] = ()
+    """The threads of the runs it was executing when it was killed."""
 
     def alive(self) -> bool:
         """Whether the process runs."""
@@ -89,7 +92,14 @@ class FleetLab:
         return worker
 
     def kill(self, worker: Worker) -> None:
-        """SIGKILL a worker."""
+        """SIGKILL a worker (noting the runs its last heartbeat said it executed)."""
+        registry = WorkerRegistry(self.database)
+        try:
+            rows = [row for row in registry.workers() if row.pid == worker.process.pid]
+        finally:
+            registry.close()
+        threads = {row.run_id: row.thread_id for row in self.runs}
+        worker.held = tuple(threads[r] for row in rows for r in row.running if r in threads)
         worker.process.send_signal(signal.SIGKILL)
         worker.process.wait(timeout=30)
         worker.killed_at = time.time()
@@ -175,6 +185,23 @@ class FleetLab:
                 if not any(first <= kill <= first + save_lag for kill in kills):
                     again += 1
         return again
+
+    def recoveries(self) -> list[float]:
+        """For each killed worker that held runs: seconds from the kill to the first model call
+        of one of them on another worker."""
+        calls = self.calls()
+        found = []
+        for worker in self.workers:
+            if worker.killed_at is None or not worker.held:
+                continue
+            later = [
+                call.started
+                for call in calls
+                if call.thread_id in worker.held and call.started > worker.killed_at
+            ]
+            if later:
+                found.append(min(later) - worker.killed_at)
+        return found
 
     def redo_lags(self) -> list[float]:
         """For each execution redone, seconds from its first completion to the next kill."""

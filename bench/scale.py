@@ -36,6 +36,8 @@ from bench.fleet_lab import FleetLab, peak_in_window
 
 TASKS = 8
 DELAY_S = 0.2
+DEAD_AFTER_S = 10.0
+"""``cadre worker``'s default: a worker silent this long is taken for dead."""
 
 
 def fresh_database(server_url: str) -> str:
@@ -135,7 +137,7 @@ def kills(server: str, root: Path, runs: int, concurrency: int, every: float) ->
     lab = FleetLab(root / "kills", url, tasks=TASKS, delay=DELAY_S, max_parallel=2)
     try:
         for _ in range(3):
-            lab.start_worker(concurrency=concurrency)
+            lab.start_worker(concurrency=concurrency, dead_after=DEAD_AFTER_S)
         started = time.monotonic()
         lab.submit(runs)
         next_kill = started + every
@@ -145,26 +147,12 @@ def kills(server: str, root: Path, runs: int, concurrency: int, every: float) ->
                 live = [w for w in lab.workers if w.alive()]
                 lab.kill(live[victim % len(live)])
                 victim += 1
-                lab.start_worker(concurrency=concurrency)
+                lab.start_worker(concurrency=concurrency, dead_after=DEAD_AFTER_S)
                 next_kill += every
             time.sleep(0.25)
         elapsed = time.monotonic() - started
         statuses = lab.statuses()
-        calls = lab.calls()
-        recoveries = []
-        for worker in lab.workers:
-            if worker.killed_at is None:
-                continue
-            threads = {c.thread_id for c in calls if c.pid == worker.process.pid}
-            later = [
-                c.started
-                for c in calls
-                if c.thread_id in threads
-                and c.pid != worker.process.pid
-                and c.started > worker.killed_at
-            ]
-            if later:
-                recoveries.append(min(later) - worker.killed_at)
+        recoveries = lab.recoveries()
         return Kills(
             runs=runs,
             finished=statuses.get("success", 0),

@@ -152,6 +152,6 @@ def test_a_worker_stopped_past_its_drain_time_leaves_its_run_to_another_at_once(
         assert {call.pid for call in calls} == {first.process.pid, second.process.pid}
         resumed = min(call.started for call in calls if call.pid == second.process.pid)
         assert resumed - stopped < 25.0  # taken over without waiting out --dead-after
-        assert lab.duplicates() == 0 and len(calls) <= 8 + 1
+        assert lab.redone() <= 1  # only the call that ended as the drain time ran out
     finally:
         lab.close()

@@ -27,6 +27,7 @@ class TeamApps:
         self._lock = threading.Lock()
         self._apps: OrderedDict[str, Launched] = OrderedDict()
         self._users: dict[str, int] = {}
+        self._launching: dict[str, threading.Lock] = {}
 
     @contextmanager
     def use(self, request: LaunchRequest) -> Iterator[Launched]:
@@ -49,14 +50,20 @@ class TeamApps:
             self._release(key)
 
     def _opened(self, key: str, request: LaunchRequest) -> Launched:
-        made = launch(request)
+        """Launch once per key: callers asking for the same app at once wait for the first
+        (each launch opens its own database connections)."""
         with self._lock:
-            found = self._apps.get(key)
-            if found is None:
+            launching = self._launching.setdefault(key, threading.Lock())
+        with launching:
+            with self._lock:
+                found = self._apps.get(key)
+            if found is not None:
+                return found
+            made = launch(request)
+            with self._lock:
                 self._apps[key] = made
-                return made
-        made.close()  # another caller launched it meanwhile
-        return found
+                self._launching.pop(key, None)
+            return made
 
     def _release(self, key: str) -> None:
         idle: list[Launched] = []
