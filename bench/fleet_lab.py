@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psycopg
+
 from bench.fleet_team import Call, read_calls, write_fleet_team
 from framework.fleet.registry import WorkerRegistry
 from framework.fleet.submit import Submitter
@@ -127,7 +129,9 @@ class FleetLab:
 
     # -- runs ----------------------------------------------------------------------------------
 
-    def submit(self, count: int, *, tenants: Sequence[str] = ("default",)) -> list[RunRow]:
+    def submit(
+        self, count: int, *, tenants: Sequence[str] = ("default",), priority: int | None = None
+    ) -> list[RunRow]:
         """Put ``count`` runs of the fleety team on the queue, the tenants in turn."""
         submitted = []
         if self._submitter is None:
@@ -140,6 +144,7 @@ class FleetLab:
                 principal=Principal(user="bench", tenant=tenant, scopes=frozenset()),
                 configurable={"max_parallel": self.max_parallel or self.tasks},
                 policy=self.policy,
+                priority=priority,
             )
             submitted.append(row)
         self.runs.extend(submitted)
@@ -166,6 +171,15 @@ class FleetLab:
             if time.monotonic() > deadline:
                 return statuses
             time.sleep(0.25)
+
+    def start_order(self) -> list[str]:
+        """The submitted runs' ids in the order workers dequeued them."""
+        with psycopg.connect(self.database, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT workflow_uuid FROM cadre_fleet.workflow_status"
+                " WHERE started_at_epoch_ms IS NOT NULL ORDER BY started_at_epoch_ms"
+            ).fetchall()
+        return [str(run_id) for (run_id,) in rows]
 
     def calls(self) -> list[Call]:
         """Every model call the runs' tasks finished."""

@@ -155,3 +155,21 @@ def test_a_worker_stopped_past_its_drain_time_leaves_its_run_to_another_at_once(
         assert lab.redone() <= 1  # only the call that ended as the drain time ran out
     finally:
         lab.close()
+
+
+def test_priorities_go_first_and_a_tenants_backlog_does_not_starve_another(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    lab = FleetLab(tmp_path / "fleet", postgres_url, tasks=2, delay=0.3)
+    try:
+        busy = lab.submit(10, tenants=("acme",))
+        [urgent] = lab.submit(1, tenants=("acme",), priority=1)
+        [other] = lab.submit(1, tenants=("globex",))
+        lab.start_worker(concurrency=2, extra=["--tenant-concurrency", "1"])
+        assert lab.wait_all(timeout=180) == {"success": 12}
+        order = lab.start_order()
+        # acme's first pick is its urgent run; globex's run has the slot acme cannot take
+        assert set(order[:2]) == {urgent.run_id, other.run_id}
+        assert {row.run_id for row in busy} <= set(order)
+    finally:
+        lab.close()
