@@ -103,9 +103,9 @@ def test_a_priority_out_of_range_is_refused_before_anything_is_queued() -> None:
     from framework.fleet.queue import RunQueue
 
     queue = RunQueue("postgresql://nobody@127.0.0.1:1/none")  # never reached
-    for priority in (0, 1_000_001):
+    for priority in (0, 1_000_001, "high", True):
         with pytest.raises(ConfigError, match="priority"):
-            queue.enqueue("run", "tenant", priority)
+            queue.enqueue("run", "tenant", priority)  # type: ignore[arg-type]
 
 
 def _wait_for_a_call(lab: FleetLab, pid: int) -> None:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from bench.fleet_lab import FleetLab
@@ -52,6 +53,14 @@ def test_runs_through_the_queue_wait_review_stream_and_cancel(
     assert "checkpoint" in done["final_answer"].lower()
     runs = client.runs.list(thread_id)
     assert [run["status"] for run in runs] == ["success", "success"]
+
+    refused = client.threads.create()["thread_id"]
+    with pytest.raises(httpx.HTTPStatusError) as bad:
+        client.runs.create(
+            refused, "fleety", input={"question": "q"}, config={"configurable": {"priority": 0}}
+        )
+    assert bad.value.response.status_code == 422 and "priority" in bad.value.response.text
+    assert client.runs.list(refused) == []  # nothing recorded, nothing queued
 
     streamed = client.threads.create()["thread_id"]
     parts = list(

@@ -24,6 +24,7 @@ __all__ = [
     "QUEUE_NAME",
     "WORKFLOW_NAME",
     "RunQueue",
+    "checked_priority",
     "dbos_module",
     "fleet_database",
     "migrate",
@@ -41,6 +42,21 @@ only for workers of the same version, so it changes only when a segment's meanin
 
 DEFAULT_PRIORITY = 100
 """The priority of a run that names none (1 goes first; DBOS's 0 would outrank every run)."""
+
+
+def checked_priority(priority: object) -> int | None:
+    """``priority`` if it is None or a whole number from 1 (first) to 1000000.
+
+    Raises:
+        ConfigError: It is not.
+    """
+    if priority is None:
+        return None
+    if isinstance(priority, bool) or not isinstance(priority, int) or not 1 <= priority <= 10**6:
+        raise ConfigError(
+            f"priority must be a whole number, 1 (first) to 1000000, got {priority!r}"
+        )
+    return priority
 
 
 def fleet_database(home: DataHome) -> str:
@@ -118,8 +134,7 @@ class RunQueue:
         Raises:
             ConfigError: ``priority`` is out of range.
         """
-        if priority is not None and not 1 <= priority <= 1_000_000:
-            raise ConfigError(f"priority must be 1 (first) to 1000000, got {priority}")
+        checked_priority(priority)
         options: Any = {
             "queue_name": QUEUE_NAME,
             "workflow_name": WORKFLOW_NAME,

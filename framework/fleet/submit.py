@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from framework.errors import ConfigError
-from framework.fleet.queue import RunQueue, fleet_database
+from framework.fleet.queue import RunQueue, checked_priority, fleet_database
 from framework.home import DataHome
 from framework.policy import Principal
 from framework.server._apps import TeamApps
@@ -70,6 +70,7 @@ class Submitter:
             ConfigError: The thread is another tenant's, or the priority is out of range.
             ThreadBusyError: The thread has a run that has not ended.
         """
+        checked_priority(priority)  # before anything is recorded
         who = principal or Principal(user="local", tenant="default", scopes=frozenset())
         caller = Caller(tenant=who.tenant, name=who.user, scopes=frozenset(who.scopes))
         runs = QueuedRuns(self.segments, self.tables, self.queue, policy)

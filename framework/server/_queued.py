@@ -9,11 +9,13 @@ import contextlib
 import logging
 
 from framework.errors import CadreError, ConfigError, brief
-from framework.fleet.queue import RunQueue
+from framework.fleet.queue import RunQueue, checked_priority
+from framework.server._caller import Caller
 from framework.server._dispatch import RunDispatch
+from framework.server._requests import RunBody
 from framework.server._runlog import RunLog
 from framework.server._segments import Job, Segments
-from framework.server._tables import UNFINISHED, ServerTables
+from framework.server._tables import UNFINISHED, RunRow, ServerTables
 
 __all__ = ["QueuedRuns"]
 
@@ -27,6 +29,10 @@ LOG_KEPT_S = 600.0
 
 STORED_EPOCH = "db"
 """The epoch of event ids numbered by the database: the same in every server process."""
+
+
+def _priority(body: RunBody) -> int | None:
+    return checked_priority(((body.config or {}).get("configurable") or {}).get("priority"))
 
 
 class QueuedRuns(RunDispatch):
@@ -51,6 +57,12 @@ class QueuedRuns(RunDispatch):
         """The thread's runs that have not ended, on any worker."""
         return self.tables.started_runs(thread_id)
 
+    async def start(self, caller: Caller, thread_id: str, team: str, body: RunBody) -> RunRow:
+        """See :meth:`RunDispatch.start`; a bad priority is refused before anything is
+        recorded (ConfigError)."""
+        _priority(body)
+        return await super().start(caller, thread_id, team, body)
+
     async def dispatch(self, job: Job) -> None:
         """Put the run on the queue (``config.configurable.priority``: 1 goes first).
 
@@ -58,13 +70,8 @@ class QueuedRuns(RunDispatch):
             ConfigError: The queue cannot take it (the run is recorded as failed).
         """
         row = job.row
-        priority = ((job.body.config or {}).get("configurable") or {}).get("priority")
         try:
-            if priority is not None and not isinstance(priority, int):
-                raise ConfigError(
-                    f"priority: a whole number, 1 (first) to 1000000, got {priority!r}"
-                )
-            await asyncio.to_thread(self.queue.enqueue, row.run_id, row.tenant, priority)
+            await asyncio.to_thread(self.queue.enqueue, row.run_id, row.tenant, _priority(job.body))
         except Exception as error:
             self.tables.set_run_status(row.run_id, "error")
             if isinstance(error, CadreError):
