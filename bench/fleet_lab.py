@@ -23,10 +23,7 @@ from framework.policy import Principal
 from framework.server._tables import UNFINISHED, RunRow, ServerTables
 from framework.stores import home_cipher
 
-__all__ = ["SAVE_LAG_S", "FleetLab", "Worker", "peak_in_window"]
-
-SAVE_LAG_S = 0.1
-"""How long after a task's call ends its result may still be on its way to the database."""
+__all__ = ["FleetLab", "Worker", "peak_in_window"]
 
 
 @dataclass
@@ -94,17 +91,18 @@ class FleetLab:
         return worker
 
     def kill(self, worker: Worker) -> None:
-        """SIGKILL a worker (noting the runs its last heartbeat said it executed)."""
+        """SIGKILL a worker, noting the runs it was executing."""
         registry = WorkerRegistry(self.database)
         try:
-            rows = [row for row in registry.workers() if row.pid == worker.process.pid]
+            ids = [row.worker_id for row in registry.workers() if row.pid == worker.process.pid]
         finally:
             registry.close()
-        threads = {row.run_id: row.thread_id for row in self.runs}
-        worker.held = tuple(threads[r] for row in rows for r in row.running if r in threads)
         worker.process.send_signal(signal.SIGKILL)
         worker.process.wait(timeout=30)
         worker.killed_at = time.time()
+        threads = {row.run_id: row.thread_id for row in self.runs}
+        running = [run_id for worker_id in ids for run_id in self.tables.running_on(worker_id)]
+        worker.held = tuple(threads[run_id] for run_id in running if run_id in threads)
 
     def stop_all(self, timeout: float = 60.0) -> list[int | None]:
         """SIGTERM every live worker and wait; their exit codes (None: killed before)."""
@@ -185,10 +183,12 @@ class FleetLab:
         """Every model call the runs' tasks finished."""
         return read_calls(self.calls_file)
 
-    def duplicates(self, save_lag: float = SAVE_LAG_S) -> int:
+    def duplicates(self, save_lag: float | None = None) -> int:
         """Task executions that ran again although their result was saved: a second
         completion of a task, unless a kill came within ``save_lag`` seconds after the first
-        (its result was then not saved yet, and running it again is what should happen)."""
+        (default: one model call's time; its result may then not have reached the database,
+        and running it again is what should happen)."""
+        save_lag = self.delay if save_lag is None else save_lag
         kills = [w.killed_at for w in self.workers if w.killed_at is not None]
         ended: dict[tuple[str, str], list[float]] = {}
         for call in self.calls():

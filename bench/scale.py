@@ -129,6 +129,7 @@ class Kills:
     lags: list[float]
     recoveries: list[float]
     elapsed: float
+    held: list[int]
 
 
 def kills(server: str, root: Path, runs: int, concurrency: int, every: float) -> Kills:
@@ -162,6 +163,7 @@ def kills(server: str, root: Path, runs: int, concurrency: int, every: float) ->
             lags=lab.redo_lags(),
             recoveries=recoveries,
             elapsed=elapsed,
+            held=[len(w.held) for w in lab.workers if w.killed_at is not None],
         )
     finally:
         lab.stop_all()
@@ -228,7 +230,8 @@ def main() -> int:
             recoveries = got_kills.recoveries
             print(
                 f"\nkills: {got_kills.finished}/{got_kills.runs} runs finished in"
-                f" {got_kills.elapsed:.0f} s, {got_kills.kills} workers killed,"
+                f" {got_kills.elapsed:.0f} s, {got_kills.kills} workers killed"
+                f" (holding {got_kills.held} runs),"
                 f" {got_kills.duplicates} saved tasks run again"
                 f" ({got_kills.redone} executions redone, each ended"
                 f" {max(got_kills.lags, default=0) * 1000:.0f} ms or less before a kill);"

@@ -302,6 +302,13 @@ class ServerTables:
             )
         return int(done.rowcount) == 1
 
+    def running_on(self, worker: str) -> list[str]:
+        """The runs ``worker`` claimed that have not ended."""
+        rows = self._rows(
+            "SELECT run_id FROM server_runs WHERE worker = ? AND status = 'running'", (worker,)
+        )
+        return [run_id for (run_id,) in rows]
+
     def request_cancel(self, run_id: str) -> bool:
         """Ask the worker executing a run to stop it; whether the run had not ended."""
         marks = ", ".join("?" for _ in UNFINISHED)
