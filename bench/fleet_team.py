@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -58,7 +57,8 @@ EFFECTS_VARIABLE = "CADRE_FLEET_EFFECTS"
 
 
 class SlowModel(BaseChatModel):
-    """Answers ``ok`` after ``delay`` seconds."""
+    """Answers ``ok`` ``delay`` seconds after the policy chain let the call go (that moment is
+    in the reply's ``additional_kwargs["started"]``); async only, as the fleet runs graphs."""
 
     delay: float = 0.2
     model_name: str = MODEL
@@ -67,25 +67,16 @@ class SlowModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "scripted"
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        time.sleep(self.delay)
-        return ChatResult(generations=[ChatGeneration(message=AIMessage("ok"))])
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
+        raise NotImplementedError("the fleet team's model is called asynchronously")
 
     async def _agenerate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
+        self, messages: list[BaseMessage], *args: Any, **kwargs: Any
     ) -> ChatResult:
+        started = f"{time.time():.6f}"
         await asyncio.sleep(self.delay)
-        return ChatResult(generations=[ChatGeneration(message=AIMessage("ok"))])
+        message = AIMessage("ok", additional_kwargs={"started": started})
+        return ChatResult(generations=[ChatGeneration(message=message)])
 
 
 @dataclass(frozen=True)
@@ -108,29 +99,6 @@ def read_calls(path: Path) -> list[Call]:
         thread_id, task_id, pid, started, ended = line.split()
         calls.append(Call(thread_id, task_id, int(pid), float(started), float(ended)))
     return calls
-
-
-class _Release(BaseChatModel):
-    """Notes when the policy chain let the call go (after any rate-limit wait)."""
-
-    inner: SlowModel
-    model_name: str = MODEL
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
-        raise NotImplementedError("the fleet team's model is called asynchronously")
-
-    async def _agenerate(
-        self, messages: list[BaseMessage], *args: Any, **kwargs: Any
-    ) -> ChatResult:
-        started = f"{time.time():.6f}"
-        result = await self.inner._agenerate(messages)
-        message = result.generations[0].message
-        message.additional_kwargs["started"] = started
-        return result
 
 
 @dataclass(frozen=True)
@@ -158,9 +126,7 @@ def team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
     delay = float(os.environ.get(DELAY_VARIABLE, "0.2"))
     roles = Roles(
         planner=crashy.CountPlanner(int(os.environ.get(TASKS_VARIABLE, "8"))),
-        worker=ModelWorker(
-            Path(os.environ[EFFECTS_VARIABLE]), governed(_Release(inner=SlowModel(delay=delay)))
-        ),
+        worker=ModelWorker(Path(os.environ[EFFECTS_VARIABLE]), governed(SlowModel(delay=delay))),
         aggregator=crashy.LineAggregator(),
         reviewer=crashy.FinishingReviewer(),
         curator=crashy.NoCurator(),
