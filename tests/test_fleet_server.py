@@ -81,3 +81,30 @@ def test_runs_through_the_queue_wait_review_stream_and_cancel(
     client.runs.join(slow, run["run_id"])
     assert client.runs.get(slow, run["run_id"])["status"] == "interrupted"
     assert len([c for c in lab.calls() if c.thread_id == slow]) < 4  # it stopped early
+
+
+def test_a_worker_writing_a_runs_events_wakes_the_servers_followers(postgres_url: str) -> None:
+    import asyncio
+
+    from framework.database import open_database
+    from framework.server._queued import _Listener
+    from framework.server._tables import RUN_EVENTS_CHANNEL
+
+    async def follow() -> None:
+        listener = _Listener(postgres_url, asyncio.get_running_loop())
+        waker = listener.waker("run-1")
+        writer = open_database(postgres_url, schema="cadre_server")
+        try:
+            for _ in range(50):  # until the listener's LISTEN is in place
+                writer.notify(RUN_EVENTS_CHANNEL, "run-1")
+                try:
+                    await asyncio.wait_for(waker.wait(), 0.2)
+                    return
+                except TimeoutError:
+                    continue
+            raise AssertionError("no notification reached the follower")
+        finally:
+            listener.close()
+            writer.close()
+
+    asyncio.run(follow())

@@ -125,6 +125,11 @@ class Database(ABC):
         (SQLite: its lock file; PostgreSQL's advisory locks leave nothing)."""
 
     @abstractmethod
+    def notify(self, channel: str, payload: str) -> None:
+        """Tell the listeners of ``channel`` (PostgreSQL's ``NOTIFY``; SQLite has none, its
+        readers poll)."""
+
+    @abstractmethod
     def close(self) -> None:
         """Close the connection."""
 

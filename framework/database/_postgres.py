@@ -181,6 +181,10 @@ class PostgresDatabase(Database):
                     if not self.conn.closed:
                         self.conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
+    def notify(self, channel: str, payload: str) -> None:
+        """``NOTIFY channel, payload`` (delivered when the statement's transaction commits)."""
+        self.conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+
     def close(self) -> None:
         """Close the connection (its advisory locks go with it)."""
         self.conn.close()

@@ -157,6 +157,9 @@ class SqliteDatabase(Database):
         digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]
         return database.parent / "locks" / f"{database.name}-{digest}"
 
+    def notify(self, channel: str, payload: str) -> None:
+        """Nothing: SQLite has no notifications (its readers poll)."""
+
     def forget_lock(self, name: str) -> None:
         """Remove the lock file of ``name`` (what it locked is gone: a deleted thread)."""
         if str(self.path) != _MEMORY:

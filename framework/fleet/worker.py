@@ -150,8 +150,7 @@ class FleetWorker:
                 status, thread_status = self.segments.execute(job, sink, cancelled)
             if self._closing:
                 self._abandoned.wait()
-            if self.tables.end_run(run_id, self.worker_id, status):
-                self.tables.update_thread(row.thread_id, status=thread_status)
+            self.tables.end_run(row, self.worker_id, status, thread_status)
             return status
         finally:
             with self._running_lock:

@@ -1,12 +1,14 @@
 """Runs put on the fleet's queue (``cadre serve --queue``): the server records and enqueues
 them, ``cadre worker`` processes execute them, and their events come back through the
-database, so any server process can stream, join or cancel any run."""
+database (the rows, read when PostgreSQL notifies the run's id), so any server process can
+stream, join or cancel any run."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import threading
 
 from framework.errors import CadreError, ConfigError, brief
 from framework.fleet.queue import RunQueue, checked_priority
@@ -15,14 +17,15 @@ from framework.server._dispatch import RunDispatch
 from framework.server._requests import RunBody
 from framework.server._runlog import RunLog
 from framework.server._segments import Job, Segments
-from framework.server._tables import UNFINISHED, RunRow, ServerTables
+from framework.server._tables import RUN_EVENTS_CHANNEL, UNFINISHED, RunRow, ServerTables
 
 __all__ = ["QueuedRuns"]
 
 logger = logging.getLogger("cadre.server")
 
-POLL_S = 0.25
-"""How often a followed run's new events are read."""
+POLL_S = 2.0
+"""How often a followed run's new events are read when no notification came (PostgreSQL
+tells the server's listener each time a worker writes a run's events or ends it)."""
 
 LOG_KEPT_S = 600.0
 """How long an ended run's followed events stay in memory."""
@@ -52,6 +55,7 @@ class QueuedRuns(RunDispatch):
         self.queue = queue
         self._logs: dict[str, RunLog] = {}
         self._tails: set[asyncio.Task[None]] = set()
+        self._listener: _Listener | None = None
 
     def started(self, thread_id: str) -> list[str]:
         """The thread's runs that have not ended, on any worker."""
@@ -98,8 +102,12 @@ class QueuedRuns(RunDispatch):
 
     async def _tail(self, run_id: str, log: RunLog) -> None:
         after = -1
+        if self._listener is None:
+            self._listener = _Listener(self.queue.url, asyncio.get_running_loop())
+        waker = self._listener.waker(run_id)
         try:
             while True:
+                waker.clear()  # before reading: a notification after the read still wakes
                 status = await asyncio.to_thread(self.tables.run_status, run_id)
                 events = await asyncio.to_thread(self.tables.events, run_id, after)
                 for seq, name, data in events:
@@ -110,10 +118,12 @@ class QueuedRuns(RunDispatch):
                 if status not in UNFINISHED and not events:
                     break
                 if not events:
-                    await asyncio.sleep(POLL_S)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(waker.wait(), POLL_S)
         except Exception:  # the database went away: followers end; the run's row says more
             logger.warning("cadre: cannot follow run %s's events", run_id, exc_info=True)
         finally:
+            self._listener.forget(run_id)
             log.finish()
             asyncio.get_running_loop().call_later(LOG_KEPT_S, self._logs.pop, run_id, None)
 
@@ -123,7 +133,53 @@ class QueuedRuns(RunDispatch):
 
     def close(self) -> None:
         """Stop following runs and close the queue's connections (the runs go on)."""
+        if self._listener is not None:
+            self._listener.close()
         for task in list(self._tails):
             task.cancel()
         with contextlib.suppress(Exception):
             self.queue.close()
+
+
+class _Listener:
+    """Listens on :data:`RUN_EVENTS_CHANNEL` on a connection of its own (a daemon thread) and
+    wakes the followers of the run each notification names; reconnects when the database
+    went away (followers then read at :data:`POLL_S` meanwhile)."""
+
+    def __init__(self, url: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.url = url
+        self.loop = loop
+        self._wakers: dict[str, asyncio.Event] = {}
+        self._stop = threading.Event()
+        threading.Thread(target=self._listen, name="cadre-run-events", daemon=True).start()
+
+    def waker(self, run_id: str) -> asyncio.Event:
+        """The event set when run ``run_id`` has news (on the server's loop)."""
+        return self._wakers.setdefault(run_id, asyncio.Event())
+
+    def forget(self, run_id: str) -> None:
+        """Stop waking the followers of ``run_id``."""
+        self._wakers.pop(run_id, None)
+
+    def _listen(self) -> None:
+        import psycopg  # noqa: PLC0415 - PostgreSQL's driver, present with a fleet
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {RUN_EVENTS_CHANNEL}")
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            self.loop.call_soon_threadsafe(self._wake, note.payload)
+            except (psycopg.Error, RuntimeError):  # RuntimeError: the loop closed
+                logger.debug("cadre: run event notifications lost, listening again", exc_info=True)
+                self._stop.wait(POLL_S)
+
+    def _wake(self, run_id: str) -> None:
+        waker = self._wakers.get(run_id)
+        if waker is not None:
+            waker.set()
+
+    def close(self) -> None:
+        """Stop listening (within a second)."""
+        self._stop.set()

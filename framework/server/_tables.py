@@ -19,7 +19,7 @@ from framework.database import Database, open_database
 from framework.persistence.cipher import BlobCipher, row_identity
 from framework.server.tokens import SERVER_SCHEMA
 
-__all__ = ["UNFINISHED", "RunRow", "ServerTables", "ThreadRow"]
+__all__ = ["RUN_EVENTS_CHANNEL", "UNFINISHED", "RunRow", "ServerTables", "ThreadRow"]
 
 _TABLES = (
     """CREATE TABLE IF NOT EXISTS server_threads (
@@ -42,6 +42,9 @@ _ADDED_RUN_COLUMNS = (
 )
 """Columns added since the first release: the fleet worker executing the run (None: the
 server's process), and whether a cancel was asked for."""
+
+RUN_EVENTS_CHANNEL = "cadre_run_events"
+"""The PostgreSQL channel told a run's id when the run has new events or ended."""
 
 UNFINISHED = ("pending", "running")
 """Run statuses of a run that has not ended (a server killed meanwhile resumes them)."""
@@ -292,15 +295,23 @@ class ServerTables:
             )
         return self._run(found[0]) if found else None
 
-    def end_run(self, run_id: str, worker: str, status: str) -> bool:
-        """Record how the run ended, if ``worker`` still executes it (a worker taken for dead
-        that comes back changes nothing); whether it did."""
-        with self._lock:
+    def end_run(self, row: RunRow, worker: str, status: str, thread_status: str) -> bool:
+        """Record how the run ended, and its thread's status, if ``worker`` still executes it
+        (a worker taken for dead that comes back changes nothing); whether it did."""
+        now = time.time()
+        with self._lock, self.db.write_transaction():
             done = self.db.execute(
                 "UPDATE server_runs SET status = ?, updated_at = ? WHERE run_id = ? AND worker = ?",
-                (status, time.time(), run_id, worker),
+                (status, now, row.run_id, worker),
             )
-        return int(done.rowcount) == 1
+            ended = int(done.rowcount) == 1
+            if ended:
+                self.db.execute(
+                    "UPDATE server_threads SET status = ?, updated_at = ? WHERE thread_id = ?",
+                    (thread_status, now, row.thread_id),
+                )
+            self.db.notify(RUN_EVENTS_CHANNEL, row.run_id)
+        return ended
 
     def running_on(self, worker: str) -> list[str]:
         """The runs ``worker`` claimed that have not ended."""
@@ -345,6 +356,7 @@ class ServerTables:
                 " ON CONFLICT (run_id, seq) DO NOTHING",
                 (run_id, seq, "", sealed),
             )
+            self.db.notify(RUN_EVENTS_CHANNEL, run_id)
 
     def events(self, run_id: str, after: int) -> list[tuple[int, str, Any]]:
         """The run's events after ``after``, ``(seq, name, data)`` in order."""
