@@ -4,6 +4,7 @@ by worker processes on any number of machines sharing the ``--db`` PostgreSQL
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
@@ -13,12 +14,29 @@ from typing import Annotated
 
 import typer
 
-from framework.cli._common import DatabaseOption, HomeOption, one_line, use_database
+from framework.cli._common import (
+    DatabaseOption,
+    HomeOption,
+    debugging,
+    one_line,
+    use_database,
+)
 from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import ConfigError
 from framework.home import DataHome, resolve_home
 
 __all__ = ["list_workers", "submit", "worker"]
+
+
+class _OneLine(logging.Filter):
+    """The queue's warnings (DBOS's) as one line each: their tracebacks only with --debug."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = record.getMessage().splitlines()[0] if record.getMessage() else ""
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        return True
 
 
 def _at_least_one(name: str, value: int | None) -> None:
@@ -66,6 +84,8 @@ def worker(
         dead_after_s=dead_after,
     )
     fleet_worker = FleetWorker(options)
+    if not debugging():
+        logging.getLogger("dbos").addFilter(_OneLine())
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: fleet_worker.stop())
     typer.echo(
