@@ -49,6 +49,9 @@ RUN_EVENTS_CHANNEL = "cadre_run_events"
 UNFINISHED = ("pending", "running")
 """Run statuses of a run that has not ended (a server killed meanwhile resumes them)."""
 
+_UNFINISHED_SQL = "(" + ", ".join(f"'{status}'" for status in UNFINISHED) + ")"
+"""The statuses of :data:`UNFINISHED` as an SQL list (they are constants)."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class ThreadRow:
@@ -244,11 +247,10 @@ class ServerTables:
 
     def unfinished_runs(self) -> list[RunRow]:
         """Runs that were pending or running when their server stopped, the oldest first."""
-        marks = ", ".join("?" for _ in UNFINISHED)
         rows = self._rows(
-            f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE status IN ({marks})"
+            f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE status IN {_UNFINISHED_SQL}"
             " ORDER BY created_at, run_id",
-            UNFINISHED,
+            (),
         )
         return [self._run(row) for row in rows]
 
@@ -270,30 +272,23 @@ class ServerTables:
 
     def started_runs(self, thread_id: str) -> list[str]:
         """The thread's runs that have not ended, the oldest first."""
-        marks = ", ".join("?" for _ in UNFINISHED)
         rows = self._rows(
-            f"SELECT run_id FROM server_runs WHERE thread_id = ? AND status IN ({marks})"
+            f"SELECT run_id FROM server_runs WHERE thread_id = ? AND status IN {_UNFINISHED_SQL}"
             " ORDER BY created_at, run_id",
-            (thread_id, *UNFINISHED),
+            (thread_id,),
         )
         return [run_id for (run_id,) in rows]
 
     def claim_run(self, run_id: str, worker: str) -> RunRow | None:
         """Mark the run executing on ``worker`` (taken from a worker that died, if so); the
         run, or None when it ended already."""
-        marks = ", ".join("?" for _ in UNFINISHED)
-        with self._lock:
-            self.db.execute(
-                f"UPDATE server_runs SET status = 'running', worker = ?, updated_at = ?"
-                f" WHERE run_id = ? AND status IN ({marks})",
-                (worker, time.time(), run_id, *UNFINISHED),
-            )
-            found = self._rows(
-                f"SELECT {_RUN_COLUMNS} FROM server_runs WHERE run_id = ? AND worker = ?"
-                f" AND status = 'running'",
-                (run_id, worker),
-            )
-        return self._run(found[0]) if found else None
+        with self._lock, self.db.write_transaction():
+            found = self.db.execute(
+                "UPDATE server_runs SET status = 'running', worker = ?, updated_at = ?"
+                f" WHERE run_id = ? AND status IN {_UNFINISHED_SQL} RETURNING {_RUN_COLUMNS}",
+                (worker, time.time(), run_id),
+            ).fetchone()
+        return self._run(found) if found is not None else None
 
     def end_run(self, row: RunRow, worker: str, status: str, thread_status: str) -> bool:
         """Record how the run ended, and its thread's status, if ``worker`` still executes it
@@ -322,12 +317,11 @@ class ServerTables:
 
     def request_cancel(self, run_id: str) -> bool:
         """Ask the worker executing a run to stop it; whether the run had not ended."""
-        marks = ", ".join("?" for _ in UNFINISHED)
         with self._lock:
             done = self.db.execute(
                 f"UPDATE server_runs SET cancel_requested = 1 WHERE run_id = ?"
-                f" AND status IN ({marks})",
-                (run_id, *UNFINISHED),
+                f" AND status IN {_UNFINISHED_SQL}",
+                (run_id,),
             )
         return int(done.rowcount) == 1
 
@@ -377,12 +371,11 @@ class ServerTables:
 
     def prune_events(self, before: float) -> int:
         """Drop the events of runs that ended before ``before``; how many."""
-        marks = ", ".join("?" for _ in UNFINISHED)
         with self._lock:
             done = self.db.execute(
                 "DELETE FROM server_run_events WHERE run_id IN (SELECT run_id FROM server_runs"
-                f" WHERE status NOT IN ({marks}) AND updated_at < ?)",
-                (*UNFINISHED, before),
+                f" WHERE status NOT IN {_UNFINISHED_SQL} AND updated_at < ?)",
+                (before,),
             )
         return int(done.rowcount)
 
