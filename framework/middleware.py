@@ -60,21 +60,22 @@ def check_middleware(chain: Sequence[object]) -> None:
 
 
 def run_chain(chain: Sequence[Middleware], call: NodeCall, node: Callable[[], Any]) -> Any:
-    """Run ``node`` inside every middleware of ``chain``, outermost first."""
+    """Run ``node`` inside every middleware of ``chain`` (not empty), outermost first."""
     proceed = node
-    for middleware in reversed(chain):
+    for middleware in reversed(chain[1:]):
         proceed = _bind(middleware, call, proceed)
-    return proceed()
+    return chain[0].wrap(call, proceed)
 
 
-async def arun_chain(
+def arun_chain(
     chain: Sequence[Middleware], call: NodeCall, node: Callable[[], Awaitable[Any]]
-) -> Any:
-    """Async form of :func:`run_chain`."""
+) -> Awaitable[Any]:
+    """Async form of :func:`run_chain`: the outermost middleware's awaitable (no coroutine of
+    its own, and no closure for the outermost: a fan-out keeps one per task alive)."""
     proceed = node
-    for middleware in reversed(chain):
+    for middleware in reversed(chain[1:]):
         proceed = _abind(middleware, call, proceed)
-    return await proceed()
+    return chain[0].awrap(call, proceed)
 
 
 def _bind(middleware: Middleware, call: NodeCall, inner: Callable[[], Any]) -> Callable[[], Any]:

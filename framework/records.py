@@ -24,6 +24,7 @@ __all__ = [
     "SourceError",
     "Task",
     "TaskStatus",
+    "UsageRecord",
     "WorkerResult",
 ]
 
@@ -61,6 +62,25 @@ class Evidence(Record):
     score: float = 0.0
 
 
+class UsageRecord(Record):
+    """What one node execution used, as kept in the thread's state (keyed by the execution, so
+    a subgraph handing its state back counts nothing twice).
+
+    Attributes:
+        team: The team of the node.
+        path: Where in the hierarchy (subgraph nodes, then the team).
+        task_id: The worker task, if the node ran one.
+        counts: ``model_calls``, ``tool_calls``, ``input_tokens``, ``output_tokens``,
+            ``input_tokens@MODEL``, ``output_tokens@MODEL``, ``wait_s``, and what policies
+            added (a budget's grants).
+    """
+
+    team: str
+    path: list[str] = Field(default_factory=list)
+    task_id: str | None = None
+    counts: dict[str, float] = Field(default_factory=dict)
+
+
 class WorkerResult(Record):
     """The outcome of one task. A failed task is a result too: siblings never lose theirs."""
 
@@ -71,6 +91,9 @@ class WorkerResult(Record):
     confidence: float = Field(default=0.0, ge=0.0, le=1.0)
     error: str | None = None
     attempt: int = Field(default=0, ge=0)
+    usage: dict[str, UsageRecord] = Field(default_factory=dict)
+    """What the worker execution used under policies, keyed by the execution, until the
+    aggregator files it in the team's ``usage`` (one state write per task instead of two)."""
 
 
 class Plan(Record):

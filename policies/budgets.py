@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
@@ -75,16 +74,43 @@ def _caps(limits: Limits) -> dict[Metric, float]:
     }
 
 
-class _Ledger:
-    """One thread's used and reserved amounts per scope and metric, and its grants."""
+class _Account:
+    """What one scope (the run, a team, a task) used and holds reserved, per metric, against
+    its caps (the run's grow by what humans granted)."""
 
-    def __init__(self) -> None:
-        self.used: dict[tuple[Scope, Metric], float] = defaultdict(float)
-        self.reserved: dict[tuple[Scope, Metric], float] = defaultdict(float)
-        self.holds: dict[int, dict[tuple[Scope, Metric], float]] = {}
-        self.granted: dict[Metric, float] = defaultdict(float)
+    __slots__ = ("caps", "reserved", "scope", "used")
+
+    def __init__(self, scope: Scope, caps: Mapping[Metric, float]) -> None:
+        self.scope = scope
+        self.caps = caps
+        self.used: dict[Metric, float] = dict.fromkeys(_METRICS, 0.0)
+        self.reserved: dict[Metric, float] = dict.fromkeys(_METRICS, 0.0)
+
+
+class _Ledger:
+    """One thread's accounts per scope, its reservations by call, and its grants."""
+
+    def __init__(self, run_caps: Mapping[Metric, float]) -> None:
+        self.run = _Account(("run",), run_caps)
+        self.accounts: dict[Scope, _Account] = {self.run.scope: self.run}
+        self.holds: dict[int, tuple[list[_Account], dict[Metric, float]]] = {}
+        self.granted: dict[Metric, float] = dict.fromkeys(_METRICS, 0.0)
         self.started = time.monotonic()
         self.exhausted = ""
+
+    def account(self, scope: Scope, caps: Mapping[Metric, float]) -> _Account:
+        """The account of ``scope``, opened with ``caps`` on first use."""
+        found = self.accounts.get(scope)
+        if found is None:
+            found = self.accounts[scope] = _Account(scope, caps)
+        return found
+
+    def limit(self, account: _Account, metric: Metric) -> float | None:
+        """``account``'s cap of ``metric`` (None: unlimited), with the grants on the run's."""
+        cap = account.caps.get(metric)
+        if cap is None or account is not self.run:
+            return cap
+        return cap + self.granted[metric]
 
 
 class Budget(Policy):
@@ -128,9 +154,9 @@ class Budget(Policy):
         self.max_output_tokens = max_output_tokens
         self.on_exhausted = on_exhausted
         self.grant = grant
-        self._ledgers: dict[str, _Ledger] = defaultdict(_Ledger)
-        self._lock = threading.Lock()
         self._run_caps = _caps(self.run_limits)
+        self._ledgers: dict[str, _Ledger] = {}
+        self._lock = threading.Lock()
         self._team_caps = {name: _caps(limits) for name, limits in self.team_limits.items()}
         self._task_caps = _caps(self.task_limits)
 
@@ -141,19 +167,23 @@ class Budget(Policy):
 
     # -- what a call charges -----------------------------------------------------------------
 
-    def _scopes(self, call: Call) -> list[tuple[Scope, dict[Metric, float]]]:
-        """The scopes a call is charged to: the run, its team and its task (those limited)."""
-        scopes: list[tuple[Scope, dict[Metric, float]]] = [(("run",), self._run_caps)]
+    def _ledger(self, thread_id: str | None) -> _Ledger:
+        """The ledger of a thread (opened on first use); call under the lock."""
+        key = thread_id or ""
+        found = self._ledgers.get(key)
+        if found is None:
+            found = self._ledgers[key] = _Ledger(self._run_caps)
+        return found
+
+    def _accounts(self, call: Call, ledger: _Ledger) -> list[_Account]:
+        """The accounts a call is charged to: the run, its team and its task (those limited)."""
+        accounts = [ledger.run]
         team = self._team_caps.get(call.team)
         if team is not None:
-            scopes.append((("team", call.team), team))
+            accounts.append(ledger.account(("team", call.team), team))
         if call.task_id is not None and self._task_caps:
-            scopes.append((("task", call.task_id), self._task_caps))
-        return scopes
-
-    @staticmethod
-    def _limit(scope: Scope, cap: float, metric: Metric, ledger: _Ledger) -> float:
-        return cap + ledger.granted[metric] if scope == ("run",) else cap
+            accounts.append(ledger.account(("task", call.task_id), self._task_caps))
+        return accounts
 
     def _cost(self, model: str, tokens_in: float, tokens_out: float) -> float:
         price = self.prices.get(model) if self.prices else None
@@ -161,52 +191,42 @@ class Budget(Policy):
             return 0.0
         return (tokens_in * price.input + tokens_out * price.output) / 1_000_000
 
-    def _reserve(self, call: Call, amounts: Mapping[Metric, float], hold: bool) -> str:
+    def _reserve(self, call: Call, amounts: dict[Metric, float], hold: bool) -> str:
         """Reserve ``amounts`` in every scope of ``call``; the reason it cannot be, or "".
 
         Calls outside worker tasks (the planner, reviewer, formatter: what finishes the run)
         are counted but never refused."""
-        ledger = self._ledgers[call.thread_id or ""]
         with self._lock:
-            scopes = self._scopes(call)
-            reason = "" if call.task_id is None else self._over(amounts, scopes, ledger)
+            ledger = self._ledger(call.thread_id)
+            accounts = self._accounts(call, ledger)
+            reason = "" if call.task_id is None else self._over(amounts, accounts, ledger)
             if reason:
                 return reason
-            for scope, _ in scopes:
+            for account in accounts:
+                counter = account.reserved if hold else account.used
                 for metric, amount in amounts.items():
-                    if hold:
-                        ledger.reserved[(scope, metric)] += amount
-                    else:
-                        ledger.used[(scope, metric)] += amount
+                    counter[metric] += amount
             if hold:
-                ledger.holds[call.call_id] = {
-                    (scope, metric): amount
-                    for scope, _ in scopes
-                    for metric, amount in amounts.items()
-                }
+                ledger.holds[call.call_id] = (accounts, amounts)
         return ""
 
     def _over(
-        self,
-        amounts: Mapping[Metric, float],
-        scopes: Sequence[tuple[Scope, dict[Metric, float]]],
-        ledger: _Ledger,
+        self, amounts: Mapping[Metric, float], accounts: Sequence[_Account], ledger: _Ledger
     ) -> str:
-        """Why ``amounts`` do not fit in ``scopes`` (or the run's wall time is over); ""."""
+        """Why ``amounts`` do not fit in ``accounts`` (or the run's wall time is over); ""."""
         wall = self.run_limits.wall_s
         if wall is not None and time.monotonic() - ledger.started > wall:
             return self._spent(ledger, f"run wall time {wall:g} s is over")
-        for scope, caps in scopes:
-            for metric, cap in caps.items():
-                amount = amounts.get(metric)
-                if amount is None:
-                    continue
-                key = (scope, metric)
-                limit = self._limit(scope, cap, metric, ledger)
-                if ledger.used[key] + ledger.reserved[key] + amount > limit:
-                    used = ledger.used[key]
+        for account in accounts:
+            if not account.caps:
+                continue
+            used, reserved = account.used, account.reserved
+            for metric, amount in amounts.items():
+                limit = ledger.limit(account, metric)
+                if limit is not None and used[metric] + reserved[metric] + amount > limit:
                     return self._spent(
-                        ledger, f"{' '.join(scope)} {metric}: {used:g} of {limit:g} used"
+                        ledger,
+                        f"{' '.join(account.scope)} {metric}: {used[metric]:g} of {limit:g} used",
                     )
         return ""
 
@@ -226,16 +246,16 @@ class Budget(Policy):
         """Run no more workers once the run's budget (or its wall time) is spent."""
         if call.node != "worker":
             return ALLOW
-        ledger = self._ledgers[call.thread_id or ""]
         with self._lock:
+            ledger = self._ledger(call.thread_id)
             reason = self._over({}, (), ledger)
-            for metric, cap in self._run_caps.items():
+            run = ledger.run
+            for metric, cap in run.caps.items():
+                limit = cap + ledger.granted[metric]
                 if reason:
                     break
-                key = (("run",), metric)
-                limit = self._limit(("run",), cap, metric, ledger)
-                if ledger.used[key] + ledger.reserved[key] >= limit:
-                    used = ledger.used[key]
+                if run.used[metric] + run.reserved[metric] >= limit:
+                    used = run.used[metric]
                     reason = self._spent(ledger, f"run {metric}: {used:g} of {limit:g} used")
         return self._refusal(reason) if reason else ALLOW
 
@@ -260,11 +280,12 @@ class Budget(Policy):
             "model_calls": 1,
             "cost": self._cost(call.target, tokens_in, tokens_out),
         }
-        ledger = self._ledgers[call.thread_id or ""]
         with self._lock:
-            for (scope, metric), amount in ledger.holds.pop(call.call_id, {}).items():
-                ledger.reserved[(scope, metric)] -= amount
-                ledger.used[(scope, metric)] += actual[metric]
+            accounts, held = self._ledger(call.thread_id).holds.pop(call.call_id, ((), {}))
+            for account in accounts:
+                for metric, amount in held.items():
+                    account.reserved[metric] -= amount
+                    account.used[metric] += actual[metric]
         return ALLOW
 
     def before_tool(self, call: Call) -> Verdict:
@@ -285,9 +306,9 @@ class Budget(Policy):
 
     def approved(self, call: Call, reviewer: str) -> Mapping[str, float]:
         """Grant the run ``grant`` times its limits again; recorded in the usage."""
-        ledger = self._ledgers[call.thread_id or ""]
         granted: dict[str, float] = {}
         with self._lock:
+            ledger = self._ledger(call.thread_id)
             for metric in _METRICS:
                 limit = getattr(self.run_limits, metric)
                 if limit is not None:
@@ -298,7 +319,7 @@ class Budget(Policy):
 
     def restore(self, thread_id: str, usage: Sequence[UsageRecord]) -> None:
         """Take up what a thread used (and was granted) before this process ran it."""
-        ledger = _Ledger()
+        ledger = _Ledger(self._run_caps)
         for record in usage:
             counts = record.counts
             amounts: dict[Metric, float] = {
@@ -307,12 +328,13 @@ class Budget(Policy):
                 "tool_calls": counts.get("tool_calls", 0),
                 "cost": self._recorded_cost(counts),
             }
-            scopes: list[Scope] = [("run",), ("team", record.team)]
+            team_caps = self._team_caps.get(record.team, {})
+            accounts = [ledger.run, ledger.account(("team", record.team), team_caps)]
             if record.task_id is not None:
-                scopes.append(("task", record.task_id))
-            for scope in scopes:
+                accounts.append(ledger.account(("task", record.task_id), self._task_caps))
+            for account in accounts:
                 for metric, amount in amounts.items():
-                    ledger.used[(scope, metric)] += amount
+                    account.used[metric] += amount
             for metric in _METRICS:
                 ledger.granted[metric] += counts.get(f"{_GRANT}{metric}", 0)
         with self._lock:
@@ -333,4 +355,9 @@ class Budget(Policy):
         if ledger is None:
             return {}
         with self._lock:
-            return {f"{'/'.join(scope)}/{metric}": v for (scope, metric), v in ledger.used.items()}
+            return {
+                f"{'/'.join(account.scope)}/{metric}": amount
+                for account in ledger.accounts.values()
+                for metric, amount in account.used.items()
+                if amount
+            }

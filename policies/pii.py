@@ -87,15 +87,16 @@ class RegexDetector:
         self.pattern = re.compile(pattern, re.MULTILINE)
         self.check = check
 
-    def find(self, text: str) -> Iterable[Span]:
+    def find(self, text: str) -> Sequence[Span]:
         """The checked matches."""
         if self.pattern.search(text) is None:  # most texts hold nothing: one scan, no iterator
-            return
-        for match in self.pattern.finditer(text):
-            group = "value" if "value" in self.pattern.groupindex else 0
-            value = match.group(group)
-            if self.check is None or self.check(value, text, match.start(group)):
-                yield Span(match.start(group), match.end(group), self.kind)
+            return ()
+        group = "value" if "value" in self.pattern.groupindex else 0
+        return [
+            Span(match.start(group), match.end(group), self.kind)
+            for match in self.pattern.finditer(text)
+            if self.check is None or self.check(match.group(group), text, match.start(group))
+        ]
 
 
 class _Check(Protocol):

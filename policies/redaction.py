@@ -145,6 +145,8 @@ def _clean(value: Any, redactor: Redactor, counts: list[str]) -> Any:
     """``value`` with every string in it redacted (the kinds found added to ``counts``);
     unchanged parts are the same objects."""
     if isinstance(value, str):
+        if not redactor.find(value):
+            return value
         redaction = redactor.redact(value)
         counts.extend(finding.kind for finding in redaction.findings)
         return redaction.text if redaction.findings else value
@@ -152,11 +154,19 @@ def _clean(value: Any, redactor: Redactor, counts: list[str]) -> Any:
         content = _clean(value.content, redactor, counts)
         return value if content is value.content else value.model_copy(update={"content": content})
     if isinstance(value, Mapping):
-        items = {key: _clean(item, redactor, counts) for key, item in value.items()}
-        same = all(items[key] is item for key, item in value.items())
-        return value if same else items
+        changed: dict[Any, Any] | None = None
+        for key, item in value.items():
+            new = _clean(item, redactor, counts)
+            if new is not item:
+                changed = changed if changed is not None else dict(value)
+                changed[key] = new
+        return value if changed is None else changed
     if isinstance(value, list | tuple):
-        cleaned = [_clean(item, redactor, counts) for item in value]
-        same = all(new is old for new, old in zip(cleaned, value, strict=True))
-        return value if same else type(value)(cleaned)
+        replaced: list[Any] | None = None
+        for index, item in enumerate(value):
+            new = _clean(item, redactor, counts)
+            if new is not item:
+                replaced = replaced if replaced is not None else list(value)
+                replaced[index] = new
+        return value if replaced is None else type(value)(replaced)
     return value

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import operator
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Annotated, Any, TypedDict
 
 import pytest
@@ -34,6 +35,8 @@ from framework.policy import (
     inherit_policies,
     modify,
 )
+from framework.policy.records import recorded_usage
+from framework.records import Task, WorkerResult
 from framework.runtime import NodeContext
 from framework.state import GovernedState
 from framework.testing import Reply, ScriptedChatModel, Structured
@@ -319,7 +322,6 @@ class Fan(TypedDict):
 
 def test_a_budget_is_never_exceeded_by_parallel_workers() -> None:
     """Twenty workers at once, each wanting two model calls, under a run budget of seven."""
-    from framework.records import Task
 
     model = governed(ScriptedChatModel([Reply("ok")] * 60))
     ran: list[str] = []
@@ -363,7 +365,7 @@ class Rounds(GovernedState, total=False):
 
 def _rounds_app(budget: Budget, checkpointer: InMemorySaver) -> Any:
     """start -> three workers (one model call each) -> gate (asks a human) -> start again."""
-    from framework.records import Task
+
     from policies.approval import NodeApproval
 
     model = governed(ScriptedChatModel([Reply("ok")] * 6))
@@ -405,3 +407,50 @@ def test_a_resumed_run_in_a_new_process_keeps_its_budget_usage() -> None:
     assert len(final["done"]) == 4
     counts = [record.counts.get("model_calls", 0) for record in final["usage"].values()]
     assert sum(counts) == 4
+
+
+class _CallingWorker:
+    """Calls a governed scripted model once per task, then answers."""
+
+    def __init__(self) -> None:
+        self.model = governed(ScriptedChatModel([Reply("ok")] * 8))
+
+    def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
+        self.model.invoke([HumanMessage(task.description)])
+        return WorkerResult(task_id=task.id, status="ok", output=task.id)
+
+    async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
+        await self.model.ainvoke([HumanMessage(task.description)])
+        return WorkerResult(task_id=task.id, status="ok", output=task.id)
+
+
+def test_a_workers_usage_rides_on_its_result_and_a_retry_keeps_the_first_attempts() -> None:
+    """Each worker execution writes one state key (its result, carrying its usage); the
+    aggregator files the usage in the team's ``usage``, so a retried task's first attempt
+    still counts after its result is replaced."""
+    from framework.builder import TeamSettings, build_team, compile_team
+    from framework.records import ReviewVerdict
+    from tests.roles import CountingPlanner, ScriptedReviewer, make_roles
+
+    retry = ReviewVerdict(decision="retry_workers", retry_task_ids=["t1"])
+    roles = replace(
+        make_roles(CountingPlanner(n=3), reviewer=ScriptedReviewer([retry])),
+        worker=_CallingWorker(),
+    )
+    budget = Budget(run=Limits(model_calls=100))
+    settings = TeamSettings(middleware=(PolicyMiddleware([budget]),))
+    app = compile_team(build_team(roles, settings), checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": "u"}}
+    updates = list(app.stream({"question": "q"}, config, stream_mode="updates"))
+    worker_updates = [chunk["worker"] for chunk in updates if "worker" in chunk]
+    assert len(worker_updates) == 4
+    for update in worker_updates:
+        assert set(update) == {"worker_results"}
+        [result] = update["worker_results"].values()
+        [record] = result.usage.values()
+        assert (record.task_id, record.counts["model_calls"]) == (result.task_id, 1)
+    values = app.get_state(config).values
+    filed = values["usage"].values()
+    assert sorted(record.task_id for record in filed) == ["t0", "t1", "t1", "t2"]
+    assert recorded_usage(values) == values["usage"]
+    assert len(values["worker_results"]["t1"].usage) == 1  # the retry's; the first is filed

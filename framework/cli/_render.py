@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from framework.cli._common import REVIEWER_VARIABLE
-from framework.policy.records import PolicyEntry
+from framework.policy.records import PolicyEntry, recorded_usage
 from framework.records import Plan, Task
 from framework.retention import ThreadStatus
 from framework.review import (
@@ -209,7 +209,7 @@ def policy_lines(info: ThreadInfo, values: Mapping[str, Any]) -> list[str]:
     who = f", for {principal.user}@{principal.tenant}" if principal is not None else ""
     lines = [f"policies: version {info.policy_version or 'none'}{who}"]
     totals: dict[str, float] = {}
-    for record in (values.get("usage") or {}).values():
+    for record in recorded_usage(values).values():
         for key, amount in record.counts.items():
             if "@" not in key:
                 totals[key] = totals.get(key, 0.0) + amount

@@ -6,9 +6,10 @@ so a long review loop does not grow their input.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from framework.records import Task
+from framework.records import Task, UsageRecord, WorkerResult
 from framework.roles import Aggregator
 from framework.runtime import NodeContext
 from framework.state import TeamState
@@ -30,6 +31,12 @@ def roll_summary(previous: str, note: str, limit: int = SUMMARY_LIMIT) -> str:
 def _outcomes(ok: int, failed: int) -> dict[str, float]:
     """The dispatch's outcome counters, leaving out the zero ones."""
     return {name: count for name, count in (("tasks_ok", ok), ("tasks_failed", failed)) if count}
+
+
+def _carried_usage(results: Iterable[WorkerResult | None]) -> dict[str, UsageRecord]:
+    """The usage records the dispatch's results carry, filed in the team's ``usage`` so that
+    a retry replacing a result keeps what the first attempt used."""
+    return {key: record for result in results if result for key, record in result.usage.items()}
 
 
 def aggregator_body(role: Aggregator) -> Any:
@@ -54,7 +61,7 @@ def aggregator_body(role: Aggregator) -> Any:
             + ("; findings unchanged" if unchanged else "; findings changed")
         )
         context.emit("aggregated", changed=sorted(closed), failed=failed, unchanged=unchanged)
-        return {
+        update: dict[str, Any] = {
             "tasks": closed,
             "consolidated": consolidated,
             "rolling_summary": roll_summary(state.get("rolling_summary", ""), note),
@@ -62,5 +69,9 @@ def aggregator_body(role: Aggregator) -> Any:
             "stable_rounds": state.get("stable_rounds", 0) + 1 if unchanged else 0,
             "metrics": _outcomes(len(closed) - len(failed), len(failed)),
         }
+        usage = _carried_usage(results.get(task_id) for task_id in closed)
+        if usage:
+            update["usage"] = usage
+        return update
 
     return body

@@ -24,7 +24,7 @@ RECORD_TYPES: tuple[tuple[str, str], ...] = (
     ("framework.memory._research_records", "HypothesisChange"),
     ("framework.memory._research_records", "ScoredEvidence"),
     ("framework.policy.records", "PolicyEntry"),
-    ("framework.policy.records", "UsageRecord"),
+    ("framework.policy.records", "UsageRecord"),  # its module in older checkpoints
     ("framework.records", "Evidence"),
     ("framework.records", "Finding"),
     ("framework.records", "MemoryFact"),
@@ -33,6 +33,7 @@ RECORD_TYPES: tuple[tuple[str, str], ...] = (
     ("framework.records", "ReviewVerdict"),
     ("framework.records", "SourceError"),
     ("framework.records", "Task"),
+    ("framework.records", "UsageRecord"),
     ("framework.records", "WorkerResult"),
     ("framework.review.records", "AuditEntry"),
     ("framework.state", "ResultReplacement"),

@@ -27,6 +27,10 @@ from framework.runtime import NodeContext
 
 __all__ = ["ACTIVE", "Active", "activated", "active"]
 
+_RECORDS = threading.Lock()
+"""Guards every scope's entries, usage and reviews (held for a few appends at a time: one lock
+for all is cheaper than one per node execution)."""
+
 Listener = Callable[[PolicyEntry], None]
 """Told of every audit entry (telemetry turns them into span events and metrics)."""
 
@@ -56,7 +60,6 @@ class Active:
     listeners: tuple[Listener, ...] = ()
     path: tuple[str, ...] = ()
     """Where in the hierarchy (computed on first use)."""
-    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def call(
         self, hook: Hook, target: str, value: Any, *, request: Any = None, **extra: Any
@@ -82,7 +85,7 @@ class Active:
     def record(self, policy: str, call: Call, action: Any, reason: str, by: str = "policy") -> None:
         """Keep an audit entry for a decision other than allow, and tell the listeners."""
         entry = _entry(policy, call, action, reason, by)
-        with self._lock:
+        with _RECORDS:
             self.entries.append(entry)
         self._tell(entry)
 
@@ -94,7 +97,7 @@ class Active:
         """Add ``counts`` to this execution's usage."""
         if not counts:
             return
-        with self._lock:
+        with _RECORDS:
             for key, amount in counts.items():
                 self.usage[key] = self.usage.get(key, 0.0) + amount
 
@@ -122,7 +125,7 @@ class Active:
             **review_fields("policy", self.context),
         )
         decision = ask(request, self.context)
-        with self._lock:
+        with _RECORDS:
             self.reviews.append(decision_entry(request, decision))
         return decision.reviewer, decision.kind == "approve", decision.reason
 
@@ -145,7 +148,6 @@ class Active:
             listeners=self.listeners,
             reviews=self.reviews,
         )
-        wider._lock = self._lock
         return wider
 
 

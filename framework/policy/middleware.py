@@ -23,8 +23,8 @@ from framework.nodes._node import TeamNode
 from framework.policy.active import ACTIVE, Active, Listener, activated
 from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Policy
-from framework.policy.records import Principal, UsageRecord
-from framework.records import Task
+from framework.policy.records import Principal, UsageRecord, recorded_usage
+from framework.records import Task, WorkerResult
 from framework.review.points import review_path
 
 __all__ = ["PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"]
@@ -80,16 +80,17 @@ class PolicyMiddleware:
         """Govern an async node execution."""
         scope, outermost = self._scope(call)
         call.context.trace_filters[:] = [scope.for_trace]
-        with activated(scope):
-            try:
-                if self.chain.decides("before_node"):
-                    before = scope.call("before_node", call.node, call.input)
-                    await self.chain.arun(before, scope)
-                update = self._after(await proceed(), call, scope)
-            except PolicyDenied as denied:
-                if call.refuse is None:
-                    raise
-                update = call.refuse(str(denied))
+        token = ACTIVE.set(scope)  # not ``activated``: an async fan-out keeps a thousand alive
+        try:
+            if self.chain.decides("before_node"):  # no local: it would live as long as the node
+                await self.chain.arun(scope.call("before_node", call.node, call.input), scope)
+            update = self._after(await proceed(), call, scope)
+        except PolicyDenied as denied:
+            if call.refuse is None:
+                raise
+            update = call.refuse(str(denied))
+        finally:
+            ACTIVE.reset(token)
         return _with_records(update, call, scope) if outermost else update
 
     def _after(self, update: Any, call: NodeCall, scope: Active) -> Any:
@@ -133,7 +134,7 @@ class PolicyMiddleware:
             if thread in self._restored:
                 return
             self._restored.add(thread)
-        records = list((value.get("usage") or {}).values())
+        records = list(recorded_usage(value).values())
         for policy in self.chain.policies:
             policy.restore(thread, records)
 
@@ -164,8 +165,29 @@ def _with_records(update: Any, call: NodeCall, scope: Active) -> Any:
             task_id=scope.task_id,
             counts=dict(scope.usage),
         )
-        added["usage"] = {**update.get("usage", {}), execution: record}
+        carried = _carried(update, scope.task_id, execution, record)
+        if carried is not None:
+            added["worker_results"] = carried
+        else:
+            added["usage"] = {**update.get("usage", {}), execution: record}
     return {**update, **added}
+
+
+def _carried(
+    update: Mapping[str, Any], task_id: str | None, execution: str, record: UsageRecord
+) -> dict[str, WorkerResult] | None:
+    """A worker's results with its usage record on its task's result, or None when the update
+    is not one task's result. The result carries it to the aggregator, which files it in the
+    team's ``usage``: one state write per task instead of two (each write of a fan-out's step
+    is handled again at every task's end)."""
+    results = update.get("worker_results")
+    if task_id is None or not isinstance(results, Mapping) or len(results) != 1:
+        return None
+    result = results.get(task_id)
+    if not isinstance(result, WorkerResult):
+        return None
+    usage = {**result.usage, execution: record}
+    return {task_id: result.model_copy(update={"usage": usage})}
 
 
 def inherit_policies(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from pydantic import Field
 
-from framework.records import Record
+from framework.records import Record, UsageRecord
 
 __all__ = [
     "ALLOW",
@@ -23,6 +24,7 @@ __all__ = [
     "deny",
     "modify",
     "policy_version",
+    "recorded_usage",
 ]
 
 Hook = Literal[
@@ -153,20 +155,11 @@ class PolicyEntry(Record):
         return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-class UsageRecord(Record):
-    """What one node execution used, as kept in the thread's state (keyed by the execution, so
-    a subgraph handing its state back counts nothing twice).
-
-    Attributes:
-        team: The team of the node.
-        path: Where in the hierarchy (subgraph nodes, then the team).
-        task_id: The worker task, if the node ran one.
-        counts: ``model_calls``, ``tool_calls``, ``input_tokens``, ``output_tokens``,
-            ``input_tokens@MODEL``, ``output_tokens@MODEL``, ``wait_s``, and what policies
-            added (a budget's grants).
-    """
-
-    team: str
-    path: list[str] = Field(default_factory=list)
-    task_id: str | None = None
-    counts: dict[str, float] = Field(default_factory=dict)
+def recorded_usage(values: Mapping[str, Any]) -> dict[str, UsageRecord]:
+    """Every usage record of a team's state, keyed by node execution: its ``usage`` and what
+    its worker results carry that the aggregator has not filed yet."""
+    records: dict[str, UsageRecord] = {}
+    for result in (values.get("worker_results") or {}).values():
+        records.update(result.usage)
+    records.update(values.get("usage") or {})
+    return records

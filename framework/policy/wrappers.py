@@ -6,6 +6,7 @@ unchanged, so wrapping costs one context-variable read.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from collections.abc import Mapping, Sequence
@@ -79,14 +80,20 @@ def _usage(messages: Sequence[BaseMessage], output: Any) -> dict[str, int]:
     return {"input_tokens": -(-given // 4), "output_tokens": -(-len(_text_of(output)) // 4)}
 
 
+@functools.cache
+def _per_model(name: str) -> tuple[str, str]:
+    return f"input_tokens@{name}", f"output_tokens@{name}"
+
+
 def _counts(name: str, usage: Mapping[str, int]) -> dict[str, float]:
     tokens_in, tokens_out = usage["input_tokens"], usage["output_tokens"]
+    model_in, model_out = _per_model(name)
     return {
         "model_calls": 1,
         "input_tokens": tokens_in,
         "output_tokens": tokens_out,
-        f"input_tokens@{name}": tokens_in,
-        f"output_tokens@{name}": tokens_out,
+        model_in: tokens_in,
+        model_out: tokens_out,
     }
 
 
