@@ -321,6 +321,31 @@ async def test_invalid_arguments_are_refused_with_the_problems(mode: Mode) -> No
     assert result.evidence == []
 
 
+class _Reading(BaseModel):
+    value: int
+
+
+@tool
+def parse_reading(text: str) -> int:
+    """Parse a reading (its own validation fails on bad text)."""
+    return _Reading.model_validate({"value": text}).value
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_tools_own_validation_error_is_a_failure_not_invalid_arguments(
+    mode: Mode,
+) -> None:
+    """Only the tool's argument model refusing the call is "invalid arguments"; a validation
+    error raised by the tool's work is that tool failing."""
+    model = ScriptedChatModel([CallTools([("parse_reading", {"text": "x"})]), Reply("no")])
+
+    await work(ToolWorker(model, [parse_reading]), mode)
+
+    [answer] = tool_messages(model)
+    assert answer.status == "error"
+    assert answer.text.startswith("tool 'parse_reading' failed: ValidationError: 1 validation")
+
+
 @pytest.mark.parametrize("mode", MODES)
 async def test_unparsable_arguments_are_refused(mode: Mode) -> None:
     garbled = invalid_tool_call(name="add", args="{a: 1", id="c9", error="bad JSON")

@@ -127,19 +127,21 @@ class Toolbox:
         self.max_output_chars = max_output_chars
 
     def plan(self, reply: AIMessage) -> list[_Planned]:
-        """The reply's calls, in order: checked calls to run, and refusals of unknown tools,
-        invalid arguments, calls a policy denied and calls whose arguments could not be parsed.
+        """The reply's calls, in order: calls to run, and refusals of unknown tools, calls a
+        policy denied and calls whose arguments could not be parsed. Arguments the tool's
+        argument model refuses are answered when the call runs (the tool checks them once).
 
         The active policies see each call in order, on the caller's thread (so a policy that
         asks a human pauses the run at the same call when it is replayed)."""
-        planned: list[_Planned] = [_governed(self._check(call)) for call in reply.tool_calls]
-        planned += [_unparsed(call) for call in reply.invalid_tool_calls]
+        planned: list[_Planned] = [_governed(self._find(call)) for call in reply.tool_calls]
+        if reply.invalid_tool_calls:
+            planned += [_unparsed(call) for call in reply.invalid_tool_calls]
         return planned
 
     def run(self, planned: Sequence[_Planned]) -> list[Answer]:
         """Run the checked calls, concurrently on threads when there are several."""
         ready = [item for item in planned if isinstance(item, _Ready)]
-        if len(ready) == 1 and ready[0].timeout_s is None:
+        if len(ready) == 1 and ready[0].timeout_s is None:  # inline: no thread to wait for
             outcomes = [_outcome(ready[0].tool.invoke, ready[0].call)]
         else:
             threads = [_ToolThread(item) for item in ready]
@@ -149,20 +151,16 @@ class Toolbox:
     async def arun(self, planned: Sequence[_Planned]) -> list[Answer]:
         """Run the checked calls concurrently with ``asyncio.gather``."""
         ready = [item for item in planned if isinstance(item, _Ready)]
+        if len(ready) == 1:  # no task to gather
+            return self._answers(planned, [await _arun_one(ready[0])])
         outcomes = await asyncio.gather(*(_arun_one(item) for item in ready))
         return self._answers(planned, outcomes)
 
-    def _check(self, call: ToolCall) -> _Planned:
-        name, args = call["name"], call["args"]
+    def _find(self, call: ToolCall) -> _Planned:
+        name = call["name"]
         found = self.tools.get(name)
         if found is None:
             return _refused(call, f"unknown tool {name!r}: {_known(list(self.tools))}")
-        schema = found.tool_call_schema
-        if isinstance(schema, type) and issubclass(schema, BaseModel):
-            try:
-                schema.model_validate(args)
-            except ValidationError as error:
-                return _refused(call, f"invalid arguments for tool {name!r}: {_problems(error)}")
         return _Ready(call, found, self.timeouts[name])
 
     def _answers(self, planned: Sequence[_Planned], outcomes: Sequence[object]) -> list[Answer]:
@@ -174,14 +172,8 @@ class Toolbox:
 
     def _answer(self, ready: _Ready, outcome: object) -> Answer:
         call = ready.call
-        if outcome is _TIMED_OUT:
-            return _refused(call, f"tool {call['name']!r} timed out after {ready.timeout_s:g} s")
-        if isinstance(outcome, ToolServerError | GraphBubbleUp):  # fail the task, or pause
-            raise outcome
-        if isinstance(outcome, BaseException):
-            cause = " ".join(f"{type(outcome).__name__}: {outcome}".split())
-            text = f"tool {call['name']!r} failed: {cause}"
-            return _refused(call, cap(text, self.max_output_chars))
+        if outcome is _TIMED_OUT or isinstance(outcome, BaseException):
+            return self._failure(ready, outcome)
         if ready.call_id and isinstance(outcome, ToolMessage):
             text = message_text(outcome.content)
             governed = governed_tool_output(ready.tool, call["args"], text, ready.call_id)
@@ -191,8 +183,15 @@ class Toolbox:
             outcome = governed_tool_output(ready.tool, call["args"], render(outcome), ready.call_id)
         if isinstance(outcome, ToolMessage):
             output = message_text(outcome.content)
-            update = {"content": self._capped(outcome.content), "name": call["name"]}
-            message = outcome.model_copy(update={**update, "tool_call_id": call["id"] or ""})
+            content, call_id = self._capped(outcome.content), call["id"] or ""
+            message = outcome  # as langchain-core made it for the call, unless cut or another's
+            if not (
+                content is outcome.content
+                and outcome.name == call["name"]
+                and outcome.tool_call_id == call_id
+            ):
+                update = {"content": content, "name": call["name"], "tool_call_id": call_id}
+                message = outcome.model_copy(update=update)
         else:  # a tool returning something else than its message (a list of them, a Command)
             output = render(outcome)
             message = ToolMessage(
@@ -201,6 +200,21 @@ class Toolbox:
                 name=call["name"],
             )
         return Answer(call["name"], call["args"], message, output)
+
+    def _failure(self, ready: _Ready, outcome: object) -> Answer:
+        """The error answer of a call that timed out or raised; raises what fails the task
+        (a tool server's error) or pauses it (a review)."""
+        call = ready.call
+        if isinstance(outcome, ToolServerError | GraphBubbleUp):
+            raise outcome
+        if not isinstance(outcome, BaseException):
+            return _refused(call, f"tool {call['name']!r} timed out after {ready.timeout_s:g} s")
+        if isinstance(outcome, ValidationError) and _of_arguments(ready.tool, outcome):
+            problems = _problems(outcome)
+            return _refused(call, f"invalid arguments for tool {call['name']!r}: {problems}")
+        cause = " ".join(f"{type(outcome).__name__}: {outcome}".split())
+        text = f"tool {call['name']!r} failed: {cause}"
+        return _refused(call, cap(text, self.max_output_chars))
 
     def _capped(self, content: Content) -> Content:
         if isinstance(content, str):
@@ -249,12 +263,19 @@ def _outcome(run: Callable[[ToolCall], Any], call: ToolCall) -> object:
 
 
 async def _arun_one(ready: _Ready) -> object:
+    if ready.timeout_s is None:
+        return await _acall(ready)
     scope = asyncio.timeout(ready.timeout_s)
     try:
         async with scope:
-            return await ready.tool.ainvoke(ready.call)
+            return await _acall(ready)
     except TimeoutError as error:
         return _TIMED_OUT if scope.expired() else error
+
+
+async def _acall(ready: _Ready) -> object:
+    try:
+        return await ready.tool.ainvoke(ready.call)
     except Exception as error:  # an error message for the model
         return error
 
@@ -271,6 +292,13 @@ def _governed(planned: _Planned) -> _Planned:
     if call_id == 0:
         return planned
     return replace(planned, call={**call, "args": dict(args)}, call_id=call_id)
+
+
+def _of_arguments(item: BaseTool, error: ValidationError) -> bool:
+    """Whether ``error`` is the tool refusing its call's arguments (its argument model's
+    validation), not an error of its own work."""
+    schema = item.args_schema
+    return isinstance(schema, type) and error.title == schema.__name__
 
 
 def _refused(call: ToolCall, text: str) -> Answer:

@@ -61,7 +61,7 @@ class _Conversation:
 
     def __init__(self, system: str, request: str) -> None:
         self.messages: list[BaseMessage] = [SystemMessage(system), HumanMessage(request)]
-        self.found: dict[str, Evidence] = {}
+        self.answers: list[Answer] = []
         self.answer: str | None = None
 
     def take(self, reply: BaseMessage) -> AIMessage | None:
@@ -74,15 +74,18 @@ class _Conversation:
         self.answer = reply.text
         return None
 
-    def add(self, answers: Sequence[Answer], output_score: float) -> None:
-        """Record the tools' answers, in the order of the calls, and their evidence."""
-        for answer in answers:
-            self.messages.append(answer.message)
-            best_per_source(self.found, evidence_of(answer, output_score))
+    def add(self, answers: Sequence[Answer]) -> None:
+        """Record the tools' answers, in the order of the calls."""
+        self.messages.extend(answer.message for answer in answers)
+        self.answers.extend(answers)
 
-    def result(self, task: Task, max_steps: int) -> WorkerResult:
-        """The answer (or a note when the steps ran out) with the evidence, best first."""
-        evidence = sorted(self.found.values(), key=lambda item: (-item.score, item.source))
+    def result(self, task: Task, max_steps: int, output_score: float) -> WorkerResult:
+        """The answer (or a note when the steps ran out) with the evidence of every answered
+        call, best first (gathered at the end, in one pass: cheaper than between model calls)."""
+        found: dict[str, Evidence] = {}
+        for answer in self.answers:
+            best_per_source(found, evidence_of(answer, output_score))
+        evidence = sorted(found.values(), key=lambda item: (-item.score, item.source))
         output = self.answer
         if output is None:
             output = (
@@ -186,8 +189,8 @@ class ToolWorker:
             reply = talk.take(self.model.invoke(talk.messages))
             if reply is None:
                 break
-            talk.add(self._toolbox.run(self._toolbox.plan(reply)), self.output_score)
-        return talk.result(task, self.max_steps)
+            talk.add(self._toolbox.run(self._toolbox.plan(reply)))
+        return talk.result(task, self.max_steps, self.output_score)
 
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the loop with ``ainvoke`` (async graphs)."""
@@ -196,8 +199,8 @@ class ToolWorker:
             reply = talk.take(await self.model.ainvoke(talk.messages))
             if reply is None:
                 break
-            talk.add(await self._toolbox.arun(self._toolbox.plan(reply)), self.output_score)
-        return talk.result(task, self.max_steps)
+            talk.add(await self._toolbox.arun(self._toolbox.plan(reply)))
+        return talk.result(task, self.max_steps, self.output_score)
 
 
 def _bind(model: BaseChatModel, tools: list[BaseTool]) -> Runnable[LanguageModelInput, BaseMessage]:
