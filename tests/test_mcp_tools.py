@@ -9,6 +9,7 @@ time, so the tests hold under a loaded machine.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import selectors
 import signal
@@ -31,12 +32,16 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
 from framework.errors import ConfigError, ToolError, ToolServerError
+from framework.records import Task
+from framework.runtime import NodeContext
+from framework.testing import CallTools, Reply, ScriptedChatModel
 from framework.tools.mcp import McpServer, McpTool, McpToolbox, describe_tools
+from framework.tools.worker import ToolWorker
 
 SERVERS = Path(__file__).parent / "mcp_servers"
 DEMO = SERVERS / "demo.py"
 BROKEN = SERVERS / "broken.py"
-DEMO_TOOLS = ["echo", "add", "forecast", "fail", "sleep", "pid", "crash", "garble"]
+DEMO_TOOLS = ["echo", "add", "forecast", "fail", "sleep", "sleepers", "pid", "crash", "garble"]
 SLOW = 120.0
 """A timeout that only a broken implementation reaches."""
 DEADLINE_S = 60.0
@@ -318,12 +323,37 @@ def test_a_call_past_its_timeout_is_a_tool_error(demo: McpServer) -> None:
     with McpToolbox([server]) as toolbox:
         tools = by_name(toolbox)
         before = patiently(tools["pid"])
+        sleepers = json.loads(patiently(tools["sleepers"]))  # the HTTP server is shared
         with pytest.raises(ToolError) as caught:
             tools["sleep"].invoke({"seconds": 30})
         assert not isinstance(caught.value, ToolServerError)
         text = str(caught.value)
         assert "'sleep' on server 'demo'" in text and "0.3 s (call_timeout_s)" in text
         assert patiently(tools["pid"]) == before  # the same server, the session lives on
+        one_more_cancelled(tools["sleepers"], sleepers)  # the server was told to stop it
+
+
+def test_a_workers_tool_timeout_cancels_the_call_on_the_server(demo: McpServer) -> None:
+    """An async worker that stops waiting for an MCP tool tells the server to stop the call."""
+    with McpToolbox([demo]) as toolbox:
+        tools = by_name(toolbox)
+        sleepers = json.loads(patiently(tools["sleepers"]))
+        model = ScriptedChatModel([CallTools([("sleep", {"seconds": 30})]), Reply("gave up")])
+        worker = ToolWorker(model, [tools["sleep"]], tool_timeout_s=0.3)
+        task = Task(id="t1", description="sleep")
+        result = asyncio.run(worker.arun(task, "sleep?", NodeContext(node="w", team="t")))
+        assert result.output == "gave up"
+        one_more_cancelled(tools["sleepers"], sleepers)
+
+
+def one_more_cancelled(sleepers_tool: BaseTool, before: dict[str, int]) -> None:
+    """Wait until the demo server counts one more cancelled ``sleep`` and none still sleeping
+    beyond ``before`` (up to a deadline)."""
+    deadline = time.monotonic() + DEADLINE_S
+    cancelled = {**before, "cancelled": before["cancelled"] + 1}
+    while (counts := json.loads(patiently(sleepers_tool))) != cancelled:
+        assert time.monotonic() < deadline, f"the server still sleeps: {counts}"
+        time.sleep(0.05)
 
 
 def patiently(tool: BaseTool) -> Any:

@@ -25,7 +25,7 @@ from langchain_mcp_adapters.sessions import StdioConnection, StreamableHttpConne
 from langchain_mcp_adapters.sessions import create_session as create_adapter_session
 from mcp import ClientSession, StdioServerParameters
 from mcp.shared.exceptions import McpError
-from mcp.types import CONNECTION_CLOSED, CallToolResult
+from mcp.types import CONNECTION_CLOSED, CallToolResult, RequestId
 from mcp.types import Tool as McpToolSpec
 
 from framework.errors import ToolError, ToolServerError
@@ -35,6 +35,7 @@ from framework.tools._mcp_session import (
     Dead,
     Session,
     call_tool,
+    cancel_request,
     handshake,
     race,
 )
@@ -105,13 +106,13 @@ class ServerLink:
         timeout = self.server.call_timeout_s
         current.in_flight += 1
         try:
-            return await race(call_tool(current, self.name, tool, arguments), current.dead, timeout)
+            return await self._race_call(current, tool, arguments, timeout)
         except Dead as dead:
             raise self._failed_during(tool, str(dead)) from None
         except TimeoutError:
             raise ToolError(
                 f"MCP tool {tool!r} on server {self.name!r} did not answer within {timeout:g} s "
-                "(call_timeout_s); the call was abandoned. Raise call_timeout_s in the "
+                "(call_timeout_s); the call was cancelled. Raise call_timeout_s in the "
                 "server's declaration if the tool is that slow."
             ) from None
         except ToolError:
@@ -135,6 +136,22 @@ class ServerLink:
         await asyncio.wait((current.dead,), timeout=STDERR_WAIT_S)
         current.kill(cause + await current.last_words())
         raise self._failed_during(tool, current.dead.result())
+
+    async def _race_call(
+        self, current: Session, tool: str, arguments: dict[str, Any], timeout: float
+    ) -> CallToolResult:
+        """The call raced against the session's death and ``timeout``; a call nobody waits
+        for any more (timed out here, or its caller cancelled) is cancelled on the server."""
+        sent: list[RequestId] = []
+        try:
+            calling = call_tool(current, self.name, tool, arguments, sent)
+            return await race(calling, current.dead, timeout)
+        except (asyncio.CancelledError, TimeoutError) as stopped:
+            if sent:
+                late = isinstance(stopped, TimeoutError)
+                why = f"no answer within {timeout:g} s" if late else "the caller stopped waiting"
+                await cancel_request(current, sent[0], why)
+            raise
 
     async def close(self) -> None:
         """Close the session and wait (bounded) until its process is gone."""

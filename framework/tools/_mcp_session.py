@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
+import anyio
 from jsonschema import SchemaError  # type: ignore[import-untyped]
 from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 from mcp import ClientSession
@@ -19,10 +20,14 @@ from mcp.types import (
     CallToolRequest,
     CallToolRequestParams,
     CallToolResult,
+    CancelledNotification,
+    CancelledNotificationParams,
+    ClientNotification,
     ClientRequest,
     ListToolsRequest,
     ListToolsResult,
     PaginatedRequestParams,
+    RequestId,
 )
 from mcp.types import Tool as McpToolSpec
 from referencing import Registry
@@ -30,7 +35,15 @@ from referencing import Registry
 from framework.errors import ToolError, ToolServerError
 from framework.tools._mcp_transport import StderrTail
 
-__all__ = ["STDERR_WAIT_S", "Dead", "Session", "call_tool", "handshake", "race"]
+__all__ = [
+    "STDERR_WAIT_S",
+    "Dead",
+    "Session",
+    "call_tool",
+    "cancel_request",
+    "handshake",
+    "race",
+]
 
 T = TypeVar("T")
 STDERR_WAIT_S = 0.5
@@ -120,12 +133,15 @@ async def handshake(session: ClientSession) -> list[McpToolSpec]:
 
 
 async def call_tool(
-    current: Session, server: str, tool: str, arguments: dict[str, Any]
+    current: Session, server: str, tool: str, arguments: dict[str, Any], sent: list[RequestId]
 ) -> CallToolResult:
-    """``ClientSession.call_tool``, with the output check of :meth:`Session.check_output`."""
+    """``ClientSession.call_tool``, with the output check of :meth:`Session.check_output`;
+    the request's JSON-RPC id goes into ``sent`` as it is sent (to cancel it by)."""
     assert current.session is not None
     params = CallToolRequestParams(name=tool, arguments=arguments)
     request = ClientRequest(CallToolRequest(params=params))
+    # the id send_request takes: it reads and bumps the counter before its first await
+    sent.append(current.session._request_id)  # private: the SDK does not expose it
     result = await current.session.send_request(request, CallToolResult)
     if not result.isError:
         current.check_output(server, tool, result)
@@ -144,6 +160,18 @@ def _output_check(specs: list[McpToolSpec], tool: str) -> Any:
         return f"its output schema is invalid: {error.message}"
     # an explicit empty registry, as the SDK: no $ref is fetched from anywhere
     return kind(schema, registry=Registry())
+
+
+async def cancel_request(current: Session, request: RequestId, reason: str) -> None:
+    """Tell the server to stop working on ``request`` (``notifications/cancelled``), within a
+    short wait; a session that cannot take it any more is left alone (it is dying)."""
+    assert current.session is not None
+    params = CancelledNotificationParams(requestId=request, reason=reason)
+    notice = ClientNotification(CancelledNotification(params=params))
+    try:
+        await race(current.session.send_notification(notice), current.dead, STDERR_WAIT_S)
+    except (Dead, TimeoutError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+        return
 
 
 async def race(work: Awaitable[T], dead: asyncio.Future[str], timeout: float) -> T:

@@ -6,8 +6,9 @@ its socket first and then prints ``PORT <n>`` on stdout, so a test knows where t
 without racing another process for a free port.
 
 Tools: ``echo``, ``add``, ``forecast`` (a structured result), ``fail`` (raises), ``sleep``,
-``pid``, ``crash`` (the process exits mid-call) and ``garble`` (writes a line that is not
-JSON-RPC on stdout, then never answers).
+``sleepers`` (how many sleep now, how many were cancelled), ``pid``, ``crash`` (the process
+exits mid-call) and ``garble`` (writes a line that is not JSON-RPC on stdout, then never
+answers).
 """
 
 from __future__ import annotations
@@ -57,11 +58,27 @@ def fail(message: str) -> str:
     raise ValueError(message)
 
 
+SLEEPERS = {"sleeping": 0, "cancelled": 0}
+
+
 @server.tool()
 async def sleep(seconds: float) -> str:
-    """Sleep, then answer."""
-    await asyncio.sleep(seconds)
+    """Sleep, then answer (counted in ``sleepers``, and as cancelled if it is)."""
+    SLEEPERS["sleeping"] += 1
+    try:
+        await asyncio.sleep(seconds)
+    except asyncio.CancelledError:
+        SLEEPERS["cancelled"] += 1
+        raise
+    finally:
+        SLEEPERS["sleeping"] -= 1
     return f"slept {seconds}"
+
+
+@server.tool()
+def sleepers() -> dict[str, int]:
+    """How many ``sleep`` calls are sleeping now, and how many were cancelled."""
+    return dict(SLEEPERS)
 
 
 @server.tool()
