@@ -87,6 +87,10 @@ class PiiRedaction(Policy):
         """Only the hooks of the targets it applies to."""
         return frozenset(hook for hook, target in _HOOK_TARGETS.items() if target in self.targets)
 
+    def redacts_traces(self) -> bool:
+        """Only when it applies to spans."""
+        return "spans" in self.targets
+
     def for_trace(self, text: str, principal: Principal) -> str:
         """Redact content captured into spans (target ``spans``); blocked kinds withhold it."""
         if "spans" not in self.targets:

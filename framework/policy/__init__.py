@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         ask,
         deny,
         modify,
+        recorded_usage,
     )
     from framework.policy.wrappers import (
         GovernedChatModel,
@@ -62,6 +63,7 @@ __all__ = [
     "inherit_policies",
     "model_name",
     "modify",
+    "recorded_usage",
     "tool_scopes",
 ]
 
@@ -91,6 +93,7 @@ __getattr__ = lazy_exports(
             "ask",
             "deny",
             "modify",
+            "recorded_usage",
         ),
     },
 )

@@ -55,6 +55,8 @@ class PolicyChain:
         self._at: dict[Hook, tuple[Policy, ...]] = {
             hook: tuple(p for p in self.policies if hook in p.hooks()) for hook in HOOKS
         }
+        self.redacts_traces = any(policy.redacts_traces() for policy in self.policies)
+        """Whether a policy may change content captured into spans."""
 
     def __add__(self, other: PolicyChain) -> PolicyChain:
         return PolicyChain([*self.policies, *(p for p in other.policies if p not in self.policies)])

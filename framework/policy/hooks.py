@@ -124,6 +124,11 @@ class Policy:
         default; PII redaction redacts it)."""
         return text
 
+    def redacts_traces(self) -> bool:
+        """Whether :meth:`for_trace` may change a text: when its class overrides it; a policy
+        configured not to (PII redaction without ``spans``) says so, and spans skip it."""
+        return type(self).for_trace is not Policy.for_trace
+
     def describe(self) -> str:
         """One line on what the policy does (``cadre policies check``)."""
         return type(self).__name__

@@ -64,7 +64,8 @@ class PolicyMiddleware:
     def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
         """Govern a sync node execution."""
         scope, outermost = self._scope(call)
-        call.context.trace_filters[:] = [scope.for_trace]  # the widest chain redacts spans
+        if scope.chain.redacts_traces:  # the widest chain redacts spans
+            call.context.trace_filters[:] = [scope.for_trace]
         with activated(scope):
             try:
                 if self.chain.decides("before_node"):
@@ -79,7 +80,8 @@ class PolicyMiddleware:
     async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
         """Govern an async node execution."""
         scope, outermost = self._scope(call)
-        call.context.trace_filters[:] = [scope.for_trace]
+        if scope.chain.redacts_traces:  # the widest chain redacts spans
+            call.context.trace_filters[:] = [scope.for_trace]
         token = ACTIVE.set(scope)  # not ``activated``: an async fan-out keeps a thousand alive
         try:
             if self.chain.decides("before_node"):  # no local: it would live as long as the node
