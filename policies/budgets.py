@@ -250,11 +250,11 @@ class Budget(Policy):
             ledger = self._ledger(call.thread_id)
             reason = self._over({}, (), ledger)
             run = ledger.run
-            for metric, cap in run.caps.items():
-                limit = cap + ledger.granted[metric]
+            for metric in run.caps:
                 if reason:
                     break
-                if run.used[metric] + run.reserved[metric] >= limit:
+                limit = ledger.limit(run, metric)
+                if limit is not None and run.used[metric] + run.reserved[metric] >= limit:
                     used = run.used[metric]
                     reason = self._spent(ledger, f"run {metric}: {used:g} of {limit:g} used")
         return self._refusal(reason) if reason else ALLOW

@@ -149,8 +149,6 @@ def _clean(value: Any, redactor: Redactor, counts: list[str]) -> Any:
     """``value`` with every string in it redacted (the kinds found added to ``counts``);
     unchanged parts are the same objects."""
     if isinstance(value, str):
-        if not redactor.find(value):
-            return value
         redaction = redactor.redact(value)
         counts.extend(finding.kind for finding in redaction.findings)
         return redaction.text if redaction.findings else value

@@ -9,8 +9,7 @@ and tasks that node starts, is governed by the same chain and audited in the sam
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,7 +24,7 @@ from framework.review.points import ask, review_fields, review_path
 from framework.review.records import AuditEntry, PolicyReview
 from framework.runtime import NodeContext
 
-__all__ = ["ACTIVE", "Active", "activated", "active"]
+__all__ = ["ACTIVE", "Active", "active"]
 
 _RECORDS = threading.Lock()
 """Guards every scope's entries, usage and reviews (held for a few appends at a time: one lock
@@ -174,16 +173,6 @@ ACTIVE: ContextVar[Active | None] = ContextVar("cadre_policy", default=None)
 def active() -> Active | None:
     """The :class:`Active` scope of the node executing now, if it is governed."""
     return ACTIVE.get()
-
-
-@contextmanager
-def activated(scope: Active) -> Iterator[Active]:
-    """Make ``scope`` the active one for the block."""
-    token = ACTIVE.set(scope)
-    try:
-        yield scope
-    finally:
-        ACTIVE.reset(token)
 
 
 def traced(text: str) -> str:

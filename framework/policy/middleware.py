@@ -20,7 +20,7 @@ from langgraph.graph.state import CompiledStateGraph
 from framework.errors import PolicyDenied
 from framework.middleware import Middleware, NodeCall
 from framework.nodes._node import TeamNode
-from framework.policy.active import ACTIVE, Active, Listener, activated
+from framework.policy.active import ACTIVE, Active, Listener
 from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Policy
 from framework.policy.records import Principal, UsageRecord, recorded_usage
@@ -66,15 +66,17 @@ class PolicyMiddleware:
         scope, outermost = self._scope(call)
         if scope.chain.redacts_traces:  # the widest chain redacts spans
             call.context.trace_filters[:] = [scope.for_trace]
-        with activated(scope):
-            try:
-                if self.chain.decides("before_node"):
-                    self.chain.run(scope.call("before_node", call.node, call.input), scope)
-                update = self._after(proceed(), call, scope)
-            except PolicyDenied as denied:
-                if call.refuse is None:
-                    raise
-                update = call.refuse(str(denied))
+        token = ACTIVE.set(scope)
+        try:
+            if self.chain.decides("before_node"):
+                self.chain.run(scope.call("before_node", call.node, call.input), scope)
+            update = self._after(proceed(), call, scope)
+        except PolicyDenied as denied:
+            if call.refuse is None:
+                raise
+            update = call.refuse(str(denied))
+        finally:
+            ACTIVE.reset(token)
         return _with_records(update, call, scope) if outermost else update
 
     async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
@@ -82,7 +84,7 @@ class PolicyMiddleware:
         scope, outermost = self._scope(call)
         if scope.chain.redacts_traces:  # the widest chain redacts spans
             call.context.trace_filters[:] = [scope.for_trace]
-        token = ACTIVE.set(scope)  # not ``activated``: an async fan-out keeps a thousand alive
+        token = ACTIVE.set(scope)  # no context manager: an async fan-out keeps one per task
         try:
             if self.chain.decides("before_node"):  # no local: it would live as long as the node
                 await self.chain.arun(scope.call("before_node", call.node, call.input), scope)
