@@ -34,8 +34,8 @@ from framework.policy import (
     governed,
     inherit_policies,
     modify,
+    recorded_usage,
 )
-from framework.policy.records import recorded_usage
 from framework.records import Task, WorkerResult
 from framework.runtime import NodeContext
 from framework.state import GovernedState
@@ -322,7 +322,6 @@ class Fan(TypedDict):
 
 def test_a_budget_is_never_exceeded_by_parallel_workers() -> None:
     """Twenty workers at once, each wanting two model calls, under a run budget of seven."""
-
     model = governed(ScriptedChatModel([Reply("ok")] * 60))
     ran: list[str] = []
 
@@ -365,7 +364,6 @@ class Rounds(GovernedState, total=False):
 
 def _rounds_app(budget: Budget, checkpointer: InMemorySaver) -> Any:
     """start -> three workers (one model call each) -> gate (asks a human) -> start again."""
-
     from policies.approval import NodeApproval
 
     model = governed(ScriptedChatModel([Reply("ok")] * 6))
