@@ -181,7 +181,14 @@ def build_team(
     for name, body in bodies.items():
         graph.add_node(name, TeamNode(name, team, body, middleware=chain))
     worker = TeamNode(
-        "worker", team, run, arun, middleware=chain, gate=gate, refusal=workers.refused
+        "worker",
+        team,
+        run,
+        arun,
+        middleware=chain,
+        gate=gate,
+        refusal=workers.refused,
+        role=roles.worker,
     )
     graph.add_node("worker", worker)
     _wire(graph, settings)

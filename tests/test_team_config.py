@@ -186,7 +186,8 @@ mcp_servers:
     listed = _cli("tools", "list", "--config", str(team))
     assert listed.exit_code == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert lines[0].startswith("docs  builtin:search  -")
+    # the file names a model, so its search kind is the model-backed research worker
+    assert lines[0].startswith("docs  python  search_corpus  {")
     assert any(line.startswith("calc  python  multiply  {") for line in lines)
     assert any(line.startswith("weather  mcp:demo  forecast  {") for line in lines)
     rows = json.loads(_cli("tools", "list", "--config", str(team), "--json").stdout)

@@ -1,92 +1,101 @@
-"""``cadre tools list``: every tool a team file's workers can call, by worker kind and source.
+"""``cadre tools list``: every tool the workers of the installed teams (or of one team, or of a
+team file) can call, by team, worker kind and source.
 
-MCP servers are started to list their tools and stopped again; a kind without tools says which
-built-in worker it uses. ``--json`` prints the same as one JSON document.
+Each team is built as a run would build it, on an in-memory store with an empty corpus (no data
+home is opened, nothing is indexed, no embedding model is loaded), and its graph is walked
+(:func:`framework.tools.listing.team_tools`). With ``--model`` the model-backed roles are built
+instead; the provider's model itself is never constructed, so no API key or network is needed.
+A team file whose kinds call tools (so it only runs with a model) is listed with a stand-in
+model that is never called.
+MCP servers are started to list their tools and stopped again. ``--json`` prints the same as
+one JSON document.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from framework.cli._common import fail
+from framework.errors import CadreError, ConfigError
+
+if TYPE_CHECKING:
+    from framework.tools.listing import ToolRow
 
 __all__ = ["tools_app"]
 
 tools_app = typer.Typer(help="The tools a team's workers can call.")
 
-_BUILTIN = {
-    "search": "the research worker: search_corpus with a model, passage search offline",
-    "table": "rows of the corpus's CSV files, no model",
-}
-
 
 @tools_app.command("list")
 def list_tools(
+    team: Annotated[
+        str | None,
+        typer.Option(help="One installed team (default: every installed team)."),
+    ] = None,
     config: Annotated[
-        Path,
-        typer.Option("--config", help="The team file (YAML) whose tools to list.", readable=False),
-    ],
+        Path | None,
+        typer.Option(
+            "--config",
+            help="A team file (YAML) whose tools to list; instead of --team.",
+            readable=False,
+        ),
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="List the model-backed roles' tools, as a run with this provider:name model "
+            "would have them (the model is not called; no key needed)."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List every tool a team file's worker kinds can call, with its argument schema."""
-    from framework.errors import CadreError
-    from framework.tools.team_file import load_team_file
-
+    """List every tool the workers of the installed teams (or of --team, or of a --config team
+    file) can call, by team, worker kind and source, with its JSON argument schema."""
+    if team is not None and config is not None:
+        fail(ConfigError("--team and --config both name the team: give one of them"))
     try:
-        rows = _rows(load_team_file(config))
+        rows = _rows(team, config, model)
     except CadreError as error:
         fail(error)
     if as_json:
-        typer.echo(json.dumps(rows, indent=2, sort_keys=True))
+        typer.echo(json.dumps([row.as_dict() for row in rows], indent=2, sort_keys=True))
         return
     for row in rows:
-        schema = json.dumps(row["arguments"], sort_keys=True, separators=(",", ":"))
-        typer.echo(f"{row['kind']}  {row['source']}  {row['tool']}  {schema}")
-        if row["description"]:
-            typer.echo(f"    {row['description']}")
+        schema = json.dumps(row.arguments, sort_keys=True, separators=(",", ":"))
+        line = f"{row.kind}  {row.source}  {row.tool}  {schema}"
+        typer.echo(line if config is not None else f"{row.team}  {line}")  # a file: one team
+        if row.description:
+            typer.echo(f"    {row.description}")
 
 
-def _rows(loaded: Any) -> list[dict[str, Any]]:
-    """One row per (kind, tool): kind, source (python, mcp:SERVER, builtin:NAME), tool name,
-    description and JSON argument schema."""
-    from framework.tools.mcp import McpToolbox, describe_tools
+def _rows(team: str | None, config: Path | None, model: str | None) -> list[ToolRow]:
+    """The rows of the teams asked for, each built on one in-memory setup."""
+    from framework.chat_models import ProviderChatModel
+    from framework.memory import Corpus, SemanticStore
+    from framework.registry import TEAM_FILE_PREFIX, TeamSetup, available_teams, load_team
+    from framework.testing import ScriptedChatModel
+    from framework.tools.listing import team_tools
 
-    rows: list[dict[str, Any]] = []
-    for kind in loaded.spec.kinds:
-        if kind.builtin is not None:
-            what = _BUILTIN[kind.builtin]
-            rows.append(_row(kind.name, f"builtin:{kind.builtin}", "-", what, {}))
-            continue
-        for tool in loaded.tools[kind.name]:
-            schema = tool.tool_call_schema
-            arguments = schema if isinstance(schema, dict) else schema.model_json_schema()
-            rows.append(_row(kind.name, "python", tool.name, tool.description, arguments))
-        if kind.mcp:
-            with McpToolbox([loaded.servers[name] for name in kind.mcp]) as toolbox:
-                for described in describe_tools(toolbox):
-                    rows.append(
-                        _row(
-                            kind.name,
-                            f"mcp:{described.server}",
-                            described.name,
-                            described.description,
-                            described.input_schema,
-                        )
-                    )
+    if config is not None:
+        named: list[tuple[str | None, str]] = [
+            (None, f"{TEAM_FILE_PREFIX}{config.expanduser().resolve()}")
+        ]
+    else:
+        named = [(name, name) for name in ([team] if team is not None else available_teams())]
+    factories = [(label, load_team(name)) for label, name in named]  # unknown names first
+    chat = ProviderChatModel(model) if model is not None else None  # built on first call: never
+    rows: list[ToolRow] = []
+    with SemanticStore(":memory:") as store:
+        for label, factory in factories:
+            # a team file whose kinds call tools only runs with a model: list it with one that
+            # is never called, as a run would build it whatever its model
+            needs_model = chat is None and getattr(factory, "needs_model", False)
+            used = ScriptedChatModel() if needs_model else chat
+            setup = TeamSetup(corpus=Corpus(store), store=store, model=used)
+            with setup.resources:
+                rows.extend(team_tools(factory(setup), label))
     return rows
-
-
-def _row(
-    kind: str, source: str, tool: str, description: str, arguments: dict[str, Any]
-) -> dict[str, Any]:
-    return {
-        "kind": kind,
-        "source": source,
-        "tool": tool,
-        "description": " ".join((description or "").split()),
-        "arguments": arguments,
-    }

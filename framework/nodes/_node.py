@@ -41,7 +41,9 @@ class TeamNode(Runnable[Any, Any]):
     A gate (a concurrency cap and the key of the execution) admits the execution before the
     middleware runs, so what middleware measures is execution, not time spent queueing. A
     ``refusal(input, reason)`` gives the update that stands for the node when a policy refuses
-    it (a worker's failed task); without one, a refusal stops the run.
+    it (a worker's failed task); without one, a refusal stops the run. ``role`` is the role
+    object the body runs (a worker node's worker), kept so that a team's graph can be described
+    without running it (``cadre tools list``); the node itself never reads it.
     """
 
     def __init__(
@@ -54,6 +56,7 @@ class TeamNode(Runnable[Any, Any]):
         middleware: Sequence[Middleware] = (),
         gate: tuple[Gate, Callable[[Any], str]] | None = None,
         refusal: Callable[[Any, str], Any] | None = None,
+        role: object | None = None,
     ) -> None:
         self.name: str = name
         self.node = name
@@ -63,6 +66,7 @@ class TeamNode(Runnable[Any, Any]):
         self.middleware = tuple(middleware)
         self.gate = gate
         self.refusal = refusal
+        self.role = role
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Run the node in a sync graph, after its gate (if any) admits it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from framework.records import Task, WorkerResult
 from framework.registry import TeamSetup
 from framework.roles import Roles, Worker
 from framework.runtime import NodeContext
-from framework.tools.mcp import McpToolbox
+from framework.tools.mcp import McpServer, McpToolbox
 from framework.tools.team_file import ROLES, KindSpec, LoadedTeamFile, load_team_file
 from framework.tools.worker import TOOL_WORKER_SYSTEM, ToolWorker
 from framework.worker_kinds import WorkerKind, WorkerKinds
@@ -120,15 +120,30 @@ class FileTeam:
             system = f"{TOOL_WORKER_SYSTEM}\n\nYour specialty: {_description(kind)}"
             return ToolWorker(models.for_role("worker"), found, system=system)
 
-        return DeferredWorker(build)
+        return DeferredWorker(build, tools=tools, servers=servers)
 
 
 class DeferredWorker:
     """A worker built when its first task runs (a read-only command never starts its tool
-    servers or its model)."""
+    servers or its model).
 
-    def __init__(self, build: Callable[[], Worker]) -> None:
+    Args:
+        build: Builds the worker.
+        tools: The Python tools the worker will have, for a listing (``cadre tools list``).
+        servers: The MCP servers whose tools it will have, for a listing (started by the
+            listing only).
+    """
+
+    def __init__(
+        self,
+        build: Callable[[], Worker],
+        *,
+        tools: Sequence[BaseTool] = (),
+        servers: Sequence[McpServer] = (),
+    ) -> None:
         self._build = build
+        self.tools = tuple(tools)
+        self.servers = tuple(servers)
         self._worker: Worker | None = None
         self._lock = threading.Lock()
 

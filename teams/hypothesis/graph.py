@@ -125,7 +125,16 @@ def build_hypothesis_team(
     sources = SourceBodies(roles)
     gate = (DispatchLimiter(settings.max_parallel), _search_of)
     graph.add_node(
-        "source", TeamNode("source", team, sources.run, sources.arun, middleware=chain, gate=gate)
+        "source",
+        TeamNode(
+            "source",
+            team,
+            sources.run,
+            sources.arun,
+            middleware=chain,
+            gate=gate,
+            role=roles.searcher,
+        ),
     )
     graph.add_edge(START, "recall")
     graph.add_edge("recall", "supervisor")

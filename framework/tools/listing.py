@@ -1,0 +1,187 @@
+"""What a team's workers can call, found by walking the team's graph (``cadre tools list``).
+
+:func:`team_tools` reads a built, uncompiled team graph without running it: each node that
+keeps the role it runs (:attr:`~framework.nodes._node.TeamNode.role`, the worker of a worker
+node) is described by :func:`worker_tools`, and a node that is a compiled team (a phase of the
+MetaCoordinator, the extraction team's document graph) is walked in turn, its rows named by
+the path of teams (``meta/research``).
+
+A worker is described, first rule that applies:
+
+1. :class:`~framework.worker_kinds.WorkerKinds`: each kind's worker, under the kind's name;
+2. a wrapper holding another worker in ``worker`` (research memory around the model-backed
+   worker): the worker it wraps;
+3. a worker with ``tools`` (a :class:`~framework.tools.worker.ToolWorker`'s name -> tool
+   mapping, or a sequence of tools) or ``servers`` (MCP servers it starts when it first runs),
+   or a role with ``sources`` (the hypothesis team's searcher): one row per tool, its source
+   ``python`` or ``mcp:SERVER``; servers are started to list their tools and stopped again;
+4. any other worker: one ``builtin:CLASS`` row with no tool, described by its docstring.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from langchain_core.tools import BaseTool
+from langgraph.graph import StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from pydantic import BaseModel
+
+from framework.nodes._node import TeamNode
+from framework.roles import Worker
+from framework.tools._mcp_tool import McpTool, describe
+from framework.tools.mcp import McpServer, McpToolbox
+from framework.worker_kinds import WorkerKinds
+
+__all__ = ["ANY_KIND", "NO_TOOLS", "ToolRow", "team_tools", "worker_tools"]
+
+ANY_KIND = "*"
+"""The kind of a worker that takes every task (a team without worker kinds)."""
+
+NO_TOOLS = "none"
+"""The source of the one row of a team none of whose nodes calls tools."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolRow:
+    """One tool a worker of a team can call (or one tool-less worker, ``tool`` ``-``).
+
+    Attributes:
+        team: The team, with the teams it is nested in (``meta/research``).
+        kind: The worker kind (``*``: the team's one worker takes every task; ``-``: none).
+        source: ``python``, ``mcp:SERVER``, ``builtin:CLASS`` (a worker that calls no tool) or
+            ``none`` (no node of the team calls tools).
+        tool: The name a model calls the tool by (``-``: none).
+        description: One line.
+        arguments: The JSON schema of its arguments (``{}``: none).
+    """
+
+    team: str
+    kind: str
+    source: str
+    tool: str = "-"
+    description: str = ""
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "description", " ".join(self.description.split()))
+
+    def as_dict(self) -> dict[str, Any]:
+        """The row as a JSON object."""
+        return asdict(self)
+
+
+def team_tools(graph: StateGraph[Any, Any, Any, Any], team: str | None = None) -> list[ToolRow]:
+    """Every tool the workers of ``graph`` and of the teams nested in it can call.
+
+    Args:
+        graph: A team's uncompiled graph.
+        team: What to call the team in the rows (default: the team name its nodes carry).
+
+    Returns:
+        The rows in node order, kinds in their order; a team none of whose nodes calls tools
+        gives one ``none`` row, so every team listed shows up.
+
+    Raises:
+        ToolServerError: An MCP server of a worker could not be started.
+    """
+    name = team or _team_name(graph) or "team"
+    rows = list(_walk(graph, name))
+    if rows:
+        return rows
+    what = "no node of this team runs a worker role that calls tools"
+    return [ToolRow(team=name, kind="-", source=NO_TOOLS, description=what)]
+
+
+def worker_tools(worker: object, *, team: str, kind: str = ANY_KIND) -> list[ToolRow]:
+    """The rows of one worker (see the module for the rules), named ``team`` and ``kind``."""
+    if isinstance(worker, WorkerKinds):
+        return [
+            row
+            for spec in worker.kinds.values()
+            for row in worker_tools(spec.worker, team=team, kind=spec.name)
+        ]
+    wrapped = getattr(worker, "worker", None)
+    if isinstance(wrapped, Worker):
+        return worker_tools(wrapped, team=team, kind=kind)
+    tools = [*_tools_of(worker, "tools"), *_tools_of(worker, "sources")]
+    declared = getattr(worker, "servers", ())
+    servers = (
+        [s for s in declared if isinstance(s, McpServer)] if isinstance(declared, Sequence) else []
+    )
+    if not tools and not servers:
+        cls = type(worker)
+        summary = (inspect.getdoc(cls) or "").split("\n\n")[0]
+        return [
+            ToolRow(team=team, kind=kind, source=f"builtin:{cls.__name__}", description=summary)
+        ]
+    rows = [_tool_row(tool, team, kind) for tool in tools]
+    if servers:
+        with McpToolbox(servers) as toolbox:
+            rows.extend(_tool_row(tool, team, kind) for tool in toolbox.tools)
+    return rows
+
+
+def _walk(graph: StateGraph[Any, Any, Any, Any], team: str) -> Iterator[ToolRow]:
+    for spec in graph.nodes.values():
+        node = spec.runnable
+        if isinstance(node, TeamNode) and node.role is not None:
+            yield from worker_tools(node.role, team=team)
+        elif isinstance(node, CompiledStateGraph):
+            inner = _team_name(node.builder)
+            nested = (
+                team if inner is None or team.rsplit("/", 1)[-1] == inner else f"{team}/{inner}"
+            )
+            yield from _walk(node.builder, nested)
+
+
+def _team_name(graph: StateGraph[Any, Any, Any, Any]) -> str | None:
+    """The team name the graph's nodes carry (None: no team node)."""
+    for spec in graph.nodes.values():
+        if isinstance(spec.runnable, TeamNode):
+            return spec.runnable.team
+    return None
+
+
+def _tools_of(role: object, attribute: str) -> list[BaseTool]:
+    """The tools a role holds in ``attribute`` (a name -> tool mapping or a sequence)."""
+    held = getattr(role, attribute, ())
+    if isinstance(held, Mapping):
+        held = list(held.values())
+    if not isinstance(held, Sequence):
+        return []
+    return [tool for tool in held if isinstance(tool, BaseTool)]
+
+
+def _tool_row(tool: BaseTool, team: str, kind: str) -> ToolRow:
+    if isinstance(tool, McpTool):
+        described = describe(tool)
+        return ToolRow(
+            team=team,
+            kind=kind,
+            source=f"mcp:{described.server}",
+            tool=described.name,
+            description=described.description,
+            arguments=described.input_schema,
+        )
+    return ToolRow(
+        team=team,
+        kind=kind,
+        source="python",
+        tool=tool.name,
+        description=tool.description or "",
+        arguments=_arguments(tool),
+    )
+
+
+def _arguments(tool: BaseTool) -> dict[str, Any]:
+    """The JSON schema of the arguments a model gives the tool."""
+    schema = tool.tool_call_schema
+    if isinstance(schema, dict):
+        return schema
+    if issubclass(schema, BaseModel):
+        return schema.model_json_schema()
+    return dict(schema.schema())  # a pydantic v1 model
