@@ -9,14 +9,16 @@ times, one call per reply, then answers) and a trivial tool are driven two ways:
   same model, tool and number of calls (``max_steps = steps + 1``).
 
 Rows: ``sync`` (no tool timeout: calls run inline), ``sync+timeout`` (a 30 s timeout: each call
-runs on its own thread), ``async`` (``arun``; the tool has a coroutine, so no executor). A cell
-is the median over ``--repeats`` batches of ``--tasks`` tasks (variants interleaved, so drift
-hits all alike), reported per tool call; ``overhead`` is worker minus direct per call and
-``ratio`` is worker / direct. Every task's result is checked (``steps`` evidence items and the
-final answer), so a broken variant cannot look fast.
+runs on its own thread), ``async`` (``arun``; the tool has a coroutine, so no executor). A batch
+runs ``--tasks`` tasks through both variants in alternating chunks of ``--chunk`` tasks, so a
+burst of load on the machine hits both alike; a cell is the median over ``--repeats`` batches,
+reported per tool call: ``direct`` and ``worker`` are the medians of each, ``overhead`` and
+``ratio`` the medians of the batches' worker minus direct and worker / direct. Every task's
+result is checked (``steps`` evidence items and the final answer), so a broken variant cannot
+look fast.
 
-Run: ``python bench/tool_worker.py [--quick] [--tasks N] [--steps S] [--repeats K] [--markdown]
-[--json PATH]``.
+Run: ``python bench/tool_worker.py [--quick] [--tasks N] [--steps S] [--repeats K] [--chunk C]
+[--markdown] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -167,30 +169,44 @@ def rows(steps: int) -> list[Row]:
     ]
 
 
-def _sync_batch(run: Callable[[Task], Any], tasks: list[Task]) -> float:
-    start = time.perf_counter()
-    for task in tasks:
-        run(task)
-    return time.perf_counter() - start
+def _sync_chunks(row: Row, chunks: list[list[Task]]) -> tuple[float, float]:
+    spent = [0.0, 0.0]
+    for chunk in chunks:
+        for side, run in enumerate((row.direct, row.worker)):
+            start = time.perf_counter()
+            for task in chunk:
+                run(task)
+            spent[side] += time.perf_counter() - start
+    return spent[0], spent[1]
 
 
-async def _async_batch(run: Callable[[Task], Awaitable[Any]], tasks: list[Task]) -> float:
-    start = time.perf_counter()
-    for task in tasks:
-        await run(task)
-    return time.perf_counter() - start
+async def _async_chunks(row: Row, chunks: list[list[Task]]) -> tuple[float, float]:
+    spent = [0.0, 0.0]
+    for chunk in chunks:
+        for side, run in enumerate((row.direct, row.worker)):
+            start = time.perf_counter()
+            for task in chunk:
+                await run(task)
+            spent[side] += time.perf_counter() - start
+    return spent[0], spent[1]
 
 
-def batch_us(row: Row, run: Callable[[Task], Any], tasks: list[Task]) -> float:
-    """Microseconds per task over one batch (the garbage collector paused; an async batch's
-    event loop started and closed outside the clock)."""
+def paired_batch_us(row: Row, tasks: list[Task], chunk: int) -> tuple[float, float]:
+    """Microseconds per task of the baseline and of the worker over one batch, run in
+    alternating chunks of ``chunk`` tasks (so a burst of load on the machine hits both
+    alike), the garbage collector paused; an async batch runs in one event loop, started and
+    closed outside the clock."""
+    chunks = [tasks[at : at + chunk] for at in range(0, len(tasks), chunk)]
     gc.collect()
     gc.disable()
     try:
-        batch = asyncio.run(_async_batch(run, tasks)) if row.is_async else _sync_batch(run, tasks)
-        return batch * 1e6 / len(tasks)
+        if row.is_async:
+            direct, worker = asyncio.run(_async_chunks(row, chunks))
+        else:
+            direct, worker = _sync_chunks(row, chunks)
     finally:
         gc.enable()
+    return direct * 1e6 / len(tasks), worker * 1e6 / len(tasks)
 
 
 def check(row: Row, steps: int) -> None:
@@ -203,7 +219,7 @@ def check(row: Row, steps: int) -> None:
         raise SystemExit(f"{row.name}: direct made {calls} calls, worker gave {result!r}")
 
 
-def measure(tasks: int, steps: int, repeats: int) -> dict[str, dict[str, list[float]]]:
+def measure(tasks: int, steps: int, repeats: int, chunk: int) -> dict[str, dict[str, list[float]]]:
     """Per row, per variant: µs per tool call of each batch."""
     measured = rows(steps)
     for row in measured:
@@ -213,12 +229,12 @@ def measure(tasks: int, steps: int, repeats: int) -> dict[str, dict[str, list[fl
         row.name: {"direct": [], "worker": []} for row in measured
     }
     for row in measured:  # warm-up
-        batch_us(row, row.direct, work[:10])
-        batch_us(row, row.worker, work[:10])
+        paired_batch_us(row, work[:20], chunk)
     for _ in range(repeats):
         for row in measured:
-            samples[row.name]["direct"].append(batch_us(row, row.direct, work) / steps)
-            samples[row.name]["worker"].append(batch_us(row, row.worker, work) / steps)
+            direct, worker = paired_batch_us(row, work, chunk)
+            samples[row.name]["direct"].append(direct / steps)
+            samples[row.name]["worker"].append(worker / steps)
     return samples
 
 
@@ -227,15 +243,14 @@ def report(samples: dict[str, dict[str, list[float]]], markdown: bool) -> str:
     header = ("row", "direct µs/call", "worker µs/call", "overhead µs/call", "ratio")
     lines = []
     for name, variants in samples.items():
-        base = statistics.median(variants["direct"])
-        subject = statistics.median(variants["worker"])
+        pairs = list(zip(variants["direct"], variants["worker"], strict=True))
         lines.append(
             (
                 name,
-                f"{base:.0f}",
-                f"{subject:.0f}",
-                f"{subject - base:.0f}",
-                f"{subject / base:.2f}",
+                f"{statistics.median(variants['direct']):.0f}",
+                f"{statistics.median(variants['worker']):.0f}",
+                f"{statistics.median(worker - direct for direct, worker in pairs):.0f}",
+                f"{statistics.median(worker / direct for direct, worker in pairs):.3f}",
             )
         )
     if markdown:
@@ -258,11 +273,14 @@ def main() -> int:
     parser.add_argument("--tasks", type=int, default=200)
     parser.add_argument("--steps", type=int, default=4, help="tool calls per task")
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument(
+        "--chunk", type=int, default=10, help="tasks run in a row before switching variant"
+    )
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     tasks, repeats = (50, 3) if args.quick else (args.tasks, args.repeats)
-    samples = measure(tasks, args.steps, repeats)
+    samples = measure(tasks, args.steps, repeats, args.chunk)
     versions = ", ".join(f"{p} {metadata.version(p)}" for p in ("langchain-core", "pydantic"))
     print(
         f"Python {platform.python_version()}, {versions}; {tasks} tasks x {args.steps} tool "

@@ -12,7 +12,8 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final, TypeAlias
 
 from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
@@ -32,7 +33,7 @@ ToolLike: TypeAlias = BaseTool | Callable[..., Any]
 """A LangChain tool, or a plain function (with a docstring) to make one of."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Answer:
     """One tool call of the model and the message that answers it (status "error" if refused
     or failed), with the tool's whole output as text (the message's may be cut)."""
@@ -43,7 +44,7 @@ class Answer:
     output: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Ready:
     """A checked call, ready to run."""
 
@@ -133,35 +134,49 @@ class Toolbox:
 
         The active policies see each call in order, on the caller's thread (so a policy that
         asks a human pauses the run at the same call when it is replayed)."""
-        planned: list[_Planned] = [_governed(self._find(call)) for call in reply.tool_calls]
+        planned: list[_Planned] = [self._checked(call) for call in reply.tool_calls]
         if reply.invalid_tool_calls:
             planned += [_unparsed(call) for call in reply.invalid_tool_calls]
         return planned
 
     def run(self, planned: Sequence[_Planned]) -> list[Answer]:
         """Run the checked calls, concurrently on threads when there are several."""
-        ready = [item for item in planned if isinstance(item, _Ready)]
-        if len(ready) == 1 and ready[0].timeout_s is None:  # inline: no thread to wait for
-            outcomes = [_outcome(ready[0].tool.invoke, ready[0].call)]
-        else:
-            threads = [_ToolThread(item) for item in ready]
-            outcomes = [thread.wait() for thread in threads]
-        return self._answers(planned, outcomes)
+        if len(planned) == 1:  # the common reply: one call, inline when it has no timeout
+            [item] = planned
+            if not isinstance(item, _Ready):
+                return [item]
+            if item.timeout_s is None:
+                try:
+                    outcome = item.tool.invoke(item.call)
+                except Exception as error:  # an error message for the model
+                    outcome = error
+                return [self._answer(item, outcome)]
+        threads = [_ToolThread(item) for item in planned if isinstance(item, _Ready)]
+        return self._answers(planned, [thread.wait() for thread in threads])
 
     async def arun(self, planned: Sequence[_Planned]) -> list[Answer]:
         """Run the checked calls concurrently with ``asyncio.gather``."""
+        if len(planned) == 1:  # the common reply: one call, no task to gather
+            [item] = planned
+            return [self._answer(item, await _arun_one(item)) if isinstance(item, _Ready) else item]
         ready = [item for item in planned if isinstance(item, _Ready)]
-        if len(ready) == 1:  # no task to gather
-            return self._answers(planned, [await _arun_one(ready[0])])
         outcomes = await asyncio.gather(*(_arun_one(item) for item in ready))
         return self._answers(planned, outcomes)
 
-    def _find(self, call: ToolCall) -> _Planned:
+    def _checked(self, call: ToolCall) -> _Planned:
+        """The call ready to run with the arguments the active policies allow, or refused
+        (an unknown tool, a call a policy denied)."""
         name = call["name"]
         found = self.tools.get(name)
         if found is None:
             return _refused(call, f"unknown tool {name!r}: {_known(list(self.tools))}")
-        return _Ready(call, found, self.timeouts[name])
+        try:
+            args, call_id = governed_tool_args(found, call["args"])
+        except PolicyDenied as denied:
+            return _refused(call, f"tool {name!r} was refused: {denied}")
+        if call_id:
+            call = {**call, "args": dict(args)}
+        return _Ready(call, found, self.timeouts[name], call_id)
 
     def _answers(self, planned: Sequence[_Planned], outcomes: Sequence[object]) -> list[Answer]:
         results = iter(outcomes)
@@ -171,35 +186,28 @@ class Toolbox:
         ]
 
     def _answer(self, ready: _Ready, outcome: object) -> Answer:
-        call = ready.call
         if outcome is _TIMED_OUT or isinstance(outcome, BaseException):
             return self._failure(ready, outcome)
-        if ready.call_id and isinstance(outcome, ToolMessage):
-            text = message_text(outcome.content)
-            governed = governed_tool_output(ready.tool, call["args"], text, ready.call_id)
-            if governed is not text:
-                outcome = outcome.model_copy(update={"content": governed, "artifact": None})
-        elif ready.call_id:
-            outcome = governed_tool_output(ready.tool, call["args"], render(outcome), ready.call_id)
-        if isinstance(outcome, ToolMessage):
-            output = message_text(outcome.content)
-            content, call_id = self._capped(outcome.content), call["id"] or ""
-            message = outcome  # as langchain-core made it for the call, unless cut or another's
-            if not (
-                content is outcome.content
-                and outcome.name == call["name"]
-                and outcome.tool_call_id == call_id
-            ):
-                update = {"content": content, "name": call["name"], "tool_call_id": call_id}
-                message = outcome.model_copy(update=update)
-        else:  # a tool returning something else than its message (a list of them, a Command)
+        if ready.call_id:
+            outcome = _governed_output(ready, outcome)
+        call = ready.call
+        name, call_id = call["name"], call["id"] or ""
+        if not isinstance(outcome, ToolMessage):  # a list of messages, a Command, a value
             output = render(outcome)
-            message = ToolMessage(
-                cap(output, self.max_output_chars),
-                tool_call_id=call["id"] or "",
-                name=call["name"],
+            capped = cap(output, self.max_output_chars)
+            return Answer(
+                name, call["args"], ToolMessage(capped, tool_call_id=call_id, name=name), output
             )
-        return Answer(call["name"], call["args"], message, output)
+        content = outcome.content
+        output = content if isinstance(content, str) else message_text(content)
+        if (
+            len(output) <= self.max_output_chars
+            and outcome.name == name
+            and outcome.tool_call_id == call_id
+        ):  # the message as langchain-core made it for the call
+            return Answer(name, call["args"], outcome, output)
+        update = {"content": self._capped(content), "name": name, "tool_call_id": call_id}
+        return Answer(name, call["args"], outcome.model_copy(update=update), output)
 
     def _failure(self, ready: _Ready, outcome: object) -> Answer:
         """The error answer of a call that timed out or raised; raises what fails the task
@@ -232,34 +240,27 @@ class _ToolThread:
 
     def __init__(self, ready: _Ready) -> None:
         self.ready = ready
-        self.done = threading.Event()
+        self.running = threading.Lock()  # held until the call ends (cheaper than an Event)
+        self.running.acquire()
         self.outcome: object = _TIMED_OUT
         self.deadline = None if ready.timeout_s is None else time.monotonic() + ready.timeout_s
-        context = contextvars.copy_context()
-        POOL.submit(lambda: context.run(self._body))
+        POOL.submit(partial(contextvars.copy_context().run, self._body))
 
     def _body(self) -> None:
         try:
             self.outcome = self.ready.tool.invoke(self.ready.call)
         except BaseException as error:  # handed to the waiting thread
             self.outcome = error
-        self.done.set()
+        self.running.release()
 
     def wait(self) -> object:
         """The call's result or error, or ``_TIMED_OUT``; re-raises what is not an Exception."""
-        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-        if not self.done.wait(left):
+        left = -1.0 if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        if not self.running.acquire(timeout=left):
             return _TIMED_OUT
         if isinstance(self.outcome, BaseException) and not isinstance(self.outcome, Exception):
             raise self.outcome
         return self.outcome
-
-
-def _outcome(run: Callable[[ToolCall], Any], call: ToolCall) -> object:
-    try:
-        return run(call)
-    except Exception as error:  # an error message for the model
-        return error
 
 
 async def _arun_one(ready: _Ready) -> object:
@@ -280,18 +281,18 @@ async def _acall(ready: _Ready) -> object:
         return error
 
 
-def _governed(planned: _Planned) -> _Planned:
-    """A checked call after the active policies: its arguments as they allow, or refused."""
-    if not isinstance(planned, _Ready):
-        return planned
-    call = planned.call
-    try:
-        args, call_id = governed_tool_args(planned.tool, call["args"])
-    except PolicyDenied as denied:
-        return _refused(call, f"tool {call['name']!r} was refused: {denied}")
-    if call_id == 0:
-        return planned
-    return replace(planned, call={**call, "args": dict(args)}, call_id=call_id)
+def _governed_output(ready: _Ready, outcome: object) -> object:
+    """A governed call's outcome after the active policies saw its output (a message whose
+    text they changed becomes a copy with that text and no artifact; any other outcome, its
+    text)."""
+    args = ready.call["args"]
+    if not isinstance(outcome, ToolMessage):
+        return governed_tool_output(ready.tool, args, render(outcome), ready.call_id)
+    text = message_text(outcome.content)
+    governed = governed_tool_output(ready.tool, args, text, ready.call_id)
+    if governed is text:
+        return outcome
+    return outcome.model_copy(update={"content": governed, "artifact": None})
 
 
 def _of_arguments(item: BaseTool, error: ValidationError) -> bool:

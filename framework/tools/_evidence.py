@@ -8,17 +8,22 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 import orjson
 
-from framework.records import Evidence
 from framework.tools._calls import Answer, message_text
 
-__all__ = ["best_per_source", "evidence_of", "tool_source", "unit"]
+__all__ = ["Cited", "evidence_of", "gathered", "tool_source", "unit"]
 
 DIGEST_CHARS = 12
 """Hex digits of the argument digest in a ``tool:<name>(<digest>)`` source."""
+
+Cited: TypeAlias = tuple[str, str, float]
+"""One item of evidence as ``(source, text, score)``: made a record once, when the result is."""
+
+_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+"""Arguments as canonical JSON: keys sorted, non-string keys as strings."""
 
 
 def unit(value: float) -> float:
@@ -28,46 +33,53 @@ def unit(value: float) -> float:
 
 def tool_source(name: str, args: Mapping[str, Any]) -> str:
     """``tool:<name>(<digest>)``: the same call with the same arguments is the same source."""
-    canonical = orjson.dumps(
-        args, default=str, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
-    )
-    digest = hashlib.sha256(canonical).hexdigest()[:DIGEST_CHARS]
+    canonical = orjson.dumps(args, default=str, option=_CANONICAL)
+    digest = hashlib.blake2b(canonical, digest_size=DIGEST_CHARS // 2).hexdigest()
     return f"tool:{name}({digest})"
 
 
-def evidence_of(answer: Answer, output_score: float) -> list[Evidence]:
+def gathered(answers: Iterable[Answer], output_score: float) -> list[dict[str, Any]]:
+    """The evidence of the answered calls, the best-scored item per source (the first on a
+    tie), best first, then by source: the fields of each :class:`~framework.records.Evidence`,
+    for the result to validate in one pass (cheaper than a record per item)."""
+    found: dict[str, tuple[float, str]] = {}
+    for answer in answers:
+        for source, text, score in evidence_of(answer, output_score):
+            known = found.get(source)
+            if known is None or score > known[0]:
+                found[source] = (score, text)
+    ordered = sorted(found.items(), key=lambda item: (-item[1][0], item[0]))
+    return [{"source": source, "text": text, "score": score} for source, (score, text) in ordered]
+
+
+def evidence_of(answer: Answer, output_score: float) -> list[Cited]:
     """The evidence of one answered call; none for an error."""
     message = answer.message
     if message.status == "error":
         return []
-    text = message_text(message.content)
+    content = message.content
+    text = content if isinstance(content, str) else message_text(content)
     artifact = message.artifact
-    if isinstance(artifact, list | tuple):
-        items = [_cited(item, None, output_score) for item in artifact]
-        if all(item is not None for item in items):
-            return [item for item in items if item is not None]
-    for carrier in (artifact, _json_object(answer.output)):
+    if artifact is not None:
+        if isinstance(artifact, list | tuple):
+            items = [_cited(item, None, output_score) for item in artifact]
+            if all(item is not None for item in items):
+                return [item for item in items if item is not None]
+        cited = _cited(artifact, text, output_score)
+        if cited is not None:
+            return [cited]
+    carrier = _json_object(answer.output)
+    if carrier is not None:
         cited = _cited(carrier, text, output_score)
         if cited is not None:
             return [cited]
-    source = tool_source(answer.name, answer.args)
-    return [Evidence(source=source, text=_flat(text), score=output_score)]
+    return [(tool_source(answer.name, answer.args), _flat(text), output_score)]
 
 
-def best_per_source(found: dict[str, Evidence], evidence: Iterable[Evidence]) -> None:
-    """Keep in ``found`` the best-scored evidence of each source (the first on a tie)."""
-    for item in evidence:
-        known = found.get(item.source)
-        if known is None or item.score > known.score:
-            found[item.source] = item
-
-
-def _cited(item: object, text: str | None, score: float) -> Evidence | None:
+def _cited(item: object, text: str | None, score: float) -> Cited | None:
     """``item`` as evidence when it names its source: a mapping with a ``source`` key, or an
     object with a ``source`` attribute (a Passage, an Evidence); its ``text`` and ``score``
     replace the defaults given."""
-    if item is None:
-        return None
     if isinstance(item, Mapping):
         fields = {key: item.get(key) for key in ("source", "text", "score")}
     else:
@@ -81,7 +93,7 @@ def _cited(item: object, text: str | None, score: float) -> Evidence | None:
         return None
     if isinstance(own_score, int | float) and not isinstance(own_score, bool):
         score = float(own_score)
-    return Evidence(source=source, text=_flat(text), score=score)
+    return (source, _flat(text), score)
 
 
 def _json_object(text: str) -> dict[str, Any] | None:

@@ -28,10 +28,10 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
 from framework.errors import ConfigError, ModelError
-from framework.records import Evidence, Task, WorkerResult
+from framework.records import Task, WorkerResult
 from framework.runtime import NodeContext
 from framework.tools._calls import Answer, Toolbox, ToolLike
-from framework.tools._evidence import best_per_source, evidence_of, unit
+from framework.tools._evidence import gathered, unit
 
 __all__ = ["TOOL_WORKER_SYSTEM", "ToolLike", "ToolWorker", "task_request"]
 
@@ -76,16 +76,14 @@ class _Conversation:
 
     def add(self, answers: Sequence[Answer]) -> None:
         """Record the tools' answers, in the order of the calls."""
-        self.messages.extend(answer.message for answer in answers)
-        self.answers.extend(answers)
+        for answer in answers:
+            self.messages.append(answer.message)
+        self.answers += answers
 
     def result(self, task: Task, max_steps: int, output_score: float) -> WorkerResult:
         """The answer (or a note when the steps ran out) with the evidence of every answered
         call, best first (gathered at the end, in one pass: cheaper than between model calls)."""
-        found: dict[str, Evidence] = {}
-        for answer in self.answers:
-            best_per_source(found, evidence_of(answer, output_score))
-        evidence = sorted(found.values(), key=lambda item: (-item.score, item.source))
+        evidence = gathered(self.answers, output_score)
         output = self.answer
         if output is None:
             output = (
@@ -97,7 +95,7 @@ class _Conversation:
             status="ok",
             output=output,
             evidence=evidence,
-            confidence=unit(evidence[0].score) if evidence else 0.0,
+            confidence=unit(evidence[0]["score"]) if evidence else 0.0,
             attempt=task.attempt,
         )
 
@@ -184,22 +182,22 @@ class ToolWorker:
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the loop with ``invoke`` (sync graphs)."""
-        talk = _Conversation(self.system, self.request(task, question))
+        talk, toolbox = _Conversation(self.system, self.request(task, question)), self._toolbox
         for _ in range(self.max_steps):
             reply = talk.take(self.model.invoke(talk.messages))
             if reply is None:
                 break
-            talk.add(self._toolbox.run(self._toolbox.plan(reply)))
+            talk.add(toolbox.run(toolbox.plan(reply)))
         return talk.result(task, self.max_steps, self.output_score)
 
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the loop with ``ainvoke`` (async graphs)."""
-        talk = _Conversation(self.system, self.request(task, question))
+        talk, toolbox = _Conversation(self.system, self.request(task, question)), self._toolbox
         for _ in range(self.max_steps):
             reply = talk.take(await self.model.ainvoke(talk.messages))
             if reply is None:
                 break
-            talk.add(await self._toolbox.arun(self._toolbox.plan(reply)))
+            talk.add(await toolbox.arun(toolbox.plan(reply)))
         return talk.result(task, self.max_steps, self.output_score)
 
 
