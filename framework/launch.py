@@ -160,10 +160,19 @@ class Launched:
     roles: RoleRegistry
     """The role prompts the team was built with: ``roles.used()`` are the run's versions."""
     resources: ExitStack = field(repr=False)
+    policies: PolicyMiddleware | None = field(default=None, repr=False)
+    """The team's policies (None: ungoverned)."""
 
     def close(self) -> None:
         """Close the store and the checkpointer connection."""
         self.resources.close()
+
+    def run_ended(self, thread_id: str) -> None:
+        """Forget what the app keeps in memory of a thread whose run ended (what its policies
+        counted: the thread's state has it, and its next run takes it up from there), so an
+        app shared by a server's runs does not grow with every thread it ran."""
+        if self.policies is not None:
+            self.policies.forget(thread_id)
 
     def __enter__(self) -> Launched:
         return self
@@ -291,6 +300,7 @@ def open_team(
             resources.callback(observer.close)
         checkpointer = home_checkpointer(home, observer, cipher)
         resources.callback(checkpointer.close)
+        policies = _policies(observer, options)
         setup = TeamSetup(
             corpus=Corpus(store),
             store=store,
@@ -298,7 +308,7 @@ def open_team(
             max_parallel=options.max_parallel,
             memory_scope=options.memory_scope,
             review=options.review,
-            middleware=_middleware(observer, options),
+            middleware=_middleware(observer, policies),
             roles=RoleRegistry.of_home(home, pinned=dict(options.roles)),
             corpus_dir=corpus,
             resources=resources,
@@ -320,17 +330,24 @@ def open_team(
         observer=observer,
         roles=setup.roles,
         resources=resources,
+        policies=policies,
     )
 
 
-def _middleware(observer: RunObserver | None, options: TeamOptions) -> tuple[Middleware, ...]:
+def _policies(observer: RunObserver | None, options: TeamOptions) -> PolicyMiddleware | None:
+    """The policies' middleware, telling the observer of every decision (None: no policy)."""
+    if not options.policies:
+        return None
+    listeners = (observer.policy_decided,) if observer is not None else ()
+    return PolicyMiddleware(options.policies, principal=options.principal, listeners=listeners)
+
+
+def _middleware(
+    observer: RunObserver | None, policies: PolicyMiddleware | None
+) -> tuple[Middleware, ...]:
     """The observer's middleware, then the policies (inside the node's span)."""
     chain = observer.middleware if observer is not None else ()
-    if not options.policies:
-        return chain
-    listeners = (observer.policy_decided,) if observer is not None else ()
-    policies = PolicyMiddleware(options.policies, principal=options.principal, listeners=listeners)
-    return (*chain, policies)
+    return chain if policies is None else (*chain, policies)
 
 
 def relaunch(

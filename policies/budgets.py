@@ -340,6 +340,11 @@ class Budget(Policy):
         with self._lock:
             self._ledgers[thread_id] = ledger
 
+    def forget(self, thread_id: str) -> None:
+        """Drop the thread's ledger: its run ended, and its usage is in its state."""
+        with self._lock:
+            self._ledgers.pop(thread_id, None)
+
     def _recorded_cost(self, counts: Mapping[str, float]) -> float:
         total = 0.0
         for key, amount in counts.items():

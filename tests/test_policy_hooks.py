@@ -362,12 +362,16 @@ class Rounds(GovernedState, total=False):
     done: Annotated[list[str], operator.add]
 
 
-def _rounds_app(budget: Budget, checkpointer: InMemorySaver) -> Any:
-    """start -> three workers (one model call each) -> gate (asks a human) -> start again."""
+def _rounds_policies(budget: Budget) -> PolicyMiddleware:
     from policies.approval import NodeApproval
 
+    return PolicyMiddleware([NodeApproval(["gate"]), budget])
+
+
+def _rounds_app(policies: PolicyMiddleware, checkpointer: InMemorySaver) -> Any:
+    """start -> three workers (one model call each) -> gate (asks a human) -> start again."""
     model = governed(ScriptedChatModel([Reply("ok")] * 6))
-    chain = (PolicyMiddleware([NodeApproval(["gate"]), budget]),)
+    chain = (policies,)
 
     def work(payload: Fan, context: NodeContext) -> dict[str, Any]:
         try:
@@ -396,15 +400,36 @@ def test_a_resumed_run_in_a_new_process_keeps_its_budget_usage() -> None:
     from framework.runner import run_team
 
     saver = InMemorySaver()
-    first = _rounds_app(Budget(run=Limits(model_calls=4)), saver)
+    first = _rounds_app(_rounds_policies(Budget(run=Limits(model_calls=4))), saver)
     run_team(first, {"question": "q"}, "r")
     assert len(first.get_state({"configurable": {"thread_id": "r"}}).values["done"]) == 3
-    later = _rounds_app(Budget(run=Limits(model_calls=4)), saver)  # as a new process would
+    # as a new process would
+    later = _rounds_app(_rounds_policies(Budget(run=Limits(model_calls=4))), saver)
     approve_all(later, "r", "dana")  # the gate of round one
     final = approve_all(later, "r", "dana").state  # the gate of round two
     assert len(final["done"]) == 4
     counts = [record.counts.get("model_calls", 0) for record in final["usage"].values()]
     assert sum(counts) == 4
+
+
+def test_an_app_forgets_an_ended_run_and_takes_its_usage_up_again_from_its_state() -> None:
+    """An app a server shares outlives its runs: once a run ended, its budget keeps nothing of
+    the thread (a server running many threads does not grow), and the thread's next run in
+    the same app takes its usage up from its state, so it still gets one call of four."""
+    from framework.review import approve_all
+    from framework.runner import run_team
+
+    budget = Budget(run=Limits(model_calls=4))
+    policies = _rounds_policies(budget)
+    app = _rounds_app(policies, InMemorySaver())
+    run_team(app, {"question": "q"}, "r")
+    assert budget.used("r")["run/model_calls"] == 3
+    policies.forget("r")
+    assert budget.used("r") == {}
+    approve_all(app, "r", "dana")  # the gate of round one
+    final = approve_all(app, "r", "dana").state  # the gate of round two
+    assert len(final["done"]) == 4
+    assert budget.used("r")["run/model_calls"] == 4
 
 
 class _CallingWorker:

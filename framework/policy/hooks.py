@@ -141,6 +141,10 @@ class Policy:
     def restore(self, thread_id: str, usage: Sequence[UsageRecord]) -> None:
         """Take up the usage a thread recorded when it resumes in another process."""
 
+    def forget(self, thread_id: str) -> None:
+        """Drop what the policy keeps of a thread whose run ended (a long-running server runs
+        many); if the thread runs again, :meth:`restore` takes its usage up from its state."""
+
 
 def overridden_hooks(policy: Policy) -> frozenset[Hook]:
     """The hooks ``policy`` decides at (those its class overrides)."""

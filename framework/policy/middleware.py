@@ -142,6 +142,14 @@ class PolicyMiddleware:
         for policy in self.chain.policies:
             policy.restore(thread, records)
 
+    def forget(self, thread_id: str) -> None:
+        """Drop what the policies keep of a thread whose run ended; its next run restores its
+        usage from its state, as a run resumed in another process does."""
+        with self._lock:
+            self._restored.discard(thread_id)
+        for policy in self.chain.policies:
+            policy.forget(thread_id)
+
 
 def _task_id(value: Any) -> str | None:
     task = value.get("task") if isinstance(value, Mapping) else None

@@ -106,8 +106,9 @@ class Runs(RunDispatch):
             queued = self._queued.get(row.thread_id) or []
             if row.run_id in queued:
                 queued.remove(row.run_id)
-            if not queued:
+            if not queued:  # no run of the thread waits for its lock: drop both
                 self._queued.pop(row.thread_id, None)
+                self._thread_locks.pop(row.thread_id, None)
             log.finish()
             asyncio.get_running_loop().call_later(LOG_KEPT_S, self._forget_run, row.run_id)
 

@@ -9,6 +9,7 @@ import logging
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache, partial
 from typing import Any, Protocol
 
 from langgraph.types import Command, Interrupt
@@ -31,6 +32,9 @@ from framework.threads import ThreadInfo, thread_info
 __all__ = ["EventSink", "Job", "Segments"]
 
 logger = logging.getLogger("cadre.server")
+
+INFOS_KEPT = 4096
+"""How many threads' infos a server keeps read (each is read again from its checkpoints)."""
 
 
 class EventSink(Protocol):
@@ -100,22 +104,20 @@ class Segments:
         self.apps = apps
         self.saver = saver
         self.observe = observe
-        self._infos: dict[str, ThreadInfo] = {}
+        self._read_info = lru_cache(maxsize=INFOS_KEPT)(partial(thread_info, saver))
 
     def thread_info(self, thread_id: str) -> ThreadInfo | None:
         """What the thread's first run recorded (its team, review points, principal...); None
-        before it has one. Kept once read: it does not change."""
-        known = self._infos.get(thread_id)
-        if known is None:
-            try:
-                known = self._infos[thread_id] = thread_info(self.saver, thread_id)
-            except ReviewError:
-                return None
-        return known
+        before it has one. Kept once read (it does not change), for the latest
+        :data:`INFOS_KEPT` threads."""
+        try:
+            return self._read_info(thread_id)
+        except ReviewError:
+            return None
 
     def forget_thread(self, thread_id: str) -> None:
-        """Drop what is kept of a deleted thread."""
-        self._infos.pop(thread_id, None)
+        """Drop what is kept of a deleted thread (the infos kept are read again as needed)."""
+        self._read_info.cache_clear()
 
     def command(
         self, caller: Caller, thread_id: str, team: str, body: RunBody
@@ -214,16 +216,19 @@ class Segments:
                 )
                 # async, as `cadre run`: each task's result is saved as it finishes, so a
                 # stopped process redoes only the tasks that were running
-                result = asyncio.run(
-                    arun_team(
-                        launched.app,
-                        job.inputs,
-                        row.thread_id,
-                        observer=launched.observer,
-                        metadata=info.metadata(),
-                        options=options,
+                try:
+                    result = asyncio.run(
+                        arun_team(
+                            launched.app,
+                            job.inputs,
+                            row.thread_id,
+                            observer=launched.observer,
+                            metadata=info.metadata(),
+                            options=options,
+                        )
                     )
-                )
+                finally:  # the app outlives the run: what it counted is in the thread's state
+                    launched.run_ended(row.thread_id)
         except _Cancelled:
             sink.add("error", {"error": "Cancelled", "message": f"run {row.run_id} was cancelled"})
             return "interrupted", "idle"
