@@ -1,5 +1,12 @@
 """PostgreSQL through psycopg 3: one autocommit connection, explicit transactions, the
-component's tables in a schema of their own, advisory locks per name."""
+component's tables in a schema of their own, advisory locks per name.
+
+A lost connection (the server restarted or failed over, the backend was ended) fails the
+transaction or statement that finds it lost, except a transaction's ``BEGIN`` (nothing had
+begun: it begins again on a new connection). The next transaction, statement or lock outside a
+transaction opens a new connection and takes back the advisory locks the lost one held, or
+refuses while their holder goes on if another process took one meanwhile. So a long-running
+server or worker outlives a database restart without running any statement twice."""
 
 from __future__ import annotations
 
@@ -7,10 +14,13 @@ import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from framework.database._base import Cursor, Database
 from framework.errors import ConfigError, ThreadBusyError
+
+if TYPE_CHECKING:
+    import psycopg
 
 __all__ = ["PostgresDatabase"]
 
@@ -41,17 +51,14 @@ class PostgresDatabase(Database):
         if not schema.replace("_", "").isalnum() or not schema.isascii():
             raise ConfigError(f"schema name {schema!r} must be letters, digits and underscores")
         self.schema = schema
-        try:
-            import psycopg  # noqa: PLC0415 - optional dependency
-        except ImportError:
-            raise ConfigError(
-                "PostgreSQL needs the psycopg driver: pip install 'cadre[postgres]'"
-            ) from None
-        try:
-            self.conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
-        except psycopg.Error as exc:
-            reason = " ".join(str(exc).split())
-            raise ConfigError(f"cannot connect to {self.label}: {reason}") from None
+        self._url = url
+        self._depth = 0
+        """Transactions open on the connection (it is never opened again inside one)."""
+        self._locks: dict[int, str] = {}
+        """The session advisory locks held through this object: key -> name."""
+        self._lost: dict[int, str] = {}
+        """Of those, the ones a lost connection dropped and that are not taken back yet."""
+        self.conn = self._connect()
         try:
             with self.schema_transaction():
                 self.conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
@@ -60,8 +67,49 @@ class PostgresDatabase(Database):
             self.conn.close()
             raise
 
+    def _connect(self) -> psycopg.Connection[Any]:
+        """A new autocommit connection; ConfigError naming the database when it fails."""
+        try:
+            import psycopg  # noqa: PLC0415 - optional dependency
+        except ImportError:
+            raise ConfigError(
+                "PostgreSQL needs the psycopg driver: pip install 'cadre[postgres]'"
+            ) from None
+        try:
+            return psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+        except psycopg.Error as exc:
+            reason = " ".join(str(exc).split())
+            raise ConfigError(f"cannot connect to {self.label}: {reason}") from None
+
+    def _usable(self) -> None:
+        """Outside a transaction: open the connection again if it was lost, and take back the
+        advisory locks it held; ThreadBusyError while another process holds one of them (the
+        holder's work stops; what it committed stays)."""
+        if self._depth or not (self._lost or self.conn.broken):
+            return
+        with self.lock:
+            if self._depth or not (self._lost or self.conn.broken):
+                return  # another thread opened it again meanwhile
+            if self.conn.broken:  # stays broken (tried again next time) if this fails
+                fresh = self._connect()
+                fresh.execute(f'SET search_path TO "{self.schema}"')
+                self.conn.close()
+                self.conn = fresh
+                self._lost = dict(self._locks)
+            for key in list(self._lost):
+                row = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+                if row is not None and row[0]:
+                    del self._lost[key]
+            if self._lost:
+                names = ", ".join(sorted(self._lost.values()))
+                raise ThreadBusyError(
+                    f"the connection to {self.label} was lost while it held {names}, which "
+                    "another process holds now: this work stops here (what it committed stays)"
+                )
+
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """Run one statement."""
+        self._usable()
         return self.conn.execute(_paramstyle(sql), params)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
@@ -69,6 +117,7 @@ class PostgresDatabase(Database):
         batch = list(rows)
         if not batch:
             return 0
+        self._usable()
         with self.conn.cursor() as cursor:
             cursor.executemany(_paramstyle(sql), batch)
             return max(cursor.rowcount, 0)
@@ -95,13 +144,25 @@ class PostgresDatabase(Database):
 
     @contextmanager
     def _transaction(self, begin: str) -> Iterator[None]:
-        self.conn.execute(begin)
+        import psycopg  # noqa: PLC0415 - optional dependency
+
+        self._usable()
+        try:
+            self.conn.execute(begin)
+        except psycopg.OperationalError:
+            if not self.conn.broken:
+                raise
+            self._usable()  # lost while idle: nothing had begun, so begin on a new connection
+            self.conn.execute(begin)
+        self._depth += 1
         try:
             yield
         except BaseException:
             if not self.conn.closed:
                 self.conn.execute("ROLLBACK")
             raise
+        finally:
+            self._depth -= 1
         self.conn.execute("COMMIT")
 
     def json_text(self, column: str, key: str) -> str:
@@ -157,13 +218,13 @@ class PostgresDatabase(Database):
         """A session advisory lock keyed by the schema and ``name``, waited for."""
         key = self._lock_key(name)
         with self.lock:
+            self._usable()
             self.conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            self._locks[key] = name
         try:
             yield
         finally:
-            with self.lock:
-                if not self.conn.closed:
-                    self.conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+            self._unlock(key)
 
     @contextmanager
     def hold(self, name: str, busy: str) -> Iterator[None]:
@@ -171,15 +232,22 @@ class PostgresDatabase(Database):
         key = self._lock_key(name)
         with self._held_here(name, busy):  # advisory locks are re-entrant within a session
             with self.lock:
+                self._usable()
                 row = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
-            if row is None or not row[0]:
-                raise ThreadBusyError(busy)
+                if row is None or not row[0]:
+                    raise ThreadBusyError(busy)
+                self._locks[key] = name
             try:
                 yield
             finally:
-                with self.lock:
-                    if not self.conn.closed:
-                        self.conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                self._unlock(key)
+
+    def _unlock(self, key: int) -> None:
+        """Release a lock taken through this object (unless the connection lost it)."""
+        with self.lock:
+            del self._locks[key]
+            if self._lost.pop(key, None) is None and not self.conn.closed:
+                self.conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     def notify(self, channel: str, payload: str) -> None:
         """``NOTIFY channel, payload`` (delivered when the statement's transaction commits)."""
