@@ -125,3 +125,18 @@ def test_a_server_still_down_is_tried_again_at_the_next_use(
     monkeypatch.setattr(PostgresDatabase, "_connect", connect)  # the server is back
     _insert(db, "back")
     assert _names(db) == ["back"]
+
+
+def test_a_lock_taken_twice_is_taken_back_twice(db: PostgresDatabase, postgres_url: str) -> None:
+    other = open_database(postgres_url, schema=SCHEMA)
+    try:
+        with db.wait_for("memory"):
+            with db.wait_for("memory"):  # advisory locks are re-entrant in a session
+                _end_backend(postgres_url, db)
+                _insert(db, "x")
+            with pytest.raises(ThreadBusyError), other.hold("memory", "still held"):
+                pass  # the outer block holds it still, on the new connection
+        with other.hold("memory", "free again"):
+            pass
+    finally:
+        other.close()

@@ -54,9 +54,10 @@ class PostgresDatabase(Database):
         self._url = url
         self._depth = 0
         """Transactions open on the connection (it is never opened again inside one)."""
-        self._locks: dict[int, str] = {}
-        """The session advisory locks held through this object: key -> name."""
-        self._lost: dict[int, str] = {}
+        self._locks: dict[int, tuple[str, int]] = {}
+        """The session advisory locks held through this object: key -> (name, times taken;
+        they are re-entrant)."""
+        self._lost: set[int] = set()
         """Of those, the ones a lost connection dropped and that are not taken back yet."""
         self.conn = self._connect()
         try:
@@ -95,17 +96,27 @@ class PostgresDatabase(Database):
                 fresh.execute(f'SET search_path TO "{self.schema}"')
                 self.conn.close()
                 self.conn = fresh
-                self._lost = dict(self._locks)
+                self._lost = set(self._locks)
             for key in list(self._lost):
-                row = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
-                if row is not None and row[0]:
-                    del self._lost[key]
+                if self._take_back(key):
+                    self._lost.discard(key)
             if self._lost:
-                names = ", ".join(sorted(self._lost.values()))
+                names = ", ".join(sorted(self._locks[key][0] for key in self._lost))
                 raise ThreadBusyError(
                     f"the connection to {self.label} was lost while it held {names}, which "
                     "another process holds now: this work stops here (what it committed stays)"
                 )
+
+    def _take_back(self, key: int) -> bool:
+        """Take a lost lock again, as many times as it was taken; whether it was free."""
+        times = self._locks[key][1]
+        for taken in range(times):
+            row = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+            if row is None or not row[0]:
+                for _ in range(taken):
+                    self.conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                return False
+        return True
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """Run one statement."""
@@ -220,7 +231,7 @@ class PostgresDatabase(Database):
         with self.lock:
             self._usable()
             self.conn.execute("SELECT pg_advisory_lock(%s)", (key,))
-            self._locks[key] = name
+            self._taken(key, name)
         try:
             yield
         finally:
@@ -236,17 +247,26 @@ class PostgresDatabase(Database):
                 row = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
                 if row is None or not row[0]:
                     raise ThreadBusyError(busy)
-                self._locks[key] = name
+                self._taken(key, name)
             try:
                 yield
             finally:
                 self._unlock(key)
 
+    def _taken(self, key: int, name: str) -> None:
+        _, times = self._locks.get(key, (name, 0))
+        self._locks[key] = (name, times + 1)
+
     def _unlock(self, key: int) -> None:
-        """Release a lock taken through this object (unless the connection lost it)."""
+        """Release a lock taken through this object once (unless the connection lost it)."""
         with self.lock:
-            del self._locks[key]
-            if self._lost.pop(key, None) is None and not self.conn.closed:
+            name, times = self._locks.pop(key)
+            if times > 1:
+                self._locks[key] = (name, times - 1)
+            if key in self._lost:
+                if times == 1:
+                    self._lost.discard(key)
+            elif not self.conn.closed:
                 self.conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
     def notify(self, channel: str, payload: str) -> None:
