@@ -4,6 +4,8 @@ held are taken back, or refused while another process holds them."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 
@@ -15,6 +17,7 @@ from framework.database._postgres import PostgresDatabase
 from framework.errors import ConfigError, ThreadBusyError
 
 SCHEMA = "reconnect"
+GONE_WITHIN_S = 30.0
 
 
 @pytest.fixture
@@ -30,9 +33,18 @@ def db(postgres_url: str) -> Iterator[PostgresDatabase]:
 def _end_backend(url: str, db: PostgresDatabase) -> int:
     """End the database's server process from another connection; its pid."""
     pid = db.conn.info.backend_pid
+    _end(url, pid)
+    return pid
+
+
+def _end(url: str, pid: int) -> None:
+    """End a server process and wait until it is gone (it ends when the signal reaches it)."""
     with psycopg.connect(url, autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
-    return pid
+        deadline = time.monotonic() + GONE_WITHIN_S
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone():
+            assert time.monotonic() < deadline, f"server process {pid} did not end"
+            time.sleep(0.01)
 
 
 def _names(db: PostgresDatabase) -> list[str]:
@@ -50,13 +62,26 @@ def test_the_next_transaction_after_a_lost_connection_opens_a_new_one(
 ) -> None:
     _insert(db, "before")
     pid = _end_backend(postgres_url, db)
-    _insert(db, "after")  # the lost connection is found at BEGIN: nothing had begun
+    _insert(db, "after")  # ended while idle: found before BEGIN, nothing fails
     assert db.conn.info.backend_pid != pid
     assert _names(db) == ["after", "before"]
     _end_backend(postgres_url, db)
-    with pytest.raises(psycopg.OperationalError):  # a statement is not run twice: it fails...
-        db.table_names()
-    assert db.table_names() == {"items"}  # ...and the next one opens a new connection
+    assert db.table_names() == {"items"}  # a statement outside a transaction too
+
+
+def test_a_statement_the_connection_is_lost_under_fails_and_is_not_run_again(
+    db: PostgresDatabase, postgres_url: str
+) -> None:
+    pid = db.conn.info.backend_pid
+    ender = threading.Timer(0.3, _end, (postgres_url, pid))
+    ender.start()
+    try:
+        with pytest.raises(psycopg.OperationalError):
+            db.execute("SELECT pg_sleep(10)")  # it may have been applied: not run twice
+    finally:
+        ender.join()
+    assert db.table_names() == {"items"}  # the next one opens a new connection
+    assert db.conn.info.backend_pid != pid
 
 
 def test_a_transaction_cut_short_fails_and_the_next_one_works(
@@ -111,17 +136,16 @@ def test_a_lock_another_process_took_meanwhile_stops_its_holder(
 def test_a_server_still_down_is_tried_again_at_the_next_use(
     db: PostgresDatabase, postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _end_backend(postgres_url, db)
-    with pytest.raises(psycopg.OperationalError):
-        db.table_names()  # finds the connection lost
     connect = PostgresDatabase._connect
 
     def unreachable(self: PostgresDatabase) -> psycopg.Connection:
         raise ConfigError(f"cannot connect to {self.label}: connection refused")
 
     monkeypatch.setattr(PostgresDatabase, "_connect", unreachable)
-    with pytest.raises(ConfigError, match="cannot connect to"):
-        _insert(db, "while down")
+    _end_backend(postgres_url, db)
+    for _ in range(2):  # each use tries again
+        with pytest.raises(ConfigError, match="cannot connect to"):
+            _insert(db, "while down")
     monkeypatch.setattr(PostgresDatabase, "_connect", connect)  # the server is back
     _insert(db, "back")
     assert _names(db) == ["back"]

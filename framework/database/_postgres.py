@@ -1,16 +1,18 @@
 """PostgreSQL through psycopg 3: one autocommit connection, explicit transactions, the
 component's tables in a schema of their own, advisory locks per name.
 
-A lost connection (the server restarted or failed over, the backend was ended) fails the
-transaction or statement that finds it lost, except a transaction's ``BEGIN`` (nothing had
-begun: it begins again on a new connection). The next transaction, statement or lock outside a
-transaction opens a new connection and takes back the advisory locks the lost one held, or
-refuses while their holder goes on if another process took one meanwhile. So a long-running
-server or worker outlives a database restart without running any statement twice."""
+A connection the server ended while it was idle (a restart, a failover) is found before the
+next transaction, statement or lock outside a transaction, which then runs on a new one; one
+lost under a transaction or a statement fails it (a statement is never run twice: it may have
+been applied), except a ``BEGIN`` or a lock, which run again on a new one (nothing had begun; a
+session's locks end with it). A new connection first takes back the advisory locks the lost one
+held, or refuses while their holder goes on if another process took one meanwhile. So a
+long-running server or worker outlives a database restart."""
 
 from __future__ import annotations
 
 import hashlib
+import select
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -25,6 +27,12 @@ if TYPE_CHECKING:
 __all__ = ["PostgresDatabase"]
 
 CONNECT_TIMEOUT_S = 10
+_IDLE_READS = 3
+"""How many times an idle connection with something to read is read, to find it ended."""
+_IDLE_WAIT_S = 0.05
+"""How long to wait for more, once an idle connection had something to read (the server's
+last words come just before the end of the stream; nothing else comes to these connections
+unasked but a rare notice)."""
 _SCHEMA_LOCK = 0x636164726500  # serialises CREATE SCHEMA between processes starting at once
 
 
@@ -86,7 +94,7 @@ class PostgresDatabase(Database):
         """Outside a transaction: open the connection again if it was lost, and take back the
         advisory locks it held; ThreadBusyError while another process holds one of them (the
         holder's work stops; what it committed stays)."""
-        if self._depth or not (self._lost or self.conn.broken):
+        if self._depth or not (self._lost or self._ended()):
             return
         with self.lock:
             if self._depth or not (self._lost or self.conn.broken):
@@ -106,6 +114,25 @@ class PostgresDatabase(Database):
                     f"the connection to {self.label} was lost while it held {names}, which "
                     "another process holds now: this work stops here (what it committed stays)"
                 )
+
+    def _ended(self) -> bool:
+        """Whether the connection was lost; one the server ended while it was idle (a restart,
+        a failover) is found without a statement: an idle connection has nothing to read, an
+        ended one has the server's last words, then the end of the stream."""
+        import psycopg  # noqa: PLC0415 - optional dependency
+
+        conn = self.conn
+        if conn.closed:
+            return conn.broken
+        try:
+            for read in range(_IDLE_READS):  # once something came, wait a little for the end
+                wait = _IDLE_WAIT_S if read else 0.0
+                if not select.select([conn.pgconn.socket], [], [], wait)[0]:
+                    break
+                conn.pgconn.consume_input()
+        except (OSError, psycopg.OperationalError):
+            pass  # the end of the stream: the connection is broken now
+        return conn.broken
 
     def _take_back(self, key: int) -> bool:
         """Take a lost lock again, as many times as it was taken; whether it was free."""
@@ -229,8 +256,7 @@ class PostgresDatabase(Database):
         """A session advisory lock keyed by the schema and ``name``, waited for."""
         key = self._lock_key(name)
         with self.lock:
-            self._usable()
-            self.conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+            self._lock_statement("SELECT pg_advisory_lock(%s)", key)
             self._taken(key, name)
         try:
             yield
@@ -243,8 +269,7 @@ class PostgresDatabase(Database):
         key = self._lock_key(name)
         with self._held_here(name, busy):  # advisory locks are re-entrant within a session
             with self.lock:
-                self._usable()
-                row = self.conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+                row = self._lock_statement("SELECT pg_try_advisory_lock(%s)", key)
                 if row is None or not row[0]:
                     raise ThreadBusyError(busy)
                 self._taken(key, name)
@@ -252,6 +277,20 @@ class PostgresDatabase(Database):
                 yield
             finally:
                 self._unlock(key)
+
+    def _lock_statement(self, sql: str, key: int) -> Any:
+        """Take a lock (its row); on a connection found lost meanwhile, again on a new one:
+        a session's locks end with it, so nothing was taken twice."""
+        import psycopg  # noqa: PLC0415 - optional dependency
+
+        self._usable()
+        try:
+            return self.conn.execute(sql, (key,)).fetchone()
+        except psycopg.OperationalError:
+            if not self.conn.broken:
+                raise
+            self._usable()
+            return self.conn.execute(sql, (key,)).fetchone()
 
     def _taken(self, key: int, name: str) -> None:
         _, times = self._locks.get(key, (name, 0))
