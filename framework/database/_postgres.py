@@ -125,11 +125,12 @@ class PostgresDatabase(Database):
         if conn.closed:
             return conn.broken
         try:
-            for read in range(_IDLE_READS):  # once something came, wait a little for the end
-                wait = _IDLE_WAIT_S if read else 0.0
-                if not select.select([conn.pgconn.socket], [], [], wait)[0]:
-                    break
-                conn.pgconn.consume_input()
+            with conn.lock:  # psycopg's own: no statement of another thread is reading
+                for read in range(_IDLE_READS):  # once something came, wait for the end
+                    wait = _IDLE_WAIT_S if read else 0.0
+                    if not select.select([conn.pgconn.socket], [], [], wait)[0]:
+                        break
+                    conn.pgconn.consume_input()
         except (OSError, psycopg.OperationalError):
             pass  # the end of the stream: the connection is broken now
         return conn.broken
