@@ -183,16 +183,7 @@ class PostgresDatabase(Database):
 
     @contextmanager
     def _transaction(self, begin: str) -> Iterator[None]:
-        import psycopg  # noqa: PLC0415 - optional dependency
-
-        self._usable()
-        try:
-            self.conn.execute(begin)
-        except psycopg.OperationalError:
-            if not self.conn.broken:
-                raise
-            self._usable()  # lost while idle: nothing had begun, so begin on a new connection
-            self.conn.execute(begin)
+        self._rerunnable(begin)  # nothing had begun if the connection is found lost under it
         self._depth += 1
         try:
             yield
@@ -257,7 +248,7 @@ class PostgresDatabase(Database):
         """A session advisory lock keyed by the schema and ``name``, waited for."""
         key = self._lock_key(name)
         with self.lock:
-            self._lock_statement("SELECT pg_advisory_lock(%s)", key)
+            self._rerunnable("SELECT pg_advisory_lock(%s)", (key,))
             self._taken(key, name)
         try:
             yield
@@ -270,7 +261,7 @@ class PostgresDatabase(Database):
         key = self._lock_key(name)
         with self._held_here(name, busy):  # advisory locks are re-entrant within a session
             with self.lock:
-                row = self._lock_statement("SELECT pg_try_advisory_lock(%s)", key)
+                row = self._rerunnable("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
                 if row is None or not row[0]:
                     raise ThreadBusyError(busy)
                 self._taken(key, name)
@@ -279,19 +270,19 @@ class PostgresDatabase(Database):
             finally:
                 self._unlock(key)
 
-    def _lock_statement(self, sql: str, key: int) -> Any:
-        """Take a lock (its row); on a connection found lost meanwhile, again on a new one:
-        a session's locks end with it, so nothing was taken twice."""
+    def _rerunnable(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        """Run a statement that may run again on a new connection when the connection is found
+        lost under it (a ``BEGIN``: nothing had begun; a lock: a session's locks end with it)."""
         import psycopg  # noqa: PLC0415 - optional dependency
 
         self._usable()
         try:
-            return self.conn.execute(sql, (key,)).fetchone()
+            return self.conn.execute(sql, params)
         except psycopg.OperationalError:
             if not self.conn.broken:
                 raise
             self._usable()
-            return self.conn.execute(sql, (key,)).fetchone()
+            return self.conn.execute(sql, params)
 
     def _taken(self, key: int, name: str) -> None:
         _, times = self._locks.get(key, (name, 0))

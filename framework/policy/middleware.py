@@ -72,9 +72,7 @@ class PolicyMiddleware:
                 self.chain.run(scope.call("before_node", call.node, call.input), scope)
             update = self._after(proceed(), call, scope)
         except PolicyDenied as denied:
-            if call.refuse is None:
-                raise
-            update = call.refuse(str(denied))
+            update = _refused(call, denied)
         finally:
             ACTIVE.reset(token)
         return _with_records(update, call, scope) if outermost else update
@@ -90,9 +88,7 @@ class PolicyMiddleware:
                 await self.chain.arun(scope.call("before_node", call.node, call.input), scope)
             update = self._after(await proceed(), call, scope)
         except PolicyDenied as denied:
-            if call.refuse is None:
-                raise
-            update = call.refuse(str(denied))
+            update = _refused(call, denied)
         finally:
             ACTIVE.reset(token)
         return _with_records(update, call, scope) if outermost else update
@@ -149,6 +145,14 @@ class PolicyMiddleware:
             self._restored.discard(thread_id)
         for policy in self.chain.policies:
             policy.forget(thread_id)
+
+
+def _refused(call: NodeCall, denied: PolicyDenied) -> Any:
+    """The update standing for a node a policy refused; the refusal itself where the node has
+    none (it stops the run)."""
+    if call.refuse is None:
+        raise denied
+    return call.refuse(str(denied))
 
 
 def _task_id(value: Any) -> str | None:
