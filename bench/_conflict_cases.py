@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from framework.home import DataHome
-from framework.launch import LaunchRequest, launch
-from framework.runner import new_thread_id, run_team
+from framework.runs.home import DataHome
+from framework.runs.launch import LaunchRequest, launch
+from framework.runs.runner import new_thread_id, run_team
 
 try:
     from bench._answers import case_folder, section_lines

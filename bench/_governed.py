@@ -19,10 +19,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool, tool
 
-from framework.middleware import Middleware
+from framework.engine.middleware import Middleware
+from framework.engine.records import Task, WorkerResult
+from framework.engine.runtime import NodeContext
 from framework.policy import PolicyMiddleware, governed
-from framework.records import Task, WorkerResult
-from framework.runtime import NodeContext
 from policies.authorization import ToolAuthorization, ToolRule
 from policies.budgets import Budget, Limits
 from policies.memory_rules import MemoryValidation

@@ -21,12 +21,12 @@ from typing import Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
+from framework.engine.nodes.team_node import TeamNode
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.engine.state import GovernedState
 from framework.errors import PolicyDenied
-from framework.nodes._node import TeamNode
 from framework.policy import PolicyMiddleware, governed
-from framework.records import Task
-from framework.runtime import NodeContext
-from framework.state import GovernedState
 from policies.budgets import Budget, Limits
 
 try:  # imported as bench.budget, or run as a script (bench/ is on sys.path)

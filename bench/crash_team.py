@@ -1,7 +1,7 @@
 """The ``crashy`` team of the crash test, and the files that make ``cadre run --team crashy``
 find it in a subprocess.
 
-The team is built with :func:`framework.builder.build_team` from small offline roles: the
+The team is built with :func:`framework.engine.builder.build_team` from small offline roles: the
 planner makes ``$CADRE_CRASH_TASKS`` tasks (default 30), each worker sleeps a random 50-200 ms
 and then appends one line ``TASK_ID ATTEMPT PID TIME`` to the side-effects file
 ``$CADRE_CRASH_EFFECTS`` (written with one ``write``, then fsynced) before it returns an ok
@@ -28,12 +28,12 @@ from typing import Any
 
 from langgraph.graph import StateGraph
 
-from framework.builder import TeamSettings, build_team
-from framework.records import MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
-from framework.registry import TeamSetup
-from framework.roles import Roles
-from framework.runtime import NodeContext
-from framework.state import TeamState
+from framework.engine.builder import TeamSettings, build_team
+from framework.engine.records import MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
+from framework.engine.roles import Roles
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
+from framework.runs.teams import TeamSetup
 
 __all__ = [
     "DEFAULT_DELAY",

@@ -61,18 +61,18 @@ try:  # imported as bench.fanout, or run as a script (bench/ is on sys.path)
     from bench._governed import governed_setup
 except ModuleNotFoundError:
     from _governed import governed_setup  # type: ignore[no-redef, import-not-found]
-from framework.builder import TeamSettings, build_team, compile_team
+from framework.engine.builder import TeamSettings, build_team, compile_team
+from framework.engine.records import MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
+from framework.engine.roles import Roles
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
+from framework.engine.worker_kinds import WorkerKind, WorkerKinds
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.data_keys import DataKeys
 from framework.persistence.keys import Keyring
 from framework.persistence.saver import UNREADABLE, CadreSaver, key_usage
-from framework.records import MemoryFact, Plan, ReviewVerdict, Task, WorkerResult
-from framework.roles import Roles
-from framework.runner import new_thread_id
-from framework.runtime import NodeContext
-from framework.state import TeamState
-from framework.worker_kinds import WorkerKind, WorkerKinds
+from framework.runs.runner import new_thread_id
 from telemetry.instrument import Telemetry
 from telemetry.settings import TelemetrySettings, build_meter_provider, build_tracer_provider
 

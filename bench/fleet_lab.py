@@ -18,10 +18,10 @@ import psycopg
 from bench.fleet_team import Call, read_calls, write_fleet_team
 from framework.fleet.registry import WorkerRegistry
 from framework.fleet.submit import Submitter
-from framework.home import DataHome
 from framework.policy import Principal
+from framework.runs.home import DataHome
+from framework.runs.stores import home_cipher
 from framework.server._tables import UNFINISHED, RunRow, ServerTables
-from framework.stores import home_cipher
 
 __all__ = ["FleetLab", "Worker", "peak_in_window"]
 

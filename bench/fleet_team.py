@@ -28,12 +28,12 @@ try:  # run from the repository (bench.crash_team) or as an installed copy besid
     from bench import crash_team as crashy
 except ImportError:  # pragma: no cover - the installed copy
     import crashy_team as crashy  # type: ignore[import-not-found,no-redef]
-from framework.builder import TeamSettings, build_team
+from framework.engine.builder import TeamSettings, build_team
+from framework.engine.records import Task, WorkerResult
+from framework.engine.roles import Roles
+from framework.engine.runtime import NodeContext
 from framework.policy import governed
-from framework.records import Task, WorkerResult
-from framework.registry import TeamSetup
-from framework.roles import Roles
-from framework.runtime import NodeContext
+from framework.runs.teams import TeamSetup
 
 __all__ = [
     "DELAY_VARIABLE",

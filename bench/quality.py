@@ -44,9 +44,9 @@ from typing import Any
 
 import yaml
 
-from framework.home import DataHome
-from framework.launch import LaunchRequest, launch
-from framework.runner import new_thread_id, run_team
+from framework.runs.home import DataHome
+from framework.runs.launch import LaunchRequest, launch
+from framework.runs.runner import new_thread_id, run_team
 
 try:
     from bench._answers import section_lines

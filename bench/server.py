@@ -26,7 +26,8 @@ request never got its answer, the run is found with ``runs.list`` and awaited wi
 ``runs.join``, or created again when the server never recorded it (counted apart).
 
 For comparison, the same R runs execute in this process without HTTP, the team compiled once
-(``framework.launch.launch``) and ``framework.runner.run_team`` called from W threads, with
+(``framework.runs.launch.launch``) and ``framework.runs.runner.run_team`` called from W threads,
+with
 the same observer as the server's runs (telemetry into the home).
 
 With ``--postgres URL`` (a PostgreSQL server), every scenario, the in-process one too, runs
@@ -607,10 +608,10 @@ def in_process(
 ) -> Result:
     """The same runs without HTTP: one compiled team, ``run_team`` from ``threads`` threads
     (on a new database of the PostgreSQL server ``postgres`` when given)."""
-    from framework.home import DataHome
-    from framework.launch import LaunchRequest, launch
-    from framework.observe import ObserverOptions
-    from framework.runner import new_thread_id, run_team
+    from framework.runs.home import DataHome
+    from framework.runs.launch import LaunchRequest, launch
+    from framework.runs.observe import ObserverOptions
+    from framework.runs.runner import new_thread_id, run_team
 
     work = folder / f"in-process-{threads}"
     work.mkdir(parents=True)

@@ -39,10 +39,10 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from framework.engine.state import merge_sum
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring
 from framework.persistence.saver import CadreSaver
-from framework.state import merge_sum
 
 TARGET_RATIO = 2.2
 """The most size(2N) / size(N) may be for cadre's savers."""

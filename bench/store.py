@@ -13,7 +13,7 @@ is the store, not the embedding model. Then:
 * **put**: items per second written in batches of 500 (sealing, upsert, index update).
 * **sweep**: 50k items put with a TTL that has passed, then one ``sweep()``; seconds.
 * **purge**: a scope of 100 threads (real checkpoints of a small graph, run for the scope) and
-  10k memory items, erased by :func:`framework.purge.purge`; seconds.
+  10k memory items, erased by :func:`framework.retention.purge.purge`; seconds.
 
 Run: ``.venv/bin/python bench/store.py [--sizes 10000 50000 200000] [--postgres]``; prints
 Markdown tables. Target: search p50 <= 20 ms at 50k items. ``--native-only`` times puts and
@@ -171,10 +171,10 @@ def bench_purge(root: Path, database: str | None, threads: int, items: int) -> f
     """Seconds to purge a scope of ``threads`` threads and ``items`` memory items."""
     from langgraph.graph import END, START, StateGraph
 
-    from framework.home import DataHome
-    from framework.purge import Scope, purge
-    from framework.stores import home_checkpointer, home_cipher, home_store
-    from framework.threads import ThreadInfo
+    from framework.retention.purge import Scope, purge
+    from framework.runs.home import DataHome
+    from framework.runs.stores import home_checkpointer, home_cipher, home_store
+    from framework.runs.threads import ThreadInfo
 
     home = DataHome(root=root, database=database).create()
     cipher = home_cipher(home)

@@ -44,8 +44,8 @@ from langchain_core.messages.tool import ToolMessage, tool_call
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool, StructuredTool
 
-from framework.records import Task
-from framework.runtime import NodeContext
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
 from framework.tools.worker import ToolWorker
 
 CONTEXT = NodeContext(node="worker", team="bench")

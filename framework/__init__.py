@@ -11,18 +11,9 @@ from typing import TYPE_CHECKING
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.builder import TeamSettings, build_team, compile_team
-    from framework.errors import (
-        CadreError,
-        ConfigError,
-        ControlSignal,
-        ReviewError,
-        RunError,
-        TransientError,
-        WorkerError,
-    )
-    from framework.middleware import Middleware, NodeCall
-    from framework.records import (
+    from framework.engine.builder import TeamSettings, build_team, compile_team
+    from framework.engine.middleware import Middleware, NodeCall
+    from framework.engine.records import (
         Evidence,
         Finding,
         MemoryFact,
@@ -32,12 +23,29 @@ if TYPE_CHECKING:
         Task,
         WorkerResult,
     )
-    from framework.retrying import RetryPolicy
-    from framework.roles import Aggregator, Curator, Formatter, Planner, Reviewer, Roles, Worker
-    from framework.runner import RunResult, arun_team, run_team
-    from framework.runtime import NodeContext
-    from framework.state import TaskReplacement, TeamState
-    from framework.stopping import StopRule
+    from framework.engine.retrying import RetryPolicy
+    from framework.engine.roles import (
+        Aggregator,
+        Curator,
+        Formatter,
+        Planner,
+        Reviewer,
+        Roles,
+        Worker,
+    )
+    from framework.engine.runtime import NodeContext
+    from framework.engine.state import TaskReplacement, TeamState
+    from framework.engine.stopping import StopRule
+    from framework.errors import (
+        CadreError,
+        ConfigError,
+        ControlSignal,
+        ReviewError,
+        RunError,
+        TransientError,
+        WorkerError,
+    )
+    from framework.runs.runner import RunResult, arun_team, run_team
 
 __all__ = [
     "Aggregator",
@@ -80,7 +88,7 @@ __all__ = [
 __getattr__ = lazy_exports(
     __name__,
     {
-        "framework.builder": (
+        "framework.engine.builder": (
             "TeamSettings",
             "build_team",
             "compile_team",
@@ -94,11 +102,11 @@ __getattr__ = lazy_exports(
             "TransientError",
             "WorkerError",
         ),
-        "framework.middleware": (
+        "framework.engine.middleware": (
             "Middleware",
             "NodeCall",
         ),
-        "framework.records": (
+        "framework.engine.records": (
             "Evidence",
             "Finding",
             "MemoryFact",
@@ -108,8 +116,8 @@ __getattr__ = lazy_exports(
             "Task",
             "WorkerResult",
         ),
-        "framework.retrying": ("RetryPolicy",),
-        "framework.roles": (
+        "framework.engine.retrying": ("RetryPolicy",),
+        "framework.engine.roles": (
             "Aggregator",
             "Curator",
             "Formatter",
@@ -118,16 +126,16 @@ __getattr__ = lazy_exports(
             "Roles",
             "Worker",
         ),
-        "framework.runner": (
+        "framework.runs.runner": (
             "RunResult",
             "arun_team",
             "run_team",
         ),
-        "framework.runtime": ("NodeContext",),
-        "framework.state": (
+        "framework.engine.runtime": ("NodeContext",),
+        "framework.engine.state": (
             "TaskReplacement",
             "TeamState",
         ),
-        "framework.stopping": ("StopRule",),
+        "framework.engine.stopping": ("StopRule",),
     },
 )

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from framework.config_file import invalid, read_yaml, read_yaml_text
+from framework.engine.config_file import invalid, read_yaml, read_yaml_text
 from framework.errors import ConfigError
 from framework.policy import Policy, Principal
 from framework.policy.records import policy_version

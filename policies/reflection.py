@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from framework.engine.records import ReviewVerdict
+from framework.engine.state import TeamState
 from framework.errors import ConfigError
-from framework.records import ReviewVerdict
-from framework.state import TeamState
 
 __all__ = ["ConfidenceReached", "NoProgress"]
 

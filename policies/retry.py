@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from framework.engine.retrying import RetryPolicy
 from framework.errors import TransientError
-from framework.retrying import RetryPolicy
 
 __all__ = ["NO_RETRY", "TRANSIENT_ERRORS", "transient_retry"]
 

@@ -16,7 +16,7 @@ from opentelemetry import trace
 from opentelemetry.metrics import MeterProvider, NoOpMeterProvider
 from opentelemetry.trace import TracerProvider
 
-from framework.middleware import Middleware
+from framework.engine.middleware import Middleware
 from framework.policy.records import PolicyEntry
 from telemetry.callbacks import GenAICallbackHandler
 from telemetry.metrics import CadreMetrics

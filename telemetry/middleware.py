@@ -19,7 +19,7 @@ from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import Span, Status, StatusCode, Tracer
 
-from framework.middleware import NodeCall
+from framework.engine.middleware import NodeCall
 from telemetry.callbacks import GenAICallbackHandler
 from telemetry.metrics import CadreMetrics
 from telemetry.scope import CURRENT_SCOPE, RunScope

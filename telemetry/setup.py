@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from framework.home import DataHome
-from framework.observe import ObserverOptions
+from framework.runs.home import DataHome
+from framework.runs.observe import ObserverOptions
 from telemetry.instrument import Telemetry
 from telemetry.runs import RunIndex
 from telemetry.settings import (

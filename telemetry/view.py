@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
-from framework.home import DataHome
+from framework.runs.home import DataHome
 from telemetry._waterfall import draw_waterfall
 from telemetry.export import SPANS_FILE_NAME
 from telemetry.spans import ATTR

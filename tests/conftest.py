@@ -172,8 +172,8 @@ from pathlib import Path
 from typing import Any
 
 import crashy_team as crashy
-from framework.builder import TeamSettings, build_team
-from framework.roles import Roles
+from framework.engine.builder import TeamSettings, build_team
+from framework.engine.roles import Roles
 
 HOLD_AFTER_VARIABLE = "CADRE_TEST_HOLD_AFTER"
 RELEASE_VARIABLE = "CADRE_TEST_RELEASE"

@@ -8,10 +8,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from framework.records import MemoryFact, Plan, Provenance, ReviewVerdict, Task, WorkerResult
-from framework.roles import Roles
-from framework.runtime import NodeContext
-from framework.state import TeamState
+from framework.engine.records import MemoryFact, Plan, Provenance, ReviewVerdict, Task, WorkerResult
+from framework.engine.roles import Roles
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
 
 HOLD_DEADLINE_S = 60.0
 """How long a held worker waits for its condition before it gives up and goes on: generous,

@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
 from framework.memory import Corpus
-from framework.records import Task
-from framework.runtime import NodeContext
 from framework.testing import ScriptedChatModel, Structured
 from teams.analyst.planning import KINDS, KindChoosingPlanner
 from teams.analyst.tables import TableIndex, TableWorker

@@ -10,11 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
-from framework.home import DataHome
 from framework.knowledge import KnowledgeGraph
 from framework.memory import MiniLMEmbedder
-from framework.stores import home_checkpointer, home_cipher, home_store
-from framework.threads import ThreadInfo
+from framework.runs.home import DataHome
+from framework.runs.stores import home_checkpointer, home_cipher, home_store
+from framework.runs.threads import ThreadInfo
 from tests.conftest import one_line_error
 from tests.test_supervisor_team import QUESTION, save_sample_graph
 

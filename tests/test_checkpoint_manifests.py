@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from framework.builder import build_team, compile_team
+from framework.engine.builder import build_team, compile_team
+from framework.engine.records import ReviewVerdict
 from framework.errors import IncompleteCheckpointError, TamperError
 from framework.memory import Corpus
 from framework.persistence._schema import SCHEMA_VERSION
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring
 from framework.persistence.saver import CadreSaver
-from framework.records import ReviewVerdict
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from teams.research import build_research_team, offline_roles
 from tests.roles import ScriptedReviewer, make_roles

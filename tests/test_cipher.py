@@ -24,7 +24,6 @@ from framework.errors import (
     UnsupportedFormatError,
     WrongKeyError,
 )
-from framework.home import DataHome
 from framework.memory import SemanticStore, StoreItem
 from framework.persistence.cipher import (
     FORMAT_VERSION,
@@ -45,6 +44,7 @@ from framework.persistence.keys import (
     retire,
     rotate,
 )
+from framework.runs.home import DataHome
 
 ROW = row_identity("checkpoint", "thread-1", "", "ckpt-1")
 KEY32 = "A" * 43 + "="  # 32 zero bytes in base64

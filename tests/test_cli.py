@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app
 from framework.memory import Corpus, MiniLMEmbedder
-from framework.registry import TeamSetup
+from framework.runs.teams import TeamSetup
 from teams.research import DEFAULT_SETTINGS
 from teams.research.app import research_team
 from tests.conftest import SMALL_CORPUS, write_corpus

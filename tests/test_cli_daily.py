@@ -20,10 +20,10 @@ from typer.testing import CliRunner
 
 from bench.crash import CrashLab, CrashSettings
 from bench.crash_team import EFFECTS_VARIABLE
-from framework.chat_models import ProviderError, ProviderUnavailableError, provider_error
 from framework.cli.app import app
 from framework.errors import TransientError
-from framework.models import ModelSpec
+from framework.models.chat import ProviderError, ProviderUnavailableError, provider_error
+from framework.models.specs import ModelSpec
 from tests.conftest import (
     HOLD_AFTER_VARIABLE,
     SMALL_CORPUS,
@@ -231,7 +231,7 @@ def test_a_debug_run_shows_the_traceback_and_a_normal_one_does_not(tmp_path: Pat
         "from framework.cli import app as cli\n"
         "def broken(*args, **kwargs):\n"
         "    raise RuntimeError('boom')\n"
-        "import framework.retention as retention\n"
+        "import framework.retention.pruning as retention\n"
         "retention.thread_statuses = broken\n"
         f"sys.exit(cli.run_app(sys.argv[1:] + ['threads', '--home', {str(tmp_path)!r}]))\n"
     )

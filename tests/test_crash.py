@@ -22,7 +22,7 @@ import pytest
 
 from bench.crash import CrashLab, CrashReport, CrashSettings, read_final
 from bench.crash_team import read_effects
-from framework.stores import open_checkpointer
+from framework.runs.stores import open_checkpointer
 from tests.conftest import HOLD_AFTER_VARIABLE, held_run_args, write_held_team
 
 TASKS = 12

@@ -14,7 +14,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 
-from framework.builder import (
+from framework.engine.builder import (
     NODES,
     PLANNER_ROUTES,
     REVIEWER_ROUTES,
@@ -22,13 +22,13 @@ from framework.builder import (
     build_team,
     compile_team,
 )
+from framework.engine.middleware import NodeCall
+from framework.engine.nodes.aggregator import SUMMARY_LIMIT, roll_summary
+from framework.engine.nodes.dispatcher import route_to_workers
+from framework.engine.records import MemoryFact, Plan, Provenance, ReviewVerdict, Task, WorkerResult
+from framework.engine.roles import Roles
+from framework.engine.state import TaskReplacement
 from framework.errors import ConfigError, TransientError, WorkerError
-from framework.middleware import NodeCall
-from framework.nodes.aggregator import SUMMARY_LIMIT, roll_summary
-from framework.nodes.dispatcher import route_to_workers
-from framework.records import MemoryFact, Plan, Provenance, ReviewVerdict, Task, WorkerResult
-from framework.roles import Roles
-from framework.state import TaskReplacement
 from policies.reflection import ConfidenceReached, NoProgress
 from policies.retry import transient_retry
 from tests.roles import CountingPlanner, FailFirst, ProgrammableWorker, ScriptedReviewer, make_roles
@@ -584,12 +584,12 @@ BAD_BUILDS: list[tuple[str, Callable[[], Any], str]] = [
     (
         "not a stop rule",
         lambda: TeamSettings(stop_rules=(object(),)),  # type: ignore[arg-type]
-        r"implement framework\.stopping\.StopRule",
+        r"implement framework\.engine\.stopping\.StopRule",
     ),
     (
         "not a middleware",
         lambda: TeamSettings(middleware=(object(),)),  # type: ignore[arg-type]
-        r"lacks wrap\(\)/awrap\(\): implement framework\.middleware\.Middleware",
+        r"lacks wrap\(\)/awrap\(\): implement framework\.engine\.middleware\.Middleware",
     ),
 ]
 

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
+from framework.engine.middleware import NodeCall
 from framework.knowledge import KnowledgeGraph
 from framework.memory import Corpus, SemanticStore
-from framework.middleware import NodeCall
-from framework.registry import TeamSetup
-from framework.role_registry import RoleRegistry
-from framework.runner import run_team
+from framework.runs.prompts import RoleRegistry
+from framework.runs.runner import run_team
+from framework.runs.teams import TeamSetup
 from framework.testing import Fail, ScriptedChatModel, Structured
 from teams.extraction import (
     Critique,

@@ -15,7 +15,7 @@ from bench.fleet_lab import FleetLab, peak_in_window
 from framework.database import DATABASE_VARIABLE
 from framework.errors import ConfigError
 from framework.fleet.queue import fleet_database
-from framework.home import DataHome
+from framework.runs.home import DataHome
 from tests.served import CADRE
 
 RATE = 240.0

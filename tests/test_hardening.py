@@ -13,11 +13,11 @@ from typer.testing import CliRunner
 
 from framework.cli._edits import read_answer
 from framework.cli.app import app
+from framework.engine.records import WorkerResult
 from framework.errors import ConfigError, ReviewError
 from framework.memory import Corpus
-from framework.records import WorkerResult
 from framework.review import ReviewLimits
-from framework.runner import RunResult
+from framework.runs.runner import RunResult
 from tests.conftest import SMALL_CORPUS, write_corpus
 
 runner = CliRunner()

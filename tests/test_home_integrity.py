@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app
 from framework.database import DATABASE_VARIABLE
-from framework.home import DataHome
 from framework.memory import MiniLMEmbedder
 from framework.persistence.keys import KEYS_VARIABLE
+from framework.runs.home import DataHome
 from tests.conftest import as_default_database, write_corpus
 
 runner = CliRunner()
@@ -136,7 +136,7 @@ def test_what_a_run_writes_is_private_to_its_user(
 def test_a_process_that_started_before_the_keys_existed_reads_what_another_sealed(
     tmp_path: Path,
 ) -> None:
-    from framework.stores import home_cipher
+    from framework.runs.stores import home_cipher
 
     home = DataHome(root=tmp_path / "home").create()
     early, late = home_cipher(home), home_cipher(home)  # two processes on a new home

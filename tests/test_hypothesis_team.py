@@ -12,7 +12,9 @@ import pytest
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.checkpoint.memory import InMemorySaver
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
+from framework.engine.records import SourceError
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
 from framework.memory import (
     Conflict,
@@ -27,11 +29,8 @@ from framework.memory import (
     ingest_corpus,
 )
 from framework.persistence.checkpointer import sqlite_checkpointer
-from framework.records import SourceError
-from framework.registry import TeamSetup, load_team
-from framework.runtime import NodeContext
+from framework.runs.teams import TeamSetup, load_team
 from framework.testing import Fail, ScriptedChatModel, Structured
-from teams.contradiction import agrees, correction_of, disagreement
 from teams.hypothesis import (
     HypothesisRoles,
     HypothesisSettings,
@@ -62,6 +61,7 @@ from teams.hypothesis.schemas import (
     SummaryDraft,
 )
 from teams.hypothesis.state import Step, keep_first
+from teams.language.contradiction import agrees, correction_of, disagreement
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from tests.conftest import write_corpus
 

@@ -11,10 +11,10 @@ import pytest
 from pydantic import ValidationError
 
 from framework.errors import ConfigError
-from framework.home import DataHome
 from framework.knowledge import Entity, KnowledgeGraph, Provenance, Relation, relation_id
 from framework.memory import MiniLMEmbedder, SemanticStore
-from framework.stores import home_cipher, home_store
+from framework.runs.home import DataHome
+from framework.runs.stores import home_cipher, home_store
 
 
 def _at(line: int, document: str = "docs/a.md", run: str = "t1") -> Provenance:

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from framework.builder import TeamSettings, build_team, compile_team
+from framework.engine.builder import TeamSettings, build_team, compile_team
+from framework.engine.records import Plan, Task
 from framework.errors import IncompleteCheckpointError, TamperError
 from framework.persistence import _chunks
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.keys import Keyring
 from framework.persistence.saver import CadreSaver
-from framework.records import Plan, Task
 from framework.review import Decision, decide, pending
 from tests.roles import make_roles
 
@@ -67,7 +67,7 @@ def _edited_run(saver: CadreSaver, thread: str = "big") -> int:
 
 
 def _stored(saver: CadreSaver, thread: str = "big") -> int:
-    from framework._retention_rows import row_sizes
+    from framework.retention._rows import row_sizes
 
     return row_sizes(saver, thread)[thread]
 

@@ -31,9 +31,9 @@ from langchain_core.tools import BaseTool, ToolException
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, ToolError, ToolServerError
-from framework.records import Task
-from framework.runtime import NodeContext
 from framework.testing import CallTools, Reply, ScriptedChatModel
 from framework.tools.mcp import McpServer, McpTool, McpToolbox, describe_tools
 from framework.tools.worker import ToolWorker

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
+from framework.engine.records import Evidence, ReviewVerdict, Task, WorkerResult
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
 from framework.memory import Corpus
 from framework.persistence.checkpointer import sqlite_checkpointer
-from framework.records import Evidence, ReviewVerdict, Task, WorkerResult
-from framework.runtime import NodeContext
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from teams.research import build_research_team, offline_roles
 from teams.research.model_roles import render_report

@@ -1,4 +1,4 @@
-"""Tests for framework.models: spec parsing and provider resolution."""
+"""Tests for framework.models.specs: spec parsing and provider resolution."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from framework.errors import ConfigError
-from framework.models import KNOWN_PROVIDERS, ModelSpec, parse_model_spec, resolve_model
+from framework.models.specs import KNOWN_PROVIDERS, ModelSpec, parse_model_spec, resolve_model
 
 
 def test_parse_model_spec_splits_provider_and_name() -> None:

@@ -19,9 +19,9 @@ from typing import Any, Literal
 import pytest
 from langchain_openai import ChatOpenAI
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
+from framework.engine.runtime import NodeContext
 from framework.memory import Corpus
-from framework.runtime import NodeContext
 from teams.meta.assessors import CitationCompliance
 from teams.research.graph import build_research_team
 from teams.research.model_roles import build_model_roles

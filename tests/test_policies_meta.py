@@ -11,15 +11,15 @@ from typing import Any
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
-from framework.builder import TeamSettings, compile_team
+from framework.engine.builder import TeamSettings, compile_team
+from framework.engine.worker_kinds import WorkerKind, WorkerKinds
 from framework.memory import Corpus
 from framework.policy import PolicyMiddleware, Principal, governed
 from framework.review import approve_all, pending
 from framework.review.records import PolicyReview
-from framework.runner import run_team
+from framework.runs.runner import run_team
 from framework.testing import CallTools, Reply, ScriptedChatModel, Structured
 from framework.tools.worker import ToolWorker
-from framework.worker_kinds import WorkerKind, WorkerKinds
 from policies.authorization import ToolAuthorization, ToolRule
 from policies.budgets import Budget, Limits
 from policies.redaction import PiiRedaction

@@ -18,10 +18,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 from pydantic import BaseModel
 
+from framework.engine.middleware import Middleware
+from framework.engine.nodes.team_node import TeamNode
+from framework.engine.records import Task, WorkerResult
+from framework.engine.runtime import NodeContext
+from framework.engine.state import GovernedState
 from framework.errors import PolicyDenied, PolicyFailure
 from framework.memory import SemanticStore, StoreItem
-from framework.middleware import Middleware
-from framework.nodes._node import TeamNode
 from framework.policy import (
     ALLOW,
     PRINCIPAL_KEY,
@@ -36,9 +39,6 @@ from framework.policy import (
     modify,
     recorded_usage,
 )
-from framework.records import Task, WorkerResult
-from framework.runtime import NodeContext
-from framework.state import GovernedState
 from framework.testing import Reply, ScriptedChatModel, Structured
 from policies.authorization import ToolAuthorization, ToolRule
 from policies.budgets import Budget, Limits
@@ -397,7 +397,7 @@ def test_a_resumed_run_in_a_new_process_keeps_its_budget_usage() -> None:
     """The first round's three model calls are in the thread's usage; a new process (a new
     budget object) takes them up, so the second round gets only the one call left of four."""
     from framework.review import approve_all
-    from framework.runner import run_team
+    from framework.runs.runner import run_team
 
     saver = InMemorySaver()
     first = _rounds_app(_rounds_policies(Budget(run=Limits(model_calls=4))), saver)
@@ -417,7 +417,7 @@ def test_an_app_forgets_an_ended_run_and_takes_its_usage_up_again_from_its_state
     the thread (a server running many threads does not grow), and the thread's next run in
     the same app takes its usage up from its state, so it still gets one call of four."""
     from framework.review import approve_all
-    from framework.runner import run_team
+    from framework.runs.runner import run_team
 
     budget = Budget(run=Limits(model_calls=4))
     policies = _rounds_policies(budget)
@@ -451,8 +451,8 @@ def test_a_workers_usage_rides_on_its_result_and_a_retry_keeps_the_first_attempt
     """Each worker execution writes one state key (its result, carrying its usage); the
     aggregator files the usage in the team's ``usage``, so a retried task's first attempt
     still counts after its result is replaced."""
-    from framework.builder import TeamSettings, build_team, compile_team
-    from framework.records import ReviewVerdict
+    from framework.engine.builder import TeamSettings, build_team, compile_team
+    from framework.engine.records import ReviewVerdict
     from tests.roles import CountingPlanner, ScriptedReviewer, make_roles
 
     retry = ReviewVerdict(decision="retry_workers", retry_task_ids=["t1"])

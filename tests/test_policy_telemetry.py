@@ -11,12 +11,12 @@ from langchain_core.messages import HumanMessage
 from langchain_core.tools import tool
 from langgraph.graph import END, START, StateGraph
 
+from framework.engine.nodes.team_node import TeamNode
+from framework.engine.runtime import NodeContext
+from framework.engine.state import GovernedState
 from framework.errors import PolicyDenied
-from framework.nodes._node import TeamNode
 from framework.policy import PolicyMiddleware, governed
-from framework.runner import run_team
-from framework.runtime import NodeContext
-from framework.state import GovernedState
+from framework.runs.runner import run_team
 from framework.testing import Reply, ScriptedChatModel
 from policies.authorization import ToolAuthorization, ToolRule
 from policies.redaction import PiiRedaction

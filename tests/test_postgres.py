@@ -15,11 +15,11 @@ import psycopg
 import pytest
 
 from framework.errors import ConfigError, TamperError, ThreadBusyError
-from framework.home import DataHome, resolve_home
 from framework.memory import MiniLMEmbedder, SemanticStore, StoreItem
 from framework.persistence.cipher import BlobCipher, row_identity
 from framework.persistence.keys import Keyring
 from framework.persistence.saver import CadreSaver, key_usage, reencrypt_all
+from framework.runs.home import DataHome, resolve_home
 
 SECRET = "the-launch-code-is-swordfish"
 

@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app
 from framework.errors import CryptoError
-from framework.home import resolve_home
 from framework.memory import MiniLMEmbedder
 from framework.memory.corpus import CORPUS_NAMESPACE
 from framework.memory.langgraph_store import LangGraphStore
-from framework.purge import Scope, purge
-from framework.stores import home_cipher, home_store, open_checkpointer
+from framework.retention.purge import Scope, purge
+from framework.runs.home import resolve_home
+from framework.runs.stores import home_cipher, home_store, open_checkpointer
 from tests.conftest import as_default_database, one_line_error, write_corpus
 from tests.postgres_server import find_bin_dir
 
@@ -180,7 +180,7 @@ def test_an_interrupted_purge_finishes_when_run_again(
 
     data_home = resolve_home(home)
     with monkeypatch.context() as patch, pytest.raises(KeyboardInterrupt):
-        patch.setattr("framework.purge._erasers", lambda: [killed])
+        patch.setattr("framework.retention.purge._erasers", lambda: [killed])
         purge(data_home, Scope.parse("user:alice"), requested_by="dpo")
     with home_store(data_home, home_cipher(data_home)) as store:
         [stone] = store.tombstones.all()

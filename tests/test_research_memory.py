@@ -11,7 +11,9 @@ from typing import Any, get_args
 
 import pytest
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
+from framework.engine.records import Evidence, Task, WorkerResult
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, InvalidUpdate
 from framework.memory import (
     LEGAL_STATUS_CHANGES,
@@ -27,9 +29,7 @@ from framework.memory import (
     ingest_corpus,
 )
 from framework.memory._near_duplicates import may_disagree
-from framework.records import Evidence, Task, WorkerResult
-from framework.registry import TeamSetup
-from framework.runtime import NodeContext
+from framework.runs.teams import TeamSetup
 from framework.testing import CallTools, Reply, ScriptedChatModel
 from teams.research import build_research_team, model_roles, offline_roles
 from teams.research.app import research_team

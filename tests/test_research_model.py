@@ -11,12 +11,12 @@ from langchain_core.outputs import ChatResult
 from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
+from framework.engine.records import Task, WorkerResult
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
 from framework.memory import Corpus
-from framework.records import Task, WorkerResult
-from framework.registry import TeamSetup
-from framework.runtime import NodeContext
-from framework.state import TeamState
+from framework.runs.teams import TeamSetup
 from framework.testing import CallTools, Fail, Reply, ScriptedChatModel, Step, Structured
 from teams.meta.app import meta_coordinator
 from teams.meta.assessors import CitationCompliance

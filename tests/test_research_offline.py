@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
 from framework.memory import (
     Corpus,
     MiniLMEmbedder,
@@ -19,8 +21,6 @@ from framework.memory import (
     ingest_corpus,
     prose_sentences,
 )
-from framework.records import Task
-from framework.runtime import NodeContext
 from teams.hypothesis.sources import corpus_source
 from teams.research import build_research_team, offline_roles
 from teams.research.offline import CorpusSearchWorker, cited_sentence

@@ -27,14 +27,13 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from typer.testing import CliRunner, Result
 
-from framework.builder import build_team, compile_team
 from framework.cli.app import app
 from framework.cli.threads import human_bytes
-from framework.home import DataHome
-from framework.launch import relaunch
+from framework.engine.builder import build_team, compile_team
+from framework.engine.state import TeamState
 from framework.memory import MiniLMEmbedder
 from framework.persistence.saver import CadreSaver
-from framework.retention import (
+from framework.retention.pruning import (
     ThreadStatus,
     next_nodes,
     prune,
@@ -42,9 +41,10 @@ from framework.retention import (
     statuses_of,
     thread_statuses,
 )
-from framework.runner import run_team
-from framework.state import TeamState
-from framework.stores import home_checkpointer
+from framework.runs.home import DataHome
+from framework.runs.launch import relaunch
+from framework.runs.runner import run_team
+from framework.runs.stores import home_checkpointer
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.conftest import one_line_error as _one_line
 from tests.roles import make_roles

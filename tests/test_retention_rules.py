@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
-from framework.home import resolve_home
 from framework.memory import MiniLMEmbedder
-from framework.stores import home_cipher, home_store
+from framework.runs.home import resolve_home
+from framework.runs.stores import home_cipher, home_store
 from tests.conftest import as_default_database, one_line_error
 from tests.test_purge import ALICE_CORPUS, BOB_CORPUS, _everything, _run, holding
 
@@ -76,7 +76,7 @@ def test_rules_remove_what_they_no_longer_keep_per_scope(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert _apply(home).startswith("removed: 0 finished threads, 0 memory items, 0 spans")
-    monkeypatch.setattr("framework.retention_rules.time", Later(2))
+    monkeypatch.setattr("framework.retention.rules.time", Later(2))
     before = _data(home)
     dry = _apply(home, "--dry-run")
     assert dry.startswith("would remove: 1 finished threads, ")
@@ -95,7 +95,7 @@ def test_rules_remove_what_they_no_longer_keep_per_scope(
         assert ("user", "bob", "prefs") in spaces and ("corpus",) in spaces
     assert _apply(home).startswith("removed: 0 finished threads, 0 memory items, 0 spans")
 
-    monkeypatch.setattr("framework.retention_rules.time", Later(31))
+    monkeypatch.setattr("framework.retention.rules.time", Later(31))
     assert "  finished thread bob-thread-1" in _apply(home)
 
 

@@ -26,12 +26,12 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.pregel import Pregel
 
-from framework.builder import TeamSettings, build_team, compile_team
+from framework.engine.builder import TeamSettings, build_team, compile_team
+from framework.engine.records import Plan, Task, WorkerResult
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, ReviewError
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore, ingest_corpus
 from framework.persistence.checkpointer import default_serializer, sqlite_checkpointer
-from framework.records import Plan, Task, WorkerResult
-from framework.registry import TeamSetup
 from framework.review import (
     AnswerReview,
     AuditEntry,
@@ -46,8 +46,8 @@ from framework.review import (
     history,
     pending,
 )
-from framework.runner import arun_team, run_team
-from framework.runtime import NodeContext
+from framework.runs.runner import arun_team, run_team
+from framework.runs.teams import TeamSetup
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from teams.meta.app import meta_coordinator
 from teams.research import build_research_team, offline_roles

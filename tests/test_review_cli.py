@@ -18,13 +18,13 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from framework.cli.app import app
-from framework.home import DataHome
-from framework.launch import relaunch
 from framework.memory import MiniLMEmbedder
 from framework.review import pending_revision
-from framework.runner import run_team
-from framework.stores import open_checkpointer
-from framework.threads import ThreadInfo, thread_info
+from framework.runs.home import DataHome
+from framework.runs.launch import relaunch
+from framework.runs.runner import run_team
+from framework.runs.stores import open_checkpointer
+from framework.runs.threads import ThreadInfo, thread_info
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.conftest import one_line_error as _one_line
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from framework import role_registry
 from framework.errors import ConfigError
-from framework.registry import TeamSetup
-from framework.role_registry import RolePrompt, RoleRegistry
+from framework.runs import prompts as role_registry
+from framework.runs.prompts import RolePrompt, RoleRegistry
+from framework.runs.teams import TeamSetup
 from teams.hypothesis.prompts import SEARCHER_SYSTEM, HypothesisPrompts
 from teams.research.prompts import PLANNER_SYSTEM, WORKER_SYSTEM, ResearchPrompts
 
@@ -129,7 +129,7 @@ def test_the_installed_teams_declare_their_roles(tmp_path: Path) -> None:
 def test_a_packaged_default_that_is_not_a_string_is_a_config_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    point = EntryPoint("broken", "framework.role_registry:RolePrompt", "cadre.roles")
+    point = EntryPoint("broken", "framework.runs.prompts:RolePrompt", "cadre.roles")
     monkeypatch.setattr(
         role_registry, "entry_points", lambda **select: EntryPoints([point]).select(**select)
     )

@@ -8,13 +8,13 @@ import pytest
 from click.testing import Result
 from typer.testing import CliRunner
 
-from framework import launch as launch_module
 from framework.cli.app import app
-from framework.home import DataHome
-from framework.launch import relaunch
 from framework.memory import MiniLMEmbedder
+from framework.runs import launch as launch_module
+from framework.runs.home import DataHome
+from framework.runs.launch import relaunch
+from framework.runs.threads import read_thread_info
 from framework.testing import ScriptedChatModel, Structured
-from framework.threads import read_thread_info
 from teams.research.prompts import PLANNER_SYSTEM, WORKER_SYSTEM
 from teams.research.schemas import PlanDraft
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus

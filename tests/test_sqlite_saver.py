@@ -19,7 +19,8 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Send
 
 from bench.storage import reviewer_loop
-from framework.builder import build_team, compile_team
+from framework.engine.builder import build_team, compile_team
+from framework.engine.records import ReviewVerdict, Task, WorkerResult
 from framework.errors import (
     ConfigError,
     PlaintextBlobError,
@@ -38,7 +39,6 @@ from framework.persistence.saver import (
     key_usage,
     reencrypt_all,
 )
-from framework.records import ReviewVerdict, Task, WorkerResult
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from teams.research import build_research_team, offline_roles
 from tests.roles import ProgrammableWorker, ScriptedReviewer, make_roles

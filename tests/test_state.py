@@ -1,4 +1,5 @@
-"""Tests for framework.state (reducers, TeamState wiring) and framework.records (validation)."""
+"""Tests for framework.engine.state (reducers, TeamState wiring) and framework.engine.records
+(validation)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph import START, StateGraph
 from pydantic import ValidationError
 
-from framework.records import (
+from framework.engine.records import (
     SCHEMA_VERSION,
     Evidence,
     Finding,
@@ -20,7 +21,7 @@ from framework.records import (
     Task,
     WorkerResult,
 )
-from framework.state import (
+from framework.engine.state import (
     MESSAGE_LIMIT,
     TaskReplacement,
     TeamState,

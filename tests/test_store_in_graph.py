@@ -12,12 +12,12 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 
-from framework.builder import compile_team
-from framework.home import DataHome
+from framework.engine.builder import compile_team
 from framework.memory import SemanticStore
 from framework.memory.langgraph_store import LangGraphStore
 from framework.persistence.cipher import BlobCipher, row_identity
 from framework.persistence.keys import Keyring
+from framework.runs.home import DataHome
 from tests.test_langgraph_store import WordEmbedder
 
 SECRET_PREFERENCE = "prefers the night ferry to Skerry Island"
@@ -87,7 +87,7 @@ def _raw_rows(database: str | None, path: Path) -> bytes:
 def test_a_launched_team_hands_its_nodes_the_store_as_a_langgraph_store(
     tmp_path: Path,
 ) -> None:
-    from framework.launch import LaunchRequest, launch
+    from framework.runs.launch import LaunchRequest, launch
 
     home = DataHome(root=tmp_path / "home")
     with launch(LaunchRequest(team="research", home=home, corpus=None)) as launched:

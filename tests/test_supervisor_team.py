@@ -10,13 +10,13 @@ import pytest
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
 from framework.knowledge import Entity, KnowledgeGraph, Provenance, Relation
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
-from framework.registry import TeamSetup
-from framework.role_registry import RoleRegistry
-from framework.runtime import NodeContext
+from framework.runs.prompts import RoleRegistry
+from framework.runs.teams import TeamSetup
 from framework.testing import Fail, ScriptedChatModel, Structured
 from teams.research.schemas import ClaimDraft, ReportDraft, SectionDraft
 from teams.supervisor import (

@@ -13,10 +13,10 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from typer.testing import CliRunner
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
 from framework.errors import ConfigError
 from framework.memory import Corpus
-from framework.registry import TeamSetup
+from framework.runs.teams import TeamSetup
 from framework.testing import CallTools, Reply, ScriptedChatModel, Structured
 from teams.configured.app import team_from_file
 from teams.research.schemas import (

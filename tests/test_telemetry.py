@@ -19,12 +19,12 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from typer.testing import CliRunner
 
-from framework.builder import TeamSettings, build_team, compile_team
 from framework.cli.app import app as cli
+from framework.engine.builder import TeamSettings, build_team, compile_team
 from framework.errors import ConfigError
 from framework.memory import Corpus
 from framework.persistence.checkpointer import default_serializer, sqlite_checkpointer
-from framework.runner import arun_team, run_team
+from framework.runs.runner import arun_team, run_team
 from framework.testing import Reply, ScriptedChatModel, Structured
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from teams.research import build_research_team, offline_roles
@@ -398,7 +398,7 @@ def test_cadre_trace_draws_a_paused_and_resumed_run_as_one_picture(
 
 
 def test_a_replan_that_drops_old_results_is_traced(recorder: Recorder) -> None:
-    from framework.records import ReviewVerdict
+    from framework.engine.records import ReviewVerdict
     from tests.roles import ScriptedReviewer
 
     reviewer = ScriptedReviewer([ReviewVerdict(decision="revise_plan", confidence=0.2)])

@@ -33,10 +33,10 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, KeyValue
 from opentelemetry.proto.metrics.v1.metrics_pb2 import Metric
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
 from framework.memory import Corpus
 from framework.persistence.checkpointer import default_serializer
-from framework.runner import RunResult, arun_team, run_team
+from framework.runs.runner import RunResult, arun_team, run_team
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from teams.research import build_research_team, offline_roles
 from telemetry.instrument import Telemetry

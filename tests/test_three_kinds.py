@@ -13,16 +13,16 @@ import pytest
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
-from framework.builder import compile_team
+from framework.engine.builder import compile_team
+from framework.engine.nodes.worker import WorkerBodies
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.engine.worker_kinds import WorkerKind, WorkerKinds
 from framework.errors import ConfigError
 from framework.memory import Corpus
-from framework.nodes.worker import WorkerBodies
-from framework.records import Task
-from framework.runtime import NodeContext
 from framework.testing import CallTools, Reply, ScriptedChatModel, Structured
 from framework.tools.mcp import McpServer, McpToolbox
 from framework.tools.worker import ToolWorker
-from framework.worker_kinds import WorkerKind, WorkerKinds
 from teams.research import build_research_team, model_roles
 from teams.research.schemas import (
     ClaimDraft,

@@ -22,10 +22,10 @@ from langchain_core.outputs import ChatResult
 from langchain_core.tools import BaseTool, StructuredTool, tool
 from pydantic import BaseModel, Field
 
+from framework.engine.records import Evidence, Task, WorkerResult
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
 from framework.memory import Passage
-from framework.records import Evidence, Task, WorkerResult
-from framework.runtime import NodeContext
 from framework.testing import CallTools, Fail, Reply, ScriptedChatModel
 from framework.tools._evidence import tool_source
 from framework.tools._threads import DaemonPool

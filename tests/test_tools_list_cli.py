@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from framework.cli.app import app
-from framework.registry import available_teams
+from framework.runs.teams import available_teams
 
 ROW_KEYS = {"team", "kind", "source", "tool", "description", "arguments"}
 TOOLS = '''\

@@ -10,14 +10,14 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from framework.builder import TeamSettings, build_team, compile_team
+from framework.engine.builder import TeamSettings, build_team, compile_team
+from framework.engine.records import Plan, Task
+from framework.engine.roles import Roles
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
+from framework.engine.worker_kinds import WorkerKind, WorkerKinds, check_worker_kinds
 from framework.errors import ConfigError, ReviewError
-from framework.records import Plan, Task
 from framework.review import Decision, decide, pending
-from framework.roles import Roles
-from framework.runtime import NodeContext
-from framework.state import TeamState
-from framework.worker_kinds import WorkerKind, WorkerKinds, check_worker_kinds
 from tests.roles import (
     EchoFormatter,
     JoiningAggregator,

@@ -24,7 +24,7 @@ from framework.errors import (
     ReviewError,
     ThreadBusyError,
 )
-from framework.home import checked_database_url
+from framework.runs.home import checked_database_url
 
 __all__ = [
     "DEBUG_VARIABLE",

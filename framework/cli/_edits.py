@@ -13,8 +13,8 @@ from typing import Any
 import yaml
 from pydantic import TypeAdapter, ValidationError
 
+from framework.engine.records import Plan, Task
 from framework.errors import ReviewError
-from framework.records import Plan, Task
 from framework.review import check_plan, validation_message
 from framework.review.limits import ReviewLimits
 
@@ -49,7 +49,8 @@ def _load(path: Path, what: str) -> Any:
 
 
 def read_plan(path: Path) -> Plan:
-    """A plan edit: a mapping with ``goal`` and ``tasks`` (see :class:`~framework.records.Plan`),
+    """A plan edit: a mapping with ``goal`` and ``tasks`` (see
+    :class:`~framework.engine.records.Plan`),
     checked as the review API checks an edited plan (unique task ids, some work to do).
 
     Raises:

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from framework.cli._common import REVIEWER_VARIABLE
+from framework.engine.records import Plan, Task
 from framework.policy.records import PolicyEntry, recorded_usage
-from framework.records import Plan, Task
-from framework.retention import ThreadStatus
+from framework.retention.pruning import ThreadStatus
 from framework.review import (
     AnswerReview,
     AnyReviewRequest,
@@ -24,10 +24,10 @@ from framework.review import (
     pending_revision,
 )
 from framework.review.records import PolicyReview
-from framework.threads import ThreadInfo
+from framework.runs.threads import ThreadInfo
 
 if TYPE_CHECKING:
-    from framework.runner import RunResult
+    from framework.runs.runner import RunResult
 
 __all__ = [
     "history_lines",

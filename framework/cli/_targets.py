@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from framework.cli._render import kind_label
+from framework.engine.records import Plan, Task
 from framework.errors import ReviewError
-from framework.records import Plan, Task
 from framework.review import AnyReviewRequest, Decision, DecisionKind, tasks_of
 
 __all__ = [

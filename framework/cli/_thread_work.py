@@ -1,7 +1,7 @@
 """The work of the thread commands (:mod:`framework.cli.review`), imported when one runs.
 
 Each command rebuilds the thread's app from what ``cadre run`` recorded (see
-:mod:`framework.threads`) and calls the review API (:mod:`framework.review`) on it; commands
+:mod:`framework.runs.threads`) and calls the review API (:mod:`framework.review`) on it; commands
 that only read a thread compile it read-only (no corpus indexed, no chat model built).
 """
 
@@ -30,10 +30,7 @@ from framework.cli._render import (
 from framework.cli._targets import approvals, describe, plan_edit, task_decisions, text_edit
 from framework.cli.progress import ProgressPrinter
 from framework.errors import ReviewError
-from framework.home import DataHome, resolve_home
-from framework.launch import Launched, relaunch
-from framework.observe import ObserverOptions
-from framework.retention import statuses_of
+from framework.retention.pruning import statuses_of
 from framework.review import (
     AnyReviewRequest,
     Decision,
@@ -44,9 +41,12 @@ from framework.review import (
     pending_revision,
     thread_ids,
 )
-from framework.runner import RunResult, arun_team
-from framework.stores import open_checkpointer
-from framework.threads import ThreadInfo, read_thread_info, thread_info
+from framework.runs.home import DataHome, resolve_home
+from framework.runs.launch import Launched, relaunch
+from framework.runs.observe import ObserverOptions
+from framework.runs.runner import RunResult, arun_team
+from framework.runs.stores import open_checkpointer
+from framework.runs.threads import ThreadInfo, read_thread_info, thread_info
 
 __all__ = [
     "approve_requests",

@@ -23,7 +23,7 @@ from framework.cli._common import (
 )
 from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import ConfigError
-from framework.home import DataHome, resolve_home
+from framework.runs.home import DataHome, resolve_home
 
 __all__ = ["list_workers", "submit", "worker"]
 
@@ -164,7 +164,7 @@ def submit(
 
 def _ingest(home: DataHome, corpus: Path) -> None:
     from framework.memory import ingest_corpus
-    from framework.stores import home_cipher, home_store
+    from framework.runs.stores import home_cipher, home_store
 
     created = home.create()
     store = home_store(created, home_cipher(created))
@@ -176,8 +176,8 @@ def _ingest(home: DataHome, corpus: Path) -> None:
 
 def _ended(home: DataHome, run_id: str) -> str:
     """Wait for the run's end; its status."""
+    from framework.runs.stores import home_cipher
     from framework.server._tables import UNFINISHED, ServerTables
-    from framework.stores import home_cipher
 
     tables = ServerTables(home.server_target, home_cipher(home))
     try:

@@ -19,7 +19,6 @@ import typer
 
 from framework.cli._common import HomeOption, fail
 from framework.errors import CadreError, ConfigError
-from framework.home import DataHome, resolve_home
 from framework.persistence.cipher import BlobCipher, key_id_of
 from framework.persistence.keys import (
     EnvKeyProvider,
@@ -28,6 +27,7 @@ from framework.persistence.keys import (
     retire,
     rotate,
 )
+from framework.runs.home import DataHome, resolve_home
 
 if TYPE_CHECKING:
     from framework.memory.store import SemanticStore
@@ -40,7 +40,7 @@ keys_app = typer.Typer(help="Encryption keys: status, rotate, reencrypt, retire.
 
 @contextmanager
 def _saver(home: Path | None, *, check: bool = True) -> Iterator[tuple[DataHome, CadreSaver]]:
-    from framework.stores import open_checkpointer
+    from framework.runs.stores import open_checkpointer
 
     data_home = resolve_home(home)
     with open_checkpointer(data_home, check=check) as saver:
@@ -51,7 +51,7 @@ def _saver(home: Path | None, *, check: bool = True) -> Iterator[tuple[DataHome,
 def _memory(data_home: DataHome, cipher: BlobCipher | None) -> Iterator[SemanticStore | None]:
     """The home's semantic store, when it may hold anything and its keys are saved (opening a
     store may seal, which would make a key)."""
-    from framework.stores import home_store
+    from framework.runs.stores import home_store
 
     provider = default_key_provider(data_home)
     saved = not isinstance(provider, FileKeyProvider) or provider.exists()

@@ -18,7 +18,7 @@ import typer
 
 from framework.cli._common import HomeOption, one_line
 from framework.errors import ConfigError, ReviewError
-from framework.home import DataHome, resolve_home
+from framework.runs.home import DataHome, resolve_home
 
 if TYPE_CHECKING:
     from framework.memory._provenance import ItemProvenance
@@ -36,7 +36,7 @@ NamespaceOption = Annotated[
 
 @contextmanager
 def _store(home: Path | None) -> Iterator[tuple[DataHome, SemanticStore]]:
-    from framework.stores import home_cipher, home_store
+    from framework.runs.stores import home_cipher, home_store
 
     data_home = resolve_home(home)
     if not data_home.has_memory():
@@ -186,8 +186,8 @@ def _source(provenance: ItemProvenance) -> str | None:
 
 def _echo_run(data_home: DataHome, provenance: ItemProvenance) -> None:
     """The run's thread as its checkpoints recorded it (or why it cannot be shown)."""
-    from framework.stores import open_checkpointer
-    from framework.threads import thread_info
+    from framework.runs.stores import open_checkpointer
+    from framework.runs.threads import thread_info
 
     thread_id = provenance.thread_id
     assert thread_id is not None

@@ -31,7 +31,7 @@ def read_policy(path: Path) -> str:
     Raises:
         ConfigError: It cannot be read, or is invalid (``FILE:LINE``).
     """
-    from framework.launch import load_policies
+    from framework.runs.launch import load_policies
 
     resolved = path.expanduser().resolve()
     try:
@@ -47,9 +47,9 @@ def check(
     file: Annotated[Path, typer.Argument(help="The policy file.", readable=False)],
 ) -> None:
     """Validate FILE and print its version, principal and policies per hook, in order."""
-    from framework.launch import load_policies
     from framework.policy import HOOKS
     from framework.policy.records import policy_version
+    from framework.runs.launch import load_policies
 
     try:
         text = read_policy(file)

@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from framework.runner import Event
+from framework.runs.runner import Event
 
 __all__ = ["ProgressPrinter"]
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from framework.cli._common import HomeOption, one_line
-from framework.home import resolve_home
+from framework.runs.home import resolve_home
 
 __all__ = ["purge_scope"]
 
@@ -28,7 +28,7 @@ def purge_scope(
     """Erase a scope: its memory namespaces and the items its threads wrote, its threads'
     checkpoints (review audit trail included), traces and run index entries; a tombstone
     records who, when and how much. Safe to run again after an interruption."""
-    from framework.purge import Scope, purge
+    from framework.retention.purge import Scope, purge
 
     report = purge(resolve_home(home), Scope.parse(scope), requested_by=by or getpass.getuser())
     if report.already:

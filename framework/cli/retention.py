@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from framework.cli._common import HomeOption, one_line
-from framework.home import resolve_home
+from framework.runs.home import resolve_home
 
 __all__ = ["retention_app"]
 
@@ -30,7 +30,7 @@ def apply(
     """Remove memory items, finished threads and trace records older than the rules keep
     them (see docs/memory.md, "Retention"); print what goes."""
     from framework.errors import ConfigError
-    from framework.retention_rules import RULES_FILE_NAME, apply_retention, read_rules
+    from framework.retention.rules import RULES_FILE_NAME, apply_retention, read_rules
 
     data_home = resolve_home(home)
     path = rules or data_home.root / RULES_FILE_NAME

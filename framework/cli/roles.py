@@ -16,8 +16,8 @@ import typer
 
 from framework.cli._common import HomeOption, fail
 from framework.errors import CadreError, ConfigError
-from framework.home import resolve_home
-from framework.role_registry import RolePrompt, RoleRegistry
+from framework.runs.home import resolve_home
+from framework.runs.prompts import RolePrompt, RoleRegistry
 
 __all__ = ["role_lines", "roles_app"]
 

@@ -17,8 +17,8 @@ from framework.cli._common import (
 )
 from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import CadreError, ConfigError
-from framework.home import resolve_home
-from framework.observe import ObserverOptions
+from framework.runs.home import resolve_home
+from framework.runs.observe import ObserverOptions
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -94,10 +94,11 @@ def run(
 
     from framework.cli._render import report_outcome
     from framework.cli.progress import ProgressPrinter
-    from framework.launch import LaunchRequest, launch
+    from framework.engine.state import to_jsonable
     from framework.review import pending
-    from framework.runner import arun_team, new_thread_id, to_jsonable
-    from framework.threads import ThreadInfo, refuse_existing_thread
+    from framework.runs.launch import LaunchRequest, launch
+    from framework.runs.runner import arun_team, new_thread_id
+    from framework.runs.threads import ThreadInfo, refuse_existing_thread
 
     err = Console(stderr=True)
     if not question.strip():
@@ -211,7 +212,7 @@ def _principal(user: str | None, tenant: str | None, scopes: str | None) -> Prin
 
 def _team_name(team: str | None, team_config: Path | None) -> str:
     """The team ``--team`` or ``--team-config`` names (``file:/abs/team.yaml`` for a file)."""
-    from framework.registry import TEAM_FILE_PREFIX
+    from framework.runs.teams import TEAM_FILE_PREFIX
 
     if team is not None and team_config is not None:
         fail(ConfigError("--team and --team-config both name the team: give one of them"))

@@ -11,7 +11,7 @@ import typer
 from framework.cli._common import DatabaseOption, HomeOption, one_line, use_database
 from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import ConfigError
-from framework.home import resolve_home
+from framework.runs.home import resolve_home
 
 __all__ = ["serve"]
 

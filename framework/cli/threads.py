@@ -15,10 +15,10 @@ import typer
 
 from framework.cli._common import EXIT_FAILED, HomeOption, fail
 from framework.errors import CadreError
-from framework.home import resolve_home
+from framework.runs.home import resolve_home
 
 if TYPE_CHECKING:
-    from framework.retention import PruneReport, ThreadPrune, ThreadStatus
+    from framework.retention.pruning import PruneReport, ThreadPrune, ThreadStatus
 
 __all__ = ["human_bytes", "list_threads", "prune_checkpoints", "prune_lines", "thread_table"]
 
@@ -113,7 +113,7 @@ def list_threads(home: HomeOption = None) -> None:
     latest checkpoint cannot be opened is listed as UNREADABLE, with the reason on stderr
     (exit 1).
     """
-    from framework.retention import thread_statuses
+    from framework.retention.pruning import thread_statuses
 
     data_home = resolve_home(home)
     try:
@@ -154,7 +154,7 @@ def prune_checkpoints(
     resumes from, a subgraph's latest state and the parent checkpoints kept ones run
     under. Forks hold their own copies, so they do not pin the thread they came from.
     """
-    from framework.retention import prune
+    from framework.retention.pruning import prune
 
     try:
         report = prune(resolve_home(home), keep_last, thread, vacuum=vacuum)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from framework.cli._common import HomeOption, one_line
-from framework.home import resolve_home
+from framework.runs.home import resolve_home
 
 if TYPE_CHECKING:
     from framework.server.tokens import ApiToken, TokenStore

@@ -74,9 +74,9 @@ def list_tools(
 
 def _rows(team: str | None, config: Path | None, model: str | None) -> list[ToolRow]:
     """The rows of the teams asked for, each built on one in-memory setup."""
-    from framework.chat_models import ProviderChatModel
     from framework.memory import Corpus, SemanticStore
-    from framework.registry import TEAM_FILE_PREFIX, TeamSetup, available_teams, load_team
+    from framework.models.chat import ProviderChatModel
+    from framework.runs.teams import TEAM_FILE_PREFIX, TeamSetup, available_teams, load_team
     from framework.testing import ScriptedChatModel
     from framework.tools.listing import team_tools
 

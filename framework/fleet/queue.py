@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from framework.database import is_postgres_url, open_database
 from framework.errors import ConfigError, brief
-from framework.home import DataHome
+from framework.runs.home import DataHome
 
 if TYPE_CHECKING:
     from dbos import DBOSClient

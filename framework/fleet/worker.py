@@ -31,12 +31,12 @@ from framework.fleet.queue import (
     migrate,
 )
 from framework.fleet.registry import WorkerRegistry
-from framework.home import DataHome
-from framework.observe import ObserverOptions
+from framework.runs.home import DataHome
+from framework.runs.observe import ObserverOptions
+from framework.runs.stores import home_checkpointer, home_cipher
 from framework.server._apps import TeamApps
 from framework.server._segments import Segments
 from framework.server._tables import ServerTables
-from framework.stores import home_checkpointer, home_cipher
 
 __all__ = ["FleetWorker", "WorkerOptions"]
 

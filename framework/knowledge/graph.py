@@ -17,6 +17,7 @@ from typing import Literal, TypeVar
 
 from pydantic import Field
 
+from framework.engine.records import Record
 from framework.errors import ConfigError
 from framework.knowledge._documents import DocumentRecords, document_key, without_document
 from framework.knowledge.records import (
@@ -35,7 +36,6 @@ from framework.memory.store import (
     StoreItem,
     namespace_path,
 )
-from framework.records import Record
 
 __all__ = ["KNOWLEDGE_NAMESPACE", "Direction", "KnowledgeGraph"]
 

@@ -9,8 +9,8 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from framework.engine.records import Record
 from framework.memory import normalised
-from framework.records import Record
 
 __all__ = [
     "Entity",

@@ -36,7 +36,8 @@ class Governance:
 
     @property
     def tombstones(self) -> Tombstones:
-        """The record of the scopes purged from this store (see :mod:`framework.purge`)."""
+        """The record of the scopes purged from this store (see
+        :mod:`framework.retention.purge`)."""
         return Tombstones(self._db, self._lock, self._scope_digest)
 
     def _scope_digest(self, scope: str) -> str:

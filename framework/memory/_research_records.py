@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from framework.records import Record
+from framework.engine.records import Record
 
 __all__ = [
     "LEGAL_STATUS_CHANGES",

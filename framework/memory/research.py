@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar, get_args
 
+from framework.engine.records import Record
 from framework.errors import ConfigError, InvalidUpdate
 from framework.memory._near_duplicates import near_duplicates
 from framework.memory._research_records import (
@@ -34,7 +35,6 @@ from framework.memory._research_rules import (
     unique,
 )
 from framework.memory.store import Namespace, SemanticStore, StoreItem, namespace_path
-from framework.records import Record
 
 __all__ = ["RESEARCH_NAMESPACE", "ResearchMemory"]
 

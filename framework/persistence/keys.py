@@ -24,7 +24,6 @@ from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
 from framework.errors import ConfigError
-from framework.home import DataHome
 from framework.persistence._keyfile import FileKeyProvider
 from framework.persistence._keyring import (
     KEY_CHECK_SIZE,
@@ -40,6 +39,7 @@ from framework.persistence._keyring import (
     retire,
     rotate,
 )
+from framework.runs.home import DataHome
 
 __all__ = [
     "KEYS_VARIABLE",
@@ -199,7 +199,7 @@ class CallableKeyProvider:
 
 def default_key_provider(home: DataHome, environ: Mapping[str, str] | None = None) -> KeyProvider:
     """``CADRE_KEYS`` when it is set, else the key file ``keys.json`` under the data home (not
-    created by :meth:`~FileKeyProvider.load`: ``framework.stores.home_cipher`` makes it when
+    created by :meth:`~FileKeyProvider.load`: ``framework.runs.stores.home_cipher`` makes it when
     the home's first blob is sealed)."""
     environ = environ if environ is not None else os.environ
     if environ.get(KEYS_VARIABLE, "").strip():

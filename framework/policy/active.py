@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from framework.engine.runtime import NodeContext
 from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Call
 from framework.policy.records import Hook, PolicyEntry, Principal
@@ -22,7 +23,6 @@ from framework.review._apply import decision_entry
 from framework.review._summary import call_summary, input_summary
 from framework.review.points import ask, review_fields, review_path
 from framework.review.records import AuditEntry, PolicyReview
-from framework.runtime import NodeContext
 
 __all__ = ["ACTIVE", "Active", "active"]
 

@@ -17,14 +17,14 @@ from typing import Any
 from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
+from framework.engine.middleware import Middleware, NodeCall
+from framework.engine.nodes.team_node import TeamNode
+from framework.engine.records import Task, WorkerResult
 from framework.errors import PolicyDenied
-from framework.middleware import Middleware, NodeCall
-from framework.nodes._node import TeamNode
 from framework.policy.active import ACTIVE, Active, Listener
 from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Policy
 from framework.policy.records import Principal, UsageRecord, recorded_usage
-from framework.records import Task, WorkerResult
 from framework.review.points import review_path
 
 __all__ = ["PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"]

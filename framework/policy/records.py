@@ -9,7 +9,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import Field
 
-from framework.records import Record, UsageRecord
+from framework.engine.records import Record, UsageRecord
 
 __all__ = [
     "ALLOW",

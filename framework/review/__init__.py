@@ -1,6 +1,6 @@
 """Human review: typed review requests at review points, decisions, audit trail, time travel.
 
-A team built with :attr:`framework.builder.TeamSettings.review` pauses at its review points
+A team built with :attr:`framework.engine.builder.TeamSettings.review` pauses at its review points
 with typed requests (:class:`PlanReview`, :class:`TaskReview`, :class:`AnswerReview`,
 :class:`NodeReview`). :func:`pending` lists them (several at once, subgraphs included);
 :func:`decide` checks decisions against them and resumes the run; every applied decision is

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from framework.nodes.planner import plan_signal
-from framework.records import Plan, Task, WorkerResult
+from framework.engine.nodes.planner import plan_signal
+from framework.engine.records import Plan, Task, WorkerResult
+from framework.engine.state import ResultReplacement, TaskReplacement, to_jsonable
 from framework.review._rules import tasks_of
 from framework.review.records import (
     AnswerReview,
@@ -24,8 +25,6 @@ from framework.review.records import (
     ReviewKind,
     ReviewRequest,
 )
-from framework.runner import to_jsonable
-from framework.state import ResultReplacement, TaskReplacement
 
 __all__ = [
     "apply_decision",

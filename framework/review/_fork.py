@@ -17,13 +17,13 @@ from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.pregel import Pregel
 
+from framework.engine.records import Plan
 from framework.errors import ReviewError
-from framework.records import Plan
 from framework.review._apply import audit_entry, edited_plan
 from framework.review._pending import checkpointer_of, thread_config, unknown_thread
 from framework.review._rules import check_plan
 from framework.review.points import REVIEW_NODES
-from framework.runner import new_thread_id as fresh_thread_id
+from framework.runs.runner import new_thread_id as fresh_thread_id
 
 __all__ = ["fork"]
 

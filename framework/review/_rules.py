@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from framework.engine.records import Plan, Task
 from framework.errors import ReviewError
-from framework.records import Plan, Task
 from framework.review.limits import ReviewLimits
 from framework.review.records import Decision, PlanReview, ReviewRequest, TaskReview
 

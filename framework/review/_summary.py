@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from framework.records import Plan, Task, WorkerResult
+from framework.engine.records import Plan, Task, WorkerResult
 
 __all__ = ["call_summary", "input_summary", "pause_summary", "state_summary"]
 

@@ -17,7 +17,6 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateSnapshot
 
 from framework.errors import ReviewError
-from framework.observe import RunObserver
 from framework.review._fork import fork
 from framework.review._history import history
 from framework.review._pending import (
@@ -29,7 +28,8 @@ from framework.review._pending import (
 )
 from framework.review._rules import check_decision, parse_decision
 from framework.review.records import AnyReviewRequest, Decision
-from framework.runner import EventHandler, RunResult, arun_team, hold_thread, run_team
+from framework.runs.observe import RunObserver
+from framework.runs.runner import EventHandler, RunResult, arun_team, hold_thread, run_team
 
 __all__ = [
     "adecide",
@@ -129,7 +129,7 @@ def decide(
         on_event: Receives the run's progress events.
         observer: Telemetry for the resumed part of the run.
         metadata: Recorded with the checkpoints the resumed part writes (see
-            :func:`framework.runner.run_team`).
+            :func:`framework.runs.runner.run_team`).
 
     Raises:
         ReviewError: Unknown thread or request id, a decision the request does not allow, an

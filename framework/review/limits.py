@@ -13,8 +13,8 @@ import json
 import os
 from dataclasses import dataclass
 
+from framework.engine.records import Plan, Task
 from framework.errors import ConfigError, ReviewError
-from framework.records import Plan, Task
 
 __all__ = ["ReviewLimits"]
 

@@ -20,8 +20,10 @@ from typing import Any, TypedDict, get_args
 
 from langgraph.types import Send, interrupt
 
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
 from framework.errors import ConfigError
-from framework.records import Task
 from framework.review._apply import apply_decision, decision_entry
 from framework.review._rules import check_decision, parse_decision
 from framework.review._summary import input_summary
@@ -35,8 +37,6 @@ from framework.review.records import (
     ReviewRequest,
     TaskReview,
 )
-from framework.runtime import NodeContext
-from framework.state import TeamState
 
 __all__ = [
     "REVIEW_NODES",

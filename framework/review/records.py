@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
 
-from framework.records import Plan, Record, Task
+from framework.engine.records import Plan, Record, Task
 
 __all__ = [
     "ALLOWED_DECISIONS",

@@ -8,8 +8,8 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from framework.launch import Launched, LaunchRequest, launch
-from framework.threads import ThreadInfo
+from framework.runs.launch import Launched, LaunchRequest, launch
+from framework.runs.threads import ThreadInfo
 
 __all__ = ["TeamApps"]
 
@@ -34,7 +34,7 @@ class TeamApps:
         """The app ``request`` launches (compiled once, then shared) for the block.
 
         Raises:
-            CadreError: As :func:`framework.launch.launch`.
+            CadreError: As :func:`framework.runs.launch.launch`.
         """
         key = f"{ThreadInfo.of(request, dict(request.roles)).model_dump_json()}|{request.read_only}"
         with self._lock:

@@ -15,8 +15,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from framework.launch import LaunchRequest
-from framework.registry import available_teams
+from framework.runs.launch import LaunchRequest
+from framework.runs.teams import available_teams
 from framework.server._http import blocking, body_of, caller_of, json_response, server_of
 from framework.server._requests import AssistantSearchBody
 from framework.server._shapes import iso

@@ -12,12 +12,12 @@ from abc import ABC, abstractmethod
 
 from framework.errors import ThreadBusyError
 from framework.persistence.saver import CadreSaver
+from framework.runs.threads import ThreadInfo
 from framework.server._caller import Caller
 from framework.server._requests import RunBody
 from framework.server._runlog import RunLog
 from framework.server._segments import Job, Segments, run_arguments
 from framework.server._tables import RunRow, ServerTables
-from framework.threads import ThreadInfo
 
 __all__ = ["RunDispatch"]
 

@@ -22,8 +22,8 @@ from framework.errors import (
     ReviewError,
     ThreadBusyError,
 )
-from framework.home import DataHome
 from framework.memory.langgraph_store import LangGraphStore
+from framework.runs.home import DataHome
 from framework.server._apps import TeamApps
 from framework.server._caller import Caller
 from framework.server._dispatch import RunDispatch

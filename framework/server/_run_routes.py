@@ -16,8 +16,8 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from framework.engine.state import to_jsonable
 from framework.review.api import thread_config
-from framework.runner import to_jsonable
 from framework.server._assistants import team_of
 from framework.server._caller import Caller
 from framework.server._http import (

@@ -14,20 +14,21 @@ from typing import Any, Protocol
 
 from langgraph.types import Command, Interrupt
 
+from framework.engine.state import to_jsonable
 from framework.errors import CadreError, ReviewError, brief
-from framework.home import DataHome
-from framework.launch import LaunchRequest
-from framework.observe import ObserverOptions
 from framework.persistence.saver import CadreSaver
 from framework.review.api import thread_config
-from framework.runner import StreamOptions, arun_team, to_jsonable
+from framework.runs.home import DataHome
+from framework.runs.launch import LaunchRequest
+from framework.runs.observe import ObserverOptions
+from framework.runs.runner import StreamOptions, arun_team
+from framework.runs.threads import ThreadInfo, thread_info
 from framework.server._apps import TeamApps
 from framework.server._caller import Caller
 from framework.server._requests import RunBody
 from framework.server._resume import resume_from
 from framework.server._shapes import interrupt_json
 from framework.server._tables import RunRow
-from framework.threads import ThreadInfo, thread_info
 
 __all__ = ["EventSink", "Job", "Segments"]
 

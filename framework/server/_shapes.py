@@ -11,8 +11,8 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import Interrupt, StateSnapshot
 
+from framework.engine.state import to_jsonable
 from framework.review.records import ALLOWED_DECISIONS
-from framework.runner import to_jsonable
 from framework.server._tables import RunRow, ThreadRow
 
 __all__ = [

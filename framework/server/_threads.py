@@ -18,9 +18,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from framework.errors import InvalidUpdate, ReviewError
-from framework.launch import LaunchRequest
 from framework.review.api import pending, thread_config
-from framework.runner import hold_thread
+from framework.runs.launch import LaunchRequest
+from framework.runs.runner import hold_thread
 from framework.server._assistants import team_of
 from framework.server._caller import Caller
 from framework.server._http import (

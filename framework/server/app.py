@@ -19,10 +19,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from framework.errors import CadreError, ConfigError
 from framework.fleet.queue import RunQueue, fleet_database
-from framework.home import DataHome
 from framework.memory import ingest_corpus
 from framework.memory.langgraph_store import LangGraphStore
-from framework.observe import ObserverOptions
+from framework.runs.home import DataHome
+from framework.runs.observe import ObserverOptions
+from framework.runs.stores import home_checkpointer, home_cipher, home_store
 from framework.server._apps import TeamApps
 from framework.server._assistants import assistant_routes
 from framework.server._dispatch import RunDispatch
@@ -37,7 +38,6 @@ from framework.server._threads import thread_routes
 from framework.server.console._pages import console_error, console_routes
 from framework.server.console._sessions import Sessions
 from framework.server.tokens import TokenStore
-from framework.stores import home_checkpointer, home_cipher, home_store
 
 __all__ = ["MAX_BODY_BYTES", "ServerOptions", "build_app"]
 

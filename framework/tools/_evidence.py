@@ -40,7 +40,8 @@ def tool_source(name: str, args: Mapping[str, Any]) -> str:
 
 def gathered(answers: Iterable[Answer], output_score: float) -> list[dict[str, Any]]:
     """The evidence of the answered calls, the best-scored item per source (the first on a
-    tie), best first, then by source: the fields of each :class:`~framework.records.Evidence`,
+    tie), best first, then by source: the fields of each
+    :class:`~framework.engine.records.Evidence`,
     for the result to validate in one pass (cheaper than a record per item)."""
     found: dict[str, tuple[float, str]] = {}
     for answer in answers:

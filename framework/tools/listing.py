@@ -1,14 +1,15 @@
 """What a team's workers can call, found by walking the team's graph (``cadre tools list``).
 
 :func:`team_tools` reads a built, uncompiled team graph without running it: each node that
-keeps the role it runs (:attr:`~framework.nodes._node.TeamNode.role`, the worker of a worker
+keeps the role it runs (:attr:`~framework.engine.nodes.team_node.TeamNode.role`, the worker of a
+worker
 node) is described by :func:`worker_tools`, and a node that is a compiled team (a phase of the
 MetaCoordinator, the extraction team's document graph) is walked in turn, its rows named by
 the path of teams (``meta/research``).
 
 A worker is described, first rule that applies:
 
-1. :class:`~framework.worker_kinds.WorkerKinds`: each kind's worker, under the kind's name;
+1. :class:`~framework.engine.worker_kinds.WorkerKinds`: each kind's worker, under the kind's name;
 2. a wrapper holding another worker in ``worker`` (research memory around the model-backed
    worker): the worker it wraps;
 3. a worker with ``tools`` (a :class:`~framework.tools.worker.ToolWorker`'s name -> tool
@@ -30,11 +31,11 @@ from langgraph.graph import StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from pydantic import BaseModel
 
-from framework.nodes._node import TeamNode
-from framework.roles import Worker
+from framework.engine.nodes.team_node import TeamNode
+from framework.engine.roles import Worker
+from framework.engine.worker_kinds import WorkerKinds
 from framework.tools._mcp_tool import McpTool, describe
 from framework.tools.mcp import McpServer, McpToolbox
-from framework.worker_kinds import WorkerKinds
 
 __all__ = ["ANY_KIND", "NO_TOOLS", "ToolRow", "team_tools", "worker_tools"]
 

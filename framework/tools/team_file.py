@@ -17,7 +17,7 @@ from typing import Any, Literal
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from framework.config_file import Where, invalid, read_yaml
+from framework.engine.config_file import Where, invalid, read_yaml
 from framework.errors import ConfigError
 from framework.tools._calls import as_tool
 from framework.tools._mcp_config import McpServer

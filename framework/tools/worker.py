@@ -2,8 +2,8 @@
 
 Example:
     >>> from langchain_core.tools import tool
-    >>> from framework.records import Task
-    >>> from framework.runtime import NodeContext
+    >>> from framework.engine.records import Task
+    >>> from framework.engine.runtime import NodeContext
     >>> from framework.testing import CallTools, Reply, ScriptedChatModel
     >>> @tool
     ... def add(a: int, b: int) -> int:
@@ -27,9 +27,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
+from framework.engine.records import Task, WorkerResult
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, ModelError
-from framework.records import Task, WorkerResult
-from framework.runtime import NodeContext
 from framework.tools._calls import Answer, Toolbox, ToolLike
 from framework.tools._evidence import gathered, unit
 
@@ -122,7 +122,7 @@ class ToolWorker:
 
     1. its artifact (``response_format="content_and_artifact"``) is a list or tuple of items
        each naming a ``source`` and a ``text`` (objects with those attributes, such as
-       :class:`~framework.memory.Passage` and :class:`~framework.records.Evidence`, or
+       :class:`~framework.memory.Passage` and :class:`~framework.engine.records.Evidence`, or
        mappings with those keys; ``score`` optional): those items (an empty list: none);
     2. its artifact, or its output when that is a JSON object (a tool returning a dict), names
        a non-empty string ``source``: one item with that source, its ``text`` (default: the

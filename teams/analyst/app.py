@@ -7,9 +7,9 @@ from typing import Any
 
 from langgraph.graph import StateGraph
 
+from framework.engine.worker_kinds import WorkerKind, WorkerKinds
 from framework.memory import ResearchMemory
-from framework.registry import TeamSetup
-from framework.worker_kinds import WorkerKind, WorkerKinds
+from framework.runs.teams import TeamSetup
 from teams.analyst.planning import KINDS, KindChoosingPlanner
 from teams.analyst.tables import TableIndex, TableWorker
 from teams.research.graph import build_research_team, model_roles, offline_roles

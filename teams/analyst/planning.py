@@ -3,10 +3,10 @@ whose sources match it best."""
 
 from __future__ import annotations
 
+from framework.engine.records import Plan, Task
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
 from framework.memory import Corpus
-from framework.records import Plan, Task
-from framework.runtime import NodeContext
-from framework.state import TeamState
 from teams.analyst.tables import TableIndex
 from teams.research.text import split_question
 

@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from framework.engine.records import Evidence, Task, WorkerResult
+from framework.engine.runtime import NodeContext
 from framework.errors import CorpusError, NotTextError
 from framework.memory import read_text
-from framework.records import Evidence, Task, WorkerResult
-from framework.runtime import NodeContext
 from teams.research.text import keywords
 
 __all__ = ["TableIndex", "TableRow", "TableWorker"]

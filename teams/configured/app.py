@@ -13,18 +13,18 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.graph import StateGraph
 
-from framework.chat_models import ProviderChatModel
+from framework.engine.records import Task, WorkerResult
+from framework.engine.roles import Roles, Worker
+from framework.engine.runtime import NodeContext
+from framework.engine.worker_kinds import WorkerKind, WorkerKinds
 from framework.errors import ConfigError
 from framework.memory import ResearchMemory
+from framework.models.chat import ProviderChatModel
 from framework.policy import governed
-from framework.records import Task, WorkerResult
-from framework.registry import TeamSetup
-from framework.roles import Roles, Worker
-from framework.runtime import NodeContext
+from framework.runs.teams import TeamSetup
 from framework.tools.mcp import McpServer, McpToolbox
 from framework.tools.team_file import ROLES, KindSpec, LoadedTeamFile, load_team_file
 from framework.tools.worker import TOOL_WORKER_SYSTEM, ToolWorker
-from framework.worker_kinds import WorkerKind, WorkerKinds
 from teams.analyst.planning import KindChoosingPlanner
 from teams.analyst.tables import TableIndex, TableWorker
 from teams.configured.planning import RenamingPlanner

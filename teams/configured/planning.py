@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from framework.records import Plan
-from framework.roles import Planner
-from framework.runtime import NodeContext
-from framework.state import TeamState
+from framework.engine.records import Plan
+from framework.engine.roles import Planner
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
 
 __all__ = ["RenamingPlanner"]
 

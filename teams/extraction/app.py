@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.graph import StateGraph
 
 from framework.knowledge import KnowledgeGraph
-from framework.registry import TeamSetup
+from framework.runs.teams import TeamSetup
 from teams.extraction.graph import build_extraction_team, model_roles, offline_roles
 from teams.extraction.prompts import (
     CARTOGRAPHER_ROLE,

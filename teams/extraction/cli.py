@@ -17,15 +17,15 @@ from rich.markup import escape
 
 from framework.cli._common import HomeOption, announce_thread, fail
 from framework.errors import CadreError, ConfigError
-from framework.home import DataHome, resolve_home
-from framework.observe import ObserverOptions
+from framework.runs.home import DataHome, resolve_home
+from framework.runs.observe import ObserverOptions
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from rich.console import Console
 
-    from framework.runner import Event, RunResult
-    from framework.threads import ThreadInfo
+    from framework.runs.runner import Event, RunResult
+    from framework.runs.threads import ThreadInfo
     from teams.extraction.documents import Document
 
 __all__ = ["TEAM", "extract"]
@@ -72,8 +72,8 @@ def _run(
     """Extract ``documents`` into the home's graph under ``thread_id``."""
     import asyncio
 
-    from framework.launch import TeamOptions, open_team
-    from framework.runner import arun_team
+    from framework.runs.launch import TeamOptions, open_team
+    from framework.runs.runner import arun_team
     from teams.extraction.app import extraction_team
     from teams.extraction.state import dump
 
@@ -128,9 +128,9 @@ def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
     """Extract entities and relations from documents into the knowledge graph."""
     from rich.console import Console
 
-    from framework.chat_models import ProviderChatModel
-    from framework.runner import new_thread_id
-    from framework.threads import ThreadInfo, refuse_existing_thread
+    from framework.models.chat import ProviderChatModel
+    from framework.runs.runner import new_thread_id
+    from framework.runs.threads import ThreadInfo, refuse_existing_thread
     from teams.extraction.documents import read_documents
     from teams.extraction.graph import ExtractionSettings
     from teams.extraction.report import ExtractionTotals

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from framework.nodes._node import SyncBody
-from framework.runtime import NodeContext
+from framework.engine.nodes.team_node import SyncBody
+from framework.engine.runtime import NodeContext
 from teams.extraction.state import DocumentState, Extraction, read_record
 
 __all__ = ["DEFAULT_MIN_CONFIDENCE", "confidence_filter_body"]

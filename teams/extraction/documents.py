@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pydantic import Field
 
+from framework.engine.records import Record
 from framework.errors import CorpusError
 from framework.memory import (
     LIST_MARKER,
@@ -31,7 +32,6 @@ from framework.memory import (
     read_text,
 )
 from framework.memory.corpus import CORPUS_SUFFIXES, unreadable_reason
-from framework.records import Record
 
 __all__ = [
     "LIST_JOIN",

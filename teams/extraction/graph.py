@@ -8,10 +8,10 @@ document subgraph
                                   --> confidence_filter -> saver -> END
 ```
 
-Every node is a :class:`~framework.nodes._node.TeamNode`, so the middleware (telemetry,
+Every node is a :class:`~framework.engine.nodes.team_node.TeamNode`, so the middleware (telemetry,
 policies) wraps each; the cartographer and critic, which may call a model, share one
 concurrency cap. The team's graph is returned uncompiled (the document subgraph is compiled
-into it as a node); compile it with :func:`framework.builder.compile_team`.
+into it as a node); compile it with :func:`framework.engine.builder.compile_team`.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from framework.builder import compile_team
-from framework.concurrency import DispatchLimiter
+from framework.engine.builder import compile_team
+from framework.engine.concurrency import DispatchLimiter
+from framework.engine.middleware import Middleware, check_middleware
+from framework.engine.nodes.team_node import SyncBody, TeamNode
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
 from framework.knowledge import KnowledgeGraph
 from framework.memory import Corpus
-from framework.middleware import Middleware, check_middleware
-from framework.nodes._node import SyncBody, TeamNode
-from framework.runtime import NodeContext
 from teams.extraction.cartographer import Cartographer, ModelCartographer, PatternCartographer
 from teams.extraction.confidence_filter import DEFAULT_MIN_CONFIDENCE, confidence_filter_body
 from teams.extraction.critic import Critic, ModelCritic, RuleCritic

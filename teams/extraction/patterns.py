@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from teams.values import values_in
-from teams.verbs import IRREGULAR
+from teams.language.values import values_in
+from teams.language.verbs import IRREGULAR
 
 __all__ = ["Reading", "noun_phrases", "read_sentence"]
 

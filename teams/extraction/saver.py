@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from framework.engine.nodes.team_node import SyncBody
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
 from framework.knowledge import Entity, KnowledgeGraph, Provenance, Relation, entity_id
-from framework.nodes._node import SyncBody
-from framework.runtime import NodeContext
 from teams.extraction.documents import Document
 from teams.extraction.state import (
     DocumentReport,

@@ -26,8 +26,8 @@ from typing import Annotated, Any, TypedDict, TypeVar
 
 from pydantic import Field
 
-from framework.records import Record
-from framework.state import GovernedState
+from framework.engine.records import Record
+from framework.engine.state import GovernedState
 
 __all__ = [
     "Critique",

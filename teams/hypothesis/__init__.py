@@ -3,7 +3,7 @@ memory (hypotheses, conflicts, evidence kept across runs) to a cited report."""
 
 from __future__ import annotations
 
-from framework.records import SourceError
+from framework.engine.records import SourceError
 from teams.hypothesis.graph import (
     DEFAULT_SETTINGS,
     NODES,

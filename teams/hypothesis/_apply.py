@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langgraph.types import Overwrite
 
+from framework.engine.runtime import NodeContext
 from framework.errors import InvalidUpdate
 from framework.memory import (
     LEGAL_STATUS_CHANGES,
@@ -19,7 +20,6 @@ from framework.memory import (
     HypothesisStatus,
     ResearchMemory,
 )
-from framework.runtime import NodeContext
 from teams.hypothesis._search import gather
 from teams.hypothesis.events import (
     ConflictFound,

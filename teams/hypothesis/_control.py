@@ -6,10 +6,10 @@ from typing import Any, cast
 
 from langchain_core.messages import AIMessage
 
+from framework.engine.routing import read_step
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
 from framework.memory import ResearchMemory
-from framework.routing import read_step
-from framework.runtime import NodeContext
 from teams.hypothesis.events import NextStep, Started, emit
 from teams.hypothesis.roles import HypothesisRoles
 from teams.hypothesis.rules import iteration_bound, next_step_by_rule

@@ -10,9 +10,9 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage
 from langgraph.types import Send
 
+from framework.engine.records import SourceError
+from framework.engine.runtime import NodeContext
 from framework.memory import EvidenceRecord, ResearchMemory
-from framework.records import SourceError
-from framework.runtime import NodeContext
 from teams.hypothesis.events import EvidenceFound, Searching, SourceFailed, emit
 from teams.hypothesis.roles import HypothesisRoles
 from teams.hypothesis.rules import pending_queries

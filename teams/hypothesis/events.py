@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from framework.runtime import NodeContext
+from framework.engine.runtime import NodeContext
 
 __all__ = [
     "ConflictFound",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from framework.engine.records import Evidence
 from framework.memory import EvidenceRecord, ResearchMemory
-from framework.records import Evidence
 from teams.hypothesis.state import HypothesisState
 
 __all__ = ["handed_over", "run_evidence"]

@@ -7,7 +7,8 @@ START -> recall -> supervisor --search--> search --Send x sources--> source --> 
                       \\--synthesize--> synthesize -> END
 ```
 
-The graph is returned uncompiled; compile it once with :func:`framework.builder.compile_team`.
+The graph is returned uncompiled; compile it once with
+:func:`framework.engine.builder.compile_team`.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 
-from framework.concurrency import DispatchLimiter
+from framework.engine.concurrency import DispatchLimiter
+from framework.engine.nodes.team_node import TeamNode
 from framework.errors import ConfigError
 from framework.memory import Corpus, ResearchMemory
-from framework.nodes._node import TeamNode
 from teams.hypothesis._apply import judge_body, resolve_body, synthesize_body
 from teams.hypothesis._control import recall_body, route_next, supervisor_body
 from teams.hypothesis._search import SourceBodies, route_to_sources, search_body

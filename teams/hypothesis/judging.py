@@ -1,7 +1,8 @@
 """The offline judge: proposes hypotheses from the evidence, weighs them, finds conflicts.
 
 For each hypothesis, the evidence close in meaning to its statement (cosine >= ``similar``) on
-the same subject supports it, unless it disagrees (:func:`teams.contradiction.disagreement`:
+the same subject supports it, unless it disagrees
+(:func:`teams.language.contradiction.disagreement`:
 another figure, date, colour, material or fuel, or the negation), in which case it contradicts
 it. A correction ("a misprint", "was corrected to") neither supports nor contradicts: the
 resolver weighs it. A supporting and a contradicting piece of evidence that
@@ -14,17 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from framework.engine.runtime import NodeContext
 from framework.memory import EvidenceRecord, Hypothesis, HypothesisStatus, ResearchMemory
-from framework.runtime import NodeContext
-from teams.contradiction import (
+from teams.hypothesis.state import HypothesisState
+from teams.hypothesis.verdicts import Assessment, ConflictClaim, Judgment, upheld_side
+from teams.language.contradiction import (
     DEFAULT_OVERLAP,
     agrees,
     claim_of,
     disagreement,
     same_subject,
 )
-from teams.hypothesis.state import HypothesisState
-from teams.hypothesis.verdicts import Assessment, ConflictClaim, Judgment, upheld_side
 
 __all__ = ["EvidenceJudge", "confidence_of"]
 

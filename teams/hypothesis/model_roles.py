@@ -14,9 +14,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.errors import GraphBubbleUp
 
+from framework.engine.runtime import NodeContext
 from framework.errors import brief
 from framework.memory import Conflict, EvidenceRecord, ResearchMemory
-from framework.runtime import NodeContext
 from teams.hypothesis.evidence import run_evidence
 from teams.hypothesis.prompts import (
     JUDGE_SYSTEM,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from framework.memory import Conflict, EvidenceRecord
-from framework.role_registry import RoleRegistry
+from framework.runs.prompts import RoleRegistry
 from teams.hypothesis.rules import open_conflicts, pending_queries
 from teams.hypothesis.state import HypothesisState
 from teams.hypothesis.verdicts import Decision

@@ -3,7 +3,7 @@ evidence as ``path:line``, then what stays unresolved and what the run started f
 
 Only confirmed hypotheses are stated as findings; refuted ones are listed as ruled out. Every
 line outside the note sections ("Unresolved", "Memory", "Review" and "Sources", see
-:mod:`teams.answer_layout`) cites evidence, so the MetaCoordinator's compliance check can
+:mod:`teams.language.answer_layout`) cites evidence, so the MetaCoordinator's compliance check can
 verify it.
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from framework.engine.runtime import NodeContext
 from framework.memory import EvidenceRecord, Hypothesis, ResearchMemory
-from framework.runtime import NodeContext
-from teams.answer_layout import note_section
 from teams.hypothesis.state import HypothesisState
+from teams.language.answer_layout import note_section
 
 __all__ = ["ReportSynthesizer", "hypothesis_report"]
 

@@ -2,17 +2,17 @@
 
 Decisive evidence is other evidence close in meaning to either side that either corrects one
 of them ("a misprint", "confused it with", "was corrected to"; see
-:func:`teams.contradiction.correction_of`) or agrees with exactly one of them (the judge's
+:func:`teams.language.contradiction.correction_of`) or agrees with exactly one of them (the judge's
 agreement test); corrections are weighed first. Without it, the newer dated source is
 preferred. Without dates, nothing decides: the conflict stays open and the report says so.
 """
 
 from __future__ import annotations
 
+from framework.engine.runtime import NodeContext
 from framework.memory import Conflict, EvidenceRecord, ResearchMemory
-from framework.runtime import NodeContext
-from teams.contradiction import DEFAULT_OVERLAP, claim_of
 from teams.hypothesis.verdicts import Resolution, newer_side, side_of
+from teams.language.contradiction import DEFAULT_OVERLAP, claim_of
 
 __all__ = ["DecisiveSourceResolver", "candidates"]
 

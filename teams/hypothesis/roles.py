@@ -12,10 +12,10 @@ from typing import Protocol, runtime_checkable
 
 from langchain_core.tools import BaseTool
 
+from framework.engine.roles import check_roles
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
 from framework.memory import Conflict, EvidenceRecord, ResearchMemory
-from framework.roles import check_roles
-from framework.runtime import NodeContext
 from teams.hypothesis.state import HypothesisState
 from teams.hypothesis.verdicts import Decision, Judgment, Resolution
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from langchain_core.tools import BaseTool
 
-from framework.runtime import NodeContext
+from framework.engine.runtime import NodeContext
 from teams.hypothesis.state import HypothesisState
 from teams.hypothesis.verdicts import Decision
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from framework.engine.middleware import Middleware, check_middleware
 from framework.errors import ConfigError
-from framework.middleware import Middleware, check_middleware
 from teams.hypothesis.rules import DEFAULT_ENOUGH_NEW, DEFAULT_MAX_ITERATIONS
 
 __all__ = ["HypothesisSettings"]

@@ -26,13 +26,13 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.errors import GraphBubbleUp
 from pydantic import ValidationError
 
+from framework.engine.records import SourceError
 from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage
-from framework.records import SourceError
-from teams.contradiction import claim_of, same_subject
+from teams.language.contradiction import claim_of, same_subject
+from teams.language.values import stated_date
 from teams.research.offline import cited_sentence
 from teams.research.text import scored_sentences
-from teams.values import stated_date
 
 __all__ = ["CORPUS_SOURCE", "SourceOutcome", "arun_source", "corpus_source", "run_source"]
 

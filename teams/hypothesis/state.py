@@ -25,9 +25,9 @@ from typing import Annotated, Literal, TypedDict, get_args
 
 from langchain_core.messages import AnyMessage
 
+from framework.engine.records import Evidence, SourceError
+from framework.engine.state import MESSAGE_LIMIT, GovernedState, bounded_messages, merge_by_id
 from framework.memory import Conflict, Hypothesis
-from framework.records import Evidence, SourceError
-from framework.state import MESSAGE_LIMIT, GovernedState, bounded_messages, merge_by_id
 
 __all__ = [
     "STEPS",

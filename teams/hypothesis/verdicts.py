@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from framework.memory import Conflict, EvidenceRecord, HypothesisStatus
-from teams.contradiction import DEFAULT_OVERLAP, agrees, correction_of
 from teams.hypothesis.state import Step
+from teams.language.contradiction import DEFAULT_OVERLAP, agrees, correction_of
 
 __all__ = [
     "Assessment",

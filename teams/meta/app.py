@@ -9,7 +9,7 @@ from typing import Any
 
 from langgraph.graph import StateGraph
 
-from framework.registry import TeamSetup
+from framework.runs.teams import TeamSetup
 from teams.extraction.app import extraction_team
 from teams.hypothesis.app import hypothesis_team
 from teams.meta.assessors import CitationCompliance, EvidenceRisk

@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any, Protocol, runtime_checkable
 
-from framework.records import Evidence, Finding
-from framework.runtime import NodeContext
-from teams.answer_layout import answer_claims
-from teams.contradiction import DEFAULT_OVERLAP, disagreement
+from framework.engine.records import Evidence, Finding
+from framework.engine.runtime import NodeContext
+from teams.language.answer_layout import answer_claims
+from teams.language.contradiction import DEFAULT_OVERLAP, disagreement
 
 __all__ = ["Assessor", "CitationCompliance", "EvidenceRisk", "found_evidence"]
 
@@ -40,7 +40,8 @@ class Assessor(Protocol):
 class EvidenceRisk:
     """Flags weak evidence (failed or low-confidence tasks) and conflicting passages.
 
-    Two passages conflict when :func:`teams.contradiction.disagreement` says so: they share most
+    Two passages conflict when :func:`teams.language.contradiction.disagreement` says so: they
+    share most
     of their content words yet one negates what the other states, or they give different
     numbers for the same thing.
     """
@@ -87,7 +88,9 @@ class EvidenceRisk:
 class CitationCompliance:
     """Flags claims of the final answer that cite nothing, or cite a source no worker found.
 
-    Only the answer's claims are read (:func:`teams.answer_layout.answer_claims`): cadre's own
+
+    Only the answer's claims are read (:func:`teams.language.answer_layout.answer_claims`):
+    cadre's own
     note sections (what was not answered or was rejected in review, the review, the sources)
     state nothing to cite.
     """

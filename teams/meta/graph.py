@@ -20,12 +20,10 @@ from typing import Annotated, Any
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from framework.builder import compile_team
-from framework.errors import ConfigError
-from framework.middleware import Middleware
-from framework.nodes._node import TeamNode
-from framework.policy import inherit_policies
-from framework.records import (
+from framework.engine.builder import compile_team
+from framework.engine.middleware import Middleware
+from framework.engine.nodes.team_node import TeamNode
+from framework.engine.records import (
     Evidence,
     Finding,
     MemoryFact,
@@ -34,9 +32,8 @@ from framework.records import (
     Task,
     WorkerResult,
 )
-from framework.review.records import AuditEntry
-from framework.runtime import NodeContext
-from framework.state import (
+from framework.engine.runtime import NodeContext
+from framework.engine.state import (
     GovernedState,
     append_unique,
     append_unique_facts,
@@ -44,6 +41,9 @@ from framework.state import (
     merge_results,
     merge_tasks,
 )
+from framework.errors import ConfigError
+from framework.policy import inherit_policies
+from framework.review.records import AuditEntry
 from teams.meta.assessors import Assessor
 
 __all__ = ["MetaState", "Phase", "build_meta_coordinator", "build_phased_coordinator"]

@@ -9,9 +9,9 @@ from typing import Any, Literal
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-from framework.records import Finding, WorkerResult
-from framework.runtime import NodeContext
-from teams.answer_layout import answer_claims
+from framework.engine.records import Finding, WorkerResult
+from framework.engine.runtime import NodeContext
+from teams.language.answer_layout import answer_claims
 from teams.meta.assessors import found_evidence
 from teams.research.prompts import evidence_lines
 from teams.research.schemas import StructuredCall

@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.graph import StateGraph
 
 from framework.memory import ResearchMemory
-from framework.registry import TeamSetup
+from framework.runs.teams import TeamSetup
 from teams.research.graph import build_research_team, model_roles, offline_roles
 from teams.research.prompts import ResearchPrompts
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from framework.engine.records import MemoryFact, Provenance
+from framework.engine.runtime import NodeContext
 from framework.memory import RESEARCH_NAMESPACE, Namespace, ResearchMemory, SemanticStore, StoreItem
-from framework.records import MemoryFact, Provenance
-from framework.runtime import NodeContext
 
 __all__ = ["FACTS_NAMESPACE", "fact_provenance", "facts_namespace", "remember_facts"]
 

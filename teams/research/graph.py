@@ -9,9 +9,9 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import StateGraph
 
-from framework.builder import TeamSettings, build_team
+from framework.engine.builder import TeamSettings, build_team
+from framework.engine.roles import Roles
 from framework.memory import Corpus, ResearchMemory, SemanticStore
-from framework.roles import Roles
 from policies.reflection import ConfidenceReached, NoProgress
 from policies.retry import transient_retry
 from teams.research.facts import facts_namespace

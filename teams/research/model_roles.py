@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from framework.engine.records import Evidence, MemoryFact, Plan, ReviewVerdict
+from framework.engine.roles import Roles
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
 from framework.errors import ConfigError
 from framework.memory import Corpus, Namespace, SemanticStore
-from framework.records import Evidence, MemoryFact, Plan, ReviewVerdict
-from framework.roles import Roles
-from framework.runtime import NodeContext
-from framework.state import TeamState
-from teams.answer_layout import claim_heading, note_section
+from teams.language.answer_layout import claim_heading, note_section
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.model_worker import ModelWorker
 from teams.research.prompts import (

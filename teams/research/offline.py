@@ -6,6 +6,17 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from framework.engine.records import (
+    Evidence,
+    MemoryFact,
+    Plan,
+    ReviewVerdict,
+    Task,
+    WorkerResult,
+)
+from framework.engine.roles import Worker
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
 from framework.memory import (
     Corpus,
     EvidenceRecord,
@@ -14,17 +25,6 @@ from framework.memory import (
     ResearchMemory,
     SemanticStore,
 )
-from framework.records import (
-    Evidence,
-    MemoryFact,
-    Plan,
-    ReviewVerdict,
-    Task,
-    WorkerResult,
-)
-from framework.roles import Worker
-from framework.runtime import NodeContext
-from framework.state import TeamState
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 from teams.research.text import (

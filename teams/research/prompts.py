@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from framework.engine.records import Evidence, Task
+from framework.engine.state import TeamState
 from framework.memory import Passage
-from framework.records import Evidence, Task
-from framework.role_registry import RoleRegistry
-from framework.state import TeamState
+from framework.runs.prompts import RoleRegistry
 from teams.research.report import results_in_order
 
 __all__ = [

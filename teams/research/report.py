@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from framework.records import Evidence, Task, WorkerResult
-from framework.state import TeamState
-from teams.answer_layout import note_section
+from framework.engine.records import Evidence, Task, WorkerResult
+from framework.engine.state import TeamState
+from teams.language.answer_layout import note_section
 
 __all__ = ["CLAIM_MIN_SCORE", "cited_report", "rejected_tasks", "results_in_order"]
 

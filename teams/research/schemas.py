@@ -14,8 +14,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from framework.engine.records import ReviewDecision, Task
 from framework.errors import ModelError
-from framework.records import ReviewDecision, Task
 
 __all__ = [
     "ClaimDraft",

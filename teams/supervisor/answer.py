@@ -8,9 +8,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from framework.records import Evidence
-from framework.runtime import NodeContext
-from teams.answer_layout import note_section
+from framework.engine.records import Evidence
+from framework.engine.runtime import NodeContext
+from teams.language.answer_layout import note_section
 from teams.supervisor.draft_content import cited_sources
 from teams.supervisor.rules import useful_results
 from teams.supervisor.state import SupervisorState, relations_in, statement

@@ -21,10 +21,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from teams.language.values import CATEGORIES, values_in
+from teams.language.verbs import lemma
 from teams.research.text import keywords, stem
 from teams.supervisor.state import FoundRelation
-from teams.values import CATEGORIES, values_in
-from teams.verbs import lemma
 
 __all__ = ["Chain", "answering_chains", "focus_of", "focus_words", "relation_sentence"]
 

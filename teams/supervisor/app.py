@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.graph import StateGraph
 
 from framework.knowledge import KnowledgeGraph
-from framework.registry import TeamSetup
+from framework.runs.teams import TeamSetup
 from teams.supervisor.graph import (
     SupervisorSettings,
     build_supervisor_team,

@@ -3,7 +3,7 @@ documents.
 
 The run uses the data home's encrypted store and checkpointer, under a thread of its own; what
 it ran with (the model, the memory scope, the role prompt versions) is sealed in the thread's
-checkpoints as its :class:`~framework.threads.ThreadInfo` (no corpus: the graph is read as it
+checkpoints as its :class:`~framework.runs.threads.ThreadInfo` (no corpus: the graph is read as it
 is), so ``cadre threads`` lists it as team ``supervisor`` and ``cadre resume`` can continue it.
 """
 
@@ -16,15 +16,15 @@ import typer
 
 from framework.cli._common import HomeOption, announce_thread, fail
 from framework.errors import CadreError, ConfigError
-from framework.home import DataHome, resolve_home
-from framework.observe import ObserverOptions
+from framework.runs.home import DataHome, resolve_home
+from framework.runs.observe import ObserverOptions
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from rich.console import Console
 
-    from framework.runner import RunResult
-    from framework.threads import ThreadInfo
+    from framework.runs.runner import RunResult
+    from framework.runs.threads import ThreadInfo
 
 __all__ = ["TEAM", "ask", "empty_graph_message"]
 
@@ -54,8 +54,8 @@ def _answer(
 
     from framework.cli.progress import ProgressPrinter
     from framework.knowledge import KnowledgeGraph
-    from framework.launch import TeamOptions, open_team
-    from framework.runner import arun_team
+    from framework.runs.launch import TeamOptions, open_team
+    from framework.runs.runner import arun_team
     from teams.supervisor.app import supervisor_team
 
     options = TeamOptions(
@@ -98,9 +98,10 @@ def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
     """Answer QUESTION from the knowledge graph `cadre extract` built, citing the documents."""
     from rich.console import Console
 
-    from framework.chat_models import ProviderChatModel
-    from framework.runner import new_thread_id, to_jsonable
-    from framework.threads import ThreadInfo, refuse_existing_thread
+    from framework.engine.state import to_jsonable
+    from framework.models.chat import ProviderChatModel
+    from framework.runs.runner import new_thread_id
+    from framework.runs.threads import ThreadInfo, refuse_existing_thread
 
     err = Console(stderr=True)
     scope = tuple(part for part in memory_scope.split("/") if part)

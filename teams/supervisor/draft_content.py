@@ -17,10 +17,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langgraph.errors import GraphBubbleUp
 
+from framework.engine.runtime import NodeContext
 from framework.errors import ModelError, brief
 from framework.memory import normalised
-from framework.runtime import NodeContext
-from teams.answer_layout import claim_heading, note_section
+from teams.language.answer_layout import claim_heading, note_section
 from teams.research.schemas import ReportDraft, StructuredCall
 from teams.supervisor.answering import answering_chains, focus_words, relation_sentence
 from teams.supervisor.prompts import DRAFTER_SYSTEM, drafter_request

@@ -6,7 +6,8 @@ START -> intake -> supervisor --query_memory--> query_memory --> supervisor
                      \\--finish--> finish -> END
 ```
 
-The graph is returned uncompiled; compile it once with :func:`framework.builder.compile_team`.
+The graph is returned uncompiled; compile it once with
+:func:`framework.engine.builder.compile_team`.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from dataclasses import dataclass
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 
+from framework.engine.middleware import Middleware, check_middleware
+from framework.engine.nodes.team_node import TeamNode
+from framework.engine.roles import check_roles
 from framework.errors import ConfigError
 from framework.knowledge import KnowledgeGraph
-from framework.middleware import Middleware, check_middleware
-from framework.nodes._node import TeamNode
-from framework.roles import check_roles
 from teams.supervisor.answer import finish_body
 from teams.supervisor.draft_content import ModelWriter, TemplateWriter, Writer, draft_content_body
 from teams.supervisor.prompts import DRAFTER_SYSTEM, SUPERVISOR_SYSTEM

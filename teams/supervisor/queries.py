@@ -13,9 +13,9 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.errors import GraphBubbleUp
 
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, CryptoError, brief
 from framework.knowledge import Entity, KnowledgeGraph
-from framework.runtime import NodeContext
 from teams.research.text import STOPWORDS, keywords, singular
 from teams.supervisor.state import Query, StepError, SupervisorState
 

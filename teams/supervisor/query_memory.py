@@ -15,9 +15,9 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langgraph.errors import GraphBubbleUp
 
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, CryptoError, brief
 from framework.knowledge import Entity, KnowledgeGraph, Provenance, Relation
-from framework.runtime import NodeContext
 from teams.supervisor.queries import describe
 from teams.supervisor.rules import pending_queries
 from teams.supervisor.state import (

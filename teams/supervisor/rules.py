@@ -12,7 +12,7 @@ The rule, in order:
 
 from __future__ import annotations
 
-from framework.runtime import NodeContext
+from framework.engine.runtime import NodeContext
 from teams.supervisor.queries import describe
 from teams.supervisor.state import (
     DecisionRecord,

@@ -18,8 +18,8 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Literal, TypedDict, get_args
 
-from framework.records import Evidence
-from framework.state import GovernedState
+from framework.engine.records import Evidence
+from framework.engine.state import GovernedState
 from teams.supervisor.messages import MessageWindow, add_to_window
 
 __all__ = [

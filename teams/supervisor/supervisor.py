@@ -14,9 +14,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langgraph.errors import GraphBubbleUp
 
+from framework.engine.routing import read_step
+from framework.engine.runtime import NodeContext
 from framework.errors import brief
-from framework.routing import read_step
-from framework.runtime import NodeContext
 from teams.research.schemas import StructuredCall
 from teams.supervisor.decision import RouteDecision
 from teams.supervisor.prompts import SUPERVISOR_SYSTEM, supervisor_request

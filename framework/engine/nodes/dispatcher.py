@@ -1,0 +1,53 @@
+"""The dispatcher: selects unfinished tasks and fans them out, one ``Send`` per task."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal, TypedDict
+
+from langgraph.types import Send
+
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.engine.state import TeamState
+
+__all__ = ["WorkerInput", "dispatcher_body", "route_to_workers"]
+
+
+class WorkerInput(TypedDict):
+    """What one ``Send`` carries to a worker."""
+
+    task: Task
+    question: str
+    dispatch_id: str
+
+
+def dispatcher_body(state: TeamState, context: NodeContext) -> dict[str, Any]:
+    """Mark every pending task as running under a new dispatch id."""
+    selected = {
+        task_id: task.model_copy(update={"status": "running"})
+        for task_id, task in (state.get("tasks") or {}).items()
+        if task.status == "pending"
+    }
+    context.emit("dispatch", task_ids=list(selected))
+    return {
+        "tasks": selected,
+        "dispatch_id": uuid.uuid4().hex,
+        "metrics": {"dispatches": 1, "tasks_dispatched": len(selected)},
+    }
+
+
+def route_to_workers(worker: str, aggregator: str) -> Any:
+    """Return the router after the dispatcher: a ``Send`` per running task, or the aggregator."""
+
+    def route(state: TeamState) -> list[Send] | Literal["aggregator"]:
+        question = state.get("question", "")
+        dispatch_id = state.get("dispatch_id", "")
+        sends = [
+            Send(worker, WorkerInput(task=task, question=question, dispatch_id=dispatch_id))
+            for task in (state.get("tasks") or {}).values()
+            if task.status == "running"
+        ]
+        return sends or aggregator  # type: ignore[return-value]
+
+    return route

@@ -1,0 +1,105 @@
+"""The worker node: runs one task (its node's gate holds the dispatch's cap); failures become
+results.
+
+A worker never raises a task's failure into the graph: in an async run that would cancel the
+siblings and lose their work. Transient errors are retried first, as the retry policy names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.errors import GraphBubbleUp
+
+from framework.engine.nodes.dispatcher import WorkerInput
+from framework.engine.records import Task, WorkerResult
+from framework.engine.retrying import RetryPolicy, acall_with_retry, call_with_retry
+from framework.engine.roles import Worker
+from framework.engine.runtime import NodeContext
+from framework.errors import CryptoError
+
+__all__ = ["WorkerBodies"]
+
+
+class WorkerBodies:
+    """The sync and async bodies of the worker node for one worker role."""
+
+    def __init__(self, role: Worker, retry: RetryPolicy | None = None) -> None:
+        self.role = role
+        self.retry = retry
+
+    def run(self, payload: WorkerInput, context: NodeContext) -> dict[str, Any]:
+        """Run the task in a sync graph."""
+        task = payload["task"]
+        retries: list[int] = []
+        context.emit("task_started", task_id=task.id, kind=task.kind)
+        try:
+            result = call_with_retry(
+                self.retry,
+                lambda: _validated(self.role.run(task, payload["question"], context)),
+                retries.append,
+            )
+        except (GraphBubbleUp, CryptoError):  # a pause, or data that must not be read past
+            raise
+        except Exception as error:
+            result = failed_result(task, error)
+        return self._update(task, result, len(retries), context)
+
+    async def arun(self, payload: WorkerInput, context: NodeContext) -> dict[str, Any]:
+        """Run the task in an async graph."""
+        task = payload["task"]
+        retries: list[int] = []
+
+        async def attempt() -> WorkerResult:
+            return _validated(await self.role.arun(task, payload["question"], context))
+
+        context.emit("task_started", task_id=task.id, kind=task.kind)
+        try:
+            result = await acall_with_retry(self.retry, attempt, retries.append)
+        except (GraphBubbleUp, CryptoError):  # a pause, or data that must not be read past
+            raise
+        except Exception as error:
+            result = failed_result(task, error)
+        return self._update(task, result, len(retries), context)
+
+    @staticmethod
+    def refused(payload: WorkerInput, reason: str) -> dict[str, Any]:
+        """The update of a task a policy refused before it ran: a failed result with the reason."""
+        task = payload["task"]
+        result = WorkerResult(
+            task_id=task.id, status="failed", error=f"refused: {reason}", attempt=task.attempt
+        )
+        return {"worker_results": {task.id: result}}
+
+    @staticmethod
+    def _update(
+        task: Task, result: WorkerResult, retries: int, context: NodeContext
+    ) -> dict[str, Any]:
+        if result.task_id != task.id or result.attempt != task.attempt:
+            result = result.model_copy(update={"task_id": task.id, "attempt": task.attempt})
+        ok = result.status == "ok"
+        context.emit(
+            "task_done" if ok else "task_failed",
+            task_id=task.id,
+            kind=task.kind,
+            error=result.error,
+        )
+        update: dict[str, Any] = {"worker_results": {task.id: result}}
+        if retries:  # outcomes are counted by the aggregator: one write per task is cheaper
+            update["metrics"] = {"retries": retries}
+        return update
+
+
+def _validated(result: Any) -> WorkerResult:
+    """Validate a role's result inside the error handler: a bad one fails its task only."""
+    return WorkerResult.model_validate(result)
+
+
+def failed_result(task: Task, error: BaseException) -> WorkerResult:
+    """The result of a task whose worker raised ``error``."""
+    return WorkerResult(
+        task_id=task.id,
+        status="failed",
+        error=f"{type(error).__name__}: {error}",
+        attempt=task.attempt,
+    )

@@ -1,0 +1,223 @@
+"""A provider's chat model behind cadre's errors, built only when a run needs it.
+
+:class:`ProviderChatModel` stands for ``provider:name``. It builds the provider's model on
+first use (or at once, to refuse missing credentials before a run starts), so a command that
+only reads a thread never constructs a model. Every call through it, and through the runnables
+its ``bind_tools`` and ``with_structured_output`` return, turns the provider SDK's connection,
+authentication, rate-limit and timeout failures into one-line :class:`ProviderError`\\ s that
+name the provider and what to do.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+from langchain_core.runnables import Runnable, RunnableConfig
+from pydantic import PrivateAttr
+
+from framework.errors import CadreError, ModelError, TransientError
+from framework.models.specs import ModelSpec, parse_model_spec, resolve_model
+
+__all__ = ["ProviderChatModel", "ProviderError", "ProviderUnavailableError", "provider_error"]
+
+
+class ProviderError(ModelError):
+    """The model provider refused or failed a call (authentication, unknown model, bad
+    request); the message names the provider and what to do."""
+
+
+class ProviderUnavailableError(ProviderError, TransientError):
+    """The provider could not be reached, timed out or limited the rate: worth a retry."""
+
+
+_KINDS: tuple[tuple[tuple[str, ...], tuple[int, ...], str, str, bool], ...] = (
+    (
+        ("Authentication", "PermissionDenied", "Unauthorized", "Forbidden"),
+        (401, 403),
+        "refused the credentials",
+        "check the provider's API key (for OpenAI, OPENAI_API_KEY) and its permissions",
+        False,
+    ),
+    (
+        ("RateLimit", "ResourceExhausted", "TooManyRequests"),
+        (429,),
+        "limited the rate of requests",
+        "wait, or lower --max-parallel, then continue the thread with `cadre resume`",
+        True,
+    ),
+    (
+        ("Timeout", "DeadlineExceeded"),
+        (408, 504),
+        "timed out",
+        "check the network and the provider's status, then continue with `cadre resume`",
+        True,
+    ),
+    (
+        ("Connection", "ConnectError", "NetworkError", "ServiceUnavailable", "InternalServer"),
+        (500, 502, 503),
+        "could not be reached",
+        "check the network and the provider's base URL, then continue with `cadre resume`",
+        True,
+    ),
+    (
+        ("NotFound",),
+        (404,),
+        "does not know the model",
+        "check the model name after 'provider:' in --model",
+        False,
+    ),
+)
+"""(class-name parts, HTTP statuses, what happened, what to do, transient) per failure kind."""
+
+
+def _status(error: BaseException) -> int | None:
+    for holder in (error, getattr(error, "response", None)):
+        status = getattr(holder, "status_code", None)
+        if isinstance(status, int):
+            return status
+    return None
+
+
+def provider_error(error: BaseException, spec: ModelSpec) -> ProviderError | None:
+    """The one-line cadre error for a provider SDK's failure; None when ``error`` is not one
+    (a cadre error, a programming error), so it travels on unchanged."""
+    if isinstance(error, CadreError) or not isinstance(error, Exception):
+        return None
+    names = [cls.__name__ for cls in type(error).__mro__]
+    status = _status(error)
+    for parts, statuses, happened, fix, transient in _KINDS:
+        if status in statuses or any(part in name for part in parts for name in names):
+            kind = ProviderUnavailableError if transient else ProviderError
+            detail = " ".join(str(error).split())[:160]
+            return kind(
+                f"the {spec.provider} chat model {spec.name!r} {happened} "
+                f"({type(error).__name__}: {detail}): {fix}"
+            )
+    return None
+
+
+class ProviderChatModel(BaseChatModel):
+    """``provider:name`` as a chat model, built on first use; provider failures become
+    :class:`ProviderError`\\ s.
+
+    Args:
+        spec: The model as ``provider:name``.
+        build_now: Build the provider's model at once (refusing a missing package or missing
+            credentials with a ConfigError before anything runs).
+    """
+
+    spec: str
+    _parsed: ModelSpec = PrivateAttr()
+    _model: BaseChatModel | None = PrivateAttr(default=None)
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    def __init__(self, spec: str, *, build_now: bool = False) -> None:
+        super().__init__(spec=spec)
+        self._parsed = parse_model_spec(spec)
+        if build_now:
+            self.built()
+
+    @property
+    def built_yet(self) -> bool:
+        """Whether the provider's model has been constructed."""
+        return self._model is not None
+
+    def built(self) -> BaseChatModel:
+        """The provider's model, constructed once (ConfigError when it cannot be)."""
+        with self._lock:
+            if self._model is None:
+                self._model = resolve_model(self._parsed)
+            return self._model
+
+    @property
+    def _llm_type(self) -> str:
+        return f"cadre-{self._parsed.provider}"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"provider": self._parsed.provider, "model": self._parsed.name}
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        try:
+            yield
+        except Exception as error:
+            translated = provider_error(error, self._parsed)
+            if translated is None:
+                raise
+            raise translated from error
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        with self._translated():
+            return self.built()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        with self._translated():
+            model = self.built()
+            return await model._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    def bind_tools(
+        self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any
+    ) -> Runnable[LanguageModelInput, Any]:
+        """The provider model's ``bind_tools``, built and called on first use."""
+        return _Deferred(
+            self, lambda model: model.bind_tools(tools, tool_choice=tool_choice, **kwargs)
+        )
+
+    def with_structured_output(
+        self, schema: dict[str, Any] | type, *, include_raw: bool = False, **kwargs: Any
+    ) -> Runnable[LanguageModelInput, Any]:
+        """The provider model's ``with_structured_output``, built and called on first use."""
+        return _Deferred(
+            self,
+            lambda model: model.with_structured_output(schema, include_raw=include_raw, **kwargs),
+        )
+
+
+class _Deferred(Runnable[LanguageModelInput, Any]):
+    """A runnable derived from the provider's model, made on first use, failures translated."""
+
+    def __init__(
+        self, owner: ProviderChatModel, derive: Callable[[BaseChatModel], Runnable[Any, Any]]
+    ) -> None:
+        self._owner = owner
+        self._derive = derive
+        self._runnable: Runnable[Any, Any] | None = None
+
+    def _target(self) -> Runnable[Any, Any]:
+        if self._runnable is None:
+            self._runnable = self._derive(self._owner.built())
+        return self._runnable
+
+    def invoke(
+        self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Any:
+        """Call the derived runnable."""
+        with self._owner._translated():
+            return self._target().invoke(input, config, **kwargs)
+
+    async def ainvoke(
+        self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Any:
+        """Call the derived runnable (async)."""
+        with self._owner._translated():
+            return await self._target().ainvoke(input, config, **kwargs)

@@ -1,1 +1,0 @@
-"""Node bodies shared by every planner-workers-reviewer team."""

@@ -1,0 +1,388 @@
+"""Putting a team together for a run: validate everything first, then open the data home."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph.state import CompiledStateGraph
+
+from framework.engine.builder import TeamSettings, compile_team
+from framework.engine.middleware import Middleware
+from framework.errors import ConfigError, CorpusError
+from framework.memory import (
+    Corpus,
+    IngestReport,
+    SemanticStore,
+    checked_corpus_files,
+    ingest_corpus,
+)
+from framework.memory.corpus import ProgressCallback
+from framework.memory.langgraph_store import LangGraphStore
+from framework.models.chat import ProviderChatModel
+from framework.persistence.saver import CadreSaver
+from framework.policy import Policy, PolicyMiddleware, Principal, governed
+from framework.policy.rates import UsesRateSchedules, schedules_for
+from framework.review.points import REVIEW_NODES
+from framework.review.records import ReviewKind
+from framework.runs.home import DataHome
+from framework.runs.observe import ObserverOptions, RunObserver, load_observer
+from framework.runs.prompts import RoleRegistry
+from framework.runs.stores import home_checkpointer, home_cipher, home_store
+from framework.runs.teams import TeamFactory, TeamSetup, load_team
+from framework.runs.threads import ThreadInfo, read_thread_info
+
+__all__ = [
+    "POLICY_FILE_GROUP",
+    "LaunchRequest",
+    "Launched",
+    "PolicySet",
+    "TeamOptions",
+    "launch",
+    "load_policies",
+    "open_team",
+    "relaunch",
+    "review_points",
+]
+
+
+POLICY_FILE_GROUP = "cadre.policy_files"
+"""The entry point group of the function that reads a policy file's text into policies."""
+
+
+class PolicySet(Protocol):
+    """What a policy file loader returns."""
+
+    @property
+    def policies(self) -> tuple[Policy, ...]:
+        """The policies, in the order they are asked."""
+        ...
+
+    @property
+    def principal(self) -> Principal | None:
+        """The file's default principal."""
+        ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class LaunchRequest:
+    """What a run asks for: the team, the corpus, the model (None: offline), caps, home."""
+
+    team: str
+    home: DataHome
+    corpus: Path | None = None
+    """The folder to index first; None indexes nothing (the team reads the store as it is)."""
+    model: str | None = None
+    max_parallel: int | None = None
+    memory_scope: tuple[str, ...] = ("default",)
+    observe: ObserverOptions | None = None
+    """How to observe the run (telemetry); None observes nothing."""
+    review: frozenset[str] = frozenset()
+    """Review points to pause at (``plan``, ``tasks``, ``answer``); empty pauses nowhere."""
+    roles: tuple[tuple[str, int], ...] = ()
+    """(role, version) pairs to build with instead of the current versions (a resumed thread's)."""
+    read_only: bool = False
+    """Compile the app only to read its threads: the corpus is not indexed and the chat model
+    is not built (a thread whose model cannot be built is still shown)."""
+    policy: str | None = None
+    """The text of the policy file that governs the run (None: no policies)."""
+    principal: Principal | None = None
+    """Who the run acts for (None: the policy file's default, else ``local``)."""
+
+    @classmethod
+    def for_thread(
+        cls,
+        info: ThreadInfo,
+        home: DataHome,
+        observe: ObserverOptions | None = None,
+        *,
+        read_only: bool = False,
+    ) -> LaunchRequest:
+        """The request that compiles a thread's app again under ``home``; ``observe`` only
+        where the thread was observed (a ``--no-trace`` run stays untraced)."""
+        return cls(
+            team=info.team,
+            corpus=Path(info.corpus) if info.corpus is not None else None,
+            home=home,
+            model=info.model,
+            max_parallel=info.max_parallel,
+            memory_scope=info.memory_scope,
+            review=frozenset(info.review),
+            observe=observe if info.observe is not None else None,
+            roles=info.roles,
+            read_only=read_only,
+            policy=info.policy,
+            principal=info.principal,
+        )
+
+
+def review_points(names: Iterable[str]) -> frozenset[ReviewKind]:
+    """The review points called ``names``; ConfigError naming the points there are."""
+    points = frozenset(cast(ReviewKind, name) for name in names)
+    TeamSettings(review=points)  # refuses an unknown point, listing the ones there are
+    return points
+
+
+@dataclass(frozen=True, kw_only=True)
+class TeamOptions:
+    """How to build a team for a run, once its inputs are checked."""
+
+    name: str
+    model: BaseChatModel | None = None
+    max_parallel: int | None = None
+    memory_scope: tuple[str, ...] = ("default",)
+    review: frozenset[str] = frozenset()
+    observe: ObserverOptions | None = None
+    """How to observe the run (telemetry); None observes nothing."""
+    roles: tuple[tuple[str, int], ...] = ()
+    """(role, version) pairs to build with instead of the current versions."""
+    policies: tuple[Policy, ...] = ()
+    """The policies governing every node of the team (and the teams nested in it)."""
+    principal: Principal | None = None
+    """Who the run acts for."""
+
+
+@dataclass(kw_only=True)
+class Launched:
+    """A compiled team over the home's store; close it to release its databases."""
+
+    app: CompiledStateGraph[Any, Any, Any, Any]
+    ingest: IngestReport | None
+    """What indexing the corpus did (None when the run indexed none)."""
+    store: SemanticStore
+    checkpointer: CadreSaver
+    observer: RunObserver | None
+    roles: RoleRegistry
+    """The role prompts the team was built with: ``roles.used()`` are the run's versions."""
+    resources: ExitStack = field(repr=False)
+    policies: PolicyMiddleware | None = field(default=None, repr=False)
+    """The team's policies (None: ungoverned)."""
+
+    def close(self) -> None:
+        """Close the store and the checkpointer connection."""
+        self.resources.close()
+
+    def run_ended(self, thread_id: str) -> None:
+        """Forget what the app keeps in memory of a thread whose run ended (what its policies
+        counted: the thread's state has it, and its next run takes it up from there), so an
+        app shared by a server's runs does not grow with every thread it ran."""
+        if self.policies is not None:
+            self.policies.forget(thread_id)
+
+    def __enter__(self) -> Launched:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def load_policies(text: str, source: str) -> PolicySet:
+    """The policies of a policy file's text, through the installed loader (``policies``).
+
+    Raises:
+        ConfigError: The text is invalid (``SOURCE:LINE``), or no loader is installed.
+    """
+    points = list(entry_points(group=POLICY_FILE_GROUP))
+    if not points:
+        raise ConfigError("no policy file loader is installed: install cadre's policies package")
+    loader: Callable[[str, str], PolicySet] = points[0].load()
+    return loader(text, source)
+
+
+def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None]:
+    """Check every input before anything is written; the first problem raises."""
+    factory = load_team(request.team)
+    if getattr(factory, "needs_model", False) and request.model is None:
+        raise ConfigError(
+            f"team {request.team!r} has kinds that call tools, which need a model: set "
+            "models.default in the file or pass --model"
+        )
+    if request.max_parallel is not None and request.max_parallel < 1:
+        raise ConfigError(f"--max-parallel must be at least 1, got {request.max_parallel}")
+    model = (
+        ProviderChatModel(request.model, build_now=not request.read_only)
+        if request.model is not None
+        else None
+    )
+    review_points(request.review)
+    if not request.read_only:  # a team file's models: refused now if they cannot be built
+        for spec in getattr(factory, "model_specs", ()):
+            ProviderChatModel(spec, build_now=True)
+    if request.corpus is not None and not request.read_only:
+        # every file is checked and read, so a corpus that would be refused is refused here,
+        # before the home (keys.json, memory.sqlite) is created
+        checked_corpus_files(request.corpus)
+    return factory, model
+
+
+def _check_review_support(
+    app: CompiledStateGraph[Any, Any, Any, Any], request: LaunchRequest
+) -> None:
+    """Refuse review points the team has no node for: the run would never pause there."""
+    nodes = set(app.nodes)
+    for _, graph in app.get_subgraphs(recurse=True):
+        nodes.update(getattr(graph, "nodes", {}))
+    points = review_points(request.review)
+    missing = sorted(kind for kind in points if REVIEW_NODES.get(kind) not in nodes)
+    if missing:
+        raise ConfigError(
+            f"team {request.team!r} has no {', '.join(missing)} review point: run it without "
+            "--review, or pick a team that plans with workers (meta or research)"
+        )
+
+
+def launch(request: LaunchRequest, *, on_ingest: ProgressCallback | None = None) -> Launched:
+    """Validate the request, then open the home, index the corpus and compile the team.
+
+    Args:
+        request: What to run.
+        on_ingest: Called after every batch of corpus chunks committed (for progress).
+    """
+    factory, model = _validate(request)
+    loaded = load_policies(request.policy, "the thread's policy") if request.policy else None
+    if loaded is not None and not request.read_only:
+        _share_rates(loaded.policies, request.home)
+    options = TeamOptions(
+        name=request.team,
+        model=model,
+        max_parallel=request.max_parallel,
+        memory_scope=request.memory_scope,
+        review=request.review,
+        observe=request.observe,
+        roles=request.roles,
+        policies=loaded.policies if loaded is not None else (),
+        principal=request.principal or (loaded.principal if loaded is not None else None),
+    )
+    corpus = None if request.read_only else request.corpus
+    launched = open_team(request.home, factory, options, corpus=corpus, on_ingest=on_ingest)
+    try:
+        _check_review_support(launched.app, request)
+    except BaseException:
+        launched.close()
+        raise
+    return launched
+
+
+def _share_rates(policies: Iterable[Policy], home: DataHome) -> None:
+    """Rate limits keep their schedules where every run of the home sees them: the process,
+    or the home's PostgreSQL database (every worker of the fleet)."""
+    schedules = schedules_for(home.database, str(home.root))
+    for policy in policies:
+        if isinstance(policy, UsesRateSchedules):
+            policy.use_schedules(schedules)
+
+
+def open_team(
+    home: DataHome,
+    factory: TeamFactory,
+    options: TeamOptions,
+    *,
+    corpus: Path | None = None,
+    on_ingest: ProgressCallback | None = None,
+) -> Launched:
+    """Open the home (its cipher, store, observer and checkpointer), index ``corpus`` when
+    given (``on_ingest`` told of every committed batch), and compile the team ``factory``
+    builds; everything is closed again if a step fails.
+    """
+    home = home.create()
+    resources = ExitStack()
+    try:
+        cipher = home_cipher(home)
+        store = resources.enter_context(home_store(home, cipher))
+        report = ingest_corpus(corpus, store, on_progress=on_ingest) if corpus is not None else None
+        observer = load_observer(home, options.observe) if options.observe else None
+        if observer is not None:
+            resources.callback(observer.close)
+        checkpointer = home_checkpointer(home, observer, cipher)
+        resources.callback(checkpointer.close)
+        policies = _policies(observer, options)
+        setup = TeamSetup(
+            corpus=Corpus(store),
+            store=store,
+            model=governed(options.model) if options.model is not None else None,
+            max_parallel=options.max_parallel,
+            memory_scope=options.memory_scope,
+            review=options.review,
+            middleware=_middleware(observer, policies),
+            roles=RoleRegistry.of_home(home, pinned=dict(options.roles)),
+            corpus_dir=corpus,
+            resources=resources,
+        )
+        app = compile_team(
+            factory(setup),
+            checkpointer=checkpointer,
+            store=LangGraphStore(store),
+            name=options.name,
+        )
+    except BaseException:
+        resources.close()
+        raise
+    return Launched(
+        app=app,
+        ingest=report,
+        store=store,
+        checkpointer=checkpointer,
+        observer=observer,
+        roles=setup.roles,
+        resources=resources,
+        policies=policies,
+    )
+
+
+def _policies(observer: RunObserver | None, options: TeamOptions) -> PolicyMiddleware | None:
+    """The policies' middleware, telling the observer of every decision (None: no policy)."""
+    if not options.policies:
+        return None
+    listeners = (observer.policy_decided,) if observer is not None else ()
+    return PolicyMiddleware(options.policies, principal=options.principal, listeners=listeners)
+
+
+def _middleware(
+    observer: RunObserver | None, policies: PolicyMiddleware | None
+) -> tuple[Middleware, ...]:
+    """The observer's middleware, then the policies (inside the node's span)."""
+    chain = observer.middleware if observer is not None else ()
+    return chain if policies is None else (*chain, policies)
+
+
+def relaunch(
+    home: DataHome,
+    thread_id: str,
+    *,
+    observe: ObserverOptions | None = None,
+    info: ThreadInfo | None = None,
+    read_only: bool = False,
+) -> tuple[Launched, ThreadInfo]:
+    """Compile the app of an existing thread again, as ``cadre run`` launched it.
+
+    The corpus is indexed again on the way (unchanged files are skipped), so it must still
+    exist; an app compiled ``read_only`` indexes nothing and builds no chat model.
+
+    Args:
+        home: The data home the thread ran under.
+        thread_id: The thread.
+        observe: How to observe what the app runs next (None: nothing).
+        info: The thread's info when already read (threads that share it share one app).
+        read_only: Compile it only to read the thread (see :attr:`LaunchRequest.read_only`).
+
+    Returns:
+        The launched app (close it when done) and the thread's info.
+
+    Raises:
+        ReviewError: The thread is unknown, or was not started by ``cadre run``.
+        CorpusError: The thread's corpus folder is gone or unreadable.
+    """
+    info = info if info is not None else read_thread_info(home, thread_id)
+    try:
+        launched = launch(LaunchRequest.for_thread(info, home, observe, read_only=read_only))
+    except CorpusError as error:
+        raise CorpusError(
+            f"thread {thread_id!r} ran over the corpus {info.corpus}, which cannot be read "
+            f"any more ({error}): restore it to review the thread"
+        ) from error
+    return launched, info

@@ -1,0 +1,84 @@
+"""The stores of a data home, opened: its cipher, its semantic store and its checkpointer.
+
+The cipher (:func:`home_cipher`, from :mod:`framework.persistence.home_keys`) refuses keys that
+do not open the home's data and makes a key only for a home without sealed data, when its first
+blob is sealed.
+
+Light to import (no team, no embedding model, no graph machinery), so that commands that only
+read threads start fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from framework.errors import ReviewError
+from framework.persistence.checkpointer import default_serializer
+from framework.persistence.cipher import row_identity
+from framework.persistence.data_keys import DataKeys
+from framework.persistence.home_keys import home_cipher
+from framework.persistence.saver import CadreSaver
+from framework.runs.home import DataHome
+
+if TYPE_CHECKING:
+    from langgraph.checkpoint.serde.base import SerializerProtocol
+
+    from framework.memory.store import SemanticStore
+    from framework.persistence.cipher import BlobCipher
+    from framework.runs.observe import RunObserver
+
+__all__ = ["home_checkpointer", "home_cipher", "home_store", "open_checkpointer"]
+
+
+def home_store(home: DataHome, cipher: BlobCipher) -> SemanticStore:
+    """The home's semantic store, its texts and metadata sealed (the vectors stay searchable)."""
+    from framework.memory.store import SemanticStore  # noqa: PLC0415 - numpy: not for reads
+
+    return SemanticStore(
+        home.memory_target,
+        codec=cipher.bind(row_identity("memory", home.memory.name)),
+        data_keys=DataKeys(home.data_keys_target, cipher),
+    )
+
+
+def home_checkpointer(
+    home: DataHome, observer: RunObserver | None = None, cipher: BlobCipher | None = None
+) -> CadreSaver:
+    """The encrypted checkpointer of the runs under ``home``; ``observer`` wraps its serializer.
+
+    The review commands open it too, to read what a thread was run with.
+    """
+    serde: SerializerProtocol = default_serializer()
+    if observer is not None:
+        serde = observer.serializer(serde)
+    cipher = cipher or home_cipher(home)
+    return CadreSaver(
+        home.checkpoint_target,
+        cipher,
+        serde=serde,
+        data_keys=DataKeys(home.data_keys_target, cipher),
+    )
+
+
+@contextmanager
+def open_checkpointer(home: DataHome, *, check: bool = True) -> Iterator[CadreSaver]:
+    """The home's (encrypted) checkpointer, opened to read or maintain threads, closed after.
+
+    Args:
+        home: The data home.
+        check: Refuse keys that do not open the home's data (see :func:`home_cipher`).
+
+    Raises:
+        ReviewError: The home has no checkpoint database (no thread ran there); nothing is
+            created.
+        ConfigError: The keys do not open the home's data (with ``check``).
+    """
+    if not home.has_checkpoints():
+        raise ReviewError(f"no threads under {home.describe()}: run `cadre run` there first")
+    checkpointer = home_checkpointer(home, cipher=home_cipher(home, check=check))
+    try:
+        yield checkpointer
+    finally:
+        checkpointer.close()

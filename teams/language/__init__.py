@@ -1,0 +1,58 @@
+"""The offline readers' shared language: values and their normal forms, verbs, contradiction
+between statements, and the layout of a cited answer. Imports only the framework."""
+
+from __future__ import annotations
+
+from teams.language.answer_layout import (
+    NOTE_TITLES,
+    NoteTitle,
+    answer_claims,
+    claim_heading,
+    note_section,
+)
+from teams.language.contradiction import (
+    DEFAULT_OVERLAP,
+    Claim,
+    agrees,
+    claim_of,
+    correction_of,
+    differing_names,
+    disagreement,
+    same_subject,
+)
+from teams.language.values import (
+    CATEGORIES,
+    Value,
+    stated_date,
+    value_words,
+    values_agree,
+    values_in,
+)
+from teams.language.verbs import (
+    IRREGULAR,
+    lemma,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "DEFAULT_OVERLAP",
+    "IRREGULAR",
+    "NOTE_TITLES",
+    "Claim",
+    "NoteTitle",
+    "Value",
+    "agrees",
+    "answer_claims",
+    "claim_heading",
+    "claim_of",
+    "correction_of",
+    "differing_names",
+    "disagreement",
+    "lemma",
+    "note_section",
+    "same_subject",
+    "stated_date",
+    "value_words",
+    "values_agree",
+    "values_in",
+]
