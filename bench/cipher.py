@@ -15,7 +15,8 @@ Each cell is the median over ``--repeats`` batches (interleaved across variants 
 alike) of the mean time per call in a batch. Every variant's round trip is checked first.
 Target: encrypt and decrypt of a 1 KiB blob <= 25 µs each (``--strict`` exits 1 on a miss).
 
-Run: ``python bench/cipher.py [--quick] [--repeats N] [--strict]`` (see ``docs/benchmarks.md``).
+Run: ``python bench/cipher.py [--quick] [--repeats N] [--strict]`` (see
+``docs/benchmarks/encryption.md``).
 """
 
 from __future__ import annotations

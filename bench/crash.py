@@ -21,7 +21,7 @@ exits 0; a refusal, exit 2, fails the run at once) and checks:
 - no process executes a task twice;
 - with ``--max-save-lag S``: no result that finished more than S seconds before the kill was
   still unsaved (off by default: LangGraph's sync runner saves a fan-out's writes late, see
-  ``docs/benchmarks.md``, "Crash safety").
+  ``docs/benchmarks/crash.md``).
 
 Each side-effect line carries the time its task finished, so every run reports how long the
 oldest finished-but-unsaved result had waited when the kill came (``unsaved for``).
@@ -30,7 +30,7 @@ Every subprocess is bounded by a timeout, so the script always stops. It prints 
 run and ``K/R passed``, and exits 1 on any failure.
 
 Run: ``python bench/crash.py [--runs 20] [--tasks 30] [--max-parallel 4] [--seed S]``
-(see ``docs/benchmarks.md``).
+(see ``docs/benchmarks/crash.md``).
 """
 
 from __future__ import annotations

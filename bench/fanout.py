@@ -29,7 +29,7 @@ checkpoint back through their saver and require N ok worker results in it. Each 
 Results are medians of wall time; CPU time and every sample go to ``--json``.
 
 Run: ``python bench/fanout.py [--quick] [--markdown] [--json PATH] [--freeze-gc] [--strict]
-[--variants NAMES] [--durable-repeats K]`` (see ``docs/benchmarks.md``).
+[--variants NAMES] [--durable-repeats K]`` (see ``docs/benchmarks/fanout.md``).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ on a new database of that server instead of the home's SQLite files.
 
 Run: ``.venv/bin/python bench/server.py [--runs 500] [--clients 50] [--workers 8 [16]]
 [--kill] [--postgres URL] [--keep DIR]``; prints Markdown tables and exits 1 when a run was
-lost or the server answered 5xx (see ``docs/benchmarks.md``).
+lost or the server answered 5xx (see ``docs/benchmarks/server.md``).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ of blobs.
 
 AES-OCB was chosen by measurement: with a new cipher object per blob it costs about 14 µs per
 1 KiB blob here, against ~34 µs for GCM and CCM and ~100 µs for EAX and SIV (``bench/cipher.py``,
-``docs/benchmarks.md``).
+``docs/benchmarks/encryption.md``).
 
 A cipher may *follow* its keys (:class:`KeyFollow`): writers seal inside
 :meth:`BlobCipher.sealing`, which reloads the keys when their source (the key file) changed, holds
