@@ -24,6 +24,7 @@ test: $(BIN)/cadre
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/python -m tests.layers
 	$(BIN)/pytest
 
 bench: $(BIN)/cadre

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from framework.runs.home import DataHome
+from framework.database.home import DataHome
 from framework.runs.launch import LaunchRequest, launch
 from framework.runs.runner import new_thread_id, run_team
 

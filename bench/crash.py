@@ -50,8 +50,8 @@ from typing import Any, TextIO
 
 from langchain_core.runnables import RunnableConfig
 
+from framework.database.home import DataHome
 from framework.engine.records import WorkerResult
-from framework.runs.home import DataHome
 from framework.runs.stores import open_checkpointer
 
 try:  # imported as bench.crash (the tests) or run as a script (bench/ is on sys.path)

@@ -16,10 +16,10 @@ from pathlib import Path
 import psycopg
 
 from bench.fleet_team import Call, read_calls, write_fleet_team
+from framework.database.home import DataHome
 from framework.fleet.registry import WorkerRegistry
 from framework.fleet.submit import Submitter
 from framework.policy import Principal
-from framework.runs.home import DataHome
 from framework.runs.stores import home_cipher
 from framework.server._tables import UNFINISHED, RunRow, ServerTables
 

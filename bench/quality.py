@@ -44,7 +44,7 @@ from typing import Any
 
 import yaml
 
-from framework.runs.home import DataHome
+from framework.database.home import DataHome
 from framework.runs.launch import LaunchRequest, launch
 from framework.runs.runner import new_thread_id, run_team
 

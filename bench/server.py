@@ -608,7 +608,7 @@ def in_process(
 ) -> Result:
     """The same runs without HTTP: one compiled team, ``run_team`` from ``threads`` threads
     (on a new database of the PostgreSQL server ``postgres`` when given)."""
-    from framework.runs.home import DataHome
+    from framework.database.home import DataHome
     from framework.runs.launch import LaunchRequest, launch
     from framework.runs.observe import ObserverOptions
     from framework.runs.runner import new_thread_id, run_team

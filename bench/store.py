@@ -171,8 +171,8 @@ def bench_purge(root: Path, database: str | None, threads: int, items: int) -> f
     """Seconds to purge a scope of ``threads`` threads and ``items`` memory items."""
     from langgraph.graph import END, START, StateGraph
 
+    from framework.database.home import DataHome
     from framework.retention.purge import Scope, purge
-    from framework.runs.home import DataHome
     from framework.runs.stores import home_checkpointer, home_cipher, home_store
     from framework.runs.threads import ThreadInfo
 

@@ -1,7 +1,9 @@
-"""cadre's engine: state, records, routing, team builders, runner and errors.
+"""cadre's framework: the names a team is built and run with (state, records, roles, the
+builder, the runner, errors), from the layers under it (see docs/architecture.md).
 
 The names below load on first use, so that importing one module of the framework (a
-command, the errors) does not import LangGraph's graph machinery.
+command, the errors) does not import LangGraph's graph machinery; :func:`lazy_exports` gives
+any package the same.
 """
 
 from __future__ import annotations
@@ -33,13 +35,13 @@ if TYPE_CHECKING:
         Roles,
         Worker,
     )
+    from framework.engine.routing import ControlSignal
     from framework.engine.runtime import NodeContext
     from framework.engine.state import TaskReplacement, TeamState
     from framework.engine.stopping import StopRule
     from framework.errors import (
         CadreError,
         ConfigError,
-        ControlSignal,
         ReviewError,
         RunError,
         TransientError,
@@ -82,6 +84,7 @@ __all__ = [
     "arun_team",
     "build_team",
     "compile_team",
+    "lazy_exports",
     "run_team",
 ]
 
@@ -96,7 +99,6 @@ __getattr__ = lazy_exports(
         "framework.errors": (
             "CadreError",
             "ConfigError",
-            "ControlSignal",
             "ReviewError",
             "RunError",
             "TransientError",
@@ -117,6 +119,7 @@ __getattr__ = lazy_exports(
             "WorkerResult",
         ),
         "framework.engine.retrying": ("RetryPolicy",),
+        "framework.engine.routing": ("ControlSignal",),
         "framework.engine.roles": (
             "Aggregator",
             "Curator",

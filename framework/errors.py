@@ -1,15 +1,16 @@
 """The one errors module of cadre.
 
-Three families that never mix:
+Two families that never mix:
 
 * :class:`ConfigError` — a developer mistake found at build or start time (wrong wiring, unknown
   name, bad setting). The message always says how to fix it.
 * :class:`RunError` — something failed while a run was under way (a worker, a model, the store).
-* :class:`ControlSignal` — not failures: typed signals a node raises to steer the run.
 
-Besides them, :class:`InvalidUpdate` refuses a change to research memory that breaks a rule
-(from a caller or from a model's output), and :class:`ReviewError` refuses a human review
-decision; both are value errors and change nothing.
+Steering a run is not an error: a node steers it with a typed control signal in the state
+(:data:`framework.engine.routing.ControlSignal`). Besides the two families,
+:class:`InvalidUpdate` refuses a change to research memory that breaks a rule (from a caller or
+from a model's output), and :class:`ReviewError` refuses a human review decision; both are value
+errors and change nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 __all__ = [
     "CadreError",
     "ConfigError",
-    "ControlSignal",
     "CorpusError",
     "CryptoError",
     "DatabaseBusyError",
@@ -31,7 +31,6 @@ __all__ = [
     "PolicyFailure",
     "ReviewError",
     "RunError",
-    "StopRun",
     "TamperError",
     "ThreadBusyError",
     "ToolError",
@@ -172,14 +171,6 @@ class PlaintextBlobError(CryptoError):
 
 class UnsupportedFormatError(CryptoError):
     """A blob in an encryption format version this cadre does not know (written by a newer one)."""
-
-
-class ControlSignal(CadreError):  # noqa: N818 - a signal, not an error
-    """A typed signal a node raises to steer the run instead of failing it."""
-
-
-class StopRun(ControlSignal):
-    """Ask the runner to stop the run cleanly after the current step."""
 
 
 _BRIEF_CHARS = 200

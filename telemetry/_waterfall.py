@@ -6,16 +6,13 @@ import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.padding import Padding
 from rich.text import Text
 
+from telemetry.span_records import SpanRecord
 from telemetry.spans import ATTR, GEN_AI, KIND_RUN
-
-if TYPE_CHECKING:
-    from telemetry.view import SpanRecord
 
 __all__ = ["draw_waterfall", "format_duration"]
 
@@ -34,7 +31,7 @@ _BAR_STYLES = {
     "tool": "bright_cyan",
 }
 
-Row = tuple[int, "SpanRecord"]
+Row = tuple[int, SpanRecord]
 """A span and its depth in the tree."""
 
 

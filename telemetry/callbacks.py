@@ -20,7 +20,7 @@ from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode, Tracer
 
-from framework.policy.active import traced
+from framework.policy.scope import traced
 from telemetry.metrics import CadreMetrics
 from telemetry.spans import ATTR, GEN_AI, KIND_MODEL, KIND_TOOL
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from framework.runs.home import resolve_home
+from framework.database.home import resolve_home
 
 __all__ = ["trace"]
 

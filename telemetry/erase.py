@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from framework.runs.home import DataHome, private_file
+from framework.database.home import DataHome, private_file
 from telemetry.export import METRICS_FILE_NAME, SPANS_FILE_NAME, traces_locked
 
 __all__ = ["erase_threads", "expire_traces"]

@@ -14,7 +14,7 @@ from opentelemetry.sdk.metrics.export import MetricExporter, MetricExportResult,
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
-from framework.runs.home import PRIVATE_FOLDER_MODE, private_file
+from framework.database.home import PRIVATE_FOLDER_MODE, private_file
 
 __all__ = [
     "METRICS_FILE_NAME",

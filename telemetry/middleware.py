@@ -1,6 +1,6 @@
 """The telemetry middleware: a span per node execution and per worker ``Send`` task.
 
-Spans start after the node's gate admitted it, so they time execution, not queueing. While a
+Spans start after the node's slot limiter admitted it, so they time execution, not queueing. While a
 node runs, its span is current and its runnable config carries the GenAI callback handler, so
 model and tool calls made inside become its children.
 """

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from framework.runs.home import DataHome
+from framework.database.home import DataHome
 from framework.runs.observe import ObserverOptions
 from telemetry.instrument import Telemetry
 from telemetry.runs import RunIndex

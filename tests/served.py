@@ -18,7 +18,7 @@ from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 
 from framework.database import DATABASE_VARIABLE
-from framework.runs.home import DataHome
+from framework.database.home import DataHome
 from framework.server.tokens import TokenStore
 
 __all__ = ["Served", "make_tokens", "serve", "start"]

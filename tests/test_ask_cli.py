@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.database.home import DataHome
 from framework.knowledge import KnowledgeGraph
 from framework.memory import MiniLMEmbedder
-from framework.runs.home import DataHome
 from framework.runs.stores import home_checkpointer, home_cipher, home_store
 from framework.runs.threads import ThreadInfo
 from tests.conftest import one_line_error

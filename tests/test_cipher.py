@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from framework.database.home import DataHome
 from framework.errors import (
     ConfigError,
     CryptoError,
@@ -44,7 +45,6 @@ from framework.persistence.keys import (
     retire,
     rotate,
 )
-from framework.runs.home import DataHome
 
 ROW = row_identity("checkpoint", "thread-1", "", "ckpt-1")
 KEY32 = "A" * 43 + "="  # 32 zero bytes in base64

@@ -123,7 +123,7 @@ def test_research_team_keeps_its_default_cap_unless_told(small_corpus: Corpus) -
     def cap(max_parallel: int | None) -> int | None:
         setup = TeamSetup(corpus=small_corpus, store=small_corpus.store, max_parallel=max_parallel)
         worker = research_team(setup).nodes["worker"].runnable
-        return worker.gate[0].max_parallel  # type: ignore[attr-defined, no-any-return]
+        return worker.slots[0].max_parallel  # type: ignore[attr-defined, no-any-return]
 
     assert cap(None) == DEFAULT_SETTINGS.max_parallel == 8
     assert cap(2) == 2

@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.database.home import DataHome
 from framework.knowledge import KnowledgeGraph
 from framework.memory import MiniLMEmbedder
-from framework.runs.home import DataHome
 from framework.runs.stores import home_cipher, home_store, open_checkpointer
 from framework.runs.threads import thread_info
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus

@@ -13,9 +13,9 @@ import pytest
 
 from bench.fleet_lab import FleetLab, peak_in_window
 from framework.database import DATABASE_VARIABLE
+from framework.database.home import DataHome
 from framework.errors import ConfigError
 from framework.fleet.queue import fleet_database
-from framework.runs.home import DataHome
 from tests.served import CADRE
 
 RATE = 240.0

@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app
 from framework.database import DATABASE_VARIABLE
+from framework.database.home import DataHome
 from framework.memory import MiniLMEmbedder
 from framework.persistence.keys import KEYS_VARIABLE
-from framework.runs.home import DataHome
 from tests.conftest import as_default_database, write_corpus
 
 runner = CliRunner()

@@ -19,10 +19,10 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app
 from framework.database import DATABASE_VARIABLE
+from framework.database.home import DataHome
 from framework.errors import ConfigError
 from framework.persistence.keys import KEYS_VARIABLE, FileKeyProvider
 from framework.persistence.saver import CadreSaver, key_usage
-from framework.runs.home import DataHome
 from framework.runs.stores import home_checkpointer
 from tests.conftest import as_default_database, one_line_error
 

@@ -16,9 +16,9 @@ import pytest
 
 from bench.crash import CrashLab, CrashSettings, read_final
 from bench.crash_team import task_ids
+from framework.database.home import DataHome
 from framework.persistence.keys import KEYS_VARIABLE
 from framework.persistence.saver import key_usage
-from framework.runs.home import DataHome
 from framework.runs.stores import home_checkpointer
 from tests.conftest import (
     held_run,

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from framework.database.home import DataHome
 from framework.errors import ConfigError
 from framework.knowledge import Entity, KnowledgeGraph, Provenance, Relation, relation_id
 from framework.memory import MiniLMEmbedder, SemanticStore
-from framework.runs.home import DataHome
 from framework.runs.stores import home_cipher, home_store
 
 

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.database.home import resolve_home
 from framework.memory import MiniLMEmbedder, StoreItem
 from framework.policy.records import policy_version
-from framework.runs.home import resolve_home
 from framework.runs.stores import home_cipher, home_store
 from tests.conftest import SMALL_CORPUS, as_default_database, one_line_error, write_corpus
 

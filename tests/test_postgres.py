@@ -14,12 +14,12 @@ from typing import Any
 import psycopg
 import pytest
 
+from framework.database.home import DataHome, resolve_home
 from framework.errors import ConfigError, TamperError, ThreadBusyError
 from framework.memory import MiniLMEmbedder, SemanticStore, StoreItem
 from framework.persistence.cipher import BlobCipher, row_identity
 from framework.persistence.keys import Keyring
 from framework.persistence.saver import CadreSaver, key_usage, reencrypt_all
-from framework.runs.home import DataHome, resolve_home
 
 SECRET = "the-launch-code-is-swordfish"
 

@@ -14,12 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.database.home import resolve_home
 from framework.errors import CryptoError
 from framework.memory import MiniLMEmbedder
 from framework.memory.corpus import CORPUS_NAMESPACE
 from framework.memory.langgraph_store import LangGraphStore
 from framework.retention.purge import Scope, purge
-from framework.runs.home import resolve_home
 from framework.runs.stores import home_cipher, home_store, open_checkpointer
 from tests.conftest import as_default_database, one_line_error, write_corpus
 from tests.postgres_server import find_bin_dir

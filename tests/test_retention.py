@@ -29,6 +29,7 @@ from typer.testing import CliRunner, Result
 
 from framework.cli.app import app
 from framework.cli.threads import human_bytes
+from framework.database.home import DataHome
 from framework.engine.builder import build_team, compile_team
 from framework.engine.state import TeamState
 from framework.memory import MiniLMEmbedder
@@ -41,7 +42,6 @@ from framework.retention.pruning import (
     statuses_of,
     thread_statuses,
 )
-from framework.runs.home import DataHome
 from framework.runs.launch import relaunch
 from framework.runs.runner import run_team
 from framework.runs.stores import home_checkpointer

@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.database.home import resolve_home
 from framework.memory import MiniLMEmbedder
-from framework.runs.home import resolve_home
 from framework.runs.stores import home_cipher, home_store
 from tests.conftest import as_default_database, one_line_error
 from tests.test_purge import ALICE_CORPUS, BOB_CORPUS, _everything, _run, holding

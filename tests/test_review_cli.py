@@ -18,9 +18,9 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.database.home import DataHome
 from framework.memory import MiniLMEmbedder
 from framework.review import pending_revision
-from framework.runs.home import DataHome
 from framework.runs.launch import relaunch
 from framework.runs.runner import run_team
 from framework.runs.stores import open_checkpointer

@@ -9,9 +9,9 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.database.home import DataHome
 from framework.memory import MiniLMEmbedder
 from framework.runs import launch as launch_module
-from framework.runs.home import DataHome
 from framework.runs.launch import relaunch
 from framework.runs.threads import read_thread_info
 from framework.testing import ScriptedChatModel, Structured

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
+from framework.database.home import KEYS_DATABASE_VARIABLE, resolve_home
 from framework.errors import ConfigError, CryptoError
 from framework.memory import SemanticStore, StoreItem
 from framework.memory._scope_keys import scope_of
 from framework.persistence.cipher import BlobCipher, key_id_of, row_identity
 from framework.persistence.data_keys import DataKeys
 from framework.persistence.keys import Keyring, retire, rotate
-from framework.runs.home import KEYS_DATABASE_VARIABLE, resolve_home
 from tests.conftest import new_database
 from tests.postgres_server import find_bin_dir
 from tests.test_langgraph_store import WordEmbedder

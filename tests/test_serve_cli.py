@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from framework.cli.app import app
-from framework.runs.home import DataHome
+from framework.database.home import DataHome
 from framework.server.tokens import TokenStore
 from tests.conftest import one_line_error
 

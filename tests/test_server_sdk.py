@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from framework.database.home import DataHome
 from framework.memory import MiniLMEmbedder
-from framework.runs.home import DataHome
 from framework.runs.threads import read_thread_info
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, serve

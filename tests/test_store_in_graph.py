@@ -12,12 +12,12 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 
+from framework.database.home import DataHome
 from framework.engine.builder import compile_team
 from framework.memory import SemanticStore
 from framework.memory.langgraph_store import LangGraphStore
 from framework.persistence.cipher import BlobCipher, row_identity
 from framework.persistence.keys import Keyring
-from framework.runs.home import DataHome
 from tests.test_langgraph_store import WordEmbedder
 
 SECRET_PREFERENCE = "prefers the night ferry to Skerry Island"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bench.crash import CrashLab, CrashSettings, read_final
 from bench.crash_team import read_effects, task_ids
-from framework.runs.home import DataHome
+from framework.database.home import DataHome
 from tests.conftest import (
     held_run,
     held_run_args,

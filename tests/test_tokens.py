@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.database.home import resolve_home
 from framework.errors import ConfigError
 from framework.policy import Principal
-from framework.runs.home import resolve_home
 from framework.server.tokens import ApiToken, TokenStore
 from tests.conftest import as_default_database, one_line_error
 from tests.postgres_server import find_bin_dir

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from framework.cli._common import REVIEWER_VARIABLE
+from framework.cli.common import REVIEWER_VARIABLE
 from framework.engine.records import Plan, Task
 from framework.policy.records import PolicyEntry, recorded_usage
 from framework.retention.pruning import ThreadStatus

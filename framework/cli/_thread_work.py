@@ -18,7 +18,6 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import StateSnapshot
 from rich.console import Console
 
-from framework.cli._common import announce_thread, reviewer_name
 from framework.cli._edits import read_answer, read_plan, read_tasks
 from framework.cli._render import (
     history_lines,
@@ -28,7 +27,9 @@ from framework.cli._render import (
     thread_lines,
 )
 from framework.cli._targets import approvals, describe, plan_edit, task_decisions, text_edit
+from framework.cli.common import announce_thread, reviewer_name
 from framework.cli.progress import ProgressPrinter
+from framework.database.home import DataHome, resolve_home
 from framework.errors import ReviewError
 from framework.retention.pruning import statuses_of
 from framework.review import (
@@ -41,7 +42,6 @@ from framework.review import (
     pending_revision,
     thread_ids,
 )
-from framework.runs.home import DataHome, resolve_home
 from framework.runs.launch import Launched, relaunch
 from framework.runs.observe import ObserverOptions
 from framework.runs.runner import RunResult, arun_team

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from typer.exceptions import TyperException
 
-from framework.cli._common import (
+from framework.cli.common import (
     DEBUG_VARIABLE,
     EXIT_FAILED,
     EXIT_INTERRUPTED,

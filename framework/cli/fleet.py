@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from framework.cli._common import (
+from framework.cli.common import (
     DatabaseOption,
     HomeOption,
     debugging,
@@ -22,8 +22,8 @@ from framework.cli._common import (
     use_database,
 )
 from framework.cli.policies import PolicyOption, read_policy
+from framework.database.home import DataHome, resolve_home
 from framework.errors import ConfigError
-from framework.runs.home import DataHome, resolve_home
 
 __all__ = ["list_workers", "submit", "worker"]
 
@@ -177,7 +177,7 @@ def _ingest(home: DataHome, corpus: Path) -> None:
 def _ended(home: DataHome, run_id: str) -> str:
     """Wait for the run's end; its status."""
     from framework.runs.stores import home_cipher
-    from framework.server._tables import UNFINISHED, ServerTables
+    from framework.server import UNFINISHED, ServerTables
 
     tables = ServerTables(home.server_target, home_cipher(home))
     try:

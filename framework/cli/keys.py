@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from framework.cli._common import HomeOption, fail
+from framework.cli.common import HomeOption, fail
+from framework.database.home import DataHome, resolve_home
 from framework.errors import CadreError, ConfigError
 from framework.persistence.cipher import BlobCipher, key_id_of
 from framework.persistence.keys import (
@@ -27,7 +28,6 @@ from framework.persistence.keys import (
     retire,
     rotate,
 )
-from framework.runs.home import DataHome, resolve_home
 
 if TYPE_CHECKING:
     from framework.memory.store import SemanticStore

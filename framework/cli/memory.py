@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from framework.cli._common import HomeOption, one_line
+from framework.cli.common import HomeOption, one_line
+from framework.database.home import DataHome, resolve_home
 from framework.errors import ConfigError, ReviewError
-from framework.runs.home import DataHome, resolve_home
 
 if TYPE_CHECKING:
-    from framework.memory._provenance import ItemProvenance
+    from framework.memory import ItemProvenance
     from framework.memory.store import SemanticStore, StoredEntry
 
 __all__ = ["memory_app"]

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from framework.cli._common import fail
+from framework.cli.common import fail
 from framework.errors import CadreError, ConfigError
 
 __all__ = ["PolicyOption", "policies_app", "read_policy"]

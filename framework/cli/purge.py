@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from framework.cli._common import HomeOption, one_line
-from framework.runs.home import resolve_home
+from framework.cli.common import HomeOption, one_line
+from framework.database.home import resolve_home
 
 __all__ = ["purge_scope"]
 

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from framework.cli._common import HomeOption, ReviewerOption, one_line, reviewer_name
+from framework.cli.common import HomeOption, ReviewerOption, one_line, reviewer_name
 from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import ReviewError
 

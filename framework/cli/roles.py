@@ -14,9 +14,9 @@ from typing import Annotated
 
 import typer
 
-from framework.cli._common import HomeOption, fail
+from framework.cli.common import HomeOption, fail
+from framework.database.home import resolve_home
 from framework.errors import CadreError, ConfigError
-from framework.runs.home import resolve_home
 from framework.runs.prompts import RolePrompt, RoleRegistry
 
 __all__ = ["role_lines", "roles_app"]

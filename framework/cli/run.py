@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from framework.cli._common import (
+from framework.cli.common import (
     DatabaseOption,
     HomeOption,
     announce_thread,
@@ -16,8 +16,8 @@ from framework.cli._common import (
     use_database,
 )
 from framework.cli.policies import PolicyOption, read_policy
+from framework.database.home import resolve_home
 from framework.errors import CadreError, ConfigError
-from framework.runs.home import resolve_home
 from framework.runs.observe import ObserverOptions
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def run(
     from framework.review import pending
     from framework.runs.launch import LaunchRequest, launch
     from framework.runs.runner import arun_team, new_thread_id
-    from framework.runs.threads import ThreadInfo, refuse_existing_thread
+    from framework.runs.threads import refuse_existing_thread
 
     err = Console(stderr=True)
     if not question.strip():
@@ -141,7 +141,7 @@ def run(
                     thread_id,
                     on_event=ProgressPrinter(err),
                     observer=launched.observer,
-                    metadata=ThreadInfo.of(request, launched.roles.used()).metadata(),
+                    metadata=request.thread_info(launched.roles.used()).metadata(),
                 )
             )
             requests = pending(launched.app, thread_id) if request.review else []

@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from framework.cli._common import DatabaseOption, HomeOption, one_line, use_database
+from framework.cli.common import DatabaseOption, HomeOption, one_line, use_database
 from framework.cli.policies import PolicyOption, read_policy
+from framework.database.home import resolve_home
 from framework.errors import ConfigError
-from framework.runs.home import resolve_home
 
 __all__ = ["serve"]
 

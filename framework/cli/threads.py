@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from framework.cli._common import EXIT_FAILED, HomeOption, fail
+from framework.cli.common import EXIT_FAILED, HomeOption, fail
+from framework.database.home import resolve_home
 from framework.errors import CadreError
-from framework.runs.home import resolve_home
 
 if TYPE_CHECKING:
     from framework.retention.pruning import PruneReport, ThreadPrune, ThreadStatus

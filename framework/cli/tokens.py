@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from framework.cli._common import HomeOption, one_line
-from framework.runs.home import resolve_home
+from framework.cli.common import HomeOption, one_line
+from framework.database.home import resolve_home
 
 if TYPE_CHECKING:
     from framework.server.tokens import ApiToken, TokenStore

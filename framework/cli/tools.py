@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from framework.cli._common import fail
+from framework.cli.common import fail
 from framework.errors import CadreError, ConfigError
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from framework.database._base import Cursor, Database
+from framework.database._base import Cursor, Database, redact_url
 from framework.database._sqlite import SqliteDatabase
 from framework.errors import ConfigError
 
@@ -33,15 +33,6 @@ _SCHEMES = ("postgresql://", "postgres://")
 def is_postgres_url(target: Path | str | None) -> bool:
     """Whether ``target`` is a PostgreSQL URL (not a file path)."""
     return isinstance(target, str) and target.startswith(_SCHEMES)
-
-
-def redact_url(url: str) -> str:
-    """``url`` without its password, for messages."""
-    scheme, sep, rest = url.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if not at or ":" not in credentials:
-        return url
-    return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"
 
 
 def open_database(target: Path | str, *, schema: str) -> Database:

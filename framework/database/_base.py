@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Protocol
 
 from framework.errors import ThreadBusyError
 
-__all__ = ["Cursor", "Database"]
+__all__ = ["Cursor", "Database", "redact_url"]
 
 
 class Cursor(Protocol):
@@ -150,3 +150,12 @@ class Database(ABC):
     def ddl(self, statement: str) -> str:
         """``statement`` with this backend's binary type in place of ``{blob}``."""
         return statement.replace("{blob}", self.blob_type)
+
+
+def redact_url(url: str) -> str:
+    """``url`` without its password, for messages."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not at or ":" not in credentials:
+        return url
+    return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from framework.database._base import Cursor, Database
+from framework.database._base import Cursor, Database, redact_url
 from framework.errors import ConfigError, ThreadBusyError
 
 if TYPE_CHECKING:
@@ -53,8 +53,6 @@ class PostgresDatabase(Database):
     blob_type = "BYTEA"
 
     def __init__(self, url: str, *, schema: str) -> None:
-        from framework.database import redact_url  # noqa: PLC0415 - avoids an import cycle
-
         super().__init__(redact_url(url))
         if not schema.replace("_", "").isalnum() or not schema.isascii():
             raise ConfigError(f"schema name {schema!r} must be letters, digits and underscores")

@@ -159,7 +159,7 @@ def build_team(
     team, chain = settings.name, settings.middleware
     workers = WorkerBodies(roles.worker, settings.retry)
     kinds = sorted(task_kinds_of(roles.worker) or ())
-    gate = (DispatchLimiter(settings.max_parallel), _dispatch_of)
+    slots = (DispatchLimiter(settings.max_parallel), _dispatch_of)
     rules = (IterationBound(settings.max_iterations), *settings.stop_rules)
     bodies: dict[str, SyncBody] = {
         "planner": planner_body(roles.planner),
@@ -186,7 +186,7 @@ def build_team(
         run,
         arun,
         middleware=chain,
-        gate=gate,
+        slots=slots,
         refusal=workers.refused,
         role=roles.worker,
     )
@@ -209,17 +209,19 @@ def _wire(graph: StateGraph[Any, Any, Any, Any], settings: TeamSettings) -> None
     plan_review = REVIEW_NODES["plan"] if "plan" in settings.review else None
     task_review = REVIEW_NODES["tasks"] if "tasks" in settings.review else None
     answer_review = REVIEW_NODES["answer"] if "answer" in settings.review else None
-    gate = route_to_task_reviews(task_review, "dispatcher") if task_review else None
+    to_task_reviews = route_to_task_reviews(task_review, "dispatcher") if task_review else None
     planner_targets = _targets(settings.planner_routes, task_review)
     graph.add_edge(START, "planner")
     graph.add_conditional_edges(
         "planner",
-        _router(_PLANNER_SIGNALS, settings.planner_routes, gate, plan_review),
+        _router(_PLANNER_SIGNALS, settings.planner_routes, to_task_reviews, plan_review),
         [plan_review, *planner_targets] if plan_review else planner_targets,
     )
     if plan_review:  # then on as the planner would have gone
         graph.add_conditional_edges(
-            plan_review, _router(_PLANNER_SIGNALS, settings.planner_routes, gate), planner_targets
+            plan_review,
+            _router(_PLANNER_SIGNALS, settings.planner_routes, to_task_reviews),
+            planner_targets,
         )
     if task_review:
         graph.add_edge(task_review, "dispatcher")
@@ -230,7 +232,7 @@ def _wire(graph: StateGraph[Any, Any, Any, Any], settings: TeamSettings) -> None
     graph.add_edge("aggregator", "reviewer")
     graph.add_conditional_edges(
         "reviewer",
-        _router(_REVIEWER_SIGNALS, settings.reviewer_routes, gate),
+        _router(_REVIEWER_SIGNALS, settings.reviewer_routes, to_task_reviews),
         _targets(settings.reviewer_routes, task_review),
     )
     graph.add_edge("memory_curator", "formatter")
@@ -254,18 +256,22 @@ def _targets(routes: Mapping[ControlSignal, str], task_review: str | None) -> li
 def _router(
     allowed: tuple[ControlSignal, ...],
     routes: Mapping[ControlSignal, str],
-    gate: Callable[[Any], Any] | None = None,
+    to_task_reviews: Callable[[Any], Any] | None = None,
     plan_review: str | None = None,
 ) -> Callable[[Mapping[str, Any]], Any]:
     """Route on the control signal. The dispatch signal goes to ``plan_review`` when given;
-    the way into the dispatcher passes the task reviews (``gate``) when they are on."""
+    the way into the dispatcher passes the task reviews (``to_task_reviews``) when they are on."""
 
     def route(state: Mapping[str, Any]) -> Any:
         signal = read_signal(state, allowed)
         if plan_review is not None and signal == "dispatch":
             return plan_review
         target = routes[signal]
-        return gate(state) if gate is not None and target == "dispatcher" else target
+        return (
+            to_task_reviews(state)
+            if to_task_reviews is not None and target == "dispatcher"
+            else target
+        )
 
     return route
 

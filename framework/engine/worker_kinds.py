@@ -64,7 +64,7 @@ class WorkerKind:
 
 
 @dataclass(eq=False)
-class _Gate:
+class _KindSlots:
     """The per-kind cap, for threads (sync graphs) and coroutines (async graphs)."""
 
     limit: int | None
@@ -104,7 +104,7 @@ class WorkerKinds:
         if twice:
             raise ConfigError(f"worker kinds named more than once: {', '.join(twice)}")
         self.kinds: dict[str, WorkerKind] = {kind.name: kind for kind in listed}
-        self._gates = {kind.name: _Gate(kind.max_parallel) for kind in listed}
+        self._slots = {kind.name: _KindSlots(kind.max_parallel) for kind in listed}
 
     def __repr__(self) -> str:
         return f"WorkerKinds({', '.join(self.kinds)})"
@@ -136,19 +136,19 @@ class WorkerKinds:
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the task with its kind's worker (sync graphs), within the kind's cap."""
         kind = self.worker_for(task)
-        gate = self._gates[kind.name].threads
-        if gate is None:
+        slots = self._slots[kind.name].threads
+        if slots is None:
             return kind.worker.run(task, question, context)
-        with gate:
+        with slots:
             return kind.worker.run(task, question, context)
 
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the task with its kind's worker (async graphs), within the kind's cap."""
         kind = self.worker_for(task)
-        gate = self._gates[kind.name].for_loop()
-        if gate is None:
+        slots = self._slots[kind.name].for_loop()
+        if slots is None:
             return await kind.worker.arun(task, question, context)
-        async with gate:
+        async with slots:
             return await kind.worker.arun(task, question, context)
 
 

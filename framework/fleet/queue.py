@@ -11,8 +11,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from framework.database import is_postgres_url, open_database
+from framework.database.home import DataHome
 from framework.errors import ConfigError, brief
-from framework.runs.home import DataHome
 
 if TYPE_CHECKING:
     from dbos import DBOSClient

@@ -8,17 +8,21 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from framework.database.home import DataHome
 from framework.errors import ConfigError
 from framework.fleet.queue import RunQueue, checked_priority, fleet_database
 from framework.policy import Principal
-from framework.runs.home import DataHome
 from framework.runs.stores import home_checkpointer, home_cipher
-from framework.server._apps import TeamApps
-from framework.server._caller import Caller
-from framework.server._queued import QueuedRuns
-from framework.server._requests import RunBody
-from framework.server._segments import Segments
-from framework.server._tables import RunRow, ServerTables, ThreadRow
+from framework.server import (
+    Caller,
+    QueuedRuns,
+    RunBody,
+    RunRow,
+    Segments,
+    ServerTables,
+    TeamApps,
+    ThreadRow,
+)
 
 __all__ = ["Submitter", "submit_run"]
 

@@ -19,6 +19,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from framework.database.home import DataHome
 from framework.errors import CadreError, ThreadBusyError, brief
 from framework.fleet.queue import (
     APP_NAME,
@@ -31,12 +32,9 @@ from framework.fleet.queue import (
     migrate,
 )
 from framework.fleet.registry import WorkerRegistry
-from framework.runs.home import DataHome
 from framework.runs.observe import ObserverOptions
 from framework.runs.stores import home_checkpointer, home_cipher
-from framework.server._apps import TeamApps
-from framework.server._segments import Segments
-from framework.server._tables import ServerTables
+from framework.server import Segments, ServerTables, TeamApps
 
 __all__ = ["FleetWorker", "WorkerOptions"]
 

@@ -17,6 +17,7 @@ from framework.memory._research_records import (
     evidence_id,
     normalised,
 )
+from framework.memory._scope_keys import SCOPE_KINDS, scope_of
 from framework.memory._sentences import LIST_MARKER, prose_sentences
 from framework.memory._text_files import read_text, text_of
 from framework.memory.corpus import (
@@ -49,6 +50,7 @@ __all__ = [
     "LEGAL_STATUS_CHANGES",
     "LIST_MARKER",
     "RESEARCH_NAMESPACE",
+    "SCOPE_KINDS",
     "Chunk",
     "Conflict",
     "ConflictStatus",
@@ -83,5 +85,6 @@ __all__ = [
     "normalised",
     "prose_sentences",
     "read_text",
+    "scope_of",
     "text_of",
 ]

@@ -8,6 +8,7 @@ operators only; ONNX Runtime fuses them (LayerNorm, Gelu, attention) when it loa
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,9 +17,19 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from onnx import NodeProto, TensorProto
 
-    from framework.memory._onnx_minilm import BertShape
+__all__ = ["BertShape", "bert_sentence_graph"]
 
-__all__ = ["bert_sentence_graph"]
+
+@dataclass(frozen=True, kw_only=True)
+class BertShape:
+    """The sizes of a BERT sentence encoder, read from its config files."""
+
+    hidden: int
+    heads: int
+    layers: int
+    eps: float
+    max_seq_length: int
+    pad_id: int
 
 
 def bert_sentence_graph(

@@ -15,12 +15,13 @@ import logging
 import os
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+
+from framework.memory._onnx_graph import BertShape, bert_sentence_graph
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -29,7 +30,6 @@ __all__ = [
     "CACHE_VARIABLE",
     "GRAPH_VERSION",
     "TOKEN_BUDGET",
-    "BertShape",
     "OnnxMiniLM",
     "OnnxUnavailable",
     "cache_dir",
@@ -63,18 +63,6 @@ attention memory), short ones in batches of ``batch_size``."""
 
 class OnnxUnavailable(Exception):  # noqa: N818 - reads as a state, like a status
     """The ONNX path cannot be used here; the message says why."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class BertShape:
-    """The sizes of a BERT sentence encoder, read from its config files."""
-
-    hidden: int
-    heads: int
-    layers: int
-    eps: float
-    max_seq_length: int
-    pad_id: int
 
 
 def cache_dir() -> Path:
@@ -286,6 +274,4 @@ def _json(path: Path) -> Any:
 
 def _build_graph(weights: Mapping[str, npt.NDArray[Any]], shape: BertShape) -> bytes:
     """The serialised ONNX graph: ``(input_ids, attention_mask) -> sentence_embedding``."""
-    from framework.memory._onnx_graph import bert_sentence_graph  # noqa: PLC0415
-
     return bert_sentence_graph(weights, shape, opset=_OPSET, ir_version=_IR_VERSION)

@@ -1,1 +1,18 @@
-"""Checkpointer and serializer factories."""
+"""Storage of checkpoints: cadre's encrypted saver, its serializer, the cipher and keys.
+
+It may import the engine's records and the database layer; never runs, the server or the CLI
+(the key commands that open a data home live in :mod:`framework.persistence.home_keys`).
+Names load on first use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from framework._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from framework.persistence._rows import TABLES
+
+__all__ = ["TABLES"]
+
+__getattr__ = lazy_exports(__name__, {"framework.persistence._rows": ("TABLES",)})

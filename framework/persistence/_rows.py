@@ -13,14 +13,11 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from framework.errors import ConfigError, CryptoError, TamperError
 from framework.persistence._schema import upsert
 from framework.persistence.cipher import MAGIC, BlobCipher, key_id_of, row_identity
-
-if TYPE_CHECKING:
-    from framework.persistence.data_keys import DataKeys
 
 __all__ = [
     "PUBLIC_METADATA_KEYS",
@@ -28,6 +25,7 @@ __all__ = [
     "THREAD_KEY_PREFIX",
     "BlobTable",
     "RowCodec",
+    "ThreadKeys",
     "blob_ad",
     "checkpoint_ad",
     "chunk_ad",
@@ -40,6 +38,20 @@ __all__ = [
     "upsert_into",
     "write_ad",
 ]
+
+
+class ThreadKeys(Protocol):
+    """Where threads' own data keys are kept, as rows need it (a
+    :class:`~framework.persistence.data_keys.DataKeys`)."""
+
+    def cipher(self, key_id: str) -> BlobCipher:
+        """The cipher of ``key_id``'s data key (made when it has none)."""
+        ...
+
+    def opener(self, blob: bytes) -> BlobCipher:
+        """The cipher of the data key ``blob`` is sealed under."""
+        ...
+
 
 Typed = tuple[str, bytes]
 
@@ -204,7 +216,7 @@ class RowCodec:
             keyring's keys (before) are still opened with ``cipher``.
     """
 
-    def __init__(self, cipher: BlobCipher | None, data_keys: DataKeys | None = None) -> None:
+    def __init__(self, cipher: BlobCipher | None, data_keys: ThreadKeys | None = None) -> None:
         self.cipher = cipher
         self.data_keys = data_keys if cipher is not None else None
         self._threads: dict[str, BlobCipher] = {}

@@ -6,17 +6,16 @@ Private: import these names from :mod:`framework.persistence.saver`.
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from framework.database import Database
 from framework.errors import ConfigError, ThreadBusyError
 from framework.persistence import _key_usage
 from framework.persistence._rows import THREAD_KEY_PREFIX
-from framework.persistence.cipher import key_id_of
-from framework.persistence.data_keys import is_data_key_id
-
-if TYPE_CHECKING:
-    from framework.persistence.saver import CadreSaver
+from framework.persistence.cipher import BlobCipher, key_id_of
+from framework.persistence.data_keys import DataKeys, is_data_key_id
 
 __all__ = [
     "Reencrypted",
@@ -28,7 +27,19 @@ __all__ = [
 ]
 
 
-def key_usage(saver: CadreSaver) -> dict[str, int]:
+class KeyedSaver(Protocol):
+    """What these functions use of a :class:`~framework.persistence.saver.CadreSaver`."""
+
+    cipher: BlobCipher | None
+    db: Database
+    data_keys: DataKeys | None
+
+    def hold_thread(self, thread_id: str) -> AbstractContextManager[None]:
+        """Hold ``thread_id`` in this process; ``ThreadBusyError`` when another holds it."""
+        ...
+
+
+def key_usage(saver: KeyedSaver) -> dict[str, int]:
     """Key id -> how many blobs of ``saver``'s database are sealed under it.
 
     Blobs without a readable header (plaintext or damaged) are counted under
@@ -49,7 +60,7 @@ def key_usage(saver: CadreSaver) -> dict[str, int]:
     return dict(counts)
 
 
-def forget_key(saver: CadreSaver, key_id: str) -> None:
+def forget_key(saver: KeyedSaver, key_id: str) -> None:
     """Drop ``key_id`` from the database's record of the keys its home's data is sealed under
     (``cadre keys retire``, once nothing is sealed under it)."""
     _key_usage.forget_key(saver.db, key_id)
@@ -64,7 +75,7 @@ class Reencrypted:
     """Threads another process held (running, resuming, deciding a review): not touched."""
 
 
-def busy_threads(saver: CadreSaver) -> list[str]:
+def busy_threads(saver: KeyedSaver) -> list[str]:
     """The threads of ``saver``'s database that another process (or saver) holds right now."""
     busy = []
     for thread_id in _key_usage.thread_ids(saver.db):
@@ -76,7 +87,7 @@ def busy_threads(saver: CadreSaver) -> list[str]:
     return busy
 
 
-def reencrypt_threads(saver: CadreSaver, batch: int = 500) -> Reencrypted:
+def reencrypt_threads(saver: KeyedSaver, batch: int = 500) -> Reencrypted:
     """Rewrap the threads' data keys, and rewrite every other blob not under the primary key
     of ``saver``'s cipher, thread by thread, each held meanwhile; threads another process
     holds are skipped (run it again later).
@@ -111,7 +122,7 @@ def reencrypt_threads(saver: CadreSaver, batch: int = 500) -> Reencrypted:
     return Reencrypted(rewritten=rewritten, busy=tuple(busy))
 
 
-def reencrypt_all(saver: CadreSaver, batch: int = 500) -> int:
+def reencrypt_all(saver: KeyedSaver, batch: int = 500) -> int:
     """:func:`reencrypt_threads`, all of them; how many blobs were rewritten.
 
     Raises:

@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from framework.database import Database, open_database
+from framework.database.home import DataHome
 from framework.errors import ConfigError
 from framework.persistence import _key_usage
 from framework.persistence._schema import open_checkpoints
 from framework.persistence.cipher import BlobCipher, KeyFollow
 from framework.persistence.data_keys import DATA_KEYS_SCHEMA, is_data_key_id, wrapped_heads
 from framework.persistence.keys import KEYS_VARIABLE, FileKeyProvider, Keyring, default_key_provider
-from framework.runs.home import DataHome
 
 __all__ = ["MEMORY_SCHEMA", "HomeKeys", "home_cipher"]
 

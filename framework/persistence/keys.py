@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
+from framework.database.home import DataHome
 from framework.errors import ConfigError
 from framework.persistence._keyfile import FileKeyProvider
 from framework.persistence._keyring import (
@@ -39,7 +40,6 @@ from framework.persistence._keyring import (
     retire,
     rotate,
 )
-from framework.runs.home import DataHome
 
 __all__ = [
     "KEYS_VARIABLE",

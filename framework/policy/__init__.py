@@ -1,8 +1,11 @@
-"""The policy layer: hook points every node, model call, tool call, memory write and answer
-passes through, one chain inherited by nested teams, decisions kept in an audit trail.
+"""The policy machinery, not the policies: the hook points every node, model call, tool call,
+memory write and answer passes through, the chain that asks each :class:`Policy` in order
+(inherited by nested teams), the scope a node execution runs in, governed models and tools, and
+the audit trail of decisions. It decides nothing by itself.
 
-Concrete policies (tool authorization, PII, budgets, rate limits, memory validation) live in
-the top-level ``policies`` package; a policy is any :class:`Policy` subclass.
+The policies themselves (tool authorization, PII, budgets, rate limits, approvals, memory
+rules) and the policy file reader live in the top-level ``policies`` package. This package may
+import the engine and the review records; never ``policies``, runs or anything above them.
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ from typing import TYPE_CHECKING
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.policy.active import Active, active
     from framework.policy.chain import PolicyChain, check_policies
     from framework.policy.hooks import Call, Policy
     from framework.policy.middleware import PRINCIPAL_KEY, PolicyMiddleware, inherit_policies
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
         modify,
         recorded_usage,
     )
+    from framework.policy.scope import PolicyScope, current_scope
     from framework.policy.wrappers import (
         GovernedChatModel,
         GovernedTool,
@@ -42,7 +45,6 @@ __all__ = [
     "ALLOW",
     "HOOKS",
     "PRINCIPAL_KEY",
-    "Active",
     "Call",
     "GovernedChatModel",
     "GovernedTool",
@@ -51,13 +53,14 @@ __all__ = [
     "PolicyChain",
     "PolicyEntry",
     "PolicyMiddleware",
+    "PolicyScope",
     "Principal",
     "UsageRecord",
     "Verdict",
-    "active",
     "allow",
     "ask",
     "check_policies",
+    "current_scope",
     "deny",
     "governed",
     "inherit_policies",
@@ -70,7 +73,7 @@ __all__ = [
 __getattr__ = lazy_exports(
     __name__,
     {
-        "framework.policy.active": ("Active", "active"),
+        "framework.policy.scope": ("PolicyScope", "current_scope"),
         "framework.policy.chain": ("PolicyChain", "check_policies"),
         "framework.policy.wrappers": (
             "GovernedChatModel",

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from langgraph.errors import GraphBubbleUp
 
@@ -20,10 +20,28 @@ from framework.errors import ConfigError, PolicyDenied, PolicyFailure, brief
 from framework.policy.hooks import Call, Policy
 from framework.policy.records import HOOKS, Hook, Verdict
 
-if TYPE_CHECKING:
-    from framework.policy.active import Active
+__all__ = ["Governing", "PolicyChain", "check_policies"]
 
-__all__ = ["PolicyChain", "check_policies"]
+
+class Governing(Protocol):
+    """What the chain asks of the scope it decides in (a
+    :class:`~framework.policy.scope.PolicyScope`): keep its decisions, ask a human, count."""
+
+    def record(self, policy: str, call: Call, action: Any, reason: str, by: str = "policy") -> None:
+        """Keep ``policy``'s decision about ``call`` in the audit."""
+        ...
+
+    def waited(self, policy: str, call: Call, seconds: float) -> None:
+        """Note that ``policy`` held ``call`` back for ``seconds``."""
+        ...
+
+    def ask_human(self, policy: str, call: Call, question: str) -> tuple[str, bool, str]:
+        """Ask a reviewer about ``call``: (reviewer, approved, why)."""
+        ...
+
+    def tally(self, counts: Mapping[str, float] | None) -> None:
+        """Add ``counts`` to the scope's usage."""
+        ...
 
 
 def check_policies(policies: Iterable[object]) -> tuple[Policy, ...]:
@@ -65,7 +83,7 @@ class PolicyChain:
         """Whether any policy decides at ``hook``."""
         return bool(self._at[hook])
 
-    def run(self, call: Call, active: Active) -> Any:
+    def run(self, call: Call, scope: Governing) -> Any:
         """The value ``call`` goes on with, after every policy at its hook (sync).
 
         Raises:
@@ -75,45 +93,45 @@ class PolicyChain:
         value = call.value
         for policy in self._at[call.hook]:
             current = call if value is call.value else replace(call, value=value)
-            verdict = _verdict(policy, current, active)
+            verdict = _verdict(policy, current, scope)
             if verdict.wait_s > 0:
-                active.waited(policy.name, current, verdict.wait_s)
+                scope.waited(policy.name, current, verdict.wait_s)
                 time.sleep(verdict.wait_s)
-            value = _apply(policy, current, verdict, active)
+            value = _apply(policy, current, verdict, scope)
         return value
 
-    async def arun(self, call: Call, active: Active) -> Any:
+    async def arun(self, call: Call, scope: Governing) -> Any:
         """Async form of :meth:`run`: waits without blocking the event loop."""
         value = call.value
         for policy in self._at[call.hook]:
             current = call if value is call.value else replace(call, value=value)
-            verdict = _verdict(policy, current, active)
+            verdict = _verdict(policy, current, scope)
             if verdict.wait_s > 0:
-                active.waited(policy.name, current, verdict.wait_s)
+                scope.waited(policy.name, current, verdict.wait_s)
                 await asyncio.sleep(verdict.wait_s)
-            value = _apply(policy, current, verdict, active)
+            value = _apply(policy, current, verdict, scope)
         return value
 
 
-def _verdict(policy: Policy, call: Call, active: Active) -> Verdict:
+def _verdict(policy: Policy, call: Call, scope: Governing) -> Verdict:
     try:
         verdict = getattr(policy, call.hook)(call)
     except GraphBubbleUp:
         raise
     except Exception as error:
-        active.record(policy.name, call, "failed", brief(error))
+        scope.record(policy.name, call, "failed", brief(error))
         raise PolicyFailure(
             f"policy {policy.name!r} failed at {call.hook} on {call.target!r} ({brief(error)}): "
             "the call was refused; fix the policy or its configuration"
         ) from error
     if not isinstance(verdict, Verdict):
-        active.record(policy.name, call, "failed", f"answered {type(verdict).__name__}")
+        scope.record(policy.name, call, "failed", f"answered {type(verdict).__name__}")
         raise PolicyFailure(
             f"policy {policy.name!r} answered {type(verdict).__name__} at {call.hook}, not a "
             "Verdict: the call was refused; return allow(), modify(), deny() or ask()"
         )
     if verdict.action == "modify" and call.hook == "before_node":
-        active.record(policy.name, call, "failed", "modify at before_node")
+        scope.record(policy.name, call, "failed", "modify at before_node")
         raise PolicyFailure(
             f"policy {policy.name!r} modified a node's input at before_node, which cannot be "
             "changed: deny or ask there, or modify the update at after_node"
@@ -121,24 +139,24 @@ def _verdict(policy: Policy, call: Call, active: Active) -> Verdict:
     return verdict
 
 
-def _apply(policy: Policy, call: Call, verdict: Verdict, active: Active) -> Any:
+def _apply(policy: Policy, call: Call, verdict: Verdict, scope: Governing) -> Any:
     if verdict.action == "allow":
         return call.value
     if verdict.action == "modify":
-        active.record(policy.name, call, "modify", verdict.reason)
+        scope.record(policy.name, call, "modify", verdict.reason)
         return verdict.value
     if verdict.action == "deny":
-        active.record(policy.name, call, "deny", verdict.reason)
+        scope.record(policy.name, call, "deny", verdict.reason)
         raise PolicyDenied(f"policy {policy.name!r} denied {_what(call)}: {verdict.reason}")
-    reviewer, approved, why = active.ask_human(policy.name, call, verdict.reason)
+    reviewer, approved, why = scope.ask_human(policy.name, call, verdict.reason)
     if not approved:
-        active.record(policy.name, call, "rejected", why or verdict.reason, by=reviewer)
+        scope.record(policy.name, call, "rejected", why or verdict.reason, by=reviewer)
         raise PolicyDenied(
             f"{reviewer} rejected {_what(call)} (asked by policy {policy.name!r}): "
             f"{why or 'no reason given'}"
         )
-    active.record(policy.name, call, "approved", verdict.reason, by=reviewer)
-    active.tally(policy.approved(call, reviewer))
+    scope.record(policy.name, call, "approved", verdict.reason, by=reviewer)
+    scope.tally(policy.approved(call, reviewer))
     return call.value
 
 

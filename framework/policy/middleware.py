@@ -21,10 +21,10 @@ from framework.engine.middleware import Middleware, NodeCall
 from framework.engine.nodes.team_node import TeamNode
 from framework.engine.records import Task, WorkerResult
 from framework.errors import PolicyDenied
-from framework.policy.active import ACTIVE, Active, Listener
 from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Policy
 from framework.policy.records import Principal, UsageRecord, recorded_usage
+from framework.policy.scope import CURRENT_SCOPE, Listener, PolicyScope
 from framework.review.points import review_path
 
 __all__ = ["PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"]
@@ -66,7 +66,7 @@ class PolicyMiddleware:
         scope, outermost = self._scope(call)
         if scope.chain.redacts_traces:  # the widest chain redacts spans
             call.context.trace_filters[:] = [scope.for_trace]
-        token = ACTIVE.set(scope)
+        token = CURRENT_SCOPE.set(scope)
         try:
             if self.chain.decides("before_node"):
                 self.chain.run(scope.call("before_node", call.node, call.input), scope)
@@ -74,7 +74,7 @@ class PolicyMiddleware:
         except PolicyDenied as denied:
             update = _refused(call, denied)
         finally:
-            ACTIVE.reset(token)
+            CURRENT_SCOPE.reset(token)
         return _with_records(update, call, scope) if outermost else update
 
     async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
@@ -82,7 +82,7 @@ class PolicyMiddleware:
         scope, outermost = self._scope(call)
         if scope.chain.redacts_traces:  # the widest chain redacts spans
             call.context.trace_filters[:] = [scope.for_trace]
-        token = ACTIVE.set(scope)  # no context manager: an async fan-out keeps one per task
+        token = CURRENT_SCOPE.set(scope)  # no context manager: an async fan-out keeps one per task
         try:
             if self.chain.decides("before_node"):  # no local: it would live as long as the node
                 await self.chain.arun(scope.call("before_node", call.node, call.input), scope)
@@ -90,10 +90,10 @@ class PolicyMiddleware:
         except PolicyDenied as denied:
             update = _refused(call, denied)
         finally:
-            ACTIVE.reset(token)
+            CURRENT_SCOPE.reset(token)
         return _with_records(update, call, scope) if outermost else update
 
-    def _after(self, update: Any, call: NodeCall, scope: Active) -> Any:
+    def _after(self, update: Any, call: NodeCall, scope: PolicyScope) -> Any:
         if self.chain.decides("after_node"):
             after = scope.call("after_node", call.node, update, request=call.input)
             update = self.chain.run(after, scope)
@@ -105,16 +105,16 @@ class PolicyMiddleware:
                 update = {**update, "final_answer": written}
         return update
 
-    def _scope(self, call: NodeCall) -> tuple[Active, bool]:
+    def _scope(self, call: NodeCall) -> tuple[PolicyScope, bool]:
         """The active scope of this execution, and whether this middleware is its outermost
         policy middleware (which writes the records into the update)."""
-        outer = ACTIVE.get()
+        outer = CURRENT_SCOPE.get()
         if outer is not None and outer.context is call.context:
             return outer.extended(self.chain), False
         configurable = call.config.get("configurable") or {}
         principal = configurable.get(PRINCIPAL_KEY)
         self._restore(call)
-        scope = Active(
+        scope = PolicyScope(
             chain=self.chain,
             principal=principal if isinstance(principal, Principal) else self.principal,
             context=call.context,
@@ -160,7 +160,7 @@ def _task_id(value: Any) -> str | None:
     return task.id if isinstance(task, Task) else None
 
 
-def _with_records(update: Any, call: NodeCall, scope: Active) -> Any:
+def _with_records(update: Any, call: NodeCall, scope: PolicyScope) -> Any:
     """The node's update with the audit entries, usage and review entries of its execution."""
     if not (scope.entries or scope.usage or scope.reviews):
         return update

@@ -1,6 +1,6 @@
 """Governed models, tools and memory writes: the chain of the active node decides about them.
 
-Outside a governed node (no :class:`~framework.policy.active.Active` scope) each passes through
+Outside a governed node (no :class:`~framework.policy.scope.PolicyScope` scope) each passes through
 unchanged, so wrapping costs one context-variable read.
 """
 
@@ -22,8 +22,8 @@ from langchain_core.tools import BaseTool
 from pydantic import PrivateAttr
 
 from framework.errors import PolicyDenied
-from framework.policy.active import Active, active
 from framework.policy.hooks import Call
+from framework.policy.scope import PolicyScope, current_scope
 
 __all__ = [
     "GovernedChatModel",
@@ -108,7 +108,7 @@ def input_bound(messages: Sequence[Any], extra: Any = None) -> int:
 class _ModelGuard:
     """The hooks around one model call in ``scope``."""
 
-    def __init__(self, scope: Active, name: str) -> None:
+    def __init__(self, scope: PolicyScope, name: str) -> None:
         self.scope = scope
         self.name = name
         self.call_id = next(_CALL_IDS)
@@ -141,12 +141,12 @@ class _ModelGuard:
         )
 
 
-def _run(scope: Active, call: Call | None, value: Any) -> Any:
+def _run(scope: PolicyScope, call: Call | None, value: Any) -> Any:
     """What ``call`` goes on with after the chain; ``value`` when no policy decides."""
     return value if call is None else scope.chain.run(call, scope)
 
 
-async def _arun(scope: Active, call: Call | None, value: Any) -> Any:
+async def _arun(scope: PolicyScope, call: Call | None, value: Any) -> Any:
     """Async form of :func:`_run`."""
     return value if call is None else await scope.chain.arun(call, scope)
 
@@ -182,7 +182,7 @@ class GovernedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        scope = active()
+        scope = current_scope()
         if scope is None:
             return self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         guard = _ModelGuard(scope, self.name_for_policies)
@@ -198,7 +198,7 @@ class GovernedChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        scope = active()
+        scope = current_scope()
         inner = self.inner
         if scope is None:
             return await inner._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
@@ -245,7 +245,7 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """Call the derived runnable inside the model hooks."""
-        scope = active()
+        scope = current_scope()
         if scope is None:
             return self.inner.invoke(input, config, **kwargs)
         guard = _ModelGuard(scope, self.model_name)
@@ -258,7 +258,7 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """Async form of :meth:`invoke`."""
-        scope = active()
+        scope = current_scope()
         if scope is None:
             return await self.inner.ainvoke(input, config, **kwargs)
         guard = _ModelGuard(scope, self.model_name)
@@ -365,7 +365,7 @@ def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, in
     Raises:
         PolicyDenied: A policy denied the call, or a human rejected it.
     """
-    scope = active()
+    scope = current_scope()
     if scope is None:
         return args, 0
     call_id = next(_CALL_IDS)
@@ -378,7 +378,7 @@ def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, in
 
 def governed_tool_output(tool: BaseTool, args: Mapping[str, Any], output: str, call_id: int) -> str:
     """A tool's output text after the active policies (unchanged outside a governed node)."""
-    scope = active()
+    scope = current_scope()
     if scope is None or not scope.chain.decides("after_tool"):
         return output
     call = scope.call(
@@ -390,7 +390,7 @@ def governed_tool_output(tool: BaseTool, args: Mapping[str, Any], output: str, c
 def governed_memory_write(namespace: str, item: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """An item (``text`` and ``metadata``) as the active policies let it be written to
     ``namespace``; None when one refused it (the refusal is in the audit trail)."""
-    scope = active()
+    scope = current_scope()
     if scope is None or not scope.chain.decides("memory_write"):
         return item
     try:

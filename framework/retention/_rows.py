@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
-from framework.persistence._rows import TABLES
+from framework.persistence import TABLES
 from framework.persistence.saver import CadreSaver
 
 __all__ = ["ThreadRow", "row_sizes", "thread_rows"]

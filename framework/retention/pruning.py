@@ -36,11 +36,11 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import CheckpointTuple
 
+from framework.database.home import DataHome
 from framework.errors import ConfigError, CryptoError, ReviewError
 from framework.persistence.saver import CadreSaver
 from framework.retention._pending import ThreadState, next_nodes, pending_state
 from framework.retention._rows import row_sizes, thread_rows
-from framework.runs.home import DataHome
 from framework.runs.stores import open_checkpointer
 from framework.runs.threads import thread_info
 

@@ -30,11 +30,11 @@ from importlib.metadata import entry_points
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from framework.database.home import DataHome
 from framework.errors import ConfigError, CryptoError, ReviewError
-from framework.memory._scope_keys import SCOPE_KINDS, scope_of
+from framework.memory import SCOPE_KINDS, scope_of
 from framework.memory.corpus import CORPUS_NAMESPACE
 from framework.retention._rows import thread_rows
-from framework.runs.home import DataHome
 from framework.runs.stores import home_cipher, home_store, open_checkpointer
 from framework.runs.threads import ThreadInfo, thread_info
 
@@ -87,7 +87,7 @@ class Scope:
 
     def owns_namespace(self, namespace: tuple[str, ...]) -> bool:
         """Whether ``namespace`` is this scope's: its first scope kind is followed by this
-        scope's name (see :func:`~framework.memory._scope_keys.scope_of`)."""
+        scope's name (see :func:`~framework.memory.scope_of`)."""
         return scope_of(namespace) == str(self)
 
 

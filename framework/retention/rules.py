@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
+from framework.database.home import DataHome
 from framework.engine.config_file import invalid, read_yaml
 from framework.errors import ConfigError, CryptoError, ReviewError
 from framework.memory.corpus import CORPUS_NAMESPACE
 from framework.retention._rows import thread_rows
 from framework.retention.pruning import statuses_of
 from framework.retention.purge import Scope
-from framework.runs.home import DataHome
 from framework.runs.stores import home_cipher, home_store, open_checkpointer
 from framework.runs.threads import thread_info
 

@@ -15,8 +15,9 @@ package, and the API needs the state module.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from framework._lazy import lazy_exports
 from framework.review._rules import (
     check_decision,
     check_plan,
@@ -24,6 +25,7 @@ from framework.review._rules import (
     tasks_of,
     validation_message,
 )
+from framework.review._summary import call_summary, input_summary
 from framework.review.limits import ReviewLimits
 from framework.review.records import (
     ALLOWED_DECISIONS,
@@ -42,6 +44,7 @@ from framework.review.records import (
 )
 
 if TYPE_CHECKING:
+    from framework.review._apply import decision_entry
     from framework.review.api import (
         adecide,
         approve_all,
@@ -68,11 +71,14 @@ __all__ = [
     "TaskReview",
     "adecide",
     "approve_all",
+    "call_summary",
     "check_decision",
     "check_plan",
     "decide",
+    "decision_entry",
     "fork",
     "history",
+    "input_summary",
     "parse_decision",
     "pending",
     "pending_revision",
@@ -81,12 +87,18 @@ __all__ = [
     "validation_message",
 ]
 
-_API = frozenset({"adecide", "approve_all", "decide", "fork", "history", "pending", "thread_ids"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _API:
-        from framework.review import api  # noqa: PLC0415 - see the module docstring
-
-        return getattr(api, name)
-    raise AttributeError(f"module 'framework.review' has no attribute {name!r}")
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "framework.review._apply": ("decision_entry",),
+        "framework.review.api": (
+            "adecide",
+            "approve_all",
+            "decide",
+            "fork",
+            "history",
+            "pending",
+            "thread_ids",
+        ),
+    },
+)

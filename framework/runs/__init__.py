@@ -1,5 +1,5 @@
-"""Runs: the life of a thread. The data home and its stores, the team and role-prompt
-registries, launching a team for a thread, the runner, thread records and run observers.
+"""Runs: the life of a thread. The team and role-prompt registries, the home's stores, launching
+a team for a thread, the runner, the thread's record and run observers.
 
 It may import the engine, models, storage (database, persistence, memory, knowledge), policy,
 review and tools; never retention, the server, the fleet or the CLI. Names load on first use."""
@@ -11,15 +11,6 @@ from typing import TYPE_CHECKING
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.runs.home import (
-        KEYS_DATABASE_VARIABLE,
-        PRIVATE_FILE_MODE,
-        PRIVATE_FOLDER_MODE,
-        DataHome,
-        checked_database_url,
-        private_file,
-        resolve_home,
-    )
     from framework.runs.launch import (
         POLICY_FILE_GROUP,
         Launched,
@@ -81,17 +72,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENTRY_POINT_GROUP",
-    "KEYS_DATABASE_VARIABLE",
     "METADATA_KEY",
     "OBSERVER_ENTRY_POINTS",
     "POLICY_FILE_GROUP",
-    "PRIVATE_FILE_MODE",
-    "PRIVATE_FOLDER_MODE",
     "ROLES_ENTRY_POINT_GROUP",
     "ROLES_FOLDER",
     "TEAM_FILE_GROUP",
     "TEAM_FILE_PREFIX",
-    "DataHome",
     "Event",
     "LaunchRequest",
     "Launched",
@@ -110,7 +97,6 @@ __all__ = [
     "ThreadInfo",
     "arun_team",
     "available_teams",
-    "checked_database_url",
     "hold_thread",
     "home_checkpointer",
     "home_cipher",
@@ -123,11 +109,9 @@ __all__ = [
     "open_checkpointer",
     "open_team",
     "packaged_roles",
-    "private_file",
     "read_thread_info",
     "refuse_existing_thread",
     "relaunch",
-    "resolve_home",
     "review_points",
     "run_team",
     "thread_info",
@@ -136,15 +120,6 @@ __all__ = [
 __getattr__ = lazy_exports(
     __name__,
     {
-        "framework.runs.home": (
-            "KEYS_DATABASE_VARIABLE",
-            "PRIVATE_FILE_MODE",
-            "PRIVATE_FOLDER_MODE",
-            "DataHome",
-            "checked_database_url",
-            "private_file",
-            "resolve_home",
-        ),
         "framework.runs.launch": (
             "POLICY_FILE_GROUP",
             "LaunchRequest",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -12,6 +12,7 @@ from typing import Any, Protocol, cast
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph.state import CompiledStateGraph
 
+from framework.database.home import DataHome
 from framework.engine.builder import TeamSettings, compile_team
 from framework.engine.middleware import Middleware
 from framework.errors import ConfigError, CorpusError
@@ -30,7 +31,6 @@ from framework.policy import Policy, PolicyMiddleware, Principal, governed
 from framework.policy.rates import UsesRateSchedules, schedules_for
 from framework.review.points import REVIEW_NODES
 from framework.review.records import ReviewKind
-from framework.runs.home import DataHome
 from framework.runs.observe import ObserverOptions, RunObserver, load_observer
 from framework.runs.prompts import RoleRegistry
 from framework.runs.stores import home_checkpointer, home_cipher, home_store
@@ -118,6 +118,22 @@ class LaunchRequest:
             read_only=read_only,
             policy=info.policy,
             principal=info.principal,
+        )
+
+    def thread_info(self, roles: Mapping[str, int]) -> ThreadInfo:
+        """What a thread launched with this request records, its team having used the
+        ``roles`` versions."""
+        return ThreadInfo(
+            team=self.team,
+            corpus=str(self.corpus.resolve()) if self.corpus is not None else None,
+            model=self.model,
+            review=tuple(sorted(self.review)),
+            memory_scope=self.memory_scope,
+            max_parallel=self.max_parallel,
+            observe=self.observe,
+            roles=tuple(sorted(roles.items())),
+            policy=self.policy,
+            principal=self.principal,
         )
 
 

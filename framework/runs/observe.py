@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from langgraph.checkpoint.serde.base import SerializerProtocol
 
+    from framework.database.home import DataHome
     from framework.engine.middleware import Middleware
     from framework.policy.records import PolicyEntry
-    from framework.runs.home import DataHome
 
 __all__ = [
     "OBSERVER_ENTRY_POINTS",

@@ -32,8 +32,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Protocol
 
+from framework.database.home import DataHome
 from framework.errors import ConfigError
-from framework.runs.home import DataHome
 
 __all__ = [
     "ROLES_ENTRY_POINT_GROUP",

@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from framework.database.home import DataHome
 from framework.errors import ReviewError
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import row_identity
 from framework.persistence.data_keys import DataKeys
 from framework.persistence.home_keys import home_cipher
 from framework.persistence.saver import CadreSaver
-from framework.runs.home import DataHome
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.serde.base import SerializerProtocol

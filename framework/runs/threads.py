@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from framework.database.home import DataHome
 from framework.engine.records import Record
 from framework.errors import ConfigError, ReviewError
 from framework.policy.records import Principal, policy_version
-from framework.runs.home import DataHome
 from framework.runs.observe import ObserverOptions
 from framework.runs.stores import open_checkpointer
 
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
-    from framework.runs.launch import LaunchRequest
 
 __all__ = [
     "METADATA_KEY",
@@ -76,22 +75,6 @@ class ThreadInfo(Record):
     def policy_version(self) -> str | None:
         """The digest of the policy text the thread runs under (None: no policies)."""
         return None if self.policy is None else policy_version(self.policy)
-
-    @classmethod
-    def of(cls, request: LaunchRequest, roles: Mapping[str, int]) -> ThreadInfo:
-        """The info of a run launched with ``request`` whose team used the ``roles`` versions."""
-        return cls(
-            team=request.team,
-            corpus=str(request.corpus.resolve()) if request.corpus is not None else None,
-            model=request.model,
-            review=tuple(sorted(request.review)),
-            memory_scope=request.memory_scope,
-            max_parallel=request.max_parallel,
-            observe=request.observe,
-            roles=tuple(sorted(roles.items())),
-            policy=request.policy,
-            principal=request.principal,
-        )
 
     def metadata(self) -> dict[str, str]:
         """The run config metadata recording this info (one JSON string under ``cadre``)."""

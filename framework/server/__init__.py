@@ -1,1 +1,45 @@
-"""The HTTP API and the reviewer console."""
+"""The HTTP API (LangGraph's server API) and the reviewer console, and what the fleet shares
+with them: the tables of threads and runs, the apps of served teams, the run segments and the
+queue. It may import runs and everything below; never the CLI. Names load on first use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from framework._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from framework.server._apps import TeamApps
+    from framework.server._caller import Caller
+    from framework.server._queued import QueuedRuns
+    from framework.server._requests import RunBody
+    from framework.server._segments import Segments
+    from framework.server._tables import UNFINISHED, RunRow, ServerTables, ThreadRow
+    from framework.server.app import ServerOptions, build_app
+
+__all__ = [
+    "UNFINISHED",
+    "Caller",
+    "QueuedRuns",
+    "RunBody",
+    "RunRow",
+    "Segments",
+    "ServerOptions",
+    "ServerTables",
+    "TeamApps",
+    "ThreadRow",
+    "build_app",
+]
+
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "framework.server._apps": ("TeamApps",),
+        "framework.server._caller": ("Caller",),
+        "framework.server._queued": ("QueuedRuns",),
+        "framework.server._requests": ("RunBody",),
+        "framework.server._segments": ("Segments",),
+        "framework.server._tables": ("UNFINISHED", "RunRow", "ServerTables", "ThreadRow"),
+        "framework.server.app": ("ServerOptions", "build_app"),
+    },
+)

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from framework.runs.launch import Launched, LaunchRequest, launch
-from framework.runs.threads import ThreadInfo
 
 __all__ = ["TeamApps"]
 
@@ -36,7 +35,7 @@ class TeamApps:
         Raises:
             CadreError: As :func:`framework.runs.launch.launch`.
         """
-        key = f"{ThreadInfo.of(request, dict(request.roles)).model_dump_json()}|{request.read_only}"
+        key = f"{request.thread_info(dict(request.roles)).model_dump_json()}|{request.read_only}"
         with self._lock:
             launched = self._apps.get(key)
             if launched is not None:

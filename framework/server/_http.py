@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from framework.database.home import DataHome
 from framework.errors import (
     CadreError,
     ConfigError,
@@ -23,7 +24,6 @@ from framework.errors import (
     ThreadBusyError,
 )
 from framework.memory.langgraph_store import LangGraphStore
-from framework.runs.home import DataHome
 from framework.server._apps import TeamApps
 from framework.server._caller import Caller
 from framework.server._dispatch import RunDispatch

@@ -14,11 +14,11 @@ from typing import Any, Protocol
 
 from langgraph.types import Command, Interrupt
 
+from framework.database.home import DataHome
 from framework.engine.state import to_jsonable
 from framework.errors import CadreError, ReviewError, brief
 from framework.persistence.saver import CadreSaver
 from framework.review.api import thread_config
-from framework.runs.home import DataHome
 from framework.runs.launch import LaunchRequest
 from framework.runs.observe import ObserverOptions
 from framework.runs.runner import StreamOptions, arun_team
@@ -206,7 +206,7 @@ class Segments:
         try:
             request = self._request(job.caller, row.thread_id, job.team, body, job.policy)
             with self.apps.use(request) as launched:
-                info = ThreadInfo.of(request, launched.roles.used())
+                info = request.thread_info(launched.roles.used())
                 options = StreamOptions(
                     modes=("updates",),
                     on_chunk=_Relay(sink, cancelled, body.stream_subgraphs),

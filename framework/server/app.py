@@ -17,11 +17,11 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from framework.database.home import DataHome
 from framework.errors import CadreError, ConfigError
 from framework.fleet.queue import RunQueue, fleet_database
 from framework.memory import ingest_corpus
 from framework.memory.langgraph_store import LangGraphStore
-from framework.runs.home import DataHome
 from framework.runs.observe import ObserverOptions
 from framework.runs.stores import home_checkpointer, home_cipher, home_store
 from framework.server._apps import TeamApps
@@ -35,8 +35,7 @@ from framework.server._segments import Segments
 from framework.server._store_routes import store_routes
 from framework.server._tables import ServerTables
 from framework.server._threads import thread_routes
-from framework.server.console._pages import console_error, console_routes
-from framework.server.console._sessions import Sessions
+from framework.server.console import Sessions, console_error, console_routes
 from framework.server.tokens import TokenStore
 
 __all__ = ["MAX_BODY_BYTES", "ServerOptions", "build_app"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from framework._lazy import lazy_exports
+from framework import lazy_exports
 
 if TYPE_CHECKING:
     from teams.extraction.app import extraction_team

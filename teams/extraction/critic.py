@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from framework.errors import brief
 from framework.knowledge import entity_id
-from framework.memory._research_records import normalised
+from framework.memory import normalised
 from teams.extraction.documents import LIST_JOIN, Document, plain
 from teams.extraction.prompts import CRITIC_SYSTEM, critic_request
 from teams.extraction.state import Critique, Extraction, Triple, Verdict

@@ -185,13 +185,13 @@ def build_document_graph(
     """One document's extraction: the bounded critic loop, the filter, the saver."""
     settings = settings or ExtractionSettings()
     team, chain = settings.name, settings.middleware
-    gate = (DispatchLimiter(settings.max_parallel), lambda _: _MODEL_SLOTS)
+    slots = (DispatchLimiter(settings.max_parallel), lambda _: _MODEL_SLOTS)
     graph = StateGraph(DocumentState)
     for name, body in (
         ("cartographer", _cartographer_body(roles.cartographer)),
         ("critic", _critic_body(roles.critic, settings.max_revisions)),
     ):
-        graph.add_node(name, TeamNode(name, team, body, middleware=chain, gate=gate))
+        graph.add_node(name, TeamNode(name, team, body, middleware=chain, slots=slots))
     for name, body in (
         ("confidence_filter", confidence_filter_body(settings.min_confidence)),
         ("saver", saver_body(roles.graph)),

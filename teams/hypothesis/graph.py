@@ -124,7 +124,7 @@ def build_hypothesis_team(
     for name, body in bodies.items():
         graph.add_node(name, TeamNode(name, team, body, middleware=chain))
     sources = SourceBodies(roles)
-    gate = (DispatchLimiter(settings.max_parallel), _search_of)
+    slots = (DispatchLimiter(settings.max_parallel), _search_of)
     graph.add_node(
         "source",
         TeamNode(
@@ -133,7 +133,7 @@ def build_hypothesis_team(
             sources.run,
             sources.arun,
             middleware=chain,
-            gate=gate,
+            slots=slots,
             role=roles.searcher,
         ),
     )

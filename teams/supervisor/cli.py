@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from framework.cli._common import HomeOption, announce_thread, fail
+from framework.cli.common import HomeOption, announce_thread, fail
+from framework.database.home import DataHome, resolve_home
 from framework.errors import CadreError, ConfigError
-from framework.runs.home import DataHome, resolve_home
 from framework.runs.observe import ObserverOptions
 
 if TYPE_CHECKING:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     )
     from framework.engine.nodes.team_node import (
         AsyncBody,
-        Gate,
+        SlotLimiter,
         SyncBody,
         TeamNode,
     )
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SUMMARY_LIMIT",
     "AsyncBody",
-    "Gate",
+    "SlotLimiter",
     "SyncBody",
     "TeamNode",
     "WorkerBodies",
@@ -87,7 +87,7 @@ __getattr__ = lazy_exports(
         ),
         "framework.engine.nodes.team_node": (
             "AsyncBody",
-            "Gate",
+            "SlotLimiter",
             "SyncBody",
             "TeamNode",
         ),

@@ -17,13 +17,13 @@ from langchain_core.runnables.config import run_in_executor
 from framework.engine.middleware import Middleware, NodeCall, arun_chain, run_chain
 from framework.engine.runtime import NodeContext
 
-__all__ = ["AsyncBody", "Gate", "SyncBody", "TeamNode"]
+__all__ = ["AsyncBody", "SlotLimiter", "SyncBody", "TeamNode"]
 
 SyncBody = Callable[[Any, NodeContext], Any]
 AsyncBody = Callable[[Any, NodeContext], Awaitable[Any]]
 
 
-class Gate(Protocol):
+class SlotLimiter(Protocol):
     """Admits node executions by key (a concurrency cap); waiting happens before the node."""
 
     def slot(self, key: str) -> AbstractContextManager[None]:
@@ -38,8 +38,8 @@ class Gate(Protocol):
 class TeamNode(Runnable[Any, Any]):
     """A node of a team: ``body(input, context) -> update``, wrapped by the middleware chain.
 
-    A gate (a concurrency cap and the key of the execution) admits the execution before the
-    middleware runs, so what middleware measures is execution, not time spent queueing. A
+    A slot limiter (a concurrency cap, with the key of the execution) admits the execution
+    before the middleware runs, so what middleware measures is execution, not time spent queueing. A
     ``refusal(input, reason)`` gives the update that stands for the node when a policy refuses
     it (a worker's failed task); without one, a refusal stops the run. ``role`` is the role
     object the body runs (a worker node's worker), kept so that a team's graph can be described
@@ -54,7 +54,7 @@ class TeamNode(Runnable[Any, Any]):
         abody: AsyncBody | None = None,
         *,
         middleware: Sequence[Middleware] = (),
-        gate: tuple[Gate, Callable[[Any], str]] | None = None,
+        slots: tuple[SlotLimiter, Callable[[Any], str]] | None = None,
         refusal: Callable[[Any, str], Any] | None = None,
         role: object | None = None,
     ) -> None:
@@ -64,26 +64,26 @@ class TeamNode(Runnable[Any, Any]):
         self.body = body
         self.abody = abody
         self.middleware = tuple(middleware)
-        self.gate = gate
+        self.slots = slots
         self.refusal = refusal
         self.role = role
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        """Run the node in a sync graph, after its gate (if any) admits it."""
+        """Run the node in a sync graph, after its slot limiter (if any) admits it."""
         config = config or {}
-        if self.gate is None:
+        if self.slots is None:
             return self._invoke(input, config)
-        gate, key = self.gate
-        with gate.slot(key(input)):
+        limiter, key = self.slots
+        with limiter.slot(key(input)):
             return self._invoke(input, config)
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        """Run the node in an async graph, after its gate (if any) admits it."""
+        """Run the node in an async graph, after its slot limiter (if any) admits it."""
         config = config or {}
-        if self.gate is None:
+        if self.slots is None:
             return await self._ainvoke(input, config)
-        gate, key = self.gate
-        async with gate.aslot(key(input)):
+        limiter, key = self.slots
+        async with limiter.aslot(key(input)):
             return await self._ainvoke(input, config)
 
     def _invoke(self, input: Any, config: RunnableConfig) -> Any:

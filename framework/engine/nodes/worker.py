@@ -1,5 +1,5 @@
-"""The worker node: runs one task (its node's gate holds the dispatch's cap); failures become
-results.
+"""The worker node: runs one task (its node's slot limiter holds the dispatch's cap); failures
+become results.
 
 A worker never raises a task's failure into the graph: in an async run that would cancel the
 siblings and lose their work. Transient errors are retried first, as the retry policy names.

@@ -11,9 +11,9 @@ from typing import Any
 
 from langgraph.types import StateSnapshot
 
+from framework.database.home import DataHome
 from framework.engine.state import to_jsonable
 from framework.review.api import requests_in
-from framework.runs.home import DataHome
 from framework.server._shapes import checkpoint_json
 
 __all__ = ["TRACE_ENTRY_POINTS", "Bar", "ThreadView", "thread_view", "trace_bars"]

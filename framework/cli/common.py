@@ -16,6 +16,7 @@ from typing import Annotated, NoReturn, ParamSpec
 import typer
 
 from framework.database import DATABASE_VARIABLE
+from framework.database.home import checked_database_url
 from framework.errors import (
     CadreError,
     ConfigError,
@@ -24,7 +25,6 @@ from framework.errors import (
     ReviewError,
     ThreadBusyError,
 )
-from framework.runs.home import checked_database_url
 
 __all__ = [
     "DEBUG_VARIABLE",

@@ -1,7 +1,7 @@
 """The policies in force where code runs: set for each node execution, read by governed models,
 tools and memory writes.
 
-A context variable carries the :class:`Active` scope of the node being executed, so a model or
+A context variable carries the :class:`PolicyScope` scope of the node being executed, so a model or
 tool called from any node (cadre's roles or a platform team's own nodes), and from the threads
 and tasks that node starts, is governed by the same chain and audited in the same node's update.
 """
@@ -19,12 +19,11 @@ from framework.engine.runtime import NodeContext
 from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Call
 from framework.policy.records import Hook, PolicyEntry, Principal
-from framework.review._apply import decision_entry
-from framework.review._summary import call_summary, input_summary
+from framework.review import call_summary, decision_entry, input_summary
 from framework.review.points import ask, review_fields, review_path
 from framework.review.records import AuditEntry, PolicyReview
 
-__all__ = ["ACTIVE", "Active", "active"]
+__all__ = ["CURRENT_SCOPE", "PolicyScope", "current_scope"]
 
 _RECORDS = threading.Lock()
 """Guards every scope's entries, usage and reviews (held for a few appends at a time: one lock
@@ -35,7 +34,7 @@ Listener = Callable[[PolicyEntry], None]
 
 
 @dataclass(slots=True, kw_only=True)
-class Active:
+class PolicyScope:
     """The policies governing one node execution, and what they decided in it.
 
     Attributes:
@@ -134,10 +133,10 @@ class Active:
             text = policy.for_trace(text, self.principal)
         return text
 
-    def extended(self, chain: PolicyChain) -> Active:
+    def extended(self, chain: PolicyChain) -> PolicyScope:
         """This scope with ``chain``'s policies added after its own (a subteam's), sharing
         the audit and usage of the execution."""
-        wider = Active(
+        wider = PolicyScope(
             chain=self.chain + chain,
             principal=self.principal,
             context=self.context,
@@ -166,17 +165,17 @@ def _entry(policy: str, call: Call, action: Any, reason: str, by: str = "policy"
     )
 
 
-ACTIVE: ContextVar[Active | None] = ContextVar("cadre_policy", default=None)
+CURRENT_SCOPE: ContextVar[PolicyScope | None] = ContextVar("cadre_policy", default=None)
 """The policies governing the code that runs now (None: ungoverned)."""
 
 
-def active() -> Active | None:
-    """The :class:`Active` scope of the node executing now, if it is governed."""
-    return ACTIVE.get()
+def current_scope() -> PolicyScope | None:
+    """The :class:`PolicyScope` scope of the node executing now, if it is governed."""
+    return CURRENT_SCOPE.get()
 
 
 def traced(text: str) -> str:
     """``text`` as the active policies let it into a span (content capture); unchanged
     outside a governed node."""
-    scope = ACTIVE.get()
+    scope = CURRENT_SCOPE.get()
     return text if scope is None else scope.for_trace(text)

@@ -1,0 +1,185 @@
+"""The layer rules of cadre's packages, read from their source (run in the lint step and by
+``tests/test_layers.py``): ``python -m tests.layers`` prints each broken rule and exits 1.
+
+- No import circle among the modules of ``framework``, ``teams``, ``policies`` and
+  ``telemetry``; every import counts (module level, ``TYPE_CHECKING`` and inside functions).
+- The engine (``framework.engine``) reaches nothing above it: no module it imports, directly
+  or through others, belongs to runs, retention, the server, the fleet or the CLI.
+- A ``_private`` module is imported only from inside the package that holds it.
+- The root of ``framework`` holds only ``__init__``, ``errors``, ``testing`` and ``_lazy``.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "ENGINE",
+    "ENGINE_FORBIDDEN",
+    "PACKAGES",
+    "ROOT_MODULES",
+    "Imports",
+    "broken_rules",
+    "engine_reaches",
+    "import_circles",
+    "private_imports",
+    "read_imports",
+]
+
+PACKAGES = ("framework", "teams", "policies", "telemetry")
+ENGINE = "framework.engine"
+ENGINE_FORBIDDEN = (
+    "framework.runs",
+    "framework.retention",
+    "framework.server",
+    "framework.fleet",
+    "framework.cli",
+)
+ROOT_MODULES = frozenset({"__init__", "errors", "testing", "_lazy"})
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Imports:
+    """The project's modules (dotted name -> file) and what each imports of them."""
+
+    files: Mapping[str, Path]
+    edges: Mapping[str, frozenset[str]]
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imported(
+    tree: ast.Module, name: str, is_package: bool, known: Mapping[str, Path]
+) -> Iterator[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if is_package else name.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                submodule = f"{module}.{alias.name}"
+                yield submodule if submodule in known else module
+
+
+def read_imports(root: Path = PROJECT) -> Imports:
+    """Every import between the modules of :data:`PACKAGES` under ``root``."""
+    files = {
+        _module_name(path, root): path
+        for package in PACKAGES
+        for path in sorted((root / package).rglob("*.py"))
+    }
+    edges = {}
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        targets = _imported(tree, name, path.name == "__init__.py", files)
+        edges[name] = frozenset(t for t in targets if t in files and t != name)
+    return Imports(files=files, edges=edges)
+
+
+def import_circles(imports: Imports) -> list[list[str]]:
+    """The import circles (strongly connected sets of two or more modules), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's algorithm
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(imports.edges[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            members = stack[stack.index(module) :]
+            del stack[stack.index(module) :]
+            if len(members) > 1:
+                circles.append(sorted(members))
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10 * len(imports.files)))
+    try:
+        for module in sorted(imports.files):
+            if module not in index:
+                visit(module)
+    finally:
+        sys.setrecursionlimit(limit)
+    return sorted(circles)
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def engine_reaches(imports: Imports) -> dict[str, list[str]]:
+    """Forbidden module -> the import path from the engine that reaches it."""
+    paths: dict[str, list[str]] = {m: [m] for m in imports.files if _within(m, ENGINE)}
+    queue = list(paths)
+    while queue:
+        module = queue.pop(0)
+        for target in sorted(imports.edges[module]):
+            if target not in paths:
+                paths[target] = [*paths[module], target]
+                queue.append(target)
+    return {
+        module: path
+        for module, path in sorted(paths.items())
+        if any(_within(module, forbidden) for forbidden in ENGINE_FORBIDDEN)
+    }
+
+
+def private_imports(imports: Imports) -> list[tuple[str, str]]:
+    """(importer, private module) pairs where the importer is outside the private module's
+    package."""
+    found = []
+    for importer, targets in sorted(imports.edges.items()):
+        for target in sorted(targets):
+            parts = target.split(".")
+            private = [i for i, part in enumerate(parts) if part.startswith("_")]
+            if private and not _within(importer, ".".join(parts[: private[0]])):
+                found.append((importer, target))
+    return found
+
+
+def broken_rules(root: Path = PROJECT) -> list[str]:
+    """One line per broken rule; empty when the layers hold."""
+    imports = read_imports(root)
+    lines = [f"import circle: {' <-> '.join(circle)}" for circle in import_circles(imports)]
+    lines += [
+        f"the engine reaches {module}: {' -> '.join(path)}"
+        for module, path in engine_reaches(imports).items()
+    ]
+    lines += [
+        f"{importer} imports {target}, private to another package: export what it needs"
+        for importer, target in private_imports(imports)
+    ]
+    lines += [
+        f"framework/{path.name} belongs in a layer: the root keeps {sorted(ROOT_MODULES)}"
+        for path in sorted((root / "framework").glob("*.py"))
+        if path.stem not in ROOT_MODULES
+    ]
+    return lines
+
+
+if __name__ == "__main__":
+    broken = broken_rules()
+    for line in broken:
+        print(line)
+    sys.exit(1 if broken else 0)

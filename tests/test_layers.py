@@ -1,0 +1,76 @@
+"""The layer rules hold for cadre's own source, and the checker finds each kind of break."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.layers import broken_rules
+
+
+def test_the_packages_keep_their_layers() -> None:
+    assert broken_rules() == []
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for package in ("framework", "teams", "policies", "telemetry"):
+        (root / package).mkdir(parents=True, exist_ok=True)
+        (root / package / "__init__.py").write_text('"""A package."""\n')
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {
+                "telemetry/a.py": "from telemetry.b import B\n",
+                "telemetry/b.py": "def f():\n    from telemetry import a\n",
+            },
+            "import circle: telemetry.a <-> telemetry.b",
+        ),
+        (
+            {
+                "framework/engine/__init__.py": "",
+                "framework/engine/state.py": "from framework.engine import tools\n",
+                "framework/engine/tools.py": "from framework.review.points import ask\n",
+                "framework/review/__init__.py": "",
+                "framework/review/points.py": (
+                    "from typing import TYPE_CHECKING\n"
+                    "if TYPE_CHECKING:\n    from framework.runs.launch import launch\n"
+                ),
+                "framework/runs/__init__.py": "",
+                "framework/runs/launch.py": "",
+            },
+            "the engine reaches framework.runs.launch: framework.engine.tools -> "
+            "framework.review.points -> framework.runs.launch",
+        ),
+        (
+            {
+                "framework/memory/__init__.py": "",
+                "framework/memory/_rows.py": "",
+                "teams/reader.py": "from framework.memory._rows import ROWS\n",
+            },
+            "teams.reader imports framework.memory._rows, private to another package",
+        ),
+        ({"framework/builder.py": ""}, "framework/builder.py belongs in a layer"),
+    ],
+    ids=["circle", "engine", "private", "root"],
+)
+def test_each_break_is_named(tmp_path: Path, files: dict[str, str], expected: str) -> None:
+    broken = broken_rules(_tree(tmp_path, files))
+    assert any(line.startswith(expected) for line in broken), broken
+
+
+def test_a_package_may_use_its_own_private_modules(tmp_path: Path) -> None:
+    files = {
+        "framework/memory/__init__.py": "from framework.memory._rows import ROWS\n",
+        "framework/memory/_rows.py": "",
+        "framework/memory/store.py": "from framework.memory import _rows\n",
+    }
+    assert broken_rules(_tree(tmp_path, files)) == []
