@@ -24,7 +24,6 @@ test: $(BIN)/cadre
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m tests.layers
 	$(BIN)/pytest
 
 bench: $(BIN)/cadre

@@ -23,6 +23,7 @@ from typing import Any
 from framework.database.home import DataHome
 from framework.runs.launch import LaunchRequest, launch
 from framework.runs.runner import new_thread_id, run_team
+from framework.runs.spec import RunSpec
 
 try:
     from bench._answers import case_folder, section_lines
@@ -108,7 +109,7 @@ def run_conflict_cases(cases: Sequence[dict[str, Any]]) -> list[ConflictOutcome]
         for case in cases:
             corpus = case_folder(Path(folder), case)
             home = DataHome(root=Path(folder) / f"{case['id']}-home")
-            request = LaunchRequest(team="hypothesis", corpus=corpus, home=home)
+            request = LaunchRequest(spec=RunSpec(team="hypothesis", corpus=str(corpus)), home=home)
             with launch(request) as launched:
                 result = run_team(launched.app, {"question": case["question"]}, new_thread_id())
             report = str(result.state.get("final_answer") or "")

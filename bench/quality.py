@@ -47,6 +47,7 @@ import yaml
 from framework.database.home import DataHome
 from framework.runs.launch import LaunchRequest, launch
 from framework.runs.runner import new_thread_id, run_team
+from framework.runs.spec import RunSpec
 
 try:
     from bench._answers import section_lines
@@ -130,7 +131,8 @@ def score(case: dict[str, Any], answer: str) -> Outcome:
 def run_cases(cases: Sequence[dict[str, Any]], corpus: Path = CORPUS) -> list[Outcome]:
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="cadre-quality-") as folder:
-        request = LaunchRequest(team="research", corpus=corpus, home=DataHome(root=Path(folder)))
+        spec = RunSpec(team="research", corpus=str(corpus))
+        request = LaunchRequest(spec=spec, home=DataHome(root=Path(folder)))
         with launch(request) as launched:
             for case in cases:
                 result = run_team(launched.app, {"question": case["question"]}, new_thread_id())

@@ -612,16 +612,15 @@ def in_process(
     from framework.runs.launch import LaunchRequest, launch
     from framework.runs.observe import ObserverOptions
     from framework.runs.runner import new_thread_id, run_team
+    from framework.runs.spec import RunSpec
 
     work = folder / f"in-process-{threads}"
     work.mkdir(parents=True)
     effects = work / "effects.txt"
     os.environ.update({**env, "CADRE_CRASH_EFFECTS": str(effects)})
     request = LaunchRequest(
-        team=TEAM,
+        spec=RunSpec(team=TEAM, observe=ObserverOptions(), memory_scope=("tenant", "default")),
         home=DataHome(root=work / "home", database=_database(postgres)).create(),
-        observe=ObserverOptions(),
-        memory_scope=("tenant", "default"),
     )
     launched = launch(request)
 

@@ -173,8 +173,9 @@ def bench_purge(root: Path, database: str | None, threads: int, items: int) -> f
 
     from framework.database.home import DataHome
     from framework.retention.purge import Scope, purge
+    from framework.runs.observe import ObserverOptions
+    from framework.runs.spec import RunSpec
     from framework.runs.stores import home_checkpointer, home_cipher, home_store
-    from framework.runs.threads import ThreadInfo
 
     home = DataHome(root=root, database=database).create()
     cipher = home_cipher(home)
@@ -185,7 +186,7 @@ def bench_purge(root: Path, database: str | None, threads: int, items: int) -> f
     saver = home_checkpointer(home, cipher=cipher)
     app = graph.compile(checkpointer=saver)
     for who in ("alice", "bob"):
-        info = ThreadInfo(team="bench", memory_scope=("user", who))
+        info = RunSpec(team="bench", memory_scope=("user", who), observe=ObserverOptions())
         for n in range(threads):
             config = {"configurable": {"thread_id": f"{who}-{n}"}, "metadata": info.metadata()}
             app.invoke({"question": f"question {n} of {who}"}, config)  # type: ignore[arg-type]

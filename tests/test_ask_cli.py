@@ -13,8 +13,8 @@ from framework.cli.app import app
 from framework.database.home import DataHome
 from framework.knowledge import KnowledgeGraph
 from framework.memory import MiniLMEmbedder
+from framework.runs.spec import RunSpec
 from framework.runs.stores import home_checkpointer, home_cipher, home_store
-from framework.runs.threads import ThreadInfo
 from tests.conftest import one_line_error
 from tests.test_supervisor_team import QUESTION, save_sample_graph
 
@@ -49,8 +49,8 @@ def test_ask_answers_from_the_graph_citing_documents(home: Path) -> None:
     finally:
         checkpointer.close()
     assert saved
-    info = ThreadInfo.from_metadata(saved[0].metadata)
-    assert info == ThreadInfo(team="supervisor", observe=None)
+    info = RunSpec.from_metadata(saved[0].metadata)
+    assert info == RunSpec(team="supervisor", observe=None)
 
 
 def test_ask_json_has_the_answer_decisions_and_evidence(home: Path) -> None:

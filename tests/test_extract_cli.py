@@ -13,7 +13,7 @@ from framework.database.home import DataHome
 from framework.knowledge import KnowledgeGraph
 from framework.memory import MiniLMEmbedder
 from framework.runs.stores import home_cipher, home_store, open_checkpointer
-from framework.runs.threads import thread_info
+from framework.runs.threads import thread_spec
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
 
 runner = CliRunner()
@@ -63,8 +63,8 @@ def test_extract_prints_counts_and_keeps_an_encrypted_graph(
         ((document, line, run),) = [(p.document, p.line, p.run) for p in holds.provenance]
         assert (document, line, run) == (f"{notes.as_posix()}/guide/vault.txt", 1, "x1")
     with open_checkpointer(data_home) as saver:
-        info = thread_info(saver, "x1")
-    assert (info.team, info.corpus, info.roles) == ("extraction", None, ())
+        info = thread_spec(saver, "x1")
+    assert (info.team, info.corpus, info.prompt_versions) == ("extraction", None, ())
     on_disk = b"".join(path.read_bytes() for path in home.glob("memory.sqlite*"))
     assert b"quillfeather" not in on_disk.lower()
 

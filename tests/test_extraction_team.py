@@ -15,7 +15,7 @@ from framework.engine.builder import compile_team
 from framework.engine.middleware import NodeCall
 from framework.knowledge import KnowledgeGraph
 from framework.memory import Corpus, SemanticStore
-from framework.runs.prompts import RoleRegistry
+from framework.runs.prompts import PromptRegistry
 from framework.runs.runner import run_team
 from framework.runs.teams import TeamSetup
 from framework.testing import Fail, ScriptedChatModel, Structured
@@ -307,7 +307,7 @@ class Recorder:
 def test_the_team_reads_its_corpus_records_prompt_versions_and_wraps_every_node(
     small_corpus: Corpus,
 ) -> None:
-    roles = RoleRegistry.in_memory()
+    roles = PromptRegistry.in_memory()
     roles.set("cartographer", "Map the document into triples.")
     recorder = Recorder()
     model = ScriptedChatModel(
@@ -318,7 +318,7 @@ def test_the_team_reads_its_corpus_records_prompt_versions_and_wraps_every_node(
         corpus=small_corpus,
         store=small_corpus.store,
         model=model,
-        roles=roles,
+        prompts=roles,
         middleware=(recorder,),
         memory_scope=("project", "x"),
     )

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
 
-from tests.layers import broken_rules
+from tests.layers import broken_rules, read_imports
 
 
 def test_the_packages_keep_their_layers() -> None:
@@ -74,3 +75,13 @@ def test_a_package_may_use_its_own_private_modules(tmp_path: Path) -> None:
         "framework/memory/store.py": "from framework.memory import _rows\n",
     }
     assert broken_rules(_tree(tmp_path, files)) == []
+
+
+def test_every_package_export_resolves() -> None:
+    packages = sorted(
+        name for name, path in read_imports().files.items() if path.name == "__init__.py"
+    )
+    for package in packages:
+        module = importlib.import_module(package)
+        for name in getattr(module, "__all__", ()):
+            assert getattr(module, name) is not None, f"{package}.{name}"

@@ -22,9 +22,11 @@ from framework.database.home import DataHome
 from framework.memory import MiniLMEmbedder
 from framework.review import pending_revision
 from framework.runs.launch import relaunch
+from framework.runs.observe import ObserverOptions
 from framework.runs.runner import run_team
+from framework.runs.spec import RunSpec
 from framework.runs.stores import open_checkpointer
-from framework.runs.threads import ThreadInfo, thread_info
+from framework.runs.threads import thread_spec
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.conftest import one_line_error as _one_line
 
@@ -125,9 +127,12 @@ def test_run_with_review_pauses_and_prints_the_requests_and_how_to_continue(cadr
     ):
         assert command in out
     with open_checkpointer(DataHome(root=cadre.home)) as checkpointer:
-        info = thread_info(checkpointer, "t1")
-    assert info == ThreadInfo(
-        team="meta", corpus=str(cadre.corpus.resolve()), review=("answer", "plan")
+        info = thread_spec(checkpointer, "t1")
+    assert info == RunSpec(
+        team="meta",
+        corpus=str(cadre.corpus.resolve()),
+        review=("answer", "plan"),
+        observe=ObserverOptions(),
     )
 
 
@@ -151,8 +156,8 @@ def test_run_refuses_review_points_the_team_does_not_have(cadre: Cadre) -> None:
     assert "run it without --review" in line
 
 
-def test_thread_info_round_trips_through_the_metadata_and_skips_what_it_cannot_read() -> None:
-    info = ThreadInfo(
+def test_run_spec_round_trips_through_the_metadata_and_skips_what_it_cannot_read() -> None:
+    info = RunSpec(
         team="research",
         corpus="/data/docs",
         model="openai:gpt-4o-mini",
@@ -162,9 +167,26 @@ def test_thread_info_round_trips_through_the_metadata_and_skips_what_it_cannot_r
     )
     metadata = info.metadata()
     assert list(metadata) == ["cadre"]
-    assert ThreadInfo.from_metadata(metadata) == info
+    assert RunSpec.from_metadata(metadata) == info
     for stored in ("{not json", '{"corpus": "/x"}', 3, None):
-        assert ThreadInfo.from_metadata({"cadre": stored}) is None
+        assert RunSpec.from_metadata({"cadre": stored}) is None
+
+
+def test_a_spec_recorded_before_prompt_versions_had_their_name_reads_its_pins() -> None:
+    older = '{"schema_version": 1, "team": "meta", "review": ["plan"], "roles": [["x.planner", 2]]}'
+    spec = RunSpec.from_metadata({"cadre": older})
+    assert spec is not None
+    assert spec.prompt_versions == (("x.planner", 2),)
+    assert RunSpec.from_metadata(spec.metadata()) == spec
+
+
+def test_a_spec_sorts_its_review_points_so_equal_specs_dump_equal_json() -> None:
+    one, other = (
+        RunSpec(team="t", review={"tasks", "plan"}),
+        RunSpec(team="t", review=["plan", "tasks"]),
+    )
+    assert one.review == ("plan", "tasks")
+    assert one.model_dump_json() == other.model_dump_json()
 
 
 # -- reading: reviews, show, history -----------------------------------------------------------

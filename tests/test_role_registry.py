@@ -12,7 +12,7 @@ import pytest
 
 from framework.errors import ConfigError
 from framework.runs import prompts as role_registry
-from framework.runs.prompts import RolePrompt, RoleRegistry
+from framework.runs.prompts import PromptRegistry, RolePrompt
 from framework.runs.teams import TeamSetup
 from teams.hypothesis.prompts import SEARCHER_SYSTEM, HypothesisPrompts
 from teams.research.prompts import PLANNER_SYSTEM, WORKER_SYSTEM, ResearchPrompts
@@ -21,34 +21,34 @@ DEFAULTS = {"planner": "Plan in at most {max_tasks} steps.", "writer": 'Write {"
 
 
 @pytest.fixture
-def registry(tmp_path: Path) -> RoleRegistry:
-    return RoleRegistry(tmp_path / "roles", defaults=DEFAULTS)
+def registry(tmp_path: Path) -> PromptRegistry:
+    return PromptRegistry(tmp_path / "roles", defaults=DEFAULTS)
 
 
 def test_first_use_seeds_version_one_from_the_default_and_records_it(tmp_path: Path) -> None:
-    registry = RoleRegistry(tmp_path / "roles", defaults={})
+    registry = PromptRegistry(tmp_path / "roles", defaults={})
     prompt = registry.prompt("critic", "Judge the triples.\n")
     assert prompt == RolePrompt("critic", 1, "Judge the triples.")
     assert (tmp_path / "roles" / "critic" / "v0001.txt").read_text() == "Judge the triples."
     assert registry.used() == {"critic": 1}
     # a later default does not replace what is stored: the registry is the source of truth
-    assert RoleRegistry(tmp_path / "roles").prompt("critic", "Other.") == prompt
+    assert PromptRegistry(tmp_path / "roles").prompt("critic", "Other.") == prompt
 
 
 def test_set_stores_a_new_current_version_that_the_next_build_uses(
-    registry: RoleRegistry, tmp_path: Path
+    registry: PromptRegistry, tmp_path: Path
 ) -> None:
     assert registry.set("planner", "Plan {max_tasks} tasks, no more.") == RolePrompt(
         "planner", 2, "Plan {max_tasks} tasks, no more."
     )
-    fresh = RoleRegistry(tmp_path / "roles", defaults=DEFAULTS)
+    fresh = PromptRegistry(tmp_path / "roles", defaults=DEFAULTS)
     assert fresh.prompt("planner", DEFAULTS["planner"]).version == 2
     assert fresh.used() == {"planner": 2}
     assert [p.version for p in fresh.versions("planner")] == [1, 2]
     assert fresh.versions("planner")[0].text == DEFAULTS["planner"]
 
 
-def test_an_unchanged_text_stores_no_new_version(registry: RoleRegistry, tmp_path: Path) -> None:
+def test_an_unchanged_text_stores_no_new_version(registry: PromptRegistry, tmp_path: Path) -> None:
     registry.set("planner", "Plan {max_tasks}.")
     assert registry.set("planner", "  Plan {max_tasks}.\n").version == 2
     assert registry.set("writer", DEFAULTS["writer"]).version == 1  # the default itself
@@ -58,7 +58,7 @@ def test_an_unchanged_text_stores_no_new_version(registry: RoleRegistry, tmp_pat
     ]
 
 
-def test_setting_back_an_older_text_makes_a_new_version(registry: RoleRegistry) -> None:
+def test_setting_back_an_older_text_makes_a_new_version(registry: PromptRegistry) -> None:
     registry.set("planner", "Plan {max_tasks}.")
     assert registry.set("planner", DEFAULTS["planner"]) == RolePrompt(
         "planner", 3, DEFAULTS["planner"]
@@ -68,7 +68,7 @@ def test_setting_back_an_older_text_makes_a_new_version(registry: RoleRegistry) 
 @pytest.mark.parametrize(
     "name", ["Planner", "a b", "../x", ".hidden", "-x", "", "x" * 65, "naïve", "a/b"]
 )
-def test_bad_role_names_are_refused_with_the_rule(registry: RoleRegistry, name: str) -> None:
+def test_bad_role_names_are_refused_with_the_rule(registry: PromptRegistry, name: str) -> None:
     with pytest.raises(ConfigError, match="lowercase letters, digits, dots, dashes or under"):
         registry.prompt(name, "text")
     with pytest.raises(ConfigError, match="lowercase letters"):
@@ -77,12 +77,12 @@ def test_bad_role_names_are_refused_with_the_rule(registry: RoleRegistry, name: 
         registry.versions(name)
 
 
-def test_good_names_take_dots_dashes_underscores_and_digits(registry: RoleRegistry) -> None:
+def test_good_names_take_dots_dashes_underscores_and_digits(registry: PromptRegistry) -> None:
     assert registry.prompt("team-2.role_a", "Do it.").version == 1
 
 
 def test_an_empty_prompt_is_refused_and_nothing_is_stored(
-    registry: RoleRegistry, tmp_path: Path
+    registry: PromptRegistry, tmp_path: Path
 ) -> None:
     with pytest.raises(ConfigError, match="empty"):
         registry.set("writer", " \n\t")
@@ -91,7 +91,7 @@ def test_an_empty_prompt_is_refused_and_nothing_is_stored(
     assert not (tmp_path / "roles").exists()
 
 
-def test_an_unknown_role_cannot_be_set(registry: RoleRegistry) -> None:
+def test_an_unknown_role_cannot_be_set(registry: PromptRegistry) -> None:
     with pytest.raises(ConfigError, match=r"unknown role 'planer': known roles are planner, wri"):
         registry.set("planer", "text")
     assert registry.versions("planer") == []
@@ -100,7 +100,7 @@ def test_an_unknown_role_cannot_be_set(registry: RoleRegistry) -> None:
 def test_a_role_first_used_by_its_team_can_be_set_without_a_packaged_default(
     tmp_path: Path,
 ) -> None:
-    registry = RoleRegistry(tmp_path / "roles", defaults={})
+    registry = PromptRegistry(tmp_path / "roles", defaults={})
     registry.prompt("drafter", "Draft {topic}.")
     with pytest.raises(ConfigError, match=r"lacks \{topic\}"):
         registry.set("drafter", "Draft.")
@@ -108,7 +108,7 @@ def test_a_role_first_used_by_its_team_can_be_set_without_a_packaged_default(
 
 
 def test_names_list_packaged_defaults_before_first_use_and_stored_roles(
-    registry: RoleRegistry,
+    registry: PromptRegistry,
 ) -> None:
     registry.prompt("own", "Mine.")
     assert registry.names() == ["own", "planner", "writer"]
@@ -116,7 +116,7 @@ def test_names_list_packaged_defaults_before_first_use_and_stored_roles(
 
 
 def test_the_installed_teams_declare_their_roles(tmp_path: Path) -> None:
-    registry = RoleRegistry(tmp_path / "roles")
+    registry = PromptRegistry(tmp_path / "roles")
     names = registry.names()
     for name in ("research.planner", "research.worker", "hypothesis.searcher"):
         assert name in names
@@ -134,7 +134,7 @@ def test_a_packaged_default_that_is_not_a_string_is_a_config_error(
         role_registry, "entry_points", lambda **select: EntryPoints([point]).select(**select)
     )
     with pytest.raises(ConfigError, match="not a non-empty string"):
-        RoleRegistry(tmp_path / "roles").set("broken", "text")
+        PromptRegistry(tmp_path / "roles").set("broken", "text")
 
 
 def _set_together(root: Path, texts: list[str]) -> list[RolePrompt]:
@@ -144,7 +144,7 @@ def _set_together(root: Path, texts: list[str]) -> list[RolePrompt]:
     errors: list[BaseException] = []
 
     def set_one(text: str) -> None:
-        registry = RoleRegistry(root, defaults=DEFAULTS)
+        registry = PromptRegistry(root, defaults=DEFAULTS)
         start.wait()
         try:
             results.append(registry.set("writer", text))
@@ -164,13 +164,13 @@ def test_concurrent_sets_get_distinct_versions_and_lose_nothing(tmp_path: Path) 
     texts = [f"Writer prompt {n}." for n in range(8)]
     results = _set_together(tmp_path / "roles", texts)
     assert sorted(p.version for p in results) == list(range(2, 10))
-    stored = RoleRegistry(tmp_path / "roles", defaults=DEFAULTS).versions("writer")
+    stored = PromptRegistry(tmp_path / "roles", defaults=DEFAULTS).versions("writer")
     assert {p.version: p.text for p in stored[1:]} == {p.version: p.text for p in results}
     assert not [p for p in (tmp_path / "roles" / "writer").iterdir() if p.suffix == ".tmp"]
 
 
 def test_a_version_taken_meanwhile_is_retried_with_the_next_number(
-    registry: RoleRegistry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    registry: PromptRegistry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     registry.prompt("writer", DEFAULTS["writer"])
     real_link = os.link
@@ -192,7 +192,7 @@ def test_a_version_taken_meanwhile_is_retried_with_the_next_number(
     ]
 
 
-def test_a_template_keeps_exactly_its_fields(registry: RoleRegistry) -> None:
+def test_a_template_keeps_exactly_its_fields(registry: PromptRegistry) -> None:
     with pytest.raises(ConfigError, match=r"lacks \{max_tasks\}: the role takes \{max_tasks\}"):
         registry.set("planner", "Plan a few steps.")
     with pytest.raises(ConfigError, match=r"has the unknown field \{depth\}"):
@@ -203,11 +203,11 @@ def test_a_template_keeps_exactly_its_fields(registry: RoleRegistry) -> None:
     assert len(registry.versions("planner")) == 2
 
 
-def test_a_role_without_fields_takes_any_braces(registry: RoleRegistry) -> None:
+def test_a_role_without_fields_takes_any_braces(registry: PromptRegistry) -> None:
     assert registry.set("writer", "Answer as {json} or {").version == 2
 
 
-def test_template_checks_a_stored_version_at_build_time(registry: RoleRegistry) -> None:
+def test_template_checks_a_stored_version_at_build_time(registry: PromptRegistry) -> None:
     prompt = registry.prompt("planner", DEFAULTS["planner"])
     assert prompt.template("max_tasks").format(max_tasks=3) == "Plan in at most 3 steps."
     with pytest.raises(ConfigError, match=r"'planner' version 1 lacks \{depth\}"):
@@ -215,19 +215,19 @@ def test_template_checks_a_stored_version_at_build_time(registry: RoleRegistry) 
 
 
 def test_a_pinned_version_is_given_instead_of_the_current_one(
-    registry: RoleRegistry, tmp_path: Path
+    registry: PromptRegistry, tmp_path: Path
 ) -> None:
     registry.set("planner", "Plan {max_tasks}.")
-    pinned = RoleRegistry(tmp_path / "roles", defaults=DEFAULTS, pinned={"planner": 1})
+    pinned = PromptRegistry(tmp_path / "roles", defaults=DEFAULTS, pinned={"planner": 1})
     assert pinned.prompt("planner", DEFAULTS["planner"]).text == DEFAULTS["planner"]
     assert pinned.used() == {"planner": 1}
-    gone = RoleRegistry(tmp_path / "roles", defaults=DEFAULTS, pinned={"planner": 7})
+    gone = PromptRegistry(tmp_path / "roles", defaults=DEFAULTS, pinned={"planner": 7})
     with pytest.raises(ConfigError, match="no version 7, which this run was started with"):
         gone.prompt("planner", DEFAULTS["planner"])
 
 
 def test_in_memory_registries_are_separate_and_write_nothing(tmp_path: Path) -> None:
-    first, second = RoleRegistry.in_memory(), RoleRegistry.in_memory()
+    first, second = PromptRegistry.in_memory(), PromptRegistry.in_memory()
     first.prompt("research.planner", PLANNER_SYSTEM)
     first.set("research.planner", "Plan {max_tasks}.")
     assert second.prompt("research.planner", PLANNER_SYSTEM).version == 1
@@ -237,11 +237,11 @@ def test_in_memory_registries_are_separate_and_write_nothing(tmp_path: Path) -> 
 def test_team_setups_get_their_own_in_memory_registry() -> None:
     fields = {"corpus": None, "store": None}
     first, second = TeamSetup(**fields), TeamSetup(**fields)  # type: ignore[arg-type]
-    assert first.roles is not second.roles
+    assert first.prompts is not second.prompts
 
 
 def test_research_prompts_come_from_the_registry(tmp_path: Path) -> None:
-    registry = RoleRegistry(tmp_path / "roles")
+    registry = PromptRegistry(tmp_path / "roles")
     registry.set("research.worker", "Search, then answer briefly.")
     prompts = ResearchPrompts.from_registry(registry)
     assert prompts.worker == "Search, then answer briefly."
@@ -255,7 +255,7 @@ def test_research_prompts_come_from_the_registry(tmp_path: Path) -> None:
 
 
 def test_a_hand_edited_template_fails_the_build_naming_the_field(tmp_path: Path) -> None:
-    registry = RoleRegistry(tmp_path / "roles")
+    registry = PromptRegistry(tmp_path / "roles")
     registry.prompt("hypothesis.searcher", SEARCHER_SYSTEM)
     (tmp_path / "roles" / "hypothesis.searcher" / "v0002.txt").write_text("Write {n} queries.")
     with pytest.raises(ConfigError, match=r"version 2 lacks \{max_queries\} and has the unkn"):

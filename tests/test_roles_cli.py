@@ -13,7 +13,7 @@ from framework.database.home import DataHome
 from framework.memory import MiniLMEmbedder
 from framework.runs import launch as launch_module
 from framework.runs.launch import relaunch
-from framework.runs.threads import read_thread_info
+from framework.runs.threads import read_thread_spec
 from framework.testing import ScriptedChatModel, Structured
 from teams.research.prompts import PLANNER_SYSTEM, WORKER_SYSTEM
 from teams.research.schemas import PlanDraft
@@ -133,13 +133,13 @@ def test_a_run_uses_the_version_set_and_records_it(
     assert system.type == "system"
     assert system.text == NEW_PLANNER.strip().format(max_tasks=6)
 
-    info = read_thread_info(DataHome(root=home), "t-roles")
-    assert dict(info.roles)["research.planner"] == 2
-    assert dict(info.roles)["research.worker"] == 1
+    info = read_thread_spec(DataHome(root=home), "t-roles")
+    assert dict(info.prompt_versions)["research.planner"] == 2
+    assert dict(info.prompt_versions)["research.worker"] == 1
     assert "research.planner v2" in cadre(home, "show", "t-roles").stdout
 
     # a later version does not change what the thread's later parts are built with
     cadre(home, "roles", "set", "research.planner", "-", stdin="Plan {max_tasks}.")
     launched, _ = relaunch(DataHome(root=home), "t-roles")
     with launched:
-        assert launched.roles.used()["research.planner"] == 2
+        assert launched.prompts.used()["research.planner"] == 2

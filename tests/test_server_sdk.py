@@ -15,7 +15,7 @@ import pytest
 
 from framework.database.home import DataHome
 from framework.memory import MiniLMEmbedder
-from framework.runs.threads import read_thread_info
+from framework.runs.threads import read_thread_spec
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, serve
 
@@ -211,7 +211,7 @@ def test_runs_over_the_api_act_for_the_token_under_the_servers_policy(
         client = served.client("ada")
         thread_id = client.threads.create()["thread_id"]
         client.runs.wait(thread_id, "meta", input={"question": QUESTION})
-    info = read_thread_info(DataHome(root=tmp_path / "home"), thread_id)
+    info = read_thread_spec(DataHome(root=tmp_path / "home"), thread_id)
     assert info.principal is not None
     assert (info.principal.user, info.principal.tenant) == ("ada", "acme")
     assert info.policy == POLICY and info.memory_scope == ("tenant", "acme")

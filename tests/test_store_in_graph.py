@@ -88,8 +88,9 @@ def test_a_launched_team_hands_its_nodes_the_store_as_a_langgraph_store(
     tmp_path: Path,
 ) -> None:
     from framework.runs.launch import LaunchRequest, launch
+    from framework.runs.spec import RunSpec
 
     home = DataHome(root=tmp_path / "home")
-    with launch(LaunchRequest(team="research", home=home, corpus=None)) as launched:
+    with launch(LaunchRequest(spec=RunSpec(team="research"), home=home)) as launched:
         assert isinstance(launched.app.store, LangGraphStore)
         assert launched.app.store.semantic is launched.store

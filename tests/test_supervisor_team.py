@@ -15,7 +15,7 @@ from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
 from framework.knowledge import Entity, KnowledgeGraph, Provenance, Relation
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
-from framework.runs.prompts import RoleRegistry
+from framework.runs.prompts import PromptRegistry
 from framework.runs.teams import TeamSetup
 from framework.testing import Fail, ScriptedChatModel, Structured
 from teams.research.schemas import ClaimDraft, ReportDraft, SectionDraft
@@ -344,7 +344,7 @@ def test_an_empty_question_and_bad_roles_are_refused(graph: KnowledgeGraph) -> N
 def test_the_team_takes_its_prompts_from_the_role_registry(
     graph: KnowledgeGraph, store: SemanticStore
 ) -> None:
-    roles = RoleRegistry.in_memory()
+    roles = PromptRegistry.in_memory()
     roles.prompt(SUPERVISOR_ROLE, SUPERVISOR_SYSTEM)
     roles.set(SUPERVISOR_ROLE, "Route carefully: query, draft, finish.")
     model = ScriptedChatModel(
@@ -355,7 +355,7 @@ def test_the_team_takes_its_prompts_from_the_role_registry(
             _route("finish"),
         ]
     )
-    setup = TeamSetup(corpus=Corpus(store), store=store, model=model, roles=roles)
+    setup = TeamSetup(corpus=Corpus(store), store=store, model=model, prompts=roles)
     state = compile_team(supervisor_team(setup)).invoke({"question": QUESTION})
     model.assert_complete()
     assert roles.used() == {SUPERVISOR_ROLE: 2, DRAFTER_ROLE: 1}
@@ -363,8 +363,8 @@ def test_the_team_takes_its_prompts_from_the_role_registry(
     assert systems[0] == "Route carefully: query, draft, finish."
     assert systems[2] == DRAFTER_SYSTEM
     assert "(`docs/dispatch.md:3`)" in state["final_answer"]
-    offline = RoleRegistry.in_memory()
-    supervisor_team(TeamSetup(corpus=Corpus(store), store=store, roles=offline))
+    offline = PromptRegistry.in_memory()
+    supervisor_team(TeamSetup(corpus=Corpus(store), store=store, prompts=offline))
     assert offline.used() == {}  # the offline team has no prompts
 
 

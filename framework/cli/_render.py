@@ -24,7 +24,7 @@ from framework.review import (
     pending_revision,
 )
 from framework.review.records import PolicyReview
-from framework.runs.threads import ThreadInfo
+from framework.runs.spec import RunSpec
 
 if TYPE_CHECKING:
     from framework.runs.runner import RunResult
@@ -151,7 +151,7 @@ def _status_line(status: ThreadStatus, requests: Sequence[AnyReviewRequest]) -> 
 
 
 def thread_lines(
-    info: ThreadInfo,
+    info: RunSpec,
     status: ThreadStatus,
     values: Mapping[str, Any],
     requests: Sequence[AnyReviewRequest],
@@ -160,10 +160,11 @@ def thread_lines(
     tasks with status, requests and answer."""
     thread_id = status.thread_id
     review = ",".join(info.review) or "none"
+    versions = ", ".join(f"{name} v{version}" for name, version in info.prompt_versions)
     lines = [
         f"thread {thread_id}: team {info.team}, model {info.model or 'offline'}, review {review}",
         f"corpus: {info.corpus}",
-        f"roles: {', '.join(f'{name} v{version}' for name, version in info.roles) or 'none'}",
+        f"roles: {versions or 'none'}",
         f"status: {_status_line(status, requests)}",
         f"question: {values.get('question', '')}",
         *_plan_lines(values.get("plan")),
@@ -201,7 +202,7 @@ def _policy_line(entry: PolicyEntry) -> str:
     )
 
 
-def policy_lines(info: ThreadInfo, values: Mapping[str, Any]) -> list[str]:
+def policy_lines(info: RunSpec, values: Mapping[str, Any]) -> list[str]:
     """The policies a thread runs under, what it used, and the policy audit trail."""
     if info.policy is None and not values.get("policy_audit"):
         return ["policies: none"]

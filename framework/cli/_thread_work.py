@@ -45,8 +45,9 @@ from framework.review import (
 from framework.runs.launch import Launched, relaunch
 from framework.runs.observe import ObserverOptions
 from framework.runs.runner import RunResult, arun_team
+from framework.runs.spec import RunSpec
 from framework.runs.stores import open_checkpointer
-from framework.runs.threads import ThreadInfo, read_thread_info, thread_info
+from framework.runs.threads import read_thread_spec, thread_spec
 
 __all__ = [
     "approve_requests",
@@ -63,7 +64,7 @@ __all__ = [
 @contextmanager
 def _opened(
     home: Path | None, thread_id: str, *, observe: bool = False, policy: str | None = None
-) -> Iterator[tuple[Launched, ThreadInfo]]:
+) -> Iterator[tuple[Launched, RunSpec]]:
     """The thread's app: observed (spans of the run part it resumes) when ``observe``, else
     compiled only to read the thread (no corpus indexed, no chat model built); under
     ``policy`` (a policy file's text) instead of the thread's when given."""
@@ -71,9 +72,9 @@ def _opened(
     data_home = resolve_home(home)
     info = None
     if policy is not None:
-        info = read_thread_info(data_home, thread_id).model_copy(update={"policy": policy})
+        info = read_thread_spec(data_home, thread_id).model_copy(update={"policy": policy})
     launched, info = relaunch(
-        data_home, thread_id, observe=options, info=info, read_only=not observe
+        data_home, thread_id, observe=options, spec=info, read_only=not observe
     )
     with launched:
         yield launched, info
@@ -121,18 +122,18 @@ def _decide(
     report_outcome(result, after, home, announce=True)
 
 
-def _thread_groups(data_home: DataHome, thread: str | None) -> dict[ThreadInfo, list[str]]:
+def _thread_groups(data_home: DataHome, thread: str | None) -> dict[RunSpec, list[str]]:
     """The threads to list, grouped by what they were run with (one app per group).
 
     A thread given by name must be known; when listing every thread, one that ``cadre run``
     did not start is skipped with a note on stderr.
     """
-    groups: dict[ThreadInfo, list[str]] = {}
+    groups: dict[RunSpec, list[str]] = {}
     where = str(data_home.root)
     with open_checkpointer(data_home) as checkpointer:
         for tid in [thread] if thread is not None else thread_ids(checkpointer):
             try:
-                info = thread_info(checkpointer, tid, where=where)
+                info = thread_spec(checkpointer, tid, where=where)
             except ReviewError as error:
                 if thread is not None:
                     raise
@@ -208,7 +209,7 @@ def list_reviews(thread: str | None, home: Path | None) -> None:
     found = 0
     if thread is not None or data_home.has_checkpoints():
         for info, members in _thread_groups(data_home, thread).items():
-            launched, _ = relaunch(data_home, members[0], info=info, read_only=True)
+            launched, _ = relaunch(data_home, members[0], spec=info, read_only=True)
             with launched:
                 for tid in members:
                     requests = pending(launched.app, tid)

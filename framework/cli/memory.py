@@ -187,7 +187,7 @@ def _source(provenance: ItemProvenance) -> str | None:
 def _echo_run(data_home: DataHome, provenance: ItemProvenance) -> None:
     """The run's thread as its checkpoints recorded it (or why it cannot be shown)."""
     from framework.runs.stores import open_checkpointer
-    from framework.runs.threads import thread_info
+    from framework.runs.threads import thread_spec
 
     thread_id = provenance.thread_id
     assert thread_id is not None
@@ -198,7 +198,7 @@ def _echo_run(data_home: DataHome, provenance: ItemProvenance) -> None:
     }
     try:
         with open_checkpointer(data_home) as saver:
-            info = thread_info(saver, thread_id, where=data_home.describe())
+            info = thread_spec(saver, thread_id, where=data_home.describe())
             step = (
                 saver.get_tuple({"configurable": checkpoint})
                 if checkpoint["checkpoint_id"]

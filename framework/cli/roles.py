@@ -17,7 +17,7 @@ import typer
 from framework.cli.common import HomeOption, fail
 from framework.database.home import resolve_home
 from framework.errors import CadreError, ConfigError
-from framework.runs.prompts import RolePrompt, RoleRegistry
+from framework.runs.prompts import PromptRegistry, RolePrompt
 
 __all__ = ["role_lines", "roles_app"]
 
@@ -36,7 +36,7 @@ def _first_line(text: str) -> str:
     return line if len(line) <= _FIRST_LINE else line[: _FIRST_LINE - 3] + "..."
 
 
-def role_lines(registry: RoleRegistry) -> list[str]:
+def role_lines(registry: PromptRegistry) -> list[str]:
     """``cadre roles list``: one line per role: name, current version, versions, first line."""
     rows = [(name, registry.versions(name)) for name in registry.names()]
     width = max((len(name) for name, _ in rows), default=0)
@@ -48,7 +48,7 @@ def role_lines(registry: RoleRegistry) -> list[str]:
     ]
 
 
-def _version(registry: RoleRegistry, name: str, number: int | None) -> tuple[RolePrompt, int]:
+def _version(registry: PromptRegistry, name: str, number: int | None) -> tuple[RolePrompt, int]:
     """The version ``number`` of ``name`` (the current one when None), and how many there are."""
     versions = registry.versions(name)
     if not versions:
@@ -80,7 +80,7 @@ def list_roles(home: HomeOption = None) -> None:
     Packaged roles show their default as version 1 until it is first used or set.
     """
     try:
-        lines = role_lines(RoleRegistry.of_home(resolve_home(home)))
+        lines = role_lines(PromptRegistry.of_home(resolve_home(home)))
     except CadreError as error:
         fail(error)
     typer.echo("\n".join(lines) if lines else "no roles: no team declares any")
@@ -96,7 +96,7 @@ def show_role(
 ) -> None:
     """Print a role's prompt (the current version, or --version N) on stdout."""
     try:
-        prompt, count = _version(RoleRegistry.of_home(resolve_home(home)), name, version)
+        prompt, count = _version(PromptRegistry.of_home(resolve_home(home)), name, version)
     except CadreError as error:
         fail(error)
     typer.echo(f"{name} version {prompt.version} of {count}", err=True)
@@ -118,7 +118,7 @@ def set_role(
     """
     try:
         text = _read_prompt(file)
-        registry = RoleRegistry.of_home(resolve_home(home))
+        registry = PromptRegistry.of_home(resolve_home(home))
         before = registry.versions(name)
         prompt = registry.set(name, text)
     except CadreError as error:

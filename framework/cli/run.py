@@ -98,6 +98,7 @@ def run(
     from framework.review import pending
     from framework.runs.launch import LaunchRequest, launch
     from framework.runs.runner import arun_team, new_thread_id
+    from framework.runs.spec import RunSpec
     from framework.runs.threads import refuse_existing_thread
 
     err = Console(stderr=True)
@@ -109,10 +110,9 @@ def run(
         policy_text = read_policy(policy) if policy is not None else None
     except CadreError as error:
         fail(error)
-    request = LaunchRequest(
+    spec = RunSpec(
         team=team,
-        corpus=corpus,
-        home=resolve_home(home),
+        corpus=str(corpus) if corpus is not None else None,
         model=model,
         max_parallel=max_parallel,
         memory_scope=tuple(part for part in memory_scope.split("/") if part),
@@ -125,6 +125,7 @@ def run(
         policy=policy_text,
         principal=_principal(user, tenant, scopes),
     )
+    request = LaunchRequest(spec=spec, home=resolve_home(home))
     try:
         if thread is not None:
             refuse_existing_thread(request.home, thread)
@@ -141,10 +142,10 @@ def run(
                     thread_id,
                     on_event=ProgressPrinter(err),
                     observer=launched.observer,
-                    metadata=request.thread_info(launched.roles.used()).metadata(),
+                    metadata=spec.recorded(launched.prompts.used()).metadata(),
                 )
             )
-            requests = pending(launched.app, thread_id) if request.review else []
+            requests = pending(launched.app, thread_id) if spec.review else []
             if not requests and (failure := result.failure()) is not None:
                 raise failure
     except CadreError as error:

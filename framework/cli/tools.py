@@ -93,7 +93,7 @@ def _rows(team: str | None, config: Path | None, model: str | None) -> list[Tool
         for label, factory in factories:
             # a team file whose kinds call tools only runs with a model: list it with one that
             # is never called, as a run would build it whatever its model
-            needs_model = chat is None and getattr(factory, "needs_model", False)
+            needs_model = chat is None and factory.needs_model
             used = ScriptedChatModel() if needs_model else chat
             setup = TeamSetup(corpus=Corpus(store), store=store, model=used)
             with setup.resources:

@@ -4,6 +4,9 @@ PostgreSQL (a URL, for many processes).
 Statements are written once, in the SQL both accept (``INSERT ... ON CONFLICT``, row values,
 ``?`` placeholders); a :class:`Database` runs them on its backend and supplies the few things
 that differ: transactions, JSON field access, table listing, compaction and per-thread locks.
+
+Storage's lowest floor: it imports only :mod:`framework.errors` (and the home's layout,
+:mod:`framework.database.home`, imports only this package).
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ enqueue its id; a worker dequeues it and executes one segment (the thread advanc
 finishes, pauses for review, or fails), relaying its events through the database. Workers
 beat a heartbeat; a worker silent for ``dead_after`` seconds is taken for dead and a live one
 puts its runs back on the queue, where they resume from their checkpoints.
+
+It may import the server's shared parts (:mod:`framework.server`), runs and everything below;
+never the CLI.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """The knowledge graph: entities and relations with confidence, evidence and provenance, kept
-in the (encrypted) semantic store of a data home."""
+in the (encrypted) semantic store of a data home.
+
+Storage: it may import the engine's records and memory; never runs or anything above them.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """Semantic memory: the packaged embedding model, a persistent semantic store, corpus search,
-and research memory (evidence, hypotheses, conflicts) on top of them."""
+and research memory (evidence, hypotheses, conflicts) on top of them.
+
+Storage: it may import the engine's records, the database and persistence layers, and the
+policy hooks (memory writes are governed); never runs or anything above them.
+"""
 
 from __future__ import annotations
 

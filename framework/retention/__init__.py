@@ -26,7 +26,6 @@ if TYPE_CHECKING:
         SCOPE_KINDS,
         PurgeReport,
         Scope,
-        purge,
     )
     from framework.retention.rules import (
         EXPIRY_GROUP,
@@ -55,7 +54,6 @@ __all__ = [
     "next_nodes",
     "prune",
     "prune_threads",
-    "purge",
     "read_rules",
     "statuses_of",
     "thread_statuses",
@@ -81,7 +79,6 @@ __getattr__ = lazy_exports(
             "SCOPE_KINDS",
             "PurgeReport",
             "Scope",
-            "purge",
         ),
         "framework.retention.rules": (
             "EXPIRY_GROUP",

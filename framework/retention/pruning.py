@@ -42,7 +42,7 @@ from framework.persistence.saver import CadreSaver
 from framework.retention._pending import ThreadState, next_nodes, pending_state
 from framework.retention._rows import row_sizes, thread_rows
 from framework.runs.stores import open_checkpointer
-from framework.runs.threads import thread_info
+from framework.runs.threads import thread_spec
 
 __all__ = [
     "STATUS_LABELS",
@@ -185,7 +185,7 @@ def _config(thread_id: str, checkpoint_ns: str = "", checkpoint_id: str = "") ->
 
 def _team(saver: CadreSaver, thread_id: str) -> str | None:
     try:
-        return thread_info(saver, thread_id).team
+        return thread_spec(saver, thread_id).team
     except ReviewError:  # not started by `cadre run`
         return None
 

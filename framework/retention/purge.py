@@ -35,8 +35,9 @@ from framework.errors import ConfigError, CryptoError, ReviewError
 from framework.memory import SCOPE_KINDS, scope_of
 from framework.memory.corpus import CORPUS_NAMESPACE
 from framework.retention._rows import thread_rows
+from framework.runs.spec import RunSpec
 from framework.runs.stores import home_cipher, home_store, open_checkpointer
-from framework.runs.threads import ThreadInfo, thread_info
+from framework.runs.threads import thread_spec
 
 if TYPE_CHECKING:
     from framework.memory.store import SemanticStore
@@ -76,7 +77,7 @@ class Scope:
     def __str__(self) -> str:
         return f"{self.kind}:{self.name}"
 
-    def owns_thread(self, info: ThreadInfo) -> bool:
+    def owns_thread(self, info: RunSpec) -> bool:
         """Whether the thread recorded with ``info`` was run for this scope."""
         if tuple(info.memory_scope) == (self.kind, self.name):
             return True
@@ -161,7 +162,7 @@ def _owned_threads(
     unreadable: list[str] = []
     for row in thread_rows(saver):
         try:
-            info = thread_info(saver, row.thread_id)
+            info = thread_spec(saver, row.thread_id)
         except ReviewError:  # not started by `cadre run`: no owner recorded
             continue
         except CryptoError:

@@ -40,12 +40,12 @@ from framework.retention._rows import thread_rows
 from framework.retention.pruning import statuses_of
 from framework.retention.purge import Scope
 from framework.runs.stores import home_cipher, home_store, open_checkpointer
-from framework.runs.threads import thread_info
+from framework.runs.threads import thread_spec
 
 if TYPE_CHECKING:
     from framework.memory.store import SemanticStore
     from framework.persistence.saver import CadreSaver
-    from framework.runs.threads import ThreadInfo
+    from framework.runs.spec import RunSpec
 
 __all__ = [
     "EXPIRY_GROUP",
@@ -113,7 +113,7 @@ class RetentionRules(BaseModel):
             }
         )
 
-    def ages_of(self, info: ThreadInfo) -> Ages:
+    def ages_of(self, info: RunSpec) -> Ages:
         """The ages of the thread recorded with ``info``."""
         owned = (ages for scope, ages in self.scope_rules() if scope.owns_thread(info))
         return next(owned, self.default)
@@ -185,7 +185,7 @@ def _thread_ages(saver: CadreSaver, rules: RetentionRules) -> dict[str, Ages]:
     ages = {}
     for row in thread_rows(saver):
         try:
-            info = thread_info(saver, row.thread_id)
+            info = thread_spec(saver, row.thread_id)
         except (ReviewError, CryptoError):
             ages[row.thread_id] = rules.default
             continue

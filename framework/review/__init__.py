@@ -11,6 +11,9 @@ refuse bad input the same way before it calls the API.
 
 The API functions are imported on first use: the state module needs the records of this
 package, and the API needs the state module.
+
+It may import the engine, and the runner (:mod:`framework.runs.runner`) for the API that
+resumes runs; never the server, the fleet or the CLI.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Runs: the life of a thread. The team and role-prompt registries, the home's stores, launching
-a team for a thread, the runner, the thread's record and run observers.
+"""Runs: the life of a thread. Its specification, the team and role-prompt registries, the
+home's stores, launching a team for a thread, the runner, reading a thread's record back, and
+run observers.
 
 It may import the engine, models, storage (database, persistence, memory, knowledge), policy,
 review and tools; never retention, the server, the fleet or the CLI. Names load on first use."""
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
         LaunchRequest,
         PolicySet,
         TeamOptions,
-        launch,
         load_policies,
         open_team,
         relaunch,
@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from framework.runs.prompts import (
         ROLES_ENTRY_POINT_GROUP,
         ROLES_FOLDER,
+        PromptRegistry,
         RolePrompt,
-        RoleRegistry,
         packaged_roles,
     )
     from framework.runs.runner import (
@@ -47,6 +47,10 @@ if TYPE_CHECKING:
         new_thread_id,
         run_team,
     )
+    from framework.runs.spec import (
+        METADATA_KEY,
+        RunSpec,
+    )
     from framework.runs.stores import (
         home_checkpointer,
         home_cipher,
@@ -57,17 +61,17 @@ if TYPE_CHECKING:
         ENTRY_POINT_GROUP,
         TEAM_FILE_GROUP,
         TEAM_FILE_PREFIX,
+        FunctionTeam,
+        TeamBuilder,
         TeamFactory,
         TeamSetup,
         available_teams,
         load_team,
     )
     from framework.runs.threads import (
-        METADATA_KEY,
-        ThreadInfo,
-        read_thread_info,
+        read_thread_spec,
         refuse_existing_thread,
-        thread_info,
+        thread_spec,
     )
 
 __all__ = [
@@ -80,28 +84,29 @@ __all__ = [
     "TEAM_FILE_GROUP",
     "TEAM_FILE_PREFIX",
     "Event",
+    "FunctionTeam",
     "LaunchRequest",
     "Launched",
     "ObserverFactory",
     "ObserverOptions",
     "PolicySet",
+    "PromptRegistry",
     "RolePrompt",
-    "RoleRegistry",
     "RunObserver",
     "RunPart",
     "RunResult",
+    "RunSpec",
     "StreamOptions",
+    "TeamBuilder",
     "TeamFactory",
     "TeamOptions",
     "TeamSetup",
-    "ThreadInfo",
     "arun_team",
     "available_teams",
     "hold_thread",
     "home_checkpointer",
     "home_cipher",
     "home_store",
-    "launch",
     "load_observer",
     "load_policies",
     "load_team",
@@ -109,12 +114,12 @@ __all__ = [
     "open_checkpointer",
     "open_team",
     "packaged_roles",
-    "read_thread_info",
+    "read_thread_spec",
     "refuse_existing_thread",
     "relaunch",
     "review_points",
     "run_team",
-    "thread_info",
+    "thread_spec",
 ]
 
 __getattr__ = lazy_exports(
@@ -126,7 +131,6 @@ __getattr__ = lazy_exports(
             "Launched",
             "PolicySet",
             "TeamOptions",
-            "launch",
             "load_policies",
             "open_team",
             "relaunch",
@@ -143,8 +147,8 @@ __getattr__ = lazy_exports(
         "framework.runs.prompts": (
             "ROLES_ENTRY_POINT_GROUP",
             "ROLES_FOLDER",
+            "PromptRegistry",
             "RolePrompt",
-            "RoleRegistry",
             "packaged_roles",
         ),
         "framework.runs.runner": (
@@ -156,6 +160,10 @@ __getattr__ = lazy_exports(
             "new_thread_id",
             "run_team",
         ),
+        "framework.runs.spec": (
+            "METADATA_KEY",
+            "RunSpec",
+        ),
         "framework.runs.stores": (
             "home_checkpointer",
             "home_cipher",
@@ -166,17 +174,17 @@ __getattr__ = lazy_exports(
             "ENTRY_POINT_GROUP",
             "TEAM_FILE_GROUP",
             "TEAM_FILE_PREFIX",
+            "FunctionTeam",
+            "TeamBuilder",
             "TeamFactory",
             "TeamSetup",
             "available_teams",
             "load_team",
         ),
         "framework.runs.threads": (
-            "METADATA_KEY",
-            "ThreadInfo",
-            "read_thread_info",
+            "read_thread_spec",
             "refuse_existing_thread",
-            "thread_info",
+            "thread_spec",
         ),
     },
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -32,10 +32,11 @@ from framework.policy.rates import UsesRateSchedules, schedules_for
 from framework.review.points import REVIEW_NODES
 from framework.review.records import ReviewKind
 from framework.runs.observe import ObserverOptions, RunObserver, load_observer
-from framework.runs.prompts import RoleRegistry
+from framework.runs.prompts import PromptRegistry
+from framework.runs.spec import RunSpec
 from framework.runs.stores import home_checkpointer, home_cipher, home_store
-from framework.runs.teams import TeamFactory, TeamSetup, load_team
-from framework.runs.threads import ThreadInfo, read_thread_info
+from framework.runs.teams import TeamBuilder, TeamFactory, TeamSetup, load_team
+from framework.runs.threads import read_thread_spec
 
 __all__ = [
     "POLICY_FILE_GROUP",
@@ -71,69 +72,29 @@ class PolicySet(Protocol):
 
 @dataclass(frozen=True, kw_only=True)
 class LaunchRequest:
-    """What a run asks for: the team, the corpus, the model (None: offline), caps, home."""
+    """What a run asks for (its :class:`RunSpec`, whole) and where: the data home."""
 
-    team: str
+    spec: RunSpec
     home: DataHome
-    corpus: Path | None = None
-    """The folder to index first; None indexes nothing (the team reads the store as it is)."""
-    model: str | None = None
-    max_parallel: int | None = None
-    memory_scope: tuple[str, ...] = ("default",)
-    observe: ObserverOptions | None = None
-    """How to observe the run (telemetry); None observes nothing."""
-    review: frozenset[str] = frozenset()
-    """Review points to pause at (``plan``, ``tasks``, ``answer``); empty pauses nowhere."""
-    roles: tuple[tuple[str, int], ...] = ()
-    """(role, version) pairs to build with instead of the current versions (a resumed thread's)."""
     read_only: bool = False
     """Compile the app only to read its threads: the corpus is not indexed and the chat model
     is not built (a thread whose model cannot be built is still shown)."""
-    policy: str | None = None
-    """The text of the policy file that governs the run (None: no policies)."""
-    principal: Principal | None = None
-    """Who the run acts for (None: the policy file's default, else ``local``)."""
 
     @classmethod
     def for_thread(
         cls,
-        info: ThreadInfo,
+        spec: RunSpec,
         home: DataHome,
         observe: ObserverOptions | None = None,
         *,
         read_only: bool = False,
     ) -> LaunchRequest:
-        """The request that compiles a thread's app again under ``home``; ``observe`` only
-        where the thread was observed (a ``--no-trace`` run stays untraced)."""
+        """The request that compiles a thread's app again under ``home`` from its recorded
+        ``spec``; observed with ``observe`` only where the thread was observed (a
+        ``--no-trace`` run stays untraced)."""
+        observed = observe if spec.observe is not None else None
         return cls(
-            team=info.team,
-            corpus=Path(info.corpus) if info.corpus is not None else None,
-            home=home,
-            model=info.model,
-            max_parallel=info.max_parallel,
-            memory_scope=info.memory_scope,
-            review=frozenset(info.review),
-            observe=observe if info.observe is not None else None,
-            roles=info.roles,
-            read_only=read_only,
-            policy=info.policy,
-            principal=info.principal,
-        )
-
-    def thread_info(self, roles: Mapping[str, int]) -> ThreadInfo:
-        """What a thread launched with this request records, its team having used the
-        ``roles`` versions."""
-        return ThreadInfo(
-            team=self.team,
-            corpus=str(self.corpus.resolve()) if self.corpus is not None else None,
-            model=self.model,
-            review=tuple(sorted(self.review)),
-            memory_scope=self.memory_scope,
-            max_parallel=self.max_parallel,
-            observe=self.observe,
-            roles=tuple(sorted(roles.items())),
-            policy=self.policy,
-            principal=self.principal,
+            spec=spec.model_copy(update={"observe": observed}), home=home, read_only=read_only
         )
 
 
@@ -146,17 +107,11 @@ def review_points(names: Iterable[str]) -> frozenset[ReviewKind]:
 
 @dataclass(frozen=True, kw_only=True)
 class TeamOptions:
-    """How to build a team for a run, once its inputs are checked."""
+    """How to build a team for a run, once its inputs are checked: its spec, and what the spec
+    names made real (the chat model, the policies and who the run acts for)."""
 
-    name: str
+    spec: RunSpec
     model: BaseChatModel | None = None
-    max_parallel: int | None = None
-    memory_scope: tuple[str, ...] = ("default",)
-    review: frozenset[str] = frozenset()
-    observe: ObserverOptions | None = None
-    """How to observe the run (telemetry); None observes nothing."""
-    roles: tuple[tuple[str, int], ...] = ()
-    """(role, version) pairs to build with instead of the current versions."""
     policies: tuple[Policy, ...] = ()
     """The policies governing every node of the team (and the teams nested in it)."""
     principal: Principal | None = None
@@ -173,8 +128,8 @@ class Launched:
     store: SemanticStore
     checkpointer: CadreSaver
     observer: RunObserver | None
-    roles: RoleRegistry
-    """The role prompts the team was built with: ``roles.used()`` are the run's versions."""
+    prompts: PromptRegistry
+    """The role prompts the team was built with: ``prompts.used()`` are the run's versions."""
     resources: ExitStack = field(repr=False)
     policies: PolicyMiddleware | None = field(default=None, repr=False)
     """The team's policies (None: ungoverned)."""
@@ -212,27 +167,28 @@ def load_policies(text: str, source: str) -> PolicySet:
 
 def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None]:
     """Check every input before anything is written; the first problem raises."""
-    factory = load_team(request.team)
-    if getattr(factory, "needs_model", False) and request.model is None:
+    spec = request.spec
+    factory = load_team(spec.team)
+    if factory.needs_model and spec.model is None:
         raise ConfigError(
-            f"team {request.team!r} has kinds that call tools, which need a model: set "
+            f"team {spec.team!r} has kinds that call tools, which need a model: set "
             "models.default in the file or pass --model"
         )
-    if request.max_parallel is not None and request.max_parallel < 1:
-        raise ConfigError(f"--max-parallel must be at least 1, got {request.max_parallel}")
+    if spec.max_parallel is not None and spec.max_parallel < 1:
+        raise ConfigError(f"--max-parallel must be at least 1, got {spec.max_parallel}")
     model = (
-        ProviderChatModel(request.model, build_now=not request.read_only)
-        if request.model is not None
+        ProviderChatModel(spec.model, build_now=not request.read_only)
+        if spec.model is not None
         else None
     )
-    review_points(request.review)
+    review_points(spec.review)
     if not request.read_only:  # a team file's models: refused now if they cannot be built
-        for spec in getattr(factory, "model_specs", ()):
-            ProviderChatModel(spec, build_now=True)
-    if request.corpus is not None and not request.read_only:
+        for model_spec in factory.model_specs:
+            ProviderChatModel(model_spec, build_now=True)
+    if spec.corpus_dir is not None and not request.read_only:
         # every file is checked and read, so a corpus that would be refused is refused here,
         # before the home (keys.json, memory.sqlite) is created
-        checked_corpus_files(request.corpus)
+        checked_corpus_files(spec.corpus_dir)
     return factory, model
 
 
@@ -243,11 +199,11 @@ def _check_review_support(
     nodes = set(app.nodes)
     for _, graph in app.get_subgraphs(recurse=True):
         nodes.update(getattr(graph, "nodes", {}))
-    points = review_points(request.review)
+    points = review_points(request.spec.review)
     missing = sorted(kind for kind in points if REVIEW_NODES.get(kind) not in nodes)
     if missing:
         raise ConfigError(
-            f"team {request.team!r} has no {', '.join(missing)} review point: run it without "
+            f"team {request.spec.team!r} has no {', '.join(missing)} review point: run it without "
             "--review, or pick a team that plans with workers (meta or research)"
         )
 
@@ -260,21 +216,17 @@ def launch(request: LaunchRequest, *, on_ingest: ProgressCallback | None = None)
         on_ingest: Called after every batch of corpus chunks committed (for progress).
     """
     factory, model = _validate(request)
-    loaded = load_policies(request.policy, "the thread's policy") if request.policy else None
+    spec = request.spec
+    loaded = load_policies(spec.policy, "the thread's policy") if spec.policy else None
     if loaded is not None and not request.read_only:
         _share_rates(loaded.policies, request.home)
     options = TeamOptions(
-        name=request.team,
+        spec=spec,
         model=model,
-        max_parallel=request.max_parallel,
-        memory_scope=request.memory_scope,
-        review=request.review,
-        observe=request.observe,
-        roles=request.roles,
         policies=loaded.policies if loaded is not None else (),
-        principal=request.principal or (loaded.principal if loaded is not None else None),
+        principal=spec.principal or (loaded.principal if loaded is not None else None),
     )
-    corpus = None if request.read_only else request.corpus
+    corpus = None if request.read_only else spec.corpus_dir
     launched = open_team(request.home, factory, options, corpus=corpus, on_ingest=on_ingest)
     try:
         _check_review_support(launched.app, request)
@@ -295,7 +247,7 @@ def _share_rates(policies: Iterable[Policy], home: DataHome) -> None:
 
 def open_team(
     home: DataHome,
-    factory: TeamFactory,
+    factory: TeamBuilder,
     options: TeamOptions,
     *,
     corpus: Path | None = None,
@@ -311,7 +263,8 @@ def open_team(
         cipher = home_cipher(home)
         store = resources.enter_context(home_store(home, cipher))
         report = ingest_corpus(corpus, store, on_progress=on_ingest) if corpus is not None else None
-        observer = load_observer(home, options.observe) if options.observe else None
+        spec = options.spec
+        observer = load_observer(home, spec.observe) if spec.observe else None
         if observer is not None:
             resources.callback(observer.close)
         checkpointer = home_checkpointer(home, observer, cipher)
@@ -321,11 +274,11 @@ def open_team(
             corpus=Corpus(store),
             store=store,
             model=governed(options.model) if options.model is not None else None,
-            max_parallel=options.max_parallel,
-            memory_scope=options.memory_scope,
-            review=options.review,
+            max_parallel=spec.max_parallel,
+            memory_scope=spec.memory_scope,
+            review=frozenset(spec.review),
             middleware=_middleware(observer, policies),
-            roles=RoleRegistry.of_home(home, pinned=dict(options.roles)),
+            prompts=PromptRegistry.of_home(home, pinned=dict(spec.prompt_versions)),
             corpus_dir=corpus,
             resources=resources,
         )
@@ -333,7 +286,7 @@ def open_team(
             factory(setup),
             checkpointer=checkpointer,
             store=LangGraphStore(store),
-            name=options.name,
+            name=spec.team,
         )
     except BaseException:
         resources.close()
@@ -344,7 +297,7 @@ def open_team(
         store=store,
         checkpointer=checkpointer,
         observer=observer,
-        roles=setup.roles,
+        prompts=setup.prompts,
         resources=resources,
         policies=policies,
     )
@@ -371,9 +324,9 @@ def relaunch(
     thread_id: str,
     *,
     observe: ObserverOptions | None = None,
-    info: ThreadInfo | None = None,
+    spec: RunSpec | None = None,
     read_only: bool = False,
-) -> tuple[Launched, ThreadInfo]:
+) -> tuple[Launched, RunSpec]:
     """Compile the app of an existing thread again, as ``cadre run`` launched it.
 
     The corpus is indexed again on the way (unchanged files are skipped), so it must still
@@ -383,22 +336,23 @@ def relaunch(
         home: The data home the thread ran under.
         thread_id: The thread.
         observe: How to observe what the app runs next (None: nothing).
-        info: The thread's info when already read (threads that share it share one app).
+        spec: The thread's recorded spec when already read (threads that share it share one
+            app).
         read_only: Compile it only to read the thread (see :attr:`LaunchRequest.read_only`).
 
     Returns:
-        The launched app (close it when done) and the thread's info.
+        The launched app (close it when done) and the thread's spec.
 
     Raises:
         ReviewError: The thread is unknown, or was not started by ``cadre run``.
         CorpusError: The thread's corpus folder is gone or unreadable.
     """
-    info = info if info is not None else read_thread_info(home, thread_id)
+    spec = spec if spec is not None else read_thread_spec(home, thread_id)
     try:
-        launched = launch(LaunchRequest.for_thread(info, home, observe, read_only=read_only))
+        launched = launch(LaunchRequest.for_thread(spec, home, observe, read_only=read_only))
     except CorpusError as error:
         raise CorpusError(
-            f"thread {thread_id!r} ran over the corpus {info.corpus}, which cannot be read "
+            f"thread {thread_id!r} ran over the corpus {spec.corpus}, which cannot be read "
             f"any more ({error}): restore it to review the thread"
         ) from error
-    return launched, info
+    return launched, spec

@@ -1,6 +1,6 @@
 """Versioned role prompts: the system prompts of model-backed roles, kept under the data home.
 
-A team asks for a role's prompt at build time with ``setup.roles.prompt(NAME, DEFAULT)``: it gets
+A team asks for a role's prompt at build time with ``setup.prompts.prompt(NAME, DEFAULT)``: it gets
 the current version, and version 1 is seeded from the team's default the first time. ``set``
 stores a new version that becomes current; an unchanged text stores nothing. The registry
 remembers which versions it handed out, so a run can record them.
@@ -38,8 +38,8 @@ from framework.errors import ConfigError
 __all__ = [
     "ROLES_ENTRY_POINT_GROUP",
     "ROLES_FOLDER",
+    "PromptRegistry",
     "RolePrompt",
-    "RoleRegistry",
     "packaged_roles",
 ]
 
@@ -211,7 +211,7 @@ class _DirectoryVersions:
         return True
 
 
-class RoleRegistry:
+class PromptRegistry:
     """Role prompts by name and version, under ``root`` (None: in memory, for tests).
 
     Args:
@@ -236,12 +236,12 @@ class RoleRegistry:
         self._lock = threading.Lock()
 
     @classmethod
-    def of_home(cls, home: DataHome, *, pinned: Mapping[str, int] | None = None) -> RoleRegistry:
+    def of_home(cls, home: DataHome, *, pinned: Mapping[str, int] | None = None) -> PromptRegistry:
         """The registry of the data home ``home`` (its ``roles/`` folder)."""
         return cls(home.root / ROLES_FOLDER, pinned=pinned)
 
     @classmethod
-    def in_memory(cls) -> RoleRegistry:
+    def in_memory(cls) -> PromptRegistry:
         """A registry that keeps nothing after the process: packaged defaults and what is set."""
         return cls(None)
 

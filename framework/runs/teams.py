@@ -1,14 +1,19 @@
 """Teams are found by name through the ``cadre.teams`` entry points, so the framework never
-imports a concrete team: a package declares ``name = "module:factory"`` and is runnable."""
+imports a concrete team: a package declares ``name = "module:factory"`` and is runnable.
+
+An entry point may name a plain function ``factory(setup) -> StateGraph``; what a factory can
+say about itself before it runs (:attr:`TeamFactory.needs_model`,
+:attr:`TeamFactory.model_specs`) are members of :class:`TeamFactory`, with defaults a plain
+function gets through :class:`FunctionTeam`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import StateGraph
@@ -16,12 +21,14 @@ from langgraph.graph import StateGraph
 from framework.engine.middleware import Middleware
 from framework.errors import ConfigError
 from framework.memory import Corpus, SemanticStore
-from framework.runs.prompts import RoleRegistry
+from framework.runs.prompts import PromptRegistry
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "TEAM_FILE_GROUP",
     "TEAM_FILE_PREFIX",
+    "FunctionTeam",
+    "TeamBuilder",
     "TeamFactory",
     "TeamSetup",
     "available_teams",
@@ -46,8 +53,9 @@ class TeamSetup:
     review: frozenset[str] = frozenset()
     """The review points to pause at (``plan``, ``tasks``, ``answer``); empty pauses nowhere.
     A team turns them on for the team that plans (the research phase of the MetaCoordinator)."""
-    roles: RoleRegistry = field(default_factory=RoleRegistry.in_memory)
-    """The role prompts: ``roles.prompt(NAME, DEFAULT).text`` is the current version of a role."""
+    prompts: PromptRegistry = field(default_factory=PromptRegistry.in_memory)
+    """The role prompts: ``prompts.prompt(NAME, DEFAULT).text`` is the current version of a
+    role."""
     corpus_dir: Path | None = None
     """The corpus folder the run indexed, for teams that read other files in it (tables);
     None when the run indexed none (a read-only command)."""
@@ -55,12 +63,46 @@ class TeamSetup:
     """Closed when the run's team is closed: a team registers what it opened (tool servers)."""
 
 
+TeamBuilder = Callable[[TeamSetup], StateGraph[Any, Any, Any, Any]]
+"""Builds a team's uncompiled graph for a run: what :func:`open_team` needs of a factory."""
+
+
+@runtime_checkable
 class TeamFactory(Protocol):
-    """Builds a team's uncompiled graph for a run."""
+    """Builds a team's uncompiled graph for a run, and says what the run needs first."""
+
+    @property
+    def needs_model(self) -> bool:
+        """The team calls a chat model whatever its settings (a team file's tool kinds): a run
+        without ``--model`` is refused up front."""
+        ...
+
+    @property
+    def model_specs(self) -> Sequence[str]:
+        """The ``provider:name`` models the team builds for itself: a run builds each up
+        front, so a missing key or provider package is refused before any work."""
+        ...
 
     def __call__(self, setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
         """Return the team's graph."""
         ...
+
+
+@dataclass(frozen=True)
+class FunctionTeam:
+    """A :class:`TeamFactory` made of a plain builder function: it needs no model of its own."""
+
+    build: TeamBuilder
+    needs_model: bool = False
+    model_specs: Sequence[str] = ()
+
+    def __call__(self, setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
+        """Return the team's graph."""
+        return self.build(setup)
+
+
+def _as_factory(loaded: TeamFactory | TeamBuilder) -> TeamFactory:
+    return loaded if isinstance(loaded, TeamFactory) else FunctionTeam(loaded)
 
 
 def available_teams() -> list[str]:
@@ -81,10 +123,9 @@ def load_team(name: str) -> TeamFactory:
     ConfigError naming the teams there are, or the file's problems."""
     if name.startswith(TEAM_FILE_PREFIX):
         [point] = entry_points(group=TEAM_FILE_GROUP)
-        from_file: Callable[[Path], TeamFactory] = point.load()
-        return from_file(Path(name.removeprefix(TEAM_FILE_PREFIX)))
+        from_file: Callable[[Path], TeamFactory | TeamBuilder] = point.load()
+        return _as_factory(from_file(Path(name.removeprefix(TEAM_FILE_PREFIX))))
     for point in entry_points(group=ENTRY_POINT_GROUP):
         if point.name == name:
-            factory: TeamFactory = point.load()
-            return factory
+            return _as_factory(point.load())
     raise ConfigError(f"unknown team {name!r}: choose one of {', '.join(available_teams())}")

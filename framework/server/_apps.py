@@ -35,7 +35,7 @@ class TeamApps:
         Raises:
             CadreError: As :func:`framework.runs.launch.launch`.
         """
-        key = f"{request.thread_info(dict(request.roles)).model_dump_json()}|{request.read_only}"
+        key = f"{request.spec.model_dump_json()}|{request.read_only}"
         with self._lock:
             launched = self._apps.get(key)
             if launched is not None:

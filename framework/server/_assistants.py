@@ -16,6 +16,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from framework.runs.launch import LaunchRequest
+from framework.runs.spec import RunSpec
 from framework.runs.teams import available_teams
 from framework.server._http import blocking, body_of, caller_of, json_response, server_of
 from framework.server._requests import AssistantSearchBody
@@ -87,7 +88,8 @@ async def _search(request: Request) -> Response:
 def _with_app(request: Request, team: str, work: Callable[[App], Any]) -> Any:
     """``work`` done on the team's app (compiled to read only)."""
     server = server_of(request)
-    with server.apps.use(LaunchRequest(team=team, home=server.home, read_only=True)) as app:
+    launch = LaunchRequest(spec=RunSpec(team=team), home=server.home, read_only=True)
+    with server.apps.use(launch) as app:
         return work(app.app)
 
 

@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 
 from framework.errors import ThreadBusyError
 from framework.persistence.saver import CadreSaver
-from framework.runs.threads import ThreadInfo
+from framework.runs.spec import RunSpec
 from framework.server._caller import Caller
 from framework.server._requests import RunBody
 from framework.server._runlog import RunLog
@@ -41,9 +41,9 @@ class RunDispatch(ABC):
         """The home's checkpointer."""
         return self.segments.saver
 
-    def thread_info(self, thread_id: str) -> ThreadInfo | None:
+    def thread_spec(self, thread_id: str) -> RunSpec | None:
         """What the thread's first run recorded; None before it has one."""
-        return self.segments.thread_info(thread_id)
+        return self.segments.thread_spec(thread_id)
 
     def forget_thread(self, thread_id: str) -> None:
         """Drop what is kept of a deleted thread."""

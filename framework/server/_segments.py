@@ -22,7 +22,8 @@ from framework.review.api import thread_config
 from framework.runs.launch import LaunchRequest
 from framework.runs.observe import ObserverOptions
 from framework.runs.runner import StreamOptions, arun_team
-from framework.runs.threads import ThreadInfo, thread_info
+from framework.runs.spec import RunSpec
+from framework.runs.threads import thread_spec
 from framework.server._apps import TeamApps
 from framework.server._caller import Caller
 from framework.server._requests import RunBody
@@ -105,9 +106,9 @@ class Segments:
         self.apps = apps
         self.saver = saver
         self.observe = observe
-        self._read_info = lru_cache(maxsize=INFOS_KEPT)(partial(thread_info, saver))
+        self._read_info = lru_cache(maxsize=INFOS_KEPT)(partial(thread_spec, saver))
 
-    def thread_info(self, thread_id: str) -> ThreadInfo | None:
+    def thread_spec(self, thread_id: str) -> RunSpec | None:
         """What the thread's first run recorded (its team, review points, principal...); None
         before it has one. Kept once read (it does not change), for the latest
         :data:`INFOS_KEPT` threads."""
@@ -181,23 +182,22 @@ class Segments:
         read_only: bool = False,
     ) -> LaunchRequest:
         """How to launch the thread's team: as it was first run, or anew from the body."""
-        info = self.thread_info(thread_id)
+        info = self.thread_spec(thread_id)
         if info is not None:
             return LaunchRequest.for_thread(info, self.home, self.observe, read_only=read_only)
         configurable = dict((body.config or {}).get("configurable") or {})
         review = configurable.get("review") or ()
-        return LaunchRequest(
+        spec = RunSpec(
             team=team,
-            home=self.home,
             model=configurable.get("model"),
             max_parallel=configurable.get("max_parallel"),
             memory_scope=("tenant", caller.tenant),
-            review=frozenset([review] if isinstance(review, str) else review),
+            review=[review] if isinstance(review, str) else review,
             observe=self.observe,
             policy=policy,
             principal=caller.principal(),
-            read_only=read_only,
         )
+        return LaunchRequest(spec=spec, home=self.home, read_only=read_only)
 
     def execute(self, job: Job, sink: EventSink, cancelled: threading.Event) -> tuple[str, str]:
         """Run the thread to its next pause or its end; (run status, thread status). Failures
@@ -206,7 +206,7 @@ class Segments:
         try:
             request = self._request(job.caller, row.thread_id, job.team, body, job.policy)
             with self.apps.use(request) as launched:
-                info = request.thread_info(launched.roles.used())
+                info = request.spec.recorded(launched.prompts.used())
                 options = StreamOptions(
                     modes=("updates",),
                     on_chunk=_Relay(sink, cancelled, body.stream_subgraphs),

@@ -50,7 +50,7 @@ App = CompiledStateGraph[Any, Any, Any, Any]
 @contextmanager
 def _thread_app(server: Server, thread_id: str) -> Iterator[App | None]:
     """The app the thread ran on, compiled to read it (None: no run wrote it yet)."""
-    info = server.runs.thread_info(thread_id)
+    info = server.runs.thread_spec(thread_id)
     if info is None:
         yield None
         return
@@ -168,7 +168,7 @@ def team_of_thread(server: Server, row: ThreadRow) -> str:
     Raises:
         HTTPException: 404 when neither names an installed team.
     """
-    info = server.runs.thread_info(row.thread_id)
+    info = server.runs.thread_spec(row.thread_id)
     return info.team if info is not None else team_of(row.assistant_id or "")
 
 

@@ -28,7 +28,7 @@ def analyst_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
     memory = ResearchMemory(setup.store, scope=setup.memory_scope)
     tables = TableIndex.from_folder(setup.corpus_dir)
     if setup.model is not None:
-        prompts = ResearchPrompts.from_registry(setup.roles)
+        prompts = ResearchPrompts.from_registry(setup.prompts)
         roles = model_roles(setup.model, setup.corpus, setup.store, memory, prompts, kinds=KINDS)
     else:
         roles = offline_roles(setup.corpus, setup.store, memory)

@@ -69,7 +69,7 @@ class FileTeam:
         models = _Models(self.loaded, setup.model)
         tables = TableIndex.from_folder(setup.corpus_dir)
         if models.any:
-            prompts = ResearchPrompts.from_registry(setup.roles)
+            prompts = ResearchPrompts.from_registry(setup.prompts)
             roles = models.roles(
                 lambda model: model_roles(
                     model, setup.corpus, setup.store, memory, prompts, kinds=descriptions

@@ -34,8 +34,8 @@ def extraction_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
             setup.model,
             graph,
             setup.corpus,
-            cartographer_prompt=setup.roles.prompt(CARTOGRAPHER_ROLE, CARTOGRAPHER_SYSTEM).text,
-            critic_prompt=setup.roles.prompt(CRITIC_ROLE, CRITIC_SYSTEM).text,
+            cartographer_prompt=setup.prompts.prompt(CARTOGRAPHER_ROLE, CARTOGRAPHER_SYSTEM).text,
+            critic_prompt=setup.prompts.prompt(CRITIC_ROLE, CRITIC_SYSTEM).text,
         )
     overrides: dict[str, Any] = {"middleware": setup.middleware}
     if setup.max_parallel is not None:

@@ -2,7 +2,7 @@
 
 Every path is read before anything is written: a missing path, a folder without documents or an
 unreadable file is one line on stderr and exit 2, and the data home is left untouched. The run
-uses the home's encrypted store and checkpointer and records its :class:`ThreadInfo` (team
+uses the home's encrypted store and checkpointer and records its :class:`RunSpec` (team
 ``extraction``, no corpus: the documents are in the run's input, the role prompt versions), so
 ``cadre threads`` lists it and ``cadre resume`` can continue it.
 """
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from framework.runs.runner import Event, RunResult
-    from framework.runs.threads import ThreadInfo
+    from framework.runs.spec import RunSpec
     from teams.extraction.documents import Document
 
 __all__ = ["TEAM", "extract"]
@@ -64,7 +64,7 @@ def _run(
     home: DataHome,
     documents: list[Document],
     model: BaseChatModel | None,
-    info: ThreadInfo,
+    info: RunSpec,
     *,
     thread_id: str,
     err: Console,
@@ -77,15 +77,8 @@ def _run(
     from teams.extraction.app import extraction_team
     from teams.extraction.state import dump
 
-    options = TeamOptions(
-        name=TEAM,
-        model=model,
-        max_parallel=info.max_parallel,
-        memory_scope=info.memory_scope,
-        observe=info.observe,
-    )
-    with open_team(home, extraction_team, options) as launched:
-        info = info.model_copy(update={"roles": tuple(sorted(launched.roles.used().items()))})
+    with open_team(home, extraction_team, TeamOptions(spec=info, model=model)) as launched:
+        info = info.recorded(launched.prompts.used())
         err.print(f"[dim]{len(documents)} documents; thread {thread_id}, team {TEAM}[/]")
         inputs: dict[str, Any] = {
             "question": f"extract {len(documents)} documents",
@@ -130,7 +123,8 @@ def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
 
     from framework.models.chat import ProviderChatModel
     from framework.runs.runner import new_thread_id
-    from framework.runs.threads import ThreadInfo, refuse_existing_thread
+    from framework.runs.spec import RunSpec
+    from framework.runs.threads import refuse_existing_thread
     from teams.extraction.documents import read_documents
     from teams.extraction.graph import ExtractionSettings
     from teams.extraction.report import ExtractionTotals
@@ -148,7 +142,7 @@ def extract(  # noqa: PLR0917 - a typer command takes its options as parameters
             raise ConfigError("--memory-scope is empty: name a user or project, e.g. default")
         documents = read_documents(paths)
         chat = ProviderChatModel(model, build_now=True) if model is not None else None
-        info = ThreadInfo(
+        info = RunSpec(
             team=TEAM,
             model=model,
             memory_scope=scope,

@@ -17,7 +17,7 @@ __all__ = ["hypothesis_team"]
 def hypothesis_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
     """The hypothesis team on the setup's corpus, with research memory in the setup's scope.
 
-    Model-backed when the setup has a model (its system prompts from ``setup.roles``, the
+    Model-backed when the setup has a model (its system prompts from ``setup.prompts``, the
     ``hypothesis.*`` roles), offline otherwise.
     """
     memory = ResearchMemory(setup.store, scope=setup.memory_scope)
@@ -26,7 +26,7 @@ def hypothesis_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
             setup.model,
             memory,
             setup.corpus,
-            prompts=HypothesisPrompts.from_registry(setup.roles),
+            prompts=HypothesisPrompts.from_registry(setup.prompts),
         )
         if setup.model is not None
         else offline_roles(memory, setup.corpus)

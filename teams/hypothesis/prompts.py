@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from framework.memory import Conflict, EvidenceRecord
-from framework.runs.prompts import RoleRegistry
+from framework.runs.prompts import PromptRegistry
 from teams.hypothesis.rules import open_conflicts, pending_queries
 from teams.hypothesis.state import HypothesisState
 from teams.hypothesis.verdicts import Decision
@@ -71,7 +71,7 @@ class HypothesisPrompts:
     synthesizer: str = SYNTHESIZER_SYSTEM
 
     @classmethod
-    def from_registry(cls, roles: RoleRegistry) -> HypothesisPrompts:
+    def from_registry(cls, roles: PromptRegistry) -> HypothesisPrompts:
         """The current versions of the ``hypothesis.*`` roles; ConfigError for a searcher
         prompt whose format fields are not exactly ``{max_queries}``."""
         return cls(

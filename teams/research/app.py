@@ -19,7 +19,7 @@ def research_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
 
     Its workers store the evidence they find in the research memory of ``setup.memory_scope``;
     it pauses for human review at ``setup.review``. The model-backed roles take their system
-    prompts from ``setup.roles`` (the ``research.*`` roles).
+    prompts from ``setup.prompts`` (the ``research.*`` roles).
     """
     memory = ResearchMemory(setup.store, scope=setup.memory_scope)
     roles = (
@@ -28,7 +28,7 @@ def research_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
             setup.corpus,
             setup.store,
             memory,
-            ResearchPrompts.from_registry(setup.roles),
+            ResearchPrompts.from_registry(setup.prompts),
         )
         if setup.model is not None
         else offline_roles(setup.corpus, setup.store, memory)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from framework.engine.records import Evidence, Task
 from framework.engine.state import TeamState
 from framework.memory import Passage
-from framework.runs.prompts import RoleRegistry
+from framework.runs.prompts import PromptRegistry
 from teams.research.report import results_in_order
 
 __all__ = [
@@ -83,7 +83,7 @@ class ResearchPrompts:
     formatter: str = FORMATTER_SYSTEM
 
     @classmethod
-    def from_registry(cls, roles: RoleRegistry) -> ResearchPrompts:
+    def from_registry(cls, roles: PromptRegistry) -> ResearchPrompts:
         """The current versions of the ``research.*`` roles; ConfigError for a planner prompt
         whose format fields are not exactly ``{max_tasks}``."""
         return cls(

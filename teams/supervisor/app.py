@@ -37,7 +37,7 @@ def supervisor_team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
         roles = model_roles(
             setup.model,
             graph,
-            supervisor_prompt=setup.roles.prompt(SUPERVISOR_ROLE, SUPERVISOR_SYSTEM).text,
-            drafter_prompt=setup.roles.prompt(DRAFTER_ROLE, DRAFTER_SYSTEM).text,
+            supervisor_prompt=setup.prompts.prompt(SUPERVISOR_ROLE, SUPERVISOR_SYSTEM).text,
+            drafter_prompt=setup.prompts.prompt(DRAFTER_ROLE, DRAFTER_SYSTEM).text,
         )
     return build_supervisor_team(roles, SupervisorSettings(middleware=setup.middleware))

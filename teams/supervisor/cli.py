@@ -3,7 +3,7 @@ documents.
 
 The run uses the data home's encrypted store and checkpointer, under a thread of its own; what
 it ran with (the model, the memory scope, the role prompt versions) is sealed in the thread's
-checkpoints as its :class:`~framework.runs.threads.ThreadInfo` (no corpus: the graph is read as it
+checkpoints as its :class:`~framework.runs.threads.RunSpec` (no corpus: the graph is read as it
 is), so ``cadre threads`` lists it as team ``supervisor`` and ``cadre resume`` can continue it.
 """
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from framework.runs.runner import RunResult
-    from framework.runs.threads import ThreadInfo
+    from framework.runs.spec import RunSpec
 
 __all__ = ["TEAM", "ask", "empty_graph_message"]
 
@@ -45,7 +45,7 @@ def _answer(
     question: str,
     *,
     model: BaseChatModel | None,
-    info: ThreadInfo,
+    info: RunSpec,
     thread_id: str,
     err: Console,
 ) -> RunResult | None:
@@ -58,14 +58,11 @@ def _answer(
     from framework.runs.runner import arun_team
     from teams.supervisor.app import supervisor_team
 
-    options = TeamOptions(
-        name=TEAM, model=model, memory_scope=info.memory_scope, observe=info.observe
-    )
-    with open_team(home, supervisor_team, options) as launched:
+    with open_team(home, supervisor_team, TeamOptions(spec=info, model=model)) as launched:
         counts = KnowledgeGraph(launched.store, scope=info.memory_scope).counts()
         if not counts.entities:
             return None
-        info = info.model_copy(update={"roles": tuple(sorted(launched.roles.used().items()))})
+        info = info.recorded(launched.prompts.used())
         err.print(
             f"[dim]knowledge graph: {counts.entities} entities, {counts.relations} relations "
             f"({counts.needs_review} to review); thread {thread_id}, team {TEAM}[/]"
@@ -101,7 +98,8 @@ def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
     from framework.engine.state import to_jsonable
     from framework.models.chat import ProviderChatModel
     from framework.runs.runner import new_thread_id
-    from framework.runs.threads import ThreadInfo, refuse_existing_thread
+    from framework.runs.spec import RunSpec
+    from framework.runs.threads import refuse_existing_thread
 
     err = Console(stderr=True)
     scope = tuple(part for part in memory_scope.split("/") if part)
@@ -122,7 +120,7 @@ def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
                 data_home,
                 question,
                 model=chat_model,
-                info=ThreadInfo(
+                info=RunSpec(
                     team=TEAM,
                     model=model,
                     memory_scope=scope,
