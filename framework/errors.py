@@ -16,6 +16,7 @@ errors and change nothing.
 from __future__ import annotations
 
 __all__ = [
+    "AccessDenied",
     "CadreError",
     "ConfigError",
     "CorpusError",
@@ -58,6 +59,11 @@ class InvalidUpdate(CadreError, ValueError):  # noqa: N818 - names the refused t
     The rules: confidence in [0, 1], known evidence, hypothesis and conflict ids, legal status
     changes, and a resolution text to resolve a conflict. The message names the rule and the fix.
     """
+
+
+class AccessDenied(CadreError, PermissionError):  # noqa: N818 - names the refusal
+    """The caller may not do this: it lacks the scope the action needs, or the thread is not
+    theirs (see :mod:`framework.runs.gate`); nothing was done."""
 
 
 class ReviewError(CadreError, ValueError):

@@ -28,7 +28,8 @@ class ToolRule:
     """One rule: which calls it matches and what happens to them.
 
     Attributes:
-        tools: A pattern of tool names (``sql_*``; ``*`` matches every tool).
+        tools: A pattern of tool names (``sql_*``; ``*`` matches every tool), matched against
+            the name the model calls and every alias (an MCP tool's name on its server).
         action: What a matching call gets: allow, deny or ask a human.
         requires: Scopes the principal must hold for the rule to allow (missing: denied).
         args: Argument name -> regular expression; the rule matches only calls whose
@@ -58,7 +59,7 @@ class ToolRule:
 
     def matches(self, call: Call) -> bool:
         """Whether the rule applies to ``call``."""
-        if not fnmatchcase(call.target, self.tools):
+        if not any(fnmatchcase(name, self.tools) for name in (call.target, *call.aliases)):
             return False
         if self.unless is not None and call.principal.has(self.unless):
             return False

@@ -153,8 +153,7 @@ def _clean(value: Any, redactor: Redactor, counts: list[str]) -> Any:
         counts.extend(finding.kind for finding in redaction.findings)
         return redaction.text if redaction.findings else value
     if isinstance(value, BaseMessage):
-        content = _clean(value.content, redactor, counts)
-        return value if content is value.content else value.model_copy(update={"content": content})
+        return _clean_message(value, redactor, counts)
     if isinstance(value, Mapping):
         changed: dict[Any, Any] | None = None
         for key, item in value.items():
@@ -172,3 +171,20 @@ def _clean(value: Any, redactor: Redactor, counts: list[str]) -> Any:
                 replaced[index] = new
         return value if replaced is None else type(value)(replaced)
     return value
+
+
+_MESSAGE_FIELDS = ("content", "tool_calls", "invalid_tool_calls", "additional_kwargs")
+"""What a message carries to a provider: its text, and an assistant's tool calls (their
+arguments, also in the provider's own form under ``additional_kwargs``)."""
+
+
+def _clean_message(message: BaseMessage, redactor: Redactor, counts: list[str]) -> BaseMessage:
+    update = {}
+    for name in _MESSAGE_FIELDS:
+        old = getattr(message, name, None)
+        if old is None:
+            continue
+        new = _clean(old, redactor, counts)
+        if new is not old:
+            update[name] = new
+    return message.model_copy(update=update) if update else message

@@ -124,3 +124,35 @@ def test_the_labelled_corpus_keeps_its_quality() -> None:
     for quality in evaluate().values():
         assert quality.precision >= 0.97, quality
         assert quality.recall >= 0.9, quality
+
+
+ARGUMENTS = '{"to": "bob@example.com"}'
+
+
+def test_model_input_redaction_covers_the_arguments_of_earlier_tool_calls() -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from framework.policy import Call, Principal
+    from policies.redaction import PiiRedaction
+
+    asked = AIMessage(
+        content="",
+        tool_calls=[{"name": "send_mail", "args": {"to": "bob@example.com"}, "id": "c1"}],
+        additional_kwargs={
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "function": {"name": "send_mail", "arguments": '{"to": "bob@example.com"}'},
+                }
+            ]
+        },
+    )
+    call = Call(
+        hook="before_model", target="m", value=[HumanMessage("hi"), asked], principal=Principal()
+    )
+    verdict = PiiRedaction({"email": "redact"}, apply_to=("model_input",)).before_model(call)
+    assert verdict.action == "modify"
+    sent = verdict.value[1]
+    assert "bob@example.com" not in repr(sent.tool_calls) + repr(sent.additional_kwargs)
+    assert sent.tool_calls[0]["name"] == "send_mail" and sent.tool_calls[0]["id"] == "c1"
+    assert asked.tool_calls[0]["args"] == {"to": "bob@example.com"}  # the state's copy is kept

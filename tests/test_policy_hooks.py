@@ -477,3 +477,25 @@ def test_a_workers_usage_rides_on_its_result_and_a_retry_keeps_the_first_attempt
     assert sorted(record.task_id for record in filed) == ["t0", "t1", "t1", "t2"]
     assert recorded_usage(values) == values["usage"]
     assert len(values["worker_results"]["t1"].usage) == 1  # the retry's; the first is filed
+
+
+def test_a_rule_about_a_tool_holds_under_the_prefixed_name_a_team_exposes() -> None:
+    from framework.tools.mcp import McpToolbox
+    from tests.test_mcp_tools import stdio_demo
+
+    with McpToolbox([stdio_demo("ops", tools=["add", "echo"], prefix=True)]) as toolbox:
+        tools = {tool.name: governed(tool) for tool in toolbox.tools}
+        assert sorted(tools) == ["ops_add", "ops_echo"]
+
+        def body(state: State, context: NodeContext) -> dict[str, Any]:
+            tools["ops_echo"].invoke({"text": "hi"})
+            tools["ops_add"].invoke({"a": 1, "b": 2})
+            return {}
+
+        deny_add = ToolAuthorization([ToolRule(tools="ad*", action="deny", reason="no sums")])
+        with pytest.raises(PolicyDenied, match="no sums"):
+            _run(body, deny_add)
+        by_exposed = ToolAuthorization([ToolRule(tools="ops_add", action="deny", reason="no")])
+        with pytest.raises(PolicyDenied, match="no"):
+            _run(body, by_exposed)
+        _run(body, ToolAuthorization([ToolRule(tools="sub*", action="deny")]))

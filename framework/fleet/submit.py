@@ -12,9 +12,9 @@ from framework.database.home import DataHome
 from framework.errors import ConfigError
 from framework.fleet.queue import RunQueue, checked_priority, fleet_database
 from framework.policy import Principal
+from framework.runs.gate import Caller
 from framework.runs.stores import home_checkpointer, home_cipher
 from framework.server import (
-    Caller,
     QueuedRuns,
     RunBody,
     RunRow,

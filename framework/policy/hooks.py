@@ -44,6 +44,8 @@ class Call:
         path: Where in the hierarchy: subgraph nodes, then the team.
         task_id: The worker task, when the call runs in one.
         scopes: The scopes the target declares it needs (a tool's, or an MCP server's).
+        aliases: Other names the target goes by (an MCP tool's name on its server when the
+            team exposes it prefixed): a rule about a name matches them too.
         usage: For ``after_model``, the tokens the call used (``input_tokens``,
             ``output_tokens``), counted or estimated.
         call_id: The same number for the before and after hooks of one model or tool call.
@@ -60,6 +62,7 @@ class Call:
     path: tuple[str, ...] = ()
     task_id: str | None = None
     scopes: frozenset[str] = frozenset()
+    aliases: tuple[str, ...] = ()
     usage: Mapping[str, int] = field(default_factory=dict)
     call_id: int = 0
 

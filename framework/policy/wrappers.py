@@ -358,6 +358,13 @@ def tool_scopes(tool: BaseTool) -> frozenset[str]:
     return frozenset(str(scope) for scope in declared) if declared else _NO_SCOPES
 
 
+def tool_aliases(tool: BaseTool) -> tuple[str, ...]:
+    """The other names a tool goes by: an MCP tool's name on its server (``mcp_tool``), when
+    the team exposes it under another (a prefixed server)."""
+    own = tool.metadata.get("mcp_tool") if tool.metadata else None
+    return (str(own),) if own and own != tool.name else ()
+
+
 def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, int]:
     """The arguments a tool call goes on with after the active policies, and the call's id
     (for :func:`governed_tool_output`); unchanged outside a governed node.
@@ -372,7 +379,14 @@ def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, in
     scope.tally({"tool_calls": 1, f"tool_calls@{tool.name}": 1})
     if not scope.chain.decides("before_tool"):
         return args, call_id
-    call = scope.call("before_tool", tool.name, args, scopes=tool_scopes(tool), call_id=call_id)
+    call = scope.call(
+        "before_tool",
+        tool.name,
+        args,
+        scopes=tool_scopes(tool),
+        aliases=tool_aliases(tool),
+        call_id=call_id,
+    )
     return scope.chain.run(call, scope), call_id
 
 
@@ -382,7 +396,13 @@ def governed_tool_output(tool: BaseTool, args: Mapping[str, Any], output: str, c
     if scope is None or not scope.chain.decides("after_tool"):
         return output
     call = scope.call(
-        "after_tool", tool.name, output, request=args, scopes=tool_scopes(tool), call_id=call_id
+        "after_tool",
+        tool.name,
+        output,
+        request=args,
+        scopes=tool_scopes(tool),
+        aliases=tool_aliases(tool),
+        call_id=call_id,
     )
     return str(scope.chain.run(call, scope))
 

@@ -11,7 +11,6 @@ from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from framework.server._apps import TeamApps
-    from framework.server._caller import Caller
     from framework.server._queued import QueuedRuns
     from framework.server._requests import RunBody
     from framework.server._segments import Segments
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "UNFINISHED",
-    "Caller",
     "QueuedRuns",
     "RunBody",
     "RunRow",
@@ -36,7 +34,6 @@ __getattr__ = lazy_exports(
     __name__,
     {
         "framework.server._apps": ("TeamApps",),
-        "framework.server._caller": ("Caller",),
         "framework.server._queued": ("QueuedRuns",),
         "framework.server._requests": ("RunBody",),
         "framework.server._segments": ("Segments",),

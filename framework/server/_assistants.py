@@ -69,12 +69,12 @@ def _assistant(team: str) -> dict[str, Any]:
 
 
 async def _get(request: Request) -> Response:
-    caller_of(request, "run")
+    caller_of(request, "read")
     return json_response(_assistant(team_of(request.path_params["assistant_id"])))
 
 
 async def _search(request: Request) -> Response:
-    caller_of(request, "run")
+    caller_of(request, "read")
     body = await body_of(request, AssistantSearchBody)
     teams = [
         team
@@ -94,7 +94,7 @@ def _with_app(request: Request, team: str, work: Callable[[App], Any]) -> Any:
 
 
 async def _graph(request: Request) -> Response:
-    caller_of(request, "run")
+    caller_of(request, "read")
     team = team_of(request.path_params["assistant_id"])
     xray = request.query_params.get("xray", "false")
     depth: bool | int = int(xray) if xray.isdigit() else xray == "true"
@@ -103,7 +103,7 @@ async def _graph(request: Request) -> Response:
 
 
 async def _schemas(request: Request) -> Response:
-    caller_of(request, "run")
+    caller_of(request, "read")
     team = team_of(request.path_params["assistant_id"])
     schemas = await blocking(_with_app, request, team, _schemas_of)
     return json_response({"graph_id": team, **schemas})

@@ -12,8 +12,8 @@ from abc import ABC, abstractmethod
 
 from framework.errors import ThreadBusyError
 from framework.persistence.saver import CadreSaver
+from framework.runs.gate import Caller
 from framework.runs.spec import RunSpec
-from framework.server._caller import Caller
 from framework.server._requests import RunBody
 from framework.server._runlog import RunLog
 from framework.server._segments import Job, Segments, run_arguments

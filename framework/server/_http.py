@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 
 from framework.database.home import DataHome
 from framework.errors import (
+    AccessDenied,
     CadreError,
     ConfigError,
     InvalidUpdate,
@@ -24,8 +25,8 @@ from framework.errors import (
     ThreadBusyError,
 )
 from framework.memory.langgraph_store import LangGraphStore
+from framework.runs.gate import LOCAL_CALLER, Action, Caller, admit
 from framework.server._apps import TeamApps
-from framework.server._caller import Caller
 from framework.server._dispatch import RunDispatch
 from framework.server._tables import ServerTables, ThreadRow
 from framework.server.tokens import TokenStore
@@ -34,6 +35,7 @@ __all__ = [
     "LOCAL_CALLER",
     "Handler",
     "Server",
+    "authenticated",
     "blocking",
     "body_of",
     "caller_of",
@@ -41,14 +43,12 @@ __all__ = [
     "json_response",
     "owned_thread",
     "server_of",
+    "strict_json",
 ]
 
 logger = logging.getLogger("cadre.server")
 
 Model = TypeVar("Model", bound=BaseModel)
-
-LOCAL_CALLER = Caller(tenant="default", name="local", scopes=frozenset({"admin"}))
-"""Who calls a server started with ``--no-auth``."""
 
 
 @dataclass(kw_only=True)
@@ -80,11 +80,22 @@ def server_of(request: Request) -> Server:
     return server
 
 
-def caller_of(request: Request, scope: str) -> Caller:
-    """Who sent ``request`` (``x-api-key`` or a bearer token), holding ``scope``.
+def caller_of(request: Request, action: Action) -> Caller:
+    """Who sent ``request``, admitted by the gate to do ``action``.
 
     Raises:
-        HTTPException: 401 without a valid token, 403 when it lacks ``scope``.
+        HTTPException: 401 without a valid token.
+        AccessDenied: The token lacks the scope ``action`` needs (answered 403).
+    """
+    return admit(authenticated(request), action)
+
+
+def authenticated(request: Request) -> Caller:
+    """Who sent ``request`` (``x-api-key`` or a bearer token; :data:`LOCAL_CALLER` under
+    ``--no-auth``), before anything of its body is read.
+
+    Raises:
+        HTTPException: 401 without a valid token.
     """
     server = server_of(request)
     if server.tokens is None:
@@ -93,8 +104,6 @@ def caller_of(request: Request, scope: str) -> Caller:
     token = server.tokens.verify(presented) if presented else None
     if token is None:
         raise HTTPException(401, "a valid API token is needed: send it as x-api-key")
-    if not token.allows(scope):
-        raise HTTPException(403, f"the token {token.name!r} lacks the {scope!r} scope")
     return Caller(tenant=token.tenant, name=token.name, scopes=token.scopes)
 
 
@@ -106,19 +115,78 @@ def _bearer(header: str | None) -> str | None:
 
 
 async def body_of(request: Request, model: type[Model]) -> Model:
-    """The request's JSON body checked against ``model`` (an empty body is ``{}``).
+    """The request's JSON body checked against ``model`` (an empty body is ``{}``); read it
+    after the caller is authenticated.
 
     Raises:
-        HTTPException: 422 for a body that is not JSON or does not fit (naming the fields).
+        HTTPException: 422 for a body that is not strict JSON (see :func:`strict_json`) or does
+            not fit (naming the fields).
     """
     raw = await request.body()
+    data = strict_json(raw) if raw.strip() else {}
     try:
-        data = json.loads(raw) if raw.strip() else {}
         return model.model_validate(data)
-    except json.JSONDecodeError as error:
-        raise HTTPException(422, f"the body is not JSON: {error.msg}") from None
     except ValidationError as error:
         raise HTTPException(422, _fields(error)) from None
+
+
+MAX_JSON_DEPTH = 64
+"""The deepest nesting of arrays and objects a request body may have."""
+
+
+def strict_json(raw: bytes) -> Any:
+    """``raw`` parsed as JSON that every part of cadre can store and send back.
+
+    Raises:
+        HTTPException: 422 for invalid UTF-8, invalid JSON, ``NaN``/``Infinity``, an integer
+            over Python's digit limit, nesting deeper than :data:`MAX_JSON_DEPTH`, or a lone
+            surrogate in a string.
+    """
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise HTTPException(422, f"the body is not JSON: {error.msg}") from None
+    except RecursionError:
+        raise HTTPException(422, _too_deep()) from None
+    except ValueError as error:  # invalid UTF-8, NaN/Infinity, an integer over the digit limit
+        raise HTTPException(422, f"the body is not JSON cadre accepts: {error}") from None
+    _check_parts(data)
+    return data
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _too_deep() -> str:
+    return f"the body nests deeper than {MAX_JSON_DEPTH} levels"
+
+
+def _check_parts(data: Any) -> None:
+    """Refuse nesting over :data:`MAX_JSON_DEPTH` and strings with lone surrogates."""
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _check_text(value)
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth >= MAX_JSON_DEPTH:
+            raise HTTPException(422, _too_deep())
+        if isinstance(value, dict):
+            for key in value:
+                _check_text(key)
+            stack.extend((item, depth + 1) for item in value.values())
+        else:
+            stack.extend((item, depth + 1) for item in value)
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise HTTPException(422, "the body holds a lone surrogate: send valid Unicode") from None
 
 
 def _fields(error: ValidationError) -> str:
@@ -151,6 +219,8 @@ def error_response(error: BaseException) -> Response:
     """The answer to an error: its status and a one-line ``detail``."""
     if isinstance(error, HTTPException):
         return JSONResponse({"detail": error.detail}, status_code=error.status_code)
+    if isinstance(error, AccessDenied):
+        return JSONResponse({"detail": str(error)}, status_code=403)
     if isinstance(error, ThreadBusyError):
         return JSONResponse({"detail": str(error)}, status_code=409)
     if isinstance(error, ReviewError | InvalidUpdate | ConfigError):

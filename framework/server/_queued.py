@@ -12,7 +12,7 @@ import threading
 
 from framework.errors import CadreError, ConfigError, brief
 from framework.fleet.queue import RunQueue, checked_priority
-from framework.server._caller import Caller
+from framework.runs.gate import Caller
 from framework.server._dispatch import RunDispatch
 from framework.server._requests import RunBody
 from framework.server._runlog import RunLog

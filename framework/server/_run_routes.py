@@ -18,10 +18,11 @@ from starlette.routing import Route
 
 from framework.engine.state import to_jsonable
 from framework.review.api import thread_config
+from framework.runs.gate import Action, Caller, admit, run_action
 from framework.server._assistants import team_of
-from framework.server._caller import Caller
 from framework.server._http import (
     Server,
+    authenticated,
     blocking,
     body_of,
     caller_of,
@@ -33,7 +34,7 @@ from framework.server._requests import RunBody
 from framework.server._runlog import RunLog
 from framework.server._shapes import interrupts_json, run_json
 from framework.server._tables import RunRow, ThreadRow
-from framework.server._threads import with_thread_app
+from framework.server._threads import add_owned_thread, with_thread_app
 
 __all__ = ["run_routes"]
 
@@ -43,9 +44,9 @@ _KEEPALIVE_S = 10.0
 
 async def _started(request: Request) -> tuple[Server, RunRow, RunBody]:
     """The run a request asks for, recorded and started (the thread made on demand)."""
+    caller = authenticated(request)  # the body is read only for a known caller
     body = await body_of(request, RunBody)
-    scope = "review" if body.command and "resume" in body.command else "run"
-    caller = caller_of(request, scope)
+    admit(caller, run_action(body.command))
     server = server_of(request)
     thread_id = request.path_params["thread_id"]
     team = team_of(body.assistant_id)
@@ -58,7 +59,7 @@ async def _started(request: Request) -> tuple[Server, RunRow, RunBody]:
 
 
 def _make_thread(server: Server, caller: Caller, thread_id: str, assistant_id: str) -> None:
-    if not server.tables.add_thread(ThreadRow.new(thread_id, caller.tenant, assistant_id)):
+    if not add_owned_thread(server, caller, ThreadRow.new(thread_id, caller.tenant, assistant_id)):
         raise HTTPException(409, f"thread {thread_id} exists already: choose another id")
 
 
@@ -120,8 +121,8 @@ def _frame(name: str, data: Any, event_id: str | None) -> str:
     return "\n".join(lines) + "\n\n"
 
 
-def _owned_run(request: Request, scope: str = "run") -> tuple[Server, RunRow]:
-    caller = caller_of(request, scope)
+def _owned_run(request: Request, action: Action = "read") -> tuple[Server, RunRow]:
+    caller = caller_of(request, action)
     server = server_of(request)
     thread = owned_thread(server, caller, request.path_params["thread_id"])
     row = server.tables.run(caller.tenant, request.path_params["run_id"])
@@ -136,7 +137,7 @@ async def _get(request: Request) -> Response:
 
 
 async def _list(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "read")
     server = server_of(request)
     thread = owned_thread(server, caller, request.path_params["thread_id"])
     status = request.query_params.get("status")
@@ -156,7 +157,7 @@ def _count(request: Request, name: str, default: int) -> int:
 
 
 async def _delete(request: Request) -> Response:
-    server, row = _owned_run(request)
+    server, row = _owned_run(request, "cancel_run")
     if server.runs.active_run(row.thread_id) == row.run_id:
         raise HTTPException(409, f"run {row.run_id} is running: cancel it first")
     server.tables.delete_run(row.run_id)
@@ -194,7 +195,7 @@ async def _replayed(server: Server, row: RunRow) -> RunLog:
 
 
 async def _cancel(request: Request) -> Response:
-    server, row = _owned_run(request)
+    server, row = _owned_run(request, "cancel_run")
     action = request.query_params.get("action", "interrupt")
     if action not in ("interrupt", "rollback"):
         raise HTTPException(422, f"action: interrupt or rollback, got {action!r}")

@@ -18,14 +18,14 @@ from framework.database.home import DataHome
 from framework.engine.state import to_jsonable
 from framework.errors import CadreError, ReviewError, brief
 from framework.persistence.saver import CadreSaver
-from framework.review.api import thread_config
+from framework.review.api import requests_in, thread_config
+from framework.runs.gate import Caller, acting_spec, checked_update
 from framework.runs.launch import LaunchRequest
 from framework.runs.observe import ObserverOptions
 from framework.runs.runner import StreamOptions, arun_team
 from framework.runs.spec import RunSpec
 from framework.runs.threads import thread_spec
 from framework.server._apps import TeamApps
-from framework.server._caller import Caller
 from framework.server._requests import RunBody
 from framework.server._resume import resume_from
 from framework.server._shapes import interrupt_json
@@ -124,19 +124,27 @@ class Segments:
     def command(
         self, caller: Caller, thread_id: str, team: str, body: RunBody
     ) -> Command[Any] | None:
-        """The command of a resume or state update, its decisions checked (ReviewError)."""
+        """The command of a resume or state update, checked as the review decision it is: the
+        resume's decisions by the review's rules (ReviewError), an update by the gate's
+        (InvalidUpdate: never beside a pending review, only the state's keys and types)."""
         if body.command is None:
             return None
         resume = body.command.get("resume")
         update = body.command.get("update")
-        if resume is None:
-            return Command(update=update)
         request = self._request(caller, thread_id, team, body, None, read_only=True)
-        with self.apps.use(request) as app:
+        with self.apps.use(request) as launched:
+            app = launched.app
             config = thread_config(thread_id)
             if body.start_checkpoint() is not None:  # a fork: the review pending there
                 config["configurable"]["checkpoint_id"] = body.start_checkpoint()
-            snapshot = app.app.get_state(config, subgraphs=True)
+            snapshot = app.get_state(config, subgraphs=True)
+            if update is not None:
+                pending = len(requests_in(snapshot, thread_id))
+                update = checked_update(
+                    update, app.channels, app.builder.state_schema, pending=pending
+                )
+            if resume is None:
+                return Command(update=update)
             checked = resume_from(snapshot, thread_id, resume, caller.name)
         return Command(resume=checked.resume, update=update)
 
@@ -181,10 +189,12 @@ class Segments:
         *,
         read_only: bool = False,
     ) -> LaunchRequest:
-        """How to launch the thread's team: as it was first run, or anew from the body."""
+        """How to launch the thread's team: as it was first run, or anew from the body; the
+        run acts for the caller either way (the gate's rule, not the thread's first caller)."""
         info = self.thread_spec(thread_id)
         if info is not None:
-            return LaunchRequest.for_thread(info, self.home, self.observe, read_only=read_only)
+            spec = acting_spec(info, caller)
+            return LaunchRequest.for_thread(spec, self.home, self.observe, read_only=read_only)
         configurable = dict((body.config or {}).get("configurable") or {})
         review = configurable.get("review") or ()
         spec = RunSpec(

@@ -25,9 +25,22 @@ __all__ = ["store_routes"]
 
 
 def _own(tenant: str, namespace: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    if any(not label for label in namespace):
-        raise HTTPException(422, "namespace: labels must not be empty")
+    """The tenant's namespace ``namespace``; 422 for a label the store cannot keep."""
+    for label in namespace:
+        _check_label(label)
     return ("tenant", tenant, *namespace)
+
+
+_FORBIDDEN_IN_LABELS = (".", "/", "\x00")
+
+
+def _check_label(label: str) -> None:
+    if not label:
+        raise HTTPException(422, "namespace: labels must not be empty")
+    if any(mark in label for mark in _FORBIDDEN_IN_LABELS):
+        raise HTTPException(
+            422, f"namespace: label {label!r} holds '.', '/' or NUL: use letters, digits, - or _"
+        )
 
 
 def _item(found: Item | SearchItem) -> dict[str, Any]:
@@ -44,7 +57,7 @@ def _item(found: Item | SearchItem) -> dict[str, Any]:
 
 
 async def _put(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "store_write")
     body = await body_of(request, PutItemBody)
     store = server_of(request).store
     namespace = _own(caller.tenant, body.namespace)
@@ -55,7 +68,7 @@ async def _put(request: Request) -> Response:
 
 
 async def _get(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "store_read")
     key = request.query_params.get("key")
     dotted = request.query_params.get("namespace", "")
     if not key:
@@ -74,7 +87,7 @@ async def _get(request: Request) -> Response:
 
 
 async def _delete(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "store_write")
     body = await body_of(request, DeleteItemBody)
     store = server_of(request).store
     namespace = _own(caller.tenant, body.namespace)
@@ -83,10 +96,10 @@ async def _delete(request: Request) -> Response:
 
 
 async def _search(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "store_read")
     body = await body_of(request, SearchItemsBody)
     store = server_of(request).store
-    prefix = ("tenant", caller.tenant, *body.namespace_prefix)
+    prefix = _own(caller.tenant, body.namespace_prefix)
     found = await blocking(
         lambda: store.search(
             prefix,
@@ -101,10 +114,10 @@ async def _search(request: Request) -> Response:
 
 
 async def _namespaces(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "store_read")
     body = await body_of(request, NamespacesBody)
     store = server_of(request).store
-    prefix = ("tenant", caller.tenant, *(body.prefix or ()))
+    prefix = _own(caller.tenant, body.prefix or ())
     depth = None if body.max_depth is None else body.max_depth + 2
     found = await blocking(
         lambda: store.list_namespaces(

@@ -151,6 +151,10 @@ class ServerTables:
             )
             return int(done.rowcount) == 1
 
+    def has_thread(self, thread_id: str) -> bool:
+        """Whether any tenant has a thread ``thread_id``."""
+        return bool(self._rows("SELECT 1 FROM server_threads WHERE thread_id = ?", (thread_id,)))
+
     def thread(self, tenant: str, thread_id: str) -> ThreadRow | None:
         """The tenant's thread ``thread_id`` (None: none, or another tenant's)."""
         found = self._rows(

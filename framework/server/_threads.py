@@ -17,12 +17,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from framework.errors import InvalidUpdate, ReviewError
 from framework.review.api import pending, thread_config
+from framework.runs.gate import Caller, checked_update, claim_thread
 from framework.runs.launch import LaunchRequest
 from framework.runs.runner import hold_thread
 from framework.server._assistants import team_of
-from framework.server._caller import Caller
 from framework.server._http import (
     Server,
     blocking,
@@ -85,13 +84,13 @@ def _thread(server: Server, row: ThreadRow) -> dict[str, Any]:
 
 
 async def _create(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "create_thread")
     body = await body_of(request, ThreadBody)
     server = server_of(request)
     thread_id = body.thread_id or str(uuid.uuid4())
     metadata = dict(body.metadata or {})
     row = ThreadRow.new(thread_id, caller.tenant, metadata.get("graph_id"), metadata=metadata)
-    if not server.tables.add_thread(row):
+    if not await blocking(add_owned_thread, server, caller, row):
         existing = server.tables.thread(caller.tenant, thread_id)
         if existing is None or body.if_exists != "do_nothing":
             raise HTTPException(409, f"thread {thread_id} exists already: choose another id")
@@ -99,15 +98,28 @@ async def _create(request: Request) -> Response:
     return json_response(await blocking(_thread, server, row))
 
 
+def add_owned_thread(server: Server, caller: Caller, row: ThreadRow) -> bool:
+    """Record ``row`` as the caller's new thread; False when a tenant has its id already.
+
+    Raises:
+        AccessDenied: The id is a thread of this home that no tenant owns (``cadre run`` made
+            it for the local principal): the gate keeps it for its owner.
+    """
+    if not server.tables.has_thread(row.thread_id):
+        recorded = server.runs.thread_spec(row.thread_id) is not None
+        claim_thread(caller, row.thread_id, recorded_elsewhere=recorded)
+    return server.tables.add_thread(row)
+
+
 async def _get(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "read")
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
     return json_response(await blocking(_thread, server, row))
 
 
 async def _search(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "read")
     body = await body_of(request, ThreadSearchBody)
     server = server_of(request)
     rows = [
@@ -126,7 +138,7 @@ async def _search(request: Request) -> Response:
 
 
 async def _delete(request: Request) -> Response:
-    caller = caller_of(request, "admin")
+    caller = caller_of(request, "delete_thread")
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
     if server.runs.active_run(row.thread_id) is not None:
@@ -143,7 +155,7 @@ def _erase_thread(server: Server, thread_id: str) -> None:
 
 
 async def _copy(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "copy_thread")
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
     copy = await blocking(copy_thread, server, row, caller)
@@ -209,7 +221,7 @@ def _config(thread_id: str, checkpoint: dict[str, Any] | None) -> RunnableConfig
 
 
 async def _state(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "read")
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
     subgraphs = request.query_params.get("subgraphs", "false") == "true"
@@ -219,7 +231,7 @@ async def _state(request: Request) -> Response:
 
 
 async def _state_at_checkpoint(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "read")
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
     body = await body_of(request, StateBody)
@@ -228,7 +240,7 @@ async def _state_at_checkpoint(request: Request) -> Response:
 
 
 async def _update_state(request: Request) -> Response:
-    caller = caller_of(request, "review")
+    caller = caller_of(request, "update_state")
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
     body = await body_of(request, StateUpdateBody)
@@ -249,17 +261,14 @@ def _apply_update(
     def apply(app: App | None) -> dict[str, Any]:
         if app is None:
             raise HTTPException(422, f"thread {thread_id} has no state yet: start a run first")
-        if pending(app, thread_id):
-            raise ReviewError(
-                f"thread {thread_id} waits for a review: decide it with a run whose command "
-                "resumes it (an edit goes through the review's checks and audit trail)"
+        values = None
+        if body.values is not None:
+            values = checked_update(
+                body.values,
+                app.channels,
+                app.builder.state_schema,
+                pending=len(pending(app, thread_id)),
             )
-        values = body.values if isinstance(body.values, dict) or body.values is None else None
-        if values is None and body.values is not None:
-            raise InvalidUpdate("values: send one mapping of state keys")
-        unknown = sorted(set(values or {}) - set(app.channels))
-        if unknown:
-            raise InvalidUpdate(f"values: {', '.join(unknown)} are not keys of the state")
         with hold_thread(app, thread_id):
             done = app.update_state(config, values, as_node=body.as_node)
         configurable = done.get("configurable") or {}
@@ -275,7 +284,7 @@ def _apply_update(
 
 
 async def _history(request: Request) -> Response:
-    caller = caller_of(request, "run")
+    caller = caller_of(request, "read")
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
     body = await body_of(request, HistoryBody)

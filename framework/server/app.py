@@ -28,6 +28,7 @@ from framework.server._apps import TeamApps
 from framework.server._assistants import assistant_routes
 from framework.server._dispatch import RunDispatch
 from framework.server._http import Server, error_response, json_response
+from framework.server._local import LocalOnly
 from framework.server._queued import QueuedRuns
 from framework.server._run_routes import run_routes
 from framework.server._runs import Runs
@@ -167,7 +168,10 @@ def build_app(options: ServerOptions) -> Starlette:
     ]
     return Starlette(
         routes=routes,
-        middleware=[Middleware(_BodyLimit)],
+        middleware=[
+            *([Middleware(LocalOnly)] if options.no_auth else []),
+            Middleware(_BodyLimit),
+        ],
         exception_handlers={Exception: _failed, HTTPException: _failed, CadreError: _failed},
         lifespan=lifespan,
     )

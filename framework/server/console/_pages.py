@@ -18,9 +18,9 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from framework.errors import CadreError, ReviewError, ThreadBusyError
+from framework.errors import AccessDenied, CadreError, ReviewError, ThreadBusyError
 from framework.review.api import thread_config
-from framework.server._caller import Caller
+from framework.runs.gate import Action, Caller, admit
 from framework.server._http import LOCAL_CALLER, Server, blocking, server_of
 from framework.server._requests import RunBody
 from framework.server._tables import ThreadRow
@@ -49,8 +49,31 @@ def _sessions(request: Request) -> Sessions:
     return sessions
 
 
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+"""Sent with every console page: never framed, scripts only from the console, nothing cached."""
+
+
 def _page(name: str, code: int = 200, **context: Any) -> HTMLResponse:
-    return HTMLResponse(_TEMPLATES.get_template(name).render(**context), status_code=code)
+    body = _TEMPLATES.get_template(name).render(**context)
+    return HTMLResponse(body, status_code=code, headers=PAGE_HEADERS)
+
+
+def _refuse_other_origins(request: Request) -> None:
+    """Refuse a form another site's page submitted (login CSRF included): a browser names the
+    page's origin in ``Origin`` on every POST, and it must be this server's."""
+    origin = request.headers.get("origin")
+    own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+    if origin is not None and origin != own:
+        raise HTTPException(403, "this form was sent from another site: use the console itself")
 
 
 def _session(request: Request) -> Session | None:
@@ -69,15 +92,20 @@ def _session(request: Request) -> Session | None:
     return session
 
 
-def _signed_in(request: Request) -> Session:
+def _signed_in(request: Request, action: Action | None = "read") -> Session:
+    """The request's session, its caller admitted by the gate to do ``action`` (None: any
+    signed-in caller, to sign out)."""
     session = _session(request)
     if session is None:
         raise HTTPException(303, "sign in first")
+    if action is not None:
+        admit(session.caller, action)
     return session
 
 
-async def _checked_form(request: Request) -> tuple[Session, Any]:
-    session = _signed_in(request)
+async def _checked_form(request: Request, action: Action | None) -> tuple[Session, Any]:
+    _refuse_other_origins(request)
+    session = _signed_in(request, action)
     form = await request.form()
     if not session.checks(str(form.get("csrf") or "")):
         raise HTTPException(403, "the form's CSRF token is missing or stale: reload the page")
@@ -109,6 +137,7 @@ async def _login_form(request: Request) -> Response:
 
 
 async def _login(request: Request) -> Response:
+    _refuse_other_origins(request)
     server = server_of(request)
     form = await request.form()
     token_text = str(form.get("token") or "").strip()
@@ -121,7 +150,7 @@ async def _login(request: Request) -> Response:
 
 
 async def _logout(request: Request) -> Response:
-    session, _ = await _checked_form(request)
+    session, _ = await _checked_form(request, None)
     _sessions(request).close(session.session_id)
     response = RedirectResponse("/console/login", 303)
     response.delete_cookie(COOKIE, path="/console")
@@ -254,7 +283,7 @@ def _field_errors(message: str) -> dict[str, str]:
 
 
 async def _decide(request: Request) -> Response:
-    session, form = await _checked_form(request)
+    session, form = await _checked_form(request, "decide_review")
     row = _owned(request, session)
     server = server_of(request)
     submitted = {k: str(v) for k, v in form.items() if k != "csrf"}
@@ -273,7 +302,7 @@ async def _decide(request: Request) -> Response:
 
 
 async def _fork(request: Request) -> Response:
-    session, form = await _checked_form(request)
+    session, form = await _checked_form(request, "fork")
     row = _owned(request, session)
     server = server_of(request)
     checkpoint_id = str(form.get("checkpoint_id") or "")
@@ -310,6 +339,8 @@ def console_error(error: BaseException) -> Response:
         return RedirectResponse("/console/login", 303)
     if isinstance(error, HTTPException):
         return _page("error.html", error.status_code, message=error.detail)
+    if isinstance(error, AccessDenied):
+        return _page("error.html", 403, message=str(error))
     return _page("error.html", 500, message="the server failed to answer; see its log")
 
 

@@ -10,7 +10,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from framework.server._caller import Caller
+from framework.runs.gate import Caller
 
 __all__ = ["COOKIE", "Session", "Sessions"]
 
