@@ -288,6 +288,17 @@ class Budget(Policy):
                     account.used[metric] += actual[metric]
         return ALLOW
 
+    def model_failed(self, call: Call) -> Verdict:
+        """Give back what a failed call reserved: it counts as a model call, no tokens or
+        cost (a provider bills no output it did not send)."""
+        with self._lock:
+            accounts, held = self._ledger(call.thread_id).holds.pop(call.call_id, ((), {}))
+            for account in accounts:
+                for metric, amount in held.items():
+                    account.reserved[metric] -= amount
+                account.used["model_calls"] += 1
+        return ALLOW
+
     def before_tool(self, call: Call) -> Verdict:
         """Count one tool call, or refuse it."""
         reason = self._reserve(call, {"tool_calls": 1}, hold=False)

@@ -39,7 +39,7 @@ from framework.policy import (
     modify,
     recorded_usage,
 )
-from framework.testing import Reply, ScriptedChatModel, Structured
+from framework.testing import Fail, Reply, ScriptedChatModel, Structured
 from policies.authorization import ToolAuthorization, ToolRule
 from policies.budgets import Budget, Limits
 from policies.memory_rules import MemoryValidation
@@ -499,3 +499,27 @@ def test_a_rule_about_a_tool_holds_under_the_prefixed_name_a_team_exposes() -> N
         with pytest.raises(PolicyDenied, match="no"):
             _run(body, by_exposed)
         _run(body, ToolAuthorization([ToolRule(tools="sub*", action="deny")]))
+
+
+def test_a_failed_model_call_gives_back_what_it_reserved() -> None:
+    steps = [
+        Fail(TimeoutError("provider timed out")) if i % 3 == 2 else Reply("ok") for i in range(9)
+    ]
+    model = governed(ScriptedChatModel(steps))
+    budget = Budget(run=Limits(tokens=4_000), max_output_tokens=1_000)
+    answered: list[str] = []
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        for _ in range(9):
+            try:
+                answered.append(model.invoke("x").text)
+            except TimeoutError:
+                answered.append("failed")
+        return {}
+
+    _run(body, budget)
+    # each call reserves about 1,000 tokens of a 4,000 budget and uses a few: a failed call's
+    # reservation is given back, so all nine calls fit; before, three failures held 3,000
+    assert answered.count("failed") == 3 and answered.count("ok") == 6
+    used = budget.used("t")
+    assert used["run/model_calls"] == 9 and used["run/tokens"] < 4_000

@@ -83,6 +83,11 @@ class PolicyChain:
         """Whether any policy decides at ``hook``."""
         return bool(self._at[hook])
 
+    def tell(self, call: Call) -> None:
+        """Tell every policy at ``call``'s hook, applying no verdict (``model_failed``)."""
+        for policy in self._at[call.hook]:
+            getattr(policy, call.hook)(call)
+
     def run(self, call: Call, scope: Governing) -> Any:
         """The value ``call`` goes on with, after every policy at its hook (sync).
 

@@ -98,6 +98,11 @@ class Policy:
         """After a model call: its output may be modified; ``call.usage`` has the tokens."""
         return ALLOW
 
+    def model_failed(self, call: Call) -> Verdict:
+        """After a model call that raised (``call.value`` is the error): release what the call
+        held. Only told: the verdict is not applied, the error goes on."""
+        return ALLOW
+
     def before_tool(self, call: Call) -> Verdict:
         """Before a tool call: the arguments may be modified; a denial is an error message for
         the model."""

@@ -32,13 +32,15 @@ Hook = Literal[
     "after_node",
     "before_model",
     "after_model",
+    "model_failed",
     "before_tool",
     "after_tool",
     "memory_write",
     "answer",
 ]
 """Where a policy is asked: around a node, a model call, a tool call; at a memory write; at
-the final answer."""
+the final answer. ``model_failed`` only tells: a model call raised (what it held can be
+released); its verdicts are not applied and the error goes on."""
 
 HOOKS: tuple[Hook, ...] = get_args(Hook)
 """Every hook, in the order a call meets them."""

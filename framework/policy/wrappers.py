@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, overload
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -125,6 +126,18 @@ class _ModelGuard:
             "before_model", self.name, messages, usage=usage, call_id=self.call_id
         )
 
+    @contextmanager
+    def failing(self) -> Iterator[None]:
+        """Around the model call: when it raises, tell the policies (``model_failed``), then
+        let the error go on."""
+        try:
+            yield
+        except BaseException as error:
+            if self.scope.chain.decides("model_failed"):
+                call = self.scope.call("model_failed", self.name, error, call_id=self.call_id)
+                self.scope.chain.tell(call)
+            raise
+
     def after_call(self, messages: Sequence[BaseMessage], output: Any) -> Call | None:
         """Count the call's usage; the after-model call (None when no policy decides there)."""
         usage = _usage(messages, output)
@@ -187,7 +200,8 @@ class GovernedChatModel(BaseChatModel):
             return self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         guard = _ModelGuard(scope, self.name_for_policies)
         sent = _run(scope, guard.before(messages, kwargs), messages)
-        result = self.inner._generate(sent, stop=stop, run_manager=run_manager, **kwargs)
+        with guard.failing():
+            result = self.inner._generate(sent, stop=stop, run_manager=run_manager, **kwargs)
         message = _first(result)
         return _replaced(result, _run(scope, guard.after_call(sent, message), message))
 
@@ -204,7 +218,8 @@ class GovernedChatModel(BaseChatModel):
             return await inner._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
         guard = _ModelGuard(scope, self.name_for_policies)
         sent = await _arun(scope, guard.before(messages, kwargs), messages)
-        result = await inner._agenerate(sent, stop=stop, run_manager=run_manager, **kwargs)
+        with guard.failing():
+            result = await inner._agenerate(sent, stop=stop, run_manager=run_manager, **kwargs)
         message = _first(result)
         return _replaced(result, await _arun(scope, guard.after_call(sent, message), message))
 
@@ -251,7 +266,8 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         guard = _ModelGuard(scope, self.model_name)
         messages = _as_messages(input)
         sent = _run(scope, guard.before(messages, self.sent_along), messages)
-        output = self.inner.invoke(sent, config, **kwargs)
+        with guard.failing():
+            output = self.inner.invoke(sent, config, **kwargs)
         return _run(scope, guard.after_call(sent, output), output)
 
     async def ainvoke(
@@ -264,7 +280,8 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         guard = _ModelGuard(scope, self.model_name)
         messages = _as_messages(input)
         sent = await _arun(scope, guard.before(messages, self.sent_along), messages)
-        output = await self.inner.ainvoke(sent, config, **kwargs)
+        with guard.failing():
+            output = await self.inner.ainvoke(sent, config, **kwargs)
         return await _arun(scope, guard.after_call(sent, output), output)
 
 
