@@ -288,6 +288,10 @@ class Budget(Policy):
                     account.used[metric] += actual[metric]
         return ALLOW
 
+    def output_limit(self) -> int | None:
+        """``max_output_tokens``: what a call reserves is what the provider may write."""
+        return self.max_output_tokens
+
     def model_failed(self, call: Call) -> Verdict:
         """Give back what a failed call reserved: it counts as a model call, no tokens or
         cost (a provider bills no output it did not send)."""

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
 import pytest
@@ -25,6 +23,7 @@ from framework.memory import Corpus
 from teams.meta.assessors import CitationCompliance
 from teams.research.graph import build_research_team
 from teams.research.model_roles import build_model_roles
+from tests.openai_server import OpenAIServer, openai_server
 
 CHECKPOINTS = "docs/checkpoints.md:3"
 RETRIES = "docs/retries.md:3"
@@ -129,54 +128,16 @@ def respond(body: dict[str, Any]) -> dict[str, Any]:
     return completion(f"Checkpoints use AES ({CHECKPOINTS}); timeouts retry ({RETRIES}).")
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        with self.server.lock:
-            self.server.requests.append((self.path, body))
-        try:
-            status, answer = 200, respond(body)
-        except (AssertionError, KeyError) as error:
-            status, answer = 400, {"error": {"message": repr(error), "type": "test"}}
-        data = json.dumps(answer).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Keep the test output quiet."""
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self.requests: list[tuple[str, dict[str, Any]]] = []
-        self.lock = threading.Lock()
-
-
 @pytest.fixture
-def server() -> Iterator[_Server]:
+def server() -> Iterator[OpenAIServer]:
     """The fake OpenAI server, serving on a loopback port in a thread."""
-    httpd = _Server()
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with openai_server(respond) as httpd:
         yield httpd
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join()
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
 async def test_research_team_through_chat_openai(
-    server: _Server, small_corpus: Corpus, mode: Literal["sync", "async"]
+    server: OpenAIServer, small_corpus: Corpus, mode: Literal["sync", "async"]
 ) -> None:
     model = ChatOpenAI(
         model="gpt-test",

@@ -17,7 +17,7 @@ from framework.policy.records import policy_version
 
 __all__ = ["ItemProvenance", "from_source", "writing_run"]
 
-_RUN_METADATA = "cadre"  # the run config metadata key ``cadre run`` records its thread info in
+_RUN_METADATA = "cadre"  # the run config metadata key a run records its run spec under
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -23,7 +23,13 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import PrivateAttr
 
 from framework.errors import CadreError, ModelError, TransientError
-from framework.models.specs import ModelSpec, parse_model_spec, resolve_model
+from framework.models.specs import (
+    OUTPUT_LIMIT,
+    ModelSpec,
+    output_limit_kwarg,
+    parse_model_spec,
+    resolve_model,
+)
 
 __all__ = ["ProviderChatModel", "ProviderError", "ProviderUnavailableError", "provider_error"]
 
@@ -144,6 +150,17 @@ class ProviderChatModel(BaseChatModel):
     def _identifying_params(self) -> dict[str, Any]:
         return {"provider": self._parsed.provider, "model": self._parsed.name}
 
+    def provider_kwargs(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """``kwargs`` for the provider's model: :data:`OUTPUT_LIMIT` under the provider's own
+        name (the smaller, when the caller set that too)."""
+        limit = kwargs.pop(OUTPUT_LIMIT, None)
+        if limit is None:
+            return kwargs
+        name = output_limit_kwarg(self._parsed)
+        given = kwargs.get(name)
+        kwargs[name] = limit if given is None else min(int(given), int(limit))
+        return kwargs
+
     @contextmanager
     def _translated(self) -> Iterator[None]:
         try:
@@ -161,6 +178,7 @@ class ProviderChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        kwargs = self.provider_kwargs(kwargs)
         with self._translated():
             return self.built()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
@@ -171,6 +189,7 @@ class ProviderChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        kwargs = self.provider_kwargs(kwargs)
         with self._translated():
             model = self.built()
             return await model._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
@@ -212,6 +231,7 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """Call the derived runnable."""
+        kwargs = self._owner.provider_kwargs(kwargs)
         with self._owner._translated():
             return self._target().invoke(input, config, **kwargs)
 
@@ -219,5 +239,6 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """Call the derived runnable (async)."""
+        kwargs = self._owner.provider_kwargs(kwargs)
         with self._owner._translated():
             return await self._target().ainvoke(input, config, **kwargs)

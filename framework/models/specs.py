@@ -19,7 +19,18 @@ from langchain_core.language_models import BaseChatModel
 
 from framework.errors import ConfigError
 
-__all__ = ["KNOWN_PROVIDERS", "ModelSpec", "parse_model_spec", "resolve_model"]
+__all__ = [
+    "KNOWN_PROVIDERS",
+    "OUTPUT_LIMIT",
+    "ModelSpec",
+    "output_limit_kwarg",
+    "parse_model_spec",
+    "resolve_model",
+]
+
+OUTPUT_LIMIT: Final = "cadre_output_limit"
+"""The call keyword a :class:`~framework.models.chat.ProviderChatModel` reads as the most
+tokens a call may write, and passes on under the provider's own name."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,6 +53,8 @@ class _Provider:
     class_name: str
     model_kwarg: str
     extra: str | None
+    output_limit_kwarg: str = "max_tokens"
+    """What the provider's chat model calls the most tokens a call may write."""
 
 
 _PROVIDERS: Final[dict[str, _Provider]] = {
@@ -65,6 +78,7 @@ _PROVIDERS: Final[dict[str, _Provider]] = {
         class_name="ChatOllama",
         model_kwarg="model",
         extra="ollama",
+        output_limit_kwarg="num_predict",
     ),
     "google_genai": _Provider(
         package="langchain-google-genai",
@@ -72,6 +86,7 @@ _PROVIDERS: Final[dict[str, _Provider]] = {
         class_name="ChatGoogleGenerativeAI",
         model_kwarg="model",
         extra=None,
+        output_limit_kwarg="max_output_tokens",
     ),
     "mistralai": _Provider(
         package="langchain-mistralai",
@@ -170,3 +185,9 @@ def _import_factory(key: str, provider: _Provider) -> Callable[..., BaseChatMode
         ) from exc
     factory: Callable[..., BaseChatModel] = getattr(module, provider.class_name)
     return factory
+
+
+def output_limit_kwarg(spec: ModelSpec) -> str:
+    """The provider's name for the most tokens a call may write (``max_tokens``, Ollama's
+    ``num_predict``...)."""
+    return _PROVIDERS[spec.provider].output_limit_kwarg

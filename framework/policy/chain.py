@@ -75,6 +75,9 @@ class PolicyChain:
         }
         self.redacts_traces = any(policy.redacts_traces() for policy in self.policies)
         """Whether a policy may change content captured into spans."""
+        limits = [limit for p in self.policies if (limit := p.output_limit()) is not None]
+        self.output_limit = min(limits) if limits else None
+        """The most tokens a model call may write under these policies (None: no limit)."""
 
     def __add__(self, other: PolicyChain) -> PolicyChain:
         return PolicyChain([*self.policies, *(p for p in other.policies if p not in self.policies)])

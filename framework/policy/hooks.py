@@ -98,6 +98,11 @@ class Policy:
         """After a model call: its output may be modified; ``call.usage`` has the tokens."""
         return ALLOW
 
+    def output_limit(self) -> int | None:
+        """The most tokens a model call may write under this policy, sent to the provider as
+        its output limit (None: no limit)."""
+        return None
+
     def model_failed(self, call: Call) -> Verdict:
         """After a model call that raised (``call.value`` is the error): release what the call
         held. Only told: the verdict is not applied, the error goes on."""

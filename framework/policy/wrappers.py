@@ -23,6 +23,8 @@ from langchain_core.tools import BaseTool
 from pydantic import PrivateAttr
 
 from framework.errors import PolicyDenied
+from framework.models.chat import ProviderChatModel
+from framework.models.specs import OUTPUT_LIMIT
 from framework.policy.hooks import Call
 from framework.policy.scope import PolicyScope, current_scope
 
@@ -154,6 +156,15 @@ class _ModelGuard:
         )
 
 
+def _limited(scope: PolicyScope, model: BaseChatModel, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with the policies' output limit, for a model that passes it on to its
+    provider (a :class:`~framework.models.chat.ProviderChatModel`); others get it unchanged."""
+    limit = scope.chain.output_limit
+    if limit is None or not isinstance(model, ProviderChatModel):
+        return kwargs
+    return {**kwargs, OUTPUT_LIMIT: limit}
+
+
 def _run(scope: PolicyScope, call: Call | None, value: Any) -> Any:
     """What ``call`` goes on with after the chain; ``value`` when no policy decides."""
     return value if call is None else scope.chain.run(call, scope)
@@ -200,6 +211,7 @@ class GovernedChatModel(BaseChatModel):
             return self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
         guard = _ModelGuard(scope, self.name_for_policies)
         sent = _run(scope, guard.before(messages, kwargs), messages)
+        kwargs = _limited(scope, self.inner, kwargs)
         with guard.failing():
             result = self.inner._generate(sent, stop=stop, run_manager=run_manager, **kwargs)
         message = _first(result)
@@ -218,6 +230,7 @@ class GovernedChatModel(BaseChatModel):
             return await inner._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
         guard = _ModelGuard(scope, self.name_for_policies)
         sent = await _arun(scope, guard.before(messages, kwargs), messages)
+        kwargs = _limited(scope, inner, kwargs)
         with guard.failing():
             result = await inner._agenerate(sent, stop=stop, run_manager=run_manager, **kwargs)
         message = _first(result)
@@ -225,14 +238,15 @@ class GovernedChatModel(BaseChatModel):
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[LanguageModelInput, Any]:
         """The inner model's ``bind_tools``, governed."""
-        return _GovernedRunnable(self.inner.bind_tools(tools, **kwargs), self.name_for_policies)
+        derived = self.inner.bind_tools(tools, **kwargs)
+        return _GovernedRunnable(derived, self.name_for_policies, self.inner)
 
     def with_structured_output(
         self, schema: dict[str, Any] | type, **kwargs: Any
     ) -> Runnable[LanguageModelInput, Any]:
         """The inner model's ``with_structured_output``, governed."""
         derived = self.inner.with_structured_output(schema, **kwargs)
-        return _GovernedRunnable(derived, self.name_for_policies)
+        return _GovernedRunnable(derived, self.name_for_policies, self.inner)
 
 
 def _first(result: ChatResult) -> BaseMessage:
@@ -250,9 +264,11 @@ def _replaced(result: ChatResult, message: Any) -> ChatResult:
 class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
     """A runnable derived from a model (tools bound, structured output) under the policies."""
 
-    def __init__(self, inner: Runnable[Any, Any], name: str) -> None:
+    def __init__(self, inner: Runnable[Any, Any], name: str, model: BaseChatModel) -> None:
         self.inner = inner
         self.model_name = name
+        self.model = model
+        """The model the runnable was derived from (it may take an output limit)."""
         self.sent_along = _bound_arguments(inner)
         """What the runnable sends besides the messages (bound tools, a schema)."""
 
@@ -266,6 +282,7 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         guard = _ModelGuard(scope, self.model_name)
         messages = _as_messages(input)
         sent = _run(scope, guard.before(messages, self.sent_along), messages)
+        kwargs = _limited(scope, self.model, kwargs)
         with guard.failing():
             output = self.inner.invoke(sent, config, **kwargs)
         return _run(scope, guard.after_call(sent, output), output)
@@ -280,6 +297,7 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         guard = _ModelGuard(scope, self.model_name)
         messages = _as_messages(input)
         sent = await _arun(scope, guard.before(messages, self.sent_along), messages)
+        kwargs = _limited(scope, self.model, kwargs)
         with guard.failing():
             output = await self.inner.ainvoke(sent, config, **kwargs)
         return await _arun(scope, guard.after_call(sent, output), output)

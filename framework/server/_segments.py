@@ -35,8 +35,8 @@ __all__ = ["EventSink", "Job", "Segments"]
 
 logger = logging.getLogger("cadre.server")
 
-INFOS_KEPT = 4096
-"""How many threads' infos a server keeps read (each is read again from its checkpoints)."""
+SPECS_KEPT = 4096
+"""How many threads' run specs a server keeps read (each is read again from its checkpoints)."""
 
 
 class EventSink(Protocol):
@@ -106,20 +106,20 @@ class Segments:
         self.apps = apps
         self.saver = saver
         self.observe = observe
-        self._read_info = lru_cache(maxsize=INFOS_KEPT)(partial(thread_spec, saver))
+        self._read_spec = lru_cache(maxsize=SPECS_KEPT)(partial(thread_spec, saver))
 
     def thread_spec(self, thread_id: str) -> RunSpec | None:
         """What the thread's first run recorded (its team, review points, principal...); None
         before it has one. Kept once read (it does not change), for the latest
-        :data:`INFOS_KEPT` threads."""
+        :data:`SPECS_KEPT` threads."""
         try:
-            return self._read_info(thread_id)
+            return self._read_spec(thread_id)
         except ReviewError:
             return None
 
     def forget_thread(self, thread_id: str) -> None:
-        """Drop what is kept of a deleted thread (the infos kept are read again as needed)."""
-        self._read_info.cache_clear()
+        """Drop what is kept of a deleted thread (the specs kept are read again as needed)."""
+        self._read_spec.cache_clear()
 
     def command(
         self, caller: Caller, thread_id: str, team: str, body: RunBody

@@ -1,0 +1,83 @@
+"""A budget's output bound reaches the provider: a local OpenAI-compatible server (stdlib
+``http.server`` on loopback) records each real request ``ChatOpenAI`` sends through cadre's
+provider model, and answers with usage it reports."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from langchain_core.tools import tool
+
+from framework.engine.runtime import NodeContext
+from framework.models.chat import ProviderChatModel
+from framework.policy import governed
+from policies.budgets import Budget, Limits
+from tests.openai_server import OpenAIServer, openai_server
+from tests.test_policy_hooks import State, _run
+
+MESSAGE = {"role": "assistant", "content": "fine"}
+
+
+def _answer(body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": body["model"],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "fine"},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15},
+    }
+
+
+@pytest.fixture
+def provider(monkeypatch: pytest.MonkeyPatch) -> Iterator[OpenAIServer]:
+    """The local server, and the environment that points ``openai:`` models at it."""
+    with openai_server(_answer) as httpd:
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        monkeypatch.setenv("OPENAI_BASE_URL", httpd.base_url)
+        yield httpd
+
+
+@tool
+def lookup(term: str) -> str:
+    """Look a term up."""
+    return term
+
+
+def test_the_budgets_output_bound_is_sent_to_the_provider(provider: OpenAIServer) -> None:
+    model = governed(ProviderChatModel("openai:gpt-test"))
+    with_tools = model.bind_tools([lookup])
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        model.invoke("plain")
+        with_tools.invoke("with tools")
+        model.invoke("a smaller limit of its own", max_tokens=50)
+        return {}
+
+    budget = Budget(run=Limits(tokens=10_000), max_output_tokens=300)
+    _run(body, budget)
+    bodies = [body for _, body in provider.requests]
+    limits = [body.get("max_completion_tokens") for body in bodies]
+    assert limits == [300, 300, 50]
+    assert "tools" in bodies[1]
+    assert budget.used("t")["run/tokens"] == 3 * 15  # what the provider reported
+
+
+def test_without_a_budget_no_output_limit_is_sent(provider: OpenAIServer) -> None:
+    model = governed(ProviderChatModel("openai:gpt-test"))
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        model.invoke("plain")
+        return {}
+
+    _run(body)
+    [(_, request)] = provider.requests
+    assert "max_completion_tokens" not in request and "max_tokens" not in request
