@@ -28,7 +28,7 @@ from typing import Literal
 
 from framework.errors import ConfigError
 from framework.policy import ALLOW, Call, Policy, UsageRecord, Verdict, ask, deny, modify
-from framework.policy.wrappers import input_bound
+from framework.policy.usage import input_bound
 
 __all__ = ["Budget", "Limits", "Price"]
 

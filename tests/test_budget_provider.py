@@ -8,7 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.tools import tool
+from pydantic import BaseModel
 
 from framework.engine.runtime import NodeContext
 from framework.models.chat import ProviderChatModel
@@ -21,6 +23,8 @@ MESSAGE = {"role": "assistant", "content": "fine"}
 
 
 def _answer(body: dict[str, Any]) -> dict[str, Any]:
+    structured = "response_format" in body
+    message = {"role": "assistant", "content": '{"verdict": "fine"}'} if structured else MESSAGE
     return {
         "id": "chatcmpl-1",
         "object": "chat.completion",
@@ -29,7 +33,7 @@ def _answer(body: dict[str, Any]) -> dict[str, Any]:
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": "fine"},
+                "message": message,
                 "finish_reason": "stop",
             }
         ],
@@ -81,3 +85,27 @@ def test_without_a_budget_no_output_limit_is_sent(provider: OpenAIServer) -> Non
     _run(body)
     [(_, request)] = provider.requests
     assert "max_completion_tokens" not in request and "max_tokens" not in request
+
+
+class Judgement(BaseModel):
+    verdict: str
+
+
+def test_usage_is_what_the_provider_reports_and_an_estimate_says_so(provider: OpenAIServer) -> None:
+    judge = governed(ProviderChatModel("openai:gpt-test")).with_structured_output(Judgement)
+    silent = governed(FakeListChatModel(responses=["no usage reported"]))
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        assert judge.invoke("judge this") == Judgement(verdict="fine")
+        assert silent.invoke("and this").text == "no usage reported"
+        return {}
+
+    budget = Budget(run=Limits(tokens=10_000), max_output_tokens=300)
+    state = _run(body, budget)
+    [(_, request)] = provider.requests
+    assert request["max_completion_tokens"] == 300 and "response_format" in request
+    [record] = state["usage"].values()
+    counts = record.counts
+    assert counts["input_tokens@openai:gpt-test"] == 12  # reported, not estimated
+    assert counts["output_tokens@openai:gpt-test"] == 3
+    assert counts["model_calls"] == 2 and counts["estimated_model_calls"] == 1

@@ -6,14 +6,16 @@ unchanged, so wrapping costs one context-variable read.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, overload
 
-from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForLLMRun,
+    CallbackManagerForLLMRun,
+)
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, convert_to_messages
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -27,6 +29,13 @@ from framework.models.chat import ProviderChatModel
 from framework.models.specs import OUTPUT_LIMIT
 from framework.policy.hooks import Call
 from framework.policy.scope import PolicyScope, current_scope
+from framework.policy.usage import (
+    ReportedUsage,
+    input_bound,
+    observed_by,
+    usage_counts,
+    usage_of,
+)
 
 __all__ = [
     "GovernedChatModel",
@@ -35,7 +44,6 @@ __all__ = [
     "governed_memory_write",
     "governed_tool_args",
     "governed_tool_output",
-    "input_bound",
     "model_name",
     "tool_scopes",
 ]
@@ -60,52 +68,6 @@ def _as_messages(value: LanguageModelInput) -> list[BaseMessage]:
     if isinstance(value, str):
         return convert_to_messages([("human", value)])
     return convert_to_messages(value)
-
-
-def _text_of(value: Any) -> str:
-    if isinstance(value, BaseMessage):
-        return value.text if isinstance(value.content, list) else str(value.content)
-    if hasattr(value, "model_dump_json"):
-        return str(value.model_dump_json())
-    return str(value)
-
-
-def _usage(messages: Sequence[BaseMessage], output: Any) -> dict[str, int]:
-    """Tokens of a call: the provider's count when the output carries it, else about four
-    characters per token."""
-    counted = getattr(output, "usage_metadata", None)
-    if isinstance(output, AIMessage) and counted:
-        return {
-            "input_tokens": int(counted.get("input_tokens", 0)),
-            "output_tokens": int(counted.get("output_tokens", 0)),
-        }
-    given = sum(len(_text_of(message)) for message in messages)
-    return {"input_tokens": -(-given // 4), "output_tokens": -(-len(_text_of(output)) // 4)}
-
-
-@functools.cache
-def _per_model(name: str) -> tuple[str, str]:
-    return f"input_tokens@{name}", f"output_tokens@{name}"
-
-
-def _counts(name: str, usage: Mapping[str, int]) -> dict[str, float]:
-    tokens_in, tokens_out = usage["input_tokens"], usage["output_tokens"]
-    model_in, model_out = _per_model(name)
-    return {
-        "model_calls": 1,
-        "input_tokens": tokens_in,
-        "output_tokens": tokens_out,
-        model_in: tokens_in,
-        model_out: tokens_out,
-    }
-
-
-def input_bound(messages: Sequence[Any], extra: Any = None) -> int:
-    """A bound of the input tokens of a model call that no tokenizer spending at least a byte
-    per token exceeds: the UTF-8 bytes of the messages and of what else is sent (``extra``:
-    bound tools, a schema), plus a few tokens per message."""
-    size = sum(len(_text_of(message).encode()) + 4 for message in messages) + 3
-    return size + len(json.dumps(extra, default=str).encode()) if extra else size
 
 
 class _ModelGuard:
@@ -140,10 +102,15 @@ class _ModelGuard:
                 self.scope.chain.tell(call)
             raise
 
-    def after_call(self, messages: Sequence[BaseMessage], output: Any) -> Call | None:
+    def after_call(
+        self,
+        messages: Sequence[BaseMessage],
+        output: Any,
+        reported: Mapping[str, int] | None = None,
+    ) -> Call | None:
         """Count the call's usage; the after-model call (None when no policy decides there)."""
-        usage = _usage(messages, output)
-        self.scope.tally(_counts(self.name, usage))
+        usage = usage_of(messages, output, reported)
+        self.scope.tally(usage_counts(self.name, usage))
         if not self.scope.chain.decides("after_model"):
             return None
         return self.scope.call(
@@ -246,7 +213,7 @@ class GovernedChatModel(BaseChatModel):
     ) -> Runnable[LanguageModelInput, Any]:
         """The inner model's ``with_structured_output``, governed."""
         derived = self.inner.with_structured_output(schema, **kwargs)
-        return _GovernedRunnable(derived, self.name_for_policies, self.inner)
+        return _GovernedRunnable(derived, self.name_for_policies, self.inner, structured=True)
 
 
 def _first(result: ChatResult) -> BaseMessage:
@@ -264,11 +231,21 @@ def _replaced(result: ChatResult, message: Any) -> ChatResult:
 class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
     """A runnable derived from a model (tools bound, structured output) under the policies."""
 
-    def __init__(self, inner: Runnable[Any, Any], name: str, model: BaseChatModel) -> None:
+    def __init__(
+        self,
+        inner: Runnable[Any, Any],
+        name: str,
+        model: BaseChatModel,
+        *,
+        structured: bool = False,
+    ) -> None:
         self.inner = inner
         self.model_name = name
         self.model = model
         """The model the runnable was derived from (it may take an output limit)."""
+        self.structured = structured
+        """Whether it returns no message (structured output): the provider's usage is read
+        from the model call's callbacks."""
         self.sent_along = _bound_arguments(inner)
         """What the runnable sends besides the messages (bound tools, a schema)."""
 
@@ -283,9 +260,13 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         messages = _as_messages(input)
         sent = _run(scope, guard.before(messages, self.sent_along), messages)
         kwargs = _limited(scope, self.model, kwargs)
+        reported = ReportedUsage() if self.structured else None
+        if reported is not None:
+            config = observed_by(config, reported)
         with guard.failing():
             output = self.inner.invoke(sent, config, **kwargs)
-        return _run(scope, guard.after_call(sent, output), output)
+        counted = reported.counted if reported is not None else None
+        return _run(scope, guard.after_call(sent, output, counted), output)
 
     async def ainvoke(
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
@@ -298,9 +279,13 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         messages = _as_messages(input)
         sent = await _arun(scope, guard.before(messages, self.sent_along), messages)
         kwargs = _limited(scope, self.model, kwargs)
+        reported = ReportedUsage() if self.structured else None
+        if reported is not None:
+            config = observed_by(config, reported)
         with guard.failing():
             output = await self.inner.ainvoke(sent, config, **kwargs)
-        return await _arun(scope, guard.after_call(sent, output), output)
+        counted = reported.counted if reported is not None else None
+        return await _arun(scope, guard.after_call(sent, output, counted), output)
 
 
 class GovernedTool(BaseTool):
