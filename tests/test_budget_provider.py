@@ -4,20 +4,27 @@ provider model, and answers with usage it reports."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.tools import tool
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
 from pydantic import BaseModel
 
+from framework.engine.nodes import TeamNode
+from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
+from framework.errors import PolicyDenied
 from framework.models.chat import ProviderChatModel
-from framework.policy import governed
+from framework.policy import PolicyMiddleware, governed
 from policies.budgets import Budget, Limits
 from tests.openai_server import OpenAIServer, openai_server
-from tests.test_policy_hooks import State, _run
+from tests.test_policy_hooks import Fan, State, _run
 
 MESSAGE = {"role": "assistant", "content": "fine"}
 
@@ -109,3 +116,51 @@ def test_usage_is_what_the_provider_reports_and_an_estimate_says_so(provider: Op
     assert counts["input_tokens@openai:gpt-test"] == 12  # reported, not estimated
     assert counts["output_tokens@openai:gpt-test"] == 3
     assert counts["model_calls"] == 2 and counts["estimated_model_calls"] == 1
+
+
+def _billed(body: dict[str, Any]) -> dict[str, Any]:
+    """An answer whose usage is what a provider would bill: the prompt's bytes over four, and
+    an output that stops at the request's limit (or writes 400 tokens without one)."""
+    prompt = sum(len(str(message.get("content", ""))) for message in body["messages"]) // 4 + 7
+    written = min(400, body.get("max_completion_tokens") or 400)
+    answer = _answer(body)
+    answer["usage"] = {
+        "prompt_tokens": prompt,
+        "completion_tokens": written,
+        "total_tokens": prompt + written,
+    }
+    return answer
+
+
+def test_a_hundred_parallel_workers_never_make_the_provider_bill_over_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    limit = 5_000
+    with openai_server(_billed) as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        model = governed(ProviderChatModel("openai:gpt-test"))
+
+        async def work(payload: Fan, context: NodeContext) -> dict[str, Any]:
+            with contextlib.suppress(PolicyDenied):  # the budget refused the call
+                await model.ainvoke(f"worker {payload['task'].id} asks a question")
+            return {}
+
+        budget = Budget(run=Limits(tokens=limit), max_output_tokens=100)
+        chain = (PolicyMiddleware([budget]),)
+        graph = StateGraph(State)
+        graph.add_node("start", TeamNode("start", "t", lambda s, c: {}, middleware=chain))
+        skipped = TeamNode(  # a worker the budget refuses to start is skipped
+            "worker", "t", lambda p, c: {}, work, middleware=chain, refusal=lambda p, why: {}
+        )
+        graph.add_node("worker", skipped)
+        graph.add_edge(START, "start")
+        sends = [Send("worker", {"task": Task(id=f"t{i}", description="d")}) for i in range(100)]
+        graph.add_conditional_edges("start", lambda s: sends)
+        graph.add_edge("worker", END)
+        config = {"configurable": {"thread_id": "t"}, "max_concurrency": 100}
+        asyncio.run(graph.compile().ainvoke({"question": "q"}, config))
+    billed = sum(_billed(body)["usage"]["total_tokens"] for _, body in server.requests)
+    assert len(server.requests) < 100  # the budget did bind
+    assert billed <= limit  # overshoot 0: what the provider billed stayed within the budget
+    assert budget.used("t")["run/tokens"] == billed
