@@ -38,6 +38,7 @@ __all__ = [
     "ToolServerError",
     "TransientError",
     "UnknownKeyError",
+    "UnknownThread",
     "UnsupportedFormatError",
     "WorkerError",
     "WrongKeyError",
@@ -64,6 +65,11 @@ class InvalidUpdate(CadreError, ValueError):  # noqa: N818 - names the refused t
 class AccessDenied(CadreError, PermissionError):  # noqa: N818 - names the refusal
     """The caller may not do this: it lacks the scope the action needs, or the thread is not
     theirs (see :mod:`framework.runs.gate`); nothing was done."""
+
+
+class UnknownThread(CadreError, LookupError):  # noqa: N818 - names the missing thing
+    """No such thread for this caller: none, or another principal's (which is never told
+    apart, so ids are not learnt by trying them); nothing was done."""
 
 
 class ReviewError(CadreError, ValueError):

@@ -17,7 +17,7 @@ import pytest
 
 from framework.database.home import DataHome
 from framework.engine.state import TeamState
-from framework.errors import AccessDenied, InvalidUpdate
+from framework.errors import AccessDenied, InvalidUpdate, UnknownThread
 from framework.memory import MiniLMEmbedder
 from framework.runs.gate import (
     ACTION_SCOPES,
@@ -74,11 +74,17 @@ def test_a_run_acts_for_its_caller_not_for_the_threads_first_principal() -> None
     )
 
 
-def test_a_thread_of_the_local_principal_is_not_claimed_by_a_tenant() -> None:
-    with pytest.raises(AccessDenied, match="not yours"):
-        claim_thread(_caller("admin"), "nightly", recorded_elsewhere=True)
-    claim_thread(LOCAL_CALLER, "nightly", recorded_elsewhere=True)
-    claim_thread(_caller("run"), "fresh", recorded_elsewhere=False)
+def test_a_thread_is_claimed_only_by_its_owner_and_refused_as_if_missing() -> None:
+    for another_tenants, recorded in ((True, False), (False, True)):
+        with pytest.raises(UnknownThread, match="thread nightly not found"):
+            claim_thread(
+                _caller("admin"),
+                "nightly",
+                another_tenants=another_tenants,
+                recorded_elsewhere=recorded,
+            )
+    claim_thread(LOCAL_CALLER, "nightly", another_tenants=False, recorded_elsewhere=True)
+    claim_thread(_caller("run"), "fresh", another_tenants=False, recorded_elsewhere=False)
 
 
 @pytest.mark.parametrize(
@@ -195,10 +201,10 @@ def test_a_thread_cadre_run_made_is_not_claimed_by_a_tenant(served: Served, tmp_
     assert made.returncode == 0, made.stderr
     with served.http("eve") as http:
         claimed = http.post("/threads", json={"thread_id": "nightly"})
-        assert claimed.status_code == 403 and "not yours" in claimed.text
+        assert claimed.status_code == 404 and "not found" in claimed.text
         assert http.get("/threads/nightly/state").status_code == 404
         run = {"assistant_id": "meta", "input": {"question": "mine?"}, "if_not_exists": "create"}
-        assert http.post("/threads/nightly/runs/wait", json=run).status_code == 403
+        assert http.post("/threads/nightly/runs/wait", json=run).status_code == 404
     assert read_thread_spec(DataHome(root=served.home), "nightly").principal is None
 
 
@@ -214,3 +220,16 @@ def test_the_console_is_not_framed_cached_or_signed_in_from_another_site(served:
         assert forged.status_code == 403 and "set-cookie" not in forged.headers
         own = client.post("/console/login", data=token, headers={"origin": served.url})
         assert own.status_code == 303 and "set-cookie" in own.headers
+
+
+def test_another_tenants_thread_id_reads_as_missing_even_to_create_it(served: Served) -> None:
+    served.client("eve").threads.create(thread_id="shared-name")
+    with served.http("ada") as http:
+        taken = http.post("/threads", json={"thread_id": "shared-name"})
+        assert taken.status_code == 404, taken.text
+        run = {"assistant_id": "meta", "input": {"question": "q"}, "if_not_exists": "create"}
+        assert http.post("/threads/shared-name/runs/wait", json=run).status_code == 404
+        own = http.post("/threads", json={"thread_id": "mine"})
+        again = http.post("/threads", json={"thread_id": "mine"})
+        assert own.status_code == 200 and again.status_code == 409
+    assert [t["thread_id"] for t in served.client("eve").threads.search()] == ["shared-name"]

@@ -26,7 +26,7 @@ from typing import Any, Final, Literal, get_args, get_type_hints
 from langchain_core.messages import BaseMessage
 from pydantic import TypeAdapter, ValidationError
 
-from framework.errors import AccessDenied, InvalidUpdate
+from framework.errors import AccessDenied, InvalidUpdate, UnknownThread
 from framework.policy import Principal
 from framework.runs.spec import RunSpec
 
@@ -130,16 +130,19 @@ def run_action(command: Mapping[str, Any] | None) -> Action:
     return "start_run"
 
 
-def claim_thread(caller: Caller, thread_id: str, *, recorded_elsewhere: bool) -> None:
-    """Refuse a new thread of ``caller`` under the id of a thread that is not theirs to take:
-    one whose checkpoints exist outside the tenants' tables (``cadre run`` made it for the
-    local principal). The local principal itself may take it up.
+def claim_thread(
+    caller: Caller, thread_id: str, *, another_tenants: bool, recorded_elsewhere: bool
+) -> None:
+    """Refuse a new thread of ``caller`` under the id of a thread that is not theirs: another
+    tenant's, or one whose checkpoints exist outside the tenants' tables (``cadre run`` made it
+    for the local principal, who alone may take it up). The refusal reads as for any thread
+    the caller cannot see, so ids are not learnt by trying them.
 
     Raises:
-        AccessDenied: The id belongs to another principal.
+        UnknownThread: The id is another principal's.
     """
-    if recorded_elsewhere and caller != LOCAL_CALLER:
-        raise AccessDenied(f"thread {thread_id} exists already and is not yours: choose another id")
+    if another_tenants or (recorded_elsewhere and caller != LOCAL_CALLER):
+        raise UnknownThread(f"thread {thread_id} not found: choose another id")
 
 
 def acting_spec(spec: RunSpec, caller: Caller) -> RunSpec:

@@ -23,6 +23,7 @@ from framework.errors import (
     InvalidUpdate,
     ReviewError,
     ThreadBusyError,
+    UnknownThread,
 )
 from framework.memory.langgraph_store import LangGraphStore
 from framework.runs.gate import LOCAL_CALLER, Action, Caller, admit
@@ -215,18 +216,23 @@ def owned_thread(server: Server, caller: Caller, thread_id: str) -> ThreadRow:
     return row
 
 
+_STATUS_OF: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], int], ...] = (
+    (AccessDenied, 403),
+    (UnknownThread, 404),
+    (ThreadBusyError, 409),
+    ((ReviewError, InvalidUpdate, ConfigError), 422),
+    (CadreError, 400),
+)
+"""The status of cadre's errors, the first that matches wins."""
+
+
 def error_response(error: BaseException) -> Response:
     """The answer to an error: its status and a one-line ``detail``."""
     if isinstance(error, HTTPException):
         return JSONResponse({"detail": error.detail}, status_code=error.status_code)
-    if isinstance(error, AccessDenied):
-        return JSONResponse({"detail": str(error)}, status_code=403)
-    if isinstance(error, ThreadBusyError):
-        return JSONResponse({"detail": str(error)}, status_code=409)
-    if isinstance(error, ReviewError | InvalidUpdate | ConfigError):
-        return JSONResponse({"detail": str(error)}, status_code=422)
-    if isinstance(error, CadreError):
-        return JSONResponse({"detail": str(error)}, status_code=400)
+    for kinds, status in _STATUS_OF:
+        if isinstance(error, kinds):
+            return JSONResponse({"detail": str(error)}, status_code=status)
     logger.error("request failed", exc_info=error)
     return JSONResponse({"detail": "the server failed to answer; see its log"}, status_code=500)
 

@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from framework.engine.state import to_jsonable
 from framework.review.api import thread_config
-from framework.runs.gate import Action, Caller, admit, run_action
+from framework.runs.gate import Action, admit, run_action
 from framework.server._assistants import team_of
 from framework.server._http import (
     Server,
@@ -53,14 +53,9 @@ async def _started(request: Request) -> tuple[Server, RunRow, RunBody]:
     if server.tables.thread(caller.tenant, thread_id) is None:
         if body.if_not_exists != "create":
             raise HTTPException(404, f"thread {thread_id} not found")
-        _make_thread(server, caller, thread_id, body.assistant_id)
+        add_owned_thread(server, caller, ThreadRow.new(thread_id, caller.tenant, body.assistant_id))
     row = await server.runs.start(caller, thread_id, team, body)
     return server, row, body
-
-
-def _make_thread(server: Server, caller: Caller, thread_id: str, assistant_id: str) -> None:
-    if not add_owned_thread(server, caller, ThreadRow.new(thread_id, caller.tenant, assistant_id)):
-        raise HTTPException(409, f"thread {thread_id} exists already: choose another id")
 
 
 def _where(row: RunRow, tail: str = "") -> dict[str, str]:

@@ -90,7 +90,7 @@ async def _create(request: Request) -> Response:
     thread_id = body.thread_id or str(uuid.uuid4())
     metadata = dict(body.metadata or {})
     row = ThreadRow.new(thread_id, caller.tenant, metadata.get("graph_id"), metadata=metadata)
-    if not await blocking(add_owned_thread, server, caller, row):
+    if not await blocking(add_owned_thread, server, caller, row):  # the caller's own already
         existing = server.tables.thread(caller.tenant, thread_id)
         if existing is None or body.if_exists != "do_nothing":
             raise HTTPException(409, f"thread {thread_id} exists already: choose another id")
@@ -99,16 +99,21 @@ async def _create(request: Request) -> Response:
 
 
 def add_owned_thread(server: Server, caller: Caller, row: ThreadRow) -> bool:
-    """Record ``row`` as the caller's new thread; False when a tenant has its id already.
+    """Record ``row`` as the caller's new thread; False when the caller has it already.
 
     Raises:
-        AccessDenied: The id is a thread of this home that no tenant owns (``cadre run`` made
-            it for the local principal): the gate keeps it for its owner.
+        UnknownThread: The id is another principal's (the gate's :func:`claim_thread`).
     """
-    if not server.tables.has_thread(row.thread_id):
-        recorded = server.runs.thread_spec(row.thread_id) is not None
-        claim_thread(caller, row.thread_id, recorded_elsewhere=recorded)
-    return server.tables.add_thread(row)
+    if server.tables.thread(caller.tenant, row.thread_id) is not None:
+        return False
+    another_tenants = server.tables.has_thread(row.thread_id)
+    recorded = not another_tenants and server.runs.thread_spec(row.thread_id) is not None
+    claim_thread(
+        caller, row.thread_id, another_tenants=another_tenants, recorded_elsewhere=recorded
+    )
+    if not server.tables.add_thread(row):  # another tenant took the id meanwhile
+        claim_thread(caller, row.thread_id, another_tenants=True, recorded_elsewhere=False)
+    return True
 
 
 async def _get(request: Request) -> Response:
