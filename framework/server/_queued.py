@@ -15,7 +15,7 @@ from framework.fleet.queue import RunQueue, checked_priority
 from framework.runs.gate import Caller
 from framework.server._dispatch import RunDispatch
 from framework.server._requests import RunBody
-from framework.server._runlog import RunLog
+from framework.server._runlog import EndedLogs, RunLog
 from framework.server._segments import Job, Segments
 from framework.server._tables import RUN_EVENTS_CHANNEL, UNFINISHED, RunRow, ServerTables
 
@@ -26,9 +26,6 @@ logger = logging.getLogger("cadre.server")
 POLL_S = 2.0
 """How often a followed run's new events are read when no notification came (PostgreSQL
 tells the server's listener each time a worker writes a run's events or ends it)."""
-
-LOG_KEPT_S = 600.0
-"""How long an ended run's followed events stay in memory."""
 
 STORED_EPOCH = "db"
 """The epoch of event ids numbered by the database: the same in every server process."""
@@ -54,6 +51,7 @@ class QueuedRuns(RunDispatch):
         super().__init__(segments, tables, policy)
         self.queue = queue
         self._logs: dict[str, RunLog] = {}
+        self._ended = EndedLogs(self._logs)
         self._tails: set[asyncio.Task[None]] = set()
         self._listener: _Listener | None = None
 
@@ -125,7 +123,7 @@ class QueuedRuns(RunDispatch):
         finally:
             self._listener.forget(run_id)
             log.finish()
-            asyncio.get_running_loop().call_later(LOG_KEPT_S, self._logs.pop, run_id, None)
+            self._ended.ended(run_id)
 
     def cancel(self, run_id: str) -> bool:
         """Ask the run's worker to stop it at its next step (it looks at each heartbeat)."""

@@ -4,12 +4,21 @@ reattach (from an event id) while it runs and after it ended."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-__all__ = ["RunLog"]
+__all__ = ["KEPT_LOG_BYTES", "LOG_KEPT_S", "EndedLogs", "RunLog"]
+
+LOG_KEPT_S = 600.0
+"""How long an ended run's events are kept for joins and reattaching streams."""
+
+KEPT_LOG_BYTES = 64 * 1024 * 1024
+"""The most the ended runs' events may hold together (as JSON); beyond it the oldest are
+forgotten first (a join then answers with the thread's final values)."""
 
 
 class RunLog:
@@ -77,3 +86,47 @@ class RunLog:
         """Wait until the run ended."""
         async for _ in self.follow(len(self.events) - 1):
             pass
+
+    def size(self) -> int:
+        """About how many bytes the events hold (their JSON)."""
+        with self._lock:
+            events = list(self.events)
+        return sum(len(json.dumps(data, default=str)) for _, data in events)
+
+
+class EndedLogs:
+    """The ended runs' logs kept in ``logs``: each for ``seconds``, and together no more than
+    ``max_bytes`` (the oldest forgotten first). ``forgotten`` is told of each run dropped."""
+
+    def __init__(
+        self,
+        logs: dict[str, RunLog],
+        *,
+        seconds: float = LOG_KEPT_S,
+        max_bytes: int = KEPT_LOG_BYTES,
+        forgotten: Callable[[str], None] | None = None,
+    ) -> None:
+        self.logs = logs
+        self.seconds = seconds
+        self.max_bytes = max_bytes
+        self.forgotten = forgotten
+        self._sizes: OrderedDict[str, int] = OrderedDict()
+        self.total = 0
+
+    def ended(self, run_id: str) -> None:
+        """Keep the ended run's log for a while, within the byte budget (on the event loop)."""
+        log = self.logs.get(run_id)
+        size = log.size() if log is not None else 0
+        self._sizes[run_id] = size
+        self.total += size
+        while self.total > self.max_bytes and self._sizes:
+            self.forget(next(iter(self._sizes)))
+        if run_id in self._sizes:
+            asyncio.get_running_loop().call_later(self.seconds, self.forget, run_id)
+
+    def forget(self, run_id: str) -> None:
+        """Drop an ended run's log now."""
+        self.total -= self._sizes.pop(run_id, 0)
+        self.logs.pop(run_id, None)
+        if self.forgotten is not None:
+            self.forgotten(run_id)

@@ -12,16 +12,13 @@ import time
 
 from framework.errors import CadreError, brief
 from framework.server._dispatch import RunDispatch
-from framework.server._runlog import RunLog
+from framework.server._runlog import EndedLogs, RunLog
 from framework.server._segments import Job, Segments
 from framework.server._tables import ServerTables
 
 __all__ = ["Runs"]
 
 logger = logging.getLogger("cadre.server")
-
-LOG_KEPT_S = 600.0
-"""How long an ended run's events stay in memory for streams that reattach."""
 
 STOP_TIMEOUT_S = 10.0
 """How long a stopping server waits for its runs to reach a step boundary."""
@@ -50,6 +47,7 @@ class Runs(RunDispatch):
         self._slots: asyncio.Semaphore | None = None
         self._threads: set[threading.Thread] = set()
         self.logs: dict[str, RunLog] = {}
+        self._ended = EndedLogs(self.logs, forgotten=self._forget_run)
         self._cancelled: dict[str, threading.Event] = {}
         self._thread_locks: dict[str, asyncio.Lock] = {}
         self._queued: dict[str, list[str]] = {}
@@ -110,11 +108,10 @@ class Runs(RunDispatch):
                 self._queued.pop(row.thread_id, None)
                 self._thread_locks.pop(row.thread_id, None)
             log.finish()
-            asyncio.get_running_loop().call_later(LOG_KEPT_S, self._forget_run, row.run_id)
+            self._ended.ended(row.run_id)
 
     def _forget_run(self, run_id: str) -> None:
-        """Drop an ended run's events (``join`` and reattached streams then read the thread)."""
-        self.logs.pop(run_id, None)
+        """What is kept of an ended run besides its events (dropped by :class:`EndedLogs`)."""
         self._cancelled.pop(run_id, None)
 
     async def _on_thread(self, job: Job, log: RunLog) -> tuple[str, str]:
@@ -140,7 +137,7 @@ class Runs(RunDispatch):
     # -- asking about runs ---------------------------------------------------------------------
 
     def log_of(self, run_id: str) -> RunLog | None:
-        """The run's events, kept :data:`LOG_KEPT_S` after it ended."""
+        """The run's events, kept a while after it ended (see :class:`EndedLogs`)."""
         return self.logs.get(run_id)
 
     def forget_thread(self, thread_id: str) -> None:
