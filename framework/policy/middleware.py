@@ -24,7 +24,7 @@ from framework.errors import PolicyDenied
 from framework.policy.chain import PolicyChain
 from framework.policy.hooks import Policy
 from framework.policy.records import Principal, UsageRecord, recorded_usage
-from framework.policy.scope import CURRENT_SCOPE, Listener, PolicyScope
+from framework.policy.scope import GOVERNING, Listener, PolicyScope
 from framework.review.points import review_path
 
 __all__ = ["PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"]
@@ -66,7 +66,7 @@ class PolicyMiddleware:
         scope, outermost = self._scope(call)
         if scope.chain.redacts_traces:  # the widest chain redacts spans
             call.context.trace_filters[:] = [scope.for_trace]
-        token = CURRENT_SCOPE.set(scope)
+        token = GOVERNING.set(scope)
         try:
             if self.chain.decides("before_node"):
                 self.chain.run(scope.call("before_node", call.node, call.input), scope)
@@ -74,7 +74,7 @@ class PolicyMiddleware:
         except PolicyDenied as denied:
             update = _refused(call, denied)
         finally:
-            CURRENT_SCOPE.reset(token)
+            GOVERNING.reset(token)
         return _with_records(update, call, scope) if outermost else update
 
     async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
@@ -82,7 +82,7 @@ class PolicyMiddleware:
         scope, outermost = self._scope(call)
         if scope.chain.redacts_traces:  # the widest chain redacts spans
             call.context.trace_filters[:] = [scope.for_trace]
-        token = CURRENT_SCOPE.set(scope)  # no context manager: an async fan-out keeps one per task
+        token = GOVERNING.set(scope)  # no context manager: an async fan-out keeps one per task
         try:
             if self.chain.decides("before_node"):  # no local: it would live as long as the node
                 await self.chain.arun(scope.call("before_node", call.node, call.input), scope)
@@ -90,7 +90,7 @@ class PolicyMiddleware:
         except PolicyDenied as denied:
             update = _refused(call, denied)
         finally:
-            CURRENT_SCOPE.reset(token)
+            GOVERNING.reset(token)
         return _with_records(update, call, scope) if outermost else update
 
     def _after(self, update: Any, call: NodeCall, scope: PolicyScope) -> Any:
@@ -108,7 +108,7 @@ class PolicyMiddleware:
     def _scope(self, call: NodeCall) -> tuple[PolicyScope, bool]:
         """The active scope of this execution, and whether this middleware is its outermost
         policy middleware (which writes the records into the update)."""
-        outer = CURRENT_SCOPE.get()
+        outer = GOVERNING.get()
         if outer is not None and outer.context is call.context:
             return outer.extended(self.chain), False
         configurable = call.config.get("configurable") or {}

@@ -23,7 +23,7 @@ from framework.review import call_summary, decision_entry, input_summary
 from framework.review.points import ask, review_fields, review_path
 from framework.review.records import AuditEntry, PolicyReview
 
-__all__ = ["CURRENT_SCOPE", "PolicyScope", "current_scope"]
+__all__ = ["GOVERNING", "PolicyScope", "current_scope"]
 
 _RECORDS = threading.Lock()
 """Guards every scope's entries, usage and reviews (held for a few appends at a time: one lock
@@ -165,17 +165,17 @@ def _entry(policy: str, call: Call, action: Any, reason: str, by: str = "policy"
     )
 
 
-CURRENT_SCOPE: ContextVar[PolicyScope | None] = ContextVar("cadre_policy", default=None)
+GOVERNING: ContextVar[PolicyScope | None] = ContextVar("cadre_policy", default=None)
 """The policies governing the code that runs now (None: ungoverned)."""
 
 
 def current_scope() -> PolicyScope | None:
     """The :class:`PolicyScope` scope of the node executing now, if it is governed."""
-    return CURRENT_SCOPE.get()
+    return GOVERNING.get()
 
 
 def traced(text: str) -> str:
     """``text`` as the active policies let it into a span (content capture); unchanged
     outside a governed node."""
-    scope = CURRENT_SCOPE.get()
+    scope = GOVERNING.get()
     return text if scope is None else scope.for_trace(text)

@@ -41,6 +41,7 @@ __all__ = [
     "body_of",
     "caller_of",
     "error_response",
+    "foreign_origin",
     "json_response",
     "owned_thread",
     "server_of",
@@ -197,6 +198,12 @@ def _fields(error: ValidationError) -> str:
         message = item["msg"].removeprefix("Value error, ")
         parts.append(f"{where}: {message}")
     return "; ".join(parts)
+
+
+def foreign_origin(origin: str | None, scheme: str, host: str) -> bool:
+    """Whether a browser's ``Origin`` header names another site than this server's
+    ``scheme://host`` (no header: not a browser's cross-site request)."""
+    return origin is not None and origin != f"{scheme}://{host}"
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:

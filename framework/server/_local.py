@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from framework.server._http import json_response
+from framework.server._http import foreign_origin, json_response
 
 __all__ = ["LOOPBACK_NAMES", "LocalOnly"]
 
@@ -43,7 +43,7 @@ def _refusal(scope: Scope) -> str | None:
     if urlsplit(f"//{host}").hostname not in LOOPBACK_NAMES:
         return f"this server answers only on its loopback address, not to host {host!r}"
     origin = headers.get("origin")
-    if origin is not None and origin != f"{scope.get('scheme', 'http')}://{host}":
+    if foreign_origin(origin, scope.get("scheme", "http"), host):
         return f"requests from {origin!r} are refused: this server serves only its own pages"
     api = not str(scope.get("path", "")).startswith("/console")
     sends_body = scope.get("method") in _BODY_METHODS and _has_body(headers)

@@ -189,11 +189,12 @@ class Segments:
         *,
         read_only: bool = False,
     ) -> LaunchRequest:
-        """How to launch the thread's team: as it was first run, or anew from the body; the
-        run acts for the caller either way (the gate's rule, not the thread's first caller)."""
+        """How to launch the thread's team: as it was first run, or anew from the body; a run
+        acts for the caller either way (the gate's rule, not the thread's first caller). An app
+        compiled only to read the thread keeps the recorded spec, so every reader shares it."""
         info = self.thread_spec(thread_id)
         if info is not None:
-            spec = acting_spec(info, caller)
+            spec = info if read_only else acting_spec(info, caller)
             return LaunchRequest.for_thread(spec, self.home, self.observe, read_only=read_only)
         configurable = dict((body.config or {}).get("configurable") or {})
         review = configurable.get("review") or ()

@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from framework.errors import AccessDenied, CadreError, ReviewError, ThreadBusyError
 from framework.review.api import thread_config
 from framework.runs.gate import Action, Caller, admit
-from framework.server._http import LOCAL_CALLER, Server, blocking, server_of
+from framework.server._http import LOCAL_CALLER, Server, blocking, foreign_origin, server_of
 from framework.server._requests import RunBody
 from framework.server._tables import ThreadRow
 from framework.server._threads import copy_thread, team_of_thread, with_thread_app
@@ -70,9 +70,8 @@ def _page(name: str, code: int = 200, **context: Any) -> HTMLResponse:
 def _refuse_other_origins(request: Request) -> None:
     """Refuse a form another site's page submitted (login CSRF included): a browser names the
     page's origin in ``Origin`` on every POST, and it must be this server's."""
-    origin = request.headers.get("origin")
-    own = f"{request.url.scheme}://{request.headers.get('host', '')}"
-    if origin is not None and origin != own:
+    headers = request.headers
+    if foreign_origin(headers.get("origin"), request.url.scheme, headers.get("host", "")):
         raise HTTPException(403, "this form was sent from another site: use the console itself")
 
 
