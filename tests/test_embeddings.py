@@ -131,6 +131,29 @@ def test_batching_does_not_change_vectors(fast: MiniLMEmbedder) -> None:
     assert _rows_cosine(whole, small).min() >= 0.99999
 
 
+def test_a_huge_text_is_read_only_as_far_as_the_model_can_see(cache: Path) -> None:
+    """An 880 kB text is not tokenised whole (the tokenizer kept ~130 MB for it), and embeds
+    as its first window does."""
+    sentence = "Refunds are paid within ten days of the return being received. "
+    huge = sentence * (880_000 // len(sentence))
+    encoder = load_onnx_minilm(MODEL_DIR, cache)
+    window = onnx_minilm.CHARS_PER_TOKEN * read_shape(MODEL_DIR).max_seq_length
+    tokenizer = encoder._tokenizer
+    seen: list[int] = []
+
+    class Spy:
+        truncation = tokenizer.truncation
+
+        def encode_batch(self, texts: list[str]) -> Any:
+            seen.extend(len(text) for text in texts)
+            return tokenizer.encode_batch(texts)
+
+    encoder._tokenizer = Spy()  # type: ignore[assignment]
+    vectors = encoder.encode([huge, huge[:window]], batch_size=2)
+    assert max(seen) <= window
+    assert _rows_cosine(vectors[:1], vectors[1:]).min() >= 0.99999
+
+
 def test_default_embedder_imports_no_torch(cache: Path) -> None:
     script = (
         "import json, sys\n"

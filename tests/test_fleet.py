@@ -173,3 +173,31 @@ def test_priorities_go_first_and_a_tenants_backlog_does_not_starve_another(
         assert {row.run_id for row in busy} <= set(order)
     finally:
         lab.close()
+
+
+def test_submit_claims_no_thread_that_is_another_principals(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    from framework.errors import UnknownThread
+    from framework.fleet.submit import Submitter
+    from framework.policy import Principal
+
+    home = DataHome(root=tmp_path / "home", database=postgres_url)
+    made = subprocess.run(
+        [*CADRE, "run", "When?", "--thread", "nightly", "--no-trace", "--home", str(home.root)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, DATABASE_VARIABLE: postgres_url},
+    )
+    assert made.returncode == 0, made.stderr
+    acme = Principal(user="ada", tenant="acme", scopes=frozenset({"run"}))
+    globex = Principal(user="eve", tenant="globex", scopes=frozenset({"run"}))
+    with Submitter(home) as submitter:
+        with pytest.raises(UnknownThread, match="nightly not found"):
+            submitter.submit("meta", {"question": "q"}, principal=acme, thread_id="nightly")
+        submitter.submit("meta", {"question": "q"}, principal=acme, thread_id="acme-1")
+        with pytest.raises(UnknownThread, match="acme-1 not found"):
+            submitter.submit("meta", {"question": "q"}, principal=globex, thread_id="acme-1")
+        assert submitter.tables.thread("acme", "nightly") is None

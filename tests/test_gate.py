@@ -233,3 +233,20 @@ def test_another_tenants_thread_id_reads_as_missing_even_to_create_it(served: Se
         again = http.post("/threads", json={"thread_id": "mine"})
         assert own.status_code == 200 and again.status_code == 409
     assert [t["thread_id"] for t in served.client("eve").threads.search()] == ["shared-name"]
+
+
+def test_cadre_run_does_not_write_a_thread_a_tenant_has(served: Served, tmp_path: Path) -> None:
+    served.client("eve").threads.create(thread_id="theirs")  # no run yet: no checkpoints
+    corpus = write_corpus(tmp_path / "cli-docs", SMALL_CORPUS)
+    args = ["run", QUESTION, "--corpus", str(corpus), "--thread", "theirs", "--no-trace"]
+    refused = subprocess.run(
+        [*CADRE, *args, "--home", str(served.home)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"},
+        check=False,
+    )
+    assert refused.returncode != 0 and "thread theirs not found" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    assert served.client("eve").threads.get_state("theirs")["values"] == {}

@@ -161,3 +161,16 @@ def test_the_same_long_string_is_the_same_chunks_wherever_it_sits() -> None:
     inside_a_dict = serde.dumps_typed({"x": [1, 2, 3], "y": Task(id="zz", description=text)})
     shared = set(_chunks.split(inside_a_plan[1])) & set(_chunks.split(inside_a_dict[1]))
     assert sum(len(piece) for piece in shared) >= len(text)
+
+
+def test_cut_points_do_not_depend_on_the_block_they_are_found_in() -> None:
+    """Cut points are found a block at a time (scratch bounded by the block, not the value):
+    a value over several blocks is cut exactly where one pass over it would cut."""
+    import numpy as np
+
+    data = random.Random(3).randbytes(3 * _chunks._BLOCK + 777)
+    values = _chunks._GEAR[np.frombuffer(data, dtype=np.uint8)].astype(np.int64)
+    sums = np.cumsum(values)
+    window = sums[_chunks._WINDOW :] - sums[: -_chunks._WINDOW]
+    whole = np.flatnonzero((window & (_chunks.AVERAGE_CHUNK - 1)) == 0) + _chunks._WINDOW + 1
+    assert _chunks._rolling_cuts(data) == whole.tolist()

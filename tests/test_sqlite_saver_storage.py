@@ -165,3 +165,23 @@ def test_prune_and_delete_keep_the_values_the_rest_needs(tmp_path: Path) -> None
         # the run goes on from the pruned thread
         state = app.invoke({"iterations": 12}, config("bench") | {"recursion_limit": 50})
         assert len(state["notes"]) == 12
+
+
+def test_what_the_delta_encoder_remembers_is_bounded_in_bytes() -> None:
+    """Huge values are not all kept in memory for the next delta: beyond the byte budget the
+    least recently stored channels are forgotten (and stored whole next time)."""
+    from framework.persistence._deltas import DeltaEncoder
+    from framework.persistence.checkpointer import default_serializer
+
+    serde = default_serializer()
+    encoder = DeltaEncoder(snapshot_every=8, budget=1_000_000)
+    big = ["x" * 300_000]
+    for thread in ("a", "b", "c", "d", "e"):
+        key = (thread, "", "question")
+        encoder.stored(key, encoder.encode(serde, key, "1", big, missing=False))
+    grown = [*big, "y"]
+    kinds = {
+        t: encoder.encode(serde, (t, "", "question"), "2", grown, missing=False).kind
+        for t in "abcde"
+    }
+    assert [t for t, kind in kinds.items() if kind != "full"] == ["c", "d", "e"]

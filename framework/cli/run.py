@@ -16,7 +16,7 @@ from framework.cli.common import (
     use_database,
 )
 from framework.cli.policies import PolicyOption, read_policy
-from framework.database.home import resolve_home
+from framework.database.home import DataHome, resolve_home
 from framework.errors import CadreError, ConfigError
 from framework.runs.observe import ObserverOptions
 
@@ -129,6 +129,7 @@ def run(
     try:
         if thread is not None:
             refuse_existing_thread(request.home, thread)
+            _refuse_tenants_thread(request.home, thread)
         with launch(request, on_ingest=_IngestPrinter(err)) as launched:
             if (ingest := launched.ingest) is not None:
                 _print_ingest(err, ingest)
@@ -199,6 +200,21 @@ def _print_ingest(err: Console, ingest: IngestReport) -> None:
             highlight=False,
             soft_wrap=True,
         )
+
+
+def _refuse_tenants_thread(home: DataHome, thread: str) -> None:
+    """Refuse ``--thread`` when a tenant of ``cadre serve`` has that id (the gate's claim: a
+    thread belongs to one tenant or to the local principal, and no other)."""
+    from framework.runs.stores import home_cipher
+    from framework.server import ServerTables, claim_for_local
+
+    if home.database is None and not home.server.is_file():
+        return
+    tables = ServerTables(home.server_target, home_cipher(home))
+    try:
+        claim_for_local(tables, thread)
+    finally:
+        tables.close()
 
 
 def _principal(user: str | None, tenant: str | None, scopes: str | None) -> Principal | None:

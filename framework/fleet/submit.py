@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from framework.database.home import DataHome
-from framework.errors import ConfigError
 from framework.fleet.queue import RunQueue, checked_priority, fleet_database
 from framework.policy import Principal
 from framework.runs.gate import Caller
@@ -22,6 +21,7 @@ from framework.server import (
     ServerTables,
     TeamApps,
     ThreadRow,
+    add_owned_thread,
 )
 
 __all__ = ["Submitter", "submit_run"]
@@ -71,7 +71,9 @@ class Submitter:
             policy: The policy file's text governing a new thread's runs.
 
         Raises:
-            ConfigError: The thread is another tenant's, or the priority is out of range.
+            UnknownThread: The thread is another principal's (another tenant's, or one
+                ``cadre run`` wrote).
+            ConfigError: The priority is out of range.
             ThreadBusyError: The thread has a run that has not ended.
         """
         checked_priority(priority)  # before anything is recorded
@@ -79,7 +81,9 @@ class Submitter:
         caller = Caller(tenant=who.tenant, name=who.user, scopes=frozenset(who.scopes))
         runs = QueuedRuns(self.segments, self.tables, self.queue, policy)
         thread_id = thread_id or str(uuid.uuid4())
-        _own_thread(self.tables, caller, thread_id, team)
+        add_owned_thread(
+            self.tables, self.segments, caller, ThreadRow.new(thread_id, who.tenant, team)
+        )
         config: dict[str, Any] = {"configurable": dict(configurable or {})}
         if priority is not None:
             config["configurable"]["priority"] = priority
@@ -104,11 +108,3 @@ def submit_run(home: DataHome, team: str, inputs: Mapping[str, Any], **options: 
     """One run submitted (see :meth:`Submitter.submit` for ``options``)."""
     with Submitter(home) as submitter:
         return submitter.submit(team, inputs, **options)
-
-
-def _own_thread(tables: ServerTables, caller: Caller, thread_id: str, team: str) -> None:
-    """Record the thread as the caller's tenant's, unless it is already."""
-    if tables.thread(caller.tenant, thread_id) is not None:
-        return
-    if not tables.add_thread(ThreadRow.new(thread_id, caller.tenant, team)):
-        raise ConfigError(f"thread {thread_id} is another tenant's: choose another id")

@@ -56,6 +56,11 @@ _EXPECTED_MODULES = (
 )
 _LOAD_ERRORS = (ImportError, OSError, ValueError, KeyError, TypeError, RuntimeError)
 
+CHARS_PER_TOKEN = 64
+"""How many characters a text is read for per token of the model's window: a token spans at
+least one character that is neither space nor control, so only a text padded with thousands of
+those embeds differently from its whole."""
+
 TOKEN_BUDGET = 2048
 """Most padded tokens in one forward pass: long texts run in small batches (less padding, less
 attention memory), short ones in batches of ``batch_size``."""
@@ -142,9 +147,13 @@ class OnnxMiniLM:
         self.source = source
 
     def encode(self, texts: list[str], batch_size: int) -> npt.NDArray[np.float32]:
-        """Embed ``texts``: tokenised at once, run longest first in batches of at most
-        ``batch_size`` texts and :data:`TOKEN_BUDGET` padded tokens (little padding)."""
-        encodings = self._tokenizer.encode_batch([text.strip() for text in texts])
+        """Embed ``texts``: tokenised at once (each read up to :data:`CHARS_PER_TOKEN` characters
+        per token the model reads, so a huge text costs no more than its first window), run
+        longest first in batches of at most ``batch_size`` texts and :data:`TOKEN_BUDGET` padded
+        tokens (little padding)."""
+        window = self._tokenizer.truncation
+        limit = CHARS_PER_TOKEN * window["max_length"] if window else None
+        encodings = self._tokenizer.encode_batch([text.strip()[:limit] for text in texts])
         lengths = np.array([len(encoding.ids) for encoding in encodings])
         order = np.argsort(-lengths, kind="stable")
         out = np.empty((len(texts), self.dim), dtype=np.float32)

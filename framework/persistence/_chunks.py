@@ -52,8 +52,14 @@ MIN_STRING = 512
 """Strings this long are chunks of their own (and their inside is cut as any long run)."""
 _STRING_HEADER = re.compile(rb"[\xda\xdb]")
 _WINDOW = 32
-_GEAR = np.random.default_rng(0x6361647265).integers(0, 2**31, size=256, dtype=np.int64)
+_GEAR = (
+    np.random.default_rng(0x6361647265)
+    .integers(0, 2**31, size=256, dtype=np.int64)
+    .astype(np.uint32)
+)
 """A fixed random value per byte: the same bytes are cut the same way by every process."""
+_BLOCK = 1 << 20
+"""Bytes whose cut points are worked out at once."""
 
 REFERENCE_TYPE = "cadre.chunks"
 """The serializer type of a value stored in chunks: its row holds the list of digests."""
@@ -72,10 +78,7 @@ def split(data: bytes, anchors: set[int] | None = None) -> list[bytes]:
     :data:`MAX_CHUNK` bytes apart). Any cut is safe: the chunks always join back to ``data``.
     ``anchors``: the string bounds, when already found."""
     anchors = _string_bounds(data) if anchors is None else anchors
-    values = _GEAR[np.frombuffer(data, dtype=np.uint8)]
-    sums = np.cumsum(values)
-    window = sums[_WINDOW:] - sums[:-_WINDOW]
-    rolling = (np.flatnonzero((window & (AVERAGE_CHUNK - 1)) == 0) + _WINDOW + 1).tolist()
+    rolling = _rolling_cuts(data)
     cuts: list[int] = []
     last = 0
     for cut in sorted({*anchors, *rolling}):
@@ -92,6 +95,23 @@ def split(data: bytes, anchors: set[int] | None = None) -> list[bytes]:
         cuts.append(last)
     bounds = [0, *cuts, len(data)]
     return [data[start:end] for start, end in itertools.pairwise(bounds) if end > start]
+
+
+def _rolling_cuts(data: bytes) -> list[int]:
+    """Every offset ``p`` where the table's sum over ``data[p - 32:p]`` has its low bits zero.
+
+    Worked out :data:`_BLOCK` bytes at a time (each block reads the 32 bytes before it), in
+    wrapping 32-bit sums (only the low bits are compared), so a value of any size needs a
+    few megabytes of scratch, not eight times its size per array."""
+    view = np.frombuffer(data, dtype=np.uint8)
+    cuts: list[int] = []
+    for block in range(0, len(data), _BLOCK):
+        low = max(0, block - _WINDOW)
+        sums = np.cumsum(_GEAR[view[low : block + _BLOCK]], dtype=np.uint32)
+        window = sums[_WINDOW:] - sums[:-_WINDOW]
+        found = np.flatnonzero((window & (AVERAGE_CHUNK - 1)) == 0) + (low + _WINDOW + 1)
+        cuts.extend(found.tolist())
+    return cuts
 
 
 def _string_bounds(data: bytes) -> set[int]:

@@ -94,12 +94,19 @@ class DeltaEncoder:
         snapshot_every: The most deltas between two full values of a channel (>= 1), for
             values of fewer than ``snapshot_every * ITEMS_PER_DELTA`` items.
         capacity: How many channels' last versions are remembered.
+        budget: How many bytes of serialized items they hold at most (the least recently
+            stored are forgotten first, so a server that ran huge values keeps none of them).
     """
 
-    def __init__(self, snapshot_every: int, capacity: int = 4096) -> None:
+    def __init__(
+        self, snapshot_every: int, capacity: int = 4096, budget: int = 64 * 1024 * 1024
+    ) -> None:
         self.snapshot_every = snapshot_every
         self.capacity = capacity
+        self.budget = budget
         self._shapes: OrderedDict[Key, _Shape] = OrderedDict()
+        self._sizes: dict[Key, int] = {}
+        self._held = 0
 
     def encode(
         self, serde: SerializerProtocol, key: Key, version: str, value: Any, *, missing: bool
@@ -137,23 +144,31 @@ class DeltaEncoder:
 
     def stored(self, key: Key, value: StoredValue) -> None:
         """Remember what was committed for ``key`` (call after the transaction commits)."""
+        self.forget(key)
         if value.shape is None:
-            self._shapes.pop(key, None)
             return
         self._shapes[key] = value.shape
-        self._shapes.move_to_end(key)
-        while len(self._shapes) > self.capacity:
-            self._shapes.popitem(last=False)
+        self._sizes[key] = _size(value.shape.items)
+        self._held += self._sizes[key]
+        while len(self._shapes) > self.capacity or self._held > self.budget:
+            self.forget(next(iter(self._shapes)))
 
     def forget(self, key: Key) -> None:
         """Drop what is remembered for ``key`` (its stored version may differ)."""
-        self._shapes.pop(key, None)
+        if self._shapes.pop(key, None) is not None:
+            self._held -= self._sizes.pop(key)
 
     def forget_threads(self, thread_ids: Iterable[str]) -> None:
         """Drop what is remembered for every channel of these threads."""
         gone = set(thread_ids)
         for key in [key for key in self._shapes if key[0] in gone]:
-            del self._shapes[key]
+            self.forget(key)
+
+
+def _size(items: Items | Entries) -> int:
+    """The bytes of serialized items a shape holds."""
+    typed = items.values() if isinstance(items, dict) else items
+    return sum(len(data) for _, data in typed)
 
 
 def _list_delta(

@@ -11,6 +11,7 @@ from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from framework.server._apps import TeamApps
+    from framework.server._owners import add_owned_thread, claim_for_local
     from framework.server._queued import QueuedRuns
     from framework.server._requests import RunBody
     from framework.server._segments import Segments
@@ -27,13 +28,16 @@ __all__ = [
     "ServerTables",
     "TeamApps",
     "ThreadRow",
+    "add_owned_thread",
     "build_app",
+    "claim_for_local",
 ]
 
 __getattr__ = lazy_exports(
     __name__,
     {
         "framework.server._apps": ("TeamApps",),
+        "framework.server._owners": ("add_owned_thread", "claim_for_local"),
         "framework.server._queued": ("QueuedRuns",),
         "framework.server._requests": ("RunBody",),
         "framework.server._segments": ("Segments",),

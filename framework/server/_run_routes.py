@@ -30,11 +30,12 @@ from framework.server._http import (
     owned_thread,
     server_of,
 )
+from framework.server._owners import add_owned_thread
 from framework.server._requests import RunBody
 from framework.server._runlog import RunLog
 from framework.server._shapes import interrupts_json, run_json
 from framework.server._tables import RunRow, ThreadRow
-from framework.server._threads import add_owned_thread, with_thread_app
+from framework.server._threads import with_thread_app
 
 __all__ = ["run_routes"]
 
@@ -53,7 +54,8 @@ async def _started(request: Request) -> tuple[Server, RunRow, RunBody]:
     if server.tables.thread(caller.tenant, thread_id) is None:
         if body.if_not_exists != "create":
             raise HTTPException(404, f"thread {thread_id} not found")
-        add_owned_thread(server, caller, ThreadRow.new(thread_id, caller.tenant, body.assistant_id))
+        made = ThreadRow.new(thread_id, caller.tenant, body.assistant_id)
+        add_owned_thread(server.tables, server.runs, caller, made)
     row = await server.runs.start(caller, thread_id, team, body)
     return server, row, body
 

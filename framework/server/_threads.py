@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from framework.review.api import pending, thread_config
-from framework.runs.gate import Caller, checked_update, claim_thread
+from framework.runs.gate import Caller, checked_update
 from framework.runs.launch import LaunchRequest
 from framework.runs.runner import hold_thread
 from framework.server._assistants import team_of
@@ -31,6 +31,7 @@ from framework.server._http import (
     owned_thread,
     server_of,
 )
+from framework.server._owners import add_owned_thread
 from framework.server._requests import (
     HistoryBody,
     StateBody,
@@ -90,30 +91,14 @@ async def _create(request: Request) -> Response:
     thread_id = body.thread_id or str(uuid.uuid4())
     metadata = dict(body.metadata or {})
     row = ThreadRow.new(thread_id, caller.tenant, metadata.get("graph_id"), metadata=metadata)
-    if not await blocking(add_owned_thread, server, caller, row):  # the caller's own already
+    if not await blocking(
+        add_owned_thread, server.tables, server.runs, caller, row
+    ):  # the caller's own already
         existing = server.tables.thread(caller.tenant, thread_id)
         if existing is None or body.if_exists != "do_nothing":
             raise HTTPException(409, f"thread {thread_id} exists already: choose another id")
         row = existing
     return json_response(await blocking(_thread, server, row))
-
-
-def add_owned_thread(server: Server, caller: Caller, row: ThreadRow) -> bool:
-    """Record ``row`` as the caller's new thread; False when the caller has it already.
-
-    Raises:
-        UnknownThread: The id is another principal's (the gate's :func:`claim_thread`).
-    """
-    if server.tables.thread(caller.tenant, row.thread_id) is not None:
-        return False
-    another_tenants = server.tables.has_thread(row.thread_id)
-    recorded = not another_tenants and server.runs.thread_spec(row.thread_id) is not None
-    claim_thread(
-        caller, row.thread_id, another_tenants=another_tenants, recorded_elsewhere=recorded
-    )
-    if not server.tables.add_thread(row):  # another tenant took the id meanwhile
-        claim_thread(caller, row.thread_id, another_tenants=True, recorded_elsewhere=False)
-    return True
 
 
 async def _get(request: Request) -> Response:
