@@ -132,11 +132,9 @@ class FleetLab:
     ) -> list[RunRow]:
         """Put ``count`` runs of the fleety team on the queue, the tenants in turn."""
         submitted = []
-        if self._submitter is None:
-            self._submitter = Submitter(self.home)
         for index in range(count):
             tenant = tenants[index % len(tenants)]
-            row = self._submitter.submit(
+            row = self.submitter.submit(
                 "fleety",
                 {"question": f"run {len(self.runs) + index}"},
                 principal=Principal(user="bench", tenant=tenant, scopes=frozenset()),
@@ -147,6 +145,13 @@ class FleetLab:
             submitted.append(row)
         self.runs.extend(submitted)
         return submitted
+
+    @property
+    def submitter(self) -> Submitter:
+        """Submits runs to the lab's queue (opened once)."""
+        if self._submitter is None:
+            self._submitter = Submitter(self.home)
+        return self._submitter
 
     @property
     def tables(self) -> ServerTables:

@@ -22,6 +22,7 @@ __all__ = [
     "CorpusError",
     "CryptoError",
     "DatabaseBusyError",
+    "DatabaseUnavailable",
     "EmbeddingError",
     "IncompleteCheckpointError",
     "InvalidUpdate",
@@ -32,6 +33,7 @@ __all__ = [
     "PolicyFailure",
     "ReviewError",
     "RunError",
+    "StorageFullError",
     "TamperError",
     "ThreadBusyError",
     "ToolError",
@@ -140,6 +142,16 @@ class ThreadBusyError(RunError):
 
     Not transient for a retry loop: wait until the other run finishes or pauses, then try again.
     """
+
+
+class DatabaseUnavailable(ConfigError):  # noqa: N818 - names the missing thing
+    """The database does not answer (down, restarting, unreachable). Nothing was lost: what
+    committed stays, and work done through it is tried again once it answers."""
+
+
+class StorageFullError(RunError):
+    """The device holding a store (or SQLite's temporary folder) is full; what was committed is
+    kept, and the message names the path to free space for."""
 
 
 class DatabaseBusyError(RunError):

@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from framework.database.home import PRIVATE_FOLDER_MODE, private_file
+
 __all__ = ["RunIndex", "RunPartRecord"]
 
 
@@ -25,11 +27,13 @@ class RunPartRecord:
 
 
 class RunIndex:
-    """Run parts by thread, in SQLite at ``path`` (``:memory:`` for a process-local index)."""
+    """Run parts by thread, in SQLite at ``path`` (``:memory:`` for a process-local index;
+    a file is created 0600, its journal takes the same mode)."""
 
     def __init__(self, path: Path | str = ":memory:") -> None:
         if isinstance(path, Path):
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER_MODE)
+            private_file(path)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False)
         self._db.execute(

@@ -58,6 +58,16 @@ def embedder() -> MiniLMEmbedder:
     return default_embedder()
 
 
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """The usual umask, whatever the test runner's."""
+    previous = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
 def write_corpus(root: Path, files: Mapping[str, str]) -> Path:
     """Write ``files`` (name -> text) into a new folder ``root`` and return it."""
     root.mkdir()

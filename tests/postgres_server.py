@@ -19,7 +19,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["REQUIRE_VARIABLE", "find_bin_dir", "postgres_server"]
+__all__ = [
+    "REQUIRE_VARIABLE",
+    "PostgresServer",
+    "find_bin_dir",
+    "postgres_server",
+    "started_server",
+]
 
 REQUIRE_VARIABLE = "CADRE_REQUIRE_POSTGRES"
 START_TIMEOUT_S = 60
@@ -53,41 +59,60 @@ def _as_server_user() -> tuple[list[str], int | None]:
     return ["runuser", "-u", "postgres", "--"], user.pw_uid
 
 
+class PostgresServer:
+    """A server in a folder of its own that can be stopped and started again (same data,
+    same port), as an outage does."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin_dir = bin_dir
+        self.prefix, uid = _as_server_user()
+        self.root = Path(tempfile.mkdtemp(prefix="cadre-pg-"))
+        self.data = self.root / "data"
+        if uid is not None:
+            os.chown(self.root, uid, -1)
+        self.port = _free_port()
+        self.url = f"postgresql://cadre@127.0.0.1:{self.port}/postgres"
+        """The URL of its ``postgres`` database."""
+        initdb = [str(bin_dir / "initdb"), "-D", str(self.data), "-U", "cadre", "-A", "trust"]
+        subprocess.run([*self.prefix, *initdb], check=True, capture_output=True)
+
+    def _pg_ctl(self, *args: str) -> None:
+        command = [*self.prefix, str(self.bin_dir / "pg_ctl"), "-D", str(self.data), *args]
+        subprocess.run(command, check=False, capture_output=True)
+
+    def start(self) -> None:
+        """Start it and wait until it takes connections."""
+        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off"
+        log = str(self.root / "server.log")
+        self._pg_ctl("-o", options, "-w", "-t", str(START_TIMEOUT_S), "-l", log, "start")
+        _wait_ready(self.port)
+
+    def stop(self) -> None:
+        """Stop it at once (every connection ends)."""
+        self._pg_ctl("-m", "immediate", "stop")
+
+    def remove(self) -> None:
+        """Stop it and delete its folder."""
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 @contextmanager
 def postgres_server(bin_dir: Path) -> Iterator[str]:
     """Start a server; yield the URL of its ``postgres`` database; stop it afterwards."""
-    prefix, uid = _as_server_user()
-    root = Path(tempfile.mkdtemp(prefix="cadre-pg-"))
-    data = root / "data"
-    if uid is not None:
-        os.chown(root, uid, -1)
-    port = _free_port()
-    subprocess.run(
-        [*prefix, str(bin_dir / "initdb"), "-D", str(data), "-U", "cadre", "-A", "trust"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {root} -c fsync=off"
-    subprocess.run(
-        [
-            *prefix,
-            str(bin_dir / "pg_ctl"),
-            *("-D", str(data), "-o", options, "-w", "-t", str(START_TIMEOUT_S)),
-            *("-l", str(root / "server.log"), "start"),
-        ],
-        check=True,
-        capture_output=True,
-    )
+    with started_server(bin_dir) as server:
+        yield server.url
+
+
+@contextmanager
+def started_server(bin_dir: Path) -> Iterator[PostgresServer]:
+    """A new server, started; removed afterwards."""
+    server = PostgresServer(bin_dir)
     try:
-        _wait_ready(port)
-        yield f"postgresql://cadre@127.0.0.1:{port}/postgres"
+        server.start()
+        yield server
     finally:
-        subprocess.run(
-            [*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            check=False,
-            capture_output=True,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+        server.remove()
 
 
 def _wait_ready(port: int) -> None:

@@ -101,6 +101,22 @@ def test_the_newest_checkpoints_parent_is_checked_when_the_thread_is_opened(
         saver.get_tuple(_config())
 
 
+def test_deleting_only_the_newest_checkpoint_rows_is_not_a_silent_roll_back(
+    saver: CadreSaver,
+) -> None:
+    """The newest checkpoints deleted, their manifests, values and writes left: the thread
+    would read as stopped earlier (a done run as interrupted, its last steps run again)."""
+    ids = _ids(saver)
+    for newest in ids[-2:]:
+        _alter(saver, "DELETE FROM cadre_checkpoints WHERE checkpoint_id = ?", newest)
+    with pytest.raises(IncompleteCheckpointError) as caught:
+        saver.get_tuple(_config())
+    message = str(caught.value)
+    assert f"checkpoint {ids[-1]} of thread {THREAD}" in message
+    assert "manifest remains" in message and f"roll it back to {ids[-3]}" in message
+    assert saver.get_tuple(_config(THREAD, ids[-3])) is not None  # an older one, asked by id
+
+
 def test_a_deleted_final_answer_is_not_an_empty_answer(saver: CadreSaver) -> None:
     removed = _alter(saver, "DELETE FROM cadre_blobs WHERE channel = ?", "final_answer")
     assert removed >= 1

@@ -5,10 +5,8 @@ user (folders 0700, files 0600, a warning once for a home others could read)."""
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,25 +28,12 @@ DOCS = {
     "ferries.md": "# Ferries\n\nFerries cross the bay every hour from the north pier.\n",
 }
 QUESTION = "What do bees make? How often do ferries cross the bay?"
-WRITTEN_ELSEWHERE = ("locks/", "traces/runs.sqlite")
-"""Files the database's file locks and the run index create with the umask's mode (0644
-here); their folders are private, and the next run's ``DataHome.create`` tightens them."""
 
 
 @pytest.fixture
 def database(database: str | None, monkeypatch: pytest.MonkeyPatch) -> str | None:
     """The shared fixture's database, as the default of every data home (``$CADRE_DB``)."""
     return as_default_database(database, monkeypatch)
-
-
-@pytest.fixture
-def umask_022() -> Iterator[None]:
-    """The usual umask, whatever the test runner's."""
-    previous = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(previous)
 
 
 def _run(home: Path, corpus: Path, thread: str) -> Any:
@@ -123,12 +108,9 @@ def test_what_a_run_writes_is_private_to_its_user(
     assert done.exit_code == 0, done.stderr
     modes = {path.relative_to(home).as_posix(): _mode(path) for path in home.rglob("*")}
     folders = {name: mode for name, mode in modes.items() if (home / name).is_dir()}
-    files = {
-        name: mode
-        for name, mode in modes.items()
-        if name not in folders and not name.startswith(WRITTEN_ELSEWHERE)
-    }
+    files = {name: mode for name, mode in modes.items() if name not in folders}
     assert {"keys.json", "checkpoints.sqlite", "memory.sqlite", "traces/spans.jsonl"} <= set(files)
+    assert "traces/runs.sqlite" in files and any(name.startswith("locks/") for name in files)
     assert set(files.values()) == {0o600}, files
     assert _mode(home) == 0o700 and set(folders.values()) == {0o700}, folders
 

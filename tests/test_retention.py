@@ -413,3 +413,46 @@ def test_prune_threads_on_a_saver_refuses_a_k_below_1(tmp_path: Path) -> None:
 )
 def test_human_bytes(count: int, text: str) -> None:
     assert human_bytes(count) == text
+
+
+def test_a_review_decided_by_a_process_that_died_says_to_resume(cadre: Cadre) -> None:
+    """``cadre approve`` killed while the run went on after the decision: the thread is not
+    "paused at review (0 pending)"; it says to resume, and ``cadre resume`` finishes it."""
+    from framework.retention._pending import next_nodes, pending_state
+    from framework.review import Decision, pending
+    from framework.review.api import resume_command
+
+    config: RunnableConfig = {"configurable": {"thread_id": "held"}}
+    with cadre.saver() as saver:
+        paused_top = saver.get_tuple(config)  # what the top level says until its task ends
+    assert paused_top is not None and pending_state(paused_top).state == "paused"
+    launched, _ = relaunch(cadre.data_home, "held")
+    with launched:
+        app = launched.app
+        request = pending(app, "held")[0]
+        decision = Decision(request_id=request.id, kind="approve", reviewer="alice")
+        command = resume_command(app.get_state(config, subgraphs=True), "held", [decision])
+        stream = app.stream(command, config, stream_mode="updates", subgraphs=True)
+        for namespace, _update in stream:
+            if namespace:  # the subteam went on past its review: stop there, as a kill does
+                break
+        stream.close()
+        assert pending(app, "held") == []
+    with cadre.saver() as saver:  # killed mid-dispatch: the subteam's workers were due
+        dispatched = next(
+            item
+            for item in saver.list(config)
+            if item.config["configurable"]["checkpoint_ns"]
+            and "worker" in next_nodes(item.checkpoint)
+        )
+    assert pending_state(paused_top, dispatched).state == "interrupted"
+    status = cadre.statuses()["held"]  # stopped after the subteam ended, before the top's step
+    assert status.status == "interrupted", status
+    shown = cadre.ok("show", "held").stdout
+    assert "paused at review" not in shown and "cadre resume held" in shown
+    listed = {line.split()[0]: line for line in cadre.ok("threads").stdout.splitlines()[1:]}
+    assert "  interrupted  " in listed["held"]
+    refused = cadre("approve", "held")
+    assert refused.exit_code != 0 and "cadre resume held" in refused.output
+    cadre.ok("resume", "held")
+    assert cadre.statuses()["held"].status == "done"

@@ -42,6 +42,7 @@ from framework.cli.serve import serve
 from framework.cli.threads import list_threads, prune_checkpoints
 from framework.cli.tokens import tokens_app
 from framework.cli.tools import tools_app
+from framework.database import out_of_space
 from framework.errors import CadreError
 
 __all__ = ["COMMAND_ENTRY_POINTS", "app", "interrupted", "run_app"]
@@ -123,6 +124,9 @@ def run_app(args: Sequence[str]) -> int:
     except Exception as error:
         if debugging():
             raise
+        if isinstance(error, OSError) and (full := out_of_space(error, error.filename or ".")):
+            typer.echo(f"error: {full}", err=True)
+            return exit_code(full)
         detail = " ".join(str(error).split())[:300]
         typer.echo(
             f"error: unexpected {type(error).__name__}: {detail} (run again with --debug, or "

@@ -23,6 +23,7 @@ from framework.errors import (
     CorpusError,
     InvalidUpdate,
     ReviewError,
+    StorageFullError,
     ThreadBusyError,
 )
 
@@ -90,8 +91,16 @@ def exit_code(error: CadreError) -> int:
 
 def fail(error: CadreError) -> NoReturn:
     """One line on stderr, and the exit code of :func:`exit_code`."""
-    typer.echo(f"error: {' '.join(str(error).split())}", err=True)
+    typer.echo(f"error: {' '.join(_told(error).split())}", err=True)
     raise typer.Exit(exit_code(error))
+
+
+def _told(error: CadreError) -> str:
+    """The message of ``error``; a full disk under a run adds how the run goes on."""
+    resume = announced_thread()
+    if isinstance(error, StorageFullError) and resume is not None:
+        return f"{error}; then `{resume}` goes on from its last checkpoint"
+    return str(error)
 
 
 def one_line(command: Callable[P, None]) -> Callable[P, None]:

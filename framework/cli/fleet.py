@@ -28,11 +28,25 @@ from framework.errors import ConfigError
 __all__ = ["list_workers", "submit", "worker"]
 
 
+_CONNECTION_LOST = (
+    "OperationalError",
+    "connection failed",
+    "Connection refused",
+    "server closed the connection",
+)
+"""What the queue's warnings about a database that does not answer say."""
+
+
 class _OneLine(logging.Filter):
-    """The queue's warnings (DBOS's) as one line each: their tracebacks only with --debug."""
+    """The queue's warnings (DBOS's) as one line each: their tracebacks only with --debug.
+    Its warnings that the database does not answer (several a second, from each of its
+    threads) are left out: the worker says so itself, once per try."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = record.getMessage().splitlines()[0] if record.getMessage() else ""
+        message = record.getMessage()
+        if any(marker in message for marker in _CONNECTION_LOST):
+            return False
+        record.msg = message.splitlines()[0] if message else ""
         record.args = None
         record.exc_info = None
         record.exc_text = None
@@ -175,13 +189,16 @@ def _ingest(home: DataHome, corpus: Path) -> None:
 
 
 def _ended(home: DataHome, run_id: str) -> str:
-    """Wait for the run's end; its status."""
+    """Wait for the run's end (through a database outage too); its status."""
     from framework.runs.stores import home_cipher
-    from framework.server import UNFINISHED, ServerTables
+    from framework.server import UNFINISHED, ServerTables, until_written
 
     tables = ServerTables(home.server_target, home_cipher(home))
+    waiting = f"waiting for run {run_id}"
     try:
-        while (status := tables.run_status(run_id)) in UNFINISHED:
+        while (
+            status := until_written(lambda: tables.run_status(run_id), tables.db, waiting)
+        ) in UNFINISHED:
             time.sleep(0.5)
         return str(status)
     finally:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from framework.database._base import Cursor, Database, redact_url
+from framework.database._base import Cursor, Database, database_gone, redact_url
+from framework.database._files import out_of_space
 from framework.database._sqlite import SqliteDatabase
 from framework.errors import ConfigError
 
@@ -21,8 +22,10 @@ __all__ = [
     "DATABASE_VARIABLE",
     "Cursor",
     "Database",
+    "database_gone",
     "is_postgres_url",
     "open_database",
+    "out_of_space",
     "redact_url",
 ]
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, ClassVar, Protocol
 
-from framework.errors import ThreadBusyError
+from framework.errors import DatabaseUnavailable, ThreadBusyError
 
-__all__ = ["Cursor", "Database", "redact_url"]
+__all__ = ["Cursor", "Database", "database_gone", "redact_url"]
+
+_LOST_STATES = ("08", "57P")
+"""SQLSTATE classes of a connection lost or refused (08: connection exception; 57P01-03: the
+server shut down, crashed, or cannot take connections yet)."""
 
 
 class Cursor(Protocol):
@@ -49,6 +54,18 @@ class Database(ABC):
         """The file path or the URL without its password, for messages."""
         self.lock = threading.RLock()
         self._held: set[str] = set()
+
+    def answers(self) -> bool:
+        """Whether the database answers a statement now (opening the connection again if it
+        was lost)."""
+        try:
+            with self.lock:
+                self.execute("SELECT 1").fetchone()
+        except Exception as error:
+            if database_gone(error):
+                return False
+            raise
+        return True
 
     @abstractmethod
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
@@ -159,3 +176,31 @@ def redact_url(url: str) -> str:
     if not at or ":" not in credentials:
         return url
     return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"
+
+
+def database_gone(error: BaseException) -> bool:
+    """Whether ``error``, or an error that caused it, is the database not answering (down,
+    restarting, unreachable), as opposed to a statement it refused: work that failed so can
+    be tried again once it answers."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, DatabaseUnavailable) or _lost_connection(current):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _lost_connection(error: BaseException) -> bool:
+    """A psycopg error of a connection that broke (psycopg is looked up only if imported:
+    without it no such error exists)."""
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None:
+        return False
+    if isinstance(error, psycopg.InterfaceError):
+        return True
+    if not isinstance(error, psycopg.OperationalError):
+        return False
+    state = getattr(error, "sqlstate", None)
+    return state is None or state.startswith(_LOST_STATES)

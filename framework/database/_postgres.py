@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from framework.database._base import Cursor, Database, redact_url
-from framework.errors import ConfigError, ThreadBusyError
+from framework.errors import ConfigError, DatabaseUnavailable, ThreadBusyError
 
 if TYPE_CHECKING:
     import psycopg
@@ -75,7 +75,7 @@ class PostgresDatabase(Database):
             raise
 
     def _connect(self) -> psycopg.Connection[Any]:
-        """A new autocommit connection; ConfigError naming the database when it fails."""
+        """A new autocommit connection; DatabaseUnavailable naming the database when it fails."""
         try:
             import psycopg  # noqa: PLC0415 - optional dependency
         except ImportError:
@@ -86,7 +86,7 @@ class PostgresDatabase(Database):
             return psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
         except psycopg.Error as exc:
             reason = " ".join(str(exc).split())
-            raise ConfigError(f"cannot connect to {self.label}: {reason}") from None
+            raise DatabaseUnavailable(f"cannot connect to {self.label}: {reason}") from None
 
     def _usable(self) -> None:
         """Outside a transaction: open the connection again if it was lost, and take back the

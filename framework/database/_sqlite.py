@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from framework.database._base import Cursor, Database
+from framework.database._files import out_of_space, private_file
 from framework.errors import ConfigError, DatabaseBusyError, ThreadBusyError
 
 __all__ = ["BUSY_TIMEOUT_MS", "SqliteDatabase"]
@@ -24,13 +25,15 @@ _MEMORY = ":memory:"
 
 
 class SqliteDatabase(Database):
-    """A SQLite file (created with its folder) or ``":memory:"``.
+    """A SQLite file (created with its folder, mode 0600) or ``":memory:"``.
 
     WAL journal and ``synchronous=NORMAL``: a committed transaction survives a killed process;
-    a power cut may lose the last ones, never corrupt the file.
+    a power cut may lose the last ones, never corrupt the file. A full device raises
+    StorageFullError naming the file, from any statement; the transaction is rolled back.
 
     Raises:
         ConfigError: The file cannot be opened or is not a SQLite database.
+        StorageFullError: The device holding the file is full.
     """
 
     blob_type = "BLOB"
@@ -41,8 +44,10 @@ class SqliteDatabase(Database):
         try:
             if str(path) != _MEMORY:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
+                private_file(Path(path))
             self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
+            self._raise_if_full(exc)
             raise ConfigError(f"cannot open {path}: {exc}; pass a writable file path") from exc
         try:
             self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
@@ -51,6 +56,7 @@ class SqliteDatabase(Database):
             self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are zeroed in the file
         except sqlite3.DatabaseError as exc:
             self.conn.close()
+            self._raise_if_full(exc)
             if type(exc) is sqlite3.DatabaseError:  # not a busy or I/O error: not a database
                 raise ConfigError(
                     f"cannot open {path}: it is not a SQLite database ({exc}); choose another file"
@@ -59,31 +65,50 @@ class SqliteDatabase(Database):
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """Run one statement."""
-        return self.conn.execute(sql, params)
+        try:
+            return self.conn.execute(sql, params)
+        except sqlite3.OperationalError as exc:
+            self._raise_if_full(exc)
+            raise
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
         """Run one statement per row; how many rows they changed."""
-        return self.conn.executemany(sql, rows).rowcount
+        try:
+            return self.conn.executemany(sql, rows).rowcount
+        except sqlite3.OperationalError as exc:
+            self._raise_if_full(exc)
+            raise
 
     @contextmanager
     def write_transaction(self) -> Iterator[None]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back if the block raises."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back if the block or the commit raises."""
+        self.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            self._roll_back()
             raise
-        self.conn.execute("COMMIT")
 
     @contextmanager
     def read_transaction(self) -> Iterator[None]:
         """A deferred transaction: the reads inside see one snapshot."""
-        self.conn.execute("BEGIN")
+        self.execute("BEGIN")
         try:
             yield
         finally:
-            self.conn.execute("COMMIT")
+            if self.conn.in_transaction:  # (a full disk may have ended it)
+                self.conn.execute("COMMIT")
+
+    def _roll_back(self) -> None:
+        """End the open transaction, if any (SQLite rolls back by itself on a full disk)."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+    def _raise_if_full(self, error: BaseException) -> None:
+        """Raise StorageFullError naming the file if ``error`` means its device is full."""
+        if str(self.path) != _MEMORY and (full := out_of_space(error, self.path)) is not None:
+            raise full from error
 
     def json_text(self, column: str, key: str) -> str:
         """``json_extract`` of ``key``, cast to text."""
@@ -119,14 +144,14 @@ class SqliteDatabase(Database):
                 log still holds old pages.
         """
         self._fold_log()
-        self.conn.execute("VACUUM")
+        self.execute("VACUUM")
         self._fold_log()
 
     def _fold_log(self) -> None:
         """``wal_checkpoint(TRUNCATE)`` until it reports every page copied and the log empty."""
         deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
         while True:
-            busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            busy, _, _ = self.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             if not busy:
                 return
             if time.monotonic() > deadline:
@@ -170,7 +195,7 @@ class SqliteDatabase(Database):
         """The file lock of ``name``: waited for, or refused with ThreadBusyError(``busy``)."""
         path = self._lock_file(name)
         path.parent.mkdir(mode=0o700, exist_ok=True)
-        with open(path, "a+b") as handle:
+        with private_file(path).open("rb") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | (fcntl.LOCK_NB if busy is not None else 0))
             except BlockingIOError:

@@ -6,7 +6,8 @@ machines share them, while keys, traces and role prompts stay under the home.
 
 A home is private to its user: :meth:`DataHome.create` makes its folder 0700, tightens what it
 already holds (folders 0700, files 0600, with a warning once for a home others could read) and
-creates its SQLite files 0600 (their ``-wal`` and ``-shm`` files take the same mode).
+creates its SQLite files 0600 (their ``-wal`` and ``-shm`` files take the same mode). Every file
+cadre makes there is private from the start: the lock files, the run index, the key file.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from framework.database import DATABASE_VARIABLE, is_postgres_url, redact_url
+from framework.database._files import PRIVATE_FILE_MODE, private_file
 from framework.errors import ConfigError
 
 __all__ = [
@@ -39,9 +41,6 @@ KEYS_DATABASE_VARIABLE = "CADRE_KEYS_DB"
 
 PRIVATE_FOLDER_MODE = 0o700
 """The mode of the home and every folder in it."""
-
-PRIVATE_FILE_MODE = 0o600
-"""The mode of every file in the home."""
 
 logger = logging.getLogger("cadre.home")
 _warned: set[Path] = set()
@@ -135,19 +134,6 @@ class DataHome:
             private_file(self.data_keys)
             private_file(self.server)
         return self
-
-
-def private_file(path: Path) -> Path:
-    """Create ``path`` empty with mode 0600 unless it exists (whatever the umask); return it."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
-    except FileExistsError:
-        return path
-    try:
-        os.fchmod(fd, PRIVATE_FILE_MODE)
-    finally:
-        os.close(fd)
-    return path
 
 
 def _tighten(root: Path) -> None:

@@ -19,6 +19,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from framework.database import database_gone
 from framework.database.home import DataHome
 from framework.errors import CadreError, ThreadBusyError, brief
 from framework.fleet.queue import (
@@ -34,7 +35,7 @@ from framework.fleet.queue import (
 from framework.fleet.registry import WorkerRegistry
 from framework.runs.observe import ObserverOptions
 from framework.runs.stores import home_checkpointer, home_cipher
-from framework.server import Segments, ServerTables, TeamApps
+from framework.server import Segments, ServerTables, TeamApps, until_written
 
 __all__ = ["FleetWorker", "WorkerOptions"]
 
@@ -128,7 +129,12 @@ class FleetWorker:
 
     def execute(self, run_id: str) -> str:
         """Execute one segment of run ``run_id``; its status (``skipped`` when it ended
-        already: a workflow run again after its worker finished it and died)."""
+        already: a workflow run again after its worker finished it and died). The database's
+        going away never ends the workflow with the run unfinished: what failed so is done
+        again once it answers (see :mod:`framework.server._outage`)."""
+        return until_written(lambda: self._execute(run_id), self.tables.db, f"run {run_id}")
+
+    def _execute(self, run_id: str) -> str:
         row = self.tables.claim_run(run_id, self.worker_id)
         if row is None:
             return "skipped"
@@ -142,13 +148,19 @@ class FleetWorker:
             try:
                 job = self.segments.job_of(row)
             except CadreError as error:
+                if database_gone(error):
+                    raise
                 sink.add("error", {"error": type(error).__name__, "message": brief(error)})
                 status, thread_status = "error", "error"
             else:
                 status, thread_status = self.segments.execute(job, sink, cancelled)
             if self._closing:
                 self._abandoned.wait()
-            self.tables.end_run(row, self.worker_id, status, thread_status)
+            until_written(
+                lambda: self.tables.end_run(row, self.worker_id, status, thread_status),
+                self.tables.db,
+                f"run {run_id}",
+            )
             return status
         finally:
             with self._running_lock:
@@ -238,19 +250,27 @@ class FleetWorker:
     # -- heartbeat -----------------------------------------------------------------------------
 
     def _beat_forever(self) -> None:
-        backoff = self.options.heartbeat_s
+        """Beat every ``heartbeat_s``; while the database does not answer, try again at a
+        growing interval short enough that peers never take this worker for dead once it
+        answers (a quarter of ``dead_after_s``). Back from an outage, peers are judged only
+        after ``dead_after_s``: all of them were silent through it, and they are alive."""
+        options = self.options
+        backoff = options.heartbeat_s
+        most_backoff = max(options.heartbeat_s, options.dead_after_s / 4)
         failing = False
+        judge_after = 0.0
         beats = 0
         while not self._stop.wait(backoff):
             try:
                 self._beat(draining=False)
                 self._relay_cancels()
-                self._take_over_dead()
+                if time.monotonic() >= judge_after:
+                    self._take_over_dead()
                 beats += 1
                 if beats % _PRUNE_EVERY == 0:
                     self.tables.prune_events(time.time() - EVENTS_KEPT_S)
             except Exception as error:  # the database went away: say so, retry with backoff
-                backoff = min(30.0, backoff * 2)
+                backoff = min(most_backoff, backoff * 2)
                 failing = True
                 logger.warning(
                     "cadre worker: the database %s does not answer (%s): retrying in %.0f s",
@@ -263,7 +283,8 @@ class FleetWorker:
             if failing:
                 logger.warning("cadre worker: the database answers again")
                 failing = False
-            backoff = self.options.heartbeat_s
+                judge_after = time.monotonic() + options.dead_after_s
+            backoff = options.heartbeat_s
 
     def _beat(self, *, draining: bool) -> None:
         self.registry.beat(

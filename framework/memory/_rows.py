@@ -3,7 +3,7 @@ blinded and values sealed when the store is). The caller holds the store's lock.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,7 +65,7 @@ class ItemRows:
         columns of ``UPSERT``."""
         row = (ITEM, ns, stored)
         text = self.values.seal(item.text.encode("utf-8"), row, "text")
-        metadata = self.values.metadata_blob(ns, stored, item)
+        metadata = self.values.metadata_blob(ns, stored, item, vector)
         origin = self.values.seal(provenance.to_json().encode("utf-8"), row, "provenance")
         ttl = item.ttl_minutes
         expires = None if ttl is None else now + 60.0 * ttl
@@ -84,13 +84,18 @@ class ItemRows:
         return {entry.key: entry for entry in found.values()}
 
     def entries_at(self, ns: str, stored_keys: Iterable[str], now: float) -> dict[str, StoredEntry]:
-        """The live items at ``stored_keys``, opened, by stored key."""
-        columns = "text, metadata, form, created_at, updated_at, ttl_minutes"
+        """The live items at ``stored_keys``, opened, by stored key.
+
+        Raises:
+            TamperError: A row's vector is not the one sealed with it.
+        """
+        columns = "text, metadata, vector, form, created_at, updated_at, ttl_minutes"
         entries = {}
-        for stored, text, metadata, form, created, updated, ttl in self._select_stored(
+        for stored, text, metadata, vector, form, created, updated, ttl in self._select_stored(
             ns, columns, stored_keys, live_at=now
         ):
-            key, opened = self.values.key_and_metadata(ns, stored, metadata)
+            key, opened, digest = self.values.opened_metadata(ns, stored, metadata)
+            self.values.check_vector(ns, key, digest, vector)
             entries[stored] = StoredEntry(
                 key=key,
                 text=self.values.text(ns, stored, text, key),
@@ -150,10 +155,28 @@ class ItemRows:
         """When the items at ``stored_keys`` expire (None: never), as the database has it."""
         return dict(self._select_stored(ns, "expires_at", stored_keys))
 
-    def known_vectors(self, ns: str, keys: Sequence[str]) -> dict[str, tuple[str, bytes]]:
-        """Content hash and vector of the keys already stored."""
-        rows = self._select(ns, "content_hash, vector", keys)
-        return {key: (digest, vector) for key, _, digest, vector in rows}
+    def reusable_vectors(self, ns: str, hashes: Mapping[str, str]) -> dict[str, bytes]:
+        """The stored vectors of the keys in ``hashes`` whose content hash is unchanged and,
+        sealed, whose vector is bound to the row (an older row's is embedded again).
+
+        Raises:
+            TamperError: A stored vector is not its row's.
+        """
+        rows = self._select(ns, "content_hash, vector, metadata", hashes)
+        return {
+            key: bytes(vector)
+            for key, stored, digest, vector, metadata in rows
+            if digest == hashes[key] and self._bound(ns, stored, key, metadata, vector)
+        }
+
+    def _bound(self, ns: str, stored: str, key: str, metadata: bytes, vector: bytes) -> bool:
+        """Whether a stored vector may be kept: a plain store's always, a sealed store's when
+        its row holds its digest (checked)."""
+        if not self.values.sealed:
+            return True
+        digest = self.values.opened_metadata(ns, stored, metadata, key)[2]
+        self.values.check_vector(ns, key, digest, vector)
+        return digest is not None
 
     def _select(
         self, ns: str, columns: str, keys: Iterable[str], live_at: float | None = None

@@ -154,15 +154,16 @@ def load_digest_key(db: Database, values: StoreValues) -> bytes:
 def upgrade_to_bound_rows(db: Database, values: StoreValues) -> None:
     """Rewrite a sealed store of schema 1 as schema 2 (inside ``values.sealing()`` and the
     schema transaction): each value sealed again bound to its row, keys and source names
-    blinded, content hashes keyed.
+    blinded, content hashes keyed, vectors bound as they are (nothing is embedded again).
 
     Raises:
         CryptoError: A value of schema 1 cannot be opened (tampered, plaintext, another key).
     """
     items = db.execute(
-        "SELECT namespace, key, text, metadata, content_hash FROM items WHERE namespace <> ''"
+        "SELECT namespace, key, text, metadata, content_hash, vector FROM items "
+        "WHERE namespace <> ''"
     ).fetchall()
-    for ns, key, text, metadata, digest in items:
+    for ns, key, text, metadata, digest, vector in items:
         old: Row = (ITEM, ns, key)
         stored = values.blind(ITEM, ns, key)
         opened = json.loads(values.open_unbound(metadata, old, "metadata"))
@@ -178,7 +179,7 @@ def upgrade_to_bound_rows(db: Database, values: StoreValues) -> None:
             (
                 stored,
                 values.seal(values.open_unbound(text, old, "text"), (ITEM, ns, stored), "text"),
-                values.metadata_blob(ns, stored, item),
+                values.metadata_blob(ns, stored, item, bytes(vector)),
                 keyed,
                 SCHEMA_VERSION,
                 ns,

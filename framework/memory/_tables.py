@@ -26,14 +26,16 @@ __all__ = [
 PG_SCHEMA = "cadre_memory"
 """The PostgreSQL schema of the store's tables."""
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of the tables and rows the store writes.
 
 1: sealed values bound to the store only, keys, source records and hashes as given. 2: sealed
 values bound to their row, keys and source names blinded, hashes keyed (a sealed store of
 schema 1 is upgraded when opened with its cipher; a plain one reads the same in both). 3: items
 know when they were created, when they expire (a TTL in minutes), whether they were written as
-a LangGraph value and whether they have a vector (columns added when a store is opened)."""
+a LangGraph value and whether they have a vector (columns added when a store is opened). 4: a
+sealed item's metadata holds the SHA-256 of its vector, checked when the item is read (older
+rows read as before; their vectors are embedded again and bound when next written)."""
 
 BOUND_ROWS_VERSION = 2
 """The first version whose sealed values are bound to their rows."""

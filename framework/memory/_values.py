@@ -8,8 +8,13 @@ keys and source names are stored as keyed digests (:meth:`StoreValues.blind`), t
 sealed inside the metadata; content hashes are keyed too. The digest key is a random secret
 sealed in the store itself (see :mod:`framework.memory._sealing`).
 
+A sealed item's metadata also holds the SHA-256 of its vector (:func:`vector_digest`), so the
+vector is bound to its row too: every item read (a search's hits, a get) checks its stored
+vector against it (:meth:`StoreValues.check_vector`). Rows written before store schema 4 have
+none and are read as before; their vectors are embedded again and bound when next written.
+
 With a :class:`ValueCodec` (plain, by default) keys, source records and hashes are stored as
-given and values as the codec writes them.
+given and values as the codec writes them; nothing binds a vector.
 """
 
 from __future__ import annotations
@@ -23,14 +28,14 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-from framework.errors import ConfigError, CryptoError, PlaintextBlobError
+from framework.errors import ConfigError, CryptoError, PlaintextBlobError, TamperError
 from framework.memory._codecs import PlainCodec, RowCodec, ValueCodec
 from framework.memory._items import SourceRecord, StoreItem
 from framework.memory._scope_keys import ScopeKeys, is_scope_key, scope_of
 from framework.persistence.cipher import BoundCipher, row_identity
 from framework.persistence.data_keys import DataKeys
 
-__all__ = ["ITEM", "SOURCE", "Row", "StoreValues", "blob_of", "sealed_text"]
+__all__ = ["ITEM", "SOURCE", "Row", "StoreValues", "blob_of", "sealed_text", "vector_digest"]
 
 Row = tuple[str, str, str]
 """A row as its values' associated data names it: table, namespace, stored key."""
@@ -163,9 +168,16 @@ class StoreValues:
 
     # -- items -----------------------------------------------------------------------------
 
-    def metadata_blob(self, ns: str, stored_key: str, item: StoreItem) -> bytes:
-        """The metadata column of ``item`` (with its key inside, when sealed)."""
-        value: Any = {"key": item.key, "metadata": item.metadata} if self.sealed else item.metadata
+    def metadata_blob(
+        self, ns: str, stored_key: str, item: StoreItem, vector: bytes | None = None
+    ) -> bytes:
+        """The metadata column of ``item`` (with its key and the digest of its ``vector``
+        inside, when sealed)."""
+        value: Any = item.metadata
+        if self.sealed:
+            value = {"key": item.key, "metadata": item.metadata}
+            if vector is not None:
+                value["vector"] = vector_digest(vector)
         try:
             raw = json.dumps(value, sort_keys=True, ensure_ascii=False)
         except (TypeError, ValueError) as exc:
@@ -179,10 +191,33 @@ class StoreValues:
         self, ns: str, stored_key: str, blob: bytes, shown: str | None = None
     ) -> tuple[str, dict[str, Any]]:
         """The item's key and metadata from its metadata column."""
+        key, metadata, _ = self.opened_metadata(ns, stored_key, blob, shown)
+        return key, metadata
+
+    def opened_metadata(
+        self, ns: str, stored_key: str, blob: bytes, shown: str | None = None
+    ) -> tuple[str, dict[str, Any], str | None]:
+        """The item's key, metadata and vector digest (None: not sealed, or written before
+        store schema 4) from its metadata column."""
         value = json.loads(self.open(blob, (ITEM, ns, stored_key), "metadata", shown))
         if not self.sealed:
-            return stored_key, value
-        return str(value["key"]), dict(value["metadata"])
+            return stored_key, value, None
+        return str(value["key"]), dict(value["metadata"]), value.get("vector")
+
+    def check_vector(self, ns: str, key: str, digest: str | None, vector: bytes) -> None:
+        """Refuse ``vector`` unless it is the one sealed with item ``key`` (``digest`` None:
+        nothing to check it against).
+
+        Raises:
+            TamperError: It is not; the message names the row.
+        """
+        if digest is not None and not hmac.compare_digest(digest, vector_digest(vector)):
+            raise TamperError(
+                f"{self.label}: the vector of item {key!r} in namespace {ns!r} is not the one "
+                "written with it: the database was altered outside cadre (it may have been "
+                "swapped with another row's); delete the item and write it again, or restore "
+                "the database from a backup"
+            )
 
     def text(self, ns: str, stored_key: str, blob: bytes, shown: str | None = None) -> str:
         """The item's text from its text column."""
@@ -216,6 +251,11 @@ class StoreValues:
             content_hash=self.open(digest, row, "content_hash").decode("utf-8"),
             keys=tuple(listed["keys"]),
         )
+
+
+def vector_digest(vector: bytes) -> str:
+    """What binds a vector to its row: the SHA-256 of its bytes (kept in the sealed metadata)."""
+    return hashlib.sha256(vector).hexdigest()
 
 
 def sealed_text(blob: bytes) -> str:

@@ -5,8 +5,9 @@ metadata, a float32 vector and a content hash. Search is a matrix product over a
 copy of one namespace's vectors, kept up to date by this store's own writes and rebuilt when
 another connection commits. No database extension is needed.
 
-A store opened with a cipher seals each text and metadata bound to its row, and keeps keys,
-source records and content hashes keyed with a secret of its own (see
+A store opened with a cipher seals each text and metadata bound to its row (the metadata holds
+a digest of the row's vector, checked whenever the row is read: a search's hits), and keeps
+keys, source records and content hashes keyed with a secret of its own (see
 :mod:`framework.memory._values` and ``docs/persistence.md``).
 """
 
@@ -314,6 +315,7 @@ class SemanticStore(Governance):
 
         Raises:
             CryptoError: A sealed value read does not belong to its row or was altered.
+            TamperError: The vector of a hit is not its row's (swapped or altered).
         """
         return self.search_many(namespace, [query], k, min_score=min_score, where=where)[0]
 
@@ -385,7 +387,11 @@ class SemanticStore(Governance):
             return ranked, index.matching(index.unscored(allowed))
 
     def entries_at(self, namespace: Namespace, rows: Iterable[str]) -> dict[str, StoredEntry]:
-        """The live items at the row ids :meth:`select` returned, by row id."""
+        """The live items at the row ids :meth:`select` returned, by row id.
+
+        Raises:
+            TamperError: The vector of one of them is not its row's.
+        """
         ns = namespace_path(namespace)
         with self._lock:
             return self._rows.entries_at(ns, rows, _clock.now())
@@ -515,19 +521,18 @@ class SemanticStore(Governance):
         return index.live(now)
 
     def _vectors(self, ns: str, batch: list[StoreItem], hashes: list[str]) -> Matrix:
-        """The vectors of ``batch``: stored ones where the content hash is unchanged, zeros
-        for items with nothing to embed, the rest embedded in one call."""
+        """The vectors of ``batch``: stored ones where the content hash is unchanged (and,
+        sealed, the vector bound to its row), zeros for items with nothing to embed, the rest
+        embedded in one call."""
+        wanted = {item.key: hashes[i] for i, item in enumerate(batch) if item.embedded_text.strip()}
         with self._lock:
-            known = self._rows.known_vectors(ns, [item.key for item in batch])
+            known = self._rows.reusable_vectors(ns, wanted)
         matrix = np.zeros((len(batch), self.dim), dtype=np.float32)
         todo = []
         for i, item in enumerate(batch):
-            if not item.embedded_text.strip():
-                continue
-            digest, vector = known.get(item.key, ("", b""))
-            if digest == hashes[i]:
-                matrix[i] = np.frombuffer(vector, dtype=np.float32)
-            else:
+            if item.key in known:
+                matrix[i] = np.frombuffer(known[item.key], dtype=np.float32)
+            elif item.key in wanted:
                 todo.append(i)
         if todo:
             matrix[todo] = self._embed([batch[i].embedded_text for i in todo])

@@ -103,6 +103,26 @@ class KeyFileLock:
                 self._writer = False
                 self._state.notify_all()
 
+    def settled(self, wait_s: float = CHANGE_WAIT_S) -> bool:
+        """Wait (at most ``wait_s`` seconds) until no process is changing the key file; whether
+        none is. Takes nothing and creates nothing: a lock file never made was never held."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
+            return True
+        deadline = time.monotonic() + wait_s
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # released with the fd
+                    return True
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        return False
+                    time.sleep(_POLL_S)
+        finally:
+            os.close(fd)
+
     def _open(self) -> int:
         if self._fd is None:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -173,6 +193,12 @@ class FileKeyProvider:
         except FileNotFoundError:
             return None
         return (found.st_ino, found.st_mtime_ns, found.st_ctime_ns, found.st_size)
+
+    def written_stamp(self, wait_s: float = CHANGE_WAIT_S) -> tuple[int, ...] | None:
+        """:meth:`stamp` once no process is writing the file (the first process of a home
+        records its new key, then writes the file: a second one may see the key first)."""
+        self._file_lock().settled(wait_s)
+        return self.stamp()
 
     def sealing(self) -> contextlib.AbstractContextManager[None]:
         """Held while a blob is sealed under these keys and committed: the file stays as it is."""

@@ -14,6 +14,9 @@ read (:class:`Checker`), a checkpoint whose body promises a manifest must have o
 must exist, and its writes must be exactly those recorded; otherwise
 :class:`IncompleteCheckpointError` names the thread, the checkpoint and what is missing.
 
+Reading a namespace's latest checkpoint also checks that no newer manifest remains
+(:func:`check_head`): deleting only the newest checkpoint rows would roll the thread back.
+
 Not detected (an external anchor would be needed, see docs/persistence.md): deleting a thread's
 newest checkpoints together with everything beside them, deleting a whole thread, and putting
 back an older copy of a row or of the whole database.
@@ -30,7 +33,7 @@ from framework.database import Database
 from framework.errors import IncompleteCheckpointError, TamperError
 from framework.persistence._rows import TABLES, RowCodec, manifest_ad, upsert_into
 
-__all__ = ["Checker", "Manifest", "create", "record_writes", "relink"]
+__all__ = ["Checker", "Manifest", "check_head", "create", "record_writes", "relink"]
 
 _TYPE = "json"
 _MANIFESTS = next(table for table in TABLES if table.name == "cadre_manifests")
@@ -168,6 +171,28 @@ def relink(
         manifest.parent = None if ancestor in gone else ancestor
         key = (thread_id, checkpoint_ns, checkpoint_id)
         db.execute(_UPDATE, (manifest.seal(codec, key), *key))
+
+
+def check_head(db: Database, thread_id: str, checkpoint_ns: str, head: str | None) -> None:
+    """Refuse a namespace whose newest checkpoint (``head``, None: none) is older than the
+    newest manifest: a manifest is written and deleted with its checkpoint, so one without
+    it means the newest checkpoints were deleted, which would roll the thread back.
+
+    Raises:
+        IncompleteCheckpointError: A newer checkpoint's manifest remains without it.
+    """
+    orphan = db.execute(
+        "SELECT checkpoint_id FROM cadre_manifests WHERE thread_id = ? AND checkpoint_ns = ? "
+        "AND checkpoint_id > ? ORDER BY checkpoint_id DESC LIMIT 1",
+        (thread_id, checkpoint_ns, head or ""),
+    ).fetchone()
+    if orphan is not None:
+        raise IncompleteCheckpointError(
+            f"{_where((thread_id, checkpoint_ns, str(orphan[0])))} is missing, though its "
+            f"manifest remains: the thread's newest checkpoints were deleted outside cadre, "
+            f"which would roll it back to {head or 'nothing'}; restore the database from a "
+            "backup"
+        )
 
 
 class Checker:

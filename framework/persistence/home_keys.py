@@ -8,7 +8,8 @@
   made for it;
 * a home without keys and without sealed data gets a new key, written to ``keys.json`` when its
   first blob is sealed (so read-only commands never make one), unless another process of the
-  home made one first, or a home sharing its PostgreSQL database sealed data under other keys;
+  home made one first (one that finds that key recorded but not yet written waits for the file),
+  or a home sharing its PostgreSQL database sealed data under other keys;
 * the cipher follows ``keys.json``: it reloads the file when another process changed it
   (``cadre keys rotate``, ``retire``), so it never writes under a key the file dropped.
 
@@ -198,6 +199,8 @@ def home_cipher(home: DataHome, *, check: bool = True) -> BlobCipher:
             guard.refuse(needed - set(keyring.ids))
         return BlobCipher(keyring, KeyFollow(guard=guard, recorded=needed))
     stamp = provider.stamp()
+    if stamp is None and needed:  # another process may have recorded its new key, and be
+        stamp = provider.written_stamp()  # writing the key file still: wait for it
     if stamp is None:
         if check:
             guard.refuse(needed)

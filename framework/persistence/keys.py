@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+import shlex
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
@@ -65,6 +66,11 @@ _ENV_FORM = (
     f"{KEYS_VARIABLE} must read 'ID:BASE64KEY[,ID:BASE64KEY...]', the first being the primary "
     f'key, e.g. {KEYS_VARIABLE}="k2:$(openssl rand -base64 32),k1:..."'
 )
+_JQ_KEYS = (
+    """jq -r '.primary as $p | .keys as $k | [$p] + (($k | keys_unsorted) - [$p]) """
+    """| map(. + ":" + $k[.]) | join(",")'"""
+)
+"""Prints the keys of the key file it is given in the form of ``$CADRE_KEYS``."""
 
 
 @runtime_checkable
@@ -129,14 +135,32 @@ class EnvKeyProvider:
         """Parse the variable.
 
         Raises:
-            ConfigError: It is unset, empty or malformed (the message shows the expected form,
-                never a key), an id repeats, or a key has the wrong length.
+            ConfigError: It is unset, empty, a file path (the message shows how to make the
+                value from a key file) or malformed (the message shows the expected form, never
+                a key), an id repeats, or a key has the wrong length.
         """
         environ = self._environ if self._environ is not None else os.environ
         value = environ.get(self.variable, "").strip()
         if not value:
             raise ConfigError(f"{self.variable} is not set; {_ENV_FORM}")
+        _refuse_path(value, self.variable)
         return parse_keys(value, source=self.variable)
+
+
+def _refuse_path(value: str, variable: str) -> None:
+    """Refuse a file path where the keys themselves belong (a copy of ``keys.json``, say).
+
+    Raises:
+        ConfigError: ``value`` names a file (or a ``.json`` one): what to put there instead.
+    """
+    if ":" in value or not (value.endswith(".json") or os.path.exists(value)):
+        return  # (base64 has no ".", so no key ends so)
+    raise ConfigError(
+        f"{variable} holds a path ({value!r}), not keys: it takes 'ID:BASE64KEY[,ID:BASE64KEY"
+        f"...]', the first being the primary; make it from the key file with "
+        f'{variable}="$({_JQ_KEYS} {shlex.quote(value)})", or unset it to use keys.json in the '
+        "data home"
+    )
 
 
 def parse_keys(value: str, source: str = KEYS_VARIABLE) -> Keyring:

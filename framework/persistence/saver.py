@@ -52,6 +52,7 @@ from framework.errors import ConfigError
 from framework.persistence import _key_usage, _maintenance
 from framework.persistence._batch import AsyncGroupCommit
 from framework.persistence._deltas import DeltaEncoder
+from framework.persistence._manifests import check_head
 from framework.persistence._read import Reader, search, select_row
 from framework.persistence._rows import PUBLIC_METADATA_KEYS, RowCodec, thread_key_id
 from framework.persistence._saver_keys import (
@@ -198,7 +199,11 @@ class CadreSaver(BaseCheckpointSaver[str]):
         """
         thread_id, checkpoint_ns = thread_and_namespace(config)
         with self.lock, self.db.read_transaction():
-            row = select_row(self.db, thread_id, checkpoint_ns, get_checkpoint_id(config))
+            checkpoint_id = get_checkpoint_id(config)
+            row = select_row(self.db, thread_id, checkpoint_ns, checkpoint_id)
+            if checkpoint_id is None:
+                head = row.checkpoint_id if row is not None else None
+                check_head(self.db, thread_id, checkpoint_ns, head)
             if row is None:
                 return None
             reader = self._db()

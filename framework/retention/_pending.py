@@ -4,7 +4,8 @@ These are LangGraph 1.x storage conventions (private constants upstream), not an
 is triggered through a ``branch:to:NODE`` channel (the first one through ``__start__``), the
 ``Send`` packets of a step are the ``__pregel_tasks`` channel, and a task that raised or called
 ``interrupt()`` leaves an ``__error__`` or ``__interrupt__`` pending write on the checkpoint it
-ran from. ``tests/test_retention.py`` checks them against ``get_state()`` for every status.
+ran from (kept when the task, resumed, later finishes: its other writes then say it did).
+``tests/test_retention.py`` checks them against ``get_state()`` for every status.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ _START = "__start__"
 _SENDS = "__pregel_tasks"
 _ERROR = "__error__"
 _INTERRUPT = "__interrupt__"
+_RESUME = "__resume__"
+_SIGNALS = (_ERROR, _INTERRUPT, _RESUME)
+"""Writes that say how a task went, not what it produced."""
 
 
 def _newer(version: Any, seen: Any) -> bool:
@@ -74,12 +78,24 @@ def _count(value: Any) -> int:
     return len(value) if isinstance(value, list | tuple) else 1
 
 
-def pending_state(latest: CheckpointTuple) -> PendingState:
+def pending_state(latest: CheckpointTuple, newest: CheckpointTuple | None = None) -> PendingState:
     """The state of a thread from its latest top-level checkpoint and its pending writes: an
-    error write fails it, an interrupt pauses it, due nodes leave it interrupted, else done."""
+    error write fails it, an interrupt pauses it, due nodes leave it interrupted, else done.
+
+    ``newest``: the thread's newest checkpoint in any namespace. A top-level interrupt stays
+    written while a subteam goes on after its review was decided; when the process stopped
+    there (killed mid-dispatch), the subteam's newest checkpoint has work due and no
+    interrupt: the thread is interrupted (resume it), not paused."""
+    if newest is not None and newest is not latest and _decided_and_stopped(newest):
+        return PendingState(state="interrupted", next_nodes=next_nodes(latest.checkpoint))
     writes = latest.pending_writes or []
     errors = [str(value) for _, channel, value in writes if channel == _ERROR]
-    interrupts = sum(_count(value) for _, channel, value in writes if channel == _INTERRUPT)
+    finished = {task for task, channel, _ in writes if channel not in _SIGNALS}
+    interrupts = sum(
+        _count(value)
+        for task, channel, value in writes
+        if channel == _INTERRUPT and task not in finished  # decided, then done: not waiting
+    )
     due = next_nodes(latest.checkpoint)
     if errors:
         return PendingState(
@@ -88,3 +104,11 @@ def pending_state(latest: CheckpointTuple) -> PendingState:
     if interrupts:
         return PendingState(state="paused", next_nodes=due, interrupts=interrupts)
     return PendingState(state="interrupted" if due else "done", next_nodes=due)
+
+
+def _decided_and_stopped(newest: CheckpointTuple) -> bool:
+    """Whether a subgraph's newest checkpoint has work due and waits for no review."""
+    writes = newest.pending_writes or []
+    if any(channel in (_INTERRUPT, _ERROR) for _, channel, _ in writes):
+        return False
+    return bool(next_nodes(newest.checkpoint))

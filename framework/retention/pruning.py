@@ -213,7 +213,7 @@ def statuses_of(saver: CadreSaver, thread_id: str | None = None) -> list[ThreadS
         except CryptoError as error:
             statuses.append(_unreadable(tid, count, sizes.get(tid, 0), error))
             continue
-        pending = pending_state(top)
+        pending = pending_state(top, newest)
         statuses.append(
             ThreadStatus(
                 thread_id=tid,

@@ -83,12 +83,16 @@ def resume_command(
     """
     requests = {request.id: request for request in _open_requests(snapshot, thread_id)}
     if not requests:
-        if not snapshot.next:
+        if not snapshot.next and not snapshot.tasks:  # tasks: results not applied yet
             raise ReviewError(
                 f"thread {thread_id!r} is finished: there is nothing to decide; fork it from "
                 "a checkpoint (see history) to change its course"
             )
-        raise ReviewError(f"nothing pending on thread {thread_id!r}: it waits for no review")
+        raise ReviewError(
+            f"nothing pending on thread {thread_id!r}: it waits for no review; a run that "
+            f"stopped after its decision goes on with `cadre resume {thread_id}` (over the "
+            "API: a run with no input)"
+        )
     if not decisions:
         raise ReviewError(
             f"no decision given for thread {thread_id!r}: pending are {', '.join(requests)}"

@@ -11,6 +11,7 @@ from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from framework.server._apps import TeamApps
+    from framework.server._outage import until_written
     from framework.server._owners import add_owned_thread, claim_for_local
     from framework.server._queued import QueuedRuns
     from framework.server._requests import RunBody
@@ -31,12 +32,14 @@ __all__ = [
     "add_owned_thread",
     "build_app",
     "claim_for_local",
+    "until_written",
 ]
 
 __getattr__ = lazy_exports(
     __name__,
     {
         "framework.server._apps": ("TeamApps",),
+        "framework.server._outage": ("until_written",),
         "framework.server._owners": ("add_owned_thread", "claim_for_local"),
         "framework.server._queued": ("QueuedRuns",),
         "framework.server._requests": ("RunBody",),

@@ -10,10 +10,12 @@ import contextlib
 import logging
 import threading
 
+from framework.database import database_gone
 from framework.errors import CadreError, ConfigError, brief
 from framework.fleet.queue import RunQueue, checked_priority
 from framework.runs.gate import Caller
 from framework.server._dispatch import RunDispatch
+from framework.server._outage import wait_for
 from framework.server._requests import RunBody
 from framework.server._runlog import EndedLogs, RunLog
 from framework.server._segments import Job, Segments
@@ -106,8 +108,15 @@ class QueuedRuns(RunDispatch):
         try:
             while True:
                 waker.clear()  # before reading: a notification after the read still wakes
-                status = await asyncio.to_thread(self.tables.run_status, run_id)
-                events = await asyncio.to_thread(self.tables.events, run_id, after)
+                try:
+                    status = await asyncio.to_thread(self.tables.run_status, run_id)
+                    events = await asyncio.to_thread(self.tables.events, run_id, after)
+                except Exception as error:
+                    if not database_gone(error):
+                        raise
+                    following = f"following run {run_id}"
+                    await asyncio.to_thread(wait_for, self.tables.db, following)
+                    continue  # the run goes on meanwhile: its worker waits for it too
                 for seq, name, data in events:
                     if seq != after + 1:  # numbering restarted by a deleted run's id
                         break
@@ -118,7 +127,7 @@ class QueuedRuns(RunDispatch):
                 if not events:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(waker.wait(), POLL_S)
-        except Exception:  # the database went away: followers end; the run's row says more
+        except Exception:  # an event that cannot be read: followers end; the run's row says more
             logger.warning("cadre: cannot follow run %s's events", run_id, exc_info=True)
         finally:
             self._listener.forget(run_id)

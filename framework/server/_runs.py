@@ -12,9 +12,10 @@ import time
 
 from framework.errors import CadreError, brief
 from framework.server._dispatch import RunDispatch
+from framework.server._outage import until_written
 from framework.server._runlog import EndedLogs, RunLog
 from framework.server._segments import Job, Segments
-from framework.server._tables import ServerTables
+from framework.server._tables import RunRow, ServerTables
 
 __all__ = ["Runs"]
 
@@ -94,12 +95,10 @@ class Runs(RunDispatch):
         try:
             self._slots = self._slots or asyncio.Semaphore(self.workers)
             async with lock, self._slots:
-                self.tables.set_run_status(row.run_id, "running")
-                self.tables.update_thread(row.thread_id, status="busy")
+                await self._record(row, "running", "busy")
                 status, thread_status = await self._on_thread(job, log)
                 if not self._closing:  # a stopping server leaves it running: resumed at start
-                    self.tables.set_run_status(row.run_id, status)
-                    self.tables.update_thread(row.thread_id, status=thread_status)
+                    await self._record(row, status, thread_status)
         finally:
             queued = self._queued.get(row.thread_id) or []
             if row.run_id in queued:
@@ -109,6 +108,16 @@ class Runs(RunDispatch):
                 self._thread_locks.pop(row.thread_id, None)
             log.finish()
             self._ended.ended(row.run_id)
+
+    async def _record(self, row: RunRow, status: str, thread_status: str) -> None:
+        """Record the run's and its thread's status, once the database answers."""
+
+        def write() -> None:
+            self.tables.set_run_status(row.run_id, status)
+            self.tables.update_thread(row.thread_id, status=thread_status)
+
+        what = f"run {row.run_id} of thread {row.thread_id}"
+        await asyncio.to_thread(until_written, write, self.tables.db, what)
 
     def _forget_run(self, run_id: str) -> None:
         """What is kept of an ended run besides its events (dropped by :class:`EndedLogs`)."""

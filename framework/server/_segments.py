@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from langgraph.types import Command, Interrupt
 
+from framework.database import database_gone
 from framework.database.home import DataHome
 from framework.engine.state import to_jsonable
 from framework.errors import CadreError, ReviewError, brief
@@ -26,6 +27,7 @@ from framework.runs.runner import StreamOptions, arun_team
 from framework.runs.spec import RunSpec
 from framework.runs.threads import thread_spec
 from framework.server._apps import TeamApps
+from framework.server._outage import SEGMENT_ATTEMPTS, until_written, wait_for
 from framework.server._requests import RunBody
 from framework.server._resume import resume_from
 from framework.server._shapes import interrupt_json
@@ -212,7 +214,37 @@ class Segments:
 
     def execute(self, job: Job, sink: EventSink, cancelled: threading.Event) -> tuple[str, str]:
         """Run the thread to its next pause or its end; (run status, thread status). Failures
-        are events of the sink, never raised."""
+        are events of the sink, never raised; a segment the database went away under runs
+        again from the thread's checkpoints once it answers (see :mod:`._outage`)."""
+        database = self.saver.db
+        what = f"run {job.row.run_id} of thread {job.row.thread_id}"
+        for attempt in range(1, SEGMENT_ATTEMPTS + 1):
+            try:
+                return self._segment(job if attempt == 1 else self.job_of(job.row), sink, cancelled)
+            except Exception as error:
+                if not database_gone(error):  # the job, asked again, no longer applies
+                    return self._failed(sink, error)
+                logger.warning(
+                    "%s: the database went away (%s): attempt %d of %d failed",
+                    what,
+                    brief(error),
+                    attempt,
+                    SEGMENT_ATTEMPTS,
+                )
+                wait_for(database, what)
+        message = (
+            f"the database went away under every one of {SEGMENT_ATTEMPTS} attempts: the thread "
+            "keeps what they committed; start a run on it again to go on"
+        )
+        until_written(
+            lambda: sink.add("error", {"error": "DatabaseUnavailable", "message": message}),
+            database,
+            what,
+        )
+        return "error", "error"
+
+    def _segment(self, job: Job, sink: EventSink, cancelled: threading.Event) -> tuple[str, str]:
+        """One try of :meth:`execute`: a failure of the database's going away is raised."""
         row, body = job.row, job.body
         try:
             request = self._request(job.caller, row.thread_id, job.team, body, job.policy)
@@ -244,14 +276,21 @@ class Segments:
         except _Cancelled:
             sink.add("error", {"error": "Cancelled", "message": f"run {row.run_id} was cancelled"})
             return "interrupted", "idle"
-        except CadreError as error:
-            sink.add("error", {"error": type(error).__name__, "message": brief(error)})
-            return "error", "error"
         except Exception as error:
-            logger.exception("run %s of thread %s failed", row.run_id, row.thread_id)
-            sink.add("error", {"error": type(error).__name__, "message": "the run failed"})
-            return "error", "error"
+            if database_gone(error):
+                raise
+            if not isinstance(error, CadreError):
+                logger.exception("run %s of thread %s failed", row.run_id, row.thread_id)
+            return self._failed(sink, error)
         return "success", "interrupted" if result.paused_before else "idle"
+
+    @staticmethod
+    def _failed(sink: EventSink, error: Exception) -> tuple[str, str]:
+        """The run's error event: cadre's own errors say what happened, others only that the
+        run failed (the log has the traceback)."""
+        message = brief(error) if isinstance(error, CadreError) else "the run failed"
+        sink.add("error", {"error": type(error).__name__, "message": message})
+        return "error", "error"
 
 
 class _Relay:
