@@ -16,12 +16,14 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 from pydantic import BaseModel
 
+from framework.cli._render import policy_lines
 from framework.engine.nodes import TeamNode
 from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 from framework.errors import PolicyDenied
 from framework.models.chat import ProviderChatModel
 from framework.policy import PolicyMiddleware, governed
+from framework.runs.spec import RunSpec
 from policies.budgets import Budget, Limits
 from tests.openai_server import OpenAIServer, openai_server
 from tests.test_policy_hooks import Fan, State, _run
@@ -116,6 +118,8 @@ def test_usage_is_what_the_provider_reports_and_an_estimate_says_so(provider: Op
     assert counts["input_tokens@openai:gpt-test"] == 12  # reported, not estimated
     assert counts["output_tokens@openai:gpt-test"] == 3
     assert counts["model_calls"] == 2 and counts["estimated_model_calls"] == 1
+    shown = policy_lines(RunSpec(team="research", policy="budget: {}"), state)
+    assert "  1 model call(s) reported no usage: their tokens are estimated" in "\n".join(shown)
 
 
 def _billed(body: dict[str, Any]) -> dict[str, Any]:

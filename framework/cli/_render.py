@@ -214,9 +214,15 @@ def policy_lines(info: RunSpec, values: Mapping[str, Any]) -> list[str]:
         for key, amount in record.counts.items():
             if "@" not in key:
                 totals[key] = totals.get(key, 0.0) + amount
+    estimated = totals.pop("estimated_model_calls", 0)
     if totals:
         used = ", ".join(f"{key} {amount:g}" for key, amount in sorted(totals.items()))
         lines.append(f"usage: {used}")
+    if estimated:
+        lines.append(
+            f"  {estimated:g} model call(s) reported no usage: their tokens are estimated "
+            "(about 4 characters per token)"
+        )
     trail: Sequence[PolicyEntry] = values.get("policy_audit") or []
     lines.append(f"policy audit: {len(trail)} decision(s)")
     lines += [f"  {_policy_line(entry)}" for entry in sorted(trail, key=lambda e: e.at)]
