@@ -5,12 +5,22 @@ the labelled corpus as a regression floor."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import pytest
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import tool
 
 from bench.pii import evaluate
+from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError
+from framework.memory import Passage
+from framework.policy import governed
+from framework.tools._calls import Answer
+from framework.tools._evidence import gathered
 from policies.pii import KINDS, PiiBlocked, Redactor, Span
+from policies.redaction import PiiRedaction
+from tests.test_policy_hooks import State, _run
 
 ALL = Redactor(dict.fromkeys(KINDS, "redact"))
 
@@ -156,3 +166,38 @@ def test_model_input_redaction_covers_the_arguments_of_earlier_tool_calls() -> N
     assert "bob@example.com" not in repr(sent.tool_calls) + repr(sent.additional_kwargs)
     assert sent.tool_calls[0]["name"] == "send_mail" and sent.tool_calls[0]["id"] == "c1"
     assert asked.tool_calls[0]["args"] == {"to": "bob@example.com"}  # the state's copy is kept
+
+
+def test_a_redacted_tool_output_keeps_its_citations() -> None:
+    """Redacting a search's output redacts each passage's text and keeps the passage: its
+    source (file and line) and score still cite it, instead of ``tool:NAME(digest)`` at 1.0."""
+    passage = Passage(
+        source="corpus/shipping.md:5",
+        path="corpus/shipping.md",
+        line=5,
+        heading="Refunds",
+        text="Refunds take ten days; ask refunds@example.com.",
+        score=0.69,
+    )
+
+    @tool(response_format="content_and_artifact")
+    def search_corpus(query: str) -> tuple[str, list[Passage]]:
+        """Search the corpus."""
+        return f"{passage.source}: {passage.text}", [passage]
+
+    seen: list[ToolMessage] = []
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        call = {"type": "tool_call", "name": "search_corpus", "args": {"query": "q"}, "id": "c1"}
+        seen.append(governed(search_corpus).invoke(call))
+        return {}
+
+    _run(body, PiiRedaction({"email": "redact"}, apply_to=("tool_output",)))
+    [message] = seen
+    assert "refunds@example.com" not in str(message.content)
+    [kept] = message.artifact
+    assert (kept.source, kept.line, kept.score) == ("corpus/shipping.md:5", 5, 0.69)
+    assert "refunds@example.com" not in kept.text and kept.text.startswith("Refunds take ten")
+    answer = Answer(name="search_corpus", args={"query": "q"}, message=message, output="")
+    [evidence] = gathered([answer], output_score=1.0)
+    assert evidence["source"] == "corpus/shipping.md:5" and evidence["score"] == 0.69

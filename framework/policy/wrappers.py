@@ -6,6 +6,7 @@ unchanged, so wrapping costs one context-variable read.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
@@ -17,12 +18,12 @@ from langchain_core.callbacks import (
     CallbackManagerForLLMRun,
 )
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import AIMessage, BaseMessage, convert_to_messages
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage, convert_to_messages
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.prompt_values import PromptValue
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
-from pydantic import PrivateAttr
+from pydantic import BaseModel, PrivateAttr
 
 from framework.errors import PolicyDenied
 from framework.models.chat import ProviderChatModel
@@ -347,9 +348,53 @@ def _with_arguments(input: Any, args: Mapping[str, Any]) -> Any:
 def _governed_output(tool: BaseTool, args: Mapping[str, Any], output: Any, call_id: int) -> Any:
     if not call_id:
         return output
+    if isinstance(output, ToolMessage):
+        return _governed_message(tool, args, output, call_id)
     text = output if isinstance(output, str) else json.dumps(output, default=str)
     governed_text = governed_tool_output(tool, args, text, call_id)
     return output if governed_text is text else governed_text
+
+
+def _governed_message(
+    tool: BaseTool, args: Mapping[str, Any], message: ToolMessage, call_id: int
+) -> ToolMessage:
+    """A tool's message after the policies: its text as they changed it, and its artifact's
+    items (a search's passages) kept with their sources, lines and scores, each text passed
+    through the same policies; an artifact that cannot be rebuilt so is dropped (its texts
+    must not outlive the policies)."""
+    content = message.content
+    text = content if isinstance(content, str) else json.dumps(content, default=str)
+    governed_text = governed_tool_output(tool, args, text, call_id)
+    if governed_text is text:
+        return message
+    artifact = message.artifact
+    items = list(artifact) if isinstance(artifact, list | tuple) else [artifact]
+    kept = [_governed_item(tool, args, item, call_id) for item in items]
+    if any(item is _UNBUILDABLE for item in kept) or artifact is None:
+        return message.model_copy(update={"content": governed_text, "artifact": None})
+    rebuilt = type(artifact)(kept) if isinstance(artifact, list | tuple) else kept[0]
+    return message.model_copy(update={"content": governed_text, "artifact": rebuilt})
+
+
+_UNBUILDABLE = object()
+"""An artifact item whose text cannot be replaced."""
+
+
+def _governed_item(tool: BaseTool, args: Mapping[str, Any], item: Any, call_id: int) -> Any:
+    """``item`` with its ``text`` after the policies (unchanged without a text)."""
+    text = item.get("text") if isinstance(item, Mapping) else getattr(item, "text", None)
+    if not isinstance(text, str):
+        return item
+    governed_text = governed_tool_output(tool, args, text, call_id)
+    if governed_text is text:
+        return item
+    if isinstance(item, Mapping):
+        return {**item, "text": governed_text}
+    if isinstance(item, BaseModel):
+        return item.model_copy(update={"text": governed_text})
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return dataclasses.replace(item, text=governed_text)
+    return _UNBUILDABLE
 
 
 def _bound_arguments(runnable: Runnable[Any, Any]) -> Any:
@@ -396,18 +441,18 @@ def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, in
     if scope is None:
         return args, 0
     call_id = next(_CALL_IDS)
+    if scope.chain.decides("before_tool"):
+        call = scope.call(
+            "before_tool",
+            tool.name,
+            args,
+            scopes=tool_scopes(tool),
+            aliases=tool_aliases(tool),
+            call_id=call_id,
+        )
+        args = scope.chain.run(call, scope)  # a refused call is not counted as made
     scope.tally({"tool_calls": 1, f"tool_calls@{tool.name}": 1})
-    if not scope.chain.decides("before_tool"):
-        return args, call_id
-    call = scope.call(
-        "before_tool",
-        tool.name,
-        args,
-        scopes=tool_scopes(tool),
-        aliases=tool_aliases(tool),
-        call_id=call_id,
-    )
-    return scope.chain.run(call, scope), call_id
+    return args, call_id
 
 
 def governed_tool_output(tool: BaseTool, args: Mapping[str, Any], output: str, call_id: int) -> str:
