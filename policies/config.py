@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from framework.engine.config_file import invalid, read_yaml, read_yaml_text
+from framework.engine.config_file import Where, invalid, read_yaml, read_yaml_text
 from framework.errors import ConfigError
-from framework.policy import Policy, Principal
+from framework.policy import NameReference, Policy, Principal
 from framework.policy.records import policy_version
 from policies.approval import NodeApproval
 from policies.authorization import ToolAuthorization, ToolRule
@@ -129,6 +129,9 @@ class LoadedPolicies:
     version: str
     text: str
     source: str
+    references: tuple[NameReference, ...] = ()
+    """The tools, teams and nodes its rules name, each with its line (checked against a team
+    by ``cadre policies check --team-config``)."""
 
     def describe(self) -> list[str]:
         """One line per policy, in the order they are asked."""
@@ -183,6 +186,36 @@ def policies_from_text(text: str, source: str = "<policy>") -> LoadedPolicies:
         version=policy_version(text),
         text=text,
         source=source,
+        references=_references(spec, where),
+    )
+
+
+def _references(spec: PolicyFile, where: Where) -> tuple[NameReference, ...]:
+    """The names the rules of ``spec`` give: tools, teams and nodes."""
+    found: list[tuple[Literal["tool", "team", "node"], str, tuple[str | int, ...]]] = []
+    if spec.tool_authorization is not None:
+        rules = spec.tool_authorization.rules
+        found += [
+            ("tool", r.tools, ("tool_authorization", "rules", i, "tools"))
+            for i, r in enumerate(rules)
+        ]
+    found += [
+        ("tool", pattern.removeprefix("tool:"), ("rate_limits", pattern))
+        for pattern in spec.rate_limits
+        if pattern.startswith("tool:")
+    ]
+    if spec.approval is not None:
+        found += [("node", n, ("approval", "nodes", i)) for i, n in enumerate(spec.approval.nodes)]
+        found += [("team", t, ("approval", "teams", i)) for i, t in enumerate(spec.approval.teams)]
+    if spec.budget is not None:
+        found += [("team", team, ("budget", "teams", team)) for team in spec.budget.teams]
+    return tuple(
+        NameReference(
+            what=what,
+            pattern=pattern,
+            where=f"{where.path}:{where.line(location)}: {'.'.join(map(str, location))}",
+        )
+        for what, pattern, location in found
     )
 
 

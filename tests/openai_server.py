@@ -22,6 +22,7 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         with self.server.lock:
             self.server.requests.append((self.path, body))
+            self.server.keys.append(self.headers.get("Authorization", ""))
         try:
             status, answer = 200, self.server.respond(body)
         except (AssertionError, KeyError) as error:
@@ -38,7 +39,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class OpenAIServer(ThreadingHTTPServer):
-    """The server: ``requests`` holds (path, body) of every request, in order."""
+    """The server: ``requests`` holds (path, body) of every request, in order, and ``keys``
+    the ``Authorization`` header each sent."""
 
     daemon_threads = True
 
@@ -46,6 +48,7 @@ class OpenAIServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.respond = respond
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.keys: list[str] = []
         self.lock = threading.Lock()
 
     @property

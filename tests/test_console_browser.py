@@ -227,10 +227,10 @@ def test_a_running_thread_shows_it_and_the_page_turns_to_the_answer_when_it_ends
         wait_for_effects(held.effects, served.process, timeout=WAIT_S)
         _sign_in(browser, served, "ada")
         browser.get(f"{served.url}/console/threads/{thread_id}")
-        assert _shown(browser, (By.ID, "thread-status")).text == "busy"
+        assert _shown(browser, (By.ID, "thread-status")).text == "running"
         assert browser.find_element(By.ID, "live").is_displayed()
         held.release.touch()  # the run goes on; its end reloads the page (plain JavaScript)
         WebDriverWait(browser, WAIT_S, ignored_exceptions=[StaleElementReferenceException]).until(
             lambda driver: driver.find_elements(By.ID, "answer")
         )
-        assert _shown(browser, (By.ID, "thread-status")).text == "idle"
+        assert _shown(browser, (By.ID, "thread-status")).text == "done"

@@ -133,3 +133,19 @@ def test_a_fork_runs_under_another_policy_file(
     new = forked.output.split("into thread ")[1].split()[0]
     assert f"policies: version {version.split()[0]}" in _cadre(home, "show", new).output
     assert "policies: version " in _cadre(home, "show", "t4").output
+
+
+def test_a_rejected_workers_policy_review_says_so_and_the_run_goes_on(
+    setup: tuple[Path, Path, Path],
+) -> None:
+    home, corpus, policy = setup
+    policy.write_text('approval: {nodes: [worker], question: "may it search?"}\n', encoding="utf-8")
+    started = _cadre(
+        home, "run", "How are checkpoints written?", "--corpus", str(corpus),
+        "--policy", str(policy), "--thread", "w1", "--team", "research",
+    )  # fmt: skip
+    assert started.exit_code == 0, started.output
+    rejected = _cadre(home, "reject", "w1", "--reason", "not today")
+    assert rejected.exit_code in (0, 1), rejected.output  # its task fails; the run goes on
+    assert "Traceback" not in rejected.output and "KeyError" not in rejected.output
+    assert "dana rejected policy review" in rejected.stdout and "not today" in rejected.stdout

@@ -151,7 +151,7 @@ def test_unknown_endpoints_and_unsupported_parameters_answer_json_errors(
         assert missing.status_code == 404 and missing.json() == {"detail": "Not Found"}
         for body, field in [
             ({"assistant_id": "meta", "webhook": "http://example.com/hook"}, "webhook"),
-            ({"assistant_id": "meta", "stream_mode": "events"}, "events"),
+            ({"assistant_id": "meta", "stream_mode": "everything"}, "stream_mode"),
             ({"assistant_id": "meta", "surprise": 1}, "surprise"),
             ({"assistant_id": "meta", "command": {"goto": "planner"}}, "goto"),
         ]:

@@ -12,7 +12,7 @@ import typer
 
 from framework.cli.common import REVIEWER_VARIABLE
 from framework.engine.records import Plan, Task
-from framework.policy.records import PolicyEntry, recorded_usage
+from framework.policy.records import PolicyEntry, usage_totals
 from framework.retention.pruning import ThreadStatus
 from framework.review import (
     AnswerReview,
@@ -95,6 +95,7 @@ _COMMANDS: Mapping[str, str] = {
     "edit_tasks": "cadre edit {thread} --tasks FILE",
     "reject_tasks": "cadre reject {thread} TASK_ID... --reason TEXT",
     "edit_answer": "cadre edit {thread} --answer FILE",
+    "reject": "cadre reject {thread} --reason TEXT",
 }
 
 
@@ -155,11 +156,13 @@ def thread_lines(
     status: ThreadStatus,
     values: Mapping[str, Any],
     requests: Sequence[AnyReviewRequest],
+    review_points: Iterable[str] = (),
 ) -> list[str]:
     """``cadre show``: the thread's settings, status (as ``cadre threads`` names it), plan,
-    tasks with status, requests and answer."""
+    tasks with status, requests and answer; ``review_points`` are those its team pauses at
+    besides the recorded ``--review`` (a team file's)."""
     thread_id = status.thread_id
-    review = ",".join(info.review) or "none"
+    review = ",".join(sorted({*info.review, *review_points})) or "none"
     versions = ", ".join(f"{name} v{version}" for name, version in info.prompt_versions)
     lines = [
         f"thread {thread_id}: team {info.team}, model {info.model or 'offline'}, review {review}",
@@ -209,11 +212,7 @@ def policy_lines(info: RunSpec, values: Mapping[str, Any]) -> list[str]:
     principal = info.principal
     who = f", for {principal.user}@{principal.tenant}" if principal is not None else ""
     lines = [f"policies: version {info.policy_version or 'none'}{who}"]
-    totals: dict[str, float] = {}
-    for record in recorded_usage(values).values():
-        for key, amount in record.counts.items():
-            if "@" not in key:
-                totals[key] = totals.get(key, 0.0) + amount
+    totals = usage_totals(values)
     estimated = totals.pop("estimated_model_calls", 0)
     if totals:
         used = ", ".join(f"{key} {amount:g}" for key, amount in sorted(totals.items()))

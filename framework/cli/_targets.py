@@ -155,6 +155,7 @@ _VERBS: dict[str, str] = {
     "edit_tasks": "edited {tasks} in",
     "reject_tasks": "rejected {tasks} in",
     "edit_answer": "edited the answer of",
+    "reject": "rejected",
 }
 
 

@@ -42,7 +42,7 @@ from framework.review import (
     pending_revision,
     thread_ids,
 )
-from framework.runs.launch import Launched, relaunch
+from framework.runs.launch import Launched, paused_at, relaunch
 from framework.runs.observe import ObserverOptions
 from framework.runs.runner import RunResult, arun_team
 from framework.runs.spec import RunSpec
@@ -234,7 +234,8 @@ def show_thread(thread: str, home: Path | None) -> None:
         values = _merged_values(launched.app.get_state(config, subgraphs=True))
         requests = pending(launched.app, thread)
         [status] = statuses_of(launched.checkpointer, thread)
-    typer.echo("\n".join(thread_lines(info, status, values, requests)))
+        points = paused_at(launched.app)
+    typer.echo("\n".join(thread_lines(info, status, values, requests, points)))
 
 
 def approve_requests(

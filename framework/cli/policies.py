@@ -1,14 +1,19 @@
-"""``cadre policies check FILE``: validate a policy file and print what it enforces."""
+"""``cadre policies check FILE [--team-config TEAMFILE]``: validate a policy file (and the names
+its rules give, against a team file's team) and print what it enforces."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from framework.cli.common import fail
 from framework.errors import CadreError, ConfigError
+
+if TYPE_CHECKING:
+    from framework.policy import NameReference, TeamNames
 
 __all__ = ["PolicyOption", "policies_app", "read_policy"]
 
@@ -45,15 +50,25 @@ def read_policy(path: Path) -> str:
 @policies_app.command("check")
 def check(
     file: Annotated[Path, typer.Argument(help="The policy file.", readable=False)],
+    team_config: Annotated[
+        Path | None,
+        typer.Option(
+            help="A team file: refuse rules naming tools, teams or nodes it does not have.",
+            readable=False,
+        ),
+    ] = None,
 ) -> None:
-    """Validate FILE and print its version, principal and policies per hook, in order."""
+    """Validate FILE and print its version, principal and policies per hook, in order; with
+    --team-config, every tool, team and node its rules name must be the team's."""
     from framework.policy import HOOKS
     from framework.policy.records import policy_version
     from framework.runs.launch import load_policies
 
     try:
         text = read_policy(file)
-        loaded = load_policies(text, str(file))
+        loaded = load_policies(text, str(file.expanduser().resolve()))
+        if team_config is not None:
+            _check_names(loaded.references, team_config)
     except CadreError as error:
         fail(error)
     typer.echo(f"{file}: valid, version {policy_version(text)}")
@@ -68,3 +83,31 @@ def check(
     for hook in HOOKS:
         names = [p.name for p in loaded.policies if hook in p.hooks()]
         typer.echo(f"  {hook}: {', '.join(names) or '-'}")
+
+
+def _check_names(references: Sequence[NameReference], team_config: Path) -> None:
+    """Refuse rules naming what the team of ``team_config`` does not have (ConfigError with
+    each rule's ``FILE:LINE``)."""
+    from framework.policy import unknown_names
+
+    problems = unknown_names(references, _team_names(team_config))
+    if problems:
+        raise ConfigError(
+            f"the policy file names what team file {team_config} does not have: "
+            + "; ".join(problems)
+        )
+
+
+def _team_names(team_config: Path) -> TeamNames:
+    """The names of the team ``team_config`` composes, built as a run with a model builds it
+    (its model-backed roles; the stand-in model is never called), on an in-memory store."""
+    from framework.memory import Corpus, SemanticStore
+    from framework.runs.teams import TeamSetup, load_team, team_file_team
+    from framework.testing import ScriptedChatModel
+    from framework.tools.listing import team_names
+
+    factory = load_team(team_file_team(team_config))
+    with SemanticStore(":memory:") as store:
+        setup = TeamSetup(corpus=Corpus(store), store=store, model=ScriptedChatModel())
+        with setup.resources:
+            return team_names(factory(setup))

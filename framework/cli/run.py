@@ -50,7 +50,11 @@ def run(
         ),
     ] = None,
     model: Annotated[
-        str | None, typer.Option(help="Chat model as provider:name; offline when left out.")
+        str | None,
+        typer.Option(
+            help="Chat model: provider:name, openai-compatible:NAME@URL[#key=VAR] or "
+            "scripted:FILE (docs/models.md); offline when left out."
+        ),
     ] = None,
     thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
     max_parallel: Annotated[
@@ -95,6 +99,7 @@ def run(
     from framework.cli._render import report_outcome
     from framework.cli.progress import ProgressPrinter
     from framework.engine.state import to_jsonable
+    from framework.models.specs import anchored_spec
     from framework.review import pending
     from framework.runs.launch import LaunchRequest, launch
     from framework.runs.runner import arun_team, new_thread_id
@@ -113,7 +118,7 @@ def run(
     spec = RunSpec(
         team=team,
         corpus=str(corpus) if corpus is not None else None,
-        model=model,
+        model=anchored_spec(model, Path.cwd()) if model is not None else None,
         max_parallel=max_parallel,
         memory_scope=tuple(part for part in memory_scope.split("/") if part),
         review=frozenset(point.strip() for point in review.split(",") if point.strip()),
@@ -146,7 +151,8 @@ def run(
                     metadata=spec.recorded(launched.prompts.used()).metadata(),
                 )
             )
-            requests = pending(launched.app, thread_id) if spec.review else []
+            # a team file's review points and a policy's ask pause too, not only --review
+            requests = pending(launched.app, thread_id)
             if not requests and (failure := result.failure()) is not None:
                 raise failure
     except CadreError as error:
@@ -229,10 +235,10 @@ def _principal(user: str | None, tenant: str | None, scopes: str | None) -> Prin
 
 def _team_name(team: str | None, team_config: Path | None) -> str:
     """The team ``--team`` or ``--team-config`` names (``file:/abs/team.yaml`` for a file)."""
-    from framework.runs.teams import TEAM_FILE_PREFIX
+    from framework.runs.teams import team_file_team
 
     if team is not None and team_config is not None:
         fail(ConfigError("--team and --team-config both name the team: give one of them"))
     if team_config is not None:
-        return f"{TEAM_FILE_PREFIX}{team_config.expanduser().resolve()}"
+        return team_file_team(team_config)
     return team or "meta"

@@ -1,10 +1,11 @@
-"""``cadre serve``: the installed teams over HTTP, in LangGraph's server API (see
-``docs/server.md``)."""
+"""``cadre serve``: the installed teams, and team files, over HTTP in LangGraph's server API
+(see ``docs/server.md``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import typer
 
@@ -42,17 +43,41 @@ def serve(
         ),
     ] = False,
     database: DatabaseOption = None,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A web origin (scheme://host[:port]) whose pages may call the API from a "
+            "browser, such as Agent Inbox's (repeat for several; tokens are still needed).",
+        ),
+    ] = None,
+    team_config: Annotated[
+        list[Path] | None,
+        typer.Option(
+            help="A team file to serve too, as an assistant named by its team's name "
+            "(repeat for several). See docs/team-config.md.",
+            readable=False,
+        ),
+    ] = None,
 ) -> None:
-    """Serve the installed teams as assistants to LangGraph clients (``langgraph-sdk``)."""
+    """Serve the installed teams (and --team-config files) as assistants to LangGraph clients
+    (``langgraph-sdk``)."""
     import uvicorn
 
+    from framework.runs.teams import offer_team_files
     from framework.server.app import ServerOptions, build_app
     from framework.server.tokens import TokenStore
 
     use_database(database)
+    origins = tuple(checked_origin(origin) for origin in allow_origin or ())
+    if origins and no_auth:
+        raise ConfigError(
+            "--allow-origin needs API tokens: a page of another origin must not act as the "
+            "local principal; drop --no-auth and make a token with `cadre tokens create`"
+        )
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     policy_text = read_policy(policy) if policy is not None else None
+    offer_team_files(team_config or ())  # each file checked whole before the home is made
     data_home = resolve_home(home).create()
     if queue:
         from framework.fleet.queue import fleet_database
@@ -83,6 +108,8 @@ def serve(
         workers=workers,
         policy=policy_text,
         queue=queue,
+        team_files=tuple(team_config or ()),
+        allow_origins=origins,
     )
     mode = ", runs on the fleet's queue" if queue else ""
     typer.echo(f"cadre serving {data_home.describe()} on http://{host}:{port}{mode}", err=True)
@@ -95,3 +122,20 @@ def serve(
         timeout_graceful_shutdown=15,  # open streams are cut 15 s after SIGTERM
         h11_max_incomplete_event_size=16_384,  # request lines and headers: 16 KiB at most
     )
+
+
+def checked_origin(origin: str) -> str:
+    """``origin`` as browsers send it (``scheme://host[:port]``, no path, no trailing slash).
+
+    Raises:
+        ConfigError: It is not one (``*`` included: name the origins you trust).
+    """
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+        raise ConfigError(
+            f"--allow-origin {origin!r} is not a web origin: give scheme://host[:port], e.g. "
+            "http://localhost:3000"
+        )
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise ConfigError(f"--allow-origin {origin!r}: only scheme://host[:port] is an origin")
+    return f"{parts.scheme}://{parts.netloc}"

@@ -76,14 +76,12 @@ def _rows(team: str | None, config: Path | None, model: str | None) -> list[Tool
     """The rows of the teams asked for, each built on one in-memory setup."""
     from framework.memory import Corpus, SemanticStore
     from framework.models.chat import ProviderChatModel
-    from framework.runs.teams import TEAM_FILE_PREFIX, TeamSetup, available_teams, load_team
+    from framework.runs.teams import TeamSetup, available_teams, load_team, team_file_team
     from framework.testing import ScriptedChatModel
     from framework.tools.listing import team_tools
 
     if config is not None:
-        named: list[tuple[str | None, str]] = [
-            (None, f"{TEAM_FILE_PREFIX}{config.expanduser().resolve()}")
-        ]
+        named: list[tuple[str | None, str]] = [(None, team_file_team(config))]
     else:
         named = [(name, name) for name in ([team] if team is not None else available_teams())]
     factories = [(label, load_team(name)) for label, name in named]  # unknown names first

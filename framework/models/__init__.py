@@ -1,6 +1,8 @@
-"""Models: ``provider:name`` model specs and the provider chat model that names its provider in
-its errors. Imports only :mod:`framework.errors` and langchain-core; a provider's package is
-imported when a spec names it."""
+"""Models: model specs (``provider:name`` through LangChain's ``init_chat_model``, any
+OpenAI-compatible server, a scripted file) and the provider chat model that names its provider
+in its errors. Imports :mod:`framework.errors`, :mod:`framework.testing`, the engine's config
+file reader, langchain-core and langchain; a provider's package is imported when a spec names
+it."""
 
 from __future__ import annotations
 

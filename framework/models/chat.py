@@ -1,11 +1,11 @@
 """A provider's chat model behind cadre's errors, built only when a run needs it.
 
-:class:`ProviderChatModel` stands for ``provider:name``. It builds the provider's model on
-first use (or at once, to refuse missing credentials before a run starts), so a command that
-only reads a thread never constructs a model. Every call through it, and through the runnables
-its ``bind_tools`` and ``with_structured_output`` return, turns the provider SDK's connection,
-authentication, rate-limit and timeout failures into one-line :class:`ProviderError`\\ s that
-name the provider and what to do.
+:class:`ProviderChatModel` stands for a model spec (:mod:`framework.models.specs`). It builds
+the provider's model on first use (or at once, to refuse missing credentials before a run
+starts), so a command that only reads a thread never constructs a model. Every call through it,
+and through the runnables its ``bind_tools`` and ``with_structured_output`` return, turns the
+provider SDK's connection, authentication, rate-limit and timeout failures into one-line
+:class:`ProviderError`\\ s that name the provider (or the server) and what to do.
 """
 
 from __future__ import annotations
@@ -24,12 +24,15 @@ from pydantic import PrivateAttr
 
 from framework.errors import CadreError, ModelError, TransientError
 from framework.models.specs import (
+    COMPATIBLE,
     OUTPUT_LIMIT,
+    SCRIPTED,
     ModelSpec,
     output_limit_kwarg,
     parse_model_spec,
     resolve_model,
 )
+from framework.testing import ScriptError
 
 __all__ = ["ProviderChatModel", "ProviderError", "ProviderUnavailableError", "provider_error"]
 
@@ -79,8 +82,35 @@ _KINDS: tuple[tuple[tuple[str, ...], tuple[int, ...], str, str, bool], ...] = (
         "check the model name after 'provider:' in --model",
         False,
     ),
+    (
+        ("BadRequest", "InvalidRequest", "UnprocessableEntity"),
+        (400, 422),
+        "refused the request",
+        "the model must call tools and answer in JSON schemas (structured output) for "
+        "model-backed roles: pick one that does (docs/models.md)",
+        False,
+    ),
 )
 """(class-name parts, HTTP statuses, what happened, what to do, transient) per failure kind."""
+
+_COMPATIBLE_FIXES: dict[str, str] = {
+    "refused the credentials": "check the key the server at {url} expects: put it in a "
+    "variable and name it after the URL ('#key=ENV_VAR')",
+    "could not be reached": "check that the server at {url} is running and serves the OpenAI "
+    "API there (its /v1 address), then continue with `cadre resume`",
+    "does not know the model": "check the model name before '@' in the spec: the server lists "
+    "its models at {url}/models",
+    "refused the request": "model-backed roles need tool calls and JSON-schema structured "
+    "output ('response_format'): start the server at {url} with them on and pick a model that "
+    "calls tools (docs/models.md, per server)",
+}
+"""What to do, for an OpenAI-compatible server, where it differs from a provider's."""
+
+
+def _fix(happened: str, fix: str, spec: ModelSpec) -> str:
+    if spec.provider != COMPATIBLE or happened not in _COMPATIBLE_FIXES:
+        return fix
+    return _COMPATIBLE_FIXES[happened].format(url=spec.base_url)
 
 
 def _status(error: BaseException) -> int | None:
@@ -96,6 +126,11 @@ def provider_error(error: BaseException, spec: ModelSpec) -> ProviderError | Non
     (a cadre error, a programming error), so it travels on unchanged."""
     if isinstance(error, CadreError) or not isinstance(error, Exception):
         return None
+    if isinstance(error, ScriptError) and spec.provider == SCRIPTED:
+        return ProviderError(
+            f"{spec.label} has no answer for a request: {' '.join(str(error).split())[:300]}; "
+            "add a step for it to the file (see docs/models.md)"
+        )
     names = [cls.__name__ for cls in type(error).__mro__]
     status = _status(error)
     for parts, statuses, happened, fix, transient in _KINDS:
@@ -103,8 +138,8 @@ def provider_error(error: BaseException, spec: ModelSpec) -> ProviderError | Non
             kind = ProviderUnavailableError if transient else ProviderError
             detail = " ".join(str(error).split())[:160]
             return kind(
-                f"the {spec.provider} chat model {spec.name!r} {happened} "
-                f"({type(error).__name__}: {detail}): {fix}"
+                f"{spec.label} {happened} ({type(error).__name__}: {detail}): "
+                f"{_fix(happened, fix, spec)}"
             )
     return None
 
@@ -148,7 +183,9 @@ class ProviderChatModel(BaseChatModel):
 
     @property
     def _identifying_params(self) -> dict[str, Any]:
-        return {"provider": self._parsed.provider, "model": self._parsed.name}
+        parsed = self._parsed
+        where = {"base_url": parsed.base_url} if parsed.base_url else {}
+        return {"provider": parsed.provider, "model": parsed.name, **where}
 
     def provider_kwargs(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         """``kwargs`` for the provider's model: :data:`OUTPUT_LIMIT` under the provider's own

@@ -1,28 +1,41 @@
-"""Chat-model resolution from ``"provider:name"`` strings.
+"""Chat-model resolution from model spec strings (see docs/models.md).
+
+- ``provider:name``: a provider LangChain's ``init_chat_model`` knows (``openai:gpt-4o-mini``,
+  ``anthropic:claude-sonnet-4-5``, ``ollama:llama3.1:8b``...), built through it;
+- ``openai-compatible:NAME@URL``: any OpenAI-compatible server (Ollama, vLLM, llama.cpp's
+  server, LM Studio), keyless, or ``...@URL#key=ENV_VAR`` with the key read from ``$ENV_VAR``;
+- ``scripted:FILE``: a file of answers (:mod:`framework.models.scripted`), to try a team
+  offline.
 
 Example:
     >>> model = resolve_model("openai:gpt-4o-mini", temperature=0)  # doctest: +SKIP
 
-The provider packages are optional: each one is imported only when a spec names it, and a
-missing one is reported as a :class:`~framework.errors.ConfigError` with the command that
-installs it.
+A provider's package is imported only when a spec names it; a missing one is reported as a
+:class:`~framework.errors.ConfigError` with the command that installs it.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+import os
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
+from langchain.chat_models import base as langchain_chat_models
+from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 
 from framework.errors import ConfigError
+from framework.models.scripted import scripted_model
 
 __all__ = [
+    "COMPATIBLE",
     "KNOWN_PROVIDERS",
     "OUTPUT_LIMIT",
+    "SCRIPTED",
     "ModelSpec",
+    "anchored_spec",
     "output_limit_kwarg",
     "parse_model_spec",
     "resolve_model",
@@ -32,162 +45,183 @@ OUTPUT_LIMIT: Final = "cadre_output_limit"
 """The call keyword a :class:`~framework.models.chat.ProviderChatModel` reads as the most
 tokens a call may write, and passes on under the provider's own name."""
 
+COMPATIBLE: Final = "openai-compatible"
+"""The provider of ``openai-compatible:NAME@URL`` specs."""
+
+SCRIPTED: Final = "scripted"
+"""The provider of ``scripted:FILE`` specs."""
+
+NO_KEY: Final = "not-needed"
+"""The key sent to an OpenAI-compatible server that wants none (the client needs one)."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class ModelSpec:
     """A parsed model spec.
 
     Attributes:
-        provider: A known provider key, such as ``"openai"``.
-        name: The provider's model name, such as ``"gpt-4o-mini"``.
+        provider: A provider key (``openai``), ``openai-compatible`` or ``scripted``.
+        name: The model's name (a scripted model's file).
+        base_url: An OpenAI-compatible server's address (``http://localhost:11434/v1``).
+        key_env: The variable holding that server's key (None: it wants none).
     """
 
     provider: str
     name: str
+    base_url: str | None = None
+    key_env: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How errors name the model: ``the openai chat model 'gpt-4o'``."""
+        where = f" at {self.base_url}" if self.base_url else ""
+        return f"the {self.provider} chat model {self.name!r}{where}"
 
 
-@dataclass(frozen=True, kw_only=True)
-class _Provider:
-    package: str
-    module: str
-    class_name: str
-    model_kwarg: str
-    extra: str | None
-    output_limit_kwarg: str = "max_tokens"
-    """What the provider's chat model calls the most tokens a call may write."""
+_LANGCHAIN_PROVIDERS: Final[tuple[str, ...]] = tuple(
+    getattr(langchain_chat_models, "_BUILTIN_PROVIDERS", ())
+)
+"""The providers ``init_chat_model`` builds (empty where it does not say: any is tried)."""
 
-
-_PROVIDERS: Final[dict[str, _Provider]] = {
-    "openai": _Provider(
-        package="langchain-openai",
-        module="langchain_openai",
-        class_name="ChatOpenAI",
-        model_kwarg="model",
-        extra="openai",
-    ),
-    "anthropic": _Provider(
-        package="langchain-anthropic",
-        module="langchain_anthropic",
-        class_name="ChatAnthropic",
-        model_kwarg="model",
-        extra="anthropic",
-    ),
-    "ollama": _Provider(
-        package="langchain-ollama",
-        module="langchain_ollama",
-        class_name="ChatOllama",
-        model_kwarg="model",
-        extra="ollama",
-        output_limit_kwarg="num_predict",
-    ),
-    "google_genai": _Provider(
-        package="langchain-google-genai",
-        module="langchain_google_genai",
-        class_name="ChatGoogleGenerativeAI",
-        model_kwarg="model",
-        extra=None,
-        output_limit_kwarg="max_output_tokens",
-    ),
-    "mistralai": _Provider(
-        package="langchain-mistralai",
-        module="langchain_mistralai",
-        class_name="ChatMistralAI",
-        model_kwarg="model",
-        extra=None,
-    ),
-    "groq": _Provider(
-        package="langchain-groq",
-        module="langchain_groq",
-        class_name="ChatGroq",
-        model_kwarg="model",
-        extra=None,
-    ),
-}
-
-KNOWN_PROVIDERS: Final[tuple[str, ...]] = tuple(sorted(_PROVIDERS))
+KNOWN_PROVIDERS: Final[tuple[str, ...]] = tuple(
+    sorted({*_LANGCHAIN_PROVIDERS, COMPATIBLE, SCRIPTED})
+)
 """The provider keys :func:`parse_model_spec` accepts."""
 
-_EXPECTED: Final = (
-    "expected 'provider:name' such as 'openai:gpt-4o-mini', "
-    f"with provider one of: {', '.join(KNOWN_PROVIDERS)}"
+_EXTRAS: Final = {
+    "openai": "openai",
+    COMPATIBLE: "openai",
+    "anthropic": "anthropic",
+    "ollama": "ollama",
+}
+"""cadre's extras that install a provider's package (``pip install 'cadre[openai]'``)."""
+_OUTPUT_LIMITS: Final = {"ollama": "num_predict", "google_genai": "max_output_tokens"}
+"""What a provider's chat model calls the most tokens a call may write (default
+``max_tokens``)."""
+
+_FORMS: Final = (
+    "'openai-compatible:NAME@URL' (any OpenAI-compatible server) or 'scripted:FILE' "
+    "(see docs/models.md)"
 )
+_EXPECTED: Final = f"expected 'provider:name' such as 'openai:gpt-4o-mini', {_FORMS}"
+_PROVIDERS_ARE: Final = (
+    "LangChain's providers are "
+    f"{', '.join(p for p in KNOWN_PROVIDERS if p not in (COMPATIBLE, SCRIPTED))}; or {_FORMS}"
+)
+_COMPATIBLE_SPEC: Final = re.compile(r"(?P<name>.+?)@(?P<url>https?://[^#]+)(?:#key=(?P<key>\w+))?")
 
 
 def parse_model_spec(spec: str) -> ModelSpec:
-    """Parse ``"provider:name"``.
+    """Parse a model spec (see the module).
 
     The name may itself contain colons (``"ollama:llama3.1:8b"``); the provider is the part
     before the first one.
-
-    Args:
-        spec: The model spec.
-
-    Returns:
-        The parsed spec.
 
     Raises:
         ConfigError: If the spec is malformed or names an unknown provider.
     """
     provider, colon, name = spec.partition(":")
-    if not colon or not provider or not name or any(c.isspace() for c in spec):
+    spaces = [c for c in spec if c.isspace()]  # a scripted file's name may hold blanks
+    spaced = any(c != " " for c in spaces) if provider == SCRIPTED else bool(spaces)
+    spaced = spaced or name != name.strip()
+    if not colon or not provider or not name.strip() or spaced or spec != spec.strip():
         raise ConfigError(f"bad model spec {spec!r}: {_EXPECTED}")
-    if provider not in _PROVIDERS:
-        raise ConfigError(f"unknown model provider {provider!r} in {spec!r}: {_EXPECTED}")
+    if provider == COMPATIBLE:
+        found = _COMPATIBLE_SPEC.fullmatch(name)
+        if found is None:
+            raise ConfigError(
+                f"bad model spec {spec!r}: expected 'openai-compatible:NAME@URL' such as "
+                "'openai-compatible:llama3.1@http://localhost:11434/v1', with '#key=ENV_VAR' "
+                "after the URL when the server wants a key"
+            )
+        return ModelSpec(
+            provider=COMPATIBLE,
+            name=found["name"],
+            base_url=found["url"].rstrip("/"),
+            key_env=found["key"],
+        )
+    if provider not in KNOWN_PROVIDERS and _LANGCHAIN_PROVIDERS:
+        raise ConfigError(f"unknown model provider {provider!r} in {spec!r}: {_PROVIDERS_ARE}")
     return ModelSpec(provider=provider, name=name)
+
+
+def anchored_spec(spec: str, folder: Path) -> str:
+    """``spec`` with a ``scripted:`` file made absolute against ``folder`` (the file a thread
+    or a team file records must be found from anywhere); other specs unchanged."""
+    provider, _, name = spec.partition(":")
+    if provider != SCRIPTED or not name:
+        return spec
+    return f"{SCRIPTED}:{(folder / Path(name).expanduser()).resolve()}"
 
 
 def resolve_model(spec: str | ModelSpec, **kwargs: Any) -> BaseChatModel:
     """Build the chat model a spec names.
 
     Args:
-        spec: ``"provider:name"`` or a :class:`ModelSpec`.
+        spec: A model spec string or a :class:`ModelSpec`.
         **kwargs: Passed to the provider's chat-model class (``temperature``, ``api_key``...).
 
-    Returns:
-        The chat model.
-
     Raises:
-        ConfigError: If the spec is bad, the provider package is not installed, or the
-            provider's class refuses the arguments (a missing API key, for instance).
+        ConfigError: If the spec is bad, the provider package is not installed, a named key
+            variable is unset, or the provider's class refuses the arguments.
     """
     parsed = parse_model_spec(spec) if isinstance(spec, str) else spec
-    provider = _PROVIDERS.get(parsed.provider)
-    if provider is None:
-        raise ConfigError(f"unknown model provider {parsed.provider!r}: {_EXPECTED}")
-    if provider.model_kwarg in kwargs:
+    if parsed.provider == SCRIPTED:
+        return scripted_model(Path(parsed.name))
+    if parsed.provider not in KNOWN_PROVIDERS and _LANGCHAIN_PROVIDERS:
+        raise ConfigError(f"unknown model provider {parsed.provider!r}: {_PROVIDERS_ARE}")
+    if "model" in kwargs:
         raise ConfigError(
-            f"pass the model name in the spec ('{parsed.provider}:<name>'), "
-            f"not as {provider.model_kwarg}="
+            f"pass the model name in the spec ('{parsed.provider}:<name>'), not as model="
         )
-    factory = _import_factory(parsed.provider, provider)
+    provider = parsed.provider
+    if provider == COMPATIBLE:
+        provider = "openai"
+        kwargs = {"base_url": parsed.base_url, "api_key": _key(parsed), **kwargs}
     try:
-        return factory(**{provider.model_kwarg: parsed.name}, **kwargs)
+        model: BaseChatModel = init_chat_model(parsed.name, model_provider=provider, **kwargs)
+    except ImportError as exc:
+        raise _missing_package(parsed, exc) from exc
     except Exception as exc:
         detail = " ".join(str(exc).split())
         raise ConfigError(
             f"could not create the {parsed.provider} chat model {parsed.name!r}: {detail}"
         ) from exc
+    return model
 
 
-def _import_factory(key: str, provider: _Provider) -> Callable[..., BaseChatModel]:
-    try:
-        module = importlib.import_module(provider.module)
-    except ModuleNotFoundError as exc:
-        if exc.name != provider.module:
-            raise ConfigError(
-                f"the {key} provider package {provider.package} failed to import: {exc}"
-            ) from exc
-        hint = f"pip install {provider.package}"
-        if provider.extra is not None:
-            hint += f" (or pip install 'cadre[{provider.extra}]')"
+def _key(spec: ModelSpec) -> str:
+    """The key of an OpenAI-compatible server: from ``$key_env`` (which must be set), else a
+    placeholder (never ``$OPENAI_API_KEY``, which is not meant for this server)."""
+    if spec.key_env is None:
+        return NO_KEY
+    key = os.environ.get(spec.key_env, "")
+    if not key:
         raise ConfigError(
-            f"model provider {key!r} needs {provider.package}: install it with: {hint}"
-        ) from exc
-    factory: Callable[..., BaseChatModel] = getattr(module, provider.class_name)
-    return factory
+            f"{spec.label} reads its key from ${spec.key_env}, which is not set: export "
+            f"{spec.key_env}=KEY, or drop '#key={spec.key_env}' for a server that wants none"
+        )
+    return key
+
+
+def _missing_package(spec: ModelSpec, error: ImportError) -> ConfigError:
+    """The one line naming the package a provider needs and how to install it."""
+    named = re.search(r"pip install (?:-U )?([\w.-]+)", str(error))
+    package = named[1] if named else f"langchain-{spec.provider.replace('_', '-')}"
+    cause = error.__cause__ if isinstance(error.__cause__, ImportError) else error
+    missing = (cause.name or "").split(".")[0]
+    if missing and missing != package.replace("-", "_"):
+        return ConfigError(
+            f"the {spec.provider} provider package {package} failed to import: {cause}"
+        )
+    hint = f"pip install {package}"
+    extra = _EXTRAS.get(spec.provider)
+    if extra is not None:
+        hint += f" (or pip install 'cadre[{extra}]')"
+    return ConfigError(f"model provider {spec.provider!r} needs {package}: install it with: {hint}")
 
 
 def output_limit_kwarg(spec: ModelSpec) -> str:
     """The provider's name for the most tokens a call may write (``max_tokens``, Ollama's
     ``num_predict``...)."""
-    return _PROVIDERS[spec.provider].output_limit_kwarg
+    return _OUTPUT_LIMITS.get(spec.provider, "max_tokens")

@@ -1,7 +1,8 @@
 """The policy machinery, not the policies: the hook points every node, model call, tool call,
 memory write and answer passes through, the chain that asks each :class:`Policy` in order
 (inherited by nested teams), the scope a node execution runs in, governed models and tools, and
-the audit trail of decisions. It decides nothing by itself.
+the audit trail of decisions, and the names a policy file's rules give (checked against a team).
+It decides nothing by itself.
 
 The policies themselves (tool authorization, PII, budgets, rate limits, approvals, memory
 rules) and the policy file reader live in the top-level ``policies`` package. This package may
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from framework.policy.chain import PolicyChain, check_policies
     from framework.policy.hooks import Call, Policy
     from framework.policy.middleware import PRINCIPAL_KEY, PolicyMiddleware, inherit_policies
+    from framework.policy.names import NameReference, TeamNames, unknown_names
     from framework.policy.records import (
         ALLOW,
         HOOKS,
@@ -49,12 +51,14 @@ __all__ = [
     "GovernedChatModel",
     "GovernedTool",
     "Hook",
+    "NameReference",
     "Policy",
     "PolicyChain",
     "PolicyEntry",
     "PolicyMiddleware",
     "PolicyScope",
     "Principal",
+    "TeamNames",
     "UsageRecord",
     "Verdict",
     "allow",
@@ -68,6 +72,7 @@ __all__ = [
     "modify",
     "recorded_usage",
     "tool_scopes",
+    "unknown_names",
 ]
 
 __getattr__ = lazy_exports(
@@ -84,6 +89,7 @@ __getattr__ = lazy_exports(
         ),
         "framework.policy.hooks": ("Call", "Policy"),
         "framework.policy.middleware": ("PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"),
+        "framework.policy.names": ("NameReference", "TeamNames", "unknown_names"),
         "framework.policy.records": (
             "ALLOW",
             "HOOKS",

@@ -25,6 +25,7 @@ __all__ = [
     "modify",
     "policy_version",
     "recorded_usage",
+    "usage_totals",
 ]
 
 Hook = Literal[
@@ -165,3 +166,14 @@ def recorded_usage(values: Mapping[str, Any]) -> dict[str, UsageRecord]:
         records.update(result.usage)
     records.update(values.get("usage") or {})
     return records
+
+
+def usage_totals(values: Mapping[str, Any]) -> dict[str, float]:
+    """What a team's state used, summed over its node executions, per-model counts (``@``)
+    left out, by name: what ``cadre show`` and the console print."""
+    totals: dict[str, float] = {}
+    for record in recorded_usage(values).values():
+        for key, amount in record.counts.items():
+            if "@" not in key:
+                totals[key] = totals.get(key, 0.0) + amount
+    return dict(sorted(totals.items()))

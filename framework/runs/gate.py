@@ -10,7 +10,7 @@ fleet's workers hand it the caller and the action, and it alone decides.
   ``cadre run`` made it (its checkpoints exist outside any tenant's table): nobody else may
   claim its id (:func:`claim_thread`).
 - For whom a run acts: always the caller, never the thread's first principal
-  (:func:`acting_spec`).
+  (:func:`acting_spec`); which model it may name (:func:`caller_model`).
 - Review rules: a state update is a review decision: refused while a review is pending (the
   decision goes through the review's checks and audit), and its keys and values are checked
   against the state before anything is written (:func:`checked_update`).
@@ -27,6 +27,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import TypeAdapter, ValidationError
 
 from framework.errors import AccessDenied, InvalidUpdate, UnknownThread
+from framework.models.specs import COMPATIBLE, SCRIPTED
 from framework.policy import Principal
 from framework.runs.spec import RunSpec
 
@@ -38,6 +39,7 @@ __all__ = [
     "Scope",
     "acting_spec",
     "admit",
+    "caller_model",
     "checked_update",
     "claim_thread",
     "run_action",
@@ -48,6 +50,7 @@ Scope = Literal["run", "review", "admin"]
 Action = Literal[
     "read",
     "create_thread",
+    "update_thread",
     "copy_thread",
     "start_run",
     "cancel_run",
@@ -62,6 +65,7 @@ Action = Literal[
 ACTION_SCOPES: Final[Mapping[Action, frozenset[Scope]]] = {
     "read": frozenset({"run", "review"}),
     "create_thread": frozenset({"run"}),
+    "update_thread": frozenset({"run"}),
     "copy_thread": frozenset({"run"}),
     "start_run": frozenset({"run"}),
     "cancel_run": frozenset({"run"}),
@@ -148,6 +152,25 @@ def claim_thread(
 def acting_spec(spec: RunSpec, caller: Caller) -> RunSpec:
     """``spec`` as a run of ``caller`` runs it: for the caller, whoever started the thread."""
     return spec.model_copy(update={"principal": caller.principal()})
+
+
+def caller_model(caller: Caller, model: str | None) -> str | None:
+    """The model a new run of ``caller`` may name. Only the local principal may name a model
+    that reads the server's files or variables or sends its prompts to an address of the
+    caller's choosing (``scripted:``, ``openai-compatible:``); a served team file may name one.
+
+    Raises:
+        AccessDenied: Another caller named one.
+    """
+    if model is None or caller == LOCAL_CALLER:
+        return model
+    if model.partition(":")[0] in (COMPATIBLE, SCRIPTED):
+        raise AccessDenied(
+            f"a run over the API may not name the model {model.partition(':')[0]}:...: it "
+            "would reach the server's files, variables or network; serve a team file whose "
+            "models name it (cadre serve --team-config FILE)"
+        )
+    return model
 
 
 def checked_update(

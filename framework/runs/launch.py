@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -27,7 +27,7 @@ from framework.memory.corpus import ProgressCallback
 from framework.memory.langgraph_store import LangGraphStore
 from framework.models.chat import ProviderChatModel
 from framework.persistence.saver import CadreSaver
-from framework.policy import Policy, PolicyMiddleware, Principal, governed
+from framework.policy import NameReference, Policy, PolicyMiddleware, Principal, governed
 from framework.policy.rates import UsesRateSchedules, schedules_for
 from framework.review.points import REVIEW_NODES
 from framework.review.records import ReviewKind
@@ -47,6 +47,7 @@ __all__ = [
     "launch",
     "load_policies",
     "open_team",
+    "paused_at",
     "relaunch",
     "review_points",
 ]
@@ -67,6 +68,11 @@ class PolicySet(Protocol):
     @property
     def principal(self) -> Principal | None:
         """The file's default principal."""
+        ...
+
+    @property
+    def references(self) -> Sequence[NameReference]:
+        """The tools, teams and nodes its rules name, each with its line."""
         ...
 
 
@@ -192,13 +198,26 @@ def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None
     return factory, model
 
 
+def _node_names(app: CompiledStateGraph[Any, Any, Any, Any]) -> set[str]:
+    """The nodes of ``app`` and of every team nested in it."""
+    nodes = set(app.nodes)
+    for _, graph in app.get_subgraphs(recurse=True):
+        nodes.update(getattr(graph, "nodes", {}))
+    return nodes
+
+
+def paused_at(app: CompiledStateGraph[Any, Any, Any, Any]) -> frozenset[str]:
+    """The review points ``app`` pauses at (``--review``'s and those its team turns on itself,
+    such as a team file's ``review:``)."""
+    nodes = _node_names(app)
+    return frozenset(kind for kind, node in REVIEW_NODES.items() if node in nodes)
+
+
 def _check_review_support(
     app: CompiledStateGraph[Any, Any, Any, Any], request: LaunchRequest
 ) -> None:
     """Refuse review points the team has no node for: the run would never pause there."""
-    nodes = set(app.nodes)
-    for _, graph in app.get_subgraphs(recurse=True):
-        nodes.update(getattr(graph, "nodes", {}))
+    nodes = _node_names(app)
     points = review_points(request.spec.review)
     missing = sorted(kind for kind in points if REVIEW_NODES.get(kind) not in nodes)
     if missing:

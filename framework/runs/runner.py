@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -64,6 +64,9 @@ def new_thread_id() -> str:
 ChunkHandler = Callable[[tuple[str, ...], str, Any], None]
 """Receives every streamed chunk: the namespace of the graph it came from, its mode, its data."""
 
+GraphEventHandler = Callable[[Mapping[str, Any]], None]
+"""Receives LangGraph's ``astream_events`` v2 events (those carrying the run's chunks aside)."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class StreamOptions:
@@ -72,6 +75,8 @@ class StreamOptions:
     Attributes:
         modes: Stream modes besides ``custom`` and ``values`` (which a run always streams).
         on_chunk: Receives every chunk, of every mode and graph; raising stops the run.
+        on_graph_event: Receives every other ``astream_events`` v2 event of the run (set, an
+            async run streams through ``astream_events``; raising stops the run).
         interrupt_before: Nodes to pause before (LangGraph's static breakpoints).
         interrupt_after: Nodes to pause after.
         checkpoint_id: Run from this checkpoint of the thread (a fork of its history).
@@ -80,6 +85,7 @@ class StreamOptions:
 
     modes: tuple[StreamMode, ...] = ()
     on_chunk: ChunkHandler | None = None
+    on_graph_event: GraphEventHandler | None = None
     interrupt_before: Sequence[str] | Literal["*"] | None = None
     interrupt_after: Sequence[str] | Literal["*"] | None = None
     checkpoint_id: str | None = None
@@ -245,8 +251,30 @@ async def arun_team(
     config = _config(thread_id, max_concurrency, metadata, options)
     collector = _Collector(on_event, options.on_chunk)
     with hold_thread(app, thread_id), _observed(observer, app, thread_id, inputs) as part:
-        async for chunk in app.astream(inputs, config, **_stream_arguments(options)):
+        async for chunk in _achunks(app, inputs, config, options):
             collector.take(chunk)
         if app.checkpointer is not None:
             collector.settle(await app.aget_state(_latest(config)), part)
     return collector.result(thread_id)
+
+
+async def _achunks(
+    app: CompiledStateGraph[Any, Any, Any, Any],
+    inputs: Mapping[str, Any] | Command[Any] | None,
+    config: RunnableConfig,
+    options: StreamOptions,
+) -> AsyncIterator[Any]:
+    """The run's chunks; with ``options.on_graph_event``, read from ``astream_events`` (the
+    root run's ``on_chain_stream`` events carry them) and every other event handed to it."""
+    arguments = _stream_arguments(options)
+    if options.on_graph_event is None:
+        async for chunk in app.astream(inputs, config, **arguments):
+            yield chunk
+        return
+    root = None
+    async for event in app.astream_events(inputs, config, version="v2", **arguments):
+        root = root or event["run_id"]  # the first event is the root run's start
+        if event["event"] == "on_chain_stream" and event["run_id"] == root:
+            yield event["data"]["chunk"]
+        else:
+            options.on_graph_event(event)

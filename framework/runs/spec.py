@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import AliasChoices, Field, ValidationError, field_validator
 
 from framework.engine.records import Record
+from framework.models.specs import anchored_spec
 from framework.policy.records import Principal, policy_version
 from framework.runs.observe import ObserverOptions
 
@@ -36,7 +37,7 @@ class RunSpec(Record):
         team: The team name (a ``cadre.teams`` entry point, or ``file:PATH`` for a team file).
         corpus: The corpus folder to index first (absolute once recorded); None indexes
             nothing (the inputs of ``cadre extract`` and ``cadre ask`` are in their checkpoints).
-        model: The chat model as ``provider:name``; None runs offline.
+        model: The chat model spec (``provider:name``, see docs/models.md); None runs offline.
         review: The review points to pause at (``plan``, ``tasks``, ``answer``), sorted.
         memory_scope: Whose research memory the run reads and extends.
         max_parallel: The cap on workers per dispatch; None keeps the team's default.
@@ -81,10 +82,12 @@ class RunSpec(Record):
 
     def recorded(self, prompt_versions: Mapping[str, int]) -> RunSpec:
         """The spec a thread records once its team was built with ``prompt_versions``: the
-        corpus made absolute, the versions pinned."""
+        corpus (and a ``scripted:`` model's file) made absolute, the versions pinned."""
         corpus = str(Path(self.corpus).resolve()) if self.corpus is not None else None
+        model = anchored_spec(self.model, Path.cwd()) if self.model is not None else None
+        versions = tuple(sorted(prompt_versions.items()))
         return self.model_copy(
-            update={"corpus": corpus, "prompt_versions": tuple(sorted(prompt_versions.items()))}
+            update={"corpus": corpus, "model": model, "prompt_versions": versions}
         )
 
     def metadata(self) -> dict[str, str]:

@@ -22,6 +22,7 @@ from framework.engine.middleware import Middleware
 from framework.errors import ConfigError
 from framework.memory import Corpus, SemanticStore
 from framework.runs.prompts import PromptRegistry
+from framework.tools.team_file import load_team_file
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -33,6 +34,9 @@ __all__ = [
     "TeamSetup",
     "available_teams",
     "load_team",
+    "offer_team_files",
+    "offered_team_files",
+    "team_file_team",
 ]
 
 ENTRY_POINT_GROUP = "cadre.teams"
@@ -129,3 +133,46 @@ def load_team(name: str) -> TeamFactory:
         if point.name == name:
             return _as_factory(point.load())
     raise ConfigError(f"unknown team {name!r}: choose one of {', '.join(available_teams())}")
+
+
+_OFFERED: dict[str, str] = {}
+"""The team files this process offers besides the installed teams: team name -> its team
+(``file:/abs/team.yaml``)."""
+
+
+def team_file_team(path: Path) -> str:
+    """The team that names team file ``path`` (``file:/abs/team.yaml``), as a thread records it."""
+    return f"{TEAM_FILE_PREFIX}{path.expanduser().resolve()}"
+
+
+def offer_team_files(paths: Sequence[Path]) -> dict[str, str]:
+    """Offer the teams of team files by the names the files give them (``cadre serve
+    --team-config``), in place of those offered before; each file is checked whole first.
+
+    Returns:
+        Team name -> its team (``file:/abs/team.yaml``), as :func:`offered_team_files`.
+
+    Raises:
+        ConfigError: A file is invalid (``FILE:LINE``), two files give one name, or a name is
+            an installed team's.
+    """
+    installed = set(available_teams())
+    offered: dict[str, str] = {}
+    for path in paths:
+        name = load_team_file(path).spec.name
+        team = team_file_team(path)
+        if name in installed or (name in offered and offered[name] != team):
+            taken = "an installed team" if name in installed else offered[name]
+            raise ConfigError(
+                f"team file {path} names its team {name!r}, as {taken} does: give it "
+                "another name (name: in the file)"
+            )
+        offered[name] = team
+    _OFFERED.clear()
+    _OFFERED.update(offered)
+    return dict(offered)
+
+
+def offered_team_files() -> dict[str, str]:
+    """The team files offered by :func:`offer_team_files`: team name -> its team."""
+    return dict(_OFFERED)

@@ -1,12 +1,13 @@
-"""Assistants: one per installed team, its id a fixed UUID of its name (a team's name is
-accepted wherever an assistant id is)."""
+"""Assistants: one per installed team and per team file served (``cadre serve --team-config``,
+named by the file's team name), its id a fixed UUID of its name (a name is accepted wherever an
+assistant id is), at version 1; their graphs, schemas and nested teams.
+Assistants are not created, changed or deleted over the API (see ``_unsupported``)."""
 
 from __future__ import annotations
 
 import functools
-import typing
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
@@ -17,12 +18,18 @@ from starlette.routing import Route
 
 from framework.runs.launch import LaunchRequest
 from framework.runs.spec import RunSpec
-from framework.runs.teams import available_teams
+from framework.runs.teams import TEAM_FILE_PREFIX, available_teams, offered_team_files
 from framework.server._http import blocking, body_of, caller_of, json_response, server_of
-from framework.server._requests import AssistantSearchBody
+from framework.server._requests import (
+    AssistantCountBody,
+    AssistantLatestBody,
+    AssistantSearchBody,
+    AssistantVersionsBody,
+)
+from framework.server._schemas import graph_schemas, team_schemas
 from framework.server._shapes import iso
 
-__all__ = ["assistant_routes", "team_of"]
+__all__ = ["assistant_id", "assistant_name", "assistant_routes", "team_of"]
 
 App = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -30,15 +37,26 @@ _NAMESPACE = uuid.UUID("6f1c1c2e-52b1-4c8e-9f41-3b5f1cb1a0d7")
 _EPOCH = 1_790_000_000.0  # assistants are as old as the server's teams: a fixed time
 
 
+def assistant_name(team: str) -> str:
+    """The assistant name (and graph id) of a team: a served team file's own name."""
+    named = {offered: name for name, offered in offered_team_files().items()}
+    return named.get(team, team)
+
+
 def assistant_id(team: str) -> str:
     """The assistant id of a team."""
-    return str(uuid.uuid5(_NAMESPACE, team))
+    return str(uuid.uuid5(_NAMESPACE, assistant_name(team)))
 
 
 @functools.cache
-def _teams() -> tuple[str, ...]:
+def _installed() -> tuple[str, ...]:
     """The installed teams, listed once (reading every package's entry points is slow)."""
     return tuple(available_teams())
+
+
+def _teams() -> tuple[str, ...]:
+    """The teams served: the installed ones, then the team files (``file:/abs/team.yaml``)."""
+    return (*_installed(), *offered_team_files().values())
 
 
 def team_of(assistant: str) -> str:
@@ -48,23 +66,29 @@ def team_of(assistant: str) -> str:
         HTTPException: 404 for an assistant that is not there.
     """
     for team in _teams():
-        if assistant in (team, assistant_id(team)):
+        if assistant in (team, assistant_name(team), assistant_id(team)):
             return team
     raise HTTPException(404, f"assistant {assistant} not found")
 
 
 def _assistant(team: str) -> dict[str, Any]:
+    name = assistant_name(team)
+    what = (
+        f"the team of {team.removeprefix(TEAM_FILE_PREFIX)}"
+        if name != team
+        else f"cadre's {team} team"
+    )
     return {
         "assistant_id": assistant_id(team),
-        "graph_id": team,
+        "graph_id": name,
         "config": {"configurable": {}},
         "context": {},
         "created_at": iso(_EPOCH),
         "updated_at": iso(_EPOCH),
         "metadata": {"created_by": "system"},
         "version": 1,
-        "name": team,
-        "description": f"cadre's {team} team",
+        "name": name,
+        "description": what,
     }
 
 
@@ -73,16 +97,72 @@ async def _get(request: Request) -> Response:
     return json_response(_assistant(team_of(request.path_params["assistant_id"])))
 
 
+def _matching(body: AssistantCountBody) -> list[dict[str, Any]]:
+    """The assistants a search or count names (``name`` as a substring, any case)."""
+    return [
+        assistant
+        for assistant in map(_assistant, _teams())
+        if body.graph_id in (None, assistant["graph_id"])
+        and (body.name is None or body.name.lower() in assistant["name"].lower())
+        and _has(assistant["metadata"], body.metadata)
+    ]
+
+
+def _has(metadata: dict[str, Any], wanted: dict[str, Any] | None) -> bool:
+    return all(metadata.get(key) == value for key, value in (wanted or {}).items())
+
+
+def _selected(
+    items: Iterable[dict[str, Any]], select: Sequence[str] | None
+) -> list[dict[str, Any]]:
+    """Only the fields ``select`` names of each item (all without it)."""
+    if not select:
+        return list(items)
+    return [{key: item[key] for key in select if key in item} for item in items]
+
+
 async def _search(request: Request) -> Response:
     caller_of(request, "read")
     body = await body_of(request, AssistantSearchBody)
-    teams = [
-        team
-        for team in _teams()
-        if body.graph_id in (None, team) and body.name in (None, team) and not body.metadata
-    ]
-    page = teams[body.offset : body.offset + body.limit]
-    return json_response([_assistant(team) for team in page])
+    found = _matching(body)
+    if body.sort_by is not None:
+        found.sort(key=lambda item: str(item[body.sort_by or "name"]))
+        if body.sort_order == "desc":
+            found.reverse()
+    page = found[body.offset : body.offset + body.limit]
+    more = body.offset + body.limit < len(found)
+    headers = {"X-Pagination-Next": str(body.offset + body.limit)} if more else None
+    return json_response(_selected(page, body.select), headers=headers)
+
+
+async def _count(request: Request) -> Response:
+    caller_of(request, "read")
+    body = await body_of(request, AssistantCountBody)
+    return json_response(len(_matching(body)))
+
+
+async def _versions(request: Request) -> Response:
+    """An assistant's versions: one, the team as installed."""
+    caller_of(request, "read")
+    body = await body_of(request, AssistantVersionsBody)
+    assistant = _assistant(team_of(request.path_params["assistant_id"]))
+    version = {key: value for key, value in assistant.items() if key != "updated_at"}
+    found = [version] if _has(version["metadata"], body.metadata) else []
+    return json_response(found[body.offset : body.offset + body.limit])
+
+
+async def _set_latest(request: Request) -> Response:
+    """Make a version the latest: version 1, the only one, is."""
+    caller_of(request, "read")
+    body = await body_of(request, AssistantLatestBody)
+    team = team_of(request.path_params["assistant_id"])
+    if body.version != 1:
+        raise HTTPException(
+            404,
+            f"assistant {team} has no version {body.version}: an assistant is an installed "
+            "team, at version 1 (install another version of its package to change it)",
+        )
+    return json_response(_assistant(team))
 
 
 def _with_app(request: Request, team: str, work: Callable[[App], Any]) -> Any:
@@ -105,42 +185,40 @@ async def _graph(request: Request) -> Response:
 async def _schemas(request: Request) -> Response:
     caller_of(request, "read")
     team = team_of(request.path_params["assistant_id"])
-    schemas = await blocking(_with_app, request, team, _schemas_of)
-    return json_response({"graph_id": team, **schemas})
+    schemas = await blocking(team_schemas, server_of(request), team)
+    return json_response(schemas.json())
 
 
-def _schemas_of(app: App) -> dict[str, Any]:
-    return {
-        "input_schema": _schema(app, "input"),
-        "output_schema": _schema(app, "output"),
-        "state_schema": _schema(app, "output"),
-        "config_schema": None,
-        "context_schema": None,
-    }
+async def _subgraphs(request: Request) -> Response:
+    """The team's nested teams by namespace (``research_team``; with ``recurse``, theirs
+    too: ``extraction_team|document``), each with its schemas."""
+    caller_of(request, "read")
+    team = team_of(request.path_params["assistant_id"])
+    namespace = request.path_params.get("namespace")
+    recurse = request.query_params.get("recurse", "false") == "true"
 
-
-def _schema(app: App, which: str) -> dict[str, Any]:
-    """The JSON schema LangGraph derives; where it cannot (a TypedDict of ``typing`` on this
-    Python), the state's keys with no types."""
-    try:
-        getter = app.get_input_jsonschema if which == "input" else app.get_output_jsonschema
-        schema: dict[str, Any] = getter()
-        return schema
-    except Exception:
-        typ = app.builder.input_schema if which == "input" else app.builder.output_schema
-        names = typing.get_type_hints(typ, include_extras=False) if typ is not None else {}
+    def nested(app: App) -> dict[str, Any]:
         return {
-            "title": getattr(typ, "__name__", which),
-            "type": "object",
-            "properties": {name: {} for name in names},
+            name: graph_schemas(team, subgraph).json()
+            for name, subgraph in app.get_subgraphs(namespace=namespace, recurse=recurse)
         }
+
+    found: dict[str, Any] = await blocking(_with_app, request, team, nested)
+    if namespace is not None and not found:
+        raise HTTPException(404, f"team {team} has no nested team {namespace}")
+    return json_response(found)
 
 
 def assistant_routes() -> list[Route]:
     """The assistants endpoints."""
     return [
         Route("/assistants/search", _search, methods=["POST"]),
+        Route("/assistants/count", _count, methods=["POST"]),
         Route("/assistants/{assistant_id}", _get, methods=["GET"]),
         Route("/assistants/{assistant_id}/graph", _graph, methods=["GET"]),
         Route("/assistants/{assistant_id}/schemas", _schemas, methods=["GET"]),
+        Route("/assistants/{assistant_id}/subgraphs", _subgraphs, methods=["GET"]),
+        Route("/assistants/{assistant_id}/subgraphs/{namespace}", _subgraphs, methods=["GET"]),
+        Route("/assistants/{assistant_id}/versions", _versions, methods=["POST"]),
+        Route("/assistants/{assistant_id}/latest", _set_latest, methods=["POST"]),
     ]

@@ -3,12 +3,15 @@ does not support answers 422 naming it, before anything is done."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
+    "AssistantCountBody",
+    "AssistantLatestBody",
     "AssistantSearchBody",
+    "AssistantVersionsBody",
     "DeleteItemBody",
     "HistoryBody",
     "NamespacesBody",
@@ -18,7 +21,12 @@ __all__ = [
     "StateBody",
     "StateUpdateBody",
     "ThreadBody",
+    "ThreadCountBody",
+    "ThreadPruneBody",
     "ThreadSearchBody",
+    "ThreadTTL",
+    "ThreadUpdateBody",
+    "checked_state_fields",
 ]
 
 StreamModeName = Literal[
@@ -32,8 +40,6 @@ StreamModeName = Literal[
     "tasks",
     "checkpoints",
 ]
-SUPPORTED_MODES = frozenset({"values", "updates", "custom"})
-"""The stream modes cadre relays (the others answer 422)."""
 
 
 class _Body(BaseModel):
@@ -66,21 +72,16 @@ class RunBody(_Body):
     strict_resume: bool | None = None
     webhook: None = Field(default=None, description="not supported: must be left out")
     after_seconds: None = Field(default=None, description="not supported: must be left out")
-    on_completion: Literal["keep"] | None = None
+    on_completion: Literal["keep", "delete"] | None = None
+    """What becomes of a stateless run's thread when it ends (default: deleted)."""
 
     @model_validator(mode="after")
     def _supported(self) -> RunBody:
-        unsupported = sorted(set(self.modes()) - SUPPORTED_MODES)
-        if unsupported:
-            raise ValueError(
-                f"stream mode {', '.join(unsupported)} is not supported: use values, updates "
-                "or custom"
-            )
         if self.command is not None:
             extra = sorted(set(self.command) - {"resume", "update", "goto"})
             if extra:
                 raise ValueError(f"command carries unknown fields {', '.join(extra)}")
-            if self.command.get("goto") is not None:
+            if self.command.get("goto"):  # RemoteGraph sends an empty one with every command
                 raise ValueError("command.goto is not supported: resume or update instead")
         return self
 
@@ -97,17 +98,70 @@ class RunBody(_Body):
         return None
 
 
-class AssistantSearchBody(_Body):
-    """``POST /assistants/search``."""
+AssistantField = Literal[
+    "assistant_id",
+    "graph_id",
+    "name",
+    "description",
+    "config",
+    "context",
+    "created_at",
+    "updated_at",
+    "metadata",
+    "version",
+]
+ThreadField = Literal[
+    "thread_id",
+    "created_at",
+    "updated_at",
+    "metadata",
+    "config",
+    "context",
+    "status",
+    "values",
+    "interrupts",
+]
+ThreadStatus = Literal["idle", "busy", "interrupted", "error"]
+
+
+class AssistantCountBody(_Body):
+    """``POST /assistants/count``: ``metadata`` matches key by key, ``name`` as a substring
+    (any case)."""
 
     metadata: dict[str, Any] | None = None
     graph_id: str | None = None
     name: str | None = None
+
+
+class AssistantSearchBody(AssistantCountBody):
+    """``POST /assistants/search``."""
+
     limit: int = Field(default=10, ge=1, le=1000)
     offset: int = Field(default=0, ge=0)
-    sort_by: str | None = None
+    sort_by: Literal["assistant_id", "graph_id", "name", "created_at", "updated_at"] | None = None
     sort_order: Literal["asc", "desc"] | None = None
-    select: list[str] | None = None
+    select: list[AssistantField] | None = None
+
+
+class AssistantVersionsBody(_Body):
+    """``POST /assistants/{id}/versions``."""
+
+    metadata: dict[str, Any] | None = None
+    limit: int = Field(default=10, ge=1, le=1000)
+    offset: int = Field(default=0, ge=0)
+
+
+class AssistantLatestBody(_Body):
+    """``POST /assistants/{id}/latest``."""
+
+    version: int = Field(ge=1)
+
+
+class ThreadTTL(_Body):
+    """A thread's time to live: it is deleted ``ttl`` minutes after it was last updated."""
+
+    ttl: float = Field(gt=0, le=5_256_000)  # ten years
+    strategy: Literal["delete"] = "delete"
 
 
 class ThreadBody(_Body):
@@ -116,23 +170,83 @@ class ThreadBody(_Body):
     thread_id: str | None = Field(default=None, min_length=1, max_length=128)
     metadata: dict[str, Any] | None = None
     if_exists: Literal["raise", "do_nothing"] | None = None
-    ttl: dict[str, Any] | None = None
+    ttl: ThreadTTL | None = None
     supersteps: None = Field(default=None, description="not supported: must be left out")
 
 
-class ThreadSearchBody(_Body):
-    """``POST /threads/search``."""
+class ThreadUpdateBody(_Body):
+    """``PATCH /threads/{id}``: ``metadata`` is merged into the thread's."""
+
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    ttl: ThreadTTL | None = None
+
+
+class ThreadCountBody(_Body):
+    """``POST /threads/count``: ``metadata`` and ``values`` match key by key."""
 
     metadata: dict[str, Any] | None = None
     values: dict[str, Any] | None = None
     ids: list[str] | None = None
-    status: Literal["idle", "busy", "interrupted", "error"] | None = None
+    status: ThreadStatus | None = None
+
+
+class ThreadSearchBody(ThreadCountBody):
+    """``POST /threads/search``; ``extract`` maps names to paths in a thread
+    (``values.plan.tasks[0]``), answered in its ``extracted``."""
+
     limit: int = Field(default=10, ge=1, le=1000)
     offset: int = Field(default=0, ge=0)
-    sort_by: Literal["thread_id", "status", "created_at", "updated_at"] | None = None
+    sort_by: (
+        Literal["thread_id", "status", "created_at", "updated_at", "state_updated_at"] | None
+    ) = None
     sort_order: Literal["asc", "desc"] | None = None
-    select: list[str] | None = None
-    extract: dict[str, Any] | None = None
+    select: list[ThreadField] | None = None
+    extract: dict[str, str] | None = Field(default=None, max_length=10)
+
+
+class ThreadPruneBody(_Body):
+    """``POST /threads/prune``: ``delete`` the threads, or keep only their ``latest``
+    checkpoint of each namespace."""
+
+    thread_ids: list[str] = Field(max_length=1000)
+    strategy: Literal["delete", "keep_latest"] = "delete"
+
+
+STATE_FIELDS = frozenset(
+    {
+        "values",
+        "next",
+        "tasks",
+        "checkpoint",
+        "metadata",
+        "created_at",
+        "parent_checkpoint",
+        "interrupts",
+    }
+)
+"""What ``select`` may name of a thread state, besides ``values.KEY``."""
+
+
+def checked_state_fields(select: list[str] | None) -> list[str] | None:
+    """``select`` of a thread state, checked.
+
+    Raises:
+        ValueError: A name is neither a field of a state nor ``values.KEY``.
+    """
+    unknown = [name for name in select or () if not _state_field(name)]
+    if unknown:
+        raise ValueError(
+            f"cannot select {', '.join(unknown)}: choose among {', '.join(sorted(STATE_FIELDS))}"
+            " or values.KEY"
+        )
+    return select
+
+
+def _state_field(name: str) -> bool:
+    return name in STATE_FIELDS or (name.startswith("values.") and len(name) > len("values."))
+
+
+StateSelect = Annotated[list[str] | None, AfterValidator(checked_state_fields)]
 
 
 class StateBody(_Body):
@@ -140,7 +254,7 @@ class StateBody(_Body):
 
     checkpoint: dict[str, Any]
     subgraphs: bool = False
-    select: list[str] | None = None
+    select: StateSelect = None
 
 
 class StateUpdateBody(_Body):
@@ -159,7 +273,7 @@ class HistoryBody(_Body):
     before: str | dict[str, Any] | None = None
     metadata: dict[str, Any] | None = None
     checkpoint: dict[str, Any] | None = None
-    select: list[str] | None = None
+    select: StateSelect = None
 
 
 class PutItemBody(_Body):

@@ -3,8 +3,9 @@ review API before anything runs (so an invalid edit leaves the thread as it was)
 
 A resume value is, per pending request (keyed by interrupt id; a lone request needs no key):
 cadre's own decision (``{"kind": "edit_plan", "plan": {...}}``), the word ``"approve"``, or
-Agent Inbox's response (a one-item list of ``{"type": "accept" | "edit" | "response",
-"args": ...}``). The reviewer is always the caller (the API token's name).
+Agent Inbox's response (a one-item list of ``{"type": "accept" | "edit" | "response" |
+"ignore", "args": ...}``, see :mod:`._inbox`). The reviewer is always the caller (the API
+token's name), and every decision is audited like any other.
 """
 
 from __future__ import annotations
@@ -17,10 +18,9 @@ from langgraph.types import Command, StateSnapshot
 from framework.errors import ReviewError
 from framework.review.api import requests_in, resume_command
 from framework.review.records import AnyReviewRequest
+from framework.server._inbox import RESPONSE_TYPES, inbox_decision
 
 __all__ = ["resume_from"]
-
-_EDITS = ("plan", "tasks", "answer")
 
 
 def resume_from(
@@ -60,33 +60,11 @@ def _decision(request: AnyReviewRequest, value: Any, reviewer: str) -> dict[str,
     if value == "approve":
         return {**base, "kind": "approve"}
     if isinstance(value, list) and len(value) == 1 and isinstance(value[0], Mapping):
-        return {**base, **_inbox_decision(request, value[0])}
+        return {**base, **inbox_decision(request, value[0])}
     if isinstance(value, Mapping) and "kind" in value:
         return {**dict(value), **base}
     raise ReviewError(
         f"request {request.id!r}: a resume value is a decision ({{'kind': ...}}), 'approve', or "
-        "an Agent Inbox response ([{'type': 'accept'|'edit'|'response', 'args': ...}])"
-    )
-
-
-def _inbox_decision(request: AnyReviewRequest, response: Mapping[str, Any]) -> dict[str, Any]:
-    kind = response.get("type")
-    args = response.get("args")
-    if kind == "accept":
-        return {"kind": "approve"}
-    if kind == "edit":
-        edited = args.get("args", args) if isinstance(args, Mapping) else None
-        found = [name for name in _EDITS if isinstance(edited, Mapping) and name in edited]
-        if len(found) != 1 or not isinstance(edited, Mapping):
-            raise ReviewError(
-                f"request {request.id!r}: an edit's args carry one of plan, tasks or answer"
-            )
-        return {"kind": f"edit_{found[0]}", found[0]: edited[found[0]]}
-    if kind == "response":
-        reason = args if isinstance(args, str) else ""
-        rejection = "reject" if "reject" in request.allowed else "reject_tasks"
-        return {"kind": rejection, "reason": reason}
-    raise ReviewError(
-        f"request {request.id!r}: response type {kind!r} is not a cadre decision; send accept, "
-        "edit or response"
+        f"an Agent Inbox response ([{{'type': {' | '.join(map(repr, RESPONSE_TYPES))}, "
+        "'args': ...}])"
     )

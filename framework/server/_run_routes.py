@@ -18,8 +18,9 @@ from starlette.routing import Route
 
 from framework.engine.state import to_jsonable
 from framework.review.api import thread_config
-from framework.runs.gate import Action, admit, run_action
+from framework.runs.gate import Action, Caller, admit, run_action
 from framework.server._assistants import team_of
+from framework.server._graph_ids import name_graph
 from framework.server._http import (
     Server,
     authenticated,
@@ -31,13 +32,16 @@ from framework.server._http import (
     server_of,
 )
 from framework.server._owners import add_owned_thread
+from framework.server._remote_node import as_node_call
 from framework.server._requests import RunBody
 from framework.server._runlog import RunLog
+from framework.server._schemas import checked_input
 from framework.server._shapes import interrupts_json, run_json
+from framework.server._stream_modes import event_mode
 from framework.server._tables import RunRow, ThreadRow
 from framework.server._threads import with_thread_app
 
-__all__ = ["run_routes"]
+__all__ = ["awaited", "final_answer", "run_routes", "start_on_thread", "streamed", "where"]
 
 _KEEPALIVE_S = 10.0
 """How often a waiting ``wait``/``join`` sends a blank line (clients time out reads at 300 s)."""
@@ -47,20 +51,33 @@ async def _started(request: Request) -> tuple[Server, RunRow, RunBody]:
     """The run a request asks for, recorded and started (the thread made on demand)."""
     caller = authenticated(request)  # the body is read only for a known caller
     body = await body_of(request, RunBody)
-    admit(caller, run_action(body.command))
     server = server_of(request)
-    thread_id = request.path_params["thread_id"]
+    return await start_on_thread(server, caller, request.path_params["thread_id"], body)
+
+
+async def start_on_thread(
+    server: Server, caller: Caller, thread_id: str, body: RunBody
+) -> tuple[Server, RunRow, RunBody]:
+    """Record and start the run ``body`` asks for on ``thread_id``, as the gate admits it
+    (the thread made on demand with ``if_not_exists: create``); what was started."""
+    body = await as_node_call(server, caller, thread_id, body)
+    admit(caller, run_action(body.command))
     team = team_of(body.assistant_id)
+    if body.command is None:
+        await checked_input(server, team, caller, thread_id, body.input)
     if server.tables.thread(caller.tenant, thread_id) is None:
         if body.if_not_exists != "create":
             raise HTTPException(404, f"thread {thread_id} not found")
+        admit(caller, "create_thread")
         made = ThreadRow.new(thread_id, caller.tenant, body.assistant_id)
         add_owned_thread(server.tables, server.runs, caller, made)
     row = await server.runs.start(caller, thread_id, team, body)
+    await blocking(name_graph, server, caller.tenant, thread_id, team)
     return server, row, body
 
 
-def _where(row: RunRow, tail: str = "") -> dict[str, str]:
+def where(row: RunRow, tail: str = "") -> dict[str, str]:
+    """The headers naming a run, and where a client reattaches (``Location``, with ``tail``)."""
     base = f"/threads/{row.thread_id}/runs/{row.run_id}"
     headers = {"Content-Location": base}
     if tail:
@@ -70,20 +87,25 @@ def _where(row: RunRow, tail: str = "") -> dict[str, str]:
 
 async def _create(request: Request) -> Response:
     _, row, _ = await _started(request)
-    return json_response(run_json(row), headers=_where(row))
+    return json_response(run_json(row), headers=where(row))
 
 
 async def _wait(request: Request) -> Response:
     server, row, _ = await _started(request)
-    return _awaited(server, row, _where(row, "/join"))
+    return awaited(asyncio.ensure_future(final_answer(server, row)), where(row, "/join"))
 
 
 async def _stream(request: Request) -> Response:
     server, row, body = await _started(request)
+    return await streamed(server, row, body)
+
+
+async def streamed(server: Server, row: RunRow, body: RunBody) -> Response:
+    """The events of a run just started, in the stream modes ``body`` asked for."""
     log = server.runs.log_of(row.run_id) or await _replayed(server, row)
     cancel = body.on_disconnect == "cancel"
     events = _sse(log, set(body.modes()), -1, server if cancel else None, row)
-    return _event_stream(events, _where(row, "/stream"))
+    return _event_stream(events, where(row, "/stream"))
 
 
 def _event_stream(events: AsyncIterator[str], headers: dict[str, str]) -> Response:
@@ -102,7 +124,7 @@ async def _sse(
     finished = False
     try:
         async for index, name, data in log.follow(after):
-            if name.split("|", 1)[0] in modes or name in ("metadata", "error"):
+            if event_mode(name) in modes or name in ("metadata", "error"):
                 yield _frame(name, data, log.event_id(index))
         finished = True
         yield _frame("end", None, None)
@@ -163,7 +185,7 @@ async def _delete(request: Request) -> Response:
 
 async def _join(request: Request) -> Response:
     server, row = _owned_run(request)
-    return _awaited(server, row, {})
+    return awaited(asyncio.ensure_future(final_answer(server, row)), {})
 
 
 async def _join_stream(request: Request) -> Response:
@@ -205,25 +227,30 @@ async def _cancel(request: Request) -> Response:
     return Response(status_code=202)
 
 
-def _awaited(server: Server, row: RunRow, headers: dict[str, str]) -> Response:
-    """The run's final values when it ends, blank lines meanwhile (a read timeout would cut
-    a long wait)."""
+def awaited(answer: asyncio.Future[str], headers: dict[str, str]) -> Response:
+    """``answer`` (a run's :func:`final_answer`) when it comes, blank lines meanwhile (a read
+    timeout would cut a long wait). A client that goes away leaves it be."""
 
     async def body() -> AsyncIterator[str]:
-        log = server.runs.log_of(row.run_id)
-        if log is not None:
-            ending = asyncio.ensure_future(log.ended())
-            while not ending.done():
-                done, _ = await asyncio.wait({ending}, timeout=_KEEPALIVE_S)
-                if not done:
-                    yield "\n"
-        current = server.tables.run(row.tenant, row.run_id) or row
-        if current.status == "error":
-            yield json.dumps({"__error__": _error_of(log)})
-            return
-        yield json.dumps(await blocking(_final, server, row), ensure_ascii=False, default=str)
+        while not answer.done():
+            done, _ = await asyncio.wait({answer}, timeout=_KEEPALIVE_S)
+            if not done:
+                yield "\n"
+        yield answer.result()
 
     return StreamingResponse(body(), media_type="application/json", headers=headers)
+
+
+async def final_answer(server: Server, row: RunRow) -> str:
+    """What a wait or join answers when the run ends (JSON): the thread's final values, or
+    ``__error__`` when it failed."""
+    log = server.runs.log_of(row.run_id)
+    if log is not None:
+        await log.ended()
+    current = server.tables.run(row.tenant, row.run_id) or row
+    if current.status == "error":
+        return json.dumps({"__error__": _error_of(log)})
+    return json.dumps(await blocking(_final, server, row), ensure_ascii=False, default=str)
 
 
 def _error_of(log: RunLog | None) -> dict[str, Any]:

@@ -12,15 +12,14 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any, Protocol
 
-from langgraph.types import Command, Interrupt
+from langgraph.types import Command
 
 from framework.database import database_gone
 from framework.database.home import DataHome
-from framework.engine.state import to_jsonable
 from framework.errors import CadreError, ReviewError, brief
 from framework.persistence.saver import CadreSaver
 from framework.review.api import requests_in, thread_config
-from framework.runs.gate import Caller, acting_spec, checked_update
+from framework.runs.gate import Caller, acting_spec, caller_model, checked_update
 from framework.runs.launch import LaunchRequest
 from framework.runs.observe import ObserverOptions
 from framework.runs.runner import StreamOptions, arun_team
@@ -30,7 +29,7 @@ from framework.server._apps import TeamApps
 from framework.server._outage import SEGMENT_ATTEMPTS, until_written, wait_for
 from framework.server._requests import RunBody
 from framework.server._resume import resume_from
-from framework.server._shapes import interrupt_json
+from framework.server._stream_modes import ApiEvents, graph_modes
 from framework.server._tables import RunRow
 
 __all__ = ["EventSink", "Job", "Segments"]
@@ -202,7 +201,7 @@ class Segments:
         review = configurable.get("review") or ()
         spec = RunSpec(
             team=team,
-            model=configurable.get("model"),
+            model=caller_model(caller, configurable.get("model")),
             max_parallel=configurable.get("max_parallel"),
             memory_scope=("tenant", caller.tenant),
             review=[review] if isinstance(review, str) else review,
@@ -250,9 +249,11 @@ class Segments:
             request = self._request(job.caller, row.thread_id, job.team, body, job.policy)
             with self.apps.use(request) as launched:
                 info = request.spec.recorded(launched.prompts.used())
+                relay = _Relay(sink, cancelled, ApiEvents(body.modes(), body.stream_subgraphs))
                 options = StreamOptions(
-                    modes=("updates",),
-                    on_chunk=_Relay(sink, cancelled, body.stream_subgraphs),
+                    modes=("updates", *graph_modes(body.modes())),
+                    on_chunk=relay,
+                    on_graph_event=relay.graph_event if "events" in body.modes() else None,
                     interrupt_before=body.interrupt_before,
                     interrupt_after=body.interrupt_after,
                     checkpoint_id=None if job.continuing else body.start_checkpoint(),
@@ -294,27 +295,23 @@ class Segments:
 
 
 class _Relay:
-    """Passes a run's chunks to its sink as API events (``mode`` or ``mode|ns...``)."""
+    """Passes a run's chunks and graph events to its sink as API events (see
+    :mod:`._stream_modes`); a cancelled run stops at the next one."""
 
-    def __init__(self, sink: EventSink, cancelled: threading.Event, subgraphs: bool) -> None:
+    def __init__(self, sink: EventSink, cancelled: threading.Event, events: ApiEvents) -> None:
         self.sink = sink
         self.cancelled = cancelled
-        self.subgraphs = subgraphs
+        self.events = events
 
     def __call__(self, namespace: tuple[str, ...], mode: str, payload: Any) -> None:
+        self._add(self.events.of_chunk(namespace, mode, payload))
+
+    def graph_event(self, event: Mapping[str, Any]) -> None:
+        """An ``astream_events`` event of the run."""
+        self._add(self.events.of_graph_event(event))
+
+    def _add(self, events: list[tuple[str, Any]]) -> None:
         if self.cancelled.is_set():
             raise _Cancelled
-        if namespace and not self.subgraphs:
-            return
-        name = "|".join((mode, *namespace))
-        self.sink.add(name, _event_data(mode, payload))
-
-
-def _event_data(mode: str, payload: Any) -> Any:
-    if mode == "updates" and isinstance(payload, Mapping) and "__interrupt__" in payload:
-        interrupts = payload["__interrupt__"]
-        return {
-            **to_jsonable({k: v for k, v in payload.items() if k != "__interrupt__"}),
-            "__interrupt__": [interrupt_json(i) for i in interrupts if isinstance(i, Interrupt)],
-        }
-    return to_jsonable(payload)
+        for name, data in events:
+            self.sink.add(name, data)

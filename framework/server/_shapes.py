@@ -4,7 +4,7 @@ Inbox reads besides cadre's own."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,6 +13,7 @@ from langgraph.types import Interrupt, StateSnapshot
 
 from framework.engine.state import to_jsonable
 from framework.review.records import ALLOWED_DECISIONS
+from framework.server._inbox import inbox_fields
 from framework.server._tables import RunRow, ThreadRow
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "interrupt_json",
     "interrupts_json",
     "iso",
+    "open_interrupts",
     "run_json",
     "state_json",
     "thread_json",
@@ -38,25 +40,8 @@ def interrupt_json(interrupt: Interrupt) -> dict[str, Any]:
     carries the fields Agent Inbox reads (``action_request``, ``config``, ``description``)."""
     value = to_jsonable(interrupt.value)
     if isinstance(value, dict) and value.get("kind") in ALLOWED_DECISIONS and "allowed" in value:
-        value = {**value, **_inbox_fields(value)}
+        value = {**value, **inbox_fields(value)}
     return {"value": value, "id": interrupt.id}
-
-
-def _inbox_fields(request: Mapping[str, Any]) -> dict[str, Any]:
-    allowed = set(request.get("allowed") or ())
-    kind = str(request["kind"])
-    args = {k: request[k] for k in ("plan", "tasks", "answer", "question") if k in request}
-    return {
-        "action_request": {"action": f"review_{kind}", "args": args},
-        "config": {
-            "allow_accept": "approve" in allowed,
-            "allow_edit": bool(allowed & {"edit_plan", "edit_tasks", "edit_answer"}),
-            "allow_respond": bool(allowed & {"reject", "reject_tasks"}),
-            "allow_ignore": False,
-        },
-        "description": f"cadre {kind} review at {'/'.join(request.get('path') or ()) or 'top'}"
-        f" (node {request.get('node')}); decisions: {', '.join(sorted(allowed))}",
-    }
 
 
 def checkpoint_json(config: RunnableConfig | None) -> dict[str, Any] | None:
@@ -72,11 +57,12 @@ def checkpoint_json(config: RunnableConfig | None) -> dict[str, Any] | None:
     }
 
 
-def _all_interrupts(snapshot: StateSnapshot) -> list[Interrupt]:
+def open_interrupts(snapshot: StateSnapshot) -> list[Interrupt]:
+    """Every open interrupt of a snapshot, those of its subgraphs included, each once."""
     found = list(snapshot.interrupts)
     for task in snapshot.tasks:
         if isinstance(task.state, StateSnapshot):
-            found += _all_interrupts(task.state)
+            found += open_interrupts(task.state)
     unique: dict[str, Interrupt] = {}
     for interrupt in found:
         unique.setdefault(interrupt.id, interrupt)
@@ -85,7 +71,7 @@ def _all_interrupts(snapshot: StateSnapshot) -> list[Interrupt]:
 
 def interrupts_json(snapshot: StateSnapshot) -> list[dict[str, Any]]:
     """Every open interrupt of a snapshot, those of its subgraphs included."""
-    return [interrupt_json(i) for i in _all_interrupts(snapshot)]
+    return [interrupt_json(i) for i in open_interrupts(snapshot)]
 
 
 def state_json(snapshot: StateSnapshot) -> dict[str, Any]:
@@ -136,10 +122,11 @@ def thread_json(
 
 
 def _task_interrupts(own: Iterable[Interrupt], state: Any) -> list[Interrupt]:
+    """A task's open interrupts, each once (one raised in a subgraph is its task's too)."""
     found = list(own)
     if isinstance(state, StateSnapshot):
-        found += _all_interrupts(state)
-    return found
+        found += open_interrupts(state)
+    return list({interrupt.id: interrupt for interrupt in found}.values())
 
 
 def run_json(row: RunRow) -> dict[str, Any]:

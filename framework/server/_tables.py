@@ -43,6 +43,10 @@ _ADDED_RUN_COLUMNS = (
 """Columns added since the first release: the fleet worker executing the run (None: the
 server's process), and whether a cancel was asked for."""
 
+_ADDED_THREAD_COLUMNS = (("ttl_minutes", "DOUBLE PRECISION"),)
+"""Columns added since the first release: the thread's time to live after its last update
+(None: it lives until deleted)."""
+
 RUN_EVENTS_CHANNEL = "cadre_run_events"
 """The PostgreSQL channel told a run's id when the run has new events or ended."""
 
@@ -64,6 +68,8 @@ class ThreadRow:
     created_at: float
     updated_at: float
     metadata: dict[str, Any] = field(default_factory=dict)
+    ttl_minutes: float | None = None
+    """Deleted this many minutes after its last update (None: kept until deleted)."""
 
     @classmethod
     def new(
@@ -74,6 +80,7 @@ class ThreadRow:
         *,
         status: str = "idle",
         metadata: Mapping[str, Any] | None = None,
+        ttl_minutes: float | None = None,
     ) -> ThreadRow:
         """A thread made now."""
         now = time.time()
@@ -85,6 +92,7 @@ class ThreadRow:
             created_at=now,
             updated_at=now,
             metadata=dict(metadata or {}),
+            ttl_minutes=ttl_minutes,
         )
 
 
@@ -120,6 +128,7 @@ class ServerTables:
                 for statement in _TABLES:
                     self.db.execute(self.db.ddl(statement))
                 self.db.add_columns("server_runs", _ADDED_RUN_COLUMNS)
+                self.db.add_columns("server_threads", _ADDED_THREAD_COLUMNS)
         except BaseException:
             self.db.close()
             raise
@@ -137,7 +146,7 @@ class ServerTables:
         with self._lock:
             done = self.db.execute(
                 "INSERT INTO server_threads (thread_id, tenant, assistant_id, status, created_at,"
-                " updated_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " updated_at, metadata, ttl_minutes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (thread_id) DO NOTHING",
                 (
                     row.thread_id,
@@ -147,6 +156,7 @@ class ServerTables:
                     row.created_at,
                     row.updated_at,
                     sealed,
+                    row.ttl_minutes,
                 ),
             )
             return int(done.rowcount) == 1
@@ -179,8 +189,10 @@ class ServerTables:
         status: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         assistant_id: str | None = None,
+        ttl_minutes: float | None = None,
     ) -> None:
-        """Change a thread's status, metadata (merged) or assistant, and its update time."""
+        """Change a thread's status, metadata (merged), assistant or time to live, and its
+        update time."""
         with self._lock, self.db.write_transaction():
             found = self.db.execute(
                 f"SELECT {_THREAD_COLUMNS} FROM server_threads WHERE thread_id = ?", (thread_id,)
@@ -191,15 +203,25 @@ class ServerTables:
             merged = {**row.metadata, **(metadata or {})}
             self.db.execute(
                 "UPDATE server_threads SET status = ?, metadata = ?, assistant_id = ?,"
-                " updated_at = ? WHERE thread_id = ?",
+                " ttl_minutes = ?, updated_at = ? WHERE thread_id = ?",
                 (
                     status or row.status,
                     self._seal("thread", thread_id, merged),
                     assistant_id or row.assistant_id,
+                    ttl_minutes or row.ttl_minutes,
                     time.time(),
                     thread_id,
                 ),
             )
+
+    def expired_threads(self, now: float) -> list[str]:
+        """The threads whose time to live since their last update has passed by ``now``."""
+        rows = self._rows(
+            "SELECT thread_id FROM server_threads WHERE ttl_minutes IS NOT NULL"
+            " AND updated_at + ttl_minutes * 60 < ? ORDER BY updated_at",
+            (now,),
+        )
+        return [thread_id for (thread_id,) in rows]
 
     def delete_thread(self, thread_id: str) -> None:
         """Forget a thread and its runs."""
@@ -399,7 +421,7 @@ class ServerTables:
         return opened
 
     def _thread(self, row: Any) -> ThreadRow:
-        thread_id, tenant, assistant_id, status, created_at, updated_at, metadata = row
+        thread_id, tenant, assistant_id, status, created_at, updated_at, metadata, ttl = row
         return ThreadRow(
             thread_id=thread_id,
             tenant=tenant,
@@ -408,6 +430,7 @@ class ServerTables:
             created_at=float(created_at),
             updated_at=float(updated_at),
             metadata=self._open("thread", thread_id, metadata),
+            ttl_minutes=None if ttl is None else float(ttl),
         )
 
     def _run(self, row: Any) -> RunRow:
@@ -424,5 +447,7 @@ class ServerTables:
         )
 
 
-_THREAD_COLUMNS = "thread_id, tenant, assistant_id, status, created_at, updated_at, metadata"
+_THREAD_COLUMNS = (
+    "thread_id, tenant, assistant_id, status, created_at, updated_at, metadata, ttl_minutes"
+)
 _RUN_COLUMNS = "run_id, thread_id, tenant, assistant_id, status, created_at, updated_at, arguments"

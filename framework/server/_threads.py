@@ -1,6 +1,7 @@
-"""Threads: create, get, search, delete, copy; their state (at the head or a checkpoint),
+"""Threads: create, get, update, delete, copy; their state (at the head or a checkpoint),
 state updates, and history. Every thread belongs to its creator's tenant: another tenant's id
-answers 404."""
+answers 404. Searching and counting are in ``_thread_search``; time to live and pruning in
+``_expiry``."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from framework.runs.gate import Caller, checked_update
 from framework.runs.launch import LaunchRequest
 from framework.runs.runner import hold_thread
 from framework.server._assistants import team_of
+from framework.server._graph_ids import with_assistant
 from framework.server._http import (
     Server,
     blocking,
@@ -37,12 +39,22 @@ from framework.server._requests import (
     StateBody,
     StateUpdateBody,
     ThreadBody,
-    ThreadSearchBody,
+    ThreadUpdateBody,
+    checked_state_fields,
 )
 from framework.server._shapes import state_json, thread_json
 from framework.server._tables import ThreadRow
 
-__all__ = ["copy_thread", "team_of_thread", "thread_routes", "with_thread_app"]
+__all__ = [
+    "copy_thread",
+    "erase_thread",
+    "select_state",
+    "team_of_thread",
+    "thread_answer",
+    "thread_routes",
+    "thread_status",
+    "with_thread_app",
+]
 
 App = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -73,12 +85,14 @@ def _snapshot(server: Server, thread_id: str) -> StateSnapshot | None:
     return found
 
 
-def _status(server: Server, row: ThreadRow) -> str:
+def thread_status(server: Server, row: ThreadRow) -> str:
+    """The thread's status: ``busy`` while a run of it executes or waits its turn."""
     return "busy" if server.runs.active_run(row.thread_id) is not None else row.status
 
 
-def _thread(server: Server, row: ThreadRow) -> dict[str, Any]:
-    return thread_json(row, _snapshot(server, row.thread_id), _status(server, row))
+def thread_answer(server: Server, row: ThreadRow) -> dict[str, Any]:
+    """The ``Thread`` the API answers: its row, latest values and open interrupts."""
+    return thread_json(row, _snapshot(server, row.thread_id), thread_status(server, row))
 
 
 # -- threads --------------------------------------------------------------------------------
@@ -89,8 +103,11 @@ async def _create(request: Request) -> Response:
     body = await body_of(request, ThreadBody)
     server = server_of(request)
     thread_id = body.thread_id or str(uuid.uuid4())
-    metadata = dict(body.metadata or {})
-    row = ThreadRow.new(thread_id, caller.tenant, metadata.get("graph_id"), metadata=metadata)
+    metadata = with_assistant(body.metadata or {})
+    ttl = body.ttl.ttl if body.ttl is not None else None
+    row = ThreadRow.new(
+        thread_id, caller.tenant, metadata.get("graph_id"), metadata=metadata, ttl_minutes=ttl
+    )
     if not await blocking(
         add_owned_thread, server.tables, server.runs, caller, row
     ):  # the caller's own already
@@ -98,33 +115,30 @@ async def _create(request: Request) -> Response:
         if existing is None or body.if_exists != "do_nothing":
             raise HTTPException(409, f"thread {thread_id} exists already: choose another id")
         row = existing
-    return json_response(await blocking(_thread, server, row))
+    return json_response(await blocking(thread_answer, server, row))
 
 
 async def _get(request: Request) -> Response:
     caller = caller_of(request, "read")
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
-    return json_response(await blocking(_thread, server, row))
+    return json_response(await blocking(thread_answer, server, row))
 
 
-async def _search(request: Request) -> Response:
-    caller = caller_of(request, "read")
-    body = await body_of(request, ThreadSearchBody)
+async def _update(request: Request) -> Response:
+    """Merge metadata into the thread's (and set its time to live)."""
+    caller = caller_of(request, "update_thread")
+    body = await body_of(request, ThreadUpdateBody)
     server = server_of(request)
-    rows = [
-        row
-        for row in server.tables.threads(caller.tenant)
-        if (body.ids is None or row.thread_id in body.ids)
-        and (body.status is None or _status(server, row) == body.status)
-        and all(row.metadata.get(k) == v for k, v in (body.metadata or {}).items())
-    ]
-    if body.sort_by is not None:
-        rows.sort(key=lambda row: getattr(row, body.sort_by or "updated_at"))
-        if body.sort_order != "asc":
-            rows.reverse()
-    page = rows[body.offset : body.offset + body.limit]
-    return json_response([await blocking(_thread, server, row) for row in page])
+    row = owned_thread(server, caller, request.path_params["thread_id"])
+    ttl = body.ttl.ttl if body.ttl is not None else None
+    await blocking(
+        lambda: server.tables.update_thread(row.thread_id, metadata=body.metadata, ttl_minutes=ttl)
+    )
+    if request.headers.get("prefer") == "return=minimal":
+        return Response(status_code=204)
+    updated = owned_thread(server, caller, row.thread_id)
+    return json_response(await blocking(thread_answer, server, updated))
 
 
 async def _delete(request: Request) -> Response:
@@ -133,11 +147,12 @@ async def _delete(request: Request) -> Response:
     row = owned_thread(server, caller, request.path_params["thread_id"])
     if server.runs.active_run(row.thread_id) is not None:
         raise HTTPException(409, f"thread {row.thread_id} is running: cancel its run first")
-    await blocking(_erase_thread, server, row.thread_id)
+    await blocking(erase_thread, server, row.thread_id)
     return Response(status_code=204)
 
 
-def _erase_thread(server: Server, thread_id: str) -> None:
+def erase_thread(server: Server, thread_id: str) -> None:
+    """Delete a thread: its checkpoints, its rows and runs, what the server keeps of it."""
     with server.runs.saver.hold_thread(thread_id):
         server.runs.saver.delete_threads([thread_id])
     server.tables.delete_thread(thread_id)
@@ -149,7 +164,7 @@ async def _copy(request: Request) -> Response:
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
     copy = await blocking(copy_thread, server, row, caller)
-    return json_response(await blocking(_thread, server, copy))
+    return json_response(await blocking(thread_answer, server, copy))
 
 
 def copy_thread(server: Server, row: ThreadRow, caller: Caller) -> ThreadRow:
@@ -157,7 +172,12 @@ def copy_thread(server: Server, row: ThreadRow, caller: Caller) -> ThreadRow:
     key) and its metadata."""
     status = row.status if row.status != "busy" else "idle"
     copy = ThreadRow.new(
-        str(uuid.uuid4()), caller.tenant, row.assistant_id, status=status, metadata=row.metadata
+        str(uuid.uuid4()),
+        caller.tenant,
+        row.assistant_id,
+        status=status,
+        metadata=row.metadata,
+        ttl_minutes=row.ttl_minutes,
     )
     server.runs.saver.copy_thread(row.thread_id, copy.thread_id)
     server.tables.add_thread(copy)
@@ -216,8 +236,35 @@ async def _state(request: Request) -> Response:
     row = owned_thread(server, caller, request.path_params["thread_id"])
     subgraphs = request.query_params.get("subgraphs", "false") == "true"
     checkpoint_id = request.path_params.get("checkpoint_id")
+    select = _query_select(request)
     config = _config(row.thread_id, {"checkpoint_id": checkpoint_id})
-    return json_response(await blocking(_state_at, server, row.thread_id, config, subgraphs))
+    state = await blocking(_state_at, server, row.thread_id, config, subgraphs)
+    return json_response(select_state(state, select))
+
+
+def _query_select(request: Request) -> list[str] | None:
+    """The state fields a ``GET`` asks for (``select``, repeated).
+
+    Raises:
+        HTTPException: 422 for a field a state does not have.
+    """
+    try:
+        return checked_state_fields(request.query_params.getlist("select"))
+    except ValueError as error:
+        raise HTTPException(422, f"select: {error}") from None
+
+
+def select_state(state: dict[str, Any], select: list[str] | None) -> dict[str, Any]:
+    """Only the fields ``select`` names of a thread state (``values.KEY``: that key of its
+    values); all without it."""
+    if not select:
+        return state
+    chosen = {name: state[name] for name in select if name in state}
+    keys = [name.removeprefix("values.") for name in select if name.startswith("values.")]
+    if keys and "values" not in chosen:
+        values = state.get("values") or {}
+        chosen["values"] = {key: values[key] for key in keys if key in values}
+    return chosen
 
 
 async def _state_at_checkpoint(request: Request) -> Response:
@@ -226,7 +273,8 @@ async def _state_at_checkpoint(request: Request) -> Response:
     row = owned_thread(server, caller, request.path_params["thread_id"])
     body = await body_of(request, StateBody)
     config = _config(row.thread_id, body.checkpoint)
-    return json_response(await blocking(_state_at, server, row.thread_id, config, body.subgraphs))
+    state = await blocking(_state_at, server, row.thread_id, config, body.subgraphs)
+    return json_response(select_state(state, body.select))
 
 
 async def _update_state(request: Request) -> Response:
@@ -252,12 +300,10 @@ def _apply_update(
         if app is None:
             raise HTTPException(422, f"thread {thread_id} has no state yet: start a run first")
         values = None
-        if body.values is not None:
+        waiting = len(pending(app, thread_id))
+        if body.values is not None or waiting:  # no values (as_node only) skips no review
             values = checked_update(
-                body.values,
-                app.channels,
-                app.builder.state_schema,
-                pending=len(pending(app, thread_id)),
+                body.values, app.channels, app.builder.state_schema, pending=waiting
             )
         with hold_thread(app, thread_id):
             done = app.update_state(config, values, as_node=body.as_node)
@@ -293,7 +339,7 @@ def _history_of(server: Server, thread_id: str, body: HistoryBody) -> list[dict[
             before=_config(thread_id, before) if body.before else None,
             limit=body.limit,
         )
-        return [state_json(snapshot) for snapshot in snapshots]
+        return [select_state(state_json(snapshot), body.select) for snapshot in snapshots]
 
     found: list[dict[str, Any]] = with_thread_app(server, thread_id, read)
     return found
@@ -303,8 +349,8 @@ def thread_routes() -> list[Route]:
     """The threads endpoints."""
     return [
         Route("/threads", _create, methods=["POST"]),
-        Route("/threads/search", _search, methods=["POST"]),
         Route("/threads/{thread_id}", _get, methods=["GET"]),
+        Route("/threads/{thread_id}", _update, methods=["PATCH"]),
         Route("/threads/{thread_id}", _delete, methods=["DELETE"]),
         Route("/threads/{thread_id}/copy", _copy, methods=["POST"]),
         Route("/threads/{thread_id}/state", _state, methods=["GET"]),

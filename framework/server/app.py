@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -12,6 +13,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -24,18 +26,24 @@ from framework.memory import ingest_corpus
 from framework.memory.langgraph_store import LangGraphStore
 from framework.runs.observe import ObserverOptions
 from framework.runs.stores import home_checkpointer, home_cipher, home_store
+from framework.runs.teams import offer_team_files
 from framework.server._apps import TeamApps
 from framework.server._assistants import assistant_routes
 from framework.server._dispatch import RunDispatch
+from framework.server._expiry import prune_routes, sweep_forever
 from framework.server._http import Server, error_response, json_response
+from framework.server._info import info_routes
 from framework.server._local import LocalOnly
 from framework.server._queued import QueuedRuns
 from framework.server._run_routes import run_routes
 from framework.server._runs import Runs
 from framework.server._segments import Segments
+from framework.server._stateless import stateless_routes
 from framework.server._store_routes import store_routes
 from framework.server._tables import ServerTables
+from framework.server._thread_search import thread_search_routes
 from framework.server._threads import thread_routes
+from framework.server._unsupported import unsupported_routes
 from framework.server.console import Sessions, console_error, console_routes
 from framework.server.tokens import TokenStore
 
@@ -66,6 +74,34 @@ class ServerOptions:
     queue: bool = False
     """Put runs on the fleet's queue (``cadre worker`` executes them) instead of executing
     them in the server's process."""
+    team_files: tuple[Path, ...] = ()
+    """Team files served besides the installed teams, each as an assistant named by its
+    team's name (a thread records the file, as ``cadre run --team-config`` does)."""
+    allow_origins: tuple[str, ...] = ()
+    """Web origins whose pages may call the API from a browser (CORS; tokens still needed,
+    no cookies sent): a browser client such as Agent Inbox served from another origin."""
+
+
+_CORS_HEADERS = ("x-api-key", "authorization", "content-type", "last-event-id")
+_CORS_EXPOSED = ("content-location", "location", "x-pagination-next", "x-pagination-total")
+
+
+def _cross_origin(origins: tuple[str, ...]) -> list[Middleware]:
+    """The CORS layer for ``origins`` (none without them): preflights answered, the API's
+    headers allowed and exposed, never credentials (a page's calls carry their own token)."""
+    if not origins:
+        return []
+    return [
+        Middleware(
+            CORSMiddleware,
+            allow_origins=list(origins),
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+            allow_headers=list(_CORS_HEADERS),
+            expose_headers=list(_CORS_EXPOSED),
+            allow_credentials=False,
+            max_age=600,
+        )
+    ]
 
 
 def _open(options: ServerOptions) -> Server:
@@ -141,8 +177,10 @@ def build_app(options: ServerOptions) -> Starlette:
     """The ASGI app of a server (its databases open when it starts and close when it stops).
 
     Raises:
-        ConfigError: (at startup) No live API token and no ``--no-auth``.
+        ConfigError: A team file is invalid or gives a name another team has; (at startup)
+            no live API token and no ``--no-auth``.
     """
+    offer_team_files(options.team_files)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -152,23 +190,33 @@ def build_app(options: ServerOptions) -> Starlette:
         resumed = await server.runs.recover()
         if resumed:
             logger.warning("cadre: resuming %d run(s) a stopped server left unfinished", resumed)
+        sweeping = asyncio.create_task(sweep_forever(server))
         try:
             yield
         finally:
+            sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeping
             server.close()
 
     routes = [
         Route("/", _root, methods=["GET"]),
         Route("/ok", _root, methods=["GET"]),
+        *info_routes(),
         *assistant_routes(),
+        *thread_search_routes(),
+        *prune_routes(),
         *thread_routes(),
         *run_routes(),
+        *stateless_routes(),
         *store_routes(),
         *console_routes(),
+        *unsupported_routes(),  # last: a route served above takes over
     ]
     return Starlette(
         routes=routes,
         middleware=[
+            *_cross_origin(options.allow_origins),
             *([Middleware(LocalOnly)] if options.no_auth else []),
             Middleware(_BodyLimit),
         ],

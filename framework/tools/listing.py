@@ -34,10 +34,11 @@ from pydantic import BaseModel
 from framework.engine.nodes.team_node import TeamNode
 from framework.engine.roles import Worker
 from framework.engine.worker_kinds import WorkerKinds
+from framework.policy.names import TeamNames
 from framework.tools._mcp_tool import McpTool, describe
 from framework.tools.mcp import McpServer, McpToolbox
 
-__all__ = ["ANY_KIND", "NO_TOOLS", "ToolRow", "team_tools", "worker_tools"]
+__all__ = ["ANY_KIND", "NO_TOOLS", "ToolRow", "team_names", "team_tools", "worker_tools"]
 
 ANY_KIND = "*"
 """The kind of a worker that takes every task (a team without worker kinds)."""
@@ -58,6 +59,8 @@ class ToolRow:
         tool: The name a model calls the tool by (``-``: none).
         description: One line.
         arguments: The JSON schema of its arguments (``{}``: none).
+        aliases: Other names it goes by, which policies match too (an MCP tool's name on its
+            server when the team exposes it prefixed); not in :meth:`as_dict`.
     """
 
     team: str
@@ -66,13 +69,16 @@ class ToolRow:
     tool: str = "-"
     description: str = ""
     arguments: dict[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "description", " ".join(self.description.split()))
 
     def as_dict(self) -> dict[str, Any]:
         """The row as a JSON object."""
-        return asdict(self)
+        row = asdict(self)
+        del row["aliases"]
+        return row
 
 
 def team_tools(graph: StateGraph[Any, Any, Any, Any], team: str | None = None) -> list[ToolRow]:
@@ -95,6 +101,32 @@ def team_tools(graph: StateGraph[Any, Any, Any, Any], team: str | None = None) -
         return rows
     what = "no node of this team runs a worker role that calls tools"
     return [ToolRow(team=name, kind="-", source=NO_TOOLS, description=what)]
+
+
+def team_names(graph: StateGraph[Any, Any, Any, Any]) -> TeamNames:
+    """What ``graph`` has by the names policies match: its workers' tools (MCP servers started
+    to list theirs), its teams and nodes (nested ones too)."""
+    rows = team_tools(graph)
+    teams: set[str] = set()
+    nodes: set[str] = set()
+    _teams_and_nodes(graph, teams, nodes)
+    return TeamNames(
+        tools=frozenset(name for row in rows for name in (row.tool, *row.aliases) if name != "-"),
+        teams=frozenset(teams),
+        nodes=frozenset(nodes),
+    )
+
+
+def _teams_and_nodes(
+    graph: StateGraph[Any, Any, Any, Any], teams: set[str], nodes: set[str]
+) -> None:
+    for name, spec in graph.nodes.items():
+        nodes.add(name)
+        node = spec.runnable
+        if isinstance(node, TeamNode):
+            teams.add(node.team)
+        elif isinstance(node, CompiledStateGraph):
+            _teams_and_nodes(node.builder, teams, nodes)
 
 
 def worker_tools(worker: object, *, team: str, kind: str = ANY_KIND) -> list[ToolRow]:
@@ -167,6 +199,7 @@ def _tool_row(tool: BaseTool, team: str, kind: str) -> ToolRow:
             tool=described.name,
             description=described.description,
             arguments=described.input_schema,
+            aliases=(described.server_tool,) if described.server_tool != described.name else (),
         )
     return ToolRow(
         team=team,

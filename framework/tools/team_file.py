@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from framework.engine.config_file import Where, invalid, read_yaml
 from framework.errors import ConfigError
+from framework.models.specs import anchored_spec, parse_model_spec
 from framework.tools._calls import as_tool
 from framework.tools._mcp_config import McpServer
 
@@ -132,6 +133,14 @@ def load_team_file(path: Path) -> LoadedTeamFile:
         raise invalid(where, error, "team file") from None
     servers = _servers(path.parent, where, spec)
     problems: list[str] = []
+    models: dict[str, str] = {}
+    for role, model in spec.models.items():
+        try:
+            parse_model_spec(model)
+        except ConfigError as error:
+            problems.append(where.at(("models", role), str(error)))
+        models[role] = anchored_spec(model, path.parent)  # scripted:FILE beside the file
+    spec = spec.model_copy(update={"models": models})
     for index, kind in enumerate(spec.kinds):
         problems.extend(
             where.at(("kinds", index, "mcp", n), f"names no server of mcp_servers: {name!r}")

@@ -26,7 +26,7 @@ from framework.server._requests import RunBody
 from framework.server._tables import ThreadRow
 from framework.server._threads import copy_thread, team_of_thread, with_thread_app
 from framework.server.console._sessions import COOKIE, Session, Sessions
-from framework.server.console._views import thread_view, trace_bars
+from framework.server.console._views import STATUSES, thread_status, thread_view, trace_bars
 
 __all__ = ["console_error", "console_routes"]
 
@@ -41,7 +41,11 @@ _TEMPLATES.filters["when"] = lambda seconds: datetime.fromtimestamp(seconds, UTC
     "%Y-%m-%d %H:%M UTC"
 )
 _FIELD = re.compile(r"\b(plan|tasks|answer|task_ids|reason)((?:\.[\w-]+)*): ([^;]+)")
-_STATUSES = ("interrupted", "busy", "idle", "error", "all")
+_FILTERS = (*STATUSES, "all")
+"""What the inbox filters by: a status of :data:`STATUSES`, or all."""
+_RECORDED = {"paused": ("interrupted",), "failed": ("error",)}
+"""The statuses a run records on its thread that the inbox's statuses can come from (a thread
+recorded otherwise is not read for them)."""
 
 
 def _sessions(request: Request) -> Sessions:
@@ -162,10 +166,10 @@ async def _logout(request: Request) -> Response:
 async def _inbox(request: Request) -> Response:
     session = _signed_in(request)
     server = server_of(request)
-    status = request.query_params.get("status", "interrupted")
+    status = request.query_params.get("status", "paused")
     team = request.query_params.get("team", "")
-    if status not in _STATUSES:
-        status = "interrupted"
+    if status not in _FILTERS:
+        status = "paused"
     rows = await blocking(_inbox_rows, server, session.caller, status, team)
     teams = sorted({row["team"] for row in rows if row["team"]} | ({team} if team else set()))
     return _page(
@@ -175,15 +179,20 @@ async def _inbox(request: Request) -> Response:
         status=status,
         team=team,
         teams=teams,
-        statuses=_STATUSES,
+        filters=_FILTERS,
+        statuses=STATUSES,
     )
 
 
 def _inbox_rows(server: Server, caller: Caller, status: str, team: str) -> list[dict[str, Any]]:
     rows = []
     for row in server.tables.threads(caller.tenant):
-        current = "busy" if server.runs.active_run(row.thread_id) else row.status
-        if status not in ("all", current):
+        running = server.runs.active_run(row.thread_id) is not None
+        if status == "running" and not running:
+            continue
+        if running and status not in ("running", "all"):
+            continue
+        if not running and row.status not in _RECORDED.get(status, (row.status,)):
             continue
         found_team = team_of_thread(server, row)
         if team and found_team != team:
@@ -191,7 +200,9 @@ def _inbox_rows(server: Server, caller: Caller, status: str, team: str) -> list[
         view = with_thread_app(
             server, row.thread_id, functools.partial(_read, thread_id=row.thread_id)
         )
-        rows.append({"row": row, "status": current, "team": found_team, "view": view})
+        current = thread_status(view, running=running, failed=row.status == "error")
+        if status in ("all", current):
+            rows.append({"row": row, "status": current, "team": found_team, "view": view})
     return rows
 
 
@@ -245,6 +256,8 @@ async def _thread_page(
         view=view,
         bars=bars,
         running=running,
+        state=thread_status(view, running=running, failed=row.status == "error"),
+        statuses=STATUSES,
         errors=errors or {},
         submitted=submitted or {},
         json=lambda value: json.dumps(value, indent=2, ensure_ascii=False),

@@ -1,6 +1,7 @@
 """What the console shows of a thread, read from its state: the question, the plan, the tasks
 with their results, the evidence with citations, the answer, the audit trail, the pending
-reviews, the history, and the trace waterfall (from telemetry, when installed)."""
+reviews, the policy audit and usage, the history, the trace waterfall (from telemetry, when
+installed), and its status in the words of ``cadre threads``."""
 
 from __future__ import annotations
 
@@ -13,10 +14,31 @@ from langgraph.types import StateSnapshot
 
 from framework.database.home import DataHome
 from framework.engine.state import to_jsonable
+from framework.policy.records import usage_totals
+from framework.retention import STATUS_LABELS
 from framework.review.api import requests_in
 from framework.server._shapes import checkpoint_json
 
-__all__ = ["TRACE_ENTRY_POINTS", "Bar", "ThreadView", "thread_view", "trace_bars"]
+__all__ = [
+    "STATUSES",
+    "TRACE_ENTRY_POINTS",
+    "Bar",
+    "ThreadView",
+    "thread_status",
+    "thread_view",
+    "trace_bars",
+]
+
+STATUSES: dict[str, str] = {
+    "paused": STATUS_LABELS["paused"],
+    "running": "running",
+    "interrupted": STATUS_LABELS["interrupted"],
+    "failed": STATUS_LABELS["failed"],
+    "done": STATUS_LABELS["done"],
+    "new": "no run yet",
+}
+"""What a thread is doing, in the words of ``cadre threads`` (``running``: a run of this
+server executes it now, which the command line cannot tell from ``interrupted``)."""
 
 TRACE_ENTRY_POINTS = "cadre.trace_trees"
 """Where the span trees of a thread come from (telemetry registers one)."""
@@ -49,6 +71,25 @@ class ThreadView:
     reviews: list[dict[str, Any]] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)
     next: list[str] = field(default_factory=list)
+    policy_audit: list[dict[str, Any]] = field(default_factory=list)
+    usage: dict[str, float] = field(default_factory=dict)
+    estimated_calls: float = 0
+    started: bool = False
+
+
+def thread_status(view: ThreadView, *, running: bool, failed: bool) -> str:
+    """The key in :data:`STATUSES` of a thread: running here, paused at a review, its last run
+    failed, nodes due with nothing to decide (a cancelled run, a static breakpoint), done, or
+    no run yet."""
+    if running:
+        return "running"
+    if view.reviews:
+        return "paused"
+    if failed:
+        return "failed"
+    if view.next:
+        return "interrupted"
+    return "done" if view.started else "new"
 
 
 def thread_view(
@@ -69,6 +110,8 @@ def thread_view(
         for number, item in enumerate(result.get("evidence") or [], start=1)
     ]
     plan = values.get("plan") or {}
+    usage = usage_totals(snapshot.values)
+    estimated = usage.pop("estimated_model_calls", 0)
     return ThreadView(
         thread_id=thread_id,
         question=str(values.get("question") or ""),
@@ -80,6 +123,10 @@ def thread_view(
         reviews=[to_jsonable(request) for request in requests_in(snapshot, thread_id)],
         history=[_step(item) for item in history],
         next=list(snapshot.next),
+        policy_audit=sorted(values.get("policy_audit") or [], key=lambda entry: entry["at"]),
+        estimated_calls=estimated,
+        usage=usage,
+        started=snapshot.created_at is not None,
     )
 
 
