@@ -8,8 +8,9 @@ offline. A report is right when:
 - ``open``: a conflict stays open and no finding states either value;
 - ``agreement`` (a control): no conflict is reported and a finding states the value.
 
-"Wrong confirmed" counts reports whose findings state a wrong value; "controls flagged" counts
-controls that report a conflict.
+"Wrong confirmed" counts reports whose findings state a value the gold says is wrong: one of
+``wrong``, or, in an ``open`` case, either disputed value; "controls flagged" counts controls
+that report a conflict.
 """
 
 from __future__ import annotations
@@ -68,8 +69,9 @@ def score_conflict(case: dict[str, Any], report: str) -> ConflictOutcome:
     said = findings(report)
     value, wrong = case.get("value", []), case.get("wrong", [])
     flagged = "open conflict" in report.lower() or "\n## Conflicts" in report
-    wrong_confirmed = bool(_states(said, wrong))
     expect = case["expect"]
+    disputed = [*wrong, *value] if expect == "open" else wrong
+    wrong_confirmed = bool(_states(said, disputed))
     if expect == "confirmed":
         stating = _states(said, value)
         cited = [line for line in stating if _cites(line, case["cite"])]
@@ -83,7 +85,7 @@ def score_conflict(case: dict[str, Any], report: str) -> ConflictOutcome:
     elif expect == "open":
         checks = [
             ("open conflict" in report.lower(), "no conflict is left open"),
-            (not _states(said, [*value, *wrong]), "a disputed value is stated as confirmed"),
+            (not wrong_confirmed, "a disputed value is stated as confirmed"),
         ]
     else:
         checks = [

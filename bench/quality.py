@@ -14,20 +14,23 @@ no network) in one data home. Scoring is strict:
   inside the stated range;
 - a case passes when every key fact is found that way.
 
-Conflicts: tiny hand-made corpora (``bench/quality/conflicts.yaml``) run through the offline
-hypothesis team; see ``bench/_conflict_cases.py`` for what makes a report right.
+Conflicts: tiny hand-made corpora (``bench/quality/conflicts.yaml``, and
+``conflicts-probe.yaml`` written after the value readers) run through the offline hypothesis
+team; see ``bench/_conflict_cases.py`` for what makes a report right.
 
 Extraction: tiny hand-made documents (``bench/quality/extraction.yaml``) through ``cadre
 extract`` then ``cadre ask``; see ``bench/_extraction_cases.py`` for the scoring.
 
 Prints one line per case and a summary line per capability; ``--json PATH`` writes every
-answer.
+answer. Every summary counts the wrong values confirmed: answers whose own statements (the
+findings, for conflicts) state a value the case lists as ``wrong`` (for a conflict left open,
+either disputed value); it must be 0 on every set.
 
 Research also runs on two more sets written before the team was run on them:
 ``research-starlette`` (Starlette's docs) and ``research-click`` (Click's docs).
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-conflicts,extraction] [--only r01,c02] [--json PATH]``.
+conflicts,conflicts-probe,extraction] [--only r01,c02] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -52,11 +55,11 @@ from framework.runs.spec import RunSpec
 try:
     from bench._answers import section_lines
     from bench._conflict_cases import run_conflict_cases
-    from bench._extraction_cases import run_extraction_cases
+    from bench._extraction_cases import answer_sentences, run_extraction_cases
 except ImportError:  # run as a script: bench/ is on the path
     from _answers import section_lines  # type: ignore[no-redef]
     from _conflict_cases import run_conflict_cases  # type: ignore[no-redef]
-    from _extraction_cases import run_extraction_cases  # type: ignore[no-redef]
+    from _extraction_cases import answer_sentences, run_extraction_cases  # type: ignore[no-redef]
 
 HERE = Path(__file__).resolve().parent / "quality"
 CORPUS = HERE / "corpus"
@@ -95,6 +98,13 @@ class Outcome:
     passed: bool
     found: list[bool] = field(default_factory=list)
     answer: str = ""
+    wrong_confirmed: bool = False
+
+
+def wrong_stated(case: dict[str, Any], said: Sequence[str]) -> bool:
+    """Whether a statement states one of the case's ``wrong`` values (none listed: False)."""
+    wrong = [" ".join(spelling.lower().split()) for spelling in case.get("wrong", [])]
+    return any(w in " ".join(line.lower().split()) for line in said for w in wrong)
 
 
 def statements(answer: str) -> list[str]:
@@ -125,7 +135,8 @@ def score(case: dict[str, Any], answer: str) -> Outcome:
     sources = [Source.parse(text) for text in case["sources"]]
     said = statements(answer)
     found = [fact_found(spellings, sources, said) for spellings in case["facts"]]
-    return Outcome(case["id"], case["question"], all(found), found, answer)
+    wrong = wrong_stated(case, said)
+    return Outcome(case["id"], case["question"], all(found) and not wrong, found, answer, wrong)
 
 
 def run_cases(cases: Sequence[dict[str, Any]], corpus: Path = CORPUS) -> list[Outcome]:
@@ -168,7 +179,9 @@ def _research(name: str, cases_file: str, corpus: Path, wanted: set[str]) -> Cap
     the answers."""
     outcomes = run_cases(_cases(cases_file, wanted), corpus)
     count = _tally(outcomes, _with_facts)
-    return f"{name}: {count} questions with every key fact cited", [asdict(o) for o in outcomes]
+    wrong = sum(outcome.wrong_confirmed for outcome in outcomes)
+    summary = f"{name}: {count} questions with every key fact cited; {wrong} wrong values confirmed"
+    return summary, [asdict(o) for o in outcomes]
 
 
 def research(wanted: set[str]) -> Capability:
@@ -181,24 +194,39 @@ def research_starlette(wanted: set[str]) -> Capability:
     return _research("research-starlette", "research-starlette.yaml", STARLETTE, wanted)
 
 
-def conflicts(wanted: set[str]) -> Capability:
-    """Run the conflict cases; print a line per case; return the summary line and reports."""
-    outcomes = run_conflict_cases(_cases("conflicts.yaml", wanted))
+def _conflicts(name: str, cases_file: str, wanted: set[str]) -> Capability:
+    """Run conflict cases; print a line per case; return the summary line and reports."""
+    outcomes = run_conflict_cases(_cases(cases_file, wanted))
     count = _tally(outcomes, lambda o: f"{o.id}  {_verdict(o)}  {o.question}  ({o.why})")
     wrong = sum(outcome.wrong_confirmed for outcome in outcomes)
     flagged = sum(outcome.control_flagged for outcome in outcomes)
     summary = (
-        f"conflicts: {count} cases right; {wrong} with a wrong value confirmed; "
-        f"{flagged} controls flagged"
+        f"{name}: {count} cases right; {wrong} wrong values confirmed; {flagged} controls flagged"
     )
     return summary, [asdict(o) for o in outcomes]
 
 
+def conflicts(wanted: set[str]) -> Capability:
+    """The conflict cases (``conflicts.yaml``)."""
+    return _conflicts("conflicts", "conflicts.yaml", wanted)
+
+
+def conflicts_probe(wanted: set[str]) -> Capability:
+    """The probe conflict cases (``conflicts-probe.yaml``), written after the value readers."""
+    return _conflicts("conflicts-probe", "conflicts-probe.yaml", wanted)
+
+
 def extraction(wanted: set[str]) -> Capability:
     """Run the extraction cases; print a line per case; return the summary line and answers."""
-    outcomes = run_extraction_cases(_cases("extraction.yaml", wanted))
+    cases = _cases("extraction.yaml", wanted)
+    outcomes = run_extraction_cases(cases)
     count = _tally(outcomes, _with_facts)
-    return f"extraction/ask: {count} questions answered right", [asdict(o) for o in outcomes]
+    wrong = sum(
+        wrong_stated(case, answer_sentences(outcome.answer))
+        for case, outcome in zip(cases, outcomes, strict=True)
+    )
+    summary = f"extraction/ask: {count} questions answered right; {wrong} wrong values confirmed"
+    return summary, [asdict(o) for o in outcomes]
 
 
 def research_click(wanted: set[str]) -> Capability:
@@ -211,6 +239,7 @@ CAPABILITIES = {
     "research-starlette": research_starlette,
     "research-click": research_click,
     "conflicts": conflicts,
+    "conflicts-probe": conflicts_probe,
     "extraction": extraction,
 }
 

@@ -31,10 +31,11 @@ from teams.hypothesis.events import (
 from teams.hypothesis.evidence import handed_over
 from teams.hypothesis.roles import HypothesisRoles
 from teams.hypothesis.rules import conflicts_to_resolve
+from teams.hypothesis.safety import Check, check_findings
 from teams.hypothesis.state import HypothesisState
 from teams.hypothesis.verdicts import Assessment
 
-__all__ = ["judge_body", "resolve_body", "status_path", "synthesize_body"]
+__all__ = ["final_check", "judge_body", "resolve_body", "status_path", "synthesize_body"]
 
 
 def status_path(current: HypothesisStatus, target: HypothesisStatus) -> list[HypothesisStatus]:
@@ -183,15 +184,51 @@ def resolve_body(roles: HypothesisRoles) -> Any:
     return body
 
 
+def final_check(memory: ResearchMemory, state: HypothesisState) -> HypothesisState:
+    """The state update of the final check (:mod:`teams.hypothesis.safety`): confirmed
+    hypotheses that evidence stands against, undecided, go back to validating (in memory
+    too), with why; those decided over it say by what."""
+    checks = check_findings(state, memory)
+    hypotheses: dict[str, Hypothesis] = {}
+    for check in checks:
+        if check.held:
+            hypotheses[check.hypothesis.id] = _held_back(memory, check)
+    return {
+        "hypotheses": hypotheses,
+        "held_back": [f"{c.hypothesis.statement} ({c.reason})" for c in checks if c.held],
+        "decided_over": [
+            f"{', '.join(f'`{s}`' for s in c.against)} state otherwise than "
+            f'"{c.hypothesis.statement}"; decided by {c.decided}'
+            for c in checks
+            if c.decided
+        ],
+    }
+
+
+def _held_back(memory: ResearchMemory, check: Check) -> Hypothesis:
+    note = f"final check: {check.reason}"
+    try:
+        return memory.update_hypothesis(
+            check.hypothesis.id, step="final check", status="validating", note=note
+        )
+    except InvalidUpdate:  # not stored (a model's hypothesis): held back in this run only
+        return check.hypothesis.model_copy(update={"status": "validating"})
+
+
 def synthesize_body(roles: HypothesisRoles) -> Any:
-    """The body of the synthesize node: the report, also the run's final answer."""
+    """The body of the synthesize node: the final check, then the report (the run's final
+    answer)."""
 
     def body(state: HypothesisState, context: NodeContext) -> dict[str, Any]:
-        report = roles.synthesizer.synthesize(state, context)
-        hypotheses = (state.get("hypotheses") or {}).values()
-        confirmed = sum(1 for h in hypotheses if h.status == "confirmed")
+        checked = final_check(roles.memory, state)
+        hypotheses = {**(state.get("hypotheses") or {}), **checked.get("hypotheses", {})}
+        seen: HypothesisState = {**state, **checked}
+        seen["hypotheses"] = hypotheses
+        report = roles.synthesizer.synthesize(seen, context)
+        confirmed = sum(1 for h in hypotheses.values() if h.status == "confirmed")
         emit(context, ReportWritten(confirmed=confirmed, chars=len(report)))
         return {
+            **checked,
             "report": report,
             "final_answer": report,
             "evidence": handed_over(roles.memory, state),

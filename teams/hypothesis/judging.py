@@ -2,12 +2,13 @@
 
 For each hypothesis, the evidence close in meaning to its statement (cosine >= ``similar``) on
 the same subject supports it, unless it disagrees
-(:func:`teams.language.contradiction.disagreement`:
-another figure, date, colour, material or fuel, or the negation), in which case it contradicts
-it. A correction ("a misprint", "was corrected to") neither supports nor contradicts: the
-resolver weighs it. A supporting and a contradicting piece of evidence that
-disagree are a conflict, unless a conflict between the same two claims is already known.
-Evidence on the losing side of a resolved conflict no longer counts.
+(:func:`teams.language.contradiction.disagreement`: another value of the same attribute, or
+the negation), in which case it contradicts it. The rest of the run's evidence, however far in
+meaning, contradicts it when it disagrees (a value in a table row, a sentence with extra
+clauses). A correction ("a misprint", "was corrected to") neither supports nor contradicts:
+the resolver weighs it. A supporting and a contradicting piece of evidence that disagree are a
+conflict, unless a conflict between the same two claims is already known. Evidence on the
+losing side of a resolved conflict no longer counts.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from teams.language.contradiction import (
     claim_of,
     disagreement,
     same_subject,
+    stated_otherwise,
 )
 
 __all__ = ["EvidenceJudge", "confidence_of"]
@@ -93,7 +95,8 @@ class EvidenceJudge:
         book = _Book(self.memory)
         known = {h.statement: h for h in (state.get("hypotheses") or {}).values()}
         statements = {**known, **dict.fromkeys(self._proposals(state, list(known)))}
-        weighed = {s: self._weigh(s, h, book) for s, h in statements.items()}
+        run = list(state.get("evidence_ids") or [])
+        weighed = {s: self._weigh(s, h, book, run) for s, h in statements.items()}
         conflicts = self._conflicts(state, weighed, book)
         disputed = {eid for c in conflicts for eid in (c.source_a, c.source_b)}
         disputed |= {
@@ -132,9 +135,10 @@ class EvidenceJudge:
         return proposals
 
     def _weigh(
-        self, statement: str, known: Hypothesis | None, book: _Book
+        self, statement: str, known: Hypothesis | None, book: _Book, run: list[str]
     ) -> tuple[list[str], list[str]]:
-        """Ids of the evidence supporting and contradicting ``statement`` (known ones first)."""
+        """Ids of the evidence supporting and contradicting ``statement`` (known ones first):
+        close evidence supports or contradicts, the rest of the run's only contradicts."""
         support = list(known.supporting) if known is not None else []
         against = list(known.contradicting) if known is not None else []
         for scored in self.memory.relevant(statement, n=10, min_score=self.similar):
@@ -148,6 +152,12 @@ class EvidenceJudge:
                 against.append(evidence.id)
             elif same_subject(statement, evidence.text, self.overlap):
                 support.append(evidence.id)
+        weighed = {*support, *against}
+        for evidence in book([i for i in run if i not in weighed]):
+            if claim_of(evidence.text).correction or evidence.text == statement:
+                continue
+            if stated_otherwise(statement, evidence.text) is not None:
+                against.append(evidence.id)
         return support, against
 
     def _conflicts(

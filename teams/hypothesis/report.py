@@ -69,6 +69,7 @@ def _conflicts(state: HypothesisState, cite: _Citations) -> list[str]:
         else:
             cited = f"a judgment between {sides}"
         lines.append(f"- {conflict.description}. Resolution: {conflict.resolution} ({cited})")
+    lines += [f"- {line}." for line in state.get("decided_over") or []]
     return ["## Conflicts", "", *lines, ""] if lines else []
 
 
@@ -78,10 +79,13 @@ def _unresolved(state: HypothesisState, cite: _Citations) -> list[str]:
         for c in (state.get("conflicts") or {}).values()
         if c.status == "open"
     ]
+    held = state.get("held_back") or []
+    lines += [f"- Open conflict, not confirmed: {line}" for line in held]
     for status in ("validating", "proposed"):
         lines += [
             f"- Still {status} (confidence {h.confidence:.2f}): {h.statement}"
             for h in _by_confidence(state, status)
+            if not any(line.startswith(f"{h.statement} (") for line in held)
         ]
     lines += [
         f"- Source {e.source} failed on {e.query!r}: {e.error}" for e in state.get("errors") or []

@@ -1,10 +1,12 @@
 """The offline resolver: a correction or a third source decides; else the newer dated source.
 
-Decisive evidence is other evidence close in meaning to either side that either corrects one
-of them ("a misprint", "confused it with", "was corrected to"; see
-:func:`teams.language.contradiction.correction_of`) or agrees with exactly one of them (the judge's
-agreement test); corrections are weighed first. Without it, the newer dated source is
-preferred. Without dates, nothing decides: the conflict stays open and the report says so.
+A side that rejects the other's value in its own sentence ("31 m, not 37 m as the guide
+says") decides first. Then decisive evidence is other evidence close in meaning to either
+side that either corrects one of them ("a misprint", "confused it with", "was corrected to";
+see :func:`teams.language.contradiction.correction_of`) or agrees with exactly one of them
+(the judge's agreement test); corrections are weighed first. Without it, the newer dated
+source is preferred. Without dates, nothing decides: the conflict stays open and the report
+says so.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from framework.engine.runtime import NodeContext
 from framework.memory import Conflict, EvidenceRecord, ResearchMemory
 from teams.hypothesis.verdicts import Resolution, newer_side, side_of
-from teams.language.contradiction import DEFAULT_OVERLAP, claim_of
+from teams.language.contradiction import DEFAULT_OVERLAP, claim_of, correction_of
 
 __all__ = ["DecisiveSourceResolver", "candidates"]
 
@@ -65,7 +67,12 @@ class DecisiveSourceResolver:
     def resolve(
         self, conflict: Conflict, a: EvidenceRecord, b: EvidenceRecord, context: NodeContext
     ) -> Resolution | None:
-        """The first decisive candidate, else the newer dated side, else None (stays open)."""
+        """A side correcting the other, the first decisive candidate, else the newer dated side,
+        else None (stays open)."""
+        for side, other in ((a, b), (b, a)):
+            if correction_of(side.text, a.text, b.text) == side.text != other.text:
+                text = f"{side.source} corrects {other.source} in its own words: {side.text}"
+                return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=side.id)
         for evidence in candidates(self.memory, a, b, similar=self.similar):
             upheld = side_of(evidence, a, b, self.overlap)
             if upheld is None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -30,6 +31,8 @@ from framework.engine.records import SourceError
 from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage
 from teams.language.contradiction import claim_of, same_subject
+from teams.language.relative_dates import resolve_relative_dates
+from teams.language.tables import table_statements
 from teams.language.values import stated_date
 from teams.research.offline import cited_sentence
 from teams.research.text import scored_sentences
@@ -78,10 +81,18 @@ def corpus_source(
     return StructuredTool.from_function(search_corpus, name=name)
 
 
+def readable(passage: Passage) -> Passage:
+    """The passage as the value readers see it: table rows as statements, relative dates
+    with the year they name (line for line, so citations hold)."""
+    text = resolve_relative_dates(table_statements(passage.text))
+    return passage if text == passage.text else replace(passage, text=text)
+
+
 def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     """The passage's most relevant sentence to ``query``, then the passage's corrections of it
     ("that was a misprint", "was corrected to": on its subject, or the sentence right after
-    it), each as ``(path:line, sentence)``."""
+    it), each as ``(path:line, sentence)``; read through :func:`readable`."""
+    passage = readable(passage)
     cited = cited_sentence(passage, query)
     if cited is None:
         return []

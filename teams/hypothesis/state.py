@@ -95,3 +95,7 @@ class HypothesisState(GovernedState, total=False):
     memory_note: str
     evidence: list[Evidence]
     """The run's evidence as framework records, for the phases after it (MetaCoordinator)."""
+    held_back: list[str]
+    """Findings the final check kept from being confirmed, each with the evidence against it."""
+    decided_over: list[str]
+    """What let a finding through the final check over evidence stating otherwise."""

@@ -1,5 +1,7 @@
-"""The offline readers' shared language: values and their normal forms, verbs, contradiction
-between statements, and the layout of a cited answer. Imports only the framework."""
+"""The offline readers' shared language: values and their normal forms (figures, units,
+money, fractions, ordinals, ranges, dates), Markdown table rows and relative dates read as
+statements, verbs, contradiction between statements, and the layout of a cited answer.
+Imports only the framework (and :mod:`teams.research.text`'s word helpers)."""
 
 from __future__ import annotations
 
@@ -18,8 +20,11 @@ from teams.language.contradiction import (
     correction_of,
     differing_names,
     disagreement,
+    rejects,
     same_subject,
 )
+from teams.language.relative_dates import resolve_relative_dates
+from teams.language.tables import table_statements
 from teams.language.values import (
     CATEGORIES,
     Value,
@@ -50,8 +55,11 @@ __all__ = [
     "disagreement",
     "lemma",
     "note_section",
+    "rejects",
+    "resolve_relative_dates",
     "same_subject",
     "stated_date",
+    "table_statements",
     "value_words",
     "values_agree",
     "values_in",

@@ -1,14 +1,18 @@
 """An offline test of whether two statements are about the same thing and whether they disagree.
 
-Shared by the MetaCoordinator's risk assessment and the hypothesis team's judge and resolver.
-A statement is read as a :class:`Claim`: what it is about (its content words, less the words of
-its values), the values it states (:mod:`teams.language.values`: figures in words or digits with
-units,
-dates, colours, materials, fuels) and whether it is negated ("shut" reads as "not open"). Two
-claims are about the same thing when they share most of their content words; they disagree
-when, about the same thing, they give values of the same kind that differ, or one negates what
-the other states. The same value in other words ("30" and "thirty", "3 km" and "3000 metres",
-"shut" and "not open") is agreement.
+Shared by the MetaCoordinator's risk assessment and the hypothesis team's judge, resolver and
+final check. A statement is read as a :class:`Claim`: what it is about (its content words, less
+the words of its values), the values it states (:mod:`teams.language.values`: figures in words
+or digits with units, money, fractions, ordinals, dates, colours, materials, fuels), the values
+it rejects in passing ("31 m, not 37 m as the guide says") and whether it is negated ("shut"
+reads as "not open"). Two claims are about the same thing when they share most of their
+content words; they disagree when, about the same thing, they give values of the same kind
+that differ, put other words in the place of a value ("built of teak", "built of larch") or
+figures the readers cannot compare ("$40", "40 zł"), one rejects the other's value, or one
+negates what the other states. The same value in other
+words ("30" and "thirty", "3 km" and "3000 metres", "shut" and "not open") is agreement.
+Sentences that share a name but carry extra clauses are compared value by value, each value by
+the words beside it ("carries the canal 38 metres above the valley").
 
 A sentence that reports a value as wrong ("a misprint", "confused it with", "was corrected
 to") is a correction, not a claim: :func:`correction_of` reads which value it rejects.
@@ -24,12 +28,20 @@ Example:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from teams.language._polarity import (
+    NEGATION,
+    OPPOSITES,
+    REJECTS,
+    UPHOLDS,
+    normal_word,
+    split_contrast,
+)
+from teams.language.frames import differing_figures, differing_names, differing_words, names_in
 from teams.language.values import Value, value_words, values_agree, values_in
-from teams.research.text import STOPWORDS, keywords, stem
+from teams.research.text import keywords, stem
 
 __all__ = [
     "DEFAULT_OVERLAP",
@@ -39,77 +51,71 @@ __all__ = [
     "correction_of",
     "differing_names",
     "disagreement",
+    "rejects",
     "same_subject",
+    "stated_otherwise",
 ]
 
 DEFAULT_OVERLAP = 0.6
 """Share of the shorter statement's content words the other must contain to be on its subject."""
-
-_NEGATION = re.compile(
-    r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't|wasn't|weren't|won't|"
-    r"no)\b",
-    re.IGNORECASE,
-)
-_OPPOSITES = {
-    "shut": "open",
-    "closed": "open",
-    "closes": "open",
-    "forbidden": "allowed",
-    "prohibited": "allowed",
-    "banned": "allowed",
-    "disallowed": "allowed",
-    "unavailable": "available",
-    "disabled": "enabled",
-    "absent": "present",
-    "excluded": "included",
-    "impossible": "possible",
-    "unsupported": "supported",
-    "invalid": "valid",
-    "false": "true",
-    "unsafe": "safe",
-}
-"""Words that state the negation of another: "shut" is "not open"."""
-_SAME = {"permitted": "allowed", "opened": "open"}
-_REJECTS = re.compile(
-    r"\b(?:misprint(?:ed|s)?|typo|mistaken(?:ly)?|mistook|mix(?:ed)? up|(?:a|by|in) (?:mistake|"
-    r"error)|erroneous(?:ly)?|(?:is|was|were|are) wrong|wrongly|(?:is|was|were|are) incorrect|"
-    r"incorrectly|confus(?:ed|es|ing)\b[^.;]*\bwith)\b",
-    re.IGNORECASE,
-)
-_UPHOLDS = re.compile(
-    r"\b(?:corrected to|amended to|should (?:read|be|have been)|is actually|was actually|"
-    r"in fact|correct (?:figure|value|date|number) is|rather)\b",
-    re.IGNORECASE,
-)
+_NAMED_OVERLAP = 0.3
+"""The share enough for two statements that name the same thing (compared value by value)."""
 
 
 @dataclass(frozen=True)
 class Claim:
-    """What a statement is about, the values it states, and whether it is negated."""
+    """What a statement is about, the values it states and rejects, and whether it is negated."""
 
     text: str
     about: frozenset[str]
     values: tuple[Value, ...]
     negated: bool
     correction: bool
+    rejected: tuple[Value, ...] = ()
+    denials: int = 0
+    """How many negations ("not", "never") it holds."""
+    flipped: tuple[str, ...] = ()
+    """What its words that state another's negation deny ("shut" denies "open")."""
 
 
 @lru_cache(maxsize=4096)
 def claim_of(text: str) -> Claim:
-    """``text`` read as a claim."""
-    values = tuple(values_in(text))
+    """``text`` read as a claim (a contrasted clause's values are rejected, not stated)."""
+    kept, contrasted = split_contrast(text)
+    rejected = tuple(values_in(contrasted)) if contrasted else ()
+    if not rejected:
+        kept = text
+    values = tuple(values_in(kept))
     skip = value_words(values)
     about: set[str] = set()
-    flips = 0
-    for word in keywords(text):
-        if word in skip or word.isdigit() or _NEGATION.fullmatch(word):
+    flipped: list[str] = []
+    for word in keywords(kept):
+        if word in skip or word.isdigit() or NEGATION.fullmatch(word):
             continue
-        if word in _OPPOSITES:
-            flips += 1
-        about.add(stem(_OPPOSITES.get(word) or _SAME.get(word) or word))
-    negated = (len(_NEGATION.findall(text)) + flips) % 2 == 1
-    correction = bool(_REJECTS.search(text) or _UPHOLDS.search(text))
-    return Claim(text, frozenset(about), values, negated, correction)
+        if word in OPPOSITES:
+            flipped.append(stem(OPPOSITES[word]))
+        about.add(stem(normal_word(word)))
+    denials = len(NEGATION.findall(kept))
+    negated = (denials + len(flipped)) % 2 == 1
+    correction = bool(REJECTS.search(kept) or UPHOLDS.search(kept))
+    rejected = tuple(_elliptic(value, values) for value in rejected)
+    return Claim(
+        text, frozenset(about), values, negated, correction, rejected, denials, tuple(flipped)
+    )
+
+
+def _elliptic(value: Value, stated: tuple[Value, ...]) -> Value:
+    """A figure rejected beside a stated one takes its unit ("45 cars rather than the 60")."""
+    if value.kind != "count" or any(o.kind == "count" and o.key == value.key for o in stated):
+        return value
+    for other in stated:
+        if other.kind in ("quantity", "money") and other.unit:
+            figure = " ".join(value.words)
+            text = f"{other.unit} {figure}" if other.kind == "money" else f"{figure} {other.unit}"
+            return next(iter(values_in(text)), value)
+        if other.kind == "count" and other.key:
+            return Value("count", other.key, value.number, label=value.label, words=value.words)
+    return value
 
 
 def same_subject(first: str, second: str, overlap: float = DEFAULT_OVERLAP) -> bool:
@@ -120,32 +126,57 @@ def same_subject(first: str, second: str, overlap: float = DEFAULT_OVERLAP) -> b
     return len(words_a & words_b) / min(len(words_a), len(words_b)) >= overlap
 
 
-def _groups(claim: Claim) -> dict[tuple[str, str], list[Value]]:
+_KEYED = ("quantity", "count", "date", "time", "ordinal")
+
+
+def _groups(values: tuple[Value, ...]) -> dict[tuple[str, str], list[Value]]:
     grouped: dict[tuple[str, str], list[Value]] = {}
-    for value in claim.values:
-        key = value.key if value.kind in ("quantity", "count", "date", "time") else ""
+    for value in values:
+        key = value.key if value.kind in _KEYED else ""
         grouped.setdefault((value.kind, key), []).append(value)
     return grouped
 
 
-def _differing(first: Claim, second: Claim) -> tuple[str, list[Value], list[Value]] | None:
-    """The first kind of value both claims state with no value in common, and those values."""
-    groups_b = _groups(second)
-    for key, values_a in _groups(first).items():
+def _differing(
+    first: Claim, second: Claim, *, beside: bool = False
+) -> tuple[str, list[Value], list[Value]] | None:
+    """The first kind of value both claims state with no value in common, and those values.
+
+    Values are compared pairwise when the words beside them share a stem (``beside``), or,
+    without ``beside``, when either side states one value of the kind or has no such words.
+    """
+    groups_b = _groups(second.values)
+    for key, values_a in _groups(first.values).items():
         values_b = groups_b.get(key)
-        if values_b and not any(values_agree(a, b) for a in values_a for b in values_b):
+        if not values_b:
+            continue
+        single = len(values_a) == 1 and len(values_b) == 1 and not beside
+        pairs = [
+            (a, b)
+            for a in values_a
+            for b in values_b
+            if single or a.around & b.around or (not beside and not (a.around and b.around))
+        ]
+        if pairs and not any(values_agree(a, b) for a, b in pairs):
             return key[0], values_a, values_b
     return None
 
 
-_KIND_NAMES = {"quantity": "figures", "count": "numbers", "date": "dates", "time": "times"}
+_KIND_NAMES = {
+    "quantity": "figures",
+    "count": "numbers",
+    "date": "dates",
+    "time": "times",
+    "money": "amounts",
+}
 
 
 def disagreement(first: str, second: str, overlap: float = DEFAULT_OVERLAP) -> str | None:
     """Why the two statements disagree about the same subject, or ``None`` when they do not.
 
     A statement that adds a value the other lacks (a detail) does not disagree with it; a
-    correction (:func:`correction_of`) is not a claim and disagrees with nothing.
+    correction (:func:`correction_of`) is not a claim and disagrees with nothing. Two
+    statements that share a name but too few other words are compared value by value.
     """
     a, b = claim_of(first), claim_of(second)
     if a.correction or b.correction:
@@ -154,65 +185,128 @@ def disagreement(first: str, second: str, overlap: float = DEFAULT_OVERLAP) -> s
     if names is not None:
         return f"different names ({names[0]}, {names[1]})"
     if not same_subject(first, second, overlap):
-        return None
+        return _beside_names(a, b) if same_subject(first, second, _NAMED_OVERLAP) else None
     return _values_differ(a, b)
 
 
+def _described(differing: tuple[str, list[Value], list[Value]]) -> str:
+    kind, values_a, values_b = differing
+    labels = ", ".join(dict.fromkeys(v.label for v in [*values_a, *values_b]))
+    return f"different {_KIND_NAMES.get(kind, kind + 's')} ({labels})"
+
+
 def _values_differ(a: Claim, b: Claim) -> str | None:
-    """How two claims on one subject differ: other names, values, or polarity; None if not."""
-    names_a, names_b = _names(a.text) - _names(b.text), _names(b.text) - _names(a.text)
-    if names_a and names_b:
-        return f"different names ({', '.join(sorted(names_a))}; {', '.join(sorted(names_b))})"
-    differing = _differing(a, b)
-    if differing is not None:
-        kind, values_a, values_b = differing
-        labels = ", ".join(dict.fromkeys(v.label for v in [*values_a, *values_b]))
-        return f"different {_KIND_NAMES.get(kind, kind + 's')} ({labels})"
-    if a.negated != b.negated:
-        return "one negates what the other states"
+    """How two claims on one subject differ: other names, values, rejected values, polarity,
+    other words or figures in the place of a value; None if they do not."""
+    for reason in (_other_names, _other_values, _refusal, _polarity, _other_words):
+        why = reason(a, b)
+        if why is not None:
+            return why
     return None
 
 
-_WORDS = re.compile(r"[A-Za-z][\w'-]*|\d[\d,.:]*")
-_MAX_NAME_WORDS = 4
-_MIN_SHARED_WORDS = 2
+def _other_names(a: Claim, b: Claim) -> str | None:
+    names_a, names_b = names_in(a.text) - names_in(b.text), names_in(b.text) - names_in(a.text)
+    if names_a and names_b:
+        return f"different names ({', '.join(sorted(names_a))}; {', '.join(sorted(names_b))})"
+    return None
 
 
-def differing_names(first: str, second: str) -> tuple[str, str] | None:
-    """The names two statements put in the same place, when that is all that differs.
+def _other_values(a: Claim, b: Claim) -> str | None:
+    differing = _differing(a, b)
+    return None if differing is None else _described(differing)
 
-    "The bridge was designed by Ada Marsh." and "The bridge was designed by John Rennie." give
-    ``("Ada Marsh", "John Rennie")``: the words before and after are the same, and what differs
-    is a capitalised name (not the first word) on each side. A name that is part of the other
-    ("Rennie", "John Rennie") is no difference.
-    """
-    a, b = _WORDS.findall(first), _WORDS.findall(second)
-    lower_a, lower_b = [w.lower() for w in a], [w.lower() for w in b]
-    start = 0
-    while start < min(len(a), len(b)) and lower_a[start] == lower_b[start]:
-        start += 1
-    end = 0
-    while end < min(len(a), len(b)) - start and lower_a[-1 - end] == lower_b[-1 - end]:
-        end += 1
-    name_a, name_b = a[start : len(a) - end], b[start : len(b) - end]
-    shared = keywords(" ".join([*a[:start], *a[len(a) - end :]]))
-    if not start or len(shared) < _MIN_SHARED_WORDS:
+
+def _refusal(a: Claim, b: Claim) -> str | None:
+    for one, other in ((a, b), (b, a)):
+        refused = _refused(one, other)
+        if refused is not None:
+            return f"one rejects the other's value ({refused.label})"
+    return None
+
+
+def _polarity(a: Claim, b: Claim) -> str | None:
+    """One negates what the other states: negations, and words denying a word both share
+    ("shut" against "open"; "disabled" counts only where "enabled" is said of both)."""
+    shared = a.about & b.about
+
+    def negated(claim: Claim) -> bool:
+        return (claim.denials + sum(word in shared for word in claim.flipped)) % 2 == 1
+
+    return _NEGATES if negated(a) != negated(b) else None
+
+
+_NEGATES = "one negates what the other states"
+_NEGATION_OVERLAP = 0.8
+"""The share of words a negation needs to count between statements far apart in meaning."""
+
+
+def stated_otherwise(statement: str, text: str) -> str | None:
+    """Why ``text`` states otherwise than ``statement`` when nothing says the two are close in
+    meaning (evidence found for another query): another value of the same attribute, or a
+    rejection of its value (:func:`rejects`); a negation only between statements sharing most
+    of their words."""
+    why = disagreement(statement, text)
+    if why == _NEGATES and not same_subject(statement, text, _NEGATION_OVERLAP):
         return None
-    if not (0 < len(name_a) <= _MAX_NAME_WORDS and 0 < len(name_b) <= _MAX_NAME_WORDS):
-        return None
-    if not all(word[0].isupper() for word in [*name_a, *name_b]):
-        return None
-    valued = value_words([*claim_of(first).values, *claim_of(second).values])
-    if any(word.lower() in valued for word in [*name_a, *name_b]):
-        return None  # "May 1932" and "June 1932" are dates, compared as values
-    return " ".join(name_a), " ".join(name_b)
+    if why is None and rejects(text, statement):
+        return "it rejects the value"
+    return why
 
 
-def _names(text: str) -> set[str]:
-    """The capitalised words of ``text`` after its first word: the names it mentions."""
-    words = _WORDS.findall(text)[1:]
-    skip = STOPWORDS | value_words(claim_of(text).values)
-    return {word.lower() for word in words if word[0].isupper() and word.lower() not in skip}
+def _other_words(a: Claim, b: Claim) -> str | None:
+    words = differing_words(a.text, b.text)
+    if words is not None:
+        return f"different values ({words[0]}; {words[1]})"
+    figures = differing_figures(a.text, b.text)
+    if figures is not None:
+        return f"values that cannot be compared ({figures[0]}; {figures[1]})"
+    return None
+
+
+def _beside_names(a: Claim, b: Claim) -> str | None:
+    """Values that differ, each beside the same words, in statements sharing a name."""
+    if not names_in(a.text) & names_in(b.text):
+        return None
+    differing = _differing(a, b, beside=True)
+    return None if differing is None else _described(differing)
+
+
+def _refused(one: Claim, other: Claim) -> Value | None:
+    """A value ``other`` states that ``one`` rejects in passing, or None."""
+    for value in other.values:
+        for rejected in one.rejected:
+            same_kind = value.kind == rejected.kind and (
+                value.kind not in _KEYED or value.key == rejected.key
+            )
+            if same_kind and values_agree(value, rejected):
+                return value
+    return None
+
+
+def rejects(text: str, statement: str) -> bool:
+    """Whether ``text`` rejects a value ``statement`` states, on its subject: in passing
+    ("31 m, not 37 m"), or as a correction that names it ("the 40% was a typo") without
+    upholding it."""
+    claim, stated = claim_of(text), claim_of(statement)
+    if not (same_subject(text, statement, 0.3) or names_in(text) & names_in(statement)):
+        return False
+    if _refused(claim, stated) is not None:
+        return True
+    if not claim.correction:
+        return False
+    upheld = UPHOLDS.search(text)
+    if upheld is not None and _mentions(claim_of(text[upheld.end() :]).values, stated.values):
+        return False
+    return _mentions(claim.values, stated.values)
+
+
+def _mentions(values: tuple[Value, ...], stated: tuple[Value, ...]) -> bool:
+    return any(
+        v.kind == s.kind and (v.kind not in _KEYED or v.key == s.key) and values_agree(v, s)
+        for v in values
+        for s in stated
+    )
 
 
 def agrees(first: str, second: str, overlap: float = DEFAULT_OVERLAP) -> bool:
@@ -228,15 +322,20 @@ def correction_of(text: str, first: str, second: str, *, nearby: bool = False) -
 
     A value after "corrected to", "should read", "in fact"... is upheld; a value named with
     "a misprint", "a mistake", "confused"... is rejected, so the other statement is upheld.
+    A statement that rejects the other's value in passing ("X, not Y") upholds itself.
     Returns ``first`` or ``second``; None when ``text`` is no correction, is not on their
     subject (unless ``nearby``: it stands beside one of them, so its "it" is theirs), or names
     both values or neither.
     """
     claim = claim_of(text)
     on_subject = same_subject(text, first, 0.3) or same_subject(text, second, 0.3)
+    if claim.rejected and on_subject:
+        against_first, against_second = rejects(text, first), rejects(text, second)
+        if against_first != against_second:
+            return second if against_first else first
     if not claim.correction or not (nearby or on_subject):
         return None
-    upheld = _UPHOLDS.search(text)
+    upheld = UPHOLDS.search(text)
     if upheld is not None:
         after = claim_of(text[upheld.end() :]).values
         named = _named(after, first, second)
@@ -253,18 +352,8 @@ def _named(values: tuple[Value, ...], first: str, second: str) -> str | None:
     differing = _differing(claim_of(first), claim_of(second))
     if differing is None:
         return None
-    kind, values_a, values_b = differing
-
-    def mentions(side: list[Value]) -> bool:
-        return any(
-            v.kind == kind
-            and (v.kind not in ("quantity", "count") or v.key == s.key)
-            and values_agree(v, s)
-            for v in values
-            for s in side
-        )
-
-    in_a, in_b = mentions(values_a), mentions(values_b)
+    _, values_a, values_b = differing
+    in_a, in_b = _mentions(values, tuple(values_a)), _mentions(values, tuple(values_b))
     if in_a == in_b:
         return None
     return first if in_a else second

@@ -1,10 +1,11 @@
 """The values a sentence states, normalised: numbers in digits or words with their units,
-dates, categorical values (colours, materials, fuels) and the words that carry them.
+ranges, money, fractions and ordinals (:mod:`teams.language.amounts`), dates, categorical
+values (colours, materials, fuels) and the words that carry them.
 
 "six lamps" and "6 lamps" are the same count; "3 km" and "3000 metres" the same length;
-"March 1881" is a date in 1881; "red" is a colour. Figures in different units agree within the
-precision they are written with ("40 feet" and "about 12 metres"); in the same unit they must
-be equal.
+"20-30 m" a range; "March 1881" is a date in 1881; "red" is a colour. Figures in different
+units agree within the precision they are written with ("40 feet" and "about 12 metres"); in
+the same unit they must be equal (or inside the other's range).
 
 Example:
     >>> [v.label for v in values_in("The bridge is 1.2 km long and opened in March 1881.")]
@@ -15,160 +16,27 @@ Example:
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 
+from teams.language._clauses import surroundings
+from teams.language._numbers import Value, number_at
+from teams.language._vocabulary import CATEGORIES, MONTHS, UNITS
+from teams.language.amounts import money_at, ordinal_at, share_at
 from teams.research.text import STOPWORDS, singular
 
 __all__ = ["CATEGORIES", "Value", "stated_date", "value_words", "values_agree", "values_in"]
 
-_SMALL = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen"
-).split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_WORD_NUMBERS = {word: float(n) for n, word in enumerate(_SMALL)} | {
-    word: float(20 + 10 * n) for n, word in enumerate(_TENS)
-}
-_SCALES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "dozen": 12.0}
-
-_UNITS: dict[str, tuple[str, float]] = {}
-for _dimension, _table in {
-    "length": {
-        "mm millimetre millimetres millimeter millimeters": 0.001,
-        "cm centimetre centimetres centimeter centimeters": 0.01,
-        "m metre metres meter meters": 1.0,
-        "km kilometre kilometres kilometer kilometers": 1000.0,
-        "in inch inches": 0.0254,
-        "ft foot feet": 0.3048,
-        "yd yard yards": 0.9144,
-        "mi mile miles": 1609.344,
-    },
-    "mass": {
-        "g gram grams gramme grammes": 0.001,
-        "kg kilogram kilograms kilo kilos": 1.0,
-        "t tonne tonnes ton tons": 1000.0,
-        "lb lbs pound pounds": 0.45359237,
-        "oz ounce ounces": 0.028349523125,
-    },
-    "duration": {
-        "ms millisecond milliseconds": 0.001,
-        "s sec secs second seconds": 1.0,
-        "min mins minute minutes": 60.0,
-        "h hr hrs hour hours": 3600.0,
-        "day days": 86400.0,
-        "week weeks": 604800.0,
-        "year years": 31557600.0,
-    },
-    "volume": {
-        "ml millilitre millilitres milliliter milliliters": 0.001,
-        "l litre litres liter liters": 1.0,
-        "gallon gallons": 3.785411784,
-    },
-    "area": {"hectare hectares ha": 10000.0, "acre acres": 4046.8564224},
-    "data": {
-        "byte bytes": 1.0,
-        "kb kib kilobyte kilobytes": 1024.0,
-        "mb mib megabyte megabytes": 1024.0**2,
-        "gb gib gigabyte gigabytes": 1024.0**3,
-    },
-    "share": {"% percent per-cent": 1.0},
-}.items():
-    for _names, _factor in _table.items():
-        _UNITS |= {name: (_dimension, _factor) for name in _names.split()}
-
-CATEGORIES: dict[str, str] = {}
-"""Categorical value words and their category: two different values of one category disagree."""
-for _category, _words in {
-    "colour": "red green blue yellow black white grey gray brown orange purple pink violet "
-    "crimson scarlet maroon navy turquoise silver golden beige",
-    "material": "slate copper stone brick wood wooden timber steel iron concrete glass marble "
-    "granite sandstone limestone tin lead thatch bronze brass aluminium aluminum clay tile "
-    "tiles plastic oak pine",
-    "fuel": "coal diesel petrol gasoline kerosene paraffin peat hydrogen electricity electric "
-    "steam battery charcoal oil gas lpg propane methane biodiesel ethanol solar wind nuclear",
-}.items():
-    CATEGORIES |= dict.fromkeys(_words.split(), _category)
-
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 _TOKEN = re.compile(
-    r"\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\d{1,2}:\d{2}\b|\d+(?:,\d{3})*(?:\.\d+)?|"
-    r"[A-Za-z]+(?:-[A-Za-z]+)*|%",
+    r"\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\d{1,2}:\d{2}\b|\d+(?:st|nd|rd|th)\b|"
+    r"\d{1,2}/\d{1,3}\b(?!/)|\d+(?:,\d{3})*(?:\.\d+)?|[A-Za-z]+(?:-[A-Za-z]+)*|"
+    r"[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
     re.IGNORECASE,
 )
 _DATE_LEAD = frozenset("in since from of by until till on year around about circa c".split())
 _APPROXIMATE = frozenset("about around approximately roughly nearly almost some circa".split())
-
-
-@dataclass(frozen=True)
-class Value:
-    """One value a sentence states.
-
-    ``kind`` is "quantity" (``key`` the dimension, ``number`` in base units), "count" (``key``
-    what is counted), "date" (``key`` "date", ``number`` the year) or a category ("colour"...,
-    ``key`` the value word). ``unit`` is how the figure was written; ``precision`` how far its
-    rounding may be off, in base units; ``words`` the tokens it was read from.
-    """
-
-    kind: str
-    key: str
-    number: float = 0.0
-    unit: str = ""
-    precision: float = 0.0
-    label: str = ""
-    words: tuple[str, ...] = ()
-
-
-def _digits(token: str) -> tuple[float, float] | None:
-    """A digit token's value and rounding precision, or None ("1,2" is not a number)."""
-    plain = token.replace(",", "")
-    if "," in token and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
-        return None
-    try:
-        number = float(plain)
-    except ValueError:
-        return None
-    if "." in plain:
-        return number, 0.5 * 10 ** -len(plain.split(".")[1])
-    zeros = len(plain) - len(plain.rstrip("0")) if number else 0
-    return number, 0.5 * 10**zeros
-
-
-def _spelled(tokens: list[str], start: int) -> tuple[float, float, int] | None:
-    """A number in words from ``tokens[start]``: its value, precision and token count."""
-    total, current, used, smallest = 0.0, 0.0, 0, 1.0
-    index = start
-    while index < len(tokens):
-        word = tokens[index].lower()
-        parts = word.split("-")
-        if all(part in _WORD_NUMBERS for part in parts) and len(parts) <= 2:
-            current += sum(_WORD_NUMBERS[part] for part in parts)
-            smallest = 1.0 if parts[-1] not in _TENS else 10.0
-        elif word in _SCALES and (used or word == "dozen"):
-            scale = _SCALES[word]
-            current = (current or 1.0) * scale
-            smallest = scale
-            if scale >= 1000:
-                total, current = total + current, 0.0
-        elif (
-            word == "and"
-            and used
-            and index + 1 < len(tokens)
-            and tokens[index + 1].lower() in (_WORD_NUMBERS)
-        ):
-            pass
-        else:
-            break
-        index += 1
-        used = index - start
-    if not used:
-        return None
-    return total + current, 0.5 * smallest, used
 
 
 def _year(tokens: list[str], index: int, number: float) -> bool:
@@ -185,18 +53,37 @@ def _year(tokens: list[str], index: int, number: float) -> bool:
 
 
 def values_in(text: str) -> list[Value]:
-    """The values ``text`` states, in order."""
-    tokens = _TOKEN.findall(text)
+    """The values ``text`` states, in order, each with the words beside it in its clause."""
+    matches = [m for m in _TOKEN.finditer(text) if not _glued(text, m.start())]
+    tokens = [match.group().strip() for match in matches]
     found: list[Value] = []
+    spans: list[tuple[int, int]] = []
     index = 0
     while index < len(tokens):
-        read = _word_value(tokens, index) or _figure_value(tokens, index)
+        read = (
+            money_at(tokens, index)
+            or share_at(tokens, index)
+            or _word_value(tokens, index)
+            or _how_often(tokens, index)
+            or ordinal_at(tokens, index)
+            or _figure_value(tokens, index)
+        )
         if read is None:
             index += 1
             continue
         found.append(read[0])
+        spans.append((index, index + read[1]))
         index += read[1]
-    return found
+    around = surroundings(text, [(m.start(), m.end()) for m in matches], spans)
+    return [replace(value, around=words) for value, words in zip(found, around, strict=True)]
+
+
+def _glued(text: str, start: int) -> bool:
+    """A figure written onto a name ("HTTP/2", "COVID-19", "A380"): part of the name."""
+    if not text[start : start + 1].isdigit() or not start:
+        return False
+    before = text[start - 1]
+    return before.isalpha() or (before in "/-" and start > 1 and text[start - 2].isalpha())
 
 
 def _word_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
@@ -206,33 +93,108 @@ def _word_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
     before = tokens[index - 1].lower() if index else ""
     if lower in CATEGORIES and not (lower == "lead" and before not in ("of", "in")):
         return Value(CATEGORIES[lower], lower, label=lower, words=(lower,)), 1
-    if lower in _MONTHS and index + 1 < len(tokens):
+    if lower in MONTHS and index + 1 < len(tokens):
         date = _month_date(tokens, index)
         if date is not None:
             return date
     if _named_day(token, before):
-        kind = "month" if lower in _MONTHS else "weekday"
+        kind = "month" if lower in MONTHS else "weekday"
         return Value(kind, lower.removesuffix("s"), label=token, words=(lower,)), 1
     clock = _CLOCK.fullmatch(token)
     if clock is not None:
         return _time_of_day(clock, token), 1
-    if token.isdigit() and index + 2 < len(tokens) and tokens[index + 1].lower() in _MONTHS:
+    if _day(token) and index + 2 < len(tokens) and tokens[index + 1].lower() in MONTHS:
         return _month_date([tokens[index + 1], token, *tokens[index + 2 :]], 0)
     return None
+
+
+def _day(token: str) -> str:
+    """A day of the month as digits ("3", "3rd"), else ""."""
+    plain = re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", token.lower())
+    return plain if plain.isdigit() and len(plain) <= 2 else ""
 
 
 def _figure_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
     """A figure at ``index`` (a year, a count, a quantity with its unit) and the tokens it
     takes, or None."""
-    read = _number_at(tokens, index)
+    single = _one_unit(tokens, index)
+    if single is not None:
+        return single
+    read = number_at(tokens, index)
     if read is None:
         return None
     number, precision, used = read
-    if used == 1 and _year(tokens, index, number):
+    ranged = _range(tokens, index, read)
+    if ranged is None and used == 1 and _year(tokens, index, number):
         token = tokens[index]
         return Value("date", "date", number, label=token, words=(token,)), 1
+    spread = 0.0
+    if ranged is not None:
+        low, high, used = ranged
+        number, spread = (low + high) / 2, (high - low) / 2
     value, extra = _measure(tokens, index, used, number, precision)
+    if spread:
+        value = replace(value, spread=spread * (value.number / number if number else 1.0))
     return value, used + extra
+
+
+_NOT_ONE_UNIT = frozenset("second seconds pound pounds yard yards ton tons".split())
+
+
+def _one_unit(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """ "an hour", "a mile", "half an hour", "half a mile": one or half of a unit named in
+    full (not "a second", "a pound", "a yard": those are no measure)."""
+    word = tokens[index].lower()
+    at, number = index + 1, 1.0
+    if word == "half":
+        number = 0.5
+        at += at < len(tokens) and tokens[at].lower() in ("a", "an")
+    elif word not in ("a", "an"):
+        return None
+    unit = tokens[at].lower() if at < len(tokens) else ""
+    if unit not in UNITS or unit in _NOT_ONE_UNIT or (len(unit) < 4 and unit != "day"):
+        return None
+    dimension, factor = UNITS[unit]
+    words = tuple(t.lower() for t in tokens[index : at + 1])
+    label = " ".join(words)
+    value = Value("quantity", dimension, number * factor, unit=unit, label=label, words=words)
+    return value, at + 1 - index
+
+
+def _range(
+    tokens: list[str], index: int, read: tuple[float, float, int]
+) -> tuple[float, float, int] | None:
+    """A range from the figure at ``index`` ("20-30", "20 to 30", "between 20 and 30"): its
+    ends and the tokens they take; None for one figure, or two years ("1914-1918")."""
+    low, _, used = read
+    link = tokens[index + used].lower() if index + used < len(tokens) else ""
+    before = tokens[index - 1].lower() if index else ""
+    if not (link in ("-", "–", "to") or (link == "and" and before == "between")):
+        return None
+    if before == "from" or index + used + 1 >= len(tokens):
+        return None  # "rose from 20 to 30" is a change, not a range
+    upper = number_at(tokens, index + used + 1)
+    if upper is None or upper[0] <= low:
+        return None
+    if all(_year(tokens, at, n) for at, n in ((index, low), (index + used + 1, upper[0]))):
+        return None
+    return low, upper[0], used + 1 + upper[2]
+
+
+_TIMES = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+"""How often, in one word ("twice a day" is "2 times a day")."""
+
+
+def _how_often(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """ "twice", "thrice", and "once" before "a day", "every week"... as a count of times."""
+    lower = tokens[index].lower()
+    if lower not in _TIMES:
+        return None
+    after = [t.lower() for t in tokens[index + 1 : index + 3]]
+    periodic = len(after) == 2 and after[0] in ("a", "an", "per", "every", "each")
+    if lower == "once" and not (periodic and (after[1] in UNITS or after[1] == "month")):
+        return None
+    return Value("count", "time", _TIMES[lower], label=lower, words=(lower,)), 1
 
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
@@ -245,7 +207,7 @@ def _named_day(token: str, before: str) -> bool:
     lower = token.lower()
     if not token[:1].isupper():
         return False
-    if lower in _MONTHS:
+    if lower in MONTHS:
         return lower != "may" or before in _MONTH_LEAD
     return lower.removesuffix("s") in _WEEKDAYS
 
@@ -261,25 +223,16 @@ def _time_of_day(clock: re.Match[str], token: str) -> Value:
     return Value("time", "time", hour * 60.0 + minute, label=label, words=(token.lower(),))
 
 
-def _number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
-    token = tokens[index]
-    if token[0].isdigit():
-        read = _digits(token)
-        return None if read is None else (*read, 1)
-    if token.lower() in ("a", "an") and index + 1 < len(tokens):
-        following = tokens[index + 1].lower()
-        if following in ("dozen", "hundred", "thousand", "million"):
-            return _SCALES[following], 0.5 * _SCALES[following], 2
-        return None
-    return _spelled(tokens, index)
-
-
-def _unit_at(tokens: list[str], index: int) -> tuple[str, float, str] | None:
+def _unit_at(tokens: list[str], index: int) -> tuple[str, float, str, int] | None:
+    """The unit at ``index`` (dimension, factor to base units, name) and its token count."""
     if index >= len(tokens):
         return None
     word = tokens[index].lower()
-    if word in _UNITS and not (word == "in" and tokens[index] == "in"):
-        return (*_UNITS[word], word)
+    following = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
+    if word == "per" and following == "cent":
+        return (*UNITS["%"], "per cent", 2)
+    if word in UNITS and not (word == "in" and tokens[index] == "in"):
+        return (*UNITS[word], word, 1)
     return None
 
 
@@ -291,19 +244,21 @@ def _measure(
     approximate = index and tokens[index - 1].lower() in _APPROXIMATE
     unit = _unit_at(tokens, index + used)
     if unit is not None:
-        dimension, factor, name = unit
+        dimension, factor, name, taken = unit
+        if dimension == "share":  # "40%" is 40 give or take half a point, not 35-45
+            precision = min(precision, 0.5)
         spread = precision * factor * (2 if approximate else 1)
         return (
             Value(
                 "quantity",
                 dimension,
                 number * factor,
-                unit=name,
+                unit="%" if name == "per cent" else name,
                 precision=spread,
-                label=f"{written} {tokens[index + used]}",
-                words=(*(t.lower() for t in tokens[index : index + used + 1]),),
+                label=f"{written} {name}",
+                words=(*(t.lower() for t in tokens[index : index + used + taken]),),
             ),
-            1,
+            taken,
         )
     noun = tokens[index + used].lower() if index + used < len(tokens) else ""
     counted = noun if noun.replace("-", "").isalpha() and noun not in _NOT_COUNTED else ""
@@ -318,11 +273,11 @@ _NOT_COUNTED = STOPWORDS | {"but", "and", "or"}
 def _month_date(tokens: list[str], index: int) -> tuple[Value, int] | None:
     """``March 1881`` or ``March 3, 1881`` at ``index`` (``3 March 1881`` is read as the
     latter): the date and the tokens it takes."""
-    month = _MONTHS.index(tokens[index].lower()) + 1
+    month = MONTHS.index(tokens[index].lower()) + 1
     rest = tokens[index + 1 : index + 3]
     day = ""
-    if rest and rest[0].isdigit() and len(rest[0]) <= 2 and len(rest) > 1:
-        day, rest = rest[0], rest[1:]
+    if rest and _day(rest[0]) and len(rest) > 1:
+        day, rest = _day(rest[0]), rest[1:]
     if not rest or not (rest[0].isdigit() and len(rest[0]) == 4):
         return None
     year = rest[0]
@@ -335,20 +290,33 @@ def _month_date(tokens: list[str], index: int) -> tuple[Value, int] | None:
 def values_agree(first: Value, second: Value) -> bool:
     """Whether two values of the same kind and key say the same thing.
 
-    Figures in the same unit must be equal; in different units they agree within the coarser
-    rounding of the two. Dates agree when their common part (year, then month) is the same.
+    Figures in the same unit must be equal (or one inside the other's range); in different
+    units they agree within the coarser rounding of the two. Amounts of money agree in one
+    currency only. Dates agree when their common part (year, then month) is the same.
     """
     if first.kind == "date":
         common = min(len(first.label), len(second.label), 7)
         return first.label[:common] == second.label[:common]
-    if first.kind == "time":
+    if first.kind in ("time", "ordinal"):
         return first.number == second.number
-    if first.kind not in ("quantity", "count"):
+    if first.kind not in ("quantity", "count", "money"):
         return first.key == second.key
-    if first.kind == "count" or first.unit == second.unit:
-        return math.isclose(first.number, second.number, rel_tol=1e-9)
-    spread = max(first.precision, second.precision)
-    return abs(first.number - second.number) <= spread * (1 + 1e-9)
+    if first.kind == "money" and first.key != second.key:
+        return False
+    gap = abs(first.number - second.number)
+    ranged = max(first.spread, second.spread)
+    if first.kind != "quantity" or first.unit == second.unit:
+        exact = max(first.precision, second.precision) if first.kind == "money" else 0.0
+        return gap <= ranged + exact + 1e-9 * max(1.0, abs(first.number))
+    rounding = min(
+        max(first.precision, second.precision), _AT_MOST * max(first.number, second.number)
+    )
+    return gap <= (rounding + ranged) * (1 + 1e-9)
+
+
+_AT_MOST = 0.1
+"""The most two figures in different units may differ by rounding: a tenth ("one hour" is not
+"45 minutes", though 45 minutes rounds to one hour)."""
 
 
 def value_words(values: Sequence[Value]) -> set[str]:
@@ -358,7 +326,7 @@ def value_words(values: Sequence[Value]) -> set[str]:
 
 _DATED = re.compile(
     r"\b(?:updated|revised|published|written|compiled|issued|dated|edition|as of|"
-    r"last (?:checked|reviewed|updated))\b\W+(?:(?:in|on)\s+)?(?:(" + "|".join(_MONTHS) + r")\s+)?"
+    r"last (?:checked|reviewed|updated))\b\W+(?:(?:in|on)\s+)?(?:(" + "|".join(MONTHS) + r")\s+)?"
     r"(?:\d{1,2},?\s+)?(1[0-9]{3}|20[0-9]{2})\b",
     re.IGNORECASE,
 )
@@ -372,7 +340,7 @@ def stated_date(heading: str, text: str) -> str | None:
     if years:
         return max(years)
     found: list[str] = [
-        f"{m.group(2)}-{_MONTHS.index(m.group(1).lower()) + 1:02d}" if m.group(1) else m.group(2)
+        f"{m.group(2)}-{MONTHS.index(m.group(1).lower()) + 1:02d}" if m.group(1) else m.group(2)
         for m in _DATED.finditer(text)
     ]
     found += re.findall(r"\b(1[0-9]{3}|20[0-9]{2})\s+edition\b", text, re.IGNORECASE)

@@ -1,0 +1,107 @@
+"""What the value readers share: the :class:`Value` record and figures in digits or words.
+
+``number_at(tokens, i)`` reads "40", "1,200", "2.5", "forty-two", "three hundred" or "a dozen"
+at token ``i``: its value, how far its rounding may be off, and the tokens it takes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["SMALL", "TENS", "WORD_NUMBERS", "Value", "digits", "number_at", "spelled"]
+
+SMALL = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+WORD_NUMBERS = {word: float(n) for n, word in enumerate(SMALL)} | {
+    word: float(20 + 10 * n) for n, word in enumerate(TENS)
+}
+_SCALES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "dozen": 12.0}
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value a sentence states.
+
+    ``kind`` is "quantity" (``key`` the dimension, ``number`` in base units), "count" (``key``
+    what is counted), "money" (``key`` the currency code), "ordinal" (``key`` what is ranked),
+    "date" (``key`` "date", ``number`` the year), "time" or a category ("colour"..., ``key``
+    the value word). ``unit`` is how the figure was written; ``precision`` how far its
+    rounding may be off, in base units; ``spread`` half the width of a range ("20-30 m"), 0
+    for one figure; ``words`` the tokens it was read from; ``around`` the stems of the content
+    words beside it in its clause (what it is the value of).
+    """
+
+    kind: str
+    key: str
+    number: float = 0.0
+    unit: str = ""
+    precision: float = 0.0
+    label: str = ""
+    words: tuple[str, ...] = ()
+    around: frozenset[str] = frozenset()
+    spread: float = 0.0
+
+
+def digits(token: str) -> tuple[float, float] | None:
+    """A digit token's value and rounding precision, or None ("1,2" is not a number)."""
+    plain = token.replace(",", "")
+    if "," in token and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
+        return None
+    try:
+        number = float(plain)
+    except ValueError:
+        return None
+    if "." in plain:
+        return number, 0.5 * 10 ** -len(plain.split(".")[1])
+    zeros = len(plain) - len(plain.rstrip("0")) if number else 0
+    return number, 0.5 * 10**zeros
+
+
+def spelled(tokens: list[str], start: int) -> tuple[float, float, int] | None:
+    """A number in words from ``tokens[start]``: its value, precision and token count."""
+    total, current, used, smallest = 0.0, 0.0, 0, 1.0
+    index = start
+    while index < len(tokens):
+        word = tokens[index].lower()
+        parts = word.split("-")
+        if all(part in WORD_NUMBERS for part in parts) and len(parts) <= 2:
+            current += sum(WORD_NUMBERS[part] for part in parts)
+            smallest = 1.0 if parts[-1] not in TENS else 10.0
+        elif word in _SCALES and (used or word == "dozen"):
+            scale = _SCALES[word]
+            current = (current or 1.0) * scale
+            smallest = scale
+            if scale >= 1000:
+                total, current = total + current, 0.0
+        elif (
+            word == "and"
+            and used
+            and index + 1 < len(tokens)
+            and tokens[index + 1].lower() in WORD_NUMBERS
+        ):
+            pass
+        else:
+            break
+        index += 1
+        used = index - start
+    if not used:
+        return None
+    return total + current, 0.5 * smallest, used
+
+
+def number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
+    """The figure at ``tokens[index]`` (digits, words, "a dozen"): value, precision, tokens."""
+    token = tokens[index]
+    if token[0].isdigit():
+        read = digits(token)
+        return None if read is None else (*read, 1)
+    if token.lower() in ("a", "an") and index + 1 < len(tokens):
+        following = tokens[index + 1].lower()
+        if following in ("dozen", "hundred", "thousand", "million"):
+            return _SCALES[following], 0.5 * _SCALES[following], 2
+        return None
+    return spelled(tokens, index)

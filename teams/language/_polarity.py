@@ -1,0 +1,84 @@
+"""Negation, words that state another's negation, and a value rejected in passing.
+
+"shut" states "not open"; "permitted" is "allowed". A contrast rejects a value inside the
+claim's own sentence: "31 metres tall, not 37 metres as the guide says", "45 cars rather
+than the 60 often quoted", "11 km instead of 14 km": :func:`split_contrast` separates what the
+sentence states from what it rejects.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["NEGATION", "OPPOSITES", "REJECTS", "SAME", "UPHOLDS", "normal_word", "split_contrast"]
+
+NEGATION = re.compile(
+    r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't|wasn't|weren't|won't|"
+    r"no)\b",
+    re.IGNORECASE,
+)
+OPPOSITES = {
+    "shut": "open",
+    "closed": "open",
+    "closes": "open",
+    "forbidden": "allowed",
+    "prohibited": "allowed",
+    "banned": "allowed",
+    "disallowed": "allowed",
+    "unavailable": "available",
+    "disabled": "enabled",
+    "absent": "present",
+    "excluded": "included",
+    "impossible": "possible",
+    "unsupported": "supported",
+    "invalid": "valid",
+    "false": "true",
+    "unsafe": "safe",
+}
+"""Words that state the negation of another: "shut" is "not open"."""
+SAME = {"permitted": "allowed", "opened": "open"}
+REJECTS = re.compile(
+    r"\b(?:misprint(?:ed|s)?|typo|mistaken(?:ly)?|mistook|mix(?:ed)? up|(?:a|by|in) (?:mistake|"
+    r"error)|erroneous(?:ly)?|(?:is|was|were|are) wrong|wrongly|(?:is|was|were|are) incorrect|"
+    r"incorrectly|confus(?:ed|es|ing)\b[^.;]*\bwith)\b",
+    re.IGNORECASE,
+)
+"""Words that report a value as wrong: "a misprint", "confused it with"."""
+UPHOLDS = re.compile(
+    r"\b(?:corrected to|amended to|should (?:read|be|have been)|is actually|was actually|"
+    r"in fact|correct (?:figure|value|date|number) is|rather(?! than))\b",
+    re.IGNORECASE,
+)
+"""Words before the value a correction upholds: "was corrected to", "should read"."""
+
+_CONTRAST = re.compile(
+    r"(?:,|;|—|\s[-–])\s*(?:and\s+|but\s+)?not\b|\b(?:rather than|instead of|as opposed to)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"[,;:.!?](?:\s|$)|\s[-–—]\s")
+
+
+def normal_word(word: str) -> str:
+    """The word a statement's word stands for: "shut" for "open", "permitted" for "allowed"."""
+    return OPPOSITES.get(word) or SAME.get(word) or word
+
+
+def split_contrast(text: str) -> tuple[str, str]:
+    """``text`` without its contrasted clauses, and those clauses ("" when it has none).
+
+    A contrasted clause runs from ", not", "rather than", "instead of" or "as opposed to" to
+    the end of its clause.
+    """
+    kept, rejected, at = [], [], 0
+    for match in _CONTRAST.finditer(text):
+        if match.start() < at:
+            continue
+        end = _CLAUSE_END.search(text, match.end())
+        stop = end.start() if end is not None else len(text)
+        kept.append(text[at : match.start()])
+        rejected.append(text[match.start() : stop].lstrip(",;—-– "))
+        at = stop
+    if not rejected:
+        return text, ""
+    kept.append(text[at:])
+    return "".join(kept), "; ".join(rejected)

@@ -1,0 +1,72 @@
+"""The words values are named with: units and their dimensions, categorical values and their
+category, month names."""
+
+from __future__ import annotations
+
+__all__ = ["CATEGORIES", "MONTHS", "UNITS"]
+
+UNITS: dict[str, tuple[str, float]] = {}
+for _dimension, _table in {
+    "length": {
+        "mm millimetre millimetres millimeter millimeters": 0.001,
+        "cm centimetre centimetres centimeter centimeters": 0.01,
+        "m metre metres meter meters": 1.0,
+        "km kilometre kilometres kilometer kilometers": 1000.0,
+        "in inch inches": 0.0254,
+        "ft foot feet": 0.3048,
+        "yd yard yards": 0.9144,
+        "mi mile miles": 1609.344,
+    },
+    "mass": {
+        "g gram grams gramme grammes": 0.001,
+        "kg kilogram kilograms kilo kilos": 1.0,
+        "t tonne tonnes ton tons": 1000.0,
+        "lb lbs pound pounds": 0.45359237,
+        "oz ounce ounces": 0.028349523125,
+    },
+    "duration": {
+        "ms millisecond milliseconds": 0.001,
+        "s sec secs second seconds": 1.0,
+        "min mins minute minutes": 60.0,
+        "h hr hrs hour hours": 3600.0,
+        "day days": 86400.0,
+        "week weeks": 604800.0,
+        "year years": 31557600.0,
+        "decade decades": 315576000.0,
+        "century centuries": 3155760000.0,
+    },
+    "volume": {
+        "ml millilitre millilitres milliliter milliliters": 0.001,
+        "l litre litres liter liters": 1.0,
+        "gallon gallons": 3.785411784,
+    },
+    "area": {"hectare hectares ha": 10000.0, "acre acres": 4046.8564224},
+    "data": {
+        "byte bytes": 1.0,
+        "kb kib kilobyte kilobytes": 1024.0,
+        "mb mib megabyte megabytes": 1024.0**2,
+        "gb gib gigabyte gigabytes": 1024.0**3,
+    },
+    "share": {"% percent per-cent pct": 1.0},
+}.items():
+    for _names, _factor in _table.items():
+        UNITS |= {name: (_dimension, _factor) for name in _names.split()}
+
+CATEGORIES: dict[str, str] = {}
+"""Categorical value words and their category: two different values of one category disagree."""
+for _category, _words in {
+    "colour": "red green blue yellow black white grey gray brown orange purple pink violet "
+    "crimson scarlet maroon navy turquoise silver golden beige teal ochre cream ivory mauve "
+    "magenta indigo lilac amber khaki olive cyan lavender burgundy",
+    "material": "slate copper stone brick wood wooden timber steel iron concrete glass marble "
+    "granite sandstone limestone tin lead thatch bronze brass aluminium aluminum clay tile "
+    "tiles plastic oak pine teak larch cedar beech birch elm mahogany walnut bamboo flint "
+    "basalt chalk cob terracotta zinc nickel titanium",
+    "fuel": "coal diesel petrol gasoline kerosene paraffin peat hydrogen electricity electric "
+    "steam battery charcoal oil gas lpg propane methane biodiesel ethanol solar wind nuclear",
+}.items():
+    CATEGORIES |= dict.fromkeys(_words.split(), _category)
+
+MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
