@@ -196,5 +196,6 @@ def test_a_governed_meta_coordinator_run(small_corpus: Corpus) -> None:
     assert trail <= events  # every audit entry is also in the trace
     recorder.telemetry.close()
     counts = [record.counts for record in final["usage"].values()]
-    assert sum(c.get("tool_calls", 0) for c in counts) >= 3
+    # lookup and the approved refund; the denied delete_account is not a call made
+    assert sum(c.get("tool_calls", 0) for c in counts) == 2
     assert sum(c.get("model_calls", 0) for c in counts) >= 9
