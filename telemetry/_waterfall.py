@@ -194,6 +194,9 @@ def _footer(spans: Sequence[SpanRecord], axis: _Axis, skipped_lines: int) -> Tex
     tokens_out = sum(_tokens(span, GEN_AI.OUTPUT_TOKENS) for span in spans)
     if tokens_in or tokens_out:
         footer.append(f", tokens {tokens_in} in / {tokens_out} out")
+        estimated = sum(span.attributes.get(ATTR.USAGE_ESTIMATED) is True for span in spans)
+        if estimated:  # as `cadre show` says it: the provider reported no usage for these
+            footer.append(f" ({_count(estimated, 'model call')} estimated)")
     if axis.shrunk_ns:
         footer.append(f", {format_duration(axis.shrunk_ns)} idle not to scale ({_GAP})")
     return footer

@@ -15,12 +15,13 @@ from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import BaseMessage
-from langchain_core.outputs import ChatGeneration, LLMResult
+from langchain_core.outputs import LLMResult
 from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode, Tracer
 
 from framework.policy.scope import traced
+from framework.policy.usage import response_usage
 from telemetry.metrics import CadreMetrics
 from telemetry.spans import ATTR, GEN_AI, KIND_MODEL, KIND_TOOL
 
@@ -35,15 +36,11 @@ def _model_name(serialized: Mapping[str, Any] | None, params: Mapping[str, Any])
     return str(kwargs.get("model") or kwargs.get("model_name") or params.get("_type") or "unknown")
 
 
-def _usage(response: LLMResult) -> tuple[int, int]:
-    for generations in response.generations:
-        for generation in generations:
-            if isinstance(generation, ChatGeneration):
-                usage = getattr(generation.message, "usage_metadata", None)
-                if usage:
-                    return int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
-    token_usage = (response.llm_output or {}).get("token_usage") or {}
-    return int(token_usage.get("prompt_tokens", 0)), int(token_usage.get("completion_tokens", 0))
+def _usage(messages: list[BaseMessage], response: LLMResult) -> dict[str, int]:
+    """The call's tokens as the policies count them (what ``cadre show`` sums): the provider's,
+    else an estimate marked ``estimated``."""
+    generations = [g for generations in response.generations for g in generations]
+    return response_usage(messages, generations, response.llm_output)
 
 
 class GenAICallbackHandler(BaseCallbackHandler):
@@ -56,6 +53,8 @@ class GenAICallbackHandler(BaseCallbackHandler):
         self.metrics = metrics
         self.capture_content = capture_content
         self._spans: dict[UUID, tuple[trace.Span, str]] = {}
+        self._sent: dict[UUID, list[BaseMessage]] = {}
+        """What each open model call sent, to estimate its usage when none is reported."""
         self._lock = threading.Lock()
 
     def _start(
@@ -83,6 +82,7 @@ class GenAICallbackHandler(BaseCallbackHandler):
     ) -> tuple[trace.Span, str] | None:
         with self._lock:
             entry = self._spans.pop(run_id, None)
+            self._sent.pop(run_id, None)
         if entry is not None and error is not None:
             entry[0].record_exception(error)
             entry[0].set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
@@ -127,16 +127,24 @@ class GenAICallbackHandler(BaseCallbackHandler):
             attributes=attributes,
             label=model,
         )
+        with self._lock:
+            self._sent[run_id] = list(messages[0]) if messages else []
 
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
-        """Close the model span with its token usage."""
+        """Close the model span with its token usage (estimated, and marked so, when the
+        provider reported none)."""
+        with self._lock:
+            sent = self._sent.get(run_id, [])
         entry = self._finish(run_id)
         if entry is None:
             return
         span, model = entry
-        input_tokens, output_tokens = _usage(response)
+        usage = _usage(sent, response)
+        input_tokens, output_tokens = usage["input_tokens"], usage["output_tokens"]
         span.set_attribute(GEN_AI.INPUT_TOKENS, input_tokens)
         span.set_attribute(GEN_AI.OUTPUT_TOKENS, output_tokens)
+        if usage.get("estimated"):
+            span.set_attribute(ATTR.USAGE_ESTIMATED, True)
         self.metrics.record_tokens(model, input_tokens, output_tokens)
         if self.capture_content:
             texts = [g.text for generations in response.generations for g in generations]

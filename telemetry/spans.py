@@ -66,6 +66,9 @@ class ATTR:
     TASK_STATUS: Final = "cadre.task.status"
     INPUT: Final = "cadre.input"
     OUTPUT: Final = "cadre.output"
+    USAGE_ESTIMATED: Final = "cadre.usage.estimated"
+    """On a model span whose provider reported no usage: its ``gen_ai.usage.*`` are cadre's
+    estimate (about four characters per token), the count ``cadre show`` sums too."""
 
 
 class GEN_AI:  # noqa: N801 - named after the convention's namespace

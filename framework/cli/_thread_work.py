@@ -1,8 +1,9 @@
 """The work of the thread commands (:mod:`framework.cli.review`), imported when one runs.
 
 Each command rebuilds the thread's app from what ``cadre run`` recorded (see
-:mod:`framework.runs.threads`) and calls the review API (:mod:`framework.review`) on it; commands
-that only read a thread compile it read-only (no corpus indexed, no chat model built).
+:mod:`framework.runs.threads`) and calls the review API (:mod:`framework.review`) on it;
+``cadre history`` compiles it read-only (no corpus indexed, no chat model built). ``cadre show``
+and ``cadre reviews`` compile nothing: their work is in :mod:`framework.cli._thread_view`.
 """
 
 from __future__ import annotations
@@ -15,23 +16,15 @@ from typing import Any
 
 import typer
 from langchain_core.runnables import RunnableConfig
-from langgraph.types import StateSnapshot
 from rich.console import Console
 
 from framework.cli._edits import read_answer, read_plan, read_tasks
-from framework.cli._render import (
-    history_lines,
-    namespace_path,
-    report_outcome,
-    request_lines,
-    thread_lines,
-)
+from framework.cli._render import history_lines, namespace_path, report_outcome
 from framework.cli._targets import approvals, describe, plan_edit, task_decisions, text_edit
 from framework.cli.common import announce_thread, reviewer_name
 from framework.cli.progress import ProgressPrinter
-from framework.database.home import DataHome, resolve_home
+from framework.database.home import resolve_home
 from framework.errors import ReviewError
-from framework.retention.pruning import statuses_of
 from framework.review import (
     AnyReviewRequest,
     Decision,
@@ -40,24 +33,20 @@ from framework.review import (
     history,
     pending,
     pending_revision,
-    thread_ids,
 )
-from framework.runs.launch import Launched, paused_at, relaunch
+from framework.runs.launch import Launched, relaunch
 from framework.runs.observe import ObserverOptions
 from framework.runs.runner import RunResult, arun_team
 from framework.runs.spec import RunSpec
-from framework.runs.stores import open_checkpointer
-from framework.runs.threads import read_thread_spec, thread_spec
+from framework.runs.threads import read_thread_spec
 
 __all__ = [
     "approve_requests",
     "edit_requests",
     "fork_and_run",
-    "list_reviews",
     "reject_tasks",
     "resume_thread",
     "show_history",
-    "show_thread",
 ]
 
 
@@ -122,36 +111,6 @@ def _decide(
     report_outcome(result, after, home, announce=True)
 
 
-def _thread_groups(data_home: DataHome, thread: str | None) -> dict[RunSpec, list[str]]:
-    """The threads to list, grouped by what they were run with (one app per group).
-
-    A thread given by name must be known; when listing every thread, one that ``cadre run``
-    did not start is skipped with a note on stderr.
-    """
-    groups: dict[RunSpec, list[str]] = {}
-    where = str(data_home.root)
-    with open_checkpointer(data_home) as checkpointer:
-        for tid in [thread] if thread is not None else thread_ids(checkpointer):
-            try:
-                info = thread_spec(checkpointer, tid, where=where)
-            except ReviewError as error:
-                if thread is not None:
-                    raise
-                typer.echo(f"skipped: {error}", err=True)
-                continue
-            groups.setdefault(info, []).append(tid)
-    return groups
-
-
-def _merged_values(snapshot: StateSnapshot) -> dict[str, Any]:
-    """A thread's values with those of the subgraphs it is paused in laid over them."""
-    values = dict(snapshot.values)
-    for task in snapshot.tasks:
-        if isinstance(task.state, StateSnapshot):
-            values.update(_merged_values(task.state))
-    return values
-
-
 def _edit_decisions(
     plan: Path | None, tasks: Path | None, answer: Path | None, request_id: str | None, thread: str
 ) -> Callable[[Sequence[AnyReviewRequest], str], list[Decision]]:
@@ -201,41 +160,6 @@ def _run_on(launched: Launched, thread: str, metadata: dict[str, str] | None = N
             metadata=metadata,
         )
     )
-
-
-def list_reviews(thread: str | None, home: Path | None) -> None:
-    """``cadre reviews``: the pending requests of every thread under ``home``, or of one."""
-    data_home = resolve_home(home)
-    found = 0
-    if thread is not None or data_home.has_checkpoints():
-        for info, members in _thread_groups(data_home, thread).items():
-            launched, _ = relaunch(data_home, members[0], spec=info, read_only=True)
-            with launched:
-                for tid in members:
-                    requests = pending(launched.app, tid)
-                    found += len(requests)
-                    if requests:
-                        typer.echo(
-                            f"thread {tid} (team {info.team}): {len(requests)} pending "
-                            f"(revision {pending_revision(requests)})"
-                        )
-                        typer.echo(
-                            "\n".join(f"  {line}" for r in requests for line in request_lines(r))
-                        )
-    if not found:
-        scope = f"thread {thread}" if thread is not None else str(data_home.root)
-        typer.echo(f"no pending reviews in {scope}")
-
-
-def show_thread(thread: str, home: Path | None) -> None:
-    """``cadre show``: the thread's settings, status, plan, tasks, requests, audit, answer."""
-    with _opened(home, thread) as (launched, info):
-        config: RunnableConfig = {"configurable": {"thread_id": thread}}
-        values = _merged_values(launched.app.get_state(config, subgraphs=True))
-        requests = pending(launched.app, thread)
-        [status] = statuses_of(launched.checkpointer, thread)
-        points = paused_at(launched.app)
-    typer.echo("\n".join(thread_lines(info, status, values, requests, points)))
 
 
 def approve_requests(

@@ -1,6 +1,7 @@
 """The thread commands: list, show, approve, edit, reject, history, fork and resume threads.
 
-Their work is in :mod:`framework.cli._thread_work`, imported when a command runs. Bad input
+Their work is in :mod:`framework.cli._thread_work` (:mod:`framework.cli._thread_view` for
+``show`` and ``reviews``, which only read checkpoints), imported when a command runs. Bad input
 (an unknown thread, request or checkpoint, an invalid edit, nothing pending, no reviewer) exits
 2 with one line on stderr and leaves the thread as it was.
 """
@@ -39,7 +40,7 @@ def reviews(
     home: HomeOption = None,
 ) -> None:
     """List the pending review requests of every thread, or of one."""
-    from framework.cli._thread_work import list_reviews
+    from framework.cli._thread_view import list_reviews
 
     list_reviews(thread, home)
 
@@ -47,7 +48,7 @@ def reviews(
 @one_line
 def show(thread: ThreadArgument, home: HomeOption = None) -> None:
     """Show a thread: its status, plan, tasks, pending requests, audit trail and answer."""
-    from framework.cli._thread_work import show_thread
+    from framework.cli._thread_view import show_thread
 
     show_thread(thread, home)
 

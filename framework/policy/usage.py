@@ -1,27 +1,43 @@
-"""What a model call used: the provider's counts (carried by its message, or reported through
-its callbacks when a derived runnable returns no message), else an estimate marked as one; and a
-bound of its input that no byte-level tokenizer exceeds, for reservations."""
+"""What a model call used, counted once for every reader (the policies' usage records that
+``cadre show`` sums, and the model spans ``cadre trace`` sums): the provider's counts where it
+reports them, else an estimate (about four characters per token) marked as one; and a bound of
+its input that no byte-level tokenizer exceeds, for reservations.
+
+:func:`response_usage` is the one count: it reads a model call's messages and its response
+(what the call's callbacks see). The policies get it through :class:`ReportedUsage`, a callback
+on the call, or from the response directly (:class:`~framework.policy.wrappers.GovernedChatModel`,
+which then stamps it on the message it returns, so the span of that call reads the same count).
+"""
 
 from __future__ import annotations
 
 import functools
 import json
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
+from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import LLMResult
-from langchain_core.runnables import RunnableConfig
+from langchain_core.outputs import ChatGeneration, Generation, LLMResult
+from langchain_core.runnables import RunnableConfig, ensure_config
 
 __all__ = [
+    "ESTIMATED",
     "ReportedUsage",
     "input_bound",
     "observed_by",
+    "response_usage",
+    "stamped",
     "text_of",
     "usage_counts",
     "usage_of",
 ]
+
+ESTIMATED = "cadre_usage_estimated"
+"""The ``response_metadata`` key of a message whose ``usage_metadata`` is cadre's estimate (the
+provider reported none), so a reader of the message still knows it is one."""
 
 
 def text_of(value: Any) -> str:
@@ -32,48 +48,147 @@ def text_of(value: Any) -> str:
     return str(value)
 
 
-def usage_of(
-    messages: Sequence[BaseMessage], output: Any, reported: Mapping[str, int] | None = None
-) -> dict[str, int]:
-    """Tokens of a call: the provider's count (``reported`` by its callbacks, or carried by the
-    output), else about four characters per token, marked ``estimated``."""
-    counted = getattr(output, "usage_metadata", None)
-    if reported:
-        return dict(reported)
-    if isinstance(output, AIMessage) and counted:
-        return {
-            "input_tokens": int(counted.get("input_tokens", 0)),
-            "output_tokens": int(counted.get("output_tokens", 0)),
-        }
-    given = sum(len(text_of(message)) for message in messages)
+def _tokens(characters: int) -> int:
+    return -(-characters // 4)
+
+
+def _output_text(message: BaseMessage) -> str:
+    """What an answer holds: its text and the arguments of its tool calls (structured output
+    is a tool call)."""
+    calls = getattr(message, "tool_calls", None) or []
+    return text_of(message) + "".join(json.dumps(c["args"], default=str) for c in calls)
+
+
+def _estimate(messages: Sequence[BaseMessage], outputs: Sequence[BaseMessage]) -> dict[str, int]:
     return {
-        "input_tokens": -(-given // 4),
-        "output_tokens": -(-len(text_of(output)) // 4),
+        "input_tokens": _tokens(sum(len(text_of(message)) for message in messages)),
+        "output_tokens": _tokens(sum(len(_output_text(message)) for message in outputs)),
         "estimated": 1,
     }
 
 
+def response_usage(
+    messages: Sequence[BaseMessage],
+    generations: Sequence[Generation],
+    llm_output: Mapping[str, Any] | None = None,
+) -> dict[str, int]:
+    """The tokens of one model call, from its ``messages`` and its response (``generations``
+    and ``llm_output``): the provider's counts (every generation's ``usage_metadata``, else
+    the ``token_usage`` of ``llm_output``), else an estimate of about four characters per
+    token, marked ``estimated`` (a message stamped by :func:`stamped` keeps its mark)."""
+    answers = [g.message for g in generations if isinstance(g, ChatGeneration)]
+    counted = [
+        (answer, usage)
+        for answer in answers
+        if (usage := getattr(answer, "usage_metadata", None)) is not None
+    ]
+    if counted:
+        usage = {
+            "input_tokens": sum(int(u.get("input_tokens", 0)) for _, u in counted),
+            "output_tokens": sum(int(u.get("output_tokens", 0)) for _, u in counted),
+        }
+        if any(answer.response_metadata.get(ESTIMATED) for answer, _ in counted):
+            usage["estimated"] = 1
+        return usage
+    token_usage = (llm_output or {}).get("token_usage") or {}
+    if token_usage:
+        return {
+            "input_tokens": int(token_usage.get("prompt_tokens", 0)),
+            "output_tokens": int(token_usage.get("completion_tokens", 0)),
+        }
+    return _estimate(messages, answers)
+
+
+def usage_of(
+    messages: Sequence[BaseMessage], output: Any, reported: Mapping[str, int] | None = None
+) -> dict[str, int]:
+    """Tokens of a call: what its callbacks counted (``reported``, see :class:`ReportedUsage`),
+    else the provider's count carried by the output, else an estimate (see
+    :func:`response_usage`)."""
+    if reported:
+        return dict(reported)
+    if isinstance(output, AIMessage):
+        return response_usage(messages, [ChatGeneration(message=output)])
+    answer = AIMessage(content=text_of(output))  # a parsed value: its text is the answer
+    return response_usage(messages, [ChatGeneration(message=answer)])
+
+
+def stamped(message: Any, usage: Mapping[str, int]) -> Any:
+    """``message`` carrying ``usage`` as its ``usage_metadata`` (an estimate marked as one), so
+    every reader of the call's response counts it the same; other values as they are."""
+    if not isinstance(message, AIMessage):
+        return message
+    tokens_in, tokens_out = int(usage["input_tokens"]), int(usage["output_tokens"])
+    estimated = bool(usage.get("estimated"))
+    current = message.usage_metadata
+    if (
+        current is not None
+        and (current.get("input_tokens"), current.get("output_tokens")) == (tokens_in, tokens_out)
+        and bool(message.response_metadata.get(ESTIMATED)) == estimated
+    ):
+        return message
+    metadata = {k: v for k, v in message.response_metadata.items() if k != ESTIMATED}
+    if estimated:
+        metadata[ESTIMATED] = True
+    return message.model_copy(
+        update={
+            "usage_metadata": {
+                "input_tokens": tokens_in,
+                "output_tokens": tokens_out,
+                "total_tokens": tokens_in + tokens_out,
+            },
+            "response_metadata": metadata,
+        }
+    )
+
+
 class ReportedUsage(BaseCallbackHandler):
-    """The usage a provider reports for the model call inside a derived runnable (structured
-    output returns no message to read it from)."""
+    """The usage of the model calls made inside a derived runnable (bound tools, structured
+    output), counted from their callbacks as :func:`response_usage` counts them: the same
+    messages and response the call's span reads."""
+
+    run_inline = True
 
     def __init__(self) -> None:
         self.counted: dict[str, int] = {}
+        self._sent: dict[UUID, list[BaseMessage]] = {}
+        self._lock = threading.Lock()
 
-    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
-        """Add the usage of every generation that carries one."""
-        for generations in response.generations:
-            for generation in generations:
-                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
-                if not usage:
-                    continue
-                for key in ("input_tokens", "output_tokens"):
-                    self.counted[key] = self.counted.get(key, 0) + int(usage.get(key, 0))
+    def on_chat_model_start(
+        self,
+        serialized: dict[str, Any],
+        messages: list[list[BaseMessage]],
+        *,
+        run_id: UUID,
+        **kwargs: Any,
+    ) -> None:
+        """Keep what the call sends."""
+        with self._lock:
+            self._sent[run_id] = list(messages[0]) if messages else []
+
+    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+        """Add the call's usage."""
+        with self._lock:
+            sent = self._sent.pop(run_id, [])
+        generations = [g for generations in response.generations for g in generations]
+        usage = response_usage(sent, generations, response.llm_output)
+        with self._lock:
+            for key, amount in usage.items():
+                if key == "estimated":
+                    self.counted[key] = 1
+                else:
+                    self.counted[key] = self.counted.get(key, 0) + amount
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        """Forget a failed call."""
+        with self._lock:
+            self._sent.pop(run_id, None)
 
 
 def observed_by(config: RunnableConfig | None, handler: BaseCallbackHandler) -> RunnableConfig:
-    """``config`` with ``handler`` added to its callbacks."""
-    merged: RunnableConfig = {**(config or {})}
+    """``config`` with ``handler`` added to its callbacks, the callbacks the call would inherit
+    kept (the node's: its span's model calls are its children)."""
+    merged: RunnableConfig = ensure_config(config)
     callbacks = merged.get("callbacks")
     if callbacks is None or isinstance(callbacks, list):
         merged["callbacks"] = [*(callbacks or []), handler]

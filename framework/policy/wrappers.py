@@ -34,6 +34,8 @@ from framework.policy.usage import (
     ReportedUsage,
     input_bound,
     observed_by,
+    response_usage,
+    stamped,
     usage_counts,
     usage_of,
 )
@@ -182,8 +184,9 @@ class GovernedChatModel(BaseChatModel):
         kwargs = _limited(scope, self.inner, kwargs)
         with guard.failing():
             result = self.inner._generate(sent, stop=stop, run_manager=run_manager, **kwargs)
-        message = _first(result)
-        return _replaced(result, _run(scope, guard.after_call(sent, message), message))
+        message, usage = _first(result), _usage(sent, result)
+        after = _run(scope, guard.after_call(sent, message, usage), message)
+        return _replaced(result, after, usage)
 
     async def _agenerate(
         self,
@@ -201,8 +204,9 @@ class GovernedChatModel(BaseChatModel):
         kwargs = _limited(scope, inner, kwargs)
         with guard.failing():
             result = await inner._agenerate(sent, stop=stop, run_manager=run_manager, **kwargs)
-        message = _first(result)
-        return _replaced(result, await _arun(scope, guard.after_call(sent, message), message))
+        message, usage = _first(result), _usage(sent, result)
+        after = await _arun(scope, guard.after_call(sent, message, usage), message)
+        return _replaced(result, after, usage)
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[LanguageModelInput, Any]:
         """The inner model's ``bind_tools``, governed."""
@@ -214,39 +218,39 @@ class GovernedChatModel(BaseChatModel):
     ) -> Runnable[LanguageModelInput, Any]:
         """The inner model's ``with_structured_output``, governed."""
         derived = self.inner.with_structured_output(schema, **kwargs)
-        return _GovernedRunnable(derived, self.name_for_policies, self.inner, structured=True)
+        return _GovernedRunnable(derived, self.name_for_policies, self.inner)
 
 
 def _first(result: ChatResult) -> BaseMessage:
     return result.generations[0].message
 
 
-def _replaced(result: ChatResult, message: Any) -> ChatResult:
-    if message is _first(result):
-        return result
+def _usage(sent: Sequence[BaseMessage], result: ChatResult) -> dict[str, int]:
+    """What the call used (see :func:`~framework.policy.usage.response_usage`)."""
+    return response_usage(sent, result.generations, result.llm_output)
+
+
+def _replaced(result: ChatResult, message: Any, usage: Mapping[str, int]) -> ChatResult:
+    """The result the governed call returns: ``message`` (what the policies let through),
+    carrying the call's ``usage``, so the call's span counts what the policies counted."""
     if not isinstance(message, BaseMessage):
         message = AIMessage(str(message))
+    message = stamped(message, usage)
+    if message is _first(result):
+        return result
     return ChatResult(generations=[ChatGeneration(message=message)], llm_output=result.llm_output)
 
 
 class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
-    """A runnable derived from a model (tools bound, structured output) under the policies."""
+    """A runnable derived from a model (tools bound, structured output) under the policies; the
+    usage of its model calls is read from their callbacks (structured output returns no
+    message), as their spans read it."""
 
-    def __init__(
-        self,
-        inner: Runnable[Any, Any],
-        name: str,
-        model: BaseChatModel,
-        *,
-        structured: bool = False,
-    ) -> None:
+    def __init__(self, inner: Runnable[Any, Any], name: str, model: BaseChatModel) -> None:
         self.inner = inner
         self.model_name = name
         self.model = model
         """The model the runnable was derived from (it may take an output limit)."""
-        self.structured = structured
-        """Whether it returns no message (structured output): the provider's usage is read
-        from the model call's callbacks."""
         self.sent_along = _bound_arguments(inner)
         """What the runnable sends besides the messages (bound tools, a schema)."""
 
@@ -261,13 +265,10 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         messages = _as_messages(input)
         sent = _run(scope, guard.before(messages, self.sent_along), messages)
         kwargs = _limited(scope, self.model, kwargs)
-        reported = ReportedUsage() if self.structured else None
-        if reported is not None:
-            config = observed_by(config, reported)
+        reported = ReportedUsage()
         with guard.failing():
-            output = self.inner.invoke(sent, config, **kwargs)
-        counted = reported.counted if reported is not None else None
-        return _run(scope, guard.after_call(sent, output, counted), output)
+            output = self.inner.invoke(sent, observed_by(config, reported), **kwargs)
+        return _run(scope, guard.after_call(sent, output, reported.counted), output)
 
     async def ainvoke(
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
@@ -280,13 +281,10 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         messages = _as_messages(input)
         sent = await _arun(scope, guard.before(messages, self.sent_along), messages)
         kwargs = _limited(scope, self.model, kwargs)
-        reported = ReportedUsage() if self.structured else None
-        if reported is not None:
-            config = observed_by(config, reported)
+        reported = ReportedUsage()
         with guard.failing():
-            output = await self.inner.ainvoke(sent, config, **kwargs)
-        counted = reported.counted if reported is not None else None
-        return await _arun(scope, guard.after_call(sent, output, counted), output)
+            output = await self.inner.ainvoke(sent, observed_by(config, reported), **kwargs)
+        return await _arun(scope, guard.after_call(sent, output, reported.counted), output)
 
 
 class GovernedTool(BaseTool):

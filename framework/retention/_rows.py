@@ -1,5 +1,6 @@
 """What retention reads from a cadre checkpoint database directly: thread rows and their sizes
-in bytes. Everything else goes through the saver's API."""
+in bytes, a thread's namespaces, and the task paths of pending writes (plaintext columns).
+Everything else goes through the saver's API."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import NamedTuple
 from framework.persistence import TABLES
 from framework.persistence.saver import CadreSaver
 
-__all__ = ["ThreadRow", "row_sizes", "thread_rows"]
+__all__ = ["ThreadRow", "namespaces", "row_sizes", "task_paths", "thread_rows"]
 
 
 class ThreadRow(NamedTuple):
@@ -62,3 +63,27 @@ def thread_rows(saver: CadreSaver) -> list[ThreadRow]:
             ).fetchone()
             found.append(ThreadRow(str(thread_id), int(count), str(namespace), str(newest)))
     return found
+
+
+def namespaces(saver: CadreSaver, thread_id: str) -> list[str]:
+    """The checkpoint namespaces of a thread (``""``, ``research_team:TASK_ID``, ...), sorted."""
+    with _reading(saver):
+        rows = saver.db.execute(
+            "SELECT DISTINCT checkpoint_ns FROM cadre_checkpoints WHERE thread_id = ?",
+            (thread_id,),
+        ).fetchall()
+    return sorted(str(namespace) for (namespace,) in rows)
+
+
+def task_paths(
+    saver: CadreSaver, thread_id: str, checkpoint_ns: str, checkpoint_id: str
+) -> dict[str, str]:
+    """Task id -> its task path (``~__pregel_pull, NODE``, ``~__pregel_push, INDEX, ...``), for
+    the tasks with pending writes on one checkpoint."""
+    with _reading(saver):
+        rows = saver.db.execute(
+            "SELECT DISTINCT task_id, task_path FROM cadre_writes "
+            "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+            (thread_id, checkpoint_ns, checkpoint_id),
+        ).fetchall()
+    return {str(task_id): str(path) for task_id, path in rows}

@@ -48,6 +48,7 @@ from framework.review.records import (
 
 if TYPE_CHECKING:
     from framework.review._apply import decision_entry
+    from framework.review._pending import requests_in
     from framework.review.api import (
         adecide,
         approve_all,
@@ -85,6 +86,7 @@ __all__ = [
     "parse_decision",
     "pending",
     "pending_revision",
+    "requests_in",
     "tasks_of",
     "thread_ids",
     "validation_message",
@@ -94,6 +96,7 @@ __getattr__ = lazy_exports(
     __name__,
     {
         "framework.review._apply": ("decision_entry",),
+        "framework.review._pending": ("requests_in",),  # no graph machinery
         "framework.review.api": (
             "adecide",
             "approve_all",

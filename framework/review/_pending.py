@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Interrupt, StateSnapshot
 from pydantic import ValidationError
 
 from framework.errors import ConfigError, ReviewError
 from framework.review._rules import validation_message
 from framework.review.records import REQUEST_ADAPTER, AnyReviewRequest, ReviewKind
+
+if TYPE_CHECKING:  # graph machinery: reading requests out of a snapshot needs none
+    from langgraph.graph.state import CompiledStateGraph
 
 __all__ = ["checkpointer_of", "requests_in", "thread_config", "thread_ids", "unknown_thread"]
 

@@ -1,0 +1,120 @@
+"""The work of the commands that only read threads, ``cadre show`` and ``cadre reviews``
+(:mod:`framework.cli.review`), imported when one runs.
+
+They read the thread's checkpoints (:func:`framework.retention.snapshot.thread_snapshot`) and
+never compile its graph: no team is imported, built or compiled, so they start about as fast as
+``cadre threads``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, get_args
+
+import typer
+from langgraph.types import StateSnapshot
+
+from framework.cli._render import request_lines, thread_lines
+from framework.database.home import resolve_home
+from framework.engine.config_file import read_yaml
+from framework.errors import ConfigError, ReviewError
+from framework.persistence.saver import CadreSaver
+from framework.retention.pruning import statuses_of
+from framework.retention.snapshot import thread_ids, thread_snapshot
+from framework.review import ReviewKind, pending_revision, requests_in
+from framework.runs.spec import RunSpec
+from framework.runs.stores import open_checkpointer
+from framework.runs.threads import thread_spec
+
+__all__ = ["list_reviews", "merged_values", "show_thread", "team_review_points"]
+
+TEAM_FILE_PREFIX = "file:"
+"""How a thread records a team file's team (:data:`framework.runs.teams.TEAM_FILE_PREFIX`, not
+imported here: that module imports the graph machinery)."""
+_FILE_POINTS = frozenset(get_args(ReviewKind)) - {"node", "policy"}
+"""The review points a team file may turn on (:data:`framework.review.points.REVIEW_POINTS`, not
+imported here either)."""
+
+
+def merged_values(snapshot: StateSnapshot) -> dict[str, Any]:
+    """A thread's values with those of the subgraphs it is paused in laid over them."""
+    values = dict(snapshot.values)
+    for task in snapshot.tasks:
+        if isinstance(task.state, StateSnapshot):
+            values.update(merged_values(task.state))
+    return values
+
+
+def team_review_points(team: str) -> frozenset[str]:
+    """The review points a team turns on itself, besides a run's ``--review``: a team file's
+    ``review:``, read from the file (nothing it names is imported); none for an installed team,
+    which pauses where ``--review`` says.
+
+    Raises:
+        ConfigError: The team file cannot be read, or its ``review:`` names an unknown point.
+    """
+    if not team.startswith(TEAM_FILE_PREFIX):
+        return frozenset()
+    path, _, data, where = read_yaml(Path(team.removeprefix(TEAM_FILE_PREFIX)), "team file")
+    points = data.get("review") or []
+    if not isinstance(points, list) or not set(points) <= _FILE_POINTS:
+        known = ", ".join(sorted(_FILE_POINTS))
+        raise ConfigError(
+            f"team file {path} is invalid: {where.at(['review'], f'review points are {known}')}"
+        )
+    return frozenset(points)
+
+
+def _thread_groups(saver: CadreSaver, where: str, thread: str | None) -> dict[RunSpec, list[str]]:
+    """The threads to list, grouped by what they were run with.
+
+    A thread given by name must be known; when listing every thread, one that ``cadre run``
+    did not start is skipped with a note on stderr.
+    """
+    groups: dict[RunSpec, list[str]] = {}
+    for tid in [thread] if thread is not None else thread_ids(saver):
+        try:
+            info = thread_spec(saver, tid, where=where)
+        except ReviewError as error:
+            if thread is not None:
+                raise
+            typer.echo(f"skipped: {error}", err=True)
+            continue
+        groups.setdefault(info, []).append(tid)
+    return groups
+
+
+def list_reviews(thread: str | None, home: Path | None) -> None:
+    """``cadre reviews``: the pending requests of every thread under ``home``, or of one."""
+    data_home = resolve_home(home)
+    found = 0
+    if thread is not None or data_home.has_checkpoints():
+        with open_checkpointer(data_home) as saver:
+            for info, members in _thread_groups(saver, str(data_home.root), thread).items():
+                for tid in members:
+                    requests = requests_in(thread_snapshot(saver, tid, values=False), tid)
+                    found += len(requests)
+                    if requests:
+                        typer.echo(
+                            f"thread {tid} (team {info.team}): {len(requests)} pending "
+                            f"(revision {pending_revision(requests)})"
+                        )
+                        typer.echo(
+                            "\n".join(f"  {line}" for r in requests for line in request_lines(r))
+                        )
+    if not found:
+        scope = f"thread {thread}" if thread is not None else str(data_home.root)
+        typer.echo(f"no pending reviews in {scope}")
+
+
+def show_thread(thread: str, home: Path | None) -> None:
+    """``cadre show``: the thread's settings, status, plan, tasks, requests, audit, answer."""
+    data_home = resolve_home(home)
+    with open_checkpointer(data_home) as saver:
+        info = thread_spec(saver, thread, where=str(data_home.root))
+        snapshot = thread_snapshot(saver, thread)
+        [status] = statuses_of(saver, thread)
+    points = team_review_points(info.team)
+    requests = requests_in(snapshot, thread)
+    lines = thread_lines(info, status, merged_values(snapshot), requests, points)
+    typer.echo("\n".join(lines))

@@ -1,0 +1,307 @@
+"""``cadre show`` and ``cadre reviews`` read a thread's checkpoints without compiling its graph
+(:func:`framework.retention.snapshot.thread_snapshot`), and say what compiling it said.
+
+One data home is made per module with a thread of every kind, each shown both ways: through the
+snapshot read from the checkpoints, and through the thread's app compiled read-only and its
+``get_state(subgraphs=True)`` (how the commands read it before):
+
+* ``done``: the MetaCoordinator (the research team nested in it) finished;
+* ``plan``, ``tasks``, ``answer``: paused at each review point inside the nested team;
+* ``tasks-part``: paused at three task reviews, one of them approved (its writes recorded in the
+  open step, the other two still asking);
+* ``policy``: the research team paused where a policy asks before every worker, one approved
+  (the finished worker's result, usage and policy decision recorded in the open step);
+* ``meta-policy``: the same inside the MetaCoordinator's nested research team;
+* ``rejected``: a run whose memory curator a reviewer refused (failed);
+* ``failed``: a run whose formatter raised;
+* ``stopped``: a run stopped before its workers (interrupted);
+* ``file-review``: a team file's own ``review: [plan]``;
+* ``file-tools``: a team file with a tool kind, run on a scripted model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.graph.state import StateGraph
+from typer.testing import CliRunner, Result
+
+import framework.runs.launch
+from framework.cli import _thread_view as thread_view
+from framework.cli._render import request_lines, thread_lines
+from framework.cli._thread_view import merged_values, team_review_points
+from framework.cli.app import app
+from framework.database.home import DataHome
+from framework.engine import builder
+from framework.engine.roles import Roles
+from framework.errors import ConfigError
+from framework.memory import MiniLMEmbedder
+from framework.retention.pruning import statuses_of
+from framework.retention.snapshot import thread_snapshot
+from framework.review import (
+    AnyReviewRequest,
+    pending,
+    pending_revision,
+    requests_in,
+    thread_ids,
+)
+from framework.review.points import REVIEW_POINTS
+from framework.runs.launch import paused_at, relaunch
+from framework.runs.runner import run_team
+from framework.runs.spec import RunSpec
+from framework.runs.stores import open_checkpointer
+from framework.runs.teams import TEAM_FILE_PREFIX, team_file_team
+from framework.runs.threads import thread_spec
+from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.roles import make_roles
+from tests.test_local_models import SCRIPT
+from tests.test_retention import BrokenFormatter, FormatterError
+
+QUESTION = "How are runs checkpointed? How do workers retry transient errors?"
+ASKING_WORKERS = 'approval: {nodes: [worker], question: "may it search?"}\n'
+ASKING_CURATOR = "approval: {nodes: [memory_curator], teams: [research]}\n"
+REVIEWED_FILE = "name: support\nreview: [plan]\nkinds:\n  - name: docs\n    builtin: search\n"
+README = Path(__file__).parent.parent / "README.md"
+THREADS = (
+    "done", "plan", "tasks", "answer", "tasks-part", "policy", "meta-policy", "rejected",
+    "failed", "stopped", "file-review", "file-tools",
+)  # fmt: skip
+runner = CliRunner()
+
+
+@dataclasses.dataclass
+class Home:
+    """The module's data home, with the ``cadre`` command pointed at it."""
+
+    root: Path
+
+    @property
+    def data_home(self) -> DataHome:
+        return DataHome(root=self.root)
+
+    def __call__(self, *args: str) -> Result:
+        env = {"CADRE_REVIEWER": "alice"}
+        return runner.invoke(app, [*args, "--home", str(self.root)], env=env)
+
+    def ok(self, *args: str) -> Result:
+        result = self(*args)
+        assert result.exit_code == 0, result.output
+        return result
+
+
+def _tool_team_file(folder: Path) -> list[str]:
+    """The README's team file with a tool kind, its tool and answers beside it: run arguments."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## A local OpenAI-compatible model used with a team file", 1)[1]
+    team = re.search(r"```yaml\n# team.yaml\n(.*?)```", section, re.S)
+    tools = re.search(r"```python\n# mytools.py[^\n]*\n(.*?)```", section, re.S)
+    assert team and tools
+    (folder / "team.yaml").write_text(team[1], encoding="utf-8")
+    (folder / "mytools.py").write_text(tools[1], encoding="utf-8")
+    (folder / "answers.yaml").write_text(SCRIPT, encoding="utf-8")
+    return ["--team-config", str(folder / "team.yaml"), "--model", "scripted:answers.yaml"]
+
+
+def _api_run(made: Home, thread: str, corpus: Path, roles: Roles, **options: Any) -> None:
+    """A research team run through the API, recording its spec as ``cadre run`` does (so both
+    ways of showing it compile the research team)."""
+    spec = RunSpec(team="research", corpus=str(corpus)).recorded({})
+    with open_checkpointer(made.data_home) as saver:
+        graph = builder.compile_team(builder.build_team(roles), checkpointer=saver, **options)
+        run_team(graph, {"question": QUESTION}, thread, metadata=spec.metadata())
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -> Home:
+    root = tmp_path_factory.mktemp("fast-show")
+    corpus = write_corpus(root / "docs", SMALL_CORPUS)
+    made = Home(root=root / "home")
+    base = ["--corpus", str(corpus), "--no-trace", "--thread"]
+    made.ok("run", QUESTION, *base, "done")
+    for point in ("plan", "tasks", "answer"):
+        made.ok("run", QUESTION, *base, point, "--review", point)
+    made.ok("run", QUESTION, *base, "tasks-part", "--review", "tasks")
+    [first, *others] = [r.id for r in _requests(made, "tasks-part")]
+    assert others, "the question plans several tasks"
+    made.ok("approve", "tasks-part", first)
+    policy = root / "policy.yaml"
+    policy.write_text(ASKING_WORKERS, encoding="utf-8")
+    asking = ["--team", "research", "--policy", str(policy)]
+    made.ok("run", QUESTION, *base, "policy", *asking)
+    made.ok("run", QUESTION, *base, "meta-policy", *asking[2:])
+    for thread in ("policy", "meta-policy"):
+        [first, *others] = [r.id for r in _requests(made, thread)]
+        assert others, "every worker asks"
+        made.ok("approve", thread, first)
+    curator = root / "curator.yaml"
+    curator.write_text(ASKING_CURATOR, encoding="utf-8")
+    made.ok("run", QUESTION, *base, "rejected", "--team", "research", "--policy", str(curator))
+    assert made("reject", "rejected", "--reason", "not this one").exit_code == 1
+    broken = dataclasses.replace(make_roles(), formatter=BrokenFormatter())
+    with pytest.raises(FormatterError):
+        _api_run(made, "failed", corpus, broken)
+    _api_run(made, "stopped", corpus, make_roles(), interrupt_before=["worker"])
+    reviewed = root / "reviewed.yaml"
+    reviewed.write_text(REVIEWED_FILE, encoding="utf-8")
+    made.ok("run", QUESTION, *base, "file-review", "--team-config", str(reviewed))
+    folder = root / "tools"
+    folder.mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        made.ok("run", "What is 6 times 7?", *base, "file-tools", *_tool_team_file(folder))
+    return made
+
+
+def _requests(made: Home, thread: str) -> list[AnyReviewRequest]:
+    with open_checkpointer(made.data_home) as saver:
+        return requests_in(thread_snapshot(saver, thread), thread)
+
+
+def _compiled(made: Home, thread: str) -> tuple[list[str], dict[str, Any], list[AnyReviewRequest]]:
+    """What ``cadre show`` printed when it compiled the thread's app: its lines, the merged
+    values and the pending requests."""
+    launched, info = relaunch(made.data_home, thread, read_only=True)
+    with launched:
+        snapshot = launched.app.get_state({"configurable": {"thread_id": thread}}, subgraphs=True)
+        values = merged_values(snapshot)
+        requests = pending(launched.app, thread)
+        [status] = statuses_of(launched.checkpointer, thread)
+        points = paused_at(launched.app)
+    return thread_lines(info, status, values, requests, points), values, requests
+
+
+def _read(made: Home, thread: str) -> tuple[dict[str, Any], list[AnyReviewRequest]]:
+    with open_checkpointer(made.data_home) as saver:
+        snapshot = thread_snapshot(saver, thread)
+    return merged_values(snapshot), requests_in(snapshot, thread)
+
+
+def test_the_home_has_a_thread_of_every_status(home: Home) -> None:
+    listed = home.ok("threads").stdout
+    rows = {line.split()[0]: line for line in listed.splitlines()[1:]}
+    assert set(rows) == set(THREADS)
+    paused = ("plan", "tasks", "answer", "tasks-part", "policy", "meta-policy", "file-review")
+    for thread in paused:
+        assert "  paused at review  " in rows[thread], rows[thread]
+    for thread in ("done", "file-tools"):
+        assert "  done  " in rows[thread], rows[thread]
+    for thread in ("failed", "rejected"):
+        assert "  failed  " in rows[thread], rows[thread]
+    assert "  interrupted  " in rows["stopped"]
+
+
+@pytest.mark.parametrize("thread", THREADS)
+def test_show_prints_what_compiling_the_thread_printed(home: Home, thread: str) -> None:
+    lines, values, requests = _compiled(home, thread)
+    read_values, read_requests = _read(home, thread)
+    assert read_requests == requests  # the same requests, ids included, in the same order
+    for key in values.keys() | read_values.keys():
+        if key not in read_values:  # a reducer channel never written reads as empty
+            assert values[key] in ({}, []), key
+        else:
+            assert read_values[key] == values[key], key
+    assert home.ok("show", thread).stdout == "\n".join(lines) + "\n"
+
+
+def test_a_partly_decided_step_shows_what_its_finished_tasks_wrote(home: Home) -> None:
+    values, requests = _read(home, "tasks-part")  # one task review approved, two asking
+    assert [entry.decision_kind for entry in values["audit"]] == ["approve"]
+    assert len(requests) == 2
+    for thread in ("policy", "meta-policy"):  # one worker approved and run, the others asking
+        values, requests = _read(home, thread)
+        assert [entry.action for entry in values["policy_audit"]] == ["approved"], thread
+        assert len(values["worker_results"]) == 1 and requests, thread
+
+
+def _compiled_reviews(made: Home) -> str:
+    """What ``cadre reviews`` printed when it compiled each group's app."""
+    groups: dict[RunSpec, list[str]] = {}
+    with open_checkpointer(made.data_home) as saver:
+        for thread in thread_ids(saver):
+            groups.setdefault(thread_spec(saver, thread), []).append(thread)
+    lines = []
+    for info, members in groups.items():
+        launched, _ = relaunch(made.data_home, members[0], spec=info, read_only=True)
+        with launched:
+            for thread in members:
+                requests = pending(launched.app, thread)
+                if requests:
+                    lines.append(
+                        f"thread {thread} (team {info.team}): {len(requests)} pending "
+                        f"(revision {pending_revision(requests)})"
+                    )
+                    lines += [f"  {line}" for r in requests for line in request_lines(r)]
+    return "\n".join(lines) + "\n"
+
+
+def test_reviews_lists_what_compiling_the_threads_listed(home: Home) -> None:
+    assert home.ok("reviews").stdout == _compiled_reviews(home)
+    one = home.ok("reviews", "--thread", "tasks-part").stdout
+    assert one.startswith("thread tasks-part (team meta): 2 pending (revision ")
+    assert home.ok("reviews", "--thread", "done").stdout == "no pending reviews in thread done\n"
+
+
+def test_show_and_reviews_compile_no_graph(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a graph was compiled")
+
+    monkeypatch.setattr(framework.runs.launch, "launch", refuse)
+    monkeypatch.setattr(StateGraph, "compile", refuse)
+    for thread in THREADS:
+        home.ok("show", thread)
+        home.ok("reviews", "--thread", thread)
+    home.ok("reviews")
+
+
+def _imported_by(args: list[str]) -> set[str]:
+    """The modules a fresh process imports to run ``cadre ARGS`` (exit code checked)."""
+    probe = (
+        "import json, sys\n"
+        "from framework.cli.app import run_app\n"
+        f"code = run_app({args!r})\n"
+        "print(json.dumps([code, sorted(sys.modules)]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    code, modules = json.loads(done.stdout.splitlines()[-1])
+    assert code == 0, done.stderr
+    return set(modules)
+
+
+@pytest.mark.parametrize(
+    "args", [["show", "done"], ["show", "tasks"], ["show", "file-review"], ["reviews"]]
+)
+def test_show_and_reviews_load_no_graph_machinery_and_no_team(home: Home, args: list[str]) -> None:
+    """They start about as fast as ``cadre threads``: LangGraph's graph machinery, the teams
+    and the embedding model stay unloaded."""
+    modules = _imported_by([*args, "--home", str(home.root)])
+    heavy = ("langgraph.graph", "langgraph.pregel", "onnxruntime", "teams.meta", "teams.research")
+    loaded = {
+        module
+        for module in modules
+        if module.startswith(heavy)
+        or module in ("teams.configured", "framework.runs.launch", "framework.engine.builder")
+    }
+    assert not loaded, sorted(loaded)
+
+
+def test_a_team_files_review_points_are_read_from_the_file(tmp_path: Path) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(REVIEWED_FILE, encoding="utf-8")
+    assert team_review_points(f"file:{team}") == {"plan"}
+    assert team_review_points(team_file_team(team)) == {"plan"}
+    assert team_review_points("meta") == frozenset()
+    # copied into the command's module: the modules that define them load the graph machinery
+    assert thread_view.TEAM_FILE_PREFIX == TEAM_FILE_PREFIX
+    assert set(REVIEW_POINTS) == thread_view._FILE_POINTS
+    team.write_text(REVIEWED_FILE.replace("[plan]", "[later]"), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"team\.yaml:2: review: review points are answer,"):
+        team_review_points(f"file:{team}")
