@@ -14,12 +14,14 @@ Measures, each as the median of ``--repeats`` fresh processes (default 5):
 Each command's CPU time (user and system, of the process) is reported beside its wall time: on
 a machine with other work running beside it, the CPU time moves less.
 
-The commands run as ``--command`` (default: this interpreter running cadre's console-script
-entry point), so another checkout can be measured with the same script, for a before/after:
-``PYTHONPATH=OTHER python bench/startup.py --command "python -c 'from framework.cli.app import
-main; main()'"``. The reference corpus and home are made in a temporary folder.
+``--baseline OTHER`` measures another checkout in the same run, for a before/after: each
+command runs with ``PYTHONPATH=OTHER`` right after this checkout's, round by round, so both see
+the same load. The commands run as ``--command`` (default: this interpreter running cadre's
+console-script entry point), in the temporary folder where the reference corpus and home are
+made, with ``PYTHONPATH`` naming the checkout measured (this one, or the baseline).
 
-Run: ``python bench/startup.py [--repeats K] [--markdown] [--json PATH] [--command CMD]``.
+Run: ``python bench/startup.py [--repeats K] [--markdown] [--json PATH] [--command CMD]
+[--baseline OTHER]``.
 """
 
 from __future__ import annotations
@@ -64,10 +66,12 @@ def _cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def _timed(command: list[str], env: dict[str, str], cpu: list[float] | None = None) -> float:
+def _timed(
+    command: list[str], env: dict[str, str], cwd: Path, cpu: list[float] | None = None
+) -> float:
     """The wall seconds of ``command`` in a fresh process; its CPU seconds go to ``cpu``."""
     start, used = time.perf_counter(), _cpu()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{shlex.join(command)} failed ({done.returncode}): {done.stderr}")
@@ -76,19 +80,37 @@ def _timed(command: list[str], env: dict[str, str], cpu: list[float] | None = No
     return elapsed
 
 
-def measure(cadre: list[str], repeats: int) -> dict[str, list[float]]:
-    """Samples (seconds; chunks per second for ``ingest``) of every measured command, and of
-    each command's CPU seconds (``NAME cpu``)."""
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    with tempfile.TemporaryDirectory(prefix="cadre-startup-") as scratch:
-        corpus = Path(scratch) / "corpus"
+def _ingest_rate(env: dict[str, str], cwd: Path) -> float:
+    ingest = INGEST.format(docs=str(ROOT / "docs"))
+    done = subprocess.run(
+        [sys.executable, "-c", ingest], env=env, cwd=cwd, capture_output=True, text=True, check=True
+    )
+    chunks, seconds = done.stdout.split()
+    return int(chunks) / float(seconds)
+
+
+def measure(cadre: list[str], repeats: int, baseline: Path | None = None) -> dict[str, list[float]]:
+    """Samples (seconds; chunks per second for ``ingest``) of every measured command, each
+    command's CPU seconds (``NAME cpu``), and with a ``baseline`` checkout the same of its
+    commands (``NAME baseline``, ``NAME baseline cpu``), run right after this checkout's."""
+    offline = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+
+    def importing(checkout: Path) -> dict[str, str]:
+        paths = [str(checkout.resolve()), *filter(None, [offline.get("PYTHONPATH")])]
+        return {**offline, "PYTHONPATH": os.pathsep.join(paths)}
+
+    env = importing(ROOT)
+    variants = {"": env} if baseline is None else {"": env, " baseline": importing(baseline)}
+    with tempfile.TemporaryDirectory(prefix="cadre-startup-") as folder:
+        scratch = Path(folder)
+        corpus = scratch / "corpus"
         corpus.mkdir()
         for name, text in CORPUS.items():
             (corpus / name).write_text(text, encoding="utf-8")
-        home = ["--home", str(Path(scratch) / "home")]
+        home = ["--home", str(scratch / "home")]
         run = [*cadre, "run", "How do workers retry?", "--corpus", str(corpus), *home]
-        _timed([*run, "--thread", "bench", "--no-trace"], env)  # builds the index: untimed
-        _timed([*run, "--thread", "paused", "--no-trace", "--review", "plan"], env)
+        _timed([*run, "--thread", "bench", "--no-trace"], env, scratch)  # the index: untimed
+        _timed([*run, "--thread", "paused", "--no-trace", "--review", "plan"], env, scratch)
         commands = {
             "help": [*cadre, "--help"],
             "threads": [*cadre, "threads", *home],
@@ -96,38 +118,55 @@ def measure(cadre: list[str], repeats: int) -> dict[str, list[float]]:
             "reviews": [*cadre, "reviews", *home],
             "warm run": [*run, "--no-trace"],
         }
-        samples: dict[str, list[float]] = {}
-        for name, cmd in commands.items():
-            cpu: list[float] = []
-            samples[name] = [_timed(cmd, env, cpu) for _ in range(repeats)]
-            samples[f"{name} cpu"] = cpu
-        ingest = INGEST.format(docs=str(ROOT / "docs"))
-        rates = []
+        samples: dict[str, list[float]] = {
+            f"{name}{variant}{cpu}": []
+            for name in [*commands, "ingest"]
+            for variant in variants
+            for cpu in ("", " cpu")
+            if not (name == "ingest" and cpu)
+        }
         for _ in range(repeats):
-            done = subprocess.run(
-                [sys.executable, "-c", ingest], env=env, capture_output=True, text=True, check=True
-            )
-            chunks, seconds = done.stdout.split()
-            rates.append(int(chunks) / float(seconds))
-        samples["ingest"] = rates
+            for name, cmd in commands.items():
+                for variant, variant_env in variants.items():
+                    cpu = samples[f"{name}{variant} cpu"]
+                    samples[f"{name}{variant}"].append(_timed(cmd, variant_env, scratch, cpu))
+        for _ in range(repeats):
+            for variant, variant_env in variants.items():
+                samples[f"ingest{variant}"].append(_ingest_rate(variant_env, scratch))
     return samples
 
 
+def _median(values: list[float] | None, unit: str) -> str:
+    return f"{statistics.median(values):.2f} {unit}" if values else "-"
+
+
 def report(samples: dict[str, list[float]], markdown: bool) -> str:
-    """A table of medians (and the spread), with each command's median CPU time."""
+    """A table of medians (and the spread), with each command's median CPU time, and the
+    baseline's medians when there is one."""
+    baseline = any(name.endswith(" baseline") for name in samples)
+    header = ["measure", "median", "range", "CPU median"]
+    header += ["baseline median", "baseline CPU median"] if baseline else []
     rows = []
     for name, values in samples.items():
-        if name.endswith(" cpu"):
+        if name.endswith((" cpu", " baseline")):
             continue
         unit = "chunks/s" if name == "ingest" else "s"
-        median = statistics.median(values)
-        cpu = samples.get(f"{name} cpu")
-        used = f"{statistics.median(cpu):.2f} s" if cpu else "-"
-        rows.append((name, f"{median:.2f} {unit}", f"{min(values):.2f}-{max(values):.2f}", used))
+        row = [
+            name,
+            _median(values, unit),
+            f"{min(values):.2f}-{max(values):.2f}",
+            _median(samples.get(f"{name} cpu"), "s"),
+        ]
+        if baseline:
+            row += [
+                _median(samples.get(f"{name} baseline"), unit),
+                _median(samples.get(f"{name} baseline cpu"), "s"),
+            ]
+        rows.append(row)
     if markdown:
-        lines = ["| measure | median | range | CPU median |", "|---|---|---|---|"]
-        return "\n".join([*lines, *(f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows)])
-    return "\n".join(f"{a:<10} {b:>16}  ({c})  cpu {d}" for a, b, c, d in rows)
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        return "\n".join([*lines, *("| " + " | ".join(row) + " |" for row in rows)])
+    return "\n".join("  ".join(f"{cell:<16}" for cell in row).rstrip() for row in [header, *rows])
 
 
 def main() -> None:
@@ -137,9 +176,12 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--command", help="How to run cadre (default: this checkout's).")
+    parser.add_argument(
+        "--baseline", type=Path, help="Another checkout to measure in the same rounds."
+    )
     args = parser.parse_args()
     cadre = shlex.split(args.command) if args.command else DEFAULT_COMMAND
-    samples = measure(cadre, args.repeats)
+    samples = measure(cadre, args.repeats, args.baseline)
     print(report(samples, args.markdown))
     if args.json is not None:
         args.json.write_text(json.dumps(samples, indent=2), encoding="utf-8")
