@@ -22,10 +22,7 @@ snapshot read from the checkpoints, and through the thread's app compiled read-o
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +58,7 @@ from framework.runs.teams import TEAM_FILE_PREFIX, team_file_team
 from framework.runs.threads import thread_spec
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.roles import make_roles
+from tests.test_cli_daily import _imported_by
 from tests.test_local_models import SCRIPT
 from tests.test_retention import BrokenFormatter, FormatterError
 
@@ -258,22 +256,6 @@ def test_show_and_reviews_compile_no_graph(home: Home, monkeypatch: pytest.Monke
         home.ok("show", thread)
         home.ok("reviews", "--thread", thread)
     home.ok("reviews")
-
-
-def _imported_by(args: list[str]) -> set[str]:
-    """The modules a fresh process imports to run ``cadre ARGS`` (exit code checked)."""
-    probe = (
-        "import json, sys\n"
-        "from framework.cli.app import run_app\n"
-        f"code = run_app({args!r})\n"
-        "print(json.dumps([code, sorted(sys.modules)]))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
-    )
-    code, modules = json.loads(done.stdout.splitlines()[-1])
-    assert code == 0, done.stderr
-    return set(modules)
 
 
 @pytest.mark.parametrize(
