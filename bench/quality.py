@@ -18,19 +18,22 @@ Conflicts: tiny hand-made corpora (``bench/quality/conflicts.yaml``, and
 ``conflicts-probe.yaml`` written after the value readers) run through the offline hypothesis
 team; see ``bench/_conflict_cases.py`` for what makes a report right.
 
-Extraction: tiny hand-made documents (``bench/quality/extraction.yaml``) through ``cadre
-extract`` then ``cadre ask``; see ``bench/_extraction_cases.py`` for the scoring.
+Extraction: tiny hand-made documents (``bench/quality/extraction.yaml``, and
+``extraction-probe.yaml`` written before the team was run on them) through ``cadre extract``
+then ``cadre ask``; see ``bench/_extraction_cases.py`` for the scoring.
 
 Prints one line per case and a summary line per capability; ``--json PATH`` writes every
 answer. Every summary counts the wrong values confirmed: answers whose own statements (the
 findings, for conflicts) state a value the case lists as ``wrong`` (for a conflict left open,
 either disputed value); it must be 0 on every set.
 
-Research also runs on two more sets written before the team was run on them:
-``research-starlette`` (Starlette's docs) and ``research-click`` (Click's docs).
+Research also runs on three more sets written before the team was run on them:
+``research-starlette`` (Starlette's docs), ``research-click`` (Click's docs) and
+``research-uvicorn`` (Uvicorn's docs).
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-conflicts,conflicts-probe,extraction] [--only r01,c02] [--json PATH]``.
+research-uvicorn,conflicts,conflicts-probe,extraction,extraction-probe] [--only r01,c02]
+[--json PATH]``.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ HERE = Path(__file__).resolve().parent / "quality"
 CORPUS = HERE / "corpus"
 STARLETTE = HERE / "corpus-starlette"
 CLICK = HERE / "corpus-click"
+UVICORN = HERE / "corpus-uvicorn"
 Capability = tuple[str, list[dict[str, Any]]]
 """What a capability's run gives: its summary line, and every case's outcome."""
 CITATION = re.compile(r"`?([\w./-]+\.(?:md|txt|rst|csv)):(\d+)`?")
@@ -216,17 +220,27 @@ def conflicts_probe(wanted: set[str]) -> Capability:
     return _conflicts("conflicts-probe", "conflicts-probe.yaml", wanted)
 
 
-def extraction(wanted: set[str]) -> Capability:
-    """Run the extraction cases; print a line per case; return the summary line and answers."""
-    cases = _cases("extraction.yaml", wanted)
+def _extraction(name: str, cases_file: str, wanted: set[str]) -> Capability:
+    """Run extraction cases; print a line per case; return the summary line and answers."""
+    cases = _cases(cases_file, wanted)
     outcomes = run_extraction_cases(cases)
     count = _tally(outcomes, _with_facts)
     wrong = sum(
         wrong_stated(case, answer_sentences(outcome.answer))
         for case, outcome in zip(cases, outcomes, strict=True)
     )
-    summary = f"extraction/ask: {count} questions answered right; {wrong} wrong values confirmed"
+    summary = f"{name}: {count} questions answered right; {wrong} wrong values confirmed"
     return summary, [asdict(o) for o in outcomes]
+
+
+def extraction(wanted: set[str]) -> Capability:
+    """The extraction cases (``extraction.yaml``)."""
+    return _extraction("extraction/ask", "extraction.yaml", wanted)
+
+
+def extraction_probe(wanted: set[str]) -> Capability:
+    """The probe extraction cases (``extraction-probe.yaml``), written before any run on them."""
+    return _extraction("extraction-probe", "extraction-probe.yaml", wanted)
 
 
 def research_click(wanted: set[str]) -> Capability:
@@ -234,13 +248,20 @@ def research_click(wanted: set[str]) -> Capability:
     return _research("research-click", "research-click.yaml", CLICK, wanted)
 
 
+def research_uvicorn(wanted: set[str]) -> Capability:
+    """The Uvicorn questions (``research-uvicorn.yaml``), written before any run on them."""
+    return _research("research-uvicorn", "research-uvicorn.yaml", UVICORN, wanted)
+
+
 CAPABILITIES = {
     "research": research,
     "research-starlette": research_starlette,
     "research-click": research_click,
+    "research-uvicorn": research_uvicorn,
     "conflicts": conflicts,
     "conflicts-probe": conflicts_probe,
     "extraction": extraction,
+    "extraction-probe": extraction_probe,
 }
 
 
