@@ -178,7 +178,7 @@ def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
             fence = "" if closing.startswith(fence) and not closing.strip(fence[0]) else fence
         elif fences and (opener := _FENCE.match(line)):
             fence = opener.group(1)
-        elif title := _heading_at(lines, i):
+        elif title := _heading_at(lines, i, fences):
             close(i)
             section, heading = section + 1, title[0]
             i += title[1]
@@ -193,8 +193,9 @@ def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
     return paragraphs
 
 
-def _heading_at(lines: list[str], i: int) -> tuple[str, int] | None:
-    """``(title, lines used)`` when a heading starts at line ``i``."""
+def _heading_at(lines: list[str], i: int, fences: bool = True) -> tuple[str, int] | None:
+    """``(title, lines used)`` when a heading starts at line ``i``; with ``fences``, a code
+    fence under a line opens code, it does not underline a title."""
     line = lines[i]
     atx = _ATX.match(line)
     if atx:
@@ -206,7 +207,8 @@ def _heading_at(lines: list[str], i: int) -> tuple[str, int] | None:
         if under and under.group(1) == over.group(1):
             return below.strip(), 3
     indent = len(line) - len(line.lstrip())
-    if line.strip() and not over and indent <= 3 and _ADORNMENT.match(below):
+    fenced = fences and _FENCE.match(below) is not None
+    if line.strip() and not over and indent <= 3 and _ADORNMENT.match(below) and not fenced:
         return line.strip(), 2
     return None
 

@@ -11,12 +11,13 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from framework.memory._chunking import _ADORNMENT, _FENCE, _PROSE_FENCE
+from framework.memory._chunking import _ADORNMENT, _FENCE, _PROSE_FENCE, _heading_at
 
 __all__ = ["LIST_MARKER", "prose_sentences"]
 
-_NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\. |#{1,6}(?:\s|$)")
-"""Lines that hold no sentence: table rows, shell and interpreter lines, headings."""
+_NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\. |#{1,6}(?:\s|$)|(?:!!!|\?\?\?\+?) ")
+"""Lines that hold no sentence: table rows, shell and interpreter lines, headings, the title
+line of an admonition (``!!! note``, its body is prose)."""
 _QUOTE = re.compile(r"^(?:>[ \t]?)+")
 LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 """A line that opens a list item: a bullet or a number, then whitespace (``--flag`` is no
@@ -60,11 +61,23 @@ def _closes(line: str, fence: str) -> bool:
 
 def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
     """``(number, line)`` of each line, stripped and out of its block quote; ``""`` for a line
-    that holds no prose (blank, fenced code, table, shell, heading, adornment). A fenced MyST
-    admonition (```` ```{note} ````) holds prose."""
+    that holds no prose (blank, code, table, shell or interpreter line and the output after it,
+    heading, adornment, a line wholly in bold). A fenced MyST admonition (```` ```{note} ````)
+    holds prose; an indented block is code when the prose before it ends in ``::`` or its first
+    line reads as code."""
+    lines = text.split("\n")
     fence = admonition = ""
-    for number, raw in enumerate(text.split("\n"), start=first_line):
-        line = _QUOTE.sub("", raw.strip()).strip()
+    code_indent = -1  # the indent of the indented code block being read, else -1
+    output = literal = False
+    blank = True  # the start of the text is as after a blank line
+    for index, raw in enumerate(lines):
+        number, line = index + first_line, _QUOTE.sub("", raw.strip()).strip()
+        indent = len(raw) - len(raw.lstrip())
+        after_blank, blank = blank, not line
+        if code_indent >= 0 and (not line or indent >= code_indent):
+            yield number, ""
+            continue
+        code_indent = -1
         if fence:
             fence = "" if _closes(line, fence) else fence
             yield number, ""
@@ -77,9 +90,31 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
             else:
                 fence = opener.group(1)
             yield number, ""
+        elif after_blank and indent >= _CODE_INDENT and (literal or _CODE_LINE.search(line)):
+            code_indent = indent
+            yield number, ""
+        elif _NOT_PROSE.match(line) or _ADORNMENT.match(line) or _heading_at(lines, index):
+            output = _PROMPT.match(line) is not None
+            yield number, ""
+        elif output or _BOLD_LINE.fullmatch(line):
+            yield number, ""
         else:
-            prose = not (_NOT_PROSE.match(line) or _ADORNMENT.match(line))
-            yield number, line if prose else ""
+            yield number, line
+        output = output and bool(line)
+        literal = line.endswith("::") if line else literal
+
+
+_CODE_INDENT = 4
+_PROMPT = re.compile(r"\$ |>>> |\.\.\. ")
+"""A shell or interpreter prompt: the lines after it, to a blank line, are its output."""
+_CODE_LINE = re.compile(
+    r"^(?:import |from \S+ import |def |class |return\b|@\w|[\w.\[\]'\"]+ *[-+*/]?= |"
+    r"[\w.]+\(.*\)[;,]?$|[{}\]]|<[A-Za-z/!]|--?\w)"
+)
+"""A line that reads as code: a statement, an assignment, a call alone on its line, a brace or
+closing bracket, a tag or a command-line flag."""
+_BOLD_LINE = re.compile(r"(\*\*|__)[^*_]*[^*_.!?]\1:?")
+"""A line wholly in bold, without a stop: a heading in all but name."""
 
 
 def _blocks(text: str, first_line: int) -> list[_Block]:

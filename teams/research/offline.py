@@ -28,8 +28,9 @@ from framework.memory import (
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 from teams.research.text import (
+    Scored,
     keywords,
-    scored_sentences,
+    ranked_sentences,
     shared_words,
     split_question,
     term_weights,
@@ -109,11 +110,12 @@ class CorpusSearchWorker:
         query = str(task.inputs.get("query") or task.description)
         found = self.corpus.search(query, k=self.k * _CANDIDATES, min_score=self.min_score)
         cited = _reranked(found, query, str(task.inputs.get("topic") or ""))[: self.k]
-        evidence = [item for _, item in cited]
+        evidence = [item for _, items in cited for item in items]
         if self.memory is not None:
             records = [
                 _record(item, context, path=passage.path, title=passage.heading)
-                for passage, item in cited
+                for passage, items in cited
+                for item in items
             ]
             remember_evidence(self.memory, records, context)
         return WorkerResult(
@@ -140,14 +142,15 @@ passage's similarity when passages are re-ranked."""
 
 def _reranked(
     passages: Sequence[Passage], query: str, topic: str = ""
-) -> list[tuple[Passage, Evidence]]:
-    """Each passage with its best sentence as evidence, best first: the passage's similarity,
-    plus how well its best sentence answers the query, the words of the question's ``topic``
-    counting less (a passage of code or tables cites nothing and is left out)."""
+) -> list[tuple[Passage, list[Evidence]]]:
+    """Each passage with the sentences it answers with as evidence (see :func:`_answers`),
+    best first: the passage's similarity, plus how well its best sentence answers the query,
+    the words of the question's ``topic`` counting less (a passage of code or tables cites
+    nothing and is left out)."""
     weights = term_weights([passage.text for passage in passages], query, topic)
     answered = []
     for passage in passages:
-        best = _best(passage, query, weights)
+        best = _answers(passage, query, weights)
         if best is not None:
             answered.append((passage, *best))
     if not answered:
@@ -157,25 +160,77 @@ def _reranked(
     return [(passage, evidence) for passage, _, evidence in answered]
 
 
-def _best(
+_COMPLEMENT_SCORE = 0.5
+"""A second sentence of a passage is cited beside its best when it scores at least half as
+well and holds a word of the query the best one lacks: the second fact of a two-fact
+answer."""
+
+
+def _answers(
     passage: Passage, query: str, weights: Mapping[str, float] | None = None
-) -> tuple[float, Evidence] | None:
-    """The passage's best sentence for ``query`` as cited evidence, with its answer score."""
+) -> tuple[float, list[Evidence]] | None:
+    """The passage's answer to ``query`` with its score: its best sentence (see
+    :func:`_evidence`), then a sentence that adds a word of the query the best one lacks; for
+    an item of a list, the lead-in that quotes the list, then the item. None when the passage
+    holds no prose."""
     if passage.code:
         return None
-    scored = scored_sentences(passage.text, query, heading=passage.heading, weights=weights)
-    if not scored:
+    ranked = ranked_sentences(passage.text, query, heading=passage.heading, weights=weights)
+    if not ranked:
         return None
-    score, offset, sentence = max(scored, key=lambda item: item[0])  # first of the best
-    source = f"{passage.path}:{passage.line + offset}"
-    return score, Evidence(source=source, text=sentence, score=passage.score)
+    index = _best_index(ranked)
+    best = ranked[index]
+    others = [
+        at
+        for at, item in enumerate(ranked)
+        if at not in (index, index - 1 if best.borrowed or best.cause else index)
+        and item.score >= _COMPLEMENT_SCORE * best.score
+        and item.hits - best.hits
+    ]
+    chosen = [index, _best_index(ranked, others)] if others and best.score > 0 else [index]
+    lead = best.lead_in
+    if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
+        chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
+    return best.score, [_evidence(passage, ranked, at, query) for at in chosen]
+
+
+def _best_index(ranked: Sequence[Scored], among: Sequence[int] | None = None) -> int:
+    """The index of the best scored sentence (``among`` those indices), the first of equals."""
+    indices = range(len(ranked)) if among is None else among
+    return max(indices, key=lambda at: (ranked[at].score, -at))
+
+
+def _evidence(passage: Passage, ranked: Sequence[Scored], at: int, query: str) -> Evidence:
+    """Sentence ``at`` cited as evidence (at its own line), after what it leans on: the
+    sentence before it when its pronoun's words answer the query ("python-dotenv ... This is
+    installed to ...") or, for a question that asks why, when it draws a consequence of it
+    ("Uvicorn sends ... as soon as ... This means ..."); the heading, for a pronoun opening a
+    section ("WSProto: This implementation ...")."""
+    item = ranked[at]
+    leans = at > 0 and (item.borrowed or (item.cause and _asks_why(query)))
+    first = ranked[at - 1] if leans else item
+    text = f"{first.sentence} {item.sentence}" if leans else item.sentence
+    if at == 0 and item.pronoun and passage.heading and passage.heading not in text:
+        text = f"{passage.heading}: {text}"
+    return Evidence(
+        source=f"{passage.path}:{passage.line + item.offset}", text=text, score=passage.score
+    )
+
+
+def _asks_why(query: str) -> bool:
+    return query.lower().lstrip().startswith("why")
 
 
 def cited_sentence(passage: Passage, query: str) -> tuple[str, str] | None:
     """The passage's most relevant sentence to ``query`` and its ``path:line`` source; None
     when the passage holds no prose sentence (only code or a table): nothing to cite."""
-    best = _best(passage, query)
-    return None if best is None else (best[1].source, best[1].text)
+    if passage.code:
+        return None
+    ranked = ranked_sentences(passage.text, query, heading=passage.heading)
+    if not ranked:
+        return None
+    best = _evidence(passage, ranked, _best_index(ranked), query)
+    return best.source, best.text
 
 
 def _record(evidence: Evidence, context: NodeContext, *, path: str, title: str) -> EvidenceRecord:

@@ -10,7 +10,7 @@ __all__ = ["CLAIM_MIN_SCORE", "cited_report", "rejected_tasks", "results_in_orde
 
 CLAIM_MIN_SCORE = 0.3
 """Evidence below this score is too weak to state as a claim."""
-_CLAIMS_PER_TASK = 3
+_CLAIMS_PER_TASK = 4
 
 
 def results_in_order(

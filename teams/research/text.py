@@ -5,13 +5,16 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from framework.memory import LIST_MARKER, prose_sentences
 
 __all__ = [
     "STOPWORDS",
+    "Scored",
     "best_sentences",
     "keywords",
+    "ranked_sentences",
     "scored_sentences",
     "shared_words",
     "singular",
@@ -126,21 +129,39 @@ _PRONOUNS = {"it": "{}", "its": "{}'s"}
 
 
 def _subject(lead: str) -> str:
-    """The subject of a lead: the words after its auxiliary."""
+    """What "it" stands for after a lead: the thing asked about when the question word has a
+    noun ("Which port does Uvicorn use" -> "port"), else the words after its auxiliary."""
     words = lead.split()
     at = next((i for i, w in enumerate(words[:3]) if w.lower() in _AUXILIARIES), None)
-    return " ".join(words[at + 1 :]) if at is not None else ""
+    if at is None:
+        return ""
+    if at > 1 and words[0].lower() in ("which", "what"):
+        return " ".join(words[1:at])
+    return " ".join(words[at + 1 :])
 
 
-_PRONOUN = re.compile(r"^(?:it|its|this|that|these|those|they|their|he|she|his|her)\b", re.I)
+_PRONOUN = re.compile(
+    r"^(?:[^,]{1,40},\s*)?(?:it|its|this|that|these|those|they|their|he|she|his|her)\b", re.I
+)
+"""A sentence whose subject is a pronoun, after an opening phrase or not ("By default, it ...")."""
+_STATEMENT_PRONOUN = re.compile(
+    r"^(?:this|that) (?:is|was|means|meant|happens|lets|allows)\b", re.I
+)
+"""A pronoun standing for the whole statement before ("This is because ...", "This means ...")."""
+_CONSEQUENCE = re.compile(
+    r"^(?:(?:this|that) (?:means|is why|allows|lets)|therefore|thus|hence|as a result|so)\b", re.I
+)
+"""A sentence that draws a consequence of the one before: the one before is its cause."""
+_COPULA_COMPLEMENT = re.compile(r"\b(?:is|are|was|were)\s+(.+)$", re.I)
 _NUMBER = re.compile(
     r"\b\d+(?:[.,]\d+)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
     r"twelve|twenty|thirty|forty|fifty|hundred|thousand|million|dozen|single|once|twice)\b",
     re.I,
 )
 _REASON = re.compile(
-    r"\b(?:because|since|so that|due to|in order to|as a result|so as to|"
-    r"reason|why)\b",
+    r"\b(?:because|since|so that|due to|in order to|as a result|so as to|reason|why|"
+    r"to (?:avoid|prevent|ensure|allow|keep|make sure)|otherwise|recommended|useful|benefits?|"
+    r"advantages?|resilien\w*|(?:avoid|prevent|ensure|allow|help)s?)\b",
     re.I,
 )
 _TIME = re.compile(
@@ -212,7 +233,6 @@ _MARKERS = {
     "reason": _REASON,
     "time": _TIME,
     "procedure": re.compile(r"`[^`]+`"),
-    "list": re.compile(r":$"),
 }
 """What a sentence holds that answers a question of a kind: a reason, a time, a command."""
 _INTRODUCES = re.compile(r"(?::|\.\.\.|\u2026)$")
@@ -259,6 +279,10 @@ def stem(word: str) -> str:
     for suffix in _SUFFIXES:
         if suffix == "ly" and word.endswith("ply"):  # "supply", "apply": no adverbs
             continue
+        if suffix == "es" and not word.endswith(_SIBILANT_PLURALS):  # "notes": "s" only
+            continue
+        if suffix == "s" and word.endswith("ss"):  # "process", "class"
+            break
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
@@ -268,6 +292,7 @@ def stem(word: str) -> str:
 
 
 _AGENT_LENGTH = 6
+_SIBILANT_PLURALS = ("sses", "shes", "ches", "xes", "zes")
 _DOUBLED = re.compile(r"([bdgmnprt])\1$")
 
 
@@ -298,10 +323,12 @@ _JOINED = re.compile(r"(?<=[a-z])[A-Z][a-z]{2,}")
 
 
 def _sentences(text: str) -> list[tuple[int, str]]:
+    """The prose sentences of ``text`` of at least three words, and every list item."""
+    lines = text.split("\n")
     return [
         (offset, sentence)
         for offset, sentence in prose_sentences(text, first_line=0)
-        if len(sentence.split()) >= _MIN_PART_WORDS
+        if len(sentence.split()) >= _MIN_PART_WORDS or LIST_MARKER.match(lines[offset])
     ]
 
 
@@ -331,38 +358,83 @@ def shared_words(parts: Sequence[str]) -> str:
     return " ".join(word for word in keywords(parts[0]) if word in common)
 
 
-def _lead_ins(text: str, sentences: Sequence[tuple[int, str]]) -> dict[int, int]:
-    """For each sentence that is an item of a list after a lead-in ending in a colon ("There
-    are two event hooks:"), the index of that lead-in."""
+@dataclass(frozen=True)
+class _Listing:
+    """How the sentences of a text hang together: each list item's lead-in, each lead-in's
+    follower, and the lead-ins that introduce a list."""
+
+    leads: dict[int, int]
+    """Sentence index -> the index of the lead-in it continues (an item of its list, or the
+    first sentence after a lead-in that introduces no list)."""
+    lists: frozenset[int]
+    """The lead-ins whose list follows them."""
+
+
+_LEAD_IN = re.compile(r"(?::|\.\.\.|\u2026|\bas follows[.:]?|\bthe following[.:]?)$", re.I)
+
+
+def _listing(text: str, sentences: Sequence[tuple[int, str]]) -> _Listing:
+    """Which sentences continue a lead-in: the items of a list after a sentence ending in a
+    colon ("There are two event hooks:") or a one-sentence paragraph right before it (sentences
+    indented under an item keep the list open); and the sentence of the paragraph right after
+    a lead-in that introduces no list ("... as follows:")."""
     lines = text.split("\n")
     leads: dict[int, int] = {}
-    lead = -1
-    for index, (offset, sentence) in enumerate(sentences):
-        if offset < len(lines) and LIST_MARKER.match(lines[offset]):
-            if lead >= 0:
-                leads[index] = lead
-        else:
-            lead = index if sentence.endswith(":") else -1
-    return leads
+    lists: set[int] = set()
+    lead, in_list = -1, False
+    for index, (offset, _) in enumerate(sentences):
+        line = lines[offset] if offset < len(lines) else ""
+        if LIST_MARKER.match(line):
+            if lead >= 0 and (in_list or _introduces(lines, sentences[lead], offset)):
+                leads[index], in_list = lead, True
+                lists.add(lead)
+            continue
+        if in_list and line[:1] in (" ", "\t"):  # a paragraph of the item above
+            continue
+        introduced = lead >= 0 and not in_list and _LEAD_IN.search(sentences[lead][1])
+        if introduced and _next_paragraph(lines, sentences[lead][0]) == offset:
+            leads[index] = lead
+        lead, in_list = index, False
+    return _Listing(leads, frozenset(lists))
+
+
+def _introduces(lines: Sequence[str], lead: tuple[int, str], item: int) -> bool:
+    """Whether sentence ``lead`` introduces the list whose first item is on line ``item``: it
+    ends in a colon, or it is a paragraph of its own right before the list."""
+    offset, sentence = lead
+    alone = offset == 0 or not lines[offset - 1].strip()
+    return bool(_LEAD_IN.search(sentence)) or (alone and _next_paragraph(lines, offset) == item)
+
+
+def _next_paragraph(lines: Sequence[str], offset: int) -> int:
+    """The line the paragraph after the one holding line ``offset`` starts on."""
+    at = offset
+    while at < len(lines) and lines[at].strip():
+        at += 1
+    while at < len(lines) and not lines[at].strip():
+        at += 1
+    return at
 
 
 _HEAD_WORDS = 10
+_ITEM_HEAD = re.compile(r" [-\u2013\u2014] |: ")
+"""What ends an item's name: a dash between spaces or a colon ("`scope` - A dictionary",
+"**Command Line**: Use ...")."""
 
 
-def _with_items(
-    sentences: Sequence[tuple[int, str]], leads: Mapping[int, int]
-) -> list[tuple[int, str]]:
-    """``sentences`` with each lead-in followed by the heads of its list's items ("The order
-    ... is: From an environment variable; From the `.env` file; ..."): what the list says is
-    what the lead-in answers. An item's head is its name before " - ", or its first ten
+def _with_items(sentences: Sequence[tuple[int, str]], listing: _Listing) -> list[str]:
+    """The text of each sentence, each lead-in of a list followed by the heads of its items
+    ("The order ... is: From an environment variable; From the `.env` file; ..."): what the
+    list says is what the lead-in answers. An item's head is its name, or its first ten
     words."""
     items: dict[int, list[str]] = {}
-    for index, lead in leads.items():
-        head = sentences[index][1].split(" - ", 1)[0].split()[:_HEAD_WORDS]
-        items.setdefault(lead, []).append(" ".join(head).rstrip(".;,"))
+    for index, lead in listing.leads.items():
+        if lead in listing.lists:
+            head = _ITEM_HEAD.split(sentences[index][1], maxsplit=1)[0].split()[:_HEAD_WORDS]
+            items.setdefault(lead, []).append(" ".join(head).rstrip(".;,"))
     return [
-        (offset, f"{sentence} {'; '.join(items[index])}." if index in items else sentence)
-        for index, (offset, sentence) in enumerate(sentences)
+        f"{sentence} {'; '.join(items[index])}." if index in items else sentence
+        for index, (_, sentence) in enumerate(sentences)
     ]
 
 
@@ -376,13 +448,43 @@ def _crowding(words: int) -> float:
     return 1.0 + 0.5 * max(0.0, words / _CROWDED_WORDS - 1.0)
 
 
-def scored_sentences(
+_RESTATED = 0.5
+"""What a sentence that says nothing beyond the question's words keeps of its score (a
+restatement of the question, a title in a sentence's place)."""
+_LEADING = 0.9
+"""What a lead-in that introduces no list keeps of its score: the sentence after it, which
+holds its words too, says what it announces."""
+_SUBJECT_WORDS = 6
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A sentence of a text scored against a query (see :func:`best_sentences`)."""
+
+    score: float
+    offset: int
+    """The 0-based line the sentence starts on."""
+    sentence: str
+    """The sentence as written; a lead-in of a list is followed by its items' heads."""
+    hits: frozenset[str]
+    """The query's stems it holds: its own, its pronoun's or its lead-in's."""
+    cause: bool = False
+    """Whether it draws a consequence of the sentence before ("This means ..."), its cause."""
+    pronoun: bool = False
+    """Whether its subject is a pronoun for what came before."""
+    borrowed: bool = False
+    """Whether some of its hits are the words of what its pronoun stands for, not its own."""
+    lead_in: int | None = None
+    """For an item of a list, the index of the lead-in that quotes the list."""
+
+
+def ranked_sentences(
     text: str, query: str, heading: str = "", weights: Mapping[str, float] | None = None
-) -> list[tuple[float, int, str]]:
-    """Every sentence of ``text`` with how well it answers ``query``, in text order:
-    ``(score, line offset, sentence)``; see :func:`best_sentences` for the score. ``weights``
-    are the query's words' weights (:func:`term_weights` over the texts searched together;
-    by default over ``text`` alone)."""
+) -> list[Scored]:
+    """Every sentence of ``text`` scored against ``query``, in text order; see
+    :func:`best_sentences` for the score. ``weights`` are the query's words' weights
+    (:func:`term_weights` over the texts searched together; by default over ``text``
+    alone)."""
     kind = _asked(query)
     sentences = _sentences(text)
     if kind == "procedure":
@@ -393,26 +495,68 @@ def scored_sentences(
     terms = set(weight)
     exact = set(keywords(query))
     around = _stems(heading)
-    leads = _lead_ins(text, sentences)
+    listing = _listing(text, sentences)
+    listed = _with_items(sentences, listing)
     scored = []
     for index, (offset, sentence) in enumerate(sentences):
-        own = set(words[index]) | (words[leads[index]] if index in leads else set())
-        if _PRONOUN.match(sentence):  # "It is quarried near ...": it is the subject before
-            before = sentences[index - 1][1] if index else heading
-            own |= _stems(" ".join(before.split()[:6]))
+        lead = listing.leads.get(index)
+        own = set(words[index]) | (words[lead] if lead is not None else set())
+        pronoun = _PRONOUN.match(sentence) is not None
+        if index and _STATEMENT_PRONOUN.match(sentence):  # "This is because ...": all before
+            antecedent = words[index - 1]
+        elif pronoun:  # "It is quarried near ...": it is the subject before
+            antecedent = _subject_stems(sentences[index - 1][1] if index else heading)
+        else:
+            antecedent = set()
+        borrowed = bool(terms & antecedent - own)
+        own |= antecedent
         context = around | (words[index - 1] if index else set())
         context |= words[index + 1] if index + 1 < len(words) else set()
         hits = terms & own
         score = sum(weight[term] for term in hits) / _crowding(len(own))
         score += _EXACT_BONUS * len(exact & set(keywords(sentence)))  # the word as asked
         score += _CONTEXT_WEIGHT * sum(weight[term] for term in terms & (context - own))
-        if len(hits) >= _MIN_SCORE_FOR_KIND and _gives(kind, sentence, terms):
+        gives = index in listing.lists if kind == "list" else _gives(kind, listed[index], terms)
+        if len(hits) >= _MIN_SCORE_FOR_KIND and gives:
             score += _KIND_BONUS
-        scored.append((score, offset, sentence))
-    if not leads:
-        return scored
-    listed = _with_items(sentences, leads)  # a lead-in is scored on its words, quoted with its list
-    return [(score, offset, listed[i][1]) for i, (score, offset, _) in enumerate(scored)]
+        said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
+        if not said - terms:
+            score *= _RESTATED
+        if index in listing.leads.values() and index not in listing.lists:
+            score *= _LEADING
+        cause = bool(index and _CONSEQUENCE.match(sentence))
+        scored.append(
+            Scored(
+                score,
+                offset,
+                listed[index],
+                frozenset(hits),
+                cause,
+                pronoun,
+                borrowed,
+                lead if lead in listing.lists else None,
+            )
+        )
+    return scored
+
+
+def _subject_stems(sentence: str) -> set[str]:
+    """The stems of what a pronoun after ``sentence`` may stand for: its first words, and what
+    follows its "is" ("The first server is the Daphne webserver. It ...")."""
+    stems = _stems(" ".join(sentence.split()[:_SUBJECT_WORDS]))
+    complement = _COPULA_COMPLEMENT.search(sentence)
+    if complement:
+        stems |= _stems(" ".join(complement.group(1).split()[:_SUBJECT_WORDS]))
+    return stems
+
+
+def scored_sentences(
+    text: str, query: str, heading: str = "", weights: Mapping[str, float] | None = None
+) -> list[tuple[float, int, str]]:
+    """Every sentence of ``text`` with how well it answers ``query``, in text order:
+    ``(score, line offset, sentence)`` (see :func:`ranked_sentences`)."""
+    ranked = ranked_sentences(text, query, heading, weights)
+    return [(item.score, item.offset, item.sentence) for item in ranked]
 
 
 def best_sentences(
@@ -429,7 +573,9 @@ def best_sentences(
     "how many", a reason for "why", a time for "when", a name for "which", the lead-in of a list
     for "which two", a command for "how do I": a sentence that introduces a code block carries
     its first command) gains 1.5. A short list item competes as any sentence does, holding the
-    words of its lead-in ("There are two event hooks:").
+    words of its lead-in ("There are two event hooks:"), and so does the sentence after a
+    lead-in that introduces no list ("... as follows:"; the lead-in keeps 0.9 of its score); a
+    sentence that says nothing beyond the question's words keeps half.
     Ties go to the earlier sentence.
 
     Returns ``(line offset, sentence)`` pairs in their order in the text: the 0-based line

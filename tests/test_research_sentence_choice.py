@@ -1,0 +1,133 @@
+"""Which sentences the offline research team cites: the one stating the fact, not its lead-in,
+a restatement of the question, code or console output; a second fact beside the first."""
+
+from __future__ import annotations
+
+from framework.memory import Passage, prose_sentences
+from teams.research.offline import _answers
+from teams.research.text import best_sentences, split_question, stem
+
+
+def _passage(text: str, heading: str = "") -> Passage:
+    return Passage(
+        source="guide.md:1", path="guide.md", line=1, heading=heading, text=text, score=0.8
+    )
+
+
+def _cited(text: str, question: str, heading: str = "") -> list[tuple[str, str]]:
+    answered = _answers(_passage(text, heading), question)
+    assert answered is not None
+    return [(evidence.source, evidence.text) for evidence in answered[1]]
+
+
+def test_code_console_output_and_titles_hold_no_sentence() -> None:
+    text = (
+        "The pump starts on its own.\n\n"
+        "    pump = Pump(rate=10)\n"
+        "    pump.start()\n\n"
+        "Run it like this::\n\n"
+        "    Pump output looks like this line here.\n\n"
+        "$ pump --rate 10\n"
+        "Pumping at ten litres a minute now\n\n"
+        "**Default rates**\n\n"
+        "Setting the rate\n"
+        "----------------\n\n"
+        "!!! note\n"
+        "    The rate is in litres.\n\n"
+        "- a list item\n\n"
+        "    A paragraph of the item stays prose.\n"
+    )
+    assert [sentence for _, sentence in prose_sentences(text)] == [
+        "The pump starts on its own.",
+        "Run it like this::",
+        "The rate is in litres.",
+        "a list item",
+        "A paragraph of the item stays prose.",
+    ]
+
+
+def test_a_line_before_a_code_fence_is_no_title() -> None:
+    text = "The tools are not thread-safe.\n```python\nprint('x')\n```\n"
+    assert prose_sentences(text) == [(1, "The tools are not thread-safe.")]
+
+
+def test_the_sentence_after_a_lead_in_states_what_it_announces() -> None:
+    text = (
+        "The ferry timetable for the winter months is as follows:\n\n"
+        "The ferry timetable has boats at eight, noon and six in winter.\n"
+    )
+    [(_, sentence)] = best_sentences(text, "What is the ferry timetable in winter?", limit=1)
+    assert sentence.startswith("The ferry timetable has boats at eight")
+
+
+def test_a_restatement_of_the_question_gives_way_to_the_fact() -> None:
+    text = "Ferry crossings in winter.\n\nIn winter the ferry crosses twice a day.\n"
+    [(_, sentence)] = best_sentences(text, "How often does the ferry cross in winter?", limit=1)
+    assert sentence == "In winter the ferry crosses twice a day."
+
+
+def test_an_item_is_cited_after_the_lead_in_that_quotes_its_list() -> None:
+    text = (
+        "You can steer the kiln by sending commands to its controller.\n\n"
+        "- `HEAT`: Raise the kiln temperature by ten degrees.\n"
+        "- `COOL`: Lower the kiln temperature by ten degrees.\n"
+        "- `HOLD`\n"
+    )
+    cited = _cited(text, "Which commands can be sent to the kiln controller?")
+    assert cited[0] == (
+        "guide.md:1",
+        "You can steer the kiln by sending commands to its controller. `HEAT`; `COOL`; `HOLD`.",
+    )
+
+
+def test_a_second_fact_of_the_passage_is_cited_beside_the_first() -> None:
+    text = (
+        "The Osprey camera records video at 60 frames a second.\n"
+        "Its housing is sealed against rain.\n"
+        "The battery of the Osprey camera lasts four hours.\n"
+    )
+    cited = _cited(
+        text, "How fast does the Osprey camera record video and how long does the battery last?"
+    )
+    assert [source for source, _ in cited] == ["guide.md:1", "guide.md:3"]
+
+
+def test_a_pronoun_sentence_is_cited_with_what_it_stands_for() -> None:
+    text = (
+        "The rover's clock is set to zero after a reset.\n"
+        "This is because the clock loses its value without power.\n"
+    )
+    [(source, sentence)] = _cited(text, "Why is the rover's clock set to zero after a reset?")
+    assert source == "guide.md:2"
+    assert sentence == (
+        "The rover's clock is set to zero after a reset. "
+        "This is because the clock loses its value without power."
+    )
+
+
+def test_a_why_question_gets_the_cause_of_a_consequence() -> None:
+    text = (
+        "The gate closes as soon as the tide reaches the mark.\n"
+        "This means that a boat still inside at high tide stays in the dock until the gate opens.\n"
+    )
+    [(_, sentence)] = _cited(text, "Why does a boat stay in the dock at high tide?")
+    assert sentence.startswith("The gate closes as soon as the tide reaches the mark.")
+
+
+def test_a_pronoun_opening_a_section_is_cited_with_its_heading() -> None:
+    text = "This engine was the first one built.\nIt runs on coal.\n"
+    [(_, sentence), *_] = _cited(text, "Which engine was built first?", heading="Stag engine")
+    assert sentence == "Stag engine: This engine was the first one built."
+
+
+def test_it_in_a_second_question_stands_for_the_thing_asked_about() -> None:
+    assert split_question("Which port does the relay use and how is it changed?") == [
+        "Which port does the relay use",
+        "how is port changed",
+    ]
+
+
+def test_a_plural_in_es_has_the_stem_of_its_singular() -> None:
+    assert stem("processes") == stem("process")
+    assert stem("notes") == stem("note")
+    assert stem("matches") == stem("match")
