@@ -131,3 +131,16 @@ def test_a_plural_in_es_has_the_stem_of_its_singular() -> None:
     assert stem("processes") == stem("process")
     assert stem("notes") == stem("note")
     assert stem("matches") == stem("match")
+
+
+def test_a_question_about_a_list_of_things_asks_about_each() -> None:
+    assert split_question("Which ports, hosts and log files does the relay use?") == [
+        "Which ports does the relay use",
+        "Which hosts does the relay use",
+        "Which log files does the relay use",
+    ]
+    assert split_question("What do the speed, depth and light sensors measure?") == [
+        "What do the speed sensors measure",
+        "What do the depth sensors measure",
+        "What do the light sensors measure",
+    ]

@@ -51,8 +51,12 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     Splits on question marks, semicolons, sentence ends and coordinated clauses ("..., and
     ..."), then on a plain " and " joining two clauses that each have a verb-like length, and
     a list of predicates after one subject ("How does a team plan, fan out work") into one
-    sub-question each.
+    sub-question each; a question about a list of things asks about each (see
+    :func:`_one_per_thing`).
     """
+    things = _one_per_thing(question)
+    if things:
+        return things[:limit]
     parts = [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
     if len(parts) == 1:
         halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
@@ -66,6 +70,42 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     subs = [p for p in parts if len(p.split()) >= _MIN_PART_WORDS]
     unique = list(dict.fromkeys(subs))
     return unique[:limit] if len(unique) > 1 else []
+
+
+_ITEM = re.compile(r"^(?P<items>.+?),?\s+(?:and|or)\s+(?P<last>.+)$")
+_ITEM_MAX_WORDS = 3
+_THING_QUESTIONS = ("what", "which")
+
+
+def _one_per_thing(question: str) -> list[str]:
+    """A question about a list of things as one question per thing: "Which HTTP versions,
+    protocols and event loops does it support" (the auxiliary after the list starts what they
+    share), "What do the timeout, pool and proxy settings control" (the words after the last
+    thing beyond the others' length); [] for any other question."""
+    words = question.strip().rstrip("?").split()
+    if "," not in question or not words or words[0].lower() not in _QUESTION_WORDS:
+        return []
+    at = 1 + (len(words) > 1 and words[1].lower() in _AUXILIARIES)
+    before_list = at > 1
+    at += at < len(words) and words[at].lower() in _DETERMINERS
+    listed = _ITEM.match(" ".join(words[at:]))
+    if listed is None:
+        return []
+    items = [item.strip() for item in listed.group("items").split(",")]
+    if len(items) < 2 or any(not 0 < len(item.split()) <= _ITEM_MAX_WORDS for item in items):
+        return []
+    last = listed.group("last").split()
+    tail_at = next((i for i, word in enumerate(last) if word.lower() in _AUXILIARIES), None)
+    if tail_at is None:
+        if not before_list or words[0].lower() not in _THING_QUESTIONS:
+            return []
+        size = max(len(item.split()) for item in items[1:])
+        tail_at = size if len(last) - size >= 2 else len(last)  # "proxy | settings control"
+    if not tail_at:
+        return []
+    head, tail = " ".join(words[:at]), " ".join(last[tail_at:])
+    things = [*items, " ".join(last[:tail_at])]
+    return [" ".join(filter(None, (head, thing, tail))) for thing in things]
 
 
 _QUESTION_WORDS = frozenset("how what why when where which who whom whose".split())
