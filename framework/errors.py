@@ -35,6 +35,7 @@ __all__ = [
     "RunError",
     "StorageFullError",
     "TamperError",
+    "TaskRefused",
     "ThreadBusyError",
     "ToolError",
     "ToolServerError",
@@ -129,7 +130,12 @@ class ToolServerError(ToolError):
 class PolicyDenied(RunError):  # noqa: N818 - names the refused thing
     """A policy refused an action (a node, a model or tool call, a memory write, the answer);
     the message names the policy and its reason. A refused worker task fails alone; a refused
-    tool call becomes an error message for the model."""
+    tool call becomes an error message for the model (unless it is a :class:`TaskRefused`)."""
+
+
+class TaskRefused(PolicyDenied):
+    """A policy refused a call and the worker task it runs in (a spent budget): the task fails
+    with the reason, even where a refused call alone would be told to the model."""
 
 
 class PolicyFailure(PolicyDenied):

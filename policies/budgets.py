@@ -13,9 +13,11 @@ model the same limit (``max_tokens``); a model that writes more is counted, not 
 the excess shows in :meth:`Budget.used`. Tool calls and model calls count one each.
 
 When the run's budget is spent, workers are no longer run (their tasks fail with the reason)
-and the answer says the budget ran out; with ``on_exhausted="ask"`` a human is asked instead,
-and an approval grants ``grant`` times the run's limits again (recorded in the usage, so a
-resumed run keeps it). Usage lives in the thread's state and is taken up again on resume.
+and the answer says the budget ran out; a worker's model or tool call refused fails its task
+the same way (a tool worker's model is not handed the refusal). With ``on_exhausted="ask"`` a
+human is asked instead, and an approval grants ``grant`` times the run's limits again
+(recorded in the usage, so a resumed run keeps it). Usage lives in the thread's state and is
+taken up again on resume.
 """
 
 from __future__ import annotations
@@ -236,9 +238,12 @@ class Budget(Policy):
         return reason
 
     def _refusal(self, reason: str) -> Verdict:
+        """Refuse the call and its worker task (a tool worker does not hand the refusal to its
+        model to work around: the task fails with it)."""
         if self.on_exhausted == "ask":
-            return ask(f"budget exhausted ({reason}): approve to grant {self.grant:g}x more")
-        return deny(f"budget exhausted ({reason})")
+            question = f"budget exhausted ({reason}): approve to grant {self.grant:g}x more"
+            return ask(question, ends_task=True)
+        return deny(f"budget exhausted ({reason})", ends_task=True)
 
     # -- hooks -------------------------------------------------------------------------------
 

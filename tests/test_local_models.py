@@ -1,7 +1,8 @@
 """Models beyond a provider's: ``openai-compatible:NAME@URL`` runs a team file with a tool kind
 against a local OpenAI-compatible server (the README's example, as written), keyless or with a
-key from a named variable; ``scripted:FILE`` runs it from a file of answers (docs/models.md's, as
-written); their failures are one line that names the server or the file."""
+key from a named variable, and ``cadre serve --team-config`` serves the file naming it;
+``scripted:FILE`` runs it from a file of answers (docs/models.md's, as written); their failures
+are one line that names the server or the file."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.memory import MiniLMEmbedder
 from framework.models.specs import ModelSpec, parse_model_spec
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
 from tests.openai_server import OpenAIServer, openai_server
+from tests.served import serve
 from tests.test_openai_provider import completion
 
 README = Path(__file__).parent.parent / "README.md"
@@ -124,6 +127,34 @@ def test_the_readmes_team_file_runs_on_a_local_openai_compatible_server(
     tool_requests = [body for _, body in server.requests if body.get("tools")]
     assert tool_requests and tool_requests[-1]["messages"][-1]["role"] == "tool"
     assert set(server.keys) == {"Bearer not-needed"}  # never $OPENAI_API_KEY
+
+
+def test_the_readmes_team_file_naming_its_model_is_served_over_http(
+    tmp_path: Path, server: OpenAIServer, embedder: MiniLMEmbedder
+) -> None:
+    """The README's way to serve the team with that model: the file names it in ``models:``
+    and ``cadre serve --team-config`` serves it as the assistant ``calc-team``, whose run over
+    ``langgraph-sdk`` reaches the local server."""
+    conf = tmp_path / "conf"
+    conf.mkdir()
+    _readme_example(conf)
+    readme = README.read_text(encoding="utf-8")
+    models = re.search(r"`(models: \{default: .*?\})`", readme)
+    assert models, "the README names the file's model"
+    team = conf / "team.yaml"
+    named = models[1].replace("http://localhost:11434/v1", server.base_url)
+    team.write_text(f"{named}\n{team.read_text(encoding='utf-8')}", encoding="utf-8")
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    tokens = {"ada": ("acme", "run")}
+    options = ["--team-config", str(team)]
+    with serve(tmp_path / "home", None, corpus=corpus, tokens=tokens, options=options) as served:
+        client = served.client("ada")
+        thread = client.threads.create()["thread_id"]
+        final = client.runs.wait(thread, "calc-team", input={"question": "What is 6 times 7?"})
+    assert isinstance(final, dict), final
+    [worker] = final["worker_results"].values()
+    assert worker["status"] == "ok" and worker["evidence"][0]["text"] == "42.0", worker
+    assert {body["model"] for _, body in server.requests} == {"qwen2.5:7b"}
 
 
 def test_a_key_is_read_from_the_variable_the_spec_names(

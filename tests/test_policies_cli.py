@@ -1,9 +1,11 @@
 """Policies from the command line: ``cadre policies check``, ``cadre run --policy`` pausing
 where a policy asks, ``cadre approve`` and ``cadre reject`` deciding it, ``cadre show`` listing
-the policy audit; an invalid policy file is refused before anything is written."""
+the policy audit; an invalid policy file is refused before anything is written; a task the
+budget refused is failed in ``cadre run --json`` and ``cadre show``."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from typer.testing import CliRunner
 from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
+from tests.test_local_models import _readme_example
 
 runner = CliRunner()
 
@@ -149,3 +152,57 @@ def test_a_rejected_workers_policy_review_says_so_and_the_run_goes_on(
     assert rejected.exit_code in (0, 1), rejected.output  # its task fails; the run goes on
     assert "Traceback" not in rejected.output and "KeyError" not in rejected.output
     assert "dana rejected policy review" in rejected.stdout and "not today" in rejected.stdout
+
+
+BUDGET_SCRIPT = """\
+steps:
+  - structured:
+      goal: two answers
+      sub_questions:
+        - {description: "How do workers retry?", query: retry, kind: docs}
+        - {description: "What is 6 times 7?", query: "6*7", kind: calc}
+  - reply: Workers retry transient errors.
+    match: "Task q0:"
+  - tools: [{name: multiply, args: {a: 6, b: 7}}]
+    match: "Task q1:"
+  - reply: I could not multiply.   # the answer around the refusal a task no longer gives
+    match: was refused
+  - reply: Findings.
+    match: "Findings:"
+  - structured: {decision: finish, confidence: 1.0}
+    match: "Consolidated findings:"
+  - structured: {facts: []}
+    match: "Evidence:"
+  - structured: {sections: []}
+    match: "Evidence you may cite:"
+"""
+
+
+def test_a_task_whose_tool_call_the_budget_refused_is_failed_everywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's team file under a budget of no tool calls per task: the calc task's tool
+    call is refused, so the task fails with "budget exhausted" (it ended ``done`` with the
+    model's answer around the refusal); the docs task, answered without a tool, is done."""
+    monkeypatch.chdir(tmp_path)
+    write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    args = _readme_example(tmp_path)
+    (tmp_path / "answers.yaml").write_text(BUDGET_SCRIPT, encoding="utf-8")
+    args[args.index("--model") + 1] = "scripted:answers.yaml"
+    (tmp_path / "policy.yaml").write_text("budget: {task: {tool_calls: 0}}\n", encoding="utf-8")
+    home = tmp_path / "home"
+    ran = _cadre(home, *args, "--policy", "policy.yaml", "--thread", "b1", "--json")
+    assert ran.exit_code == 0, ran.output
+    final = json.loads(ran.stdout)
+    assert {key: task["status"] for key, task in final["tasks"].items()} == {
+        "q0": "done",
+        "q1": "failed",
+    }
+    error = final["worker_results"]["q1"]["error"]
+    assert error.startswith(
+        "refused: policy 'budget' denied a call to tool 'multiply': budget "
+        "exhausted (task q1 tool_calls: 0 of 0 used)"
+    ), error
+    shown = _cadre(home, "show", "b1").stdout
+    assert "  q1  calc      failed    What is 6 times 7?" in shown, shown
+    assert "budget  deny at before_tool on multiply" in shown

@@ -525,3 +525,43 @@ def test_a_failed_model_call_gives_back_what_it_reserved() -> None:
     assert answered.count("failed") == 3 and answered.count("ok") == 6
     used = budget.used("t")
     assert used["run/model_calls"] == 9 and used["run/tokens"] < 4_000
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize(
+    ("limits", "refused"),
+    [
+        ({"run": Limits(model_calls=0)}, "denied node 'worker'"),  # the worker is not run
+        ({"task": Limits(tokens=10)}, "denied a call to model 'scripted'"),
+        ({"task": Limits(tool_calls=0)}, "denied a call to tool 'send_mail'"),  # was done
+    ],
+)
+def test_a_task_the_budget_refused_fails_with_the_reason(
+    mode: str, limits: dict[str, Limits], refused: str
+) -> None:
+    """Whether the budget refuses the worker, its model call or its tool call, the task fails
+    with "budget exhausted"; a tool worker does not hand the refusal to its model to answer
+    around (the step its model would take then is left over)."""
+    from framework.engine.builder import TeamSettings, build_team, compile_team
+    from framework.testing import CallTools
+    from framework.tools.worker import ToolWorker
+    from tests.roles import CountingPlanner, make_roles
+
+    CALLED.clear()
+    script = [
+        CallTools([("send_mail", {"to": "ops", "body": "hi"})]),
+        Reply("The mail could not be sent.", match="was refused"),
+    ]
+    worker = ToolWorker(governed(ScriptedChatModel(script)), [send_mail])
+    roles = replace(make_roles(CountingPlanner(n=1)), worker=worker)
+    settings = TeamSettings(middleware=(PolicyMiddleware([Budget(**limits)]),))
+    app = compile_team(build_team(roles, settings), checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": f"{mode}-{refused}"}}
+    if mode == "async":
+        final = asyncio.run(app.ainvoke({"question": "q"}, config))
+    else:
+        final = app.invoke({"question": "q"}, config)
+    assert final["tasks"]["t0"].status == "failed"
+    error = final["worker_results"]["t0"].error or ""
+    assert error.startswith(f"refused: policy 'budget' {refused}: budget exhausted ("), error
+    assert CALLED == []

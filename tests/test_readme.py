@@ -1,16 +1,24 @@
 """The README's Python examples run as written: the team compiled in-process (leaving no
-database in the working tree), and the client of ``cadre serve`` against a real server."""
+database in the working tree), and the client of ``cadre serve --team-config`` (Agent Inbox's
+calls) against a real server started with the README's commands, the console reviewing too."""
 
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
 from tests.conftest import SMALL_CORPUS, write_corpus
-from tests.served import serve
+from tests.served import Served, start
+from tests.test_agent_inbox import AgentInbox
+from tests.test_console_seams import _console, _decide, _joined
 
 ROOT = Path(__file__).parent.parent
 
@@ -40,14 +48,45 @@ def test_the_readme_python_example_runs_and_leaves_no_file() -> None:
     assert sorted(ROOT.glob("*.sqlite*")) == before
 
 
-def test_the_readme_client_example_runs_against_cadre_serve(
-    tmp_path: Path, embedder: MiniLMEmbedder
+def test_the_readme_team_file_is_served_and_reviewed_from_agent_inbox_and_the_console(
+    tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The README's team file, token and ``cadre serve --team-config`` command as written; its
+    client code (Agent Inbox's calls) accepts the plan of the run it paused; a second paused run
+    is in the inbox of Agent Inbox and of the console, and approved from the console."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    team = re.search(r"```yaml\n# support.yaml\n(.*?)```", readme, re.S)
+    commands = re.search(r"```sh\n(cadre tokens create .*?)```", readme, re.S)
     [example] = [code for code in _examples() if "langgraph_sdk" in code]
-    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
-    tokens = {"ada": ("acme", "run,review")}
-    with serve(tmp_path / "home", None, corpus=corpus, tokens=tokens) as served:
+    assert team and commands
+    create, serve_command = (shlex.split(line, comments=True) for line in commands[1].splitlines())
+    assert serve_command[:2] == ["cadre", "serve"], serve_command
+    monkeypatch.chdir(tmp_path)  # the commands' relative paths: docs, support.yaml
+    write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    (tmp_path / "support.yaml").write_text(team[1], encoding="utf-8")
+    home = tmp_path / "home"
+    made = CliRunner().invoke(app, [*create[1:], "--home", str(home)])
+    assert made.exit_code == 0, made.output
+    served = Served(url="", home=home, database=None, tokens={"ada": made.stdout.split()[0]})
+
+    with start(served, options=serve_command[2:]):
         code = example.replace('"cadre_..."', repr(served.tokens["ada"]))
         done = _run(code.replace("http://127.0.0.1:8123", served.url))
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("# "), done.stdout
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("# "), done.stdout
+
+        client = served.client("ada")
+        thread_id = client.threads.create()["thread_id"]
+        client.runs.wait(thread_id, "support", input={"question": "How do workers retry?"})
+        [listed] = AgentInbox(client, "support").fetch_threads()
+        assert listed["thread_id"] == thread_id
+        assert listed["inbox_interrupts"][0]["action_request"]["action"] == "review_plan"
+        with _console(served) as console:
+            assert f"/console/threads/{thread_id}" in console.get("/console").text
+            _decide(console, thread_id, kind="approve")
+        _joined(served, thread_id)
+        values = client.threads.get_state(thread_id)["values"]
+    assert values["final_answer"].startswith("# ")
+    assert [(e["request_kind"], e["decision_kind"], e["reviewer"]) for e in values["audit"]] == [
+        ("plan", "approve", "ada")
+    ]

@@ -1,10 +1,12 @@
 """``cadre serve --team-config FILE`` (several allowed): each file's team is an assistant named
 by the file's team name, runs over real HTTP with ``langgraph-sdk``, pauses at the file's review
-points, and its threads record the file as ``cadre run --team-config`` does; a bad file, or a
-name another team has, is refused before the home is made."""
+points, and its threads record the file as ``cadre run --team-config`` does; a caller naming a
+model only a team file may name is answered 403 before a run or a thread is recorded; a bad
+file, or a name another team has, is refused before the home is made."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -65,18 +67,23 @@ def test_team_files_are_served_as_assistants_named_by_their_teams(
         done = client.runs.wait(other, by_id, input={"question": QUESTION})
         assert isinstance(done, dict) and done["final_answer"]
 
+        asked = client.threads.create()["thread_id"]
+        unmade = str(uuid.uuid4())
         with served.http("ada") as http:
-            refused = http.post(
-                f"/threads/{client.threads.create()['thread_id']}/runs/wait",
-                json={
-                    "assistant_id": "lookup",
-                    "input": {"question": QUESTION},
-                    "config": {"configurable": {"model": "scripted:/etc/passwd"}},
-                },
-            )
-        error = refused.json()["__error__"]  # the run fails before anything reads the file
-        assert error["error"] == "AccessDenied", error
-        assert "may not name the model scripted:" in error["message"]
+            for thread_id, creates in ((asked, None), (unmade, "create")):
+                refused = http.post(
+                    f"/threads/{thread_id}/runs/wait",
+                    json={
+                        "assistant_id": "lookup",
+                        "input": {"question": QUESTION},
+                        "config": {"configurable": {"model": "scripted:/etc/passwd"}},
+                        "if_not_exists": creates,
+                    },
+                )
+                assert refused.status_code == 403, refused.text  # at start: no run recorded
+                assert "may not name the model scripted:" in refused.json()["detail"]
+            assert http.get(f"/threads/{unmade}").status_code == 404  # no thread made either
+        assert client.runs.list(asked) == []
 
     shown = CliRunner().invoke(app, ["show", thread, "--home", str(home)])
     assert shown.exit_code == 0, shown.output

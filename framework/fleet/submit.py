@@ -75,19 +75,22 @@ class Submitter:
                 ``cadre run`` wrote).
             ConfigError: The priority is out of range.
             ThreadBusyError: The thread has a run that has not ended.
+            AccessDenied: The principal may not name the model (``scripted:``,
+                ``openai-compatible:``: see :func:`~framework.runs.gate.caller_model`).
         """
         checked_priority(priority)  # before anything is recorded
         who = principal or Principal(user="local", tenant="default", scopes=frozenset())
         caller = Caller(tenant=who.tenant, name=who.user, scopes=frozenset(who.scopes))
         runs = QueuedRuns(self.segments, self.tables, self.queue, policy)
         thread_id = thread_id or str(uuid.uuid4())
-        add_owned_thread(
-            self.tables, self.segments, caller, ThreadRow.new(thread_id, who.tenant, team)
-        )
         config: dict[str, Any] = {"configurable": dict(configurable or {})}
         if priority is not None:
             config["configurable"]["priority"] = priority
         body = RunBody(assistant_id=team, input=dict(inputs), config=config)
+        self.segments.admit(caller, thread_id, body)  # before the thread is recorded
+        add_owned_thread(
+            self.tables, self.segments, caller, ThreadRow.new(thread_id, who.tenant, team)
+        )
         return asyncio.run(runs.start(caller, thread_id, team, body))
 
     def close(self) -> None:

@@ -3,7 +3,8 @@
 A policy that raises or answers something other than a verdict fails closed: the call is
 refused with :class:`~framework.errors.PolicyFailure` naming the policy. ``ask`` pauses the run
 with a :class:`~framework.review.records.PolicyReview` through the review machinery; approved,
-the call goes on; rejected, it is refused with the reviewer's reason.
+the call goes on; rejected, it is refused with the reviewer's reason. A refusal whose verdict
+``ends_task`` raises :class:`~framework.errors.TaskRefused`: the worker task fails with it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Protocol
 
 from langgraph.errors import GraphBubbleUp
 
-from framework.errors import ConfigError, PolicyDenied, PolicyFailure, brief
+from framework.errors import ConfigError, PolicyDenied, PolicyFailure, TaskRefused, brief
 from framework.policy.hooks import Call, Policy
 from framework.policy.records import HOOKS, Hook, Verdict
 
@@ -153,13 +154,14 @@ def _apply(policy: Policy, call: Call, verdict: Verdict, scope: Governing) -> An
     if verdict.action == "modify":
         scope.record(policy.name, call, "modify", verdict.reason)
         return verdict.value
+    refused = TaskRefused if verdict.ends_task else PolicyDenied
     if verdict.action == "deny":
         scope.record(policy.name, call, "deny", verdict.reason)
-        raise PolicyDenied(f"policy {policy.name!r} denied {_what(call)}: {verdict.reason}")
+        raise refused(f"policy {policy.name!r} denied {_what(call)}: {verdict.reason}")
     reviewer, approved, why = scope.ask_human(policy.name, call, verdict.reason)
     if not approved:
         scope.record(policy.name, call, "rejected", why or verdict.reason, by=reviewer)
-        raise PolicyDenied(
+        raise refused(
             f"{reviewer} rejected {_what(call)} (asked by policy {policy.name!r}): "
             f"{why or 'no reason given'}"
         )

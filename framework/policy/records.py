@@ -85,12 +85,16 @@ class Verdict:
             must not repeat sensitive values.
         wait_s: Seconds to wait before the call goes on (a rate limit); counted as waiting,
             not execution.
+        ends_task: A refusal (deny, or ask then rejected) ends the worker task the call runs
+            in (a spent budget): a tool worker fails the task with it instead of handing the
+            model an error message.
     """
 
     action: Action
     value: Any = None
     reason: str = ""
     wait_s: float = 0.0
+    ends_task: bool = False
 
 
 ALLOW = Verdict("allow")
@@ -107,14 +111,15 @@ def modify(value: Any, reason: str) -> Verdict:
     return Verdict("modify", value=value, reason=reason)
 
 
-def deny(reason: str) -> Verdict:
-    """Refuse the call, saying why."""
-    return Verdict("deny", reason=reason)
+def deny(reason: str, *, ends_task: bool = False) -> Verdict:
+    """Refuse the call, saying why (``ends_task``: and the worker task it runs in)."""
+    return Verdict("deny", reason=reason, ends_task=ends_task)
 
 
-def ask(question: str) -> Verdict:
-    """Pause the run for a human to approve or reject the call."""
-    return Verdict("ask", reason=question)
+def ask(question: str, *, ends_task: bool = False) -> Verdict:
+    """Pause the run for a human to approve or reject the call (``ends_task``: a rejection
+    ends the worker task it runs in)."""
+    return Verdict("ask", reason=question, ends_task=ends_task)
 
 
 EntryAction = Literal["modify", "deny", "ask", "approved", "rejected", "failed", "wait"]

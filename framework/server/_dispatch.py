@@ -49,13 +49,24 @@ class RunDispatch(ABC):
         """Drop what is kept of a deleted thread."""
         self.segments.forget_thread(thread_id)
 
+    async def admit(self, caller: Caller, thread_id: str, body: RunBody) -> None:
+        """Refuse what the run's execution would refuse the caller (the model it names), before
+        anything is recorded (see :meth:`Segments.admit`).
+
+        Raises:
+            AccessDenied: The caller may not name that model.
+        """
+        await asyncio.to_thread(self.segments.admit, caller, thread_id, body)
+
     async def start(self, caller: Caller, thread_id: str, team: str, body: RunBody) -> RunRow:
         """Record a run and start it (after the thread's current run, with ``enqueue``).
 
         Raises:
+            AccessDenied: The caller may not name the model the body names (nothing ran).
             ThreadBusyError: The thread runs already and ``multitask_strategy`` is ``reject``.
             ReviewError: A resume value is not a valid decision (nothing ran).
         """
+        await self.admit(caller, thread_id, body)
         strategy = body.multitask_strategy or "reject"
         started = await asyncio.to_thread(self.started, thread_id)
         if started:

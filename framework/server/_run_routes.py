@@ -69,6 +69,7 @@ async def start_on_thread(
         if body.if_not_exists != "create":
             raise HTTPException(404, f"thread {thread_id} not found")
         admit(caller, "create_thread")
+        await server.runs.admit(caller, thread_id, body)  # refused before the thread is made
         made = ThreadRow.new(thread_id, caller.tenant, body.assistant_id)
         add_owned_thread(server.tables, server.runs, caller, made)
     row = await server.runs.start(caller, thread_id, team, body)

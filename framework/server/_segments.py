@@ -149,6 +149,16 @@ class Segments:
             checked = resume_from(snapshot, thread_id, resume, caller.name)
         return Command(resume=checked.resume, update=update)
 
+    def admit(self, caller: Caller, thread_id: str, body: RunBody) -> None:
+        """Refuse before a run is recorded what its execution would refuse the caller: the
+        model a thread's first run names (the gate's :func:`caller_model`).
+
+        Raises:
+            AccessDenied: The caller may not name that model (answered 403).
+        """
+        if self.thread_spec(thread_id) is None:
+            caller_model(caller, _configurable(body).get("model"))
+
     def job_of(self, row: RunRow) -> Job:
         """The job of a recorded run: from the thread's checkpoints when the run wrote some
         (a process stopped or died while executing it), else as it was asked.
@@ -197,7 +207,7 @@ class Segments:
         if info is not None:
             spec = info if read_only else acting_spec(info, caller)
             return LaunchRequest.for_thread(spec, self.home, self.observe, read_only=read_only)
-        configurable = dict((body.config or {}).get("configurable") or {})
+        configurable = _configurable(body)
         review = configurable.get("review") or ()
         spec = RunSpec(
             team=team,
@@ -292,6 +302,11 @@ class Segments:
         message = brief(error) if isinstance(error, CadreError) else "the run failed"
         sink.add("error", {"error": type(error).__name__, "message": message})
         return "error", "error"
+
+
+def _configurable(body: RunBody) -> dict[str, Any]:
+    """The ``config.configurable`` a run's body sends (empty when it sends none)."""
+    return dict((body.config or {}).get("configurable") or {})
 
 
 class _Relay:

@@ -21,7 +21,7 @@ from langchain_core.tools import BaseTool, tool
 from langgraph.errors import GraphBubbleUp
 from pydantic import BaseModel, ValidationError
 
-from framework.errors import ConfigError, PolicyDenied, ToolServerError
+from framework.errors import ConfigError, PolicyDenied, TaskRefused, ToolServerError
 from framework.policy.wrappers import GovernedTool, governed_tool_args, governed_tool_output
 from framework.tools._threads import POOL
 
@@ -165,13 +165,16 @@ class Toolbox:
 
     def _checked(self, call: ToolCall) -> _Planned:
         """The call ready to run with the arguments the active policies allow, or refused
-        (an unknown tool, a call a policy denied)."""
+        (an unknown tool, a call a policy denied); a refusal that ends the task (a spent
+        budget) is raised: the worker node fails the task with it."""
         name = call["name"]
         found = self.tools.get(name)
         if found is None:
             return _refused(call, f"unknown tool {name!r}: {_known(list(self.tools))}")
         try:
             args, call_id = governed_tool_args(found, call["args"])
+        except TaskRefused:
+            raise
         except PolicyDenied as denied:
             return _refused(call, f"tool {name!r} was refused: {denied}")
         if call_id:

@@ -109,7 +109,8 @@ class ToolWorker:
     unknown tool, invalid arguments, a raised error or a timeout is answered with a tool
     message of status "error" naming the tool and the cause, for the model to correct. A tool
     *server* that cannot be started or reached, or died (``ToolServerError``), fails the task
-    with the server's name and the cause instead: the model cannot fix that. An
+    with the server's name and the cause instead: the model cannot fix that; so does a call a
+    policy refused together with its task (``TaskRefused``: a spent budget). An
     output is shown to the model cut to ``max_output_chars`` with a ``[truncated: N of M
     characters]`` note; a non-string output is rendered as JSON where possible (by
     langchain-core, which prefers JSON and falls back to ``str``). Model errors propagate: the

@@ -16,7 +16,7 @@ from framework.engine.records import Task, WorkerResult
 from framework.engine.retrying import RetryPolicy, acall_with_retry, call_with_retry
 from framework.engine.roles import Worker
 from framework.engine.runtime import NodeContext
-from framework.errors import CryptoError
+from framework.errors import CryptoError, PolicyDenied
 
 __all__ = ["WorkerBodies"]
 
@@ -66,10 +66,7 @@ class WorkerBodies:
     def refused(payload: WorkerInput, reason: str) -> dict[str, Any]:
         """The update of a task a policy refused before it ran: a failed result with the reason."""
         task = payload["task"]
-        result = WorkerResult(
-            task_id=task.id, status="failed", error=f"refused: {reason}", attempt=task.attempt
-        )
-        return {"worker_results": {task.id: result}}
+        return {"worker_results": {task.id: failed_result(task, PolicyDenied(reason))}}
 
     @staticmethod
     def _update(
@@ -96,10 +93,12 @@ def _validated(result: Any) -> WorkerResult:
 
 
 def failed_result(task: Task, error: BaseException) -> WorkerResult:
-    """The result of a task whose worker raised ``error``."""
+    """The result of a task whose worker raised ``error``; a policy's refusal (of the task, or
+    of a call in it) reads ``refused: <the policy and its reason>``."""
+    refused = isinstance(error, PolicyDenied)
     return WorkerResult(
         task_id=task.id,
         status="failed",
-        error=f"{type(error).__name__}: {error}",
+        error=f"refused: {error}" if refused else f"{type(error).__name__}: {error}",
         attempt=task.attempt,
     )
