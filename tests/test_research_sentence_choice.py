@@ -144,3 +144,9 @@ def test_a_question_about_a_list_of_things_asks_about_each() -> None:
         "What do the depth sensors measure",
         "What do the light sensors measure",
     ]
+
+
+def test_a_claim_searched_for_matches_its_own_sentence_in_full() -> None:
+    text = "Tarrow bridge: opened in 1911.\nEsk bridge: opened in 1930.\n"
+    [(_, sentence)] = best_sentences(text, "Tarrow bridge: opened in 1911.", limit=1)
+    assert sentence == "Tarrow bridge: opened in 1911."

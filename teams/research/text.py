@@ -489,8 +489,9 @@ def _crowding(words: int) -> float:
 
 
 _RESTATED = 0.5
-"""What a sentence that says nothing beyond the question's words keeps of its score (a
-restatement of the question, a title in a sentence's place)."""
+"""What a sentence that says nothing beyond a question's words keeps of its score (a
+restatement of the question, a title in a sentence's place); a statement searched for (a
+claim being checked) is matched in full."""
 _LEADING = 0.9
 """What a lead-in that introduces no list keeps of its score: the sentence after it, which
 holds its words too, says what it announces."""
@@ -537,6 +538,7 @@ def ranked_sentences(
     around = _stems(heading)
     listing = _listing(text, sentences)
     listed = _with_items(sentences, listing)
+    asks = _is_question(query)  # a statement searched for (a claim checked) is no question
     scored = []
     for index, (offset, sentence) in enumerate(sentences):
         lead = listing.leads.get(index)
@@ -560,7 +562,7 @@ def ranked_sentences(
         if len(hits) >= _MIN_SCORE_FOR_KIND and gives:
             score += _KIND_BONUS
         said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
-        if not said - terms:
+        if asks and not said - terms:
             score *= _RESTATED
         if index in listing.leads.values() and index not in listing.lists:
             score *= _LEADING
@@ -578,6 +580,13 @@ def ranked_sentences(
             )
         )
     return scored
+
+
+def _is_question(text: str) -> bool:
+    """Whether ``text`` asks: it ends in a question mark or opens with a question word or an
+    auxiliary ("Does it ...")."""
+    first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
+    return text.rstrip().endswith("?") or first in _QUESTION_WORDS or first in _AUXILIARIES
 
 
 def _subject_stems(sentence: str) -> set[str]:
