@@ -109,6 +109,30 @@ def test_an_offline_run_saves_accepted_relations_with_their_provenance(
     )
 
 
+def test_table_rows_and_key_value_lines_are_saved_with_the_line_that_states_them(
+    graph: KnowledgeGraph,
+) -> None:
+    text = (
+        "# The Wend foundry\n\n- **Founder:** Amos Tull\n\n"
+        "| Bell | Cast | Weight (kg) |\n|---|---|---|\n| Great Tom | 1861 | 900 |\n"
+    )
+    state = _run(offline_roles(graph), [document_of("bells.md", text)])
+    report = _report(state)
+    assert (report.revisions, report.needs_review, report.dropped) == (0, False, 0)
+    found = {
+        (r.subject, r.predicate, r.object, r.provenance[0].line, r.evidence)
+        for name in ("Wend foundry", "Great Tom")
+        for r in graph.relations_of(name, direction="out")
+    }
+    assert found == {
+        ("wend foundry", "'s founder is", "amos tull", 3, "**Founder:** Amos Tull"),
+        ("great tom", "cast in", "1861", 7, "Great Tom | 1861 | 900"),
+        ("great tom", "'s weight (kg) is", "900", 7, "Great Tom | 1861 | 900"),
+    }
+    bell = graph.entity("Great Tom")
+    assert bell is not None and bell.type == "bell"
+
+
 def _good(evidence: str = "The runner uses the checkpointer.", **fields: Any) -> dict[str, Any]:
     triple = {
         "subject": "runner",

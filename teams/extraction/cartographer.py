@@ -1,18 +1,17 @@
 """The cartographer: reads a document into triples, and revises them after the critic's
 critiques.
 
-Offline it reads sentences with the patterns of :mod:`teams.extraction.patterns`, a leading
-pronoun standing for the subject before it (or the heading's subject); a revision
-leaves out the triples the critic refused and, when the previous output was empty, reads with
-the relaxed patterns too. The model-backed cartographer asks for structured output; whatever
-shape the answer has is normalised (:func:`normalised_extraction`), and a failed call becomes an
-empty output with the failure in ``rejected``.
+Offline it reads the document's sentences, key-value lines and table rows
+(:mod:`teams.extraction.reader`); a revision leaves out the triples the critic refused and,
+when the previous output was empty, reads with the relaxed patterns too. The model-backed
+cartographer asks for structured output; whatever shape the answer has is normalised
+(:func:`normalised_extraction`), and a failed call becomes an empty output with the failure in
+``rejected``.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.language_models import BaseChatModel
@@ -23,10 +22,10 @@ from pydantic import BaseModel, Field
 from framework.errors import brief
 from framework.knowledge import entity_id
 from framework.memory import normalised
-from teams.extraction.documents import LIST_JOIN, Document, plain, unmarked
+from teams.extraction.documents import Document
 from teams.extraction.normalise import normalised_extraction
-from teams.extraction.patterns import Reading, noun_phrases, read_sentence
 from teams.extraction.prompts import CARTOGRAPHER_SYSTEM, cartographer_request
+from teams.extraction.reader import document_triples
 from teams.extraction.state import Critique, EntityNote, Extraction, Triple
 
 __all__ = [
@@ -37,8 +36,6 @@ __all__ = [
     "PatternCartographer",
     "TripleDraft",
 ]
-
-_EVIDENCE_CHARS = 300
 
 
 @runtime_checkable
@@ -57,96 +54,6 @@ def _key(triple: Triple) -> tuple[str, str, str]:
     return entity_id(triple.subject), normalised(triple.predicate), entity_id(triple.object)
 
 
-def _singular(name: str) -> str:
-    """``name`` with a regular plural last word made singular (only by cutting its end, so the
-    name stays in the text)."""
-    head, _, last = name.rpartition(" ")
-    if (
-        len(last) > 3
-        and last[1:].islower()
-        and last.endswith("s")
-        and not last.endswith(("ss", "us", "is", "ies"))
-    ):
-        cut = 2 if last.endswith(("sses", "shes", "ches", "xes")) else 1
-        last = last[:-cut]
-    return f"{head} {last}".strip()
-
-
-def _stated(sentence: str, *names: str) -> bool:
-    """Whether every name appears in the sentence as written (markup aside)."""
-    said = plain(sentence)
-    return all(plain(name) in said for name in names)
-
-
-def _excerpt(sentence: str) -> str:
-    if len(sentence) <= _EVIDENCE_CHARS:
-        return sentence
-    return sentence[:_EVIDENCE_CHARS].rsplit(" ", 1)[0]
-
-
-_PRONOUN = re.compile(r"^(?:It|They|He|She)\b")
-_POSSESSIVE = re.compile(r"^(?:Its|Their|His|Her)\b")
-_HEADING_WORDS = 5
-
-
-def _heading_subject(heading: str) -> str:
-    """What a short heading names ("The Corran ferry": Corran ferry), or ""."""
-    words = heading.strip(" #:").split()
-    while words and words[0].lower() in ("the", "a", "an"):
-        words = words[1:]
-    return " ".join(words) if 0 < len(words) <= _HEADING_WORDS else ""
-
-
-def _resolved(sentence: str, antecedent: str) -> str:
-    """``sentence`` with a leading "It", "They", "He" or "She" replaced by ``antecedent``
-    (and "Its", "Their"... by its possessive)."""
-    if not antecedent:
-        return sentence
-    if _POSSESSIVE.match(sentence):
-        return _POSSESSIVE.sub(f"{antecedent}'s", sentence, count=1)
-    return _PRONOUN.sub(antecedent, sentence, count=1)
-
-
-def _item_readings(lead: list[Reading], item: str) -> list[Reading]:
-    """The readings of a list item under a lead-in that states a relation ("serves three
-    towns:"): the lead-in's subject and predicate with each thing the item names."""
-    main = lead[0]
-    things = noun_phrases(item.split(LIST_JOIN, 1)[1])
-    return [Reading(main.subject, main.predicate, thing, main.confidence) for thing in things]
-
-
-def _readings(document: Document, relaxed: bool) -> Iterator[tuple[Triple, EntityNote | None]]:
-    """Every section's readings; a leading pronoun reads as the subject of the sentence before
-    (or, opening a section, what its heading names), a list item as its lead-in's object."""
-    for section in document.sections:
-        antecedent = _heading_subject(section.heading)
-        lead: list[Reading] = []
-        for line, sentence in section.sentences():
-            text = _resolved(unmarked(sentence), antecedent)
-            if LIST_JOIN in text and lead:
-                readings = _item_readings(lead, text)
-            else:
-                readings = read_sentence(text.replace(f":{LIST_JOIN}", " "), relaxed=relaxed)
-            if text.endswith(":"):
-                lead = read_sentence(text.rstrip(":"), relaxed=relaxed)
-            if readings and LIST_JOIN not in text:
-                antecedent = readings[0].subject
-            for reading in readings:
-                subject, thing = _singular(reading.subject), _singular(reading.object)
-                if entity_id(subject) == entity_id(thing) or not _stated(text, subject, thing):
-                    continue
-                triple = Triple(
-                    subject=subject,
-                    predicate=reading.predicate,
-                    object=thing,
-                    confidence=reading.confidence,
-                    evidence=_excerpt(sentence),
-                    line=line,
-                )
-                kind = _singular(reading.subject_type)
-                yield triple, EntityNote(name=subject, type=kind) if kind else None
-
-
 class PatternCartographer:
     """The offline cartographer: sentence patterns, confidence from how explicit they are."""
 
@@ -159,7 +66,7 @@ class PatternCartographer:
         refused = _refused(previous, critiques) if revising else set()
         triples: dict[tuple[str, str, str], Triple] = {}
         notes: dict[str, EntityNote] = {}
-        for triple, note in _readings(document, relaxed):
+        for triple, note in document_triples(document, relaxed):
             key = _key(triple)
             if key not in refused:
                 triples.setdefault(key, triple)

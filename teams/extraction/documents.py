@@ -32,10 +32,12 @@ from framework.memory import (
     read_text,
 )
 from framework.memory.corpus import CORPUS_SUFFIXES, unreadable_reason
+from teams.language.tables import markdown_tables
 
 __all__ = [
     "LIST_JOIN",
     "Document",
+    "Row",
     "Section",
     "corpus_documents",
     "document_of",
@@ -92,11 +94,25 @@ class Section(Record):
                 yield line, sentence
 
 
+class Row(Record):
+    """A Markdown table row on ``line``: its cells under its table's header cells."""
+
+    line: int = Field(ge=1)
+    header: tuple[str, ...]
+    cells: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The row's cells between its bars: the excerpt a relation read from it cites."""
+        return " | ".join(self.cells)
+
+
 class Document(Record):
-    """A document's prose, by section, under the path it is known by."""
+    """A document's prose, by section, and its table rows, under the path it is known by."""
 
     path: str = Field(min_length=1)
     sections: tuple[Section, ...] = ()
+    rows: tuple[Row, ...] = ()
 
     def sentences(self) -> Iterator[tuple[int, str]]:
         """``(line, sentence)`` of every section's sentences (:meth:`Section.sentences`), as
@@ -106,24 +122,22 @@ class Document(Record):
             yield from section.sentences()
 
     def line_of(self, text: str) -> int:
-        """The line of the first sentence that holds ``text`` (or that ``text`` holds); 0 when
-        no sentence does."""
+        """The line of the first sentence (then table row) that holds ``text`` (or that
+        ``text`` holds); 0 when none does."""
         wanted = plain(text)
         if wanted:
-            for line, sentence in self.sentences():
+            rows = ((row.line, row.text) for row in self.rows)
+            for line, sentence in (*self.sentences(), *rows):
                 have = plain(sentence)
                 if wanted in have or have in wanted:
                     return line
         return 0
 
     def plain_text(self) -> str:
-        """All sections, each after its heading, as :func:`plain` text, list markers dropped."""
-        return plain(
-            " ".join(
-                f"{section.heading} {_LIST_MARKERS.sub('', section.text)}"
-                for section in self.sections
-            )
-        )
+        """All sections, each after its heading, and all table rows, as :func:`plain` text,
+        list markers dropped."""
+        sections = (f"{s.heading} {_LIST_MARKERS.sub('', s.text)}" for s in self.sections)
+        return plain(" ".join([*sections, *(row.text for row in self.rows)]))
 
 
 def document_of(path: str, text: str) -> Document:
@@ -133,30 +147,45 @@ def document_of(path: str, text: str) -> Document:
 
 def _document(path: str, chunks: Iterable[Chunk]) -> Document:
     ordered = sorted((c for c in chunks if not c.code), key=lambda c: c.start_line)
-    return Document(path=path, sections=tuple(s for c in ordered for s in _prose_sections(c)))
+    return Document(
+        path=path,
+        sections=tuple(s for c in ordered for s in _prose_sections(c)),
+        rows=tuple(row for c in ordered for row in _table_rows(c)),
+    )
 
 
-def _marked_lines(chunk: Chunk) -> Iterator[tuple[int, str, bool]]:
-    """``(line number, line, is prose)`` of a chunk: fenced code, table rows and shell or
-    interpreter lines are not prose."""
+_PROSE, _CODE, _OTHER = "prose", "code", "other"
+
+
+def _marked_lines(chunk: Chunk) -> Iterator[tuple[int, str, str]]:
+    """``(line number, line, kind)`` of a chunk: fenced code is code; table rows and shell or
+    interpreter lines are neither code nor prose."""
     fence = ""
     for number, line in enumerate(chunk.text.split("\n"), chunk.start_line):
         if fence:
             fence = "" if line.strip().startswith(fence) else fence
-            yield number, line, False
+            yield number, line, _CODE
         elif opener := _FENCE.match(line):
             fence = opener.group(1)
-            yield number, line, False
+            yield number, line, _CODE
         else:
-            yield number, line, _NOT_PROSE.match(line) is None
+            yield number, line, _OTHER if _NOT_PROSE.match(line) else _PROSE
 
 
 def _prose_sections(chunk: Chunk) -> Iterator[Section]:
-    for prose, group in groupby(_marked_lines(chunk), key=lambda marked: marked[2]):
+    for kind, group in groupby(_marked_lines(chunk), key=lambda marked: marked[2]):
         lines = list(group)
         text = "\n".join(line for _, line, _ in lines)
-        if prose and text.strip():
+        if kind == _PROSE and text.strip():
             yield Section(line=lines[0][0], text=text, heading=chunk.heading)
+
+
+def _table_rows(chunk: Chunk) -> Iterator[Row]:
+    """The rows of the chunk's Markdown tables outside fenced code."""
+    text = "\n".join("" if kind == _CODE else line for _, line, kind in _marked_lines(chunk))
+    for table in markdown_tables(text, chunk.start_line):
+        for line, cells in table.rows:
+            yield Row(line=line, header=table.header, cells=cells)
 
 
 def read_documents(paths: Iterable[Path]) -> list[Document]:

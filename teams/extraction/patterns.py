@@ -2,8 +2,9 @@
 
 The more explicit the pattern, the higher the confidence: a definition (``X is a Y``) 0.9, a
 plain verb (``X uses Y``) 0.8, an apposition (``X, the chief engineer, ...``) 0.8, a passive
-with its agent (``X was designed by Y``) or a preposition (``X was demolished in 1962``) 0.7,
-any other verb right after the subject (``X founded Y``, ``X feed on Y``) 0.6, a hedged verb
+with its agent (``X was designed by Y``) or a preposition (``X was demolished in 1962``, ``X
+was set up in 1974``, ``X was sold to Y``) 0.7, any other verb right after the subject (``X
+founded Y``, ``X feed on Y``; a capitalised word is a name's, not a verb) 0.6, a hedged verb
 (``X can use Y``) lower, a preposition between named things (``AES in OCB mode``) 0.55 and
 between common nouns 0.35. A list of objects (``X burns A, B and C``) gives one relation per
 item. A relaxed pass, for a revision of an empty extraction, also reads any third-person verb
@@ -19,7 +20,14 @@ from dataclasses import dataclass
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
 
-__all__ = ["Reading", "noun_phrases", "read_sentence"]
+__all__ = [
+    "Reading",
+    "infinitive",
+    "looks_like_verb",
+    "noun_phrases",
+    "read_sentence",
+    "whole_noun_phrases",
+]
 
 _VERBS = """uses stores keeps holds contains includes runs calls returns reads writes saves
 loads sends receives creates builds wraps checks validates records reports raises emits takes
@@ -114,10 +122,11 @@ _ADVERB = r"(?:(?:only|mainly|first|still|also|now|largely|mostly|often|usually|
 _IRREGULAR = sorted(set(IRREGULAR) - {"was", "were", "been", "had", "did", "done", "said"})
 _PASSIVE = re.compile(
     rf"^{_ADVERB}(?P<verb>[a-z]+(?:ed|en)|(?:re|un|over|up)?(?:{'|'.join(_IRREGULAR)}))\s+"
-    rf"{_ADVERB}"
-    r"(?P<prep>by|in|at|on|near|from|for|into|with|under|beside|across)\s+(?P<rest>.+)$",
+    rf"(?:(?P<particle>up|down|out|off|over|back|away)\s+)?{_ADVERB}"
+    r"(?P<prep>by|in|at|on|near|from|for|into|with|under|beside|across|to)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
+"""A passive and its preposition: "designed by", "set up in", "sold to"."""
 _APPOSITION = re.compile(
     r"^(?P<name>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}),\s+(?P<role>(?:the|a|an)\s+[^,]+),\s+"
     r"(?P<rest>.+)$"
@@ -189,7 +198,8 @@ _LIST_BOUNDARY = re.compile(
     r"during|again|only)\b)",
     re.IGNORECASE,
 )
-_LIST_SEPARATOR = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
+_LIST_SEPARATOR = re.compile(r"\s*,(?!\d)\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
+"""Between the items of a list: a comma (not one inside a figure, "4,980"), "and", "or"."""
 
 
 def _named(phrase: str, sentence: str) -> bool:
@@ -216,17 +226,31 @@ def _copular(sentence: str) -> list[Reading]:
     return [Reading(owner, f"'s {attribute} is", r.object, r.confidence) for r in readings]
 
 
+def infinitive(text: str) -> bool:
+    """Whether ``text``, after "to", opens an infinitive ("carry coal"), not a noun phrase
+    ("the town", "Ruth Kemble"): a lower-case word that is no determiner."""
+    following = text.split(maxsplit=1)[0] if text.split() else ""
+    return following.isalpha() and following.islower() and following not in _DETERMINERS
+
+
+def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
+    verb = " ".join(filter(None, passive.group("verb", "particle"))).lower()
+    prep, rest = passive["prep"].lower(), passive["rest"]
+    if prep == "to" and infinitive(rest):
+        return []  # "was used to carry coal": not a receiver
+    things = _objects(rest, numbers=prep != "by")
+    readings = [Reading(subject, f"{verb} {prep}", thing, 0.7) for thing in things]
+    agent = re.search(r"\bby\s+(?P<agent>.+)$", rest)
+    if prep != "by" and agent:  # "was painted in 1968 by Lucy Harle": by Lucy Harle too
+        agents = _objects(agent.group("agent"))
+        readings += [Reading(subject, f"{verb} by", thing, 0.7) for thing in agents]
+    return readings
+
+
 def _copular_objects(subject: str, verb: str, rest: str) -> list[Reading]:
     passive = _PASSIVE.match(rest)
     if passive:
-        verb, prep = passive.group("verb").lower(), passive.group("prep").lower()
-        things = _objects(passive.group("rest"), numbers=prep != "by")
-        readings = [Reading(subject, f"{verb} {prep}", thing, 0.7) for thing in things]
-        agent = re.search(r"\bby\s+(?P<agent>.+)$", passive.group("rest"))
-        if prep != "by" and agent:  # "was painted in 1968 by Lucy Harle": by Lucy Harle too
-            agents = _objects(agent.group("agent"))
-            readings += [Reading(subject, f"{verb} by", thing, 0.7) for thing in agents]
-        return readings
+        return _passive(subject, passive)
     article = re.match(r"(?:(an?)|the)\s+", rest, re.IGNORECASE)
     thing = _object(rest[article.end() :] if article else rest)
     if not thing:
@@ -264,7 +288,7 @@ def _verbal(sentence: str, pattern: re.Pattern[str], base: float) -> list[Readin
     return []
 
 
-def _looks_like_verb(word: str, following: str) -> bool:
+def looks_like_verb(word: str, following: str) -> bool:
     """Whether ``word``, right after a subject, reads as its verb: a past or third-person form,
     or any word followed by a preposition ("nest on")."""
     if not word.isalpha() or word in _FUNCTION_WORDS | _DETERMINERS | _PRONOUNS:
@@ -287,8 +311,8 @@ def _general(sentence: str) -> list[Reading]:
         following = words[index + 1].lower().strip(_EDGE_PUNCTUATION)
         if words[index - 1].endswith((",", ";", ":")):
             return []
-        if not _looks_like_verb(word, following):
-            continue
+        if words[index][:1].isupper() or not looks_like_verb(word, following):
+            continue  # a capital is a name's ("the Northern Rivers Authority manages")
         subject = _phrase(words[:index])
         if not subject:
             return []
@@ -334,6 +358,20 @@ _LEADING_CLAUSE = re.compile(
 def noun_phrases(text: str) -> list[str]:
     """The noun phrases that open ``text``: each item of a list ("A, B and C"), else one."""
     return _objects(text, numbers=True)
+
+
+def whole_noun_phrases(text: str) -> list[str]:
+    """The noun phrases ``text`` consists of ("Amos Tull", "bells, pans and stoves", "the
+    Bank of England"); [] when it says more than that (a clause: "run it twice")."""
+    items = [item.split() for item in _LIST_SEPARATOR.split(text) if item.strip()]
+    phrases = [_phrase(item[: _MAX_WORDS + 1], numbers=True) for item in items]
+    whole = all(
+        phrase
+        and len(item) <= _MAX_WORDS + 1
+        and phrase.endswith(item[-1].strip(_EDGE_PUNCTUATION))
+        for phrase, item in zip(phrases, items, strict=True)
+    )
+    return phrases if whole else []
 
 
 def _position(sentence: str, phrase: str) -> int:

@@ -1,4 +1,5 @@
-"""Markdown table rows read as statements: the row's subject, each column's attribute and value.
+"""Markdown tables: their rows, and the rows read as statements (the row's subject, each
+column's attribute and value).
 
 A table row holds no sentence, so its values were invisible to the readers. Each row becomes
 one statement on its own line (the header and rule lines become blank), so a citation of
@@ -20,8 +21,9 @@ Example:
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-__all__ = ["table_statements"]
+__all__ = ["Table", "header_noun", "markdown_tables", "table_statements"]
 
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -32,31 +34,52 @@ _GENERIC = frozenset("name item entry title id no number key field place thing".
 _SIGNS = frozenset("$ € £ ¥".split())
 
 
-def table_statements(text: str) -> str:
-    """``text`` with every Markdown table's rows written as statements, line for line."""
+@dataclass(frozen=True)
+class Table:
+    """A Markdown table: the line of its header row, the header's cells, and each row's line
+    and cells (markup trimmed, spaces single)."""
+
+    line: int
+    header: tuple[str, ...]
+    rows: tuple[tuple[int, tuple[str, ...]], ...]
+
+
+def markdown_tables(text: str, first_line: int = 1) -> list[Table]:
+    """The tables of ``text`` (a header row, a rule, then rows), numbering its lines from
+    ``first_line``."""
     lines = text.split("\n")
-    out = list(lines)
+    tables = []
     index = 0
     while index + 1 < len(lines):
         if _ROW.match(lines[index]) and _RULE.match(lines[index + 1]):
-            header = _cells(lines[index])
-            out[index] = out[index + 1] = ""
-            index += 2
+            header, index = index, index + 2
+            rows = []
             while index < len(lines) and _ROW.match(lines[index]):
-                out[index] = _statement(header, _cells(lines[index]))
+                rows.append((first_line + index, _cells(lines[index])))
                 index += 1
+            tables.append(Table(first_line + header, _cells(lines[header]), tuple(rows)))
             continue
         index += 1
+    return tables
+
+
+def table_statements(text: str) -> str:
+    """``text`` with every Markdown table's rows written as statements, line for line."""
+    out = text.split("\n")
+    for table in markdown_tables(text):
+        out[table.line - 1] = out[table.line] = ""
+        for line, row in table.rows:
+            out[line - 1] = _statement(table.header, row)
     return "\n".join(out)
 
 
-def _cells(line: str) -> list[str]:
+def _cells(line: str) -> tuple[str, ...]:
     matched = _ROW.match(line)
     inner = matched.group(1) if matched is not None else line
-    return [" ".join(cell.strip().strip("*_`").split()) for cell in inner.split("|")]
+    return tuple(" ".join(cell.strip().strip("*_`").split()) for cell in inner.split("|"))
 
 
-def _statement(header: list[str], row: list[str]) -> str:
+def _statement(header: tuple[str, ...], row: tuple[str, ...]) -> str:
     """One row as "Subject: attribute value; ...".'"""
     if not row or not row[0]:
         return ""
@@ -69,13 +92,18 @@ def _statement(header: list[str], row: list[str]) -> str:
     return f"{subject}: {'; '.join(phrases)}." if phrases else ""
 
 
+def header_noun(name: str) -> str:
+    """The kind of thing a column's header names ("Lighthouse": lighthouse); "" for a generic
+    header ("Name", "Item") or one of several words."""
+    noun = name.lower()
+    return noun if noun.isalpha() and noun not in _GENERIC else ""
+
+
 def _subject(name: str, cell: str) -> str:
     """The row's subject: its first cell, with the first header's noun when that is a word the
     cell lacks ("Brack" under "Lighthouse" is the Brack lighthouse)."""
-    noun = name.lower()
-    if noun.isalpha() and noun not in _GENERIC and noun not in cell.lower().split():
-        return f"{cell} {noun}"
-    return cell
+    noun = header_noun(name)
+    return f"{cell} {noun}" if noun and noun not in cell.lower().split() else cell
 
 
 def _phrase(name: str, cell: str) -> str:

@@ -1,17 +1,23 @@
-"""Irregular English verb forms and their base form, for the offline readers.
+"""Irregular English verb forms and their base form, and the converse of an exchange verb, for
+the offline readers.
 
 The extraction patterns read these as verbs ("Tom Pike built the Heron", "was written by");
 the offline answer matches a question's "wrote" with a relation's "written by" through
-:func:`lemma`.
+:func:`lemma`. An exchange is said from either side: "X sold it to Z" is "Z bought it from X",
+and :func:`converse` gives the other side's verb in the same form.
 
 Example:
     >>> lemma("written"), lemma("built"), lemma("opens")
     ('write', 'build', 'opens')
+    >>> converse("sold")
+    Converse(verb='bought', preposition='from', own='to')
 """
 
 from __future__ import annotations
 
-__all__ = ["IRREGULAR", "lemma"]
+from dataclasses import dataclass
+
+__all__ = ["IRREGULAR", "Converse", "converse", "lemma"]
 
 _TABLE = """
 be was were been; bear bore born borne; become became; begin began begun; bring brought; build
@@ -28,13 +34,69 @@ woven; win won; write wrote written; breed bred; split; shut; set; put; read; cu
 cast; cost; spread
 """
 
+_EXCHANGES = """sell to, buy from; give to, receive from; lend to, borrow from; teach to, learn
+from; send to, receive from; lose to, win against"""
+"""Each exchange as its giver's verb and preposition, then its receiver's: "X sold Y to Z" is
+"Z bought Y from X"; "X lost to Z" is "Z won against X"."""
+
 IRREGULAR: dict[str, str] = {}
 """Each irregular past form (and participle) -> its base form."""
+_PAST: dict[str, str] = {}
+"""Each irregular base form -> its past form."""
 for _entry in _TABLE.replace("\n", " ").split(";"):
     _base, *_forms = _entry.split()
     IRREGULAR |= dict.fromkeys(_forms or [_base], _base)
+    _PAST[_base] = (_forms or [_base])[0]
 
 
 def lemma(word: str) -> str:
     """The base form of an irregular past or participle; any other word as it is."""
     return IRREGULAR.get(word.lower(), word)
+
+
+@dataclass(frozen=True)
+class Converse:
+    """The other side of an exchange verb: its verb in the same form, the preposition that
+    verb names the other party with, and the one the given verb names it with."""
+
+    verb: str
+    preposition: str
+    own: str
+
+
+def _past(base: str) -> str:
+    if base in _PAST:
+        return _PAST[base]
+    return f"{base}d" if base.endswith("e") else f"{base}ed"
+
+
+def _third_person(base: str) -> str:
+    if base.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return f"{base}es"
+    if base.endswith("y") and base[-2:-1] not in "aeiou":
+        return f"{base[:-1]}ies"
+    return f"{base}s"
+
+
+def _converses() -> dict[str, Converse]:
+    """Every form of every exchange verb (base, past, participle, third person) -> its
+    converse; a verb of two exchanges ("receive") takes the first."""
+    table: dict[str, Converse] = {}
+    for pair in _EXCHANGES.replace("\n", " ").split(";"):
+        (giver, to), (receiver, back) = (side.split() for side in pair.split(","))
+        for verb, own, other, its in ((giver, to, receiver, back), (receiver, back, giver, to)):
+            participles = {form for form, base in IRREGULAR.items() if base == verb}
+            for inflect in (str, _past, _third_person):
+                forms = {inflect(verb)} | (participles if inflect is _past else set())
+                for form in forms:
+                    table.setdefault(form, Converse(inflect(other), its, own))
+    return table
+
+
+_CONVERSES = _converses()
+
+
+def converse(verb: str) -> Converse | None:
+    """The converse of an exchange verb in the same form ("sold": "bought", "lends":
+    "borrows"); None for any other verb."""
+    return _CONVERSES.get(verb.lower())

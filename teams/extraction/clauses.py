@@ -1,0 +1,93 @@
+"""Relative clauses taken out of a sentence and read as sentences of their own.
+
+"Nora Pell, who was born in Danby, founded the dairy." states two relations: its main clause
+("Nora Pell founded the dairy.") and its relative clause about what it follows ("Nora Pell
+was born in Danby"). A clause set off by commas ends at the first comma before a lower-case
+word and is taken out of the main clause. One without commas ("Tull built the mill that
+grinds corn.") is read only after a verb or preposition, up to the next comma, and only when
+it opens with a verb; its sentence is kept whole, as after the subject its end is unknown
+("The mill that Tull built grinds corn"). "whose" reads as a possessive ("Nora Pell's father
+was a miller"), "where" as a place ("... born in Danby"), and "which Tull built" puts what it
+follows after the verb ("Tull built the mill").
+
+Example:
+    >>> simple_clauses("The Ketter canal, which was dug in 1790, links Orme and Sallow.")
+    ['The Ketter canal links Orme and Sallow.', 'The Ketter canal was dug in 1790']
+"""
+
+from __future__ import annotations
+
+import re
+
+from teams.extraction.patterns import looks_like_verb
+
+__all__ = ["simple_clauses"]
+
+_RELATIVE = re.compile(r"(?P<comma>,)?\s+(?P<pronoun>who|which|that|whose|where)\s+")
+_DETERMINERS = "the a an this these those its their his her our my your"
+_NOT_A_VERB = frozenset(f"{_DETERMINERS} that he she it they we you i".split())
+"""Words that open a clause's subject, not its verb."""
+_FUNCTION = f"{_DETERMINERS} that who which whose where and or but of in on at to for with by "
+_FUNCTION += "from as into is are was were be been has have had"
+_WORD = rf"(?!(?:{_FUNCTION.replace(' ', '|')})\b)[\w'’-]+"
+_ANTECEDENT = re.compile(
+    rf"(?:\b(?i:{_DETERMINERS.replace(' ', '|')})\s+(?:{_WORD}\s+){{0,3}}{_WORD}"
+    rf"|\b[A-Z][\w'’-]*(?:\s+(?:(?:of|and|&)\s+)?[A-Z][\w'’-]*){{0,4}})$"
+)
+"""What a relative clause is about: a noun phrase after a determiner, or a name."""
+_CLAUSE_END = re.compile(r",\s+(?=(?!(?:and|or|but|the|a|an)\b)[a-z])")
+"""The comma that closes a clause set off by commas: the main clause goes on in lower case."""
+_AFTER_GAP = frozenset("in on at by to for from with into near during before after".split())
+"""What may follow the verb of "which Tull built": not its object, which the clause lacks."""
+_NAMED_SUBJECT = re.compile(r"^(?P<subject>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?P<verb>[a-z]+)")
+"""A clause opening with a name and its verb ("which Tull built"): an object relative."""
+_END = ".!?"
+_UNSET = re.compile(r"\s*[,;:()]")
+"""Where a relative clause without commas ends, at the latest."""
+_AUXILIARIES = frozenset(
+    "is are was were has have had can could will would may might must should does did".split()
+)
+
+
+def simple_clauses(sentence: str) -> list[str]:
+    """The main clause of ``sentence`` with its relative clauses set off by commas taken out,
+    then each relative clause as a sentence about what it follows; ``[sentence]`` when it has
+    none."""
+    for relative in _RELATIVE.finditer(sentence):
+        head, after = sentence[: relative.start()], sentence[relative.end() :]
+        antecedent = _ANTECEDENT.search(head)
+        set_off = relative.group("comma") is not None
+        closing = _CLAUSE_END.search(after) if set_off else None
+        if antecedent is None or (antecedent.start() == 0 and closing is None):
+            continue  # no noun before it, or after the subject with no end known
+        clause = after[: closing.start()] if closing else _UNSET.split(after, maxsplit=1)[0]
+        pronoun = relative.group("pronoun")
+        said = _about(antecedent.group(), pronoun, clause.rstrip(_END), set_off=set_off)
+        if not said and (pronoun == "that" or not set_off):
+            continue  # "told the council that the bridge leaks": what was said
+        if not set_off:  # "built the mill that grinds corn": the sentence is kept whole
+            return [sentence, *simple_clauses(said)]
+        main = simple_clauses(f"{head} {after[closing.end() :]}" if closing else f"{head}.")
+        return [*main, *simple_clauses(said)] if said else main
+    return [sentence]
+
+
+def _about(antecedent: str, pronoun: str, clause: str, *, set_off: bool) -> str:
+    """The relative clause as a sentence about its antecedent; "" when it cannot be said."""
+    if pronoun == "whose":
+        return f"{antecedent}'s {clause}"
+    if pronoun == "where":
+        return f"{clause} in {antecedent}"
+    named = _NAMED_SUBJECT.match(clause)
+    after = clause[named.end() :].split() if named else []
+    if named is not None and (not after or after[0] in _AFTER_GAP):
+        # "which Tull built in 1820": Tull built the mill in 1820
+        word, space, rest = antecedent.partition(" ")
+        inside = f"{word.lower()}{space}{rest}" if word.lower() in _NOT_A_VERB else antecedent
+        return f"{named.group()} {inside}{clause[named.end() :]}"
+    first, second, *_ = [*clause.split(), "", ""]
+    if set_off:  # "Workers, which run tasks,"
+        verb = first.islower() and first not in _NOT_A_VERB
+    else:  # not "that long", "that key"
+        verb = first in _AUXILIARIES or looks_like_verb(first, second.lower())
+    return f"{antecedent} {clause}" if verb else ""

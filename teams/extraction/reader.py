@@ -1,0 +1,205 @@
+"""The offline reading of a document: the relations its sentences, key-value lines and table
+rows state, as triples on their lines.
+
+A sentence is read clause by clause (:func:`~teams.extraction.clauses.simple_clauses`) with
+the patterns of :mod:`teams.extraction.patterns`, and an exchange in it from both sides
+(:func:`~teams.extraction.converses.converse_readings`). A leading pronoun stands for the
+subject before it (or what the section's heading names), an object "it" for the thing the
+sentence before is about, a list item for an object of its lead-in's relation. A key-value
+line states an attribute of that subject, a table row of its subject cell
+(:mod:`teams.extraction.attributes`). An abbreviation the document defines ("(NRA)") reads
+as what it stands for, and its definition as a relation of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from framework.knowledge import entity_id
+from framework.memory import LIST_MARKER
+from teams.extraction.abbreviations import defined, without_definitions
+from teams.extraction.attributes import attribute_readings, key_values, row_readings
+from teams.extraction.clauses import simple_clauses
+from teams.extraction.converses import converse_readings
+from teams.extraction.documents import LIST_JOIN, Document, Section, plain, unmarked
+from teams.extraction.patterns import Reading, noun_phrases, read_sentence
+from teams.extraction.state import EntityNote, Triple
+from teams.language.values import values_in
+from teams.language.verbs import IRREGULAR
+
+__all__ = ["document_triples"]
+
+_EVIDENCE_CHARS = 300
+_HEADING_WORDS = 5
+_DEFINITION = 0.9
+_PRONOUN = re.compile(r"^(?:It|They|He|She)\b")
+_POSSESSIVE = re.compile(r"^(?:Its|Their|His|Her)\b")
+_OBJECT_IT = re.compile(
+    rf"\b(?P<verb>[a-z]+(?:ed|s)|{'|'.join(IRREGULAR)})\s+it\b"
+    r"(?=\s+(?:to|from|in|on|at|for|with|by|into)\b|\s*[.,;]|\s*$)"
+)
+"""An object "it" right after a verb, before a preposition or the clause's end."""
+
+_Found = tuple[Triple, EntityNote | None]
+
+
+@dataclass
+class _Focus:
+    """What a section is about so far: the subject a pronoun stands for, and the thing an
+    object "it" stands for."""
+
+    subject: str
+    thing: str
+
+    def resolved(self, sentence: str) -> str:
+        """``sentence`` with a leading "It", "They"... (and "Its", "Their"...) replaced by the
+        subject, and an object "it" by the thing (the subject, when another opens it)."""
+        opens = _PRONOUN.match(sentence) or _POSSESSIVE.match(sentence)
+        it = self.thing if opens else self.subject
+        if it:
+            sentence = _OBJECT_IT.sub(lambda m: f"{m.group('verb')} {it}", sentence)
+        if not self.subject:
+            return sentence
+        if _POSSESSIVE.match(sentence):
+            return _POSSESSIVE.sub(f"{self.subject}'s", sentence, count=1)
+        return _PRONOUN.sub(self.subject, sentence, count=1)
+
+    def follow(self, readings: list[Reading]) -> None:
+        """Move on to what a sentence's main reading is about."""
+        self.subject = readings[0].subject
+        if not values_in(readings[0].object):
+            self.thing = readings[0].object
+
+
+def _singular(name: str, said: str) -> str:
+    """``name`` with a regular plural last word made singular (only by cutting its end, so the
+    name stays in the text); a proper name ("Leeds", "Salt Roads") as it is: a capital that
+    does not merely open the sentence ``said``."""
+    head, _, last = name.rpartition(" ")
+    proper = last[:1].isupper() and (bool(head) or not said.startswith(name))
+    if (
+        not proper
+        and len(last) > 3
+        and last[1:].islower()
+        and last.endswith("s")
+        and not last.endswith(("ss", "us", "is", "ies"))
+    ):
+        cut = 2 if last.endswith(("sses", "shes", "ches", "xes")) else 1
+        last = last[:-cut]
+    return f"{head} {last}".strip()
+
+
+def _heading_subject(heading: str) -> str:
+    """What a short heading names ("The Corran ferry": Corran ferry), or ""."""
+    words = heading.strip(" #:").split()
+    while words and words[0].lower() in ("the", "a", "an"):
+        words = words[1:]
+    return " ".join(words) if 0 < len(words) <= _HEADING_WORDS else ""
+
+
+def _excerpt(text: str) -> str:
+    return text if len(text) <= _EVIDENCE_CHARS else text[:_EVIDENCE_CHARS].rsplit(" ", 1)[0]
+
+
+def _found(
+    reading: Reading, evidence: str, line: int, said: str, expanded: Mapping[str, str]
+) -> _Found | None:
+    """A reading as a triple citing ``evidence`` on ``line``: names singular, both stated in
+    ``said`` and distinct, an abbreviation as what it stands for."""
+    subject, thing = _singular(reading.subject, said), _singular(reading.object, said)
+    if not all(plain(name) in plain(said) for name in (subject, thing)):
+        return None
+    subject = expanded.get(entity_id(subject), subject)
+    thing = expanded.get(entity_id(thing), thing)
+    if entity_id(subject) == entity_id(thing):
+        return None
+    triple = Triple(
+        subject=subject,
+        predicate=reading.predicate,
+        object=thing,
+        confidence=reading.confidence,
+        evidence=_excerpt(evidence),
+        line=line,
+    )
+    kind = _singular(reading.subject_type, said)
+    return triple, EntityNote(name=subject, type=kind) if kind else None
+
+
+def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
+    """The readings of a sentence's clauses, main clause first, and of its exchanges turned."""
+    readings = [
+        r for clause in simple_clauses(text) for r in read_sentence(clause, relaxed=relaxed)
+    ]
+    return readings + converse_readings(text, readings)
+
+
+def _item_readings(lead: list[Reading], item: str) -> list[Reading]:
+    """The readings of a list item under a lead-in that states a relation ("serves three
+    towns:"): the lead-in's subject and predicate with each thing the item names."""
+    main = lead[0]
+    things = noun_phrases(item.split(LIST_JOIN, 1)[1])
+    return [Reading(main.subject, main.predicate, thing, main.confidence) for thing in things]
+
+
+class _SectionReader:
+    """Reads one section's sentences and key-value lines in order, following its focus."""
+
+    def __init__(self, section: Section, expanded: Mapping[str, str], relaxed: bool) -> None:
+        self.section, self.expanded, self.relaxed = section, expanded, relaxed
+        subject = _heading_subject(section.heading)
+        self.focus = _Focus(subject, subject)
+        self.lead: list[Reading] = []
+
+    def triples(self) -> Iterator[_Found]:
+        """Every triple of the section, line by line."""
+        lines = self.section.text.split("\n")
+        fields = key_values(self.section.text, self.section.line)
+        statements = [(n, sentence) for n, sentence in self.section.sentences() if n not in fields]
+        statements += [(number, "") for number in fields]
+        statements.sort(key=lambda statement: statement[0])
+        for number, sentence in statements:
+            if sentence:
+                found = self._sentence(number, sentence)
+            else:
+                found = self._field(number, lines[number - self.section.line], *fields[number])
+            yield from filter(None, found)
+
+    def _field(self, number: int, line: str, key: str, value: str) -> Iterator[_Found | None]:
+        evidence = LIST_MARKER.sub("", line).strip()
+        said = f"{self.focus.subject} {line}"
+        for reading in attribute_readings(self.focus.subject, key, unmarked(value)):
+            yield _found(reading, evidence, number, said, self.expanded)
+
+    def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
+        text = self.focus.resolved(without_definitions(unmarked(sentence)))
+        if LIST_JOIN in text and self.lead:
+            readings = _item_readings(self.lead, text)
+        else:
+            readings = _sentence_readings(text.replace(f":{LIST_JOIN}", " "), self.relaxed)
+        if text.endswith(":"):
+            self.lead = read_sentence(text.rstrip(":"), relaxed=self.relaxed)
+        if readings and LIST_JOIN not in text:
+            self.focus.follow(readings)
+        for reading in readings:
+            yield _found(reading, sentence, number, text, self.expanded)
+        for short, long in defined(unmarked(sentence)):
+            definition = Reading(short, "stands for", long, _DEFINITION)
+            yield _found(definition, sentence, number, unmarked(sentence), {})
+
+
+def document_triples(document: Document, relaxed: bool = False) -> Iterator[_Found]:
+    """Every relation the document states, with its subject's type where one is given; with
+    ``relaxed``, the relaxed sentence patterns too."""
+    expanded = {
+        entity_id(short): long
+        for _, sentence in document.sentences()
+        for short, long in defined(unmarked(sentence))
+    }
+    for section in document.sections:
+        yield from _SectionReader(section, expanded, relaxed).triples()
+    for row in document.rows:
+        for reading in row_readings(row):
+            if (found := _found(reading, row.text, row.line, row.text, expanded)) is not None:
+                yield found
