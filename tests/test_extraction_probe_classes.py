@@ -324,8 +324,14 @@ def _answer(text: str, question: str, store: SemanticStore) -> str:
         (
             "# Ships\n\n| Ship | Launched | Captain |\n|---|---|---|\n| Mora | 1901 | Eli Voss |\n",
             "When was the Mora launched?",
-            "Mora launched in 1901",
+            "Mora was launched in 1901",
             5,
+        ),
+        (
+            "# The Kell trail\n\n- **Length:** 12 km\n- **Start:** Corve bridge\n",
+            "How long is the Kell trail?",
+            "12 km",
+            3,
         ),
         (
             "# Harbours\n\nThe Harbour Safety Board (HSB) inspects the quay.\n"
@@ -341,7 +347,7 @@ def _answer(text: str, question: str, store: SemanticStore) -> str:
             4,
         ),
     ],
-    ids=["relative-clause", "key-value", "table-row", "abbreviation", "converse"],
+    ids=["relative-clause", "key-value", "table-row", "measure", "abbreviation", "converse"],
 )
 def test_each_class_answers_its_question_offline_citing_its_line(
     text: str, question: str, said: str, line: int, store: SemanticStore

@@ -43,6 +43,20 @@ _ASKS = {
     "tall": "figure",
     "high": "figure",
 }
+_MEASURES = {
+    "long": "length",
+    "tall": "height",
+    "high": "height",
+    "wide": "width",
+    "deep": "depth",
+    "old": "age",
+    "far": "distance",
+    "heavy": "weight",
+    "big": "size",
+    "large": "size",
+}
+"""The noun of what "how <adjective>" asks ("How long is the trail?" asks its length)."""
+_HOW_MEASURE = re.compile(r"\bhow (\w+)", re.IGNORECASE)
 _PLACE_PREPOSITIONS = ("in", "near", "at", "on", "from", "under", "beside", "across")
 _DEFINING = ("is", "is a")
 
@@ -69,9 +83,14 @@ def _stems(text: str) -> set[str]:
 
 
 def focus_of(question: str, names: Iterable[str]) -> set[str]:
-    """The stems of what ``question`` asks about: its content words, less the names in it."""
+    """The stems of what ``question`` asks about: its content words, less the names in it,
+    and the measure a "how long/old/tall ..." asks for ("length")."""
     named = set().union(*(_stems(name) for name in names))
-    return {word for word in _stems(question) - named if word not in _QUESTION_WORDS}
+    focus = {word for word in _stems(question) - named if word not in _QUESTION_WORDS}
+    measured = _HOW_MEASURE.search(question)
+    if measured and measured.group(1).lower() in _MEASURES:
+        focus.add(_root(_MEASURES[measured.group(1).lower()]))
+    return focus
 
 
 def focus_words(question: str, names: Iterable[str]) -> list[str]:
@@ -178,6 +197,24 @@ def _auxiliary(verb: str, evidence: str) -> str:
     return found.group(1).lower() if found else ""
 
 
+def _passive_auxiliary(predicate: str, relation: FoundRelation) -> str:
+    """For a past participle and its preposition ("built in", "located in") read from evidence
+    that holds no clause with it (a table row, a "**Built:** 1874" line): "was" before a date,
+    else "is"; "" for any other predicate ("Tull built the mill", "Tull sold it to Ann")."""
+    words = predicate.split()
+    verb = words[0]
+    participle = verb.endswith("ed") or (lemma(verb) != verb and not verb.endswith("s"))
+    if len(words) < 2 or not participle or words[1] not in _PASSIVE_PREPOSITIONS:
+        return ""
+    if re.search(rf"\b{re.escape(verb)}\b(?!\s*[:*|])", relation["evidence"], re.IGNORECASE):
+        return ""  # the evidence says it in a clause of its own
+    dated = any(value.kind == "date" for value in values_in(relation["object"]))
+    return "was" if dated else "is"
+
+
+_PASSIVE_PREPOSITIONS = frozenset((*_PLACE_PREPOSITIONS, "by", "to", "for", "as", "up", "with"))
+
+
 def relation_sentence(relation: FoundRelation, *, opening: bool = True) -> str:
     """The relation as a whole sentence, its names as its evidence writes them, no full stop
     (and a lower-case first letter when it does not open a sentence)."""
@@ -188,7 +225,8 @@ def relation_sentence(relation: FoundRelation, *, opening: bool = True) -> str:
     if predicate.split()[-1] in ("a", "an", "the"):  # "is a" + "a small country"
         thing = re.sub(r"^(?:a|an|the)\s+", "", thing, flags=re.IGNORECASE)
     if predicate not in _DEFINING:
-        auxiliary = _auxiliary(predicate.split()[0], evidence)
+        verb = predicate.split()[0]
+        auxiliary = _auxiliary(verb, evidence) or _passive_auxiliary(predicate, relation)
         predicate = f"{auxiliary} {predicate}".strip()
     text = f"{subject} {predicate} {thing}".replace(" 's ", "'s ")  # "the museum's founder is"
     if not opening:
