@@ -42,6 +42,7 @@ def _read(text: str) -> list[tuple[str, str, float]]:
         ("The crossing takes half an hour.", ("quantity", "duration", 1800.0)),
         ("The ferry runs twice a day.", ("count", "time", 2.0)),
         ("It opened on March 3rd, 1881.", ("date", "date", 1881.0)),
+        ("The hall seats three hundred and forty-two thousand.", ("count", "", 342_000.0)),
     ],
 )
 def test_values_in_their_many_forms(text: str, read: tuple[str, str, float]) -> None:
@@ -165,3 +166,9 @@ def test_table_rows_are_statements_on_their_own_lines() -> None:
         ("date", "date", 1871.0),
         ("money", "USD", 12.0),
     ]
+
+
+def test_number_words_that_make_no_one_number_are_not_added_up() -> None:
+    assert _read("It happened in nineteen eighty-four.") == [("count", "", 1984.0)]
+    assert _read("There were twenty one boats.") == [("count", "boat", 21.0)]
+    assert [number for _, _, number in _read("Nine ten people came.")] == [9.0, 10.0]

@@ -64,16 +64,22 @@ def digits(token: str) -> tuple[float, float] | None:
 def spelled(tokens: list[str], start: int) -> tuple[float, float, int] | None:
     """A number in words from ``tokens[start]``: its value, precision and token count."""
     total, current, used, smallest = 0.0, 0.0, 0, 1.0
+    group = 0.0  # the words' value since the last scale word
     index = start
     while index < len(tokens):
         word = tokens[index].lower()
         parts = word.split("-")
         if all(part in WORD_NUMBERS for part in parts) and len(parts) <= 2:
-            current += sum(WORD_NUMBERS[part] for part in parts)
+            value = sum(WORD_NUMBERS[part] for part in parts)
+            joined = _joined(group, value, year=not total and current == group)
+            if joined is None:
+                break
+            current += joined - group
+            group = joined
             smallest = 1.0 if parts[-1] not in TENS else 10.0
         elif word in _SCALES and (used or word == "dozen"):
             scale = _SCALES[word]
-            current = (current or 1.0) * scale
+            current, group = (current or 1.0) * scale, 0.0
             smallest = scale
             if scale >= 1000:
                 total, current = total + current, 0.0
@@ -81,7 +87,7 @@ def spelled(tokens: list[str], start: int) -> tuple[float, float, int] | None:
             word == "and"
             and used
             and index + 1 < len(tokens)
-            and tokens[index + 1].lower() in WORD_NUMBERS
+            and all(part in WORD_NUMBERS for part in tokens[index + 1].lower().split("-"))
         ):
             pass
         else:
@@ -91,6 +97,19 @@ def spelled(tokens: list[str], start: int) -> tuple[float, float, int] | None:
     if not used:
         return None
     return total + current, 0.5 * smallest, used
+
+
+def _joined(group: float, value: float, *, year: bool) -> float | None:
+    """``group`` (the words read since the last scale word) followed by the word ``value``:
+    "twenty" "one" is 21; "nineteen" "eighty-four" is the year 1984 (when nothing else was
+    read); None when the words do not make one number ("nine" "ten")."""
+    if not group:
+        return value
+    if group % 10 == 0 and 20 <= group <= 90 and 0 < value < 10:
+        return group + value
+    if year and 10 <= group < 100 and 10 <= value < 100:
+        return group * 100 + value
+    return None
 
 
 def number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
