@@ -1,6 +1,6 @@
 """The engine: how a team runs (state and its merge rules, records, typed routing, roles, the
-builder, node middleware, node bodies, retrying, dispatch limits, stop rules, worker kinds, the
-YAML reader of team, policy and retention files).
+builder, node middleware, node bodies, retrying, dispatch limits, stop rules, worker kinds, a
+team as a worker kind, the YAML reader of team, policy and retention files).
 
 It may import only :mod:`framework.errors` and the records and review points a team's state and
 graph hold (:mod:`framework.review`, :mod:`framework.policy` records); never storage, runs,
@@ -99,6 +99,10 @@ if TYPE_CHECKING:
         IterationBound,
         StopRule,
     )
+    from framework.engine.team_worker import (
+        TeamWorker,
+        team_result,
+    )
     from framework.engine.worker_kinds import (
         WorkerKind,
         WorkerKinds,
@@ -145,6 +149,7 @@ __all__ = [
     "TaskStatus",
     "TeamSettings",
     "TeamState",
+    "TeamWorker",
     "UsageRecord",
     "Where",
     "Worker",
@@ -176,6 +181,7 @@ __all__ = [
     "read_yaml_text",
     "run_chain",
     "task_kinds_of",
+    "team_result",
     "to_jsonable",
 ]
 
@@ -264,6 +270,7 @@ __getattr__ = lazy_exports(
             "IterationBound",
             "StopRule",
         ),
+        "framework.engine.team_worker": ("TeamWorker", "team_result"),
         "framework.engine.worker_kinds": (
             "WorkerKind",
             "WorkerKinds",

@@ -22,7 +22,7 @@ from framework.engine.middleware import Middleware
 from framework.errors import ConfigError
 from framework.memory import Corpus, SemanticStore
 from framework.runs.prompts import PromptRegistry
-from framework.tools.team_file import load_team_file
+from framework.tools.team_file import TEAMS_GROUP, load_team_file
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -39,7 +39,7 @@ __all__ = [
     "team_file_team",
 ]
 
-ENTRY_POINT_GROUP = "cadre.teams"
+ENTRY_POINT_GROUP = TEAMS_GROUP
 
 
 @dataclass(frozen=True, kw_only=True)

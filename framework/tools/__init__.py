@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     )
     from framework.tools.team_file import (
         BUILTIN_KINDS,
+        TEAMS_GROUP,
         KindSpec,
         LoadedTeamFile,
         TeamFile,
@@ -41,6 +42,7 @@ __all__ = [
     "ANY_KIND",
     "BUILTIN_KINDS",
     "NO_TOOLS",
+    "TEAMS_GROUP",
     "TOOL_WORKER_SYSTEM",
     "KindSpec",
     "LoadedTeamFile",
@@ -78,6 +80,7 @@ __getattr__ = lazy_exports(
         ),
         "framework.tools.team_file": (
             "BUILTIN_KINDS",
+            "TEAMS_GROUP",
             "KindSpec",
             "LoadedTeamFile",
             "TeamFile",

@@ -10,20 +10,23 @@ the path of teams (``meta/research``).
 A worker is described, first rule that applies:
 
 1. :class:`~framework.engine.worker_kinds.WorkerKinds`: each kind's worker, under the kind's name;
-2. a wrapper holding another worker in ``worker`` (research memory around the model-backed
+2. a :class:`~framework.engine.team_worker.TeamWorker` (a kind that is a whole team): the rows
+   of its team, their kinds and teams under its own (``deep/docs``, ``support/deep``), so the
+   tree of kinds reads from the rows;
+3. a wrapper holding another worker in ``worker`` (research memory around the model-backed
    worker): the worker it wraps;
-3. a worker with ``tools`` (a :class:`~framework.tools.worker.ToolWorker`'s name -> tool
+4. a worker with ``tools`` (a :class:`~framework.tools.worker.ToolWorker`'s name -> tool
    mapping, or a sequence of tools) or ``servers`` (MCP servers it starts when it first runs),
    or a role with ``sources`` (the hypothesis team's searcher): one row per tool, its source
    ``python`` or ``mcp:SERVER``; servers are started to list their tools and stopped again;
-4. any other worker: one ``builtin:CLASS`` row with no tool, described by its docstring.
+5. any other worker: one ``builtin:CLASS`` row with no tool, described by its docstring.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from langchain_core.tools import BaseTool
@@ -33,6 +36,7 @@ from pydantic import BaseModel
 
 from framework.engine.nodes.team_node import TeamNode
 from framework.engine.roles import Worker
+from framework.engine.team_worker import TeamWorker
 from framework.engine.worker_kinds import WorkerKinds
 from framework.policy.names import TeamNames
 from framework.tools._mcp_tool import McpTool, describe
@@ -125,8 +129,17 @@ def _teams_and_nodes(
         node = spec.runnable
         if isinstance(node, TeamNode):
             teams.add(node.team)
+            for nested in _team_workers(node.role):
+                _teams_and_nodes(nested.team.builder, teams, nodes)
         elif isinstance(node, CompiledStateGraph):
             _teams_and_nodes(node.builder, teams, nodes)
+
+
+def _team_workers(role: object) -> list[TeamWorker]:
+    """The whole teams a worker role runs tasks with (a team kind)."""
+    if isinstance(role, WorkerKinds):
+        return [kind.worker for kind in role.kinds.values() if isinstance(kind.worker, TeamWorker)]
+    return [role] if isinstance(role, TeamWorker) else []
 
 
 def worker_tools(worker: object, *, team: str, kind: str = ANY_KIND) -> list[ToolRow]:
@@ -136,6 +149,11 @@ def worker_tools(worker: object, *, team: str, kind: str = ANY_KIND) -> list[Too
             row
             for spec in worker.kinds.values()
             for row in worker_tools(spec.worker, team=team, kind=spec.name)
+        ]
+    if isinstance(worker, TeamWorker):
+        return [
+            replace(row, team=f"{team}/{row.team}", kind=f"{kind}/{row.kind}")
+            for row in team_tools(worker.team.builder)
         ]
     wrapped = getattr(worker, "worker", None)
     if isinstance(wrapped, Worker):

@@ -1,16 +1,20 @@
-"""A team composed from a YAML file: worker kinds, their tools and MCP servers, models, caps.
+"""A team composed from a YAML file: worker kinds, their tools and MCP servers, models, caps,
+and kinds that are whole teams (another team file, or an installed team).
 
-:func:`load_team_file` reads and checks the whole file before anything runs; every problem is
-reported on one line with the file and line of the value (``team.yaml:12: kinds.1.tools.0:
-cannot import 'pkg.mod:calc' (No module named 'pkg')``). See docs/team-config.md.
+:func:`load_team_file` reads and checks the whole file, and every team file it includes, before
+anything runs; every problem is reported on one line with the file and line of the value
+(``team.yaml:12: kinds.1.tools.0: cannot import 'pkg.mod:calc' (No module named 'pkg')``), a
+file that includes itself through others with the chain of its ``team:`` values
+(``a.yaml:7 -> b.yaml:5 -> a.yaml``). See docs/team-config.md.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Literal
 
@@ -23,12 +27,22 @@ from framework.models.specs import anchored_spec, parse_model_spec
 from framework.tools._calls import as_tool
 from framework.tools._mcp_config import McpServer
 
-__all__ = ["BUILTIN_KINDS", "KindSpec", "LoadedTeamFile", "TeamFile", "load_team_file"]
+__all__ = [
+    "BUILTIN_KINDS",
+    "TEAMS_GROUP",
+    "KindSpec",
+    "LoadedTeamFile",
+    "TeamFile",
+    "load_team_file",
+]
 
 BUILTIN_KINDS = ("search", "table")
 """Workers a kind may use without tools: passages of the corpus text, rows of its CSV files."""
 
 ROLES = ("planner", "worker", "aggregator", "reviewer", "curator", "formatter")
+
+TEAMS_GROUP = "cadre.teams"
+"""The entry point group of the installed teams (a kind's ``team: NAME``)."""
 
 
 class KindSpec(BaseModel):
@@ -41,20 +55,30 @@ class KindSpec(BaseModel):
     builtin: Literal["search", "table"] | None = None
     tools: list[str] = Field(default_factory=list)
     mcp: list[str] = Field(default_factory=list)
+    team: str | None = Field(default=None, min_length=1)
+    """Another team file (a path ending in .yaml or .yml, or holding a /; relative to this
+    file), or an installed team's name: each task runs that team, nested."""
     max_parallel: int | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")
     def _one_source(self) -> KindSpec:
-        if self.builtin is not None and (self.tools or self.mcp):
-            raise ValueError("a kind is either builtin or has tools/mcp, not both")
-        if self.builtin is None and not self.tools and not self.mcp:
-            raise ValueError("a kind needs builtin: search|table, or tools, or mcp servers")
+        sources = [self.builtin is not None, bool(self.tools or self.mcp), self.team is not None]
+        if sum(sources) > 1:
+            raise ValueError("a kind is one of builtin, tools/mcp or team, not several")
+        if not any(sources):
+            raise ValueError("a kind needs builtin: search|table, tools, mcp servers or a team")
         return self
 
     @property
     def calls_tools(self) -> bool:
         """Whether its worker is a tool-calling model (so it needs a model)."""
-        return self.builtin is None
+        return bool(self.tools or self.mcp)
+
+    @property
+    def includes_file(self) -> bool:
+        """Whether ``team`` names a team file (else an installed team)."""
+        team = self.team or ""
+        return "/" in team or team.endswith((".yaml", ".yml"))
 
 
 class TeamFile(BaseModel):
@@ -91,6 +115,8 @@ class LoadedTeamFile:
         spec: What it declares.
         tools: Kind name -> its Python tools.
         servers: Server name -> its declaration (paths resolved against the file's folder).
+        subteams: Kind name -> the team it runs: an included file (checked) or an installed
+            team's name.
     """
 
     def __init__(
@@ -99,17 +125,23 @@ class LoadedTeamFile:
         spec: TeamFile,
         tools: dict[str, list[BaseTool]],
         servers: dict[str, McpServer],
+        subteams: Mapping[str, LoadedTeamFile | str] | None = None,
     ) -> None:
         self.path = path
         self.spec = spec
         self.tools = tools
         self.servers = servers
+        self.subteams = dict(subteams or {})
 
     @property
     def needs_model(self) -> bool:
-        """Whether a kind calls tools and the file names no default model."""
-        return any(kind.calls_tools for kind in self.spec.kinds) and "default" not in (
+        """Whether a kind calls tools and the file names no default model, here or in a team
+        file it includes."""
+        own = any(kind.calls_tools for kind in self.spec.kinds) and "default" not in (
             self.spec.models
+        )
+        return own or any(
+            sub.needs_model for sub in self.subteams.values() if isinstance(sub, LoadedTeamFile)
         )
 
     def model_spec(self, role: str) -> str | None:
@@ -118,12 +150,70 @@ class LoadedTeamFile:
 
 
 def load_team_file(path: Path) -> LoadedTeamFile:
-    """Read, check and import everything a team file declares.
+    """Read, check and import everything a team file declares, and the team files it includes.
 
     Raises:
         ConfigError: The file cannot be read, is not YAML, or declares something wrong; one
-            line per problem, each with ``FILE:LINE``.
+            line per problem, each with ``FILE:LINE`` (a problem of an included file also names
+            where it is included); a file that includes itself through others.
     """
+    return _load(path, ())
+
+
+Include = tuple[Path, int]
+"""A file and the line of a ``team:`` value in it that includes another."""
+
+
+def _load(path: Path, chain: tuple[Include, ...]) -> LoadedTeamFile:
+    """The checked file ``path``, included through ``chain`` (outermost first)."""
+    try:
+        loaded, where = _checked(path)
+    except ConfigError as error:
+        raise _included(error, chain) from None
+    problems: list[str] = []
+    for index, kind in enumerate(loaded.spec.kinds):
+        if kind.team is None:
+            continue
+        at = ("kinds", index, "team")
+        if kind.includes_file:
+            here = (*chain, (loaded.path, where.line(at)))
+            target = (loaded.path.parent / kind.team).expanduser().resolve()
+            _refuse_cycle(target, here)
+            if target.is_file():
+                loaded.subteams[kind.name] = _load(target, here)
+            else:
+                problems.append(where.at(at, f"no team file {target}"))
+            continue
+        installed = sorted(point.name for point in entry_points(group=TEAMS_GROUP))
+        if kind.team in installed:
+            loaded.subteams[kind.name] = kind.team
+        else:
+            known = ", ".join(installed)
+            problems.append(where.at(at, f"no installed team {kind.team!r}: one of {known}"))
+    if problems:
+        invalid_file = ConfigError(f"team file {loaded.path} is invalid: " + "; ".join(problems))
+        raise _included(invalid_file, chain)
+    return loaded
+
+
+def _refuse_cycle(target: Path, chain: tuple[Include, ...]) -> None:
+    """Refuse including ``target`` through ``chain`` when it is already in it."""
+    files = [file for file, _ in chain]
+    if target in files:
+        trail = " -> ".join(f"{file}:{line}" for file, line in chain[files.index(target) :])
+        raise ConfigError(f"team files include each other: {trail} -> {target}")
+
+
+def _included(error: ConfigError, chain: tuple[Include, ...]) -> ConfigError:
+    """``error`` of a file included through ``chain``, naming where (as is at the top)."""
+    if not chain:
+        return error
+    trail = " -> ".join(f"{file}:{line}" for file, line in chain)
+    return ConfigError(f"{error} (included at {trail})")
+
+
+def _checked(path: Path) -> tuple[LoadedTeamFile, Where]:
+    """The file's own settings, tools and servers checked (its includes not yet read)."""
     path, _, data, where = read_yaml(path, "team file")
     if not data:
         raise ConfigError(f"{path}:1: a team file is a mapping (name, kinds, ...)")
@@ -158,7 +248,7 @@ def load_team_file(path: Path) -> LoadedTeamFile:
                     problems.append(where.at(("kinds", index, "tools", n), str(error)))
     if problems:
         raise ConfigError(f"team file {path} is invalid: " + "; ".join(problems))
-    return LoadedTeamFile(path, spec, tools, servers)
+    return LoadedTeamFile(path, spec, tools, servers), where
 
 
 def _servers(folder: Path, where: Where, spec: TeamFile) -> dict[str, McpServer]:

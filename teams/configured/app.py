@@ -13,15 +13,17 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.tools import BaseTool
 from langgraph.graph import StateGraph
 
+from framework.engine.builder import compile_team
 from framework.engine.records import Task, WorkerResult
 from framework.engine.roles import Roles, Worker
 from framework.engine.runtime import NodeContext
+from framework.engine.team_worker import TeamWorker
 from framework.engine.worker_kinds import WorkerKind, WorkerKinds
 from framework.errors import ConfigError
 from framework.memory import ResearchMemory
 from framework.models.chat import ProviderChatModel
-from framework.policy import governed
-from framework.runs.teams import TeamSetup
+from framework.policy import governed, inherit_policies
+from framework.runs.teams import TeamFactory, TeamSetup, load_team
 from framework.tools.mcp import McpServer, McpToolbox
 from framework.tools.team_file import ROLES, KindSpec, LoadedTeamFile, load_team_file
 from framework.tools.worker import TOOL_WORKER_SYSTEM, ToolWorker
@@ -51,15 +53,24 @@ class FileTeam:
     file, offline otherwise) with one worker kind per kind of the file: ``builtin: search`` is
     the research worker, ``builtin: table`` the analyst's CSV worker, and a kind with tools or
     MCP servers a :class:`ToolWorker` built on its first task (its servers started then, and
-    stopped when the run's team is closed).
+    stopped when the run's team is closed), and a ``team:`` kind a :class:`TeamWorker` that runs
+    each task as the team it names, nested in the run.
     """
 
     def __init__(self, loaded: LoadedTeamFile) -> None:
         self.loaded = loaded
-        self.needs_model = loaded.needs_model
-        self.model_specs = sorted(set(loaded.spec.models.values()))
-        """The models the file names: a run builds each up front, so a missing key or
-        provider package is refused before any work."""
+        self.subteams: dict[str, TeamFactory] = {
+            kind: FileTeam(sub) if isinstance(sub, LoadedTeamFile) else load_team(sub)
+            for kind, sub in loaded.subteams.items()
+        }
+        """Kind name -> the factory of the team each of its tasks runs."""
+        self.needs_model = loaded.needs_model or any(
+            sub.needs_model for sub in self.subteams.values()
+        )
+        specs = {spec for sub in self.subteams.values() for spec in sub.model_specs}
+        self.model_specs = sorted(specs | set(loaded.spec.models.values()))
+        """The models the file (and the teams it nests) name: a run builds each up front, so a
+        missing key or provider package is refused before any work."""
 
     def __call__(self, setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
         """The team's graph for one run."""
@@ -108,6 +119,8 @@ class FileTeam:
             return research
         if kind.builtin == "table":
             return TableWorker(tables)
+        if kind.team is not None:
+            return self._subteam(kind.name, setup)
         tools = self.loaded.tools[kind.name]
         servers = [self.loaded.servers[name] for name in kind.mcp]
 
@@ -121,6 +134,15 @@ class FileTeam:
             return ToolWorker(models.for_role("worker"), found, system=system)
 
         return DeferredWorker(build, tools=tools, servers=servers)
+
+    def _subteam(self, kind: str, setup: TeamSetup) -> TeamWorker:
+        """The team of kind ``kind``, nested: the run's setup, policies and budget (its own
+        review points only), compiled without a checkpointer so that it takes the run's."""
+        graph = self.subteams[kind](replace(setup, review=frozenset()))
+        inherit_policies(graph, setup.middleware)
+        sub = self.loaded.subteams[kind]
+        name = sub.spec.name if isinstance(sub, LoadedTeamFile) else sub
+        return TeamWorker(compile_team(graph, name=name), name=name)
 
 
 class DeferredWorker:
@@ -200,13 +222,18 @@ class _Models:
 
 
 def _description(kind: KindSpec) -> str:
-    return kind.description or DEFAULT_DESCRIPTIONS.get(kind.builtin or "", kind.name)
+    if kind.description:
+        return kind.description
+    if kind.team is not None:
+        return f"a question for the {kind.team} team, which plans, researches and reviews it"
+    return DEFAULT_DESCRIPTIONS.get(kind.builtin or "", kind.name)
 
 
 def _offline_planner(kinds: list[KindSpec], setup: TeamSetup, tables: TableIndex) -> Any:
     """The analyst's planner with its two kinds named as the file's builtin kinds (a file with
-    one builtin kind gets every task of that kind)."""
-    search = [kind.name for kind in kinds if kind.builtin == "search"]
+    one builtin kind gets every task of that kind); a team kind takes text questions, as
+    ``search`` does."""
+    search = [kind.name for kind in kinds if kind.builtin == "search" or kind.team is not None]
     table = [kind.name for kind in kinds if kind.builtin == "table"]
     first_search = (search or table)[0]
     first_table = (table or search)[0]
