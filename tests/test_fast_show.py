@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import StateGraph
 from typer.testing import CliRunner, Result
 
@@ -40,6 +41,7 @@ from framework.engine import builder
 from framework.engine.roles import Roles
 from framework.errors import ConfigError
 from framework.memory import MiniLMEmbedder
+from framework.persistence.reader import SavedCheckpoint
 from framework.retention.pruning import statuses_of
 from framework.retention.snapshot import thread_snapshot
 from framework.review import (
@@ -53,12 +55,13 @@ from framework.review.points import REVIEW_POINTS
 from framework.runs.launch import paused_at, relaunch
 from framework.runs.runner import run_team
 from framework.runs.spec import RunSpec
-from framework.runs.stores import open_checkpointer
+from framework.runs.stores import open_checkpointer, open_reader
 from framework.runs.teams import TEAM_FILE_PREFIX, team_file_team
 from framework.runs.threads import thread_spec
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.roles import make_roles
-from tests.test_cli_daily import _imported_by
+from tests.test_checkpoint_reader import stored_form
+from tests.test_cli_daily import RUNTIME, _imported_by, loaded
 from tests.test_local_models import SCRIPT
 from tests.test_retention import BrokenFormatter, FormatterError
 
@@ -208,6 +211,21 @@ def test_show_prints_what_compiling_the_thread_printed(home: Home, thread: str) 
     assert home.ok("show", thread).stdout == "\n".join(lines) + "\n"
 
 
+@pytest.mark.parametrize("thread", THREADS)
+def test_a_reader_reads_every_checkpoint_as_the_saver_does(home: Home, thread: str) -> None:
+    """The commands read with a reader (no LangGraph runtime): every checkpoint, its values and
+    pending writes read as the saver reads them, a ``Send``, an ``Interrupt`` and a message in
+    their stored form; the thread's status and requests are the same."""
+    config: RunnableConfig = {"configurable": {"thread_id": thread}}
+    with open_checkpointer(home.data_home) as saver:
+        expected = [SavedCheckpoint(*stored_form(tuple(saved))) for saved in saver.list(config)]
+        status, requests = statuses_of(saver, thread), _requests(home, thread)
+    with open_reader(home.data_home) as reader:
+        assert list(reader.list(config)) == expected
+        assert statuses_of(reader, thread) == status
+        assert requests_in(thread_snapshot(reader, thread), thread) == requests
+
+
 def test_a_partly_decided_step_shows_what_its_finished_tasks_wrote(home: Home) -> None:
     values, requests = _read(home, "tasks-part")  # one task review approved, two asking
     assert [entry.decision_kind for entry in values["audit"]] == ["approve"]
@@ -259,20 +277,31 @@ def test_show_and_reviews_compile_no_graph(home: Home, monkeypatch: pytest.Monke
 
 
 @pytest.mark.parametrize(
-    "args", [["show", "done"], ["show", "tasks"], ["show", "file-review"], ["reviews"]]
+    "args",
+    [
+        ["threads"],
+        ["show", "done"],
+        ["show", "tasks"],
+        ["show", "failed"],
+        ["show", "stopped"],
+        ["show", "file-review"],
+        ["reviews"],
+        ["reviews", "--thread", "tasks-part"],
+    ],
 )
-def test_show_and_reviews_load_no_graph_machinery_and_no_team(home: Home, args: list[str]) -> None:
-    """They start about as fast as ``cadre threads``: LangGraph's graph machinery, the teams
-    and the embedding model stay unloaded."""
+def test_threads_show_and_reviews_load_no_langchain_no_langgraph_runtime_and_no_team(
+    home: Home, args: list[str]
+) -> None:
+    """They start about as fast as ``cadre --help``: they read the checkpoints with a reader
+    (no LangGraph saver, serializer, types or graph machinery, no LangChain), and the teams and
+    the embedding model stay unloaded. (``show`` on a step left open with finished tasks, such
+    as ``tasks-part``, applies their writes through the team state's reducers: that loads the
+    graph machinery.)"""
     modules = _imported_by([*args, "--home", str(home.root)])
-    heavy = ("langgraph.graph", "langgraph.pregel", "onnxruntime", "teams.meta", "teams.research")
-    loaded = {
-        module
-        for module in modules
-        if module.startswith(heavy)
-        or module in ("teams.configured", "framework.runs.launch", "framework.engine.builder")
-    }
-    assert not loaded, sorted(loaded)
+    teams = ("onnxruntime", "teams.meta", "teams.research", "teams.configured")
+    ours = {"framework.runs.launch", "framework.engine.builder", "framework.engine.state"}
+    found = [*loaded(modules, (*RUNTIME, *teams)), *sorted(modules & ours)]
+    assert not found, found
 
 
 def test_a_team_files_review_points_are_read_from_the_file(tmp_path: Path) -> None:

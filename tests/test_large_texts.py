@@ -169,7 +169,7 @@ def test_cut_points_do_not_depend_on_the_block_they_are_found_in() -> None:
     import numpy as np
 
     data = random.Random(3).randbytes(3 * _chunks._BLOCK + 777)
-    values = _chunks._GEAR[np.frombuffer(data, dtype=np.uint8)].astype(np.int64)
+    values = _chunks._gear()[np.frombuffer(data, dtype=np.uint8)].astype(np.int64)
     sums = np.cumsum(values)
     window = sums[_chunks._WINDOW :] - sums[: -_chunks._WINDOW]
     whole = np.flatnonzero((window & (_chunks.AVERAGE_CHUNK - 1)) == 0) + _chunks._WINDOW + 1

@@ -1,30 +1,33 @@
 """The work of the commands that only read threads, ``cadre show`` and ``cadre reviews``
 (:mod:`framework.cli.review`), imported when one runs.
 
-They read the thread's checkpoints (:func:`framework.retention.snapshot.thread_snapshot`) and
-never compile its graph: no team is imported, built or compiled, so they start about as fast as
-``cadre threads``.
+They read the thread's checkpoints (:func:`framework.retention.snapshot.thread_snapshot`) through
+a reader (:func:`framework.runs.stores.open_reader`) and never compile its graph: no team is
+imported, built or compiled, nor LangGraph's runtime or LangChain, so they start about as fast
+as ``cadre --help``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 import typer
-from langgraph.types import StateSnapshot
 
 from framework.cli._render import request_lines, thread_lines
 from framework.database.home import resolve_home
-from framework.engine.config_file import read_yaml
 from framework.errors import ConfigError, ReviewError
-from framework.persistence.saver import CadreSaver
 from framework.retention.pruning import statuses_of
-from framework.retention.snapshot import thread_ids, thread_snapshot
+from framework.retention.snapshot import ThreadSnapshot, thread_ids, thread_snapshot
 from framework.review import ReviewKind, pending_revision, requests_in
 from framework.runs.spec import RunSpec
-from framework.runs.stores import open_checkpointer
+from framework.runs.stores import open_reader
 from framework.runs.threads import thread_spec
+
+if TYPE_CHECKING:
+    from langgraph.types import StateSnapshot
+
+    from framework.persistence.reader import CheckpointReader
 
 __all__ = ["list_reviews", "merged_values", "show_thread", "team_review_points"]
 
@@ -36,11 +39,11 @@ _FILE_POINTS = frozenset(get_args(ReviewKind)) - {"node", "policy"}
 imported here either)."""
 
 
-def merged_values(snapshot: StateSnapshot) -> dict[str, Any]:
+def merged_values(snapshot: StateSnapshot | ThreadSnapshot) -> dict[str, Any]:
     """A thread's values with those of the subgraphs it is paused in laid over them."""
     values = dict(snapshot.values)
     for task in snapshot.tasks:
-        if isinstance(task.state, StateSnapshot):
+        if isinstance(task.state, tuple):  # a subgraph's snapshot, not its config (a dict)
             values.update(merged_values(task.state))
     return values
 
@@ -55,6 +58,8 @@ def team_review_points(team: str) -> frozenset[str]:
     """
     if not team.startswith(TEAM_FILE_PREFIX):
         return frozenset()
+    from framework.engine.config_file import read_yaml  # YAML: only for a team file
+
     path, _, data, where = read_yaml(Path(team.removeprefix(TEAM_FILE_PREFIX)), "team file")
     points = data.get("review") or []
     if not isinstance(points, list) or not set(points) <= _FILE_POINTS:
@@ -65,7 +70,9 @@ def team_review_points(team: str) -> frozenset[str]:
     return frozenset(points)
 
 
-def _thread_groups(saver: CadreSaver, where: str, thread: str | None) -> dict[RunSpec, list[str]]:
+def _thread_groups(
+    saver: CheckpointReader, where: str, thread: str | None
+) -> dict[RunSpec, list[str]]:
     """The threads to list, grouped by what they were run with.
 
     A thread given by name must be known; when listing every thread, one that ``cadre run``
@@ -89,7 +96,7 @@ def list_reviews(thread: str | None, home: Path | None) -> None:
     data_home = resolve_home(home)
     found = 0
     if thread is not None or data_home.has_checkpoints():
-        with open_checkpointer(data_home) as saver:
+        with open_reader(data_home) as saver:
             for info, members in _thread_groups(saver, str(data_home.root), thread).items():
                 for tid in members:
                     requests = requests_in(thread_snapshot(saver, tid, values=False), tid)
@@ -110,7 +117,7 @@ def list_reviews(thread: str | None, home: Path | None) -> None:
 def show_thread(thread: str, home: Path | None) -> None:
     """``cadre show``: the thread's settings, status, plan, tasks, requests, audit, answer."""
     data_home = resolve_home(home)
-    with open_checkpointer(data_home) as saver:
+    with open_reader(data_home) as saver:
         info = thread_spec(saver, thread, where=str(data_home.root))
         snapshot = thread_snapshot(saver, thread)
         [status] = statuses_of(saver, thread)

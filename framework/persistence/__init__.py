@@ -1,4 +1,5 @@
-"""Storage of checkpoints: cadre's encrypted saver, its serializer, the cipher and keys.
+"""Storage of checkpoints: cadre's encrypted saver and its read side alone (the reader, light
+to import), their serializers, the cipher and keys.
 
 It may import the engine's records and the database layer; never runs, the server or the CLI
 (the key commands that open a data home live in :mod:`framework.persistence.home_keys`).

@@ -23,12 +23,16 @@ import hmac
 import itertools
 import re
 from collections.abc import Iterable, Sequence
-
-import numpy as np
+from functools import cache
+from typing import TYPE_CHECKING
 
 from framework.database import Database
 from framework.errors import IncompleteCheckpointError, TamperError
 from framework.persistence._rows import RowCodec, chunk_ad
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "AVERAGE_CHUNK",
@@ -52,12 +56,6 @@ MIN_STRING = 512
 """Strings this long are chunks of their own (and their inside is cut as any long run)."""
 _STRING_HEADER = re.compile(rb"[\xda\xdb]")
 _WINDOW = 32
-_GEAR = (
-    np.random.default_rng(0x6361647265)
-    .integers(0, 2**31, size=256, dtype=np.int64)
-    .astype(np.uint32)
-)
-"""A fixed random value per byte: the same bytes are cut the same way by every process."""
 _BLOCK = 1 << 20
 """Bytes whose cut points are worked out at once."""
 
@@ -97,17 +95,33 @@ def split(data: bytes, anchors: set[int] | None = None) -> list[bytes]:
     return [data[start:end] for start, end in itertools.pairwise(bounds) if end > start]
 
 
+@cache
+def _gear() -> npt.NDArray[np.uint32]:
+    """A fixed random value per byte: the same bytes are cut the same way by every process
+    (numpy is imported here: reading a value back needs no cutting)."""
+    import numpy as np  # noqa: PLC0415
+
+    return (
+        np.random.default_rng(0x6361647265)
+        .integers(0, 2**31, size=256, dtype=np.int64)
+        .astype(np.uint32)
+    )
+
+
 def _rolling_cuts(data: bytes) -> list[int]:
     """Every offset ``p`` where the table's sum over ``data[p - 32:p]`` has its low bits zero.
 
     Worked out :data:`_BLOCK` bytes at a time (each block reads the 32 bytes before it), in
     wrapping 32-bit sums (only the low bits are compared), so a value of any size needs a
     few megabytes of scratch, not eight times its size per array."""
+    import numpy as np  # noqa: PLC0415 - see _gear
+
+    gear = _gear()
     view = np.frombuffer(data, dtype=np.uint8)
     cuts: list[int] = []
     for block in range(0, len(data), _BLOCK):
         low = max(0, block - _WINDOW)
-        sums = np.cumsum(_GEAR[view[low : block + _BLOCK]], dtype=np.uint32)
+        sums = np.cumsum(gear[view[low : block + _BLOCK]], dtype=np.uint32)
         window = sums[_WINDOW:] - sums[:-_WINDOW]
         found = np.flatnonzero((window & (AVERAGE_CHUNK - 1)) == 0) + (low + _WINDOW + 1)
         cuts.extend(found.tolist())

@@ -1,22 +1,14 @@
-"""Reading checkpoints back: rows to :class:`CheckpointTuple`, deltas applied, filters honoured."""
+"""Reading checkpoints back: rows to :class:`SavedCheckpoint`, deltas applied, filters honoured.
+
+Light to import: LangGraph's checkpoint types are only annotations here (importing them imports
+LangChain's runnables), so the commands that only show threads read without them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
-
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import (
-    ChannelVersions,
-    Checkpoint,
-    CheckpointMetadata,
-    CheckpointTuple,
-    PendingWrite,
-    get_checkpoint_id,
-    writes_sort_key,
-)
-from langgraph.checkpoint.serde.base import SerializerProtocol
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from framework.database import Database
 from framework.errors import IncompleteCheckpointError, TamperError
@@ -39,7 +31,28 @@ from framework.persistence._rows import (
     write_ad,
 )
 
-__all__ = ["Body", "CheckpointRow", "Reader", "Search", "WriteOpener", "search", "select_row"]
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.base import (
+        ChannelVersions,
+        Checkpoint,
+        CheckpointMetadata,
+        PendingWrite,
+    )
+    from langgraph.checkpoint.serde.base import SerializerProtocol
+
+__all__ = [
+    "Body",
+    "CheckpointRow",
+    "Reader",
+    "SavedCheckpoint",
+    "Search",
+    "WriteOpener",
+    "checkpoint_id_of",
+    "search",
+    "select_row",
+    "thread_and_namespace",
+]
 
 MAX_CHAIN = 100_000
 """A delta chain longer than this is a loop in an altered database, not data."""
@@ -62,6 +75,34 @@ class CheckpointRow:
     parent_id: str | None
     metadata: str
     body: bytes
+
+
+class SavedCheckpoint(NamedTuple):
+    """A checkpoint read back: the fields of LangGraph's ``CheckpointTuple``, which
+    :class:`~framework.persistence.saver.CadreSaver` returns made from these."""
+
+    config: RunnableConfig
+    checkpoint: Checkpoint
+    metadata: CheckpointMetadata
+    parent_config: RunnableConfig | None = None
+    pending_writes: list[PendingWrite] | None = None
+
+
+def checkpoint_id_of(config: RunnableConfig) -> str | None:
+    """The checkpoint a config names, if any (LangGraph's ``get_checkpoint_id``)."""
+    checkpoint_id: str | None = config["configurable"].get("checkpoint_id")
+    return checkpoint_id
+
+
+def thread_and_namespace(config: RunnableConfig) -> tuple[str, str]:
+    """The thread id and checkpoint namespace ``config`` names (the namespace defaults to "")."""
+    configurable = config["configurable"]
+    return str(configurable["thread_id"]), str(configurable.get("checkpoint_ns", ""))
+
+
+def _writes_order(task_path: str, task_id: str, idx: int) -> tuple[str, str, int]:
+    """The order LangGraph applies one step's writes in (its ``writes_sort_key``)."""
+    return (task_path, task_id, idx)
 
 
 class Body(NamedTuple):
@@ -128,10 +169,10 @@ def search(
         if configurable.get("checkpoint_ns") is not None:
             wheres.append("checkpoint_ns = ?")
             params.append(configurable["checkpoint_ns"])
-        if checkpoint_id := get_checkpoint_id(config):
+        if checkpoint_id := checkpoint_id_of(config):
             wheres.append("checkpoint_id = ?")
             params.append(checkpoint_id)
-    if before is not None and (before_id := get_checkpoint_id(before)):
+    if before is not None and (before_id := checkpoint_id_of(before)):
         wheres.append("checkpoint_id < ?")
         params.append(before_id)
     remaining: dict[str, Any] = {}
@@ -178,9 +219,9 @@ class Reader:
         body = self.serde.loads_typed(self.codec.open(row.body, ad))
         metadata = merge_metadata(row.metadata, body["metadata"])
         manifested = bool(body.get("manifest"))
-        return Body(body["checkpoint"], cast(CheckpointMetadata, metadata), manifested)
+        return Body(body["checkpoint"], cast("CheckpointMetadata", metadata), manifested)
 
-    def checkpoint_tuple(self, row: CheckpointRow, body: Body) -> CheckpointTuple:
+    def checkpoint_tuple(self, row: CheckpointRow, body: Body) -> SavedCheckpoint:
         """The tuple of ``row`` with its channel values and pending writes loaded, and
         everything its manifest promises checked.
 
@@ -193,11 +234,11 @@ class Reader:
         manifest = self._checker.manifest(key) if body.manifested else None
         checkpoint = body.checkpoint
         values = self.values(key, checkpoint.get("channel_versions", {}))
-        full = cast(Checkpoint, {**checkpoint, "channel_values": values})
+        full = cast("Checkpoint", {**checkpoint, "channel_values": values})
         parent: RunnableConfig | None = None
         if row.parent_id:
             parent = _config(thread_id, checkpoint_ns, row.parent_id)
-        return CheckpointTuple(
+        return SavedCheckpoint(
             config=_config(thread_id, checkpoint_ns, row.checkpoint_id),
             checkpoint=full,
             metadata=body.metadata,
@@ -285,7 +326,7 @@ class Reader:
         return link
 
     def writes(self, key: tuple[str, str, str], manifest: Manifest | None) -> list[PendingWrite]:
-        """The pending writes of checkpoint ``key`` in ``writes_sort_key`` order, checked
+        """The pending writes of checkpoint ``key`` in LangGraph's order, checked
         against its manifest when it has one."""
         rows = self.db.execute(
             "SELECT task_id, idx, channel, task_path, value FROM cadre_writes "
@@ -294,7 +335,7 @@ class Reader:
         ).fetchall()
         if manifest is not None:
             self._checker.writes(key, manifest, ((r[0], r[1]) for r in rows))
-        rows.sort(key=lambda r: writes_sort_key(r[3], r[0], r[1]))
+        rows.sort(key=lambda r: _writes_order(r[3], r[0], r[1]))
         opener = WriteOpener(self.codec, key, rows)
         return [
             (task_id, channel, self.serde.loads_typed(self._write(opener, key, task_id, idx)))

@@ -22,6 +22,7 @@ from framework.persistence import _manifests
 from framework.persistence._bundles import Member, member_marker, new_call_id, pack
 from framework.persistence._chunks import Chunker, ChunkRow
 from framework.persistence._deltas import DeltaEncoder, StoredValue
+from framework.persistence._read import thread_and_namespace
 from framework.persistence._rows import (
     TABLES,
     RowCodec,
@@ -32,15 +33,9 @@ from framework.persistence._rows import (
     write_ad,
 )
 
-__all__ = ["SealedCheckpoint", "WriteRows", "Writer", "thread_and_namespace"]
+__all__ = ["SealedCheckpoint", "WriteRows", "Writer"]
 
 Typed = tuple[str, bytes]
-
-
-def thread_and_namespace(config: RunnableConfig) -> tuple[str, str]:
-    """The thread id and checkpoint namespace ``config`` names (the namespace defaults to "")."""
-    configurable = config["configurable"]
-    return str(configurable["thread_id"]), str(configurable.get("checkpoint_ns", ""))
 
 
 @dataclass(frozen=True, slots=True)

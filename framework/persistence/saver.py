@@ -34,7 +34,6 @@ import random
 from collections.abc import AsyncIterator, Collection, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from types import TracebackType
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
@@ -44,7 +43,6 @@ from langgraph.checkpoint.base import (
     Checkpoint,
     CheckpointMetadata,
     CheckpointTuple,
-    get_checkpoint_id,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
@@ -52,9 +50,7 @@ from framework.errors import ConfigError
 from framework.persistence import _key_usage, _maintenance
 from framework.persistence._batch import AsyncGroupCommit
 from framework.persistence._deltas import DeltaEncoder
-from framework.persistence._manifests import check_head
-from framework.persistence._read import Reader, search, select_row
-from framework.persistence._rows import PUBLIC_METADATA_KEYS, RowCodec, thread_key_id
+from framework.persistence._rows import PUBLIC_METADATA_KEYS, thread_key_id
 from framework.persistence._saver_keys import (
     Reencrypted,
     busy_threads,
@@ -63,11 +59,11 @@ from framework.persistence._saver_keys import (
     reencrypt_all,
     reencrypt_threads,
 )
-from framework.persistence._schema import open_checkpoints
-from framework.persistence._write import Writer, WriteRows, thread_and_namespace
+from framework.persistence._write import Writer, WriteRows
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import BlobCipher
 from framework.persistence.data_keys import DataKeys
+from framework.persistence.reader import CheckpointReader
 
 __all__ = [
     "DEFAULT_SNAPSHOT_EVERY",
@@ -89,9 +85,10 @@ items may go n/8 deltas): what one read applies at most."""
 UNREADABLE = _key_usage.UNREADABLE
 
 
-class CadreSaver(BaseCheckpointSaver[str]):
+class CadreSaver(CheckpointReader, BaseCheckpointSaver[str]):
     """A checkpoint saver on a SQLite file or a PostgreSQL database, optionally encrypted;
-    thread-safe.
+    thread-safe. It reads as its :class:`CheckpointReader` does, with LangGraph's
+    ``CheckpointTuple``.
 
     Args:
         path: The database file (created with its folder), ``":memory:"``, or a
@@ -110,6 +107,8 @@ class CadreSaver(BaseCheckpointSaver[str]):
             it is encrypted and no cipher was given (or the other way round).
     """
 
+    serde: SerializerProtocol
+
     def __init__(
         self,
         path: Path | str,
@@ -121,24 +120,11 @@ class CadreSaver(BaseCheckpointSaver[str]):
     ) -> None:
         if snapshot_every < 1:
             raise ConfigError(f"snapshot_every must be at least 1, got {snapshot_every}")
-        super().__init__(serde=serde or default_serializer())
-        self.path = path
-        self.cipher = cipher
-        self.db = open_checkpoints(path, encrypted=cipher is not None)
-        self.lock = self.db.lock
-        self.data_keys = data_keys if cipher is not None else None
-        self._codec = RowCodec(cipher, self.data_keys)
+        BaseCheckpointSaver.__init__(self, serde=serde or default_serializer())
+        CheckpointReader.__init__(self, path, cipher, serde=self.serde, data_keys=data_keys)
         self._deltas = DeltaEncoder(snapshot_every)
         self._writer = Writer(self.db, self._codec, self._deltas)
         self._async_writes: AsyncGroupCommit[WriteRows] = AsyncGroupCommit(self._commit_writes)
-
-    def __repr__(self) -> str:
-        return f"CadreSaver({self.db.label!r}, encrypted={self.encrypted})"
-
-    @property
-    def encrypted(self) -> bool:
-        """Whether every blob is sealed."""
-        return self.cipher is not None
 
     def with_allowlist(self, extra_allowlist: Collection[tuple[str, ...]]) -> CadreSaver:
         """A shallow clone whose serializer also revives ``extra_allowlist``, through any
@@ -153,24 +139,6 @@ class CadreSaver(BaseCheckpointSaver[str]):
         clone = copy.copy(self)
         clone.serde = serde
         return clone
-
-    def close(self) -> None:
-        """Close the connection (the saver cannot be used afterwards)."""
-        with self.lock:
-            self.db.close()
-            if self.data_keys is not None:
-                self.data_keys.close()
-
-    def __enter__(self) -> CadreSaver:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     @contextmanager
     def hold_thread(self, thread_id: str) -> Iterator[None]:
@@ -197,17 +165,8 @@ class CadreSaver(BaseCheckpointSaver[str]):
         Raises:
             CryptoError: A blob of it is tampered, moved, plaintext or under an unknown key.
         """
-        thread_id, checkpoint_ns = thread_and_namespace(config)
-        with self.lock, self.db.read_transaction():
-            checkpoint_id = get_checkpoint_id(config)
-            row = select_row(self.db, thread_id, checkpoint_ns, checkpoint_id)
-            if checkpoint_id is None:
-                head = row.checkpoint_id if row is not None else None
-                check_head(self.db, thread_id, checkpoint_ns, head)
-            if row is None:
-                return None
-            reader = self._db()
-            return reader.checkpoint_tuple(row, reader.body(row))
+        saved = self._read(config)
+        return None if saved is None else CheckpointTuple(*saved)
 
     def list(
         self,
@@ -222,29 +181,8 @@ class CadreSaver(BaseCheckpointSaver[str]):
         ``filter`` compares metadata values for equality, sealed keys included (those are
         checked after opening each candidate's body).
         """
-        with self.lock, self.db.read_transaction():
-            found = search(self.db, config, filter, before, limit)
-        left = found.limit
-        reader = self._db()
-        for thread_id, checkpoint_ns, checkpoint_id in found.keys:
-            if left is not None and left <= 0:
-                return
-            with self.lock, self.db.read_transaction():
-                row = select_row(self.db, thread_id, checkpoint_ns, checkpoint_id)
-                if row is None:  # deleted since the search
-                    continue
-                body = reader.body(row)
-                if any(body.metadata.get(k) != v for k, v in found.remaining_filter.items()):
-                    continue
-                item = reader.checkpoint_tuple(row, body)
-            if left is not None:
-                left -= 1
-            yield item
-
-    def _db(self) -> Reader:
-        """A reader of this database with this saver's serializer (one per call: it keeps
-        the rows it opened for the rest of the call)."""
-        return Reader(self.db, self._codec, self.serde)
+        for saved in self._listed(config, filter, before, limit):
+            yield CheckpointTuple(*saved)
 
     # -- writing ---------------------------------------------------------------------------
 

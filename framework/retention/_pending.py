@@ -11,9 +11,12 @@ ran from (kept when the task, resumed, later finishes: its other writes then say
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from langgraph.checkpoint.base import Checkpoint, CheckpointTuple
+if TYPE_CHECKING:
+    from langgraph.checkpoint.base import Checkpoint
+
+    from framework.persistence.reader import AnyCheckpointTuple
 
 __all__ = ["PendingState", "ThreadState", "next_nodes", "pending_state"]
 
@@ -78,7 +81,9 @@ def _count(value: Any) -> int:
     return len(value) if isinstance(value, list | tuple) else 1
 
 
-def pending_state(latest: CheckpointTuple, newest: CheckpointTuple | None = None) -> PendingState:
+def pending_state(
+    latest: AnyCheckpointTuple, newest: AnyCheckpointTuple | None = None
+) -> PendingState:
     """The state of a thread from its latest top-level checkpoint and its pending writes: an
     error write fails it, an interrupt pauses it, due nodes leave it interrupted, else done.
 
@@ -106,7 +111,7 @@ def pending_state(latest: CheckpointTuple, newest: CheckpointTuple | None = None
     return PendingState(state="interrupted" if due else "done", next_nodes=due)
 
 
-def _decided_and_stopped(newest: CheckpointTuple) -> bool:
+def _decided_and_stopped(newest: AnyCheckpointTuple) -> bool:
     """Whether a subgraph's newest checkpoint has work due and waits for no review."""
     writes = newest.pending_writes or []
     if any(channel in (_INTERRUPT, _ERROR) for _, channel, _ in writes):

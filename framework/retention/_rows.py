@@ -1,15 +1,17 @@
 """What retention reads from a cadre checkpoint database directly: thread rows and their sizes
 in bytes, a thread's namespaces, and the task paths of pending writes (plaintext columns).
-Everything else goes through the saver's API."""
+Everything else goes through the reader's API (a saver is a reader)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from framework.persistence import TABLES
-from framework.persistence.saver import CadreSaver
+
+if TYPE_CHECKING:
+    from framework.persistence.reader import CheckpointReader
 
 __all__ = ["ThreadRow", "namespaces", "row_sizes", "task_paths", "thread_rows"]
 
@@ -24,13 +26,13 @@ class ThreadRow(NamedTuple):
 
 
 @contextmanager
-def _reading(saver: CadreSaver) -> Iterator[None]:
+def _reading(saver: CheckpointReader) -> Iterator[None]:
     """The saver's lock and one read snapshot of its database."""
     with saver.lock, saver.db.read_transaction():
         yield
 
 
-def row_sizes(saver: CadreSaver, thread_id: str | None = None) -> dict[str, int]:
+def row_sizes(saver: CheckpointReader, thread_id: str | None = None) -> dict[str, int]:
     """Thread id -> the bytes of its rows in every table (of one thread, or of all):
     ids, plaintext columns and sealed blobs; indexes and free pages are not counted."""
     sizes: dict[str, int] = {}
@@ -46,7 +48,7 @@ def row_sizes(saver: CadreSaver, thread_id: str | None = None) -> dict[str, int]
     return sizes
 
 
-def thread_rows(saver: CadreSaver) -> list[ThreadRow]:
+def thread_rows(saver: CheckpointReader) -> list[ThreadRow]:
     """Every thread of the database, most recently written first (checkpoint ids are UUIDv6:
     they sort by time)."""
     with _reading(saver):
@@ -65,7 +67,7 @@ def thread_rows(saver: CadreSaver) -> list[ThreadRow]:
     return found
 
 
-def namespaces(saver: CadreSaver, thread_id: str) -> list[str]:
+def namespaces(saver: CheckpointReader, thread_id: str) -> list[str]:
     """The checkpoint namespaces of a thread (``""``, ``research_team:TASK_ID``, ...), sorted."""
     with _reading(saver):
         rows = saver.db.execute(
@@ -76,7 +78,7 @@ def namespaces(saver: CadreSaver, thread_id: str) -> list[str]:
 
 
 def task_paths(
-    saver: CadreSaver, thread_id: str, checkpoint_ns: str, checkpoint_id: str
+    saver: CheckpointReader, thread_id: str, checkpoint_ns: str, checkpoint_id: str
 ) -> dict[str, str]:
     """Task id -> its task path (``~__pregel_pull, NODE``, ``~__pregel_push, INDEX, ...``), for
     the tasks with pending writes on one checkpoint."""

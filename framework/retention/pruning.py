@@ -31,18 +31,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import CheckpointTuple
+from typing import TYPE_CHECKING, Any
 
 from framework.database.home import DataHome
 from framework.errors import ConfigError, CryptoError, ReviewError
-from framework.persistence.saver import CadreSaver
 from framework.retention._pending import ThreadState, next_nodes, pending_state
 from framework.retention._rows import row_sizes, thread_rows
-from framework.runs.stores import open_checkpointer
+from framework.runs.stores import open_checkpointer, open_reader
 from framework.runs.threads import thread_spec
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.base import CheckpointTuple
+
+    from framework.persistence.reader import CheckpointReader
+    from framework.persistence.saver import CadreSaver
 
 __all__ = [
     "STATUS_LABELS",
@@ -183,15 +186,16 @@ def _config(thread_id: str, checkpoint_ns: str = "", checkpoint_id: str = "") ->
     return {"configurable": configurable}
 
 
-def _team(saver: CadreSaver, thread_id: str) -> str | None:
+def _team(saver: CheckpointReader, thread_id: str) -> str | None:
     try:
         return thread_spec(saver, thread_id).team
     except ReviewError:  # not started by `cadre run`
         return None
 
 
-def statuses_of(saver: CadreSaver, thread_id: str | None = None) -> list[ThreadStatus]:
-    """The status of every thread of ``saver`` (or of one), most recently updated first.
+def statuses_of(saver: CheckpointReader, thread_id: str | None = None) -> list[ThreadStatus]:
+    """The status of every thread of ``saver`` (a saver or a reader; or of one thread), most
+    recently updated first.
 
     A thread whose latest checkpoint cannot be opened is listed as ``unreadable`` with the
     reason, and the others as they are.
@@ -253,8 +257,8 @@ def thread_statuses(home: DataHome) -> list[ThreadStatus]:
     """
     if not home.has_checkpoints():
         return []
-    with open_checkpointer(home) as saver:
-        return statuses_of(saver)
+    with open_reader(home) as reader:
+        return statuses_of(reader)
 
 
 # -- pruning -----------------------------------------------------------------------------------

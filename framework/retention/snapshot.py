@@ -2,6 +2,13 @@
 subgraphs=True)`` returns it, without compiling the thread's graph: what ``cadre show`` and
 ``cadre reviews`` print (its values, merged over the subgraphs it is in, and its review requests).
 
+:func:`thread_snapshot` returns a :class:`ThreadSnapshot`, with the fields of LangGraph's
+``StateSnapshot`` (its tasks :class:`ThreadTask`, with those of ``PregelTask``), so that reading
+one imports none of LangGraph's runtime. Read through a
+:class:`~framework.persistence.reader.CheckpointReader` (as the commands read it), a value of a
+class that is not cadre's stays in its stored form (see :mod:`framework.persistence.reader`);
+through a saver, values are revived as ``get_state`` revives them.
+
 LangGraph builds a snapshot from the graph's channels; :func:`thread_snapshot` builds it from what
 LangGraph stores (the conventions of :mod:`framework.retention._pending`; tests/test_fast_show.py
 checks them against ``get_state()`` on threads of every kind):
@@ -30,20 +37,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import CheckpointTuple, PendingWrite
-from langgraph.types import Interrupt, PregelTask, StateSnapshot
-
-from framework.persistence.saver import CadreSaver
 from framework.retention._pending import next_nodes
 from framework.retention._rows import namespaces, task_paths, thread_rows
 
 if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
     from langgraph.channels.binop import BinaryOperatorAggregate
+    from langgraph.checkpoint.base import CheckpointMetadata, PendingWrite
+    from langgraph.types import Interrupt
 
-__all__ = ["thread_ids", "thread_snapshot"]
+    from framework.persistence.reader import (
+        AnyCheckpointTuple,
+        CheckpointReader,
+        StoredInterrupt,
+    )
+
+__all__ = ["AnyInterrupt", "ThreadSnapshot", "ThreadTask", "thread_ids", "thread_snapshot"]
+
+AnyInterrupt: TypeAlias = "Interrupt | StoredInterrupt"
+"""A pending interrupt: LangGraph's (read by a saver) or its stored form (read by a reader)."""
 
 _NULL_TASK = "00000000-0000-0000-0000-000000000000"
 """The task id of a step's input writes (LangGraph's ``NULL_TASK_ID``)."""
@@ -56,6 +70,32 @@ _SEP = "|"
 _END = ":"
 
 
+class ThreadTask(NamedTuple):
+    """A task of a thread's step: the fields of LangGraph's ``PregelTask``."""
+
+    id: str
+    name: str
+    path: tuple[str | int, ...]
+    error: Any = None
+    interrupts: tuple[AnyInterrupt, ...] = ()
+    state: ThreadSnapshot | None = None
+    """The snapshot of the subgraph the task runs, when it runs one."""
+    result: Any = None
+
+
+class ThreadSnapshot(NamedTuple):
+    """A thread's state read from its checkpoints: the fields of LangGraph's ``StateSnapshot``."""
+
+    values: dict[str, Any]
+    next: tuple[str, ...]
+    config: RunnableConfig
+    metadata: CheckpointMetadata | None
+    created_at: str | None
+    parent_config: RunnableConfig | None
+    tasks: tuple[ThreadTask, ...]
+    interrupts: tuple[AnyInterrupt, ...]
+
+
 @dataclass
 class _Task:
     """What one task of a step recorded."""
@@ -64,9 +104,9 @@ class _Task:
     path: str
     name: str = ""
     output: list[tuple[str, Any]] = field(default_factory=list)
-    interrupts: list[Interrupt] = field(default_factory=list)
+    interrupts: list[AnyInterrupt] = field(default_factory=list)
     error: Any = None
-    state: StateSnapshot | None = None
+    state: ThreadSnapshot | None = None
 
     @property
     def finished(self) -> bool:
@@ -78,12 +118,14 @@ class _Task:
         return (0 if self.path.startswith(_PUSH) else 1, self.path)
 
 
-def thread_snapshot(saver: CadreSaver, thread_id: str, *, values: bool = True) -> StateSnapshot:
+def thread_snapshot(
+    saver: CheckpointReader, thread_id: str, *, values: bool = True
+) -> ThreadSnapshot:
     """The thread's state as ``get_state(config, subgraphs=True)`` returns it (see the module
     docstring); an empty snapshot (``created_at`` None) for a thread ``saver`` does not hold.
 
     Args:
-        saver: The checkpointer holding the thread.
+        saver: The checkpointer (or the reader) holding the thread.
         thread_id: The thread.
         values: Read the values; without, every snapshot's ``values`` are empty (its tasks and
             their interrupts are all a list of review requests needs).
@@ -94,7 +136,7 @@ def thread_snapshot(saver: CadreSaver, thread_id: str, *, values: bool = True) -
     return _snapshot(saver, thread_id, "", namespaces(saver, thread_id), values=values)
 
 
-def thread_ids(saver: CadreSaver) -> list[str]:
+def thread_ids(saver: CheckpointReader) -> list[str]:
     """Every thread of ``saver``, most recently written first (read from its rows: nothing is
     opened, unlike :func:`framework.review.thread_ids`, which opens every checkpoint)."""
     return [row.thread_id for row in thread_rows(saver)]
@@ -105,18 +147,18 @@ def _config(thread_id: str, checkpoint_ns: str) -> RunnableConfig:
 
 
 def _snapshot(
-    saver: CadreSaver,
+    saver: CheckpointReader,
     thread_id: str,
     checkpoint_ns: str,
     spaces: Sequence[str],
-    saved: CheckpointTuple | None = None,
+    saved: AnyCheckpointTuple | None = None,
     *,
     values: bool,
-) -> StateSnapshot:
+) -> ThreadSnapshot:
     config = _config(thread_id, checkpoint_ns)
     saved = saved or saver.get_tuple(config)
     if saved is None:
-        return StateSnapshot({}, (), config, None, None, None, (), ())
+        return ThreadSnapshot({}, (), config, None, None, None, (), ())
     checkpoint_id = str(saved.config["configurable"]["checkpoint_id"])
     writes = list(saved.pending_writes or [])
     paths = task_paths(saver, thread_id, checkpoint_ns, checkpoint_id)
@@ -133,7 +175,7 @@ def _snapshot(
     ordered = sorted(tasks.values(), key=lambda task: task.order)
     read = _values(saved, writes, ordered) if values else {}
     pregel_tasks = tuple(
-        PregelTask(
+        ThreadTask(
             task.id,
             task.name,
             _path_tuple(task.path),
@@ -144,7 +186,7 @@ def _snapshot(
         )
         for task in ordered
     )
-    return StateSnapshot(
+    return ThreadSnapshot(
         read,
         _next(next_nodes(saved.checkpoint), [task.name for task in ordered if task.finished]),
         saved.config,
@@ -157,7 +199,7 @@ def _snapshot(
 
 
 def _values(
-    saved: CheckpointTuple, writes: Sequence[PendingWrite], tasks: Sequence[_Task]
+    saved: AnyCheckpointTuple, writes: Sequence[PendingWrite], tasks: Sequence[_Task]
 ) -> dict[str, Any]:
     """The checkpoint's state values, with the step's input and its finished tasks' output
     laid over them, as a live ``get_state()`` reads them."""

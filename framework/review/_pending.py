@@ -2,24 +2,56 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, get_args
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, get_args, runtime_checkable
 
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.types import Interrupt, StateSnapshot
 from pydantic import ValidationError
 
 from framework.errors import ConfigError, ReviewError
 from framework.review._rules import validation_message
 from framework.review.records import REQUEST_ADAPTER, AnyReviewRequest, ReviewKind
 
-if TYPE_CHECKING:  # graph machinery: reading requests out of a snapshot needs none
+if TYPE_CHECKING:  # LangGraph's runtime: reading requests out of a snapshot needs none
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.graph.state import CompiledStateGraph
 
-__all__ = ["checkpointer_of", "requests_in", "thread_config", "thread_ids", "unknown_thread"]
+__all__ = [
+    "Snapshot",
+    "checkpointer_of",
+    "requests_in",
+    "thread_config",
+    "thread_ids",
+    "unknown_thread",
+]
 
 _KINDS: tuple[ReviewKind, ...] = get_args(ReviewKind)
+
+
+class _Interrupt(Protocol):
+    @property
+    def value(self) -> Any: ...
+
+    @property
+    def id(self) -> str: ...
+
+
+class _Task(Protocol):
+    @property
+    def state(self) -> object: ...
+
+    @property
+    def interrupts(self) -> Sequence[_Interrupt]: ...
+
+
+@runtime_checkable
+class Snapshot(Protocol):
+    """What :func:`requests_in` reads of a thread's state: LangGraph's ``StateSnapshot`` (from
+    ``get_state``), or :class:`framework.retention.snapshot.ThreadSnapshot` (read from the
+    checkpoints). A task's ``state`` is the snapshot of the subgraph it runs, when it runs one."""
+
+    @property
+    def tasks(self) -> Sequence[_Task]: ...
 
 
 def thread_config(thread_id: str, checkpoint_ns: str | None = None) -> RunnableConfig:
@@ -32,6 +64,8 @@ def thread_config(thread_id: str, checkpoint_ns: str | None = None) -> RunnableC
 
 def checkpointer_of(app: CompiledStateGraph[Any, Any, Any, Any]) -> BaseCheckpointSaver[Any]:
     """The app's checkpointer; review needs one (a ConfigError says so)."""
+    from langgraph.checkpoint.base import BaseCheckpointSaver  # noqa: PLC0415 - see the imports
+
     checkpointer = app.checkpointer
     if not isinstance(checkpointer, BaseCheckpointSaver):
         raise ConfigError(
@@ -54,16 +88,16 @@ def thread_ids(checkpointer: BaseCheckpointSaver[Any]) -> list[str]:
     return list(seen)
 
 
-def _interrupts(snapshot: StateSnapshot) -> Iterator[Interrupt]:
+def _interrupts(snapshot: Snapshot) -> Iterator[_Interrupt]:
     """The open interrupts of a snapshot, each from the deepest graph that raised it."""
     for task in snapshot.tasks:
-        if isinstance(task.state, StateSnapshot):
+        if isinstance(task.state, Snapshot):
             yield from _interrupts(task.state)
         else:
             yield from task.interrupts
 
 
-def _request(interrupt: Interrupt, thread_id: str) -> AnyReviewRequest | None:
+def _request(interrupt: _Interrupt, thread_id: str) -> AnyReviewRequest | None:
     """The review request an interrupt carries; None for an interrupt that is not cadre's."""
     value = interrupt.value
     if not isinstance(value, dict) or value.get("kind") not in _KINDS or "allowed" not in value:
@@ -79,7 +113,7 @@ def _request(interrupt: Interrupt, thread_id: str) -> AnyReviewRequest | None:
         ) from None
 
 
-def requests_in(snapshot: StateSnapshot, thread_id: str) -> list[AnyReviewRequest]:
+def requests_in(snapshot: Snapshot, thread_id: str) -> list[AnyReviewRequest]:
     """The review requests open in a snapshot taken with ``subgraphs=True``."""
     found: list[AnyReviewRequest] = []
     seen: set[str] = set()

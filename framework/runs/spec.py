@@ -19,7 +19,6 @@ from typing import Any
 from pydantic import AliasChoices, Field, ValidationError, field_validator
 
 from framework.engine.records import Record
-from framework.models.specs import anchored_spec
 from framework.policy.records import Principal, policy_version
 from framework.runs.observe import ObserverOptions
 
@@ -83,6 +82,8 @@ class RunSpec(Record):
     def recorded(self, prompt_versions: Mapping[str, int]) -> RunSpec:
         """The spec a thread records once its team was built with ``prompt_versions``: the
         corpus (and a ``scripted:`` model's file) made absolute, the versions pinned."""
+        from framework.models.specs import anchored_spec  # noqa: PLC0415 - LangChain's models
+
         corpus = str(Path(self.corpus).resolve()) if self.corpus is not None else None
         model = anchored_spec(self.model, Path.cwd()) if self.model is not None else None
         versions = tuple(sorted(prompt_versions.items()))

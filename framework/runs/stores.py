@@ -4,8 +4,9 @@ The cipher (:func:`home_cipher`, from :mod:`framework.persistence.home_keys`) re
 do not open the home's data and makes a key only for a home without sealed data, when its first
 blob is sealed.
 
-Light to import (no team, no embedding model, no graph machinery), so that commands that only
-read threads start fast.
+Light to import (no team, no embedding model, no graph machinery, no LangGraph saver), so that
+commands that only read threads start fast: they open the home's checkpoints with
+:func:`open_reader`, which reads them without LangGraph's runtime.
 """
 
 from __future__ import annotations
@@ -16,20 +17,20 @@ from typing import TYPE_CHECKING
 
 from framework.database.home import DataHome
 from framework.errors import ReviewError
-from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import row_identity
 from framework.persistence.data_keys import DataKeys
 from framework.persistence.home_keys import home_cipher
-from framework.persistence.saver import CadreSaver
+from framework.persistence.reader import CheckpointReader
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.serde.base import SerializerProtocol
 
     from framework.memory.store import SemanticStore
     from framework.persistence.cipher import BlobCipher
+    from framework.persistence.saver import CadreSaver
     from framework.runs.observe import RunObserver
 
-__all__ = ["home_checkpointer", "home_cipher", "home_store", "open_checkpointer"]
+__all__ = ["home_checkpointer", "home_cipher", "home_store", "open_checkpointer", "open_reader"]
 
 
 def home_store(home: DataHome, cipher: BlobCipher) -> SemanticStore:
@@ -50,6 +51,9 @@ def home_checkpointer(
 
     The review commands open it too, to read what a thread was run with.
     """
+    from framework.persistence.checkpointer import default_serializer  # noqa: PLC0415 - LangGraph
+    from framework.persistence.saver import CadreSaver  # noqa: PLC0415 - LangGraph's saver
+
     serde: SerializerProtocol = default_serializer()
     if observer is not None:
         serde = observer.serializer(serde)
@@ -75,10 +79,30 @@ def open_checkpointer(home: DataHome, *, check: bool = True) -> Iterator[CadreSa
             created.
         ConfigError: The keys do not open the home's data (with ``check``).
     """
+    with home_checkpointer(home, cipher=_checked_cipher(home, check)) as checkpointer:
+        yield checkpointer
+
+
+@contextmanager
+def open_reader(home: DataHome) -> Iterator[CheckpointReader]:
+    """The home's checkpoints opened to show threads, closed after: read as the checkpointer
+    reads them, without LangGraph's runtime (LangChain's messages and LangGraph's types other
+    than ``Send`` and ``Interrupt`` stay in their stored form, see
+    :mod:`framework.persistence.reader`).
+
+    Raises:
+        ReviewError: The home has no checkpoint database (no thread ran there); nothing is
+            created.
+        ConfigError: The keys do not open the home's data.
+    """
+    cipher = _checked_cipher(home, check=True)
+    data_keys = DataKeys(home.data_keys_target, cipher)
+    with CheckpointReader(home.checkpoint_target, cipher, data_keys=data_keys) as reader:
+        yield reader
+
+
+def _checked_cipher(home: DataHome, check: bool) -> BlobCipher:
+    """The home's cipher, once the home is known to hold checkpoints."""
     if not home.has_checkpoints():
         raise ReviewError(f"no threads under {home.describe()}: run `cadre run` there first")
-    checkpointer = home_checkpointer(home, cipher=home_cipher(home, check=check))
-    try:
-        yield checkpointer
-    finally:
-        checkpointer.close()
+    return home_cipher(home, check=check)

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
+    from framework.persistence.reader import CheckpointReader
+
 
 __all__ = [
     "read_thread_spec",
@@ -23,7 +25,7 @@ __all__ = [
 
 
 def thread_spec(
-    checkpointer: BaseCheckpointSaver[Any], thread_id: str, *, where: str = ""
+    checkpointer: BaseCheckpointSaver[Any] | CheckpointReader, thread_id: str, *, where: str = ""
 ) -> RunSpec:
     """The :class:`RunSpec` recorded by the run that started ``thread_id``.
 
@@ -31,7 +33,7 @@ def thread_spec(
     nothing, so the newest checkpoint that carries the info wins.
 
     Args:
-        checkpointer: The checkpointer holding the thread.
+        checkpointer: The checkpointer (or the reader) holding the thread.
         thread_id: The thread to look up.
         where: Where the checkpointer lives (a data home), named in the error.
 
