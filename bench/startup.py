@@ -12,7 +12,9 @@ Measures, each as the median of ``--repeats`` fresh processes (default 5):
   store (the embedding model loaded inside the timed part): chunks per second.
 
 Each command's CPU time (user and system, of the process) is reported beside its wall time: on
-a machine with other work running beside it, the CPU time moves less.
+a machine with other work running beside it, the CPU time moves less. Commands run as an
+installed cadre does: with bytecode (written to a temporary cache in an untimed first round,
+``PYTHONDONTWRITEBYTECODE`` unset).
 
 ``--baseline OTHER`` measures another checkout in the same run, for a before/after: each
 command runs with ``PYTHONPATH=OTHER`` right after this checkout's, round by round, so both see
@@ -94,15 +96,19 @@ def measure(cadre: list[str], repeats: int, baseline: Path | None = None) -> dic
     command's CPU seconds (``NAME cpu``), and with a ``baseline`` checkout the same of its
     commands (``NAME baseline``, ``NAME baseline cpu``), run right after this checkout's."""
     offline = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    offline.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules compiled once
 
-    def importing(checkout: Path) -> dict[str, str]:
+    def importing(checkout: Path, scratch: Path) -> dict[str, str]:
         paths = [str(checkout.resolve()), *filter(None, [offline.get("PYTHONPATH")])]
-        return {**offline, "PYTHONPATH": os.pathsep.join(paths)}
+        cache = scratch / f"bytecode-{checkout.resolve().name}"
+        return {**offline, "PYTHONPATH": os.pathsep.join(paths), "PYTHONPYCACHEPREFIX": str(cache)}
 
-    env = importing(ROOT)
-    variants = {"": env} if baseline is None else {"": env, " baseline": importing(baseline)}
     with tempfile.TemporaryDirectory(prefix="cadre-startup-") as folder:
         scratch = Path(folder)
+        env = importing(ROOT, scratch)
+        variants = {"": env}
+        if baseline is not None:
+            variants[" baseline"] = importing(baseline, scratch)
         corpus = scratch / "corpus"
         corpus.mkdir()
         for name, text in CORPUS.items():
@@ -125,15 +131,30 @@ def measure(cadre: list[str], repeats: int, baseline: Path | None = None) -> dic
             for cpu in ("", " cpu")
             if not (name == "ingest" and cpu)
         }
-        for _ in range(repeats):
-            for name, cmd in commands.items():
-                for variant, variant_env in variants.items():
-                    cpu = samples[f"{name}{variant} cpu"]
-                    samples[f"{name}{variant}"].append(_timed(cmd, variant_env, scratch, cpu))
+        _rounds(commands, variants, scratch, repeats, samples)
         for _ in range(repeats):
             for variant, variant_env in variants.items():
                 samples[f"ingest{variant}"].append(_ingest_rate(variant_env, scratch))
     return samples
+
+
+def _rounds(
+    commands: dict[str, list[str]],
+    variants: dict[str, dict[str, str]],
+    scratch: Path,
+    repeats: int,
+    samples: dict[str, list[float]],
+) -> None:
+    """One untimed round (every module's bytecode written), then ``repeats`` timed rounds of
+    every command, each variant right after the other."""
+    for cmd in commands.values():
+        for variant_env in variants.values():
+            _timed(cmd, variant_env, scratch)
+    for _ in range(repeats):
+        for name, cmd in commands.items():
+            for variant, variant_env in variants.items():
+                cpu = samples[f"{name}{variant} cpu"]
+                samples[f"{name}{variant}"].append(_timed(cmd, variant_env, scratch, cpu))
 
 
 def _median(values: list[float] | None, unit: str) -> str:
