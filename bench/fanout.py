@@ -12,6 +12,9 @@ For N async tasks of 50 ms each and a concurrency cap C, measures in one process
   each run inside ``telemetry.run(...)``, on cadre's default JSON lines providers; the run's end
   (closing its spans, flushing spans and metrics) is inside the timed run. Target:
   telemetry/cadre <= 1.10 for N >= 100;
+- ``nested``: each task run by a nested team (a ``team:`` kind, :class:`TeamWorker`) that plans
+  one 50 ms task, reviews and answers; reported against ``cadre`` (the same tasks flat) as CPU
+  milliseconds per task, beside the inner team's own run alone (the time of its nodes);
 - durable fan-out, the cadre team compiled with a checkpointer, each run on a fresh thread id
   of one database per cell (created in a temporary folder before the clock starts):
   ``plain`` (plain sqlite): ``CadreSaver(path, cipher=None)``; ``encrypted`` (encrypted
@@ -66,6 +69,7 @@ from framework.engine.records import MemoryFact, Plan, ReviewVerdict, Task, Work
 from framework.engine.roles import Roles
 from framework.engine.runtime import NodeContext
 from framework.engine.state import TeamState
+from framework.engine.team_worker import TeamWorker
 from framework.engine.worker_kinds import WorkerKind, WorkerKinds
 from framework.persistence.checkpointer import default_serializer
 from framework.persistence.cipher import BlobCipher
@@ -87,6 +91,7 @@ TELEMETRY = "telemetry"
 """cadre + telemetry: the cadre variant with spans and metrics on, as ``cadre run`` records them."""
 TELEMETRY_TARGET = 1.10
 CALLS, POLICIES = "calls", "policies"
+NESTED = "nested"
 POLICY_TARGET = 1.10
 """Five typical policies on every node, model call and tool call: policies/calls <= 1.10."""
 """Telemetry must cost at most 10% over cadre without it ..."""
@@ -421,6 +426,30 @@ def prepare_kinds(n: int, cap: int | None) -> Run:
     )
 
 
+async def alone_cpu_ms(runs: int = 200) -> float:
+    """The CPU milliseconds of one run of the nested variant's inner team alone (the time of its
+    own nodes): what nesting may add to a task at most."""
+    team = compile_team(build_team(bench_roles(1, Gauge()), TeamSettings(name="inner")))
+    for _ in range(runs // 10):  # warm
+        await team.ainvoke({"question": "warm"})
+    start = time.process_time()
+    for _ in range(runs):
+        await team.ainvoke({"question": "alone"})
+    return (time.process_time() - start) * 1000 / runs
+
+
+def prepare_nested(n: int, cap: int | None) -> Run:
+    """The cadre column with each task run by a nested team (a ``team:`` kind): its own plan of
+    one 50 ms task, review and answer, through :class:`TeamWorker`: what nesting costs a task."""
+
+    def nest(worker: Any) -> Any:
+        inner = replace(bench_roles(1, worker.gauge), worker=worker)
+        team = compile_team(build_team(inner, TeamSettings(name="inner")))
+        return WorkerKinds([WorkerKind(name="search", worker=TeamWorker(team, "inner"))])
+
+    return _team_run(n, cap, NESTED, nest)
+
+
 def _calling_run(n: int, cap: int | None, label: str, with_policies: bool) -> Run:
     """The cadre team with a worker that calls a model and a tool, under the five policies of
     :mod:`bench._governed` or none."""
@@ -665,6 +694,7 @@ VARIANTS: list[Variant] = [
     Variant(name=SUBJECT, title="cadre ms", prepare=prepare_cadre),
     Variant(name=TELEMETRY, title="telemetry ms", prepare=prepare_telemetry),
     Variant(name="kinds", title="worker kinds ms", prepare=prepare_kinds),
+    Variant(name=NESTED, title="nested team ms", prepare=prepare_nested),
     Variant(name=CALLS, title="model+tool calls ms", prepare=prepare_calls),
     Variant(name=POLICIES, title="5 policies ms", prepare=prepare_policies),
     Variant(name=PLAIN, title="plain sqlite ms", prepare=prepare_plain, durable=True),
@@ -815,6 +845,27 @@ def table(rows: Sequence[Row], variants: Sequence[Variant]) -> tuple[list[str], 
                 row.telemetry_verdict(),
             ]
         body.append(cells)
+    return header, body
+
+
+def nesting_table(rows: Sequence[Row]) -> tuple[list[str], list[list[str]]]:
+    """What a nested team costs each task: the nested column against the same tasks flat
+    (``cadre``), as a ratio and as CPU milliseconds per task (flat across N when nesting adds
+    no per-task cost that grows with the number of tasks)."""
+    header = ["N", "C", "cadre ms", "nested ms", f"{NESTED}/{SUBJECT}", "nesting CPU ms per task"]
+    body = []
+    for row in rows:
+        cpu = statistics.median(row.cpu_ms[NESTED]) - statistics.median(row.cpu_ms[SUBJECT])
+        body.append(
+            [
+                str(row.n),
+                cap_label(row.cap),
+                f"{row.median(SUBJECT):.1f}",
+                f"{row.median(NESTED):.1f}",
+                f"{row.ratio(NESTED, SUBJECT):.3f}",
+                f"{cpu / row.n:.2f}",
+            ]
+        )
     return header, body
 
 
@@ -1053,6 +1104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if any(v.durable for v in variants):
         print()
         print(render(*durable_table(rows, variants)))
+    if any(v.name == NESTED for v in variants):
+        print()
+        print(render(*nesting_table(rows)))
+        alone = asyncio.run(alone_cpu_ms())
+        print(f"the inner team run alone (its own nodes): {alone:.2f} CPU ms per run")
     elapsed = time.perf_counter() - started
     print(f"(medians of wall time; bench took {elapsed:.0f} s)", file=sys.stderr)
     if args.json:
