@@ -31,6 +31,7 @@ __all__ = [
     "PlaintextBlobError",
     "PolicyDenied",
     "PolicyFailure",
+    "RemoteAgentError",
     "ReviewError",
     "RunError",
     "StorageFullError",
@@ -112,6 +113,12 @@ class NotTextError(CorpusError):
 
 class EmbeddingError(RunError):
     """The embedding model could not be loaded or used."""
+
+
+class RemoteAgentError(WorkerError):
+    """A remote worker kind (a LangGraph-API graph, an A2A agent) could not be reached, refused
+    the call or its token, timed out, failed or asked for what cadre cannot give it yet; the
+    message names the kind, its protocol and URL, and the cause (never the token)."""
 
 
 class ToolError(RunError):

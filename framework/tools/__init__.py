@@ -1,4 +1,5 @@
-"""Tools for workers: a generic tool-calling worker and tools from MCP servers.
+"""Tools for workers: a generic tool-calling worker, tools from MCP servers, team files, and
+remote worker kinds (a LangGraph-API graph, an A2A agent) governed like tools.
 
 It may import the engine, models, storage and policy; never runs or anything above them."""
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from framework.tools.a2a_agent import A2AWorker
     from framework.tools.listing import (
         ANY_KIND,
         NO_TOOLS,
@@ -23,6 +25,9 @@ if TYPE_CHECKING:
         ToolDescription,
         describe_tools,
     )
+    from framework.tools.remote import RemoteReply, RemoteWorker
+    from framework.tools.remote_graph import RemoteGraphWorker
+    from framework.tools.remote_specs import RemoteGraphSpec, RemoteSpec
     from framework.tools.team_file import (
         BUILTIN_KINDS,
         TEAMS_GROUP,
@@ -44,11 +49,17 @@ __all__ = [
     "NO_TOOLS",
     "TEAMS_GROUP",
     "TOOL_WORKER_SYSTEM",
+    "A2AWorker",
     "KindSpec",
     "LoadedTeamFile",
     "McpServer",
     "McpTool",
     "McpToolbox",
+    "RemoteGraphSpec",
+    "RemoteGraphWorker",
+    "RemoteReply",
+    "RemoteSpec",
+    "RemoteWorker",
     "TeamFile",
     "ToolDescription",
     "ToolLike",
@@ -64,6 +75,7 @@ __all__ = [
 __getattr__ = lazy_exports(
     __name__,
     {
+        "framework.tools.a2a_agent": ("A2AWorker",),
         "framework.tools.listing": (
             "ANY_KIND",
             "NO_TOOLS",
@@ -78,6 +90,9 @@ __getattr__ = lazy_exports(
             "ToolDescription",
             "describe_tools",
         ),
+        "framework.tools.remote": ("RemoteReply", "RemoteWorker"),
+        "framework.tools.remote_graph": ("RemoteGraphWorker",),
+        "framework.tools.remote_specs": ("RemoteGraphSpec", "RemoteSpec"),
         "framework.tools.team_file": (
             "BUILTIN_KINDS",
             "TEAMS_GROUP",

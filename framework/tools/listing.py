@@ -13,13 +13,16 @@ A worker is described, first rule that applies:
 2. a :class:`~framework.engine.team_worker.TeamWorker` (a kind that is a whole team): the rows
    of its team, their kinds and teams under its own (``deep/docs``, ``support/deep``), so the
    tree of kinds reads from the rows;
-3. a wrapper holding another worker in ``worker`` (research memory around the model-backed
+3. a :class:`~framework.tools.remote.RemoteWorker` (a ``remote_graph:`` or ``a2a:`` kind): one
+   row, its source ``remote_graph:URL`` or ``a2a:URL``, the kind's name as its tool (the name
+   policies match);
+4. a wrapper holding another worker in ``worker`` (research memory around the model-backed
    worker): the worker it wraps;
-4. a worker with ``tools`` (a :class:`~framework.tools.worker.ToolWorker`'s name -> tool
+5. a worker with ``tools`` (a :class:`~framework.tools.worker.ToolWorker`'s name -> tool
    mapping, or a sequence of tools) or ``servers`` (MCP servers it starts when it first runs),
    or a role with ``sources`` (the hypothesis team's searcher): one row per tool, its source
    ``python`` or ``mcp:SERVER``; servers are started to list their tools and stopped again;
-5. any other worker: one ``builtin:CLASS`` row with no tool, described by its docstring.
+6. any other worker: one ``builtin:CLASS`` row with no tool, described by its docstring.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from framework.engine.worker_kinds import WorkerKinds
 from framework.policy.names import TeamNames
 from framework.tools._mcp_tool import McpTool, describe
 from framework.tools.mcp import McpServer, McpToolbox
+from framework.tools.remote import RemoteWorker
 
 __all__ = ["ANY_KIND", "NO_TOOLS", "ToolRow", "team_names", "team_tools", "worker_tools"]
 
@@ -58,9 +62,10 @@ class ToolRow:
     Attributes:
         team: The team, with the teams it is nested in (``meta/research``).
         kind: The worker kind (``*``: the team's one worker takes every task; ``-``: none).
-        source: ``python``, ``mcp:SERVER``, ``builtin:CLASS`` (a worker that calls no tool) or
-            ``none`` (no node of the team calls tools).
-        tool: The name a model calls the tool by (``-``: none).
+        source: ``python``, ``mcp:SERVER``, ``remote_graph:URL`` or ``a2a:URL`` (a remote
+            kind), ``builtin:CLASS`` (a worker that calls no tool) or ``none`` (no node of the
+            team calls tools).
+        tool: The name a model calls the tool by, a remote kind's name (``-``: none).
         description: One line.
         arguments: The JSON schema of its arguments (``{}``: none).
         aliases: Other names it goes by, which policies match too (an MCP tool's name on its
@@ -155,6 +160,8 @@ def worker_tools(worker: object, *, team: str, kind: str = ANY_KIND) -> list[Too
             replace(row, team=f"{team}/{row.team}", kind=f"{kind}/{row.kind}")
             for row in team_tools(worker.team.builder)
         ]
+    if isinstance(worker, RemoteWorker):
+        return [replace(_tool_row(worker.tool(), team, kind), source=worker.source)]
     wrapped = getattr(worker, "worker", None)
     if isinstance(wrapped, Worker):
         return worker_tools(wrapped, team=team, kind=kind)

@@ -1,11 +1,13 @@
 """A team composed from a YAML file: worker kinds, their tools and MCP servers, models, caps,
-and kinds that are whole teams (another team file, or an installed team).
+kinds that are whole teams (another team file, or an installed team) and remote kinds (a
+LangGraph-API graph, an A2A agent).
 
 :func:`load_team_file` reads and checks the whole file, and every team file it includes, before
 anything runs; every problem is reported on one line with the file and line of the value
 (``team.yaml:12: kinds.1.tools.0: cannot import 'pkg.mod:calc' (No module named 'pkg')``), a
 file that includes itself through others with the chain of its ``team:`` values
-(``a.yaml:7 -> b.yaml:5 -> a.yaml``). See docs/team-config.md.
+(``a.yaml:7 -> b.yaml:5 -> a.yaml``); a remote kind whose ``token_env`` is not set is refused at
+its line. See docs/team-config.md.
 """
 
 from __future__ import annotations
@@ -19,13 +21,21 @@ from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from framework.engine.config_file import Where, invalid, read_yaml
 from framework.errors import ConfigError
 from framework.models.specs import anchored_spec, parse_model_spec
 from framework.tools._calls import as_tool
 from framework.tools._mcp_config import McpServer
+from framework.tools.remote_specs import RemoteGraphSpec, RemoteSpec, a2a_spec
 
 __all__ = [
     "BUILTIN_KINDS",
@@ -58,21 +68,49 @@ class KindSpec(BaseModel):
     team: str | None = Field(default=None, min_length=1)
     """Another team file (a path ending in .yaml or .yml, or holding a /; relative to this
     file), or an installed team's name: each task runs that team, nested."""
+    remote_graph: RemoteGraphSpec | None = None
+    """A LangGraph-API graph (another ``cadre serve``): each task runs it remotely."""
+    a2a: RemoteSpec | None = None
+    """An agent over A2A (its URL, or ``{url, token_env, timeout_s}``): each task is sent to it."""
     max_parallel: int | None = Field(default=None, ge=1)
+
+    @field_validator("a2a", mode="before")
+    @classmethod
+    def _a2a_url(cls, value: Any) -> Any:
+        return a2a_spec(value)
 
     @model_validator(mode="after")
     def _one_source(self) -> KindSpec:
-        sources = [self.builtin is not None, bool(self.tools or self.mcp), self.team is not None]
+        sources = [
+            self.builtin is not None,
+            bool(self.tools or self.mcp),
+            self.team is not None,
+            self.remote_graph is not None,
+            self.a2a is not None,
+        ]
         if sum(sources) > 1:
-            raise ValueError("a kind is one of builtin, tools/mcp or team, not several")
+            raise ValueError(
+                "a kind is one of builtin, tools/mcp, team, remote_graph or a2a, not several"
+            )
         if not any(sources):
-            raise ValueError("a kind needs builtin: search|table, tools, mcp servers or a team")
+            raise ValueError(
+                "a kind needs builtin: search|table, tools, mcp servers, a team, a remote_graph "
+                "or an a2a agent"
+            )
         return self
 
     @property
     def calls_tools(self) -> bool:
         """Whether its worker is a tool-calling model (so it needs a model)."""
         return bool(self.tools or self.mcp)
+
+    @property
+    def remote(self) -> tuple[str, RemoteSpec] | None:
+        """The remote it runs on (``remote_graph`` or ``a2a``, and where), None for a local
+        kind."""
+        if self.remote_graph is not None:
+            return "remote_graph", self.remote_graph
+        return ("a2a", self.a2a) if self.a2a is not None else None
 
     @property
     def includes_file(self) -> bool:
@@ -232,11 +270,7 @@ def _checked(path: Path) -> tuple[LoadedTeamFile, Where]:
         models[role] = anchored_spec(model, path.parent)  # scripted:FILE beside the file
     spec = spec.model_copy(update={"models": models})
     for index, kind in enumerate(spec.kinds):
-        problems.extend(
-            where.at(("kinds", index, "mcp", n), f"names no server of mcp_servers: {name!r}")
-            for n, name in enumerate(kind.mcp)
-            if name not in servers
-        )
+        problems.extend(_kind_problems(where, index, kind, servers))
     tools: dict[str, list[BaseTool]] = {}
     with _importable(path.parent):
         for index, kind in enumerate(spec.kinds):
@@ -249,6 +283,22 @@ def _checked(path: Path) -> tuple[LoadedTeamFile, Where]:
     if problems:
         raise ConfigError(f"team file {path} is invalid: " + "; ".join(problems))
     return LoadedTeamFile(path, spec, tools, servers), where
+
+
+def _kind_problems(
+    where: Where, index: int, kind: KindSpec, servers: Mapping[str, McpServer]
+) -> list[str]:
+    """What is wrong with kind ``index`` beyond its own fields: MCP server names the file does
+    not declare, a token variable that is not set."""
+    problems = [
+        where.at(("kinds", index, "mcp", n), f"names no server of mcp_servers: {name!r}")
+        for n, name in enumerate(kind.mcp)
+        if name not in servers
+    ]
+    remote = kind.remote
+    if remote is not None and (missing := remote[1].missing_token()):
+        problems.append(where.at(("kinds", index, remote[0], "token_env"), missing))
+    return problems
 
 
 def _servers(folder: Path, where: Where, spec: TeamFile) -> dict[str, McpServer]:

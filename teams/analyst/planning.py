@@ -28,22 +28,32 @@ class KindChoosingPlanner:
         tables: The rows of its CSV files.
         min_table_score: How much of a part's words a row must cover to make it a table task.
         max_parts: Sub-questions besides the whole question.
+        remote_search: Whether ``search`` tasks are answered elsewhere (a team file's remote
+            kind): text parts are ``search`` tasks even when the corpus has no text.
     """
 
     task_kinds = frozenset(KINDS)
 
     def __init__(
-        self, corpus: Corpus, tables: TableIndex, min_table_score: float = 0.5, max_parts: int = 4
+        self,
+        corpus: Corpus,
+        tables: TableIndex,
+        min_table_score: float = 0.5,
+        max_parts: int = 4,
+        *,
+        remote_search: bool = False,
     ) -> None:
         self.corpus = corpus
         self.tables = tables
         self.min_table_score = min_table_score
         self.max_parts = max_parts
+        self.remote_search = remote_search
 
     def plan(self, state: TeamState, context: NodeContext) -> Plan:
-        """One task per part; a direct answer when the corpus has neither text nor tables."""
+        """One task per part; a direct answer when nothing can answer it (the corpus has neither
+        text nor tables, and search is not remote)."""
         question = state["question"]
-        if len(self.corpus) == 0 and len(self.tables) == 0:
+        if not self._searchable and len(self.tables) == 0:
             return Plan(goal=question, direct_answer="The corpus is empty: nothing to search.")
         parts = [question, *split_question(question, self.max_parts)]
         tasks = [
@@ -58,4 +68,8 @@ class KindChoosingPlanner:
         best = self.tables.lookup(part, k=1)
         if best and best[0].wanted and best[0].score >= self.min_table_score:
             return "table"
-        return "search" if len(self.corpus) else "table"
+        return "search" if self._searchable else "table"
+
+    @property
+    def _searchable(self) -> bool:
+        return self.remote_search or len(self.corpus) > 0

@@ -24,7 +24,9 @@ from framework.memory import ResearchMemory
 from framework.models.chat import ProviderChatModel
 from framework.policy import governed, inherit_policies
 from framework.runs.teams import TeamFactory, TeamSetup, load_team
+from framework.tools.a2a_agent import A2AWorker
 from framework.tools.mcp import McpServer, McpToolbox
+from framework.tools.remote_graph import RemoteGraphWorker
 from framework.tools.team_file import ROLES, KindSpec, LoadedTeamFile, load_team_file
 from framework.tools.worker import TOOL_WORKER_SYSTEM, ToolWorker
 from teams.analyst.planning import KindChoosingPlanner
@@ -53,8 +55,9 @@ class FileTeam:
     file, offline otherwise) with one worker kind per kind of the file: ``builtin: search`` is
     the research worker, ``builtin: table`` the analyst's CSV worker, and a kind with tools or
     MCP servers a :class:`ToolWorker` built on its first task (its servers started then, and
-    stopped when the run's team is closed), and a ``team:`` kind a :class:`TeamWorker` that runs
-    each task as the team it names, nested in the run.
+    stopped when the run's team is closed), a ``team:`` kind a :class:`TeamWorker` that runs
+    each task as the team it names, nested in the run, and a ``remote_graph:`` or ``a2a:`` kind
+    a :class:`RemoteGraphWorker` or :class:`A2AWorker` that asks the remote.
     """
 
     def __init__(self, loaded: LoadedTeamFile) -> None:
@@ -121,6 +124,10 @@ class FileTeam:
             return TableWorker(tables)
         if kind.team is not None:
             return self._subteam(kind.name, setup)
+        if kind.remote_graph is not None:
+            return RemoteGraphWorker(kind.name, kind.remote_graph, _description(kind))
+        if kind.a2a is not None:
+            return A2AWorker(kind.name, kind.a2a, _description(kind))
         tools = self.loaded.tools[kind.name]
         servers = [self.loaded.servers[name] for name in kind.mcp]
 
@@ -226,16 +233,26 @@ def _description(kind: KindSpec) -> str:
         return kind.description
     if kind.team is not None:
         return f"a question for the {kind.team} team, which plans, researches and reviews it"
+    if kind.remote_graph is not None:
+        return f"a question for the remote graph {kind.remote_graph.assistant}"
+    if kind.a2a is not None:
+        return f"a question for the agent at {kind.a2a.url}"
     return DEFAULT_DESCRIPTIONS.get(kind.builtin or "", kind.name)
 
 
 def _offline_planner(kinds: list[KindSpec], setup: TeamSetup, tables: TableIndex) -> Any:
     """The analyst's planner with its two kinds named as the file's builtin kinds (a file with
-    one builtin kind gets every task of that kind); a team kind takes text questions, as
-    ``search`` does."""
-    search = [kind.name for kind in kinds if kind.builtin == "search" or kind.team is not None]
+    one builtin kind gets every task of that kind); a team kind and a remote kind take text
+    questions, as ``search`` does (a remote one whatever the local corpus holds)."""
+    search = [
+        kind.name
+        for kind in kinds
+        if kind.builtin == "search" or kind.team is not None or kind.remote is not None
+    ]
     table = [kind.name for kind in kinds if kind.builtin == "table"]
     first_search = (search or table)[0]
     first_table = (table or search)[0]
     names = {"search": first_search, "table": first_table}
-    return RenamingPlanner(KindChoosingPlanner(setup.corpus, tables), names)
+    remote = any(kind.name == first_search and kind.remote is not None for kind in kinds)
+    planner = KindChoosingPlanner(setup.corpus, tables, remote_search=remote)
+    return RenamingPlanner(planner, names)

@@ -1,0 +1,263 @@
+"""RemoteWorker: a worker kind whose tasks another service answers (a LangGraph-API graph, an
+A2A agent), governed like a tool named by its kind.
+
+Each task is one call: the task's description goes to the remote as a question. The call is a
+tool call to the active policies (``before_tool`` sees ``{"question": ...}`` with the kind's
+name as the tool's, so a tool-authorization rule naming the kind allows, denies or asks about
+it; a budget counts it; ``after_tool`` sees the answer and each cited passage), it runs as a
+LangChain tool (so it has an ``execute_tool KIND`` span), and it fails within the kind's
+timeout. Every failure is one :class:`~framework.errors.RemoteAgentError` line naming the kind,
+its protocol and URL and the cause (connection refused, a refused token, a timeout, the
+remote's own error), never the token. A pause of the remote (a review it waits for) is raised
+as LangGraph's interrupt by the subclass that can resume it; it is never turned into a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Coroutine, Generator, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+import httpx
+from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.errors import GraphBubbleUp
+from pydantic import BaseModel, Field
+
+from framework.engine.records import Evidence, Task, WorkerResult
+from framework.engine.runtime import NodeContext
+from framework.errors import RemoteAgentError, brief
+from framework.policy.wrappers import governed_tool_args, governed_tool_output
+from framework.tools.remote_specs import RemoteSpec
+
+__all__ = ["RemoteQuestion", "RemoteReply", "RemoteWorker", "http_client", "run_sync"]
+
+T = TypeVar("T")
+
+
+class RemoteQuestion(BaseModel):
+    """The arguments of a remote call, as policies see them."""
+
+    question: str = Field(description="The task, asked of the remote.")
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteReply:
+    """What a remote answered: its text, the passages it cited (sources as it gave them), and
+    how sure it was."""
+
+    answer: str
+    evidence: list[Evidence] = field(default_factory=list)
+    confidence: float = 1.0
+
+    def __str__(self) -> str:
+        return self.answer
+
+
+class RemoteWorker(ABC):
+    """Runs each task of kind ``kind`` on the remote ``spec`` names (see the module).
+
+    Args:
+        kind: The kind's name: the tool name policies match.
+        spec: Where the remote is, its token's variable and its timeout.
+        description: What the kind does (the planner and ``cadre tools list`` show it).
+    """
+
+    protocol: ClassVar[str]
+    """``remote_graph`` or ``a2a``: how the kind is declared and listed."""
+    token_header: ClassVar[tuple[str, str]]
+    """The header a token is sent in, and what precedes the token there."""
+
+    def __init__(self, kind: str, spec: RemoteSpec, description: str) -> None:
+        self.kind = kind
+        self.spec = spec
+        self.description = description
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.kind}: {self.spec.url})"
+
+    @property
+    def source(self) -> str:
+        """``PROTOCOL:URL``, as ``cadre tools list`` shows it."""
+        return f"{self.protocol}:{self.spec.url}"
+
+    def where(self) -> str:
+        """How failures name the remote: ``PROTOCOL URL`` (and more, in subclasses)."""
+        return f"{self.protocol} {self.spec.url}"
+
+    @abstractmethod
+    async def ask(self, question: str, task: Task, context: NodeContext) -> RemoteReply:
+        """Ask the remote ``question`` for ``task``; raise what went wrong (any error becomes
+        one line naming the kind), or LangGraph's interrupt for a pause this run can answer."""
+
+    def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
+        """Run the task on the remote (sync graphs)."""
+        tool, args, call_id = self._governed(task, context)
+        reply = tool.invoke(args)
+        return self._result(task, tool, args, call_id, reply)
+
+    async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
+        """Run the task on the remote (async graphs)."""
+        tool, args, call_id = self._governed(task, context)
+        reply = await tool.ainvoke(args)
+        return self._result(task, tool, args, call_id, reply)
+
+    def tool(self, task: Task | None = None, context: NodeContext | None = None) -> BaseTool:
+        """The kind as a tool (``question`` -> :class:`RemoteReply`): for one task, or, without
+        one, to describe the kind."""
+
+        async def call(question: str) -> RemoteReply:
+            if task is None or context is None:
+                raise RemoteAgentError(f"kind {self.kind!r} was called without a task")
+            return await self._ask(question, task, context)
+
+        return StructuredTool(
+            name=self.kind,
+            description=self.description,
+            args_schema=RemoteQuestion,
+            func=lambda question: run_sync(call(question)),
+            coroutine=call,
+            metadata={"remote": self.source},
+        )
+
+    def _governed(self, task: Task, context: NodeContext) -> tuple[BaseTool, Any, int]:
+        """The task's tool, the arguments the policies let through, and the call's id (a
+        denial raises :class:`~framework.errors.PolicyDenied`: the task fails with it)."""
+        tool = self.tool(task, context)
+        args, call_id = governed_tool_args(tool, {"question": task.description})
+        return tool, args, call_id
+
+    async def _ask(self, question: str, task: Task, context: NodeContext) -> RemoteReply:
+        """:meth:`ask` within the timeout, every failure one line naming the kind."""
+        try:
+            async with asyncio.timeout(self.spec.timeout_s):
+                return await self.ask(question, task, context)
+        except (GraphBubbleUp, RemoteAgentError):
+            raise
+        except Exception as error:  # any failure of the remote or its client is this kind's
+            raise self.failed(problem(error, self.spec)) from None
+
+    def failed(self, problem: str) -> RemoteAgentError:
+        """The error of this kind failing with ``problem`` (one line)."""
+        text = f"kind {self.kind!r} ({self.where()}): {problem}"
+        return RemoteAgentError(" ".join(text.split()))
+
+    def _result(
+        self, task: Task, tool: BaseTool, args: Any, call_id: int, reply: RemoteReply
+    ) -> WorkerResult:
+        """The task's result: the reply after the policies saw its answer and each passage."""
+        answer, evidence = reply.answer, reply.evidence
+        if call_id:
+
+            def governed(text: str) -> str:
+                return governed_tool_output(tool, args, text, call_id)
+
+            answer = governed(answer)
+            evidence = [item.model_copy(update={"text": governed(item.text)}) for item in evidence]
+        return WorkerResult(
+            task_id=task.id,
+            status="ok",
+            output=answer,
+            evidence=evidence,
+            confidence=reply.confidence,
+            attempt=task.attempt,
+        )
+
+    def headers(self) -> dict[str, str]:
+        """The headers of every request: the token from ``token_env``, if any.
+
+        Raises:
+            RemoteAgentError: ``token_env`` is not set now.
+        """
+        if self.spec.token_env is None:
+            return {}
+        token = self.spec.token()
+        if not token:
+            raise self.failed(f"environment variable {self.spec.token_env} is not set")
+        name, prefix = self.token_header
+        return {name: prefix + token}
+
+    def task_thread(self, task: Task, context: NodeContext) -> str | None:
+        """A remote thread id for ``task``, the same when the task runs again after a pause
+        (None: the run has no thread)."""
+        if context.thread_id is None:
+            return None
+        key = f"cadre:{context.thread_id}:{context.checkpoint_ns}:{task.id}:{task.attempt}"
+        return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{key}:{self.kind}"))
+
+
+def http_client(spec: RemoteSpec, headers: Mapping[str, str]) -> httpx.AsyncClient:
+    """An HTTP client for ``spec``'s remote: its timeout, no connection retries (a remote that
+    is down fails the task at once, naming it), and ``headers`` (the token) sent to the
+    remote's own origin only, never to another host the remote names (an agent card's URL)."""
+    return httpx.AsyncClient(
+        base_url=spec.url, auth=_OriginHeaders(spec.url, headers), timeout=spec.timeout_s
+    )
+
+
+class _OriginHeaders(httpx.Auth):
+    """Adds headers to the requests that go to one origin (scheme, host and port)."""
+
+    def __init__(self, url: str, headers: Mapping[str, str]) -> None:
+        self.origin = _origin(httpx.URL(url))
+        self.headers = dict(headers)
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        if self.headers and _origin(request.url) == self.origin:
+            request.headers.update(self.headers)
+        yield request
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port
+
+
+def problem(error: BaseException, spec: RemoteSpec) -> str:
+    """What went wrong, in words, from ``error`` and its causes."""
+    for cause in _causes(error):
+        if isinstance(cause, httpx.HTTPStatusError):
+            return _status_problem(cause, spec)
+        if isinstance(cause, httpx.ConnectError):
+            return f"cannot connect ({cause or 'connection refused'})"
+        if isinstance(cause, httpx.TimeoutException | TimeoutError):
+            return f"no answer within {spec.timeout_s:g} s (timeout_s)"
+    return brief(error)
+
+
+def _status_problem(error: httpx.HTTPStatusError, spec: RemoteSpec) -> str:
+    status = error.response.status_code
+    if status in (401, 403):
+        hint = (
+            f"check the token in {spec.token_env}"
+            if spec.token_env
+            else "it wants a token: name its environment variable in token_env"
+        )
+        return f"HTTP {status}: the remote refused the call ({hint})"
+    detail = getattr(error, "message", "") or str(error)
+    return f"HTTP {status}: {detail}"
+
+
+def _causes(error: BaseException) -> Iterator[BaseException]:
+    """``error``, then what caused it, outermost first (each once)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` to its end from sync code: on a new event loop, or on a thread of its
+    own where this thread runs a loop already; in a copy of the caller's context."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    context = contextvars.copy_context()
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(context.run, asyncio.run, coroutine).result()

@@ -1,0 +1,126 @@
+"""RemoteGraphWorker: a worker kind that runs each task on a LangGraph-API graph (another
+``cadre serve``, or any server of LangGraph's API) through LangGraph's own ``RemoteGraph``.
+
+The task's description is the graph's ``question``; its final state comes back as a nested
+team's does (:func:`~framework.engine.team_worker.team_result`): the answer, the evidence its
+workers cited (sources as the remote gave them) and its reviewer's confidence. What the remote
+used is its own: it is not added to this run's usage.
+
+Each task runs on a remote thread of its own, named from this run's thread and the task, so a
+task that runs again after a pause reaches the same remote thread. A review the remote pauses
+for pauses this run: LangGraph's ``RemoteGraph`` raises the remote's interrupt (its id and
+request as the remote made them, its path under the kind's name, what the server adds for
+other clients left out), this run's review commands list and decide it, and the
+decision reaches the remote when the task runs again (``RemoteGraph`` passes the resume on;
+``cadre serve`` resumes the remote thread with it). A run without a thread cannot be resumed,
+so there a remote pause fails the task, naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_config
+from langgraph.errors import GraphInterrupt
+from langgraph.pregel.remote import RemoteGraph
+from langgraph.types import Interrupt
+from langgraph_sdk.client import LangGraphClient
+from pydantic import BaseModel
+
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.engine.team_worker import team_result
+from framework.review.records import (
+    AnswerReview,
+    NodeReview,
+    PlanReview,
+    PolicyReview,
+    TaskReview,
+)
+from framework.tools.remote import RemoteReply, RemoteWorker, http_client
+from framework.tools.remote_specs import RemoteGraphSpec
+
+__all__ = ["RemoteGraphWorker"]
+
+RESUME_KEYS = ("__pregel_resuming", "__pregel_resume_map")
+"""What LangGraph tells a node that runs again to answer a pause; ``RemoteGraph`` passes them
+on, and the remote resumes its thread with the answers they hold."""
+INTERRUPT = "__interrupt__"
+"""The key of the pauses in a graph's final state (a run without a thread gets them there)."""
+REQUESTS: dict[str, type[BaseModel]] = {
+    str(model.model_fields["kind"].default): model
+    for model in (PlanReview, TaskReview, AnswerReview, NodeReview, PolicyReview)
+}
+"""cadre's review requests by kind: what a remote pause's value is read as."""
+
+
+class RemoteGraphWorker(RemoteWorker):
+    """Runs each task on the graph ``spec`` names (see the module)."""
+
+    protocol: ClassVar[str] = "remote_graph"
+    token_header: ClassVar[tuple[str, str]] = ("x-api-key", "")
+    spec: RemoteGraphSpec
+
+    def __init__(self, kind: str, spec: RemoteGraphSpec, description: str) -> None:
+        super().__init__(kind, spec, description)
+
+    def where(self) -> str:
+        """``remote_graph URL, assistant ID``."""
+        return f"{super().where()}, assistant {self.spec.assistant}"
+
+    async def ask(self, question: str, task: Task, context: NodeContext) -> RemoteReply:
+        """Run the graph on ``question``; its answer, or the failure that names its pause."""
+        client = LangGraphClient(http_client(self.spec, self.headers()))
+        remote = RemoteGraph(self.spec.assistant, client=client, name=self.kind)
+        try:
+            final = await remote.ainvoke({"question": question}, self._config(task, context))
+        except GraphInterrupt as paused:
+            raise GraphInterrupt([self._request(i) for i in paused.args[0]]) from None
+        finally:
+            await client.aclose()
+        if not isinstance(final, Mapping):
+            raise self.failed("the graph ended without a state")
+        if final.get(INTERRUPT):
+            raise self.failed(
+                "the graph paused for a review, which a run without a thread cannot answer: "
+                "run this team on a thread (a checkpointer)"
+            )
+        result = team_result(task, self.spec.assistant, final)
+        if result.status == "failed":
+            raise self.failed(result.error or "the graph failed")
+        return RemoteReply(result.output, result.evidence, result.confidence)
+
+    def _request(self, interrupt: Interrupt) -> Interrupt:
+        """A remote pause as this run shows it: a cadre review request keeps its own fields,
+        its path under this kind; any other value is left as it is."""
+        value = interrupt.value
+        model = REQUESTS.get(str(value.get("kind"))) if isinstance(value, Mapping) else None
+        if model is None:
+            return interrupt
+        request = {key: value[key] for key in model.model_fields if key in value}
+        request["path"] = [self.kind, *request.get("path", [])]
+        return Interrupt(value=request, id=interrupt.id)
+
+    def _config(self, task: Task, context: NodeContext) -> RunnableConfig | None:
+        """The remote run's config: the task's remote thread, and this node's namespace (so
+        ``RemoteGraph`` raises a remote pause as this run's) and resume, if any; nothing else
+        of this run's config goes to the remote."""
+        thread = self.task_thread(task, context)
+        if thread is None:
+            return None  # a run without a thread: the remote's thread is its own
+        configurable: dict[str, Any] = {"thread_id": thread}
+        node = _node_configurable()
+        configurable["checkpoint_ns"] = node.get("checkpoint_ns") or context.node
+        configurable.update({key: node[key] for key in RESUME_KEYS if key in node})
+        return {"configurable": configurable}
+
+
+def _node_configurable() -> Mapping[str, Any]:
+    """The configurable of the node running now (empty outside a graph)."""
+    try:
+        config = get_config()
+    except RuntimeError:
+        return {}
+    return config.get("configurable") or {}

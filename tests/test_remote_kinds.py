@@ -1,0 +1,453 @@
+"""Remote worker kinds of a team file, against real servers on loopback: ``remote_graph:`` runs
+each task on a second ``cadre serve`` through LangGraph's ``RemoteGraph`` (its cited finding
+comes back; its review pause pauses this run and is approved here, from Python and the CLI),
+``a2a:`` sends each task to an agent served with ``a2a-sdk`` (its reply and artifact come back;
+``input-required`` fails naming it); every failure is one line naming the kind and URL; a token
+variable that is not set is refused at load, and a token goes to its remote's origin only; a
+remote call is a tool span under its task; a tool-authorization rule naming a kind refuses its
+tasks, and the answer and passages of a remote pass the run's ``after_tool`` policies."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from a2a.helpers import new_task_from_user_message, new_text_message, new_text_part
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
+from a2a.types.a2a_pb2 import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+from langgraph.checkpoint.memory import InMemorySaver
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from starlette.applications import Starlette
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from typer.testing import CliRunner
+
+from framework.cli.app import app as cadre
+from framework.engine.builder import compile_team
+from framework.errors import ConfigError
+from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
+from framework.policy import Call, Policy, PolicyMiddleware, Verdict, modify
+from framework.review import adecide, approve_all, pending
+from framework.runs.runner import arun_team, run_team
+from framework.runs.teams import TeamSetup
+from framework.tools.remote import http_client
+from framework.tools.remote_specs import RemoteSpec
+from policies.authorization import ToolAuthorization, ToolRule
+from teams.configured.app import team_from_file
+from telemetry.instrument import Telemetry
+from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
+from tests.served import Served, serve
+
+QUESTION = "How are checkpoints encrypted?"
+FINDING = "Checkpoints are encrypted at rest with AES in OCB mode. (`docs/checkpoints.md:3`)"
+LIGHTHOUSE = "When was the Skerry Head lighthouse built?"
+REPLY = "The Skerry Head lighthouse was built in 1874."
+LOG = "Keeper's log: first lit on 1 March 1874."
+ASKS = "Which Skerry Head do you mean, the island or the cape?"
+AGENT_TOKEN = "agent-secret"
+SUPPORT = "name: support\nreview: [plan]\nkinds:\n  - {name: docs, builtin: search}\n"
+OTHER_CORPUS = {"ports.md": "# Ports\n\nThe gateway listens on port 8443 for TLS traffic.\n"}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# -- a second cadre serve -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -> Iterator[Served]:
+    root = tmp_path_factory.mktemp("remote-serve")
+    corpus = write_corpus(root / "docs", SMALL_CORPUS)
+    support = root / "support.yaml"
+    support.write_text(SUPPORT, encoding="utf-8")
+    tokens = {"ada": ("acme", "run,review")}
+    options = ["--team-config", str(support)]
+    with serve(root / "home", None, corpus=corpus, tokens=tokens, options=options) as server:
+        yield server
+
+
+def _graph_kind(url: str, assistant: str = "research") -> str:
+    remote = f"url: '{url}', assistant: {assistant}, token_env: REMOTE_TOKEN"
+    return f"name: top\nkinds:\n  - name: remote\n    remote_graph: {{{remote}}}\n"
+
+
+def _app(team: Path, store: SemanticStore, *policies: Policy) -> Any:
+    middleware = (PolicyMiddleware(list(policies)),) if policies else ()
+    setup = TeamSetup(corpus=Corpus(store), store=store, middleware=middleware)
+    return compile_team(team_from_file(team)(setup), checkpointer=InMemorySaver())
+
+
+def _results(final: Any) -> list[Any]:
+    return list(final["worker_results"].values())
+
+
+def test_a_remote_graph_kind_answers_with_the_remotes_cited_finding(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REMOTE_TOKEN", served.tokens["ada"])
+    team = tmp_path / "top.yaml"
+    team.write_text(_graph_kind(served.url), encoding="utf-8")
+    corpus = write_corpus(tmp_path / "corpus", OTHER_CORPUS)  # the local corpus knows nothing
+    ran = CliRunner().invoke(
+        cadre,
+        ["run", QUESTION, "--team-config", str(team), "--corpus", str(corpus), "--thread", "r1",
+         "--home", str(tmp_path / "home")],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    assert FINDING in ran.stdout
+    listed = CliRunner().invoke(cadre, ["tools", "list", "--config", str(team)])
+    assert listed.stdout.startswith(f"remote  remote_graph:{served.url}  remote  {{")
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_remote_review_pauses_this_run_and_is_approved_here(
+    served: Served,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    embedder: MiniLMEmbedder,
+    mode: str,
+) -> None:
+    monkeypatch.setenv("REMOTE_TOKEN", served.tokens["ada"])
+    team = tmp_path / "top.yaml"
+    team.write_text(_graph_kind(served.url, "support"), encoding="utf-8")
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        app = _app(team, store)
+        if mode == "sync":
+            paused = run_team(app, {"question": QUESTION}, "p1").state
+        else:
+            paused = asyncio.run(arun_team(app, {"question": QUESTION}, "p1")).state
+        assert "final_answer" not in paused
+        [request] = pending(app, "p1")
+        assert request.kind == "plan" and request.path[:2] == ["remote", "support"]
+        assert [task.kind for task in request.tasks] == ["docs"]  # the remote's plan
+        decision = {"request_id": request.id, "kind": "approve", "reviewer": "dana"}
+        if mode == "sync":
+            final = approve_all(app, "p1", "dana").state
+        else:
+            final = asyncio.run(adecide(app, "p1", [decision])).state
+        assert pending(app, "p1") == []
+    assert FINDING in final["final_answer"]
+    [result] = _results(final)
+    assert result.status == "ok" and result.evidence[0].source == "docs/checkpoints.md:3"
+
+
+def test_a_remote_review_is_listed_and_approved_from_the_cli(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REMOTE_TOKEN", served.tokens["ada"])
+    team = tmp_path / "top.yaml"
+    team.write_text(_graph_kind(served.url, "support"), encoding="utf-8")
+    home = str(tmp_path / "home")
+    corpus = write_corpus(tmp_path / "corpus", OTHER_CORPUS)
+    ran = CliRunner().invoke(
+        cadre,
+        ["run", QUESTION, "--team-config", str(team), "--corpus", str(corpus), "--thread", "c1",
+         "--home", home],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    assert "paused for review: thread c1 has 1 pending request(s)" in ran.stdout
+    listed = CliRunner().invoke(cadre, ["reviews", "--home", home])
+    assert listed.exit_code == 0 and "c1" in listed.stdout, listed.output
+    approved = CliRunner().invoke(cadre, ["approve", "c1", "--reviewer", "dana", "--home", home])
+    assert approved.exit_code == 0, approved.output
+    assert "thread c1 finished; its answer:" in approved.stdout
+    assert FINDING in approved.stdout
+
+
+def test_remote_graph_failures_are_one_line_naming_the_kind_and_url(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: MiniLMEmbedder
+) -> None:
+    down = f"http://127.0.0.1:{_free_port()}"
+    cases = {
+        "down": (down, "ada", "cannot connect ("),
+        "token": (served.url, "wrong", "HTTP 401: the remote refused the call (check the token "
+                  "in REMOTE_TOKEN)"),
+    }  # fmt: skip
+    for name, (url, token, problem) in cases.items():
+        monkeypatch.setenv("REMOTE_TOKEN", served.tokens.get(token, "not-a-token"))
+        team = tmp_path / f"{name}.yaml"
+        team.write_text(_graph_kind(url), encoding="utf-8")
+        with SemanticStore(":memory:", embedder=embedder) as store:
+            final = run_team(_app(team, store), {"question": QUESTION}, name).state
+        [result] = _results(final)
+        prefix = f"RemoteAgentError: kind 'remote' (remote_graph {url}, assistant research): "
+        assert result.status == "failed" and result.error.startswith(prefix + problem)
+        assert "\n" not in result.error and "not-a-token" not in result.error
+        assert result.error in final["final_answer"]
+
+
+def test_a_token_variable_that_is_not_set_is_refused_at_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("REMOTE_TOKEN", raising=False)
+    team = tmp_path / "top.yaml"
+    team.write_text(_graph_kind("http://127.0.0.1:9"), encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        team_from_file(team)
+    assert str(refused.value) == (
+        f"team file {team} is invalid: {team}:4: kinds.0.remote_graph.token_env: environment "
+        "variable REMOTE_TOKEN is not set: export the token in it (a team file names the "
+        "variable, never the token)"
+    )
+    done = CliRunner().invoke(
+        cadre, ["run", QUESTION, "--team-config", str(team), "--home", str(tmp_path / "h")]
+    )
+    assert "REMOTE_TOKEN is not set" in one_line_error(done)
+    assert not (tmp_path / "h").exists()
+    team.write_text(
+        "kinds:\n  - name: remote\n    a2a: 'http://me:secret@127.0.0.1:9'\n", encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match=r"top\.yaml:3: kinds\.0\.a2a\.url: .*not hold credent"):
+        team_from_file(team)
+
+
+def test_a_token_goes_to_the_remotes_origin_only() -> None:
+    sent: dict[str, str | None] = {}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent[str(request.url)] = request.headers.get("authorization")
+        return httpx.Response(200)
+
+    async def requests() -> None:
+        spec = RemoteSpec(url="http://127.0.0.1:9/agent")
+        async with http_client(spec, {"Authorization": "Bearer t"}) as remote:
+            mock = httpx.MockTransport(answer)
+            async with httpx.AsyncClient(auth=remote.auth, transport=mock) as client:
+                await client.get("http://127.0.0.1:9/agent/.well-known/agent-card.json")
+                await client.post("http://127.0.0.2:9/agent")  # a host the card names
+                await client.post("http://127.0.0.1:10/agent")
+
+    asyncio.run(requests())
+    assert sent == {
+        "http://127.0.0.1:9/agent/.well-known/agent-card.json": "Bearer t",
+        "http://127.0.0.2:9/agent": None,
+        "http://127.0.0.1:10/agent": None,
+    }
+
+
+# -- an agent served with a2a-sdk ----------------------------------------------------------
+
+
+@dataclass
+class Agent:
+    """A running A2A agent: its URL and the questions it was asked."""
+
+    url: str
+    asked: list[str] = field(default_factory=list)
+
+
+class LighthouseExecutor(AgentExecutor):
+    """Answers from a fixed rule: a question naming 'which' needs input, any other is answered
+    with the lighthouse's year and the keeper's log as an artifact."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        question = context.get_user_input()
+        self.agent.asked.append(question)
+        assert context.message is not None and context.task_id and context.context_id
+        await event_queue.enqueue_event(new_task_from_user_message(context.message))
+        updater = TaskUpdater(event_queue, context.task_id, context.context_id)
+        if "which" in question.lower():
+            await updater.requires_input(new_text_message(ASKS))
+            return
+        await updater.add_artifact([new_text_part(LOG)], name="keeper-log")
+        await updater.complete(new_text_message(REPLY))
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        raise NotImplementedError
+
+
+class BearerOnly(BaseHTTPMiddleware):
+    """Refuses a call without the agent's token (its card stays public)."""
+
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        wanted = f"Bearer {AGENT_TOKEN}"
+        if request.method == "POST" and request.headers.get("authorization") != wanted:
+            return JSONResponse({"error": "unauthorized"}, status_code=401)
+        return await call_next(request)
+
+
+@pytest.fixture(scope="module")
+def agent() -> Iterator[Agent]:
+    port = _free_port()
+    served = Agent(url=f"http://127.0.0.1:{port}")
+    card = AgentCard(
+        name="lighthouses",
+        description="Knows when lighthouses were built.",
+        version="1.0",
+        supported_interfaces=[
+            AgentInterface(url=served.url, protocol_binding="JSONRPC", protocol_version="1.0")
+        ],
+        capabilities=AgentCapabilities(streaming=False),
+        default_input_modes=["text/plain"],
+        default_output_modes=["text/plain"],
+        skills=[AgentSkill(id="built", name="built", description="years", tags=["history"])],
+    )
+    handler = DefaultRequestHandler(
+        agent_executor=LighthouseExecutor(served),
+        task_store=InMemoryTaskStore(),
+        agent_card=card,
+    )
+    app = Starlette(routes=[*create_agent_card_routes(card), *create_jsonrpc_routes(handler, "/")])
+    app.add_middleware(BearerOnly)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the A2A agent did not start"
+        time.sleep(0.02)
+    yield served
+    server.should_exit = True
+    thread.join(timeout=30)
+
+
+def _agent_kind(url: str, extra: str = ", token_env: AGENT_TOKEN") -> str:
+    return f"name: top\nkinds:\n  - name: agent\n    a2a: {{url: '{url}'{extra}}}\n"
+
+
+def test_an_a2a_kind_answers_with_the_agents_reply(
+    agent: Agent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENT_TOKEN", AGENT_TOKEN)
+    team = tmp_path / "top.yaml"
+    team.write_text(_agent_kind(agent.url), encoding="utf-8")
+    corpus = write_corpus(tmp_path / "corpus", OTHER_CORPUS)
+    ran = CliRunner().invoke(
+        cadre,
+        ["run", LIGHTHOUSE, "--team-config", str(team), "--corpus", str(corpus), "--home",
+         str(tmp_path / "home")],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    assert f"{REPLY} (`a2a:{agent.url}`)" in ran.stdout
+    assert f"{LOG} (`a2a:{agent.url}#keeper-log`)" in ran.stdout
+    assert LIGHTHOUSE in agent.asked
+
+
+def test_a2a_failures_are_one_line_naming_the_agent(
+    agent: Agent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: MiniLMEmbedder
+) -> None:
+    monkeypatch.setenv("AGENT_TOKEN", AGENT_TOKEN)
+    down = f"http://127.0.0.1:{_free_port()}"
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        mute = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        cases = {
+            "down": (down, LIGHTHOUSE, "", "cannot connect ("),
+            "mute": (mute, LIGHTHOUSE, ", timeout_s: 0.5", "no answer within 0.5 s (timeout_s)"),
+            "token": (agent.url, LIGHTHOUSE, "", "HTTP 401: the remote refused the call (it "
+                      "wants a token: name its environment variable in token_env)"),
+            "input": (agent.url, "Which Skerry Head lighthouse?", ", token_env: AGENT_TOKEN",
+                      f"the agent left the task input-required: {ASKS} (answering it is not "
+                      "supported yet)"),
+        }  # fmt: skip
+        for name, (url, question, extra, problem) in cases.items():
+            team = tmp_path / f"{name}.yaml"
+            team.write_text(_agent_kind(url, extra), encoding="utf-8")
+            with SemanticStore(":memory:", embedder=embedder) as store:
+                final = run_team(_app(team, store), {"question": question}, name).state
+            [result] = _results(final)
+            prefix = f"RemoteAgentError: kind 'agent' (a2a {url}): "
+            assert result.status == "failed" and result.error.startswith(prefix + problem), name
+            assert "\n" not in result.error and AGENT_TOKEN not in result.error
+
+
+# -- governance ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_remote_call_is_a_tool_span_under_its_task(
+    agent: Agent,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    embedder: MiniLMEmbedder,
+    mode: str,
+) -> None:
+    monkeypatch.setenv("AGENT_TOKEN", AGENT_TOKEN)
+    team = tmp_path / "top.yaml"
+    team.write_text(_agent_kind(agent.url), encoding="utf-8")
+    spans = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(spans))
+    telemetry = Telemetry(provider, MeterProvider())
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        setup = TeamSetup(corpus=Corpus(store), store=store, middleware=telemetry.middleware)
+        app = compile_team(team_from_file(team)(setup), checkpointer=InMemorySaver())
+        question = {"question": LIGHTHOUSE}
+        if mode == "sync":
+            final = run_team(app, question, "s", observer=telemetry).state
+        else:
+            final = asyncio.run(arun_team(app, question, "s", observer=telemetry)).state
+    telemetry.close()
+    assert REPLY in final["final_answer"]
+    finished = {span.context.span_id: span for span in spans.get_finished_spans()}
+    [call] = [span for span in finished.values() if span.name == "execute_tool agent"]
+    assert call.parent is not None and finished[call.parent.span_id].name == "cadre.task q0"
+
+
+class YearsHidden(Policy):
+    """Hides years in tool outputs (after_tool), to show a remote's answer passes it."""
+
+    def after_tool(self, call: Call) -> Verdict:
+        return modify(str(call.value).replace("1874", "[year]"), "years hidden")
+
+
+def test_a_rule_naming_a_remote_kind_refuses_its_tasks_and_outputs_pass_the_policies(
+    agent: Agent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: MiniLMEmbedder
+) -> None:
+    monkeypatch.setenv("AGENT_TOKEN", AGENT_TOKEN)
+    team = tmp_path / "top.yaml"
+    team.write_text(_agent_kind(agent.url), encoding="utf-8")
+    rule = ToolRule(tools="agent", action="deny", reason="no remote agents today")
+    question = "When was the refused lighthouse built?"
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        app = _app(team, store, ToolAuthorization([rule]))
+        final = run_team(app, {"question": question}, "d").state
+    [result] = _results(final)
+    assert result.error == (
+        "refused: policy 'tool_authorization' denied a call to tool 'agent': no remote agents today"
+    )
+    decided = {(e.policy, e.hook, e.action, e.target, e.task_id) for e in final["policy_audit"]}
+    assert decided == {("tool_authorization", "before_tool", "deny", "agent", "q0")}
+    assert question not in agent.asked
+
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        final = run_team(_app(team, store, YearsHidden()), {"question": LIGHTHOUSE}, "h").state
+    [result] = _results(final)
+    assert result.output == "The Skerry Head lighthouse was built in [year]."
+    assert {e.text for e in result.evidence} == {result.output, LOG.replace("1874", "[year]")}
+    assert "1874" not in final["final_answer"]
+
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("tool_authorization:\n  rules:\n    - {tools: agent, action: deny}\n")
+    checked = CliRunner().invoke(
+        cadre, ["policies", "check", str(policy), "--team-config", str(team)]
+    )
+    assert checked.exit_code == 0, checked.output
+    policy.write_text("tool_authorization:\n  rules:\n    - {tools: agnet, action: deny}\n")
+    typo = CliRunner().invoke(cadre, ["policies", "check", str(policy), "--team-config", str(team)])
+    assert "the team has no tool 'agnet' (its tools: agent)" in one_line_error(typo)
