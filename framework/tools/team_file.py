@@ -36,6 +36,7 @@ from framework.models.specs import anchored_spec, parse_model_spec
 from framework.tools._calls import as_tool
 from framework.tools._mcp_config import McpServer
 from framework.tools.remote_specs import RemoteGraphSpec, RemoteSpec, a2a_spec
+from framework.tools.team_phases import KIND_NAME, PhaseSpec, names_file, step_problems
 
 __all__ = [
     "BUILTIN_KINDS",
@@ -60,7 +61,7 @@ class KindSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,39}$")
+    name: str = Field(pattern=KIND_NAME)
     description: str = ""
     builtin: Literal["search", "table"] | None = None
     tools: list[str] = Field(default_factory=list)
@@ -115,8 +116,7 @@ class KindSpec(BaseModel):
     @property
     def includes_file(self) -> bool:
         """Whether ``team`` names a team file (else an installed team)."""
-        team = self.team or ""
-        return "/" in team or team.endswith((".yaml", ".yml"))
+        return names_file(self.team or "")
 
 
 class TeamFile(BaseModel):
@@ -128,11 +128,23 @@ class TeamFile(BaseModel):
     max_parallel: int | None = Field(default=None, ge=1)
     review: list[Literal["plan", "tasks", "answer"]] = Field(default_factory=list)
     models: dict[str, str] = Field(default_factory=dict)
-    kinds: list[KindSpec] = Field(min_length=1)
+    kinds: list[KindSpec] = Field(default_factory=list, min_length=1)
+    phases: list[PhaseSpec] = Field(default_factory=list, min_length=1)
+    """A coordinator's steps around teams, instead of ``kinds`` (see :mod:`.team_phases`)."""
     mcp_servers: list[dict[str, Any]] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _consistent(self) -> TeamFile:
+        if bool(self.kinds) == bool(self.phases):
+            raise ValueError(
+                "a team file declares kinds (a team) or phases (a coordinator of teams): one"
+            )
+        extra = [key for key in _TEAM_ONLY if getattr(self, key)]
+        if self.phases and extra:
+            raise ValueError(
+                f"a coordinator file (phases) declares name and phases only, not "
+                f"{', '.join(extra)}: the files of its teams declare those"
+            )
         unknown_roles = sorted(set(self.models) - {"default", *ROLES})
         if unknown_roles:
             raise ValueError(
@@ -145,6 +157,9 @@ class TeamFile(BaseModel):
         return self
 
 
+_TEAM_ONLY = ("max_parallel", "review", "models", "mcp_servers")
+
+
 class LoadedTeamFile:
     """A checked team file: its settings, its tools imported, its servers declared.
 
@@ -153,8 +168,8 @@ class LoadedTeamFile:
         spec: What it declares.
         tools: Kind name -> its Python tools.
         servers: Server name -> its declaration (paths resolved against the file's folder).
-        subteams: Kind name -> the team it runs: an included file (checked) or an installed
-            team's name.
+        subteams: Kind (or team phase) name -> the team it runs: an included file (checked)
+            or an installed team's name.
     """
 
     def __init__(
@@ -209,29 +224,47 @@ def _load(path: Path, chain: tuple[Include, ...]) -> LoadedTeamFile:
     except ConfigError as error:
         raise _included(error, chain) from None
     problems: list[str] = []
-    for index, kind in enumerate(loaded.spec.kinds):
-        if kind.team is None:
-            continue
-        at = ("kinds", index, "team")
-        if kind.includes_file:
-            here = (*chain, (loaded.path, where.line(at)))
-            target = (loaded.path.parent / kind.team).expanduser().resolve()
-            _refuse_cycle(target, here)
-            if target.is_file():
-                loaded.subteams[kind.name] = _load(target, here)
-            else:
-                problems.append(where.at(at, f"no team file {target}"))
-            continue
-        installed = sorted(point.name for point in entry_points(group=TEAMS_GROUP))
-        if kind.team in installed:
-            loaded.subteams[kind.name] = kind.team
-        else:
-            known = ", ".join(installed)
-            problems.append(where.at(at, f"no installed team {kind.team!r}: one of {known}"))
+    teams = [
+        (kind.name, ("kinds", index), kind.team) for index, kind in enumerate(loaded.spec.kinds)
+    ]
+    teams += [
+        (phase.steps[0], ("phases", index), phase.team)
+        for index, phase in enumerate(loaded.spec.phases)
+    ]
+    for name, at, team in teams:
+        if team is not None:
+            problem = _include(loaded, name, team, where=where, at=(*at, "team"), chain=chain)
+            problems.extend([problem] if problem else [])
     if problems:
         invalid_file = ConfigError(f"team file {loaded.path} is invalid: " + "; ".join(problems))
         raise _included(invalid_file, chain)
     return loaded
+
+
+def _include(
+    loaded: LoadedTeamFile,
+    name: str,
+    team: str,
+    *,
+    where: Where,
+    at: tuple[str | int, ...],
+    chain: tuple[Include, ...],
+) -> str | None:
+    """File the team ``team`` (named at ``at``) as ``loaded``'s subteam ``name``: an included
+    file, checked (a cycle refused), or an installed team; the problem when there is none."""
+    if names_file(team):
+        here = (*chain, (loaded.path, where.line(at)))
+        target = (loaded.path.parent / team).expanduser().resolve()
+        _refuse_cycle(target, here)
+        if not target.is_file():
+            return where.at(at, f"no team file {target}")
+        loaded.subteams[name] = _load(target, here)
+        return None
+    installed = sorted(point.name for point in entry_points(group=TEAMS_GROUP))
+    if team not in installed:
+        return where.at(at, f"no installed team {team!r}: one of {', '.join(installed)}")
+    loaded.subteams[name] = team
+    return None
 
 
 def _refuse_cycle(target: Path, chain: tuple[Include, ...]) -> None:
@@ -271,6 +304,7 @@ def _checked(path: Path) -> tuple[LoadedTeamFile, Where]:
     spec = spec.model_copy(update={"models": models})
     for index, kind in enumerate(spec.kinds):
         problems.extend(_kind_problems(where, index, kind, servers))
+    problems += [where.at(("phases", i), problem) for i, problem in step_problems(spec.phases)]
     tools: dict[str, list[BaseTool]] = {}
     with _importable(path.parent):
         for index, kind in enumerate(spec.kinds):

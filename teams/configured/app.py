@@ -31,6 +31,7 @@ from framework.tools.team_file import ROLES, KindSpec, LoadedTeamFile, load_team
 from framework.tools.worker import TOOL_WORKER_SYSTEM, ToolWorker
 from teams.analyst.planning import KindChoosingPlanner
 from teams.analyst.tables import TableIndex, TableWorker
+from teams.configured.coordinator import phased_team
 from teams.configured.planning import RenamingPlanner
 from teams.research.graph import build_research_team, model_roles, offline_roles
 from teams.research.prompts import ResearchPrompts
@@ -76,8 +77,10 @@ class FileTeam:
         missing key or provider package is refused before any work."""
 
     def __call__(self, setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
-        """The team's graph for one run."""
+        """The team's graph for one run (a coordinator of nested teams for ``phases:``)."""
         spec = self.loaded.spec
+        if spec.phases:
+            return phased_team(spec, setup, self.subteam)
         memory = ResearchMemory(setup.store, scope=setup.memory_scope)
         descriptions = {kind.name: _description(kind) for kind in spec.kinds}
         models = _Models(self.loaded, setup.model)
@@ -123,7 +126,7 @@ class FileTeam:
         if kind.builtin == "table":
             return TableWorker(tables)
         if kind.team is not None:
-            return self._subteam(kind.name, setup)
+            return self.subteam(kind.name, setup)
         if kind.remote_graph is not None:
             return RemoteGraphWorker(kind.name, kind.remote_graph, _description(kind))
         if kind.a2a is not None:
@@ -142,9 +145,10 @@ class FileTeam:
 
         return DeferredWorker(build, tools=tools, servers=servers)
 
-    def _subteam(self, kind: str, setup: TeamSetup) -> TeamWorker:
-        """The team of kind ``kind``, nested: the run's setup, policies and budget (its own
-        review points only), compiled without a checkpointer so that it takes the run's."""
+    def subteam(self, kind: str, setup: TeamSetup) -> TeamWorker:
+        """The team of kind (or team phase) ``kind``, nested: the run's setup, policies and
+        budget (its own review points only), compiled without a checkpointer so that it takes
+        the run's."""
         graph = self.subteams[kind](replace(setup, review=frozenset()))
         inherit_policies(graph, setup.middleware)
         sub = self.loaded.subteams[kind]

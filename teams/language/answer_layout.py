@@ -22,6 +22,7 @@ NoteTitle = Literal[
     "Memory",
     "Review",
     "Sources",
+    "Assessment",
 ]
 """The titles of cadre's note sections: what they hold is never a claim."""
 

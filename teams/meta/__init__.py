@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from teams.meta.assessors import Assessor, CitationCompliance, EvidenceRisk
-from teams.meta.graph import MetaState, Phase, build_meta_coordinator, build_phased_coordinator
+from teams.meta.graph import (
+    MetaState,
+    Phase,
+    build_coordinator,
+    build_meta_coordinator,
+    build_phased_coordinator,
+)
 
 __all__ = [
     "Assessor",
@@ -11,6 +17,7 @@ __all__ = [
     "EvidenceRisk",
     "MetaState",
     "Phase",
+    "build_coordinator",
     "build_meta_coordinator",
     "build_phased_coordinator",
 ]

@@ -7,29 +7,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
 from langgraph.graph import StateGraph
 
 from framework.runs.teams import TeamSetup
 from teams.extraction.app import extraction_team
 from teams.hypothesis.app import hypothesis_team
-from teams.meta.assessors import CitationCompliance, EvidenceRisk
+from teams.meta.assessors import Assessor, CitationCompliance, EvidenceRisk
 from teams.meta.graph import Phase, build_phased_coordinator
 from teams.meta.model_assessors import ModelCompliance, ModelRisk
 from teams.research.app import research_team
 from teams.supervisor.app import supervisor_team
 
-__all__ = ["meta_coordinator", "meta_hypothesis", "meta_knowledge"]
+__all__ = ["assessors", "meta_coordinator", "meta_hypothesis", "meta_knowledge"]
+
+
+def assessors(model: BaseChatModel | None) -> dict[str, Assessor]:
+    """The assessors by name (``risk``, ``compliance``): model-backed given a model."""
+    if model is not None:
+        return {"risk": ModelRisk(model), "compliance": ModelCompliance(model)}
+    return {"risk": EvidenceRisk(), "compliance": CitationCompliance()}
 
 
 def _coordinator(
     setup: TeamSetup, phases: Sequence[tuple[str, Phase]]
 ) -> StateGraph[Any, Any, Any, Any]:
-    risk, compliance = (
-        (ModelRisk(setup.model), ModelCompliance(setup.model))
-        if setup.model is not None
-        else (EvidenceRisk(), CitationCompliance())
-    )
-    return build_phased_coordinator(phases, risk, compliance, setup.middleware)
+    chosen = assessors(setup.model)
+    return build_phased_coordinator(phases, chosen["risk"], chosen["compliance"], setup.middleware)
 
 
 def meta_coordinator(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:

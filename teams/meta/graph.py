@@ -1,7 +1,9 @@
 """The MetaCoordinator: intake -> research_team (subgraph) -> risk_assessment -> compliance_check.
 
 :func:`build_phased_coordinator` runs several teams in order instead of one research team (the
-extraction team, then the memory supervisor team, for ``--team meta-knowledge``).
+extraction team, then the memory supervisor team, for ``--team meta-knowledge``), and
+:func:`build_coordinator` any ordered list of steps (:mod:`teams.meta.steps`), as a team
+file's ``phases:`` declares them.
 
 The research team is one node: its compiled graph. Keys the two states share (question, plan,
 tasks, worker_results, consolidated, final_answer, memory_writes, reflection, iteration, the
@@ -18,11 +20,8 @@ from itertools import pairwise
 from typing import Annotated, Any
 
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.state import CompiledStateGraph
 
-from framework.engine.builder import compile_team
 from framework.engine.middleware import Middleware
-from framework.engine.nodes.team_node import TeamNode
 from framework.engine.records import (
     Evidence,
     Finding,
@@ -32,7 +31,6 @@ from framework.engine.records import (
     Task,
     WorkerResult,
 )
-from framework.engine.runtime import NodeContext
 from framework.engine.state import (
     GovernedState,
     append_unique,
@@ -42,13 +40,17 @@ from framework.engine.state import (
     merge_tasks,
 )
 from framework.errors import ConfigError
-from framework.policy import inherit_policies
 from framework.review.records import AuditEntry
 from teams.meta.assessors import Assessor
+from teams.meta.steps import TEAM, Assess, Intake, NestedTeam, Phase, Step, Subteam
 
-__all__ = ["MetaState", "Phase", "build_meta_coordinator", "build_phased_coordinator"]
-
-TEAM = "meta"
+__all__ = [
+    "MetaState",
+    "Phase",
+    "build_coordinator",
+    "build_meta_coordinator",
+    "build_phased_coordinator",
+]
 
 
 class MetaState(GovernedState, total=False):
@@ -67,31 +69,6 @@ class MetaState(GovernedState, total=False):
     rejections: Annotated[dict[str, str], merge_by_id]
     evidence: list[Evidence]
     findings: Annotated[dict[str, list[Finding]], merge_by_id]
-
-
-def _intake(state: MetaState, context: NodeContext) -> dict[str, Any]:
-    question = " ".join(state.get("question", "").split())
-    if not question:
-        raise ConfigError("the question is empty: pass the question to research")
-    finding = Finding(
-        phase="intake", severity="info", message=f"question of {len(question.split())} words"
-    )
-    context.emit("intake", question=question)
-    return {"question": question, "findings": {"intake": [finding]}}
-
-
-def _assessment(phase: str, assessor: Assessor) -> Any:
-    def body(state: MetaState, context: NodeContext) -> dict[str, Any]:
-        findings = [Finding.model_validate(f) for f in assessor.assess(state, context)]
-        context.emit(phase, findings=[f.model_dump() for f in findings])
-        return {"findings": {phase: findings}}
-
-    return body
-
-
-Phase = StateGraph[Any, Any, Any, Any] | CompiledStateGraph[Any, Any, Any, Any]
-"""A team run as one node of the coordinator: any graph whose state has ``question`` and
-``final_answer``."""
 
 
 def build_meta_coordinator(
@@ -120,22 +97,32 @@ def build_phased_coordinator(
     for name, assessor in (("risk", risk), ("compliance", compliance)):
         if not isinstance(assessor, Assessor):
             raise ConfigError(f"{name} must implement assess(state, context): got {assessor!r}")
-    names = [name for name, _ in phases]
-    taken = {"intake", "risk_assessment", "compliance_check"}
-    if not names or len(set(names)) < len(names) or taken & set(names):
-        raise ConfigError(
-            f"phases {names} must be at least one, with unique names other than {sorted(taken)}"
-        )
+    steps: list[Step] = [
+        Intake(),
+        *(Subteam(name, team) for name, team in phases),
+        Assess("risk_assessment", risk),
+        Assess("compliance_check", compliance),
+    ]
+    return build_coordinator(steps, middleware)
+
+
+def build_coordinator(
+    steps: Sequence[Step], middleware: Sequence[Middleware] = (), team: str = TEAM
+) -> StateGraph[Any, Any, Any, Any]:
+    """A coordinator graph (uncompiled) running ``steps`` in order, its own nodes named as
+    team ``team``. Policy middleware in ``middleware`` governs its teams' nodes too (before
+    their own policies).
+
+    Raises:
+        ConfigError: No team step, or a step name given twice.
+    """
+    names = [step.name for step in steps]
+    teams = [step.name for step in steps if isinstance(step, Subteam | NestedTeam)]
+    if not teams or len(set(names)) < len(names):
+        raise ConfigError(f"steps {names} must be at least one team, with unique names")
     graph = StateGraph(MetaState)
-    graph.add_node("intake", TeamNode("intake", TEAM, _intake, middleware=middleware))
-    for name, team in phases:
-        inherit_policies(team, middleware)
-        compiled = compile_team(team, name=name) if isinstance(team, StateGraph) else team
-        graph.add_node(name, compiled)
-    for phase, assessor in (("risk_assessment", risk), ("compliance_check", compliance)):
-        body = _assessment(phase, assessor)
-        graph.add_node(phase, TeamNode(phase, TEAM, body, middleware=middleware))
-    order = [START, "intake", *names, "risk_assessment", "compliance_check", END]
-    for before, after in pairwise(order):
+    for step in steps:
+        graph.add_node(step.name, step.node(team, middleware, teams))
+    for before, after in pairwise([START, *names, END]):
         graph.add_edge(before, after)
     return graph
