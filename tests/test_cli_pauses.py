@@ -38,7 +38,7 @@ def test_a_team_files_review_point_pauses_visibly(tmp_path: Path) -> None:
     ran = _cadre(home, *args, "--thread", "t1")
     assert ran.exit_code == 0, ran.output
     assert "paused for review: thread t1 has 1 pending request(s)" in ran.stdout
-    assert "plan review  at support" in ran.stdout
+    assert "plan review  at team support" in ran.stdout
     assert "cadre approve t1 --revision " in ran.stdout
     assert "cadre edit t1 --plan FILE --revision " in ran.stdout
     assert "cadre reject t1 TASK_ID... --reason TEXT --revision " in ran.stdout
@@ -63,7 +63,7 @@ def test_a_policy_that_asks_pauses_visibly(tmp_path: Path) -> None:
     ran = _cadre(home, *args, "--policy", str(policy), "--thread", "t1")
     assert ran.exit_code == 0, ran.output
     assert "paused for review: thread t1 has 1 pending request(s)" in ran.stdout
-    assert "policy review  at research (node memory_curator)" in ran.stdout
+    assert "policy review  at team research (node memory_curator)" in ran.stdout
     assert "policy approval asks at before_node on memory_curator" in ran.stdout
     assert "cadre approve t1 --revision " in ran.stdout
     assert "cadre reject t1 --reason TEXT --revision " in ran.stdout

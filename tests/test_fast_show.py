@@ -16,7 +16,9 @@ snapshot read from the checkpoints, and through the thread's app compiled read-o
 * ``failed``: a run whose formatter raised;
 * ``stopped``: a run stopped before its workers (interrupted);
 * ``file-review``: a team file's own ``review: [plan]``;
-* ``file-tools``: a team file with a tool kind, run on a scripted model.
+* ``file-tools``: a team file with a tool kind, run on a scripted model;
+* ``nested``: a team file three levels deep (``team:`` kinds) paused at the plan review of its
+  innermost team (shown with the nested teams' tasks under the task that ran them).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from framework.memory import MiniLMEmbedder
 from framework.persistence.reader import SavedCheckpoint
 from framework.retention.pruning import statuses_of
 from framework.retention.snapshot import thread_snapshot
+from framework.retention.tree import nested_runs
 from framework.review import (
     AnyReviewRequest,
     pending,
@@ -63,6 +66,8 @@ from tests.roles import make_roles
 from tests.test_checkpoint_reader import stored_form
 from tests.test_cli_daily import RUNTIME, _imported_by, loaded
 from tests.test_local_models import SCRIPT
+from tests.test_nested_reviews import _conf as nested_files
+from tests.test_nested_teams import QUESTION as NESTED_QUESTION
 from tests.test_retention import BrokenFormatter, FormatterError
 
 QUESTION = "How are runs checkpointed? How do workers retry transient errors?"
@@ -72,7 +77,7 @@ REVIEWED_FILE = "name: support\nreview: [plan]\nkinds:\n  - name: docs\n    buil
 README = Path(__file__).parent.parent / "README.md"
 THREADS = (
     "done", "plan", "tasks", "answer", "tasks-part", "policy", "meta-policy", "rejected",
-    "failed", "stopped", "file-review", "file-tools",
+    "failed", "stopped", "file-review", "file-tools", "nested",
 )  # fmt: skip
 runner = CliRunner()
 
@@ -157,6 +162,8 @@ def home(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -> 
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(folder)
         made.ok("run", "What is 6 times 7?", *base, "file-tools", *_tool_team_file(folder))
+    top, _ = nested_files(root / "nested")
+    made.ok("run", NESTED_QUESTION, *base, "nested", "--team-config", str(top))
     return made
 
 
@@ -175,7 +182,8 @@ def _compiled(made: Home, thread: str) -> tuple[list[str], dict[str, Any], list[
         requests = pending(launched.app, thread)
         [status] = statuses_of(launched.checkpointer, thread)
         points = paused_at(launched.app)
-    return thread_lines(info, status, values, requests, points), values, requests
+        nested = nested_runs(launched.checkpointer, thread)
+    return thread_lines(info, status, values, requests, points, nested), values, requests
 
 
 def _read(made: Home, thread: str) -> tuple[dict[str, Any], list[AnyReviewRequest]]:
@@ -188,7 +196,9 @@ def test_the_home_has_a_thread_of_every_status(home: Home) -> None:
     listed = home.ok("threads").stdout
     rows = {line.split()[0]: line for line in listed.splitlines()[1:]}
     assert set(rows) == set(THREADS)
-    paused = ("plan", "tasks", "answer", "tasks-part", "policy", "meta-policy", "file-review")
+    paused = (
+        "plan", "tasks", "answer", "tasks-part", "policy", "meta-policy", "file-review", "nested",
+    )  # fmt: skip
     for thread in paused:
         assert "  paused at review  " in rows[thread], rows[thread]
     for thread in ("done", "file-tools"):
@@ -285,6 +295,7 @@ def test_show_and_reviews_compile_no_graph(home: Home, monkeypatch: pytest.Monke
         ["show", "failed"],
         ["show", "stopped"],
         ["show", "file-review"],
+        ["show", "nested"],
         ["reviews"],
         ["reviews", "--thread", "tasks-part"],
     ],

@@ -84,7 +84,7 @@ def test_a_policy_asks_and_a_reviewer_approves_or_rejects(
         )  # fmt: skip
         assert started.exit_code == 0, started.output
     listed = _cadre(home, "reviews")
-    assert listed.output.count("policy review  at research (node memory_curator)") == 2
+    assert listed.output.count("policy review  at team research (node memory_curator)") == 2
     assert "policy approval asks at before_node on memory_curator" in listed.output
 
     approved = _cadre(home, "approve", "t1")

@@ -115,7 +115,8 @@ def test_run_with_review_pauses_and_prints_the_requests_and_how_to_continue(cadr
     assert out.startswith(
         f"paused for review: thread t1 has 1 pending request(s) (revision {revision})\n"
     )
-    assert f"{plan_id}  plan review  at research_team/research (node plan_review)" in out
+    where = "node research_team > team research"
+    assert f"{plan_id}  plan review  at {where} (node plan_review)" in out
     assert "q3  search    pending   Who approves the plan" in out
     assert "allowed: approve, edit_plan, edit_tasks, reject_tasks" in out
     home = f"--revision {revision} --home {cadre.home}"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from framework.cli.common import REVIEWER_VARIABLE
+from framework.engine.nesting import namespace_nodes
 from framework.engine.records import Plan, Task
 from framework.policy.records import PolicyEntry, usage_totals
 from framework.retention.pruning import ThreadStatus
@@ -27,6 +28,7 @@ from framework.review.records import PolicyReview
 from framework.runs.spec import RunSpec
 
 if TYPE_CHECKING:
+    from framework.retention.tree import NestedRun
     from framework.runs.runner import RunResult
 
 __all__ = [
@@ -83,8 +85,7 @@ def kind_label(kind: str) -> str:
 def request_lines(request: AnyReviewRequest, *, subject: bool = True) -> list[str]:
     """A request: its id, kind and team path, what to review (unless ``subject`` is False),
     and the decisions it allows."""
-    where = "/".join(request.path) or "top"
-    lines = [f"{request.id}  {kind_label(request.kind)}  at {where} (node {request.node})"]
+    lines = [f"{request.id}  {kind_label(request.kind)}  at {request.place} (node {request.node})"]
     lines += [f"    {line}" for line in _subject(request)] if subject else []
     lines.append(f"    allowed: {', '.join(request.allowed)}")
     return lines
@@ -132,10 +133,11 @@ def _plan_lines(plan: Plan | None) -> list[str]:
 
 
 def _audit_line(entry: AuditEntry) -> str:
+    where = f" at {entry.where}" if entry.where else ""
     reason = f": {entry.reason}" if entry.reason else ""
     return (
         f"{entry.at}  {entry.reviewer}  {entry.decision_kind} on "
-        f"{kind_label(entry.request_kind)} {entry.request_id}{reason}"
+        f"{kind_label(entry.request_kind)} {entry.request_id}{where}{reason}"
     )
 
 
@@ -157,10 +159,12 @@ def thread_lines(
     values: Mapping[str, Any],
     requests: Sequence[AnyReviewRequest],
     review_points: Iterable[str] = (),
+    nested: Mapping[str, NestedRun] | None = None,
 ) -> list[str]:
     """``cadre show``: the thread's settings, status (as ``cadre threads`` names it), plan,
-    tasks with status, requests and answer; ``review_points`` are those its team pauses at
-    besides the recorded ``--review`` (a team file's)."""
+    tasks with status (under each, the tasks of the team it ran, from ``nested``), requests,
+    audit trail and answer; ``review_points`` are those its team pauses at besides the
+    recorded ``--review`` (a team file's)."""
     thread_id = status.thread_id
     review = ",".join(sorted({*info.review, *review_points})) or "none"
     versions = ", ".join(f"{name} v{version}" for name, version in info.prompt_versions)
@@ -173,12 +177,8 @@ def thread_lines(
         *_plan_lines(values.get("plan")),
     ]
     tasks: Mapping[str, Task] = values.get("tasks") or {}
-    rejections: Mapping[str, str] = values.get("rejections") or {}
     lines.append(f"tasks: {len(tasks)}")
-    lines += [
-        f"  {_task_line(task, rejections.get(task.id) if task.status == 'rejected' else None)}"
-        for task in tasks.values()
-    ]
+    lines += _task_lines(values, nested or {}, "  ")
     lines.append(f"pending: {len(requests)}")
     lines += [
         f"  {line}"
@@ -192,6 +192,23 @@ def thread_lines(
     answer = values.get("final_answer") or values.get("consolidated") or ""
     label = "answer" if status.status == "done" else "draft answer"
     lines += [f"{label}:", answer] if answer else [f"{label}: none yet"]
+    return lines
+
+
+def _task_lines(
+    values: Mapping[str, Any], nested: Mapping[str, NestedRun], indent: str
+) -> list[str]:
+    """A team's tasks, each followed by the tasks of the team it ran (indented)."""
+    rejections: Mapping[str, str] = values.get("rejections") or {}
+    lines = []
+    for task in (values.get("tasks") or {}).values():
+        reason = rejections.get(task.id) if task.status == "rejected" else None
+        lines.append(f"{indent}{_task_line(task, reason)}")
+        run = nested.get(task.id)
+        if run is not None:
+            count = len(run.values.get("tasks") or {})
+            lines.append(f"{indent}    team {run.nesting.team}: {count} task(s)")
+            lines += _task_lines(run.values, run.below, indent + "      ")
     return lines
 
 
@@ -231,8 +248,7 @@ def policy_lines(info: RunSpec, values: Mapping[str, Any]) -> list[str]:
 def namespace_path(checkpoint_ns: str) -> str:
     """A checkpoint namespace as the path of nodes it is under (``research_team``), or
     ``top`` for the top-level graph."""
-    parts = [part.split(":")[0] for part in checkpoint_ns.split("|") if part]
-    return "/".join(parts) or "top"
+    return "/".join(namespace_nodes(checkpoint_ns)) or "top"
 
 
 def _history_line(checkpoint: str, step: str, graph: str, node: str, summary: str) -> str:

@@ -16,9 +16,11 @@ import typer
 
 from framework.cli._render import request_lines, thread_lines
 from framework.database.home import resolve_home
+from framework.engine.nesting import nesting_at
 from framework.errors import ConfigError, ReviewError
 from framework.retention.pruning import statuses_of
 from framework.retention.snapshot import ThreadSnapshot, thread_ids, thread_snapshot
+from framework.retention.tree import nested_runs
 from framework.review import ReviewKind, pending_revision, requests_in
 from framework.runs.spec import RunSpec
 from framework.runs.stores import open_reader
@@ -40,12 +42,19 @@ imported here either)."""
 
 
 def merged_values(snapshot: StateSnapshot | ThreadSnapshot) -> dict[str, Any]:
-    """A thread's values with those of the subgraphs it is paused in laid over them."""
+    """A thread's values with those of the subgraphs it is paused in laid over them (not a
+    team's behind a worker kind: that one is a task's, shown under it)."""
     values = dict(snapshot.values)
     for task in snapshot.tasks:
-        if isinstance(task.state, tuple):  # a subgraph's snapshot, not its config (a dict)
-            values.update(merged_values(task.state))
+        below = task.state
+        if isinstance(below, tuple) and not _nested_team(below):  # a snapshot, not a config
+            values.update(merged_values(below))
     return values
+
+
+def _nested_team(snapshot: StateSnapshot | ThreadSnapshot) -> bool:
+    namespace = str(snapshot.config["configurable"].get("checkpoint_ns", ""))
+    return nesting_at(namespace, snapshot.metadata) is not None
 
 
 def team_review_points(team: str) -> frozenset[str]:
@@ -121,7 +130,8 @@ def show_thread(thread: str, home: Path | None) -> None:
         info = thread_spec(saver, thread, where=str(data_home.root))
         snapshot = thread_snapshot(saver, thread)
         [status] = statuses_of(saver, thread)
+        nested = nested_runs(saver, thread)
     points = team_review_points(info.team)
     requests = requests_in(snapshot, thread)
-    lines = thread_lines(info, status, merged_values(snapshot), requests, points)
+    lines = thread_lines(info, status, merged_values(snapshot), requests, points, nested)
     typer.echo("\n".join(lines))

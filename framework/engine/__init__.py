@@ -1,6 +1,7 @@
 """The engine: how a team runs (state and its merge rules, records, typed routing, roles, the
 builder, node middleware, node bodies, retrying, dispatch limits, stop rules, worker kinds, a
-team as a worker kind, the YAML reader of team, policy and retention files).
+team as a worker kind and where it nests in the tree, the YAML reader of team, policy and
+retention files).
 
 It may import only :mod:`framework.errors` and the records and review points a team's state and
 graph hold (:mod:`framework.review`, :mod:`framework.policy` records); never storage, runs,
@@ -37,6 +38,10 @@ if TYPE_CHECKING:
         arun_chain,
         check_middleware,
         run_chain,
+    )
+    from framework.engine.nesting import (
+        NESTING_KEY,
+        Nesting,
     )
     from framework.engine.records import (
         SCHEMA_VERSION,
@@ -100,6 +105,7 @@ if TYPE_CHECKING:
         StopRule,
     )
     from framework.engine.team_worker import (
+        TeamResult,
         TeamWorker,
         team_result,
     )
@@ -114,6 +120,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CONTROL_SIGNALS",
     "MESSAGE_LIMIT",
+    "NESTING_KEY",
     "NODES",
     "PLANNER_ROUTES",
     "REVIEWER_ROUTES",
@@ -130,6 +137,7 @@ __all__ = [
     "IterationBound",
     "MemoryFact",
     "Middleware",
+    "Nesting",
     "NodeCall",
     "NodeContext",
     "Plan",
@@ -147,6 +155,7 @@ __all__ = [
     "Task",
     "TaskReplacement",
     "TaskStatus",
+    "TeamResult",
     "TeamSettings",
     "TeamState",
     "TeamWorker",
@@ -250,6 +259,7 @@ __getattr__ = lazy_exports(
             "read_signal",
             "read_step",
         ),
+        "framework.engine.nesting": ("NESTING_KEY", "Nesting"),
         "framework.engine.runtime": ("NodeContext",),
         "framework.engine.state": (
             "MESSAGE_LIMIT",
@@ -270,7 +280,7 @@ __getattr__ = lazy_exports(
             "IterationBound",
             "StopRule",
         ),
-        "framework.engine.team_worker": ("TeamWorker", "team_result"),
+        "framework.engine.team_worker": ("TeamResult", "TeamWorker", "team_result"),
         "framework.engine.worker_kinds": (
             "WorkerKind",
             "WorkerKinds",

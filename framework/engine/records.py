@@ -95,6 +95,12 @@ class WorkerResult(Record):
     """What the worker execution used under policies, keyed by the execution, until the
     aggregator files it in the team's ``usage`` (one state write per task instead of two)."""
 
+    def carried(self) -> tuple[WorkerResult, dict[str, Any]]:
+        """This result as the team's state keeps it, and what else its task writes to that
+        state: nothing here; a nested team's decisions (see
+        :class:`~framework.engine.team_worker.TeamResult`)."""
+        return self, {}
+
 
 class Plan(Record):
     """What the planner decided: tasks to run, or a direct answer."""

@@ -10,6 +10,9 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import get_runtime
 from langgraph.store.base import BaseStore
 
+from framework.engine.nesting import NESTING_KEY, Nesting, namespace_nodes
+from framework.engine.records import Task
+
 __all__ = ["NodeContext"]
 
 
@@ -22,7 +25,8 @@ class NodeContext:
     """What a node knows about its execution: names, thread, checkpoint, store, event stream.
 
     ``checkpoint_ns`` is the namespace of the graph the node runs in ("" at the top, the
-    subgraph's path when nested) and ``checkpoint_id`` the checkpoint its step started from.
+    subgraph's path when nested) and ``checkpoint_id`` the checkpoint its step started from;
+    ``nesting`` is where its team runs when it is a team behind a worker kind (None otherwise).
     """
 
     node: str
@@ -31,6 +35,7 @@ class NodeContext:
     checkpoint_ns: str = ""
     checkpoint_id: str | None = None
     store: BaseStore | None = None
+    nesting: Nesting | None = None
     writer: Any = field(default=_discard, repr=False)
     trace_filters: list[Callable[[str], str]] = field(
         default_factory=list, repr=False, compare=False
@@ -42,6 +47,7 @@ class NodeContext:
     def from_config(cls, node: str, team: str, config: RunnableConfig) -> NodeContext:
         """Build the context of a node from the run config LangGraph passes to it."""
         configurable = config.get("configurable") or {}
+        metadata = config.get("metadata") or {}
         task_ns = configurable.get("checkpoint_ns", "")
         graph_ns = task_ns.rpartition("|")[0]  # the node's task is the last segment
         checkpoints = configurable.get("checkpoint_map") or {}
@@ -56,8 +62,41 @@ class NodeContext:
             checkpoint_ns=graph_ns,
             checkpoint_id=configurable.get("checkpoint_id") or checkpoints.get(graph_ns),
             store=runtime.store if runtime is not None else None,
+            nesting=Nesting.loads(metadata.get(NESTING_KEY)),
             writer=runtime.stream_writer if runtime is not None else _discard,
         )
+
+    def path(self) -> list[str]:
+        """Where the node is in the hierarchy: the worker kinds and subgraph nodes its team runs
+        under, then its team (``["research_team", "research"]`` inside the MetaCoordinator,
+        ``["deep", "leaf"]`` for team ``leaf`` behind kind ``deep``)."""
+        _, below = self._above_and_below()
+        return [*(self.nesting.path if self.nesting else ()), *below, self.team]
+
+    def where(self) -> str:
+        """:meth:`path` in words, with the team and task of each worker kind it runs under:
+        ``team top > kind deep (task q0) > team leaf``; ``node research_team > team research``."""
+        above, below = self._above_and_below()
+        return " > ".join([*above, *(f"node {node}" for node in below), f"team {self.team}"])
+
+    def nested(self, task: Task, team: str) -> Nesting:
+        """Where team ``team`` runs when this node runs it for ``task`` (in its namespace)."""
+        return Nesting(
+            team=team,
+            depth=len(namespace_nodes(self.checkpoint_ns)) + 1,
+            task=task.id,
+            kind=task.kind,
+            path=(*self.path()[:-1], task.kind),
+            where=f"{self.where()} > kind {task.kind} (task {task.id})",
+        )
+
+    def _above_and_below(self) -> tuple[list[str], list[str]]:
+        """The words down to the task its team runs (none at the top), and the subgraph nodes
+        between that and the node's graph."""
+        nodes = namespace_nodes(self.checkpoint_ns)
+        if self.nesting is None:
+            return [], nodes
+        return [self.nesting.where], nodes[self.nesting.depth :]
 
     def for_trace(self, text: str) -> str:
         """``text`` as the execution's policies let it into a span (content capture)."""

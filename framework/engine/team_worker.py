@@ -4,9 +4,12 @@ Each task runs the compiled team with the task's description as its question. Th
 invoked from inside the worker node, so it runs as a subgraph of the run: LangGraph hands it the
 node's config (thread, checkpointer and a checkpoint namespace of its own under the task's,
 callbacks, store), a pause inside it pauses the run, and the policies of its nodes see the same
-thread as the parent's (a budget counts both). Its answer and the evidence its workers cited
+thread as the parent's (a budget counts both). Its nodes know where it runs (the task and kind,
+and the path down to it: :class:`~framework.engine.nesting.Nesting`), so a review it pauses for
+names its place in the tree. Its answer and the evidence its workers cited
 (sources ``path:line`` as they were) come back as the task's result, with what its nodes used
-under policies, so the parent's state keeps the usage of the whole tree.
+under policies, so the parent's state keeps the usage of the whole tree, and the decisions made
+in it (human reviews, policies), which go to the parent's audit trails: one trail for the tree.
 """
 
 from __future__ import annotations
@@ -14,13 +17,33 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from pydantic import Field
+
+from framework.engine.nesting import NESTING_KEY
 from framework.engine.records import Evidence, ReviewVerdict, Task, WorkerResult
 from framework.engine.runtime import NodeContext
+from framework.policy.records import PolicyEntry
+from framework.review.records import AuditEntry
 
 if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
     from langgraph.graph.state import CompiledStateGraph
 
-__all__ = ["TeamWorker", "team_result"]
+__all__ = ["TeamResult", "TeamWorker", "team_result"]
+
+
+class TeamResult(WorkerResult):
+    """A nested team's result with the decisions made in it: the worker node writes them to
+    its team's ``audit`` and ``policy_audit`` and keeps the result without them."""
+
+    audit: list[AuditEntry] = Field(default_factory=list)
+    policy_audit: list[PolicyEntry] = Field(default_factory=list)
+
+    def carried(self) -> tuple[WorkerResult, dict[str, Any]]:
+        """The result as a plain :class:`WorkerResult`, and the trails that are not empty."""
+        fields = {name: getattr(self, name) for name in WorkerResult.model_fields}
+        trails = {"audit": self.audit, "policy_audit": self.policy_audit}
+        return WorkerResult(**fields), {key: value for key, value in trails.items() if value}
 
 
 class TeamWorker:
@@ -40,12 +63,24 @@ class TeamWorker:
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the task as a nested team (sync graphs)."""
-        return team_result(task, self.name, self.team.invoke({"question": task.description}))
+        final = self.team.invoke({"question": task.description}, self._config(task, context))
+        return self._result(task, final)
 
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the task as a nested team (async graphs)."""
-        final = await self.team.ainvoke({"question": task.description})
-        return team_result(task, self.name, final)
+        config = self._config(task, context)
+        return self._result(task, await self.team.ainvoke({"question": task.description}, config))
+
+    def _config(self, task: Task, context: NodeContext) -> RunnableConfig:
+        """What the nested run adds to the node's config (LangGraph merges it over the node's,
+        so the thread, namespace, checkpointer and callbacks stay the node's): where it runs."""
+        return {"metadata": {NESTING_KEY: context.nested(task, self.name).dumps()}}
+
+    def _result(self, task: Task, final: Mapping[str, Any]) -> TeamResult:
+        """The task's result from the team's final state, with the decisions made in it."""
+        result = team_result(task, self.name, final)
+        trails = {key: final.get(key) or [] for key in ("audit", "policy_audit")}
+        return TeamResult(**dict(result), **trails)
 
 
 def team_result(task: Task, name: str, final: Mapping[str, Any]) -> WorkerResult:

@@ -119,7 +119,7 @@ class _Task:
 
 
 def thread_snapshot(
-    saver: CheckpointReader, thread_id: str, *, values: bool = True
+    saver: CheckpointReader, thread_id: str, *, values: bool = True, checkpoint_ns: str = ""
 ) -> ThreadSnapshot:
     """The thread's state as ``get_state(config, subgraphs=True)`` returns it (see the module
     docstring); an empty snapshot (``created_at`` None) for a thread ``saver`` does not hold.
@@ -129,11 +129,13 @@ def thread_snapshot(
         thread_id: The thread.
         values: Read the values; without, every snapshot's ``values`` are empty (its tasks and
             their interrupts are all a list of review requests needs).
+        checkpoint_ns: The graph to read: the thread's own (""), or a nested one's namespace.
 
     Raises:
         CryptoError: A blob cannot be opened with the saver's keys.
     """
-    return _snapshot(saver, thread_id, "", namespaces(saver, thread_id), values=values)
+    spaces = namespaces(saver, thread_id)
+    return _snapshot(saver, thread_id, checkpoint_ns, spaces, values=values)
 
 
 def thread_ids(saver: CheckpointReader) -> list[str]:

@@ -144,6 +144,7 @@ def decision_entry(request: ReviewRequest, decision: Decision, diff: str = "") -
         request_id=decision.request_id,
         reviewer=decision.reviewer,
         path=request.path,
+        where=request.where,
         diff=diff,
         reason=decision.reason,
     )
@@ -156,6 +157,7 @@ def audit_entry(
     request_id: str,
     reviewer: str,
     path: list[str],
+    where: str = "",
     diff: str = "",
     reason: str = "",
 ) -> AuditEntry:
@@ -167,6 +169,7 @@ def audit_entry(
         reviewer=reviewer,
         at=datetime.now(UTC).isoformat(timespec="microseconds"),
         path=list(path),
+        where=where,
         diff=diff,
         reason=reason,
     )

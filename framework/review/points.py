@@ -109,18 +109,20 @@ class TaskReviewInput(TypedDict):
 
 
 def review_path(context: NodeContext) -> list[str]:
-    """The subgraph nodes a node runs under, then its team: ``["research_team", "research"]``."""
-    nodes = [part.split(":")[0] for part in context.checkpoint_ns.split("|") if part]
-    return [*nodes, context.team]
+    """The subgraph nodes and worker kinds a node runs under, then its team:
+    ``["research_team", "research"]`` (see :meth:`NodeContext.path`)."""
+    return context.path()
 
 
 def review_fields(
     kind: ReviewKind, context: NodeContext, task_kinds: Iterable[str] = ()
 ) -> dict[str, Any]:
-    """The fields every request raised in ``context`` carries: thread, path, node, allowed."""
+    """The fields every request raised in ``context`` carries: thread, path and where, node,
+    allowed."""
     return {
         "thread_id": context.thread_id or "",
         "path": review_path(context),
+        "where": context.where(),
         "node": context.node,
         "checkpoint_ns": context.checkpoint_ns,
         "allowed": list(ALLOWED_DECISIONS[kind]),

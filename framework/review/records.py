@@ -9,8 +9,8 @@ where it is checkpointed (and encrypted) with everything else.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from typing import Annotated, Literal
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
 
@@ -32,6 +32,7 @@ __all__ = [
     "ReviewRequest",
     "TaskReview",
     "pending_revision",
+    "request_place",
 ]
 
 ReviewKind = Literal["plan", "tasks", "answer", "node", "policy"]
@@ -60,8 +61,12 @@ class ReviewRequest(Record):
         id: The id of the interrupt that paused the run; a decision names it.
         kind: The kind of review point.
         thread_id: The thread that is paused.
-        path: Where in the team hierarchy: the subgraph nodes it runs under, then its team
-            (``["research_team", "research"]`` inside the MetaCoordinator).
+        path: Where in the team hierarchy: the subgraph nodes and worker kinds it runs under,
+            then its team (``["research_team", "research"]`` inside the MetaCoordinator,
+            ``["deep", "leaf"]`` for team ``leaf`` behind the kind ``deep``).
+        where: The same in words, with the team and task of each kind it runs under:
+            ``team top > kind deep (task q0) > team leaf`` (empty in a request of an older
+            cadre: read :attr:`place`).
         node: The review node (or the reviewed node) that paused.
         checkpoint_ns: The namespace of the graph that paused ("" at the top).
         allowed: The decisions this request accepts.
@@ -73,10 +78,16 @@ class ReviewRequest(Record):
     kind: ReviewKind
     thread_id: str = ""
     path: list[str] = Field(default_factory=list)
+    where: str = ""
     node: str
     checkpoint_ns: str = ""
     allowed: list[DecisionKind] = Field(default_factory=list)
     task_kinds: list[str] = Field(default_factory=list)
+
+    @property
+    def place(self) -> str:
+        """Where it is, for a reviewer: :attr:`where`, else the path (``top`` for none)."""
+        return request_place({"where": self.where, "path": self.path})
 
 
 class PlanReview(ReviewRequest):
@@ -205,6 +216,7 @@ class AuditEntry(Record):
         reviewer: Who decided.
         at: When it was applied, ISO 8601 UTC.
         path: Where in the team hierarchy (as the request's ``path``).
+        where: The same in words (as the request's ``where``; empty in an older entry).
         diff: A unified diff of what changed (JSON of records, lines of text); empty for an
             approval.
         reason: The reviewer's reason, if any.
@@ -216,6 +228,7 @@ class AuditEntry(Record):
     reviewer: str
     at: str
     path: list[str] = Field(default_factory=list)
+    where: str = ""
     diff: str = ""
     reason: str = ""
 
@@ -244,6 +257,11 @@ class CheckpointSummary(Record):
     node: str
     created_at: str
     summary: str
+
+
+def request_place(request: Mapping[str, Any]) -> str:
+    """:attr:`ReviewRequest.place` of a request read as JSON (an interrupt's value)."""
+    return str(request.get("where") or " / ".join(request.get("path") or ()) or "top")
 
 
 def pending_revision(requests: Sequence[ReviewRequest]) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from framework.errors import ReviewError
-from framework.review.records import AnyReviewRequest, PlanReview
+from framework.review.records import AnyReviewRequest, PlanReview, request_place
 
 __all__ = ["IGNORED", "RESPONSE_TYPES", "inbox_decision", "inbox_fields"]
 
@@ -125,7 +125,7 @@ _ACTIONS = {
 
 def _description(request: Mapping[str, Any], allowed: set[str], config: Mapping[str, bool]) -> str:
     kind = str(request.get("kind"))
-    where = " / ".join(request.get("path") or ()) or "top"
+    where = request_place(request)
     offered = [text for name, text in _ACTIONS.items() if config[f"allow_{name}"]]
     return "\n".join(
         [

@@ -72,6 +72,7 @@ class WorkerBodies:
     def _update(
         task: Task, result: WorkerResult, retries: int, context: NodeContext
     ) -> dict[str, Any]:
+        result, carried = result.carried()
         if result.task_id != task.id or result.attempt != task.attempt:
             result = result.model_copy(update={"task_id": task.id, "attempt": task.attempt})
         ok = result.status == "ok"
@@ -81,7 +82,7 @@ class WorkerBodies:
             kind=task.kind,
             error=result.error,
         )
-        update: dict[str, Any] = {"worker_results": {task.id: result}}
+        update: dict[str, Any] = {**carried, "worker_results": {task.id: result}}
         if retries:  # outcomes are counted by the aggregator: one write per task is cheaper
             update["metrics"] = {"retries": retries}
         return update

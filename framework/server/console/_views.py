@@ -120,7 +120,10 @@ def thread_view(
         evidence=evidence,
         answer=str(values.get("final_answer") or ""),
         audit=list(values.get("audit") or []),
-        reviews=[to_jsonable(request) for request in requests_in(snapshot, thread_id)],
+        reviews=[
+            {**to_jsonable(request), "place": request.place}
+            for request in requests_in(snapshot, thread_id)
+        ],
         history=[_step(item) for item in history],
         next=list(snapshot.next),
         policy_audit=sorted(values.get("policy_audit") or [], key=lambda entry: entry["at"]),
