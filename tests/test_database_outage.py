@@ -66,7 +66,9 @@ def test_fleet_runs_end_and_threads_take_new_runs_after_an_outage(
         assert statuses == {"success": 6}, statuses
         assert all(worker.alive() for worker in workers)
         logs = "".join(worker.log.read_text() for worker in workers)
-        assert "the database went away" in logs and "Traceback" not in logs
+        # which path notices the outage (a run's write, a heartbeat) depends on timing
+        said = ("the database went away", "does not answer", "the database answers again")
+        assert any(words in logs for words in said) and "Traceback" not in logs
         principal = Principal(user="bench", tenant="default", scopes=frozenset())
         again = [
             lab.submitter.submit(
