@@ -29,7 +29,14 @@ from framework.server._requests import (
 from framework.server._schemas import graph_schemas, team_schemas
 from framework.server._shapes import iso
 
-__all__ = ["assistant_id", "assistant_name", "assistant_routes", "team_of"]
+__all__ = [
+    "assistant_id",
+    "assistant_name",
+    "assistant_routes",
+    "served_teams",
+    "team_description",
+    "team_of",
+]
 
 App = CompiledStateGraph[Any, Any, Any, Any]
 
@@ -54,7 +61,7 @@ def _installed() -> tuple[str, ...]:
     return tuple(available_teams())
 
 
-def _teams() -> tuple[str, ...]:
+def served_teams() -> tuple[str, ...]:
     """The teams served: the installed ones, then the team files (``file:/abs/team.yaml``)."""
     return (*_installed(), *offered_team_files().values())
 
@@ -65,19 +72,22 @@ def team_of(assistant: str) -> str:
     Raises:
         HTTPException: 404 for an assistant that is not there.
     """
-    for team in _teams():
+    for team in served_teams():
         if assistant in (team, assistant_name(team), assistant_id(team)):
             return team
     raise HTTPException(404, f"assistant {assistant} not found")
 
 
+def team_description(team: str) -> str:
+    """What a served team is, in words."""
+    if assistant_name(team) != team:
+        return f"the team of {team.removeprefix(TEAM_FILE_PREFIX)}"
+    return f"cadre's {team} team"
+
+
 def _assistant(team: str) -> dict[str, Any]:
     name = assistant_name(team)
-    what = (
-        f"the team of {team.removeprefix(TEAM_FILE_PREFIX)}"
-        if name != team
-        else f"cadre's {team} team"
-    )
+    what = team_description(team)
     return {
         "assistant_id": assistant_id(team),
         "graph_id": name,
@@ -101,7 +111,7 @@ def _matching(body: AssistantCountBody) -> list[dict[str, Any]]:
     """The assistants a search or count names (``name`` as a substring, any case)."""
     return [
         assistant
-        for assistant in map(_assistant, _teams())
+        for assistant in map(_assistant, served_teams())
         if body.graph_id in (None, assistant["graph_id"])
         and (body.name is None or body.name.lower() in assistant["name"].lower())
         and _has(assistant["metadata"], body.metadata)

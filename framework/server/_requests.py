@@ -20,6 +20,7 @@ __all__ = [
     "SearchItemsBody",
     "StateBody",
     "StateUpdateBody",
+    "StreamModeName",
     "ThreadBody",
     "ThreadCountBody",
     "ThreadPruneBody",

@@ -41,7 +41,16 @@ from framework.server._stream_modes import event_mode
 from framework.server._tables import RunRow, ThreadRow
 from framework.server._threads import with_thread_app
 
-__all__ = ["awaited", "final_answer", "run_routes", "start_on_thread", "streamed", "where"]
+__all__ = [
+    "awaited",
+    "final_answer",
+    "final_values",
+    "run_error",
+    "run_routes",
+    "start_on_thread",
+    "streamed",
+    "where",
+]
 
 _KEEPALIVE_S = 10.0
 """How often a waiting ``wait``/``join`` sends a blank line (clients time out reads at 300 s)."""
@@ -209,7 +218,7 @@ def _modes_of(row: RunRow) -> list[str]:
 async def _replayed(server: Server, row: RunRow) -> RunLog:
     log = RunLog(asyncio.get_running_loop())
     log.add("metadata", {"run_id": row.run_id, "attempt": 1})
-    log.add("values", await blocking(_final, server, row))
+    log.add("values", await blocking(final_values, server, row))
     log.finish()
     return log
 
@@ -250,18 +259,19 @@ async def final_answer(server: Server, row: RunRow) -> str:
         await log.ended()
     current = server.tables.run(row.tenant, row.run_id) or row
     if current.status == "error":
-        return json.dumps({"__error__": _error_of(log)})
-    return json.dumps(await blocking(_final, server, row), ensure_ascii=False, default=str)
+        return json.dumps({"__error__": run_error(log)})
+    return json.dumps(await blocking(final_values, server, row), ensure_ascii=False, default=str)
 
 
-def _error_of(log: RunLog | None) -> dict[str, Any]:
+def run_error(log: RunLog | None) -> dict[str, Any]:
+    """The error a failed run logged (``{"error": kind, "message": ...}``)."""
     for name, data in reversed(log.events if log is not None else []):
         if name == "error":
             return dict(data)
     return {"error": "RunError", "message": "the run failed"}
 
 
-def _final(server: Server, row: RunRow) -> dict[str, Any]:
+def final_values(server: Server, row: RunRow) -> dict[str, Any]:
     """The thread's values after the run, with its open interrupts under ``__interrupt__``."""
 
     def read(app: Any) -> dict[str, Any]:

@@ -45,6 +45,9 @@ from framework.server._thread_search import thread_search_routes
 from framework.server._threads import thread_routes
 from framework.server._unsupported import unsupported_routes
 from framework.server.console import Sessions, console_error, console_routes
+from framework.server.protocols.a2a import a2a_routes
+from framework.server.protocols.agui import agui_routes
+from framework.server.protocols.mcp import mcp_routes
 from framework.server.tokens import TokenStore
 
 __all__ = ["MAX_BODY_BYTES", "ServerOptions", "build_app"]
@@ -211,6 +214,9 @@ def build_app(options: ServerOptions) -> Starlette:
         *stateless_routes(),
         *store_routes(),
         *console_routes(),
+        *a2a_routes(),
+        *mcp_routes(),
+        *agui_routes(),
         *unsupported_routes(),  # last: a route served above takes over
     ]
     return Starlette(

@@ -1,0 +1,223 @@
+"""What every agent protocol does with a served team, on the same path as LangGraph's API
+(:func:`~framework.server._run_routes.start_on_thread`: the gate admits the caller, claims the
+thread, checks the input, and a resume goes through the review checks and audit): ask a
+question on a thread, answer the reviews a run paused for, follow a run's events, and read how
+the run ended."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Collection
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from framework.runs.gate import Caller
+from framework.server._assistants import assistant_name, served_teams, team_description, team_of
+from framework.server._http import Server, authenticated, blocking, error_response, server_of
+from framework.server._requests import RunBody, StreamModeName
+from framework.server._run_routes import final_values, run_error, start_on_thread
+from framework.server._tables import RunRow
+
+__all__ = [
+    "Door",
+    "Outcome",
+    "ServedTeam",
+    "answer",
+    "ask",
+    "door_of",
+    "events",
+    "outcome",
+    "served",
+    "served_team",
+]
+
+_SERVER = "cadre.server"
+_CALLER = "cadre.caller"
+_VALUES: tuple[StreamModeName, ...] = ("values",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServedTeam:
+    """A team the server serves, as a protocol names it."""
+
+    team: str
+    """The team's key (an installed team's name, or ``file:/abs/team.yaml``)."""
+    name: str
+    """The name callers use (an installed team's name, a team file's own name)."""
+    description: str
+
+
+def served() -> list[ServedTeam]:
+    """Every team the server serves: the installed ones, then the team files."""
+    return [_served(team) for team in served_teams()]
+
+
+def served_team(name: str) -> ServedTeam:
+    """The served team ``name`` names (a name, a team key or an assistant id).
+
+    Raises:
+        HTTPException: 404 naming it when no served team has that name.
+    """
+    return _served(team_of(name))
+
+
+def _served(team: str) -> ServedTeam:
+    return ServedTeam(team=team, name=assistant_name(team), description=team_description(team))
+
+
+class Door:
+    """A protocol's ASGI app behind the server's one way in: each HTTP request's caller is
+    authenticated exactly as the LangGraph API's (``x-api-key`` or a bearer token) and put in
+    its scope with the server (:func:`door_of`); without a valid token it is answered 401.
+
+    Args:
+        app: The protocol's app, mounted under the server.
+        public: Paths (relative to the mount) served without a token, such as a card that
+            says how to call the agent.
+    """
+
+    def __init__(self, app: ASGIApp, public: Collection[str] = ()) -> None:
+        self.app = app
+        self.public = frozenset(public)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            request = Request(scope)
+            scope[_SERVER] = server_of(request)
+            if _relative_path(scope) not in self.public:
+                try:
+                    scope[_CALLER] = authenticated(request)
+                except HTTPException as error:
+                    await error_response(error)(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+def _relative_path(scope: Scope) -> str:
+    path: str = scope.get("path", "")
+    root: str = scope.get("root_path", "")
+    return path.removeprefix(root) or "/"
+
+
+def door_of(scope: Scope) -> tuple[Server, Caller]:
+    """The server and the authenticated caller of a request that came through a :class:`Door`.
+
+    Raises:
+        HTTPException: 401 for a request that came in by a public path.
+    """
+    caller = scope.get(_CALLER)
+    if caller is None:
+        raise HTTPException(401, "a valid API token is needed: send it as x-api-key")
+    server: Server = scope[_SERVER]
+    return server, caller
+
+
+async def ask(
+    server: Server,
+    caller: Caller,
+    team: ServedTeam,
+    question: str,
+    *,
+    thread_id: str | None = None,
+    modes: Collection[StreamModeName] = _VALUES,
+) -> RunRow:
+    """Start a run of ``team`` answering ``question`` on ``thread_id`` (a new thread without
+    one), as the caller; the run recorded.
+
+    Raises:
+        AccessDenied: The gate refuses the caller (no ``run`` scope, another tenant's thread).
+        HTTPException: 422 for a question the team's input refuses.
+        ThreadBusyError: The thread runs already.
+    """
+    body = RunBody(
+        assistant_id=team.team,
+        input={"question": question},
+        stream_mode=list(modes),
+        if_not_exists="create",
+    )
+    _, row, _ = await start_on_thread(server, caller, thread_id or str(uuid.uuid4()), body)
+    return row
+
+
+async def answer(
+    server: Server,
+    caller: Caller,
+    team: ServedTeam,
+    thread_id: str,
+    resume: Any,
+    *,
+    modes: Collection[StreamModeName] = _VALUES,
+) -> RunRow:
+    """Resume ``thread_id`` with the caller's decisions on its pending reviews (a value
+    :func:`~framework.server._resume.resume_from` takes: a decision, ``"approve"``, or decisions
+    keyed by request id); the caller is the reviewer the audit names.
+
+    Raises:
+        AccessDenied: The caller lacks the ``review`` scope or the thread is not theirs.
+        ReviewError: A decision is invalid or names no pending review (nothing ran).
+        HTTPException: 404 for a thread that is not there.
+    """
+    body = RunBody(assistant_id=team.team, command={"resume": resume}, stream_mode=list(modes))
+    _, row, _ = await start_on_thread(server, caller, thread_id, body)
+    return row
+
+
+async def events(server: Server, row: RunRow) -> AsyncIterator[tuple[str, Any]]:
+    """A run's events as LangGraph's API streams them (``(mode, data)``), until it ends."""
+    log = server.runs.log_of(row.run_id)
+    if log is None:
+        return
+    async for _, name, data in log.follow():
+        yield name, data
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    """How a run ended, in the terms every protocol needs."""
+
+    thread_id: str
+    run_id: str
+    status: Literal["answered", "paused", "failed"]
+    answer: str
+    """The team's final answer (empty unless answered)."""
+    reviews: tuple[dict[str, Any], ...] = ()
+    """The reviews the run paused for: ``{"id": interrupt id, "value": the typed request}``."""
+    error: str | None = None
+    values: dict[str, Any] | None = None
+    """The thread's values after the run (as JSON)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as protocols return it (the values left out)."""
+        shown: dict[str, Any] = {
+            "thread_id": self.thread_id,
+            "run_id": self.run_id,
+            "status": self.status,
+            "answer": self.answer,
+        }
+        if self.reviews:
+            shown["reviews"] = list(self.reviews)
+        if self.error is not None:
+            shown["error"] = self.error
+        return shown
+
+
+async def outcome(server: Server, row: RunRow) -> Outcome:
+    """How ``row``'s run ended (waiting for it to end)."""
+    log = server.runs.log_of(row.run_id)
+    if log is not None:
+        await log.ended()
+    current = server.tables.run(row.tenant, row.run_id) or row
+    base: dict[str, Any] = {"thread_id": row.thread_id, "run_id": row.run_id}
+    if current.status == "error":
+        return Outcome(**base, status="failed", answer="", error=str(run_error(log).get("message")))
+    values: dict[str, Any] = await blocking(final_values, server, row)
+    reviews = tuple(values.pop("__interrupt__", ()))
+    if reviews:
+        return Outcome(**base, status="paused", answer="", reviews=reviews, values=values)
+    return Outcome(
+        **base, status="answered", answer=str(values.get("final_answer") or ""), values=values
+    )
