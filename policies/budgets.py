@@ -178,13 +178,14 @@ class Budget(Policy):
         return found
 
     def _accounts(self, call: Call, ledger: _Ledger) -> list[_Account]:
-        """The accounts a call is charged to: the run, its team and its task (those limited)."""
+        """The accounts a call is charged to: the run, its team and its tasks (those limited)."""
         accounts = [ledger.run]
         team = self._team_caps.get(call.team)
         if team is not None:
             accounts.append(ledger.account(("team", call.team), team))
-        if call.task_id is not None and self._task_caps:
-            accounts.append(ledger.account(("task", call.task_id), self._task_caps))
+        if self._task_caps:
+            for scope in _task_scopes(call.within, call.task_id):
+                accounts.append(ledger.account(scope, self._task_caps))
         return accounts
 
     def _cost(self, model: str, tokens_in: float, tokens_out: float) -> float:
@@ -196,8 +197,9 @@ class Budget(Policy):
     def _reserve(self, call: Call, amounts: dict[Metric, float], hold: bool) -> str:
         """Reserve ``amounts`` in every scope of ``call``; the reason it cannot be, or "".
 
-        Calls outside worker tasks (the planner, reviewer, formatter: what finishes the run)
-        are counted but never refused."""
+        Calls outside worker tasks (a team's planner, reviewer, formatter: what finishes it,
+        also in a nested team) are counted but never refused; no task starts once the run's
+        budget is spent (:meth:`before_node`), so no subteam starts either."""
         with self._lock:
             ledger = self._ledger(call.thread_id)
             accounts = self._accounts(call, ledger)
@@ -350,8 +352,8 @@ class Budget(Policy):
             }
             team_caps = self._team_caps.get(record.team, {})
             accounts = [ledger.run, ledger.account(("team", record.team), team_caps)]
-            if record.task_id is not None:
-                accounts.append(ledger.account(("task", record.task_id), self._task_caps))
+            for scope in _task_scopes(tuple(record.within), record.task_id):
+                accounts.append(ledger.account(scope, self._task_caps))
             for account in accounts:
                 for metric, amount in amounts.items():
                     account.used[metric] += amount
@@ -386,3 +388,10 @@ class Budget(Policy):
                 for metric, amount in account.used.items()
                 if amount
             }
+
+
+def _task_scopes(within: tuple[str, ...], task_id: str | None) -> list[Scope]:
+    """The task accounts of a call: each task it runs in, down to its own, each named by its
+    chain of task ids (``q0`` of the subteam in task ``q1`` is ``("task", "q1", "q0")``)."""
+    chain = (*within, task_id) if task_id is not None else within
+    return [("task", *chain[: depth + 1]) for depth in range(len(chain))]

@@ -39,6 +39,11 @@ def _callbacks(config: Mapping[str, Any], handler: GenAICallbackHandler) -> Any:
     return [handler]  # LangGraph's manager without handlers: nothing to keep
 
 
+def _task_namespace(call: NodeCall) -> str:
+    """The namespace of a worker task's own execution: a team it runs is a graph there."""
+    return str((call.config.get("configurable") or {}).get("checkpoint_ns", ""))
+
+
 def _mark_pause(span: Span, signal: GraphBubbleUp) -> None:
     """Record a pause (an ``interrupt()``) on the node's span, with its review request ids."""
     interrupts = signal.args[0] if isinstance(signal, GraphInterrupt) and signal.args else ()
@@ -127,6 +132,9 @@ class TelemetryMiddleware:
             parent = otel_context.get_current()
         name = task_span_name(task.id) if task is not None else node_span_name(call.node)
         span = self.tracer.start_span(name, context=parent, attributes=attributes)
+        task_ns = _task_namespace(call) if scope is not None and task is not None else None
+        if task_ns is not None and scope is not None and owner is not None:
+            scope.task_started(task_ns, span, owner.path)
         started = time.perf_counter()
         span_token = otel_context.attach(trace.set_span_in_context(span))
         config_token = var_child_runnable_config.set(
@@ -150,6 +158,8 @@ class TelemetryMiddleware:
                 span.set_attribute(ATTR.INPUT, call.context.for_trace(content))
             var_child_runnable_config.reset(config_token)
             otel_context.detach(span_token)
+            if task_ns is not None and scope is not None:
+                scope.task_ended(task_ns)
             span.end()
             self.metrics.node_duration.record(
                 time.perf_counter() - started,

@@ -97,15 +97,20 @@ class RunScope:
         self._lock = threading.Lock()
         self._teams: dict[str, _Open] = {}
         self._steps: dict[tuple[str, str], _Open] = {}
+        self._tasks: dict[str, _Open] = {}
 
     def team_for(self, namespace: str, team: str) -> _Open:
-        """The span of the team running in graph ``namespace``, opened on first use."""
+        """The span of the team running in graph ``namespace``, opened on first use: under the
+        task whose namespace it is when a worker task runs a team, else under the team above."""
         with self._lock:
             found = self._teams.get(namespace)
+            task = self._tasks.get(namespace)
         if found is not None:
             return found
         parent_ns = namespace.rpartition("|")[0] if namespace else None
-        if parent_ns is None:
+        if task is not None:
+            parent_span, parent_path = task.span, task.path
+        elif parent_ns is None:
             parent_span, parent_path = self.span, ""
         else:
             parent = self.team_for(parent_ns, self.team)
@@ -154,6 +159,16 @@ class RunScope:
                 )
                 found = self._steps[key] = _Open(span=span, path=team.path)
             return found
+
+    def task_started(self, namespace: str, span: Span, path: str) -> None:
+        """A worker task's span opened: a team it runs (in its ``namespace``) nests under it."""
+        with self._lock:
+            self._tasks[namespace] = _Open(span=span, path=path)
+
+    def task_ended(self, namespace: str) -> None:
+        """A worker task's span closed."""
+        with self._lock:
+            self._tasks.pop(namespace, None)
 
     def close_steps(self, namespace: str) -> None:
         """Close the step spans of ``namespace`` (the barrier after them has been reached)."""

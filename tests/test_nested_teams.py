@@ -1,7 +1,8 @@
 """Team files whose kinds are whole teams (``team: FILE`` or ``team: NAME``): three levels run
 offline from the CLI and cite the leaf's corpus, an installed team nests in sync and async runs,
 a review point two levels down pauses the run, a file that includes itself is refused with the
-chain of its ``team:`` lines, and a budget at the top stops a nested team's model calls."""
+chain of its ``team:`` lines, a budget at the top stops a nested team's model calls, and each
+subteam's spans nest under the task that runs it."""
 
 from __future__ import annotations
 
@@ -15,16 +16,18 @@ from langgraph.checkpoint.memory import InMemorySaver
 from typer.testing import CliRunner
 
 from framework.engine.builder import compile_team
+from framework.engine.records import UsageRecord
 from framework.errors import ConfigError
 from framework.memory import Corpus, SemanticStore, ingest_corpus
 from framework.memory.embeddings import MiniLMEmbedder
-from framework.policy import PolicyMiddleware
+from framework.policy import Call, PolicyMiddleware, Principal
 from framework.review import approve_all, pending
-from framework.runs.runner import run_team
+from framework.runs.runner import arun_team, run_team
 from framework.runs.teams import TeamSetup
 from policies.budgets import Budget, Limits
 from teams.configured.app import team_from_file
 from tests.conftest import one_line_error, write_corpus
+from tests.test_telemetry import Recorder, children, names, roots
 
 PORTS = "# Ports\n\nThe gateway listens on port 8443 for TLS traffic.\n"
 QUESTION = "Which port does the gateway listen on?"
@@ -184,3 +187,89 @@ def test_a_budget_at_the_top_stops_the_nested_teams_model_calls(
     recorded = sum(record.counts.get("model_calls", 0) for record in final["usage"].values())
     assert recorded == budget.used("b")["run/model_calls"] >= 2
     assert {record.team for record in final["usage"].values()} >= {"leaf"}
+
+
+def _model_call(task_id: str | None, within: tuple[str, ...], call_id: int) -> Call:
+    return Call(
+        hook="before_model",
+        target="m",
+        value=[],
+        principal=Principal(user="u"),
+        thread_id="t",
+        team="leaf",
+        task_id=task_id,
+        within=within,
+        call_id=call_id,
+    )
+
+
+def test_a_task_budget_tells_apart_equal_task_ids_of_different_subteams() -> None:
+    """Task q0 of the subteam in q1 and q0 of the one in q2 are two tasks, and a subteam's
+    tasks count against the task above them too."""
+    budget = Budget(task=Limits(model_calls=2))
+    calls = [
+        _model_call("q0", ("q1",), 1),
+        _model_call("q0", ("q2",), 2),
+        _model_call("q0", ("q1",), 3),
+        _model_call("q3", ("q1",), 4),  # another task of q1's subteam: q1's third call
+    ]
+    verdicts = [budget.before_model(call).action for call in calls]
+    assert verdicts == ["allow", "allow", "allow", "deny"]
+    for call in calls[:3]:
+        budget.after_model(call)
+    used = budget.used("t")
+    assert used["task/q1/q0/model_calls"] == used["task/q1/model_calls"] == 2
+    assert used["task/q2/q0/model_calls"] == used["task/q2/model_calls"] == 1
+    # a run resumed in another process takes the chains up again from the usage records
+    resumed = Budget(task=Limits(model_calls=2))
+    record = UsageRecord(team="leaf", task_id="q0", within=["q1"], counts={"model_calls": 2})
+    resumed.restore("t", [record])
+    assert resumed.before_model(_model_call("q5", ("q1",), 5)).action == "deny"
+    assert resumed.before_model(_model_call("q5", ("q2",), 6)).action == "allow"
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_spans_nest_each_subteam_under_the_task_it_runs(
+    tmp_path: Path, embedder: MiniLMEmbedder, mode: str
+) -> None:
+    """run > team top > step > task > team middle > ... > team leaf > its nodes and task."""
+    top = _files(tmp_path / "conf")
+    corpus = write_corpus(tmp_path / "corpus", {"ports.md": PORTS})
+    recorder = Recorder()
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        ingest_corpus(corpus, store)
+        middleware = recorder.telemetry.middleware
+        setup = TeamSetup(corpus=Corpus(store), store=store, middleware=middleware)
+        app = compile_team(team_from_file(top)(setup), checkpointer=InMemorySaver())
+        question = {"question": QUESTION}
+        if mode == "sync":
+            run_team(app, question, "s", observer=recorder.telemetry)
+        else:
+            asyncio.run(arun_team(app, question, "s", observer=recorder.telemetry))
+    spans = recorder.finished()
+    recorder.telemetry.close()
+    [run] = roots(spans)
+    [team] = children(spans, run)
+    chain = [run.name, team.name]
+    for _ in range(2):  # down through middle to leaf
+        [step] = [s for s in children(spans, team) if s.name == "cadre.step worker"]
+        [task] = children(spans, step)
+        [team] = children(spans, task)
+        chain += [step.name, task.name, team.name]
+    assert chain == [
+        "cadre.run",
+        "cadre.team top",
+        "cadre.step worker",
+        "cadre.task q0",
+        "cadre.team middle",
+        "cadre.step worker",
+        "cadre.task q0",
+        "cadre.team leaf",
+    ]
+    assert team.attributes["cadre.team.path"] == "top/middle/leaf"
+    assert "cadre.node planner" in names(children(spans, team))
+    for parent in spans:
+        below = children(spans, parent)
+        if below:
+            assert parent.start_time <= min(c.start_time for c in below)
+            assert parent.end_time >= max(c.end_time for c in below), parent.name

@@ -35,6 +35,8 @@ class Nesting:
         path: The review path down to it: the kinds and subgraph nodes above it
             (``["deep"]``; a request in it adds its own, then its team).
         where: The same in words, down to the task (``team top > kind deep (task q0)``).
+        tasks: The ids of the tasks it runs in, outermost first, its own task last (a task id
+            repeats across nested teams: this chain tells them apart).
     """
 
     team: str
@@ -43,6 +45,7 @@ class Nesting:
     kind: str
     path: tuple[str, ...]
     where: str
+    tasks: tuple[str, ...] = ()
 
     def dumps(self) -> str:
         """The JSON kept in the run config's metadata."""
@@ -58,7 +61,8 @@ class Nesting:
 def _parsed(text: str) -> Nesting | None:
     try:
         data = json.loads(text)
-        return Nesting(**{**data, "path": tuple(data["path"])})
+        tasks = tuple(data.get("tasks") or (data["task"],))
+        return Nesting(**{**data, "path": tuple(data["path"]), "tasks": tasks})
     except (ValueError, TypeError, KeyError):
         return None
 

@@ -70,6 +70,7 @@ class UsageRecord(Record):
         team: The team of the node.
         path: Where in the hierarchy (subgraph nodes, then the team).
         task_id: The worker task, if the node ran one.
+        within: The tasks of the teams above that the node's team ran in, outermost first.
         counts: ``model_calls``, ``tool_calls``, ``input_tokens``, ``output_tokens``,
             ``input_tokens@MODEL``, ``output_tokens@MODEL``, ``wait_s``, and what policies
             added (a budget's grants).
@@ -78,6 +79,7 @@ class UsageRecord(Record):
     team: str
     path: list[str] = Field(default_factory=list)
     task_id: str | None = None
+    within: list[str] = Field(default_factory=list)
     counts: dict[str, float] = Field(default_factory=dict)
 
 

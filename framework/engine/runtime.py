@@ -88,7 +88,13 @@ class NodeContext:
             kind=task.kind,
             path=(*self.path()[:-1], task.kind),
             where=f"{self.where()} > kind {task.kind} (task {task.id})",
+            tasks=(*self.within(), task.id),
         )
+
+    def within(self) -> tuple[str, ...]:
+        """The tasks of the teams above that this node's team runs in, outermost first
+        (empty at the top)."""
+        return self.nesting.tasks if self.nesting is not None else ()
 
     def _above_and_below(self) -> tuple[list[str], list[str]]:
         """The words down to the task its team runs (none at the top), and the subgraph nodes

@@ -43,6 +43,8 @@ class Call:
         node: That node.
         path: Where in the hierarchy: subgraph nodes, then the team.
         task_id: The worker task, when the call runs in one.
+        within: The tasks of the teams above that the call's team runs in, outermost first
+            (a nested team's calls are part of those tasks' work).
         scopes: The scopes the target declares it needs (a tool's, or an MCP server's).
         aliases: Other names the target goes by (an MCP tool's name on its server when the
             team exposes it prefixed): a rule about a name matches them too.
@@ -61,6 +63,7 @@ class Call:
     node: str = ""
     path: tuple[str, ...] = ()
     task_id: str | None = None
+    within: tuple[str, ...] = ()
     scopes: frozenset[str] = frozenset()
     aliases: tuple[str, ...] = ()
     usage: Mapping[str, int] = field(default_factory=dict)

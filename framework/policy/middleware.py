@@ -179,6 +179,7 @@ def _with_records(update: Any, call: NodeCall, scope: PolicyScope) -> Any:
             team=call.team,
             path=review_path(call.context),
             task_id=scope.task_id,
+            within=list(call.context.within()),
             counts=dict(scope.usage),
         )
         carried = _carried(update, scope.task_id, execution, record)

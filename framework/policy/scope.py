@@ -77,6 +77,7 @@ class PolicyScope:
             node=context.node,
             path=self.path,
             task_id=self.task_id,
+            within=context.within(),
             **extra,
         )
 
