@@ -79,6 +79,10 @@ def test_three_levels_from_files_run_offline_and_cite_the_leafs_corpus(tmp_path:
     )  # fmt: skip
     assert ran.exit_code == 0, ran.stderr
     assert "The gateway listens on port 8443 for TLS traffic. (`corpus/ports.md:3`)" in ran.stdout
+    assert "\nmiddle > leaf plan 1 task(s)\n" in ran.stderr  # progress names the teams
+    history = _cli("history", "t1", "--home", home)
+    graphs = {line.split()[2] for line in history.stdout.splitlines()[1:]}
+    assert graphs == {"top", "deep/middle", "deep/inner/leaf"}
     shown = _cli("show", "t1", "--home", home)
     assert shown.exit_code == 0, shown.stderr
     assert "deep" in shown.stdout

@@ -261,7 +261,7 @@ def history_lines(entries: Iterable[CheckpointSummary]) -> list[str]:
         _history_line(
             entry.checkpoint_id,
             str(entry.step),
-            namespace_path(entry.checkpoint_ns),
+            entry.place or namespace_path(entry.checkpoint_ns),
             entry.node or "-",
             entry.summary,
         )

@@ -86,12 +86,19 @@ class ProgressPrinter:
 
     def __init__(self, console: Console) -> None:
         self.console = console
+        self._teams: dict[tuple[str, ...], str] = {}
 
     def __call__(self, namespace: tuple[str, ...], event: Event) -> None:
-        """Print ``event``, prefixed with the team path when it comes from a nested team."""
+        """Print ``event``, prefixed with the teams it comes through when it comes from a
+        nested team (``middle > leaf``; a graph that says no team by its node's name)."""
+        if namespace and event.get("team"):
+            self._teams.setdefault(namespace, str(event["team"]))
         describe = _FORMATS.get(str(event.get("event")))
         if describe is None:
             return
-        team = "/".join(part.split(":")[0] for part in namespace)
-        prefix = f"[dim]{escape(team)}[/] " if team else ""
+        teams = [
+            self._teams.get(namespace[: depth + 1], part.split(":")[0])
+            for depth, part in enumerate(namespace)
+        ]
+        prefix = f"[dim]{escape(' > '.join(teams))}[/] " if teams else ""
         self.console.print(prefix + describe(event), highlight=False)

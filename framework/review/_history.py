@@ -8,6 +8,7 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import StateSnapshot
 
+from framework.engine.nesting import nesting_at
 from framework.review._pending import checkpointer_of, thread_config, unknown_thread
 from framework.review._summary import pause_summary, state_summary
 from framework.review.records import CheckpointSummary
@@ -52,13 +53,16 @@ def _summary(
 ) -> CheckpointSummary:
     configurable = snapshot.config["configurable"]
     parts = (state_summary(snapshot.values), _paused(snapshot, latest))
+    namespace = configurable.get("checkpoint_ns", "")
+    nesting = nesting_at(namespace, snapshot.metadata)
     return CheckpointSummary(
         checkpoint_id=configurable["checkpoint_id"],
-        checkpoint_ns=configurable.get("checkpoint_ns", ""),
+        checkpoint_ns=namespace,
         step=int((snapshot.metadata or {}).get("step", -1)),
         node=_writer(snapshot, next_of),
         created_at=snapshot.created_at or "",
         summary="; ".join(part for part in parts if part),
+        place="/".join((*nesting.path, nesting.team)) if nesting is not None else "",
     )
 
 

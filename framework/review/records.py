@@ -249,6 +249,8 @@ class CheckpointSummary(Record):
         node: What wrote it: the nodes of that step, ``input`` or ``update``.
         created_at: When it was written, ISO 8601.
         summary: One line about the state it holds.
+        place: Where its graph runs when it is a team behind a worker kind: the kinds down to
+            it, then the team (``deep/inner/leaf``); empty for any other graph.
     """
 
     checkpoint_id: str
@@ -257,6 +259,7 @@ class CheckpointSummary(Record):
     node: str
     created_at: str
     summary: str
+    place: str = ""
 
 
 def request_place(request: Mapping[str, Any]) -> str:
