@@ -38,9 +38,10 @@ class Where:
         return line
 
     def at(self, location: Sequence[str | int], message: str) -> str:
-        """``FILE:LINE: location: message``."""
+        """``FILE:LINE: location: message`` (``FILE:LINE: message`` about the whole file)."""
         dotted = ".".join(str(step) for step in location)
-        return f"{self.path}:{self.line(location)}: {dotted}: {message}"
+        place = f"{dotted}: " if dotted else ""
+        return f"{self.path}:{self.line(location)}: {place}{message}"
 
 
 def _child(node: yaml.Node, step: str | int) -> yaml.Node | None:
