@@ -140,6 +140,8 @@ def test_a_remote_review_pauses_this_run_and_is_approved_here(
         assert "final_answer" not in paused
         [request] = pending(app, "p1")
         assert request.kind == "plan" and request.path[:2] == ["remote", "support"]
+        remote = f"remote_graph {served.url}, assistant support"
+        assert request.where == f"team top > kind remote (task q0) > {remote} > team support"
         assert [task.kind for task in request.tasks] == ["docs"]  # the remote's plan
         decision = {"request_id": request.id, "kind": "approve", "reviewer": "dana"}
         if mode == "sync":

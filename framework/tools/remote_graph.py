@@ -77,7 +77,9 @@ class RemoteGraphWorker(RemoteWorker):
         try:
             final = await remote.ainvoke({"question": question}, self._config(task, context))
         except GraphInterrupt as paused:
-            raise GraphInterrupt([self._request(i) for i in paused.args[0]]) from None
+            raise GraphInterrupt(
+                [self._request(i, task, context) for i in paused.args[0]]
+            ) from None
         finally:
             await client.aclose()
         if not isinstance(final, Mapping):
@@ -92,15 +94,20 @@ class RemoteGraphWorker(RemoteWorker):
             raise self.failed(result.error or "the graph failed")
         return RemoteReply(result.output, result.evidence, result.confidence)
 
-    def _request(self, interrupt: Interrupt) -> Interrupt:
+    def _request(self, interrupt: Interrupt, task: Task, context: NodeContext) -> Interrupt:
         """A remote pause as this run shows it: a cadre review request keeps its own fields,
-        its path under this kind; any other value is left as it is."""
+        its path and place under this run's task (``team top > kind pricing (task q0) >
+        remote_graph URL, assistant research > team research``); any other value is left as
+        it is."""
         value = interrupt.value
         model = REQUESTS.get(str(value.get("kind"))) if isinstance(value, Mapping) else None
         if model is None:
             return interrupt
         request = {key: value[key] for key in model.model_fields if key in value}
-        request["path"] = [self.kind, *request.get("path", [])]
+        here = context.nested(task, self.spec.assistant)
+        request["path"] = [*here.path, *request.get("path", [])]
+        remote_place = str(request.get("where") or "")
+        request["where"] = " > ".join(p for p in (here.where, self.where(), remote_place) if p)
         return Interrupt(value=request, id=interrupt.id)
 
     def _config(self, task: Task, context: NodeContext) -> RunnableConfig | None:
