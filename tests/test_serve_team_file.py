@@ -51,7 +51,7 @@ def test_team_files_are_served_as_assistants_named_by_their_teams(
         names = {a["name"]: a for a in client.assistants.search(limit=100)}
         assert {"support", "lookup", "research", "meta"} <= set(names)
         assert names["support"]["graph_id"] == "support"
-        assert names["support"]["description"] == f"the team of {support.resolve()}"
+        assert names["support"]["description"] == f"the team of {support.name}"
 
         thread = client.threads.create()["thread_id"]
         paused = client.runs.wait(thread, "support", input={"question": QUESTION})

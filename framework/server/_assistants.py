@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
@@ -79,9 +80,10 @@ def team_of(assistant: str) -> str:
 
 
 def team_description(team: str) -> str:
-    """What a served team is, in words."""
+    """What a served team is, in words (a team file by its name: where it lies on the server
+    is none of a caller's business)."""
     if assistant_name(team) != team:
-        return f"the team of {team.removeprefix(TEAM_FILE_PREFIX)}"
+        return f"the team of {Path(team.removeprefix(TEAM_FILE_PREFIX)).name}"
     return f"cadre's {team} team"
 
 

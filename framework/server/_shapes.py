@@ -36,11 +36,12 @@ def iso(timestamp: float | None) -> str | None:
 
 
 def interrupt_json(interrupt: Interrupt) -> dict[str, Any]:
-    """An interrupt as the API shows it: its id and value; a cadre review request's value also
-    carries the fields Agent Inbox reads (``action_request``, ``config``, ``description``)."""
+    """An interrupt as the API shows it: its id and value; a cadre review request's value
+    carries its id (the interrupt's) and the fields Agent Inbox reads (``action_request``,
+    ``config``, ``description``)."""
     value = to_jsonable(interrupt.value)
     if isinstance(value, dict) and value.get("kind") in ALLOWED_DECISIONS and "allowed" in value:
-        value = {**value, **inbox_fields(value)}
+        value = {**value, "id": interrupt.id, **inbox_fields(value)}
     return {"value": value, "id": interrupt.id}
 
 

@@ -47,7 +47,7 @@ from framework.server._unsupported import unsupported_routes
 from framework.server.console import Sessions, console_error, console_routes
 from framework.server.protocols.a2a import a2a_routes
 from framework.server.protocols.agui import agui_routes
-from framework.server.protocols.mcp import mcp_routes
+from framework.server.protocols.mcp import mcp_routes, mcp_sessions
 from framework.server.tokens import TokenStore
 
 __all__ = ["MAX_BODY_BYTES", "ServerOptions", "build_app"]
@@ -195,7 +195,8 @@ def build_app(options: ServerOptions) -> Starlette:
             logger.warning("cadre: resuming %d run(s) a stopped server left unfinished", resumed)
         sweeping = asyncio.create_task(sweep_forever(server))
         try:
-            yield
+            async with mcp_sessions(app.state):
+                yield
         finally:
             sweeping.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -35,6 +35,8 @@ __all__ = [
     "served_team",
 ]
 
+_CHALLENGE = 'Bearer realm="cadre"'
+"""What a 401 asks for: the API token as a bearer token (or ``x-api-key``)."""
 _SERVER = "cadre.server"
 _CALLER = "cadre.caller"
 _VALUES: tuple[StreamModeName, ...] = ("values",)
@@ -72,7 +74,8 @@ def _served(team: str) -> ServedTeam:
 class Door:
     """A protocol's ASGI app behind the server's one way in: each HTTP request's caller is
     authenticated exactly as the LangGraph API's (``x-api-key`` or a bearer token) and put in
-    its scope with the server (:func:`door_of`); without a valid token it is answered 401.
+    its scope with the server (:func:`door_of`); without a valid token it is answered 401,
+    saying how to authenticate (``WWW-Authenticate``, as MCP clients expect).
 
     Args:
         app: The protocol's app, mounted under the server.
@@ -92,7 +95,9 @@ class Door:
                 try:
                     scope[_CALLER] = authenticated(request)
                 except HTTPException as error:
-                    await error_response(error)(scope, receive, send)
+                    refused = error_response(error)
+                    refused.headers["WWW-Authenticate"] = _CHALLENGE
+                    await refused(scope, receive, send)
                     return
         await self.app(scope, receive, send)
 
@@ -181,7 +186,7 @@ class Outcome:
 
     thread_id: str
     run_id: str
-    status: Literal["answered", "paused", "failed"]
+    status: Literal["answered", "paused", "failed", "cancelled"]
     answer: str
     """The team's final answer (empty unless answered)."""
     reviews: tuple[dict[str, Any], ...] = ()
@@ -214,6 +219,10 @@ async def outcome(server: Server, row: RunRow) -> Outcome:
     base: dict[str, Any] = {"thread_id": row.thread_id, "run_id": row.run_id}
     if current.status == "error":
         return Outcome(**base, status="failed", answer="", error=str(run_error(log).get("message")))
+    if current.status == "interrupted":  # cancelled: the thread's answer is not this run's
+        return Outcome(
+            **base, status="cancelled", answer="", error=f"run {row.run_id} was cancelled"
+        )
     values: dict[str, Any] = await blocking(final_values, server, row)
     reviews = tuple(values.pop("__interrupt__", ()))
     if reviews:

@@ -1,12 +1,108 @@
-"""AG-UI (ag-ui-protocol): each served team over this protocol (being built)."""
+"""AG-UI (``ag-ui-protocol``): each served team streamed to chat front ends.
+
+``POST /agui/{team}`` takes AG-UI's ``RunAgentInput`` and answers the run's events as Server-Sent
+Events (the package's ``EventEncoder``). The question is the last user message's text; the
+AG-UI ``threadId`` is the cadre thread (made on demand, claimed by the gate for the caller). A
+review pause ends the run with RUN_FINISHED whose outcome is an interrupt carrying cadre's
+typed request; the next ``RunAgentInput`` answers it with resume entries keyed by interrupt id
+(payload ``"approve"`` or a cadre decision ``{"kind": ...}``), the token's name the reviewer.
+Everything goes through the gate (:mod:`._turns`): a refusal is one RUN_ERROR.
+"""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+import json
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+from ag_ui.core import BaseEvent, Message, ResumeEntry, RunAgentInput, TextPart, UserMessage
+from ag_ui.encoder import EventEncoder
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import BaseRoute, Mount, Route, Router
+
+from framework.errors import CadreError
+from framework.server._http import body_of, error_response
+from framework.server._requests import StreamModeName
+from framework.server.protocols._agui_events import refused_events, run_events
+from framework.server.protocols._turns import Door, answer, ask, door_of, served_team
 
 __all__ = ["agui_routes"]
 
+_MODES: tuple[StreamModeName, ...] = ("values", "updates")
+"""The thread's values after each step (state events), each node's update (its step)."""
+
+
+async def _run(request: Request) -> Response:
+    """A run of the team the path names, as the ``RunAgentInput`` asks: a question, or the
+    answers to the reviews the thread waits for; its events, or the gate's refusal."""
+    server, caller = door_of(request.scope)
+    team = served_team(request.path_params["team"])
+    run_input = await body_of(request, RunAgentInput)
+    thread_id = run_input.thread_id
+    if run_input.resume:
+        resume = _resume_value(run_input.resume)
+        starting = answer(server, caller, team, thread_id, resume, modes=_MODES)
+    else:
+        question = _question(run_input.messages)
+        starting = ask(server, caller, team, question, thread_id=thread_id, modes=_MODES)
+    stream: AsyncIterator[BaseEvent]
+    try:
+        row = await starting
+    except (HTTPException, CadreError) as error:
+        refusal = error_response(error)
+        detail = json.loads(bytes(refusal.body))["detail"]
+        stream = refused_events(str(detail), refusal.status_code)
+    else:
+        stream = run_events(server, row, run_input.run_id)
+    encoder = EventEncoder(accept=request.headers.get("accept") or "")
+    return StreamingResponse(
+        (encoder.encode(event) async for event in stream),
+        media_type=encoder.get_content_type(),
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _question(messages: Sequence[Message]) -> str:
+    """The text of the last user message.
+
+    Raises:
+        HTTPException: 422 when there is none, or it holds no text.
+    """
+    for message in reversed(messages):
+        if isinstance(message, UserMessage):
+            content = message.content
+            parts = [content] if isinstance(content, str) else _texts(content)
+            text = "\n".join(parts).strip()
+            if not text:
+                raise HTTPException(422, "messages: the last user message holds no text to answer")
+            return text
+    raise HTTPException(422, "messages: no user message to answer (or resume to answer a review)")
+
+
+def _texts(parts: Sequence[Any]) -> list[str]:
+    """The text parts of a multimodal message."""
+    return [part.text for part in parts if isinstance(part, TextPart)]
+
+
+def _resume_value(entries: Sequence[ResumeEntry]) -> dict[str, Any]:
+    """The resume entries as decisions keyed by interrupt id.
+
+    Raises:
+        HTTPException: 501 for an entry that cancels an interrupt.
+    """
+    cancelled = [entry.interrupt_id for entry in entries if entry.status == "cancelled"]
+    if cancelled:
+        raise HTTPException(
+            501,
+            f"resume: cancelling an interrupt ({', '.join(cancelled)}) is not supported: a cadre "
+            "review waits for a decision; resolve it with 'approve' or a decision {'kind': ...}",
+        )
+    return {entry.interrupt_id: entry.payload for entry in entries}
+
 
 def agui_routes() -> list[BaseRoute]:
-    """The routes of this protocol."""
-    return []
+    """``POST /agui/{team}``, behind the server's :class:`~._turns.Door`."""
+    routes = Router(routes=[Route("/{team}", _run, methods=["POST"])])
+    return [Mount("/agui", app=Door(routes))]

@@ -1,12 +1,73 @@
-"""MCP over streamable HTTP (the mcp SDK): each served team over this protocol (being built)."""
+"""MCP over streamable HTTP (the ``mcp`` SDK) at ``/mcp``: each served team is a tool taking a
+question and answering with the cited answer and its thread, and ``answer_review`` answers the
+reviews a paused run waits for (see docs/protocols.md).
+
+The endpoint is stateless (the SDK's stateless mode: no session to keep, each request whole,
+progress notifications on the request's own event stream) and sits behind the server's
+:class:`~._turns.Door`: every request carries a cadre API token, and the gate decides each
+call as for LangGraph's API.
+"""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+import contextlib
+import importlib.metadata
+from collections.abc import AsyncIterator
+from typing import Any
 
-__all__ = ["mcp_routes"]
+from mcp import types
+from mcp.server.lowlevel import Server as McpServer
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from starlette.datastructures import State
+from starlette.requests import Request
+from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
+
+from framework.server.protocols._mcp_tools import call_tool, list_tools
+from framework.server.protocols._turns import Door
+
+__all__ = ["mcp_routes", "mcp_sessions"]
+
+
+def _mcp_server() -> McpServer[Any, Request]:
+    """The MCP server: its tools, each call answered as the request's caller."""
+    server: McpServer[Any, Request] = McpServer(
+        "cadre",
+        version=importlib.metadata.version("cadre"),
+        instructions=(
+            "Each tool but answer_review asks one of cadre's teams a question and answers "
+            "with sources cited. A run that pauses for a human review returns its reviews: "
+            "answer them with answer_review."
+        ),
+    )
+
+    @server.list_tools()  # type: ignore[no-untyped-call,untyped-decorator]
+    async def listed() -> list[types.Tool]:
+        return await list_tools()
+
+    @server.call_tool()  # type: ignore[untyped-decorator]
+    async def called(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        return await call_tool(name, arguments, server.request_context)
+
+    return server
+
+
+@contextlib.asynccontextmanager
+async def mcp_sessions(state: State) -> AsyncIterator[None]:
+    """Serve MCP requests while the block runs (the server's lifespan): the SDK's session
+    manager, stateless, kept in ``state``."""
+    sessions = StreamableHTTPSessionManager(_mcp_server(), stateless=True)
+    state.mcp = sessions
+    async with sessions.run():
+        yield
+
+
+async def _endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+    sessions: StreamableHTTPSessionManager = scope["app"].state.mcp
+    await sessions.handle_request(scope, receive, send)
 
 
 def mcp_routes() -> list[BaseRoute]:
-    """The routes of this protocol."""
-    return []
+    """``/mcp``: MCP's streamable HTTP endpoint, POST only (without sessions there is no
+    stream for the server's own messages to GET, nor a session to DELETE: 405)."""
+    return [Route("/mcp", Door(_endpoint), methods=["POST"])]
