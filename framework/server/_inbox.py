@@ -28,8 +28,10 @@ from typing import Any
 from framework.errors import ReviewError
 from framework.review.records import AnyReviewRequest, PlanReview, request_place
 
-__all__ = ["IGNORED", "RESPONSE_TYPES", "inbox_decision", "inbox_fields"]
+__all__ = ["IGNORED", "INBOX_FIELDS", "RESPONSE_TYPES", "inbox_decision", "inbox_fields"]
 
+INBOX_FIELDS = frozenset({"action_request", "config", "description"})
+"""What :func:`inbox_fields` adds to a review request's JSON for Agent Inbox."""
 RESPONSE_TYPES = ("accept", "edit", "response", "ignore")
 """What Agent Inbox answers with."""
 

@@ -63,7 +63,7 @@ def _finished(ended: Outcome, run_id: str) -> list[BaseEvent]:
     """The answer as a text message and RUN_FINISHED (cadre's outcome its result), or
     RUN_FINISHED with the reviews it paused for."""
     if ended.status == "paused":
-        interrupts = [_interrupt(review, ended.thread_id) for review in ended.reviews]
+        interrupts = [_interrupt(review) for review in ended.reviews]
         paused = RunFinishedInterruptOutcome(interrupts=interrupts)
         return [RunFinishedEvent(thread_id=ended.thread_id, run_id=run_id, outcome=paused)]
     if ended.status == "cancelled":
@@ -86,15 +86,13 @@ def _finished(ended: Outcome, run_id: str) -> list[BaseEvent]:
     ]
 
 
-def _interrupt(review: Mapping[str, Any], thread_id: str) -> Interrupt:
+def _interrupt(review: Mapping[str, Any]) -> Interrupt:
     """A paused run's interrupt (``{"id", "value"}``) for AG-UI: cadre's typed request is its
-    ``metadata.value`` (with its id and thread, as the review API reads it); a review request
-    also says what answers it."""
+    ``metadata.value``; a review request also says what answers it."""
     value = review["value"]
     kind = value.get("kind") if isinstance(value, Mapping) else None
     if kind not in ALLOWED_DECISIONS or not isinstance(value, Mapping):
         return Interrupt(id=review["id"], reason="interrupt", metadata={"value": value})
-    value = {**value, "id": review["id"], "thread_id": thread_id}
     allowed = list(value.get("allowed") or ())
     return Interrupt(
         id=review["id"],

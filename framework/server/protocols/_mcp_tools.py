@@ -41,8 +41,6 @@ ANSWER_REVIEW = "answer_review"
 
 _INVALID = re.compile(r"[^A-Za-z0-9._-]")
 _UPDATES: tuple[StreamModeName, ...] = ("updates",)
-_INBOX_FIELDS = frozenset({"action_request", "config", "description"})
-"""What a review request's JSON carries for Agent Inbox besides the typed request."""
 
 _OUTCOME_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -230,11 +228,9 @@ def _review_lines(review: Mapping[str, Any]) -> list[str]:
         return [f"- review {review['id']}: {json.dumps(value, ensure_ascii=False)}"]
     where = f" at {value['where']}" if value.get("where") else ""
     allowed = ", ".join(value.get("allowed") or ())
-    request = {key: item for key, item in value.items() if key not in _INBOX_FIELDS}
-    request["id"] = review["id"]  # the id a decision names
     return [
         f"- {value['kind']} review {review['id']}{where}; decide one of: {allowed}",
-        f"  {json.dumps(request, ensure_ascii=False)}",
+        f"  {json.dumps(value, ensure_ascii=False)}",
     ]
 
 

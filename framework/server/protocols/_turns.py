@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from framework.runs.gate import Caller
 from framework.server._assistants import assistant_name, served_teams, team_description, team_of
 from framework.server._http import Server, authenticated, blocking, error_response, server_of
+from framework.server._inbox import INBOX_FIELDS
 from framework.server._requests import RunBody, StreamModeName
 from framework.server._run_routes import final_values, run_error, start_on_thread
 from framework.server._tables import RunRow
@@ -190,7 +191,8 @@ class Outcome:
     answer: str
     """The team's final answer (empty unless answered)."""
     reviews: tuple[dict[str, Any], ...] = ()
-    """The reviews the run paused for: ``{"id": interrupt id, "value": the typed request}``."""
+    """The reviews the run paused for: ``{"id": interrupt id, "value": the typed request}``
+    (a cadre review request with its id and thread, as the review API reads it)."""
     error: str | None = None
     values: dict[str, Any] | None = None
     """The thread's values after the run (as JSON)."""
@@ -224,9 +226,19 @@ async def outcome(server: Server, row: RunRow) -> Outcome:
             **base, status="cancelled", answer="", error=f"run {row.run_id} was cancelled"
         )
     values: dict[str, Any] = await blocking(final_values, server, row)
-    reviews = tuple(values.pop("__interrupt__", ()))
+    reviews = tuple(_review(i, row.thread_id) for i in values.pop("__interrupt__", ()))
     if reviews:
         return Outcome(**base, status="paused", answer="", reviews=reviews, values=values)
     return Outcome(
         **base, status="answered", answer=str(values.get("final_answer") or ""), values=values
     )
+
+
+def _review(interrupt: dict[str, Any], thread_id: str) -> dict[str, Any]:
+    """An open interrupt as protocols show it: a cadre review request as the typed request
+    (what the API adds for Agent Inbox left out, its thread said)."""
+    value = interrupt["value"]
+    if isinstance(value, dict) and "allowed" in value:
+        value = {key: item for key, item in value.items() if key not in INBOX_FIELDS}
+        value["thread_id"] = thread_id
+    return {"id": interrupt["id"], "value": value}
