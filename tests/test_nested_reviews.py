@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -177,6 +178,11 @@ def test_a_pause_two_levels_down_is_shown_and_resumed_by_id_over_http(served: Se
     assert request["path"] == ["deep", "inner", "leaf"]
     assert f"at {WHERE}" in request["description"]  # what Agent Inbox shows
     assert client.threads.get_state(thread)["interrupts"] == [interrupt]
+    with pytest.raises(httpx.HTTPStatusError) as refused:  # keyed by an id nothing pending has
+        client.runs.wait(thread, "top", command={"resume": {"q0-plan": "approve"}})
+    assert refused.value.response.status_code == 422
+    assert "has the id q0-plan: key the decisions by the ids pending" in refused.value.response.text
+    assert client.threads.get_state(thread)["interrupts"] == [interrupt]  # still paused
     final = client.runs.wait(thread, "top", command={"resume": {interrupt["id"]: "approve"}})
     assert isinstance(final, dict), final
     assert (

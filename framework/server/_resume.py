@@ -32,16 +32,24 @@ def resume_from(
     resumed with the value as it is.
 
     Raises:
-        ReviewError: A decision is invalid (with the field errors), names no pending request,
-            or several requests are pending and the value is not keyed by their ids.
+        ReviewError: A decision is invalid (with the field errors), names no pending request
+            (or is keyed by an id no pending request has), or several requests are pending
+            and the value is not keyed by their ids.
     """
     requests = {request.id: request for request in requests_in(snapshot, thread_id)}
     if not requests:
         if snapshot.next:
             return Command(resume=resume)
         raise ReviewError(f"nothing pending on thread {thread_id!r}: it waits for no review")
-    if isinstance(resume, Mapping) and resume and set(resume) <= set(requests):
+    keyed = isinstance(resume, Mapping) and bool(resume) and "kind" not in resume
+    if keyed and set(resume) <= set(requests):
         chosen = dict(resume)
+    elif keyed:
+        unknown = ", ".join(sorted(set(resume) - set(requests)))
+        raise ReviewError(
+            f"no review pending on thread {thread_id!r} has the id {unknown}: key the decisions "
+            f"by the ids pending ({', '.join(requests)})"
+        )
     elif len(requests) == 1:
         chosen = {next(iter(requests)): resume}
     else:
