@@ -1,12 +1,145 @@
-"""A2A 1.0 (a2a-sdk): each served team over this protocol (being built)."""
+"""A2A 1.0 (``a2a-sdk``): each served team is an agent at ``/a2a/{team name}``.
+
+Its agent card is public at ``/a2a/{name}/.well-known/agent-card.json`` (where a2a-sdk's client
+looks for it) and names the JSON-RPC endpoint ``/a2a/{name}``, which sits behind the server's
+:class:`~._turns.Door`: every call carries a cadre API token (``x-api-key`` or a bearer token)
+and the gate decides it as for LangGraph's API. An A2A task is a cadre thread (the task id is
+the thread id); a review pause is the task's ``input-required`` state and a message on the
+task answers it (see :mod:`._a2a_handler`, :mod:`._a2a_tasks`, docs/protocols.md).
+"""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+import importlib.metadata
+import logging
+from pathlib import Path
+
+from a2a.server.request_handlers.response_helpers import agent_card_to_dict
+from a2a.server.routes import create_jsonrpc_routes
+from a2a.types.a2a_pb2 import (
+    AgentCapabilities,
+    AgentCard,
+    AgentInterface,
+    AgentSkill,
+    APIKeySecurityScheme,
+    HTTPAuthSecurityScheme,
+    SecurityRequirement,
+    SecurityScheme,
+    StringList,
+)
+from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH, PROTOCOL_VERSION_CURRENT
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, Router
+
+from framework.runs.teams import TEAM_FILE_PREFIX
+from framework.server.protocols._a2a_calls import DoorCalls
+from framework.server.protocols._a2a_handler import TeamHandler
+from framework.server.protocols._turns import Door, ServedTeam, served
+from framework.tools.team_file import load_team_file
 
 __all__ = ["a2a_routes"]
 
+_PREFIX = "/a2a"
+_MODES = ["text/plain", "application/json"]
+_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+_SECURITY = {
+    "apiKey": SecurityScheme(
+        api_key_security_scheme=APIKeySecurityScheme(
+            location="header", name="x-api-key", description="a cadre API token"
+        )
+    ),
+    "bearer": SecurityScheme(
+        http_auth_security_scheme=HTTPAuthSecurityScheme(
+            scheme="Bearer", description="a cadre API token"
+        )
+    ),
+}
+
+
+def _kinds(team: ServedTeam) -> list[str]:
+    """The task kinds of a team file's team (none for an installed team: its planner says)."""
+    if not team.team.startswith(TEAM_FILE_PREFIX):
+        return []
+    spec = load_team_file(Path(team.team.removeprefix(TEAM_FILE_PREFIX))).spec
+    return [kind.name for kind in spec.kinds]
+
+
+def _card(team: ServedTeam, url: str) -> AgentCard:
+    """The agent card of ``team``, its JSON-RPC endpoint at ``url``."""
+    kinds = _kinds(team)
+    skill = AgentSkill(
+        id=team.name,
+        name=team.name,
+        description=(
+            f"Answers a question with its sources cited ({team.description}); a run may "
+            "pause for a human review of its plan, tasks or answer"
+            + (f"; its workers take tasks of kind {', '.join(kinds)}" if kinds else "")
+        ),
+        tags=["cadre", "research", *kinds],
+    )
+    return AgentCard(
+        name=team.name,
+        description=team.description,
+        version=importlib.metadata.version("cadre"),
+        supported_interfaces=[
+            AgentInterface(
+                url=url, protocol_binding="JSONRPC", protocol_version=PROTOCOL_VERSION_CURRENT
+            )
+        ],
+        capabilities=AgentCapabilities(streaming=True),
+        default_input_modes=_MODES,
+        default_output_modes=_MODES,
+        skills=[skill],
+        security_schemes=_SECURITY,
+        security_requirements=[
+            SecurityRequirement(schemes={name: StringList()}) for name in _SECURITY
+        ],
+    )
+
+
+def _card_route(team: ServedTeam, card: AgentCard) -> Route:
+    """The card, its endpoint named by the address the caller reached it at."""
+    path = f"/{team.name}{AGENT_CARD_WELL_KNOWN_PATH}"
+
+    async def shown(request: Request) -> Response:
+        here = AgentCard()
+        here.CopyFrom(card)
+        address = str(request.url.replace(query="", fragment=""))
+        here.supported_interfaces[0].url = address.removesuffix(AGENT_CARD_WELL_KNOWN_PATH)
+        return JSONResponse(agent_card_to_dict(here))
+
+    return Route(path, shown, methods=["GET"])
+
+
+async def _other_binding(request: Request) -> Response:
+    raise HTTPException(
+        501,
+        "A2A's HTTP+JSON and gRPC bindings are not supported: call the JSON-RPC endpoint the "
+        "agent card names",
+    )
+
+
+def _quiet_sdk() -> None:
+    """Keep a2a-sdk's debug logging off: it logs request bodies (questions) and call contexts
+    (headers), and nothing sensitive goes to cadre's logs unless asked for."""
+    sdk = logging.getLogger("a2a")
+    if sdk.getEffectiveLevel() < logging.INFO:
+        sdk.setLevel(logging.INFO)
+
 
 def a2a_routes() -> list[BaseRoute]:
-    """The routes of this protocol."""
-    return []
+    """``/a2a/{name}`` (JSON-RPC, behind the Door) and its public card, for every served team;
+    any other path under an agent answers 501."""
+    _quiet_sdk()
+    routes: list[BaseRoute] = []
+    public = []
+    for team in served():
+        card = _card(team, f"{_PREFIX}/{team.name}")
+        routes.append(_card_route(team, card))
+        public.append(f"/{team.name}{AGENT_CARD_WELL_KNOWN_PATH}")
+        handler = TeamHandler(team, card)
+        routes += create_jsonrpc_routes(handler, f"/{team.name}", context_builder=DoorCalls())
+        routes.append(Route(f"/{team.name}/{{rest:path}}", _other_binding, methods=_METHODS))
+    return [Mount(_PREFIX, app=Door(Router(routes), public=public))]

@@ -1,0 +1,100 @@
+"""What each A2A call carries through a2a-sdk's call context: the server and the caller the
+:class:`~._turns.Door` authenticated (:class:`DoorCalls`), and the run the call started (for
+the executor that follows it); and the gate's refusals as A2A errors (:func:`gate_errors`)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from a2a.server.context import ServerCallContext
+from a2a.server.routes import DefaultServerCallContextBuilder
+from a2a.utils.errors import (
+    A2AError,
+    InvalidParamsError,
+    InvalidRequestError,
+    TaskNotFoundError,
+    UnsupportedOperationError,
+)
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+from framework.errors import (
+    AccessDenied,
+    CadreError,
+    ConfigError,
+    InvalidUpdate,
+    ReviewError,
+    ThreadBusyError,
+    UnknownThread,
+)
+from framework.runs.gate import Caller
+from framework.server._http import Server
+from framework.server._tables import RunRow
+from framework.server.protocols._turns import door_of
+
+__all__ = ["DoorCalls", "door_in", "gate_errors", "keep_run", "run_in"]
+
+_CREDENTIALS = ("x-api-key", "authorization")
+_DOOR = "cadre.door"
+_RUN = "cadre.run"
+
+_ERRORS: tuple[tuple[type[Exception] | tuple[type[Exception], ...], type[A2AError]], ...] = (
+    (AccessDenied, UnsupportedOperationError),
+    (UnknownThread, TaskNotFoundError),
+    (ThreadBusyError, UnsupportedOperationError),
+    ((ReviewError, InvalidUpdate, ConfigError), InvalidParamsError),
+    (CadreError, InvalidRequestError),
+)
+"""The A2A error of each of cadre's errors, the first that matches wins (as the API's statuses:
+a scope refused, 403, is an operation the caller may not do; another tenant's thread, 404,
+a task not found)."""
+
+_BY_STATUS: dict[int, type[A2AError]] = {
+    403: UnsupportedOperationError,
+    404: TaskNotFoundError,
+    409: UnsupportedOperationError,
+    422: InvalidParamsError,
+}
+
+
+@contextlib.contextmanager
+def gate_errors() -> Iterator[None]:
+    """Turn the gate's refusals and cadre's errors into A2A errors, each one line."""
+    try:
+        yield
+    except HTTPException as error:
+        raise _BY_STATUS.get(error.status_code, InvalidRequestError)(str(error.detail)) from None
+    except CadreError as error:
+        kind = next(a2a for kinds, a2a in _ERRORS if isinstance(error, kinds))
+        raise kind(str(error)) from None
+
+
+class DoorCalls(DefaultServerCallContextBuilder):
+    """Each JSON-RPC call's context as a2a-sdk builds it, with the server and the caller the
+    Door authenticated; its copy of the request's headers leaves out the token."""
+
+    def build(self, request: Request) -> ServerCallContext:
+        """The context of ``request``'s call."""
+        context = super().build(request)
+        for name in _CREDENTIALS:
+            context.state["headers"].pop(name, None)
+        context.state[_DOOR] = door_of(request.scope)
+        return context
+
+
+def door_in(context: ServerCallContext) -> tuple[Server, Caller]:
+    """The server and the caller of a call (see :class:`DoorCalls`)."""
+    door: tuple[Server, Caller] = context.state[_DOOR]
+    return door
+
+
+def keep_run(context: ServerCallContext, row: RunRow) -> None:
+    """Remember the run a call started, for the executor that follows it."""
+    context.state[_RUN] = row
+
+
+def run_in(context: ServerCallContext) -> RunRow:
+    """The run the call started (see :func:`keep_run`)."""
+    row: RunRow = context.state[_RUN]
+    return row

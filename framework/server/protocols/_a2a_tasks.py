@@ -1,0 +1,181 @@
+"""A2A tasks as views of cadre threads: a task's id is its thread's id, and what a task shows
+is read through the gate from the thread (its latest run: working, answered, paused for
+review, failed or cancelled), so a task outlives the server that started it.
+
+The messages a task exchanged (its history) and its A2A context id are kept besides: the
+history in memory (the most recent tasks' only), the context id in the thread's metadata
+(``a2a_context_id``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+from a2a.helpers import new_text_part
+from a2a.server.context import ServerCallContext
+from a2a.server.tasks import TaskStore
+from a2a.types.a2a_pb2 import ListTasksRequest, ListTasksResponse, Task, TaskState, TaskStatus
+from a2a.utils.errors import UnsupportedOperationError
+
+from framework.runs.gate import admit
+from framework.server._assistants import assistant_id
+from framework.server._http import Server, blocking, owned_thread
+from framework.server._tables import UNFINISHED, ThreadRow
+from framework.server.protocols._a2a_calls import door_in, gate_errors
+from framework.server.protocols._a2a_report import Report, report_of
+from framework.server.protocols._turns import ServedTeam, outcome
+
+__all__ = ["CONTEXT_KEY", "ThreadTasks"]
+
+_ENDED = frozenset(
+    {
+        TaskState.TASK_STATE_COMPLETED,
+        TaskState.TASK_STATE_CANCELED,
+        TaskState.TASK_STATE_FAILED,
+        TaskState.TASK_STATE_REJECTED,
+    }
+)
+"""The states a task never leaves."""
+
+CONTEXT_KEY = "a2a_context_id"
+"""The thread metadata key holding its task's A2A context id."""
+
+
+class ThreadTasks(TaskStore):
+    """The tasks of one served team, each a view of its thread (see the module).
+
+    Args:
+        team: The team whose threads are its tasks.
+        kept: How many tasks' histories are kept in memory (the least recently used go).
+    """
+
+    def __init__(self, team: ServedTeam, kept: int = 1024) -> None:
+        self.team = team
+        self.kept = kept
+        self._tasks: OrderedDict[str, Task] = OrderedDict()
+        self._followed: set[str] = set()
+        """Tasks whose run a call of this process started and follows: until it ends or
+        pauses, the SDK's view of them is the task (their thread may be ahead of it)."""
+
+    @contextlib.asynccontextmanager
+    async def following(self, task_id: str) -> AsyncIterator[None]:
+        """Follow the task whose run the block starts (a start refused lets it go)."""
+        self._followed.add(task_id)
+        try:
+            yield
+        except BaseException:
+            self._followed.discard(task_id)
+            raise
+
+    async def opened(self, server: Server, task: Task) -> None:
+        """Record a new task's context id in its new thread's metadata."""
+        metadata = {CONTEXT_KEY: task.context_id}
+        await blocking(lambda: server.tables.update_thread(task.id, metadata=metadata))
+
+    def working(self, task: Task) -> Task:
+        """``task`` working on the run just started (its last status message moved to its
+        history, as the SDK does), kept."""
+        working = _copy(task)
+        if working.status.HasField("message"):
+            working.history.append(working.status.message)
+        working.status.CopyFrom(_status(TaskState.TASK_STATE_WORKING))
+        self._keep(working)
+        return working
+
+    async def save(self, task: Task, context: ServerCallContext) -> None:
+        """Keep what the SDK made of a task; a task that ended or waits for review is no
+        longer followed."""
+        self._keep(task)
+        if task.status.state in _ENDED or task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
+            self._followed.discard(task.id)
+
+    async def get(self, task_id: str, context: ServerCallContext) -> Task | None:
+        """The task of thread ``task_id``, as the gate lets the call's caller read it (None:
+        not this team's, or no run on it yet).
+
+        Raises:
+            TaskNotFoundError: The thread is not there or is another tenant's.
+        """
+        server, caller = door_in(context)
+        with gate_errors():
+            thread = owned_thread(server, admit(caller, "read"), task_id)
+        if not self._serves(thread):
+            return None
+        kept = self._tasks.get(task_id)
+        if kept is not None and (task_id in self._followed or kept.status.state in _ENDED):
+            return _copy(kept)
+        report = await _thread_report(server, thread)
+        if report is None:
+            return None
+        if kept is not None and kept.status.state == report.state:
+            return _copy(kept)
+        task = _task(thread, report, kept)
+        self._keep(task)
+        return _copy(task)
+
+    async def list(self, params: ListTasksRequest, context: ServerCallContext) -> ListTasksResponse:
+        """Not supported: a task is a thread, and LangGraph's API lists threads."""
+        raise UnsupportedOperationError(
+            "ListTasks is not supported: search threads with LangGraph's API (POST "
+            f"/threads/search, metadata {CONTEXT_KEY} for a context's tasks)"
+        )
+
+    async def delete(self, task_id: str, context: ServerCallContext) -> None:
+        """Forget a task's history (its thread stays: LangGraph's API deletes threads)."""
+        self._tasks.pop(task_id, None)
+
+    def _serves(self, thread: ThreadRow) -> bool:
+        """Whether ``thread`` runs this team (by its key, name or assistant id)."""
+        team = self.team
+        return thread.assistant_id in (team.team, team.name, assistant_id(team.team))
+
+    def _keep(self, task: Task) -> None:
+        self._tasks[task.id] = _copy(task)
+        self._tasks.move_to_end(task.id)
+        while len(self._tasks) > self.kept:
+            self._tasks.popitem(last=False)
+
+
+async def _thread_report(server: Server, thread: ThreadRow) -> Report | None:
+    """How the thread's latest run shows on its task (None: no run yet)."""
+    runs = await blocking(server.tables.runs, thread.thread_id)
+    if not runs:
+        return None
+    latest = runs[0]
+    if latest.status in UNFINISHED:
+        return Report(state=TaskState.TASK_STATE_WORKING)
+    if latest.status == "interrupted":  # cancelled
+        cancelled = new_text_part(f"run {latest.run_id} was cancelled")
+        return Report(state=TaskState.TASK_STATE_CANCELED, parts=[cancelled])
+    return report_of(await outcome(server, latest))
+
+
+def _task(thread: ThreadRow, report: Report, kept: Task | None) -> Task:
+    """The task of ``thread`` as ``report`` says, with the history kept of it."""
+    context_id = kept.context_id if kept else thread.metadata.get(CONTEXT_KEY, thread.thread_id)
+    status = _status(report.state)
+    message = report.message(thread.thread_id, context_id)
+    if message is not None:
+        status.message.CopyFrom(message)
+    return Task(
+        id=thread.thread_id,
+        context_id=context_id,
+        status=status,
+        artifacts=[report.artifact] if report.artifact is not None else [],
+        history=list(kept.history) if kept else [],
+    )
+
+
+def _status(state: TaskState) -> TaskStatus:
+    status = TaskStatus(state=state)
+    status.timestamp.FromDatetime(datetime.now(UTC))
+    return status
+
+
+def _copy(task: Task) -> Task:
+    copied = Task()
+    copied.CopyFrom(task)
+    return copied
