@@ -210,7 +210,7 @@ def test_the_openapi_document_lists_the_served_routes_with_their_bodies(served: 
     paths = document["paths"]
     assert set(paths["/threads/{thread_id}"]) == {"get", "patch", "delete"}
     assert "/assistants/{assistant_id}/subgraphs" in paths and "/threads/count" in paths
-    assert not any(path.startswith(("/runs/crons", "/console")) for path in paths)
+    assert not any(path.startswith(("/runs/crons", "/console", "/mcp", "/a2a")) for path in paths)
     assert "/threads/{thread_id}/stream" not in paths  # 501: not served
     wait = paths["/threads/{thread_id}/runs/wait"]["post"]
     assert wait["summary"] == "runs.wait"

@@ -1,7 +1,7 @@
-"""The HTTP API (LangGraph's server API) and the reviewer console, and what the fleet shares
-with them: the tables of threads and runs, the apps of served teams, the run segments and the
-queue. It may import runs and everything below, and the fleet's queue (``serve --queue``);
-never the CLI. Names load on first use."""
+"""The HTTP API (LangGraph's server API; A2A, MCP and AG-UI in :mod:`.protocols`) and the
+reviewer console, and what the fleet shares with them: the tables of threads and runs, the apps
+of served teams, the run segments and the queue. It may import runs and everything below, and
+the fleet's queue (``serve --queue``); never the CLI. Names load on first use."""
 
 from __future__ import annotations
 

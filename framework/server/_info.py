@@ -173,8 +173,10 @@ def openapi_document(routes: list[Any]) -> dict[str, Any]:
 
 
 def _hidden(route: Route) -> bool:
-    """Whether a route is left out: the console's pages, the 501 routes, the health probes."""
-    return route.path.startswith("/console") or is_unsupported(route) or route.path in ("/", "/ok")
+    """Whether a route is left out: the console's pages, the agent protocols' endpoints (each
+    described by its own protocol: docs/protocols.md), the 501 routes, the health probes."""
+    own = route.path.startswith(("/console", "/mcp", "/a2a", "/agui"))
+    return own or is_unsupported(route) or route.path in ("/", "/ok")
 
 
 def _operation(method: str, path: str, schemas: dict[str, Any]) -> dict[str, Any]:
