@@ -44,6 +44,7 @@ __all__ = [
     "foreign_origin",
     "json_response",
     "owned_thread",
+    "refusal",
     "server_of",
     "strict_json",
 ]
@@ -233,13 +234,20 @@ _STATUS_OF: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], i
 """The status of cadre's errors, the first that matches wins."""
 
 
+def refusal(error: HTTPException | CadreError) -> tuple[int, str]:
+    """The HTTP status and one-line detail of a refusal (every door answers it alike, each in
+    its protocol's shape)."""
+    if isinstance(error, HTTPException):
+        return error.status_code, str(error.detail)
+    status = next(status for kinds, status in _STATUS_OF if isinstance(error, kinds))
+    return status, str(error)
+
+
 def error_response(error: BaseException) -> Response:
     """The answer to an error: its status and a one-line ``detail``."""
-    if isinstance(error, HTTPException):
-        return JSONResponse({"detail": error.detail}, status_code=error.status_code)
-    for kinds, status in _STATUS_OF:
-        if isinstance(error, kinds):
-            return JSONResponse({"detail": str(error)}, status_code=status)
+    if isinstance(error, HTTPException | CadreError):
+        status, detail = refusal(error)
+        return JSONResponse({"detail": detail}, status_code=status)
     logger.error("request failed", exc_info=error)
     return JSONResponse({"detail": "the server failed to answer; see its log"}, status_code=500)
 

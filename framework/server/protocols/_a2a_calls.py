@@ -20,16 +20,10 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from framework.errors import (
-    AccessDenied,
     CadreError,
-    ConfigError,
-    InvalidUpdate,
-    ReviewError,
-    ThreadBusyError,
-    UnknownThread,
 )
 from framework.runs.gate import Caller
-from framework.server._http import Server
+from framework.server._http import Server, refusal
 from framework.server._tables import RunRow
 from framework.server.protocols._turns import door_of
 
@@ -39,23 +33,15 @@ _CREDENTIALS = ("x-api-key", "authorization")
 _DOOR = "cadre.door"
 _RUN = "cadre.run"
 
-_ERRORS: tuple[tuple[type[Exception] | tuple[type[Exception], ...], type[A2AError]], ...] = (
-    (AccessDenied, UnsupportedOperationError),
-    (UnknownThread, TaskNotFoundError),
-    (ThreadBusyError, UnsupportedOperationError),
-    ((ReviewError, InvalidUpdate, ConfigError), InvalidParamsError),
-    (CadreError, InvalidRequestError),
-)
-"""The A2A error of each of cadre's errors, the first that matches wins (as the API's statuses:
-a scope refused, 403, is an operation the caller may not do; another tenant's thread, 404,
-a task not found)."""
-
 _BY_STATUS: dict[int, type[A2AError]] = {
     403: UnsupportedOperationError,
     404: TaskNotFoundError,
     409: UnsupportedOperationError,
     422: InvalidParamsError,
 }
+"""The A2A error of each status the API answers a refusal with (a scope refused, 403, is an
+operation the caller may not do; another tenant's thread, 404, a task not found); any other
+is an invalid request."""
 
 
 @contextlib.contextmanager
@@ -63,11 +49,9 @@ def gate_errors() -> Iterator[None]:
     """Turn the gate's refusals and cadre's errors into A2A errors, each one line."""
     try:
         yield
-    except HTTPException as error:
-        raise _BY_STATUS.get(error.status_code, InvalidRequestError)(str(error.detail)) from None
-    except CadreError as error:
-        kind = next(a2a for kinds, a2a in _ERRORS if isinstance(error, kinds))
-        raise kind(str(error)) from None
+    except (HTTPException, CadreError) as error:
+        status, detail = refusal(error)
+        raise _BY_STATUS.get(status, InvalidRequestError)(detail) from None
 
 
 class DoorCalls(DefaultServerCallContextBuilder):

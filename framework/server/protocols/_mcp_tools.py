@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from framework.errors import CadreError
-from framework.server._http import Server
+from framework.server._http import Server, refusal
 from framework.server._requests import StreamModeName
 from framework.server._tables import RunRow
 from framework.server.protocols._turns import (
@@ -132,10 +132,8 @@ async def call_tool(
     failed run is a tool error of one line, never a traceback."""
     try:
         return await _called(name, arguments, context)
-    except HTTPException as error:
-        return _error(str(error.detail))
-    except CadreError as error:
-        return _error(str(error))
+    except (HTTPException, CadreError) as error:
+        return _error(refusal(error)[1])
     except Exception as error:
         logger.error("an MCP tool call failed", exc_info=error)
         return _error("the server failed to answer; see its log")

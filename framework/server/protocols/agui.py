@@ -11,7 +11,6 @@ Everything goes through the gate (:mod:`._turns`): a refusal is one RUN_ERROR.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -23,7 +22,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Mount, Route, Router
 
 from framework.errors import CadreError
-from framework.server._http import body_of, error_response
+from framework.server._http import body_of, refusal
 from framework.server._requests import StreamModeName
 from framework.server.protocols._agui_events import refused_events, run_events
 from framework.server.protocols._turns import Door, answer, ask, door_of, served_team
@@ -51,9 +50,8 @@ async def _run(request: Request) -> Response:
     try:
         row = await starting
     except (HTTPException, CadreError) as error:
-        refusal = error_response(error)
-        detail = json.loads(bytes(refusal.body))["detail"]
-        stream = refused_events(str(detail), refusal.status_code)
+        status, detail = refusal(error)
+        stream = refused_events(detail, status)
     else:
         stream = run_events(server, row, run_input.run_id)
     encoder = EventEncoder(accept=request.headers.get("accept") or "")
