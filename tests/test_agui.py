@@ -24,6 +24,7 @@ from ag_ui.core import (
     ResumeEntry,
     RunAgentInput,
     RunErrorEvent,
+    RunFinishedCancelledOutcome,
     RunFinishedEvent,
     RunFinishedInterruptOutcome,
     RunFinishedSuccessOutcome,
@@ -62,10 +63,32 @@ class Stopping(Policy):
             return deny("lookup answers nothing today")
         return ALLOW
 '''
-POLICY = 'custom: ["stopping_policy:Stopping"]\n'
+HOLDING = '''"""Holds each run of the team ``held`` before its aggregator until a file is there."""
+
+import os
+import time
+from pathlib import Path
+
+from framework.policy import ALLOW, Policy
+
+
+class Holding(Policy):
+    name = "holding"
+
+    def before_node(self, call):
+        if call.team == "held" and call.node == "aggregator":
+            release = Path(os.environ["AGUI_RELEASE"])
+            deadline = time.monotonic() + 120
+            while not release.exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+        return ALLOW
+'''
+HELD = "name: held\nkinds:\n  - {name: docs, builtin: search}\n"
+POLICY = 'custom: ["stopping_policy:Stopping", "holding_policy:Holding"]\n'
 OPTIONS = (
     ("team-config", "support.yaml"),
     ("team-config", "lookup.yaml"),
+    ("team-config", "held.yaml"),
     ("policy", "policy.yaml"),
 )
 EVENTS: TypeAdapter[BaseEvent] = TypeAdapter(Event)
@@ -77,8 +100,9 @@ def served(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -
     """Installed teams, ``support`` (a plan review) and ``lookup`` (whose runs a policy stops)."""
     root = tmp_path_factory.mktemp("agui")
     corpus = write_corpus(root / "docs", SMALL_CORPUS)
-    files = {"support.yaml": SUPPORT, "lookup.yaml": LOOKUP, "policy.yaml": POLICY}
-    files["modules/stopping_policy.py"] = STOPPING
+    files = {"support.yaml": SUPPORT, "lookup.yaml": LOOKUP, "held.yaml": HELD}
+    files |= {"policy.yaml": POLICY, "modules/stopping_policy.py": STOPPING}
+    files["modules/holding_policy.py"] = HOLDING
     (root / "modules").mkdir()
     for name, text in files.items():
         (root / name).write_text(text, encoding="utf-8")
@@ -91,7 +115,7 @@ def served(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -
     served.tokens = make_tokens(served.home, None, tokens)
     path = os.pathsep.join(filter(None, [str(root / "modules"), os.environ.get("PYTHONPATH")]))
     options = [f"--{option}={root / name}" for option, name in OPTIONS]
-    env = {**os.environ, "PYTHONPATH": path}
+    env = {**os.environ, "PYTHONPATH": path, "AGUI_RELEASE": str(root / "release")}
     with start(served, corpus=corpus, env=env, options=options):
         yield served
 
@@ -275,3 +299,31 @@ def test_a_failed_run_ends_with_one_run_error(served: Served) -> None:
     assert failed.code == "run_failed"
     assert not any(isinstance(e, RunFinishedEvent | RunErrorEvent) for e in events[:-1])
     assert "formatter" not in _steps(events) and "planner" in _steps(events)
+
+
+def test_a_cancelled_run_finishes_cancelled_not_with_the_threads_answer(served: Served) -> None:
+    """A run cancelled over LangGraph's API (while a policy holds it before its aggregator)
+    ends its AG-UI stream with the cancelled outcome: no answer, no success."""
+    thread_id = str(uuid.uuid4())
+    body = _input(thread_id)
+    headers = {"x-api-key": served.tokens["ada"], "accept": "text/event-stream"}
+    client = served.client("ada")
+    with (
+        httpx.Client(base_url=served.url, timeout=120) as http,
+        http.stream("POST", "/agui/held", json=body, headers=headers) as response,
+    ):
+        lines = response.iter_lines()
+        events: list[BaseEvent] = []
+        for line in lines:  # up to the worker's step: the run is held before its aggregator
+            if line.startswith("data: "):
+                events.append(EVENTS.validate_json(line.removeprefix("data: ")))
+                if isinstance(events[-1], StepFinishedEvent) and events[-1].step_name == "worker":
+                    break
+        [run] = client.runs.list(thread_id)
+        client.runs.cancel(thread_id, run["run_id"])
+        (served.home.parent / "release").touch()
+        events += [EVENTS.validate_json(line[6:]) for line in lines if line.startswith("data: ")]
+    finished = _check_lifecycle(events, body)
+    assert isinstance(finished.outcome, RunFinishedCancelledOutcome)
+    assert not any(isinstance(event, TEXT_MESSAGE) for event in events)
+    assert "aggregator" not in _steps(events)
