@@ -1,8 +1,11 @@
 """Remote worker kinds of a team file, against real servers on loopback: ``remote_graph:`` runs
 each task on a second ``cadre serve`` through LangGraph's ``RemoteGraph`` (its cited finding
-comes back; its review pause pauses this run and is approved here, from Python and the CLI),
-``a2a:`` sends each task to an agent served with ``a2a-sdk`` (its reply and artifact come back;
-``input-required`` fails naming it); every failure is one line naming the kind and URL; a token
+comes back; its review pause pauses this run and is approved here, from Python and the CLI);
+``a2a:`` sends each task to that server's A2A agent (its ``input-required`` plan review pauses
+this run and is approved here, from Python and the CLI, each of parallel tasks taking its own
+decision, which the remote audits) and to an agent served with ``a2a-sdk`` (its reply and
+artifact come back; a free-text ``input-required`` fails naming it); a remote pause fails the
+task of a run without a thread; every failure is one line naming the kind and URL; a token
 variable that is not set is refused at load, and a token goes to its remote's origin only; a
 remote call is a tool span under its task; a tool-authorization rule naming a kind refuses its
 tasks, and the answer and passages of a remote pass the run's ``after_tool`` policies."""
@@ -175,6 +178,146 @@ def test_a_remote_review_is_listed_and_approved_from_the_cli(
     assert approved.exit_code == 0, approved.output
     assert "thread c1 finished; its answer:" in approved.stdout
     assert FINDING in approved.stdout
+
+
+# -- another cadre serve's agent over A2A ---------------------------------------------------
+
+
+def _cadre_agent_kind(url: str) -> str:
+    remote = f"url: '{url}/a2a/support', token_env: REMOTE_TOKEN"
+    return f"name: top\nkinds:\n  - name: remote\n    a2a: {{{remote}}}\n"
+
+
+def _remote_audit(served: Served, agent_task: str) -> list[tuple[str, str, str]]:
+    """The remote thread's audit trail: (request kind, decision, reviewer) per decision."""
+    state: dict[str, Any] = dict(served.client("ada").threads.get_state(agent_task))
+    audit = state["values"].get("audit") or []
+    return [(entry["request_kind"], entry["decision_kind"], entry["reviewer"]) for entry in audit]
+
+
+def _remote_threads(served: Served) -> set[str]:
+    return {thread["thread_id"] for thread in served.client("ada").threads.search(limit=1000)}
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_cadre_agents_review_pauses_this_run_and_is_approved_here(
+    served: Served,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    embedder: MiniLMEmbedder,
+    mode: str,
+) -> None:
+    monkeypatch.setenv("REMOTE_TOKEN", served.tokens["ada"])
+    team = tmp_path / "top.yaml"
+    team.write_text(_cadre_agent_kind(served.url), encoding="utf-8")
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        app = _app(team, store)
+        if mode == "sync":
+            paused = run_team(app, {"question": QUESTION}, "a1").state
+        else:
+            paused = asyncio.run(arun_team(app, {"question": QUESTION}, "a1")).state
+        assert "final_answer" not in paused
+        [request] = pending(app, "a1")
+        assert request.kind == "plan" and request.path == ["remote", "support"]
+        agent = f"a2a {served.url}/a2a/support"
+        assert request.where == f"team top > kind remote (task q0) > {agent} > team support"
+        assert [task.kind for task in request.tasks] == ["docs"]  # the remote's plan
+        [pause] = app.get_state({"configurable": {"thread_id": "a1"}}).interrupts
+        agent_task = pause.value["thread_id"]  # the remote's task, waiting for the decision
+        assert _remote_audit(served, agent_task) == []
+        decision = {"request_id": request.id, "kind": "approve", "reviewer": "dana"}
+        if mode == "sync":
+            final = approve_all(app, "a1", "dana").state
+        else:
+            final = asyncio.run(adecide(app, "a1", [decision])).state
+        assert pending(app, "a1") == []
+    assert FINDING in final["final_answer"]
+    [result] = _results(final)
+    assert result.status == "ok" and FINDING in result.output
+    assert result.evidence[0].source == f"a2a:{served.url}/a2a/support"
+    assert _remote_audit(served, agent_task) == [("plan", "approve", "ada")]
+
+
+def test_a_cadre_agents_review_is_listed_and_approved_from_the_cli(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REMOTE_TOKEN", served.tokens["ada"])
+    team = tmp_path / "top.yaml"
+    team.write_text(_cadre_agent_kind(served.url), encoding="utf-8")
+    home = str(tmp_path / "home")
+    corpus = write_corpus(tmp_path / "corpus", OTHER_CORPUS)
+    before = _remote_threads(served)
+    ran = CliRunner().invoke(
+        cadre,
+        ["run", QUESTION, "--team-config", str(team), "--corpus", str(corpus), "--thread", "c2",
+         "--home", home],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    assert "paused for review: thread c2 has 1 pending request(s)" in ran.stdout
+    [agent_task] = _remote_threads(served) - before
+    listed = CliRunner().invoke(cadre, ["reviews", "--home", home])
+    assert listed.exit_code == 0 and "c2" in listed.stdout, listed.output
+    approved = CliRunner().invoke(cadre, ["approve", "c2", "--reviewer", "dana", "--home", home])
+    assert approved.exit_code == 0, approved.output
+    assert "thread c2 finished; its answer:" in approved.stdout
+    assert FINDING in approved.stdout
+    shown = CliRunner().invoke(cadre, ["show", agent_task, "--home", str(served.home)])
+    assert shown.exit_code == 0, shown.output
+    assert "  ada  approve on plan review " in shown.stdout
+
+
+def test_parallel_tasks_of_a_cadre_agent_each_take_their_own_decision(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: MiniLMEmbedder
+) -> None:
+    monkeypatch.setenv("REMOTE_TOKEN", served.tokens["ada"])
+    team = tmp_path / "top.yaml"
+    team.write_text(_cadre_agent_kind(served.url), encoding="utf-8")
+    question = "How are checkpoints encrypted? How do workers retry transient errors?"
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        app = _app(team, store)
+        asyncio.run(arun_team(app, {"question": question}, "a3"))
+        first, *others = pending(app, "a3")
+        assert others, "the plan should send several tasks to the agent"
+        pauses = app.get_state({"configurable": {"thread_id": "a3"}}).interrupts
+        agent_tasks = {pause.id: pause.value["thread_id"] for pause in pauses}
+        assert len(set(agent_tasks.values())) == len(pauses)  # a remote task per local task
+        decision = {"request_id": first.id, "kind": "approve", "reviewer": "dana"}
+        decided = asyncio.run(adecide(app, "a3", [decision])).state
+        assert [request.id for request in pending(app, "a3")] == [r.id for r in others]
+        [(task_id, result)] = decided["worker_results"].items()
+        assert first.where.startswith(f"team top > kind remote (task {task_id}) > ")
+        assert result.status == "ok"
+        assert _remote_audit(served, agent_tasks[first.id]) == [("plan", "approve", "ada")]
+        assert all(_remote_audit(served, agent_tasks[r.id]) == [] for r in others)
+        final = approve_all(app, "a3", "dana").state
+    assert {result.status for result in _results(final)} == {"ok"}
+    assert all(
+        _remote_audit(served, agent_tasks[r.id]) == [("plan", "approve", "ada")] for r in others
+    )
+
+
+@pytest.mark.parametrize("kind", ["remote_graph", "a2a"])
+def test_a_remote_review_fails_the_task_of_a_run_without_a_thread(
+    served: Served,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    embedder: MiniLMEmbedder,
+    kind: str,
+) -> None:
+    monkeypatch.setenv("REMOTE_TOKEN", served.tokens["ada"])
+    team = tmp_path / "top.yaml"
+    kinds = {
+        "remote_graph": _graph_kind(served.url, "support"),
+        "a2a": _cadre_agent_kind(served.url),
+    }
+    team.write_text(kinds[kind], encoding="utf-8")
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        setup = TeamSetup(corpus=Corpus(store), store=store)
+        final = compile_team(team_from_file(team)(setup)).invoke({"question": QUESTION})
+    [result] = _results(final)
+    assert result.status == "failed" and result.error is not None
+    assert result.error.startswith(f"RemoteAgentError: kind 'remote' ({kind} {served.url}")
+    assert "paused for a review, which a run without a thread cannot answer" in result.error
 
 
 def test_remote_graph_failures_are_one_line_naming_the_kind_and_url(
@@ -364,8 +507,9 @@ def test_a2a_failures_are_one_line_naming_the_agent(
             "token": (agent.url, LIGHTHOUSE, "", "HTTP 401: the remote refused the call (it "
                       "wants a token: name its environment variable in token_env)"),
             "input": (agent.url, "Which Skerry Head lighthouse?", ", token_env: AGENT_TOKEN",
-                      f"the agent left the task input-required: {ASKS} (answering it is not "
-                      "supported yet)"),
+                      f"the agent left the task input-required: {ASKS} (it asks in free text, "
+                      "and cadre has no free-text review yet: only a cadre agent's typed review "
+                      "requests are answered)"),
         }  # fmt: skip
         for name, (url, question, extra, problem) in cases.items():
             team = tmp_path / f"{name}.yaml"

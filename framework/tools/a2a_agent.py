@@ -5,28 +5,62 @@ The agent's card is read from ``URL/.well-known/agent-card.json``; the task's de
 sent as one text message and the call waits for the agent's answer (no streaming). A message,
 or a completed task, is the task's result: its text is the answer, and the answer and each text
 artifact are cited as evidence (``a2a:URL``, ``a2a:URL#ARTIFACT``). A2A reports no confidence: a
-completed answer counts as sure. A task the agent leaves ``input-required`` or
-``auth-required`` fails, naming the state and what the agent asked (answering it is not
-supported yet), as does one it failed, rejected or cancelled.
+completed answer counts as sure.
+
+A task the agent leaves ``input-required`` with cadre review requests in its status message
+(one data part ``{"id", "value": the typed request}`` each: another ``cadre serve``) pauses
+this run with those requests, their path and place under this run's task; this run's review
+commands list and decide them. When the run is resumed the task runs again: it sends the
+decisions made here, keyed by the agent's review ids, as a message on the same agent task,
+and follows that task to its answer or its next pause. An A2A client cannot choose the agent's
+task id, so the task reads it back from the pauses it left in this run's checkpoint; each
+pause's id (LangGraph's form: 32 hex digits) is a digest of this task execution's A2A context,
+the agent's task id and its review id, which tells this task's pauses from any other's. A run
+without a thread cannot be resumed, so there such a pause fails the task. A task left
+``input-required`` without cadre requests (an agent asking in free text), ``auth-required``,
+failed, rejected or cancelled fails, naming the state and what the agent said.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import hashlib
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from a2a.client import ClientConfig, create_client
-from a2a.helpers import get_artifact_text, get_message_text, new_text_message
-from a2a.types.a2a_pb2 import Role, SendMessageRequest, StreamResponse, TaskState
+from a2a.helpers import (
+    get_artifact_text,
+    get_data_parts,
+    get_message_text,
+    new_data_part,
+    new_message,
+    new_text_message,
+)
+from a2a.types.a2a_pb2 import Message, Role, SendMessageRequest, StreamResponse, TaskState
 from a2a.types.a2a_pb2 import Task as A2ATask
+from langgraph.errors import GraphInterrupt
+from langgraph.types import Interrupt
 
 from framework.engine.records import Evidence, Task
 from framework.engine.runtime import NodeContext
+from framework.tools._remote_pause import NO_THREAD, paused_with, remote_request, resume_map
 from framework.tools.remote import RemoteReply, RemoteWorker, http_client
 
 __all__ = ["A2AWorker"]
 
 BINDINGS = ["JSONRPC", "HTTP+JSON"]
 """The A2A bindings the client speaks (gRPC needs ``a2a-sdk[grpc]``)."""
+UNANSWERED = {
+    TaskState.TASK_STATE_INPUT_REQUIRED: (
+        "it asks in free text, and cadre has no free-text review yet: only a cadre agent's "
+        "typed review requests are answered"
+    ),
+    TaskState.TASK_STATE_AUTH_REQUIRED: "answering it is not supported yet",
+}
+"""Why a task left in a state that asks for something fails."""
+LOCAL_FIELDS = ("request_id", "reviewer")
+"""What a decision made here names of this run only (the agent's review id is the key of its
+decision; its reviewer is the caller its token names)."""
 
 
 class A2AWorker(RemoteWorker):
@@ -36,8 +70,23 @@ class A2AWorker(RemoteWorker):
     token_header: ClassVar[tuple[str, str]] = ("Authorization", "Bearer ")
 
     async def ask(self, question: str, task: Task, context: NodeContext) -> RemoteReply:
-        """Send ``question`` to the agent; its answer, or the failure that names its state."""
-        message = new_text_message(question, role=Role.ROLE_USER)
+        """Send ``question`` to the agent (or, after its pause, the decisions made here); its
+        answer, its pause as this run's, or the failure that names its state."""
+        conversation = self.task_thread(task, context)
+        paused = [p for p in await paused_with(context) if _pause_of(p, conversation)]
+        if paused:
+            message = _decisions(paused, conversation)
+        else:
+            message = new_text_message(question, context_id=conversation, role=Role.ROLE_USER)
+        last = await self._send(message)
+        if last is not None and last.HasField("message"):
+            return self._reply(get_message_text(last.message), [])
+        if last is None or not last.HasField("task"):
+            raise self.failed("the agent sent neither a message nor a task")
+        return self._task_reply(last.task, task, context)
+
+    async def _send(self, message: Message) -> StreamResponse | None:
+        """Send ``message`` and wait for the agent's last response (None: it sent none)."""
         async with http_client(self.spec, self.headers()) as http:
             config = ClientConfig(
                 streaming=False, httpx_client=http, supported_protocol_bindings=BINDINGS
@@ -48,29 +97,41 @@ class A2AWorker(RemoteWorker):
                 responses: list[StreamResponse] = [response async for response in sent]
             finally:
                 await client.close()
-        last = responses[-1] if responses else None
-        if last is not None and last.HasField("message"):
-            return self._reply(get_message_text(last.message), [])
-        if last is None or not last.HasField("task"):
-            raise self.failed("the agent sent neither a message nor a task")
-        return self._task_reply(last.task)
+        return responses[-1] if responses else None
 
-    def _task_reply(self, task: A2ATask) -> RemoteReply:
-        status = task.status
+    def _task_reply(self, agent_task: A2ATask, task: Task, context: NodeContext) -> RemoteReply:
+        status = agent_task.status
+        if status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
+            self._pause(agent_task, task, context)
         asked = get_message_text(status.message) if status.HasField("message") else ""
         if status.state != TaskState.TASK_STATE_COMPLETED:
             state = TaskState.Name(status.state).removeprefix("TASK_STATE_").lower()
             said = f": {asked}" if asked else ""
-            if state.endswith("_required"):
-                said += " (answering it is not supported yet)"
-            raise self.failed(f"the agent left the task {state.replace('_', '-')}{said}")
+            why = f" ({UNANSWERED[status.state]})" if status.state in UNANSWERED else ""
+            raise self.failed(f"the agent left the task {state.replace('_', '-')}{said}{why}")
         artifacts = [
             (artifact.name or artifact.artifact_id, text)
-            for artifact in task.artifacts
+            for artifact in agent_task.artifacts
             if (text := get_artifact_text(artifact))
         ]
         answer = asked or "\n\n".join(text for _, text in artifacts)
         return self._reply(answer, artifacts)
+
+    def _pause(self, agent_task: A2ATask, task: Task, context: NodeContext) -> None:
+        """Pause this run with the cadre review requests the agent's task waits for, if it
+        carries any (a run without a thread fails the task)."""
+        conversation = self.task_thread(task, context)
+        pauses = []
+        for part in get_data_parts(agent_task.status.message.parts):
+            value = part.get("value") if isinstance(part, Mapping) else None
+            request = remote_request(value, context, task, self.where())
+            if request is not None and "id" in part:
+                request.update(id=str(part["id"]), thread_id=agent_task.id)
+                pauses.append(Interrupt(value=request, id=_pause_id(conversation, request)))
+        if pauses and conversation is None:
+            raise self.failed(f"the agent {NO_THREAD}")
+        if pauses:
+            raise GraphInterrupt(pauses)
 
     def _reply(self, answer: str, artifacts: list[tuple[str, str]]) -> RemoteReply:
         if not answer.strip():
@@ -83,3 +144,41 @@ class A2AWorker(RemoteWorker):
             if text != answer
         ]
         return RemoteReply(answer, evidence, confidence=1.0)
+
+
+def _pause_id(conversation: str | None, request: Mapping[str, Any]) -> str:
+    """The id of this run's pause for the agent's ``request`` (its ``thread_id`` the agent's
+    task, its ``id`` the agent's review id), in this task execution's A2A context."""
+    key = "\x1f".join(str(part) for part in (conversation, request["thread_id"], request["id"]))
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def _pause_of(pause: Interrupt, conversation: str | None) -> bool:
+    """Whether ``pause`` is one this task execution made of the agent's review request."""
+    value = pause.value
+    if not isinstance(value, Mapping) or not {"thread_id", "id"} <= value.keys():
+        return False
+    return pause.id == _pause_id(conversation, value)
+
+
+def _decisions(paused: list[Interrupt], conversation: str | None) -> Message:
+    """The decisions made here on the agent's pause, as a message on its task keyed by its
+    review ids; the same pause again when none of its requests was decided."""
+    resume = resume_map()
+    decided = {
+        str(pause.value["id"]): _for_agent(resume[pause.id])
+        for pause in paused
+        if pause.id in resume
+    }
+    if not decided:
+        raise GraphInterrupt(paused)
+    agent_task = str(paused[0].value["thread_id"])
+    part = new_data_part(decided)
+    return new_message([part], context_id=conversation, task_id=agent_task, role=Role.ROLE_USER)
+
+
+def _for_agent(decision: Any) -> Any:
+    """A decision made here as the agent takes it: without what names this run only."""
+    if not isinstance(decision, Mapping):
+        return decision
+    return {key: value for key, value in decision.items() if key not in LOCAL_FIELDS}

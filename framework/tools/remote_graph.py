@@ -22,38 +22,25 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.config import get_config
 from langgraph.errors import GraphInterrupt
 from langgraph.pregel.remote import RemoteGraph
 from langgraph.types import Interrupt
 from langgraph_sdk.client import LangGraphClient
-from pydantic import BaseModel
 
 from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 from framework.engine.team_worker import team_result
-from framework.review.records import (
-    AnswerReview,
-    NodeReview,
-    PlanReview,
-    PolicyReview,
-    TaskReview,
+from framework.tools._remote_pause import (
+    INTERRUPT,
+    NO_THREAD,
+    RESUME_KEYS,
+    node_configurable,
+    remote_request,
 )
 from framework.tools.remote import RemoteReply, RemoteWorker, http_client
 from framework.tools.remote_specs import RemoteGraphSpec
 
 __all__ = ["RemoteGraphWorker"]
-
-RESUME_KEYS = ("__pregel_resuming", "__pregel_resume_map")
-"""What LangGraph tells a node that runs again to answer a pause; ``RemoteGraph`` passes them
-on, and the remote resumes its thread with the answers they hold."""
-INTERRUPT = "__interrupt__"
-"""The key of the pauses in a graph's final state (a run without a thread gets them there)."""
-REQUESTS: dict[str, type[BaseModel]] = {
-    str(model.model_fields["kind"].default): model
-    for model in (PlanReview, TaskReview, AnswerReview, NodeReview, PolicyReview)
-}
-"""cadre's review requests by kind: what a remote pause's value is read as."""
 
 
 class RemoteGraphWorker(RemoteWorker):
@@ -85,10 +72,7 @@ class RemoteGraphWorker(RemoteWorker):
         if not isinstance(final, Mapping):
             raise self.failed("the graph ended without a state")
         if final.get(INTERRUPT):
-            raise self.failed(
-                "the graph paused for a review, which a run without a thread cannot answer: "
-                "run this team on a thread (a checkpointer)"
-            )
+            raise self.failed(f"the graph {NO_THREAD}")
         result = team_result(task, self.spec.assistant, final)
         if result.status == "failed":
             raise self.failed(result.error or "the graph failed")
@@ -97,18 +81,10 @@ class RemoteGraphWorker(RemoteWorker):
     def _request(self, interrupt: Interrupt, task: Task, context: NodeContext) -> Interrupt:
         """A remote pause as this run shows it: a cadre review request keeps its own fields,
         its path and place under this run's task (``team top > kind pricing (task q0) >
-        remote_graph URL, assistant research > team research``); any other value is left as
-        it is."""
-        value = interrupt.value
-        model = REQUESTS.get(str(value.get("kind"))) if isinstance(value, Mapping) else None
-        if model is None:
-            return interrupt
-        request = {key: value[key] for key in model.model_fields if key in value}
-        here = context.nested(task, self.spec.assistant)
-        request["path"] = [*here.path, *request.get("path", [])]
-        remote_place = str(request.get("where") or "")
-        request["where"] = " > ".join(p for p in (here.where, self.where(), remote_place) if p)
-        return Interrupt(value=request, id=interrupt.id)
+        remote_graph URL, assistant research > team research``), its id the remote's; any
+        other value is left as it is."""
+        request = remote_request(interrupt.value, context, task, self.where())
+        return interrupt if request is None else Interrupt(value=request, id=interrupt.id)
 
     def _config(self, task: Task, context: NodeContext) -> RunnableConfig | None:
         """The remote run's config: the task's remote thread, and this node's namespace (so
@@ -118,16 +94,7 @@ class RemoteGraphWorker(RemoteWorker):
         if thread is None:
             return None  # a run without a thread: the remote's thread is its own
         configurable: dict[str, Any] = {"thread_id": thread}
-        node = _node_configurable()
+        node = node_configurable()
         configurable["checkpoint_ns"] = node.get("checkpoint_ns") or context.node
         configurable.update({key: node[key] for key in RESUME_KEYS if key in node})
         return {"configurable": configurable}
-
-
-def _node_configurable() -> Mapping[str, Any]:
-    """The configurable of the node running now (empty outside a graph)."""
-    try:
-        config = get_config()
-    except RuntimeError:
-        return {}
-    return config.get("configurable") or {}

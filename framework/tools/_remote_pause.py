@@ -1,0 +1,116 @@
+"""A remote's review pause as this run's own, for the remote worker kinds.
+
+A remote that pauses for a cadre review (a remote graph's interrupt, an A2A agent's
+``input-required`` task carrying typed requests) pauses this run with the same requests, their
+path and place put under this run's task (:func:`remote_request`). When this run is resumed,
+LangGraph runs the worker node again from its start and tells it the decisions made here
+(:data:`RESUME_KEYS`); a worker that cannot name the remote's paused work from its task alone
+reads the pauses its task left in this run's checkpoint (:func:`paused_with`). The keys read
+here are LangGraph's own configurable keys (langgraph 1.2): it offers no public way to them.
+
+Private to :mod:`framework.tools`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.config import get_config
+from langgraph.runtime import get_runtime
+from langgraph.types import Interrupt
+from pydantic import BaseModel
+
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.review.records import (
+    AnswerReview,
+    NodeReview,
+    PlanReview,
+    PolicyReview,
+    TaskReview,
+)
+
+__all__ = [
+    "INTERRUPT",
+    "NO_THREAD",
+    "RESUME_KEYS",
+    "node_configurable",
+    "paused_with",
+    "remote_request",
+    "resume_map",
+]
+
+RESUMING = "__pregel_resuming"
+RESUME_MAP = "__pregel_resume_map"
+RESUME_KEYS = (RESUMING, RESUME_MAP)
+"""What LangGraph tells a node that runs again to answer a pause: that it resumes, and the
+decisions by interrupt id (``{id: decision}``, every pause's of the run)."""
+CHECKPOINTER = "__pregel_checkpointer"
+"""The node's configurable key holding the run's checkpointer."""
+INTERRUPT = "__interrupt__"
+"""The key of the pauses in a graph's final state, and the channel of a task's pauses in its
+checkpoint's pending writes."""
+NO_THREAD = (
+    "paused for a review, which a run without a thread cannot answer: run this team on a "
+    "thread (a checkpointer)"
+)
+"""Why a remote's pause fails a run without a thread (after ``the graph``, ``the agent``)."""
+REQUESTS: dict[str, type[BaseModel]] = {
+    str(model.model_fields["kind"].default): model
+    for model in (PlanReview, TaskReview, AnswerReview, NodeReview, PolicyReview)
+}
+"""cadre's review requests by kind: what a remote pause's value is read as."""
+
+
+def remote_request(
+    value: Any, context: NodeContext, task: Task, remote: str
+) -> dict[str, Any] | None:
+    """A remote's pause as this run shows it: a cadre review request keeps its own fields, its
+    path and place under this run's task (``team top > kind pricing (task q0) > REMOTE > team
+    research``, ``remote`` naming the remote); None for any other value."""
+    model = REQUESTS.get(str(value.get("kind"))) if isinstance(value, Mapping) else None
+    if model is None:
+        return None
+    request = {key: value[key] for key in model.model_fields if key in value}
+    here = context.nested(task, remote)
+    request["path"] = [*here.path, *request.get("path", [])]
+    remote_place = str(request.get("where") or "")
+    request["where"] = " > ".join(p for p in (here.where, remote, remote_place) if p)
+    return request
+
+
+def node_configurable() -> Mapping[str, Any]:
+    """The configurable of the node running now (empty outside a graph)."""
+    try:
+        config = get_config()
+    except RuntimeError:
+        return {}
+    return config.get("configurable") or {}
+
+
+def resume_map() -> Mapping[str, Any]:
+    """The decisions the run was resumed with, by interrupt id (empty on a first run)."""
+    return node_configurable().get(RESUME_MAP) or {}
+
+
+async def paused_with(context: NodeContext) -> list[Interrupt]:
+    """The pauses this node's task left when it ran before, read from the checkpoint its step
+    started from (none unless the run resumes: a first run, or a run without a thread)."""
+    configurable = node_configurable()
+    saver = configurable.get(CHECKPOINTER)
+    if not configurable.get(RESUMING) or not isinstance(saver, BaseCheckpointSaver):
+        return []
+    run = get_runtime().execution_info
+    if run is None:
+        return []
+    at = {"thread_id": run.thread_id, "checkpoint_ns": context.checkpoint_ns}
+    saved = await saver.aget_tuple({"configurable": {**at, "checkpoint_id": run.checkpoint_id}})
+    writes = (saved.pending_writes if saved is not None else None) or []
+    return [
+        pause
+        for task_id, channel, pauses in writes
+        if task_id == run.task_id and channel == INTERRUPT
+        for pause in pauses
+    ]
