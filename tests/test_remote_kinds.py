@@ -155,6 +155,10 @@ def test_a_remote_review_pauses_this_run_and_is_approved_here(
     assert FINDING in final["final_answer"]
     [result] = _results(final)
     assert result.status == "ok" and result.evidence[0].source == "docs/checkpoints.md:3"
+    [entry] = final["audit"]  # decided here: in this run's trail, with its place
+    decided = (entry.request_id, entry.decision_kind, entry.reviewer)
+    assert decided == (request.id, "approve", "dana")
+    assert entry.where == request.where
 
 
 def test_a_remote_review_is_listed_and_approved_from_the_cli(
@@ -236,6 +240,10 @@ def test_a_cadre_agents_review_pauses_this_run_and_is_approved_here(
     assert result.status == "ok" and FINDING in result.output
     assert result.evidence[0].source == f"a2a:{served.url}/a2a/support"
     assert _remote_audit(served, agent_task) == [("plan", "approve", "ada")]
+    [entry] = final["audit"]  # decided here: in this run's trail too, by its reviewer
+    decided = (entry.request_id, entry.decision_kind, entry.reviewer)
+    assert decided == (request.id, "approve", "dana")
+    assert entry.where == request.where
 
 
 def test_a_cadre_agents_review_is_listed_and_approved_from_the_cli(

@@ -20,15 +20,18 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.config import get_config
 from langgraph.runtime import get_runtime
 from langgraph.types import Interrupt
-from pydantic import BaseModel
 
 from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
+from framework.review import decision_entry
 from framework.review.records import (
     AnswerReview,
+    AuditEntry,
+    Decision,
     NodeReview,
     PlanReview,
     PolicyReview,
+    ReviewRequest,
     TaskReview,
 )
 
@@ -36,6 +39,7 @@ __all__ = [
     "INTERRUPT",
     "NO_THREAD",
     "RESUME_KEYS",
+    "decided_here",
     "node_configurable",
     "paused_with",
     "remote_request",
@@ -57,7 +61,7 @@ NO_THREAD = (
     "thread (a checkpointer)"
 )
 """Why a remote's pause fails a run without a thread (after ``the graph``, ``the agent``)."""
-REQUESTS: dict[str, type[BaseModel]] = {
+REQUESTS: dict[str, type[ReviewRequest]] = {
     str(model.model_fields["kind"].default): model
     for model in (PlanReview, TaskReview, AnswerReview, NodeReview, PolicyReview)
 }
@@ -79,6 +83,25 @@ def remote_request(
     remote_place = str(request.get("where") or "")
     request["where"] = " > ".join(p for p in (here.where, remote, remote_place) if p)
     return request
+
+
+def decided_here(
+    pauses: list[Interrupt], context: NodeContext, task: Task, remote: str
+) -> list[AuditEntry]:
+    """The audit entries of the decisions this run was resumed with on the remote's requests
+    among ``pauses`` (what :func:`remote_request` made of them): a remote's pause is decided
+    here, so this run's audit trail keeps the decision, as it keeps a nested team's."""
+    resume = resume_map()
+    place = f"{context.nested(task, remote).where} > {remote}"
+    entries = []
+    for pause in pauses:
+        value, decision = pause.value, resume.get(pause.id)
+        if not isinstance(value, Mapping) or not str(value.get("where", "")).startswith(place):
+            continue  # not the remote's: a policy's ask in this task is audited where it asks
+        if isinstance(decision, Mapping) and "kind" in decision:
+            request = REQUESTS[str(value["kind"])].model_validate({**value, "id": pause.id})
+            entries.append(decision_entry(request, Decision.model_validate(decision)))
+    return entries
 
 
 def node_configurable() -> Mapping[str, Any]:

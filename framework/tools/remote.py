@@ -20,7 +20,7 @@ import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Coroutine, Generator, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, TypeVar
 
 import httpx
@@ -30,8 +30,11 @@ from pydantic import BaseModel, Field
 
 from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
+from framework.engine.team_worker import TeamResult
 from framework.errors import RemoteAgentError, brief
 from framework.policy.wrappers import governed_tool_args, governed_tool_output
+from framework.review.records import AuditEntry
+from framework.tools._remote_pause import decided_here, paused_with
 from framework.tools.remote_specs import RemoteSpec
 
 __all__ = ["RemoteQuestion", "RemoteReply", "RemoteWorker", "http_client", "run_sync"]
@@ -53,6 +56,8 @@ class RemoteReply:
     answer: str
     evidence: list[Evidence] = field(default_factory=list)
     confidence: float = 1.0
+    audit: list[AuditEntry] = field(default_factory=list)
+    """The decisions made in this run on the remote's review pauses before it answered."""
 
     def __str__(self) -> str:
         return self.answer
@@ -133,13 +138,16 @@ class RemoteWorker(ABC):
 
     async def _ask(self, question: str, task: Task, context: NodeContext) -> RemoteReply:
         """:meth:`ask` within the timeout, every failure one line naming the kind."""
+        paused = await paused_with(context)
         try:
             async with asyncio.timeout(self.spec.timeout_s):
-                return await self.ask(question, task, context)
+                reply = await self.ask(question, task, context)
         except (GraphBubbleUp, RemoteAgentError):
             raise
         except Exception as error:  # any failure of the remote or its client is this kind's
             raise self.failed(problem(error, self.spec)) from None
+        audit = decided_here(paused, context, task, self.where())
+        return replace(reply, audit=audit) if audit else reply
 
     def failed(self, problem: str) -> RemoteAgentError:
         """The error of this kind failing with ``problem`` (one line)."""
@@ -158,13 +166,14 @@ class RemoteWorker(ABC):
 
             answer = governed(answer)
             evidence = [item.model_copy(update={"text": governed(item.text)}) for item in evidence]
-        return WorkerResult(
+        return TeamResult(
             task_id=task.id,
             status="ok",
             output=answer,
             evidence=evidence,
             confidence=reply.confidence,
             attempt=task.attempt,
+            audit=reply.audit,
         )
 
     def headers(self) -> dict[str, str]:
