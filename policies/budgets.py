@@ -315,6 +315,23 @@ class Budget(Policy):
         reason = self._reserve(call, {"tool_calls": 1}, hold=False)
         return self._refusal(reason) if reason else ALLOW
 
+    def after_tool(self, call: Call) -> Verdict:
+        """Charge what a tool reported it used (a remote agent's model calls and tokens): a
+        remote level of the tree spends this run's budget, and the next call is refused once
+        it is spent."""
+        if call.usage:
+            tokens = call.usage.get("input_tokens", 0) + call.usage.get("output_tokens", 0)
+            amounts: dict[Metric, float] = {
+                "tokens": tokens,
+                "model_calls": call.usage.get("model_calls", 0),
+                "tool_calls": call.usage.get("tool_calls", 0),
+            }
+            with self._lock:
+                for account in self._accounts(call, self._ledger(call.thread_id)):
+                    for metric, amount in amounts.items():
+                        account.used[metric] += amount
+        return ALLOW
+
     def answer(self, call: Call) -> Verdict:
         """Say in the answer that the budget ran out, when it did."""
         ledger = self._ledgers.get(call.thread_id or "")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -15,8 +17,11 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # and fails its test, rather than logging "Deserializing unregistered type".
 os.environ.setdefault("LANGGRAPH_STRICT_MSGPACK", "true")
 # The embedding model's ONNX graph is built into a cache of this session's own (inherited by the
-# `cadre` processes the tests start), not into the user's.
-os.environ.setdefault("CADRE_CACHE", tempfile.mkdtemp(prefix="cadre-test-cache-"))
+# `cadre` processes the tests start), not into the user's; removed when the session ends (about
+# 90 MB a session).
+if "CADRE_CACHE" not in os.environ:
+    os.environ["CADRE_CACHE"] = tempfile.mkdtemp(prefix="cadre-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["CADRE_CACHE"], ignore_errors=True)
 
 # -- a small corpus for the research team tests ---------------------------------------------
 

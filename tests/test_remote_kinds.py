@@ -53,6 +53,7 @@ from framework.runs.teams import TeamSetup
 from framework.tools.remote import http_client
 from framework.tools.remote_specs import RemoteSpec
 from policies.authorization import ToolAuthorization, ToolRule
+from policies.budgets import Budget, Limits
 from teams.configured.app import team_from_file
 from telemetry.instrument import Telemetry
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
@@ -67,6 +68,30 @@ ASKS = "Which Skerry Head do you mean, the island or the cape?"
 AGENT_TOKEN = "agent-secret"
 SUPPORT = "name: support\nreview: [plan]\nkinds:\n  - {name: docs, builtin: search}\n"
 OTHER_CORPUS = {"ports.md": "# Ports\n\nThe gateway listens on port 8443 for TLS traffic.\n"}
+METERED = "name: {name}\nmodels: {{default: 'scripted:{name}.script.yaml'}}\n" + (
+    "kinds:\n  - {{name: docs, builtin: search}}\n"
+)
+"""A team whose roles run on a scripted model (its usage is not nothing), one per remote kind
+(a script's steps are used once)."""
+ANSWERS = """\
+steps:
+  - structured:
+      goal: encryption
+      sub_questions:
+        - {description: "How are checkpoints encrypted?", query: checkpoints, kind: docs}
+  - tools: [{name: search_corpus, args: {query: checkpoints encrypted}}]
+    match: "Task q0:"
+  - reply: Checkpoints are encrypted at rest with AES in OCB mode.
+    match: "OCB mode"
+  - reply: Findings.
+    match: "Findings:"
+  - structured: {decision: finish, confidence: 1.0}
+    match: "Consolidated findings:"
+  - structured: {facts: []}
+    match: "Evidence:"
+  - structured: {sections: []}
+    match: "Evidence you may cite:"
+"""
 
 
 def _free_port() -> int:
@@ -84,8 +109,15 @@ def served(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -
     corpus = write_corpus(root / "docs", SMALL_CORPUS)
     support = root / "support.yaml"
     support.write_text(SUPPORT, encoding="utf-8")
+    metered = [root / f"metered_{kind}.yaml" for kind in ("remote_graph", "a2a")]
+    for team in metered:
+        team.write_text(METERED.format(name=team.stem), encoding="utf-8")
+        (root / f"{team.stem}.script.yaml").write_text(ANSWERS, encoding="utf-8")
+    policy = root / "policy.yaml"  # a generous budget: the remote's runs record their usage
+    policy.write_text("budget:\n  run: {model_calls: 1000}\n", encoding="utf-8")
     tokens = {"ada": ("acme", "run,review")}
-    options = ["--team-config", str(support)]
+    teams = [option for team in (support, *metered) for option in ("--team-config", str(team))]
+    options = [*teams, "--policy", str(policy)]
     with serve(root / "home", None, corpus=corpus, tokens=tokens, options=options) as server:
         yield server
 
@@ -161,6 +193,36 @@ def test_a_remote_review_pauses_this_run_and_is_approved_here(
     assert entry.where == request.where
 
 
+@pytest.mark.parametrize("kind", ["remote_graph", "a2a"])
+def test_what_a_remote_used_counts_in_this_runs_usage_and_budget(
+    served: Served,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    embedder: MiniLMEmbedder,
+    kind: str,
+) -> None:
+    """The remote's model calls and tokens (its own usage records; over A2A, what a cadre
+    agent says in its answer) are charged here: one budget across the tree, a remote level
+    included."""
+    monkeypatch.setenv("REMOTE_TOKEN", served.tokens["ada"])
+    team = tmp_path / "top.yaml"
+    metered = f"metered_{kind}"
+    made = _graph_kind if kind == "remote_graph" else _cadre_agent_kind
+    team.write_text(made(served.url, metered), encoding="utf-8")
+    budget = Budget(run=Limits(model_calls=100))
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        final = run_team(_app(team, store, budget), {"question": QUESTION}, "u1").state
+    [result] = _results(final)
+    assert result.status == "ok" and "OCB mode" in result.output, result.error
+    [remote] = served.client("ada").threads.search(metadata={"graph_id": metered})
+    remote_usage = remote["values"]["usage"]
+    reported = sum(record["counts"].get("model_calls", 0) for record in remote_usage.values())
+    assert reported >= 5  # the remote's planner, worker, reviewer, curator, formatter
+    assert budget.used("u1")["run/model_calls"] == reported  # offline here: only the remote's
+    recorded = sum(record.counts.get("model_calls", 0) for record in final["usage"].values())
+    assert recorded == reported  # in this run's state: a resumed run keeps it
+
+
 def test_a_remote_review_is_listed_and_approved_from_the_cli(
     served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -187,8 +249,8 @@ def test_a_remote_review_is_listed_and_approved_from_the_cli(
 # -- another cadre serve's agent over A2A ---------------------------------------------------
 
 
-def _cadre_agent_kind(url: str) -> str:
-    remote = f"url: '{url}/a2a/support', token_env: REMOTE_TOKEN"
+def _cadre_agent_kind(url: str, team: str = "support") -> str:
+    remote = f"url: '{url}/a2a/{team}', token_env: REMOTE_TOKEN"
     return f"name: top\nkinds:\n  - name: remote\n    a2a: {{{remote}}}\n"
 
 

@@ -49,7 +49,8 @@ class Call:
         aliases: Other names the target goes by (an MCP tool's name on its server when the
             team exposes it prefixed): a rule about a name matches them too.
         usage: For ``after_model``, the tokens the call used (``input_tokens``,
-            ``output_tokens``), counted or estimated.
+            ``output_tokens``), counted or estimated; for ``after_tool``, what the tool reported
+            it used itself (a remote agent's ``model_calls`` and tokens), if anything.
         call_id: The same number for the before and after hooks of one model or tool call.
     """
 

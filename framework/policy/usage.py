@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -33,6 +33,7 @@ __all__ = [
     "text_of",
     "usage_counts",
     "usage_of",
+    "usage_totals",
 ]
 
 ESTIMATED = "cadre_usage_estimated"
@@ -225,3 +226,14 @@ def input_bound(messages: Sequence[Any], extra: Any = None) -> int:
     bound tools, a schema), plus a few tokens per message."""
     size = sum(len(text_of(message).encode()) + 4 for message in messages) + 3
     return size + len(json.dumps(extra, default=str).encode()) if extra else size
+
+
+_TOTALLED = ("model_calls", "tool_calls", "input_tokens", "output_tokens")
+
+
+def usage_totals(counts: Iterable[Mapping[str, float]]) -> dict[str, int]:
+    """The calls and tokens over usage records' counts (the non-zero ones): what a run tells
+    a caller it used, and what a remote's run is charged for here."""
+    records = list(counts)
+    totals = {name: int(sum(c.get(name, 0) for c in records)) for name in _TOTALLED}
+    return {name: total for name, total in totals.items() if total}

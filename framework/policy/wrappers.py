@@ -453,10 +453,23 @@ def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, in
     return args, call_id
 
 
-def governed_tool_output(tool: BaseTool, args: Mapping[str, Any], output: str, call_id: int) -> str:
-    """A tool's output text after the active policies (unchanged outside a governed node)."""
+def governed_tool_output(
+    tool: BaseTool,
+    args: Mapping[str, Any],
+    output: str,
+    call_id: int,
+    usage: Mapping[str, int] | None = None,
+) -> str:
+    """A tool's output text after the active policies (unchanged outside a governed node).
+
+    ``usage`` is what the tool reported it used itself (a remote agent's model calls and
+    tokens): counted in this execution's usage and shown to the policies (a budget charges
+    it), once per call."""
     scope = current_scope()
-    if scope is None or not scope.chain.decides("after_tool"):
+    if scope is None:
+        return output
+    scope.tally(usage)
+    if not scope.chain.decides("after_tool"):
         return output
     call = scope.call(
         "after_tool",
@@ -466,6 +479,7 @@ def governed_tool_output(tool: BaseTool, args: Mapping[str, Any], output: str, c
         scopes=tool_scopes(tool),
         aliases=tool_aliases(tool),
         call_id=call_id,
+        usage=usage or {},
     )
     return str(scope.chain.run(call, scope))
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from a2a.client import ClientConfig, create_client
@@ -43,6 +44,7 @@ from langgraph.types import Interrupt
 
 from framework.engine.records import Evidence, Task
 from framework.engine.runtime import NodeContext
+from framework.policy.usage import usage_totals
 from framework.tools._remote_pause import NO_THREAD, paused_with, remote_request, resume_map
 from framework.tools.remote import RemoteReply, RemoteWorker, http_client
 
@@ -115,7 +117,7 @@ class A2AWorker(RemoteWorker):
             if (text := get_artifact_text(artifact))
         ]
         answer = asked or "\n\n".join(text for _, text in artifacts)
-        return self._reply(answer, artifacts)
+        return replace(self._reply(answer, artifacts), usage=_reported_usage(agent_task))
 
     def _pause(self, agent_task: A2ATask, task: Task, context: NodeContext) -> None:
         """Pause this run with the cadre review requests the agent's task waits for, if it
@@ -182,3 +184,15 @@ def _for_agent(decision: Any) -> Any:
     if not isinstance(decision, Mapping):
         return decision
     return {key: value for key, value in decision.items() if key not in LOCAL_FIELDS}
+
+
+def _reported_usage(agent_task: A2ATask) -> dict[str, int]:
+    """What the agent says its run used, when it says (another ``cadre serve`` puts
+    ``{"usage": {"model_calls": ..., "input_tokens": ...}}`` in its answer's data part)."""
+    said = [
+        part["usage"]
+        for artifact in agent_task.artifacts
+        for part in get_data_parts(artifact.parts)
+        if isinstance(part, Mapping) and isinstance(part.get("usage"), Mapping)
+    ]
+    return usage_totals(said)

@@ -37,7 +37,13 @@ from framework.review.records import AuditEntry
 from framework.tools._remote_pause import decided_here, paused_with
 from framework.tools.remote_specs import RemoteSpec
 
-__all__ = ["RemoteQuestion", "RemoteReply", "RemoteWorker", "http_client", "run_sync"]
+__all__ = [
+    "RemoteQuestion",
+    "RemoteReply",
+    "RemoteWorker",
+    "http_client",
+    "run_sync",
+]
 
 T = TypeVar("T")
 
@@ -58,6 +64,9 @@ class RemoteReply:
     confidence: float = 1.0
     audit: list[AuditEntry] = field(default_factory=list)
     """The decisions made in this run on the remote's review pauses before it answered."""
+    usage: dict[str, int] = field(default_factory=dict)
+    """What the remote reported it used (``model_calls``, ``input_tokens``, ...): counted in
+    this run's usage and charged to its budget."""
 
     def __str__(self) -> str:
         return self.answer
@@ -164,7 +173,7 @@ class RemoteWorker(ABC):
             def governed(text: str) -> str:
                 return governed_tool_output(tool, args, text, call_id)
 
-            answer = governed(answer)
+            answer = governed_tool_output(tool, args, answer, call_id, reply.usage)
             evidence = [item.model_copy(update={"text": governed(item.text)}) for item in evidence]
         return TeamResult(
             task_id=task.id,

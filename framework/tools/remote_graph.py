@@ -4,7 +4,7 @@
 The task's description is the graph's ``question``; its final state comes back as a nested
 team's does (:func:`~framework.engine.team_worker.team_result`): the answer, the evidence its
 workers cited (sources as the remote gave them) and its reviewer's confidence. What the remote
-used is its own: it is not added to this run's usage.
+used (its usage records) is counted in this run's usage and charged to its budget.
 
 Each task runs on a remote thread of its own, named from this run's thread and the task, so a
 task that runs again after a pause reaches the same remote thread. A review the remote pauses
@@ -30,6 +30,7 @@ from langgraph_sdk.client import LangGraphClient
 from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 from framework.engine.team_worker import team_result
+from framework.policy.usage import usage_totals
 from framework.tools._remote_pause import (
     INTERRUPT,
     NO_THREAD,
@@ -76,7 +77,8 @@ class RemoteGraphWorker(RemoteWorker):
         result = team_result(task, self.spec.assistant, final)
         if result.status == "failed":
             raise self.failed(result.error or "the graph failed")
-        return RemoteReply(result.output, result.evidence, result.confidence)
+        usage = usage_totals(record.counts for record in result.usage.values())
+        return RemoteReply(result.output, result.evidence, result.confidence, usage=usage)
 
     def _request(self, interrupt: Interrupt, task: Task, context: NodeContext) -> Interrupt:
         """A remote pause as this run shows it: a cadre review request keeps its own fields,

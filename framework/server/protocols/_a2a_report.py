@@ -25,6 +25,7 @@ from a2a.helpers import (
 from a2a.types.a2a_pb2 import Artifact, Message, Part, TaskState
 from a2a.utils.errors import InvalidParamsError
 
+from framework.policy.usage import usage_totals
 from framework.review.records import request_place
 from framework.server.protocols._turns import Outcome
 
@@ -60,15 +61,18 @@ def report_of(ended: Outcome) -> Report:
             state=TaskState.TASK_STATE_INPUT_REQUIRED,
             parts=[new_text_part(_how_to_answer(ended.reviews)), *reviews],
         )
-    if ended.status == "failed":
-        return Report(
-            state=TaskState.TASK_STATE_FAILED, parts=[new_text_part(ended.error or "failed")]
-        )
-    ids = {"thread_id": ended.thread_id, "run_id": ended.run_id}
+    if ended.status in ("failed", "cancelled"):
+        state = TaskState.TASK_STATE_FAILED
+        if ended.status == "cancelled":
+            state = TaskState.TASK_STATE_CANCELED
+        return Report(state=state, parts=[new_text_part(ended.error or ended.status)])
+    about: dict[str, Any] = {"thread_id": ended.thread_id, "run_id": ended.run_id}
+    records = ((ended.values or {}).get("usage") or {}).values()
+    about["usage"] = usage_totals(record.get("counts") or {} for record in records)
     answer = Artifact(
         artifact_id=ANSWER_ARTIFACT,
         name=ANSWER_ARTIFACT,
-        parts=[new_text_part(ended.answer, media_type="text/markdown"), new_data_part(ids)],
+        parts=[new_text_part(ended.answer, media_type="text/markdown"), new_data_part(about)],
     )
     return Report(state=TaskState.TASK_STATE_COMPLETED, artifact=answer)
 
