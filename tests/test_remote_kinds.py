@@ -576,10 +576,6 @@ def test_a2a_failures_are_one_line_naming_the_agent(
             "mute": (mute, LIGHTHOUSE, ", timeout_s: 0.5", "no answer within 0.5 s (timeout_s)"),
             "token": (agent.url, LIGHTHOUSE, "", "HTTP 401: the remote refused the call (it "
                       "wants a token: name its environment variable in token_env)"),
-            "input": (agent.url, "Which Skerry Head lighthouse?", ", token_env: AGENT_TOKEN",
-                      f"the agent left the task input-required: {ASKS} (it asks in free text, "
-                      "and cadre has no free-text review yet: only a cadre agent's typed review "
-                      "requests are answered)"),
         }  # fmt: skip
         for name, (url, question, extra, problem) in cases.items():
             team = tmp_path / f"{name}.yaml"

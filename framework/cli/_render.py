@@ -24,7 +24,7 @@ from framework.review import (
     TaskReview,
     pending_revision,
 )
-from framework.review.records import PolicyReview
+from framework.review.records import PolicyReview, QuestionReview
 from framework.runs.spec import RunSpec
 
 if TYPE_CHECKING:
@@ -74,6 +74,8 @@ def _subject(request: AnyReviewRequest) -> list[str]:
             f"{_short(request.question)}",
             f"call: {_short(request.summary)}",
         ]
+    if isinstance(request, QuestionReview):
+        return [f"{request.remote} asks (task {request.task_id}): {_short(request.question)}"]
     return [f"input: {_short(request.summary)}"]  # a NodeReview
 
 
@@ -97,6 +99,7 @@ _COMMANDS: Mapping[str, str] = {
     "reject_tasks": "cadre reject {thread} TASK_ID... --reason TEXT",
     "edit_answer": "cadre edit {thread} --answer FILE",
     "reject": "cadre reject {thread} --reason TEXT",
+    "respond": "cadre respond {thread} TEXT",
 }
 
 
@@ -134,7 +137,8 @@ def _plan_lines(plan: Plan | None) -> list[str]:
 
 def _audit_line(entry: AuditEntry) -> str:
     where = f" at {entry.where}" if entry.where else ""
-    reason = f": {entry.reason}" if entry.reason else ""
+    said = _short(entry.response) if entry.response else entry.reason
+    reason = f": {said}" if said else ""
     return (
         f"{entry.at}  {entry.reviewer}  {entry.decision_kind} on "
         f"{kind_label(entry.request_kind)} {entry.request_id}{where}{reason}"

@@ -20,6 +20,7 @@ __all__ = [
     "describe",
     "find_request",
     "plan_edit",
+    "question_response",
     "task_decisions",
     "text_edit",
 ]
@@ -101,6 +102,18 @@ def text_edit(
     return [Decision(request_id=request.id, kind="edit_answer", reviewer=reviewer, answer=answer)]
 
 
+def question_response(
+    requests: Sequence[AnyReviewRequest],
+    response: str,
+    request_id: str | None,
+    reviewer: str,
+    thread: str,
+) -> list[Decision]:
+    """Respond to the remote's question under review with ``response``."""
+    request = _one_taking(requests, "respond", request_id, thread)
+    return [Decision(request_id=request.id, kind="respond", reviewer=reviewer, response=response)]
+
+
 def _by_request(
     requests: Sequence[AnyReviewRequest],
     kind: DecisionKind,
@@ -156,6 +169,7 @@ _VERBS: dict[str, str] = {
     "reject_tasks": "rejected {tasks} in",
     "edit_answer": "edited the answer of",
     "reject": "rejected",
+    "respond": "responded to",
 }
 
 

@@ -36,7 +36,7 @@ __all__ = ["list_reviews", "merged_values", "show_thread", "team_review_points"]
 TEAM_FILE_PREFIX = "file:"
 """How a thread records a team file's team (:data:`framework.runs.teams.TEAM_FILE_PREFIX`, not
 imported here: that module imports the graph machinery)."""
-_FILE_POINTS = frozenset(get_args(ReviewKind)) - {"node", "policy"}
+_FILE_POINTS = frozenset(get_args(ReviewKind)) - {"node", "policy", "question"}
 """The review points a team file may turn on (:data:`framework.review.points.REVIEW_POINTS`, not
 imported here either)."""
 

@@ -20,7 +20,14 @@ from rich.console import Console
 
 from framework.cli._edits import read_answer, read_plan, read_tasks
 from framework.cli._render import history_lines, namespace_path, report_outcome
-from framework.cli._targets import approvals, describe, plan_edit, task_decisions, text_edit
+from framework.cli._targets import (
+    approvals,
+    describe,
+    plan_edit,
+    question_response,
+    task_decisions,
+    text_edit,
+)
 from framework.cli.common import announce_thread, reviewer_name
 from framework.cli.progress import ProgressPrinter
 from framework.database.home import resolve_home
@@ -45,6 +52,7 @@ __all__ = [
     "edit_requests",
     "fork_and_run",
     "reject_tasks",
+    "respond_to_question",
     "resume_thread",
     "show_history",
 ]
@@ -208,13 +216,14 @@ def reject_tasks(
     policy: str | None = None,
 ) -> None:
     """``cadre reject``: reject tasks under review (never dispatched), and go on; without
-    tasks, reject what policies asked about (the calls are refused with the reason)."""
+    tasks, reject what policies and remote agents asked (the calls are refused, the remotes'
+    tasks fail, with the reason)."""
     if not task_ids:
         _decide(
             home,
             thread,
             reviewer,
-            lambda requests, name: policy_rejections(requests, name, why, request_id),
+            lambda requests, name: ask_rejections(requests, name, why, request_id),
             revision,
             policy=policy,
         )
@@ -237,18 +246,41 @@ def reject_tasks(
     )
 
 
-def policy_rejections(
+def respond_to_question(
+    thread: str,
+    response: str,
+    request_id: str | None,
+    reviewer: str | None,
+    home: Path | None,
+    revision: str | None,
+    policy: str | None = None,
+) -> None:
+    """``cadre respond``: send ``response`` to the remote agent whose question is under
+    review, and go on."""
+    _decide(
+        home,
+        thread,
+        reviewer,
+        lambda requests, name: question_response(requests, response, request_id, name, thread),
+        revision,
+        policy=policy,
+    )
+
+
+def ask_rejections(
     requests: Sequence[AnyReviewRequest], reviewer: str, why: str, request_id: str | None
 ) -> list[Decision]:
-    """Reject decisions for the pending policy requests (the one ``request_id`` starts)."""
+    """Reject decisions for the pending policy and question requests (the one ``request_id``
+    starts)."""
     chosen = [
         request
         for request in requests
-        if request.kind == "policy" and (request_id is None or request.id.startswith(request_id))
+        if request.kind in ("policy", "question")
+        and (request_id is None or request.id.startswith(request_id))
     ]
     if not chosen:
         raise ReviewError(
-            "no policy request is pending"
+            "no policy or question request is pending"
             + (f" with id {request_id!r}" if request_id else "")
             + ": name the tasks to reject (cadre reject THREAD TASK_ID... --reason TEXT)"
         )

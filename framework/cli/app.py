@@ -32,6 +32,7 @@ from framework.cli.review import (
     fork_thread,
     history_of,
     reject,
+    respond,
     resume,
     reviews,
     show,
@@ -55,7 +56,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command()(run)
-for _command in (reviews, show, approve, edit, reject, resume):
+for _command in (reviews, show, approve, edit, reject, respond, resume):
     app.command()(_command)
 app.command(name="history")(history_of)
 app.command(name="fork")(fork_thread)

@@ -1,4 +1,5 @@
-"""The thread commands: list, show, approve, edit, reject, history, fork and resume threads.
+"""The thread commands: list, show, approve, edit, reject, respond, history, fork and resume
+threads.
 
 Their work is in :mod:`framework.cli._thread_work` (:mod:`framework.cli._thread_view` for
 ``show`` and ``reviews``, which only read checkpoints), imported when a command runs. Bad input
@@ -17,7 +18,17 @@ from framework.cli.common import HomeOption, ReviewerOption, one_line, reviewer_
 from framework.cli.policies import PolicyOption, read_policy
 from framework.errors import ReviewError
 
-__all__ = ["approve", "edit", "fork_thread", "history_of", "reject", "resume", "reviews", "show"]
+__all__ = [
+    "approve",
+    "edit",
+    "fork_thread",
+    "history_of",
+    "reject",
+    "respond",
+    "resume",
+    "reviews",
+    "show",
+]
 
 ThreadArgument = Annotated[str, typer.Argument(metavar="THREAD", help="The thread id.")]
 RequestOption = Annotated[
@@ -104,7 +115,7 @@ def reject(
         list[str] | None,
         typer.Argument(
             metavar="[TASK_ID...]",
-            help="The tasks to reject; none rejects what a policy asked about.",
+            help="The tasks to reject; none rejects what a policy or a remote agent asked.",
         ),
     ] = None,
     reason: Annotated[str | None, typer.Option(help="Why (the team's reviewer sees it).")] = None,
@@ -115,7 +126,8 @@ def reject(
     policy: PolicyOption = None,
 ) -> None:
     """Reject tasks of THREAD under review (they are never dispatched), or, with no task, the
-    calls a policy asked about (they are refused with the reason)."""
+    calls a policy asked about (they are refused with the reason) and the questions remote
+    agents asked (their tasks fail with the reason)."""
     reviewer_name(reviewer)
     why = " ".join((reason or "").split())
     if not why:
@@ -124,6 +136,30 @@ def reject(
 
     text = _policy_text(policy)
     reject_tasks(thread, task_ids or [], why, request_id, reviewer, home, revision, text)
+
+
+@one_line
+def respond(
+    thread: ThreadArgument,
+    text: Annotated[
+        str, typer.Argument(metavar="TEXT", help="What the remote agent that asked is sent.")
+    ],
+    request_id: RequestOption = None,
+    reviewer: ReviewerOption = None,
+    revision: RevisionOption = None,
+    home: HomeOption = None,
+    policy: PolicyOption = None,
+) -> None:
+    """Respond to the question a remote agent asks in THREAD with TEXT (sent to the agent on
+    its task), and let the run go on."""
+    reviewer_name(reviewer)
+    if not text.strip():
+        raise ReviewError(
+            "no response: pass the text the agent is sent (cadre respond THREAD TEXT)"
+        )
+    from framework.cli._thread_work import respond_to_question
+
+    respond_to_question(thread, text, request_id, reviewer, home, revision, _policy_text(policy))
 
 
 @one_line

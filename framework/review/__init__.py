@@ -1,13 +1,14 @@
 """Human review: typed review requests at review points, decisions, audit trail, time travel.
 
-A team built with :attr:`framework.engine.builder.TeamSettings.review` pauses at its review points
-with typed requests (:class:`PlanReview`, :class:`TaskReview`, :class:`AnswerReview`,
-:class:`NodeReview`). :func:`pending` lists them (several at once, subgraphs included);
-:func:`decide` checks decisions against them and resumes the run; every applied decision is
-kept in the thread's ``audit`` trail. :func:`history` lists a thread's checkpoints and
-:func:`fork` continues one of them in a new thread, with an edited plan if wanted. The checks
-(:func:`parse_decision`, :func:`check_decision`, :func:`check_plan`) are public, so a client can
-refuse bad input the same way before it calls the API.
+A team built with :attr:`framework.engine.builder.TeamSettings.review` pauses at its review
+points with typed requests (:class:`PlanReview`, :class:`TaskReview`, :class:`AnswerReview`,
+:class:`NodeReview`; a policy asks with a :class:`PolicyReview`, a remote agent's free-text
+question is a :class:`QuestionReview`). :func:`pending` lists them (several at once, subgraphs
+included); :func:`decide` checks decisions against them and resumes the run; every applied
+decision is kept in the thread's ``audit`` trail. :func:`history` lists a thread's checkpoints
+and :func:`fork` continues one of them in a new thread, with an edited plan if wanted. The
+checks (:func:`parse_decision`, :func:`check_decision`, :func:`check_plan`) are public, so a
+client can refuse bad input the same way before it calls the API.
 
 The API functions are imported on first use: the state module needs the records of this
 package, and the API needs the state module.
@@ -40,6 +41,7 @@ from framework.review.records import (
     DecisionKind,
     NodeReview,
     PlanReview,
+    QuestionReview,
     ReviewKind,
     ReviewRequest,
     TaskReview,
@@ -69,6 +71,7 @@ __all__ = [
     "DecisionKind",
     "NodeReview",
     "PlanReview",
+    "QuestionReview",
     "ReviewKind",
     "ReviewLimits",
     "ReviewRequest",

@@ -147,6 +147,7 @@ def decision_entry(request: ReviewRequest, decision: Decision, diff: str = "") -
         where=request.where,
         diff=diff,
         reason=decision.reason,
+        response=decision.response or "",
     )
 
 
@@ -160,6 +161,7 @@ def audit_entry(
     where: str = "",
     diff: str = "",
     reason: str = "",
+    response: str = "",
 ) -> AuditEntry:
     """An audit entry stamped now (ISO 8601, UTC)."""
     return AuditEntry(
@@ -172,4 +174,5 @@ def audit_entry(
         where=where,
         diff=diff,
         reason=reason,
+        response=response,
     )

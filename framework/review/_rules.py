@@ -74,6 +74,8 @@ def check_decision(request: ReviewRequest, decision: Decision) -> None:
     limits.check_text(decision.reviewer, "the reviewer's name")
     if decision.answer is not None:
         limits.check_text(decision.answer, "the edited answer", answer=True)
+    if decision.response is not None:
+        limits.check_text(decision.response, "the response")
     if decision.tasks is not None:
         limits.check_tasks(decision.tasks, "the edited tasks")
     if decision.kind not in request.allowed:

@@ -62,10 +62,10 @@ REVIEW_NODES: dict[ReviewKind, str] = {
 """The node each review point adds to a team's graph."""
 
 REVIEW_POINTS: tuple[ReviewKind, ...] = tuple(
-    kind for kind in get_args(ReviewKind) if kind not in ("node", "policy")
+    kind for kind in get_args(ReviewKind) if kind not in ("node", "policy", "question")
 )
 """The review points a team turns on by kind (a node review names its nodes instead; a policy
-asks where it decides)."""
+asks where it decides, a remote agent when it asks a question)."""
 
 
 def check_review_settings(

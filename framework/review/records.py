@@ -1,7 +1,9 @@
 """The records of human review: what a paused run asks, what a reviewer decides, what is kept.
 
 A review point pauses a run with a typed request (:class:`PlanReview`, :class:`TaskReview`,
-:class:`AnswerReview`, :class:`NodeReview`); a reviewer answers it with a :class:`Decision`;
+:class:`AnswerReview`, :class:`NodeReview`); a policy asks with a :class:`PolicyReview`, a remote
+agent's free-text question with a :class:`QuestionReview`. A reviewer answers with a
+:class:`Decision`;
 the review point applies the decision and appends an :class:`AuditEntry` to the thread's state,
 where it is checkpointed (and encrypted) with everything else.
 """
@@ -28,6 +30,7 @@ __all__ = [
     "NodeReview",
     "PlanReview",
     "PolicyReview",
+    "QuestionReview",
     "ReviewKind",
     "ReviewRequest",
     "TaskReview",
@@ -35,12 +38,13 @@ __all__ = [
     "request_place",
 ]
 
-ReviewKind = Literal["plan", "tasks", "answer", "node", "policy"]
+ReviewKind = Literal["plan", "tasks", "answer", "node", "policy", "question"]
 """Where a run pauses: after the planner, before each task is dispatched, at the answer,
-before a node the team names, or where a policy asks a human."""
+before a node the team names, where a policy asks a human, or where a remote agent asks a
+question in free text."""
 
 DecisionKind = Literal[
-    "approve", "edit_plan", "edit_tasks", "reject_tasks", "edit_answer", "reject"
+    "approve", "edit_plan", "edit_tasks", "reject_tasks", "edit_answer", "reject", "respond"
 ]
 """What a reviewer can decide."""
 
@@ -50,6 +54,7 @@ ALLOWED_DECISIONS: dict[ReviewKind, tuple[DecisionKind, ...]] = {
     "answer": ("approve", "edit_answer"),
     "node": ("approve",),
     "policy": ("approve", "reject"),
+    "question": ("respond", "reject"),
 }
 """The decisions each kind of request allows."""
 
@@ -142,8 +147,24 @@ class PolicyReview(ReviewRequest):
     task_id: str | None = None
 
 
+class QuestionReview(ReviewRequest):
+    """A remote agent asks a question in free text (an A2A task left ``input-required``):
+    respond with the text it is sent, or reject it (the task fails with the reason).
+
+    Attributes:
+        remote: Who asks: the remote, as failures name it (``a2a URL``).
+        question: What it asks, as it said it.
+        task_id: The worker task the remote runs.
+    """
+
+    kind: Literal["question"] = "question"
+    remote: str
+    question: str
+    task_id: str
+
+
 AnyReviewRequest = Annotated[
-    PlanReview | TaskReview | AnswerReview | NodeReview | PolicyReview,
+    PlanReview | TaskReview | AnswerReview | NodeReview | PolicyReview | QuestionReview,
     Field(discriminator="kind"),
 ]
 """Any review request, told apart by ``kind``."""
@@ -158,6 +179,7 @@ _NEEDS: dict[DecisionKind, str | None] = {
     "reject_tasks": "task_ids",
     "edit_answer": "answer",
     "reject": None,
+    "respond": "response",
 }
 
 
@@ -174,6 +196,7 @@ class Decision(Record):
             mean its own task).
         reason: Why; the team's reviewer role sees the reason of a rejection.
         answer: The edited answer (``edit_answer``).
+        response: The text that answers a remote's question (``respond``).
     """
 
     request_id: str = Field(min_length=1)
@@ -184,13 +207,14 @@ class Decision(Record):
     task_ids: list[str] = Field(default_factory=list)
     reason: str = ""
     answer: str | None = None
+    response: str | None = None
 
     @model_validator(mode="after")
     def _carries_what_its_kind_needs(self) -> Decision:
         needed = _NEEDS[self.kind]
         given = {
             name
-            for name in ("plan", "tasks", "answer")
+            for name in ("plan", "tasks", "answer", "response")
             if getattr(self, name) is not None and name != needed
         }
         if self.task_ids and self.kind != "reject_tasks":
@@ -203,6 +227,8 @@ class Decision(Record):
             raise ValueError("edit_tasks needs the edited tasks")
         if self.answer is not None and not self.answer.strip():
             raise ValueError("edit_answer needs a non-empty answer")
+        if needed == "response" and not (self.response or "").strip():
+            raise ValueError("respond needs a non-empty response: the text the remote is sent")
         return self
 
 
@@ -220,6 +246,7 @@ class AuditEntry(Record):
         diff: A unified diff of what changed (JSON of records, lines of text); empty for an
             approval.
         reason: The reviewer's reason, if any.
+        response: The text a ``respond`` sent the remote that asked.
     """
 
     request_id: str
@@ -231,6 +258,7 @@ class AuditEntry(Record):
     where: str = ""
     diff: str = ""
     reason: str = ""
+    response: str = ""
 
     @property
     def id(self) -> str:

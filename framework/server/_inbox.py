@@ -10,9 +10,10 @@ and ``description`` (markdown). It answers with a one-item list ``[{"type", "arg
   edited field as the text of its box (JSON for a plan or a task, plain text for an answer).
   The one field that changed becomes ``edit_plan``, ``edit_tasks`` or ``edit_answer``; an edit
   that changes nothing is an approval (Agent Inbox itself sends ``accept`` then);
-* ``response``: the reviewer's text, as the reason of a rejection: a policy review's call is
-  refused, a task review's task is rejected, a plan review's pending tasks are all rejected
-  (none of them runs; the answer and the audit trail say why);
+* ``response``: the reviewer's text. To a question review (a remote agent asking in free text)
+  it is the response the agent is sent; to any other, the reason of a rejection: a policy
+  review's call is refused, a task review's task is rejected, a plan review's pending tasks are
+  all rejected (none of them runs; the answer and the audit trail say why);
 * ``ignore``: the same rejection without a text (the reason reads ``ignored``).
 
 Where a request allows no rejection (answer and node reviews) response and ignore are not
@@ -44,6 +45,7 @@ _SHOWN: dict[str, tuple[str, ...]] = {
     "answer": ("answer",),
     "node": ("node", "input"),
     "policy": ("policy", "hook", "target", "task_id", "question", "call"),
+    "question": ("remote", "task_id", "question"),
 }
 """The fields of ``action_request.args`` per kind of request."""
 
@@ -80,7 +82,7 @@ def inbox_fields(request: Mapping[str, Any]) -> dict[str, Any]:
     config = {
         "allow_accept": "approve" in allowed,
         "allow_edit": any(_EDITS[name] in allowed for name in _EDITABLE.get(kind, ())),
-        "allow_respond": rejects,
+        "allow_respond": rejects or "respond" in allowed,
         "allow_ignore": rejects,
     }
     return {
@@ -113,6 +115,11 @@ def _subject(request: Mapping[str, Any]) -> list[str]:
             f"`{request.get('target')}`{task}: {request.get('question')}",
             f"Call: `{request.get('summary')}`",
         ]
+    if kind == "question":
+        return [
+            f"`{request.get('remote')}` asks (task `{request.get('task_id')}`): "
+            f"{request.get('question')}"
+        ]
     return [f"May node `{request.get('node')}` run? Input: {request.get('summary')}"]
 
 
@@ -123,12 +130,15 @@ _ACTIONS = {
     "ignore": "ignore rejects without a reason",
 }
 """What each action offered does, by its ``config`` key (``allow_<name>``)."""
+_RESPONDS = "a response is sent to the agent that asked, as your answer"
+"""What a response does to a question review."""
 
 
 def _description(request: Mapping[str, Any], allowed: set[str], config: Mapping[str, bool]) -> str:
     kind = str(request.get("kind"))
     where = request_place(request)
-    offered = [text for name, text in _ACTIONS.items() if config[f"allow_{name}"]]
+    actions = {**_ACTIONS, "respond": _RESPONDS} if "respond" in allowed else _ACTIONS
+    offered = [text for name, text in actions.items() if config[f"allow_{name}"]]
     return "\n".join(
         [
             f"**cadre {'task' if kind == 'tasks' else kind} review** at {where} "
@@ -161,6 +171,8 @@ def inbox_decision(request: AnyReviewRequest, response: Mapping[str, Any]) -> di
     if kind == "response":
         if not isinstance(args, str):
             raise ReviewError(f"request {request.id!r}: a response's args is the reviewer's text")
+        if "respond" in request.allowed:
+            return {"kind": "respond", "response": args}
         return _rejection(request, kind, args)
     if kind == "ignore":
         return _rejection(request, kind, IGNORED)

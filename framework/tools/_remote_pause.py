@@ -2,11 +2,13 @@
 
 A remote that pauses for a cadre review (a remote graph's interrupt, an A2A agent's
 ``input-required`` task carrying typed requests) pauses this run with the same requests, their
-path and place put under this run's task (:func:`remote_request`). When this run is resumed,
-LangGraph runs the worker node again from its start and tells it the decisions made here
-(:data:`RESUME_KEYS`); a worker that cannot name the remote's paused work from its task alone
-reads the pauses its task left in this run's checkpoint (:func:`paused_with`). The keys read
-here are LangGraph's own configurable keys (langgraph 1.2): it offers no public way to them.
+path and place put under this run's task (:func:`remote_request`); a remote that asks in free
+text pauses it with a question review placed the same way (:func:`question_request`). When this
+run is resumed, LangGraph runs the worker node again from its start and tells it the decisions
+made here (:data:`RESUME_KEYS`); a worker that cannot name the remote's paused work from its
+task alone reads the pauses its task left in this run's checkpoint (:func:`paused_with`). The
+keys read here are LangGraph's own configurable keys (langgraph 1.2): it offers no public way to
+them.
 
 Private to :mod:`framework.tools`.
 """
@@ -25,12 +27,14 @@ from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 from framework.review import decision_entry
 from framework.review.records import (
+    ALLOWED_DECISIONS,
     AnswerReview,
     AuditEntry,
     Decision,
     NodeReview,
     PlanReview,
     PolicyReview,
+    QuestionReview,
     ReviewRequest,
     TaskReview,
 )
@@ -42,6 +46,7 @@ __all__ = [
     "decided_here",
     "node_configurable",
     "paused_with",
+    "question_request",
     "remote_request",
     "resume_map",
 ]
@@ -63,7 +68,7 @@ NO_THREAD = (
 """Why a remote's pause fails a run without a thread (after ``the graph``, ``the agent``)."""
 REQUESTS: dict[str, type[ReviewRequest]] = {
     str(model.model_fields["kind"].default): model
-    for model in (PlanReview, TaskReview, AnswerReview, NodeReview, PolicyReview)
+    for model in (PlanReview, TaskReview, AnswerReview, NodeReview, PolicyReview, QuestionReview)
 }
 """cadre's review requests by kind: what a remote pause's value is read as."""
 
@@ -78,11 +83,35 @@ def remote_request(
     if model is None:
         return None
     request = {key: value[key] for key in model.model_fields if key in value}
+    return _placed(request, context, task, remote)
+
+
+def _placed(
+    request: dict[str, Any], context: NodeContext, task: Task, remote: str
+) -> dict[str, Any]:
+    """``request`` with its path and place put under this run's task and the remote."""
     here = context.nested(task, remote)
     request["path"] = [*here.path, *request.get("path", [])]
     remote_place = str(request.get("where") or "")
     request["where"] = " > ".join(p for p in (here.where, remote, remote_place) if p)
     return request
+
+
+def question_request(
+    question: str, context: NodeContext, task: Task, remote: str
+) -> dict[str, Any]:
+    """A remote's question in free text as this run's question review, placed as
+    :func:`remote_request` places a remote's request (``... (task q0) > REMOTE``)."""
+    asked = {
+        "kind": "question",
+        "remote": remote,
+        "question": question,
+        "task_id": task.id,
+        "node": context.node,
+        "checkpoint_ns": context.checkpoint_ns,
+        "allowed": list(ALLOWED_DECISIONS["question"]),
+    }
+    return _placed(asked, context, task, remote)
 
 
 def decided_here(

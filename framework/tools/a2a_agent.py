@@ -9,16 +9,18 @@ completed answer counts as sure.
 
 A task the agent leaves ``input-required`` with cadre review requests in its status message
 (one data part ``{"id", "value": the typed request}`` each: another ``cadre serve``) pauses
-this run with those requests, their path and place under this run's task; this run's review
-commands list and decide them. When the run is resumed the task runs again: it sends the
-decisions made here, keyed by the agent's review ids, as a message on the same agent task,
-and follows that task to its answer or its next pause. An A2A client cannot choose the agent's
-task id, so the task reads it back from the pauses it left in this run's checkpoint; each
-pause's id (LangGraph's form: 32 hex digits) is a digest of this task execution's A2A context,
-the agent's task id and its review id, which tells this task's pauses from any other's. A run
-without a thread cannot be resumed, so there such a pause fails the task. A task left
-``input-required`` without cadre requests (an agent asking in free text), ``auth-required``,
-failed, rejected or cancelled fails, naming the state and what the agent said.
+this run with those requests, their path and place under this run's task; an agent that asks
+in free text instead pauses it with a question review of what it said (keyed by the id of its
+message). This run's review commands list and decide them. When the run is resumed the task
+runs again: it sends the decisions made here, keyed by the agent's review ids, as a message on
+the same agent task (a question's response as a text message; a rejected question fails the
+task with the reason), and follows that task to its answer or its next pause. An A2A client
+cannot choose the agent's task id, so the task reads it back from the pauses it left in this
+run's checkpoint; each pause's id (LangGraph's form: 32 hex digits) is a digest of this task
+execution's A2A context, the agent's task id and its review id, which tells this task's pauses
+from any other's. A run without a thread cannot be resumed, so there such a pause fails the
+task. A task left ``input-required`` with nothing said, ``auth-required``, failed, rejected or
+cancelled fails, naming the state and what the agent said.
 """
 
 from __future__ import annotations
@@ -45,20 +47,24 @@ from langgraph.types import Interrupt
 from framework.engine.records import Evidence, Task
 from framework.engine.runtime import NodeContext
 from framework.policy.usage import usage_totals
-from framework.tools._remote_pause import NO_THREAD, paused_with, remote_request, resume_map
+from framework.review import check_decision, parse_decision
+from framework.review.records import QuestionReview
+from framework.tools._remote_pause import (
+    NO_THREAD,
+    paused_with,
+    question_request,
+    remote_request,
+    resume_map,
+)
 from framework.tools.remote import RemoteReply, RemoteWorker, http_client
 
 __all__ = ["A2AWorker"]
 
 BINDINGS = ["JSONRPC", "HTTP+JSON"]
 """The A2A bindings the client speaks (gRPC needs ``a2a-sdk[grpc]``)."""
-UNANSWERED = {
-    TaskState.TASK_STATE_INPUT_REQUIRED: (
-        "it asks in free text, and cadre has no free-text review yet: only a cadre agent's "
-        "typed review requests are answered"
-    ),
-    TaskState.TASK_STATE_AUTH_REQUIRED: "answering it is not supported yet",
-}
+USER = Role.ROLE_USER
+"""The role of every message this kind sends."""
+UNANSWERED = {TaskState.TASK_STATE_AUTH_REQUIRED: "answering it is not supported yet"}
 """Why a task left in a state that asks for something fails."""
 LOCAL_FIELDS = ("request_id", "reviewer")
 """What a decision made here names of this run only (the agent's review id is the key of its
@@ -77,9 +83,9 @@ class A2AWorker(RemoteWorker):
         conversation = self.task_thread(task, context)
         paused = [p for p in await paused_with(context) if _pause_of(p, conversation)]
         if paused:
-            message = _decisions(paused, conversation)
+            message = self._resumed(paused, conversation)
         else:
-            message = new_text_message(question, context_id=conversation, role=Role.ROLE_USER)
+            message = new_text_message(question, context_id=conversation, role=USER)
         last = await self._send(message)
         if last is not None and last.HasField("message"):
             return self._reply(get_message_text(last.message), [])
@@ -120,20 +126,67 @@ class A2AWorker(RemoteWorker):
         return replace(self._reply(answer, artifacts), usage=_reported_usage(agent_task))
 
     def _pause(self, agent_task: A2ATask, task: Task, context: NodeContext) -> None:
-        """Pause this run with the cadre review requests the agent's task waits for, if it
-        carries any (a run without a thread fails the task)."""
+        """Pause this run with what the agent's task waits for, if it says (a run without a
+        thread fails the task)."""
         conversation = self.task_thread(task, context)
-        pauses = []
-        for part in get_data_parts(agent_task.status.message.parts):
-            value = part.get("value") if isinstance(part, Mapping) else None
-            request = remote_request(value, context, task, self.where())
-            if request is not None and "id" in part:
-                request.update(id=str(part["id"]), thread_id=agent_task.id)
-                pauses.append(Interrupt(value=request, id=_pause_id(conversation, request)))
+        pauses = [
+            Interrupt(value=request, id=_pause_id(conversation, request))
+            for request in self._requests(agent_task, task, context)
+        ]
         if pauses and conversation is None:
             raise self.failed(f"the agent {NO_THREAD}")
         if pauses:
             raise GraphInterrupt(pauses)
+
+    def _requests(
+        self, agent_task: A2ATask, task: Task, context: NodeContext
+    ) -> list[dict[str, Any]]:
+        """The requests the agent's task waits for, each keyed by the agent's task and its
+        review id: the cadre review requests in its status message, else its question in free
+        text (keyed by the message's id), else none."""
+        message = agent_task.status.message
+        keyed = []
+        for part in get_data_parts(message.parts):
+            value = part.get("value") if isinstance(part, Mapping) else None
+            request = remote_request(value, context, task, self.where())
+            if request is not None and "id" in part:
+                keyed.append((str(part["id"]), request))
+        asked = get_message_text(message)
+        if not keyed and asked:
+            keyed.append(
+                (message.message_id or asked, question_request(asked, context, task, self.where()))
+            )
+        return [{**request, "id": key, "thread_id": agent_task.id} for key, request in keyed]
+
+    def _resumed(self, paused: list[Interrupt], conversation: str | None) -> Message:
+        """What the agent's task is sent when this run resumes its pause: the response to its
+        question as text, or the decisions made here keyed by its review ids; the same pause
+        again when none of its requests was decided.
+
+        Raises:
+            RemoteAgentError: Its question was rejected (with the reviewer's reason).
+        """
+        resume = resume_map()
+        decided = [(pause, resume[pause.id]) for pause in paused if pause.id in resume]
+        if not decided:
+            raise GraphInterrupt(paused)
+        agent_task = str(paused[0].value["thread_id"])
+        pause, value = decided[0]
+        if pause.value.get("kind") == "question":
+            text = self._response(pause, value)
+            return new_text_message(text, context_id=conversation, task_id=agent_task, role=USER)
+        part = new_data_part({str(p.value["id"]): _for_agent(d) for p, d in decided})
+        return new_message([part], context_id=conversation, task_id=agent_task, role=USER)
+
+    def _response(self, pause: Interrupt, value: Any) -> str:
+        """The text responding to the agent's question (``pause``) that the run was resumed
+        with (``value``); a rejection fails the task with the reviewer's reason."""
+        decision = parse_decision(value)
+        check_decision(QuestionReview.model_validate({**pause.value, "id": pause.id}), decision)
+        if decision.response is None:
+            why = f": {decision.reason}" if decision.reason else ""
+            raise self.failed(f"{decision.reviewer} rejected the agent's question{why}")
+        return decision.response
 
     def _reply(self, answer: str, artifacts: list[tuple[str, str]]) -> RemoteReply:
         if not answer.strip():
@@ -161,22 +214,6 @@ def _pause_of(pause: Interrupt, conversation: str | None) -> bool:
     if not isinstance(value, Mapping) or not {"thread_id", "id"} <= value.keys():
         return False
     return pause.id == _pause_id(conversation, value)
-
-
-def _decisions(paused: list[Interrupt], conversation: str | None) -> Message:
-    """The decisions made here on the agent's pause, as a message on its task keyed by its
-    review ids; the same pause again when none of its requests was decided."""
-    resume = resume_map()
-    decided = {
-        str(pause.value["id"]): _for_agent(resume[pause.id])
-        for pause in paused
-        if pause.id in resume
-    }
-    if not decided:
-        raise GraphInterrupt(paused)
-    agent_task = str(paused[0].value["thread_id"])
-    part = new_data_part(decided)
-    return new_message([part], context_id=conversation, task_id=agent_task, role=Role.ROLE_USER)
 
 
 def _for_agent(decision: Any) -> Any:

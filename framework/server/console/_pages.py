@@ -40,7 +40,7 @@ _TEMPLATES = Environment(
 _TEMPLATES.filters["when"] = lambda seconds: datetime.fromtimestamp(seconds, UTC).strftime(
     "%Y-%m-%d %H:%M UTC"
 )
-_FIELD = re.compile(r"\b(plan|tasks|answer|task_ids|reason)((?:\.[\w-]+)*): ([^;]+)")
+_FIELD = re.compile(r"\b(plan|tasks|answer|task_ids|reason|response)((?:\.[\w-]+)*): ([^;]+)")
 _FILTERS = (*STATUSES, "all")
 """What the inbox filters by: a status of :data:`STATUSES`, or all."""
 _RECORDED = {"paused": ("interrupted",), "failed": ("error",)}
@@ -283,6 +283,8 @@ def _decision(form: Any) -> dict[str, Any]:
                 ) from None
     if kind == "edit_answer":
         decision["answer"] = str(form.get("answer") or "")
+    if kind == "respond":
+        decision["response"] = str(form.get("response") or "")
     return decision
 
 
