@@ -168,12 +168,12 @@ def test_a_rejected_question_fails_the_task_with_the_reason(app: Any, agent: Age
     rejection = {"request_id": request.id, "kind": "reject", "reviewer": "dana"}
     state = decide(app, "q2", [{**rejection, "reason": "ask about lamps only"}]).state
     [result] = state["worker_results"].values()
-    assert result.status == "failed" and result.error is not None
-    assert result.error.startswith(f"RemoteAgentError: kind 'agent' (a2a {agent.url}): ")
-    assert result.error.endswith("dana rejected the agent's question: ask about lamps only")
+    assert result.status == "failed" and result.refused
+    reason = "ask about lamps only"
+    assert result.error == f"refused: dana rejected the question of a2a {agent.url}: {reason}"
     assert all(task != agent_task for task, _ in agent.heard)
-    [again] = pending(app, "q2")  # the team retries a failed task: a new task, a new question
-    assert again.id != request.id and agent.asked_on[-1] != agent_task
+    assert pending(app, "q2") == []  # refused by a person: not retried, not asked again
+    assert "final_answer" in state
 
 
 def test_an_empty_response_is_refused_and_the_thread_stays_paused(app: Any, agent: Agent) -> None:

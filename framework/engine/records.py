@@ -96,6 +96,9 @@ class WorkerResult(Record):
     usage: dict[str, UsageRecord] = Field(default_factory=dict)
     """What the worker execution used under policies, keyed by the execution, until the
     aggregator files it in the team's ``usage`` (one state write per task instead of two)."""
+    refused: bool = False
+    """A policy or a reviewer refused the task (the reason in ``error``): running it again
+    would change nothing, so it is not retried."""
 
     def carried(self) -> tuple[WorkerResult, dict[str, Any]]:
         """This result as the team's state keeps it, and what else its task writes to that

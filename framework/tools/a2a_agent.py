@@ -46,6 +46,7 @@ from langgraph.types import Interrupt
 
 from framework.engine.records import Evidence, Task
 from framework.engine.runtime import NodeContext
+from framework.errors import TaskRefused
 from framework.policy.usage import usage_totals
 from framework.review import check_decision, parse_decision
 from framework.review.records import QuestionReview
@@ -185,7 +186,7 @@ class A2AWorker(RemoteWorker):
         check_decision(QuestionReview.model_validate({**pause.value, "id": pause.id}), decision)
         if decision.response is None:
             why = f": {decision.reason}" if decision.reason else ""
-            raise self.failed(f"{decision.reviewer} rejected the agent's question{why}")
+            raise TaskRefused(f"{decision.reviewer} rejected the question of {self.where()}{why}")
         return decision.response
 
     def _reply(self, answer: str, artifacts: list[tuple[str, str]]) -> RemoteReply:

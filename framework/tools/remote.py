@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.engine.team_worker import TeamResult
-from framework.errors import RemoteAgentError, brief
+from framework.errors import PolicyDenied, RemoteAgentError, brief
 from framework.policy.wrappers import governed_tool_args, governed_tool_output
 from framework.review.records import AuditEntry
 from framework.tools._remote_pause import decided_here, paused_with
@@ -151,7 +151,7 @@ class RemoteWorker(ABC):
         try:
             async with asyncio.timeout(self.spec.timeout_s):
                 reply = await self.ask(question, task, context)
-        except (GraphBubbleUp, RemoteAgentError):
+        except (GraphBubbleUp, RemoteAgentError, PolicyDenied):
             raise
         except Exception as error:  # any failure of the remote or its client is this kind's
             raise self.failed(problem(error, self.spec)) from None

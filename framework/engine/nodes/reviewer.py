@@ -38,11 +38,14 @@ def _finish(verdict: ReviewVerdict, reason: str, forced_by: str | None = None) -
 
 
 def _retry_tasks(state: TeamState, verdict: ReviewVerdict) -> dict[str, Task]:
+    """The tasks the verdict names to run again: finished ones, not refused (a policy or a
+    person refused them: another attempt would be refused alike)."""
     tasks = state.get("tasks") or {}
+    results = state.get("worker_results") or {}
     retried = {}
     for task_id in verdict.retry_task_ids:
-        task = tasks.get(task_id)
-        if task is None or task.status not in _RETRYABLE:
+        task, result = tasks.get(task_id), results.get(task_id)
+        if task is None or task.status not in _RETRYABLE or (result and result.refused):
             continue
         inputs = {**task.inputs, **verdict.retry_inputs.get(task_id, {})}
         retried[task_id] = task.model_copy(

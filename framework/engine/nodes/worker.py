@@ -102,4 +102,5 @@ def failed_result(task: Task, error: BaseException) -> WorkerResult:
         status="failed",
         error=f"refused: {error}" if refused else f"{type(error).__name__}: {error}",
         attempt=task.attempt,
+        refused=refused,
     )
