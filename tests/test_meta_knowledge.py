@@ -57,7 +57,7 @@ def test_meta_knowledge_extracts_then_answers_citing_the_corpus(
     assert [f["message"] for f in state["findings"]["compliance_check"]] == [
         "all 1 claims cite their sources"
     ]
-    assert "supervisor_team next query_memory" in err  # the nested team's progress
+    assert "\nsupervisor next query_memory" in err  # the nested team's progress, by its name
     code, out, err = _cadre("ask", "What does the tracer do?", "--home", home, "--no-trace")
     assert code == 0, err  # the graph the run extracted stays in the home
     assert '- The tracer exports spans: "The tracer exports spans to the collector." (' in out
