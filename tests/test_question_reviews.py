@@ -5,25 +5,17 @@ and the task fails with the reason. The agent is a real ``a2a-sdk`` server on lo
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from a2a.helpers import new_task_from_user_message, new_text_message
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
-from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
-from a2a.types.a2a_pb2 import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+from a2a.server.tasks import TaskUpdater
 from langgraph.checkpoint.memory import InMemorySaver
-from starlette.applications import Starlette
 from typer.testing import CliRunner
 
 from framework.cli.app import app as cadre
@@ -36,6 +28,7 @@ from framework.runs.teams import TeamSetup
 from framework.server._inbox import inbox_fields
 from framework.server._resume import resume_from
 from teams.configured.app import team_from_file
+from tests.a2a_agents import free_port, running_agent
 from tests.conftest import one_line_error, write_corpus
 
 LIGHTHOUSE = "When was the Skerry Head lighthouse built?"
@@ -76,42 +69,13 @@ class AskingExecutor(AgentExecutor):
         raise NotImplementedError
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def agent() -> Iterator[Agent]:
-    port = _free_port()
+    port = free_port()
     served = Agent(url=f"http://127.0.0.1:{port}")
-    card = AgentCard(
-        name="lighthouses",
-        description="Knows when lighthouses were built, once it knows which.",
-        version="1.0",
-        supported_interfaces=[
-            AgentInterface(url=served.url, protocol_binding="JSONRPC", protocol_version="1.0")
-        ],
-        capabilities=AgentCapabilities(streaming=False),
-        default_input_modes=["text/plain"],
-        default_output_modes=["text/plain"],
-        skills=[AgentSkill(id="built", name="built", description="years", tags=["history"])],
-    )
-    handler = DefaultRequestHandler(
-        agent_executor=AskingExecutor(served), task_store=InMemoryTaskStore(), agent_card=card
-    )
-    app = Starlette(routes=[*create_agent_card_routes(card), *create_jsonrpc_routes(handler, "/")])
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the A2A agent did not start"
-        time.sleep(0.02)
-    yield served
-    server.should_exit = True
-    thread.join(timeout=30)
+    description = "Knows when lighthouses were built, once it knows which."
+    with running_agent(port, AskingExecutor(served), description):
+        yield served
 
 
 @pytest.fixture

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,20 +21,16 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from a2a.helpers import new_task_from_user_message, new_text_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events import EventQueue
-from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
-from a2a.server.tasks import InMemoryTaskStore, TaskUpdater
-from a2a.types.a2a_pb2 import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
+from a2a.server.tasks import TaskUpdater
 from langgraph.checkpoint.memory import InMemorySaver
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -56,6 +50,7 @@ from policies.authorization import ToolAuthorization, ToolRule
 from policies.budgets import Budget, Limits
 from teams.configured.app import team_from_file
 from telemetry.instrument import Telemetry
+from tests.a2a_agents import free_port, running_agent
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
 from tests.served import Served, serve
 
@@ -92,12 +87,6 @@ steps:
   - structured: {sections: []}
     match: "Evidence you may cite:"
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 # -- a second cadre serve -------------------------------------------------------------------
@@ -393,7 +382,7 @@ def test_a_remote_review_fails_the_task_of_a_run_without_a_thread(
 def test_remote_graph_failures_are_one_line_naming_the_kind_and_url(
     served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: MiniLMEmbedder
 ) -> None:
-    down = f"http://127.0.0.1:{_free_port()}"
+    down = f"http://127.0.0.1:{free_port()}"
     cases = {
         "down": (down, "ada", "cannot connect ("),
         "token": (served.url, "wrong", "HTTP 401: the remote refused the call (check the token "
@@ -507,37 +496,11 @@ class BearerOnly(BaseHTTPMiddleware):
 
 @pytest.fixture(scope="module")
 def agent() -> Iterator[Agent]:
-    port = _free_port()
+    port = free_port()
     served = Agent(url=f"http://127.0.0.1:{port}")
-    card = AgentCard(
-        name="lighthouses",
-        description="Knows when lighthouses were built.",
-        version="1.0",
-        supported_interfaces=[
-            AgentInterface(url=served.url, protocol_binding="JSONRPC", protocol_version="1.0")
-        ],
-        capabilities=AgentCapabilities(streaming=False),
-        default_input_modes=["text/plain"],
-        default_output_modes=["text/plain"],
-        skills=[AgentSkill(id="built", name="built", description="years", tags=["history"])],
-    )
-    handler = DefaultRequestHandler(
-        agent_executor=LighthouseExecutor(served),
-        task_store=InMemoryTaskStore(),
-        agent_card=card,
-    )
-    app = Starlette(routes=[*create_agent_card_routes(card), *create_jsonrpc_routes(handler, "/")])
-    app.add_middleware(BearerOnly)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the A2A agent did not start"
-        time.sleep(0.02)
-    yield served
-    server.should_exit = True
-    thread.join(timeout=30)
+    executor, token = LighthouseExecutor(served), [Middleware(BearerOnly)]
+    with running_agent(port, executor, "Knows when lighthouses were built.", token):
+        yield served
 
 
 def _agent_kind(url: str, extra: str = ", token_env: AGENT_TOKEN") -> str:
@@ -566,7 +529,7 @@ def test_a2a_failures_are_one_line_naming_the_agent(
     agent: Agent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: MiniLMEmbedder
 ) -> None:
     monkeypatch.setenv("AGENT_TOKEN", AGENT_TOKEN)
-    down = f"http://127.0.0.1:{_free_port()}"
+    down = f"http://127.0.0.1:{free_port()}"
     with socket.socket() as silent:  # accepts connections, never answers
         silent.bind(("127.0.0.1", 0))
         silent.listen()
