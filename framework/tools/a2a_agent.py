@@ -52,7 +52,6 @@ from framework.review import check_decision, parse_decision
 from framework.review.records import QuestionReview
 from framework.tools._remote_pause import (
     NO_THREAD,
-    paused_with,
     question_request,
     remote_request,
     resume_map,
@@ -78,13 +77,15 @@ class A2AWorker(RemoteWorker):
     protocol: ClassVar[str] = "a2a"
     token_header: ClassVar[tuple[str, str]] = ("Authorization", "Bearer ")
 
-    async def ask(self, question: str, task: Task, context: NodeContext) -> RemoteReply:
+    async def ask(
+        self, question: str, task: Task, context: NodeContext, paused: list[Interrupt]
+    ) -> RemoteReply:
         """Send ``question`` to the agent (or, after its pause, the decisions made here); its
         answer, its pause as this run's, or the failure that names its state."""
         conversation = self.task_thread(task, context)
-        paused = [p for p in await paused_with(context) if _pause_of(p, conversation)]
-        if paused:
-            message = self._resumed(paused, conversation)
+        mine = [pause for pause in paused if _pause_of(pause, conversation)]
+        if mine:
+            message = self._resumed(mine, conversation)
         else:
             message = new_text_message(question, context_id=conversation, role=USER)
         last = await self._send(message)

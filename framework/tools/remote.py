@@ -26,6 +26,7 @@ from typing import Any, ClassVar, TypeVar
 import httpx
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.errors import GraphBubbleUp
+from langgraph.types import Interrupt
 from pydantic import BaseModel, Field
 
 from framework.engine.records import Evidence, Task, WorkerResult
@@ -104,9 +105,12 @@ class RemoteWorker(ABC):
         return f"{self.protocol} {self.spec.url}"
 
     @abstractmethod
-    async def ask(self, question: str, task: Task, context: NodeContext) -> RemoteReply:
-        """Ask the remote ``question`` for ``task``; raise what went wrong (any error becomes
-        one line naming the kind), or LangGraph's interrupt for a pause this run can answer."""
+    async def ask(
+        self, question: str, task: Task, context: NodeContext, paused: list[Interrupt]
+    ) -> RemoteReply:
+        """Ask the remote ``question`` for ``task`` (``paused``: the pauses the task left when
+        it ran before, empty on a first run); raise what went wrong (any error becomes one line
+        naming the kind), or LangGraph's interrupt for a pause this run can answer."""
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the task on the remote (sync graphs)."""
@@ -150,7 +154,7 @@ class RemoteWorker(ABC):
         paused = await paused_with(context)
         try:
             async with asyncio.timeout(self.spec.timeout_s):
-                reply = await self.ask(question, task, context)
+                reply = await self.ask(question, task, context, paused)
         except (GraphBubbleUp, RemoteAgentError, PolicyDenied):
             raise
         except Exception as error:  # any failure of the remote or its client is this kind's

@@ -58,16 +58,17 @@ class RemoteGraphWorker(RemoteWorker):
         """``remote_graph URL, assistant ID``."""
         return f"{super().where()}, assistant {self.spec.assistant}"
 
-    async def ask(self, question: str, task: Task, context: NodeContext) -> RemoteReply:
-        """Run the graph on ``question``; its answer, or the failure that names its pause."""
+    async def ask(
+        self, question: str, task: Task, context: NodeContext, paused: list[Interrupt]
+    ) -> RemoteReply:
+        """Run the graph on ``question``; its answer, or the failure that names its pause
+        (``paused`` is not read: ``RemoteGraph`` passes this run's decisions on itself)."""
         client = LangGraphClient(http_client(self.spec, self.headers()))
         remote = RemoteGraph(self.spec.assistant, client=client, name=self.kind)
         try:
             final = await remote.ainvoke({"question": question}, self._config(task, context))
-        except GraphInterrupt as paused:
-            raise GraphInterrupt(
-                [self._request(i, task, context) for i in paused.args[0]]
-            ) from None
+        except GraphInterrupt as pause:
+            raise GraphInterrupt([self._request(i, task, context) for i in pause.args[0]]) from None
         finally:
             await client.aclose()
         if not isinstance(final, Mapping):
