@@ -6,28 +6,39 @@
 - The engine (``framework.engine``) reaches nothing above it: no module it imports, directly
   or through others, belongs to runs, retention, the server, the fleet or the CLI.
 - A ``_private`` module is imported only from inside the package that holds it.
+- No two packages import each other (a package: ``framework.X`` or ``teams.X``, a module at the
+  root of either counting as its own; ``policies``; ``telemetry``), except the pairs
+  ``docs/architecture.md`` lists with their reason, as table rows ``| `a` <-> `b` | reason |``;
+  a listed pair that no longer imports each other is reported too.
 - The root of ``framework`` holds only ``__init__``, ``errors``, ``testing`` and ``_lazy``.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
+    "ARCHITECTURE",
     "ENGINE",
     "ENGINE_FORBIDDEN",
     "PACKAGES",
     "ROOT_MODULES",
+    "SPLIT",
+    "Import",
     "Imports",
     "broken_rules",
+    "documented_pairs",
     "engine_reaches",
     "import_circles",
+    "package_of",
     "private_imports",
     "read_imports",
+    "two_way_pairs",
 ]
 
 PACKAGES = ("framework", "teams", "policies", "telemetry")
@@ -40,6 +51,10 @@ ENGINE_FORBIDDEN = (
     "framework.cli",
 )
 ROOT_MODULES = frozenset({"__init__", "errors", "testing", "_lazy"})
+SPLIT = ("framework", "teams")
+"""The top-level packages whose sub-packages are packages of their own for the two-way rule."""
+ARCHITECTURE = "docs/architecture.md"
+_PAIR_ROW = re.compile(r"^\|\s*`([\w.]+)`\s*<->\s*`([\w.]+)`\s*\|\s*([^|]*?)\s*\|\s*$")
 PROJECT = Path(__file__).resolve().parent.parent
 
 
@@ -158,6 +173,43 @@ def private_imports(imports: Imports) -> list[tuple[str, str]]:
     return found
 
 
+def package_of(module: str) -> str:
+    """The package ``module`` belongs to for the two-way rule: ``framework.X`` or ``teams.X``
+    (a module at the root of either is its own), else its top-level package."""
+    parts = module.split(".")
+    return ".".join(parts[:2] if parts[0] in SPLIT else parts[:1])
+
+
+Import = tuple[str, str]
+"""An (importer, imported module) pair."""
+
+
+def two_way_pairs(imports: Imports) -> dict[tuple[str, str], tuple[Import, Import]]:
+    """(package, package) -> one import each way, for every two packages that import each
+    other (each pair sorted, with its first import each way)."""
+    crossing: dict[tuple[str, str], Import] = {}
+    for importer, targets in sorted(imports.edges.items()):
+        for target in sorted(targets):
+            pair = (package_of(importer), package_of(target))
+            if pair[0] != pair[1]:
+                crossing.setdefault(pair, (importer, target))
+    return {
+        (a, b): (crossing[a, b], crossing[b, a])
+        for a, b in sorted(crossing)
+        if a < b and (b, a) in crossing
+    }
+
+
+def documented_pairs(root: Path = PROJECT) -> dict[frozenset[str], str]:
+    """The two-way package pairs :data:`ARCHITECTURE` lists, each with its reason (rows with
+    an empty reason do not count); empty when there is no such document."""
+    path = root / ARCHITECTURE
+    if not path.exists():
+        return {}
+    rows = (_PAIR_ROW.match(line) for line in path.read_text(encoding="utf-8").splitlines())
+    return {frozenset(row.group(1, 2)): row.group(3) for row in rows if row and row.group(3)}
+
+
 def broken_rules(root: Path = PROJECT) -> list[str]:
     """One line per broken rule; empty when the layers hold."""
     imports = read_imports(root)
@@ -169,6 +221,21 @@ def broken_rules(root: Path = PROJECT) -> list[str]:
     lines += [
         f"{importer} imports {target}, private to another package: export what it needs"
         for importer, target in private_imports(imports)
+    ]
+    documented = documented_pairs(root)
+    pairs = two_way_pairs(imports)
+    found = {frozenset(pair) for pair in pairs}
+    lines += [
+        f"{a} <-> {b} import each other ({there[0]} imports {there[1]}; {back[0]} imports "
+        f"{back[1]}): untie them, or list the pair with its reason in {ARCHITECTURE}"
+        for (a, b), (there, back) in pairs.items()
+        if frozenset((a, b)) not in documented
+    ]
+    lines += [
+        f"{ARCHITECTURE} lists {' <-> '.join(sorted(pair))}, which do not import each other: "
+        "remove the row"
+        for pair in documented
+        if pair not in found
     ]
     lines += [
         f"framework/{path.name} belongs in a layer: the root keeps {sorted(ROOT_MODULES)}"

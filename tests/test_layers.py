@@ -25,6 +25,17 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+TWO_WAY = {
+    "framework/fleet/__init__.py": "",
+    "framework/fleet/submit.py": "from framework.server.app import app\n",
+    "framework/fleet/queue.py": "",
+    "framework/server/__init__.py": "",
+    "framework/server/app.py": "",
+    "framework/server/queued.py": "from framework.fleet.queue import Queue\n",
+}
+"""Two packages that import each other with no import circle between their modules."""
+
+
 @pytest.mark.parametrize(
     ("files", "expected"),
     [
@@ -60,12 +71,31 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
             "teams.reader imports framework.memory._rows, private to another package",
         ),
         ({"framework/builder.py": ""}, "framework/builder.py belongs in a layer"),
+        (
+            TWO_WAY,
+            "framework.fleet <-> framework.server import each other (framework.fleet.submit "
+            "imports framework.server.app; framework.server.queued imports framework.fleet.queue)",
+        ),
+        (
+            {"docs/architecture.md": "| `teams.language` <-> `teams.research` | shared words |\n"},
+            "docs/architecture.md lists teams.language <-> teams.research, which do not import",
+        ),
     ],
-    ids=["circle", "engine", "private", "root"],
+    ids=["circle", "engine", "private", "root", "two-way", "stale-pair"],
 )
 def test_each_break_is_named(tmp_path: Path, files: dict[str, str], expected: str) -> None:
     broken = broken_rules(_tree(tmp_path, files))
     assert any(line.startswith(expected) for line in broken), broken
+
+
+def test_a_two_way_pair_listed_with_its_reason_is_allowed(tmp_path: Path) -> None:
+    row = "| `framework.server` <-> `framework.fleet` | the fleet runs the server's runs |\n"
+    assert broken_rules(_tree(tmp_path, {**TWO_WAY, "docs/architecture.md": row})) == []
+    without_reason = "| `framework.server` <-> `framework.fleet` | |\n"
+    broken = broken_rules(_tree(tmp_path, {"docs/architecture.md": without_reason}))
+    assert [line.split(" (")[0] for line in broken] == [
+        "framework.fleet <-> framework.server import each other"
+    ]
 
 
 def test_a_package_may_use_its_own_private_modules(tmp_path: Path) -> None:

@@ -22,9 +22,10 @@ from framework.memory import (
     prose_sentences,
 )
 from teams.hypothesis.sources import corpus_source
+from teams.language.questions import shared_words, split_question
+from teams.language.sentence_choice import best_sentences, term_weights
 from teams.research import build_research_team, offline_roles
 from teams.research.offline import CorpusSearchWorker, cited_sentence
-from teams.research.text import best_sentences, shared_words, split_question, term_weights
 from tests.conftest import write_corpus
 
 CORPUS = {

@@ -4,8 +4,10 @@ a restatement of the question, code or console output; a second fact beside the 
 from __future__ import annotations
 
 from framework.memory import Passage, prose_sentences
+from teams.language.questions import split_question
+from teams.language.sentence_choice import best_sentences
+from teams.language.words import stem
 from teams.research.offline import _answers
-from teams.research.text import best_sentences, split_question, stem
 
 
 def _passage(text: str, heading: str = "") -> Passage:

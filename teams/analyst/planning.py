@@ -8,7 +8,7 @@ from framework.engine.runtime import NodeContext
 from framework.engine.state import TeamState
 from framework.memory import Corpus
 from teams.analyst.tables import TableIndex
-from teams.research.text import split_question
+from teams.language.questions import split_question
 
 __all__ = ["KINDS", "KindChoosingPlanner"]
 

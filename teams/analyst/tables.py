@@ -21,7 +21,7 @@ from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.errors import CorpusError, NotTextError
 from framework.memory import read_text
-from teams.research.text import keywords
+from teams.language.words import keywords
 
 __all__ = ["TableIndex", "TableRow", "TableWorker"]
 

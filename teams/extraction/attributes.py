@@ -28,7 +28,7 @@ from teams.extraction.patterns import Reading, whole_noun_phrases
 from teams.language.tables import header_noun
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
-from teams.research.text import STOPWORDS
+from teams.language.words import STOPWORDS
 
 __all__ = ["attribute_readings", "key_values", "row_readings"]
 

@@ -32,10 +32,10 @@ from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage
 from teams.language.contradiction import claim_of, same_subject
 from teams.language.relative_dates import resolve_relative_dates
+from teams.language.sentence_choice import scored_sentences
 from teams.language.tables import table_statements
 from teams.language.values import stated_date
 from teams.research.offline import cited_sentence
-from teams.research.text import scored_sentences
 
 __all__ = ["CORPUS_SOURCE", "SourceOutcome", "arun_source", "corpus_source", "run_source"]
 

@@ -1,7 +1,9 @@
-"""The offline readers' shared language: values and their normal forms (figures, units,
-money, fractions, ordinals, ranges, dates), Markdown table rows and relative dates read as
-statements, verbs, contradiction between statements, and the layout of a cited answer.
-Imports only the framework (and :mod:`teams.research.text`'s word helpers)."""
+"""The offline readers' shared language: words and their stems (:mod:`~teams.language.words`),
+questions and their parts (:mod:`~teams.language.questions`), the sentences that answer a
+query best (:mod:`~teams.language.sentence_choice`), values and their normal forms (figures,
+units, money, fractions, ordinals, ranges, dates), Markdown table rows and relative dates read
+as statements, verbs, contradiction between statements, and the layout of a cited answer.
+Imports only the framework."""
 
 from __future__ import annotations
 

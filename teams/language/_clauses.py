@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from teams.research.text import STOPWORDS, stem
+from teams.language.words import STOPWORDS, stem
 
 __all__ = ["surroundings"]
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from teams.language._numbers import TENS, WORD_NUMBERS, Value, number_at
-from teams.research.text import STOPWORDS, singular
+from teams.language.words import STOPWORDS, singular
 
 __all__ = ["money_at", "ordinal_at", "share_at"]
 

@@ -41,7 +41,7 @@ from teams.language._polarity import (
 )
 from teams.language.frames import differing_figures, differing_names, differing_words, names_in
 from teams.language.values import Value, value_words, values_agree, values_in
-from teams.research.text import keywords, stem
+from teams.language.words import keywords, stem
 
 __all__ = [
     "DEFAULT_OVERLAP",

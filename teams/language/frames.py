@@ -16,7 +16,7 @@ import re
 
 from teams.language._polarity import NEGATION, normal_word
 from teams.language.values import value_words, values_agree, values_in
-from teams.research.text import STOPWORDS, keywords, stem
+from teams.language.words import STOPWORDS, keywords, stem
 
 __all__ = ["differing_figures", "differing_names", "differing_words", "names_in"]
 

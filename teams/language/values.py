@@ -24,7 +24,7 @@ from teams.language._clauses import surroundings
 from teams.language._numbers import Value, number_at
 from teams.language._vocabulary import CATEGORIES, MONTHS, UNITS
 from teams.language.amounts import money_at, ordinal_at, share_at
-from teams.research.text import STOPWORDS, singular
+from teams.language.words import STOPWORDS, singular
 
 __all__ = ["CATEGORIES", "Value", "stated_date", "value_words", "values_agree", "values_in"]
 

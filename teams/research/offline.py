@@ -25,16 +25,11 @@ from framework.memory import (
     ResearchMemory,
     SemanticStore,
 )
+from teams.language.questions import shared_words, split_question
+from teams.language.sentence_choice import Scored, ranked_sentences, term_weights
+from teams.language.words import keywords
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
-from teams.research.text import (
-    Scored,
-    keywords,
-    ranked_sentences,
-    shared_words,
-    split_question,
-    term_weights,
-)
 
 __all__ = [
     "EVIDENCE_ORIGIN",

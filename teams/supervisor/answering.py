@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from teams.language.values import CATEGORIES, values_in
 from teams.language.verbs import lemma
-from teams.research.text import keywords, stem
+from teams.language.words import keywords, stem
 from teams.supervisor.state import FoundRelation
 
 __all__ = ["Chain", "answering_chains", "focus_of", "focus_words", "relation_sentence"]

@@ -16,7 +16,7 @@ from langgraph.errors import GraphBubbleUp
 from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, CryptoError, brief
 from framework.knowledge import Entity, KnowledgeGraph
-from teams.research.text import STOPWORDS, keywords, singular
+from teams.language.words import STOPWORDS, keywords, singular
 from teams.supervisor.state import Query, StepError, SupervisorState
 
 __all__ = [

@@ -1,0 +1,203 @@
+"""Questions: a question split into sub-questions, the topic its parts share, what kind of
+answer it asks for, and whether a text asks at all."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from teams.language.words import keywords
+
+__all__ = ["answer_kind", "is_question", "shared_words", "split_question"]
+
+_PARTS = re.compile(r"\?|;|\.\s|\band then\b|\band also\b|,\s*and\s+", re.IGNORECASE)
+_MIN_PART_WORDS = 3
+
+
+def split_question(question: str, limit: int = 4) -> list[str]:
+    """Split a question into up to ``limit`` sub-questions of at least three words.
+
+    Splits on question marks, semicolons, sentence ends and coordinated clauses ("..., and
+    ..."), then on a plain " and " joining two clauses that each have a verb-like length, and
+    a list of predicates after one subject ("How does a team plan, fan out work") into one
+    sub-question each; a question about a list of things asks about each (see
+    :func:`_one_per_thing`).
+    """
+    things = _one_per_thing(question)
+    if things:
+        return things[:limit]
+    parts = [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
+    if len(parts) == 1:
+        halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
+        if len(halves) == 2:
+            halves[1] = _with_subject(halves[1], _lead(halves[0]))
+        if len(halves) == 2 and all(len(h.split()) >= _MIN_PART_WORDS for h in halves):
+            parts = halves
+    lead = _lead(parts[0]) if parts else ""
+    parts = [parts[0], *(_with_subject(part, lead) for part in parts[1:])] if parts else []
+    parts = [listed for part in parts for listed in _listed(part, lead)]
+    subs = [p for p in parts if len(p.split()) >= _MIN_PART_WORDS]
+    unique = list(dict.fromkeys(subs))
+    return unique[:limit] if len(unique) > 1 else []
+
+
+_ITEM = re.compile(r"^(?P<items>.+?),?\s+(?:and|or)\s+(?P<last>.+)$")
+_ITEM_MAX_WORDS = 3
+_THING_QUESTIONS = ("what", "which")
+
+
+def _one_per_thing(question: str) -> list[str]:
+    """A question about a list of things as one question per thing: "Which HTTP versions,
+    protocols and event loops does it support" (the auxiliary after the list starts what they
+    share), "What do the timeout, pool and proxy settings control" (the words after the last
+    thing beyond the others' length); [] for any other question."""
+    words = question.strip().rstrip("?").split()
+    if "," not in question or not words or words[0].lower() not in _QUESTION_WORDS:
+        return []
+    at = 1 + (len(words) > 1 and words[1].lower() in _AUXILIARIES)
+    before_list = at > 1
+    at += at < len(words) and words[at].lower() in _DETERMINERS
+    listed = _ITEM.match(" ".join(words[at:]))
+    if listed is None:
+        return []
+    items = [item.strip() for item in listed.group("items").split(",")]
+    if len(items) < 2 or any(not 0 < len(item.split()) <= _ITEM_MAX_WORDS for item in items):
+        return []
+    last = listed.group("last").split()
+    tail_at = next((i for i, word in enumerate(last) if word.lower() in _AUXILIARIES), None)
+    if tail_at is None:
+        if not before_list or words[0].lower() not in _THING_QUESTIONS:
+            return []
+        size = max(len(item.split()) for item in items[1:])
+        tail_at = size if len(last) - size >= 2 else len(last)  # "proxy | settings control"
+    if not tail_at:
+        return []
+    head, tail = " ".join(words[:at]), " ".join(last[tail_at:])
+    things = [*items, " ".join(last[:tail_at])]
+    return [" ".join(filter(None, (head, thing, tail))) for thing in things]
+
+
+_QUESTION_WORDS = frozenset("how what why when where which who whom whose".split())
+_AUXILIARIES = frozenset(
+    "do does did is are was were can could should will would has have had may might must".split()
+)
+_DETERMINERS = frozenset("a an the this that these those each every our your its their my".split())
+_COPULAS = frozenset("is are was were".split())
+
+
+def _lead(question: str) -> str:
+    """The question word, auxiliary and subject a coordinated question starts with: "How does a
+    cadre team" of "How does a cadre team plan, fan out work"; "" when there is none.
+
+    The subject runs from the auxiliary to the verb: the last word before the first comma when
+    the predicates are listed with commas, else a determiner and one noun, or one word."""
+    words = question.split()
+    at = next((i for i, w in enumerate(words[:3]) if w.lower() in _AUXILIARIES), None)
+    if at is None or at + 1 >= len(words):
+        return ""
+    before_comma = question.split(",", 1)[0].split()
+    if words[at].lower() in _COPULAS and words[0].lower() in ("what", "who", "which"):
+        end = len(before_comma)  # "What is Vell stone": the rest is the subject
+    elif "," in question and len(before_comma) > at + 2:
+        end = len(before_comma) - 1
+    else:
+        end = at + (3 if words[at + 1].lower() in _DETERMINERS else 2)
+    return " ".join(words[: min(end, len(words))])
+
+
+def _listed(part: str, lead: str) -> list[str]:
+    """``part`` split at the commas of a list of predicates after ``lead``, each with it."""
+    if not lead or not part.startswith(lead) or "," not in part[len(lead) :]:
+        return [part]
+    predicates = [p.strip() for p in part[len(lead) :].split(",")]
+    if not all(predicates):
+        return [part]
+    return [f"{lead} {predicate}" for predicate in predicates]
+
+
+def _with_subject(part: str, lead: str) -> str:
+    """``part`` as a question that stands alone: a predicate without its subject ("review its
+    results") gets the first part's question word, auxiliary and subject; "it" in a question of
+    its own ("what is it used for") becomes the first part's subject."""
+    words = part.split()
+    if not lead or not words or part.startswith(lead):
+        return part
+    first = words[0].lower()
+    if first not in _QUESTION_WORDS and first not in _AUXILIARIES:
+        return f"{lead} {part}"
+    subject = _subject(lead)
+    if not subject:
+        return part
+    return " ".join(
+        _PRONOUNS[word.lower()].format(subject) if word.lower() in _PRONOUNS else word
+        for word in words
+    )
+
+
+_PRONOUNS = {"it": "{}", "its": "{}'s"}
+
+
+def _subject(lead: str) -> str:
+    """What "it" stands for after a lead: the thing asked about when the question word has a
+    noun ("Which port does Uvicorn use" -> "port"), else the words after its auxiliary."""
+    words = lead.split()
+    at = next((i for i, w in enumerate(words[:3]) if w.lower() in _AUXILIARIES), None)
+    if at is None:
+        return ""
+    if at > 1 and words[0].lower() in ("which", "what"):
+        return " ".join(words[1:at])
+    return " ".join(words[at + 1 :])
+
+
+def shared_words(parts: Sequence[str]) -> str:
+    """The content words every one of ``parts`` holds, in the first part's order ("" for fewer
+    than two parts): the topic of a split question."""
+    if len(parts) < 2:
+        return ""
+    common = set.intersection(*(set(keywords(part)) for part in parts))
+    return " ".join(word for word in keywords(parts[0]) if word in common)
+
+
+_QUANTITY_ASKED = re.compile(
+    r"\bhow (?:many|much|long|often|large|big|small|far|old|fast)\b|"
+    r"\b(?:what|which) (?:is the )?(?:number|size|limit|default|amount|length|count|value)\b",
+    re.I,
+)
+_PROCEDURE_ASKED = re.compile(
+    r"^\s*how (?:do|can|should|would|could) (?:i|you|we|one)\b|^\s*how to\b|\bwhat command\b"
+)
+_NAME_ASKED = re.compile(
+    r"^\s*(?:which|who)\b|^\s*what\s+(?!(?:does|do|did|is|are|was|were|can|could|should|"
+    r"will|would|happens|happened)\b)",
+    re.I,
+)
+"""A question that asks for a name: "which ...", "who ...", "what <noun> ..." (not "what does
+X do", which asks for a description)."""
+_LIST_ASKED = re.compile(
+    r"^\s*(?:which|what) (?:two|three|four|five|six|\d+)\b|^\s*what are the (?:two|three|four|"
+    r"five|six|\d+)\b|^\s*list\b"
+)
+"""A question that asks for several things ("which two ...", "list ..."): a lead-in that
+introduces a list answers it."""
+
+
+def answer_kind(query: str) -> str:
+    """What kind of answer ``query`` asks for: list, quantity, procedure, reason, time, name,
+    or ""."""
+    lowered = query.lower().strip()
+    kinds = (
+        ("list", _LIST_ASKED.search(lowered)),
+        ("procedure", _PROCEDURE_ASKED.search(lowered)),
+        ("quantity", _QUANTITY_ASKED.search(lowered)),
+        ("reason", lowered.startswith("why")),
+        ("time", lowered.startswith("when")),
+        ("name", _NAME_ASKED.match(lowered)),
+    )
+    return next((kind for kind, found in kinds if found), "")
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` asks: it ends in a question mark or opens with a question word or an
+    auxiliary ("Does it ...")."""
+    first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
+    return text.rstrip().endswith("?") or first in _QUESTION_WORDS or first in _AUXILIARIES

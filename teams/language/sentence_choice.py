@@ -1,0 +1,265 @@
+"""Sentence choice: how well each sentence of a text answers a query, and the best ones
+(:func:`best_sentences` says how a sentence scores)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from teams.language._sentences import listing_of, sentences_of, with_command, with_items
+from teams.language.questions import answer_kind, is_question
+from teams.language.words import STOPWORDS, keywords, stem
+
+__all__ = ["Scored", "best_sentences", "ranked_sentences", "scored_sentences", "term_weights"]
+
+_PRONOUN = re.compile(
+    r"^(?:[^,]{1,40},\s*)?(?:it|its|this|that|these|those|they|their|he|she|his|her)\b", re.I
+)
+"""A sentence whose subject is a pronoun, after an opening phrase or not ("By default, it ...")."""
+_STATEMENT_PRONOUN = re.compile(
+    r"^(?:this|that) (?:is|was|means|meant|happens|lets|allows)\b", re.I
+)
+"""A pronoun standing for the whole statement before ("This is because ...", "This means ...")."""
+_CONSEQUENCE = re.compile(
+    r"^(?:(?:this|that) (?:means|is why|allows|lets)|therefore|thus|hence|as a result|so)\b", re.I
+)
+"""A sentence that draws a consequence of the one before: the one before is its cause."""
+_COPULA_COMPLEMENT = re.compile(r"\b(?:is|are|was|were)\s+(.+)$", re.I)
+_NUMBER = re.compile(
+    r"\b\d+(?:[.,]\d+)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|twenty|thirty|forty|fifty|hundred|thousand|million|dozen|single|once|twice)\b",
+    re.I,
+)
+_REASON = re.compile(
+    r"\b(?:because|since|so that|due to|in order to|as a result|so as to|reason|why|"
+    r"to (?:avoid|prevent|ensure|allow|keep|make sure)|otherwise|recommended|useful|benefits?|"
+    r"advantages?|resilien\w*|(?:avoid|prevent|ensure|allow|help)s?)\b",
+    re.I,
+)
+_TIME = re.compile(
+    r"\b(?:before|after|when|whenever|until|once|while|during|every time|if|unless|"
+    r"as soon as|\d{4})\b",
+    re.I,
+)
+_NAME = re.compile(r"`[^`]+`|\"[^\"]{1,40}\"|\b[A-Z][\w.-]*[A-Z0-9_][\w.-]*\b|\b[a-z]+_[a-z_]+\b")
+"""A name a sentence gives: a code span, a quoted string, a word with inner capitals or
+digits, a snake_case word."""
+_CONTEXT_WEIGHT = 0.3
+_KIND_BONUS = 1.5
+_EXACT_BONUS = 0.01
+_MIN_SCORE_FOR_KIND = 1
+
+
+def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
+    """Whether ``sentence`` holds what a question of ``kind`` asks for, beyond the question's
+    own words."""
+    if kind == "quantity":
+        return any(m.group(0).lower() not in query_words for m in _NUMBER.finditer(sentence))
+    if kind == "name":
+        names = (m.group(0).strip("`").lower() for m in _NAME.finditer(sentence))
+        return any(name and name not in query_words for name in names)
+    marker = _MARKERS.get(kind)
+    return marker is not None and marker.search(sentence) is not None
+
+
+_MARKERS = {
+    "reason": _REASON,
+    "time": _TIME,
+    "procedure": re.compile(r"`[^`]+`"),
+}
+"""What a sentence holds that answers a question of a kind: a reason, a time, a command."""
+
+
+def _stems(text: str, *, parts: bool = False) -> set[str]:
+    """The stems of the content words of ``text`` (and, with ``parts``, of the parts of its
+    hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
+    "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
+    "error")."""
+    words = keywords(text)
+    if parts:
+        words += [part for word in words if "-" in word for part in word.split("-")]
+        words += [part for word in words if "_" in word for part in word.split("_")]
+        words += [part.lower() for part in _JOINED.findall(text)]
+    return {stem(word) for word in words if word and word not in STOPWORDS}
+
+
+_JOINED = re.compile(r"(?<=[a-z])[A-Z][a-z]{2,}")
+"""The second and later parts of a joined-up name ("Error" of "ConnectError")."""
+
+
+def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str, float]:
+    """How much each of the query's words counts: more the rarer it is among the sentences of
+    ``texts`` (a word every sentence holds, such as the product's name, counts least), and
+    less when it is a word of ``topic`` (what every part of a split question shares: "cadre
+    team" of "How does a cadre team plan", "... fan out work")."""
+    words = [_stems(sentence, parts=True) for text in texts for _, sentence in sentences_of(text)]
+    shared = _stems(topic)
+    return {
+        term: (1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words))))
+        * (_TOPIC_WEIGHT if term in shared else 1.0)
+        for term in _stems(query)
+    }
+
+
+_TOPIC_WEIGHT = 0.3
+
+
+_CROWDED_WORDS = 25
+
+
+def _crowding(words: int) -> float:
+    """How much a sentence of many content words has its matches discounted: one that holds
+    25 or fewer counts in full, one of 50 at two thirds (a long sentence matches many
+    questions a little)."""
+    return 1.0 + 0.5 * max(0.0, words / _CROWDED_WORDS - 1.0)
+
+
+_RESTATED = 0.5
+"""What a sentence that says nothing beyond a question's words keeps of its score (a
+restatement of the question, a title in a sentence's place); a statement searched for (a
+claim being checked) is matched in full."""
+_LEADING = 0.9
+"""What a lead-in that introduces no list keeps of its score: the sentence after it, which
+holds its words too, says what it announces."""
+_SUBJECT_WORDS = 6
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A sentence of a text scored against a query (see :func:`best_sentences`)."""
+
+    score: float
+    offset: int
+    """The 0-based line the sentence starts on."""
+    sentence: str
+    """The sentence as written; a lead-in of a list is followed by its items' heads."""
+    hits: frozenset[str]
+    """The query's stems it holds: its own, its pronoun's or its lead-in's."""
+    cause: bool = False
+    """Whether it draws a consequence of the sentence before ("This means ..."), its cause."""
+    pronoun: bool = False
+    """Whether its subject is a pronoun for what came before."""
+    borrowed: bool = False
+    """Whether some of its hits are the words of what its pronoun stands for, not its own."""
+    lead_in: int | None = None
+    """For an item of a list, the index of the lead-in that quotes the list."""
+
+
+def ranked_sentences(
+    text: str, query: str, heading: str = "", weights: Mapping[str, float] | None = None
+) -> list[Scored]:
+    """Every sentence of ``text`` scored against ``query``, in text order; see
+    :func:`best_sentences` for the score. ``weights`` are the query's words' weights
+    (:func:`term_weights` over the texts searched together; by default over ``text``
+    alone)."""
+    kind = answer_kind(query)
+    sentences = sentences_of(text)
+    if kind == "procedure":
+        lines = text.split("\n")
+        sentences = [(offset, with_command(lines, offset, s)) for offset, s in sentences]
+    words = [_stems(sentence, parts=True) for _, sentence in sentences]
+    weight = dict(weights) if weights is not None else term_weights([text], query)
+    terms = set(weight)
+    exact = set(keywords(query))
+    around = _stems(heading)
+    listing = listing_of(text, sentences)
+    listed = with_items(sentences, listing)
+    asks = is_question(query)  # a statement searched for (a claim checked) is no question
+    scored = []
+    for index, (offset, sentence) in enumerate(sentences):
+        lead = listing.leads.get(index)
+        own = set(words[index]) | (words[lead] if lead is not None else set())
+        pronoun = _PRONOUN.match(sentence) is not None
+        if index and _STATEMENT_PRONOUN.match(sentence):  # "This is because ...": all before
+            antecedent = words[index - 1]
+        elif pronoun:  # "It is quarried near ...": it is the subject before
+            antecedent = _subject_stems(sentences[index - 1][1] if index else heading)
+        else:
+            antecedent = set()
+        borrowed = bool(terms & antecedent - own)
+        own |= antecedent
+        context = around | (words[index - 1] if index else set())
+        context |= words[index + 1] if index + 1 < len(words) else set()
+        hits = terms & own
+        score = sum(weight[term] for term in hits) / _crowding(len(own))
+        score += _EXACT_BONUS * len(exact & set(keywords(sentence)))  # the word as asked
+        score += _CONTEXT_WEIGHT * sum(weight[term] for term in terms & (context - own))
+        gives = index in listing.lists if kind == "list" else _gives(kind, listed[index], terms)
+        if len(hits) >= _MIN_SCORE_FOR_KIND and gives:
+            score += _KIND_BONUS
+        said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
+        if asks and not said - terms:
+            score *= _RESTATED
+        if index in listing.leads.values() and index not in listing.lists:
+            score *= _LEADING
+        cause = bool(index and _CONSEQUENCE.match(sentence))
+        scored.append(
+            Scored(
+                score,
+                offset,
+                listed[index],
+                frozenset(hits),
+                cause,
+                pronoun,
+                borrowed,
+                lead if lead in listing.lists else None,
+            )
+        )
+    return scored
+
+
+def _subject_stems(sentence: str) -> set[str]:
+    """The stems of what a pronoun after ``sentence`` may stand for: its first words, and what
+    follows its "is" ("The first server is the Daphne webserver. It ...")."""
+    stems = _stems(" ".join(sentence.split()[:_SUBJECT_WORDS]))
+    complement = _COPULA_COMPLEMENT.search(sentence)
+    if complement:
+        stems |= _stems(" ".join(complement.group(1).split()[:_SUBJECT_WORDS]))
+    return stems
+
+
+def scored_sentences(
+    text: str, query: str, heading: str = "", weights: Mapping[str, float] | None = None
+) -> list[tuple[float, int, str]]:
+    """Every sentence of ``text`` with how well it answers ``query``, in text order:
+    ``(score, line offset, sentence)`` (see :func:`ranked_sentences`)."""
+    ranked = ranked_sentences(text, query, heading, weights)
+    return [(item.score, item.offset, item.sentence) for item in ranked]
+
+
+def best_sentences(
+    text: str, query: str, limit: int = 2, heading: str = ""
+) -> list[tuple[int, str]]:
+    """The ``limit`` sentences of ``text`` that answer ``query`` best.
+
+    A sentence scores the query's content words it holds (crudely stemmed, each weighted by how
+    rare it is among the text's sentences, discounted in a sentence of more than 25 content
+    words), a leading pronoun counting as the subject it stands for (the previous sentence's
+    first words, or the heading); its neighbours and the heading add a little (``0.3`` of a word
+    they hold that it does not); a word in the very form the query has it adds ``0.01`` (breaks
+    ties with a stem match); and a sentence that holds what the question asks for (a number for
+    "how many", a reason for "why", a time for "when", a name for "which", the lead-in of a list
+    for "which two", a command for "how do I": a sentence that introduces a code block carries
+    its first command) gains 1.5. A short list item competes as any sentence does, holding the
+    words of its lead-in ("There are two event hooks:"), and so does the sentence after a
+    lead-in that introduces no list ("... as follows:"; the lead-in keeps 0.9 of its score); a
+    sentence that says nothing beyond the question's words keeps half.
+    Ties go to the earlier sentence.
+
+    Returns ``(line offset, sentence)`` pairs in their order in the text: the 0-based line
+    each sentence starts on, and the sentence as written (see
+    :func:`framework.memory.prose_sentences`). Falls back to the first sentence when nothing
+    overlaps.
+    """
+    ranked = [
+        (score, -index, offset, sentence)
+        for index, (score, offset, sentence) in enumerate(scored_sentences(text, query, heading))
+    ]
+    if not ranked:
+        return []
+    top = sorted(ranked, reverse=True)[:limit]
+    if top[0][0] == 0:
+        top = top[:1]
+    return [(offset, sentence) for _, _, offset, sentence in sorted(top, key=lambda t: -t[1])]

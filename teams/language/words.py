@@ -1,0 +1,71 @@
+"""Words of a text: the stopwords, its content words, a plural made singular, a crude stem."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["STOPWORDS", "keywords", "singular", "stem"]
+
+STOPWORDS = frozenset(
+    """a an and are as at be been but by can could do does did for from how i if in into is it
+    its me my of on or our so than that the their them then there these they this those to
+    was we were what when where which while who whom why will with would you your about also
+    should shall may might must has have had not no yes any all each other such more most
+    some very just""".split()
+)
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:\.\d+)?")
+
+
+def keywords(text: str) -> list[str]:
+    """Content words of ``text``, lower-cased, in order, without stopwords or repeats."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(text.lower()):
+        if word not in STOPWORDS and len(word) > 1:
+            seen.setdefault(word, None)
+    return list(seen)
+
+
+def singular(noun: str) -> str:
+    """A regular plural noun made singular: ``arches``, ``entries``, ``databases``, ``books``;
+    ``class`` and short words stay."""
+    if noun.endswith("ies") and len(noun) > 4:
+        return noun[:-3] + "y"
+    if noun.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return noun[:-2]
+    if noun.endswith("s") and not noun.endswith("ss") and len(noun) > 3:
+        return noun[:-1]
+    return noun
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``,
+    and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``."""
+    for suffix in _SUFFIXES:
+        if suffix == "ly" and word.endswith("ply"):  # "supply", "apply": no adverbs
+            continue
+        if suffix == "es" and not word.endswith(_SIBILANT_PLURALS):  # "notes": "s" only
+            continue
+        if suffix == "s" and word.endswith("ss"):  # "process", "class"
+            break
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    else:
+        return _undoer(word) if len(word) >= _AGENT_LENGTH else word
+    return _undoubled(_undoer(word) if len(word) >= _AGENT_LENGTH else word)
+
+
+_SUFFIXES = ("ies", "ied", "ing", "es", "ed", "s", "ly")
+_AGENT_LENGTH = 6
+_SIBILANT_PLURALS = ("sses", "shes", "ches", "xes", "zes")
+_DOUBLED = re.compile(r"([bdgmnprt])\1$")
+
+
+def _undoer(word: str) -> str:
+    """``planner`` -> ``plan``: an agent noun's "-er" cut (and its doubled consonant)."""
+    return _undoubled(word[:-2]) if word.endswith("er") else word
+
+
+def _undoubled(word: str) -> str:
+    return word[:-1] if _DOUBLED.search(word) else word
