@@ -39,13 +39,13 @@ from typer.testing import CliRunner
 from framework.cli.app import app as cadre
 from framework.engine.builder import compile_team
 from framework.errors import ConfigError
+from framework.kinds.remote import http_client
+from framework.kinds.remote_specs import RemoteSpec
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
 from framework.policy import Call, Policy, PolicyMiddleware, Verdict, modify
 from framework.review import adecide, approve_all, pending
 from framework.runs.runner import arun_team, run_team
 from framework.runs.teams import TeamSetup
-from framework.tools.remote import http_client
-from framework.tools.remote_specs import RemoteSpec
 from policies.authorization import ToolAuthorization, ToolRule
 from policies.budgets import Budget, Limits
 from teams.configured.app import team_from_file

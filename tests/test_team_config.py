@@ -207,8 +207,8 @@ def test_a_files_model_that_cannot_be_built_is_refused_before_anything_is_writte
 
 
 def test_a_files_own_models_are_governed_by_the_runs_policies(tmp_path: Path) -> None:
+    from framework.kinds.team_file import load_team_file
     from framework.policy import GovernedChatModel
-    from framework.tools.team_file import load_team_file
     from teams.configured.app import _Models
 
     team = _file(tmp_path / "conf", "models: {default: openai:gpt-4o-mini}\n" + OFFLINE)

@@ -20,9 +20,9 @@ from langgraph.graph import StateGraph
 
 from framework.engine.middleware import Middleware
 from framework.errors import ConfigError
+from framework.kinds.team_file import TEAMS_GROUP, load_team_file
 from framework.memory import Corpus, SemanticStore
 from framework.runs.prompts import PromptRegistry
-from framework.tools.team_file import TEAMS_GROUP, load_team_file
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -13,9 +13,9 @@ A worker is described, first rule that applies:
 2. a :class:`~framework.engine.team_worker.TeamWorker` (a kind that is a whole team): the rows
    of its team, their kinds and teams under its own (``deep/docs``, ``support/deep``), so the
    tree of kinds reads from the rows;
-3. a :class:`~framework.tools.remote.RemoteWorker` (a ``remote_graph:`` or ``a2a:`` kind): one
-   row, its source ``remote_graph:URL`` or ``a2a:URL``, the kind's name as its tool (the name
-   policies match);
+3. a worker that lists itself (:class:`ListsItself`: a remote kind's
+   :class:`~framework.kinds.remote.RemoteWorker` gives one row, its source ``remote_graph:URL``
+   or ``a2a:URL``, the kind's name as its tool, the name policies match);
 4. a wrapper holding another worker in ``worker`` (research memory around the model-backed
    worker): the worker it wraps;
 5. a worker with ``tools`` (a :class:`~framework.tools.worker.ToolWorker`'s name -> tool
@@ -30,7 +30,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.tools import BaseTool
 from langgraph.graph import StateGraph
@@ -44,9 +44,17 @@ from framework.engine.worker_kinds import WorkerKinds
 from framework.policy.names import TeamNames
 from framework.tools._mcp_tool import McpTool, describe
 from framework.tools.mcp import McpServer, McpToolbox
-from framework.tools.remote import RemoteWorker
 
-__all__ = ["ANY_KIND", "NO_TOOLS", "ToolRow", "team_names", "team_tools", "worker_tools"]
+__all__ = [
+    "ANY_KIND",
+    "NO_TOOLS",
+    "ListsItself",
+    "ToolRow",
+    "team_names",
+    "team_tools",
+    "tool_row",
+    "worker_tools",
+]
 
 ANY_KIND = "*"
 """The kind of a worker that takes every task (a team without worker kinds)."""
@@ -88,6 +96,14 @@ class ToolRow:
         row = asdict(self)
         del row["aliases"]
         return row
+
+
+@runtime_checkable
+class ListsItself(Protocol):
+    """A worker that gives its own rows (rule 3 of the module)."""
+
+    def tool_rows(self, *, team: str, kind: str) -> list[ToolRow]:
+        """Its rows, named ``team`` and ``kind``."""
 
 
 def team_tools(graph: StateGraph[Any, Any, Any, Any], team: str | None = None) -> list[ToolRow]:
@@ -160,8 +176,8 @@ def worker_tools(worker: object, *, team: str, kind: str = ANY_KIND) -> list[Too
             replace(row, team=f"{team}/{row.team}", kind=f"{kind}/{row.kind}")
             for row in team_tools(worker.team.builder)
         ]
-    if isinstance(worker, RemoteWorker):
-        return [replace(_tool_row(worker.tool(), team, kind), source=worker.source)]
+    if isinstance(worker, ListsItself):
+        return worker.tool_rows(team=team, kind=kind)
     wrapped = getattr(worker, "worker", None)
     if isinstance(wrapped, Worker):
         return worker_tools(wrapped, team=team, kind=kind)
@@ -176,10 +192,10 @@ def worker_tools(worker: object, *, team: str, kind: str = ANY_KIND) -> list[Too
         return [
             ToolRow(team=team, kind=kind, source=f"builtin:{cls.__name__}", description=summary)
         ]
-    rows = [_tool_row(tool, team, kind) for tool in tools]
+    rows = [tool_row(tool, team, kind) for tool in tools]
     if servers:
         with McpToolbox(servers) as toolbox:
-            rows.extend(_tool_row(tool, team, kind) for tool in toolbox.tools)
+            rows.extend(tool_row(tool, team, kind) for tool in toolbox.tools)
     return rows
 
 
@@ -214,7 +230,8 @@ def _tools_of(role: object, attribute: str) -> list[BaseTool]:
     return [tool for tool in held if isinstance(tool, BaseTool)]
 
 
-def _tool_row(tool: BaseTool, team: str, kind: str) -> ToolRow:
+def tool_row(tool: BaseTool, team: str, kind: str) -> ToolRow:
+    """The row of one tool (its source ``python`` or ``mcp:SERVER``)."""
     if isinstance(tool, McpTool):
         described = describe(tool)
         return ToolRow(

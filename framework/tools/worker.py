@@ -30,10 +30,10 @@ from langchain_core.tools import BaseTool
 from framework.engine.records import Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, ModelError
-from framework.tools._calls import Answer, Toolbox, ToolLike
+from framework.tools._calls import Answer, Toolbox, ToolLike, as_tool
 from framework.tools._evidence import gathered, unit
 
-__all__ = ["TOOL_WORKER_SYSTEM", "ToolLike", "ToolWorker", "task_request"]
+__all__ = ["TOOL_WORKER_SYSTEM", "ToolLike", "ToolWorker", "as_tool", "task_request"]
 
 TOOL_WORKER_SYSTEM = (
     "You complete one task with the tools you are given. Call them as often as you need "

@@ -2,33 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.tools import BaseTool
 from langgraph.graph import StateGraph
 
 from framework.engine.builder import compile_team
-from framework.engine.records import Task, WorkerResult
 from framework.engine.roles import Roles, Worker
-from framework.engine.runtime import NodeContext
 from framework.engine.team_worker import TeamWorker
 from framework.engine.worker_kinds import WorkerKind, WorkerKinds
 from framework.errors import ConfigError
+from framework.kinds.base import KindSetup
+from framework.kinds.team_file import ROLES, KindSpec, LoadedTeamFile, load_team_file
 from framework.memory import ResearchMemory
 from framework.models.chat import ProviderChatModel
 from framework.policy import governed, inherit_policies
 from framework.runs.teams import TeamFactory, TeamSetup, load_team
-from framework.tools.a2a_agent import A2AWorker
-from framework.tools.mcp import McpServer, McpToolbox
-from framework.tools.remote_graph import RemoteGraphWorker
-from framework.tools.team_file import ROLES, KindSpec, LoadedTeamFile, load_team_file
-from framework.tools.worker import TOOL_WORKER_SYSTEM, ToolWorker
 from teams.analyst.planning import KindChoosingPlanner
 from teams.analyst.tables import TableIndex, TableWorker
 from teams.configured.coordinator import phased_team
@@ -37,11 +29,6 @@ from teams.research.graph import build_research_team, model_roles, offline_roles
 from teams.research.prompts import ResearchPrompts
 
 __all__ = ["FileTeam", "team_from_file"]
-
-DEFAULT_DESCRIPTIONS = {
-    "search": "find passages in the corpus that answer a question",
-    "table": "look up rows of the corpus's CSV files",
-}
 
 
 def team_from_file(path: Path) -> FileTeam:
@@ -53,12 +40,10 @@ class FileTeam:
     """Builds the team of a checked team file for a run.
 
     The research team's roles (model-backed when a model is given on the command line or in the
-    file, offline otherwise) with one worker kind per kind of the file: ``builtin: search`` is
-    the research worker, ``builtin: table`` the analyst's CSV worker, and a kind with tools or
-    MCP servers a :class:`ToolWorker` built on its first task (its servers started then, and
-    stopped when the run's team is closed), a ``team:`` kind a :class:`TeamWorker` that runs
-    each task as the team it names, nested in the run, and a ``remote_graph:`` or ``a2a:`` kind
-    a :class:`RemoteGraphWorker` or :class:`A2AWorker` that asks the remote.
+    file, offline otherwise) with one worker kind per kind of the file, its worker built by its
+    kind type (:mod:`framework.kinds.table`) from a :class:`~framework.kinds.base.KindSetup`:
+    the team offers its builtin workers (``search``: the research worker, ``table``: the
+    analyst's CSV worker), the worker role's model, and the nested team of a ``team:`` kind.
     """
 
     def __init__(self, loaded: LoadedTeamFile) -> None:
@@ -82,7 +67,7 @@ class FileTeam:
         if spec.phases:
             return phased_team(spec, setup, self.subteam)
         memory = ResearchMemory(setup.store, scope=setup.memory_scope)
-        descriptions = {kind.name: _description(kind) for kind in spec.kinds}
+        descriptions = {kind.name: kind.described for kind in spec.kinds}
         models = _Models(self.loaded, setup.model)
         tables = TableIndex.from_folder(setup.corpus_dir)
         if models.any:
@@ -98,7 +83,9 @@ class FileTeam:
         kinds = [
             WorkerKind(
                 name=kind.name,
-                worker=self._worker(kind, roles.worker, tables, models, setup),
+                worker=kind.kind_type.worker(
+                    kind.spec, self._kind_setup(kind, roles.worker, tables, models, setup)
+                ),
                 description=descriptions[kind.name],
                 max_parallel=kind.max_parallel,
             )
@@ -113,37 +100,28 @@ class FileTeam:
             overrides["max_parallel"] = setup.max_parallel or spec.max_parallel
         return build_research_team(replace(roles, worker=WorkerKinds(kinds)), **overrides)
 
-    def _worker(
+    def _kind_setup(
         self,
         kind: KindSpec,
         research: Worker,
         tables: TableIndex,
         models: _Models,
         setup: TeamSetup,
-    ) -> Worker:
-        if kind.builtin == "search":
-            return research
-        if kind.builtin == "table":
-            return TableWorker(tables)
-        if kind.team is not None:
-            return self.subteam(kind.name, setup)
-        if kind.remote_graph is not None:
-            return RemoteGraphWorker(kind.name, kind.remote_graph, _description(kind))
-        if kind.a2a is not None:
-            return A2AWorker(kind.name, kind.a2a, _description(kind))
-        tools = self.loaded.tools[kind.name]
-        servers = [self.loaded.servers[name] for name in kind.mcp]
-
-        def build() -> Worker:
-            found: list[BaseTool] = list(tools)
-            if servers:
-                toolbox = McpToolbox(servers).start()
-                setup.resources.callback(toolbox.close)
-                found.extend(toolbox.tools)
-            system = f"{TOOL_WORKER_SYSTEM}\n\nYour specialty: {_description(kind)}"
-            return ToolWorker(models.for_role("worker"), found, system=system)
-
-        return DeferredWorker(build, tools=tools, servers=servers)
+    ) -> KindSetup:
+        """What the worker of ``kind`` is built from in this run."""
+        builtins: dict[str, Callable[[], Worker]] = {
+            "search": lambda: research,
+            "table": lambda: TableWorker(tables),
+        }
+        return KindSetup(
+            name=kind.name,
+            description=kind.described,
+            loaded=self.loaded.loaded[kind.name],
+            model=lambda: models.for_role("worker"),
+            resources=setup.resources,
+            nested=lambda: self.subteam(kind.name, setup),
+            builtin=lambda name: builtins[name](),
+        )
 
     def subteam(self, kind: str, setup: TeamSetup) -> TeamWorker:
         """The team of kind (or team phase) ``kind``, nested: the run's setup, policies and
@@ -154,46 +132,6 @@ class FileTeam:
         sub = self.loaded.subteams[kind]
         name = sub.spec.name if isinstance(sub, LoadedTeamFile) else sub
         return TeamWorker(compile_team(graph, name=name), name=name)
-
-
-class DeferredWorker:
-    """A worker built when its first task runs (a read-only command never starts its tool
-    servers or its model).
-
-    Args:
-        build: Builds the worker.
-        tools: The Python tools the worker will have, for a listing (``cadre tools list``).
-        servers: The MCP servers whose tools it will have, for a listing (started by the
-            listing only).
-    """
-
-    def __init__(
-        self,
-        build: Callable[[], Worker],
-        *,
-        tools: Sequence[BaseTool] = (),
-        servers: Sequence[McpServer] = (),
-    ) -> None:
-        self._build = build
-        self.tools = tuple(tools)
-        self.servers = tuple(servers)
-        self._worker: Worker | None = None
-        self._lock = threading.Lock()
-
-    def _get(self) -> Worker:
-        with self._lock:
-            if self._worker is None:
-                self._worker = self._build()
-            return self._worker
-
-    def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
-        """Run the task with the worker, built first if needed."""
-        return self._get().run(task, question, context)
-
-    async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
-        """Run the task with the worker, built first (on a thread) if needed."""
-        worker = await asyncio.to_thread(self._get)
-        return await worker.arun(task, question, context)
 
 
 class _Models:
@@ -232,31 +170,16 @@ class _Models:
         return Roles(**chosen)
 
 
-def _description(kind: KindSpec) -> str:
-    if kind.description:
-        return kind.description
-    if kind.team is not None:
-        return f"a question for the {kind.team} team, which plans, researches and reviews it"
-    if kind.remote_graph is not None:
-        return f"a question for the remote graph {kind.remote_graph.assistant}"
-    if kind.a2a is not None:
-        return f"a question for the agent at {kind.a2a.url}"
-    return DEFAULT_DESCRIPTIONS.get(kind.builtin or "", kind.name)
-
-
 def _offline_planner(kinds: list[KindSpec], setup: TeamSetup, tables: TableIndex) -> Any:
-    """The analyst's planner with its two kinds named as the file's builtin kinds (a file with
-    one builtin kind gets every task of that kind); a team kind and a remote kind take text
-    questions, as ``search`` does (a remote one whatever the local corpus holds)."""
-    search = [
-        kind.name
-        for kind in kinds
-        if kind.builtin == "search" or kind.team is not None or kind.remote is not None
-    ]
-    table = [kind.name for kind in kinds if kind.builtin == "table"]
+    """The analyst's planner with its two kinds named as the file's kinds their kind types
+    route to (a file with one such kind gets every task of it): ``search`` and ``remote`` kinds
+    take text questions (a remote one whatever the local corpus holds), ``table`` kinds rows."""
+    routes = {kind.name: kind.route for kind in kinds}
+    search = [name for name, route in routes.items() if route in ("search", "remote")]
+    table = [name for name, route in routes.items() if route == "table"]
     first_search = (search or table)[0]
     first_table = (table or search)[0]
     names = {"search": first_search, "table": first_table}
-    remote = any(kind.name == first_search and kind.remote is not None for kind in kinds)
+    remote = routes[first_search] == "remote"
     planner = KindChoosingPlanner(setup.corpus, tables, remote_search=remote)
     return RenamingPlanner(planner, names)

@@ -8,9 +8,9 @@ from typing import Any
 from langgraph.graph import StateGraph
 
 from framework.engine.team_worker import TeamWorker
+from framework.kinds.team_file import TeamFile
+from framework.kinds.team_phases import ASSESSORS
 from framework.runs.teams import TeamSetup
-from framework.tools.team_file import TeamFile
-from framework.tools.team_phases import ASSESSORS
 from teams.meta.app import assessors
 from teams.meta.graph import build_coordinator
 from teams.meta.steps import Assess, Intake, NestedTeam, Notes, Step

@@ -33,11 +33,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 
+from framework.kinds.team_file import load_team_file
 from framework.runs.teams import TEAM_FILE_PREFIX
 from framework.server.protocols._a2a_calls import DoorCalls
 from framework.server.protocols._a2a_handler import TeamHandler
 from framework.server.protocols._turns import Door, ServedTeam, served
-from framework.tools.team_file import load_team_file
 
 __all__ = ["a2a_routes"]
 

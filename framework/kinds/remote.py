@@ -1,5 +1,5 @@
 """RemoteWorker: a worker kind whose tasks another service answers (a LangGraph-API graph, an
-A2A agent), governed like a tool named by its kind.
+A2A agent), governed like a tool named by its kind; RemoteKind: the kind type of such kinds.
 
 Each task is one call: the task's description goes to the remote as a question. The call is a
 tool call to the active policies (``before_tool`` sees ``{"question": ...}`` with the kind's
@@ -10,6 +10,7 @@ timeout. Every failure is one :class:`~framework.errors.RemoteAgentError` line n
 its protocol and URL and the cause (connection refused, a refused token, a timeout, the
 remote's own error), never the token. A pause of the remote (a review it waits for) is raised
 as LangGraph's interrupt by the subclass that can resume it; it is never turned into a failure.
+``cadre tools list`` shows the kind as one row (:meth:`RemoteWorker.tool_rows`).
 """
 
 from __future__ import annotations
@@ -33,12 +34,15 @@ from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.engine.team_worker import TeamResult
 from framework.errors import PolicyDenied, RemoteAgentError, brief
+from framework.kinds._remote_pause import decided_here, paused_with
+from framework.kinds.base import KindFile, KindType, Loaded, Route
+from framework.kinds.remote_specs import RemoteSpec
 from framework.policy.wrappers import governed_tool_args, governed_tool_output
 from framework.review.records import AuditEntry
-from framework.tools._remote_pause import decided_here, paused_with
-from framework.tools.remote_specs import RemoteSpec
+from framework.tools.listing import ToolRow, tool_row
 
 __all__ = [
+    "RemoteKind",
     "RemoteQuestion",
     "RemoteReply",
     "RemoteWorker",
@@ -47,6 +51,7 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+K = TypeVar("K", bound=BaseModel)
 
 
 class RemoteQuestion(BaseModel):
@@ -142,6 +147,11 @@ class RemoteWorker(ABC):
             metadata={"remote": self.source},
         )
 
+    def tool_rows(self, *, team: str, kind: str) -> list[ToolRow]:
+        """Its one row for ``cadre tools list``: the kind as a tool, its source
+        ``PROTOCOL:URL``."""
+        return [replace(tool_row(self.tool(), team, kind), source=self.source)]
+
     def _governed(self, task: Task, context: NodeContext) -> tuple[BaseTool, Any, int]:
         """The task's tool, the arguments the policies let through, and the call's id (a
         denial raises :class:`~framework.errors.PolicyDenied`: the task fails with it)."""
@@ -210,6 +220,25 @@ class RemoteWorker(ABC):
             return None
         key = f"cadre:{context.thread_id}:{context.checkpoint_ns}:{task.id}:{task.attempt}"
         return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{key}:{self.kind}"))
+
+
+class RemoteKind(KindType[K]):
+    """The kind type of kinds a remote answers: a token variable that is not set is refused
+    when the file is read (at ``KEY.token_env``), and the offline planner sends such a kind
+    text questions whatever the corpus holds."""
+
+    @abstractmethod
+    def remote(self, spec: K) -> RemoteSpec:
+        """Where the kind's remote is."""
+
+    def load(self, spec: K, file: KindFile) -> Loaded:
+        """The problem of a ``token_env`` that is not set, if any."""
+        missing = self.remote(spec).missing_token()
+        return Loaded(problems=[((self.key, "token_env"), missing)] if missing else [])
+
+    def route(self, spec: K) -> Route | None:
+        """``remote``."""
+        return "remote"
 
 
 def http_client(spec: RemoteSpec, headers: Mapping[str, str]) -> httpx.AsyncClient:

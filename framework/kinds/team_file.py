@@ -1,6 +1,6 @@
-"""A team composed from a YAML file: worker kinds, their tools and MCP servers, models, caps,
-kinds that are whole teams (another team file, or an installed team) and remote kinds (a
-LangGraph-API graph, an A2A agent).
+"""A team composed from a YAML file: worker kinds (each of a kind type of the kind-type table,
+:mod:`framework.kinds.table`: builtin workers, tools and MCP servers, whole teams, remote
+graphs and A2A agents), models, caps, MCP servers; or a coordinator's phases.
 
 :func:`load_team_file` reads and checks the whole file, and every team file it includes, before
 anything runs; every problem is reported on one line with the file and line of the value
@@ -12,7 +12,6 @@ its line. See docs/team-config.md.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -20,26 +19,26 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Literal
 
-from langchain_core.tools import BaseTool
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
+    SkipValidation,
     ValidationError,
-    field_validator,
     model_validator,
 )
 
 from framework.engine.config_file import Where, invalid, read_yaml
 from framework.errors import ConfigError
+from framework.kinds.base import KindFile, KindType, Route
+from framework.kinds.table import read_kind
+from framework.kinds.team_phases import PhaseSpec, names_file, step_problems
 from framework.models.specs import anchored_spec, parse_model_spec
-from framework.tools._calls import as_tool
-from framework.tools._mcp_config import McpServer
-from framework.tools.remote_specs import RemoteGraphSpec, RemoteSpec, a2a_spec
-from framework.tools.team_phases import KIND_NAME, PhaseSpec, names_file, step_problems
+from framework.tools.mcp import McpServer
 
 __all__ = [
-    "BUILTIN_KINDS",
+    "ROLES",
     "TEAMS_GROUP",
     "KindSpec",
     "LoadedTeamFile",
@@ -47,76 +46,57 @@ __all__ = [
     "load_team_file",
 ]
 
-BUILTIN_KINDS = ("search", "table")
-"""Workers a kind may use without tools: passages of the corpus text, rows of its CSV files."""
-
 ROLES = ("planner", "worker", "aggregator", "reviewer", "curator", "formatter")
+"""The roles a file's ``models:`` may name (besides ``default``)."""
 
 TEAMS_GROUP = "cadre.teams"
 """The entry point group of the installed teams (a kind's ``team: NAME``)."""
 
 
 class KindSpec(BaseModel):
-    """One worker kind of the file."""
+    """One worker kind of the file: its name, description and cap, and the kind type its
+    other keys declare (read through the kind-type table, :mod:`framework.kinds.table`).
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    Attributes:
+        kind_type: Its entry of the table.
+        spec: The keys of its kind type, as the file declares them.
+    """
 
-    name: str = Field(pattern=KIND_NAME)
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    name: str
     description: str = ""
-    builtin: Literal["search", "table"] | None = None
-    tools: list[str] = Field(default_factory=list)
-    mcp: list[str] = Field(default_factory=list)
-    team: str | None = Field(default=None, min_length=1)
-    """Another team file (a path ending in .yaml or .yml, or holding a /; relative to this
-    file), or an installed team's name: each task runs that team, nested."""
-    remote_graph: RemoteGraphSpec | None = None
-    """A LangGraph-API graph (another ``cadre serve``): each task runs it remotely."""
-    a2a: RemoteSpec | None = None
-    """An agent over A2A (its URL, or ``{url, token_env, timeout_s}``): each task is sent to it."""
-    max_parallel: int | None = Field(default=None, ge=1)
+    max_parallel: int | None = None
+    kind_type: SkipValidation[KindType[Any]]
+    spec: SkipValidation[BaseModel]
 
-    @field_validator("a2a", mode="before")
+    @model_validator(mode="wrap")
     @classmethod
-    def _a2a_url(cls, value: Any) -> Any:
-        return a2a_spec(value)
-
-    @model_validator(mode="after")
-    def _one_source(self) -> KindSpec:
-        sources = [
-            self.builtin is not None,
-            bool(self.tools or self.mcp),
-            self.team is not None,
-            self.remote_graph is not None,
-            self.a2a is not None,
-        ]
-        if sum(sources) > 1:
-            raise ValueError(
-                "a kind is one of builtin, tools/mcp, team, remote_graph or a2a, not several"
-            )
-        if not any(sources):
-            raise ValueError(
-                "a kind needs builtin: search|table, tools, mcp servers, a team, a remote_graph "
-                "or an a2a agent"
-            )
-        return self
+    def _read(cls, value: Any, handler: ModelWrapValidatorHandler[KindSpec]) -> KindSpec:
+        if isinstance(value, KindSpec):
+            return value
+        own, kind_type, spec = read_kind(value)
+        return handler({**own, "kind_type": kind_type, "spec": spec})
 
     @property
-    def calls_tools(self) -> bool:
-        """Whether its worker is a tool-calling model (so it needs a model)."""
-        return bool(self.tools or self.mcp)
+    def described(self) -> str:
+        """Its description, else its kind type's default, else its name."""
+        return self.description or self.kind_type.description(self.spec) or self.name
 
     @property
-    def remote(self) -> tuple[str, RemoteSpec] | None:
-        """The remote it runs on (``remote_graph`` or ``a2a``, and where), None for a local
-        kind."""
-        if self.remote_graph is not None:
-            return "remote_graph", self.remote_graph
-        return ("a2a", self.a2a) if self.a2a is not None else None
+    def needs_model(self) -> bool:
+        """Whether its worker calls a model."""
+        return self.kind_type.needs_model(self.spec)
 
     @property
-    def includes_file(self) -> bool:
-        """Whether ``team`` names a team file (else an installed team)."""
-        return names_file(self.team or "")
+    def team(self) -> str | None:
+        """The team each of its tasks runs, nested (None: none)."""
+        return self.kind_type.team(self.spec)
+
+    @property
+    def route(self) -> Route | None:
+        """Where the offline planner sends tasks for it (None: nowhere)."""
+        return self.kind_type.route(self.spec)
 
 
 class TeamFile(BaseModel):
@@ -161,12 +141,13 @@ _TEAM_ONLY = ("max_parallel", "review", "models", "mcp_servers")
 
 
 class LoadedTeamFile:
-    """A checked team file: its settings, its tools imported, its servers declared.
+    """A checked team file: its settings, what its kinds name loaded, its servers declared.
 
     Attributes:
         path: The file, absolute.
         spec: What it declares.
-        tools: Kind name -> its Python tools.
+        loaded: Kind name -> what its kind type loaded from the file (a tools kind's tools
+            and servers).
         servers: Server name -> its declaration (paths resolved against the file's folder).
         subteams: Kind (or team phase) name -> the team it runs: an included file (checked)
             or an installed team's name.
@@ -176,21 +157,21 @@ class LoadedTeamFile:
         self,
         path: Path,
         spec: TeamFile,
-        tools: dict[str, list[BaseTool]],
+        loaded: dict[str, object],
         servers: dict[str, McpServer],
         subteams: Mapping[str, LoadedTeamFile | str] | None = None,
     ) -> None:
         self.path = path
         self.spec = spec
-        self.tools = tools
+        self.loaded = loaded
         self.servers = servers
         self.subteams = dict(subteams or {})
 
     @property
     def needs_model(self) -> bool:
-        """Whether a kind calls tools and the file names no default model, here or in a team
+        """Whether a kind calls a model and the file names no default model, here or in a team
         file it includes."""
-        own = any(kind.calls_tools for kind in self.spec.kinds) and "default" not in (
+        own = any(kind.needs_model for kind in self.spec.kinds) and "default" not in (
             self.spec.models
         )
         return own or any(
@@ -224,16 +205,17 @@ def _load(path: Path, chain: tuple[Include, ...]) -> LoadedTeamFile:
     except ConfigError as error:
         raise _included(error, chain) from None
     problems: list[str] = []
-    teams = [
-        (kind.name, ("kinds", index), kind.team) for index, kind in enumerate(loaded.spec.kinds)
+    teams: list[tuple[str, tuple[str | int, ...], str | None]] = [
+        (kind.name, ("kinds", index, kind.kind_type.key), kind.team)
+        for index, kind in enumerate(loaded.spec.kinds)
     ]
     teams += [
-        (phase.steps[0], ("phases", index), phase.team)
+        (phase.steps[0], ("phases", index, "team"), phase.team)
         for index, phase in enumerate(loaded.spec.phases)
     ]
     for name, at, team in teams:
         if team is not None:
-            problem = _include(loaded, name, team, where=where, at=(*at, "team"), chain=chain)
+            problem = _include(loaded, name, team, where=where, at=at, chain=chain)
             problems.extend([problem] if problem else [])
     if problems:
         invalid_file = ConfigError(f"team file {loaded.path} is invalid: " + "; ".join(problems))
@@ -302,37 +284,17 @@ def _checked(path: Path) -> tuple[LoadedTeamFile, Where]:
             problems.append(where.at(("models", role), str(error)))
         models[role] = anchored_spec(model, path.parent)  # scripted:FILE beside the file
     spec = spec.model_copy(update={"models": models})
-    for index, kind in enumerate(spec.kinds):
-        problems.extend(_kind_problems(where, index, kind, servers))
-    problems += [where.at(("phases", i), problem) for i, problem in step_problems(spec.phases)]
-    tools: dict[str, list[BaseTool]] = {}
+    file = KindFile(path, servers)
+    loaded: dict[str, object] = {}
     with _importable(path.parent):
         for index, kind in enumerate(spec.kinds):
-            tools[kind.name] = []
-            for n, reference in enumerate(kind.tools):
-                try:
-                    tools[kind.name].append(_import_tool(reference))
-                except ConfigError as error:
-                    problems.append(where.at(("kinds", index, "tools", n), str(error)))
+            found = kind.kind_type.load(kind.spec, file)
+            loaded[kind.name] = found.value
+            problems += [where.at(("kinds", index, *at), text) for at, text in found.problems]
+    problems += [where.at(("phases", i), problem) for i, problem in step_problems(spec.phases)]
     if problems:
         raise ConfigError(f"team file {path} is invalid: " + "; ".join(problems))
-    return LoadedTeamFile(path, spec, tools, servers), where
-
-
-def _kind_problems(
-    where: Where, index: int, kind: KindSpec, servers: Mapping[str, McpServer]
-) -> list[str]:
-    """What is wrong with kind ``index`` beyond its own fields: MCP server names the file does
-    not declare, a token variable that is not set."""
-    problems = [
-        where.at(("kinds", index, "mcp", n), f"names no server of mcp_servers: {name!r}")
-        for n, name in enumerate(kind.mcp)
-        if name not in servers
-    ]
-    remote = kind.remote
-    if remote is not None and (missing := remote[1].missing_token()):
-        problems.append(where.at(("kinds", index, remote[0], "token_env"), missing))
-    return problems
+    return LoadedTeamFile(path, spec, loaded, servers), where
 
 
 def _servers(folder: Path, where: Where, spec: TeamFile) -> dict[str, McpServer]:
@@ -363,22 +325,9 @@ def _servers(folder: Path, where: Where, spec: TeamFile) -> dict[str, McpServer]
     return servers
 
 
-def _import_tool(reference: str) -> BaseTool:
-    module_name, _, attribute = reference.partition(":")
-    if not module_name or not attribute:
-        raise ConfigError(f"tool {reference!r} is not 'package.module:attribute'")
-    try:
-        found: Any = importlib.import_module(module_name)
-        for part in attribute.split("."):
-            found = getattr(found, part)
-    except Exception as error:  # an import runs user code: any failure is the file's problem
-        raise ConfigError(f"cannot import {reference!r} ({error})") from None
-    return as_tool(found)
-
-
 @contextmanager
 def _importable(folder: Path) -> Iterator[None]:
-    """The file's folder on ``sys.path`` while its tools are imported."""
+    """The file's folder on ``sys.path`` while its kinds load what they name (tools)."""
     entry = str(folder)
     sys.path.insert(0, entry)
     try:

@@ -1,5 +1,6 @@
 """A2AWorker: a worker kind that sends each task to an agent over A2A, with ``a2a-sdk``'s
-client (JSON-RPC or HTTP+JSON, whichever the agent's card offers first).
+client (JSON-RPC or HTTP+JSON, whichever the agent's card offers first); A2AKind: its kind type,
+declared ``a2a: URL`` or ``a2a: {url, token_env, timeout_s}``.
 
 The agent's card is read from ``URL/.well-known/agent-card.json``; the task's description is
 sent as one text message and the call waits for the agent's answer (no streaming). A message,
@@ -43,22 +44,26 @@ from a2a.types.a2a_pb2 import Message, Role, SendMessageRequest, StreamResponse,
 from a2a.types.a2a_pb2 import Task as A2ATask
 from langgraph.errors import GraphInterrupt
 from langgraph.types import Interrupt
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from framework.engine.records import Evidence, Task
+from framework.engine.roles import Worker
 from framework.engine.runtime import NodeContext
 from framework.errors import TaskRefused
-from framework.policy.usage import usage_totals
-from framework.review import check_decision, parse_decision
-from framework.review.records import QuestionReview
-from framework.tools._remote_pause import (
+from framework.kinds._remote_pause import (
     NO_THREAD,
     question_request,
     remote_request,
     resume_map,
 )
-from framework.tools.remote import RemoteReply, RemoteWorker, http_client
+from framework.kinds.base import KindSetup
+from framework.kinds.remote import RemoteKind, RemoteReply, RemoteWorker, http_client
+from framework.kinds.remote_specs import RemoteSpec, a2a_spec
+from framework.policy.usage import usage_totals
+from framework.review import check_decision, parse_decision
+from framework.review.records import QuestionReview
 
-__all__ = ["A2AWorker"]
+__all__ = ["A2AKeys", "A2AKind", "A2AWorker"]
 
 BINDINGS = ["JSONRPC", "HTTP+JSON"]
 """The A2A bindings the client speaks (gRPC needs ``a2a-sdk[grpc]``)."""
@@ -235,3 +240,38 @@ def _reported_usage(agent_task: A2ATask) -> dict[str, int]:
         if isinstance(part, Mapping) and isinstance(part.get("usage"), Mapping)
     ]
     return usage_totals(said)
+
+
+class A2AKeys(BaseModel):
+    """How a team file declares an A2A agent kind."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    a2a: RemoteSpec | None = None
+    """An agent over A2A (its URL, or ``{url, token_env, timeout_s}``): each task is sent to it."""
+
+    @field_validator("a2a", mode="before")
+    @classmethod
+    def _a2a_url(cls, value: Any) -> Any:
+        return a2a_spec(value)
+
+
+class A2AKind(RemoteKind[A2AKeys]):
+    """``a2a:`` kinds: an :class:`A2AWorker` each."""
+
+    key = "a2a"
+    spec = A2AKeys
+    wanted = "an a2a agent"
+
+    def remote(self, spec: A2AKeys) -> RemoteSpec:
+        """The agent a kind declares."""
+        assert spec.a2a is not None  # declared
+        return spec.a2a
+
+    def description(self, spec: A2AKeys) -> str:
+        """A question for the agent."""
+        return f"a question for the agent at {self.remote(spec).url}"
+
+    def worker(self, spec: A2AKeys, setup: KindSetup) -> Worker:
+        """Sends each task to the agent."""
+        return A2AWorker(setup.name, self.remote(spec), setup.description)

@@ -1,5 +1,7 @@
 """RemoteGraphWorker: a worker kind that runs each task on a LangGraph-API graph (another
-``cadre serve``, or any server of LangGraph's API) through LangGraph's own ``RemoteGraph``.
+``cadre serve``, or any server of LangGraph's API) through LangGraph's own ``RemoteGraph``;
+RemoteGraphKind: its kind type, declared ``remote_graph: {url, assistant, token_env,
+timeout_s}``.
 
 The task's description is the graph's ``question``; its final state comes back as a nested
 team's does (:func:`~framework.engine.team_worker.team_result`): the answer, the evidence its
@@ -26,22 +28,25 @@ from langgraph.errors import GraphInterrupt
 from langgraph.pregel.remote import RemoteGraph
 from langgraph.types import Interrupt
 from langgraph_sdk.client import LangGraphClient
+from pydantic import BaseModel, ConfigDict
 
 from framework.engine.records import Task
+from framework.engine.roles import Worker
 from framework.engine.runtime import NodeContext
 from framework.engine.team_worker import team_result
-from framework.policy.usage import usage_totals
-from framework.tools._remote_pause import (
+from framework.kinds._remote_pause import (
     INTERRUPT,
     NO_THREAD,
     RESUME_KEYS,
     node_configurable,
     remote_request,
 )
-from framework.tools.remote import RemoteReply, RemoteWorker, http_client
-from framework.tools.remote_specs import RemoteGraphSpec
+from framework.kinds.base import KindSetup
+from framework.kinds.remote import RemoteKind, RemoteReply, RemoteWorker, http_client
+from framework.kinds.remote_specs import RemoteGraphSpec
+from framework.policy.usage import usage_totals
 
-__all__ = ["RemoteGraphWorker"]
+__all__ = ["RemoteGraphKeys", "RemoteGraphKind", "RemoteGraphWorker"]
 
 
 class RemoteGraphWorker(RemoteWorker):
@@ -101,3 +106,33 @@ class RemoteGraphWorker(RemoteWorker):
         configurable["checkpoint_ns"] = node.get("checkpoint_ns") or context.node
         configurable.update({key: node[key] for key in RESUME_KEYS if key in node})
         return {"configurable": configurable}
+
+
+class RemoteGraphKeys(BaseModel):
+    """How a team file declares a remote graph kind."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    remote_graph: RemoteGraphSpec | None = None
+    """A LangGraph-API graph (another ``cadre serve``): each task runs it remotely."""
+
+
+class RemoteGraphKind(RemoteKind[RemoteGraphKeys]):
+    """``remote_graph:`` kinds: a :class:`RemoteGraphWorker` each."""
+
+    key = "remote_graph"
+    spec = RemoteGraphKeys
+    wanted = "a remote_graph"
+
+    def remote(self, spec: RemoteGraphKeys) -> RemoteGraphSpec:
+        """The graph a kind declares."""
+        assert spec.remote_graph is not None  # declared
+        return spec.remote_graph
+
+    def description(self, spec: RemoteGraphKeys) -> str:
+        """A question for the graph."""
+        return f"a question for the remote graph {self.remote(spec).assistant}"
+
+    def worker(self, spec: RemoteGraphKeys, setup: KindSetup) -> Worker:
+        """Asks the graph."""
+        return RemoteGraphWorker(setup.name, self.remote(spec), setup.description)

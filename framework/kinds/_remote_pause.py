@@ -10,7 +10,7 @@ task alone reads the pauses its task left in this run's checkpoint (:func:`pause
 keys read here are LangGraph's own configurable keys (langgraph 1.2): it offers no public way to
 them.
 
-Private to :mod:`framework.tools`.
+Private to :mod:`framework.kinds`.
 """
 
 from __future__ import annotations
