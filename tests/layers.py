@@ -4,7 +4,8 @@
 - No import circle among the modules of ``framework``, ``teams``, ``policies`` and
   ``telemetry``; every import counts (module level, ``TYPE_CHECKING`` and inside functions).
 - The engine (``framework.engine``) reaches nothing above it: no module it imports, directly
-  or through others, belongs to runs, retention, the server, the fleet or the CLI.
+  or through others, belongs to runs, retention, the server, the fleet, the CLI, kinds or
+  tools.
 - A ``_private`` module is imported only from inside the package that holds it.
 - No two packages import each other (a package: ``framework.X`` or ``teams.X``, a module at the
   root of either counting as its own; ``policies``; ``telemetry``), except the pairs
@@ -49,6 +50,8 @@ ENGINE_FORBIDDEN = (
     "framework.server",
     "framework.fleet",
     "framework.cli",
+    "framework.kinds",
+    "framework.tools",
 )
 ROOT_MODULES = frozenset({"__init__", "errors", "testing", "_lazy"})
 SPLIT = ("framework", "teams")
