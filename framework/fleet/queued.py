@@ -47,7 +47,7 @@ class QueuedRuns(RunDispatch):
         policy: The policy file's text governing new threads' runs (None: no policies).
     """
 
-    queued = True
+    on_queue = True
 
     def __init__(
         self, segments: Segments, tables: ServerTables, queue: RunQueue, policy: str | None

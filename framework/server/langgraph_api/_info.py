@@ -133,7 +133,7 @@ async def _info(request: Request) -> Response:
                 "langsmith_tracing_replicas": False,
                 "store": True,
                 "thread_ttl": True,
-                "queue": server.runs.queued,
+                "queue": server.runs.on_queue,
                 "auth": server.tokens is not None,
             },
             "host": {"kind": "cadre", "project_id": None, "revision_id": None, "tenant_id": None},

@@ -33,7 +33,7 @@ class RunDispatch(ABC):
         policy: The policy file's text governing new threads' runs (None: no policies).
     """
 
-    queued: ClassVar[bool] = False
+    on_queue: ClassVar[bool] = False
     """Whether runs wait on a queue for workers of their own (``GET /info``'s ``queue``)."""
 
     def __init__(self, segments: Segments, tables: ServerTables, policy: str | None) -> None:
