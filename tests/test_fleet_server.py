@@ -87,7 +87,7 @@ def test_a_worker_writing_a_runs_events_wakes_the_servers_followers(postgres_url
     import asyncio
 
     from framework.database import open_database
-    from framework.server._queued import _Listener
+    from framework.fleet.queued import _Listener
     from framework.server._tables import RUN_EVENTS_CHANNEL
 
     async def follow() -> None:

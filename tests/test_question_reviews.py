@@ -26,7 +26,7 @@ from framework.review import QuestionReview, decide, pending
 from framework.runs.runner import run_team
 from framework.runs.teams import TeamSetup
 from framework.server._inbox import inbox_fields
-from framework.server._resume import resume_from
+from framework.server.run_path._resume import resume_from
 from teams.configured.app import team_from_file
 from tests.a2a_agents import free_port, running_agent
 from tests.conftest import one_line_error, write_corpus

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from framework.server._runlog import EndedLogs, RunLog
+from framework.server.run_path.run_log import EndedLogs, RunLog
 
 
 def _ended_log(loop: asyncio.AbstractEventLoop, text: str) -> RunLog:

@@ -165,7 +165,7 @@ def test_the_async_client_parses_stream_parts_v2(served: Served) -> None:
 
 def test_tokens_add_up_to_partial_messages() -> None:
     """A model's tokens (a model-backed team's) come as the message so far."""
-    from framework.server._stream_modes import ApiEvents
+    from framework.server.run_path.stream_modes import ApiEvents
 
     events = ApiEvents(["messages"], subgraphs=False)
     meta = {"langgraph_node": "formatter"}

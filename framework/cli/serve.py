@@ -79,10 +79,11 @@ def serve(
     policy_text = read_policy(policy) if policy is not None else None
     offer_team_files(team_config or ())  # each file checked whole before the home is made
     data_home = resolve_home(home).create()
+    dispatch = None
     if queue:
-        from framework.fleet.queue import fleet_database
+        from framework.fleet.queued import queued_dispatch
 
-        fleet_database(data_home)  # refused at once on SQLite
+        dispatch = queued_dispatch(data_home)  # refused at once on SQLite
     if no_auth:
         if host not in _LOOPBACK:
             raise ConfigError(
@@ -107,7 +108,7 @@ def serve(
         corpus=corpus,
         workers=workers,
         policy=policy_text,
-        queue=queue,
+        dispatch=dispatch,
         team_files=tuple(team_config or ()),
         allow_origins=origins,
     )

@@ -10,11 +10,11 @@ from typing import Any
 
 from framework.database.home import DataHome
 from framework.fleet.queue import RunQueue, checked_priority, fleet_database
+from framework.fleet.queued import QueuedRuns
 from framework.policy import Principal
 from framework.runs.gate import Caller
 from framework.runs.stores import home_checkpointer, home_cipher
 from framework.server import (
-    QueuedRuns,
     RunBody,
     RunRow,
     Segments,

@@ -131,7 +131,7 @@ class FleetWorker:
         """Execute one segment of run ``run_id``; its status (``skipped`` when it ended
         already: a workflow run again after its worker finished it and died). The database's
         going away never ends the workflow with the run unfinished: what failed so is done
-        again once it answers (see :mod:`framework.server._outage`)."""
+        again once it answers (see :mod:`framework.server.run_path.outage`)."""
         return until_written(lambda: self._execute(run_id), self.tables.db, f"run {run_id}")
 
     def _execute(self, run_id: str) -> str:

@@ -10,8 +10,8 @@ from typing import Any
 
 from starlette.exceptions import HTTPException
 
-from framework.server._assistants import assistant_id, assistant_name, team_of
 from framework.server._http import Server
+from framework.server._served import assistant_id, assistant_name, team_of
 
 __all__ = ["name_graph", "with_assistant"]
 

@@ -27,9 +27,9 @@ from framework.errors import (
 )
 from framework.memory.langgraph_store import LangGraphStore
 from framework.runs.gate import LOCAL_CALLER, Action, Caller, admit
-from framework.server._apps import TeamApps
-from framework.server._dispatch import RunDispatch
 from framework.server._tables import ServerTables, ThreadRow
+from framework.server.run_path.apps import TeamApps
+from framework.server.run_path.dispatch import RunDispatch
 from framework.server.tokens import TokenStore
 
 __all__ = [

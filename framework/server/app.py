@@ -1,5 +1,6 @@
 """``cadre serve``: the installed teams behind LangGraph's server API (the part
-``langgraph-sdk`` speaks, see ``docs/server.md``), one process, runs executed in it."""
+``langgraph-sdk`` speaks, see ``docs/server.md``), the agent protocols and the reviewer console,
+one process; runs executed in it unless the app is handed another dispatch."""
 
 from __future__ import annotations
 
@@ -21,33 +22,34 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from framework.database.home import DataHome
 from framework.errors import CadreError, ConfigError
-from framework.fleet.queue import RunQueue, fleet_database
 from framework.memory import ingest_corpus
 from framework.memory.langgraph_store import LangGraphStore
 from framework.runs.observe import ObserverOptions
 from framework.runs.stores import home_checkpointer, home_cipher, home_store
 from framework.runs.teams import offer_team_files
-from framework.server._apps import TeamApps
-from framework.server._assistants import assistant_routes
-from framework.server._dispatch import RunDispatch
-from framework.server._expiry import prune_routes, sweep_forever
 from framework.server._http import Server, error_response, json_response
-from framework.server._info import info_routes
 from framework.server._local import LocalOnly
-from framework.server._queued import QueuedRuns
-from framework.server._run_routes import run_routes
-from framework.server._runs import Runs
-from framework.server._segments import Segments
-from framework.server._stateless import stateless_routes
-from framework.server._store_routes import store_routes
 from framework.server._tables import ServerTables
-from framework.server._thread_search import thread_search_routes
-from framework.server._threads import thread_routes
-from framework.server._unsupported import unsupported_routes
 from framework.server.console import Sessions, console_error, console_routes
+from framework.server.langgraph_api import (
+    assistant_routes,
+    info_routes,
+    prune_routes,
+    run_routes,
+    stateless_routes,
+    store_routes,
+    sweep_forever,
+    thread_routes,
+    thread_search_routes,
+    unsupported_routes,
+)
 from framework.server.protocols.a2a import a2a_routes
 from framework.server.protocols.agui import agui_routes
 from framework.server.protocols.mcp import mcp_routes, mcp_sessions
+from framework.server.run_path.apps import TeamApps
+from framework.server.run_path.dispatch import DispatchFactory, RunDispatch
+from framework.server.run_path.in_process import Runs
+from framework.server.run_path.segments import Segments
 from framework.server.tokens import TokenStore
 
 __all__ = ["MAX_BODY_BYTES", "ServerOptions", "build_app"]
@@ -74,9 +76,10 @@ class ServerOptions:
     its token's principal)."""
     observe: ObserverOptions | None = field(default_factory=ObserverOptions)
     """How runs are observed (traces under the home by default); None observes nothing."""
-    queue: bool = False
-    """Put runs on the fleet's queue (``cadre worker`` executes them) instead of executing
-    them in the server's process."""
+    dispatch: DispatchFactory | None = None
+    """What executes the runs instead of the server's process (``cadre serve --queue`` hands
+    the fleet's queue, whose ``cadre worker`` processes execute them); None: the server's
+    process, ``workers`` at once."""
     team_files: tuple[Path, ...] = ()
     """Team files served besides the installed teams, each as an assistant named by its
     team's name (a thread records the file, as ``cadre run --team-config`` does)."""
@@ -125,8 +128,8 @@ def _open(options: ServerOptions) -> Server:
     saver = home_checkpointer(home, cipher=cipher)
     segments = Segments(home, apps, saver, options.observe)
     runs: RunDispatch
-    if options.queue:
-        runs = QueuedRuns(segments, tables, RunQueue(fleet_database(home)), options.policy)
+    if options.dispatch is not None:
+        runs = options.dispatch(segments, tables, options.policy)
     else:
         runs = Runs(segments, tables, workers=options.workers, policy=options.policy)
     return Server(

@@ -24,7 +24,7 @@ from framework.runs.gate import Action, Caller, admit
 from framework.server._http import LOCAL_CALLER, Server, blocking, foreign_origin, server_of
 from framework.server._requests import RunBody
 from framework.server._tables import ThreadRow
-from framework.server._threads import copy_thread, team_of_thread, with_thread_app
+from framework.server._thread_ops import copy_thread, team_of_thread, with_thread_app
 from framework.server.console._sessions import COOKIE, Session, Sessions
 from framework.server.console._views import STATUSES, thread_status, thread_view, trace_bars
 

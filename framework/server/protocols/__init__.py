@@ -1,5 +1,9 @@
-"""The agent protocols ``cadre serve`` speaks besides LangGraph's API, each through the same
-gate and run path (:mod:`._turns`): A2A, MCP and AG-UI (see docs/protocols.md)."""
+"""The agent protocols ``cadre serve`` speaks besides LangGraph's API (see docs/protocols.md),
+one sub-package of the same shape each: ``a2a/``, ``mcp/`` and ``agui/``, whose ``__init__``
+exposes the protocol's routes and whose private modules do its work. They share one base,
+:mod:`._turns`: the :class:`Door` every protocol's app sits behind, and asking, answering
+reviews, following events and reading outcomes through the same gate and run path
+(:mod:`framework.server.run_path`). A new protocol is one more sub-package of that shape."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""What every agent protocol does with a served team, on the same path as LangGraph's API
-(:func:`~framework.server._run_routes.start_on_thread`: the gate admits the caller, claims the
-thread, checks the input, and a resume goes through the review checks and audit): ask a
+"""What every agent protocol does with a served team, on the same run path as LangGraph's API
+(:func:`~framework.server.run_path.start.start_on_thread`: the gate admits the caller, claims
+the thread, checks the input, and a resume goes through the review checks and audit): ask a
 question on a thread, answer the reviews a run paused for, follow a run's events, and read how
-the run ended."""
+the run ended; and the :class:`Door` every protocol's app sits behind."""
 
 from __future__ import annotations
 
@@ -16,12 +16,13 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from framework.runs.gate import Caller
-from framework.server._assistants import assistant_name, served_teams, team_description, team_of
 from framework.server._http import Server, authenticated, blocking, error_response, server_of
 from framework.server._inbox import INBOX_FIELDS
 from framework.server._requests import RunBody, StreamModeName
-from framework.server._run_routes import final_values, run_error, start_on_thread
+from framework.server._served import assistant_name, served_teams, team_description, team_of
 from framework.server._tables import RunRow
+from framework.server.run_path.outcome import final_values, run_error
+from framework.server.run_path.start import start_on_thread
 
 __all__ = [
     "Door",
@@ -159,8 +160,8 @@ async def answer(
     modes: Collection[StreamModeName] = _VALUES,
 ) -> RunRow:
     """Resume ``thread_id`` with the caller's decisions on its pending reviews (a value
-    :func:`~framework.server._resume.resume_from` takes: a decision, ``"approve"``, or decisions
-    keyed by request id); the caller is the reviewer the audit names.
+    :func:`~framework.server.run_path._resume.resume_from` takes: a decision, ``"approve"``, or
+    decisions keyed by request id); the caller is the reviewer the audit names.
 
     Raises:
         AccessDenied: The caller lacks the ``review`` scope or the thread is not theirs.

@@ -1,12 +1,4 @@
-"""MCP over streamable HTTP (the ``mcp`` SDK) at ``/mcp``: each served team is a tool taking a
-question and answering with the cited answer and its thread, and ``answer_review`` answers the
-reviews a paused run waits for (see docs/protocols.md).
-
-The endpoint is stateless (the SDK's stateless mode: no session to keep, each request whole,
-progress notifications on the request's own event stream) and sits behind the server's
-:class:`~._turns.Door`: every request carries a cadre API token, and the gate decides each
-call as for LangGraph's API.
-"""
+"""The MCP endpoint's routes and the SDK's session manager, kept while the server runs."""
 
 from __future__ import annotations
 
@@ -23,8 +15,8 @@ from starlette.requests import Request
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from framework.server.protocols._mcp_tools import call_tool, list_tools
 from framework.server.protocols._turns import Door
+from framework.server.protocols.mcp._tools import call_tool, list_tools
 
 __all__ = ["mcp_routes", "mcp_sessions"]
 

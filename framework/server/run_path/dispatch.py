@@ -1,7 +1,8 @@
-"""What both ways of executing the API's runs share: recording a run (after checking the
+"""What every way of executing the API's runs shares: recording a run (after checking the
 thread's other runs and the resume it carries), and what routes ask of runs and threads.
-:class:`~framework.server._runs.Runs` executes runs in the server's process;
-:class:`~framework.server._queued.QueuedRuns` puts them on the fleet's queue."""
+:class:`~framework.server.run_path.in_process.Runs` executes runs in the server's process; a
+:class:`DispatchFactory` handed to the app makes another (``cadre serve --queue`` hands the
+fleet's, which puts runs on its queue)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,18 @@ import asyncio
 import time
 import uuid
 from abc import ABC, abstractmethod
+from typing import ClassVar, Protocol
 
 from framework.errors import ThreadBusyError
 from framework.persistence.saver import CadreSaver
 from framework.runs.gate import Caller
 from framework.runs.spec import RunSpec
 from framework.server._requests import RunBody
-from framework.server._runlog import RunLog
-from framework.server._segments import Job, Segments, run_arguments
 from framework.server._tables import RunRow, ServerTables
+from framework.server.run_path.run_log import RunLog
+from framework.server.run_path.segments import Job, Segments, run_arguments
 
-__all__ = ["RunDispatch"]
+__all__ = ["DispatchFactory", "RunDispatch"]
 
 
 class RunDispatch(ABC):
@@ -30,6 +32,9 @@ class RunDispatch(ABC):
         tables: The server's thread and run rows.
         policy: The policy file's text governing new threads' runs (None: no policies).
     """
+
+    on_queue: ClassVar[bool] = False
+    """Whether runs wait on a queue for workers of their own (``GET /info``'s ``queue``)."""
 
     def __init__(self, segments: Segments, tables: ServerTables, policy: str | None) -> None:
         self.segments = segments
@@ -123,3 +128,11 @@ class RunDispatch(ABC):
     @abstractmethod
     def close(self) -> None:
         """Stop."""
+
+
+class DispatchFactory(Protocol):
+    """Makes the runs of a server from its parts, when it starts."""
+
+    def __call__(
+        self, segments: Segments, tables: ServerTables, policy: str | None
+    ) -> RunDispatch: ...

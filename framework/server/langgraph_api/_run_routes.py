@@ -16,11 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from framework.engine.state import to_jsonable
-from framework.review.api import thread_config
-from framework.runs.gate import Action, Caller, admit, run_action
-from framework.server._assistants import team_of
-from framework.server._graph_ids import name_graph
+from framework.runs.gate import Action
 from framework.server._http import (
     Server,
     authenticated,
@@ -31,26 +27,15 @@ from framework.server._http import (
     owned_thread,
     server_of,
 )
-from framework.server._owners import add_owned_thread
-from framework.server._remote_node import as_node_call
 from framework.server._requests import RunBody
-from framework.server._runlog import RunLog
-from framework.server._schemas import checked_input
-from framework.server._shapes import interrupts_json, run_json
-from framework.server._stream_modes import event_mode
-from framework.server._tables import RunRow, ThreadRow
-from framework.server._threads import with_thread_app
+from framework.server._shapes import run_json
+from framework.server._tables import RunRow
+from framework.server.run_path.outcome import final_values, run_error
+from framework.server.run_path.run_log import RunLog
+from framework.server.run_path.start import start_on_thread
+from framework.server.run_path.stream_modes import event_mode
 
-__all__ = [
-    "awaited",
-    "final_answer",
-    "final_values",
-    "run_error",
-    "run_routes",
-    "start_on_thread",
-    "streamed",
-    "where",
-]
+__all__ = ["awaited", "final_answer", "run_routes", "streamed", "where"]
 
 _KEEPALIVE_S = 10.0
 """How often a waiting ``wait``/``join`` sends a blank line (clients time out reads at 300 s)."""
@@ -62,28 +47,6 @@ async def _started(request: Request) -> tuple[Server, RunRow, RunBody]:
     body = await body_of(request, RunBody)
     server = server_of(request)
     return await start_on_thread(server, caller, request.path_params["thread_id"], body)
-
-
-async def start_on_thread(
-    server: Server, caller: Caller, thread_id: str, body: RunBody
-) -> tuple[Server, RunRow, RunBody]:
-    """Record and start the run ``body`` asks for on ``thread_id``, as the gate admits it
-    (the thread made on demand with ``if_not_exists: create``); what was started."""
-    body = await as_node_call(server, caller, thread_id, body)
-    admit(caller, run_action(body.command))
-    team = team_of(body.assistant_id)
-    if body.command is None:
-        await checked_input(server, team, caller, thread_id, body.input)
-    if server.tables.thread(caller.tenant, thread_id) is None:
-        if body.if_not_exists != "create":
-            raise HTTPException(404, f"thread {thread_id} not found")
-        admit(caller, "create_thread")
-        await server.runs.admit(caller, thread_id, body)  # refused before the thread is made
-        made = ThreadRow.new(thread_id, caller.tenant, body.assistant_id)
-        add_owned_thread(server.tables, server.runs, caller, made)
-    row = await server.runs.start(caller, thread_id, team, body)
-    await blocking(name_graph, server, caller.tenant, thread_id, team)
-    return server, row, body
 
 
 def where(row: RunRow, tail: str = "") -> dict[str, str]:
@@ -261,31 +224,6 @@ async def final_answer(server: Server, row: RunRow) -> str:
     if current.status == "error":
         return json.dumps({"__error__": run_error(log)})
     return json.dumps(await blocking(final_values, server, row), ensure_ascii=False, default=str)
-
-
-def run_error(log: RunLog | None) -> dict[str, Any]:
-    """The error a failed run logged (``{"error": kind, "message": ...}``)."""
-    for name, data in reversed(log.events if log is not None else []):
-        if name == "error":
-            return dict(data)
-    return {"error": "RunError", "message": "the run failed"}
-
-
-def final_values(server: Server, row: RunRow) -> dict[str, Any]:
-    """The thread's values after the run, with its open interrupts under ``__interrupt__``."""
-
-    def read(app: Any) -> dict[str, Any]:
-        if app is None:
-            return {}
-        snapshot = app.get_state(thread_config(row.thread_id), subgraphs=True)
-        values: dict[str, Any] = to_jsonable(dict(snapshot.values))
-        interrupts = interrupts_json(snapshot)
-        if interrupts:
-            values["__interrupt__"] = interrupts
-        return values
-
-    found: dict[str, Any] = with_thread_app(server, row.thread_id, read)
-    return found
 
 
 def run_routes() -> list[Route]:

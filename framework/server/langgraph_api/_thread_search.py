@@ -15,7 +15,7 @@ from starlette.routing import Route
 from framework.server._http import Server, blocking, body_of, caller_of, json_response, server_of
 from framework.server._requests import ThreadCountBody, ThreadSearchBody
 from framework.server._tables import ThreadRow
-from framework.server._threads import thread_answer, thread_status
+from framework.server.langgraph_api._threads import thread_answer, thread_status
 
 __all__ = ["contains", "extracted", "thread_search_routes"]
 

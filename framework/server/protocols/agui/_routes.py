@@ -1,13 +1,4 @@
-"""AG-UI (``ag-ui-protocol``): each served team streamed to chat front ends.
-
-``POST /agui/{team}`` takes AG-UI's ``RunAgentInput`` and answers the run's events as Server-Sent
-Events (the package's ``EventEncoder``). The question is the last user message's text; the
-AG-UI ``threadId`` is the cadre thread (made on demand, claimed by the gate for the caller). A
-review pause ends the run with RUN_FINISHED whose outcome is an interrupt carrying cadre's
-typed request; the next ``RunAgentInput`` answers it with resume entries keyed by interrupt id
-(payload ``"approve"`` or a cadre decision ``{"kind": ...}``), the token's name the reviewer.
-Everything goes through the gate (:mod:`._turns`): a refusal is one RUN_ERROR.
-"""
+"""The AG-UI route: a ``RunAgentInput`` in, the run's events out as Server-Sent Events."""
 
 from __future__ import annotations
 
@@ -24,8 +15,8 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from framework.errors import CadreError
 from framework.server._http import body_of, refusal
 from framework.server._requests import StreamModeName
-from framework.server.protocols._agui_events import refused_events, run_events
 from framework.server.protocols._turns import Door, answer, ask, door_of, served_team
+from framework.server.protocols.agui._events import refused_events, run_events
 
 __all__ = ["agui_routes"]
 
@@ -101,6 +92,6 @@ def _resume_value(entries: Sequence[ResumeEntry]) -> dict[str, Any]:
 
 
 def agui_routes() -> list[BaseRoute]:
-    """``POST /agui/{team}``, behind the server's :class:`~._turns.Door`."""
+    """``POST /agui/{team}``, behind the server's :class:`~framework.server.protocols.Door`."""
     routes = Router(routes=[Route("/{team}", _run, methods=["POST"])])
     return [Mount("/agui", app=Door(routes))]

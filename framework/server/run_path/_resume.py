@@ -4,8 +4,8 @@ review API before anything runs (so an invalid edit leaves the thread as it was)
 A resume value is, per pending request (keyed by interrupt id; a lone request needs no key):
 cadre's own decision (``{"kind": "edit_plan", "plan": {...}}``), the word ``"approve"``, or
 Agent Inbox's response (a one-item list of ``{"type": "accept" | "edit" | "response" |
-"ignore", "args": ...}``, see :mod:`._inbox`). The reviewer is always the caller (the API
-token's name), and every decision is audited like any other.
+"ignore", "args": ...}``, see :mod:`framework.server._inbox`). The reviewer is always the
+caller (the API token's name), and every decision is audited like any other.
 """
 
 from __future__ import annotations

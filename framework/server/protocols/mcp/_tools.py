@@ -1,7 +1,8 @@
 """The MCP tools of ``cadre serve``: one per served team (a question in, the cited answer out)
 and ``answer_review`` (the reviews a paused run waits for, answered), each call made as its
-caller on the same path as LangGraph's API (:mod:`._turns`: the gate decides), with progress
-notifications from the run's node updates when the client asked for them."""
+caller on the same path as LangGraph's API (:mod:`framework.server.protocols._turns`: the
+gate decides), with progress notifications from the run's node updates when the client asked
+for them."""
 
 from __future__ import annotations
 

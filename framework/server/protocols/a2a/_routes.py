@@ -1,12 +1,4 @@
-"""A2A 1.0 (``a2a-sdk``): each served team is an agent at ``/a2a/{team name}``.
-
-Its agent card is public at ``/a2a/{name}/.well-known/agent-card.json`` (where a2a-sdk's client
-looks for it) and names the JSON-RPC endpoint ``/a2a/{name}``, which sits behind the server's
-:class:`~._turns.Door`: every call carries a cadre API token (``x-api-key`` or a bearer token)
-and the gate decides it as for LangGraph's API. An A2A task is a cadre thread (the task id is
-the thread id); a review pause is the task's ``input-required`` state and a message on the
-task answers it (see :mod:`._a2a_handler`, :mod:`._a2a_tasks`, docs/protocols.md).
-"""
+"""The routes of the A2A agents: each served team's agent card and JSON-RPC endpoint."""
 
 from __future__ import annotations
 
@@ -35,9 +27,9 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 
 from framework.kinds.team_file import load_team_file
 from framework.runs.teams import TEAM_FILE_PREFIX
-from framework.server.protocols._a2a_calls import DoorCalls
-from framework.server.protocols._a2a_handler import TeamHandler
 from framework.server.protocols._turns import Door, ServedTeam, served
+from framework.server.protocols.a2a._calls import DoorCalls
+from framework.server.protocols.a2a._handler import TeamHandler
 
 __all__ = ["a2a_routes"]
 

@@ -1,6 +1,7 @@
 """What each A2A call carries through a2a-sdk's call context: the server and the caller the
-:class:`~._turns.Door` authenticated (:class:`DoorCalls`), and the run the call started (for
-the executor that follows it); and the gate's refusals as A2A errors (:func:`gate_errors`)."""
+:class:`~framework.server.protocols.Door` authenticated (:class:`DoorCalls`), and the run the
+call started (for the executor that follows it); and the gate's refusals as A2A errors
+(:func:`gate_errors`)."""
 
 from __future__ import annotations
 

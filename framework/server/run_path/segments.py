@@ -25,12 +25,12 @@ from framework.runs.observe import ObserverOptions
 from framework.runs.runner import StreamOptions, arun_team
 from framework.runs.spec import RunSpec
 from framework.runs.threads import thread_spec
-from framework.server._apps import TeamApps
-from framework.server._outage import SEGMENT_ATTEMPTS, until_written, wait_for
 from framework.server._requests import RunBody
-from framework.server._resume import resume_from
-from framework.server._stream_modes import ApiEvents, graph_modes
 from framework.server._tables import RunRow
+from framework.server.run_path._resume import resume_from
+from framework.server.run_path.apps import TeamApps
+from framework.server.run_path.outage import SEGMENT_ATTEMPTS, until_written, wait_for
+from framework.server.run_path.stream_modes import ApiEvents, graph_modes
 
 __all__ = ["EventSink", "Job", "Segments"]
 
@@ -224,7 +224,7 @@ class Segments:
     def execute(self, job: Job, sink: EventSink, cancelled: threading.Event) -> tuple[str, str]:
         """Run the thread to its next pause or its end; (run status, thread status). Failures
         are events of the sink, never raised; a segment the database went away under runs
-        again from the thread's checkpoints once it answers (see :mod:`._outage`)."""
+        again from the thread's checkpoints once it answers (see :mod:`.outage`)."""
         database = self.saver.db
         what = f"run {job.row.run_id} of thread {job.row.thread_id}"
         for attempt in range(1, SEGMENT_ATTEMPTS + 1):
@@ -311,7 +311,7 @@ def _configurable(body: RunBody) -> dict[str, Any]:
 
 class _Relay:
     """Passes a run's chunks and graph events to its sink as API events (see
-    :mod:`._stream_modes`); a cancelled run stops at the next one."""
+    :mod:`.stream_modes`); a cancelled run stops at the next one."""
 
     def __init__(self, sink: EventSink, cancelled: threading.Event, events: ApiEvents) -> None:
         self.sink = sink

@@ -11,11 +11,11 @@ import threading
 import time
 
 from framework.errors import CadreError, brief
-from framework.server._dispatch import RunDispatch
-from framework.server._outage import until_written
-from framework.server._runlog import EndedLogs, RunLog
-from framework.server._segments import Job, Segments
 from framework.server._tables import RunRow, ServerTables
+from framework.server.run_path.dispatch import RunDispatch
+from framework.server.run_path.outage import until_written
+from framework.server.run_path.run_log import EndedLogs, RunLog
+from framework.server.run_path.segments import Job, Segments
 
 __all__ = ["Runs"]
 

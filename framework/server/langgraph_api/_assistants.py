@@ -1,14 +1,10 @@
-"""Assistants: one per installed team and per team file served (``cadre serve --team-config``,
-named by the file's team name), its id a fixed UUID of its name (a name is accepted wherever an
-assistant id is), at version 1; their graphs, schemas and nested teams.
+"""Assistants: one per served team (see :mod:`framework.server._served` for their names and
+ids), at version 1; their graphs, schemas and nested teams.
 Assistants are not created, changed or deleted over the API (see ``_unsupported``)."""
 
 from __future__ import annotations
 
-import functools
-import uuid
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
@@ -19,7 +15,6 @@ from starlette.routing import Route
 
 from framework.runs.launch import LaunchRequest
 from framework.runs.spec import RunSpec
-from framework.runs.teams import TEAM_FILE_PREFIX, available_teams, offered_team_files
 from framework.server._http import blocking, body_of, caller_of, json_response, server_of
 from framework.server._requests import (
     AssistantCountBody,
@@ -28,63 +23,20 @@ from framework.server._requests import (
     AssistantVersionsBody,
 )
 from framework.server._schemas import graph_schemas, team_schemas
+from framework.server._served import (
+    assistant_id,
+    assistant_name,
+    served_teams,
+    team_description,
+    team_of,
+)
 from framework.server._shapes import iso
 
-__all__ = [
-    "assistant_id",
-    "assistant_name",
-    "assistant_routes",
-    "served_teams",
-    "team_description",
-    "team_of",
-]
+__all__ = ["assistant_routes"]
 
 App = CompiledStateGraph[Any, Any, Any, Any]
 
-_NAMESPACE = uuid.UUID("6f1c1c2e-52b1-4c8e-9f41-3b5f1cb1a0d7")
 _EPOCH = 1_790_000_000.0  # assistants are as old as the server's teams: a fixed time
-
-
-def assistant_name(team: str) -> str:
-    """The assistant name (and graph id) of a team: a served team file's own name."""
-    named = {offered: name for name, offered in offered_team_files().items()}
-    return named.get(team, team)
-
-
-def assistant_id(team: str) -> str:
-    """The assistant id of a team."""
-    return str(uuid.uuid5(_NAMESPACE, assistant_name(team)))
-
-
-@functools.cache
-def _installed() -> tuple[str, ...]:
-    """The installed teams, listed once (reading every package's entry points is slow)."""
-    return tuple(available_teams())
-
-
-def served_teams() -> tuple[str, ...]:
-    """The teams served: the installed ones, then the team files (``file:/abs/team.yaml``)."""
-    return (*_installed(), *offered_team_files().values())
-
-
-def team_of(assistant: str) -> str:
-    """The team an assistant id (or a team name) names.
-
-    Raises:
-        HTTPException: 404 for an assistant that is not there.
-    """
-    for team in served_teams():
-        if assistant in (team, assistant_name(team), assistant_id(team)):
-            return team
-    raise HTTPException(404, f"assistant {assistant} not found")
-
-
-def team_description(team: str) -> str:
-    """What a served team is, in words (a team file by its name: where it lies on the server
-    is none of a caller's business)."""
-    if assistant_name(team) != team:
-        return f"the team of {Path(team.removeprefix(TEAM_FILE_PREFIX)).name}"
-    return f"cadre's {team} team"
 
 
 def _assistant(team: str) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from framework.runs.gate import Caller
 from framework.server._http import Server, blocking
 from framework.server._requests import RunBody
 from framework.server._shapes import open_interrupts
-from framework.server._threads import with_thread_app
+from framework.server._thread_ops import with_thread_app
 
 __all__ = ["as_node_call"]
 

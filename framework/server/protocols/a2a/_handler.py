@@ -39,10 +39,10 @@ from a2a.utils.task import validate_history_length
 
 from framework.runs.gate import admit
 from framework.server._requests import StreamModeName
-from framework.server.protocols._a2a_calls import door_in, gate_errors, keep_run, run_in
-from framework.server.protocols._a2a_report import question_of, report_of, resume_value
-from framework.server.protocols._a2a_tasks import ThreadTasks
 from framework.server.protocols._turns import ServedTeam, answer, ask, events, outcome
+from framework.server.protocols.a2a._calls import door_in, gate_errors, keep_run, run_in
+from framework.server.protocols.a2a._report import question_of, report_of, resume_value
+from framework.server.protocols.a2a._tasks import ThreadTasks
 
 __all__ = ["RunFollower", "TeamHandler"]
 

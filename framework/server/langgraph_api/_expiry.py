@@ -18,7 +18,7 @@ from framework.retention import prune_threads
 from framework.server._http import Server, blocking, body_of, caller_of, json_response, server_of
 from framework.server._requests import ThreadPruneBody
 from framework.server._tables import ThreadRow
-from framework.server._threads import erase_thread
+from framework.server._thread_ops import erase_thread
 
 __all__ = ["SWEEP_INTERVAL_S", "prune_routes", "sweep", "sweep_forever"]
 

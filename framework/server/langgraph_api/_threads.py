@@ -6,12 +6,9 @@ answers 404. Searching and counting are in ``_thread_search``; time to live and 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import StateSnapshot
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -19,10 +16,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from framework.review.api import pending, thread_config
-from framework.runs.gate import Caller, checked_update
-from framework.runs.launch import LaunchRequest
+from framework.runs.gate import checked_update
 from framework.runs.runner import hold_thread
-from framework.server._assistants import team_of
 from framework.server._graph_ids import with_assistant
 from framework.server._http import (
     Server,
@@ -33,7 +28,6 @@ from framework.server._http import (
     owned_thread,
     server_of,
 )
-from framework.server._owners import add_owned_thread
 from framework.server._requests import (
     HistoryBody,
     StateBody,
@@ -44,37 +38,10 @@ from framework.server._requests import (
 )
 from framework.server._shapes import state_json, thread_json
 from framework.server._tables import ThreadRow
+from framework.server._thread_ops import App, copy_thread, erase_thread, with_thread_app
+from framework.server.run_path.owners import add_owned_thread
 
-__all__ = [
-    "copy_thread",
-    "erase_thread",
-    "select_state",
-    "team_of_thread",
-    "thread_answer",
-    "thread_routes",
-    "thread_status",
-    "with_thread_app",
-]
-
-App = CompiledStateGraph[Any, Any, Any, Any]
-
-
-@contextmanager
-def _thread_app(server: Server, thread_id: str) -> Iterator[App | None]:
-    """The app the thread ran on, compiled to read it (None: no run wrote it yet)."""
-    info = server.runs.thread_spec(thread_id)
-    if info is None:
-        yield None
-        return
-    request = LaunchRequest.for_thread(info, server.home, None, read_only=True)
-    with server.apps.use(request) as launched:
-        yield launched.app
-
-
-def with_thread_app(server: Server, thread_id: str, work: Callable[[App | None], Any]) -> Any:
-    """``work`` done on the thread's app (None before its first run)."""
-    with _thread_app(server, thread_id) as app:
-        return work(app)
+__all__ = ["select_state", "thread_answer", "thread_routes", "thread_status"]
 
 
 def _snapshot(server: Server, thread_id: str) -> StateSnapshot | None:
@@ -151,47 +118,12 @@ async def _delete(request: Request) -> Response:
     return Response(status_code=204)
 
 
-def erase_thread(server: Server, thread_id: str) -> None:
-    """Delete a thread: its checkpoints, its rows and runs, what the server keeps of it."""
-    with server.runs.saver.hold_thread(thread_id):
-        server.runs.saver.delete_threads([thread_id])
-    server.tables.delete_thread(thread_id)
-    server.runs.forget_thread(thread_id)
-
-
 async def _copy(request: Request) -> Response:
     caller = caller_of(request, "copy_thread")
     server = server_of(request)
     row = owned_thread(server, caller, request.path_params["thread_id"])
     copy = await blocking(copy_thread, server, row, caller)
     return json_response(await blocking(thread_answer, server, copy))
-
-
-def copy_thread(server: Server, row: ThreadRow, caller: Caller) -> ThreadRow:
-    """A new thread of the caller's with every checkpoint of ``row`` (resealed under its own
-    key) and its metadata."""
-    status = row.status if row.status != "busy" else "idle"
-    copy = ThreadRow.new(
-        str(uuid.uuid4()),
-        caller.tenant,
-        row.assistant_id,
-        status=status,
-        metadata=row.metadata,
-        ttl_minutes=row.ttl_minutes,
-    )
-    server.runs.saver.copy_thread(row.thread_id, copy.thread_id)
-    server.tables.add_thread(copy)
-    return copy
-
-
-def team_of_thread(server: Server, row: ThreadRow) -> str:
-    """The team a thread runs: as its first run recorded, else its assistant's.
-
-    Raises:
-        HTTPException: 404 when neither names an installed team.
-    """
-    info = server.runs.thread_spec(row.thread_id)
-    return info.team if info is not None else team_of(row.assistant_id or "")
 
 
 # -- state ----------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
-"""Runs put on the fleet's queue (``cadre serve --queue``): the server records and enqueues
-them, ``cadre worker`` processes execute them, and their events come back through the
-database (the rows, read when PostgreSQL notifies the run's id), so any server process can
-stream, join or cancel any run."""
+"""Runs put on the fleet's queue (``cadre serve --queue``): the dispatch the serve command
+hands the app. The server records and enqueues them, ``cadre worker`` processes execute them,
+and their events come back through the database (the rows, read when PostgreSQL notifies the
+run's id), so any server process can stream, join or cancel any run."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ import logging
 import threading
 
 from framework.database import database_gone
+from framework.database.home import DataHome
 from framework.errors import CadreError, ConfigError, brief
-from framework.fleet.queue import RunQueue, checked_priority
+from framework.fleet.queue import RunQueue, checked_priority, fleet_database
 from framework.runs.gate import Caller
-from framework.server._dispatch import RunDispatch
-from framework.server._outage import wait_for
-from framework.server._requests import RunBody
-from framework.server._runlog import EndedLogs, RunLog
-from framework.server._segments import Job, Segments
-from framework.server._tables import RUN_EVENTS_CHANNEL, UNFINISHED, RunRow, ServerTables
+from framework.server import RUN_EVENTS_CHANNEL, UNFINISHED, RunBody, RunRow, ServerTables
+from framework.server.run_path.dispatch import DispatchFactory, RunDispatch
+from framework.server.run_path.outage import wait_for
+from framework.server.run_path.run_log import EndedLogs, RunLog
+from framework.server.run_path.segments import Job, Segments
 
-__all__ = ["QueuedRuns"]
+__all__ = ["QueuedRuns", "queued_dispatch"]
 
 logger = logging.getLogger("cadre.server")
 
@@ -46,6 +46,8 @@ class QueuedRuns(RunDispatch):
         queue: The fleet's queue.
         policy: The policy file's text governing new threads' runs (None: no policies).
     """
+
+    on_queue = True
 
     def __init__(
         self, segments: Segments, tables: ServerTables, queue: RunQueue, policy: str | None
@@ -146,6 +148,21 @@ class QueuedRuns(RunDispatch):
             task.cancel()
         with contextlib.suppress(Exception):
             self.queue.close()
+
+
+def queued_dispatch(home: DataHome) -> DispatchFactory:
+    """The dispatch ``cadre serve --queue`` hands its app: the runs put on the queue in
+    ``home``'s database.
+
+    Raises:
+        ConfigError: The home is not on PostgreSQL (at once, before the server starts).
+    """
+    url = fleet_database(home)
+
+    def dispatch(segments: Segments, tables: ServerTables, policy: str | None) -> QueuedRuns:
+        return QueuedRuns(segments, tables, RunQueue(url), policy)
+
+    return dispatch
 
 
 class _Listener:

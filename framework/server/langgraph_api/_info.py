@@ -14,7 +14,6 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from framework.server._http import caller_of, json_response, server_of
-from framework.server._queued import QueuedRuns
 from framework.server._requests import (
     AssistantCountBody,
     AssistantLatestBody,
@@ -34,7 +33,7 @@ from framework.server._requests import (
     ThreadSearchBody,
     ThreadUpdateBody,
 )
-from framework.server._unsupported import is_unsupported
+from framework.server.langgraph_api._unsupported import is_unsupported
 
 __all__ = ["OPERATIONS", "info_routes", "openapi_document"]
 
@@ -134,7 +133,7 @@ async def _info(request: Request) -> Response:
                 "langsmith_tracing_replicas": False,
                 "store": True,
                 "thread_ttl": True,
-                "queue": isinstance(server.runs, QueuedRuns),
+                "queue": server.runs.on_queue,
                 "auth": server.tokens is not None,
             },
             "host": {"kind": "cadre", "project_id": None, "revision_id": None, "tenant_id": None},

@@ -21,12 +21,12 @@ from a2a.types.a2a_pb2 import ListTasksRequest, ListTasksResponse, Task, TaskSta
 from a2a.utils.errors import UnsupportedOperationError
 
 from framework.runs.gate import admit
-from framework.server._assistants import assistant_id
 from framework.server._http import Server, blocking, owned_thread
+from framework.server._served import assistant_id
 from framework.server._tables import UNFINISHED, ThreadRow
-from framework.server.protocols._a2a_calls import door_in, gate_errors
-from framework.server.protocols._a2a_report import Report, report_of
 from framework.server.protocols._turns import ServedTeam, outcome
+from framework.server.protocols.a2a._calls import door_in, gate_errors
+from framework.server.protocols.a2a._report import Report, report_of
 
 __all__ = ["CONTEXT_KEY", "ThreadTasks"]
 

@@ -19,7 +19,6 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from framework.runs.gate import Caller, admit, run_action
-from framework.server._assistants import team_of
 from framework.server._http import (
     Server,
     authenticated,
@@ -29,12 +28,14 @@ from framework.server._http import (
     json_response,
     server_of,
 )
-from framework.server._owners import add_owned_thread
 from framework.server._requests import RunBody
-from framework.server._run_routes import awaited, final_answer, start_on_thread, streamed, where
+from framework.server._served import team_of
 from framework.server._shapes import run_json
 from framework.server._tables import UNFINISHED, RunRow, ThreadRow
-from framework.server._threads import erase_thread
+from framework.server._thread_ops import erase_thread
+from framework.server.langgraph_api._run_routes import awaited, final_answer, streamed, where
+from framework.server.run_path.owners import add_owned_thread
+from framework.server.run_path.start import start_on_thread
 
 __all__ = ["stateless_routes"]
 
