@@ -24,6 +24,7 @@ from framework.cli.fleet import list_workers, submit, worker
 from framework.cli.keys import keys_app
 from framework.cli.memory import memory_app
 from framework.cli.policies import policies_app
+from framework.cli.prompts import prompts_app, renamed_from_roles
 from framework.cli.purge import purge_scope
 from framework.cli.retention import retention_app
 from framework.cli.review import (
@@ -37,7 +38,6 @@ from framework.cli.review import (
     reviews,
     show,
 )
-from framework.cli.roles import roles_app
 from framework.cli.run import run
 from framework.cli.serve import serve
 from framework.cli.threads import list_threads, prune_checkpoints
@@ -68,7 +68,13 @@ app.command(name="worker")(worker)
 app.command(name="submit")(submit)
 app.command(name="workers")(list_workers)
 app.add_typer(keys_app, name="keys")
-app.add_typer(roles_app, name="roles")
+app.add_typer(prompts_app, name="prompts")
+app.add_typer(
+    prompts_app,
+    name="roles",
+    callback=renamed_from_roles,
+    help="Old name of `cadre prompts` (still works).",
+)
 app.add_typer(tools_app, name="tools")
 app.add_typer(policies_app, name="policies")
 app.add_typer(memory_app, name="memory")

@@ -43,7 +43,7 @@ __all__ = [
     "exit_code",
     "fail",
     "one_line",
-    "resume_command",
+    "resume_hint",
     "reviewer_name",
     "use_database",
 ]
@@ -126,7 +126,7 @@ _announced: list[str] = []
 
 def announce_thread(thread_id: str, home: Path | None) -> None:
     """Record the thread this process is about to run, for the line an interruption prints."""
-    _announced[:] = [resume_command(thread_id, home)]
+    _announced[:] = [resume_hint(thread_id, home)]
 
 
 def announced_thread() -> str | None:
@@ -134,8 +134,9 @@ def announced_thread() -> str | None:
     return _announced[0] if _announced else None
 
 
-def resume_command(thread_id: str, home: Path | None) -> str:
-    """``cadre resume THREAD`` (with ``--home`` when one was given)."""
+def resume_hint(thread_id: str, home: Path | None) -> str:
+    """The command line that resumes a thread: ``cadre resume THREAD`` (with ``--home`` when one
+    was given)."""
     suffix = f" --home {shlex.quote(str(home))}" if home is not None else ""
     return f"cadre resume {shlex.quote(thread_id)}{suffix}"
 

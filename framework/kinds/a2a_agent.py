@@ -98,7 +98,7 @@ class A2AWorker(RemoteWorker):
             return self._reply(get_message_text(last.message), [])
         if last is None or not last.HasField("task"):
             raise self.failed("the agent sent neither a message nor a task")
-        return self._task_reply(last.task, task, context)
+        return self._a2a_task_reply(last.task, task, context)
 
     async def _send(self, message: Message) -> StreamResponse | None:
         """Send ``message`` and wait for the agent's last response (None: it sent none)."""
@@ -114,10 +114,10 @@ class A2AWorker(RemoteWorker):
                 await client.close()
         return responses[-1] if responses else None
 
-    def _task_reply(self, agent_task: A2ATask, task: Task, context: NodeContext) -> RemoteReply:
-        status = agent_task.status
+    def _a2a_task_reply(self, a2a_task: A2ATask, task: Task, context: NodeContext) -> RemoteReply:
+        status = a2a_task.status
         if status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
-            self._pause(agent_task, task, context)
+            self._pause(a2a_task, task, context)
         asked = get_message_text(status.message) if status.HasField("message") else ""
         if status.state != TaskState.TASK_STATE_COMPLETED:
             state = TaskState.Name(status.state).removeprefix("TASK_STATE_").lower()
@@ -126,19 +126,19 @@ class A2AWorker(RemoteWorker):
             raise self.failed(f"the agent left the task {state.replace('_', '-')}{said}{why}")
         artifacts = [
             (artifact.name or artifact.artifact_id, text)
-            for artifact in agent_task.artifacts
+            for artifact in a2a_task.artifacts
             if (text := get_artifact_text(artifact))
         ]
         answer = asked or "\n\n".join(text for _, text in artifacts)
-        return replace(self._reply(answer, artifacts), usage=_reported_usage(agent_task))
+        return replace(self._reply(answer, artifacts), usage=_reported_usage(a2a_task))
 
-    def _pause(self, agent_task: A2ATask, task: Task, context: NodeContext) -> None:
+    def _pause(self, a2a_task: A2ATask, task: Task, context: NodeContext) -> None:
         """Pause this run with what the agent's task waits for, if it says (a run without a
         thread fails the task)."""
         conversation = self.task_thread(task, context)
         pauses = [
             Interrupt(value=request, id=_pause_id(conversation, request))
-            for request in self._requests(agent_task, task, context)
+            for request in self._requests(a2a_task, task, context)
         ]
         if pauses and conversation is None:
             raise self.failed(f"the agent {NO_THREAD}")
@@ -146,12 +146,12 @@ class A2AWorker(RemoteWorker):
             raise GraphInterrupt(pauses)
 
     def _requests(
-        self, agent_task: A2ATask, task: Task, context: NodeContext
+        self, a2a_task: A2ATask, task: Task, context: NodeContext
     ) -> list[dict[str, Any]]:
         """The requests the agent's task waits for, each keyed by the agent's task and its
         review id: the cadre review requests in its status message, else its question in free
         text (keyed by the message's id), else none."""
-        message = agent_task.status.message
+        message = a2a_task.status.message
         keyed = []
         for part in get_data_parts(message.parts):
             value = part.get("value") if isinstance(part, Mapping) else None
@@ -163,7 +163,7 @@ class A2AWorker(RemoteWorker):
             keyed.append(
                 (message.message_id or asked, question_request(asked, context, task, self.where()))
             )
-        return [{**request, "id": key, "thread_id": agent_task.id} for key, request in keyed]
+        return [{**request, "id": key, "thread_id": a2a_task.id} for key, request in keyed]
 
     def _resumed(self, paused: list[Interrupt], conversation: str | None) -> Message:
         """What the agent's task is sent when this run resumes its pause: the response to its
@@ -177,13 +177,13 @@ class A2AWorker(RemoteWorker):
         decided = [(pause, resume[pause.id]) for pause in paused if pause.id in resume]
         if not decided:
             raise GraphInterrupt(paused)
-        agent_task = str(paused[0].value["thread_id"])
+        a2a_task = str(paused[0].value["thread_id"])
         pause, value = decided[0]
         if pause.value.get("kind") == "question":
             text = self._response(pause, value)
-            return new_text_message(text, context_id=conversation, task_id=agent_task, role=USER)
+            return new_text_message(text, context_id=conversation, task_id=a2a_task, role=USER)
         part = new_data_part({str(p.value["id"]): _for_agent(d) for p, d in decided})
-        return new_message([part], context_id=conversation, task_id=agent_task, role=USER)
+        return new_message([part], context_id=conversation, task_id=a2a_task, role=USER)
 
     def _response(self, pause: Interrupt, value: Any) -> str:
         """The text responding to the agent's question (``pause``) that the run was resumed
@@ -230,12 +230,12 @@ def _for_agent(decision: Any) -> Any:
     return {key: value for key, value in decision.items() if key not in LOCAL_FIELDS}
 
 
-def _reported_usage(agent_task: A2ATask) -> dict[str, int]:
+def _reported_usage(a2a_task: A2ATask) -> dict[str, int]:
     """What the agent says its run used, when it says (another ``cadre serve`` puts
     ``{"usage": {"model_calls": ..., "input_tokens": ...}}`` in its answer's data part)."""
     said = [
         part["usage"]
-        for artifact in agent_task.artifacts
+        for artifact in a2a_task.artifacts
         for part in get_data_parts(artifact.parts)
         if isinstance(part, Mapping) and isinstance(part.get("usage"), Mapping)
     ]

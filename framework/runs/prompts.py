@@ -304,7 +304,7 @@ class PromptRegistry:
         if text is None:
             raise ConfigError(
                 f"role {name!r} has no version {version}, which this run was started with: "
-                f"see `cadre roles show {name}`"
+                f"see `cadre prompts show {name}`"
             )
         return RolePrompt(name, version, text)
 

@@ -1,19 +1,19 @@
 """The agent protocols ``cadre serve`` speaks besides LangGraph's API (see docs/protocols.md),
 one sub-package of the same shape each: ``a2a/``, ``mcp/`` and ``agui/``, whose ``__init__``
 exposes the protocol's routes and whose private modules do its work. They share one base,
-:mod:`._turns`: the :class:`Door` every protocol's app sits behind, and asking, answering
-reviews, following events and reading outcomes through the same gate and run path
+:mod:`._base`: :class:`Authenticated`, the wrapper every protocol's app sits behind, and asking,
+deciding reviews, following events and reading outcomes through the same gate and run path
 (:mod:`framework.server.run_path`). A new protocol is one more sub-package of that shape."""
 
 from __future__ import annotations
 
-from framework.server.protocols._turns import (
-    Door,
+from framework.server.protocols._base import (
+    Authenticated,
     Outcome,
     ServedTeam,
-    answer,
     ask,
-    door_of,
+    caller_of,
+    decide,
     events,
     outcome,
     served,
@@ -21,12 +21,12 @@ from framework.server.protocols._turns import (
 )
 
 __all__ = [
-    "Door",
+    "Authenticated",
     "Outcome",
     "ServedTeam",
-    "answer",
     "ask",
-    "door_of",
+    "caller_of",
+    "decide",
     "events",
     "outcome",
     "served",

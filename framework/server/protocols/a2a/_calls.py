@@ -1,7 +1,7 @@
 """What each A2A call carries through a2a-sdk's call context: the server and the caller the
-:class:`~framework.server.protocols.Door` authenticated (:class:`DoorCalls`), and the run the
-call started (for the executor that follows it); and the gate's refusals as A2A errors
-(:func:`gate_errors`)."""
+:class:`~framework.server.protocols.Authenticated` authenticated (:class:`AuthenticatedCalls`),
+and the run the call started (for the executor that follows it); and the gate's refusals as A2A
+errors (:func:`gate_errors`)."""
 
 from __future__ import annotations
 
@@ -26,12 +26,12 @@ from framework.errors import (
 from framework.runs.gate import Caller
 from framework.server._http import Server, refusal
 from framework.server._tables import RunRow
-from framework.server.protocols._turns import door_of
+from framework.server.protocols._base import caller_of
 
-__all__ = ["DoorCalls", "door_in", "gate_errors", "keep_run", "run_in"]
+__all__ = ["AuthenticatedCalls", "caller_in", "gate_errors", "keep_run", "run_in"]
 
 _CREDENTIALS = ("x-api-key", "authorization")
-_DOOR = "cadre.door"
+_CALLER = "cadre.caller"
 _RUN = "cadre.run"
 
 _BY_STATUS: dict[int, type[A2AError]] = {
@@ -55,23 +55,23 @@ def gate_errors() -> Iterator[None]:
         raise _BY_STATUS.get(status, InvalidRequestError)(detail) from None
 
 
-class DoorCalls(DefaultServerCallContextBuilder):
+class AuthenticatedCalls(DefaultServerCallContextBuilder):
     """Each JSON-RPC call's context as a2a-sdk builds it, with the server and the caller the
-    Door authenticated; its copy of the request's headers leaves out the token."""
+    Authenticated authenticated; its copy of the request's headers leaves out the token."""
 
     def build(self, request: Request) -> ServerCallContext:
         """The context of ``request``'s call."""
         context = super().build(request)
         for name in _CREDENTIALS:
             context.state["headers"].pop(name, None)
-        context.state[_DOOR] = door_of(request.scope)
+        context.state[_CALLER] = caller_of(request.scope)
         return context
 
 
-def door_in(context: ServerCallContext) -> tuple[Server, Caller]:
-    """The server and the caller of a call (see :class:`DoorCalls`)."""
-    door: tuple[Server, Caller] = context.state[_DOOR]
-    return door
+def caller_in(context: ServerCallContext) -> tuple[Server, Caller]:
+    """The server and the caller of a call (see :class:`AuthenticatedCalls`)."""
+    found: tuple[Server, Caller] = context.state[_CALLER]
+    return found
 
 
 def keep_run(context: ServerCallContext, row: RunRow) -> None:

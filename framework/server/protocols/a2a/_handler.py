@@ -39,8 +39,8 @@ from a2a.utils.task import validate_history_length
 
 from framework.runs.gate import admit
 from framework.server._requests import StreamModeName
-from framework.server.protocols._turns import ServedTeam, answer, ask, events, outcome
-from framework.server.protocols.a2a._calls import door_in, gate_errors, keep_run, run_in
+from framework.server.protocols._base import ServedTeam, ask, decide, events, outcome
+from framework.server.protocols.a2a._calls import caller_in, gate_errors, keep_run, run_in
 from framework.server.protocols.a2a._report import question_of, report_of, resume_value
 from framework.server.protocols.a2a._tasks import ThreadTasks
 
@@ -60,7 +60,7 @@ class RunFollower(AgentExecutor):
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         """Follow the call's run until it ends."""
-        server, _ = door_in(context.call_context)
+        server, _ = caller_in(context.call_context)
         row = run_in(context.call_context)
         task_id, context_id = str(context.task_id), str(context.context_id)
         updater = TaskUpdater(event_queue, task_id, context_id)
@@ -102,10 +102,10 @@ class TeamHandler(DefaultRequestHandler):
 
     def __init__(self, team: ServedTeam, card: AgentCard) -> None:
         self.team = team
-        self.tasks = ThreadTasks(team)
+        self.a2a_tasks = ThreadTasks(team)
         super().__init__(
             agent_executor=RunFollower(),
-            task_store=self.tasks,
+            task_store=self.a2a_tasks,
             agent_card=card,
             interrupted_task_timeout=_PARKED_S,
         )
@@ -134,15 +134,15 @@ class TeamHandler(DefaultRequestHandler):
         self, params: CancelTaskRequest, context: ServerCallContext
     ) -> Task | None:
         """Cancel the task's run (as the gate admits the caller), then mark it cancelled."""
-        server, caller = door_in(context)
-        task = await self._task(params.id, context)
+        server, caller = caller_in(context)
+        a2a_task = await self._a2a_task(params.id, context)
         with gate_errors():
             admit(caller, "cancel_run")
-        if task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
+        if a2a_task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
             raise TaskNotCancelableError(
-                f"task {task.id} waits for review: answer it (a decision may reject its tasks)"
+                f"task {a2a_task.id} waits for review: answer it (a decision may reject its tasks)"
             )
-        running = server.runs.active_run(task.id)
+        running = server.runs.active_run(a2a_task.id)
         if running is not None:
             server.runs.cancel(running)
         cancelled: Task | None = await super().on_cancel_task(params, context)
@@ -152,28 +152,30 @@ class TeamHandler(DefaultRequestHandler):
         """Start what ``params``' message asks through the gate: a question on a new thread,
         or the answer to its task's reviews; the task, working on that run."""
         validate_history_length(params.configuration)  # checked before anything starts
-        server, caller = door_in(context)
+        server, caller = caller_in(context)
         message = params.message
         if message.task_id:
-            task = await self._waiting(message.task_id, message.context_id, context)
-            message.context_id = task.context_id
+            a2a_task = await self._waiting(message.task_id, message.context_id, context)
+            message.context_id = a2a_task.context_id
             decision = resume_value(message)
-            async with self.tasks.following(task.id):
+            async with self.a2a_tasks.following(a2a_task.id):
                 with gate_errors():
-                    row = await answer(server, caller, self.team, task.id, decision, modes=_MODES)
+                    row = await decide(
+                        server, caller, self.team, a2a_task.id, decision, modes=_MODES
+                    )
         else:
             question = question_of(message)
             message.task_id = str(uuid.uuid4())
             message.context_id = message.context_id or str(uuid.uuid4())
-            task = Task(id=message.task_id, context_id=message.context_id, history=[message])
-            async with self.tasks.following(task.id):
+            a2a_task = Task(id=message.task_id, context_id=message.context_id, history=[message])
+            async with self.a2a_tasks.following(a2a_task.id):
                 with gate_errors():
                     row = await ask(
-                        server, caller, self.team, question, thread_id=task.id, modes=_MODES
+                        server, caller, self.team, question, thread_id=a2a_task.id, modes=_MODES
                     )
-                await self.tasks.opened(server, task)
+                await self.a2a_tasks.opened(server, a2a_task)
         keep_run(context, row)
-        return self.tasks.working(task)
+        return self.a2a_tasks.working(a2a_task)
 
     async def _waiting(self, task_id: str, context_id: str, context: ServerCallContext) -> Task:
         """Task ``task_id``, when it waits for review (in context ``context_id``, if named).
@@ -183,19 +185,19 @@ class TeamHandler(DefaultRequestHandler):
             InvalidParamsError: The task is in another context.
             UnsupportedOperationError: The task does not wait for review.
         """
-        task = await self._task(task_id, context)
-        if context_id and context_id != task.context_id:
+        a2a_task = await self._a2a_task(task_id, context)
+        if context_id and context_id != a2a_task.context_id:
             raise InvalidParamsError(f"task {task_id} is not in context {context_id}")
-        if task.status.state != TaskState.TASK_STATE_INPUT_REQUIRED:
-            state = TaskState.Name(task.status.state).removeprefix("TASK_STATE_").lower()
+        if a2a_task.status.state != TaskState.TASK_STATE_INPUT_REQUIRED:
+            state = TaskState.Name(a2a_task.status.state).removeprefix("TASK_STATE_").lower()
             raise UnsupportedOperationError(
                 f"task {task_id} is {state.replace('_', '-')}: only a task waiting for review "
                 "takes a message (a new question is a message without a task id)"
             )
-        return task
+        return a2a_task
 
-    async def _task(self, task_id: str, context: ServerCallContext) -> Task:
-        task = await self.tasks.get(task_id, context)
-        if task is None:
+    async def _a2a_task(self, task_id: str, context: ServerCallContext) -> Task:
+        a2a_task = await self.a2a_tasks.get(task_id, context)
+        if a2a_task is None:
             raise TaskNotFoundError(f"task {task_id} not found")
-        return task
+        return a2a_task

@@ -27,7 +27,7 @@ from a2a.utils.errors import InvalidParamsError
 
 from framework.policy.usage import usage_totals
 from framework.review.records import request_place
-from framework.server.protocols._turns import Outcome
+from framework.server.protocols._base import Outcome
 
 __all__ = ["ANSWER_ARTIFACT", "Report", "question_of", "report_of", "resume_value"]
 

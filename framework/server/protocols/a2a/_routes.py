@@ -27,8 +27,8 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 
 from framework.kinds.team_file import load_team_file
 from framework.runs.teams import TEAM_FILE_PREFIX
-from framework.server.protocols._turns import Door, ServedTeam, served
-from framework.server.protocols.a2a._calls import DoorCalls
+from framework.server.protocols._base import Authenticated, ServedTeam, served
+from framework.server.protocols.a2a._calls import AuthenticatedCalls
 from framework.server.protocols.a2a._handler import TeamHandler
 
 __all__ = ["a2a_routes"]
@@ -122,7 +122,7 @@ def _quiet_sdk() -> None:
 
 
 def a2a_routes() -> list[BaseRoute]:
-    """``/a2a/{name}`` (JSON-RPC, behind the Door) and its public card, for every served team;
+    """``/a2a/{name}`` (JSON-RPC, authenticated) and its public card, for every served team;
     any other path under an agent answers 501."""
     _quiet_sdk()
     routes: list[BaseRoute] = []
@@ -132,6 +132,8 @@ def a2a_routes() -> list[BaseRoute]:
         routes.append(_card_route(team, card))
         public.append(f"/{team.name}{AGENT_CARD_WELL_KNOWN_PATH}")
         handler = TeamHandler(team, card)
-        routes += create_jsonrpc_routes(handler, f"/{team.name}", context_builder=DoorCalls())
+        routes += create_jsonrpc_routes(
+            handler, f"/{team.name}", context_builder=AuthenticatedCalls()
+        )
         routes.append(Route(f"/{team.name}/{{rest:path}}", _other_binding, methods=_METHODS))
-    return [Mount(_PREFIX, app=Door(Router(routes), public=public))]
+    return [Mount(_PREFIX, app=Authenticated(Router(routes), public=public))]

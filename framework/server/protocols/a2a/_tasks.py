@@ -24,8 +24,8 @@ from framework.runs.gate import admit
 from framework.server._http import Server, blocking, owned_thread
 from framework.server._served import assistant_id
 from framework.server._tables import UNFINISHED, ThreadRow
-from framework.server.protocols._turns import ServedTeam, outcome
-from framework.server.protocols.a2a._calls import door_in, gate_errors
+from framework.server.protocols._base import ServedTeam, outcome
+from framework.server.protocols.a2a._calls import caller_in, gate_errors
 from framework.server.protocols.a2a._report import Report, report_of
 
 __all__ = ["CONTEXT_KEY", "ThreadTasks"]
@@ -70,27 +70,30 @@ class ThreadTasks(TaskStore):
             self._followed.discard(task_id)
             raise
 
-    async def opened(self, server: Server, task: Task) -> None:
+    async def opened(self, server: Server, a2a_task: Task) -> None:
         """Record a new task's context id in its new thread's metadata."""
-        metadata = {CONTEXT_KEY: task.context_id}
-        await blocking(lambda: server.tables.update_thread(task.id, metadata=metadata))
+        metadata = {CONTEXT_KEY: a2a_task.context_id}
+        await blocking(lambda: server.tables.update_thread(a2a_task.id, metadata=metadata))
 
-    def working(self, task: Task) -> Task:
+    def working(self, a2a_task: Task) -> Task:
         """``task`` working on the run just started (its last status message moved to its
         history, as the SDK does), kept."""
-        working = _copy(task)
+        working = _copy(a2a_task)
         if working.status.HasField("message"):
             working.history.append(working.status.message)
         working.status.CopyFrom(_status(TaskState.TASK_STATE_WORKING))
         self._keep(working)
         return working
 
-    async def save(self, task: Task, context: ServerCallContext) -> None:
+    async def save(self, a2a_task: Task, context: ServerCallContext) -> None:
         """Keep what the SDK made of a task; a task that ended or waits for review is no
         longer followed."""
-        self._keep(task)
-        if task.status.state in _ENDED or task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED:
-            self._followed.discard(task.id)
+        self._keep(a2a_task)
+        if (
+            a2a_task.status.state in _ENDED
+            or a2a_task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
+        ):
+            self._followed.discard(a2a_task.id)
 
     async def get(self, task_id: str, context: ServerCallContext) -> Task | None:
         """The task of thread ``task_id``, as the gate lets the call's caller read it (None:
@@ -99,7 +102,7 @@ class ThreadTasks(TaskStore):
         Raises:
             TaskNotFoundError: The thread is not there or is another tenant's.
         """
-        server, caller = door_in(context)
+        server, caller = caller_in(context)
         with gate_errors():
             thread = owned_thread(server, admit(caller, "read"), task_id)
         if not self._serves(thread):
@@ -112,9 +115,9 @@ class ThreadTasks(TaskStore):
             return None
         if kept is not None and kept.status.state == report.state:
             return _copy(kept)
-        task = _task(thread, report, kept)
-        self._keep(task)
-        return _copy(task)
+        a2a_task = _task(thread, report, kept)
+        self._keep(a2a_task)
+        return _copy(a2a_task)
 
     async def list(self, params: ListTasksRequest, context: ServerCallContext) -> ListTasksResponse:
         """Not supported: a task is a thread, and LangGraph's API lists threads."""
@@ -132,9 +135,9 @@ class ThreadTasks(TaskStore):
         team = self.team
         return thread.assistant_id in (team.team, team.name, assistant_id(team.team))
 
-    def _keep(self, task: Task) -> None:
-        self._tasks[task.id] = _copy(task)
-        self._tasks.move_to_end(task.id)
+    def _keep(self, a2a_task: Task) -> None:
+        self._tasks[a2a_task.id] = _copy(a2a_task)
+        self._tasks.move_to_end(a2a_task.id)
         while len(self._tasks) > self.kept:
             self._tasks.popitem(last=False)
 
@@ -175,7 +178,7 @@ def _status(state: TaskState) -> TaskStatus:
     return status
 
 
-def _copy(task: Task) -> Task:
+def _copy(a2a_task: Task) -> Task:
     copied = Task()
-    copied.CopyFrom(task)
+    copied.CopyFrom(a2a_task)
     return copied

@@ -25,7 +25,7 @@ from ag_ui.core import (
 from framework.review.records import ALLOWED_DECISIONS, request_place
 from framework.server._http import Server
 from framework.server._tables import RunRow
-from framework.server.protocols._turns import Outcome, events, outcome
+from framework.server.protocols._base import Outcome, events, outcome
 from framework.server.protocols.agui._state import StateStream
 
 __all__ = ["refused_events", "run_events"]

@@ -15,7 +15,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from framework.errors import CadreError
 from framework.server._http import body_of, refusal
 from framework.server._requests import StreamModeName
-from framework.server.protocols._turns import Door, answer, ask, door_of, served_team
+from framework.server.protocols._base import Authenticated, ask, caller_of, decide, served_team
 from framework.server.protocols.agui._events import refused_events, run_events
 
 __all__ = ["agui_routes"]
@@ -27,13 +27,13 @@ _MODES: tuple[StreamModeName, ...] = ("values", "updates")
 async def _run(request: Request) -> Response:
     """A run of the team the path names, as the ``RunAgentInput`` asks: a question, or the
     answers to the reviews the thread waits for; its events, or the gate's refusal."""
-    server, caller = door_of(request.scope)
+    server, caller = caller_of(request.scope)
     team = served_team(request.path_params["team"])
     run_input = await body_of(request, RunAgentInput)
     thread_id = run_input.thread_id
     if run_input.resume:
         resume = _resume_value(run_input.resume)
-        starting = answer(server, caller, team, thread_id, resume, modes=_MODES)
+        starting = decide(server, caller, team, thread_id, resume, modes=_MODES)
     else:
         question = _question(run_input.messages)
         starting = ask(server, caller, team, question, thread_id=thread_id, modes=_MODES)
@@ -92,6 +92,6 @@ def _resume_value(entries: Sequence[ResumeEntry]) -> dict[str, Any]:
 
 
 def agui_routes() -> list[BaseRoute]:
-    """``POST /agui/{team}``, behind the server's :class:`~framework.server.protocols.Door`."""
+    """``POST /agui/{team}``, authenticated (:class:`~framework.server.protocols.Authenticated`)."""
     routes = Router(routes=[Route("/{team}", _run, methods=["POST"])])
-    return [Mount("/agui", app=Door(routes))]
+    return [Mount("/agui", app=Authenticated(routes))]

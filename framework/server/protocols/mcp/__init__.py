@@ -4,7 +4,7 @@ reviews a paused run waits for (see docs/protocols.md).
 
 The endpoint is stateless (the SDK's stateless mode: no session to keep, each request whole,
 progress notifications on the request's own event stream) and sits behind the server's
-:class:`~framework.server.protocols.Door`: every request carries a cadre API token, and the
+:class:`~framework.server.protocols.Authenticated`: every request carries a cadre API token, and the
 gate decides each call as for LangGraph's API.
 """
 

@@ -1,6 +1,6 @@
 """The MCP tools of ``cadre serve``: one per served team (a question in, the cited answer out)
 and ``answer_review`` (the reviews a paused run waits for, answered), each call made as its
-caller on the same path as LangGraph's API (:mod:`framework.server.protocols._turns`: the
+caller on the same path as LangGraph's API (:mod:`framework.server.protocols._base`: the
 gate decides), with progress notifications from the run's node updates when the client asked
 for them."""
 
@@ -22,12 +22,12 @@ from framework.errors import CadreError
 from framework.server._http import Server, refusal
 from framework.server._requests import StreamModeName
 from framework.server._tables import RunRow
-from framework.server.protocols._turns import (
+from framework.server.protocols._base import (
     Outcome,
     ServedTeam,
-    answer,
     ask,
-    door_of,
+    caller_of,
+    decide,
     events,
     outcome,
     served,
@@ -145,12 +145,12 @@ async def _called(
 ) -> types.CallToolResult:
     if context.request is None:  # a call that came in by no HTTP request has no caller
         raise HTTPException(401, "a valid API token is needed: call over HTTP with one")
-    server, caller = door_of(context.request.scope)
+    server, caller = caller_of(context.request.scope)
     teams = _teams()
     if name == ANSWER_REVIEW:
         team = _team(teams, str(arguments["team"]))
         thread_id = str(arguments["thread_id"])
-        row = await answer(server, caller, team, thread_id, arguments["decision"], modes=_UPDATES)
+        row = await decide(server, caller, team, thread_id, arguments["decision"], modes=_UPDATES)
     else:
         team = _team(teams, name)
         question = str(arguments["question"])

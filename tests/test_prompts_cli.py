@@ -1,4 +1,5 @@
-"""``cadre roles list|show|set``, and a run that uses and records the version set."""
+"""``cadre prompts list|show|set`` (and its old name, ``cadre roles``), and a run that uses and
+records the version set."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def _prompt_file(tmp_path: Path, text: str, name: str = "prompt.txt") -> str:
 
 
 def test_list_shows_the_packaged_roles_of_a_fresh_home_and_writes_nothing(home: Path) -> None:
-    result = cadre(home, "roles", "list")
+    result = cadre(home, "prompts", "list")
     assert result.exit_code == 0, result.output
     lines = {line.split()[0]: line for line in result.stdout.splitlines()}
     assert {"research.planner", "research.worker", "hypothesis.searcher"} <= set(lines)
@@ -49,31 +50,38 @@ def test_list_shows_the_packaged_roles_of_a_fresh_home_and_writes_nothing(home: 
     assert not home.exists()
 
 
+def test_the_old_name_roles_runs_the_same_command_and_says_the_new_one(home: Path) -> None:
+    old = cadre(home, "roles", "list")
+    assert old.exit_code == 0, old.output
+    assert old.stdout == cadre(home, "prompts", "list").stdout
+    assert old.stderr == "cadre: `cadre roles` is now `cadre prompts`\n"
+
+
 def test_set_makes_a_new_version_current_and_show_prints_either(home: Path, tmp_path: Path) -> None:
-    result = cadre(home, "roles", "set", "research.planner", _prompt_file(tmp_path, NEW_PLANNER))
+    result = cadre(home, "prompts", "set", "research.planner", _prompt_file(tmp_path, NEW_PLANNER))
     assert result.exit_code == 0, result.output
     assert result.stdout == "research.planner: version 2 is current\n"
 
-    current = cadre(home, "roles", "show", "research.planner")
+    current = cadre(home, "prompts", "show", "research.planner")
     assert current.stdout == NEW_PLANNER
     assert current.stderr == "research.planner version 2 of 2\n"
-    old = cadre(home, "roles", "show", "research.planner", "--version", "1")
+    old = cadre(home, "prompts", "show", "research.planner", "--version", "1")
     assert old.stdout == PLANNER_SYSTEM + "\n"
     assert old.stderr == "research.planner version 1 of 2\n"
 
-    listed = cadre(home, "roles", "list").stdout.splitlines()
+    listed = cadre(home, "prompts", "list").stdout.splitlines()
     line = next(line for line in listed if line.startswith("research.planner "))
     assert line.split()[1:] == ["v2", "2", "version(s)", *NEW_PLANNER.split()]
     assert oct((home / "roles").stat().st_mode & 0o777) == "0o700"
 
 
 def test_set_reads_stdin_and_an_unchanged_text_stores_nothing(home: Path) -> None:
-    first = cadre(home, "roles", "set", "research.worker", "-", stdin="Search, then answer.")
+    first = cadre(home, "prompts", "set", "research.worker", "-", stdin="Search, then answer.")
     assert first.stdout == "research.worker: version 2 is current\n"
-    again = cadre(home, "roles", "set", "research.worker", "-", stdin="Search, then answer.\n")
+    again = cadre(home, "prompts", "set", "research.worker", "-", stdin="Search, then answer.\n")
     assert again.exit_code == 0
     assert again.stdout == "research.worker: unchanged, version 2 stays current\n"
-    default = cadre(home, "roles", "set", "research.aggregator", "-", stdin="x")
+    default = cadre(home, "prompts", "set", "research.aggregator", "-", stdin="x")
     assert default.stdout == "research.aggregator: version 2 is current\n"
     assert sorted(p.name for p in (home / "roles" / "research.worker").iterdir()) == [
         "v0001.txt",
@@ -82,7 +90,7 @@ def test_set_reads_stdin_and_an_unchanged_text_stores_nothing(home: Path) -> Non
 
 
 def test_setting_the_packaged_default_itself_changes_nothing(home: Path) -> None:
-    result = cadre(home, "roles", "set", "research.worker", "-", stdin=WORKER_SYSTEM)
+    result = cadre(home, "prompts", "set", "research.worker", "-", stdin=WORKER_SYSTEM)
     assert result.stdout == "research.worker: unchanged, version 1 stays current\n"
 
 
@@ -103,14 +111,14 @@ def test_setting_the_packaged_default_itself_changes_nothing(home: Path) -> None
 def test_bad_input_is_one_line_exit_two_and_writes_nothing(
     home: Path, args: list[str], stdin: str | None, message: str
 ) -> None:
-    assert message in one_line_error(cadre(home, "roles", *args, stdin=stdin))
+    assert message in one_line_error(cadre(home, "prompts", *args, stdin=stdin))
     assert not home.exists()
 
 
 def test_a_prompt_file_that_is_not_utf8_is_refused(home: Path, tmp_path: Path) -> None:
     path = tmp_path / "latin1.txt"
     path.write_bytes("Plan {max_tasks} étapes.".encode("latin-1"))
-    error = one_line_error(cadre(home, "roles", "set", "research.planner", str(path)))
+    error = one_line_error(cadre(home, "prompts", "set", "research.planner", str(path)))
     assert error == f"error: cannot read the prompt file {path}: not UTF-8 text"
 
 
@@ -118,7 +126,7 @@ def test_a_run_uses_the_version_set_and_records_it(
     home: Path, tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
-    cadre(home, "roles", "set", "research.planner", "-", stdin=NEW_PLANNER)
+    cadre(home, "prompts", "set", "research.planner", "-", stdin=NEW_PLANNER)
     model = ScriptedChatModel(
         [Structured(PlanDraft(goal="greet", direct_answer="Hello from the plan."))]
     )
@@ -139,7 +147,7 @@ def test_a_run_uses_the_version_set_and_records_it(
     assert "research.planner v2" in cadre(home, "show", "t-roles").stdout
 
     # a later version does not change what the thread's later parts are built with
-    cadre(home, "roles", "set", "research.planner", "-", stdin="Plan {max_tasks}.")
+    cadre(home, "prompts", "set", "research.planner", "-", stdin="Plan {max_tasks}.")
     launched, _ = relaunch(DataHome(root=home), "t-roles")
     with launched:
         assert launched.prompts.used()["research.planner"] == 2

@@ -1,8 +1,8 @@
 """What every agent protocol does with a served team, on the same run path as LangGraph's API
 (:func:`~framework.server.run_path.start.start_on_thread`: the gate admits the caller, claims
 the thread, checks the input, and a resume goes through the review checks and audit): ask a
-question on a thread, answer the reviews a run paused for, follow a run's events, and read how
-the run ended; and the :class:`Door` every protocol's app sits behind."""
+question on a thread, decide the reviews a run paused for, follow a run's events, and read how
+the run ended; and :class:`Authenticated`, the wrapper every protocol's app sits behind."""
 
 from __future__ import annotations
 
@@ -25,12 +25,12 @@ from framework.server.run_path.outcome import final_values, run_error
 from framework.server.run_path.start import start_on_thread
 
 __all__ = [
-    "Door",
+    "Authenticated",
     "Outcome",
     "ServedTeam",
-    "answer",
     "ask",
-    "door_of",
+    "caller_of",
+    "decide",
     "events",
     "outcome",
     "served",
@@ -73,10 +73,10 @@ def _served(team: str) -> ServedTeam:
     return ServedTeam(team=team, name=assistant_name(team), description=team_description(team))
 
 
-class Door:
+class Authenticated:
     """A protocol's ASGI app behind the server's one way in: each HTTP request's caller is
     authenticated exactly as the LangGraph API's (``x-api-key`` or a bearer token) and put in
-    its scope with the server (:func:`door_of`); without a valid token it is answered 401,
+    its scope with the server (:func:`caller_of`); without a valid token it is answered 401,
     saying how to authenticate (``WWW-Authenticate``, as MCP clients expect).
 
     Args:
@@ -110,8 +110,9 @@ def _relative_path(scope: Scope) -> str:
     return path.removeprefix(root) or "/"
 
 
-def door_of(scope: Scope) -> tuple[Server, Caller]:
-    """The server and the authenticated caller of a request that came through a :class:`Door`.
+def caller_of(scope: Scope) -> tuple[Server, Caller]:
+    """The server and the authenticated caller of a request that came in through
+    :class:`Authenticated`.
 
     Raises:
         HTTPException: 401 for a request that came in by a public path.
@@ -150,7 +151,7 @@ async def ask(
     return row
 
 
-async def answer(
+async def decide(
     server: Server,
     caller: Caller,
     team: ServedTeam,

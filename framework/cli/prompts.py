@@ -1,8 +1,9 @@
-"""``cadre roles``: list, show and set the versioned role prompts of the data home.
+"""``cadre prompts``: list, show and set the versioned role prompts of the data home
+(``cadre roles``, its old name, still works and says the new one).
 
 ``show`` prints the bare text on stdout (the version line goes to stderr), so a prompt can be
-saved, edited and set again: ``cadre roles show NAME > f.txt``, then ``cadre roles set NAME
-f.txt``. Bad input (an unknown role or version, a bad name, an empty or unreadable file, a
+saved, edited and set again: ``cadre prompts show NAME > f.txt``, then ``cadre prompts set
+NAME f.txt``. Bad input (an unknown role or version, a bad name, an empty or unreadable file, a
 template whose fields change) exits 2 with one line on stderr and stores nothing.
 """
 
@@ -19,12 +20,18 @@ from framework.database.home import resolve_home
 from framework.errors import CadreError, ConfigError
 from framework.runs.prompts import PromptRegistry, RolePrompt
 
-__all__ = ["role_lines", "roles_app"]
+__all__ = ["prompt_lines", "prompts_app", "renamed_from_roles"]
 
-roles_app = typer.Typer(help="Role prompts: list, show and set their versions.")
+prompts_app = typer.Typer(help="Role prompts: list, show and set their versions.")
+
+
+def renamed_from_roles() -> None:
+    """``cadre roles``, the old name of ``cadre prompts``: says the new name, then runs it."""
+    print("cadre: `cadre roles` is now `cadre prompts`", file=sys.stderr)
+
 
 _FIRST_LINE = 70
-"""Characters of a prompt's first line shown by ``cadre roles list``."""
+"""Characters of a prompt's first line shown by ``cadre prompts list``."""
 
 NameArgument = Annotated[
     str, typer.Argument(metavar="NAME", help="The role, e.g. research.planner.")
@@ -36,8 +43,8 @@ def _first_line(text: str) -> str:
     return line if len(line) <= _FIRST_LINE else line[: _FIRST_LINE - 3] + "..."
 
 
-def role_lines(registry: PromptRegistry) -> list[str]:
-    """``cadre roles list``: one line per role: name, current version, versions, first line."""
+def prompt_lines(registry: PromptRegistry) -> list[str]:
+    """``cadre prompts list``: one line per role: name, current version, versions, first line."""
     rows = [(name, registry.versions(name)) for name in registry.names()]
     width = max((len(name) for name, _ in rows), default=0)
     return [
@@ -52,7 +59,7 @@ def _version(registry: PromptRegistry, name: str, number: int | None) -> tuple[R
     """The version ``number`` of ``name`` (the current one when None), and how many there are."""
     versions = registry.versions(name)
     if not versions:
-        raise ConfigError(f"unknown role {name!r}: see `cadre roles list`")
+        raise ConfigError(f"unknown role {name!r}: see `cadre prompts list`")
     if number is None:
         return versions[-1], len(versions)
     for prompt in versions:
@@ -73,20 +80,20 @@ def _read_prompt(file: Path) -> str:
         raise ConfigError(f"cannot read the prompt file {file}: {reason}") from error
 
 
-@roles_app.command("list")
+@prompts_app.command("list")
 def list_roles(home: HomeOption = None) -> None:
     """List the roles: current version, number of versions and the prompt's first line.
 
     Packaged roles show their default as version 1 until it is first used or set.
     """
     try:
-        lines = role_lines(PromptRegistry.of_home(resolve_home(home)))
+        lines = prompt_lines(PromptRegistry.of_home(resolve_home(home)))
     except CadreError as error:
         fail(error)
     typer.echo("\n".join(lines) if lines else "no roles: no team declares any")
 
 
-@roles_app.command("show")
+@prompts_app.command("show")
 def show_role(
     name: NameArgument,
     version: Annotated[
@@ -103,7 +110,7 @@ def show_role(
     typer.echo(prompt.text)
 
 
-@roles_app.command("set")
+@prompts_app.command("set")
 def set_role(
     name: NameArgument,
     file: Annotated[
