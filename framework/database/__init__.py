@@ -13,21 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from framework.database._base import Cursor, Database, database_gone, redact_url
-from framework.database._files import out_of_space
+from framework._lazy import lazy_exports
+from framework.database._base import Cursor as Cursor
+from framework.database._base import Database as Database
+from framework.database._base import database_gone as database_gone
+from framework.database._base import redact_url as redact_url
+from framework.database._files import out_of_space as out_of_space
 from framework.database._sqlite import SqliteDatabase
 from framework.errors import ConfigError
-
-__all__ = [
-    "DATABASE_VARIABLE",
-    "Cursor",
-    "Database",
-    "database_gone",
-    "is_postgres_url",
-    "open_database",
-    "out_of_space",
-    "redact_url",
-]
 
 DATABASE_VARIABLE = "CADRE_DB"
 """The environment variable naming a PostgreSQL database for the data home's checkpoints and
@@ -64,3 +57,6 @@ def open_database(target: Path | str, *, schema: str) -> Database:
             "postgresql://user@host:port/dbname"
         )
     return SqliteDatabase(target)
+
+
+__getattr__, __dir__ = lazy_exports(__name__)
