@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.runs.launch import *
+    from framework.runs.launch import POLICY_FILE_GROUP as POLICY_FILE_GROUP
+    from framework.runs.launch import Launched as Launched
+    from framework.runs.launch import LaunchRequest as LaunchRequest
+    from framework.runs.launch import PolicySet as PolicySet
+    from framework.runs.launch import TeamOptions as TeamOptions
+    from framework.runs.launch import load_policies as load_policies
+    from framework.runs.launch import open_team as open_team
+    from framework.runs.launch import relaunch as relaunch
+    from framework.runs.launch import review_points as review_points
     from framework.runs.observe import *
     from framework.runs.prompts import *
     from framework.runs.runner import *
