@@ -7,11 +7,11 @@ with ``__getattr__, __dir__ = lazy_exports(__name__)``:
 - ``from package.home import Name as Name`` exports that name.
 
 Inside ``if TYPE_CHECKING:`` they are imported the first time a name is asked for; outside it
-they are imported with the package. Public names the ``__init__`` defines itself are exported
-too. ``__all__`` (so ``from package import *``) and ``dir(package)`` are served from the same
-list. The list is read from the sources (the ``__init__``, and each home's literal ``__all__``),
-not by importing the homes, and only when the package first lacks an attribute, so importing a
-package parses nothing."""
+they are imported with the package. ``__all__`` (so ``from package import *``) and
+``dir(package)`` are served from the same list. The list is read from the sources (the
+``__init__``, and each home's literal ``__all__``), not by importing the homes, and only when
+the package first lacks an attribute, so importing a package parses nothing. A name listed from
+two homes is refused, naming both."""
 
 from __future__ import annotations
 
@@ -21,10 +21,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
-
-if TYPE_CHECKING:
-    import ast
+from typing import Any, overload
 
 __all__ = ["lazy_exports"]
 
@@ -67,16 +64,6 @@ def _exports(package: str, source: str) -> dict[str, str]:
     """Each name ``package`` exports -> the module it lives in, from its ``__init__`` source."""
     import ast  # noqa: PLC0415 - parsing is done on a package's first miss, not at start-up
 
-    def listed(node: ast.stmt) -> tuple[str, list[str]]:
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            star = _all_of(node.module) if node.names[0].name == "*" else []
-            return node.module, star + [a.name for a in node.names if a.asname == a.name]
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            return package, [node.name]
-        targets: list[ast.expr] = [node.target] if isinstance(node, ast.AnnAssign) else []
-        targets += node.targets if isinstance(node, ast.Assign) else []
-        return package, [target.id for target in targets if isinstance(target, ast.Name)]
-
     body = ast.parse(source).body
     checking = [
         node
@@ -86,9 +73,13 @@ def _exports(package: str, source: str) -> dict[str, str]:
     ]
     homes: dict[str, str] = {}
     for node in body + checking:
-        home, names = listed(node)
-        for name in names:
-            if not name.startswith("_") and homes.setdefault(name, home) != home:
+        if not isinstance(node, ast.ImportFrom) or node.level or node.module is None:
+            continue
+        home = node.module
+        star = node.names[0].name == "*"
+        names = [alias.name for alias in node.names if alias.asname == alias.name]
+        for name in _all_of(home) if star else names:
+            if homes.setdefault(name, home) != home:
                 raise ImportError(
                     f"{package} exports {name!r} from both {homes[name]} and {home}: "
                     "import it from one of them"
@@ -119,7 +110,7 @@ def lazy_exports(
     def __getattr__(name: str) -> Any:  # noqa: N807 - the module hook's own name
         if name == "__all__" and homes is None:
             value: Any = sorted(exports())
-        elif exports().get(name, package) != package:
+        elif name in exports():
             value = getattr(importlib.import_module(table[name]), name)
         else:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")

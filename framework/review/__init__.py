@@ -1,20 +1,15 @@
 """Human review: typed review requests at review points, decisions, audit trail, time travel.
 
 A team built with :attr:`framework.engine.builder.TeamSettings.review` pauses at its review
-points with typed requests (:class:`PlanReview`, :class:`TaskReview`, :class:`AnswerReview`,
-:class:`NodeReview`; a policy asks with a :class:`PolicyReview`, a remote agent's free-text
-question is a :class:`QuestionReview`). :func:`pending` lists them (several at once, subgraphs
-included); :func:`decide` checks decisions against them and resumes the run; every applied
-decision is kept in the thread's ``audit`` trail. :func:`history` lists a thread's checkpoints
-and :func:`fork` continues one of them in a new thread, with an edited plan if wanted. The
-checks (:func:`parse_decision`, :func:`check_decision`, :func:`check_plan`) are public, so a
-client can refuse bad input the same way before it calls the API.
+points with typed requests (plan, task, answer, node; a policy's, a remote agent's question).
+:func:`pending` lists them, subgraphs included; :func:`decide` checks decisions against them,
+resumes the run and keeps each in the thread's ``audit`` trail; :func:`history` and
+:func:`fork` travel in time. The checks (:func:`parse_decision`, :func:`check_decision`,
+:func:`check_plan`) are public, so a client can refuse bad input the same way.
 
-The API functions are imported on first use: the state module needs the records of this
-package, and the API needs the state module.
-
-It may import the engine, and the runner (:mod:`framework.runs.runner`) for the API that
-resumes runs; never the server, the fleet or the CLI.
+The records load with the package, the API on first use (it needs the engine's state, which
+needs these records). It may import the engine, and the runner for the API that resumes runs;
+never the server, the fleet or the CLI.
 """
 
 from typing import TYPE_CHECKING
