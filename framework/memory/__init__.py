@@ -13,10 +13,27 @@ from framework.memory._scope_keys import scope_of as scope_of
 from framework.memory._sentences import *
 from framework.memory._text_files import read_text as read_text
 from framework.memory._text_files import text_of as text_of
-from framework.memory.corpus import *
-from framework.memory.embeddings import *
+from framework.memory.corpus import CORPUS_NAMESPACE as CORPUS_NAMESPACE
+from framework.memory.corpus import Chunk as Chunk
+from framework.memory.corpus import Corpus as Corpus
+from framework.memory.corpus import IngestReport as IngestReport
+from framework.memory.corpus import Passage as Passage
+from framework.memory.corpus import SkippedFile as SkippedFile
+from framework.memory.corpus import checked_corpus_files as checked_corpus_files
+from framework.memory.corpus import chunk_document as chunk_document
+from framework.memory.corpus import corpus_files as corpus_files
+from framework.memory.corpus import ingest_corpus as ingest_corpus
+from framework.memory.embeddings import Embedder as Embedder
+from framework.memory.embeddings import MiniLMEmbedder as MiniLMEmbedder
+from framework.memory.embeddings import default_embedder as default_embedder
 from framework.memory.langgraph_store import *
 from framework.memory.research import *
-from framework.memory.store import *
+from framework.memory.store import Namespace as Namespace
+from framework.memory.store import PlainCodec as PlainCodec
+from framework.memory.store import SearchHit as SearchHit
+from framework.memory.store import SemanticStore as SemanticStore
+from framework.memory.store import SourceRecord as SourceRecord
+from framework.memory.store import StoreItem as StoreItem
+from framework.memory.store import ValueCodec as ValueCodec
 
 __getattr__, __dir__ = lazy_exports(__name__)
