@@ -5,90 +5,35 @@ Storage: it may import the engine's records, the database and persistence layers
 policy hooks (memory writes are governed); never runs or anything above them.
 """
 
-from __future__ import annotations
+from framework._lazy import lazy_exports
+from framework.memory._provenance import ItemProvenance as ItemProvenance
+from framework.memory._research_records import *
+from framework.memory._scope_keys import SCOPE_KINDS as SCOPE_KINDS
+from framework.memory._scope_keys import scope_of as scope_of
+from framework.memory._sentences import *
+from framework.memory._text_files import read_text as read_text
+from framework.memory._text_files import text_of as text_of
+from framework.memory.corpus import CORPUS_NAMESPACE as CORPUS_NAMESPACE
+from framework.memory.corpus import Chunk as Chunk
+from framework.memory.corpus import Corpus as Corpus
+from framework.memory.corpus import IngestReport as IngestReport
+from framework.memory.corpus import Passage as Passage
+from framework.memory.corpus import SkippedFile as SkippedFile
+from framework.memory.corpus import checked_corpus_files as checked_corpus_files
+from framework.memory.corpus import chunk_document as chunk_document
+from framework.memory.corpus import corpus_files as corpus_files
+from framework.memory.corpus import ingest_corpus as ingest_corpus
+from framework.memory.embeddings import Embedder as Embedder
+from framework.memory.embeddings import MiniLMEmbedder as MiniLMEmbedder
+from framework.memory.embeddings import default_embedder as default_embedder
+from framework.memory.langgraph_store import *
+from framework.memory.research import *
+from framework.memory.store import Namespace as Namespace
+from framework.memory.store import PlainCodec as PlainCodec
+from framework.memory.store import SearchHit as SearchHit
+from framework.memory.store import SemanticStore as SemanticStore
+from framework.memory.store import SourceRecord as SourceRecord
+from framework.memory.store import StoreItem as StoreItem
+from framework.memory.store import ValueCodec as ValueCodec
 
-from framework.memory._provenance import ItemProvenance
-from framework.memory._research_records import (
-    LEGAL_STATUS_CHANGES,
-    Conflict,
-    ConflictStatus,
-    EvidenceRecord,
-    Hypothesis,
-    HypothesisChange,
-    HypothesisStatus,
-    MemorySummary,
-    ScoredEvidence,
-    evidence_id,
-    normalised,
-)
-from framework.memory._scope_keys import SCOPE_KINDS, scope_of
-from framework.memory._sentences import LIST_MARKER, prose_sentences
-from framework.memory._text_files import read_text, text_of
-from framework.memory.corpus import (
-    CORPUS_NAMESPACE,
-    Chunk,
-    Corpus,
-    IngestReport,
-    Passage,
-    SkippedFile,
-    checked_corpus_files,
-    chunk_document,
-    corpus_files,
-    ingest_corpus,
-)
-from framework.memory.embeddings import Embedder, MiniLMEmbedder, default_embedder
-from framework.memory.langgraph_store import LangGraphStore
-from framework.memory.research import RESEARCH_NAMESPACE, ResearchMemory
-from framework.memory.store import (
-    Namespace,
-    PlainCodec,
-    SearchHit,
-    SemanticStore,
-    SourceRecord,
-    StoreItem,
-    ValueCodec,
-)
-
-__all__ = [
-    "CORPUS_NAMESPACE",
-    "LEGAL_STATUS_CHANGES",
-    "LIST_MARKER",
-    "RESEARCH_NAMESPACE",
-    "SCOPE_KINDS",
-    "Chunk",
-    "Conflict",
-    "ConflictStatus",
-    "Corpus",
-    "Embedder",
-    "EvidenceRecord",
-    "Hypothesis",
-    "HypothesisChange",
-    "HypothesisStatus",
-    "IngestReport",
-    "ItemProvenance",
-    "LangGraphStore",
-    "MemorySummary",
-    "MiniLMEmbedder",
-    "Namespace",
-    "Passage",
-    "PlainCodec",
-    "ResearchMemory",
-    "ScoredEvidence",
-    "SearchHit",
-    "SemanticStore",
-    "SkippedFile",
-    "SourceRecord",
-    "StoreItem",
-    "ValueCodec",
-    "checked_corpus_files",
-    "chunk_document",
-    "corpus_files",
-    "default_embedder",
-    "evidence_id",
-    "ingest_corpus",
-    "normalised",
-    "prose_sentences",
-    "read_text",
-    "scope_of",
-    "text_of",
-]
+__getattr__, __dir__ = lazy_exports(__name__)

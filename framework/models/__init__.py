@@ -4,51 +4,15 @@ in its errors. Imports :mod:`framework.errors`, :mod:`framework.testing`, the en
 file reader, langchain-core and langchain; a provider's package is imported when a spec names
 it."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.models.chat import (
-        ProviderChatModel,
-        ProviderError,
-        ProviderUnavailableError,
-        provider_error,
-    )
-    from framework.models.specs import (
-        KNOWN_PROVIDERS,
-        ModelSpec,
-        parse_model_spec,
-        resolve_model,
-    )
+    from framework.models.chat import *
+    from framework.models.specs import KNOWN_PROVIDERS as KNOWN_PROVIDERS
+    from framework.models.specs import ModelSpec as ModelSpec
+    from framework.models.specs import parse_model_spec as parse_model_spec
+    from framework.models.specs import resolve_model as resolve_model
 
-__all__ = [
-    "KNOWN_PROVIDERS",
-    "ModelSpec",
-    "ProviderChatModel",
-    "ProviderError",
-    "ProviderUnavailableError",
-    "parse_model_spec",
-    "provider_error",
-    "resolve_model",
-]
-
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "framework.models.chat": (
-            "ProviderChatModel",
-            "ProviderError",
-            "ProviderUnavailableError",
-            "provider_error",
-        ),
-        "framework.models.specs": (
-            "KNOWN_PROVIDERS",
-            "ModelSpec",
-            "parse_model_spec",
-            "resolve_model",
-        ),
-    },
-)
+__getattr__, __dir__ = lazy_exports(__name__)

@@ -5,15 +5,11 @@ It may import the engine's records and the database layer; never runs, the serve
 (the key commands that open a data home live in :mod:`framework.persistence.home_keys`).
 Names load on first use."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.persistence._rows import TABLES
+    from framework.persistence._rows import TABLES as TABLES
 
-__all__ = ["TABLES"]
-
-__getattr__ = lazy_exports(__name__, {"framework.persistence._rows": ("TABLES",)})
+__getattr__, __dir__ = lazy_exports(__name__)

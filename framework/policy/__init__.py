@@ -9,100 +9,17 @@ rules) and the policy file reader live in the top-level ``policies`` package. Th
 import the engine and the review records; never ``policies``, runs or anything above them.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.policy.chain import PolicyChain, check_policies
-    from framework.policy.hooks import Call, Policy
-    from framework.policy.middleware import PRINCIPAL_KEY, PolicyMiddleware, inherit_policies
-    from framework.policy.names import NameReference, TeamNames, unknown_names
-    from framework.policy.records import (
-        ALLOW,
-        HOOKS,
-        Hook,
-        PolicyEntry,
-        Principal,
-        UsageRecord,
-        Verdict,
-        allow,
-        ask,
-        deny,
-        modify,
-        recorded_usage,
-    )
-    from framework.policy.scope import PolicyScope, current_scope
-    from framework.policy.wrappers import (
-        GovernedChatModel,
-        GovernedTool,
-        governed,
-        model_name,
-        tool_scopes,
-    )
+    from framework.policy.chain import *
+    from framework.policy.hooks import *
+    from framework.policy.middleware import *
+    from framework.policy.names import *
+    from framework.policy.records import *
+    from framework.policy.scope import *
+    from framework.policy.wrappers import *
 
-__all__ = [
-    "ALLOW",
-    "HOOKS",
-    "PRINCIPAL_KEY",
-    "Call",
-    "GovernedChatModel",
-    "GovernedTool",
-    "Hook",
-    "NameReference",
-    "Policy",
-    "PolicyChain",
-    "PolicyEntry",
-    "PolicyMiddleware",
-    "PolicyScope",
-    "Principal",
-    "TeamNames",
-    "UsageRecord",
-    "Verdict",
-    "allow",
-    "ask",
-    "check_policies",
-    "current_scope",
-    "deny",
-    "governed",
-    "inherit_policies",
-    "model_name",
-    "modify",
-    "recorded_usage",
-    "tool_scopes",
-    "unknown_names",
-]
-
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "framework.policy.scope": ("PolicyScope", "current_scope"),
-        "framework.policy.chain": ("PolicyChain", "check_policies"),
-        "framework.policy.wrappers": (
-            "GovernedChatModel",
-            "GovernedTool",
-            "governed",
-            "model_name",
-            "tool_scopes",
-        ),
-        "framework.policy.hooks": ("Call", "Policy"),
-        "framework.policy.middleware": ("PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"),
-        "framework.policy.names": ("NameReference", "TeamNames", "unknown_names"),
-        "framework.policy.records": (
-            "ALLOW",
-            "HOOKS",
-            "Hook",
-            "PolicyEntry",
-            "Principal",
-            "UsageRecord",
-            "Verdict",
-            "allow",
-            "ask",
-            "deny",
-            "modify",
-            "recorded_usage",
-        ),
-    },
-)
+__getattr__, __dir__ = lazy_exports(__name__)

@@ -5,101 +5,35 @@ Its names load on first use, so that importing one of its modules (a command) im
 nothing else.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from framework import lazy_exports
 
 if TYPE_CHECKING:
-    from teams.extraction.app import extraction_team
-    from teams.extraction.cartographer import Cartographer, ModelCartographer, PatternCartographer
-    from teams.extraction.critic import Critic, ModelCritic, RuleCritic
-    from teams.extraction.documents import Document, Section, document_of, read_documents
-    from teams.extraction.graph import (
-        ExtractionRoles,
-        ExtractionSettings,
-        build_document_graph,
-        build_extraction_team,
-        model_roles,
-        offline_roles,
-    )
-    from teams.extraction.normalise import normalised_extraction
-    from teams.extraction.report import ExtractionTotals
-    from teams.extraction.state import (
-        Critique,
-        DocumentReport,
-        Extraction,
-        ExtractionState,
-        Triple,
-        Verdict,
-    )
+    from teams.extraction.app import *
+    from teams.extraction.cartographer import Cartographer as Cartographer
+    from teams.extraction.cartographer import ModelCartographer as ModelCartographer
+    from teams.extraction.cartographer import PatternCartographer as PatternCartographer
+    from teams.extraction.critic import Critic as Critic
+    from teams.extraction.critic import ModelCritic as ModelCritic
+    from teams.extraction.critic import RuleCritic as RuleCritic
+    from teams.extraction.documents import Document as Document
+    from teams.extraction.documents import Section as Section
+    from teams.extraction.documents import document_of as document_of
+    from teams.extraction.documents import read_documents as read_documents
+    from teams.extraction.graph import ExtractionRoles as ExtractionRoles
+    from teams.extraction.graph import ExtractionSettings as ExtractionSettings
+    from teams.extraction.graph import build_document_graph as build_document_graph
+    from teams.extraction.graph import build_extraction_team as build_extraction_team
+    from teams.extraction.graph import model_roles as model_roles
+    from teams.extraction.graph import offline_roles as offline_roles
+    from teams.extraction.normalise import *
+    from teams.extraction.report import ExtractionTotals as ExtractionTotals
+    from teams.extraction.state import Critique as Critique
+    from teams.extraction.state import DocumentReport as DocumentReport
+    from teams.extraction.state import Extraction as Extraction
+    from teams.extraction.state import ExtractionState as ExtractionState
+    from teams.extraction.state import Triple as Triple
+    from teams.extraction.state import Verdict as Verdict
 
-__all__ = [
-    "Cartographer",
-    "Critic",
-    "Critique",
-    "Document",
-    "DocumentReport",
-    "Extraction",
-    "ExtractionRoles",
-    "ExtractionSettings",
-    "ExtractionState",
-    "ExtractionTotals",
-    "ModelCartographer",
-    "ModelCritic",
-    "PatternCartographer",
-    "RuleCritic",
-    "Section",
-    "Triple",
-    "Verdict",
-    "build_document_graph",
-    "build_extraction_team",
-    "document_of",
-    "extraction_team",
-    "model_roles",
-    "normalised_extraction",
-    "offline_roles",
-    "read_documents",
-]
-
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "teams.extraction.app": ("extraction_team",),
-        "teams.extraction.cartographer": (
-            "Cartographer",
-            "ModelCartographer",
-            "PatternCartographer",
-        ),
-        "teams.extraction.critic": (
-            "Critic",
-            "ModelCritic",
-            "RuleCritic",
-        ),
-        "teams.extraction.documents": (
-            "Document",
-            "Section",
-            "document_of",
-            "read_documents",
-        ),
-        "teams.extraction.graph": (
-            "ExtractionRoles",
-            "ExtractionSettings",
-            "build_document_graph",
-            "build_extraction_team",
-            "model_roles",
-            "offline_roles",
-        ),
-        "teams.extraction.normalise": ("normalised_extraction",),
-        "teams.extraction.report": ("ExtractionTotals",),
-        "teams.extraction.state": (
-            "Critique",
-            "DocumentReport",
-            "Extraction",
-            "ExtractionState",
-            "Triple",
-            "Verdict",
-        ),
-    },
-)
+__getattr__, __dir__ = lazy_exports(__name__)

@@ -1,45 +1,14 @@
 """The hypothesis team: a supervisor routes search, judge and resolve rounds over research
 memory (hypotheses, conflicts, evidence kept across runs) to a cited report."""
 
-from __future__ import annotations
+from framework import lazy_exports
+from framework.engine.records import SourceError as SourceError
+from teams.hypothesis.graph import *
+from teams.hypothesis.roles import *
+from teams.hypothesis.rules import next_step_by_rule as next_step_by_rule
+from teams.hypothesis.settings import *
+from teams.hypothesis.sources import corpus_source as corpus_source
+from teams.hypothesis.state import HypothesisState as HypothesisState
+from teams.hypothesis.state import Step as Step
 
-from framework.engine.records import SourceError
-from teams.hypothesis.graph import (
-    DEFAULT_SETTINGS,
-    NODES,
-    build_hypothesis_team,
-    model_roles,
-    offline_roles,
-)
-from teams.hypothesis.roles import (
-    HypothesisRoles,
-    Judge,
-    Resolver,
-    Searcher,
-    Supervisor,
-    Synthesizer,
-)
-from teams.hypothesis.rules import next_step_by_rule
-from teams.hypothesis.settings import HypothesisSettings
-from teams.hypothesis.sources import corpus_source
-from teams.hypothesis.state import HypothesisState, Step
-
-__all__ = [
-    "DEFAULT_SETTINGS",
-    "NODES",
-    "HypothesisRoles",
-    "HypothesisSettings",
-    "HypothesisState",
-    "Judge",
-    "Resolver",
-    "Searcher",
-    "SourceError",
-    "Step",
-    "Supervisor",
-    "Synthesizer",
-    "build_hypothesis_team",
-    "corpus_source",
-    "model_roles",
-    "next_step_by_rule",
-    "offline_roles",
-]
+__getattr__, __dir__ = lazy_exports(__name__)
