@@ -19,9 +19,9 @@ import importlib
 import importlib.util
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 __all__ = ["lazy_exports"]
 
@@ -87,20 +87,9 @@ def _exports(package: str, source: str) -> dict[str, str]:
     return homes
 
 
-@overload
-def lazy_exports(package: str) -> tuple[ModuleGetattr, ModuleDir]: ...
-@overload
-def lazy_exports(package: str, homes: Mapping[str, Iterable[str]]) -> ModuleGetattr: ...
-def lazy_exports(
-    package: str, homes: Mapping[str, Iterable[str]] | None = None
-) -> tuple[ModuleGetattr, ModuleDir] | ModuleGetattr:
-    """The module ``__getattr__`` and ``__dir__`` of ``package``, from its ``__init__``'s list.
-
-    Given ``homes`` (module -> names), only a ``__getattr__`` that imports those names, for a
-    package that lists its ``__all__`` and its homes by hand."""
-    table: dict[str, str] = (
-        {name: module for module, names in homes.items() for name in names} if homes else {}
-    )
+def lazy_exports(package: str) -> tuple[ModuleGetattr, ModuleDir]:
+    """The module ``__getattr__`` and ``__dir__`` of ``package``, from its ``__init__``'s list."""
+    table: dict[str, str] = {}
 
     def exports() -> dict[str, str]:
         if not table:
@@ -108,7 +97,7 @@ def lazy_exports(
         return table
 
     def __getattr__(name: str) -> Any:  # noqa: N807 - the module hook's own name
-        if name == "__all__" and homes is None:
+        if name == "__all__":
             value: Any = sorted(exports())
         elif name in exports():
             value = getattr(importlib.import_module(table[name]), name)
@@ -120,4 +109,4 @@ def lazy_exports(
     def __dir__() -> list[str]:  # noqa: N807 - the module hook's own name
         return sorted({*vars(sys.modules[package]), *exports()})
 
-    return __getattr__ if homes else (__getattr__, __dir__)
+    return __getattr__, __dir__

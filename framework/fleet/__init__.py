@@ -11,35 +11,17 @@ It may import the server's shared parts (:mod:`framework.server`), runs and ever
 never the CLI.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.fleet.queue import RunQueue, fleet_database
-    from framework.fleet.registry import WorkerRegistry, WorkerRow
-    from framework.fleet.submit import Submitter, submit_run
-    from framework.fleet.worker import FleetWorker, WorkerOptions
+    from framework.fleet.queue import RunQueue as RunQueue
+    from framework.fleet.queue import fleet_database as fleet_database
+    from framework.fleet.queued import QueuedRuns as QueuedRuns
+    from framework.fleet.registry import WorkerRegistry as WorkerRegistry
+    from framework.fleet.registry import WorkerRow as WorkerRow
+    from framework.fleet.submit import *
+    from framework.fleet.worker import *
 
-__all__ = [
-    "FleetWorker",
-    "RunQueue",
-    "Submitter",
-    "WorkerOptions",
-    "WorkerRegistry",
-    "WorkerRow",
-    "fleet_database",
-    "submit_run",
-]
-
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "framework.fleet.queue": ("RunQueue", "fleet_database"),
-        "framework.fleet.registry": ("WorkerRegistry", "WorkerRow"),
-        "framework.fleet.submit": ("Submitter", "submit_run"),
-        "framework.fleet.worker": ("FleetWorker", "WorkerOptions"),
-    },
-)
+__getattr__, __dir__ = lazy_exports(__name__)

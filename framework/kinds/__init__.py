@@ -5,66 +5,29 @@ reader with a coordinator's phases.
 It may import the engine, models, storage, review, policy and tools; never runs or anything
 above them (runs reads team files through it)."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.kinds.a2a_agent import A2AWorker
-    from framework.kinds.base import KindFile, KindSetup, KindType, Loaded, Route
-    from framework.kinds.builtin import BUILTIN_KINDS
-    from framework.kinds.remote import RemoteReply, RemoteWorker
-    from framework.kinds.remote_graph import RemoteGraphWorker
-    from framework.kinds.remote_specs import RemoteGraphSpec, RemoteSpec
-    from framework.kinds.table import KIND_TYPES, register_kind_type
-    from framework.kinds.team_file import (
-        TEAMS_GROUP,
-        KindSpec,
-        LoadedTeamFile,
-        TeamFile,
-        load_team_file,
-    )
+    from framework.kinds.a2a_agent import A2AWorker as A2AWorker
+    from framework.kinds.base import KindFile as KindFile
+    from framework.kinds.base import KindSetup as KindSetup
+    from framework.kinds.base import KindType as KindType
+    from framework.kinds.base import Loaded as Loaded
+    from framework.kinds.base import Route as Route
+    from framework.kinds.builtin import BUILTIN_KINDS as BUILTIN_KINDS
+    from framework.kinds.remote import RemoteReply as RemoteReply
+    from framework.kinds.remote import RemoteWorker as RemoteWorker
+    from framework.kinds.remote_graph import RemoteGraphWorker as RemoteGraphWorker
+    from framework.kinds.remote_specs import RemoteGraphSpec as RemoteGraphSpec
+    from framework.kinds.remote_specs import RemoteSpec as RemoteSpec
+    from framework.kinds.table import KIND_TYPES as KIND_TYPES
+    from framework.kinds.table import register_kind_type as register_kind_type
+    from framework.kinds.team_file import TEAMS_GROUP as TEAMS_GROUP
+    from framework.kinds.team_file import KindSpec as KindSpec
+    from framework.kinds.team_file import LoadedTeamFile as LoadedTeamFile
+    from framework.kinds.team_file import TeamFile as TeamFile
+    from framework.kinds.team_file import load_team_file as load_team_file
 
-__all__ = [
-    "BUILTIN_KINDS",
-    "KIND_TYPES",
-    "TEAMS_GROUP",
-    "A2AWorker",
-    "KindFile",
-    "KindSetup",
-    "KindSpec",
-    "KindType",
-    "Loaded",
-    "LoadedTeamFile",
-    "RemoteGraphSpec",
-    "RemoteGraphWorker",
-    "RemoteReply",
-    "RemoteSpec",
-    "RemoteWorker",
-    "Route",
-    "TeamFile",
-    "load_team_file",
-    "register_kind_type",
-]
-
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "framework.kinds.a2a_agent": ("A2AWorker",),
-        "framework.kinds.base": ("KindFile", "KindSetup", "KindType", "Loaded", "Route"),
-        "framework.kinds.builtin": ("BUILTIN_KINDS",),
-        "framework.kinds.remote": ("RemoteReply", "RemoteWorker"),
-        "framework.kinds.remote_graph": ("RemoteGraphWorker",),
-        "framework.kinds.remote_specs": ("RemoteGraphSpec", "RemoteSpec"),
-        "framework.kinds.table": ("KIND_TYPES", "register_kind_type"),
-        "framework.kinds.team_file": (
-            "TEAMS_GROUP",
-            "KindSpec",
-            "LoadedTeamFile",
-            "TeamFile",
-            "load_team_file",
-        ),
-    },
-)
+__getattr__, __dir__ = lazy_exports(__name__)

@@ -12,58 +12,19 @@
 It may import runs and everything below; never the fleet nor the CLI (``cadre serve --queue``
 hands the app the fleet's dispatch). Names load on first use."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.server._requests import RunBody
-    from framework.server._tables import (
-        RUN_EVENTS_CHANNEL,
-        UNFINISHED,
-        RunRow,
-        ServerTables,
-        ThreadRow,
-    )
-    from framework.server.app import ServerOptions, build_app
-    from framework.server.run_path.apps import TeamApps
-    from framework.server.run_path.outage import until_written
-    from framework.server.run_path.owners import add_owned_thread, claim_for_local
-    from framework.server.run_path.segments import Segments
+    from framework.server._requests import RunBody as RunBody
+    from framework.server._tables import *
+    from framework.server.app import ServerOptions as ServerOptions
+    from framework.server.app import build_app as build_app
+    from framework.server.run_path.apps import *
+    from framework.server.run_path.outage import until_written as until_written
+    from framework.server.run_path.owners import add_owned_thread as add_owned_thread
+    from framework.server.run_path.owners import claim_for_local as claim_for_local
+    from framework.server.run_path.segments import Segments as Segments
 
-__all__ = [
-    "RUN_EVENTS_CHANNEL",
-    "UNFINISHED",
-    "RunBody",
-    "RunRow",
-    "Segments",
-    "ServerOptions",
-    "ServerTables",
-    "TeamApps",
-    "ThreadRow",
-    "add_owned_thread",
-    "build_app",
-    "claim_for_local",
-    "until_written",
-]
-
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "framework.server._requests": ("RunBody",),
-        "framework.server._tables": (
-            "RUN_EVENTS_CHANNEL",
-            "UNFINISHED",
-            "RunRow",
-            "ServerTables",
-            "ThreadRow",
-        ),
-        "framework.server.app": ("ServerOptions", "build_app"),
-        "framework.server.run_path.apps": ("TeamApps",),
-        "framework.server.run_path.outage": ("until_written",),
-        "framework.server.run_path.owners": ("add_owned_thread", "claim_for_local"),
-        "framework.server.run_path.segments": ("Segments",),
-    },
-)
+__getattr__, __dir__ = lazy_exports(__name__)

@@ -5,64 +5,21 @@ units, money, fractions, ordinals, ranges, dates), Markdown table rows and relat
 as statements, verbs, contradiction between statements, and the layout of a cited answer.
 Imports only the framework."""
 
-from __future__ import annotations
+from framework import lazy_exports
+from teams.language.answer_layout import *
+from teams.language.contradiction import DEFAULT_OVERLAP as DEFAULT_OVERLAP
+from teams.language.contradiction import Claim as Claim
+from teams.language.contradiction import agrees as agrees
+from teams.language.contradiction import claim_of as claim_of
+from teams.language.contradiction import correction_of as correction_of
+from teams.language.contradiction import differing_names as differing_names
+from teams.language.contradiction import disagreement as disagreement
+from teams.language.contradiction import rejects as rejects
+from teams.language.contradiction import same_subject as same_subject
+from teams.language.relative_dates import *
+from teams.language.tables import table_statements as table_statements
+from teams.language.values import *
+from teams.language.verbs import IRREGULAR as IRREGULAR
+from teams.language.verbs import lemma as lemma
 
-from teams.language.answer_layout import (
-    NOTE_TITLES,
-    NoteTitle,
-    answer_claims,
-    claim_heading,
-    note_section,
-)
-from teams.language.contradiction import (
-    DEFAULT_OVERLAP,
-    Claim,
-    agrees,
-    claim_of,
-    correction_of,
-    differing_names,
-    disagreement,
-    rejects,
-    same_subject,
-)
-from teams.language.relative_dates import resolve_relative_dates
-from teams.language.tables import table_statements
-from teams.language.values import (
-    CATEGORIES,
-    Value,
-    stated_date,
-    value_words,
-    values_agree,
-    values_in,
-)
-from teams.language.verbs import (
-    IRREGULAR,
-    lemma,
-)
-
-__all__ = [
-    "CATEGORIES",
-    "DEFAULT_OVERLAP",
-    "IRREGULAR",
-    "NOTE_TITLES",
-    "Claim",
-    "NoteTitle",
-    "Value",
-    "agrees",
-    "answer_claims",
-    "claim_heading",
-    "claim_of",
-    "correction_of",
-    "differing_names",
-    "disagreement",
-    "lemma",
-    "note_section",
-    "rejects",
-    "resolve_relative_dates",
-    "same_subject",
-    "stated_date",
-    "table_statements",
-    "value_words",
-    "values_agree",
-    "values_in",
-]
+__getattr__, __dir__ = lazy_exports(__name__)

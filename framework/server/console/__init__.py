@@ -2,22 +2,12 @@
 signed in with an API token (no JavaScript build step; a little plain JavaScript follows a
 running thread)."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from framework.server.console._pages import console_error, console_routes
-    from framework.server.console._sessions import Sessions
+    from framework.server.console._pages import *
+    from framework.server.console._sessions import Sessions as Sessions
 
-__all__ = ["Sessions", "console_error", "console_routes"]
-
-__getattr__ = lazy_exports(
-    __name__,
-    {
-        "framework.server.console._pages": ("console_error", "console_routes"),
-        "framework.server.console._sessions": ("Sessions",),
-    },
-)
+__getattr__, __dir__ = lazy_exports(__name__)

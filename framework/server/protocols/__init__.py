@@ -5,30 +5,7 @@ exposes the protocol's routes and whose private modules do its work. They share 
 deciding reviews, following events and reading outcomes through the same gate and run path
 (:mod:`framework.server.run_path`). A new protocol is one more sub-package of that shape."""
 
-from __future__ import annotations
+from framework._lazy import lazy_exports
+from framework.server.protocols._base import *
 
-from framework.server.protocols._base import (
-    Authenticated,
-    Outcome,
-    ServedTeam,
-    ask,
-    caller_of,
-    decide,
-    events,
-    outcome,
-    served,
-    served_team,
-)
-
-__all__ = [
-    "Authenticated",
-    "Outcome",
-    "ServedTeam",
-    "ask",
-    "caller_of",
-    "decide",
-    "events",
-    "outcome",
-    "served",
-    "served_team",
-]
+__getattr__, __dir__ = lazy_exports(__name__)

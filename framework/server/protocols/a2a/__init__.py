@@ -9,8 +9,7 @@ and a message on the task answers it (see :mod:`._handler`, :mod:`._tasks`,
 docs/protocols.md).
 """
 
-from __future__ import annotations
+from framework._lazy import lazy_exports
+from framework.server.protocols.a2a._routes import *
 
-from framework.server.protocols.a2a._routes import a2a_routes
-
-__all__ = ["a2a_routes"]
+__getattr__, __dir__ = lazy_exports(__name__)

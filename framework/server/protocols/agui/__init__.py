@@ -10,8 +10,7 @@ Everything goes through the gate (:mod:`framework.server.protocols`): a refusal 
 RUN_ERROR.
 """
 
-from __future__ import annotations
+from framework._lazy import lazy_exports
+from framework.server.protocols.agui._routes import *
 
-from framework.server.protocols.agui._routes import agui_routes
-
-__all__ = ["agui_routes"]
+__getattr__, __dir__ = lazy_exports(__name__)

@@ -8,8 +8,7 @@ progress notifications on the request's own event stream) and sits behind the se
 gate decides each call as for LangGraph's API.
 """
 
-from __future__ import annotations
+from framework._lazy import lazy_exports
+from framework.server.protocols.mcp._routes import *
 
-from framework.server.protocols.mcp._routes import mcp_routes, mcp_sessions
-
-__all__ = ["mcp_routes", "mcp_sessions"]
+__getattr__, __dir__ = lazy_exports(__name__)
