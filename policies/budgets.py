@@ -41,7 +41,7 @@ _GRANT = "budget_grant:"
 
 @dataclass(frozen=True, kw_only=True)
 class Limits:
-    """Limits of one scope; None is unlimited."""
+    """Limits of one account; None is unlimited."""
 
     tokens: int | None = None
     model_calls: int | None = None
@@ -64,7 +64,9 @@ class Price:
     output: float = 0.0
 
 
-Scope = tuple[str, ...]
+AccountKey = tuple[str, ...]
+"""An account of a budget: ``("run",)``, or ``("task", ...)`` followed by the chain of task ids
+a task runs under."""
 
 
 def _caps(limits: Limits) -> dict[Metric, float]:
@@ -77,34 +79,34 @@ def _caps(limits: Limits) -> dict[Metric, float]:
 
 
 class _Account:
-    """What one scope (the run, a team, a task) used and holds reserved, per metric, against
+    """What one account (the run, a team, a task) used and holds reserved, per metric, against
     its caps (the run's grow by what humans granted)."""
 
-    __slots__ = ("caps", "reserved", "scope", "used")
+    __slots__ = ("caps", "key", "reserved", "used")
 
-    def __init__(self, scope: Scope, caps: Mapping[Metric, float]) -> None:
-        self.scope = scope
+    def __init__(self, key: AccountKey, caps: Mapping[Metric, float]) -> None:
+        self.key = key
         self.caps = caps
         self.used: dict[Metric, float] = dict.fromkeys(_METRICS, 0.0)
         self.reserved: dict[Metric, float] = dict.fromkeys(_METRICS, 0.0)
 
 
 class _Ledger:
-    """One thread's accounts per scope, its reservations by call, and its grants."""
+    """One thread's accounts by key, its reservations by call, and its grants."""
 
     def __init__(self, run_caps: Mapping[Metric, float]) -> None:
         self.run = _Account(("run",), run_caps)
-        self.accounts: dict[Scope, _Account] = {self.run.scope: self.run}
+        self.accounts: dict[AccountKey, _Account] = {self.run.key: self.run}
         self.holds: dict[int, tuple[list[_Account], dict[Metric, float]]] = {}
         self.granted: dict[Metric, float] = dict.fromkeys(_METRICS, 0.0)
         self.started = time.monotonic()
         self.exhausted = ""
 
-    def account(self, scope: Scope, caps: Mapping[Metric, float]) -> _Account:
-        """The account of ``scope``, opened with ``caps`` on first use."""
-        found = self.accounts.get(scope)
+    def account(self, key: AccountKey, caps: Mapping[Metric, float]) -> _Account:
+        """The account of ``key``, opened with ``caps`` on first use."""
+        found = self.accounts.get(key)
         if found is None:
-            found = self.accounts[scope] = _Account(scope, caps)
+            found = self.accounts[key] = _Account(key, caps)
         return found
 
     def limit(self, account: _Account, metric: Metric) -> float | None:
@@ -184,8 +186,8 @@ class Budget(Policy):
         if team is not None:
             accounts.append(ledger.account(("team", call.team), team))
         if self._task_caps:
-            for scope in _task_scopes(call.within, call.task_id):
-                accounts.append(ledger.account(scope, self._task_caps))
+            for key in _task_accounts(call.within, call.task_id):
+                accounts.append(ledger.account(key, self._task_caps))
         return accounts
 
     def _cost(self, model: str, tokens_in: float, tokens_out: float) -> float:
@@ -195,7 +197,7 @@ class Budget(Policy):
         return (tokens_in * price.input + tokens_out * price.output) / 1_000_000
 
     def _reserve(self, call: Call, amounts: dict[Metric, float], hold: bool) -> str:
-        """Reserve ``amounts`` in every scope of ``call``; the reason it cannot be, or "".
+        """Reserve ``amounts`` in every account of ``call``; the reason it cannot be, or "".
 
         Calls outside worker tasks (a team's planner, reviewer, formatter: what finishes it,
         also in a nested team) are counted but never refused; no task starts once the run's
@@ -230,7 +232,7 @@ class Budget(Policy):
                 if limit is not None and used[metric] + reserved[metric] + amount > limit:
                     return self._spent(
                         ledger,
-                        f"{' '.join(account.scope)} {metric}: {used[metric]:g} of {limit:g} used",
+                        f"{' '.join(account.key)} {metric}: {used[metric]:g} of {limit:g} used",
                     )
         return ""
 
@@ -369,8 +371,8 @@ class Budget(Policy):
             }
             team_caps = self._team_caps.get(record.team, {})
             accounts = [ledger.run, ledger.account(("team", record.team), team_caps)]
-            for scope in _task_scopes(tuple(record.within), record.task_id):
-                accounts.append(ledger.account(scope, self._task_caps))
+            for key in _task_accounts(tuple(record.within), record.task_id):
+                accounts.append(ledger.account(key, self._task_caps))
             for account in accounts:
                 for metric, amount in amounts.items():
                     account.used[metric] += amount
@@ -394,20 +396,20 @@ class Budget(Policy):
         return total
 
     def used(self, thread_id: str) -> dict[str, float]:
-        """What the run of ``thread_id`` used, per ``scope/metric`` (reservations settled)."""
+        """What the run of ``thread_id`` used, per ``account/metric`` (reservations settled)."""
         ledger = self._ledgers.get(thread_id)
         if ledger is None:
             return {}
         with self._lock:
             return {
-                f"{'/'.join(account.scope)}/{metric}": amount
+                f"{'/'.join(account.key)}/{metric}": amount
                 for account in ledger.accounts.values()
                 for metric, amount in account.used.items()
                 if amount
             }
 
 
-def _task_scopes(within: tuple[str, ...], task_id: str | None) -> list[Scope]:
+def _task_accounts(within: tuple[str, ...], task_id: str | None) -> list[AccountKey]:
     """The task accounts of a call: each task it runs in, down to its own, each named by its
     chain of task ids (``q0`` of the subteam in task ``q1`` is ``("task", "q1", "q0")``)."""
     chain = (*within, task_id) if task_id is not None else within

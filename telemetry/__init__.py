@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     from telemetry.instrument import *
     from telemetry.metrics import *
     from telemetry.middleware import *
+    from telemetry.run_spans import *
     from telemetry.runs import *
-    from telemetry.scope import *
     from telemetry.serde import *
     from telemetry.settings import *
     from telemetry.setup import *

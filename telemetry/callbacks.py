@@ -20,7 +20,7 @@ from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode, Tracer
 
-from framework.policy.scope import traced
+from framework.policy.frame import traced
 from framework.policy.usage import response_usage
 from telemetry.metrics import CadreMetrics
 from telemetry.spans import ATTR, GEN_AI, KIND_MODEL, KIND_TOOL

@@ -21,8 +21,8 @@ from framework.policy.records import PolicyEntry
 from telemetry.callbacks import GenAICallbackHandler
 from telemetry.metrics import CadreMetrics
 from telemetry.middleware import TelemetryMiddleware
+from telemetry.run_spans import CURRENT_RUN_SPANS, RunSpans
 from telemetry.runs import RunIndex
-from telemetry.scope import CURRENT_SCOPE, RunScope
 from telemetry.serde import CountingSerializer
 from telemetry.spans import ATTR, SCOPE_NAME
 
@@ -97,22 +97,22 @@ class Telemetry:
         previous = self.index.last(thread_id) if resumed else None
         if previous is not None and previous.paused and previous.ended_at is not None:
             self.metrics.human_wait.record(max(0.0, time.time() - previous.ended_at))
-        scope = RunScope(self.tracer, thread_id, team, previous)
-        context = scope.span.get_span_context()
-        self.index.started(thread_id, context.trace_id, context.span_id, scope.root_span_id)
-        token = scope.attach()
+        run_spans = RunSpans(self.tracer, thread_id, team, previous)
+        context = run_spans.span.get_span_context()
+        self.index.started(thread_id, context.trace_id, context.span_id, run_spans.root_span_id)
+        token = run_spans.attach()
         handle = RunPartHandle()
         try:
             yield handle
         except BaseException as error:
-            scope.close("failed", error=error)
+            run_spans.close("failed", error=error)
             self.index.ended(context.span_id, paused=False)
             self.flush_spans()
             raise
         finally:
-            CURRENT_SCOPE.reset(token)
+            CURRENT_RUN_SPANS.reset(token)
         outcome = "paused" if handle.paused_before else "finished"
-        scope.close(outcome, handle.paused_before)
+        run_spans.close(outcome, handle.paused_before)
         self.index.ended(context.span_id, paused=bool(handle.paused_before))
         self.flush_spans()
 

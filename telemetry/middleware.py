@@ -22,7 +22,7 @@ from opentelemetry.trace import Span, Status, StatusCode, Tracer
 from framework.engine.middleware import NodeCall
 from telemetry.callbacks import GenAICallbackHandler
 from telemetry.metrics import CadreMetrics
-from telemetry.scope import CURRENT_SCOPE, RunScope
+from telemetry.run_spans import CURRENT_RUN_SPANS, RunSpans
 from telemetry.spans import ATTR, GEN_AI, KIND_NODE, KIND_TASK, node_span_name, task_span_name
 
 __all__ = ["TelemetryMiddleware"]
@@ -121,20 +121,20 @@ class TelemetryMiddleware:
 
     @contextmanager
     def _span(self, call: NodeCall) -> Iterator[Callable[[Any], Any]]:
-        scope = CURRENT_SCOPE.get()
+        run_spans = CURRENT_RUN_SPANS.get()
         task = call.input.get("task") if isinstance(call.input, Mapping) else None
-        attributes = self._attributes(call, task, scoped=scope is not None)
+        attributes = self._attributes(call, task, scoped=run_spans is not None)
         owner = None
-        if scope is not None:
-            owner, parent = self._parent(scope, call, task)
+        if run_spans is not None:
+            owner, parent = self._parent(run_spans, call, task)
             attributes[ATTR.TEAM_PATH] = owner.path
         else:
             parent = otel_context.get_current()
         name = task_span_name(task.id) if task is not None else node_span_name(call.node)
         span = self.tracer.start_span(name, context=parent, attributes=attributes)
-        task_ns = _task_namespace(call) if scope is not None and task is not None else None
-        if task_ns is not None and scope is not None and owner is not None:
-            scope.task_started(task_ns, span, owner.path)
+        task_ns = _task_namespace(call) if run_spans is not None and task is not None else None
+        if task_ns is not None and run_spans is not None and owner is not None:
+            run_spans.task_started(task_ns, span, owner.path)
         started = time.perf_counter()
         span_token = otel_context.attach(trace.set_span_in_context(span))
         config_token = var_child_runnable_config.set(
@@ -158,8 +158,8 @@ class TelemetryMiddleware:
                 span.set_attribute(ATTR.INPUT, call.context.for_trace(content))
             var_child_runnable_config.reset(config_token)
             otel_context.detach(span_token)
-            if task_ns is not None and scope is not None:
-                scope.task_ended(task_ns)
+            if task_ns is not None and run_spans is not None:
+                run_spans.task_ended(task_ns)
             span.end()
             self.metrics.node_duration.record(
                 time.perf_counter() - started,
@@ -169,14 +169,14 @@ class TelemetryMiddleware:
                 owner.note(time.time_ns())
 
     @staticmethod
-    def _parent(scope: RunScope, call: NodeCall, task: Any) -> tuple[Any, Any]:
+    def _parent(run_spans: RunSpans, call: NodeCall, task: Any) -> tuple[Any, Any]:
         namespace = call.context.checkpoint_ns
-        team = scope.team_for(namespace, call.team)
+        team = run_spans.team_for(namespace, call.team)
         if task is None:
-            scope.close_steps(namespace)  # a node after the workers: their step is over
+            run_spans.close_steps(namespace)  # a node after the workers: their step is over
             return team, trace.set_span_in_context(team.span)
         dispatch_id = str(call.input.get("dispatch_id", ""))
-        step = scope.step_for(
+        step = run_spans.step_for(
             namespace, team, dispatch_id, lambda: TelemetryMiddleware._place(call)
         )
         return step, trace.set_span_in_context(step.span)

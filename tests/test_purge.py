@@ -19,7 +19,7 @@ from framework.errors import CryptoError
 from framework.memory import MiniLMEmbedder
 from framework.memory.corpus import CORPUS_NAMESPACE
 from framework.memory.langgraph_store import LangGraphStore
-from framework.retention.purge import Scope, purge
+from framework.retention.purge import DataScope, purge
 from framework.runs.stores import home_cipher, home_store, open_checkpointer
 from tests.conftest import as_default_database, one_line_error, write_corpus
 from tests.postgres_server import find_bin_dir
@@ -181,12 +181,12 @@ def test_an_interrupted_purge_finishes_when_run_again(
     data_home = resolve_home(home)
     with monkeypatch.context() as patch, pytest.raises(KeyboardInterrupt):
         patch.setattr("framework.retention.purge._erasers", lambda: [killed])
-        purge(data_home, Scope.parse("user:alice"), requested_by="dpo")
+        purge(data_home, DataScope.parse("user:alice"), requested_by="dpo")
     with home_store(data_home, home_cipher(data_home)) as store:
         [stone] = store.tombstones.all()
         assert stone.finished_at is None  # memory went, the threads are still there
         assert not [ns for ns in store.namespaces() if "alice" in ns]
-    report = purge(data_home, Scope.parse("user:alice"), requested_by="dpo")
+    report = purge(data_home, DataScope.parse("user:alice"), requested_by="dpo")
     assert report.counts["threads"] == 1 and report.counts["spans"] > 0
     with home_store(data_home, home_cipher(data_home)) as store:
         [stone] = store.tombstones.all()

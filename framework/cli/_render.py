@@ -175,7 +175,7 @@ def thread_lines(
     lines = [
         f"thread {thread_id}: team {info.team}, model {info.model or 'offline'}, review {review}",
         f"corpus: {info.corpus}",
-        f"roles: {versions or 'none'}",
+        f"prompts: {versions or 'none'}",
         f"status: {_status_line(status, requests)}",
         f"question: {values.get('question', '')}",
         *_plan_lines(values.get("plan")),

@@ -28,9 +28,9 @@ def purge_scope(
     """Erase a scope: its memory namespaces and the items its threads wrote, its threads'
     checkpoints (review audit trail included), traces and run index entries; a tombstone
     records who, when and how much. Safe to run again after an interruption."""
-    from framework.retention.purge import Scope, purge
+    from framework.retention.purge import DataScope, purge
 
-    report = purge(resolve_home(home), Scope.parse(scope), requested_by=by or getpass.getuser())
+    report = purge(resolve_home(home), DataScope.parse(scope), requested_by=by or getpass.getuser())
     if report.already:
         typer.echo(f"{report.scope} was purged already (tombstone {report.tombstone})")
         return

@@ -22,7 +22,7 @@ from framework.persistence.data_keys import DataKeys
 __all__ = [
     "SCOPE_KEY_PREFIX",
     "SCOPE_KINDS",
-    "ScopeKeys",
+    "DataScopeKeys",
     "is_scope_key",
     "scope_of",
 ]
@@ -50,7 +50,7 @@ def is_scope_key(blob: bytes) -> bool:
     return key_id_of(blob).startswith(SCOPE_KEY_PREFIX)
 
 
-class ScopeKeys:
+class DataScopeKeys:
     """The scopes' data keys of one store, named by a keyed digest of the scope.
 
     Args:

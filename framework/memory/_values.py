@@ -31,7 +31,7 @@ from typing import Any
 from framework.errors import ConfigError, CryptoError, PlaintextBlobError, TamperError
 from framework.memory._codecs import PlainCodec, RowCodec, ValueCodec
 from framework.memory._items import SourceRecord, StoreItem
-from framework.memory._scope_keys import ScopeKeys, is_scope_key, scope_of
+from framework.memory._scope_keys import DataScopeKeys, is_scope_key, scope_of
 from framework.persistence.cipher import BoundCipher, row_identity
 from framework.persistence.data_keys import DataKeys
 
@@ -71,7 +71,7 @@ class StoreValues:
             self.codec = codec
         self._load_key: Callable[[], bytes] | None = None
         self._digest_key: bytes | None = None
-        self.scope_keys: ScopeKeys | None = None
+        self.scope_keys: DataScopeKeys | None = None
         """The scopes' data keys (a sealed store's, once opened)."""
 
     @property
@@ -93,7 +93,7 @@ class StoreValues:
     def use_scope_keys(self, keys: DataKeys) -> None:
         """Seal the values of scopes' namespaces under their own data keys, kept in ``keys``."""
         if self.aead is not None:
-            self.scope_keys = ScopeKeys(keys, self._key)
+            self.scope_keys = DataScopeKeys(keys, self._key)
 
     def _key(self) -> bytes:
         if self._digest_key is None:

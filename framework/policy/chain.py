@@ -25,8 +25,8 @@ __all__ = ["Governing", "PolicyChain", "check_policies"]
 
 
 class Governing(Protocol):
-    """What the chain asks of the scope it decides in (a
-    :class:`~framework.policy.scope.PolicyScope`): keep its decisions, ask a human, count."""
+    """What the chain asks of the frame it decides in (a
+    :class:`~framework.policy.frame.PolicyFrame`): keep its decisions, ask a human, count."""
 
     def record(self, policy: str, call: Call, action: Any, reason: str, by: str = "policy") -> None:
         """Keep ``policy``'s decision about ``call`` in the audit."""
@@ -41,7 +41,7 @@ class Governing(Protocol):
         ...
 
     def tally(self, counts: Mapping[str, float] | None) -> None:
-        """Add ``counts`` to the scope's usage."""
+        """Add ``counts`` to the frame's usage."""
         ...
 
 
@@ -92,7 +92,7 @@ class PolicyChain:
         for policy in self._at[call.hook]:
             getattr(policy, call.hook)(call)
 
-    def run(self, call: Call, scope: Governing) -> Any:
+    def run(self, call: Call, frame: Governing) -> Any:
         """The value ``call`` goes on with, after every policy at its hook (sync).
 
         Raises:
@@ -102,45 +102,45 @@ class PolicyChain:
         value = call.value
         for policy in self._at[call.hook]:
             current = call if value is call.value else replace(call, value=value)
-            verdict = _verdict(policy, current, scope)
+            verdict = _verdict(policy, current, frame)
             if verdict.wait_s > 0:
-                scope.waited(policy.name, current, verdict.wait_s)
+                frame.waited(policy.name, current, verdict.wait_s)
                 time.sleep(verdict.wait_s)
-            value = _apply(policy, current, verdict, scope)
+            value = _apply(policy, current, verdict, frame)
         return value
 
-    async def arun(self, call: Call, scope: Governing) -> Any:
+    async def arun(self, call: Call, frame: Governing) -> Any:
         """Async form of :meth:`run`: waits without blocking the event loop."""
         value = call.value
         for policy in self._at[call.hook]:
             current = call if value is call.value else replace(call, value=value)
-            verdict = _verdict(policy, current, scope)
+            verdict = _verdict(policy, current, frame)
             if verdict.wait_s > 0:
-                scope.waited(policy.name, current, verdict.wait_s)
+                frame.waited(policy.name, current, verdict.wait_s)
                 await asyncio.sleep(verdict.wait_s)
-            value = _apply(policy, current, verdict, scope)
+            value = _apply(policy, current, verdict, frame)
         return value
 
 
-def _verdict(policy: Policy, call: Call, scope: Governing) -> Verdict:
+def _verdict(policy: Policy, call: Call, frame: Governing) -> Verdict:
     try:
         verdict = getattr(policy, call.hook)(call)
     except GraphBubbleUp:
         raise
     except Exception as error:
-        scope.record(policy.name, call, "failed", brief(error))
+        frame.record(policy.name, call, "failed", brief(error))
         raise PolicyFailure(
             f"policy {policy.name!r} failed at {call.hook} on {call.target!r} ({brief(error)}): "
             "the call was refused; fix the policy or its configuration"
         ) from error
     if not isinstance(verdict, Verdict):
-        scope.record(policy.name, call, "failed", f"answered {type(verdict).__name__}")
+        frame.record(policy.name, call, "failed", f"answered {type(verdict).__name__}")
         raise PolicyFailure(
             f"policy {policy.name!r} answered {type(verdict).__name__} at {call.hook}, not a "
             "Verdict: the call was refused; return allow(), modify(), deny() or ask()"
         )
     if verdict.action == "modify" and call.hook == "before_node":
-        scope.record(policy.name, call, "failed", "modify at before_node")
+        frame.record(policy.name, call, "failed", "modify at before_node")
         raise PolicyFailure(
             f"policy {policy.name!r} modified a node's input at before_node, which cannot be "
             "changed: deny or ask there, or modify the update at after_node"
@@ -148,25 +148,25 @@ def _verdict(policy: Policy, call: Call, scope: Governing) -> Verdict:
     return verdict
 
 
-def _apply(policy: Policy, call: Call, verdict: Verdict, scope: Governing) -> Any:
+def _apply(policy: Policy, call: Call, verdict: Verdict, frame: Governing) -> Any:
     if verdict.action == "allow":
         return call.value
     if verdict.action == "modify":
-        scope.record(policy.name, call, "modify", verdict.reason)
+        frame.record(policy.name, call, "modify", verdict.reason)
         return verdict.value
     refused = TaskRefused if verdict.ends_task else PolicyDenied
     if verdict.action == "deny":
-        scope.record(policy.name, call, "deny", verdict.reason)
+        frame.record(policy.name, call, "deny", verdict.reason)
         raise refused(f"policy {policy.name!r} denied {_what(call)}: {verdict.reason}")
-    reviewer, approved, why = scope.ask_human(policy.name, call, verdict.reason)
+    reviewer, approved, why = frame.ask_human(policy.name, call, verdict.reason)
     if not approved:
-        scope.record(policy.name, call, "rejected", why or verdict.reason, by=reviewer)
+        frame.record(policy.name, call, "rejected", why or verdict.reason, by=reviewer)
         raise refused(
             f"{reviewer} rejected {_what(call)} (asked by policy {policy.name!r}): "
             f"{why or 'no reason given'}"
         )
-    scope.record(policy.name, call, "approved", verdict.reason, by=reviewer)
-    scope.tally(policy.approved(call, reviewer))
+    frame.record(policy.name, call, "approved", verdict.reason, by=reviewer)
+    frame.tally(policy.approved(call, reviewer))
     return call.value
 
 

@@ -22,9 +22,9 @@ from framework.engine.nodes.team_node import TeamNode
 from framework.engine.records import Task, WorkerResult
 from framework.errors import PolicyDenied
 from framework.policy.chain import PolicyChain
+from framework.policy.frame import GOVERNING, Listener, PolicyFrame
 from framework.policy.hooks import Policy
 from framework.policy.records import Principal, UsageRecord, recorded_usage
-from framework.policy.scope import GOVERNING, Listener, PolicyScope
 from framework.review.points import review_path
 
 __all__ = ["PRINCIPAL_KEY", "PolicyMiddleware", "inherit_policies"]
@@ -63,50 +63,50 @@ class PolicyMiddleware:
 
     def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
         """Govern a sync node execution."""
-        scope, outermost = self._scope(call)
-        if scope.chain.redacts_traces:  # the widest chain redacts spans
-            call.context.trace_filters[:] = [scope.for_trace]
-        token = GOVERNING.set(scope)
+        frame, outermost = self._frame(call)
+        if frame.chain.redacts_traces:  # the widest chain redacts spans
+            call.context.trace_filters[:] = [frame.for_trace]
+        token = GOVERNING.set(frame)
         try:
             if self.chain.decides("before_node"):
-                self.chain.run(scope.call("before_node", call.node, call.input), scope)
-            update = self._after(proceed(), call, scope)
+                self.chain.run(frame.call("before_node", call.node, call.input), frame)
+            update = self._after(proceed(), call, frame)
         except PolicyDenied as denied:
             update = _refused(call, denied)
         finally:
             GOVERNING.reset(token)
-        return _with_records(update, call, scope) if outermost else update
+        return _with_records(update, call, frame) if outermost else update
 
     async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
         """Govern an async node execution."""
-        scope, outermost = self._scope(call)
-        if scope.chain.redacts_traces:  # the widest chain redacts spans
-            call.context.trace_filters[:] = [scope.for_trace]
-        token = GOVERNING.set(scope)  # no context manager: an async fan-out keeps one per task
+        frame, outermost = self._frame(call)
+        if frame.chain.redacts_traces:  # the widest chain redacts spans
+            call.context.trace_filters[:] = [frame.for_trace]
+        token = GOVERNING.set(frame)  # no context manager: an async fan-out keeps one per task
         try:
             if self.chain.decides("before_node"):  # no local: it would live as long as the node
-                await self.chain.arun(scope.call("before_node", call.node, call.input), scope)
-            update = self._after(await proceed(), call, scope)
+                await self.chain.arun(frame.call("before_node", call.node, call.input), frame)
+            update = self._after(await proceed(), call, frame)
         except PolicyDenied as denied:
             update = _refused(call, denied)
         finally:
             GOVERNING.reset(token)
-        return _with_records(update, call, scope) if outermost else update
+        return _with_records(update, call, frame) if outermost else update
 
-    def _after(self, update: Any, call: NodeCall, scope: PolicyScope) -> Any:
+    def _after(self, update: Any, call: NodeCall, frame: PolicyFrame) -> Any:
         if self.chain.decides("after_node"):
-            after = scope.call("after_node", call.node, update, request=call.input)
-            update = self.chain.run(after, scope)
+            after = frame.call("after_node", call.node, update, request=call.input)
+            update = self.chain.run(after, frame)
         answered = isinstance(update, Mapping) and isinstance(update.get("final_answer"), str)
         if answered and self.chain.decides("answer"):
-            answer = scope.call("answer", "answer", update["final_answer"])
-            written = self.chain.run(answer, scope)
+            answer = frame.call("answer", "answer", update["final_answer"])
+            written = self.chain.run(answer, frame)
             if written is not update["final_answer"]:
                 update = {**update, "final_answer": written}
         return update
 
-    def _scope(self, call: NodeCall) -> tuple[PolicyScope, bool]:
-        """The active scope of this execution, and whether this middleware is its outermost
+    def _frame(self, call: NodeCall) -> tuple[PolicyFrame, bool]:
+        """The active frame of this execution, and whether this middleware is its outermost
         policy middleware (which writes the records into the update)."""
         outer = GOVERNING.get()
         if outer is not None and outer.context is call.context:
@@ -114,14 +114,14 @@ class PolicyMiddleware:
         configurable = call.config.get("configurable") or {}
         principal = configurable.get(PRINCIPAL_KEY)
         self._restore(call)
-        scope = PolicyScope(
+        frame = PolicyFrame(
             chain=self.chain,
             principal=principal if isinstance(principal, Principal) else self.principal,
             context=call.context,
             task_id=_task_id(call.input),
             listeners=self.listeners,
         )
-        return scope, True
+        return frame, True
 
     def _restore(self, call: NodeCall) -> None:
         """Hand a thread's recorded usage to the policies, once per thread and process, from
@@ -160,29 +160,29 @@ def _task_id(value: Any) -> str | None:
     return task.id if isinstance(task, Task) else None
 
 
-def _with_records(update: Any, call: NodeCall, scope: PolicyScope) -> Any:
+def _with_records(update: Any, call: NodeCall, frame: PolicyFrame) -> Any:
     """The node's update with the audit entries, usage and review entries of its execution."""
-    if not (scope.entries or scope.usage or scope.reviews):
+    if not (frame.entries or frame.usage or frame.reviews):
         return update
     if update is None:
         update = {}
     if not isinstance(update, Mapping):
         return update  # a Command or a list of them: the trail is in the events and spans
     added: dict[str, Any] = {}
-    if scope.entries:
-        added["policy_audit"] = [*update.get("policy_audit", []), *scope.entries]
-    if scope.reviews:
-        added["audit"] = [*update.get("audit", []), *scope.reviews]
-    if scope.usage:
+    if frame.entries:
+        added["policy_audit"] = [*update.get("policy_audit", []), *frame.entries]
+    if frame.reviews:
+        added["audit"] = [*update.get("audit", []), *frame.reviews]
+    if frame.usage:
         execution = (call.config.get("configurable") or {}).get("checkpoint_ns") or call.node
         record = UsageRecord.model_construct(  # trusted values: no validation on the hot path
             team=call.team,
             path=review_path(call.context),
-            task_id=scope.task_id,
+            task_id=frame.task_id,
             within=list(call.context.within()),
-            counts=dict(scope.usage),
+            counts=dict(frame.usage),
         )
-        carried = _carried(update, scope.task_id, execution, record)
+        carried = _carried(update, frame.task_id, execution, record)
         if carried is not None:
             added["worker_results"] = carried
         else:

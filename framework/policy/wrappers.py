@@ -1,6 +1,6 @@
 """Governed models, tools and memory writes: the chain of the active node decides about them.
 
-Outside a governed node (no :class:`~framework.policy.scope.PolicyScope` scope) each passes through
+Outside a governed node (no :class:`~framework.policy.frame.PolicyFrame`) each passes through
 unchanged, so wrapping costs one context-variable read.
 """
 
@@ -28,8 +28,8 @@ from pydantic import BaseModel, PrivateAttr
 from framework.errors import PolicyDenied
 from framework.models.chat import ProviderChatModel
 from framework.models.specs import OUTPUT_LIMIT
+from framework.policy.frame import PolicyFrame, current_frame
 from framework.policy.hooks import Call
-from framework.policy.scope import PolicyScope, current_scope
 from framework.policy.usage import (
     ReportedUsage,
     input_bound,
@@ -74,10 +74,10 @@ def _as_messages(value: LanguageModelInput) -> list[BaseMessage]:
 
 
 class _ModelGuard:
-    """The hooks around one model call in ``scope``."""
+    """The hooks around one model call in ``frame``."""
 
-    def __init__(self, scope: PolicyScope, name: str) -> None:
-        self.scope = scope
+    def __init__(self, frame: PolicyFrame, name: str) -> None:
+        self.frame = frame
         self.name = name
         self.call_id = next(_CALL_IDS)
 
@@ -86,10 +86,10 @@ class _ModelGuard:
         ``input_bound``, a bound no tokenizer that spends at least a byte per token exceeds:
         the UTF-8 bytes of the messages and of what else is sent (bound tools, schemas), plus
         a few tokens per message."""
-        if not self.scope.chain.decides("before_model"):
+        if not self.frame.chain.decides("before_model"):
             return None
         usage = {"input_bound": input_bound(messages, extra)}
-        return self.scope.call(
+        return self.frame.call(
             "before_model", self.name, messages, usage=usage, call_id=self.call_id
         )
 
@@ -100,9 +100,9 @@ class _ModelGuard:
         try:
             yield
         except BaseException as error:
-            if self.scope.chain.decides("model_failed"):
-                call = self.scope.call("model_failed", self.name, error, call_id=self.call_id)
-                self.scope.chain.tell(call)
+            if self.frame.chain.decides("model_failed"):
+                call = self.frame.call("model_failed", self.name, error, call_id=self.call_id)
+                self.frame.chain.tell(call)
             raise
 
     def after_call(
@@ -113,10 +113,10 @@ class _ModelGuard:
     ) -> Call | None:
         """Count the call's usage; the after-model call (None when no policy decides there)."""
         usage = usage_of(messages, output, reported)
-        self.scope.tally(usage_counts(self.name, usage))
-        if not self.scope.chain.decides("after_model"):
+        self.frame.tally(usage_counts(self.name, usage))
+        if not self.frame.chain.decides("after_model"):
             return None
-        return self.scope.call(
+        return self.frame.call(
             "after_model",
             self.name,
             output,
@@ -126,23 +126,23 @@ class _ModelGuard:
         )
 
 
-def _limited(scope: PolicyScope, model: BaseChatModel, kwargs: dict[str, Any]) -> dict[str, Any]:
+def _limited(frame: PolicyFrame, model: BaseChatModel, kwargs: dict[str, Any]) -> dict[str, Any]:
     """``kwargs`` with the policies' output limit, for a model that passes it on to its
     provider (a :class:`~framework.models.chat.ProviderChatModel`); others get it unchanged."""
-    limit = scope.chain.output_limit
+    limit = frame.chain.output_limit
     if limit is None or not isinstance(model, ProviderChatModel):
         return kwargs
     return {**kwargs, OUTPUT_LIMIT: limit}
 
 
-def _run(scope: PolicyScope, call: Call | None, value: Any) -> Any:
+def _run(frame: PolicyFrame, call: Call | None, value: Any) -> Any:
     """What ``call`` goes on with after the chain; ``value`` when no policy decides."""
-    return value if call is None else scope.chain.run(call, scope)
+    return value if call is None else frame.chain.run(call, frame)
 
 
-async def _arun(scope: PolicyScope, call: Call | None, value: Any) -> Any:
+async def _arun(frame: PolicyFrame, call: Call | None, value: Any) -> Any:
     """Async form of :func:`_run`."""
-    return value if call is None else await scope.chain.arun(call, scope)
+    return value if call is None else await frame.chain.arun(call, frame)
 
 
 class GovernedChatModel(BaseChatModel):
@@ -176,16 +176,16 @@ class GovernedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        scope = current_scope()
-        if scope is None:
+        frame = current_frame()
+        if frame is None:
             return self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
-        guard = _ModelGuard(scope, self.name_for_policies)
-        sent = _run(scope, guard.before(messages, kwargs), messages)
-        kwargs = _limited(scope, self.inner, kwargs)
+        guard = _ModelGuard(frame, self.name_for_policies)
+        sent = _run(frame, guard.before(messages, kwargs), messages)
+        kwargs = _limited(frame, self.inner, kwargs)
         with guard.failing():
             result = self.inner._generate(sent, stop=stop, run_manager=run_manager, **kwargs)
         message, usage = _first(result), _usage(sent, result)
-        after = _run(scope, guard.after_call(sent, message, usage), message)
+        after = _run(frame, guard.after_call(sent, message, usage), message)
         return _replaced(result, after, usage)
 
     async def _agenerate(
@@ -195,17 +195,17 @@ class GovernedChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        scope = current_scope()
+        frame = current_frame()
         inner = self.inner
-        if scope is None:
+        if frame is None:
             return await inner._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
-        guard = _ModelGuard(scope, self.name_for_policies)
-        sent = await _arun(scope, guard.before(messages, kwargs), messages)
-        kwargs = _limited(scope, inner, kwargs)
+        guard = _ModelGuard(frame, self.name_for_policies)
+        sent = await _arun(frame, guard.before(messages, kwargs), messages)
+        kwargs = _limited(frame, inner, kwargs)
         with guard.failing():
             result = await inner._agenerate(sent, stop=stop, run_manager=run_manager, **kwargs)
         message, usage = _first(result), _usage(sent, result)
-        after = await _arun(scope, guard.after_call(sent, message, usage), message)
+        after = await _arun(frame, guard.after_call(sent, message, usage), message)
         return _replaced(result, after, usage)
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[LanguageModelInput, Any]:
@@ -258,33 +258,33 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """Call the derived runnable inside the model hooks."""
-        scope = current_scope()
-        if scope is None:
+        frame = current_frame()
+        if frame is None:
             return self.inner.invoke(input, config, **kwargs)
-        guard = _ModelGuard(scope, self.model_name)
+        guard = _ModelGuard(frame, self.model_name)
         messages = _as_messages(input)
-        sent = _run(scope, guard.before(messages, self.sent_along), messages)
-        kwargs = _limited(scope, self.model, kwargs)
+        sent = _run(frame, guard.before(messages, self.sent_along), messages)
+        kwargs = _limited(frame, self.model, kwargs)
         reported = ReportedUsage()
         with guard.failing():
             output = self.inner.invoke(sent, observed_by(config, reported), **kwargs)
-        return _run(scope, guard.after_call(sent, output, reported.counted), output)
+        return _run(frame, guard.after_call(sent, output, reported.counted), output)
 
     async def ainvoke(
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """Async form of :meth:`invoke`."""
-        scope = current_scope()
-        if scope is None:
+        frame = current_frame()
+        if frame is None:
             return await self.inner.ainvoke(input, config, **kwargs)
-        guard = _ModelGuard(scope, self.model_name)
+        guard = _ModelGuard(frame, self.model_name)
         messages = _as_messages(input)
-        sent = await _arun(scope, guard.before(messages, self.sent_along), messages)
-        kwargs = _limited(scope, self.model, kwargs)
+        sent = await _arun(frame, guard.before(messages, self.sent_along), messages)
+        kwargs = _limited(frame, self.model, kwargs)
         reported = ReportedUsage()
         with guard.failing():
             output = await self.inner.ainvoke(sent, observed_by(config, reported), **kwargs)
-        return await _arun(scope, guard.after_call(sent, output, reported.counted), output)
+        return await _arun(frame, guard.after_call(sent, output, reported.counted), output)
 
 
 class GovernedTool(BaseTool):
@@ -418,7 +418,7 @@ def governed(item: BaseChatModel | BaseTool) -> BaseChatModel | BaseTool:
 def tool_scopes(tool: BaseTool) -> frozenset[str]:
     """The scopes a tool declares it needs: ``metadata={"scopes": [...]}``."""
     declared = tool.metadata.get("scopes") if tool.metadata else None
-    return frozenset(str(scope) for scope in declared) if declared else _NO_SCOPES
+    return frozenset(str(frame) for frame in declared) if declared else _NO_SCOPES
 
 
 def tool_aliases(tool: BaseTool) -> tuple[str, ...]:
@@ -435,12 +435,12 @@ def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, in
     Raises:
         PolicyDenied: A policy denied the call, or a human rejected it.
     """
-    scope = current_scope()
-    if scope is None:
+    frame = current_frame()
+    if frame is None:
         return args, 0
     call_id = next(_CALL_IDS)
-    if scope.chain.decides("before_tool"):
-        call = scope.call(
+    if frame.chain.decides("before_tool"):
+        call = frame.call(
             "before_tool",
             tool.name,
             args,
@@ -448,8 +448,8 @@ def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, in
             aliases=tool_aliases(tool),
             call_id=call_id,
         )
-        args = scope.chain.run(call, scope)  # a refused call is not counted as made
-    scope.tally({"tool_calls": 1, f"tool_calls@{tool.name}": 1})
+        args = frame.chain.run(call, frame)  # a refused call is not counted as made
+    frame.tally({"tool_calls": 1, f"tool_calls@{tool.name}": 1})
     return args, call_id
 
 
@@ -465,13 +465,13 @@ def governed_tool_output(
     ``usage`` is what the tool reported it used itself (a remote agent's model calls and
     tokens): counted in this execution's usage and shown to the policies (a budget charges
     it), once per call."""
-    scope = current_scope()
-    if scope is None:
+    frame = current_frame()
+    if frame is None:
         return output
-    scope.tally(usage)
-    if not scope.chain.decides("after_tool"):
+    frame.tally(usage)
+    if not frame.chain.decides("after_tool"):
         return output
-    call = scope.call(
+    call = frame.call(
         "after_tool",
         tool.name,
         output,
@@ -481,17 +481,17 @@ def governed_tool_output(
         call_id=call_id,
         usage=usage or {},
     )
-    return str(scope.chain.run(call, scope))
+    return str(frame.chain.run(call, frame))
 
 
 def governed_memory_write(namespace: str, item: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """An item (``text`` and ``metadata``) as the active policies let it be written to
     ``namespace``; None when one refused it (the refusal is in the audit trail)."""
-    scope = current_scope()
-    if scope is None or not scope.chain.decides("memory_write"):
+    frame = current_frame()
+    if frame is None or not frame.chain.decides("memory_write"):
         return item
     try:
-        written = scope.chain.run(scope.call("memory_write", namespace, item), scope)
+        written = frame.chain.run(frame.call("memory_write", namespace, item), frame)
     except PolicyDenied:
         return None
     return written if isinstance(written, Mapping) else None

@@ -10,8 +10,8 @@ if TYPE_CHECKING:
     from framework.retention.pruning import *
     from framework.retention.purge import ERASER_GROUP as ERASER_GROUP
     from framework.retention.purge import SCOPE_KINDS as SCOPE_KINDS
+    from framework.retention.purge import DataScope as DataScope
     from framework.retention.purge import PurgeReport as PurgeReport
-    from framework.retention.purge import Scope as Scope
     from framework.retention.rules import *
 
 __getattr__, __dir__ = lazy_exports(__name__)

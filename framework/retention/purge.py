@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from framework.memory.store import SemanticStore
     from framework.persistence.saver import CadreSaver
 
-__all__ = ["ERASER_GROUP", "SCOPE_KINDS", "PurgeReport", "Scope", "purge"]
+__all__ = ["ERASER_GROUP", "SCOPE_KINDS", "DataScope", "PurgeReport", "purge"]
 
 ERASER_GROUP = "cadre.erasers"
 """Other packages' erasers of thread records (telemetry's traces):
@@ -53,14 +53,14 @@ Eraser = Callable[[DataHome, Collection[str]], dict[str, int]]
 
 
 @dataclass(frozen=True)
-class Scope:
+class DataScope:
     """Whose data to erase: ``KIND:NAME``."""
 
     kind: str
     name: str
 
     @classmethod
-    def parse(cls, text: str) -> Scope:
+    def parse(cls, text: str) -> DataScope:
         """The scope ``text`` names.
 
         Raises:
@@ -105,7 +105,7 @@ class PurgeReport:
     """The scope was purged before and nothing of it is left (the tombstone is that one)."""
 
 
-def purge(home: DataHome, scope: Scope, *, requested_by: str) -> PurgeReport:
+def purge(home: DataHome, scope: DataScope, *, requested_by: str) -> PurgeReport:
     """Erase ``scope`` from ``home`` (see the module's description).
 
     Raises:
@@ -150,7 +150,7 @@ def purge(home: DataHome, scope: Scope, *, requested_by: str) -> PurgeReport:
 
 
 def _owned_threads(
-    saver: CadreSaver | None, scope: Scope
+    saver: CadreSaver | None, scope: DataScope
 ) -> tuple[dict[str, int], set[str], list[str]]:
     """The scope's threads with their checkpoint counts, the names of the corpus folders only
     they indexed, and the threads that cannot be read."""

@@ -15,7 +15,7 @@ Ages are a number and a unit: ``m`` minutes, ``h`` hours, ``d`` days, ``w`` week
 ``forever``. A kind a scope leaves out follows the default; one the default leaves out is kept
 forever. Memory rules cover memory items, not the corpus index (it follows its
 files when a run indexes them again). A scope owns threads and namespaces as
-:class:`~framework.retention.purge.Scope` says.
+:class:`~framework.retention.purge.DataScope` says.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from framework.errors import ConfigError, CryptoError, ReviewError
 from framework.memory.corpus import CORPUS_NAMESPACE
 from framework.retention._rows import thread_rows
 from framework.retention.pruning import statuses_of
-from framework.retention.purge import Scope
+from framework.retention.purge import DataScope
 from framework.runs.stores import home_cipher, home_store, open_checkpointer
 from framework.runs.threads import thread_spec
 
@@ -101,9 +101,11 @@ class RetentionRules(BaseModel):
     default: Ages = Ages()
     scopes: dict[str, Ages] = {}
 
-    def scope_rules(self) -> list[tuple[Scope, Ages]]:
+    def scope_rules(self) -> list[tuple[DataScope, Ages]]:
         """The scopes with their ages (what they leave out from the default), in file order."""
-        return [(Scope.parse(name), self._over_default(ages)) for name, ages in self.scopes.items()]
+        return [
+            (DataScope.parse(name), self._over_default(ages)) for name, ages in self.scopes.items()
+        ]
 
     def _over_default(self, ages: Ages) -> Ages:
         return Ages.model_construct(

@@ -40,7 +40,7 @@ __all__ = [
     "ROLES_FOLDER",
     "PromptRegistry",
     "RolePrompt",
-    "packaged_roles",
+    "packaged_prompts",
 ]
 
 ROLES_ENTRY_POINT_GROUP = "cadre.roles"
@@ -120,7 +120,7 @@ def _checked_text(name: str, text: str) -> str:
     return stripped
 
 
-def packaged_roles() -> dict[str, str]:
+def packaged_prompts() -> dict[str, str]:
     """Role name -> entry point value (``module:ATTRIBUTE``) of the installed packaged defaults."""
     return {point.name: point.value for point in entry_points(group=ROLES_ENTRY_POINT_GROUP)}
 
@@ -309,7 +309,7 @@ class PromptRegistry:
         return RolePrompt(name, version, text)
 
     def _packaged(self) -> list[str]:
-        return list(packaged_roles() if self._defaults is None else self._defaults)
+        return list(packaged_prompts() if self._defaults is None else self._defaults)
 
     def _default(self, name: str) -> str | None:
         if self._defaults is None:

@@ -1,7 +1,7 @@
 """The policies in force where code runs: set for each node execution, read by governed models,
 tools and memory writes.
 
-A context variable carries the :class:`PolicyScope` scope of the node being executed, so a model or
+A context variable carries the :class:`PolicyFrame` of the node being executed, so a model or
 tool called from any node (cadre's roles or a platform team's own nodes), and from the threads
 and tasks that node starts, is governed by the same chain and audited in the same node's update.
 """
@@ -23,10 +23,10 @@ from framework.review import call_summary, decision_entry, input_summary
 from framework.review.points import ask, review_fields, review_path
 from framework.review.records import AuditEntry, PolicyReview
 
-__all__ = ["GOVERNING", "PolicyScope", "current_scope"]
+__all__ = ["GOVERNING", "PolicyFrame", "current_frame"]
 
 _RECORDS = threading.Lock()
-"""Guards every scope's entries, usage and reviews (held for a few appends at a time: one lock
+"""Guards every frame's entries, usage and reviews (held for a few appends at a time: one lock
 for all is cheaper than one per node execution)."""
 
 Listener = Callable[[PolicyEntry], None]
@@ -34,7 +34,7 @@ Listener = Callable[[PolicyEntry], None]
 
 
 @dataclass(slots=True, kw_only=True)
-class PolicyScope:
+class PolicyFrame:
     """The policies governing one node execution, and what they decided in it.
 
     Attributes:
@@ -129,15 +129,15 @@ class PolicyScope:
         return decision.reviewer, decision.kind == "approve", decision.reason
 
     def for_trace(self, text: str) -> str:
-        """``text`` as this scope's policies let it into a span."""
+        """``text`` as this frame's policies let it into a span."""
         for policy in self.chain.policies:
             text = policy.for_trace(text, self.principal)
         return text
 
-    def extended(self, chain: PolicyChain) -> PolicyScope:
-        """This scope with ``chain``'s policies added after its own (a subteam's), sharing
+    def extended(self, chain: PolicyChain) -> PolicyFrame:
+        """This frame with ``chain``'s policies added after its own (a subteam's), sharing
         the audit and usage of the execution."""
-        wider = PolicyScope(
+        wider = PolicyFrame(
             chain=self.chain + chain,
             principal=self.principal,
             context=self.context,
@@ -166,17 +166,17 @@ def _entry(policy: str, call: Call, action: Any, reason: str, by: str = "policy"
     )
 
 
-GOVERNING: ContextVar[PolicyScope | None] = ContextVar("cadre_policy", default=None)
+GOVERNING: ContextVar[PolicyFrame | None] = ContextVar("cadre_policy", default=None)
 """The policies governing the code that runs now (None: ungoverned)."""
 
 
-def current_scope() -> PolicyScope | None:
-    """The :class:`PolicyScope` scope of the node executing now, if it is governed."""
+def current_frame() -> PolicyFrame | None:
+    """The :class:`PolicyFrame` of the node executing now, if it is governed."""
     return GOVERNING.get()
 
 
 def traced(text: str) -> str:
     """``text`` as the active policies let it into a span (content capture); unchanged
     outside a governed node."""
-    scope = GOVERNING.get()
-    return text if scope is None else scope.for_trace(text)
+    frame = GOVERNING.get()
+    return text if frame is None else frame.for_trace(text)

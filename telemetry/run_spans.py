@@ -39,9 +39,9 @@ from telemetry.spans import (
     team_span_name,
 )
 
-__all__ = ["CURRENT_SCOPE", "RunScope"]
+__all__ = ["CURRENT_RUN_SPANS", "RunSpans"]
 
-CURRENT_SCOPE: ContextVar[RunScope | None] = ContextVar("cadre_run_scope", default=None)
+CURRENT_RUN_SPANS: ContextVar[RunSpans | None] = ContextVar("cadre_run_scope", default=None)
 
 
 @dataclass
@@ -65,7 +65,7 @@ def _remote(trace_id: int, span_id: int) -> SpanContext:
     )
 
 
-class RunScope:
+class RunSpans:
     """The spans of one run part; node spans find their parents here."""
 
     def __init__(
@@ -209,5 +209,5 @@ class RunScope:
         self.span.end()
 
     def attach(self) -> Any:
-        """Make this scope current for the nodes of the run (returns the reset token)."""
-        return CURRENT_SCOPE.set(self)
+        """Make these spans current for the nodes of the run (returns the reset token)."""
+        return CURRENT_RUN_SPANS.set(self)
