@@ -5,7 +5,9 @@ the provider's model on first use (or at once, to refuse missing credentials bef
 starts), so a command that only reads a thread never constructs a model. Every call through it,
 and through the runnables its ``bind_tools`` and ``with_structured_output`` return, turns the
 provider SDK's connection, authentication, rate-limit and timeout failures into one-line
-:class:`ProviderError`\\ s that name the provider (or the server) and what to do.
+:class:`ProviderError`\\ s that name the provider (or the server) and what to do, and goes
+through the model gateway (:mod:`framework.models.gateway`): bounded in time, retried in one
+place, the SDK's own retries off.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import BaseMessage
@@ -23,6 +26,13 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import PrivateAttr
 
 from framework.errors import CadreError, ModelError, TransientError
+from framework.models.gateway import (
+    DEFAULT_LIMITS,
+    CallLimits,
+    Gateway,
+    ProviderLimiter,
+    limiter_for,
+)
 from framework.models.specs import (
     COMPATIBLE,
     OUTPUT_LIMIT,
@@ -107,6 +117,22 @@ _COMPATIBLE_FIXES: dict[str, str] = {
 """What to do, for an OpenAI-compatible server, where it differs from a provider's."""
 
 
+_CONTEXT_LENGTH = ("context_length_exceeded", "context length", "context window", "too many tokens")
+"""What a provider's refusal says when the input does not fit the model's window."""
+
+
+def _too_long(error: BaseException, spec: ModelSpec) -> ProviderError | None:
+    """The error for an input longer than the model's context window, if ``error`` is one."""
+    said = " ".join(str(error).split())
+    if _status(error) not in (400, 413) or not any(w in said.lower() for w in _CONTEXT_LENGTH):
+        return None
+    return ProviderError(
+        f"{spec.label} refused an input longer than its context window ({said[:200]}): send "
+        "less (a smaller corpus or fewer passages per task, a shorter question or prompt), or "
+        "pick a model with a longer context window"
+    )
+
+
 def _fix(happened: str, fix: str, spec: ModelSpec) -> str:
     if spec.provider != COMPATIBLE or happened not in _COMPATIBLE_FIXES:
         return fix
@@ -131,6 +157,9 @@ def provider_error(error: BaseException, spec: ModelSpec) -> ProviderError | Non
             f"{spec.label} has no answer for a request: {' '.join(str(error).split())[:300]}; "
             "add a step for it to the file (see docs/models.md)"
         )
+    too_long = _too_long(error, spec)
+    if too_long is not None:
+        return too_long
     names = [cls.__name__ for cls in type(error).__mro__]
     status = _status(error)
     for parts, statuses, happened, fix, transient in _KINDS:
@@ -152,16 +181,26 @@ class ProviderChatModel(BaseChatModel):
         spec: The model as ``provider:name``.
         build_now: Build the provider's model at once (refusing a missing package or missing
             credentials with a ConfigError before anything runs).
+        limits: How long its calls may take and how often they are tried.
     """
 
     spec: str
     _parsed: ModelSpec = PrivateAttr()
     _model: BaseChatModel | None = PrivateAttr(default=None)
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+    _gateway: Gateway = PrivateAttr()
 
-    def __init__(self, spec: str, *, build_now: bool = False) -> None:
+    def __init__(
+        self, spec: str, *, build_now: bool = False, limits: CallLimits = DEFAULT_LIMITS
+    ) -> None:
         super().__init__(spec=spec)
         self._parsed = parse_model_spec(spec)
+        where = f"{self._parsed.provider}@{self._parsed.base_url or ''}"
+        self._gateway = Gateway(
+            limiter=limiter_for(where),
+            limits=limits,
+            transient=lambda error: isinstance(error, ProviderUnavailableError),
+        )
         if build_now:
             self.built()
 
@@ -174,8 +213,18 @@ class ProviderChatModel(BaseChatModel):
         """The provider's model, constructed once (ConfigError when it cannot be)."""
         with self._lock:
             if self._model is None:
-                self._model = resolve_model(self._parsed)
+                self._model = resolve_model(self._parsed, **_sdk_limits(self._parsed, self.limits))
             return self._model
+
+    @property
+    def limits(self) -> CallLimits:
+        """How long its calls may take and how often they are tried."""
+        return self._gateway.limits
+
+    @property
+    def limiter(self) -> ProviderLimiter:
+        """The limiter of its provider, shared by every call of this process to it."""
+        return self._gateway.limiter
 
     @property
     def _llm_type(self) -> str:
@@ -216,8 +265,12 @@ class ProviderChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         kwargs = self.provider_kwargs(kwargs)
-        with self._translated():
-            return self.built()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+        def attempt() -> ChatResult:
+            with self._translated():
+                return self.built()._generate(messages, stop, run_manager, **kwargs)
+
+        return self._gateway.call(attempt)
 
     async def _agenerate(
         self,
@@ -227,9 +280,12 @@ class ProviderChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         kwargs = self.provider_kwargs(kwargs)
-        with self._translated():
-            model = self.built()
-            return await model._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+        async def attempt() -> ChatResult:
+            with self._translated():
+                return await self.built()._agenerate(messages, stop, run_manager, **kwargs)
+
+        return await self._gateway.acall(attempt)
 
     def bind_tools(
         self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any
@@ -269,13 +325,32 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
     ) -> Any:
         """Call the derived runnable."""
         kwargs = self._owner.provider_kwargs(kwargs)
-        with self._owner._translated():
-            return self._target().invoke(input, config, **kwargs)
+
+        def attempt() -> Any:
+            with self._owner._translated():
+                return self._target().invoke(input, config, **kwargs)
+
+        return self._owner._gateway.call(attempt)
 
     async def ainvoke(
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """Call the derived runnable (async)."""
         kwargs = self._owner.provider_kwargs(kwargs)
-        with self._owner._translated():
-            return await self._target().ainvoke(input, config, **kwargs)
+
+        async def attempt() -> Any:
+            with self._owner._translated():
+                return await self._target().ainvoke(input, config, **kwargs)
+
+        return await self._owner._gateway.acall(attempt)
+
+
+def _sdk_limits(spec: ModelSpec, limits: CallLimits) -> dict[str, Any]:
+    """The SDK arguments that turn its own retries off and bound its requests in time, for the
+    providers whose SDK takes them (OpenAI and OpenAI-compatible servers, Anthropic)."""
+    if spec.provider in ("openai", COMPATIBLE):
+        timeout = httpx.Timeout(limits.idle_s, connect=limits.connect_s)
+        return {"max_retries": 0, "timeout": timeout}
+    if spec.provider == "anthropic":
+        return {"max_retries": 0, "timeout": limits.idle_s}
+    return {}

@@ -1,0 +1,186 @@
+"""The model gateway against a provider on loopback that misbehaves as real ones do: the SDK's
+own retries are off, transient failures are retried in one place (``Retry-After`` honoured and
+shared by every call to the provider), a stalled provider is given up on, and what is not
+transient is tried once with its own fix."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from framework.errors import TransientError
+from framework.models.chat import ProviderChatModel, ProviderError
+from framework.models.gateway import CallLimits, ProviderGaveUpError, retry_after_s
+from tests.openai_server import OpenAIServer, Reply, openai_server
+from tests.test_openai_provider import completion
+
+QUICK = CallLimits(connect_s=2.0, idle_s=1.0, attempts=3, backoff_s=0.05, backoff_cap_s=0.1)
+
+
+def _error(status: int, message: str, code: str = "test") -> Reply:
+    return Reply(status, {"error": {"message": message, "type": code, "code": code}})
+
+
+def _model(server: OpenAIServer, limits: CallLimits = QUICK) -> ProviderChatModel:
+    # a new address per test: each has its own provider limiter
+    return ProviderChatModel(f"openai-compatible:m@{server.base_url}", limits=limits)
+
+
+@pytest.fixture
+def flaky() -> Iterator[OpenAIServer]:
+    """Two 503s, then an answer."""
+    answers = itertools.chain([_error(503, "overloaded"), _error(503, "overloaded")], _ok())
+    with openai_server(lambda body: next(answers)) as server:
+        yield server
+
+
+def _until_held(model: ProviderChatModel) -> None:
+    """Wait until a 429's Retry-After holds the model's provider back."""
+    deadline = time.monotonic() + 10
+    while model.limiter.wait_s() == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert model.limiter.wait_s() > 0
+
+
+def _ok() -> Iterator[dict[str, Any]]:
+    while True:
+        yield completion("fine")
+
+
+def test_transient_failures_are_retried_once_each_by_the_gateway_not_by_the_sdk(
+    flaky: OpenAIServer,
+) -> None:
+    assert _model(flaky).invoke("hello").content == "fine"
+    assert len(flaky.requests) == 3  # two failures and the answer: no SDK retry besides
+
+
+async def test_the_async_path_is_retried_the_same_way(flaky: OpenAIServer) -> None:
+    answer = await _model(flaky).ainvoke("hello")
+    assert answer.content == "fine"
+    assert len(flaky.requests) == 3
+
+
+def test_a_provider_failing_every_attempt_gives_up_naming_it_and_how_often_it_tried() -> None:
+    with openai_server(lambda body: _error(502, "bad gateway")) as server:
+        with pytest.raises(ProviderGaveUpError) as raised:
+            _model(server).invoke("hello")
+        assert len(server.requests) == QUICK.attempts
+    line = str(raised.value)
+    assert line.startswith(f"the openai-compatible chat model 'm' at {server.base_url} could not")
+    assert line.endswith(")") and "(gave up after 3 attempts over" in line
+    assert "\n" not in line
+    assert not isinstance(raised.value, TransientError)  # a worker's retry does not multiply it
+
+
+def test_retry_after_is_honoured_and_holds_back_every_call_to_the_provider() -> None:
+    first = threading.Event()
+    lock = threading.Lock()
+    seen: list[str] = []
+
+    def respond(body: dict[str, Any]) -> dict[str, Any] | Reply:
+        with lock:
+            seen.append(body["messages"][-1]["content"])
+            if len(seen) == 1:
+                first.set()
+                return Reply(
+                    429,
+                    {"error": {"message": "slow down", "type": "rate_limit", "code": None}},
+                    {"Retry-After": "1"},
+                )
+        return completion("fine")
+
+    with openai_server(respond) as server:
+        model = _model(server)
+        answers: list[Any] = []
+        one = threading.Thread(target=lambda: answers.append(model.invoke("one")))
+        one.start()
+        assert first.wait(10)
+        _until_held(model)
+        answers.append(model.invoke("two"))  # sent after the 429: waits for the same hold
+        one.join(30)
+        arrivals = list(server.arrivals)
+    assert [a.content for a in answers] == ["fine", "fine"]
+    assert len(arrivals) == 3
+    assert min(arrivals[1:]) - arrivals[0] >= 0.95  # nobody went before the Retry-After passed
+
+
+def test_a_stalled_provider_is_given_up_on_after_its_idle_limit() -> None:
+    limits = CallLimits(connect_s=2.0, idle_s=0.3, attempts=2, backoff_s=0.01)
+    with openai_server(lambda body: Reply(200, completion("late"), stall_s=2.0)) as server:
+        with pytest.raises(ProviderGaveUpError, match="timed out") as raised:
+            _model(server, limits).invoke("hello")
+        assert len(server.requests) == 2
+    assert "(gave up after 2 attempts over" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        (
+            _error(
+                400, "This model's maximum context length is 8192 tokens", "context_length_exceeded"
+            ),
+            "longer than its context window",
+        ),
+        (_error(401, "bad key", "invalid_api_key"), "refused the credentials"),
+        (_error(404, "no such model", "model_not_found"), "does not know the model"),
+    ],
+)
+def test_what_is_not_transient_is_tried_once_with_its_own_fix(reply: Reply, said: str) -> None:
+    with openai_server(lambda body: reply) as server:
+        with pytest.raises(ProviderError, match=said) as raised:
+            _model(server).invoke("hello")
+        assert len(server.requests) == 1
+    assert "structured output" not in str(raised.value)  # not the advice for another failure
+
+
+def test_retry_after_is_read_in_seconds_or_milliseconds_and_a_date_is_left_to_backoff() -> None:
+    class Answer:
+        def __init__(self, headers: dict[str, str]) -> None:
+            self.headers = headers
+
+    class FailedError(Exception):
+        def __init__(self, headers: dict[str, str]) -> None:
+            super().__init__("failed")
+            self.response = Answer(headers)
+
+    assert retry_after_s(FailedError({"retry-after": "2"})) == 2.0
+    assert retry_after_s(FailedError({"retry-after-ms": "250", "retry-after": "9"})) == 0.25
+    assert retry_after_s(FailedError({"retry-after": "Wed, 21 Oct 2026 07:28:00 GMT"})) is None
+    wrapped = ProviderError("translated")
+    wrapped.__cause__ = FailedError({"retry-after": "3"})
+    assert retry_after_s(wrapped) == 3.0
+
+
+def test_backoff_is_full_jitter_under_its_cap() -> None:
+    limits = CallLimits(backoff_s=1.0, backoff_cap_s=4.0)
+    assert all(0 <= limits.backoff(n) <= min(4.0, 2 ** (n - 1)) for n in range(1, 10))
+
+
+def test_parallel_async_calls_share_one_hold() -> None:
+    count = itertools.count()
+
+    def respond(body: dict[str, Any]) -> dict[str, Any] | Reply:
+        if next(count) == 0:
+            return Reply(429, {"error": {"message": "slow", "type": "r"}}, {"retry-after": "1"})
+        return completion("fine")
+
+    async def three(model: ProviderChatModel) -> list[Any]:
+        first = asyncio.create_task(model.ainvoke("a"))
+        while model.limiter.wait_s() == 0:  # until the 429 has come back
+            await asyncio.sleep(0.01)
+        rest = [model.ainvoke("b"), model.ainvoke("c")]
+        return await asyncio.gather(first, *rest)
+
+    with openai_server(respond) as server:
+        answers = asyncio.run(three(_model(server)))
+        arrivals = list(server.arrivals)
+    assert [a.content for a in answers] == ["fine"] * 3
+    assert len(arrivals) == 4
+    assert min(arrivals[1:]) - arrivals[0] >= 0.95
