@@ -168,3 +168,45 @@ def test_a_hundred_parallel_workers_never_make_the_provider_bill_over_the_budget
     assert len(server.requests) < 100  # the budget did bind
     assert billed <= limit  # overshoot 0: what the provider billed stayed within the budget
     assert budget.used("t")["run/tokens"] == billed
+
+
+@pytest.mark.parametrize("bad", [-5000, 10**12, 1e300])
+def test_usage_a_provider_reports_that_cannot_be_true_is_never_counted(
+    bad: float, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def lying(body: dict[str, Any]) -> dict[str, Any]:
+        answer = _answer(body)
+        answer["usage"] = {"prompt_tokens": bad, "completion_tokens": 3, "total_tokens": bad}
+        return answer
+
+    with openai_server(lying) as httpd:
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        monkeypatch.setenv("OPENAI_BASE_URL", httpd.base_url)
+        model = governed(ProviderChatModel("openai:gpt-test"))
+
+        def body(state: State, context: NodeContext) -> dict[str, Any]:
+            assert model.invoke("how much?").text == "fine"
+            return {}
+
+        state = _run(body, Budget(run=Limits(tokens=10_000)))
+    [record] = state["usage"].values()
+    counts = record.counts
+    assert 0 < counts["input_tokens@openai:gpt-test"] < 100  # the estimate, not the report
+    assert counts["estimated_model_calls"] == 1
+    assert "reported input_tokens" in caplog.text and "is not counted" in caplog.text
+
+
+def test_usage_a_tool_reports_that_cannot_be_true_is_never_counted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from framework.policy.wrappers import governed_tool_output
+
+    def body(state: State, context: NodeContext) -> dict[str, Any]:
+        governed_tool_output(lookup, {"term": "x"}, "answer", 1, {"tool_calls": -3})
+        governed_tool_output(lookup, {"term": "y"}, "answer", 2, {"tool_calls": 2})
+        return {}
+
+    state = _run(body, Budget(run=Limits(tool_calls=2)))
+    [record] = state["usage"].values()
+    assert record.counts["tool_calls"] == 2  # the honest report only: -3 lifted no limit
+    assert "tool 'lookup' reported tool_calls = -3" in caplog.text

@@ -17,6 +17,7 @@ import pytest
 from framework.errors import TransientError
 from framework.models.chat import ProviderChatModel, ProviderError
 from framework.models.gateway import CallLimits, ProviderGaveUpError, retry_after_s
+from framework.models.usage_check import UsageReportError, checked_usage
 from tests.openai_server import OpenAIServer, Reply, openai_server
 from tests.test_openai_provider import completion
 
@@ -184,3 +185,13 @@ def test_parallel_async_calls_share_one_hold() -> None:
     assert [a.content for a in answers] == ["fine"] * 3
     assert len(arrivals) == 4
     assert min(arrivals[1:]) - arrivals[0] >= 0.95
+
+
+@pytest.mark.parametrize("value", [-1, 1.5, float("nan"), float("inf"), 10**12, True, "12", None])
+def test_a_usage_count_that_cannot_be_true_is_refused_naming_its_source(value: Any) -> None:
+    with pytest.raises(UsageReportError, match=r"^agent 'x' reported tokens = .*not counted"):
+        checked_usage({"tokens": value}, "agent 'x'")
+
+
+def test_true_usage_counts_pass_as_whole_numbers() -> None:
+    assert checked_usage({"a": 0, "b": 12.0, "c": 10_000_000}, "s") == {"a": 0, "b": 12, "c": 10**7}

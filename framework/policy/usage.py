@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -22,6 +23,8 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, Generation, LLMResult
 from langchain_core.runnables import RunnableConfig, ensure_config
+
+from framework.models.usage_check import UsageReportError, checked_usage
 
 __all__ = [
     "ESTIMATED",
@@ -35,6 +38,8 @@ __all__ = [
     "usage_of",
     "usage_totals",
 ]
+
+_log = logging.getLogger("cadre.models")
 
 ESTIMATED = "cadre_usage_estimated"
 """The ``response_metadata`` key of a message whose ``usage_metadata`` is cadre's estimate (the
@@ -76,28 +81,46 @@ def response_usage(
     """The tokens of one model call, from its ``messages`` and its response (``generations``
     and ``llm_output``): the provider's counts (every generation's ``usage_metadata``, else
     the ``token_usage`` of ``llm_output``), else an estimate of about four characters per
-    token, marked ``estimated`` (a message stamped by :func:`stamped` keeps its mark)."""
+    token, marked ``estimated`` (a message stamped by :func:`stamped` keeps its mark). Counts
+    that cannot be true (negative, not finite, absurd: :func:`checked_usage`) are not counted:
+    the call is estimated instead, and the fault logged naming the model."""
     answers = [g.message for g in generations if isinstance(g, ChatGeneration)]
     counted = [
         (answer, usage)
         for answer in answers
         if (usage := getattr(answer, "usage_metadata", None)) is not None
     ]
-    if counted:
-        usage = {
-            "input_tokens": sum(int(u.get("input_tokens", 0)) for _, u in counted),
-            "output_tokens": sum(int(u.get("output_tokens", 0)) for _, u in counted),
-        }
-        if any(answer.response_metadata.get(ESTIMATED) for answer, _ in counted):
-            usage["estimated"] = 1
-        return usage
-    token_usage = (llm_output or {}).get("token_usage") or {}
-    if token_usage:
-        return {
-            "input_tokens": int(token_usage.get("prompt_tokens", 0)),
-            "output_tokens": int(token_usage.get("completion_tokens", 0)),
-        }
+    source = _source(answers, llm_output)
+    try:
+        if counted:
+            usage = {
+                "input_tokens": sum(_count(u, "input_tokens", source) for _, u in counted),
+                "output_tokens": sum(_count(u, "output_tokens", source) for _, u in counted),
+            }
+            if any(answer.response_metadata.get(ESTIMATED) for answer, _ in counted):
+                usage["estimated"] = 1
+            return usage
+        token_usage = (llm_output or {}).get("token_usage") or {}
+        if token_usage:
+            return {
+                "input_tokens": _count(token_usage, "prompt_tokens", source),
+                "output_tokens": _count(token_usage, "completion_tokens", source),
+            }
+    except UsageReportError as fault:
+        _log.warning("%s", fault)
     return _estimate(messages, answers)
+
+
+def _count(usage: Mapping[str, Any], key: str, source: str) -> int:
+    """One count a provider reported, checked (0 when it reports none)."""
+    return checked_usage({key: usage.get(key) or 0}, source)[key]
+
+
+def _source(answers: Sequence[BaseMessage], llm_output: Mapping[str, Any] | None) -> str:
+    """How a usage fault names the model that reported it."""
+    names = [a.response_metadata.get("model_name") for a in answers]
+    name = next((n for n in names if n), None) or (llm_output or {}).get("model_name")
+    return f"the provider of model {name!r}" if name else "the model's provider"
 
 
 def usage_of(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import logging
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, overload
@@ -28,6 +29,7 @@ from pydantic import BaseModel, PrivateAttr
 from framework.errors import PolicyDenied
 from framework.models.chat import ProviderChatModel
 from framework.models.specs import OUTPUT_LIMIT
+from framework.models.usage_check import UsageReportError, checked_usage
 from framework.policy.frame import PolicyFrame, current_frame
 from framework.policy.hooks import Call
 from framework.policy.usage import (
@@ -50,6 +52,8 @@ __all__ = [
     "model_name",
     "tool_scopes",
 ]
+
+_log = logging.getLogger("cadre.models")
 
 _CALL_IDS = itertools.count(1)
 _NO_SCOPES: frozenset[str] = frozenset()
@@ -453,6 +457,15 @@ def governed_tool_args(tool: BaseTool, args: Mapping[str, Any]) -> tuple[Any, in
     return args, call_id
 
 
+def _checked_tool_usage(tool: BaseTool, usage: Mapping[str, int] | None) -> dict[str, int]:
+    """What ``tool`` reported it used, or nothing when a count cannot be true."""
+    try:
+        return checked_usage(usage or {}, f"tool {tool.name!r}")
+    except UsageReportError as fault:
+        _log.warning("%s", fault)
+        return {}
+
+
 def governed_tool_output(
     tool: BaseTool,
     args: Mapping[str, Any],
@@ -463,11 +476,13 @@ def governed_tool_output(
     """A tool's output text after the active policies (unchanged outside a governed node).
 
     ``usage`` is what the tool reported it used itself (a remote agent's model calls and
-    tokens): counted in this execution's usage and shown to the policies (a budget charges
+    tokens): checked (a count that cannot be true is not counted: the fault is logged naming
+    the tool), counted in this execution's usage and shown to the policies (a budget charges
     it), once per call."""
     frame = current_frame()
     if frame is None:
         return output
+    usage = _checked_tool_usage(tool, usage)
     frame.tally(usage)
     if not frame.chain.decides("after_tool"):
         return output
