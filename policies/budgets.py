@@ -302,14 +302,19 @@ class Budget(Policy):
         return self.max_output_tokens
 
     def model_failed(self, call: Call) -> Verdict:
-        """Give back what a failed call reserved: it counts as a model call, no tokens or
-        cost (a provider bills no output it did not send)."""
+        """Give back what a failed call reserved, and charge what its provider billed for it
+        (``call.usage``: an answer that did not parse was still written; none when nothing
+        came back); it counts as a model call."""
+        tokens_in = call.usage.get("input_tokens", 0)
+        tokens_out = call.usage.get("output_tokens", 0)
         with self._lock:
             accounts, held = self._ledger(call.thread_id).holds.pop(call.call_id, ((), {}))
             for account in accounts:
                 for metric, amount in held.items():
                     account.reserved[metric] -= amount
                 account.used["model_calls"] += 1
+                account.used["tokens"] += tokens_in + tokens_out
+                account.used["cost"] += self._cost(call.target, tokens_in, tokens_out)
         return ALLOW
 
     def before_tool(self, call: Call) -> Verdict:

@@ -210,3 +210,66 @@ def test_usage_a_tool_reports_that_cannot_be_true_is_never_counted(
     [record] = state["usage"].values()
     assert record.counts["tool_calls"] == 2  # the honest report only: -3 lifted no limit
     assert "tool 'lookup' reported tool_calls = -3" in caplog.text
+
+
+def _judging(contents: list[str]) -> Any:
+    """Structured answers in turn (each billed 12 + 3 tokens), the last one repeated."""
+    answers = iter(contents)
+    last: list[str] = []
+
+    def respond(body: dict[str, Any]) -> dict[str, Any]:
+        last[:] = [next(answers, last[0] if last else "")]
+        answer = _answer(body)
+        answer["choices"][0]["message"] = {"role": "assistant", "content": last[0]}
+        return answer
+
+    return respond
+
+
+def test_a_structured_answer_that_does_not_fit_is_asked_again_with_what_was_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with openai_server(_judging(['{"verdict": ', '{"verdict": "fine"}'])) as httpd:
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        monkeypatch.setenv("OPENAI_BASE_URL", httpd.base_url)
+        judge = governed(ProviderChatModel("openai:gpt-test")).with_structured_output(Judgement)
+
+        def body(state: State, context: NodeContext) -> dict[str, Any]:
+            assert judge.invoke("judge this") == Judgement(verdict="fine")
+            return {}
+
+        state = _run(body, Budget(run=Limits(tokens=10_000)))
+        bodies = [body for _, body in httpd.requests]
+    assert len(bodies) == 2
+    repair = bodies[1]["messages"]
+    assert repair[-2] == {"role": "assistant", "content": '{"verdict": '}
+    assert "does not fit the required schema" in repair[-1]["content"]
+    [record] = state["usage"].values()
+    assert record.counts["input_tokens@openai:gpt-test"] == 24  # both calls billed and counted
+
+
+def test_a_structured_answer_that_never_fits_fails_on_one_line_and_is_still_charged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from framework.models.repair import StructuredOutputError
+
+    with openai_server(_judging(["not json at all"])) as httpd:
+        monkeypatch.setenv("OPENAI_API_KEY", "test")
+        monkeypatch.setenv("OPENAI_BASE_URL", httpd.base_url)
+        judge = governed(ProviderChatModel("openai:gpt-test")).with_structured_output(Judgement)
+        failures: list[str] = []
+
+        def body(state: State, context: NodeContext) -> dict[str, Any]:
+            with pytest.raises(StructuredOutputError) as raised:
+                judge.invoke("judge this")
+            failures.append(str(raised.value))
+            return {}
+
+        state = _run(body, Budget(run=Limits(tokens=10_000)))
+        assert len(httpd.requests) == 3
+    [line] = failures
+    assert line.startswith("the openai chat model 'gpt-test' answered output that does not fit")
+    assert "Judgement" in line and "asked 3 times" in line and "cadre resume" in line
+    assert "\n" not in line
+    [record] = state["usage"].values()
+    assert record.counts["input_tokens@openai:gpt-test"] == 36  # three billed calls, none free

@@ -9,14 +9,16 @@ import asyncio
 import itertools
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from framework.errors import TransientError
 from framework.models.chat import ProviderChatModel, ProviderError
 from framework.models.gateway import CallLimits, ProviderGaveUpError, retry_after_s
+from framework.models.repair import StructuredOutputError
 from framework.models.usage_check import UsageReportError, checked_usage
 from tests.openai_server import OpenAIServer, Reply, openai_server
 from tests.test_openai_provider import completion
@@ -195,3 +197,34 @@ def test_a_usage_count_that_cannot_be_true_is_refused_naming_its_source(value: A
 
 def test_true_usage_counts_pass_as_whole_numbers() -> None:
     assert checked_usage({"a": 0, "b": 12.0, "c": 10_000_000}, "s") == {"a": 0, "b": 12, "c": 10**7}
+
+
+class Verdict(BaseModel):
+    verdict: str
+
+
+def _says(message: dict[str, Any]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def respond(body: dict[str, Any]) -> dict[str, Any]:
+        answer = completion()
+        answer["choices"][0]["message"] = message
+        return answer
+
+    return respond
+
+
+def test_a_refusal_in_a_structured_role_fails_on_one_line_without_asking_again() -> None:
+    refusal = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
+    with openai_server(_says(refusal)) as server:
+        judge = _model(server).with_structured_output(Verdict)
+        with pytest.raises(StructuredOutputError, match="refused to answer in Verdict") as raised:
+            judge.invoke("judge")
+        assert len(server.requests) == 1
+    assert "I can't help with that." in str(raised.value) and "cadre resume" in str(raised.value)
+
+
+@pytest.mark.parametrize("content", ['```json\n{"verdict": "fine"}\n```', '{"verdict": "fine"}'])
+def test_a_structured_answer_is_read_with_or_without_a_code_fence(content: str) -> None:
+    with openai_server(_says({"role": "assistant", "content": content})) as server:
+        assert _model(server).with_structured_output(Verdict).invoke("j") == Verdict(verdict="fine")
+        [(_, body)] = server.requests
+    assert body["response_format"]["json_schema"]["name"] == "Verdict"

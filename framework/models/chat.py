@@ -13,17 +13,18 @@ place, the SDK's own retries off.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from functools import partial
+from typing import Any, TypeGuard
 
 import httpx
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
-from langchain_core.runnables import Runnable, RunnableConfig
-from pydantic import PrivateAttr
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
+from pydantic import BaseModel, PrivateAttr
 
 from framework.errors import CadreError, ModelError, TransientError
 from framework.models.gateway import (
@@ -33,6 +34,7 @@ from framework.models.gateway import (
     ProviderLimiter,
     limiter_for,
 )
+from framework.models.repair import RepairedOutput, fitted
 from framework.models.specs import (
     COMPATIBLE,
     OUTPUT_LIMIT,
@@ -298,11 +300,23 @@ class ProviderChatModel(BaseChatModel):
     def with_structured_output(
         self, schema: dict[str, Any] | type, *, include_raw: bool = False, **kwargs: Any
     ) -> Runnable[LanguageModelInput, Any]:
-        """The provider model's ``with_structured_output``, built and called on first use."""
-        return _Deferred(
-            self,
-            lambda model: model.with_structured_output(schema, include_raw=include_raw, **kwargs),
-        )
+        """The provider model's ``with_structured_output``, built and called on first use; an
+        answer that does not fit ``schema`` is repaired (:class:`RepairedOutput`)."""
+
+        validated: type[BaseModel] | None = None
+        if _parsed_here(schema, self._parsed, include_raw, kwargs):
+            validated = schema
+
+        def derive(model: BaseChatModel) -> Runnable[Any, Any]:
+            if validated is not None:
+                sent = {"name": validated.__name__, "schema": validated.model_json_schema()}
+                asking = model.bind(response_format={"type": "json_schema", "json_schema": sent})
+                return asking | RunnableLambda(partial(fitted, validated))
+            return model.with_structured_output(schema, include_raw=include_raw, **kwargs)
+
+        structured = _Deferred(self, derive)
+        name = schema.__name__ if isinstance(schema, type) else schema.get("title", "its schema")
+        return RepairedOutput(structured, label=self._parsed.label, schema=name)
 
 
 class _Deferred(Runnable[LanguageModelInput, Any]):
@@ -354,3 +368,15 @@ def _sdk_limits(spec: ModelSpec, limits: CallLimits) -> dict[str, Any]:
     if spec.provider == "anthropic":
         return {"max_retries": 0, "timeout": limits.idle_s}
     return {}
+
+
+def _parsed_here(
+    schema: Any, spec: ModelSpec, include_raw: bool, kwargs: Mapping[str, Any]
+) -> TypeGuard[type[BaseModel]]:
+    """Whether an OpenAI-API answer for a pydantic ``schema`` is parsed by cadre rather than by
+    the SDK: the SDK parses inside the call, so an answer that does not fit would lose the
+    usage the provider billed for it; sent as its JSON schema, the call ends (and is counted)
+    before the answer is validated (:func:`fitted`)."""
+    json_schema = kwargs.get("method", "json_schema") == "json_schema"
+    pydantic = isinstance(schema, type) and issubclass(schema, BaseModel)
+    return spec.provider in ("openai", COMPATIBLE) and pydantic and json_schema and not include_raw

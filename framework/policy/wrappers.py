@@ -98,14 +98,21 @@ class _ModelGuard:
         )
 
     @contextmanager
-    def failing(self) -> Iterator[None]:
-        """Around the model call: when it raises, tell the policies (``model_failed``), then
-        let the error go on."""
+    def failing(self, billed: Mapping[str, int] | None = None) -> Iterator[None]:
+        """Around the model call: when it raises, count what the provider billed for it
+        (``billed``, filled by the call's callbacks: an answer that did not parse was still
+        written), tell the policies (``model_failed``, with that usage), then let the error go
+        on."""
         try:
             yield
         except BaseException as error:
+            usage = dict(billed or {})
+            if usage:
+                self.frame.tally(usage_counts(self.name, usage))
             if self.frame.chain.decides("model_failed"):
-                call = self.frame.call("model_failed", self.name, error, call_id=self.call_id)
+                call = self.frame.call(
+                    "model_failed", self.name, error, usage=usage, call_id=self.call_id
+                )
                 self.frame.chain.tell(call)
             raise
 
@@ -270,7 +277,7 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         sent = _run(frame, guard.before(messages, self.sent_along), messages)
         kwargs = _limited(frame, self.model, kwargs)
         reported = ReportedUsage()
-        with guard.failing():
+        with guard.failing(reported.counted):
             output = self.inner.invoke(sent, observed_by(config, reported), **kwargs)
         return _run(frame, guard.after_call(sent, output, reported.counted), output)
 
@@ -286,7 +293,7 @@ class _GovernedRunnable(Runnable[LanguageModelInput, Any]):
         sent = await _arun(frame, guard.before(messages, self.sent_along), messages)
         kwargs = _limited(frame, self.model, kwargs)
         reported = ReportedUsage()
-        with guard.failing():
+        with guard.failing(reported.counted):
             output = await self.inner.ainvoke(sent, observed_by(config, reported), **kwargs)
         return await _arun(frame, guard.after_call(sent, output, reported.counted), output)
 
