@@ -70,6 +70,8 @@ class Reply:
 
     text: str
     match: str | None = field(default=None, kw_only=True)
+    refusal: str | None = field(default=None, kw_only=True, repr=False)
+    """A refusal, as an OpenAI-API provider reports one (``additional_kwargs["refusal"]``)."""
 
 
 @dataclass(frozen=True, init=False)
@@ -284,7 +286,8 @@ def _outcome(
     if schema is not None:
         raise ScriptError(f"structured output {schema!r} was asked, but the next step is {where}")
     if isinstance(step, Reply):
-        return AIMessage(content=step.text)
+        refused = {"refusal": step.refusal} if step.refusal else {}
+        return AIMessage(content=step.text, additional_kwargs=refused)
     return AIMessage(content="", tool_calls=_tool_calls(where, index, step, tools))
 
 

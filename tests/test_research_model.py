@@ -267,7 +267,7 @@ async def test_a_direct_answer_skips_the_workers(small_corpus: Corpus) -> None:
     assert final.get("worker_results", {}) == {}
 
 
-async def test_worker_out_of_steps_keeps_what_it_found(small_corpus: Corpus) -> None:
+async def test_worker_out_of_steps_fails_saying_so_and_keeps_what_it_found(small_corpus: Corpus) -> None:
     model = ScriptedChatModel(
         [
             CallTools([("search_corpus", {"query": "checkpoint encryption"})]),
@@ -280,8 +280,9 @@ async def test_worker_out_of_steps_keeps_what_it_found(small_corpus: Corpus) -> 
     result = await worker.arun(task, QUESTION, CONTEXT)
 
     model.assert_complete()
-    assert result.status == "ok"
-    assert result.output.startswith("No final answer after 2 model steps;")
+    assert result.status == "failed"  # says so, keeping what it found
+    assert result.error is not None
+    assert result.error.startswith("no final answer after 2 model steps (")
     assert result.evidence[0].source == CHECKPOINTS
     assert len({e.source for e in result.evidence}) == len(result.evidence)  # best per source
     assert result.confidence == pytest.approx(result.evidence[0].score)

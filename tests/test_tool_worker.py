@@ -197,9 +197,30 @@ async def test_the_step_bound_keeps_what_was_found(mode: Mode) -> None:
     result = await work(ToolWorker(model, [add], max_steps=2), mode)
 
     model.assert_complete()
-    assert result.status == "ok"
-    assert result.output == "No final answer after 2 model steps; 1 evidence items were found."
+    assert result.status == "failed" and result.output == ""
+    assert result.error == (
+        "no final answer after 2 model steps (1 evidence items were found): raise the kind's "
+        "max_steps or narrow the task"
+    )
     assert [e.source for e in result.evidence] == [tool_source("add", {"a": 1, "b": 2})]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(
+    ("reply", "error"),
+    [
+        (Reply("   "), "the model answered nothing: try again or use another model"),
+        (
+            Reply("", refusal="I can't help with that."),
+            "the model refused to answer: I can't help with that.",
+        ),
+    ],
+)
+async def test_an_empty_or_refused_answer_fails_its_task(
+    mode: Mode, reply: Reply, error: str
+) -> None:
+    result = await work(ToolWorker(ScriptedChatModel([reply]), [add]), mode)
+    assert (result.status, result.error) == ("failed", error)
 
 
 @pytest.mark.parametrize("mode", MODES)

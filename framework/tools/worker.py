@@ -63,6 +63,7 @@ class _Conversation:
         self.messages: list[BaseMessage] = [SystemMessage(system), HumanMessage(request)]
         self.answers: list[Answer] = []
         self.answer: str | None = None
+        self.refusal = ""
 
     def take(self, reply: BaseMessage) -> AIMessage | None:
         """Record the model's reply; return it if it calls tools (None: it has answered)."""
@@ -72,6 +73,7 @@ class _Conversation:
         if reply.tool_calls or reply.invalid_tool_calls:
             return reply
         self.answer = reply.text
+        self.refusal = str(reply.additional_kwargs.get("refusal") or "")
         return None
 
     def add(self, answers: Sequence[Answer]) -> None:
@@ -81,23 +83,33 @@ class _Conversation:
         self.answers += answers
 
     def result(self, task: Task, max_steps: int, output_score: float) -> WorkerResult:
-        """The answer (or a note when the steps ran out) with the evidence of every answered
-        call, best first (gathered at the end, in one pass: cheaper than between model calls)."""
+        """The answer with the evidence of every answered call, best first (gathered at the
+        end, in one pass: cheaper than between model calls); a failed result, its evidence kept,
+        when the model gave no answer: the steps ran out, it refused, or it said nothing."""
         evidence = gathered(self.answers, output_score)
-        output = self.answer
-        if output is None:
-            output = (
-                f"No final answer after {max_steps} model steps; "
-                f"{len(evidence)} evidence items were found."
-            )
+        failure = self._failure(max_steps, len(evidence))
         return WorkerResult(
             task_id=task.id,
-            status="ok",
-            output=output,
+            status="failed" if failure else "ok",
+            output="" if failure else str(self.answer),
+            error=failure,
             evidence=evidence,
             confidence=unit(evidence[0]["score"]) if evidence else 0.0,
             attempt=task.attempt,
         )
+
+    def _failure(self, max_steps: int, found: int) -> str | None:
+        """Why the task has no answer (None when it has one)."""
+        if self.answer is None:
+            return (
+                f"no final answer after {max_steps} model steps ({found} evidence items were "
+                "found): raise the kind's max_steps or narrow the task"
+            )
+        if self.refusal:
+            return f"the model refused to answer: {' '.join(self.refusal.split())[:200]}"
+        if not self.answer.strip():
+            return "the model answered nothing: try again or use another model"
+        return None
 
 
 class ToolWorker:
@@ -115,7 +127,8 @@ class ToolWorker:
     characters]`` note; a non-string output is rendered as JSON where possible (by
     langchain-core, which prefers JSON and falls back to ``str``). Model errors propagate: the
     worker node turns them into failed results and retries the transient ones. A task that runs
-    out of steps still succeeds, with its evidence and a note instead of an answer.
+    out of steps, or whose model refuses or answers nothing, fails, saying so (what evidence it
+    found is kept).
 
     Every successful call gives evidence, kept best-scored per source and sorted by score then
     source; the confidence is the best score clipped to [0, 1] (0 without evidence). A call's
