@@ -13,8 +13,7 @@ place, the SDK's own retries off.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, TypeGuard
 
@@ -201,6 +200,7 @@ class ProviderChatModel(BaseChatModel):
         self._gateway = Gateway(
             limiter=limiter_for(where),
             limits=limits,
+            translate=lambda error: provider_error(error, self._parsed),
             transient=lambda error: isinstance(error, ProviderUnavailableError),
         )
         if build_now:
@@ -213,6 +213,8 @@ class ProviderChatModel(BaseChatModel):
 
     def built(self) -> BaseChatModel:
         """The provider's model, constructed once (ConfigError when it cannot be)."""
+        if self._model is not None:
+            return self._model
         with self._lock:
             if self._model is None:
                 self._model = resolve_model(self._parsed, **_sdk_limits(self._parsed, self.limits))
@@ -249,16 +251,6 @@ class ProviderChatModel(BaseChatModel):
         kwargs[name] = limit if given is None else min(int(given), int(limit))
         return kwargs
 
-    @contextmanager
-    def _translated(self) -> Iterator[None]:
-        try:
-            yield
-        except Exception as error:
-            translated = provider_error(error, self._parsed)
-            if translated is None:
-                raise
-            raise translated from error
-
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -267,12 +259,9 @@ class ProviderChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         kwargs = self.provider_kwargs(kwargs)
-
-        def attempt() -> ChatResult:
-            with self._translated():
-                return self.built()._generate(messages, stop, run_manager, **kwargs)
-
-        return self._gateway.call(attempt)
+        return self._gateway.call(
+            lambda: self.built()._generate(messages, stop, run_manager, **kwargs)
+        )
 
     async def _agenerate(
         self,
@@ -282,12 +271,9 @@ class ProviderChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         kwargs = self.provider_kwargs(kwargs)
-
-        async def attempt() -> ChatResult:
-            with self._translated():
-                return await self.built()._agenerate(messages, stop, run_manager, **kwargs)
-
-        return await self._gateway.acall(attempt)
+        return await self._gateway.acall(
+            lambda: self.built()._agenerate(messages, stop, run_manager, **kwargs)
+        )
 
     def bind_tools(
         self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any
@@ -339,24 +325,16 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
     ) -> Any:
         """Call the derived runnable."""
         kwargs = self._owner.provider_kwargs(kwargs)
-
-        def attempt() -> Any:
-            with self._owner._translated():
-                return self._target().invoke(input, config, **kwargs)
-
-        return self._owner._gateway.call(attempt)
+        return self._owner._gateway.call(lambda: self._target().invoke(input, config, **kwargs))
 
     async def ainvoke(
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """Call the derived runnable (async)."""
         kwargs = self._owner.provider_kwargs(kwargs)
-
-        async def attempt() -> Any:
-            with self._owner._translated():
-                return await self._target().ainvoke(input, config, **kwargs)
-
-        return await self._owner._gateway.acall(attempt)
+        return await self._owner._gateway.acall(
+            lambda: self._target().ainvoke(input, config, **kwargs)
+        )
 
 
 def _sdk_limits(spec: ModelSpec, limits: CallLimits) -> dict[str, Any]:

@@ -122,9 +122,11 @@ class ProviderLimiter:
             self._resume_at = max(self._resume_at, time.monotonic() + seconds)
 
     def wait_s(self) -> float:
-        """Seconds a call must still wait before it goes."""
-        with self._lock:
-            return max(0.0, self._resume_at - time.monotonic())
+        """Seconds a call must still wait before it goes (0.0 when nothing holds it: read
+        without the lock, a float being written whole)."""
+        if not self._resume_at:
+            return 0.0
+        return max(0.0, self._resume_at - time.monotonic())
 
 
 _LIMITERS: dict[str, ProviderLimiter] = {}
@@ -144,18 +146,22 @@ class Gateway:
     Attributes:
         limiter: The provider's limiter, shared by every call of the process.
         limits: Time and attempts.
-        transient: Whether a (translated) failure is worth another attempt.
+        translate: A provider SDK's failure as cadre's error (None: not the SDK's, such as a
+            programming error: it goes on unchanged).
+        transient: Whether a translated failure is worth another attempt.
     """
 
     limiter: ProviderLimiter
     limits: CallLimits
-    transient: Callable[[BaseException], bool]
+    translate: Callable[[Exception], Exception | None]
+    transient: Callable[[Exception], bool]
 
     def call(self, attempt: Callable[[], T]) -> T:
         """``attempt()``, tried again after transient failures."""
         started, number = time.monotonic(), 1
         while True:
-            time.sleep(self.limiter.wait_s())
+            if held := self.limiter.wait_s():
+                time.sleep(held)
             try:
                 return attempt()
             except Exception as error:
@@ -167,7 +173,8 @@ class Gateway:
         """``await attempt()``, tried again after transient failures."""
         started, number = time.monotonic(), 1
         while True:
-            await asyncio.sleep(self.limiter.wait_s())
+            if held := self.limiter.wait_s():
+                await asyncio.sleep(held)
             try:
                 return await attempt()
             except Exception as error:
@@ -177,11 +184,14 @@ class Gateway:
 
     def _retry_after_failure(self, number: int, started: float, error: Exception) -> float:
         """The backoff before the next attempt, after attempt ``number`` failed with ``error``;
-        raises ``error`` when it is not transient, or :class:`ProviderGaveUpError` when no
-        attempt or time is left. A ``Retry-After`` holds the whole provider (backoff 0: the
-        hold is waited at the next attempt)."""
-        if not self.transient(error):
+        raises ``error`` (translated) when it is not transient, or :class:`ProviderGaveUpError`
+        when no attempt or time is left. A ``Retry-After`` holds the whole provider (backoff 0:
+        the hold is waited at the next attempt)."""
+        translated = self.translate(error)
+        if translated is None:
             raise error
+        if not self.transient(translated):
+            raise translated from error
         asked = retry_after_s(error)
         wait = (
             min(asked, self.limits.retry_after_cap_s)
@@ -191,7 +201,7 @@ class Gateway:
         spent = time.monotonic() - started
         if number >= self.limits.attempts or spent + wait > self.limits.deadline_s:
             tried = f"{number} attempt{'s' if number > 1 else ''} over {spent:.1f} s"
-            raise ProviderGaveUpError(f"{error} (gave up after {tried})") from error
+            raise ProviderGaveUpError(f"{translated} (gave up after {tried})") from error
         if asked is None:
             return wait
         self.limiter.hold_for(wait)
