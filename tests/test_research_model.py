@@ -267,7 +267,9 @@ async def test_a_direct_answer_skips_the_workers(small_corpus: Corpus) -> None:
     assert final.get("worker_results", {}) == {}
 
 
-async def test_worker_out_of_steps_fails_saying_so_and_keeps_what_it_found(small_corpus: Corpus) -> None:
+async def test_worker_out_of_steps_fails_saying_so_and_keeps_what_it_found(
+    small_corpus: Corpus,
+) -> None:
     model = ScriptedChatModel(
         [
             CallTools([("search_corpus", {"query": "checkpoint encryption"})]),
