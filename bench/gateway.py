@@ -47,6 +47,7 @@ def measure(calls: int, repeats: int) -> tuple[float, float]:
 def loop_cost(calls: int = 100_000) -> float:
     """Seconds per call of the gateway's own work around a call that does nothing."""
     gateway = Gateway(
+        label="a model",
         limiter=ProviderLimiter(),
         limits=DEFAULT_LIMITS,
         translate=lambda error: None,

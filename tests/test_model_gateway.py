@@ -228,3 +228,27 @@ def test_a_structured_answer_is_read_with_or_without_a_code_fence(content: str) 
         assert _model(server).with_structured_output(Verdict).invoke("j") == Verdict(verdict="fine")
         [(_, body)] = server.requests
     assert body["response_format"]["json_schema"]["name"] == "Verdict"
+
+
+def test_a_run_is_told_what_a_model_call_waits_for() -> None:
+    from langgraph.graph import END, START, StateGraph
+    from typing_extensions import TypedDict
+
+    class State(TypedDict):
+        answer: str
+
+    answers = itertools.chain(
+        [Reply(429, {"error": {"message": "slow", "type": "r"}}, {"retry-after": "1"})], _ok()
+    )
+    with openai_server(lambda body: next(answers)) as server:
+        model = _model(server)
+        graph = StateGraph(State)
+        graph.add_node("ask", lambda state: {"answer": str(model.invoke("hi").content)})
+        graph.add_edge(START, "ask")
+        graph.add_edge("ask", END)
+        events = list(graph.compile().stream({"answer": ""}, stream_mode="custom"))
+    [waiting] = [e for e in events if e.get("event") == "waiting"]
+    assert waiting["seconds"] == 1.0
+    assert waiting["reason"] == (
+        f"the openai-compatible chat model 'm' at {server.base_url} asked to wait (Retry-After 1 s)"
+    )

@@ -65,6 +65,7 @@ _FORMATS: dict[str, Callable[[Event], str]] = {
     "dispatch": lambda e: f"[bold]dispatch[/] {len(e.get('task_ids') or [])} task(s)",
     "task_done": _text("  [green]done[/] {task_id}"),
     "task_failed": _text("  [red]failed[/] {task_id}: {error}"),
+    "waiting": _text("  [yellow]waiting[/] {seconds} s: {reason}"),
     "review": _review,
     "memory": _text("[bold]memory[/] {facts} fact(s) kept"),
     "risk_assessment": _findings,

@@ -23,6 +23,7 @@ from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
+from langgraph.config import get_stream_writer
 from pydantic import BaseModel, PrivateAttr
 
 from framework.errors import CadreError, ModelError, TransientError
@@ -198,10 +199,12 @@ class ProviderChatModel(BaseChatModel):
         self._parsed = parse_model_spec(spec)
         where = f"{self._parsed.provider}@{self._parsed.base_url or ''}"
         self._gateway = Gateway(
+            label=self._parsed.label,
             limiter=limiter_for(where),
             limits=limits,
             translate=lambda error: provider_error(error, self._parsed),
             transient=lambda error: isinstance(error, ProviderUnavailableError),
+            notify=_tell_waiting,
         )
         if build_now:
             self.built()
@@ -358,3 +361,13 @@ def _parsed_here(
     json_schema = kwargs.get("method", "json_schema") == "json_schema"
     pydantic = isinstance(schema, type) and issubclass(schema, BaseModel)
     return spec.provider in ("openai", COMPATIBLE) and pydantic and json_schema and not include_raw
+
+
+def _tell_waiting(seconds: float, reason: str) -> None:
+    """Tell the run's event stream (``cadre run``'s progress, a client following the run) what
+    a model call waits for; nothing outside a run."""
+    try:
+        writer = get_stream_writer()
+    except RuntimeError:  # not inside a graph run
+        return
+    writer({"event": "waiting", "seconds": round(seconds, 1), "reason": reason})

@@ -144,17 +144,21 @@ class Gateway:
     """Calls to one provider model, bounded and retried as ``limits`` say.
 
     Attributes:
+        label: How messages name the model (``the openai chat model 'gpt-4o'``).
         limiter: The provider's limiter, shared by every call of the process.
         limits: Time and attempts.
         translate: A provider SDK's failure as cadre's error (None: not the SDK's, such as a
             programming error: it goes on unchanged).
         transient: Whether a translated failure is worth another attempt.
+        notify: Told what a call waits for before it waits (a progress line).
     """
 
+    label: str
     limiter: ProviderLimiter
     limits: CallLimits
     translate: Callable[[Exception], Exception | None]
     transient: Callable[[Exception], bool]
+    notify: Callable[[float, str], None] = lambda seconds, reason: None
 
     def call(self, attempt: Callable[[], T]) -> T:
         """``attempt()``, tried again after transient failures."""
@@ -203,6 +207,8 @@ class Gateway:
             tried = f"{number} attempt{'s' if number > 1 else ''} over {spent:.1f} s"
             raise ProviderGaveUpError(f"{translated} (gave up after {tried})") from error
         if asked is None:
+            self.notify(wait, f"{self.label} failed ({type(error).__name__}): attempt {number + 1}")
             return wait
+        self.notify(wait, f"{self.label} asked to wait (Retry-After {asked:g} s)")
         self.limiter.hold_for(wait)
         return 0.0
