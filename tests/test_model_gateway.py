@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from framework.errors import TransientError
+from framework.errors import ConfigError, TransientError
 from framework.models.chat import ProviderChatModel, ProviderError
 from framework.models.gateway import CallLimits, ProviderGaveUpError, retry_after_s
 from framework.models.repair import StructuredOutputError
+from framework.models.specs import parse_model_spec
 from framework.models.usage_check import UsageReportError, checked_usage
 from tests.openai_server import OpenAIServer, Reply, openai_server
 from tests.test_openai_provider import completion
@@ -252,3 +253,42 @@ def test_a_run_is_told_what_a_model_call_waits_for() -> None:
     assert waiting["reason"] == (
         f"the openai-compatible chat model 'm' at {server.base_url} asked to wait (Retry-After 1 s)"
     )
+
+
+def test_a_model_spec_sets_its_call_limits_after_its_hash() -> None:
+    spec = parse_model_spec("openai:gpt-4o#idle_s=30,attempts=5,deadline_s=90.5")
+    assert spec.name == "gpt-4o"
+    assert (spec.limits.idle_s, spec.limits.attempts, spec.limits.deadline_s) == (30, 5, 90.5)
+    assert spec.limits.connect_s == CallLimits().connect_s
+    served = parse_model_spec("openai-compatible:m@http://127.0.0.1:9/v1#key=SERVED_KEY,attempts=1")
+    assert (served.key_env, served.limits.attempts, served.base_url) == (
+        "SERVED_KEY",
+        1,
+        "http://127.0.0.1:9/v1",
+    )
+    assert parse_model_spec("openai:gpt-4o").limits == CallLimits()
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "openai:gpt-4o#idle=30",
+        "openai:gpt-4o#attempts=0",
+        "openai:gpt-4o#attempts=1.5",
+        "openai:gpt-4o#idle_s=inf",
+        "openai:gpt-4o#idle_s=-1",
+        "openai:gpt-4o#idle_s=1,idle_s=2",
+        "openai:gpt-4o#key=OPENAI_API_KEY",
+    ],
+)
+def test_a_bad_option_in_a_model_spec_is_refused_naming_the_options(spec: str) -> None:
+    with pytest.raises(ConfigError, match=r"after '#': options are connect_s=N, idle_s=N"):
+        parse_model_spec(spec)
+
+
+def test_the_limits_of_a_spec_reach_its_calls() -> None:
+    with openai_server(lambda body: _error(503, "overloaded")) as server:
+        model = ProviderChatModel(f"openai-compatible:m@{server.base_url}#attempts=1")
+        with pytest.raises(ProviderGaveUpError, match=r"gave up after 1 attempt over"):
+            model.invoke("hello")
+        assert len(server.requests) == 1

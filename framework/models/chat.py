@@ -28,7 +28,6 @@ from pydantic import BaseModel, PrivateAttr
 
 from framework.errors import CadreError, ModelError, TransientError
 from framework.models.gateway import (
-    DEFAULT_LIMITS,
     CallLimits,
     Gateway,
     ProviderLimiter,
@@ -183,7 +182,8 @@ class ProviderChatModel(BaseChatModel):
         spec: The model as ``provider:name``.
         build_now: Build the provider's model at once (refusing a missing package or missing
             credentials with a ConfigError before anything runs).
-        limits: How long its calls may take and how often they are tried.
+        limits: How long its calls may take and how often they are tried (default: the
+            spec's, ``#idle_s=30``..., else :data:`~framework.models.gateway.DEFAULT_LIMITS`).
     """
 
     spec: str
@@ -193,7 +193,7 @@ class ProviderChatModel(BaseChatModel):
     _gateway: Gateway = PrivateAttr()
 
     def __init__(
-        self, spec: str, *, build_now: bool = False, limits: CallLimits = DEFAULT_LIMITS
+        self, spec: str, *, build_now: bool = False, limits: CallLimits | None = None
     ) -> None:
         super().__init__(spec=spec)
         self._parsed = parse_model_spec(spec)
@@ -201,7 +201,7 @@ class ProviderChatModel(BaseChatModel):
         self._gateway = Gateway(
             label=self._parsed.label,
             limiter=limiter_for(where),
-            limits=limits,
+            limits=limits or self._parsed.limits,
             translate=lambda error: provider_error(error, self._parsed),
             transient=lambda error: isinstance(error, ProviderUnavailableError),
             notify=_tell_waiting,

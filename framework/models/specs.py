@@ -4,6 +4,8 @@
   ``anthropic:claude-sonnet-4-5``, ``ollama:llama3.1:8b``...), built through it;
 - ``openai-compatible:NAME@URL``: any OpenAI-compatible server (Ollama, vLLM, llama.cpp's
   server, LM Studio), keyless, or ``...@URL#key=ENV_VAR`` with the key read from ``$ENV_VAR``;
+- after ``#``, options separated by commas: ``key=ENV_VAR`` (above) and the call limits
+  ``connect_s``, ``idle_s``, ``attempts``, ``deadline_s`` (``openai:gpt-4o#idle_s=30,attempts=5``);
 - ``scripted:FILE``: a file of answers (:mod:`framework.models.scripted`), to try a team
   offline.
 
@@ -16,6 +18,8 @@ A provider's package is imported only when a spec names it; a missing one is rep
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -27,6 +31,7 @@ from langchain.chat_models import init_chat_model
 from langchain_core.language_models import BaseChatModel
 
 from framework.errors import ConfigError
+from framework.models.gateway import DEFAULT_LIMITS, CallLimits
 from framework.models.scripted import scripted_model
 
 __all__ = [
@@ -64,12 +69,14 @@ class ModelSpec:
         name: The model's name (a scripted model's file).
         base_url: An OpenAI-compatible server's address (``http://localhost:11434/v1``).
         key_env: The variable holding that server's key (None: it wants none).
+        limits: How long its calls may take and how often they are tried (``#idle_s=30``...).
     """
 
     provider: str
     name: str
     base_url: str | None = None
     key_env: str | None = None
+    limits: CallLimits = DEFAULT_LIMITS
 
     @property
     def label(self) -> str:
@@ -108,7 +115,10 @@ _PROVIDERS_ARE: Final = (
     "LangChain's providers are "
     f"{', '.join(p for p in KNOWN_PROVIDERS if p not in (COMPATIBLE, SCRIPTED))}; or {_FORMS}"
 )
-_COMPATIBLE_SPEC: Final = re.compile(r"(?P<name>.+?)@(?P<url>https?://[^#]+)(?:#key=(?P<key>\w+))?")
+_COMPATIBLE_SPEC: Final = re.compile(r"(?P<name>.+?)@(?P<url>https?://\S+)")
+
+_LIMIT_OPTIONS: Final = ("connect_s", "idle_s", "attempts", "deadline_s")
+"""The :class:`~framework.models.gateway.CallLimits` a spec may set after ``#``."""
 
 
 def parse_model_spec(spec: str) -> ModelSpec:
@@ -126,6 +136,10 @@ def parse_model_spec(spec: str) -> ModelSpec:
     spaced = spaced or name != name.strip()
     if not colon or not provider or not name.strip() or spaced or spec != spec.strip():
         raise ConfigError(f"bad model spec {spec!r}: {_EXPECTED}")
+    options = ""
+    if provider != SCRIPTED:  # a scripted file's name may hold any character
+        name, _, options = name.partition("#")
+    key, limits = _options(spec, provider, options)
     if provider == COMPATIBLE:
         found = _COMPATIBLE_SPEC.fullmatch(name)
         if found is None:
@@ -138,11 +152,47 @@ def parse_model_spec(spec: str) -> ModelSpec:
             provider=COMPATIBLE,
             name=found["name"],
             base_url=found["url"].rstrip("/"),
-            key_env=found["key"],
+            key_env=key,
+            limits=limits,
         )
     if provider not in KNOWN_PROVIDERS and _LANGCHAIN_PROVIDERS:
         raise ConfigError(f"unknown model provider {provider!r} in {spec!r}: {_PROVIDERS_ARE}")
-    return ModelSpec(provider=provider, name=name)
+    return ModelSpec(provider=provider, name=name, limits=limits)
+
+
+def _options(spec: str, provider: str, text: str) -> tuple[str | None, CallLimits]:
+    """The key variable and the call limits the options after a spec's ``#`` give
+    (``key=ENV_VAR,idle_s=30,attempts=5``).
+
+    Raises:
+        ConfigError: An option is unknown, repeated, or its value is not a positive number.
+    """
+    key: str | None = None
+    changes: dict[str, Any] = {}
+    for option in filter(None, text.split(",")):
+        name, _, value = option.partition("=")
+        if name == "key" and provider == COMPATIBLE and re.fullmatch(r"\w+", value):
+            key = value
+            continue
+        number = _positive(value, whole=name == "attempts")
+        if name not in _LIMIT_OPTIONS or name in changes or number is None:
+            keys = "key=ENV_VAR (openai-compatible), " if provider == COMPATIBLE else ""
+            raise ConfigError(
+                f"bad model spec {spec!r}: option {option!r} after '#': options are {keys}"
+                f"{', '.join(f'{o}=N' for o in _LIMIT_OPTIONS)}, each once, N > 0 "
+                "(docs/models.md)"
+            )
+        changes[name] = number
+    return key, dataclasses.replace(DEFAULT_LIMITS, **changes)
+
+
+def _positive(text: str, *, whole: bool) -> float | int | None:
+    """``text`` as a positive finite number (a whole one when ``whole``), else None."""
+    try:
+        number = int(text) if whole else float(text)
+    except ValueError:
+        return None
+    return number if 0 < number < math.inf else None
 
 
 def anchored_spec(spec: str, folder: Path) -> str:
