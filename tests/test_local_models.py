@@ -6,6 +6,7 @@ are one line that names the server or the file."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shlex
@@ -21,7 +22,7 @@ from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
 from framework.models.specs import ModelSpec, parse_model_spec
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
-from tests.openai_server import OpenAIServer, openai_server
+from tests.openai_server import OpenAIServer, Reply, openai_server
 from tests.served import serve
 from tests.test_openai_provider import completion
 
@@ -293,3 +294,34 @@ def test_a_bad_script_or_spec_is_refused_with_its_line(tmp_path: Path) -> None:
 )
 def test_spec_forms(spec: str, parsed: ModelSpec) -> None:
     assert parse_model_spec(spec) == parsed
+
+
+def test_a_rate_limit_spell_is_waited_out_by_every_role_and_said_in_the_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    limited = itertools.count()
+
+    def spell(body: dict[str, Any]) -> dict[str, Any] | Reply:
+        if next(limited) < 2:  # the planner's first two attempts
+            return Reply(
+                429, {"error": {"message": "slow down", "type": "rate"}}, {"Retry-After": "0.2"}
+            )
+        return respond(body)
+
+    with openai_server(spell) as httpd:
+        args = [
+            a.replace("http://localhost:11434/v1", httpd.base_url)
+            for a in _readme_example(tmp_path)
+        ]
+        ran = _cadre(*args, "--home", str(tmp_path / "home"))
+        calls = len(httpd.requests)
+    assert ran.exit_code == 0, ran.output
+    assert "waiting 0.2 s:" in ran.stderr and "asked to wait (Retry-After 0.2 s)" in ran.stderr
+    with openai_server(respond) as calm:
+        args = [
+            a.replace("http://localhost:11434/v1", calm.base_url) for a in _readme_example(tmp_path)
+        ]
+        assert _cadre(*args, "--home", str(tmp_path / "home2")).exit_code == 0
+        assert calls == len(calm.requests) + 2  # the two refused, nothing else sent again
