@@ -1,6 +1,6 @@
 """What the model gateway costs a call: N calls of a scripted model through
 :class:`~framework.models.chat.ProviderChatModel` (its gateway: the limiter, the retry loop, the
-error translation) against the same scripted model called directly, in the same run.
+error translation) against the same model called directly, call by call in turn.
 
     .venv/bin/python bench/gateway.py --calls 1000 --repeats 7
 """
@@ -11,12 +11,10 @@ import argparse
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from framework.models.chat import ProviderChatModel
 from framework.models.gateway import DEFAULT_LIMITS, Gateway, ProviderLimiter
-from framework.models.specs import resolve_model
 
 
 def _script(folder: Path, calls: int) -> Path:
@@ -25,22 +23,23 @@ def _script(folder: Path, calls: int) -> Path:
     return path
 
 
-def _timed(call: Callable[[str], object], calls: int) -> float:
-    started = time.perf_counter()
-    for _ in range(calls):
-        call("hello")
-    return time.perf_counter() - started
-
-
 def measure(calls: int, repeats: int) -> tuple[float, float]:
-    """Median seconds for ``calls`` calls: direct, then through the gateway."""
+    """Median seconds of ``calls`` calls: direct, then through the gateway. Each repeat calls one
+    scripted model both ways in turn, call by call, so both meet the same script and drift."""
     direct, gateway = [], []
     with tempfile.TemporaryDirectory() as folder:
-        script = _script(Path(folder), calls)
-        for _ in range(repeats):  # interleaved, so drift hits both alike
-            direct.append(_timed(resolve_model(f"scripted:{script}").invoke, calls))
-            through = ProviderChatModel(f"scripted:{script}", build_now=True)  # as direct: built
-            gateway.append(_timed(through.invoke, calls))
+        for _ in range(repeats):
+            script = _script(Path(folder), 2 * calls)
+            through = ProviderChatModel(f"scripted:{script}", build_now=True)
+            model = through.built()  # the same model, called without the gateway
+            spent = [0.0, 0.0]
+            for _ in range(calls):
+                for side, call in enumerate((model.invoke, through.invoke)):
+                    started = time.perf_counter()
+                    call("hello")
+                    spent[side] += time.perf_counter() - started
+            direct.append(spent[0])
+            gateway.append(spent[1])
     return statistics.median(direct), statistics.median(gateway)
 
 
