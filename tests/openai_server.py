@@ -2,7 +2,11 @@
 real request recorded and answered by a function (a failed assertion in it answers 400).
 
 The function answers a body (200), or a :class:`Reply` to misbehave as real providers do: another
-status, headers (``Retry-After``), a stall before answering."""
+status, headers (``Retry-After``), a stall before answering. A request with ``stream: true`` is
+answered as the OpenAI API streams (server-sent events over a chunked body: the text a few
+characters a chunk, each tool call, the finish, the usage when ``stream_options`` asks for it,
+``[DONE]``); a reply can pause before each chunk, or cut the stream after some chunks (the
+connection dropped, or the body ended early but cleanly)."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["OpenAIServer", "Reply", "openai_server"]
+__all__ = ["OpenAIServer", "Reply", "openai_server", "stream_events"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,12 @@ class Reply:
     body: dict[str, Any] = field(default_factory=dict)
     headers: dict[str, str] = field(default_factory=dict)
     stall_s: float = 0.0
+    chunk_s: float = 0.0
+    """Seconds to pause before each chunk of a stream."""
+    cut_after: int | None = None
+    """Chunks of a stream sent before it is cut (None: it is not)."""
+    cut_cleanly: bool = False
+    """Whether a cut stream's body ends properly (else the connection drops mid-body)."""
 
 
 Respond = Callable[[dict[str, Any]], "dict[str, Any] | Reply"]
@@ -33,6 +43,14 @@ Respond = Callable[[dict[str, Any]], "dict[str, Any] | Reply"]
 
 class _Handler(BaseHTTPRequestHandler):
     server: OpenAIServer
+    protocol_version = "HTTP/1.1"
+
+    def handle_one_request(self) -> None:
+        """One request; a client that hung up between requests ends the connection quietly."""
+        try:
+            super().handle_one_request()
+        except ConnectionResetError:
+            self.close_connection = True
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -46,6 +64,9 @@ class _Handler(BaseHTTPRequestHandler):
             answer = Reply(400, {"error": {"message": repr(error), "type": "test"}})
         reply = answer if isinstance(answer, Reply) else Reply(body=answer)
         time.sleep(reply.stall_s)
+        if body.get("stream") and reply.status == 200:
+            self._stream(reply, bool((body.get("stream_options") or {}).get("include_usage")))
+            return
         data = json.dumps(reply.body).encode()
         try:
             self.send_response(reply.status)
@@ -57,8 +78,56 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):  # the client gave up on a stall
             pass
 
+    def _stream(self, reply: Reply, usage: bool) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        events = [*(json.dumps(e) for e in stream_events(reply.body, usage=usage)), "[DONE]"]
+        try:
+            for number, event in enumerate(events):
+                if number == reply.cut_after:
+                    self.close_connection = True
+                    if reply.cut_cleanly:
+                        self.wfile.write(b"0\r\n\r\n")
+                    return
+                time.sleep(reply.chunk_s)
+                data = f"data: {event}\n\n".encode()
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
     def log_message(self, format: str, *args: Any) -> None:
         """Keep the test output quiet."""
+
+
+def stream_events(completion: dict[str, Any], *, usage: bool) -> list[dict[str, Any]]:
+    """A ``chat.completion`` body as the ``chat.completion.chunk`` events that stream it."""
+    choice = completion["choices"][0]
+    message = choice["message"]
+
+    def event(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        shown = {"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}
+        return {**_chunk_head(completion), "choices": [shown]}
+
+    content = message.get("content") or ""
+    events = [event({"role": "assistant", "content": ""})]
+    events += [event({"content": content[at : at + 4]}) for at in range(0, len(content), 4)]
+    for index, call in enumerate(message.get("tool_calls") or []):
+        events.append(event({"tool_calls": [{"index": index, **call}]}))
+    if message.get("refusal"):
+        events.append(event({"refusal": message["refusal"]}))
+    events.append(event({}, choice.get("finish_reason") or "stop"))
+    if usage and completion.get("usage") is not None:
+        events.append({**_chunk_head(completion), "choices": [], "usage": completion["usage"]})
+    return events
+
+
+def _chunk_head(completion: dict[str, Any]) -> dict[str, Any]:
+    head = {key: completion.get(key) for key in ("id", "created", "model")}
+    return {**head, "object": "chat.completion.chunk"}
 
 
 class OpenAIServer(ThreadingHTTPServer):

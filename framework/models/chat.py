@@ -12,7 +12,9 @@ place, the SDK's own retries off.
 
 from __future__ import annotations
 
+import itertools
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, TypeGuard
@@ -22,7 +24,13 @@ from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackMana
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
-from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
+from langchain_core.runnables import (
+    Runnable,
+    RunnableBinding,
+    RunnableConfig,
+    RunnableLambda,
+    RunnableSequence,
+)
 from langgraph.config import get_stream_writer
 from pydantic import BaseModel, PrivateAttr
 
@@ -43,6 +51,7 @@ from framework.models.specs import (
     parse_model_spec,
     resolve_model,
 )
+from framework.models.streaming import StreamCall, followed
 from framework.testing import ScriptError
 
 __all__ = ["ProviderChatModel", "ProviderError", "ProviderUnavailableError", "provider_error"]
@@ -80,7 +89,15 @@ _KINDS: tuple[tuple[tuple[str, ...], tuple[int, ...], str, str, bool], ...] = (
         True,
     ),
     (
-        ("Connection", "ConnectError", "NetworkError", "ServiceUnavailable", "InternalServer"),
+        (
+            "Connection",
+            "ConnectError",
+            "NetworkError",
+            "RemoteProtocol",
+            "ReadError",
+            "ServiceUnavailable",
+            "InternalServer",
+        ),
         (500, 502, 503),
         "could not be reached",
         "check the network and the provider's base URL, then continue with `cadre resume`",
@@ -202,12 +219,17 @@ class ProviderChatModel(BaseChatModel):
             label=self._parsed.label,
             limiter=limiter_for(where),
             limits=limits or self._parsed.limits,
-            translate=lambda error: provider_error(error, self._parsed),
+            translate=self._translated,
             transient=lambda error: isinstance(error, ProviderUnavailableError),
             notify=_tell_waiting,
         )
         if build_now:
             self.built()
+
+    def _translated(self, error: Exception) -> Exception | None:
+        """``error`` as the gateway sees it: a provider's failure as cadre's (one of ours, such
+        as a cut stream, as it is); None for anything else."""
+        return error if isinstance(error, ProviderError) else provider_error(error, self._parsed)
 
     @property
     def built_yet(self) -> bool:
@@ -220,7 +242,11 @@ class ProviderChatModel(BaseChatModel):
             return self._model
         with self._lock:
             if self._model is None:
-                self._model = resolve_model(self._parsed, **_sdk_limits(self._parsed, self.limits))
+                self._model = resolve_model(
+                    self._parsed,
+                    disable_streaming=True,
+                    **_sdk_options(self._parsed, self.limits),
+                )
             return self._model
 
     @property
@@ -262,6 +288,15 @@ class ProviderChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         kwargs = self.provider_kwargs(kwargs)
+        if run_manager is not None and self._streams(run_manager, kwargs):
+            call, attempts = self._stream_call(run_manager), itertools.count(1)
+            return self._gateway.call(
+                lambda: call.gather(
+                    self.built()._stream(messages, stop, None, **kwargs),
+                    run_manager,
+                    next(attempts),
+                )
+            )
         return self._gateway.call(
             lambda: self.built()._generate(messages, stop, run_manager, **kwargs)
         )
@@ -274,23 +309,61 @@ class ProviderChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         kwargs = self.provider_kwargs(kwargs)
+        if run_manager is not None and self._streams(run_manager, kwargs):
+            call, attempts = self._stream_call(run_manager), itertools.count(1)
+            return await self._gateway.acall(
+                lambda: call.agather(
+                    self.built()._astream(messages, stop, None, **kwargs),
+                    run_manager,
+                    next(attempts),
+                )
+            )
         return await self._gateway.acall(
             lambda: self.built()._agenerate(messages, stop, run_manager, **kwargs)
+        )
+
+    def _streams(
+        self,
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun,
+        kwargs: Mapping[str, Any],
+    ) -> bool:
+        """Whether a call streams: someone follows its tokens, the call did not turn
+        streaming off, and the provider's model can stream (a scripted file cannot)."""
+        can = type(self.built())._stream is not BaseChatModel._stream
+        return bool(kwargs.get("stream", True)) and can and followed(run_manager)
+
+    def _stream_call(
+        self, run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun
+    ) -> StreamCall:
+        limits, parsed = self.limits, self._parsed
+        return StreamCall(
+            label=parsed.label,
+            run_id=run_manager.run_id,
+            deadline_at=time.monotonic() + limits.deadline_s,
+            deadline_s=limits.deadline_s,
+            checks_finish=parsed.provider in ("openai", COMPATIBLE),
+            cut=lambda said: ProviderUnavailableError(
+                f"{parsed.label} {said}: check the network and the provider's status, then "
+                "continue with `cadre resume`"
+            ),
         )
 
     def bind_tools(
         self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any
     ) -> Runnable[LanguageModelInput, Any]:
-        """The provider model's ``bind_tools``, built and called on first use."""
+        """The provider model's ``bind_tools``, built on first use, its calls made through
+        this model (bounded, retried and streamed by the gateway)."""
         return _Deferred(
-            self, lambda model: model.bind_tools(tools, tool_choice=tool_choice, **kwargs)
+            self,
+            lambda model: self._rebased(model.bind_tools(tools, tool_choice=tool_choice, **kwargs)),
         )
 
     def with_structured_output(
         self, schema: dict[str, Any] | type, *, include_raw: bool = False, **kwargs: Any
     ) -> Runnable[LanguageModelInput, Any]:
         """The provider model's ``with_structured_output``, built and called on first use; an
-        answer that does not fit ``schema`` is repaired (:class:`RepairedOutput`)."""
+        answer that does not fit ``schema`` is repaired (:class:`RepairedOutput`). The answer
+        is not streamed: it is read whole, as JSON, before anyone uses it."""
 
         validated: type[BaseModel] | None = None
         if _parsed_here(schema, self._parsed, include_raw, kwargs):
@@ -299,7 +372,9 @@ class ProviderChatModel(BaseChatModel):
         def derive(model: BaseChatModel) -> Runnable[Any, Any]:
             if validated is not None:
                 sent = {"name": validated.__name__, "schema": validated.model_json_schema()}
-                asking = model.bind(response_format={"type": "json_schema", "json_schema": sent})
+                asking = self.bind(
+                    response_format={"type": "json_schema", "json_schema": sent}, stream=False
+                )
                 return asking | RunnableLambda(partial(fitted, validated))
             return model.with_structured_output(schema, include_raw=include_raw, **kwargs)
 
@@ -307,9 +382,18 @@ class ProviderChatModel(BaseChatModel):
         name = schema.__name__ if isinstance(schema, type) else schema.get("title", "its schema")
         return RepairedOutput(structured, label=self._parsed.label, schema=name)
 
+    def _rebased(self, derived: Runnable[Any, Any]) -> Runnable[Any, Any]:
+        """``derived`` (the provider model bound to arguments) as this model bound to them,
+        so its calls go through :meth:`_generate`; anything else as it is."""
+        if isinstance(derived, RunnableBinding) and derived.bound is self._model:
+            return RunnableBinding(bound=self, kwargs=derived.kwargs, config=derived.config)
+        return derived
+
 
 class _Deferred(Runnable[LanguageModelInput, Any]):
-    """A runnable derived from the provider's model, made on first use, failures translated."""
+    """A runnable derived from the provider's model, made on first use; its calls go through
+    the gateway once (in the owner's :meth:`~ProviderChatModel._generate` when it is bound to
+    the owner, around it otherwise)."""
 
     def __init__(
         self, owner: ProviderChatModel, derive: Callable[[BaseChatModel], Runnable[Any, Any]]
@@ -323,11 +407,20 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
             self._runnable = self._derive(self._owner.built())
         return self._runnable
 
+    def _through_owner(self) -> bool:
+        """Whether the derived runnable calls the owner (which goes through the gateway)."""
+        first = self._target()
+        if isinstance(first, RunnableSequence):
+            first = first.first
+        return isinstance(first, RunnableBinding) and first.bound is self._owner
+
     def invoke(
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """Call the derived runnable."""
         kwargs = self._owner.provider_kwargs(kwargs)
+        if self._through_owner():
+            return self._target().invoke(input, config, **kwargs)
         return self._owner._gateway.call(lambda: self._target().invoke(input, config, **kwargs))
 
     async def ainvoke(
@@ -335,17 +428,21 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
     ) -> Any:
         """Call the derived runnable (async)."""
         kwargs = self._owner.provider_kwargs(kwargs)
+        if self._through_owner():
+            return await self._target().ainvoke(input, config, **kwargs)
         return await self._owner._gateway.acall(
             lambda: self._target().ainvoke(input, config, **kwargs)
         )
 
 
-def _sdk_limits(spec: ModelSpec, limits: CallLimits) -> dict[str, Any]:
-    """The SDK arguments that turn its own retries off and bound its requests in time, for the
-    providers whose SDK takes them (OpenAI and OpenAI-compatible servers, Anthropic)."""
+def _sdk_options(spec: ModelSpec, limits: CallLimits) -> dict[str, Any]:
+    """The SDK arguments that turn its own retries and streaming off (the gateway streams,
+    :mod:`framework.models.streaming`) and bound its requests in time, for the providers whose
+    SDK takes them (OpenAI and OpenAI-compatible servers, Anthropic); a stream reports its
+    usage."""
     if spec.provider in ("openai", COMPATIBLE):
         timeout = httpx.Timeout(limits.idle_s, connect=limits.connect_s)
-        return {"max_retries": 0, "timeout": timeout}
+        return {"max_retries": 0, "timeout": timeout, "stream_usage": True}
     if spec.provider == "anthropic":
         return {"max_retries": 0, "timeout": limits.idle_s}
     return {}
