@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from langchain_core.messages import AIMessageChunk
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 
@@ -194,6 +195,18 @@ def test_reviewer_finish_curates_then_formats(mode: str) -> None:
     assert out["metrics"]["facts_written"] == 2
     assert out["messages"][-1].content == out["final_answer"]
     assert out["messages"][-1].name == "formatter"
+
+
+def test_the_answer_is_spoken_in_chunks_to_whoever_follows_the_messages(mode: str) -> None:
+    graph = team(make_roles(CountingPlanner(n=2)), name="research")
+    chunks = collect(graph, mode, ["messages", "values"])
+    streamed = [c[1][0] for c in chunks if c[0] == "messages"]
+    final = [c[1] for c in chunks if c[0] == "values"][-1]
+    answer = final["messages"][-1]
+    pieces = [m.content for m in streamed if isinstance(m, AIMessageChunk) and m.id == answer.id]
+    assert len(pieces) > 1 and "".join(pieces) == final["final_answer"] == answer.content
+    assert answer.name == "formatter"
+    assert run(graph, mode)["messages"][-1].content == final["final_answer"]  # unfollowed
 
 
 def test_retry_naming_no_finished_task_falls_back_to_finish() -> None:

@@ -49,23 +49,32 @@ def _answer(served: Served, thread_id: str) -> str:
     return answer
 
 
-def test_messages_come_as_metadata_then_whole_messages(served: Served) -> None:
+def test_messages_come_as_metadata_then_partials_and_whole_messages(served: Served) -> None:
     thread_id, parts = _streamed(served, "messages")
-    assert {p.event for p in parts} == {"messages/metadata", "messages/complete"}
+    assert {p.event for p in parts} == {
+        "messages/metadata",
+        "messages/partial",
+        "messages/complete",
+    }
     metadata: dict[str, Any] = {}
-    completed = []
+    completed, partials = [], []
     for part in parts:
         if part.event == "messages/metadata":
             [(message_id, entry)] = part.data.items()
             metadata[message_id] = entry["metadata"]
-        else:
-            [message] = part.data
-            assert message["id"] in metadata  # its metadata came first
-            completed.append(message)
-    formatter = completed[-1]
-    assert formatter["type"] == "ai" and formatter["name"] == "formatter"
+            continue
+        [message] = part.data
+        assert message["id"] in metadata  # its metadata came first
+        (partials if part.event == "messages/partial" else completed).append(message)
+    assert completed and all(m["id"] not in {p["id"] for p in partials} for m in completed)
+    last = [m["id"] for m in partials if metadata[m["id"]]["langgraph_node"] == "formatter"][-1]
+    spoken = [m for m in partials if m["id"] == last]
+    formatter = spoken[-1]  # a streamed message ends with its last partial, as LangGraph's
+    assert formatter["type"] == "ai" and spoken[0]["name"] == "formatter"
     assert formatter["content"] == _answer(served, thread_id)  # the answer, as a chat message
     assert metadata[formatter["id"]]["langgraph_node"] == "formatter"
+    assert len(spoken) > 3  # it came a few words at a time, each the text so far
+    assert all(formatter["content"].startswith(m["content"]) for m in spoken)
     with served.http("ada") as http:  # a mode LangGraph does not have is still refused
         answer = http.post(
             f"/threads/{thread_id}/runs/stream",
@@ -81,7 +90,9 @@ def test_messages_tuple_pairs_each_message_with_its_metadata(served: Served) -> 
     assert all(len(pair) == 2 for pair in pairs)
     message, metadata = pairs[-1]
     assert metadata["langgraph_node"] == "formatter"
-    assert message["type"] == "ai" and message["content"] == _answer(served, thread_id)
+    chunks = [m["content"] for m, _ in pairs if m["id"] == message["id"]]
+    assert message["type"] == "AIMessageChunk" and len(chunks) > 3
+    assert "".join(chunks) == _answer(served, thread_id)  # the answer, in chunks
 
 
 def test_events_are_astream_events_v2(served: Served) -> None:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import AIMessage
-
 from framework.engine.records import MemoryFact
 from framework.engine.roles import Curator, Formatter
 from framework.engine.runtime import NodeContext
+from framework.engine.spoken import spoken
 from framework.engine.state import TeamState
 
 __all__ = ["curator_body", "formatter_body"]
@@ -31,6 +30,6 @@ def formatter_body(role: Formatter) -> Any:
     def body(state: TeamState, context: NodeContext) -> dict[str, Any]:
         answer = role.format(state, context)
         context.emit("answer", chars=len(answer))
-        return {"final_answer": answer, "messages": [AIMessage(answer, name="formatter")]}
+        return {"final_answer": answer, "messages": [spoken(answer, name="formatter")]}
 
     return body
