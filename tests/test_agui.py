@@ -2,8 +2,8 @@
 models, posted with httpx over real HTTP on loopback, and every event of the SSE stream
 validated with the package's ``Event`` union. A question streams RUN_STARTED, a step per node,
 the thread's state (a snapshot, then JSON Patch deltas that rebuild the thread's values), the
-cited answer as a text message and RUN_FINISHED; a team file's plan review ends the run with an
-interrupt outcome carrying the typed request, answered through AG-UI's resume entries (an
+cited answer as a text message streamed in parts and RUN_FINISHED; a team file's plan review
+ends the run with an interrupt outcome carrying the typed request, answered through AG-UI's resume entries (an
 invalid decision refused by the review checks) and then in ``cadre show``'s audit under the
 token's name; tenancy and scopes are the gate's (one RUN_ERROR, one line), as is a failed run;
 a missing token is 401, a bad body 422, a cancelled interrupt 501."""
@@ -187,13 +187,15 @@ def _state(events: Sequence[BaseEvent]) -> dict[str, Any]:
 
 
 def _answer(events: Sequence[BaseEvent]) -> str:
-    """The text of the one text message, checked to open and close around its content."""
+    """The text of the one text message, checked to open, stream its content in parts (as the
+    team's formatter speaks it), and close."""
     text = [e for e in events if isinstance(e, TEXT_MESSAGE)]
-    start, content, end = text
+    start, *content, end = text
     assert isinstance(start, TextMessageStartEvent) and start.role == "assistant"
-    assert isinstance(content, TextMessageContentEvent) and isinstance(end, TextMessageEndEvent)
-    assert start.message_id == content.message_id == end.message_id
-    return content.delta
+    assert isinstance(end, TextMessageEndEvent) and len(content) > 1
+    assert all(isinstance(part, TextMessageContentEvent) for part in content)
+    assert {start.message_id, end.message_id} == {part.message_id for part in content}
+    return "".join(part.delta for part in content if isinstance(part, TextMessageContentEvent))
 
 
 def _steps(events: Sequence[BaseEvent]) -> list[str]:

@@ -1,5 +1,6 @@
 """A cadre run as AG-UI events: the run's lifecycle, a step per node, the thread's state, the
-answer as a text message, and a review pause as the run's interrupt outcome."""
+answer as a text message (streamed as the team's formatter speaks it), and a review pause as the
+run's interrupt outcome."""
 
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ from framework.server.protocols.agui._state import StateStream
 
 __all__ = ["refused_events", "run_events"]
 
+ANSWERING_NODE = "formatter"
+"""The node that writes a team's answer."""
+
 
 async def run_events(server: Server, row: RunRow, run_id: str) -> AsyncIterator[BaseEvent]:
     """The events of ``row``'s run, named ``run_id`` as the client named it, until it ends:
@@ -37,31 +41,69 @@ async def run_events(server: Server, row: RunRow, run_id: str) -> AsyncIterator[
     (STATE_SNAPSHOT, then STATE_DELTA), then the answer and RUN_FINISHED, the reviews it paused
     for as RUN_FINISHED's interrupt outcome, or RUN_ERROR."""
     yield RunStartedEvent(thread_id=row.thread_id, run_id=run_id)
-    state = StateStream()
+    state, answer = StateStream(), _AnswerStream()
     async for mode, data in events(server, row):
-        if mode == "updates" and isinstance(data, Mapping):
-            for node in data:
-                if not node.startswith("__"):
-                    yield StepStartedEvent(step_name=node)
-                    yield StepFinishedEvent(step_name=node)
-        elif mode == "values" and isinstance(data, Mapping):
-            change = state.event(data)
-            if change is not None:
-                yield change
+        for event in _during(mode, data, state, answer):
+            yield event
     ended = await outcome(server, row)
+    if answer.message_id is not None:
+        yield TextMessageEndEvent(message_id=answer.message_id)
     if ended.status == "failed":
         yield RunErrorEvent(message=ended.error or "the run failed", code="run_failed")
         return
     change = state.event(ended.values or {})
     if change is not None:
         yield change
-    for event in _finished(ended, run_id):
+    for event in _finished(ended, run_id, spoken=answer.message_id is not None):
         yield event
 
 
-def _finished(ended: Outcome, run_id: str) -> list[BaseEvent]:
-    """The answer as a text message and RUN_FINISHED (cadre's outcome its result), or
-    RUN_FINISHED with the reviews it paused for."""
+def _during(mode: str, data: Any, state: StateStream, answer: _AnswerStream) -> list[BaseEvent]:
+    """The AG-UI events of one event of the run: the answer's text, a node's step, a change of
+    the thread's values."""
+    if mode == "messages":
+        return answer.events(data)
+    if mode == "updates" and isinstance(data, Mapping):
+        steps: list[BaseEvent] = []
+        for node in data:
+            if not node.startswith("__"):
+                steps += [StepStartedEvent(step_name=node), StepFinishedEvent(step_name=node)]
+        return steps
+    if mode == "values" and isinstance(data, Mapping):
+        change = state.event(data)
+        return [change] if change is not None else []
+    return []
+
+
+class _AnswerStream:
+    """The team's answer as its formatter speaks it (the top graph's formatter, not a nested
+    team's), as AG-UI text message events."""
+
+    def __init__(self) -> None:
+        self.message_id: str | None = None
+
+    def events(self, data: Any) -> list[BaseEvent]:
+        """The events of one streamed message chunk (``[message, metadata]``)."""
+        message, metadata = data
+        place = str(metadata.get("langgraph_checkpoint_ns") or "")
+        answering = metadata.get("langgraph_node") == ANSWERING_NODE and "|" not in place
+        if not answering or message.get("type") != "AIMessageChunk":
+            return []
+        found: list[BaseEvent] = []
+        if self.message_id is None:
+            self.message_id = str(message["id"])
+            found.append(TextMessageStartEvent(message_id=self.message_id, role="assistant"))
+        if message["id"] == self.message_id and message.get("content"):
+            found.append(
+                TextMessageContentEvent(message_id=self.message_id, delta=message["content"])
+            )
+        return found
+
+
+def _finished(ended: Outcome, run_id: str, *, spoken: bool) -> list[BaseEvent]:
+    """The answer as a text message (unless it was ``spoken`` as it was written) and
+    RUN_FINISHED (cadre's outcome its result), or RUN_FINISHED with the reviews it paused
+    for."""
     if ended.status == "paused":
         interrupts = [_interrupt(review) for review in ended.reviews]
         paused = RunFinishedInterruptOutcome(interrupts=interrupts)
@@ -75,7 +117,7 @@ def _finished(ended: Outcome, run_id: str) -> list[BaseEvent]:
         result=ended.to_json(),
         outcome=RunFinishedSuccessOutcome(),
     )
-    if not ended.answer:
+    if spoken or not ended.answer:
         return [finished]
     message_id = f"answer-{ended.run_id}"
     return [

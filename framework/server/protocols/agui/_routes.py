@@ -20,8 +20,9 @@ from framework.server.protocols.agui._events import refused_events, run_events
 
 __all__ = ["agui_routes"]
 
-_MODES: tuple[StreamModeName, ...] = ("values", "updates")
-"""The thread's values after each step (state events), each node's update (its step)."""
+_MODES: tuple[StreamModeName, ...] = ("values", "updates", "messages-tuple")
+"""The thread's values after each step (state events), each node's update (its step), the
+messages as they are written (the answer's text events)."""
 
 
 async def _run(request: Request) -> Response:
