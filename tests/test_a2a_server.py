@@ -1,10 +1,10 @@
 """A2A 1.0 against a real ``cadre serve``, with a2a-sdk's own client over real HTTP: each served
 team is an agent at ``/a2a/{name}`` whose card is public; a question is answered with the cited
-answer (an artifact), streamed as working updates per node then the answer; a plan review is
-the task's ``input-required`` state carrying the typed request, answered over A2A and audited
-under the token's name in ``cadre show``; tokens, tenants and scopes hold as over LangGraph's
-API (no token refused, another tenant's task not found, a ``run``-only token may not answer a
-review), each refusal one A2A error that leaves the thread as it was."""
+answer (an artifact), streamed as working updates per node, the answer's words, then the answer; a
+plan review is the task's ``input-required`` state carrying the typed request, answered over A2A and
+audited under the token's name in ``cadre show``; tokens, tenants and scopes hold as over
+LangGraph's API (no token refused, another tenant's task not found, a ``run``-only token may not
+answer a review), each refusal one A2A error that leaves the thread as it was."""
 
 from __future__ import annotations
 
@@ -204,7 +204,9 @@ async def test_a_question_is_answered_with_the_cited_answer_on_a_thread(served: 
     assert _state(served, task.id)["values"]["final_answer"] == answer
 
 
-async def test_a_stream_reports_each_node_at_work_then_the_answer(served: Served) -> None:
+async def test_a_stream_reports_each_node_at_work_the_answers_words_then_the_answer(
+    served: Served,
+) -> None:
     async with _agent(served, "lookup", "ada", streaming=True) as client:
         events = await _sent(client, _text(QUESTION))
     first, *updates = events
@@ -212,12 +214,18 @@ async def test_a_stream_reports_each_node_at_work_then_the_answer(served: Served
     assert get_message_text(first.task.history[0]) == QUESTION
     kinds = [event.WhichOneof("payload") for event in updates]
     assert kinds[-2:] == ["artifact_update", "status_update"]
-    working = [event.status_update.status for event in updates[:-2]]
+    working = [e.status_update.status for e in updates[:-2] if e.HasField("status_update")]
     assert {status.state for status in working} == {TaskState.TASK_STATE_WORKING}
     nodes = [status.message.metadata["node"] for status in working[1:]]
     assert nodes[0] == "planner" and {"worker", "formatter"} <= set(nodes)
     assert get_message_text(working[1].message) == "running planner"
-    assert CITED in updates[-2].artifact_update.artifact.parts[0].text
+    spoken = [e.artifact_update for e in updates[:-2] if e.HasField("artifact_update")]
+    assert len(spoken) > 3  # the answer's words as the formatter spoke them, appended
+    assert [u.append for u in spoken] == [False] + [True] * (len(spoken) - 1)
+    words = "".join(u.artifact.parts[0].text for u in spoken)
+    whole = updates[-2].artifact_update
+    assert whole.last_chunk and not whole.append  # then the whole answer replaces them
+    assert words == whole.artifact.parts[0].text and CITED in words
     assert updates[-1].status_update.status.state == TaskState.TASK_STATE_COMPLETED
 
 

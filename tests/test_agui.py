@@ -1,12 +1,12 @@
 """AG-UI against a real ``cadre serve``: ``RunAgentInput`` built with ``ag-ui-protocol``'s own
-models, posted with httpx over real HTTP on loopback, and every event of the SSE stream
-validated with the package's ``Event`` union. A question streams RUN_STARTED, a step per node,
-the thread's state (a snapshot, then JSON Patch deltas that rebuild the thread's values), the
-cited answer as a text message streamed in parts and RUN_FINISHED; a team file's plan review
-ends the run with an interrupt outcome carrying the typed request, answered through AG-UI's resume entries (an
-invalid decision refused by the review checks) and then in ``cadre show``'s audit under the
-token's name; tenancy and scopes are the gate's (one RUN_ERROR, one line), as is a failed run;
-a missing token is 401, a bad body 422, a cancelled interrupt 501."""
+models, posted with httpx over real HTTP on loopback, and every event of the SSE stream validated
+with the package's ``Event`` union. A question streams RUN_STARTED, a step per node, the thread's
+state (a snapshot, then JSON Patch deltas that rebuild the thread's values), the cited answer as a
+text message streamed in parts and RUN_FINISHED; a team file's plan review ends the run with an
+interrupt outcome carrying the typed request, answered through AG-UI's resume entries (an invalid
+decision refused by the review checks) and then in ``cadre show``'s audit under the token's name;
+tenancy and scopes are the gate's (one RUN_ERROR, one line), as is a failed run; a missing token is
+401, a bad body 422, a cancelled interrupt 501."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import uuid
 
-from langchain_core.callbacks import CallbackManager
+from langchain_core.callbacks import BaseCallbackHandler, CallbackManager
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, LLMResult
 from langchain_core.runnables.config import ensure_config, get_callback_manager_for_config
@@ -47,7 +47,9 @@ def spoken(text: str, *, name: str) -> AIMessage:
 def _followers() -> CallbackManager | None:
     """The current run's callbacks that follow a stream (None when none does)."""
     manager = get_callback_manager_for_config(ensure_config())
-    following = [h for h in manager.handlers if isinstance(h, _StreamingCallbackHandler)]
+    following: list[BaseCallbackHandler] = [
+        h for h in manager.handlers if isinstance(h, _StreamingCallbackHandler)
+    ]
     if not following:
         return None
     followers = manager.copy()

@@ -28,6 +28,7 @@ __all__ = [
     "Authenticated",
     "Outcome",
     "ServedTeam",
+    "answer_words",
     "ask",
     "caller_of",
     "decide",
@@ -181,6 +182,24 @@ async def events(server: Server, row: RunRow) -> AsyncIterator[tuple[str, Any]]:
         return
     async for _, name, data in log.follow():
         yield name, data
+
+
+ANSWERING_NODE = "formatter"
+"""The node that writes a team's answer."""
+
+
+def answer_words(mode: str, data: Any) -> tuple[str, str] | None:
+    """The id of the answer's message and the words it adds, when a run's event is a chunk of
+    the answer as the team's formatter speaks it (the served team's formatter, not a nested
+    team's; a ``messages-tuple`` event); None for any other event."""
+    if mode != "messages" or not isinstance(data, list | tuple) or len(data) != 2:
+        return None
+    message, metadata = data
+    place = str(metadata.get("langgraph_checkpoint_ns") or "")
+    answering = metadata.get("langgraph_node") == ANSWERING_NODE and "|" not in place
+    if not answering or message.get("type") != "AIMessageChunk":
+        return None
+    return str(message["id"]), str(message.get("content") or "")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -39,15 +39,28 @@ from a2a.utils.task import validate_history_length
 
 from framework.runs.gate import admit
 from framework.server._requests import StreamModeName
-from framework.server.protocols._base import ServedTeam, ask, decide, events, outcome
+from framework.server.protocols._base import (
+    ServedTeam,
+    answer_words,
+    ask,
+    decide,
+    events,
+    outcome,
+)
 from framework.server.protocols.a2a._calls import caller_in, gate_errors, keep_run, run_in
-from framework.server.protocols.a2a._report import question_of, report_of, resume_value
+from framework.server.protocols.a2a._report import (
+    ANSWER_ARTIFACT,
+    question_of,
+    report_of,
+    resume_value,
+)
 from framework.server.protocols.a2a._tasks import ThreadTasks
 
 __all__ = ["RunFollower", "TeamHandler"]
 
-_MODES: tuple[StreamModeName, ...] = ("updates",)
-"""The run events followed: each node's update names the node."""
+_MODES: tuple[StreamModeName, ...] = ("updates", "messages-tuple")
+"""The run events followed: each node's update names the node; the messages as they are
+written (the answer, streamed to the task's artifact)."""
 
 _PARKED_S = 600.0
 """How long the SDK keeps a task waiting for review in memory (a reply after that finds it
@@ -56,7 +69,9 @@ again from its thread)."""
 
 class RunFollower(AgentExecutor):
     """Reports the run a call started on its task: a working status per node the run goes
-    through, then how it ended (its answer, its reviews, or its error)."""
+    through, the answer's words appended to the ``answer`` artifact as the team's formatter
+    speaks them, then how it ended (the whole answer replacing them, its reviews, or its
+    error)."""
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         """Follow the call's run until it ends."""
@@ -66,14 +81,23 @@ class RunFollower(AgentExecutor):
         updater = TaskUpdater(event_queue, task_id, context_id)
         started = f"run {row.run_id} started"
         await updater.start_work(_working(updater, started, run_id=row.run_id))
+        spoken: str | None = None
         async for mode, data in events(server, row):
             for node in _nodes(mode, data):
                 await updater.start_work(_working(updater, f"running {node}", node=node))
+            words = answer_words(mode, data)
+            if words is not None and spoken in (None, words[0]) and words[1]:
+                part = new_text_part(words[1], media_type="text/markdown")
+                appended = spoken is not None
+                await updater.add_artifact(
+                    [part], ANSWER_ARTIFACT, ANSWER_ARTIFACT, append=appended
+                )
+                spoken = words[0]
         report = report_of(await outcome(server, row))
         if report.artifact is not None:
             artifact = report.artifact
             parts = list(artifact.parts)
-            await updater.add_artifact(parts, artifact.artifact_id, artifact.name)
+            await updater.add_artifact(parts, artifact.artifact_id, artifact.name, last_chunk=True)
         await updater.update_status(report.state, report.message(task_id, context_id))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:

@@ -26,13 +26,10 @@ from ag_ui.core import (
 from framework.review.records import ALLOWED_DECISIONS, request_place
 from framework.server._http import Server
 from framework.server._tables import RunRow
-from framework.server.protocols._base import Outcome, events, outcome
+from framework.server.protocols._base import Outcome, answer_words, events, outcome
 from framework.server.protocols.agui._state import StateStream
 
 __all__ = ["refused_events", "run_events"]
-
-ANSWERING_NODE = "formatter"
-"""The node that writes a team's answer."""
 
 
 async def run_events(server: Server, row: RunRow, run_id: str) -> AsyncIterator[BaseEvent]:
@@ -62,7 +59,7 @@ def _during(mode: str, data: Any, state: StateStream, answer: _AnswerStream) -> 
     """The AG-UI events of one event of the run: the answer's text, a node's step, a change of
     the thread's values."""
     if mode == "messages":
-        return answer.events(data)
+        return answer.events(mode, data)
     if mode == "updates" and isinstance(data, Mapping):
         steps: list[BaseEvent] = []
         for node in data:
@@ -76,27 +73,23 @@ def _during(mode: str, data: Any, state: StateStream, answer: _AnswerStream) -> 
 
 
 class _AnswerStream:
-    """The team's answer as its formatter speaks it (the top graph's formatter, not a nested
-    team's), as AG-UI text message events."""
+    """The team's answer as its formatter speaks it, as AG-UI text message events."""
 
     def __init__(self) -> None:
         self.message_id: str | None = None
 
-    def events(self, data: Any) -> list[BaseEvent]:
-        """The events of one streamed message chunk (``[message, metadata]``)."""
-        message, metadata = data
-        place = str(metadata.get("langgraph_checkpoint_ns") or "")
-        answering = metadata.get("langgraph_node") == ANSWERING_NODE and "|" not in place
-        if not answering or message.get("type") != "AIMessageChunk":
+    def events(self, mode: str, data: Any) -> list[BaseEvent]:
+        """The events of one run event that may be a chunk of the answer."""
+        words = answer_words(mode, data)
+        if words is None:
             return []
+        message_id, text = words
         found: list[BaseEvent] = []
         if self.message_id is None:
-            self.message_id = str(message["id"])
-            found.append(TextMessageStartEvent(message_id=self.message_id, role="assistant"))
-        if message["id"] == self.message_id and message.get("content"):
-            found.append(
-                TextMessageContentEvent(message_id=self.message_id, delta=message["content"])
-            )
+            self.message_id = message_id
+            found.append(TextMessageStartEvent(message_id=message_id, role="assistant"))
+        if message_id == self.message_id and text:
+            found.append(TextMessageContentEvent(message_id=message_id, delta=text))
         return found
 
 
