@@ -7,11 +7,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.cli.progress import AnswerPrinter
 from framework.memory import Corpus, MiniLMEmbedder
 from framework.runs.teams import TeamSetup
 from teams.research import DEFAULT_SETTINGS
@@ -46,6 +48,33 @@ def test_run_prints_a_cited_report_and_progress(
     assert "compliance check" in err
     assert (home / "checkpoints.sqlite").stat().st_size > 0
     assert (home / "memory.sqlite").stat().st_size > 0
+
+
+def test_run_stream_prints_the_answer_as_it_is_written_and_only_once(
+    corpus_dir: Path, tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    question = "How do workers retry transient errors?"
+    written: list[str] = []
+    monkeypatch.setattr(AnswerPrinter, "__call__", _spying(AnswerPrinter.__call__, written))
+    args = [question, "--corpus", str(corpus_dir)]
+    code, streamed, err = _run(*args, "--home", str(tmp_path / "a"), "--stream")
+    assert code == 0, err
+    code, plain, err = _run(*args, "--home", str(tmp_path / "b"))
+    assert code == 0, err
+    assert streamed == plain  # the same answer, printed once
+    assert len(written) > 3 and "".join(written) == plain.removesuffix("\n")
+
+
+def _spying(call: Any, written: list[str]) -> Any:
+    """``AnswerPrinter.__call__``, noting each piece of the answer it printed."""
+
+    def spy(self: AnswerPrinter, namespace: tuple[str, ...], mode: str, payload: Any) -> None:
+        before = self.printed
+        call(self, namespace, mode, payload)
+        if self.printed != before:
+            written.append(self.printed.removeprefix(before))
+
+    return spy
 
 
 def test_run_json_has_answer_tasks_results_and_findings(

@@ -279,14 +279,16 @@ def report_outcome(
     home: Path | None,
     *,
     announce: bool = False,
+    shown: str = "",
 ) -> None:
     """Print on stdout how a run part ended: the pending requests and how to continue, or the
-    final answer.
+    final answer (the rest of it, when its start was ``shown`` as it was written).
 
     Args:
         result: The run part's result.
         requests: The review requests it paused at (empty when it finished).
         home: The ``--home`` the command was given, repeated in the commands it suggests.
+        shown: What of the answer was printed already, as it was written.
         announce: Say that the thread finished before its answer (the review commands do;
             ``cadre run`` prints the bare answer).
 
@@ -299,7 +301,8 @@ def report_outcome(
             raise failure
         if announce:
             typer.echo(f"thread {thread} finished; its answer:\n")
-        typer.echo(result.state.get("final_answer", ""))
+        answer = str(result.state.get("final_answer", ""))
+        typer.echo(answer.removeprefix(shown) if answer.startswith(shown) else f"\n{answer}")
         return
     typer.echo(
         f"paused for review: thread {thread} has {len(requests)} pending request(s) "

@@ -1,16 +1,20 @@
-"""Live progress of a run on the terminal, from the events its nodes emit."""
+"""Live progress of a run on the terminal, from the events its nodes emit, and the answer as it
+is spoken."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
+from langchain_core.messages import AIMessageChunk
 from rich.console import Console
 from rich.markup import escape
 
+from framework.engine.spoken import speaks_answer
 from framework.runs.runner import Event
 
-__all__ = ["ProgressPrinter"]
+__all__ = ["AnswerPrinter", "ProgressPrinter"]
 
 
 def _plan(event: Event) -> str:
@@ -103,3 +107,21 @@ class ProgressPrinter:
         ]
         prefix = f"[dim]{escape(' > '.join(teams))}[/] " if teams else ""
         self.console.print(prefix + describe(event), highlight=False)
+
+
+class AnswerPrinter:
+    """Prints the team's answer on stdout as its formatter speaks it (``cadre run --stream``):
+    a run's chunk handler, following its ``messages``."""
+
+    def __init__(self) -> None:
+        self.printed = ""
+        """What it printed."""
+
+    def __call__(self, namespace: tuple[str, ...], mode: str, payload: Any) -> None:
+        if mode != "messages":
+            return
+        message, metadata = payload
+        if isinstance(message, AIMessageChunk) and speaks_answer(metadata):
+            sys.stdout.write(message.text)
+            sys.stdout.flush()
+            self.printed += message.text

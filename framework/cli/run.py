@@ -90,6 +90,9 @@ def run(
     scopes: Annotated[
         str | None, typer.Option(help="The user's scopes, comma-separated (db:write,tickets).")
     ] = None,
+    stream: Annotated[
+        bool, typer.Option("--stream", help="Print the answer as it is written.")
+    ] = False,
 ) -> None:
     """Research QUESTION over a corpus and print a cited report."""
     import asyncio
@@ -97,12 +100,12 @@ def run(
     from rich.console import Console
 
     from framework.cli._render import report_outcome
-    from framework.cli.progress import ProgressPrinter
+    from framework.cli.progress import AnswerPrinter, ProgressPrinter
     from framework.engine.state import to_jsonable
     from framework.models.specs import anchored_spec
     from framework.review import pending
     from framework.runs.launch import LaunchRequest, launch
-    from framework.runs.runner import arun_team, new_thread_id
+    from framework.runs.runner import StreamOptions, arun_team, new_thread_id
     from framework.runs.spec import RunSpec
     from framework.runs.threads import refuse_existing_thread
 
@@ -141,6 +144,7 @@ def run(
             thread_id = thread or new_thread_id()
             announce_thread(thread_id, home)
             err.print(f"[dim]thread {thread_id}, team {team}[/]")
+            answer = AnswerPrinter() if stream and not as_json else None
             result = asyncio.run(  # async: each task's results are saved as it finishes
                 arun_team(
                     launched.app,
@@ -149,6 +153,9 @@ def run(
                     on_event=ProgressPrinter(err),
                     observer=launched.observer,
                     metadata=spec.recorded(launched.prompts.used()).metadata(),
+                    options=StreamOptions(modes=("messages",), on_chunk=answer)
+                    if answer is not None
+                    else StreamOptions(),
                 )
             )
             # a team file's review points and a policy's ask pause too, not only --review
@@ -165,7 +172,7 @@ def run(
         }
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
-        report_outcome(result, requests, home)
+        report_outcome(result, requests, home, shown=answer.printed if answer else "")
 
 
 class _IngestPrinter:

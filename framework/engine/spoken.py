@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Mapping
+from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler, CallbackManager
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
@@ -19,7 +21,11 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, LLMResul
 from langchain_core.runnables.config import ensure_config, get_callback_manager_for_config
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
 
-__all__ = ["spoken"]
+__all__ = ["ANSWER_KEY", "speaks_answer", "spoken"]
+
+ANSWER_KEY = "cadre_answer"
+"""The metadata key marking a streamed message as the run's answer (the answer of the team
+that was asked, not of a team working on one of its tasks)."""
 
 WORDS_PER_CHUNK = 4
 """Words in each chunk of a spoken answer."""
@@ -27,12 +33,15 @@ WORDS_PER_CHUNK = 4
 _WORD = re.compile(r"\s*\S+\s*")
 
 
-def spoken(text: str, *, name: str) -> AIMessage:
+def spoken(text: str, *, name: str, answer: bool) -> AIMessage:
     """The message ``text`` as ``name`` wrote it, spoken in chunks to whoever follows the
-    current run's messages (no one: the message alone)."""
+    current run's messages (no one: the message alone); marked as the run's ``answer`` with
+    :data:`ANSWER_KEY` in its metadata."""
     manager = _followers()
     if manager is None or not text:
         return AIMessage(text, name=name)
+    if answer:
+        manager.add_metadata({ANSWER_KEY: True}, inherit=False)
     message = AIMessage(text, name=name, id=f"lc_run--{uuid.uuid4()}")
     (run,) = manager.on_chat_model_start({"name": name}, [[HumanMessage(name)]])
     words = _WORD.findall(text)
@@ -42,6 +51,11 @@ def spoken(text: str, *, name: str) -> AIMessage:
         run.on_llm_new_token(piece, chunk=ChatGenerationChunk(message=chunk))
     run.on_llm_end(LLMResult(generations=[[ChatGeneration(message=message)]]))
     return message
+
+
+def speaks_answer(metadata: Mapping[str, Any]) -> bool:
+    """Whether a streamed message's ``metadata`` marks it as the run's answer."""
+    return metadata.get(ANSWER_KEY) is True
 
 
 def _followers() -> CallbackManager | None:

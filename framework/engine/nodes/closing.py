@@ -30,6 +30,7 @@ def formatter_body(role: Formatter) -> Any:
     def body(state: TeamState, context: NodeContext) -> dict[str, Any]:
         answer = role.format(state, context)
         context.emit("answer", chars=len(answer))
-        return {"final_answer": answer, "messages": [spoken(answer, name="formatter")]}
+        message = spoken(answer, name="formatter", answer=not context.within())
+        return {"final_answer": answer, "messages": [message]}
 
     return body

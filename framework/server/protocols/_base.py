@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from framework.engine.spoken import speaks_answer
 from framework.runs.gate import Caller
 from framework.server._http import Server, authenticated, blocking, error_response, server_of
 from framework.server._inbox import INBOX_FIELDS
@@ -184,10 +185,6 @@ async def events(server: Server, row: RunRow) -> AsyncIterator[tuple[str, Any]]:
         yield name, data
 
 
-ANSWERING_NODE = "formatter"
-"""The node that writes a team's answer."""
-
-
 def answer_words(mode: str, data: Any) -> tuple[str, str] | None:
     """The id of the answer's message and the words it adds, when a run's event is a chunk of
     the answer as the team's formatter speaks it (the served team's formatter, not a nested
@@ -195,9 +192,7 @@ def answer_words(mode: str, data: Any) -> tuple[str, str] | None:
     if mode != "messages" or not isinstance(data, list | tuple) or len(data) != 2:
         return None
     message, metadata = data
-    place = str(metadata.get("langgraph_checkpoint_ns") or "")
-    answering = metadata.get("langgraph_node") == ANSWERING_NODE and "|" not in place
-    if not answering or message.get("type") != "AIMessageChunk":
+    if not speaks_answer(metadata) or message.get("type") != "AIMessageChunk":
         return None
     return str(message["id"]), str(message.get("content") or "")
 
