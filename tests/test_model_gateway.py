@@ -17,7 +17,12 @@ from pydantic import BaseModel
 
 from framework.errors import ConfigError, TransientError
 from framework.models.chat import ProviderChatModel, ProviderError
-from framework.models.gateway import CallLimits, ProviderGaveUpError, retry_after_s
+from framework.models.gateway import (
+    CallLimits,
+    ProviderCircuitOpenError,
+    ProviderGaveUpError,
+    retry_after_s,
+)
 from framework.models.repair import StructuredOutputError
 from framework.models.specs import parse_model_spec
 from framework.models.usage_check import UsageReportError, checked_usage
@@ -253,6 +258,60 @@ def test_a_run_is_told_what_a_model_call_waits_for() -> None:
     assert waiting["reason"] == (
         f"the openai-compatible chat model 'm' at {server.base_url} asked to wait (Retry-After 1 s)"
     )
+
+
+def _custom_events(model: ProviderChatModel) -> list[dict[str, Any]]:
+    """The custom events of a one-node graph run that asks ``model``."""
+    from langgraph.graph import END, START, StateGraph
+    from typing_extensions import TypedDict
+
+    class State(TypedDict):
+        answer: str
+
+    graph = StateGraph(State)
+    graph.add_node("ask", lambda state: {"answer": str(model.invoke("hi").content)})
+    graph.add_edge(START, "ask")
+    graph.add_edge("ask", END)
+    return list(graph.compile().stream({"answer": ""}, stream_mode="custom"))
+
+
+def test_a_run_is_told_that_a_long_call_is_still_running() -> None:
+    slow = Reply(body=completion("fine"), stall_s=1.6)
+    limits = CallLimits(connect_s=2.0, idle_s=5.0, heartbeat_s=0.5)
+    with openai_server(lambda body: slow) as server:
+        events = _custom_events(_model(server, limits))
+    running = [e for e in events if e.get("event") == "running"]
+    assert len(running) >= 2  # every half second while it ran
+    assert (
+        running[0]["reason"] == f"call to the openai-compatible chat model 'm' at {server.base_url}"
+    )
+    assert running[0]["seconds"] >= 0.5 and running[-1]["seconds"] > running[0]["seconds"]
+
+
+def test_after_calls_in_a_row_give_up_the_circuit_opens_fails_fast_then_closes() -> None:
+    failing = True
+
+    def respond(body: dict[str, Any]) -> dict[str, Any] | Reply:
+        return _error(503, "down") if failing else completion("back")
+
+    limits = CallLimits(connect_s=2.0, idle_s=1.0, attempts=1, circuit_after=2, circuit_s=0.5)
+    with openai_server(respond) as server:
+        model = _model(server, limits)
+        for _ in range(2):
+            with pytest.raises(ProviderGaveUpError):
+                model.invoke("hello")
+        with pytest.raises(ProviderCircuitOpenError) as raised:
+            model.invoke("hello")
+        assert len(server.requests) == 2  # the open circuit sent nothing
+        assert "its last 2 calls all gave up" in str(raised.value)
+        assert "`cadre resume`" in str(raised.value)
+        time.sleep(0.6)
+        failing = False
+        assert model.invoke("hello").content == "back"  # the first call after it tries again
+        failing = True
+        with pytest.raises(ProviderGaveUpError) as again:
+            model.invoke("hello")
+        assert not isinstance(again.value, ProviderCircuitOpenError)  # the answer closed it
 
 
 def test_a_model_spec_sets_its_call_limits_after_its_hash() -> None:

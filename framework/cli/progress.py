@@ -70,6 +70,7 @@ _FORMATS: dict[str, Callable[[Event], str]] = {
     "task_done": _text("  [green]done[/] {task_id}"),
     "task_failed": _text("  [red]failed[/] {task_id}: {error}"),
     "waiting": _text("  [yellow]waiting[/] {seconds} s: {reason}"),
+    "running": _text("  [dim]running[/] {seconds} s: {reason}"),
     "review": _review,
     "memory": _text("[bold]memory[/] {facts} fact(s) kept"),
     "risk_assessment": _findings,

@@ -12,6 +12,7 @@ place, the SDK's own retries off.
 
 from __future__ import annotations
 
+import contextvars
 import itertools
 import threading
 import time
@@ -39,6 +40,7 @@ from framework.models.gateway import (
     CallLimits,
     Gateway,
     ProviderLimiter,
+    Teller,
     limiter_for,
 )
 from framework.models.repair import RepairedOutput, fitted
@@ -221,7 +223,7 @@ class ProviderChatModel(BaseChatModel):
             limits=limits or self._parsed.limits,
             translate=self._translated,
             transient=lambda error: isinstance(error, ProviderUnavailableError),
-            notify=_tell_waiting,
+            teller=_run_teller,
         )
         if build_now:
             self.built()
@@ -460,11 +462,17 @@ def _parsed_here(
     return spec.provider in ("openai", COMPATIBLE) and pydantic and json_schema and not include_raw
 
 
-def _tell_waiting(seconds: float, reason: str) -> None:
-    """Tell the run's event stream (``cadre run``'s progress, a client following the run) what
-    a model call waits for; nothing outside a run."""
+def _run_teller() -> Teller | None:
+    """The current run's teller: model call events on its event stream (``cadre run``'s
+    progress, a client following the run); None outside a graph run."""
     try:
         writer = get_stream_writer()
-    except RuntimeError:  # not inside a graph run
-        return
-    writer({"event": "waiting", "seconds": round(seconds, 1), "reason": reason})
+    except (RuntimeError, KeyError):  # not inside a graph run
+        return None
+    run = contextvars.copy_context()  # the writer reads the run's config: heartbeats need it
+
+    def tell(event: str, seconds: float, reason: str) -> None:
+        event_data = {"event": event, "seconds": round(seconds, 1), "reason": reason}
+        run.copy().run(writer, event_data)
+
+    return tell
