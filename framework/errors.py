@@ -97,6 +97,13 @@ class TransientError(RunError):
     """A failure worth retrying (timeouts, rate limits, a service briefly away)."""
 
 
+class OutageError(RunError):
+    """A call failed for a transient reason on every try it was allowed (a provider down, a
+    rate-limit spell): the run stops where it is, keeping what finished, and ``cadre resume``
+    runs what failed again. Not a task's failure: a worker raises it rather than failing its
+    task."""
+
+
 class ModelError(RunError):
     """A chat model failed or answered in a shape that could not be used."""
 

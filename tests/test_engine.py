@@ -29,7 +29,7 @@ from framework.engine.nodes.dispatcher import route_to_workers
 from framework.engine.records import MemoryFact, Plan, Provenance, ReviewVerdict, Task, WorkerResult
 from framework.engine.roles import Roles
 from framework.engine.state import TaskReplacement
-from framework.errors import ConfigError, TransientError, WorkerError
+from framework.errors import ConfigError, OutageError, TransientError, WorkerError
 from policies.reflection import ConfidenceReached, NoProgress
 from policies.retry import transient_retry
 from tests.roles import CountingPlanner, FailFirst, ProgrammableWorker, ScriptedReviewer, make_roles
@@ -207,6 +207,38 @@ def test_the_answer_is_spoken_in_chunks_to_whoever_follows_the_messages(mode: st
     assert len(pieces) > 1 and "".join(pieces) == final["final_answer"] == answer.content
     assert answer.name == "formatter"
     assert run(graph, mode)["messages"][-1].content == final["final_answer"]  # unfollowed
+
+
+def test_an_outage_stops_the_run_keeping_finished_tasks_and_resume_runs_what_failed(
+    mode: str,
+) -> None:
+    outages: list[str] = []
+
+    def fail(task: Task) -> BaseException | None:
+        if task.id == "t1" and not outages:
+            outages.append(task.id)
+            return OutageError("the provider gave up after 3 attempts: continue with resume")
+        return None
+
+    def after_siblings(worker: ProgrammableWorker, task: Task) -> bool:
+        return task.id != "t1" or (len(worker.calls) >= 3 and worker.active == 1)
+
+    worker = ProgrammableWorker(fail=fail, until=after_siblings)
+    roles = make_roles(CountingPlanner(n=3), worker)
+    graph = compile_team(build_team(roles, TeamSettings()), checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": f"outage-{mode}"}}
+    with pytest.raises(OutageError, match="provider gave up"):
+        run(graph, mode, config)
+    stopped = graph.get_state(config)
+    assert stopped.next == ("worker",)  # it stopped at the workers, not at an answer
+    assert "final_answer" not in stopped.values
+    resumed = (
+        graph.invoke(None, config) if mode == "sync" else asyncio.run(graph.ainvoke(None, config))
+    )
+    assert sorted(worker.calls) == ["t0", "t1", "t1", "t2"]  # only the task that failed again
+    assert {r.status for r in resumed["worker_results"].values()} == {"ok"}
+    assert resumed["final_answer"]
+    assert not worker.gave_up
 
 
 def test_retry_naming_no_finished_task_falls_back_to_finish() -> None:

@@ -325,3 +325,39 @@ def test_a_rate_limit_spell_is_waited_out_by_every_role_and_said_in_the_progress
         ]
         assert _cadre(*args, "--home", str(tmp_path / "home2")).exit_code == 0
         assert calls == len(calm.requests) + 2  # the two refused, nothing else sent again
+
+
+def test_an_outage_at_the_workers_stops_the_run_and_resume_runs_only_what_failed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    down = True
+
+    def outage(body: dict[str, Any]) -> dict[str, Any] | Reply:
+        if body.get("tools") and down:  # the worker's calls: the provider is down for them
+            return Reply(503, {"error": {"message": "overloaded", "type": "server"}})
+        return respond(body)
+
+    home = str(tmp_path / "home")
+    with openai_server(outage) as httpd:
+        args = [
+            a.replace("http://localhost:11434/v1", f"{httpd.base_url}#attempts=2")
+            for a in _readme_example(tmp_path)
+        ]
+        stopped = _cadre(*args, "--home", home, "--thread", "t-outage")
+        assert stopped.exit_code == 1, stopped.output
+        assert httpd.base_url in stopped.stderr and "gave up after 2 attempts" in stopped.stderr
+        assert "cadre resume t-outage" in stopped.stderr
+        planned = sum(1 for _, body in httpd.requests if _schema(body) == "PlanDraft")
+        down = False
+        resumed = _cadre("resume", "t-outage", "--home", home)
+        assert resumed.exit_code == 0, resumed.output
+        assert "42" in resumed.stdout
+        replanned = sum(1 for _, body in httpd.requests if _schema(body) == "PlanDraft")
+    assert planned == replanned == 1  # the plan was kept: only the worker ran again
+
+
+def _schema(body: dict[str, Any]) -> str | None:
+    response_format = body.get("response_format")
+    return response_format["json_schema"]["name"] if response_format else None

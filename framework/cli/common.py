@@ -22,6 +22,7 @@ from framework.errors import (
     ConfigError,
     CorpusError,
     InvalidUpdate,
+    OutageError,
     ReviewError,
     StorageFullError,
     ThreadBusyError,
@@ -96,11 +97,16 @@ def fail(error: CadreError) -> NoReturn:
 
 
 def _told(error: CadreError) -> str:
-    """The message of ``error``; a full disk under a run adds how the run goes on."""
-    resume = announced_thread()
-    if isinstance(error, StorageFullError) and resume is not None:
-        return f"{error}; then `{resume}` goes on from its last checkpoint"
-    return str(error)
+    """The message of ``error``; under a run, its advice to resume names the thread, and a full
+    disk or an outage adds how the run goes on."""
+    resume, said = announced_thread(), str(error)
+    if resume is None:
+        return said
+    if "`cadre resume`" in said:
+        return said.replace("`cadre resume`", f"`{resume}`")
+    if isinstance(error, StorageFullError | OutageError):
+        return f"{said}; then `{resume}` goes on from its last checkpoint"
+    return said
 
 
 def one_line(command: Callable[P, None]) -> Callable[P, None]:

@@ -20,8 +20,9 @@ bounded in time and retried here, in one place, by one policy.
 
 A call that has used its attempts or its deadline fails with :class:`ProviderGaveUpError`: the
 last failure's line (the provider, what happened, what to do), then how often it was tried.
-A worker's retry policy does not try it again (it is no
-:class:`~framework.errors.TransientError`).
+It is an :class:`~framework.errors.OutageError`: a worker's retry policy does not try it again,
+and the run stops where it is, so that ``cadre resume`` runs what failed once the provider is
+back (not what a policy or a person refused).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from framework.errors import ModelError
+from framework.errors import ModelError, OutageError
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -55,7 +56,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-class ProviderGaveUpError(ModelError):
+class ProviderGaveUpError(ModelError, OutageError):
     """A model call failed for a transient reason on every attempt it was allowed (or ran past
     its deadline); the message names the provider, the last failure and what to do."""
 
