@@ -9,6 +9,7 @@ import asyncio
 import itertools
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -147,6 +148,33 @@ def test_what_is_not_transient_is_tried_once_with_its_own_fix(reply: Reply, said
             _model(server).invoke("hello")
         assert len(server.requests) == 1
     assert "structured output" not in str(raised.value)  # not the advice for another failure
+
+
+def test_a_rate_limit_spell_is_probed_by_one_call_at_a_time_and_every_call_is_answered() -> None:
+    spell_s, retry_after = 1.2, "0.3"
+    ends = time.monotonic() + spell_s
+
+    def spell(body: dict[str, Any]) -> dict[str, Any] | Reply:
+        if time.monotonic() < ends:
+            return Reply(
+                429,
+                {"error": {"message": "slow down", "type": "rate"}},
+                {"Retry-After": retry_after},
+            )
+        return completion(f"answer to {body['messages'][-1]['content']}")
+
+    with openai_server(spell) as server:
+        model = _model(server)
+
+        async def ask_all() -> list[Any]:
+            return await asyncio.gather(*(model.ainvoke(f"task {n}") for n in range(6)))
+
+        answers = asyncio.run(ask_all())
+    assert [a.content for a in answers] == [f"answer to task {n}" for n in range(6)]
+    sent = Counter(body["messages"][-1]["content"] for _, body in server.requests)
+    assert max(sent.values()) <= QUICK.attempts  # waiting calls sent nothing: one probed
+    limited = len(server.requests) - 6
+    assert limited <= 6 + spell_s / 0.3 + 1  # the first six, then about one per Retry-After
 
 
 def test_retry_after_is_read_in_seconds_or_milliseconds_and_a_date_is_left_to_backoff() -> None:

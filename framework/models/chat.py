@@ -36,13 +36,9 @@ from langgraph.config import get_stream_writer
 from pydantic import BaseModel, PrivateAttr
 
 from framework.errors import CadreError, ModelError, TransientError
-from framework.models.gateway import (
-    CallLimits,
-    Gateway,
-    ProviderLimiter,
-    Teller,
-    limiter_for,
-)
+from framework.models.gateway import CallLimits, Gateway
+from framework.models.heartbeats import Teller
+from framework.models.provider_limiter import ProviderLimiter, limiter_for
 from framework.models.repair import RepairedOutput, fitted
 from framework.models.specs import (
     COMPATIBLE,

@@ -8,13 +8,13 @@ bounded in time and retried here, in one place, by one policy.
   up to nine HTTP calls). A transient failure (429, 5xx, a timeout, a dropped connection) is
   tried again up to :attr:`CallLimits.attempts` times in all, after a backoff with full jitter,
   or after the ``Retry-After`` the provider asked for (capped).
-- **One limiter per provider**: a 429 that says ``Retry-After`` holds back every call of this
-  process to that provider (parallel workers included) until it has passed, so they back off
-  together rather than each hitting the limit again.
-- **A circuit per provider**: after :attr:`CallLimits.circuit_after` calls in a row gave up,
-  every call to that provider fails at once for :attr:`CallLimits.circuit_s`
-  (:class:`ProviderCircuitOpenError`, saying so); the first call after that tries again, and an
-  answer closes the circuit.
+  A 429 with a ``Retry-After`` is counted apart (:attr:`CallLimits.rate_limited_tries`): the
+  provider said when to come back.
+- **One limiter per provider** (:mod:`framework.models.provider_limiter`): a ``Retry-After``
+  holds back every call of this process to that provider, then one call at a time probes until
+  one is answered; after :attr:`CallLimits.circuit_after` calls in a row gave up, its circuit
+  opens and every call fails at once for :attr:`CallLimits.circuit_s`
+  (:class:`ProviderCircuitOpenError`, saying so).
 - **Progress**: a run is told what a call waits for (a ``waiting`` event) and, every
   :attr:`CallLimits.heartbeat_s`, that a call is still running (a ``running`` event).
 
@@ -28,28 +28,22 @@ back (not what a policy or a person refused).
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
-import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from framework.errors import ModelError, OutageError
+from framework.models.heartbeats import HEARTBEATS, Teller, untold
+from framework.models.provider_limiter import ProviderLimiter
 
 __all__ = [
     "DEFAULT_LIMITS",
-    "HEARTBEATS",
     "CallLimits",
     "Gateway",
-    "Heartbeats",
     "ProviderCircuitOpenError",
     "ProviderGaveUpError",
-    "ProviderLimiter",
-    "Teller",
-    "limiter_for",
     "retry_after_s",
 ]
 
@@ -78,6 +72,8 @@ class CallLimits:
             doubling with each retry.
         backoff_cap_s: The most any backoff waits.
         retry_after_cap_s: The most a provider's ``Retry-After`` is waited for.
+        rate_limited_tries: Tries of one call answered 429 with a ``Retry-After`` (waiting as
+            asked, with the other calls to the provider), beside ``attempts``.
         circuit_after: Calls in a row that gave up before the provider's circuit opens.
         circuit_s: Seconds an open circuit fails calls at once.
         heartbeat_s: Seconds between the events that say a call is still running.
@@ -90,6 +86,7 @@ class CallLimits:
     backoff_s: float = 1.0
     backoff_cap_s: float = 30.0
     retry_after_cap_s: float = 120.0
+    rate_limited_tries: int = 10
     circuit_after: int = 3
     circuit_s: float = 30.0
     heartbeat_s: float = 15.0
@@ -131,58 +128,6 @@ def _header_seconds(headers: Any) -> float | None:
     return None
 
 
-class ProviderLimiter:
-    """The calls of this process to one provider: when a ``Retry-After`` holds them back, every
-    call waits until then before it goes; when its circuit is open, every call fails at once."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._resume_at = 0.0
-        self._gave_up = 0
-        self._open_until = 0.0
-
-    def gave_up(self, limits: CallLimits) -> None:
-        """Count a call that gave up; the circuit opens at ``limits.circuit_after`` in a row."""
-        with self._lock:
-            self._gave_up += 1
-            if self._gave_up >= limits.circuit_after:
-                self._open_until = time.monotonic() + limits.circuit_s
-
-    def answered(self) -> None:
-        """A call was answered: the circuit is closed."""
-        if self._gave_up:
-            with self._lock:
-                self._gave_up, self._open_until = 0, 0.0
-
-    def open_s(self) -> tuple[float, int]:
-        """Seconds the circuit stays open (0.0: closed), and the calls in a row that gave up."""
-        if not self._open_until:
-            return 0.0, self._gave_up
-        return max(0.0, self._open_until - time.monotonic()), self._gave_up
-
-    def hold_for(self, seconds: float) -> None:
-        """Hold every call back for ``seconds`` from now (never shortening a longer hold)."""
-        with self._lock:
-            self._resume_at = max(self._resume_at, time.monotonic() + seconds)
-
-    def wait_s(self) -> float:
-        """Seconds a call must still wait before it goes (0.0 when nothing holds it: read
-        without the lock, a float being written whole)."""
-        if not self._resume_at:
-            return 0.0
-        return max(0.0, self._resume_at - time.monotonic())
-
-
-_LIMITERS: dict[str, ProviderLimiter] = {}
-_LIMITERS_LOCK = threading.Lock()
-
-
-def limiter_for(provider: str) -> ProviderLimiter:
-    """The one limiter of this process for ``provider`` (a provider key and its address)."""
-    with _LIMITERS_LOCK:
-        return _LIMITERS.setdefault(provider, ProviderLimiter())
-
-
 @dataclass(frozen=True, kw_only=True)
 class Gateway:
     """Calls to one provider model, bounded and retried as ``limits`` say.
@@ -207,42 +152,36 @@ class Gateway:
 
     def call(self, attempt: Callable[[], T]) -> T:
         """``attempt()``, tried again after transient failures."""
-        self._refuse_if_open()
-        started, number, tell = time.monotonic(), 1, self.teller()
-        with HEARTBEATS.watching(tell, self.label, self.limits.heartbeat_s):
+        with self._tries() as tries:
             while True:
-                if held := self.limiter.wait_s():
-                    time.sleep(held)
+                while wait := self.limiter.admit(tries.call, tries.sent):
+                    time.sleep(wait)
                 try:
                     answer = attempt()
                 except Exception as error:
-                    backoff = self._retry_after_failure(number, started, error, tell)
+                    backoff = self._after_failure(tries, error)
                 else:
-                    self.limiter.answered()
+                    self.limiter.sent(tries.call, answered=True)
                     return answer
                 time.sleep(backoff)
-                number += 1
 
     async def acall(self, attempt: Callable[[], Awaitable[T]]) -> T:
         """``await attempt()``, tried again after transient failures."""
-        self._refuse_if_open()
-        started, number, tell = time.monotonic(), 1, self.teller()
-        with HEARTBEATS.watching(tell, self.label, self.limits.heartbeat_s):
+        with self._tries() as tries:
             while True:
-                if held := self.limiter.wait_s():
-                    await asyncio.sleep(held)
+                while wait := self.limiter.admit(tries.call, tries.sent):
+                    await asyncio.sleep(wait)
                 try:
                     answer = await attempt()
                 except Exception as error:
-                    backoff = self._retry_after_failure(number, started, error, tell)
+                    backoff = self._after_failure(tries, error)
                 else:
-                    self.limiter.answered()
+                    self.limiter.sent(tries.call, answered=True)
                     return answer
                 await asyncio.sleep(backoff)
-                number += 1
 
-    def _refuse_if_open(self) -> None:
-        """Fail at once while the provider's circuit is open."""
+    def _tries(self) -> _Tries:
+        """A new call's tries, refused at once while the provider's circuit is open."""
         open_s, failed = self.limiter.open_s()
         if open_s:
             raise ProviderCircuitOpenError(
@@ -250,95 +189,80 @@ class Gateway:
                 "all gave up (a circuit opened, so calls fail at once rather than wait); check "
                 "the provider's status, then continue with `cadre resume`"
             )
+        return _Tries(self, self.teller())
 
-    def _retry_after_failure(
-        self, number: int, started: float, error: Exception, tell: Teller | None
-    ) -> float:
-        """The backoff before the next attempt, after attempt ``number`` failed with ``error``;
-        raises ``error`` (translated) when it is not transient, or :class:`ProviderGaveUpError`
-        when no attempt or time is left. A ``Retry-After`` holds the whole provider (backoff 0:
-        the hold is waited at the next attempt)."""
+    def _after_failure(self, tries: _Tries, error: Exception) -> float:
+        """The backoff before the next try, after a try failed with ``error``; raises ``error``
+        (translated) when it is not transient, or :class:`ProviderGaveUpError` when no try or
+        time is left. A ``Retry-After`` holds the whole provider (backoff 0: the hold is waited
+        before the next try) and is counted apart from other failures."""
         translated = self.translate(error)
+        asked = retry_after_s(error) if translated is not None else None
+        if asked is None:
+            self.limiter.sent(tries.call, answered=False)
         if translated is None:
             raise error
         if not self.transient(translated):
             raise translated from error
-        asked = retry_after_s(error)
+        tries.sent += 1
+        tries.limited += asked is not None
+        failed = tries.sent - tries.limited
         wait = (
             min(asked, self.limits.retry_after_cap_s)
             if asked is not None
-            else self.limits.backoff(number)
+            else self.limits.backoff(failed)
         )
-        spent = time.monotonic() - started
-        if number >= self.limits.attempts or spent + wait > self.limits.deadline_s:
-            self.limiter.gave_up(self.limits)
-            tried = f"{number} attempt{'s' if number > 1 else ''} over {spent:.1f} s"
-            raise ProviderGaveUpError(f"{translated} (gave up after {tried})") from error
-        tell = tell or _untold
+        spent = time.monotonic() - tries.started
+        if (
+            failed >= self.limits.attempts
+            or tries.limited >= self.limits.rate_limited_tries
+            or spent + wait > self.limits.deadline_s
+        ):
+            if asked is not None:
+                self.limiter.sent(tries.call, answered=False)
+            self.limiter.gave_up(self.limits.circuit_after, self.limits.circuit_s)
+            raise ProviderGaveUpError(
+                f"{translated} (gave up after {tries.said(spent)})"
+            ) from error
+        tell = tries.tell or untold
         if asked is None:
-            reason = f"{self.label} failed ({type(error).__name__}): attempt {number + 1}"
+            reason = f"{self.label} failed ({type(error).__name__}): try {tries.sent + 1}"
             tell("waiting", wait, reason)
             return wait
-        tell("waiting", wait, f"{self.label} asked to wait (Retry-After {asked:g} s)")
-        self.limiter.hold_for(wait)
+        held = self.limiter.limited(tries.call, wait)
+        tell("waiting", held, f"{self.label} asked to wait (Retry-After {asked:g} s)")
         return 0.0
 
 
-Teller = Callable[[str, float, str], None]
-"""Tells a run an event about a model call: its name (``waiting``, ``running``), its seconds,
-and why."""
+class _Tries:
+    """One call's tries so far: watched by the heartbeats (inside a run) while it lasts, and
+    leaving its provider's limiter when it is over."""
 
+    __slots__ = ("_beat", "call", "gateway", "limited", "sent", "started", "tell")
 
-def _untold(event: str, seconds: float, reason: str) -> None:
-    """Tells no one (a call outside a run)."""
+    def __init__(self, gateway: Gateway, tell: Teller | None) -> None:
+        self.gateway, self.tell = gateway, tell
+        self.call = gateway.limiter.enter()
+        self.started = time.monotonic()
+        self.sent = 0
+        """Requests sent that failed."""
+        self.limited = 0
+        """Of those, the ones answered 429 with a ``Retry-After``."""
+        self._beat: int | None = None
 
+    def said(self, spent: float) -> str:
+        """How often and how long it tried, in words."""
+        limited = f", {self.limited} rate-limited" if self.limited else ""
+        plural = "s" if self.sent > 1 else ""
+        return f"{self.sent} attempt{plural}{limited} over {spent:.1f} s"
 
-class Heartbeats:
-    """Tells each run, every so often, which of its model calls are still running: one daemon
-    thread for the process, started with the first call it watches."""
+    def __enter__(self) -> _Tries:
+        every_s = self.gateway.limits.heartbeat_s
+        if self.tell is not None and every_s > 0:
+            self._beat = HEARTBEATS.watch(self.tell, self.gateway.label, every_s)
+        return self
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._calls: dict[int, tuple[Teller, str, float, float]] = {}
-        self._ids = itertools.count()
-        self._thread: threading.Thread | None = None
-
-    @contextmanager
-    def watching(self, tell: Teller | None, label: str, every_s: float) -> Iterator[None]:
-        """Watch a call while the block runs (not outside a run, or with no heartbeat)."""
-        if tell is None or every_s <= 0:
-            yield
-            return
-        key, now = next(self._ids), time.monotonic()
-        with self._lock:
-            self._calls[key] = (tell, label, now, every_s)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._beat, daemon=True, name="heartbeat")
-                self._thread.start()
-        try:
-            yield
-        finally:
-            with self._lock:
-                del self._calls[key]
-
-    def _beat(self) -> None:
-        told: dict[int, int] = {}
-        while True:
-            time.sleep(_TICK_S)
-            now = time.monotonic()
-            with self._lock:
-                calls = list(self._calls.items())
-            for key, (tell, label, started, every_s) in calls:
-                beats = int((now - started) // every_s)
-                if beats > told.get(key, 0):
-                    told[key] = beats
-                    with suppress(Exception):  # a run that has just ended: nobody to tell
-                        tell("running", now - started, f"call to {label}")
-            told = {key: told[key] for key, _ in calls if key in told}
-
-
-_TICK_S = 0.5
-"""How often the heartbeat thread looks at the calls it watches."""
-
-HEARTBEATS = Heartbeats()
-"""The process's heartbeats."""
+    def __exit__(self, *exc: object) -> None:
+        if self._beat is not None:
+            HEARTBEATS.unwatch(self._beat)
+        self.gateway.limiter.leave(self.call)
