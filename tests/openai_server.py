@@ -11,6 +11,7 @@ connection dropped, or the body ended early but cleanly)."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -44,6 +45,11 @@ Respond = Callable[[dict[str, Any]], "dict[str, Any] | Reply"]
 class _Handler(BaseHTTPRequestHandler):
     server: OpenAIServer
     protocol_version = "HTTP/1.1"
+
+    def setup(self) -> None:
+        """Send each write at once (no Nagle delay), as a provider's streaming server does."""
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def handle_one_request(self) -> None:
         """One request; a client that hung up between requests ends the connection quietly."""
@@ -95,6 +101,8 @@ class _Handler(BaseHTTPRequestHandler):
                 data = f"data: {event}\n\n".encode()
                 self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
                 self.wfile.flush()
+                with self.server.lock:
+                    self.server.streamed.append((time.monotonic(), event))
             self.wfile.write(b"0\r\n\r\n")
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
@@ -132,7 +140,8 @@ def _chunk_head(completion: dict[str, Any]) -> dict[str, Any]:
 
 class OpenAIServer(ThreadingHTTPServer):
     """The server: ``requests`` holds (path, body) of every request, in order, ``keys`` the
-    ``Authorization`` header each sent, and ``arrivals`` when each came (``time.monotonic``)."""
+    ``Authorization`` header each sent, ``arrivals`` when each came (``time.monotonic``), and
+    ``streamed`` each streamed event as it was sent (``time.monotonic``, its JSON)."""
 
     daemon_threads = True
 
@@ -142,6 +151,7 @@ class OpenAIServer(ThreadingHTTPServer):
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.keys: list[str] = []
         self.arrivals: list[float] = []
+        self.streamed: list[tuple[float, str]] = []
         self.lock = threading.Lock()
 
     @property

@@ -134,8 +134,9 @@ def test_the_readmes_team_file_naming_its_model_is_served_over_http(
     tmp_path: Path, server: OpenAIServer, embedder: MiniLMEmbedder
 ) -> None:
     """The README's way to serve the team with that model: the file names it in ``models:``
-    and ``cadre serve --team-config`` serves it as the assistant ``calc-team``, whose run over
-    ``langgraph-sdk`` reaches the local server."""
+    and ``cadre serve --team-config`` serves it as the assistant ``calc-team``, whose runs over
+    ``langgraph-sdk`` reach the local server (a second run too: the served model outlives the
+    event loop of the first), the model's tokens streamed to the client as they come."""
     conf = tmp_path / "conf"
     conf.mkdir()
     _readme_example(conf)
@@ -148,14 +149,28 @@ def test_the_readmes_team_file_naming_its_model_is_served_over_http(
     corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
     tokens = {"ada": ("acme", "run")}
     options = ["--team-config", str(team)]
+    question = {"question": "What is 6 times 7?"}
     with serve(tmp_path / "home", None, corpus=corpus, tokens=tokens, options=options) as served:
         client = served.client("ada")
         thread = client.threads.create()["thread_id"]
-        final = client.runs.wait(thread, "calc-team", input={"question": "What is 6 times 7?"})
-    assert isinstance(final, dict), final
-    [worker] = final["worker_results"].values()
-    assert worker["status"] == "ok" and worker["evidence"][0]["text"] == "42.0", worker
+        final = client.runs.wait(thread, "calc-team", input=question)
+        again = client.threads.create()["thread_id"]  # the served model outlives the first run
+        parts = list(
+            client.runs.stream(again, "calc-team", input=question, stream_mode="messages-tuple")
+        )
+        second = client.threads.get_state(again)["values"]
+    for values in (final, second):
+        assert isinstance(values, dict), values
+        [worker] = values["worker_results"].values()
+        assert worker["status"] == "ok" and worker["evidence"][0]["text"] == "42.0", worker
     assert {body["model"] for _, body in server.requests} == {"qwen2.5:7b"}
+    tokens_seen = [
+        message["content"]
+        for message, metadata in (part.data for part in parts if part.event == "messages")
+        if metadata["langgraph_node"] == "worker" and message["type"] == "AIMessageChunk"
+    ]
+    assert "".join(tokens_seen) == "6 times 7 is 42.0."  # the worker's answer, as it came
+    assert len(tokens_seen) > 3
 
 
 def test_a_key_is_read_from_the_variable_the_spec_names(

@@ -12,10 +12,12 @@ place, the SDK's own retries off.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import itertools
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, TypeGuard
@@ -204,6 +206,9 @@ class ProviderChatModel(BaseChatModel):
     spec: str
     _parsed: ModelSpec = PrivateAttr()
     _model: BaseChatModel | None = PrivateAttr(default=None)
+    _loop_models: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, BaseChatModel] = PrivateAttr(
+        default_factory=weakref.WeakKeyDictionary
+    )
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
     _gateway: Gateway = PrivateAttr()
 
@@ -240,12 +245,25 @@ class ProviderChatModel(BaseChatModel):
             return self._model
         with self._lock:
             if self._model is None:
-                self._model = resolve_model(
-                    self._parsed,
-                    disable_streaming=True,
-                    **_sdk_options(self._parsed, self.limits),
-                )
+                self._model = self._build()
             return self._model
+
+    def abuilt(self) -> BaseChatModel:
+        """The provider's model for async calls on the running event loop: one per loop, for
+        an SDK's async client holds connections of the loop it was first used on (a server
+        runs each run on a loop of its own, and the model outlives them)."""
+        loop = asyncio.get_running_loop()
+        model = self._loop_models.get(loop)
+        if model is None:
+            self.built()  # the first build refuses a bad spec, as a sync call would
+            with self._lock:
+                model = self._loop_models.setdefault(loop, self._build())
+        return model
+
+    def _build(self) -> BaseChatModel:
+        return resolve_model(
+            self._parsed, disable_streaming=True, **_sdk_options(self._parsed, self.limits)
+        )
 
     @property
     def limits(self) -> CallLimits:
@@ -311,13 +329,13 @@ class ProviderChatModel(BaseChatModel):
             call, attempts = self._stream_call(run_manager), itertools.count(1)
             return await self._gateway.acall(
                 lambda: call.agather(
-                    self.built()._astream(messages, stop, None, **kwargs),
+                    self.abuilt()._astream(messages, stop, None, **kwargs),
                     run_manager,
                     next(attempts),
                 )
             )
         return await self._gateway.acall(
-            lambda: self.built()._agenerate(messages, stop, run_manager, **kwargs)
+            lambda: self.abuilt()._agenerate(messages, stop, run_manager, **kwargs)
         )
 
     def _streams(
@@ -383,7 +401,7 @@ class ProviderChatModel(BaseChatModel):
     def _rebased(self, derived: Runnable[Any, Any]) -> Runnable[Any, Any]:
         """``derived`` (the provider model bound to arguments) as this model bound to them,
         so its calls go through :meth:`_generate`; anything else as it is."""
-        if isinstance(derived, RunnableBinding) and derived.bound is self._model:
+        if isinstance(derived, RunnableBinding) and derived.bound is self.built():
             return RunnableBinding(bound=self, kwargs=derived.kwargs, config=derived.config)
         return derived
 
@@ -399,11 +417,25 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
         self._owner = owner
         self._derive = derive
         self._runnable: Runnable[Any, Any] | None = None
+        self._loop_runnables: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, Runnable[Any, Any]
+        ] = weakref.WeakKeyDictionary()
 
     def _target(self) -> Runnable[Any, Any]:
         if self._runnable is None:
             self._runnable = self._derive(self._owner.built())
         return self._runnable
+
+    def _atarget(self) -> Runnable[Any, Any]:
+        """The derived runnable for async calls: bound to the owner (which picks the running
+        loop's model), or derived from the running loop's model."""
+        if self._through_owner():
+            return self._target()
+        loop = asyncio.get_running_loop()
+        runnable = self._loop_runnables.get(loop)
+        if runnable is None:
+            runnable = self._loop_runnables.setdefault(loop, self._derive(self._owner.abuilt()))
+        return runnable
 
     def _through_owner(self) -> bool:
         """Whether the derived runnable calls the owner (which goes through the gateway)."""
@@ -429,7 +461,7 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
         if self._through_owner():
             return await self._target().ainvoke(input, config, **kwargs)
         return await self._owner._gateway.acall(
-            lambda: self._target().ainvoke(input, config, **kwargs)
+            lambda: self._atarget().ainvoke(input, config, **kwargs)
         )
 
 
