@@ -1,4 +1,4 @@
-"""What the model gateway costs a call: N calls of a scripted model through
+"""What the model gateway costs a call: N calls of a model of constant cost through
 :class:`~framework.models.chat.ProviderChatModel` (its gateway: the limiter, the retry loop, the
 error translation) against the same model called directly, call by call in turn; and how it
 rides out a rate-limit spell: W parallel calls to a provider on loopback that answers 429 with
@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from framework.models.chat import ProviderChatModel
 from framework.models.gateway import DEFAULT_LIMITS, Gateway
@@ -27,29 +27,24 @@ from tests.openai_server import Reply, openai_server
 from tests.test_openai_provider import completion
 
 
-def _script(folder: Path, calls: int) -> Path:
-    path = folder / "answers.yaml"
-    path.write_text("steps:\n" + '  - reply: "ok"\n' * calls, encoding="utf-8")
-    return path
-
-
 def measure(calls: int, repeats: int) -> tuple[float, float]:
     """Median seconds of ``calls`` calls: direct, then through the gateway. Each repeat calls one
-    scripted model both ways in turn, call by call, so both meet the same script and drift."""
+    model of constant cost (LangChain's fake chat model, answering ``ok``) both ways in turn,
+    call by call, so both meet the same drift: directly, and through a
+    :class:`~framework.models.chat.ProviderChatModel` whose provider model it is."""
     direct, gateway = [], []
-    with tempfile.TemporaryDirectory() as folder:
-        for _ in range(repeats):
-            script = _script(Path(folder), 2 * calls)
-            through = ProviderChatModel(f"scripted:{script}", build_now=True)
-            model = through.built()  # the same model, called without the gateway
-            spent = [0.0, 0.0]
-            for _ in range(calls):
-                for side, call in enumerate((model.invoke, through.invoke)):
-                    started = time.perf_counter()
-                    call("hello")
-                    spent[side] += time.perf_counter() - started
-            direct.append(spent[0])
-            gateway.append(spent[1])
+    for _ in range(repeats):
+        model = FakeListChatModel(responses=["ok"])
+        through = ProviderChatModel("openai-compatible:m@http://127.0.0.1:9/v1")
+        through._core.model = model  # the provider model it would build, without a provider
+        spent = [0.0, 0.0]
+        for _ in range(calls):
+            for side, call in enumerate((model.invoke, through.invoke)):
+                started = time.perf_counter()
+                call("hello")
+                spent[side] += time.perf_counter() - started
+        direct.append(spent[0])
+        gateway.append(spent[1])
     return statistics.median(direct), statistics.median(gateway)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import itertools
 import threading
 import time
@@ -24,7 +25,7 @@ from typing import Any, TypeGuard
 
 import httpx
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.language_models import BaseChatModel, LangSmithParams, LanguageModelInput
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 from langchain_core.runnables import (
@@ -34,6 +35,7 @@ from langchain_core.runnables import (
     RunnableLambda,
     RunnableSequence,
 )
+from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.config import get_stream_writer
 from pydantic import BaseModel, PrivateAttr
 
@@ -191,6 +193,40 @@ def provider_error(error: BaseException, spec: ModelSpec) -> ProviderError | Non
     return None
 
 
+class _Core:
+    """What a :class:`ProviderChatModel` holds besides its spec, as one private attribute
+    (pydantic looks each private attribute up in microseconds, on every call)."""
+
+    __slots__ = ("gateway", "lock", "loop_models", "model", "parsed")
+
+    def __init__(self, parsed: ModelSpec, gateway: Gateway) -> None:
+        self.parsed, self.gateway = parsed, gateway
+        self.model: BaseChatModel | None = None
+        self.loop_models: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, BaseChatModel]
+        self.loop_models = weakref.WeakKeyDictionary()
+        self.lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=256)
+def _described(spec: str) -> tuple[str, Mapping[str, Any]]:
+    """A spec's LangChain model type and identifying parameters (asked on every call)."""
+    parsed = parse_model_spec(spec)
+    where = {"base_url": parsed.base_url} if parsed.base_url else {}
+    return f"cadre-{parsed.provider}", {"provider": parsed.provider, "model": parsed.name, **where}
+
+
+def _streams(
+    model: BaseChatModel,
+    run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun,
+    kwargs: Mapping[str, Any],
+) -> bool:
+    """Whether a call streams: someone follows its tokens, the call did not turn streaming
+    off, and the provider's ``model`` can stream (a scripted file cannot)."""
+    if not followed(run_manager) or not kwargs.get("stream", True):
+        return False
+    return type(model)._stream is not BaseChatModel._stream
+
+
 class ProviderChatModel(BaseChatModel):
     """``provider:name`` as a chat model, built on first use; provider failures become
     :class:`ProviderError`\\ s.
@@ -204,86 +240,93 @@ class ProviderChatModel(BaseChatModel):
     """
 
     spec: str
-    _parsed: ModelSpec = PrivateAttr()
-    _model: BaseChatModel | None = PrivateAttr(default=None)
-    _loop_models: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, BaseChatModel] = PrivateAttr(
-        default_factory=weakref.WeakKeyDictionary
-    )
-    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
-    _gateway: Gateway = PrivateAttr()
+    _core: _Core = PrivateAttr()
 
     def __init__(
         self, spec: str, *, build_now: bool = False, limits: CallLimits | None = None
     ) -> None:
         super().__init__(spec=spec)
-        self._parsed = parse_model_spec(spec)
-        where = f"{self._parsed.provider}@{self._parsed.base_url or ''}"
-        self._gateway = Gateway(
-            label=self._parsed.label,
-            limiter=limiter_for(where),
-            limits=limits or self._parsed.limits,
+        parsed = parse_model_spec(spec)
+        gateway = Gateway(
+            label=parsed.label,
+            limiter=limiter_for(f"{parsed.provider}@{parsed.base_url or ''}"),
+            limits=limits or parsed.limits,
             translate=self._translated,
             transient=lambda error: isinstance(error, ProviderUnavailableError),
             teller=_run_teller,
         )
+        self._core = _Core(parsed, gateway)
         if build_now:
             self.built()
 
     def _translated(self, error: Exception) -> Exception | None:
         """``error`` as the gateway sees it: a provider's failure as cadre's (one of ours, such
         as a cut stream, as it is); None for anything else."""
-        return error if isinstance(error, ProviderError) else provider_error(error, self._parsed)
+        if isinstance(error, ProviderError):
+            return error
+        return provider_error(error, self._core.parsed)
 
     @property
     def built_yet(self) -> bool:
         """Whether the provider's model has been constructed."""
-        return self._model is not None
+        return self._core.model is not None
 
     def built(self) -> BaseChatModel:
         """The provider's model, constructed once (ConfigError when it cannot be)."""
-        if self._model is not None:
-            return self._model
-        with self._lock:
-            if self._model is None:
-                self._model = self._build()
-            return self._model
+        core = self._core
+        if core.model is not None:
+            return core.model
+        with core.lock:
+            if core.model is None:
+                core.model = self._build()
+            return core.model
 
     def abuilt(self) -> BaseChatModel:
         """The provider's model for async calls on the running event loop: one per loop, for
         an SDK's async client holds connections of the loop it was first used on (a server
         runs each run on a loop of its own, and the model outlives them)."""
-        loop = asyncio.get_running_loop()
-        model = self._loop_models.get(loop)
+        core, loop = self._core, asyncio.get_running_loop()
+        model = core.loop_models.get(loop)
         if model is None:
             self.built()  # the first build refuses a bad spec, as a sync call would
-            with self._lock:
-                model = self._loop_models.setdefault(loop, self._build())
+            with core.lock:
+                model = core.loop_models.setdefault(loop, self._build())
         return model
 
     def _build(self) -> BaseChatModel:
-        return resolve_model(
-            self._parsed, disable_streaming=True, **_sdk_options(self._parsed, self.limits)
-        )
+        parsed = self._core.parsed
+        return resolve_model(parsed, disable_streaming=True, **_sdk_options(parsed, self.limits))
 
     @property
     def limits(self) -> CallLimits:
         """How long its calls may take and how often they are tried."""
-        return self._gateway.limits
+        return self._core.gateway.limits
 
     @property
     def limiter(self) -> ProviderLimiter:
         """The limiter of its provider, shared by every call of this process to it."""
-        return self._gateway.limiter
+        return self._core.gateway.limiter
 
     @property
     def _llm_type(self) -> str:
-        return f"cadre-{self._parsed.provider}"
+        return _described(self.spec)[0]
 
     @property
     def _identifying_params(self) -> dict[str, Any]:
-        parsed = self._parsed
-        where = {"base_url": parsed.base_url} if parsed.base_url else {}
-        return {"provider": parsed.provider, "model": parsed.name, **where}
+        return dict(_described(self.spec)[1])
+
+    def _get_ls_params(self, stop: list[str] | None = None, **kwargs: Any) -> LangSmithParams:
+        """The provider and model, for tracing (LangChain's default guesses them from
+        attributes this model does not have, on every call)."""
+        described = _described(self.spec)[1]
+        params = LangSmithParams(
+            ls_provider=described["provider"],
+            ls_model_name=described["model"],
+            ls_model_type="chat",
+        )
+        if stop:
+            params["ls_stop"] = stop
+        return params
 
     def provider_kwargs(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         """``kwargs`` for the provider's model: :data:`OUTPUT_LIMIT` under the provider's own
@@ -291,7 +334,7 @@ class ProviderChatModel(BaseChatModel):
         limit = kwargs.pop(OUTPUT_LIMIT, None)
         if limit is None:
             return kwargs
-        name = output_limit_kwarg(self._parsed)
+        name = output_limit_kwarg(self._core.parsed)
         given = kwargs.get(name)
         kwargs[name] = limit if given is None else min(int(given), int(limit))
         return kwargs
@@ -303,19 +346,17 @@ class ProviderChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        kwargs = self.provider_kwargs(kwargs)
-        if run_manager is not None and self._streams(run_manager, kwargs):
+        core = self._core
+        kwargs, gateway, model = self.provider_kwargs(kwargs), core.gateway, core.model
+        model = model if model is not None else self.built()
+        if run_manager is not None and _streams(model, run_manager, kwargs):
             call, attempts = self._stream_call(run_manager), itertools.count(1)
-            return self._gateway.call(
+            return gateway.call(
                 lambda: call.gather(
-                    self.built()._stream(messages, stop, None, **kwargs),
-                    run_manager,
-                    next(attempts),
+                    model._stream(messages, stop, None, **kwargs), run_manager, next(attempts)
                 )
             )
-        return self._gateway.call(
-            lambda: self.built()._generate(messages, stop, run_manager, **kwargs)
-        )
+        return gateway.call(lambda: model._generate(messages, stop, run_manager, **kwargs))
 
     async def _agenerate(
         self,
@@ -324,34 +365,20 @@ class ProviderChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        kwargs = self.provider_kwargs(kwargs)
-        if run_manager is not None and self._streams(run_manager, kwargs):
+        kwargs, gateway, model = self.provider_kwargs(kwargs), self._core.gateway, self.abuilt()
+        if run_manager is not None and _streams(model, run_manager, kwargs):
             call, attempts = self._stream_call(run_manager), itertools.count(1)
-            return await self._gateway.acall(
+            return await gateway.acall(
                 lambda: call.agather(
-                    self.abuilt()._astream(messages, stop, None, **kwargs),
-                    run_manager,
-                    next(attempts),
+                    model._astream(messages, stop, None, **kwargs), run_manager, next(attempts)
                 )
             )
-        return await self._gateway.acall(
-            lambda: self.abuilt()._agenerate(messages, stop, run_manager, **kwargs)
-        )
-
-    def _streams(
-        self,
-        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun,
-        kwargs: Mapping[str, Any],
-    ) -> bool:
-        """Whether a call streams: someone follows its tokens, the call did not turn
-        streaming off, and the provider's model can stream (a scripted file cannot)."""
-        can = type(self.built())._stream is not BaseChatModel._stream
-        return bool(kwargs.get("stream", True)) and can and followed(run_manager)
+        return await gateway.acall(lambda: model._agenerate(messages, stop, run_manager, **kwargs))
 
     def _stream_call(
         self, run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun
     ) -> StreamCall:
-        limits, parsed = self.limits, self._parsed
+        limits, parsed = self.limits, self._core.parsed
         return StreamCall(
             label=parsed.label,
             run_id=run_manager.run_id,
@@ -382,7 +409,7 @@ class ProviderChatModel(BaseChatModel):
         is not streamed: it is read whole, as JSON, before anyone uses it."""
 
         validated: type[BaseModel] | None = None
-        if _parsed_here(schema, self._parsed, include_raw, kwargs):
+        if _parsed_here(schema, self._core.parsed, include_raw, kwargs):
             validated = schema
 
         def derive(model: BaseChatModel) -> Runnable[Any, Any]:
@@ -396,7 +423,7 @@ class ProviderChatModel(BaseChatModel):
 
         structured = _Deferred(self, derive)
         name = schema.__name__ if isinstance(schema, type) else schema.get("title", "its schema")
-        return RepairedOutput(structured, label=self._parsed.label, schema=name)
+        return RepairedOutput(structured, label=self._core.parsed.label, schema=name)
 
     def _rebased(self, derived: Runnable[Any, Any]) -> Runnable[Any, Any]:
         """``derived`` (the provider model bound to arguments) as this model bound to them,
@@ -451,7 +478,9 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
         kwargs = self._owner.provider_kwargs(kwargs)
         if self._through_owner():
             return self._target().invoke(input, config, **kwargs)
-        return self._owner._gateway.call(lambda: self._target().invoke(input, config, **kwargs))
+        return self._owner._core.gateway.call(
+            lambda: self._target().invoke(input, config, **kwargs)
+        )
 
     async def ainvoke(
         self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
@@ -460,7 +489,7 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
         kwargs = self._owner.provider_kwargs(kwargs)
         if self._through_owner():
             return await self._target().ainvoke(input, config, **kwargs)
-        return await self._owner._gateway.acall(
+        return await self._owner._core.gateway.acall(
             lambda: self._atarget().ainvoke(input, config, **kwargs)
         )
 
@@ -493,6 +522,8 @@ def _parsed_here(
 def _run_teller() -> Teller | None:
     """The current run's teller: model call events on its event stream (``cadre run``'s
     progress, a client following the run); None outside a graph run."""
+    if var_child_runnable_config.get() is None:
+        return None  # outside any runnable: no run to tell (asked without raising, per call)
     try:
         writer = get_stream_writer()
     except (RuntimeError, KeyError):  # not inside a graph run
