@@ -284,8 +284,12 @@ class ProviderChatModel(BaseChatModel):
     def abuilt(self) -> BaseChatModel:
         """The provider's model for async calls on the running event loop: one per loop, for
         an SDK's async client holds connections of the loop it was first used on (a server
-        runs each run on a loop of its own, and the model outlives them)."""
-        core, loop = self._core, asyncio.get_running_loop()
+        runs each run on a loop of its own, and the model outlives them); a scripted model's
+        one model, whose answers are taken in order."""
+        core = self._core
+        if core.parsed.provider == SCRIPTED:  # answers from a file, in order: one model
+            return self.built()
+        loop = asyncio.get_running_loop()
         model = core.loop_models.get(loop)
         if model is None:
             self.built()  # the first build refuses a bad spec, as a sync call would
