@@ -20,28 +20,19 @@ from typing import Any
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.openai_server import OpenAIServer, Reply, openai_server
 from tests.served import serve
+from tests.test_local_models import STRUCTURED as LOCAL_ANSWERS
 from tests.test_openai_provider import completion
 
 ANSWER = "Workers retry transient errors with backoff, then record the failure as a result."
-STRUCTURED: dict[str, Any] = {
-    "PlanDraft": {
-        "goal": "retries",
-        "sub_questions": [
-            {"id": None, "description": "How are errors retried?", "query": "retry", "kind": "docs"}
-        ],
-        "direct_answer": None,
-        "rationale": "one lookup",
-    },
-    "ReviewVerdictDraft": {
-        "decision": "finish",
-        "confidence": 1.0,
-        "reasons": ["answered"],
-        "retry": [],
-        "new_tasks": [],
-    },
-    "FactsDraft": {"facts": []},
-    "ReportDraft": {"sections": []},
+PLAN = {
+    "goal": "retries",
+    "sub_questions": [
+        {"id": None, "description": "How are errors retried?", "query": "retry", "kind": "docs"}
+    ],
+    "direct_answer": None,
+    "rationale": "one lookup",
 }
+STRUCTURED: dict[str, Any] = {**LOCAL_ANSWERS, "PlanDraft": PLAN}
 TEAM = """name: streamer
 models: {{default: "openai-compatible:m@{url}"}}
 kinds:
