@@ -23,7 +23,11 @@ from bench.crash import CrashLab, CrashSettings
 from bench.crash_team import EFFECTS_VARIABLE
 from framework.cli.app import app
 from framework.errors import TransientError
-from framework.models.chat import ProviderError, ProviderUnavailableError, provider_error
+from framework.models.provider_errors import (
+    ProviderError,
+    ProviderUnavailableError,
+    provider_error,
+)
 from framework.models.specs import ModelSpec
 from tests.conftest import (
     HOLD_AFTER_VARIABLE,

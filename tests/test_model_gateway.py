@@ -17,13 +17,14 @@ import pytest
 from pydantic import BaseModel
 
 from framework.errors import ConfigError, TransientError
-from framework.models.chat import ProviderChatModel, ProviderError
+from framework.models.chat import ProviderChatModel
 from framework.models.gateway import (
     CallLimits,
     ProviderCircuitOpenError,
     ProviderGaveUpError,
     retry_after_s,
 )
+from framework.models.provider_errors import ProviderError
 from framework.models.repair import StructuredOutputError
 from framework.models.specs import parse_model_spec
 from framework.models.usage_check import UsageReportError, checked_usage

@@ -13,6 +13,7 @@ from framework._lazy import lazy_exports
 if TYPE_CHECKING:
     from framework.models.chat import *
     from framework.models.gateway import *
+    from framework.models.provider_errors import *
     from framework.models.provider_limiter import ProviderLimiter as ProviderLimiter
     from framework.models.repair import *
     from framework.models.specs import KNOWN_PROVIDERS as KNOWN_PROVIDERS

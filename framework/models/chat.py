@@ -3,11 +3,12 @@
 :class:`ProviderChatModel` stands for a model spec (:mod:`framework.models.specs`). It builds
 the provider's model on first use (or at once, to refuse missing credentials before a run
 starts), so a command that only reads a thread never constructs a model. Every call through it,
-and through the runnables its ``bind_tools`` and ``with_structured_output`` return, turns the
-provider SDK's connection, authentication, rate-limit and timeout failures into one-line
-:class:`ProviderError`\\ s that name the provider (or the server) and what to do, and goes
+and through the runnables its ``bind_tools`` and ``with_structured_output`` return, goes
 through the model gateway (:mod:`framework.models.gateway`): bounded in time, retried in one
-place, the SDK's own retries off.
+place, the SDK's own retries off; its failures are one-line errors that name the provider and
+what to do (:mod:`framework.models.provider_errors`); it streams when someone follows its
+tokens (:mod:`framework.models.streaming`); and tool calls a model wrote as text are read as
+tool calls (:mod:`framework.models.written_calls`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import asyncio
 import contextvars
 import functools
 import itertools
+import logging
 import threading
 import time
 import weakref
@@ -26,8 +28,8 @@ from typing import Any, TypeGuard
 import httpx
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LangSmithParams, LanguageModelInput
-from langchain_core.messages import BaseMessage
-from langchain_core.outputs import ChatResult
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import (
     Runnable,
     RunnableBinding,
@@ -39,9 +41,13 @@ from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.config import get_stream_writer
 from pydantic import BaseModel, PrivateAttr
 
-from framework.errors import CadreError, ModelError, TransientError
 from framework.models.gateway import CallLimits, Gateway
 from framework.models.heartbeats import Teller
+from framework.models.provider_errors import (
+    ProviderError,
+    ProviderUnavailableError,
+    provider_error,
+)
 from framework.models.provider_limiter import ProviderLimiter, limiter_for
 from framework.models.repair import RepairedOutput, fitted
 from framework.models.specs import (
@@ -54,143 +60,11 @@ from framework.models.specs import (
     resolve_model,
 )
 from framework.models.streaming import StreamCall, followed
-from framework.testing import ScriptError
+from framework.models.written_calls import offered_tools, written_calls
 
-__all__ = ["ProviderChatModel", "ProviderError", "ProviderUnavailableError", "provider_error"]
+__all__ = ["ProviderChatModel"]
 
-
-class ProviderError(ModelError):
-    """The model provider refused or failed a call (authentication, unknown model, bad
-    request); the message names the provider and what to do."""
-
-
-class ProviderUnavailableError(ProviderError, TransientError):
-    """The provider could not be reached, timed out or limited the rate: worth a retry."""
-
-
-_KINDS: tuple[tuple[tuple[str, ...], tuple[int, ...], str, str, bool], ...] = (
-    (
-        ("Authentication", "PermissionDenied", "Unauthorized", "Forbidden"),
-        (401, 403),
-        "refused the credentials",
-        "check the provider's API key (for OpenAI, OPENAI_API_KEY) and its permissions",
-        False,
-    ),
-    (
-        ("RateLimit", "ResourceExhausted", "TooManyRequests"),
-        (429,),
-        "limited the rate of requests",
-        "wait, or lower --max-parallel, then continue the thread with `cadre resume`",
-        True,
-    ),
-    (
-        ("Timeout", "DeadlineExceeded"),
-        (408, 504),
-        "timed out",
-        "check the network and the provider's status, then continue with `cadre resume`",
-        True,
-    ),
-    (
-        (
-            "Connection",
-            "ConnectError",
-            "NetworkError",
-            "RemoteProtocol",
-            "ReadError",
-            "ServiceUnavailable",
-            "InternalServer",
-        ),
-        (500, 502, 503),
-        "could not be reached",
-        "check the network and the provider's base URL, then continue with `cadre resume`",
-        True,
-    ),
-    (
-        ("NotFound",),
-        (404,),
-        "does not know the model",
-        "check the model name after 'provider:' in --model",
-        False,
-    ),
-    (
-        ("BadRequest", "InvalidRequest", "UnprocessableEntity"),
-        (400, 422),
-        "refused the request",
-        "the model must call tools and answer in JSON schemas (structured output) for "
-        "model-backed roles: pick one that does (docs/models.md)",
-        False,
-    ),
-)
-"""(class-name parts, HTTP statuses, what happened, what to do, transient) per failure kind."""
-
-_COMPATIBLE_FIXES: dict[str, str] = {
-    "refused the credentials": "check the key the server at {url} expects: put it in a "
-    "variable and name it after the URL ('#key=ENV_VAR')",
-    "could not be reached": "check that the server at {url} is running and serves the OpenAI "
-    "API there (its /v1 address), then continue with `cadre resume`",
-    "does not know the model": "check the model name before '@' in the spec: the server lists "
-    "its models at {url}/models",
-    "refused the request": "model-backed roles need tool calls and JSON-schema structured "
-    "output ('response_format'): start the server at {url} with them on and pick a model that "
-    "calls tools (docs/models.md, per server)",
-}
-"""What to do, for an OpenAI-compatible server, where it differs from a provider's."""
-
-
-_CONTEXT_LENGTH = ("context_length_exceeded", "context length", "context window", "too many tokens")
-"""What a provider's refusal says when the input does not fit the model's window."""
-
-
-def _too_long(error: BaseException, spec: ModelSpec) -> ProviderError | None:
-    """The error for an input longer than the model's context window, if ``error`` is one."""
-    said = " ".join(str(error).split())
-    if _status(error) not in (400, 413) or not any(w in said.lower() for w in _CONTEXT_LENGTH):
-        return None
-    return ProviderError(
-        f"{spec.label} refused an input longer than its context window ({said[:200]}): send "
-        "less (a smaller corpus or fewer passages per task, a shorter question or prompt), or "
-        "pick a model with a longer context window"
-    )
-
-
-def _fix(happened: str, fix: str, spec: ModelSpec) -> str:
-    if spec.provider != COMPATIBLE or happened not in _COMPATIBLE_FIXES:
-        return fix
-    return _COMPATIBLE_FIXES[happened].format(url=spec.base_url)
-
-
-def _status(error: BaseException) -> int | None:
-    for holder in (error, getattr(error, "response", None)):
-        status = getattr(holder, "status_code", None)
-        if isinstance(status, int):
-            return status
-    return None
-
-
-def provider_error(error: BaseException, spec: ModelSpec) -> ProviderError | None:
-    """The one-line cadre error for a provider SDK's failure; None when ``error`` is not one
-    (a cadre error, a programming error), so it travels on unchanged."""
-    if isinstance(error, CadreError) or not isinstance(error, Exception):
-        return None
-    if isinstance(error, ScriptError) and spec.provider == SCRIPTED:
-        return ProviderError(
-            f"{spec.label} has no answer for a request: {' '.join(str(error).split())[:300]}; "
-            "add a step for it to the file (see docs/models.md)"
-        )
-    too_long = _too_long(error, spec)
-    if too_long is not None:
-        return too_long
-    names = [cls.__name__ for cls in type(error).__mro__]
-    status = _status(error)
-    for parts, statuses, happened, fix, transient in _KINDS:
-        if status in statuses or any(part in name for part in parts for name in names):
-            kind = ProviderUnavailableError if transient else ProviderError
-            detail = " ".join(str(error).split())[:160]
-            return kind(
-                f"{spec.label} {happened} ({type(error).__name__}: {detail}): "
-                f"{_fix(happened, fix, spec)}"
-            )
-    return None
+_log = logging.getLogger("cadre.models")
 
 
 class _Core:
@@ -225,6 +99,21 @@ def _streams(
     if not followed(run_manager) or not kwargs.get("stream", True):
         return False
     return type(model)._stream is not BaseChatModel._stream
+
+
+def _with_written_calls(result: ChatResult, kwargs: Mapping[str, Any]) -> ChatResult:
+    """``result`` with the tool calls its model wrote as text read as tool calls, when the call
+    offered tools (:mod:`framework.models.written_calls`)."""
+    offered = offered_tools(kwargs) if "tools" in kwargs else frozenset()
+    generation = result.generations[0] if offered and result.generations else None
+    if generation is None or not isinstance(generation.message, AIMessage):
+        return result
+    read = written_calls(generation.message, offered)
+    if read is None:
+        return result
+    _log.info("read %d tool call(s) the model wrote as text", len(read.tool_calls))
+    kept = ChatGeneration(message=read, generation_info=generation.generation_info)
+    return ChatResult(generations=[kept], llm_output=result.llm_output)
 
 
 class ProviderChatModel(BaseChatModel):
@@ -355,12 +244,14 @@ class ProviderChatModel(BaseChatModel):
         model = model if model is not None else self.built()
         if run_manager is not None and _streams(model, run_manager, kwargs):
             call, attempts = self._stream_call(run_manager), itertools.count(1)
-            return gateway.call(
+            result = gateway.call(
                 lambda: call.gather(
                     model._stream(messages, stop, None, **kwargs), run_manager, next(attempts)
                 )
             )
-        return gateway.call(lambda: model._generate(messages, stop, run_manager, **kwargs))
+        else:
+            result = gateway.call(lambda: model._generate(messages, stop, run_manager, **kwargs))
+        return _with_written_calls(result, kwargs)
 
     async def _agenerate(
         self,
@@ -372,12 +263,16 @@ class ProviderChatModel(BaseChatModel):
         kwargs, gateway, model = self.provider_kwargs(kwargs), self._core.gateway, self.abuilt()
         if run_manager is not None and _streams(model, run_manager, kwargs):
             call, attempts = self._stream_call(run_manager), itertools.count(1)
-            return await gateway.acall(
+            result = await gateway.acall(
                 lambda: call.agather(
                     model._astream(messages, stop, None, **kwargs), run_manager, next(attempts)
                 )
             )
-        return await gateway.acall(lambda: model._agenerate(messages, stop, run_manager, **kwargs))
+        else:
+            result = await gateway.acall(
+                lambda: model._agenerate(messages, stop, run_manager, **kwargs)
+            )
+        return _with_written_calls(result, kwargs)
 
     def _stream_call(
         self, run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun
