@@ -176,6 +176,12 @@ def run_team(folder: Path, url: str, question: str, *team: str) -> dict[str, Any
                 }
             )
         report["usage"] = dict(counts)
+        plan = state.get("plan") or {}
+        report["plan"] = {
+            "tasks": [t.get("description", "")[:80] for t in plan.get("tasks") or []],
+            "direct_answer": (plan.get("direct_answer") or "")[:120] or None,
+        }
+        report["progress"] = [line.strip()[:120] for line in progress[:14]]
         report["answer"] = (state.get("final_answer") or "")[:400]
     return report
 

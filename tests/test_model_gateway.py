@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import threading
 import time
 from collections import Counter
@@ -380,3 +381,17 @@ def test_the_limits_of_a_spec_reach_its_calls() -> None:
         with pytest.raises(ProviderGaveUpError, match=r"gave up after 1 attempt over"):
             model.invoke("hello")
         assert len(server.requests) == 1
+
+
+def test_an_empty_plan_is_asked_again_with_the_reason() -> None:
+    from teams.research.schemas import PlanDraft
+
+    empty = {"goal": "retries", "sub_questions": [], "direct_answer": None, "rationale": None}
+    asked = {"description": "How are errors retried?", "query": "retry"}
+    planned = {**empty, "sub_questions": [asked]}
+    answers = iter([completion(json.dumps(empty)), completion(json.dumps(planned))])
+    with openai_server(lambda body: next(answers)) as server:
+        plan = _model(server).with_structured_output(PlanDraft).invoke("plan the research")
+    assert [q.description for q in plan.sub_questions] == ["How are errors retried?"]
+    [_, again] = [body for _, body in server.requests]
+    assert "no sub-questions and no direct answer" in again["messages"][-1]["content"]

@@ -12,7 +12,7 @@ from typing import Generic, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from framework.engine.records import ReviewDecision, Task
 from framework.errors import ModelError
@@ -53,6 +53,17 @@ class PlanDraft(BaseModel):
     sub_questions: list[SubQuestion] = Field(default_factory=list)
     direct_answer: str | None = Field(default=None, description="set only when no search is needed")
     rationale: str | None = None
+
+    @model_validator(mode="after")
+    def _plans_something(self) -> PlanDraft:
+        """A plan with neither sub-questions nor a direct answer answers nothing (a small model
+        gives one): refused, so the model is asked again with this reason."""
+        if not self.sub_questions and not (self.direct_answer or "").strip():
+            raise ValueError(
+                "the plan has no sub-questions and no direct answer: give at least one "
+                "sub-question to research, or a direct answer"
+            )
+        return self
 
 
 class RetryDraft(BaseModel):
