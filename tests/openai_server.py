@@ -68,6 +68,8 @@ class _Handler(BaseHTTPRequestHandler):
             answer = self.server.respond(body)
         except (AssertionError, KeyError) as error:
             answer = Reply(400, {"error": {"message": repr(error), "type": "test"}})
+        except Exception as error:  # a script run out (StopIteration): a server error, said
+            answer = Reply(500, {"error": {"message": repr(error), "type": "test"}})
         reply = answer if isinstance(answer, Reply) else Reply(body=answer)
         time.sleep(reply.stall_s)
         if body.get("stream") and reply.status == 200:

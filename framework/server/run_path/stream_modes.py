@@ -126,7 +126,8 @@ class ApiEvents:
         if earlier is None:
             found.append(("messages/metadata" + suffix, {key: {"metadata": plain(metadata)}}))
         if isinstance(earlier, BaseMessageChunk) and isinstance(message, BaseMessageChunk):
-            message = earlier + message  # a token: the message so far
+            added = earlier + message  # a token: the message so far (adding drops the name)
+            message = added.model_copy(update={"name": added.name or earlier.name})
         self._messages[key] = message
         whole = message_chunk_to_message(message)
         name = "messages/partial" if isinstance(message, BaseMessageChunk) else "messages/complete"
