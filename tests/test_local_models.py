@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
 from framework.models.specs import ModelSpec, parse_model_spec
+from teams.research.prompts import AGGREGATOR_SYSTEM, ANSWER_CHARS
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
 from tests.openai_server import OpenAIServer, Reply, openai_server
 from tests.served import serve
@@ -376,3 +377,34 @@ def test_an_outage_at_the_workers_stops_the_run_and_resume_runs_only_what_failed
 def _schema(body: dict[str, Any]) -> str | None:
     response_format = body.get("response_format")
     return response_format["json_schema"]["name"] if response_format else None
+
+
+def test_a_worker_answer_of_200k_characters_is_kept_whole_and_shown_cut_to_the_next_role(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    long_answer = ("6 times 7 is 42. " * 12_000).strip()  # 203,999 characters
+
+    def verbose(body: dict[str, Any]) -> dict[str, Any]:
+        if body.get("tools") and body["messages"][-1]["role"] == "tool":
+            return completion(long_answer)
+        return respond(body)
+
+    with openai_server(verbose) as httpd:
+        args = [
+            a.replace("http://localhost:11434/v1", httpd.base_url)
+            for a in _readme_example(tmp_path)
+        ]
+        ran = _cadre(*args, "--home", str(tmp_path / "home"), "--json")
+        aggregated = [
+            body["messages"][-1]["content"]
+            for _, body in httpd.requests
+            if body["messages"][0]["content"] == AGGREGATOR_SYSTEM
+        ]
+    assert ran.exit_code == 0, ran.output
+    [worker] = json.loads(ran.stdout)["worker_results"].values()
+    assert worker["status"] == "ok" and worker["output"] == long_answer
+    [request] = aggregated  # the aggregator's: the answer cut, and said so
+    assert len(request) < ANSWER_CHARS + 2_000
+    assert f"[... {len(long_answer) - ANSWER_CHARS} more characters not shown]" in request

@@ -39,6 +39,11 @@ __all__ = [
 EXCERPT_CHARS = 300
 """Characters of each evidence passage shown in a prompt."""
 
+ANSWER_CHARS = 4000
+"""Characters of one task's answer shown in a later role's prompt: a worker's model that
+answered at length must not overflow the next call's context window (the whole answer stays in
+the task's result)."""
+
 PLANNER_SYSTEM = (
     "You plan research over a local document corpus. Split the question into at most "
     "{max_tasks} sub-questions that a corpus search can answer, each with a short search "
@@ -101,6 +106,13 @@ def _excerpt(text: str) -> str:
     return flat if len(flat) <= EXCERPT_CHARS else flat[: EXCERPT_CHARS - 3] + "..."
 
 
+def _answer(output: str) -> str:
+    flat = " ".join(output.split())
+    if len(flat) <= ANSWER_CHARS:
+        return flat
+    return f"{flat[:ANSWER_CHARS]} [... {len(flat) - ANSWER_CHARS} more characters not shown]"
+
+
 def evidence_lines(evidence: Iterable[Evidence]) -> list[str]:
     """One line per evidence item: ``- `path:line` (score): excerpt``."""
     return [f"- `{item.source}` ({item.score:.2f}): {_excerpt(item.text)}" for item in evidence]
@@ -111,7 +123,7 @@ def _results(state: TeamState, with_outputs: bool) -> str:
     for task, result in results_in_order(state):
         lines = [f"[{task.id}] {task.description}"]
         if with_outputs and result.output:
-            lines.append(f"Answer: {' '.join(result.output.split())}")
+            lines.append(f"Answer: {_answer(result.output)}")
         lines += evidence_lines(result.evidence) or ["- no evidence"]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) or "No task has finished."
