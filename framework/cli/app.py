@@ -20,6 +20,7 @@ from framework.cli.common import (
     exit_code,
     use_database,
 )
+from framework.cli.evals import eval_app
 from framework.cli.fleet import list_workers, submit, worker
 from framework.cli.keys import keys_app
 from framework.cli.memory import memory_app
@@ -80,6 +81,7 @@ app.add_typer(policies_app, name="policies")
 app.add_typer(memory_app, name="memory")
 app.add_typer(retention_app, name="retention")
 app.add_typer(tokens_app, name="tokens")
+app.add_typer(eval_app, name="eval")
 
 COMMAND_ENTRY_POINTS = "cadre.commands"
 """Commands of other packages (``cadre trace`` comes from telemetry) register here."""

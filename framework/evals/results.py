@@ -51,13 +51,14 @@ class Step(Record):
     """One thing that ran in a case, in the order it started.
 
     Attributes:
-        type: ``kind`` (a task of a worker kind), ``team`` (a nested team), ``tool`` (a tool
-            call), ``model`` (a model call), ``remote`` (a remote agent's task).
-        name: The kind, team, tool, model or agent.
-        place: Where in the tree (the nesting path, ``/``-joined; empty at the top).
+        type: ``kind`` (a task of a worker kind: a remote agent's kind too), ``team`` (a
+            nested team), ``tool`` (a tool call), ``model`` (a model call).
+        name: The kind, team, tool or model.
+        place: Where in the tree, as reviews write it (``team top > kind legal (task q0)``);
+            empty at the top.
     """
 
-    type: Literal["kind", "team", "tool", "model", "remote"]
+    type: Literal["kind", "team", "tool", "model"]
     name: str
     place: str = ""
 

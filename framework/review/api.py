@@ -29,7 +29,14 @@ from framework.review._pending import (
 from framework.review._rules import check_decision, parse_decision
 from framework.review.records import AnyReviewRequest, Decision
 from framework.runs.observe import RunObserver
-from framework.runs.runner import EventHandler, RunResult, arun_team, hold_thread, run_team
+from framework.runs.runner import (
+    EventHandler,
+    RunResult,
+    StreamOptions,
+    arun_team,
+    hold_thread,
+    run_team,
+)
 
 __all__ = [
     "adecide",
@@ -158,14 +165,22 @@ async def adecide(
     on_event: EventHandler | None = None,
     observer: RunObserver | None = None,
     metadata: Mapping[str, Any] | None = None,
+    options: StreamOptions | None = None,
 ) -> RunResult:
-    """Async form of :func:`decide` (the app's checkpointer must support async access)."""
+    """Async form of :func:`decide` (the app's checkpointer must support async access);
+    ``options`` stream more of the resumed run (its callbacks, say)."""
     checkpointer_of(app)
     with hold_thread(app, thread_id):
         snapshot = await app.aget_state(thread_config(thread_id), subgraphs=True)
         command = resume_command(snapshot, thread_id, decisions)
         return await arun_team(
-            app, command, thread_id, on_event=on_event, observer=observer, metadata=metadata
+            app,
+            command,
+            thread_id,
+            on_event=on_event,
+            observer=observer,
+            metadata=metadata,
+            options=options or StreamOptions(),
         )
 
 

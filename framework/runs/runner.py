@@ -9,6 +9,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateSnapshot, StreamMode
@@ -81,6 +82,8 @@ class StreamOptions:
         interrupt_after: Nodes to pause after.
         checkpoint_id: Run from this checkpoint of the thread (a fork of its history).
         run_id: Recorded in the metadata of every checkpoint the run writes.
+        callbacks: LangChain callback handlers for the run (they follow it into nested teams,
+            model and tool calls).
     """
 
     modes: tuple[StreamMode, ...] = ()
@@ -90,6 +93,7 @@ class StreamOptions:
     interrupt_after: Sequence[str] | Literal["*"] | None = None
     checkpoint_id: str | None = None
     run_id: str | None = None
+    callbacks: tuple[BaseCallbackHandler, ...] = ()
 
 
 _PLAIN = StreamOptions()
@@ -104,6 +108,8 @@ def _config(
     config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
     if options.checkpoint_id is not None:
         config["configurable"]["checkpoint_id"] = options.checkpoint_id
+    if options.callbacks:
+        config["callbacks"] = list(options.callbacks)
     if max_concurrency is not None:
         config["max_concurrency"] = max_concurrency  # top level: inside configurable is ignored
     recorded = dict(metadata or {})

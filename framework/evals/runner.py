@@ -1,0 +1,272 @@
+"""Running a dataset: each case a thread in the data home, graded, kept after it finishes.
+
+Every case runs on its own compiled team with research memory of its own (scope ``eval/RUN/
+CASE``), so no case learns from another and the order cases finish in changes nothing. Review
+pauses are answered with the case's scripted decisions. With a cassette mode, each case's model
+calls are recorded, or answered from the recording with no provider reached (see
+:mod:`framework.models.cassette`). The run is kept after every case, so an interrupted eval
+goes on where it stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from framework.database.home import DataHome
+from framework.errors import CadreError, ConfigError
+from framework.evals.cases import Case
+from framework.evals.dataset import Dataset
+from framework.evals.graders import Outcome, grade
+from framework.evals.recorder import CaseRecorder
+from framework.evals.results import CaseResult, EvalRun
+from framework.evals.store import EvalStore
+from framework.evals.tree import branch_texts, read_tree
+from framework.runs.observe import ObserverOptions
+from framework.runs.runner import RunResult, StreamOptions, arun_team, new_thread_id
+from framework.runs.spec import RunSpec
+
+__all__ = ["EvalOptions", "check_recordings", "run_eval"]
+
+Mode = Literal["live", "record", "replay"]
+CaseHandler = Callable[[CaseResult, EvalRun], None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EvalOptions:
+    """How a dataset is run.
+
+    Attributes:
+        mode: ``live``; ``record`` (keep every model call); ``replay`` (answer from them).
+        model: A model spec every case runs with (None: each case's own, else offline).
+        jobs: Cases at once.
+        trace: Record each case's spans in the home (``cadre trace THREAD``).
+    """
+
+    mode: Mode = "live"
+    model: str | None = None
+    jobs: int = 1
+    trace: bool = True
+
+
+def check_recordings(dataset: Dataset, store: EvalStore) -> None:
+    """Refuse a replay whose recordings are missing, before any case runs.
+
+    Raises:
+        ConfigError: ``FILE:LINE: case ID has no recording``, for the first such case.
+    """
+    for case in dataset.cases:
+        if not store.cassette_path(dataset.name, case.id).is_file():
+            raise ConfigError(
+                f"{dataset.at(case.id)}: case {case.id} has no recording to replay: run "
+                f"`cadre eval {dataset.path} --record` first"
+            )
+
+
+async def run_eval(
+    dataset: Dataset,
+    home: DataHome,
+    store: EvalStore,
+    options: EvalOptions,
+    *,
+    resumed: EvalRun | None = None,
+    on_case: CaseHandler | None = None,
+) -> EvalRun:
+    """Run every case of ``dataset`` not finished in ``resumed`` and keep the run.
+
+    Args:
+        dataset: The checked dataset.
+        home: The data home the cases' threads live in.
+        store: Where the run (and recordings) are kept.
+        options: How to run.
+        resumed: An interrupted run of the same dataset to finish.
+        on_case: Told of every finished case, with the run so far.
+    """
+    run = resumed or EvalRun(
+        run_id=store.new_run_id(dataset.name),
+        dataset=str(dataset.path),
+        dataset_digest=dataset.digest,
+        mode=options.mode,
+        model=options.model,
+        started_at=_now(),
+    )
+    if options.mode == "replay":
+        check_recordings(dataset, store)
+    done = {case.case_id: case for case in run.cases}
+    left = [case for case in dataset.cases if case.id not in done]
+    gate, saving = asyncio.Semaphore(max(1, options.jobs)), asyncio.Lock()
+    runner = _CaseRunner(dataset, home, store, options, run.run_id)
+
+    async def one(case: Case) -> None:
+        async with gate:
+            result = await runner.run(case)
+        async with saving:
+            done[case.id] = result
+            nonlocal run
+            ordered = [done[c.id] for c in dataset.cases if c.id in done]
+            run = run.model_copy(update={"cases": ordered})
+            store.save(run)
+            if on_case is not None:
+                on_case(result, run)
+
+    await asyncio.gather(*(one(case) for case in left))
+    run = run.model_copy(update={"finished_at": _now()})
+    store.save(run)
+    return run
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+class _CaseRunner:
+    """Runs one case: launch its team, run it with its scripted reviews, read and grade it."""
+
+    def __init__(
+        self,
+        dataset: Dataset,
+        home: DataHome,
+        store: EvalStore,
+        options: EvalOptions,
+        run_id: str,
+    ) -> None:
+        self.dataset = dataset
+        self.home = home
+        self.store = store
+        self.options = options
+        self.run_id = run_id
+
+    def spec(self, case: Case) -> RunSpec:
+        """The run spec of a case (its own memory scope: no case learns from another)."""
+        return RunSpec(
+            team=str(case.team),
+            corpus=case.corpus,
+            model=self.options.model or case.model,
+            review=tuple(case.review),
+            memory_scope=("eval", self.run_id, case.id),
+            observe=ObserverOptions() if self.options.trace else None,
+        )
+
+    async def run(self, case: Case) -> CaseResult:
+        thread_id = new_thread_id()
+        base = CaseResult(
+            case_id=case.id,
+            question=case.question,
+            tags=case.tags,
+            status="error",
+            thread_id=thread_id,
+        )
+        try:
+            return await self._graded(case, thread_id, base)
+        except CadreError as error:
+            return base.model_copy(update={"error": " ".join(str(error).split())})
+
+    async def _graded(self, case: Case, thread_id: str, base: CaseResult) -> CaseResult:
+        from framework.runs.launch import LaunchRequest, launch  # noqa: PLC0415 - the teams
+
+        spec = self.spec(case)
+        with launch(LaunchRequest(spec=spec, home=self.home)) as launched:
+            recorder = CaseRecorder(spec.team, self.dataset.prices)
+            with self._cassette(case) as cassette:
+                result = await self._answered(launched, case, thread_id, recorder, spec)
+            tree = read_tree(launched.app, thread_id, spec.team)
+        if cassette is not None and self.options.mode == "record":
+            self.store.save_cassette(self.dataset.name, case.id, cassette.to_bytes())
+        answer = str(result.state.get("final_answer") or "")
+        outcome = Outcome(
+            answer=answer,
+            results=dict(result.state.get("worker_results") or {}),
+            steps=tuple(recorder.steps),
+            usage=recorder.usage(),
+            corpus=Path(case.corpus) if case.corpus else None,
+            branches=branch_texts(tree, case.branches),
+        )
+        verdicts = grade(case, outcome)
+        return base.model_copy(
+            update={
+                "status": "passed" if all(v.passed for v in verdicts) else "failed",
+                "verdicts": verdicts,
+                "answer": answer,
+                "trajectory": list(recorder.steps),
+                "usage": outcome.usage,
+                "tree": tree.result(),
+            }
+        )
+
+    def _cassette(self, case: Case) -> AbstractContextManager[Any]:
+        """The case's cassette made current (nothing in ``live`` mode)."""
+        if self.options.mode == "live":
+            return nullcontext()
+        from framework.models.cassette import Cassette, use_cassette  # noqa: PLC0415
+
+        label = f"case {case.id} of {self.dataset.path.name}"
+        if self.options.mode == "record":
+            return _Using(Cassette("record", label), use_cassette)
+        data = self.store.load_cassette(self.dataset.name, case.id)
+        if data is None:
+            raise ConfigError(f"{self.dataset.at(case.id)}: {label} has no recording to replay")
+        return _Using(Cassette.from_bytes(data, "replay", label), use_cassette)
+
+    async def _answered(
+        self, launched: Any, case: Case, thread_id: str, recorder: CaseRecorder, spec: RunSpec
+    ) -> RunResult:
+        """Run the case, answering its review pauses with its scripted decisions in order."""
+        from framework.review import adecide, pending  # noqa: PLC0415 - the review API
+
+        options = StreamOptions(callbacks=(recorder,))
+        metadata = spec.recorded(launched.prompts.used()).metadata()
+        result = await arun_team(
+            launched.app,
+            {"question": case.question},
+            thread_id,
+            on_event=recorder.on_event,
+            observer=launched.observer,
+            metadata=metadata,
+            options=options,
+        )
+        script = list(case.reviews)
+        while requests := pending(launched.app, thread_id):
+            decisions = []
+            for request in requests:
+                index = next(
+                    (i for i, d in enumerate(script) if d.at in (None, request.kind)), None
+                )
+                if index is None:
+                    raise ConfigError(
+                        f"{self.dataset.at(case.id)}: case {case.id} paused for a {request.kind} "
+                        f"review ({request.place}) with no scripted decision left: add one to "
+                        "its reviews"
+                    )
+                decisions.append(script.pop(index).decision(request.id))
+            result = await adecide(
+                launched.app,
+                thread_id,
+                decisions,
+                on_event=recorder.on_event,
+                observer=launched.observer,
+                metadata=metadata,
+                options=options,
+            )
+        if (failure := result.failure()) is not None:
+            raise failure
+        return result
+
+
+class _Using:
+    """``use_cassette(cassette)`` entered; ``as`` gives the cassette."""
+
+    def __init__(self, cassette: Any, use: Callable[[Any], AbstractContextManager[Any]]) -> None:
+        self.cassette = cassette
+        self.inner = use(cassette)
+
+    def __enter__(self) -> Any:
+        self.inner.__enter__()
+        return self.cassette
+
+    def __exit__(self, *exc: Any) -> None:
+        self.inner.__exit__(*exc)
