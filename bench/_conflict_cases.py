@@ -22,14 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from framework.database.home import DataHome
+from framework.evals.answers import section_lines
 from framework.runs.launch import LaunchRequest, launch
 from framework.runs.runner import new_thread_id, run_team
 from framework.runs.spec import RunSpec
 
 try:
-    from bench._answers import case_folder, section_lines
+    from bench._answers import case_folder
 except ImportError:  # run as a script: bench/ is on the path
-    from _answers import case_folder, section_lines  # type: ignore[no-redef]
+    from _answers import case_folder  # type: ignore[no-redef]
 
 __all__ = ["ConflictOutcome", "findings", "run_conflict_cases", "score_conflict"]
 

@@ -19,11 +19,12 @@ from typing import Any
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.evals.answers import section_lines
 
 try:
-    from bench._answers import case_folder, section_lines
+    from bench._answers import case_folder
 except ImportError:  # run as a script: bench/ is on the path
-    from _answers import case_folder, section_lines  # type: ignore[no-redef]
+    from _answers import case_folder  # type: ignore[no-redef]
 
 __all__ = ["ExtractionOutcome", "answer_sentences", "run_extraction_cases", "score_answer"]
 

@@ -5,14 +5,16 @@ BSD-3-Clause, see ``bench/quality/SOURCE.md``); the cases are in
 ``bench/quality/research.yaml``: a question, its key facts (each with its accepted spellings)
 and the ``file:lines`` that state them.
 
-Each question runs through the offline research team (``cadre run --team research``, no model,
-no network) in one data home. Scoring is strict:
+The research sets are datasets of ``cadre eval`` (``cadre eval bench/quality/research.yaml``
+runs one): each question runs through the offline research team (no model, no network), each a
+thread of one data home with research memory of its own. Scoring is strict, by ``cadre eval``'s
+``cited`` and ``forbidden`` graders:
 
 - a key fact counts only inside one of the answer's own statements: a bullet of its findings,
   not a heading, not the review or sources sections, not a line saying "unresolved";
 - the statement that holds it must cite one of the case's sources: the right file, and a line
   inside the stated range;
-- a case passes when every key fact is found that way.
+- a case passes when every key fact is found that way and no wrong value is stated.
 
 Conflicts: tiny hand-made corpora (``bench/quality/conflicts.yaml``, and
 ``conflicts-probe.yaml`` written after the value readers) run through the offline hypothesis
@@ -39,63 +41,47 @@ research-uvicorn,conflicts,conflicts-probe,extraction,extraction-probe] [--only 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
-import re
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from framework.database.home import DataHome
-from framework.runs.launch import LaunchRequest, launch
-from framework.runs.runner import new_thread_id, run_team
-from framework.runs.spec import RunSpec
+from framework.evals.dataset import read_dataset
+from framework.evals.results import CaseResult
+from framework.evals.runner import EvalOptions, run_eval
+from framework.evals.store import EvalStore
+from framework.persistence.home_keys import home_cipher
 
 try:
-    from bench._answers import section_lines
     from bench._conflict_cases import run_conflict_cases
     from bench._extraction_cases import answer_sentences, run_extraction_cases
 except ImportError:  # run as a script: bench/ is on the path
-    from _answers import section_lines  # type: ignore[no-redef]
     from _conflict_cases import run_conflict_cases  # type: ignore[no-redef]
     from _extraction_cases import answer_sentences, run_extraction_cases  # type: ignore[no-redef]
 
 HERE = Path(__file__).resolve().parent / "quality"
-CORPUS = HERE / "corpus"
-STARLETTE = HERE / "corpus-starlette"
-CLICK = HERE / "corpus-click"
-UVICORN = HERE / "corpus-uvicorn"
 Capability = tuple[str, list[dict[str, Any]]]
 """What a capability's run gives: its summary line, and every case's outcome."""
-CITATION = re.compile(r"`?([\w./-]+\.(?:md|txt|rst|csv)):(\d+)`?")
-SKIPPED_SECTIONS = ("sources", "review")
+BENCH_GRADERS = ("cited", "forbidden")
+"""The verdicts the research sets are scored on: every key fact cited, no wrong value."""
 
 
-@dataclass(frozen=True)
-class Source:
-    """A file and the lines of it that state a fact."""
-
-    file: str
-    first: int
-    last: int
-
-    @classmethod
-    def parse(cls, text: str) -> Source:
-        name, _, lines = text.partition(":")
-        first, _, last = lines.partition("-")
-        return cls(name, int(first), int(last or first))
-
-    def cited_by(self, file: str, line: int) -> bool:
-        return Path(file).name == self.file and self.first <= line <= self.last
+def wrong_stated(case: dict[str, Any], said: Sequence[str]) -> bool:
+    """Whether a statement states one of the case's ``wrong`` values (none listed: False)."""
+    wrong = [" ".join(spelling.lower().split()) for spelling in case.get("wrong", [])]
+    return any(w in " ".join(line.lower().split()) for line in said for w in wrong)
 
 
 @dataclass
 class Outcome:
-    """One case: which facts were found with a right citation, and the answer."""
+    """One research case: whether every key fact was cited right, and the answer."""
 
     id: str
     question: str
@@ -105,54 +91,26 @@ class Outcome:
     wrong_confirmed: bool = False
 
 
-def wrong_stated(case: dict[str, Any], said: Sequence[str]) -> bool:
-    """Whether a statement states one of the case's ``wrong`` values (none listed: False)."""
-    wrong = [" ".join(spelling.lower().split()) for spelling in case.get("wrong", [])]
-    return any(w in " ".join(line.lower().split()) for line in said for w in wrong)
+def bench_outcome(case: CaseResult) -> Outcome:
+    """A case of ``cadre eval`` scored as this benchmark scores it (its cited and forbidden
+    verdicts; the other graders are reported by ``cadre eval`` itself)."""
+    verdicts = {v.grader: v for v in case.verdicts if not v.branch}
+    cited, forbidden = verdicts.get("cited"), verdicts.get("forbidden")
+    wrong = forbidden is not None and not forbidden.passed
+    found = [cited is not None and cited.passed]
+    return Outcome(case.case_id, case.question, all(found) and not wrong, found, case.answer, wrong)
 
 
-def statements(answer: str) -> list[str]:
-    """The answer's own statements: bullets outside the review and sources sections."""
-    return [
-        line
-        for section, line in section_lines(answer)
-        if section not in SKIPPED_SECTIONS
-        and line.startswith(("- ", "* "))
-        and "unresolved" not in line.lower()
-    ]
-
-
-def fact_found(spellings: Sequence[str], sources: Sequence[Source], said: Sequence[str]) -> bool:
-    """Whether one statement holds the fact (any spelling) and cites a right source."""
-    wanted = [" ".join(spelling.lower().split()) for spelling in spellings]
-    for statement in said:
-        flat = " ".join(statement.lower().split())
-        if not any(spelling in flat for spelling in wanted):
-            continue
-        cited = [(m.group(1), int(m.group(2))) for m in CITATION.finditer(statement)]
-        if any(source.cited_by(file, line) for file, line in cited for source in sources):
-            return True
-    return False
-
-
-def score(case: dict[str, Any], answer: str) -> Outcome:
-    sources = [Source.parse(text) for text in case["sources"]]
-    said = statements(answer)
-    found = [fact_found(spellings, sources, said) for spellings in case["facts"]]
-    wrong = wrong_stated(case, said)
-    return Outcome(case["id"], case["question"], all(found) and not wrong, found, answer, wrong)
-
-
-def run_cases(cases: Sequence[dict[str, Any]], corpus: Path = CORPUS) -> list[Outcome]:
-    outcomes = []
+def run_dataset(path: Path, wanted: set[str]) -> list[Outcome]:
+    """Run a research dataset with ``cadre eval``'s runner in a new data home."""
+    dataset = read_dataset(path)
+    if wanted:
+        dataset = replace(dataset, cases=tuple(c for c in dataset.cases if c.id in wanted))
     with tempfile.TemporaryDirectory(prefix="cadre-quality-") as folder:
-        spec = RunSpec(team="research", corpus=str(corpus))
-        request = LaunchRequest(spec=spec, home=DataHome(root=Path(folder)))
-        with launch(request) as launched:
-            for case in cases:
-                result = run_team(launched.app, {"question": case["question"]}, new_thread_id())
-                outcomes.append(score(case, str(result.state.get("final_answer") or "")))
-    return outcomes
+        home = DataHome(root=Path(folder)).create()
+        store = EvalStore(home, home_cipher(home))
+        run = asyncio.run(run_eval(dataset, home, store, EvalOptions(trace=False)))
+    return [bench_outcome(case) for case in run.cases]
 
 
 def _tally(outcomes: Sequence[Any], line: Callable[[Any], str]) -> str:
@@ -178,10 +136,10 @@ def _cases(cases_file: str, wanted: set[str]) -> list[dict[str, Any]]:
     return [case for case in cases if not wanted or case["id"] in wanted]
 
 
-def _research(name: str, cases_file: str, corpus: Path, wanted: set[str]) -> Capability:
-    """Run research cases over ``corpus``; print a line per case; return the summary line and
-    the answers."""
-    outcomes = run_cases(_cases(cases_file, wanted), corpus)
+def _research(name: str, cases_file: str, wanted: set[str]) -> Capability:
+    """Run the research dataset ``cases_file``; print a line per case; return the summary
+    line and the answers."""
+    outcomes = run_dataset(HERE / cases_file, wanted)
     count = _tally(outcomes, _with_facts)
     wrong = sum(outcome.wrong_confirmed for outcome in outcomes)
     summary = f"{name}: {count} questions with every key fact cited; {wrong} wrong values confirmed"
@@ -190,12 +148,12 @@ def _research(name: str, cases_file: str, corpus: Path, wanted: set[str]) -> Cap
 
 def research(wanted: set[str]) -> Capability:
     """The HTTPX questions (``research.yaml``)."""
-    return _research("research", "research.yaml", CORPUS, wanted)
+    return _research("research", "research.yaml", wanted)
 
 
 def research_starlette(wanted: set[str]) -> Capability:
     """The Starlette questions (``research-starlette.yaml``), written before any run on them."""
-    return _research("research-starlette", "research-starlette.yaml", STARLETTE, wanted)
+    return _research("research-starlette", "research-starlette.yaml", wanted)
 
 
 def _conflicts(name: str, cases_file: str, wanted: set[str]) -> Capability:
@@ -245,12 +203,12 @@ def extraction_probe(wanted: set[str]) -> Capability:
 
 def research_click(wanted: set[str]) -> Capability:
     """The Click questions (``research-click.yaml``), written before any run on them."""
-    return _research("research-click", "research-click.yaml", CLICK, wanted)
+    return _research("research-click", "research-click.yaml", wanted)
 
 
 def research_uvicorn(wanted: set[str]) -> Capability:
     """The Uvicorn questions (``research-uvicorn.yaml``), written before any run on them."""
-    return _research("research-uvicorn", "research-uvicorn.yaml", UVICORN, wanted)
+    return _research("research-uvicorn", "research-uvicorn.yaml", wanted)
 
 
 CAPABILITIES = {

@@ -37,7 +37,7 @@ class CaseRecorder(BaseCallbackHandler):
     """Collects one case's steps and usage (thread-safe: parallel workers report at once).
 
     Args:
-        top_team: The name of the team the case asked (its events are not a nested team).
+        top_team: The team the case asked (``file:PATH`` for a team file).
         prices: Model name -> :data:`Price` (a model without one costs nothing).
     """
 
@@ -46,6 +46,7 @@ class CaseRecorder(BaseCallbackHandler):
 
     def __init__(self, top_team: str, prices: Mapping[str, Price] | None = None) -> None:
         self.top_team = top_team
+        """The name the asked team gives itself in its events (until one came: as asked)."""
         self.prices = dict(prices or {})
         self.steps: list[Step] = []
         self._where: dict[tuple[str, ...], str] = {}
@@ -65,6 +66,8 @@ class CaseRecorder(BaseCallbackHandler):
         """Take a progress event of the run (the runner's ``on_event``)."""
         place = self._where.get(namespace, "")
         with self._lock:
+            if not namespace and event.get("team"):
+                self.top_team = str(event["team"])
             if namespace and namespace not in self._teams_seen and event.get("team"):
                 self._teams_seen.add(namespace)
                 self.steps.append(Step(type="team", name=str(event["team"]), place=place))

@@ -174,7 +174,7 @@ class _CaseRunner:
             recorder = CaseRecorder(spec.team, self.dataset.prices)
             with self._cassette(case) as cassette:
                 result = await self._answered(launched, case, thread_id, recorder, spec)
-            tree = read_tree(launched.app, thread_id, spec.team)
+            tree = read_tree(launched.app, thread_id, recorder.top_team)
         if cassette is not None and self.options.mode == "record":
             self.store.save_cassette(self.dataset.name, case.id, cassette.to_bytes())
         answer = str(result.state.get("final_answer") or "")

@@ -1,0 +1,278 @@
+"""``cadre eval``: datasets refused with FILE:LINE before any case runs, offline cases graded
+with their reasons, a nested team's branches and trajectory, scripted reviews, a run kept
+sealed and resumed after an interruption, reports, gates and comparisons."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import pytest
+from typer.testing import CliRunner
+
+from framework.cli.app import app
+from framework.database.home import DataHome
+from framework.evals.dataset import read_dataset
+from framework.evals.runner import EvalOptions, run_eval
+from framework.evals.store import EvalStore
+from framework.persistence.home_keys import home_cipher
+from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.test_nested_teams import PORTS, QUESTION, _files
+
+DATASET = """\
+name: small
+team: research
+corpus: docs
+cases:
+  - id: ocb
+    question: How are checkpoints encrypted?
+    facts: [OCB]
+    sources: [checkpoints.md:3]
+    forbidden: [AES-GCM]
+    tags: [lookup]
+  - id: retries
+    question: How do workers retry transient errors?
+    facts: [["three times", "3 times"]]
+    sources: [retries.md:3]
+    trajectory:
+      includes: ["kind:search"]
+      excludes: ["tool:delete"]
+      counts: {"kind:search": "1.."}
+    tags: [lookup, workers]
+"""
+
+
+def _cli(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    (tmp_path / "small.yaml").write_text(DATASET)
+    return tmp_path
+
+
+def _error(result: Any) -> str:
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    return str(lines[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("cases:\n  - id: a\n    question: a: b\n", "small.yaml:3: not YAML"),
+        ("cases:\n  - id: a\n    question: q\n    colour: red\n", "small.yaml:4: cases.0.colour"),
+        ("team: research\ncorpus: nowhere\ncases:\n  - {id: a, question: q}\n", "no corpus folder"),
+        ("corpus: docs\ncases:\n  - id: a\n    question: q\n    team: nosuch\n", "unknown team"),
+        (
+            "corpus: docs\ncases:\n  - id: a\n    question: q\n    team: nofile.yaml\n",
+            "no team file",
+        ),
+        (
+            "team: research\ncorpus: docs\ncases:\n  - id: a\n    question: q\n"
+            "    facts: [{regex: '(x'}]\n",
+            "small.yaml:6: cases.0.facts.0.regex: regular expression '(x' does not compile",
+        ),
+        (
+            "team: research\ncorpus: docs\ncases:\n  - {id: a, question: q}\n"
+            "  - {id: a, question: r}\n",
+            "small.yaml:5: cases.1.id: case id 'a' is used twice",
+        ),
+        (
+            "team: research\ncorpus: docs\ncases:\n  - id: a\n    question: q\n"
+            "    sources: [checkpoints.md]\n",
+            "is not a source: write FILE:LINE",
+        ),
+        (
+            "team: research\ncorpus: docs\ncases:\n  - id: a\n    question: q\n"
+            "    trajectory: {includes: [search]}\n",
+            "'search' is not a step",
+        ),
+    ],
+)
+def test_a_bad_dataset_is_one_line_naming_file_and_line_and_nothing_runs(
+    folder: Path, text: str, said: str
+) -> None:
+    (folder / "small.yaml").write_text(text)
+    home = folder / "home"
+    line = _error(_cli("eval", str(folder / "small.yaml"), "--home", str(home)))
+    assert line.startswith("error: ") and said in line
+    assert not (home / "evals").exists()
+
+
+def test_a_jsonl_dataset_names_the_line_of_its_bad_case(folder: Path) -> None:
+    good = {"id": "a", "question": "How are checkpoints encrypted?", "facts": ["OCB"]}
+    bad = {"id": "b", "question": "q", "facts": [{"regex": "("}]}
+    (folder / "cases.jsonl").write_text(f"{json.dumps(good)}\n\n{json.dumps(bad)}\n")
+    args = ["--team", "research", "--corpus", str(folder / "docs")]
+    line = _error(_cli("eval", "check", str(folder / "cases.jsonl"), *args))
+    assert "cases.jsonl:3: cases.1.facts.0.regex" in line
+    (folder / "cases.jsonl").write_text(json.dumps(good) + "\n{not json\n")
+    assert "cases.jsonl:2: not JSON" in _error(_cli("eval", "check", str(folder / "cases.jsonl")))
+
+
+def test_check_finds_facts_missing_from_their_lines_and_facts_in_the_question(
+    folder: Path,
+) -> None:
+    assert _cli("eval", "check", str(folder / "small.yaml")).exit_code == 0
+    broken = DATASET.replace("checkpoints.md:3", "checkpoints.md:1").replace(
+        "How do workers retry transient errors?", "Do workers retry three times?"
+    )
+    (folder / "small.yaml").write_text(broken)
+    checked = _cli("eval", "check", str(folder / "small.yaml"))
+    assert checked.exit_code == 2
+    assert (
+        "small.yaml:5: case ocb: fact 1 ('OCB'): not stated in checkpoints.md:1" in checked.stderr
+    )
+    assert "small.yaml:11: case retries: fact 1 ('three times') is in the question" in (
+        checked.stderr
+    )
+
+
+def test_an_offline_eval_grades_each_case_with_reasons_and_writes_reports(folder: Path) -> None:
+    home, junit, as_json = folder / "home", folder / "junit.xml", folder / "run.json"
+    args = ["--home", str(home), "--jobs", "2", "--junit", str(junit), "--json", str(as_json)]
+    ran = _cli("eval", str(folder / "small.yaml"), *args)
+    assert ran.exit_code == 0, ran.output
+    assert "ocb            PASS" in ran.stdout and "retries        PASS" in ran.stdout
+    assert "by tag: lookup 2/2, workers 1/1" in ran.stdout
+    assert "2/2 cases passed (100%)" in ran.stdout
+    assert "[####################] 2/2" in ran.stderr
+    run = json.loads(as_json.read_text())
+    verdicts = {v["grader"]: v for v in run["cases"][0]["verdicts"]}
+    assert set(verdicts) == {"answered", "facts", "cited", "forbidden", "citations", "tasks"}
+    assert verdicts["cited"]["reason"] == "1/1 facts cited from a right source"
+    trajectory = run["cases"][1]["verdicts"][-1]
+    assert trajectory["grader"] == "trajectory" and trajectory["passed"]
+    suite = ElementTree.parse(junit).getroot()
+    assert suite.get("tests") == "2" and suite.get("failures") == "0"
+    thread = run["cases"][0]["thread_id"]
+    shown = _cli("show", thread, "--home", str(home))  # each case is a thread of the home
+    assert shown.exit_code == 0 and "OCB" in shown.stdout
+    [kept] = (home / "evals").iterdir()
+    assert b"OCB" not in kept.read_bytes()  # sealed like the checkpoints
+
+
+def test_gates_fail_the_command_and_compare_puts_regressions_first(folder: Path) -> None:
+    home = ["--home", str(folder / "home")]
+    first = _cli("eval", str(folder / "small.yaml"), *home, "--json", str(folder / "a.json"))
+    assert first.exit_code == 0, first.output
+    baseline = json.loads((folder / "a.json").read_text())["run_id"]
+    (folder / "small.yaml").write_text(DATASET.replace("[OCB]", "[AES-GCM]"))
+    second = _cli(
+        "eval", str(folder / "small.yaml"), *home, "--json", str(folder / "b.json"),
+        "--min-score", "0.9", "--no-regressions-against", baseline,
+    )  # fmt: skip
+    assert second.exit_code == 1
+    assert "ocb            FAIL" in second.stdout
+    assert "facts: 1/1 facts asserted" not in second.stdout
+    assert "gate failed: score 0.50 is below --min-score 0.90" in second.stderr
+    assert f"gate failed: 1 regression(s) against {baseline}: ocb" in second.stderr
+    now = json.loads((folder / "b.json").read_text())["run_id"]
+    compared = _cli("eval", "compare", baseline, now, *home)
+    assert compared.exit_code == 1
+    lines = compared.stdout.splitlines()
+    assert lines[0] == "regressed      ocb"
+    assert "    answer: unchanged" in lines and "still passing  retries" in lines
+    listed = _cli("eval", "runs", *home)
+    assert f"{baseline}  2/2 passed  live" in listed.stdout
+    assert f"{now}  1/2 passed  live" in listed.stdout
+
+
+def test_an_interrupted_eval_keeps_finished_cases_and_runs_only_the_rest(folder: Path) -> None:
+    home = DataHome(root=folder / "home").create()
+    store = EvalStore(home, home_cipher(home))
+    dataset = read_dataset(folder / "small.yaml")
+
+    def interrupt(case: Any, run: Any) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        asyncio.run(run_eval(dataset, home, store, EvalOptions(), on_case=interrupt))
+    interrupted = store.unfinished(dataset.digest, "live", None)
+    assert interrupted is not None and [c.case_id for c in interrupted.cases] == ["ocb"]
+    finished = asyncio.run(run_eval(dataset, home, store, EvalOptions(), resumed=interrupted))
+    assert [c.case_id for c in finished.cases] == ["ocb", "retries"]
+    assert finished.cases[0].thread_id == interrupted.cases[0].thread_id  # not run again
+    assert finished.finished_at and store.unfinished(dataset.digest, "live", None) is None
+    resumed = _cli("eval", str(folder / "small.yaml"), "--home", str(home.root))
+    assert "continuing eval" not in resumed.stderr  # the last run finished: a new one
+
+
+NESTED = """\
+team: top.yaml
+corpus: corpus
+cases:
+  - id: port
+    question: {question}
+    facts: ["8443"]
+    sources: [ports.md:3]
+    trajectory:
+      order: ["kind:deep", "team:middle", "kind:inner", "team:leaf", "kind:docs"]
+      counts: {{"team:leaf": 1}}
+    branches:
+      - team: leaf
+        facts: ["8443"]
+        sources: [ports.md:3]
+      - kind: deep
+        facts: ["8443"]
+      - where: "kind inner"
+        forbidden: ["8080"]
+      - task: q9
+        facts: ["8443"]
+"""
+
+
+def test_a_nested_team_is_graded_branch_by_branch_with_its_trajectory(tmp_path: Path) -> None:
+    _files(tmp_path)
+    write_corpus(tmp_path / "corpus", {"ports.md": PORTS})
+    (tmp_path / "nested.yaml").write_text(NESTED.format(question=QUESTION))
+    as_json = tmp_path / "run.json"
+    ran = _cli(
+        "eval", str(tmp_path / "nested.yaml"), "--home", str(tmp_path / "home"),
+        "--json", str(as_json),
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    [case] = json.loads(as_json.read_text())["cases"]
+    by_branch = {(v["branch"], v["grader"]): v for v in case["verdicts"]}
+    assert by_branch[("", "trajectory")]["passed"], by_branch[("", "trajectory")]["reason"]
+    assert by_branch[("team:leaf", "cited")]["passed"]
+    assert by_branch[("kind:deep", "facts")]["passed"]
+    assert by_branch[("where:kind inner", "forbidden")]["passed"]
+    missing = by_branch[("task:q9", "branch")]
+    assert not missing["passed"] and missing["reason"] == "no part of the tree ran there"
+    assert case["status"] == "failed"
+    tree = case["tree"]
+    assert tree["team"] == "top" and tree["children"][0]["team"] == "middle"
+    leaf = tree["children"][0]["children"][0]
+    assert leaf["team"] == "leaf" and "8443" in leaf["text"]
+    places = {step["place"] for step in case["trajectory"] if step["name"] == "docs"}
+    assert places and all("kind inner" in place for place in places)
+
+
+def test_review_pauses_are_answered_by_the_cases_script(folder: Path) -> None:
+    reviewed = DATASET.replace(
+        "    tags: [lookup]\n",
+        "    tags: [lookup]\n    review: [plan, answer]\n"
+        "    reviews: [approve, {kind: edit_answer, "
+        'at: answer, answer: "- Sealed with OCB. (`docs/checkpoints.md:3`)"}]\n',
+    ).replace("    tags: [lookup, workers]\n", "    tags: [lookup, workers]\n    review: [plan]\n")
+    (folder / "small.yaml").write_text(reviewed)
+    as_json = folder / "run.json"
+    ran = _cli(
+        "eval", str(folder / "small.yaml"), "--home", str(folder / "h"), "--json", str(as_json)
+    )
+    assert ran.exit_code == 0, ran.output
+    ocb, retries = json.loads(as_json.read_text())["cases"]
+    assert ocb["status"] == "passed" and ocb["answer"].startswith("- Sealed with OCB.")
+    assert retries["status"] == "error"
+    assert (
+        "small.yaml:13: case retries paused for a plan review (team research) with no scripted"
+        in (retries["error"])
+    )
