@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from framework.evals.html import *
     from framework.evals.results import *
 
 __getattr__, __dir__ = lazy_exports(__name__)
