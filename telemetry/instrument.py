@@ -19,6 +19,7 @@ from opentelemetry.trace import TracerProvider
 from framework.engine.middleware import Middleware
 from framework.policy.records import PolicyEntry
 from telemetry.callbacks import GenAICallbackHandler
+from telemetry.evals import EvalMetrics, EvalSpans
 from telemetry.metrics import CadreMetrics
 from telemetry.middleware import TelemetryMiddleware
 from telemetry.run_spans import CURRENT_RUN_SPANS, RunSpans
@@ -62,6 +63,7 @@ class Telemetry:
         self.meter_provider = meter_provider or NoOpMeterProvider()
         self.tracer = tracer_provider.get_tracer(SCOPE_NAME)
         self.metrics = CadreMetrics(self.meter_provider.get_meter(SCOPE_NAME))
+        self.eval_metrics = EvalMetrics(self.meter_provider.get_meter(SCOPE_NAME))
         self.index = index or RunIndex()
         self.callbacks = GenAICallbackHandler(self.tracer, self.metrics, capture_content)
         self._middleware = TelemetryMiddleware(
@@ -90,6 +92,26 @@ class Telemetry:
     def serializer(self, inner: SerializerProtocol) -> SerializerProtocol:
         """``inner``, counting the bytes it writes into ``cadre.checkpoint.bytes``."""
         return CountingSerializer(inner, self.metrics.checkpoint_bytes)
+
+    @contextmanager
+    def evaluation(self, *, run_id: str, dataset: str, cases: int) -> Iterator[EvalSpans]:
+        """Bracket an eval run: its span, a span per graded case, the scores as metrics."""
+        spans = EvalSpans(
+            self.tracer,
+            self.eval_metrics,
+            self.index,
+            run_id=run_id,
+            dataset=dataset,
+            cases=cases,
+        )
+        try:
+            yield spans
+        except BaseException as error:
+            spans.close(error)
+            self.flush_spans()
+            raise
+        spans.close()
+        self.flush_spans()
 
     @contextmanager
     def run(self, *, thread_id: str, team: str, resumed: bool) -> Iterator[RunPartHandle]:

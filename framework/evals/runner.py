@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -27,7 +27,7 @@ from framework.evals.recorder import CaseRecorder
 from framework.evals.results import CaseResult, EvalRun
 from framework.evals.store import EvalStore
 from framework.evals.tree import branch_texts, read_tree
-from framework.runs.observe import ObserverOptions
+from framework.runs.observe import EvalPart, ObserverOptions, load_observer
 from framework.runs.runner import RunResult, StreamOptions, arun_team, new_thread_id
 from framework.runs.spec import RunSpec
 
@@ -101,23 +101,51 @@ async def run_eval(
     left = [case for case in dataset.cases if case.id not in done]
     gate, saving = asyncio.Semaphore(max(1, options.jobs)), asyncio.Lock()
     runner = _CaseRunner(dataset, home, store, options, run.run_id)
+    with _observed(home, options, run.run_id, dataset) as observed:
 
-    async def one(case: Case) -> None:
-        async with gate:
-            result = await runner.run(case)
-        async with saving:
-            done[case.id] = result
-            nonlocal run
-            ordered = [done[c.id] for c in dataset.cases if c.id in done]
-            run = run.model_copy(update={"cases": ordered})
-            store.save(run)
+        async def one(case: Case) -> None:
+            async with gate:
+                result = await runner.run(case)
+            async with saving:
+                nonlocal run
+                done[case.id] = result
+                ordered = [done[c.id] for c in dataset.cases if c.id in done]
+                run = run.model_copy(update={"cases": ordered})
+                store.save(run)
+            if observed is not None:
+                observed.case(
+                    case_id=result.case_id,
+                    thread_id=result.thread_id,
+                    status=result.status,
+                    score=result.score,
+                    seconds=result.usage.seconds,
+                    tags=result.tags,
+                )
             if on_case is not None:
                 on_case(result, run)
 
-    await asyncio.gather(*(one(case) for case in left))
+        await asyncio.gather(*(one(case) for case in left))
     run = run.model_copy(update={"finished_at": _now()})
     store.save(run)
     return run
+
+
+@contextmanager
+def _observed(
+    home: DataHome, options: EvalOptions, run_id: str, dataset: Dataset
+) -> Iterator[EvalPart | None]:
+    """The eval's span over its cases (None when not traced, or no telemetry is installed)."""
+    observer = load_observer(home, ObserverOptions()) if options.trace else None
+    if observer is None:
+        yield None
+        return
+    try:
+        with observer.evaluation(
+            run_id=run_id, dataset=dataset.name, cases=len(dataset.cases)
+        ) as part:
+            yield part
+    finally:
+        observer.close()
 
 
 def _now() -> str:

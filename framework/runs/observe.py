@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OBSERVER_ENTRY_POINTS",
+    "EvalPart",
     "ObserverFactory",
     "ObserverOptions",
     "RunObserver",
@@ -37,6 +38,24 @@ class RunPart(Protocol):
 
 
 @runtime_checkable
+class EvalPart(Protocol):
+    """One eval run as the observer sees it: told of every case once it is graded."""
+
+    def case(
+        self,
+        *,
+        case_id: str,
+        thread_id: str,
+        status: str,
+        score: float,
+        seconds: float,
+        tags: Sequence[str],
+    ) -> None:
+        """A case finished: its thread (whose run spans its span links to) and its grade."""
+        ...
+
+
+@runtime_checkable
 class RunObserver(Protocol):
     """Observes runs: wraps nodes, brackets each run part, sees checkpoint writes."""
 
@@ -51,6 +70,12 @@ class RunObserver(Protocol):
 
     def policy_decided(self, entry: PolicyEntry) -> None:
         """A policy decided something other than allow (a span event and a metric)."""
+        ...
+
+    def evaluation(
+        self, *, run_id: str, dataset: str, cases: int
+    ) -> AbstractContextManager[EvalPart]:
+        """Bracket an eval run (``cadre eval``): a span over its cases."""
         ...
 
     def serializer(self, inner: SerializerProtocol) -> SerializerProtocol:
