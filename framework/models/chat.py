@@ -8,7 +8,8 @@ through the model gateway (:mod:`framework.models.gateway`): bounded in time, re
 place, the SDK's own retries off; its failures are one-line errors that name the provider and
 what to do (:mod:`framework.models.provider_errors`); it streams when someone follows its
 tokens (:mod:`framework.models.streaming`); and tool calls a model wrote as text are read as
-tool calls (:mod:`framework.models.written_calls`).
+tool calls (:mod:`framework.models.written_calls`). While a cassette is current, its calls are
+recorded or replayed (:mod:`framework.models.cassette`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.config import get_stream_writer
 from pydantic import BaseModel, PrivateAttr
 
+from framework.models.cassette import current_cassette, refuse_unrecorded
 from framework.models.gateway import CallLimits, Gateway
 from framework.models.heartbeats import Teller
 from framework.models.provider_errors import (
@@ -239,8 +241,24 @@ class ProviderChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
+        kwargs = self.provider_kwargs(kwargs)
+        cassette = current_cassette()
+        if cassette is None:
+            return self._called(messages, stop, run_manager, kwargs)
+        call = (messages, stop, kwargs)
+        live = partial(self._called, messages, stop, run_manager, kwargs)
+        return cassette.answer(self._core.parsed, call, run_manager, live)
+
+    def _called(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None,
+        run_manager: CallbackManagerForLLMRun | None,
+        kwargs: dict[str, Any],
+    ) -> ChatResult:
+        """The call, made through the gateway."""
         core = self._core
-        kwargs, gateway, model = self.provider_kwargs(kwargs), core.gateway, core.model
+        gateway, model = core.gateway, core.model
         model = model if model is not None else self.built()
         if run_manager is not None and _streams(model, run_manager, kwargs):
             call, attempts = self._stream_call(run_manager), itertools.count(1)
@@ -260,7 +278,23 @@ class ProviderChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        kwargs, gateway, model = self.provider_kwargs(kwargs), self._core.gateway, self.abuilt()
+        kwargs = self.provider_kwargs(kwargs)
+        cassette = current_cassette()
+        if cassette is None:
+            return await self._acalled(messages, stop, run_manager, kwargs)
+        call = (messages, stop, kwargs)
+        live = partial(self._acalled, messages, stop, run_manager, kwargs)
+        return await cassette.aanswer(self._core.parsed, call, run_manager, live)
+
+    async def _acalled(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None,
+        run_manager: AsyncCallbackManagerForLLMRun | None,
+        kwargs: dict[str, Any],
+    ) -> ChatResult:
+        """The async call, made through the gateway."""
+        gateway, model = self._core.gateway, self.abuilt()
         if run_manager is not None and _streams(model, run_manager, kwargs):
             call, attempts = self._stream_call(run_manager), itertools.count(1)
             result = await gateway.acall(
@@ -377,6 +411,7 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
         kwargs = self._owner.provider_kwargs(kwargs)
         if self._through_owner():
             return self._target().invoke(input, config, **kwargs)
+        refuse_unrecorded(self._owner._core.parsed.label)
         return self._owner._core.gateway.call(
             lambda: self._target().invoke(input, config, **kwargs)
         )
@@ -388,6 +423,7 @@ class _Deferred(Runnable[LanguageModelInput, Any]):
         kwargs = self._owner.provider_kwargs(kwargs)
         if self._through_owner():
             return await self._target().ainvoke(input, config, **kwargs)
+        refuse_unrecorded(self._owner._core.parsed.label)
         return await self._owner._core.gateway.acall(
             lambda: self._atarget().ainvoke(input, config, **kwargs)
         )
