@@ -19,7 +19,9 @@ from framework.evals.dataset import read_dataset
 from framework.evals.runner import EvalOptions, run_eval
 from framework.evals.store import EvalStore
 from framework.persistence.home_keys import home_cipher
+from tests import test_openai_provider as provider
 from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.openai_server import openai_server
 from tests.test_nested_teams import PORTS, QUESTION, _files
 
 DATASET = """\
@@ -268,7 +270,7 @@ def test_review_pauses_are_answered_by_the_cases_script(folder: Path) -> None:
     ran = _cli(
         "eval", str(folder / "small.yaml"), "--home", str(folder / "h"), "--json", str(as_json)
     )
-    assert ran.exit_code == 0, ran.output
+    assert ran.exit_code == 1, ran.output  # a case that did not run fails the eval
     ocb, retries = json.loads(as_json.read_text())["cases"]
     assert ocb["status"] == "passed" and ocb["answer"].startswith("- Sealed with OCB.")
     assert retries["status"] == "error"
@@ -276,3 +278,48 @@ def test_review_pauses_are_answered_by_the_cases_script(folder: Path) -> None:
         "small.yaml:13: case retries paused for a plan review (team research) with no scripted"
         in (retries["error"])
     )
+
+
+def test_a_model_backed_eval_recorded_once_replays_with_no_provider(folder: Path) -> None:
+    (folder / "model.yaml").write_text(
+        "team: research\ncorpus: docs\ncases:\n"
+        f"  - id: protected\n    question: {provider.QUESTION}\n"
+        "    facts: [AES]\n    sources: [checkpoints.md:3]\n"
+        "    limits: {model_calls: 50, tokens: 100000}\n"
+        "    trajectory: {includes: ['model:gpt-test', 'kind:search']}\n"
+    )
+    home = ["--home", str(folder / "home")]
+    with openai_server(provider.respond) as server:
+        spec = f"openai-compatible:gpt-test@{server.base_url}"
+        args = ["eval", str(folder / "model.yaml"), *home, "--model", spec]
+        recorded = _cli(*args, "--record", "--json", str(folder / "a.json"))
+        sent = len(server.requests)
+    assert recorded.exit_code == 0, recorded.output
+    assert sent > 0 and (folder / "home" / "cassettes").is_dir()
+    gone = "openai-compatible:gpt-test@http://127.0.0.1:9/v1"  # nothing listens there
+    replayed = _cli(
+        "eval", str(folder / "model.yaml"), *home, "--model", gone, "--replay",
+        "--json", str(folder / "b.json"),
+    )  # fmt: skip
+    assert replayed.exit_code == 0, replayed.output
+    [before] = json.loads((folder / "a.json").read_text())["cases"]
+    [after] = json.loads((folder / "b.json").read_text())["cases"]
+    assert after["status"] == before["status"] == "passed"
+    assert after["answer"] == before["answer"]
+    assert after["usage"]["model_calls"] == before["usage"]["model_calls"] == sent
+    assert after["usage"]["input_tokens"] == before["usage"]["input_tokens"] > 0
+    assert [s["name"] for s in after["trajectory"]] == [s["name"] for s in before["trajectory"]]
+    (folder / "model.yaml").write_text(
+        (folder / "model.yaml").read_text().replace(provider.QUESTION, "How is data sealed?")
+    )
+    changed = _cli("eval", str(folder / "model.yaml"), *home, "--model", gone, "--replay")
+    assert changed.exit_code == 1
+    assert "protected      ERROR" in changed.stdout
+    [said] = [line for line in changed.stderr.splitlines() if line.startswith("case protected")]
+    assert "no longer matches its recording" in said and "record it again with --record" in said
+
+
+def test_a_replay_without_recordings_is_refused_before_any_case_runs(folder: Path) -> None:
+    line = _error(_cli("eval", str(folder / "small.yaml"), "--home", str(folder / "h"), "--replay"))
+    assert "small.yaml:5: case ocb has no recording to replay" in line
+    assert "--record` first" in line

@@ -2,7 +2,8 @@
 against its corpora, list, report and compare eval runs.
 
 ``cadre eval DATASET`` is ``cadre eval run DATASET``. It exits 1 when a gate fails
-(``--min-score``, ``--max-forbidden``, ``--no-regressions-against``), 2 when the dataset or a
+(``--min-score``, ``--max-forbidden``, ``--no-regressions-against``) or a case did not run to
+an answer (a team that failed, a replay whose request changed), 2 when the dataset or a
 recording is refused (before any case runs), 130 when interrupted (every finished case kept:
 the same command finishes the run).
 """
@@ -148,7 +149,10 @@ def run_dataset(
     failed = failed_gates(result, gates)
     for gate in failed:
         typer.echo(f"gate failed: {gate}", err=True)
-    if failed:
+    errors = [case for case in result.cases if case.status == "error"]
+    for case in errors:  # a case that did not run measures nothing: never a silent pass
+        typer.echo(f"case {case.case_id} did not run: {case.error}", err=True)
+    if failed or errors:
         raise typer.Exit(EXIT_FAILED)
 
 

@@ -243,8 +243,8 @@ class Branch(_Strict):
 class Case(_Strict):
     """One question of a dataset and how its answer is graded.
 
-    Paths (``corpus``, a ``team`` file) are relative to the dataset's folder; ``files`` is a
-    corpus written inline (``name: text``). ``sources`` are where every fact without its own
+    Paths (``corpus``, a ``team`` file) are relative to the dataset's folder. ``sources`` are
+    where every fact without its own
     ``cite`` may be cited from; ``forbidden`` (or ``wrong``) values must not be stated;
     ``answerable: false`` expects the team to say it found nothing.
     """
@@ -252,7 +252,6 @@ class Case(_Strict):
     id: str = Field(min_length=1)
     question: str = Field(min_length=1, validation_alias=AliasChoices("question", "input"))
     corpus: str | None = None
-    files: dict[str, str] | None = None
     team: str | None = None
     model: str | None = None
     facts: list[Fact] = Field(default_factory=list)
@@ -280,12 +279,6 @@ class Case(_Strict):
         if unknown:
             raise ValueError(f"unknown review point {unknown[0]!r}: choose plan, tasks, answer")
         return value
-
-    @model_validator(mode="after")
-    def _one_corpus(self) -> Case:
-        if self.corpus is not None and self.files is not None:
-            raise ValueError("a case has a corpus folder or inline files, not both")
-        return self
 
     def cites_for(self, fact: Fact) -> list[SourceLines]:
         """Where ``fact`` may be cited from: its own ``cite``, else the case's ``sources``."""

@@ -174,8 +174,6 @@ def _case(
     location: list[str | int],
 ) -> Case:
     merged = {**{k: v for k, v in defaults.items() if v is not None}, **shared, **raw}
-    if "files" in raw and "corpus" not in raw:
-        merged.pop("corpus", None)  # inline files replace the shared corpus
     try:
         return Case.model_validate(merged)
     except ValidationError as error:
@@ -190,17 +188,14 @@ def _case(
 
 
 def _resolved(case: Case, folder: Path, where: Where, location: list[str | int]) -> Case:
-    """The case with its corpus folder made absolute and its team resolved, both checked."""
+    """The case with its corpus folder made absolute and its team resolved, both checked (a
+    case with no corpus indexes none: a team of tools, say)."""
     update: dict[str, Any] = {}
     if case.corpus is not None:
         corpus = (folder / case.corpus).expanduser().resolve()
         if not corpus.is_dir():
             raise ConfigError(where.at([*location, "corpus"], f"no corpus folder {corpus}"))
         update["corpus"] = str(corpus)
-    elif case.files is None:
-        raise ConfigError(
-            where.at(location, "the case has no corpus: give corpus (a folder) or files")
-        )
     if case.team is None:
         raise ConfigError(where.at(location, "the case names no team: give team (or --team)"))
     update["team"] = _team(case.team, folder, where, [*location, "team"])

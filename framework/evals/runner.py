@@ -203,6 +203,8 @@ class _CaseRunner:
             with self._cassette(case) as cassette:
                 result = await self._answered(launched, case, thread_id, recorder, spec)
             tree = read_tree(launched.app, thread_id, recorder.top_team)
+        if cassette is not None and cassette.mismatches:  # a worker's failed task hid it
+            raise ConfigError(cassette.mismatches[0])
         if cassette is not None and self.options.mode == "record":
             self.store.save_cassette(self.dataset.name, case.id, cassette.to_bytes())
         answer = str(result.state.get("final_answer") or "")
