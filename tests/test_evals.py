@@ -323,3 +323,46 @@ def test_a_replay_without_recordings_is_refused_before_any_case_runs(folder: Pat
     line = _error(_cli("eval", str(folder / "small.yaml"), "--home", str(folder / "h"), "--replay"))
     assert "small.yaml:5: case ocb has no recording to replay" in line
     assert "--record` first" in line
+
+
+def _judging(body: dict[str, Any]) -> dict[str, Any]:
+    """The team's calls answered as the research test provider does; the judge's by the rubric:
+    it passes an answer that cites the checkpoints page."""
+    asked = str(body["messages"][-1].get("content"))
+    if "Rubric:" not in asked:
+        return provider.respond(body)
+    passed = "checkpoints.md" in asked.split("Answer:", 1)[1]
+    reason = "it cites the checkpoints page" if passed else "it cites nothing"
+    return provider.completion(json.dumps({"passed": passed, "reason": reason}))
+
+
+def test_a_model_judge_grades_by_its_rubric_through_the_gateway_and_replays(
+    folder: Path,
+) -> None:
+    (folder / "judged.yaml").write_text(
+        "team: research\ncorpus: docs\ncases:\n"
+        "  - id: judged\n    question: How are checkpoints encrypted?\n"
+        "    judge: {rubric: The answer cites the page on checkpoints.}\n"
+    )
+    home = ["--home", str(folder / "home")]
+    refused = _error(_cli("eval", str(folder / "judged.yaml"), *home))
+    assert "judged.yaml:4: case judged: the case has a judge but no model" in refused
+    with openai_server(_judging) as server:
+        judge = f"openai-compatible:judge@{server.base_url}"
+        ran = _cli(
+            "eval", str(folder / "judged.yaml"), *home, "--judge-model", judge, "--record",
+            "--json", str(folder / "a.json"),
+        )  # fmt: skip
+        judged_calls = [r for r in server.requests if "Rubric:" in json.dumps(r)]
+    assert ran.exit_code == 0, ran.output
+    assert len(judged_calls) == 1  # the offline team made no call: the judge's only
+    [case] = json.loads((folder / "a.json").read_text())["cases"]
+    [verdict] = [v for v in case["verdicts"] if v["grader"] == "judge"]
+    assert verdict["passed"] and verdict["reason"] == f"{judge}: it cites the checkpoints page"
+    replayed = _cli(
+        "eval", str(folder / "judged.yaml"), *home, "--replay", "--json", str(folder / "b.json"),
+        "--judge-model", "openai-compatible:judge@http://127.0.0.1:9/v1",
+    )  # fmt: skip
+    assert replayed.exit_code == 0, replayed.output
+    [again] = json.loads((folder / "b.json").read_text())["cases"]
+    assert next(v for v in again["verdicts"] if v["grader"] == "judge")["passed"]

@@ -80,6 +80,9 @@ def run_dataset(
         str | None, typer.Option(help="Chat model every case runs with (docs/models.md).")
     ] = None,
     jobs: Annotated[int, typer.Option(min=1, help="Cases at once.")] = 1,
+    judge_model: Annotated[
+        str | None, typer.Option(help="Model of the judge of cases with a rubric (judge:).")
+    ] = None,
     record: Annotated[
         bool, typer.Option("--record", help="Keep every model call of each case (encrypted).")
     ] = False,
@@ -109,7 +112,7 @@ def run_dataset(
     """Run every case of DATASET, grade it, keep the run; a table on stdout."""
     from framework.errors import ConfigError
     from framework.evals.report import Gates, failed_gates, summary_line, table_lines
-    from framework.evals.runner import EvalOptions, check_recordings, run_eval
+    from framework.evals.runner import EvalOptions, check_judges, check_recordings, run_eval
 
     use_database(database)
     if record and replay:
@@ -118,9 +121,10 @@ def run_dataset(
         "record" if record else "replay" if replay else "live"
     )
     data = _read(dataset, team, corpus)
-    options = EvalOptions(mode=mode, model=model, jobs=jobs, trace=trace)
+    options = EvalOptions(mode=mode, model=model, jobs=jobs, judge_model=judge_model, trace=trace)
     with _store(home) as store:
         baseline = store.load(no_regressions_against) if no_regressions_against else None
+        check_judges(data, options)
         if mode == "replay":
             check_recordings(data, store)
         resumed = None if fresh else store.unfinished(data.digest, mode, model)

@@ -18,6 +18,7 @@ __all__ = [
     "Branch",
     "Case",
     "Fact",
+    "Judge",
     "Limits",
     "ScriptedDecision",
     "SourceLines",
@@ -240,6 +241,15 @@ class Branch(_Strict):
         return f"{name}:{getattr(self, name)}"
 
 
+class Judge(_Strict):
+    """A model that grades the answer against a rubric (the ``judge`` verdict): the call goes
+    through the model gateway, so it is timed, retried, recorded and replayed like any other."""
+
+    rubric: str = Field(min_length=1)
+    model: str | None = None
+    """A model spec (default: the command's ``--judge-model``)."""
+
+
 class Case(_Strict):
     """One question of a dataset and how its answer is graded.
 
@@ -265,6 +275,7 @@ class Case(_Strict):
     limits: Limits = Field(default_factory=Limits)
     trajectory: Trajectory | None = None
     branches: list[Branch] = Field(default_factory=list)
+    judge: Judge | None = None
     tags: list[str] = Field(default_factory=list)
 
     @field_validator("sources", mode="before")

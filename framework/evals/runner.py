@@ -23,15 +23,16 @@ from framework.errors import CadreError, ConfigError
 from framework.evals.cases import Case
 from framework.evals.dataset import Dataset
 from framework.evals.graders import Outcome, grade
+from framework.evals.judge import judge_answer
 from framework.evals.recorder import CaseRecorder
-from framework.evals.results import CaseResult, EvalRun
+from framework.evals.results import CaseResult, EvalRun, Verdict
 from framework.evals.store import EvalStore
 from framework.evals.tree import branch_texts, read_tree
 from framework.runs.observe import EvalPart, ObserverOptions, load_observer
 from framework.runs.runner import RunResult, StreamOptions, arun_team, new_thread_id
 from framework.runs.spec import RunSpec
 
-__all__ = ["EvalOptions", "check_recordings", "run_eval"]
+__all__ = ["EvalOptions", "check_judges", "check_recordings", "run_eval"]
 
 Mode = Literal["live", "record", "replay"]
 CaseHandler = Callable[[CaseResult, EvalRun], None]
@@ -45,13 +46,29 @@ class EvalOptions:
         mode: ``live``; ``record`` (keep every model call); ``replay`` (answer from them).
         model: A model spec every case runs with (None: each case's own, else offline).
         jobs: Cases at once.
+        judge_model: The model spec of the judge of cases whose ``judge`` names none.
         trace: Record each case's spans in the home (``cadre trace THREAD``).
     """
 
     mode: Mode = "live"
     model: str | None = None
     jobs: int = 1
+    judge_model: str | None = None
     trace: bool = True
+
+
+JUDGE_MODEL_MISSING = "the case has a judge but no model: give judge.model or --judge-model"
+
+
+def check_judges(dataset: Dataset, options: EvalOptions) -> None:
+    """Refuse a case with a judge and no model for it, before any case runs.
+
+    Raises:
+        ConfigError: ``FILE:LINE: ...`` for the first such case.
+    """
+    for case in dataset.cases:
+        if case.judge is not None and case.judge.model is None and options.judge_model is None:
+            raise ConfigError(f"{dataset.at(case.id)}: case {case.id}: {JUDGE_MODEL_MISSING}")
 
 
 def check_recordings(dataset: Dataset, store: EvalStore) -> None:
@@ -95,6 +112,7 @@ async def run_eval(
         model=options.model,
         started_at=_now(),
     )
+    check_judges(dataset, options)
     if options.mode == "replay":
         check_recordings(dataset, store)
     done = {case.case_id: case for case in run.cases}
@@ -202,12 +220,13 @@ class _CaseRunner:
             recorder = CaseRecorder(spec.team, self.dataset.prices)
             with self._cassette(case) as cassette:
                 result = await self._answered(launched, case, thread_id, recorder, spec)
+                answer = str(result.state.get("final_answer") or "")
+                judged = await self._judged(case, answer)
             tree = read_tree(launched.app, thread_id, recorder.top_team)
         if cassette is not None and cassette.mismatches:  # a worker's failed task hid it
             raise ConfigError(cassette.mismatches[0])
         if cassette is not None and self.options.mode == "record":
             self.store.save_cassette(self.dataset.name, case.id, cassette.to_bytes())
-        answer = str(result.state.get("final_answer") or "")
         outcome = Outcome(
             answer=answer,
             results=dict(result.state.get("worker_results") or {}),
@@ -216,7 +235,7 @@ class _CaseRunner:
             corpus=Path(case.corpus) if case.corpus else None,
             branches=branch_texts(tree, case.branches),
         )
-        verdicts = grade(case, outcome)
+        verdicts = grade(case, outcome) + judged
         return base.model_copy(
             update={
                 "status": "passed" if all(v.passed for v in verdicts) else "failed",
@@ -227,6 +246,15 @@ class _CaseRunner:
                 "tree": tree.result(),
             }
         )
+
+    async def _judged(self, case: Case, answer: str) -> list[Verdict]:
+        """The model judge's verdict, when the case has a rubric."""
+        if case.judge is None:
+            return []
+        model = case.judge.model or self.options.judge_model
+        if model is None:  # checked before any case runs; kept here for callers of run_eval
+            raise ConfigError(f"{self.dataset.at(case.id)}: {JUDGE_MODEL_MISSING}")
+        return [await judge_answer(case.question, answer, case.judge.rubric, model)]
 
     def _cassette(self, case: Case) -> AbstractContextManager[Any]:
         """The case's cassette made current (nothing in ``live`` mode)."""
