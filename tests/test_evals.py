@@ -366,3 +366,31 @@ def test_a_model_judge_grades_by_its_rubric_through_the_gateway_and_replays(
     assert replayed.exit_code == 0, replayed.output
     [again] = json.loads((folder / "b.json").read_text())["cases"]
     assert next(v for v in again["verdicts"] if v["grader"] == "judge")["passed"]
+
+
+def test_an_eval_is_a_span_over_its_cases_each_linked_to_its_run(folder: Path) -> None:
+    home = folder / "home"
+    ran = _cli(
+        "eval", str(folder / "small.yaml"), "--home", str(home), "--json", str(folder / "r.json")
+    )
+    assert ran.exit_code == 0, ran.output
+    spans = [
+        json.loads(line) for line in (home / "traces" / "spans.jsonl").read_text().splitlines()
+    ]
+    [evaluation] = [s for s in spans if s["name"] == "cadre.eval"]
+    cases = [s for s in spans if s["name"] == "cadre.eval.case"]
+    assert {s["attributes"]["cadre.eval.case"] for s in cases} == {"ocb", "retries"}
+    assert all(s["parent_span_id"] == evaluation["span_id"] for s in cases)
+    threads = {
+        c["case_id"]: c["thread_id"] for c in json.loads((folder / "r.json").read_text())["cases"]
+    }
+    runs = {
+        s["attributes"].get("cadre.thread_id"): s
+        for s in spans
+        if s["name"].startswith("cadre.run")
+    }
+    for case in cases:
+        [link] = case["links"]
+        run = runs[threads[case["attributes"]["cadre.eval.case"]]]
+        assert link["trace_id"] == run["trace_id"]  # the case's own trace, one click away
+        assert case["attributes"]["cadre.eval.status"] == "passed"
