@@ -57,6 +57,8 @@ CorpusOption = Annotated[
 def _read(dataset: Path, team: str | None, corpus: Path | None) -> Dataset:
     from framework.evals.dataset import read_dataset
 
+    if team is not None and team.endswith((".yaml", ".yml")):
+        team = str(Path(team).expanduser().resolve())  # given here: found from here
     defaults = {"team": team, "corpus": str(corpus.resolve()) if corpus else None}
     return read_dataset(dataset, defaults)
 
@@ -113,6 +115,7 @@ def run_dataset(
     from framework.errors import ConfigError
     from framework.evals.report import Gates, failed_gates, summary_line, table_lines
     from framework.evals.runner import EvalOptions, check_judges, check_recordings, run_eval
+    from framework.models.specs import anchored_spec
 
     use_database(database)
     if record and replay:
@@ -121,7 +124,14 @@ def run_dataset(
         "record" if record else "replay" if replay else "live"
     )
     data = _read(dataset, team, corpus)
-    options = EvalOptions(mode=mode, model=model, jobs=jobs, judge_model=judge_model, trace=trace)
+    here = Path.cwd()
+    options = EvalOptions(
+        mode=mode,
+        model=anchored_spec(model, here) if model else None,
+        jobs=jobs,
+        judge_model=anchored_spec(judge_model, here) if judge_model else None,
+        trace=trace,
+    )
     with _store(home) as store:
         baseline = store.load(no_regressions_against) if no_regressions_against else None
         check_judges(data, options)

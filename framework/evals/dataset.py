@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from framework.engine.config_file import Where, read_yaml_text
 from framework.errors import ConfigError
 from framework.evals.cases import Case
+from framework.models.specs import anchored_spec
 
 __all__ = ["DEFAULT_KEYS", "Dataset", "read_dataset"]
 
@@ -189,7 +190,8 @@ def _case(
 
 def _resolved(case: Case, folder: Path, where: Where, location: list[str | int]) -> Case:
     """The case with its corpus folder made absolute and its team resolved, both checked (a
-    case with no corpus indexes none: a team of tools, say)."""
+    case with no corpus indexes none: a team of tools, say); a ``scripted:`` model's file is
+    found from the dataset's folder."""
     update: dict[str, Any] = {}
     if case.corpus is not None:
         corpus = (folder / case.corpus).expanduser().resolve()
@@ -199,6 +201,11 @@ def _resolved(case: Case, folder: Path, where: Where, location: list[str | int])
     if case.team is None:
         raise ConfigError(where.at(location, "the case names no team: give team (or --team)"))
     update["team"] = _team(case.team, folder, where, [*location, "team"])
+    if case.model is not None:
+        update["model"] = anchored_spec(case.model, folder)
+    if case.judge is not None and case.judge.model is not None:
+        judge = anchored_spec(case.judge.model, folder)
+        update["judge"] = case.judge.model_copy(update={"model": judge})
     return case.model_copy(update=update)
 
 
