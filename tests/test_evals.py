@@ -417,3 +417,11 @@ def test_an_eval_is_a_span_over_its_cases_each_linked_to_its_run(folder: Path) -
         run = runs[threads[case["attributes"]["cadre.eval.case"]]]
         assert link["trace_id"] == run["trace_id"]  # the case's own trace, one click away
         assert case["attributes"]["cadre.eval.status"] == "passed"
+
+
+def test_the_readme_dataset_holds_against_the_docs_it_cites() -> None:
+    """``bench/quality/docs.yaml`` (the README's example) cites lines of docs/: an edit of a
+    page that moves them fails here, not in a reader's first eval."""
+    dataset = Path(__file__).resolve().parent.parent / "bench" / "quality" / "docs.yaml"
+    checked = _cli("eval", "check", str(dataset))
+    assert checked.exit_code == 0, checked.stderr

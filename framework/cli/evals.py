@@ -112,6 +112,9 @@ def run_dataset(
     database: DatabaseOption = None,
 ) -> None:
     """Run every case of DATASET, grade it, keep the run; a table on stdout."""
+    from rich.console import Console
+
+    from framework.cli.run import IngestPrinter
     from framework.errors import ConfigError
     from framework.evals.report import Gates, failed_gates, summary_line, table_lines
     from framework.evals.runner import EvalOptions, check_judges, check_recordings, run_eval
@@ -145,10 +148,14 @@ def run_dataset(
                 err=True,
             )
         progress = _Progress(len(data.cases))
+        indexing = IngestPrinter(Console(stderr=True))
         try:
             result = asyncio.run(
-                run_eval(data, store.home, store, options, resumed=resumed, on_case=progress)
-            )
+                run_eval(
+                    data, store.home, store, options,
+                    resumed=resumed, on_case=progress, on_ingest=indexing,
+                )
+            )  # fmt: skip
         except KeyboardInterrupt:
             typer.echo(
                 f"{progress.done} of {len(data.cases)} cases kept in eval {progress.run_id}: "

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from framework.memory.corpus import IngestProgress, IngestReport
     from framework.policy import Principal
 
-__all__ = ["run"]
+__all__ = ["IngestPrinter", "run"]
 
 
 def run(
@@ -138,7 +138,7 @@ def run(
         if thread is not None:
             refuse_existing_thread(request.home, thread)
             _refuse_tenants_thread(request.home, thread)
-        with launch(request, on_ingest=_IngestPrinter(err)) as launched:
+        with launch(request, on_ingest=IngestPrinter(err)) as launched:
             if (ingest := launched.ingest) is not None:
                 _print_ingest(err, ingest)
             thread_id = thread or new_thread_id()
@@ -175,7 +175,7 @@ def run(
         report_outcome(result, requests, home, shown=answer.printed if answer else "")
 
 
-class _IngestPrinter:
+class IngestPrinter:
     """Prints ``indexing PATH: DONE/TOTAL chunks, F/N files`` on stderr after each committed
     batch; an ingest done in one batch prints nothing but its summary."""
 

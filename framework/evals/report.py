@@ -58,7 +58,7 @@ def table_lines(run: EvalRun) -> list[str]:
         tokens = case.usage.input_tokens + case.usage.output_tokens
         lines.append(
             f"{case.case_id:<14} {word:<6} {case.score:>5.2f} {case.usage.seconds:>6.1f} "
-            f"{tokens:>7}  {_first_problem(case)[:110]}"
+            f"{tokens:>7}  {_first_problem(case)[:300]}"
         )
     tags = tag_scores(run.cases)
     if len(tags) > 1 or "untagged" not in tags:

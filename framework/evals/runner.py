@@ -28,6 +28,7 @@ from framework.evals.recorder import CaseRecorder
 from framework.evals.results import CaseResult, EvalRun, Verdict
 from framework.evals.store import EvalStore
 from framework.evals.tree import branch_texts, read_tree
+from framework.memory.corpus import ProgressCallback
 from framework.runs.observe import EvalPart, ObserverOptions, load_observer
 from framework.runs.runner import RunResult, StreamOptions, arun_team, new_thread_id
 from framework.runs.spec import RunSpec
@@ -93,6 +94,7 @@ async def run_eval(
     *,
     resumed: EvalRun | None = None,
     on_case: CaseHandler | None = None,
+    on_ingest: ProgressCallback | None = None,
 ) -> EvalRun:
     """Run every case of ``dataset`` not finished in ``resumed`` and keep the run.
 
@@ -103,6 +105,8 @@ async def run_eval(
         options: How to run.
         resumed: An interrupted run of the same dataset to finish.
         on_case: Told of every finished case, with the run so far.
+        on_ingest: Told of every batch of corpus chunks indexed (the first case of a corpus
+            indexes it; the others find it unchanged).
     """
     run = resumed or EvalRun(
         run_id=store.new_run_id(dataset.name),
@@ -118,7 +122,7 @@ async def run_eval(
     done = {case.case_id: case for case in run.cases}
     left = [case for case in dataset.cases if case.id not in done]
     gate, saving = asyncio.Semaphore(max(1, options.jobs)), asyncio.Lock()
-    runner = _CaseRunner(dataset, home, store, options, run.run_id)
+    runner = _CaseRunner(dataset, home, store, options, run.run_id, on_ingest=on_ingest)
     with _observed(home, options, run.run_id, dataset) as observed:
 
         async def one(case: Case) -> None:
@@ -180,12 +184,15 @@ class _CaseRunner:
         store: EvalStore,
         options: EvalOptions,
         run_id: str,
+        *,
+        on_ingest: ProgressCallback | None,
     ) -> None:
         self.dataset = dataset
         self.home = home
         self.store = store
         self.options = options
         self.run_id = run_id
+        self.on_ingest = on_ingest
 
     def spec(self, case: Case) -> RunSpec:
         """The run spec of a case (its own memory scope: no case learns from another)."""
@@ -216,7 +223,8 @@ class _CaseRunner:
         from framework.runs.launch import LaunchRequest, launch  # noqa: PLC0415 - the teams
 
         spec = self.spec(case)
-        with launch(LaunchRequest(spec=spec, home=self.home)) as launched:
+        request = LaunchRequest(spec=spec, home=self.home)
+        with launch(request, on_ingest=self.on_ingest) as launched:
             recorder = CaseRecorder(spec.team, self.dataset.prices)
             with self._cassette(case) as cassette:
                 result = await self._answered(launched, case, thread_id, recorder, spec)
