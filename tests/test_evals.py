@@ -425,3 +425,32 @@ def test_the_readme_dataset_holds_against_the_docs_it_cites() -> None:
     dataset = Path(__file__).resolve().parent.parent / "bench" / "quality" / "docs.yaml"
     checked = _cli("eval", "check", str(dataset))
     assert checked.exit_code == 0, checked.stderr
+
+
+def test_a_coordinators_phase_is_a_branch_graded_on_its_findings(folder: Path) -> None:
+    (folder / "meta.yaml").write_text(
+        "team: meta\ncorpus: docs\ncases:\n"
+        "  - id: m\n    question: How are checkpoints encrypted?\n"
+        "    branches:\n      - phase: intake\n        facts: ['question of 4 words']\n"
+        "      - phase: compliance\n        forbidden: ['error:']\n"
+        "      - phase: nosuch\n        facts: [x]\n"
+    )
+    ran = _cli(
+        "eval",
+        str(folder / "meta.yaml"),
+        "--home",
+        str(folder / "h"),
+        "--json",
+        str(folder / "r.json"),
+    )
+    assert ran.exit_code == 0, ran.output
+    [case] = json.loads((folder / "r.json").read_text())["cases"]
+    verdicts = {(v["branch"], v["grader"]): v["passed"] for v in case["verdicts"]}
+    assert verdicts[("phase:intake", "facts")] and verdicts[("phase:compliance", "forbidden")]
+    assert not verdicts[("phase:nosuch", "branch")]
+    assert case["trajectory"][0] == {
+        "type": "team",
+        "name": "research",
+        "place": "",
+        "schema_version": 1,
+    }

@@ -209,12 +209,18 @@ def _check_step(step: str) -> None:
         )
 
 
+_PLACES = ("task", "kind", "team", "phase", "where")
+
+
 class Branch(_Strict):
     """A part of the tree graded on its own: a task of the top team (``task``), every task of a
-    kind at any depth (``kind``), a nested team (``team``), or any place whose words contain
-    ``where`` (as reviews write places: ``team top > kind legal (task q0)``)."""
+    kind at any depth (``kind``), a nested team (``team``), a coordinator's phase (``phase``:
+    its findings, one line each; ``risk`` and ``compliance`` name the assessors), or any place
+    whose words contain ``where`` (as reviews write places: ``team top > kind legal (task
+    q0)``)."""
 
     task: str | None = None
+    phase: str | None = None
     kind: str | None = None
     team: str | None = None
     where: str | None = None
@@ -229,15 +235,15 @@ class Branch(_Strict):
 
     @model_validator(mode="after")
     def _names_one_place(self) -> Branch:
-        named = [n for n in ("task", "kind", "team", "where") if getattr(self, n)]
+        named = [n for n in _PLACES if getattr(self, n)]
         if len(named) != 1:
-            raise ValueError("a branch names one place: task, kind, team or where")
+            raise ValueError("a branch names one place: task, kind, team, phase or where")
         return self
 
     @property
     def label(self) -> str:
-        """``kind:legal``, ``task:q0``, ``team:legal`` or ``where:...``."""
-        name = next(n for n in ("task", "kind", "team", "where") if getattr(self, n))
+        """``kind:legal``, ``task:q0``, ``team:legal``, ``phase:compliance`` or ``where:...``."""
+        name = next(n for n in _PLACES if getattr(self, n))
         return f"{name}:{getattr(self, name)}"
 
 

@@ -1,6 +1,6 @@
 """A finished case's tree: the team asked, and each nested team under it, read from the thread's
 checkpoints (each nested team's latest state in its own namespace), with the texts branches
-grade: a task's output, a nested team's answer."""
+grade: a task's output, a nested team's answer, a phase's findings."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 
 from framework.engine.nesting import Nesting, nesting_at
-from framework.engine.records import Task, WorkerResult
+from framework.engine.records import Finding, Task, WorkerResult
 from framework.evals.cases import Branch
 from framework.evals.results import BranchResult
+from framework.kinds.team_phases import ASSESSORS
 
 __all__ = ["Node", "branch_texts", "read_tree"]
 
@@ -30,6 +31,7 @@ class Node:
     nesting: Nesting | None
     tasks: Mapping[str, Task]
     results: Mapping[str, WorkerResult]
+    findings: Mapping[str, list[Finding]]
     answer: str
     created_at: str = ""
     children: list[Node] = field(default_factory=list)
@@ -63,6 +65,7 @@ def _node(
         nesting=nesting,
         tasks=dict(values.get("tasks") or {}),
         results=dict(values.get("worker_results") or {}),
+        findings=dict(values.get("findings") or {}),
         answer=str(values.get("final_answer") or ""),
         created_at=created_at,
     )
@@ -124,5 +127,11 @@ def branch_texts(tree: Node, branches: Sequence[Branch]) -> dict[str, list[str]]
                 texts.append(node.answer)
             if branch.where is not None and node is not tree and branch.where in node.where:
                 texts.append(node.answer)
+            if branch.phase is not None:
+                texts += [
+                    "\n".join(f"- {f.severity}: {f.message}" for f in found)
+                    for phase, found in node.findings.items()
+                    if phase in (branch.phase, ASSESSORS.get(branch.phase))
+                ]
         found[branch.label] = texts
     return found
