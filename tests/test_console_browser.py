@@ -18,10 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -30,13 +27,10 @@ from selenium.webdriver.support.wait import WebDriverWait
 
 from bench.crash import CrashLab, CrashSettings
 from framework.memory import MiniLMEmbedder
+from tests.chromium import SCREENSHOTS_VARIABLE, headless_chromium
 from tests.conftest import HELD_TEAM, SMALL_CORPUS, held_run, wait_for_effects, write_corpus
 from tests.served import Served, make_tokens, serve, start
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-REQUIRE_VARIABLE = "CADRE_REQUIRE_BROWSER"
-SCREENSHOTS_VARIABLE = "CADRE_SCREENSHOTS"
 QUESTION = "How are checkpoints written? <script>window.__xss = 1</script>"
 WAIT_S = 90.0
 ONE_AT_A_TIME = {"configurable": {"max_parallel": 1}}
@@ -44,29 +38,8 @@ ONE_AT_A_TIME = {"configurable": {"max_parallel": 1}}
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        if os.environ.get(REQUIRE_VARIABLE):
-            pytest.fail("Debian's chromium and chromium-driver are not installed")
-        pytest.skip("no headless Chromium (apt-get install chromium chromium-driver)")
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1280,1000",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
+    with headless_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture

@@ -16,20 +16,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions
 
 from framework.evals import CaseResult, EvalRun, Step, Usage, Verdict, render_html
 from framework.evals._charts import histogram
+from tests.chromium import SCREENSHOTS_VARIABLE, headless_chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-REQUIRE_VARIABLE = "CADRE_REQUIRE_BROWSER"
-SCREENSHOTS_VARIABLE = "CADRE_SCREENSHOTS"
 SCRIPT = "<script>alert(1)</script>"
 STEPS = [Step(type="kind", name="planner"), Step(type="tool", name="search")]
 
@@ -345,28 +339,8 @@ def test_a_histogram_has_round_bins_with_counts_written(
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        if os.environ.get(REQUIRE_VARIABLE):
-            pytest.fail("Debian's chromium and chromium-driver are not installed")
-        pytest.skip("no headless Chromium (apt-get install chromium chromium-driver)")
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1280,1000",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
+    with headless_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def test_the_page_in_a_browser_runs_no_script_and_draws_every_chart(
