@@ -10,9 +10,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 __all__ = [
     "Branch",
@@ -70,13 +78,17 @@ def _sources(value: Any) -> Any:
     return value
 
 
+Sources = Annotated[list[SourceLines], BeforeValidator(_sources)]
+"""Sources as a person writes them: one ``FILE:LINES`` or a list of them."""
+
+
 class Fact(_Strict):
     """A fact the answer must assert: any of its spellings (case and spacing ignored), or a
     regular expression; cited, when ``cite`` (or the case's ``sources``) names files."""
 
     any: list[str] = Field(default_factory=list)
     regex: str | None = None
-    cite: list[SourceLines] = Field(default_factory=list)
+    cite: Sources = Field(default_factory=list)
 
     @model_validator(mode="before")
     @classmethod
@@ -86,11 +98,6 @@ class Fact(_Strict):
         if isinstance(value, list):
             return {"any": value}
         return value
-
-    @field_validator("cite", mode="before")
-    @classmethod
-    def _cites(cls, value: Any) -> Any:
-        return _sources(value)
 
     @field_validator("regex")
     @classmethod
@@ -225,13 +232,8 @@ class Branch(_Strict):
     team: str | None = None
     where: str | None = None
     facts: list[Fact] = Field(default_factory=list)
-    sources: list[SourceLines] = Field(default_factory=list)
+    sources: Sources = Field(default_factory=list)
     forbidden: list[str] = Field(default_factory=list)
-
-    @field_validator("sources", mode="before")
-    @classmethod
-    def _cites(cls, value: Any) -> Any:
-        return _sources(value)
 
     @model_validator(mode="after")
     def _names_one_place(self) -> Branch:
@@ -271,7 +273,7 @@ class Case(_Strict):
     team: str | None = None
     model: str | None = None
     facts: list[Fact] = Field(default_factory=list)
-    sources: list[SourceLines] = Field(default_factory=list)
+    sources: Sources = Field(default_factory=list)
     forbidden: list[str] = Field(
         default_factory=list, validation_alias=AliasChoices("forbidden", "wrong")
     )
@@ -283,11 +285,6 @@ class Case(_Strict):
     branches: list[Branch] = Field(default_factory=list)
     judge: Judge | None = None
     tags: list[str] = Field(default_factory=list)
-
-    @field_validator("sources", mode="before")
-    @classmethod
-    def _cites(cls, value: Any) -> Any:
-        return _sources(value)
 
     @field_validator("review")
     @classmethod
