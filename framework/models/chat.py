@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, TypeGuard
 
@@ -34,15 +34,14 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import (
     Runnable,
     RunnableBinding,
-    RunnableConfig,
     RunnableLambda,
-    RunnableSequence,
 )
 from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.config import get_stream_writer
 from pydantic import BaseModel, PrivateAttr
 
-from framework.models.cassette import current_cassette, refuse_unrecorded
+from framework.models._deferred import Deferred
+from framework.models.cassette import current_cassette
 from framework.models.gateway import CallLimits, Gateway
 from framework.models.heartbeats import Teller
 from framework.models.provider_errors import (
@@ -193,6 +192,16 @@ class ProviderChatModel(BaseChatModel):
         return resolve_model(parsed, disable_streaming=True, **_sdk_options(parsed, self.limits))
 
     @property
+    def label(self) -> str:
+        """How errors name this model (``openai-compatible model m at http://...``)."""
+        return self._core.parsed.label
+
+    @property
+    def gateway(self) -> Gateway:
+        """The gateway every call of this model goes through."""
+        return self._core.gateway
+
+    @property
     def limits(self) -> CallLimits:
         """How long its calls may take and how often they are tried."""
         return self._core.gateway.limits
@@ -329,7 +338,7 @@ class ProviderChatModel(BaseChatModel):
     ) -> Runnable[LanguageModelInput, Any]:
         """The provider model's ``bind_tools``, built on first use, its calls made through
         this model (bounded, retried and streamed by the gateway)."""
-        return _Deferred(
+        return Deferred(
             self,
             lambda model: self._rebased(model.bind_tools(tools, tool_choice=tool_choice, **kwargs)),
         )
@@ -354,7 +363,7 @@ class ProviderChatModel(BaseChatModel):
                 return asking | RunnableLambda(partial(fitted, validated))
             return model.with_structured_output(schema, include_raw=include_raw, **kwargs)
 
-        structured = _Deferred(self, derive)
+        structured = Deferred(self, derive)
         name = schema.__name__ if isinstance(schema, type) else schema.get("title", "its schema")
         return RepairedOutput(structured, label=self._core.parsed.label, schema=name)
 
@@ -364,69 +373,6 @@ class ProviderChatModel(BaseChatModel):
         if isinstance(derived, RunnableBinding) and derived.bound is self.built():
             return RunnableBinding(bound=self, kwargs=derived.kwargs, config=derived.config)
         return derived
-
-
-class _Deferred(Runnable[LanguageModelInput, Any]):
-    """A runnable derived from the provider's model, made on first use; its calls go through
-    the gateway once (in the owner's :meth:`~ProviderChatModel._generate` when it is bound to
-    the owner, around it otherwise)."""
-
-    def __init__(
-        self, owner: ProviderChatModel, derive: Callable[[BaseChatModel], Runnable[Any, Any]]
-    ) -> None:
-        self._owner = owner
-        self._derive = derive
-        self._runnable: Runnable[Any, Any] | None = None
-        self._loop_runnables: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, Runnable[Any, Any]
-        ] = weakref.WeakKeyDictionary()
-
-    def _target(self) -> Runnable[Any, Any]:
-        if self._runnable is None:
-            self._runnable = self._derive(self._owner.built())
-        return self._runnable
-
-    def _atarget(self) -> Runnable[Any, Any]:
-        """The derived runnable for async calls: bound to the owner (which picks the running
-        loop's model), or derived from the running loop's model."""
-        if self._through_owner():
-            return self._target()
-        loop = asyncio.get_running_loop()
-        runnable = self._loop_runnables.get(loop)
-        if runnable is None:
-            runnable = self._loop_runnables.setdefault(loop, self._derive(self._owner.abuilt()))
-        return runnable
-
-    def _through_owner(self) -> bool:
-        """Whether the derived runnable calls the owner (which goes through the gateway)."""
-        first = self._target()
-        if isinstance(first, RunnableSequence):
-            first = first.first
-        return isinstance(first, RunnableBinding) and first.bound is self._owner
-
-    def invoke(
-        self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> Any:
-        """Call the derived runnable."""
-        kwargs = self._owner.provider_kwargs(kwargs)
-        if self._through_owner():
-            return self._target().invoke(input, config, **kwargs)
-        refuse_unrecorded(self._owner._core.parsed.label)
-        return self._owner._core.gateway.call(
-            lambda: self._target().invoke(input, config, **kwargs)
-        )
-
-    async def ainvoke(
-        self, input: LanguageModelInput, config: RunnableConfig | None = None, **kwargs: Any
-    ) -> Any:
-        """Call the derived runnable (async)."""
-        kwargs = self._owner.provider_kwargs(kwargs)
-        if self._through_owner():
-            return await self._target().ainvoke(input, config, **kwargs)
-        refuse_unrecorded(self._owner._core.parsed.label)
-        return await self._owner._core.gateway.acall(
-            lambda: self._atarget().ainvoke(input, config, **kwargs)
-        )
 
 
 def _sdk_options(spec: ModelSpec, limits: CallLimits) -> dict[str, Any]:
