@@ -69,6 +69,9 @@ def test_a_run_whose_every_search_failed_exits_1_with_the_cause(
     [line] = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert "thread t1: all 1 task(s) failed, so the answer has no evidence" in line
     assert "the index file is unreadable" in line
+    listed = runner.invoke(app, ["threads", "--home", str(tmp_path / "home")])
+    [row] = [row for row in listed.stdout.splitlines() if row.startswith("t1 ")]
+    assert " failed " in f"{row} " and " done " not in f"{row} "  # as the run ended: exit 1
 
 
 def _paused_on_plan(tmp_path: Path) -> tuple[list[str], Path]:

@@ -85,7 +85,8 @@ def pending_state(
     latest: AnyCheckpointTuple, newest: AnyCheckpointTuple | None = None
 ) -> PendingState:
     """The state of a thread from its latest top-level checkpoint and its pending writes: an
-    error write fails it, an interrupt pauses it, due nodes leave it interrupted, else done.
+    error write fails it, an interrupt pauses it, due nodes leave it interrupted, a run whose
+    every task failed is failed, else done.
 
     ``newest``: the thread's newest checkpoint in any namespace. A top-level interrupt stays
     written while a subteam goes on after its review was decided; when the process stopped
@@ -108,7 +109,29 @@ def pending_state(
         )
     if interrupts:
         return PendingState(state="paused", next_nodes=due, interrupts=interrupts)
+    if not due and (failed := _all_failed(latest.checkpoint)):
+        return PendingState(state="failed", next_nodes=due, error=failed)
     return PendingState(state="interrupted" if due else "done", next_nodes=due)
+
+
+def _all_failed(checkpoint: Checkpoint) -> str | None:
+    """Why a finished run failed when every task it ran failed (its answer rests on no
+    evidence, and ``cadre run`` exits 1 for it); None otherwise."""
+    results = checkpoint["channel_values"].get("worker_results") or {}
+    if not isinstance(results, dict) or not results:
+        return None
+    statuses = [_field(result, "status") for result in results.values()]
+    if any(status != "failed" for status in statuses):
+        return None
+    first = next(iter(results.values()))
+    return f"all {len(results)} task(s) failed (task {_field(first, 'task_id')}: " + (
+        f"{_field(first, 'error')})"
+    )
+
+
+def _field(record: Any, name: str) -> Any:
+    """A field of a record as the reader gives it back: the record, or its stored mapping."""
+    return record.get(name) if isinstance(record, dict) else getattr(record, name, None)
 
 
 def _decided_and_stopped(newest: AnyCheckpointTuple) -> bool:

@@ -293,6 +293,8 @@ class Segments:
             if not isinstance(error, CadreError):
                 logger.exception("run %s of thread %s failed", row.run_id, row.thread_id)
             return self._failed(sink, error)
+        if (failure := result.failure()) is not None:  # every task failed: as `cadre run`
+            return self._failed(sink, failure)
         return "success", "interrupted" if result.paused_before else "idle"
 
     @staticmethod
