@@ -18,6 +18,7 @@ from opentelemetry.trace import TracerProvider
 
 from framework.engine.middleware import Middleware
 from framework.policy.records import PolicyEntry
+from framework.runs.observe import RunObserver
 from telemetry.callbacks import GenAICallbackHandler
 from telemetry.evals import EvalMetrics, EvalSpans
 from telemetry.metrics import CadreMetrics
@@ -41,7 +42,7 @@ class RunPartHandle:
         self.paused_before = tuple(before)
 
 
-class Telemetry:
+class Telemetry(RunObserver):
     """Spans and metrics for cadre runs, on the providers it is given.
 
     Args:

@@ -454,3 +454,23 @@ def test_a_coordinators_phase_is_a_branch_graded_on_its_findings(folder: Path) -
         "place": "",
         "schema_version": 1,
     }
+
+
+def test_an_openai_model_replays_with_no_key_and_is_not_built_for_nothing(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (folder / "openai.yaml").write_text(
+        "team: research\ncorpus: docs\ncases:\n"
+        f"  - id: protected\n    question: {provider.QUESTION}\n    facts: [AES]\n"
+    )
+    args = ["eval", str(folder / "openai.yaml"), "--home", str(folder / "h"), "--model"]
+    with openai_server(provider.respond) as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-recording")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        recorded = _cli(*args, "openai:gpt-test", "--record")
+    assert recorded.exit_code == 0, recorded.output
+    monkeypatch.delenv("OPENAI_API_KEY")  # CI replays with no secret and no provider
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    replayed = _cli(*args, "openai:gpt-test", "--replay")
+    assert replayed.exit_code == 0, replayed.output
+    assert "protected      PASS" in replayed.stdout

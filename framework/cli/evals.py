@@ -11,6 +11,7 @@ the same command finishes the run).
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,8 +35,8 @@ class _RunByDefault(TyperGroup):
     """``cadre eval DATASET ...`` runs ``cadre eval run DATASET ...``."""
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:  # typer's own click types
-        if args and args[0] not in self.commands and not args[0].startswith("-"):
-            args = ["run", *args]
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["run", *args]  # options may come first: `cadre eval --home H DATASET`
         return super().resolve_command(ctx, args)
 
 
@@ -64,11 +65,16 @@ def _read(dataset: Path, team: str | None, corpus: Path | None) -> Dataset:
 
 
 @contextmanager
-def _store(home: Path | None) -> Iterator[EvalStore]:
+def _store(home: Path | None, *, reading: bool = False) -> Iterator[EvalStore]:
+    """The home's evals; ``reading``, a home that does not exist is not made (no run)."""
+    from framework.errors import ConfigError
     from framework.evals.store import EvalStore
     from framework.persistence.home_keys import home_cipher
 
-    data_home = resolve_home(home).create()
+    data_home = resolve_home(home)
+    if reading and not (data_home.root / "evals").is_dir():
+        raise ConfigError(f"no eval runs in {data_home.root}: run `cadre eval DATASET` first")
+    data_home = data_home.create()
     yield EvalStore(data_home, home_cipher(data_home))
 
 
@@ -117,7 +123,7 @@ def run_dataset(
     from framework.cli.run import IngestPrinter
     from framework.errors import ConfigError
     from framework.evals.report import Gates, failed_gates, summary_line, table_lines
-    from framework.evals.runner import EvalOptions, check_judges, check_recordings, run_eval
+    from framework.evals.runner import EvalOptions, run_eval
     from framework.models.specs import anchored_spec
 
     use_database(database)
@@ -137,23 +143,13 @@ def run_dataset(
     )
     with _store(home) as store:
         baseline = store.load(no_regressions_against) if no_regressions_against else None
-        check_judges(data, options)
-        if mode == "replay":
-            check_recordings(data, store)
-        resumed = None if fresh else store.unfinished(data.digest, mode, model)
-        if resumed is not None:
-            typer.echo(
-                f"continuing eval {resumed.run_id}: {len(resumed.cases)}/{len(data.cases)} "
-                "cases done (--fresh starts anew)",
-                err=True,
-            )
         progress = _Progress(len(data.cases))
         indexing = IngestPrinter(Console(stderr=True))
         try:
             result = asyncio.run(
                 run_eval(
-                    data, store.home, store, options,
-                    resumed=resumed, on_case=progress, on_ingest=indexing,
+                    data, store.home, store, options, fresh=fresh,
+                    on_start=progress.started, on_case=progress, on_ingest=indexing,
                 )
             )  # fmt: skip
         except KeyboardInterrupt:
@@ -185,6 +181,16 @@ class _Progress:
         self.done = 0
         self.run_id = ""
 
+    def started(self, run: EvalRun) -> None:
+        """The run is kept: say so when it goes on from an interrupted one."""
+        self.done, self.run_id = len(run.cases), run.run_id
+        if run.cases:
+            typer.echo(
+                f"continuing eval {run.run_id}: {len(run.cases)}/{self.total} cases done "
+                "(--fresh starts anew)",
+                err=True,
+            )
+
     def __call__(self, case: CaseResult, run: EvalRun) -> None:
         self.done, self.run_id = len(run.cases), run.run_id
         filled = round(20 * self.done / max(1, self.total))
@@ -209,13 +215,21 @@ def _write_reports(
     from framework.evals.report import junit_xml
 
     if as_json is not None:
-        as_json.write_text(run.model_dump_json(indent=2), encoding="utf-8")
+        _private_text(as_json, run.model_dump_json(indent=2))
     if junit is not None:
-        junit.write_text(junit_xml(run), encoding="utf-8")
+        _private_text(junit, junit_xml(run))
     if html is not None:
         from framework.evals.html import render_html
 
-        html.write_text(render_html(run, against), encoding="utf-8")
+        _private_text(html, render_html(run, against))
+
+
+def _private_text(path: Path, text: str) -> None:
+    """Write a report readable by its owner only: it holds the questions and answers."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(text)
+    os.chmod(path, 0o600)  # an existing file keeps its mode through O_TRUNC
 
 
 @eval_app.command("check")
@@ -233,15 +247,19 @@ def check(dataset: DatasetArgument, team: TeamOption = None, corpus: CorpusOptio
         typer.echo(problem, err=True)
     if problems:
         raise ConfigError(f"{len(problems)} problem(s) in {dataset}: see above")
-    facts = sum(len(case.facts) for case in data.cases)
-    typer.echo(f"{dataset}: {len(data.cases)} cases, {facts} facts, all found where they say")
+    facts = [(case, fact) for case in data.cases for fact in case.facts]
+    unsourced = sum(1 for case, fact in facts if not case.cites_for(fact) or case.corpus is None)
+    typer.echo(
+        f"{dataset}: {len(data.cases)} cases, {len(facts)} facts: {len(facts) - unsourced} "
+        f"found where they say, {unsourced} naming no source to check"
+    )
 
 
 @eval_app.command("runs")
 @one_line
 def runs(home: HomeOption = None) -> None:
     """List the eval runs kept in the home, oldest first."""
-    with _store(home) as store:
+    with _store(home, reading=True) as store:
         for run_id in store.run_ids():
             run = store.load(run_id)
             left = "" if run.finished_at else " (interrupted)"
@@ -263,7 +281,7 @@ def report(
     """Show a kept eval run as a table (and write it as JSON, JUnit XML or HTML)."""
     from framework.evals.report import summary_line, table_lines
 
-    with _store(home) as store:
+    with _store(home, reading=True) as store:
         run = store.load(run_id)
     _write_reports(run, as_json, junit, html)
     typer.echo("\n".join(table_lines(run)))
@@ -283,8 +301,14 @@ def compare_runs(
     Each regressed or fixed case shows the diff of its answer and of its trajectory."""
     from framework.evals.report import compare
 
-    with _store(home) as store:
+    with _store(home, reading=True) as store:
         before, after = store.load(baseline), store.load(now)
+    if before.dataset_digest != after.dataset_digest:
+        typer.echo(
+            f"warning: {baseline} ran {before.dataset} and {now} ran {after.dataset}, with "
+            "other data or settings: cases are compared by id",
+            err=True,
+        )
     _write_reports(after, None, None, html, against=before)
     changes = compare(before, after)
     for change in changes:

@@ -15,7 +15,18 @@ from typing import TYPE_CHECKING
 from framework._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from framework.evals.answers import *
+    from framework.evals.cases import *
+    from framework.evals.check import *
+    from framework.evals.dataset import *
+    from framework.evals.graders import *
     from framework.evals.html import *
+    from framework.evals.judge import *
+    from framework.evals.recorder import *
+    from framework.evals.report import *
     from framework.evals.results import *
+    from framework.evals.runner import *
+    from framework.evals.store import *
+    from framework.evals.tree import *
 
 __getattr__, __dir__ = lazy_exports(__name__)

@@ -57,10 +57,11 @@ def corpus_file(corpus: Path, cited: str) -> Path | None:
     """The file of ``corpus`` a citation names: by its path (or the path's tail: answers cite
     ``corpus/name.md`` from where the run started), else the one file of that name; None when
     there is none, or several."""
-    parts = Path(cited).parts
+    root = corpus.resolve()
+    parts = [part for part in Path(cited).parts if part not in ("/", "..", ".")]
     for start in range(len(parts)):
-        candidate = corpus.joinpath(*parts[start:])
-        if candidate.is_file():
+        candidate = root.joinpath(*parts[start:]).resolve()
+        if candidate.is_file() and candidate.is_relative_to(root):  # never outside the corpus
             return candidate
-    matches = [path for path in corpus.rglob(Path(cited).name) if path.is_file()]
+    matches = [path for path in root.rglob(Path(cited).name) if path.is_file()]
     return matches[0] if len(matches) == 1 else None

@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 __all__ = [
+    "CASE_ID",
     "Branch",
     "Case",
     "Fact",
@@ -33,6 +34,9 @@ __all__ = [
     "Trajectory",
 ]
 
+CASE_ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
+"""A case's id, and a dataset's name: letters, digits, ``.``, ``_`` and ``-`` (they name
+files of the data home)."""
 _SOURCE = re.compile(r"^\s*([^:]+?):(\d+)(?:-(\d+))?\s*$")
 _STEP = re.compile(r"^(kind|team|tool|model):\S.*$")
 _COUNT = re.compile(r"^\s*(\d+)?\s*(?:\.\.\s*(\d+)?)?\s*$")
@@ -57,6 +61,8 @@ class SourceLines(_Strict):
             raise ValueError(f"{text!r} is not a source: write FILE:LINE or FILE:FIRST-LAST")
         first = int(match.group(2))
         last = int(match.group(3) or first)
+        if first < 1:
+            raise ValueError(f"{text!r}: lines count from 1")
         if last < first:
             raise ValueError(f"{text!r} ends before it starts")
         return cls(file=match.group(1).strip(), first=first, last=last)
@@ -138,7 +144,7 @@ class ScriptedDecision(_Strict):
     kind: Literal[
         "approve", "edit_plan", "edit_tasks", "reject_tasks", "edit_answer", "reject", "respond"
     ]
-    at: str | None = None
+    at: Literal["plan", "tasks", "answer", "node", "policy", "question"] | None = None
     reason: str = ""
     plan: dict[str, Any] | None = None
     tasks: list[dict[str, Any]] | None = None
@@ -150,6 +156,15 @@ class ScriptedDecision(_Strict):
     @classmethod
     def _short_form(cls, value: Any) -> Any:
         return {"kind": value} if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _carries_what_it_needs(self) -> ScriptedDecision:
+        """Checked as the review API checks a decision (an edited plan whole), so a bad one is
+        refused with the dataset's line, not when the case pauses."""
+        from framework.review.records import Decision  # noqa: PLC0415 - the review records
+
+        Decision.model_validate(self.decision("check"))
+        return self
 
     def decision(self, request_id: str) -> dict[str, Any]:
         """The decision for the pending request ``request_id`` (checked by the review API)."""
@@ -174,7 +189,10 @@ def _range(text: str) -> tuple[int, int | None]:
     low, high = match.group(1), match.group(2)
     if ".." not in text:
         return int(low), int(low)
-    return int(low or 0), int(high) if high else None
+    bounds = int(low or 0), int(high) if high else None
+    if bounds[1] is not None and bounds[1] < bounds[0]:
+        raise ValueError(f"{text!r} ends below where it starts: write N..M with N <= M")
+    return bounds
 
 
 class Trajectory(_Strict):
@@ -267,7 +285,7 @@ class Case(_Strict):
     ``answerable: false`` expects the team to say it found nothing.
     """
 
-    id: str = Field(min_length=1)
+    id: str = Field(pattern=CASE_ID)
     question: str = Field(min_length=1, validation_alias=AliasChoices("question", "input"))
     corpus: str | None = None
     team: str | None = None
@@ -285,6 +303,17 @@ class Case(_Strict):
     branches: list[Branch] = Field(default_factory=list)
     judge: Judge | None = None
     tags: list[str] = Field(default_factory=list)
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_text(cls, value: Any) -> Any:
+        """``id: 7`` is the case ``7``."""
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    @field_validator("tags")
+    @classmethod
+    def _tags_once(cls, value: list[str]) -> list[str]:
+        return list(dict.fromkeys(value))
 
     @field_validator("review")
     @classmethod

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from pydantic import ValidationError
 
 from framework.engine.config_file import Where, read_yaml_text
 from framework.errors import ConfigError
-from framework.evals.cases import Case
+from framework.evals.cases import CASE_ID, Case
 from framework.models.specs import anchored_spec
 
 __all__ = ["DEFAULT_KEYS", "Dataset", "read_dataset"]
@@ -38,7 +39,7 @@ class Dataset:
     Attributes:
         path: The file, as given.
         name: Its ``name`` (default: the file's stem).
-        digest: The sha256 of its text.
+        digest: The sha256 of its text and of its cases as resolved (see :func:`_digest`).
         cases: The cases, in the file's order.
         lines: The line each case starts on.
         prices: Model name -> price per million input and output tokens (``prices:``, each
@@ -136,14 +137,25 @@ def read_dataset(path: Path, defaults: Mapping[str, Any] | None = None) -> Datas
             raise ConfigError(where.at([*location, "id"], f"case id {case.id!r} is used twice"))
         lines[case.id] = where.line(location)
         cases.append(_resolved(case, path.parent, where, location))
+    name = str(data.get("name") or path.stem)
+    if not re.match(CASE_ID, name):
+        said = "write letters, digits, '.', '_' and '-' only (it names files of the data home)"
+        raise ConfigError(where.at(["name"], f"dataset name {name!r}: {said}"))
     return Dataset(
         path=path,
-        name=str(data.get("name") or path.stem),
-        digest=hashlib.sha256(text.encode()).hexdigest(),
+        name=name,
+        digest=_digest(text, cases),
         cases=tuple(cases),
         lines=lines,
         prices=_prices(data.get("prices"), where),
     )
+
+
+def _digest(text: str, cases: Sequence[Case]) -> str:
+    """The sha256 of the dataset's text and of its cases as resolved (absolute corpora and
+    teams, defaults from the command line), so two runs of one file over two corpora differ."""
+    resolved = json.dumps([case.model_dump(mode="json") for case in cases], sort_keys=True)
+    return hashlib.sha256(f"{text}\n{resolved}".encode()).hexdigest()
 
 
 def _prices(raw: Any, where: Where) -> dict[str, tuple[float, float]]:
@@ -179,13 +191,26 @@ def _case(
         return Case.model_validate(merged)
     except ValidationError as error:
         lines = [
-            where.at(
-                [*location, *[step for step in problem["loc"] if step != ""]],
-                problem["msg"].removeprefix("Value error, "),
-            )
+            where.at([*location, *[step for step in problem["loc"] if step != ""]], _said(problem))
             for problem in error.errors()
         ]
         raise ConfigError("; ".join(lines)) from None
+
+
+_CASE_KEYS = ", ".join(Case.model_fields)
+
+
+def _said(problem: Any) -> str:
+    """A validation problem in words that say what to write."""
+    if problem["type"] == "extra_forbidden":
+        return (
+            f"unknown key: a case has {_CASE_KEYS}"
+            if len(problem["loc"]) == 1
+            else ("unknown key here: see docs/evals.md")
+        )
+    if problem["type"] == "string_pattern_mismatch":
+        return "write letters, digits, '.', '_' and '-' only (it names files of the data home)"
+    return str(problem["msg"]).removeprefix("Value error, ")
 
 
 def _resolved(case: Case, folder: Path, where: Where, location: list[str | int]) -> Case:

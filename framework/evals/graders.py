@@ -1,6 +1,7 @@
 """Deterministic graders: each gives a verdict on a case's outcome with the reason.
 
-- ``answered``: the answer asserts something (or, for ``answerable: false``, nothing);
+- ``answered``: a statement of the answer cites a source (for ``answerable: false``: the answer
+  asserts nothing and says it found nothing);
 - ``facts``: every expected fact is asserted in one of the answer's statements;
 - ``cited``: ... and the statement cites one of the files (and lines) named for the fact;
 - ``forbidden``: no statement states a forbidden value;
@@ -15,6 +16,7 @@ A grader that has nothing to check (no facts, no limits) gives no verdict.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +53,7 @@ class Outcome:
 def grade(case: Case, outcome: Outcome) -> list[Verdict]:
     """Every verdict the case asks for, top-level ones first, then each branch's."""
     said = statements(outcome.answer)
-    verdicts = [_answered(case, said)]
+    verdicts = [_answered(case, outcome.answer, said)]
     verdicts += _facts(case.facts, case.sources, said)
     verdicts += _forbidden(case.forbidden, said)
     verdicts += _citations(outcome.answer, outcome.corpus)
@@ -82,19 +84,33 @@ def _branch_lines(text: str) -> list[str]:
     return statements(text) or [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def _answered(case: Case, said: Sequence[str]) -> Verdict:
+_NOTHING = re.compile(
+    r"\b(no (evidence|answer|source|passage|information)|nothing (was )?found|found nothing|"
+    r"(could|did) not find|not found|does not say|do not say|no finding)",
+    re.IGNORECASE,
+)
+"""How an answer says it found nothing for the question."""
+
+
+def _answered(case: Case, answer: str, said: Sequence[str]) -> Verdict:
     asserted = [line for line in said if citations(line)]
     if case.answerable:
         reason = (
             f"{len(asserted)} cited statement(s)" if asserted else "no statement cites a source"
         )
         return Verdict(grader="answered", passed=bool(asserted), reason=reason)
-    reason = (
-        "nothing asserted, as expected"
-        if not asserted
-        else f"asserted {len(asserted)} cited statement(s) though the corpus does not answer it"
-    )
-    return Verdict(grader="answered", passed=not asserted, reason=reason)
+    if said:
+        return Verdict(
+            grader="answered",
+            passed=False,
+            reason=f"asserted {len(said)} statement(s) though the corpus does not answer it: "
+            f"{said[0][:120]}",
+        )
+    if not _NOTHING.search(answer):
+        return Verdict(
+            grader="answered", passed=False, reason="the answer does not say it found nothing"
+        )
+    return Verdict(grader="answered", passed=True, reason="says it found nothing, as expected")
 
 
 def _cited_right(statement: str, sources: Sequence[SourceLines]) -> bool:

@@ -7,6 +7,7 @@ each with the diff of its answer and of its trajectory, then fixed cases, then t
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.etree import ElementTree
@@ -22,6 +23,15 @@ __all__ = [
     "summary_line",
     "table_lines",
 ]
+
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd]")
+"""Characters XML 1.0 cannot hold (a form feed of a corpus, an escape a model wrote)."""
+
+
+def _printable(text: str) -> str:
+    """``text`` without the characters XML 1.0 cannot hold, nor a terminal should be sent."""
+    return _NOT_XML.sub("", text)
 
 
 def summary_line(run: EvalRun) -> str:
@@ -58,7 +68,7 @@ def table_lines(run: EvalRun) -> list[str]:
         tokens = case.usage.input_tokens + case.usage.output_tokens
         lines.append(
             f"{case.case_id:<14} {word:<6} {case.score:>5.2f} {case.usage.seconds:>6.1f} "
-            f"{tokens:>7}  {_first_problem(case)[:300]}"
+            f"{tokens:>7}  {_printable(_first_problem(case))[:300]}"
         )
     tags = tag_scores(run.cases)
     if len(tags) > 1 or "untagged" not in tags:
@@ -88,14 +98,15 @@ def junit_xml(run: EvalRun) -> str:
             time=f"{case.usage.seconds:.3f}",
         )
         if case.status == "error":
-            ElementTree.SubElement(element, "error", message=case.error or "").text = case.error
+            error = _printable(case.error or "")
+            ElementTree.SubElement(element, "error", message=error).text = error
         elif case.status == "failed":
             failed = [v for v in case.verdicts if not v.passed]
             text = "\n".join(f"{v.branch or 'answer'} {v.grader}: {v.reason}" for v in failed)
-            ElementTree.SubElement(element, "failure", message=_first_problem(case)).text = text
-        ElementTree.SubElement(
-            element, "system-out"
-        ).text = f"thread {case.thread_id}\n{case.answer}"
+            problem = _printable(_first_problem(case))
+            ElementTree.SubElement(element, "failure", message=problem).text = _printable(text)
+        out = ElementTree.SubElement(element, "system-out")
+        out.text = _printable(f"thread {case.thread_id}\n{case.answer}")
     ElementTree.indent(suite)
     return ElementTree.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
 

@@ -150,6 +150,7 @@ class EvalRun(Record):
         dataset_digest: The sha256 of the dataset's text: two runs of the same data compare.
         mode: ``live``, ``record`` (model calls kept) or ``replay`` (answered from them).
         model: The model spec the cases ran with (None: each case's own, or offline).
+        judge_model: The judge's model spec for cases whose rubric names none.
         started_at: ISO time the run started.
         finished_at: ISO time it finished (empty while cases are left: it resumes).
         cases: The results so far.
@@ -160,6 +161,7 @@ class EvalRun(Record):
     dataset_digest: str
     mode: Literal["live", "record", "replay"] = "live"
     model: str | None = None
+    judge_model: str | None = None
     started_at: str
     finished_at: str = ""
     cases: list[CaseResult] = Field(default_factory=list)

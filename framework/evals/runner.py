@@ -92,33 +92,46 @@ async def run_eval(
     store: EvalStore,
     options: EvalOptions,
     *,
-    resumed: EvalRun | None = None,
+    fresh: bool = False,
+    on_start: Callable[[EvalRun], None] | None = None,
     on_case: CaseHandler | None = None,
     on_ingest: ProgressCallback | None = None,
 ) -> EvalRun:
-    """Run every case of ``dataset`` not finished in ``resumed`` and keep the run.
+    """Run every case of ``dataset`` and keep the run; an interrupted run of the same data,
+    mode and models is finished instead (its finished cases kept), unless ``fresh``.
 
     Args:
         dataset: The checked dataset.
         home: The data home the cases' threads live in.
         store: Where the run (and recordings) are kept.
         options: How to run.
-        resumed: An interrupted run of the same dataset to finish.
+        fresh: Start a new run even when the last one was interrupted.
+        on_start: Told of the run before any case runs (kept already: interrupted now, it
+            is finished by the same call).
         on_case: Told of every finished case, with the run so far.
         on_ingest: Told of every batch of corpus chunks indexed (the first case of a corpus
             indexes it; the others find it unchanged).
+
+    Raises:
+        ConfigError: A case's judge has no model, or (replay) a case has no recording; no case
+            has run.
     """
-    run = resumed or EvalRun(
+    check_judges(dataset, options)
+    if options.mode == "replay":
+        check_recordings(dataset, store)
+    run = EvalRun(
         run_id=store.new_run_id(dataset.name),
         dataset=str(dataset.path),
         dataset_digest=dataset.digest,
         mode=options.mode,
         model=options.model,
+        judge_model=options.judge_model,
         started_at=_now(),
     )
-    check_judges(dataset, options)
-    if options.mode == "replay":
-        check_recordings(dataset, store)
+    run = (None if fresh else store.unfinished(run)) or run
+    store.save(run)
+    if on_start is not None:
+        on_start(run)
     done = {case.case_id: case for case in run.cases}
     left = [case for case in dataset.cases if case.id not in done]
     gate, saving = asyncio.Semaphore(max(1, options.jobs)), asyncio.Lock()
@@ -216,25 +229,27 @@ class _CaseRunner:
         )
         try:
             return await self._graded(case, thread_id, base)
-        except CadreError as error:
-            return base.model_copy(update={"error": " ".join(str(error).split())})
+        except Exception as error:  # one case's failure, whatever it is, is that case's only
+            said = " ".join(str(error).split())
+            if not isinstance(error, CadreError):
+                said = f"unexpected {type(error).__name__}: {said}"
+            return base.model_copy(update={"error": said})
 
     async def _graded(self, case: Case, thread_id: str, base: CaseResult) -> CaseResult:
         from framework.runs.launch import LaunchRequest, launch  # noqa: PLC0415 - the teams
 
         spec = self.spec(case)
         request = LaunchRequest(spec=spec, home=self.home)
-        with launch(request, on_ingest=self.on_ingest) as launched:
-            recorder = CaseRecorder(spec.team, self.dataset.prices)
-            with self._cassette(case) as cassette:
-                result = await self._answered(launched, case, thread_id, recorder, spec)
-                answer = str(result.state.get("final_answer") or "")
-                judged = await self._judged(case, answer)
-            tree = read_tree(launched.app, thread_id, recorder.top_team)
-        if cassette is not None and cassette.mismatches:  # a worker's failed task hid it
-            raise ConfigError(cassette.mismatches[0])
-        if cassette is not None and self.options.mode == "record":
-            self.store.save_cassette(self.dataset.name, case.id, cassette.to_bytes())
+        with self._cassette(case) as cassette:  # entered first: a replayed model is not built
+            try:
+                with launch(request, on_ingest=self.on_ingest) as launched:
+                    recorder = CaseRecorder(spec.team, self.dataset.prices)
+                    result = await self._answered(launched, case, thread_id, recorder, spec)
+                    answer = str(result.state.get("final_answer") or "")
+                    judged = await self._judged(case, answer)
+                    tree = read_tree(launched.app, thread_id, recorder.top_team)
+            finally:
+                self._settle(case, cassette)
         outcome = Outcome(
             answer=answer,
             results=dict(result.state.get("worker_results") or {}),
@@ -254,6 +269,17 @@ class _CaseRunner:
                 "tree": tree.result(),
             }
         )
+
+    def _settle(self, case: Case, cassette: Any) -> None:
+        """Keep a recording, even of a case that failed (its replay fails the same way);
+        fail a replayed case on its first mismatch, with what changed (a worker turns the
+        error into a failed task; the error itself does not say what changed)."""
+        if cassette is None:
+            return
+        if self.options.mode == "record":
+            self.store.save_cassette(self.dataset.name, case.id, cassette.to_bytes())
+        elif cassette.mismatches:
+            raise ConfigError(cassette.mismatches[0])
 
     async def _judged(self, case: Case, answer: str) -> list[Verdict]:
         """The model judge's verdict, when the case has a rubric."""

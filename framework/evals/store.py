@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from framework.database.home import DataHome
-from framework.errors import ConfigError
+from framework.errors import CadreError, ConfigError
 from framework.evals.results import EvalRun
 from framework.persistence.cipher import BlobCipher
 
@@ -71,13 +71,22 @@ class EvalStore:
         paths = sorted(self.runs.glob("*.eval"), key=lambda p: (p.stat().st_mtime, p.name))
         return [path.stem for path in paths]
 
-    def unfinished(self, dataset_digest: str, mode: str, model: str | None) -> EvalRun | None:
-        """The latest run of the same data, mode and model that was interrupted, if any."""
+    def unfinished(self, like: EvalRun) -> EvalRun | None:
+        """The latest run of the same data (its text and cases as resolved), mode and models
+        as ``like``, when it was interrupted; a run that does not open is passed over."""
         for run_id in reversed(self.run_ids()):
-            run = self.load(run_id)
-            if run.dataset_digest == dataset_digest:
-                same = run.mode == mode and run.model == model
-                return run if same and not run.finished_at else None
+            try:
+                run = self.load(run_id)
+            except CadreError:  # sealed under keys since retired, or damaged: not this one
+                continue
+            if run.dataset_digest == like.dataset_digest:
+                same = (run.mode, run.model, run.judge_model) == (
+                    like.mode,
+                    like.model,
+                    like.judge_model,
+                )
+                if same:
+                    return None if run.finished_at else run
         return None
 
     def cassette_path(self, dataset: str, case_id: str) -> Path:

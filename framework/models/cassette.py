@@ -54,6 +54,7 @@ __all__ = [
     "ReplayMismatchError",
     "current_cassette",
     "refuse_unrecorded",
+    "replaying",
     "use_cassette",
 ]
 
@@ -76,6 +77,12 @@ class ReplayMismatchError(ConfigError):
 def current_cassette() -> Cassette | None:
     """The cassette model calls go through now (None: they are made as usual)."""
     return _CURRENT.get()
+
+
+def replaying() -> bool:
+    """Whether calls made now are answered from a recording (no provider is reached)."""
+    cassette = _CURRENT.get()
+    return cassette is not None and cassette.mode == "replay"
 
 
 @contextmanager
@@ -253,7 +260,12 @@ class Cassette:
                 return loaded_result(self._entries[index]["result"])
             said = self._mismatch(request, role, self._asked[role])
             self._mismatches.append(said)
-        raise ReplayMismatchError(said)
+        # the error may reach logs and spans: it names the call, not the prompt's text (the
+        # full line, with what changed, is in :attr:`mismatches`, for the eval's result)
+        raise ReplayMismatchError(
+            f"{self.label}: {who(role)}'s call {self._asked[role]} has no recording that "
+            f"matches it (the eval's result says what changed); {_AGAIN}"
+        )
 
     def _mismatch(self, request: Mapping[str, Any], role: str, number: int) -> str:
         """The line saying why the ``number``-th call of ``role`` has no recording."""

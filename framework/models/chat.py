@@ -41,7 +41,7 @@ from langgraph.config import get_stream_writer
 from pydantic import BaseModel, PrivateAttr
 
 from framework.models._deferred import Deferred
-from framework.models.cassette import current_cassette
+from framework.models.cassette import current_cassette, replaying
 from framework.models.gateway import CallLimits, Gateway
 from framework.models.heartbeats import Teller
 from framework.models.provider_errors import (
@@ -146,7 +146,7 @@ class ProviderChatModel(BaseChatModel):
             teller=_run_teller,
         )
         self._core = _Core(parsed, gateway)
-        if build_now:
+        if build_now and not replaying():  # a replayed model is never called: not built yet
             self.built()
 
     def _translated(self, error: Exception) -> Exception | None:
@@ -189,7 +189,10 @@ class ProviderChatModel(BaseChatModel):
 
     def _build(self) -> BaseChatModel:
         parsed = self._core.parsed
-        return resolve_model(parsed, disable_streaming=True, **_sdk_options(parsed, self.limits))
+        options = _sdk_options(parsed, self.limits)
+        if replaying() and parsed.provider in _KEYED:  # built (to bind tools), never called
+            options["api_key"] = _REPLAY_KEY
+        return resolve_model(parsed, disable_streaming=True, **options)
 
     @property
     def label(self) -> str:
@@ -373,6 +376,13 @@ class ProviderChatModel(BaseChatModel):
         if isinstance(derived, RunnableBinding) and derived.bound is self.built():
             return RunnableBinding(bound=self, kwargs=derived.kwargs, config=derived.config)
         return derived
+
+
+_REPLAY_KEY = "replayed-calls-reach-no-provider"
+"""The key a model is built with while its calls are replayed: the provider's own is not needed
+(CI replays with no secret), and this one opens nothing."""
+_KEYED = frozenset({"openai", "anthropic", COMPATIBLE})
+"""Providers whose model cannot be built without a key."""
 
 
 def _sdk_options(spec: ModelSpec, limits: CallLimits) -> dict[str, Any]:

@@ -227,7 +227,8 @@ def resolve_model(spec: str | ModelSpec, **kwargs: Any) -> BaseChatModel:
     provider = parsed.provider
     if provider == COMPATIBLE:
         provider = "openai"
-        kwargs = {"base_url": parsed.base_url, "api_key": _key(parsed), **kwargs}
+        key = kwargs.pop("api_key", None) or _key(parsed)
+        kwargs = {"base_url": parsed.base_url, "api_key": key, **kwargs}
     try:
         model: BaseChatModel = init_chat_model(parsed.name, model_provider=provider, **kwargs)
     except ImportError as exc:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -55,6 +55,25 @@ class EvalPart(Protocol):
         ...
 
 
+class _Unobserved:
+    """The eval part of an observer that observes no eval."""
+
+    def case(
+        self,
+        *,
+        case_id: str,
+        thread_id: str,
+        status: str,
+        score: float,
+        seconds: float,
+        tags: Sequence[str],
+    ) -> None:
+        """Nothing to record."""
+
+
+_UNOBSERVED = _Unobserved()
+
+
 @runtime_checkable
 class RunObserver(Protocol):
     """Observes runs: wraps nodes, brackets each run part, sees checkpoint writes."""
@@ -75,8 +94,9 @@ class RunObserver(Protocol):
     def evaluation(
         self, *, run_id: str, dataset: str, cases: int
     ) -> AbstractContextManager[EvalPart]:
-        """Bracket an eval run (``cadre eval``): a span over its cases."""
-        ...
+        """Bracket an eval run (``cadre eval``): a span over its cases. By default (an observer
+        that subclasses this protocol and does not override it) nothing is observed."""
+        return nullcontext(_UNOBSERVED)
 
     def serializer(self, inner: SerializerProtocol) -> SerializerProtocol:
         """Wrap the checkpoint serializer (to count what is written)."""
