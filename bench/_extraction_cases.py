@@ -19,7 +19,8 @@ from typing import Any
 from typer.testing import CliRunner
 
 from framework.cli.app import app
-from framework.evals.answers import section_lines
+from framework.evals.answers import SKIPPED_SECTIONS, citations, section_lines
+from framework.evals.cases import SourceLines
 
 try:
     from bench._answers import case_folder
@@ -28,7 +29,6 @@ except ImportError:  # run as a script: bench/ is on the path
 
 __all__ = ["ExtractionOutcome", "answer_sentences", "run_extraction_cases", "score_answer"]
 
-_NOTES = ("sources", "review")
 _NOTHING = ("nothing", "no answer", "not answered", "found no")
 
 
@@ -48,18 +48,15 @@ def answer_sentences(answer: str) -> list[str]:
     return [
         " ".join(line.lower().split())
         for section, line in section_lines(answer)
-        if section not in _NOTES
+        if section not in SKIPPED_SECTIONS
     ]
 
 
 def _cites(line: str, sources: Sequence[str]) -> bool:
-    for text in sources:
-        name, _, lines = text.partition(":")
-        first, _, last = lines.partition("-")
-        for line_number in range(int(first), int(last or first) + 1):
-            if f"{name.lower()}:{line_number}`" in line:
-                return True
-    return False
+    """Whether ``line`` cites one of ``sources`` (``file:lines``), as ``cadre eval`` reads a
+    citation."""
+    wanted = [SourceLines.parse(text) for text in sources]
+    return any(source.cited_by(file, n) for file, n in citations(line) for source in wanted)
 
 
 def score_answer(case: dict[str, Any], answer: str) -> ExtractionOutcome:

@@ -51,7 +51,6 @@ from framework.evals.recorder import CaseRecorder
 from framework.evals.results import CaseResult, EvalRun
 from framework.evals.runner import EvalOptions, run_eval
 from framework.evals.store import EvalStore
-from framework.models.chat import ProviderChatModel
 from framework.persistence.home_keys import home_cipher
 from framework.review import pending
 from framework.runs.launch import LaunchRequest, launch
@@ -289,26 +288,16 @@ def replay(folder: Path, repeats: int, phases: bool) -> None:
     offline()
     replays, offlines = _alternate(repeats, replayed, offline)
     replay_s, offline_s = _median_total(replays), _median_total(offlines)
-    build_s = statistics.median(_build_time(GONE) for _ in range(repeats))
     print(f"replay: one model-backed case ({sent} model calls recorded), {repeats} repeats")
     print(f"  replayed (no provider)  {replay_s:7.3f} s")
     print(f"  offline research team   {offline_s:7.3f} s")
     print(f"  replay/offline          {replay_s / offline_s:7.3f}  (target <= 1.0)")
-    print(f"  of which the provider's model built at launch (never called): {build_s:.3f} s")
-    print(f"  replay less that build / offline  {(replay_s - build_s) / offline_s:7.3f}")
     if phases:
         for name, side in (("replayed", replayed), ("offline", offline)):
             with _phases() as spent:
                 total = side()[0]
             parts = ", ".join(f"{part} {sum(s) * 1000:.0f}" for part, s in spent.items())
             print(f"  one more {name}: {total * 1000:.0f} ms; {parts} (ms)")
-
-
-def _build_time(spec: str) -> float:
-    """Seconds to build a provider's model as a launch does (``build_now``: its SDK client)."""
-    started = time.perf_counter()
-    ProviderChatModel(spec, build_now=True)
-    return time.perf_counter() - started
 
 
 def main() -> None:

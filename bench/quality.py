@@ -54,6 +54,7 @@ import yaml
 
 from framework.database.home import DataHome
 from framework.evals.dataset import read_dataset
+from framework.evals.graders import stated_value
 from framework.evals.results import CaseResult
 from framework.evals.runner import EvalOptions, run_eval
 from framework.evals.store import EvalStore
@@ -75,8 +76,7 @@ BENCH_GRADERS = ("cited", "forbidden")
 
 def wrong_stated(case: dict[str, Any], said: Sequence[str]) -> bool:
     """Whether a statement states one of the case's ``wrong`` values (none listed: False)."""
-    wrong = [" ".join(spelling.lower().split()) for spelling in case.get("wrong", [])]
-    return any(w in " ".join(line.lower().split()) for line in said for w in wrong)
+    return stated_value(case.get("wrong", []), said) is not None
 
 
 @dataclass

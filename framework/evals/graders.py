@@ -26,7 +26,7 @@ from framework.evals.answers import citations, corpus_file, statements
 from framework.evals.cases import Case, Fact, Limits, SourceLines, Trajectory
 from framework.evals.results import Step, Usage, Verdict
 
-__all__ = ["Outcome", "grade"]
+__all__ = ["Outcome", "grade", "stated_value"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -154,17 +154,25 @@ def _facts(
     return verdicts
 
 
-def _forbidden(values: Sequence[str], said: Sequence[str]) -> list[Verdict]:
-    if not values:
-        return []
+def stated_value(values: Sequence[str], said: Sequence[str]) -> tuple[str, str] | None:
+    """The first of ``values`` a line of ``said`` states (case and spacing ignored), with the
+    line; None when none does."""
     wanted = [" ".join(value.lower().split()) for value in values]
     for line in said:
         flat = " ".join(line.lower().split())
         stated = next((value for value in wanted if value in flat), None)
         if stated is not None:
-            return [
-                Verdict(grader="forbidden", passed=False, reason=f"states {stated!r}: {line[:160]}")
-            ]
+            return stated, line
+    return None
+
+
+def _forbidden(values: Sequence[str], said: Sequence[str]) -> list[Verdict]:
+    if not values:
+        return []
+    found = stated_value(values, said)
+    if found is not None:
+        value, line = found
+        return [Verdict(grader="forbidden", passed=False, reason=f"states {value!r}: {line[:160]}")]
     return [Verdict(grader="forbidden", passed=True, reason=f"none of {len(values)} stated")]
 
 

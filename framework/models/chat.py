@@ -192,6 +192,8 @@ class ProviderChatModel(BaseChatModel):
         options = _sdk_options(parsed, self.limits)
         if replaying() and parsed.provider in _KEYED:  # built (to bind tools), never called
             options["api_key"] = _REPLAY_KEY
+            if parsed.provider in ("openai", COMPATIBLE):  # no SSL context made per case
+                options["http_client"], options["http_async_client"] = _unused_clients()
         return resolve_model(parsed, disable_streaming=True, **options)
 
     @property
@@ -383,6 +385,13 @@ _REPLAY_KEY = "replayed-calls-reach-no-provider"
 (CI replays with no secret), and this one opens nothing."""
 _KEYED = frozenset({"openai", "anthropic", COMPATIBLE})
 """Providers whose model cannot be built without a key."""
+
+
+@functools.cache
+def _unused_clients() -> tuple[httpx.Client, httpx.AsyncClient]:
+    """HTTP clients for models whose calls are replayed: never used, made once per process
+    (an SDK's own clients cost 0.1 s a model to make, for their SSL contexts)."""
+    return httpx.Client(), httpx.AsyncClient()
 
 
 def _sdk_options(spec: ModelSpec, limits: CallLimits) -> dict[str, Any]:
