@@ -18,6 +18,10 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.evals.cases import Case
+from framework.evals.graders import Outcome, grade
+from framework.evals.report import junit_xml
+from framework.evals.results import CaseResult, EvalRun, Verdict
 from tests import test_openai_provider as provider
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.openai_server import openai_server
@@ -474,3 +478,49 @@ def test_an_openai_model_replays_with_no_key_and_is_not_built_for_nothing(
     replayed = _cli(*args, "openai:gpt-test", "--replay")
     assert replayed.exit_code == 0, replayed.output
     assert "protected      PASS" in replayed.stdout
+
+
+@pytest.mark.parametrize(
+    ("answer", "passed", "reason"),
+    [
+        ("# Q\n\n## Findings\n\nNo evidence was found for this question.\n", True, "says it"),
+        ("", False, "does not say it found nothing"),
+        ("## Findings\n\n- The speed is 11 m/s.\n", False, "asserted 1 statement(s)"),
+    ],
+)
+def test_an_unanswerable_case_passes_only_when_the_answer_says_it_found_nothing(
+    answer: str, passed: bool, reason: str
+) -> None:
+    case = Case(id="u", question="How fast is it?", answerable=False)
+    [verdict] = [v for v in grade(case, Outcome(answer=answer)) if v.grader == "answered"]
+    assert verdict.passed == passed and reason in verdict.reason
+
+
+def test_citations_never_count_a_file_outside_the_corpus(tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    (tmp_path / "secret.md").write_text("one\ntwo\n")
+    answer = "## Findings\n\n- It is so. (`../secret.md:1`)\n- So it is. (`docs/retries.md:3`)\n"
+    case = Case(id="c", question="q")
+    [verdict] = [
+        v for v in grade(case, Outcome(answer=answer, corpus=corpus)) if v.grader == "citations"
+    ]
+    assert not verdict.passed and "../secret.md:1 (no such file in the corpus)" in verdict.reason
+
+
+def test_reports_are_private_well_formed_and_tags_count_once(folder: Path) -> None:
+    (folder / "small.yaml").write_text(DATASET.replace("tags: [lookup]", "tags: [lookup, lookup]"))
+    junit = folder / "junit.xml"
+    ran = _cli(
+        "eval", "--home", str(folder / "h"), str(folder / "small.yaml"), "--junit", str(junit)
+    )
+    assert ran.exit_code == 0, ran.output  # options may come before the dataset
+    assert "by tag: lookup 2/2, workers 1/1" in ran.stdout
+    assert junit.stat().st_mode & 0o777 == 0o600
+    run = EvalRun.model_validate_json(
+        EvalRun(
+            run_id="r", dataset="d", dataset_digest="x", started_at="t",
+            cases=[CaseResult(case_id="a", question="q", status="failed", answer="x\x0cy\x1b[1m",
+                              verdicts=[Verdict(grader="facts", passed=False, reason="no\x07")])],
+        ).model_dump_json()
+    )  # fmt: skip
+    ElementTree.fromstring(junit_xml(run).split("\n", 1)[1])  # no character XML cannot hold

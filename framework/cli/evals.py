@@ -34,10 +34,10 @@ __all__ = ["eval_app"]
 class _RunByDefault(TyperGroup):
     """``cadre eval DATASET ...`` runs ``cadre eval run DATASET ...``."""
 
-    def resolve_command(self, ctx: Any, args: list[str]) -> Any:  # typer's own click types
+    def parse_args(self, ctx: Any, args: list[str]) -> Any:  # typer's own click types
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
             args = ["run", *args]  # options may come first: `cadre eval --home H DATASET`
-        return super().resolve_command(ctx, args)
+        return super().parse_args(ctx, args)
 
 
 eval_app = typer.Typer(
