@@ -132,6 +132,30 @@ def _tree(shown: str) -> list[str]:
     return shown.split("\ntasks: 1\n", 1)[1].split("\npending:", 1)[0].splitlines()
 
 
+def test_a_task_id_pending_in_several_subteams_is_refused_naming_each_request(
+    tmp_path: Path,
+) -> None:
+    """Every nested subteam numbers its tasks from q0: ``cadre reject t1 q0`` must not pick one
+    of the three pending plan reviews that hold a q0, but name them all."""
+    _, fan = _conf(tmp_path / "conf")
+    corpus = write_corpus(tmp_path / "corpus", SMALL_CORPUS)
+    home = ["--home", str(tmp_path / "home")]
+    ran = _cli("run", COMPOUND, "--team-config", str(fan), "--corpus", str(corpus), "--thread",
+               "t1", *home)  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    ids = [line.split()[0] for line in ran.stdout.splitlines() if "plan review" in line]
+    assert len(ids) == 3
+    refused = _cli("reject", "t1", "q0", "--reason", "no", "--reviewer", "dana", *home)
+    assert refused.exit_code == 2
+    [line] = refused.stderr.strip().splitlines()
+    assert "task 'q0' is in 3 pending requests of thread 't1': pass --request with one of" in line
+    assert all(f"{request_id} (plan review at team fan > kind deep" in line for request_id in ids)
+    assert len(_cli("reviews", *home).stdout.strip().splitlines()) >= 3  # nothing was decided
+    chosen = _cli("reject", "t1", "q0", "--reason", "no", "--reviewer", "dana", "--request",
+                  ids[0], *home)  # fmt: skip
+    assert chosen.exit_code == 0, chosen.output
+
+
 def test_a_nested_plan_is_edited_from_the_cli_through_the_same_checks(tmp_path: Path) -> None:
     top, _ = _conf(tmp_path / "conf")
     corpus = write_corpus(tmp_path / "corpus", {"ports.md": PORTS})

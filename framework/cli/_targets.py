@@ -125,13 +125,19 @@ def _by_request(
     taking = _taking(requests, kind, request_id, thread)
     grouped: dict[str, list[str]] = {}
     for task_id in dict.fromkeys(task_ids):
-        owner = next((r for r in taking if task_id in tasks_of(r)), None)
-        if owner is None:
+        owners = [r for r in taking if task_id in tasks_of(r)]
+        if not owners:
             raise ReviewError(
                 f"no pending request of thread {thread!r} that allows {kind} covers task "
                 f"{task_id!r}: pending are {_ids(taking)}"
             )
-        grouped.setdefault(owner.id, []).append(task_id)
+        if len(owners) > 1:  # nested teams number their tasks alike: never pick one
+            places = ", ".join(f"{r.id} ({kind_label(r.kind)} at {r.place})" for r in owners)
+            raise ReviewError(
+                f"task {task_id!r} is in {len(owners)} pending requests of thread {thread!r}: "
+                f"pass --request with one of {places}"
+            )
+        grouped.setdefault(owners[0].id, []).append(task_id)
     return grouped
 
 
