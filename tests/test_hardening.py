@@ -24,6 +24,8 @@ runner = CliRunner()
 
 
 def _result(task_id: str, status: str) -> WorkerResult:
+    if status == "refused":  # a person or a policy refused it: a decision, not a fault
+        return WorkerResult(task_id=task_id, status="failed", error="not this", refused=True)
     error = "OSError: disk gone" if status == "failed" else None
     return WorkerResult(task_id=task_id, status=status, error=error)  # type: ignore[arg-type]
 
@@ -35,6 +37,8 @@ def _result(task_id: str, status: str) -> WorkerResult:
         (("failed", "ok"), (), False),
         ((), (), False),
         (("failed",), ("plan_review",), False),
+        (("refused",), (), False),
+        (("refused", "failed"), (), True),
     ],
 )
 def test_a_run_fails_only_when_every_task_it_ran_failed(
@@ -45,7 +49,8 @@ def test_a_run_fails_only_when_every_task_it_ran_failed(
     failure = outcome.failure()
     assert (failure is not None) == failed
     if failure is not None:
-        assert "all 2 task(s) failed" in str(failure) and "OSError: disk gone" in str(failure)
+        assert f"all {len(results)} task(s) failed" in str(failure)
+        assert "OSError: disk gone" in str(failure)
 
 
 def test_a_run_whose_every_search_failed_exits_1_with_the_cause(

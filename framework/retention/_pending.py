@@ -115,15 +115,18 @@ def pending_state(
 
 
 def _all_failed(checkpoint: Checkpoint) -> str | None:
-    """Why a finished run failed when every task it ran failed (its answer rests on no
-    evidence, and ``cadre run`` exits 1 for it); None otherwise."""
+    """Why a finished run failed when every task it ran failed, not all of them refused (its
+    answer rests on no evidence, and ``cadre run`` exits 1 for it); None otherwise."""
     results = checkpoint["channel_values"].get("worker_results") or {}
     if not isinstance(results, dict) or not results:
         return None
     statuses = [_field(result, "status") for result in results.values()]
     if any(status != "failed" for status in statuses):
         return None
-    first = next(iter(results.values()))
+    failed = [result for result in results.values() if not _field(result, "refused")]
+    if not failed:  # every task refused by a person or a policy: a decision, not a fault
+        return None
+    first = failed[0]
     return f"all {len(results)} task(s) failed (task {_field(first, 'task_id')}: " + (
         f"{_field(first, 'error')})"
     )

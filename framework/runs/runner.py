@@ -43,13 +43,17 @@ class RunResult:
 
     def failure(self) -> WorkerError | None:
         """Why a finished run is a failed one: every task it ran failed, so its answer rests on
-        no evidence (None when a task succeeded, none ran, or the run is paused)."""
+        no evidence (None when a task succeeded, none ran, every task was refused by a person
+        or a policy, or the run is paused)."""
         results: Mapping[str, WorkerResult] = self.state.get("worker_results") or {}
         if self.paused_before or not results:
             return None
         if any(result.status != "failed" for result in results.values()):
             return None
-        first = next(iter(results.values()))
+        failed = [result for result in results.values() if not result.refused]
+        if not failed:  # every task was refused by a person or a policy: a decision, not a fault
+            return None
+        first = failed[0]
         return WorkerError(
             f"thread {self.thread_id}: all {len(results)} task(s) failed, so the answer has no "
             f"evidence (task {first.task_id}: {first.error}); fix the cause and run the "
