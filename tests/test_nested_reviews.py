@@ -20,6 +20,8 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from framework.engine.builder import compile_team
+from framework.engine.nodes.planner import plan_signal, without_rejected
+from framework.engine.records import Plan, Task
 from framework.memory import Corpus
 from framework.review import AnyReviewRequest, adecide, decide, pending
 from framework.runs.runner import arun_team, run_team
@@ -154,6 +156,41 @@ def test_a_task_id_pending_in_several_subteams_is_refused_naming_each_request(
     chosen = _cli("reject", "t1", "q0", "--reason", "no", "--reviewer", "dana", "--request",
                   ids[0], *home)  # fmt: skip
     assert chosen.exit_code == 0, chosen.output
+
+
+def test_a_nested_task_rejected_once_is_not_asked_again(tmp_path: Path) -> None:
+    """The leaf's only task rejected at its plan review: each team above sees its task refused
+    (not failed), so none retries it, and the run ends without another review."""
+    top, _ = _conf(tmp_path / "conf")
+    corpus = write_corpus(tmp_path / "corpus", {"ports.md": PORTS})
+    home = ["--home", str(tmp_path / "home")]
+    ran = _cli("run", QUESTION, "--team-config", str(top), "--corpus", str(corpus), "--thread",
+               "t1", *home)  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    rejected = _cli("reject", "t1", "q0", "--reason", "not this port", "--reviewer", "dana", *home)
+    assert rejected.exit_code == 0, rejected.output
+    assert "paused for review" not in rejected.stdout  # no new review of the same task
+    assert "thread t1 finished" in rejected.stdout
+    assert _cli("reviews", *home).stdout.strip() == "no pending reviews in " + home[1]
+    shown = _cli("show", "t1", *home).stdout
+    assert "dana  reject_tasks on plan review" in shown and "not this port" in shown
+    listed = _cli("threads", *home).stdout
+    assert any(line.startswith("t1 ") and " done " in f"{line} " for line in listed.splitlines())
+
+
+def test_a_replan_does_not_ask_again_for_a_task_a_reviewer_rejected() -> None:
+    """A reviewer rejected q0; the team's reviewer then asks for a new plan and the planner
+    plans the same task again (as an offline planner does): it is dropped, a new one kept."""
+    rejected = Task(id="q0", description="How are checkpoints  ENCRYPTED?", status="rejected")
+    state: Any = {"tasks": {"q0": rejected}}
+    again = Task(id="q0", description="How are checkpoints encrypted?")
+    other = Task(id="q1", description="How are checkpoints written?")
+    plan, dropped = without_rejected(Plan(goal="g", tasks=[again, other]), state)
+    assert [task.id for task in plan.tasks] == ["q1"] and dropped == ["q0"]
+    only, dropped = without_rejected(Plan(goal="g", tasks=[again]), state)
+    assert only.tasks == [] and dropped == ["q0"] and plan_signal(only) == "answer"
+    other_kind = again.model_copy(update={"kind": "tables"})
+    assert without_rejected(Plan(goal="g", tasks=[other_kind]), state)[1] == []
 
 
 def test_a_nested_plan_is_edited_from_the_cli_through_the_same_checks(tmp_path: Path) -> None:

@@ -179,8 +179,10 @@ def test_a_budget_at_the_top_stops_the_nested_teams_model_calls(
         final = app.invoke({"question": QUESTION}, {"configurable": {"thread_id": "b"}})
     [result] = final["worker_results"].values()
     assert result.status == "failed" and result.evidence == []
+    assert result.refused  # refused all the way up: no level retries what a policy refused
     assert re.fullmatch(
-        r"every task of team middle failed; first: every task of team leaf failed; first: "
+        r"every task of team middle was refused; first: every task of team leaf was refused; "
+        r"first: "
         r"refused: policy 'budget' denied a call to model 'scripted:.*answers\.yaml': "
         r"budget exhausted \(run model_calls: 2 of 2 used\)",
         result.error or "",

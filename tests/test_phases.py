@@ -115,11 +115,12 @@ def test_a_budget_at_the_top_stops_a_phase_teams_nested_model_calls(
     result = final["worker_results"]["middle"]
     assert result.status == "failed"
     assert re.match(
-        r"every task of team middle failed; first: every task of team leaf failed; first: "
+        r"every task of team middle was refused; first: every task of team leaf was refused; "
+        r"first: "
         r"refused: policy 'budget' denied a call to model 'scripted:",
         result.error or "",
     )
-    assert "- middle: every task of team middle failed" in final["final_answer"]
+    assert "- middle: every task of team middle was refused" in final["final_answer"]
     assert "- risk_assessment: error: task failed: every task" in final["final_answer"]
     recorded = sum(record.counts.get("model_calls", 0) for record in final["usage"].values())
     assert recorded == budget.used("b")["run/model_calls"] >= 2

@@ -86,15 +86,19 @@ class TeamWorker:
 def team_result(task: Task, name: str, final: Mapping[str, Any]) -> WorkerResult:
     """The result of ``task`` from the final state of the team ``name`` that ran it: its answer,
     its workers' evidence and its usage; failed when it answered nothing, or every task it ran
-    failed (with the first failure)."""
+    failed (with the first failure); refused, so not retried, when a person or a policy refused
+    every task it ran."""
     results = [WorkerResult.model_validate(r) for r in (final.get("worker_results") or {}).values()]
     done = [result for result in results if result.status == "ok"]
     evidence = _evidence([*(e for r in done for e in r.evidence), *final.get("evidence", [])])
     usage = {key: record for result in results for key, record in result.usage.items()}
     usage.update(final.get("usage") or {})
     answer = str(final.get("final_answer") or "")
+    refusal = None if done else _refusal(final, results)
     error = None
-    if not answer:
+    if refusal is not None:  # a person or a policy refused every task: not to be retried
+        error = f"every task of team {name} was refused; first: {refusal}"
+    elif not answer:
         error = f"team {name} gave no answer"
     elif results and not done:
         error = f"every task of team {name} failed; first: {results[0].error}"
@@ -108,7 +112,22 @@ def team_result(task: Task, name: str, final: Mapping[str, Any]) -> WorkerResult
         error=error,
         attempt=task.attempt,
         usage=usage,
+        refused=refusal is not None,
     )
+
+
+def _refusal(final: Mapping[str, Any], results: list[WorkerResult]) -> str | None:
+    """Why every task of a nested team was refused (a reviewer rejected it, or a policy or a
+    person refused its run), the first reason; None when one was not."""
+    tasks = [Task.model_validate(task) for task in (final.get("tasks") or {}).values()]
+    refused = {result.task_id: result for result in results if result.refused}
+    if not tasks or not all(t.status == "rejected" or t.id in refused for t in tasks):
+        return None
+    rejections = final.get("rejections") or {}
+    first = tasks[0]
+    if first.id in refused:
+        return refused[first.id].error or "refused"
+    return f"task {first.id} rejected: {rejections.get(first.id, 'no reason given')}"
 
 
 def _evidence(found: list[Any]) -> list[Evidence]:

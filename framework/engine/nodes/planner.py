@@ -1,4 +1,5 @@
-"""The planner node: a plan replaces the task list; a direct answer skips the workers."""
+"""The planner node: a plan replaces the task list; a direct answer skips the workers; a task a
+reviewer rejected is not planned again in the same form."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from framework.engine.records import Plan
+from framework.engine.records import Plan, Task
 from framework.engine.roles import Planner
 from framework.engine.routing import ControlSignal
 from framework.engine.runtime import NodeContext
 from framework.engine.state import ResultReplacement, TaskReplacement, TeamState
 
-__all__ = ["plan_signal", "planner_body"]
+__all__ = ["plan_signal", "planner_body", "without_rejected"]
 
 
 def plan_signal(plan: Plan) -> ControlSignal:
@@ -20,15 +21,34 @@ def plan_signal(plan: Plan) -> ControlSignal:
     return "answer" if plan.direct_answer is not None or not plan.tasks else "dispatch"
 
 
+def _same(task: Task) -> tuple[str, str]:
+    return task.kind, " ".join(task.description.lower().split())
+
+
+def without_rejected(plan: Plan, state: TeamState) -> tuple[Plan, list[str]]:
+    """``plan`` without the tasks a reviewer rejected in this team before (the same kind and
+    description): a decision sticks, a re-plan does not ask it again. Also the ids dropped."""
+    rejected = {
+        _same(task) for task in (state.get("tasks") or {}).values() if task.status == "rejected"
+    }
+    if not rejected:
+        return plan, []
+    kept = [task for task in plan.tasks if _same(task) not in rejected]
+    dropped = [task.id for task in plan.tasks if _same(task) in rejected]
+    return plan.model_copy(update={"tasks": kept}), dropped
+
+
 def planner_body(role: Planner) -> Any:
     """Return the body of the planner node for ``role``."""
 
     def body(state: TeamState, context: NodeContext) -> dict[str, Any]:
-        plan = Plan.model_validate(role.plan(state, context))
+        plan, dropped = without_rejected(Plan.model_validate(role.plan(state, context)), state)
         signal = plan_signal(plan)
         tasks = [{"id": t.id, "description": t.description} for t in plan.tasks]
-        context.emit("plan", goal=plan.goal, tasks=tasks)
+        context.emit("plan", goal=plan.goal, tasks=tasks, dropped=dropped)
         note = f"plan: {len(plan.tasks)} tasks" if plan.tasks else "plan: answer directly"
+        if dropped:
+            note += f" ({len(dropped)} dropped: rejected by a reviewer before)"
         update: dict[str, Any] = {
             "plan": plan,
             "tasks": TaskReplacement(tasks={task.id: task for task in plan.tasks}),
