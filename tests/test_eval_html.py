@@ -264,7 +264,7 @@ def test_the_header_and_the_charts_show_the_numbers() -> None:
         "22",  # model calls
         "11,950",
         "9,600 in · 2,350 out",
-        "$0.1120",
+        "0.1120",  # in the currency of the dataset's prices: no symbol assumed
         "20.7 s",
         "1/2 · 50%",  # support: sla-tiers passed, outage errored
         "0/1 · 0%",  # billing
@@ -293,6 +293,9 @@ def test_tokens_are_charted_when_no_cost_was_recorded() -> None:
     )
     text = render_html(run)
     assert "Tokens per case" in text and "Cost per case" not in text
+    offline = _run("run-o", [_case(f"o{i}", "passed", ["t"], usage=Usage()) for i in range(3)])
+    texts = " ".join(_Page(render_html(offline)).texts)
+    assert "No model call: the cases ran offline." in texts  # no chart of zeros
 
 
 def test_a_run_with_no_case_yet_or_no_verdict_still_reads() -> None:

@@ -59,7 +59,8 @@ def _percent(share: float) -> str:
 
 
 def _cost(cost: float) -> str:
-    return f"${cost:,.4f}" if cost < 1 else f"${cost:,.2f}"
+    """A cost in the currency of the dataset's ``prices`` (which cadre does not know)."""
+    return f"{cost:,.4f}" if cost < 1 else f"{cost:,.2f}"
 
 
 def _fact(name: str, value: str) -> str:
@@ -142,9 +143,14 @@ def _spread_figures(run: EvalRun) -> list[str]:
     ]
     if any(case.usage.cost for case in run.cases):
         costs = [case.usage.cost for case in run.cases]
-        chart = histogram("Cost per case", "cost per case (USD)", costs, _edge_cost)
+        chart = histogram(
+            "Cost per case", "cost per case (the prices' currency)", costs, _edge_cost
+        )
         return [*figures, _figure("Cost per case", chart)]
     tokens = [float(case.usage.input_tokens + case.usage.output_tokens) for case in run.cases]
+    if not any(tokens):
+        note = '<p class="empty">No model call: the cases ran offline.</p>'
+        return [*figures, _figure("Tokens per case", note)]
     chart = histogram("Tokens per case", "tokens per case (no cost recorded)", tokens, _edge_tokens)
     return [*figures, _figure("Tokens per case", chart)]
 
@@ -154,7 +160,7 @@ def _seconds(value: float) -> str:
 
 
 def _edge_cost(value: float) -> str:
-    return f"${value:g}"
+    return f"{value:g}"
 
 
 def _edge_tokens(value: float) -> str:
