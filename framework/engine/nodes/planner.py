@@ -38,6 +38,16 @@ def without_rejected(plan: Plan, state: TeamState) -> tuple[Plan, list[str]]:
     return plan.model_copy(update={"tasks": kept}), dropped
 
 
+def _rejected(state: TeamState) -> dict[str, Task]:
+    """The tasks a reviewer rejected, kept through a re-plan (never dispatched): the planner
+    and the report still see them and why, and the plan after this one drops them too."""
+    return {
+        task_id: task
+        for task_id, task in (state.get("tasks") or {}).items()
+        if task.status == "rejected"
+    }
+
+
 def planner_body(role: Planner) -> Any:
     """Return the body of the planner node for ``role``."""
 
@@ -51,7 +61,7 @@ def planner_body(role: Planner) -> Any:
             note += f" ({len(dropped)} dropped: rejected by a reviewer before)"
         update: dict[str, Any] = {
             "plan": plan,
-            "tasks": TaskReplacement(tasks={task.id: task for task in plan.tasks}),
+            "tasks": TaskReplacement(tasks={**_rejected(state), **{t.id: t for t in plan.tasks}}),
             "control_signal": signal,
             "messages": [AIMessage(note, name="planner")],
         }
