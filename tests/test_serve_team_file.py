@@ -15,6 +15,7 @@ from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
 from tests.served import serve
+from tests.test_console_seams import _console
 
 SUPPORT = """\
 name: support
@@ -84,6 +85,10 @@ def test_team_files_are_served_as_assistants_named_by_their_teams(
                 assert "may not name the model scripted:" in refused.json()["detail"]
             assert http.get(f"/threads/{unmade}").status_code == 404  # no thread made either
         assert client.runs.list(asked) == []
+        with _console(served) as console:  # the console names the team, never a server path
+            listed = console.get("/console", params={"team": "support", "status": "done"}).text
+        assert thread in listed and str(support.parent) not in listed
+        assert "file:" not in listed
 
     shown = CliRunner().invoke(app, ["show", thread, "--home", str(home)])
     assert shown.exit_code == 0, shown.output

@@ -37,6 +37,7 @@ __all__ = [
     "offer_team_files",
     "offered_team_files",
     "team_file_team",
+    "team_label",
 ]
 
 ENTRY_POINT_GROUP = TEAMS_GROUP
@@ -171,6 +172,21 @@ def offer_team_files(paths: Sequence[Path]) -> dict[str, str]:
     _OFFERED.clear()
     _OFFERED.update(offered)
     return dict(offered)
+
+
+def team_label(team: str) -> str:
+    """The name a team goes by where people see it: an installed team's name; a team file's,
+    the name this process offers it under, else the name the file declares; never its path
+    (a path on a server is not for its tenants)."""
+    if not team.startswith(TEAM_FILE_PREFIX):
+        return team
+    offered = next((name for name, known in _OFFERED.items() if known == team), None)
+    if offered is not None:
+        return offered
+    try:
+        return load_team_file(Path(team.removeprefix(TEAM_FILE_PREFIX))).spec.name
+    except ConfigError:
+        return "a team file"
 
 
 def offered_team_files() -> dict[str, str]:

@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 from framework.errors import AccessDenied, CadreError, ReviewError, ThreadBusyError
 from framework.review.api import thread_config
 from framework.runs.gate import Action, Caller, admit
+from framework.runs.teams import team_label
 from framework.server._http import LOCAL_CALLER, Server, blocking, foreign_origin, server_of
 from framework.server._requests import RunBody
 from framework.server._tables import ThreadRow
@@ -194,7 +195,7 @@ def _inbox_rows(server: Server, caller: Caller, status: str, team: str) -> list[
             continue
         if not running and row.status not in _RECORDED.get(status, (row.status,)):
             continue
-        found_team = team_of_thread(server, row)
+        found_team = _team_shown(server, row)
         if team and found_team != team:
             continue
         view = with_thread_app(
@@ -204,6 +205,15 @@ def _inbox_rows(server: Server, caller: Caller, status: str, team: str) -> list[
         if status in ("all", current):
             rows.append({"row": row, "status": current, "team": found_team, "view": view})
     return rows
+
+
+def _team_shown(server: Server, row: ThreadRow) -> str:
+    """The team a thread's row shows: its name, never a server path; none for a thread that
+    has no run yet and names no assistant (its row must not break the inbox)."""
+    try:
+        return team_label(team_of_thread(server, row))
+    except HTTPException:
+        return ""
 
 
 def _read(app: Any, *, thread_id: str, history: bool = False) -> Any:
