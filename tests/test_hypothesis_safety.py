@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from bench._answers import section_lines
 from bench._conflict_cases import score_conflict
 from framework.engine.builder import compile_team
 from framework.engine.runtime import NodeContext
+from framework.evals.answers import section_lines
 from framework.memory import Corpus, MiniLMEmbedder, ResearchMemory, SemanticStore, ingest_corpus
 from teams.hypothesis import HypothesisRoles, build_hypothesis_team, offline_roles
 from teams.hypothesis.evidence import run_evidence
