@@ -4,12 +4,8 @@ sealed and resumed after an interruption, reports, gates and comparisons."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-import re
-import signal
-import subprocess
-import sys
-import threading
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -18,10 +14,15 @@ import pytest
 from typer.testing import CliRunner
 
 from framework.cli.app import app
+from framework.database.home import DataHome
 from framework.evals.cases import Case
+from framework.evals.dataset import read_dataset
 from framework.evals.graders import Outcome, grade
 from framework.evals.report import junit_xml
 from framework.evals.results import CaseResult, EvalRun, Verdict
+from framework.evals.runner import EvalOptions, run_eval
+from framework.evals.store import EvalStore
+from framework.persistence.home_keys import home_cipher
 from tests import test_openai_provider as provider
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.openai_server import openai_server
@@ -190,48 +191,40 @@ def test_gates_fail_the_command_and_compare_puts_regressions_first(folder: Path)
     assert f"{now}  1/2 passed  live" in listed.stdout
 
 
+class _StoppedError(Exception):
+    """Stands for whatever stops an eval between two cases (Ctrl-C, a crash)."""
+
+
 def test_an_interrupted_eval_keeps_finished_cases_and_runs_only_the_rest(folder: Path) -> None:
-    """Ctrl-C (a real SIGINT to ``cadre eval``) while the second case waits on its provider:
-    the first case is kept, and the same command runs only the second."""
-    waiting, release = threading.Event(), threading.Event()
+    """The eval stops after its first case: that case is kept, and the same eval run again
+    goes on with the same run, running only the second case."""
+    home = DataHome(root=folder / "home").create()
+    store = EvalStore(home, home_cipher(home))
+    dataset = read_dataset(folder / "small.yaml")
 
-    def held(body: dict[str, Any]) -> dict[str, Any]:
-        if not release.is_set():
-            waiting.set()
-            release.wait(60)
-        return provider.respond(body)
+    def stop(case: Any, run: Any) -> None:
+        raise _StoppedError
 
-    with openai_server(held) as server:
-        (folder / "small.yaml").write_text(
-            DATASET.replace(
-                "    tags: [lookup, workers]\n",
-                # a held call gives up after 5 s: Ctrl-C waits for a model call in flight
-                f"    tags: [lookup, workers]\n"
-                f"    model: openai-compatible:m@{server.base_url}#idle_s=5,attempts=1\n",
-            )
+    with pytest.raises(_StoppedError):
+        asyncio.run(run_eval(dataset, home, store, EvalOptions(trace=False), on_case=stop))
+    [kept] = store.run_ids()
+    stopped = store.load(kept)
+    assert [case.case_id for case in stopped.cases] == ["ocb"] and not stopped.finished_at
+    started: list[int] = []
+    finished = asyncio.run(
+        run_eval(
+            dataset, home, store, EvalOptions(trace=False),
+            on_start=lambda run: started.append(len(run.cases)),
         )
-        cadre = Path(sys.executable).with_name("cadre")
-        command = [str(cadre), "eval", str(folder / "small.yaml"), "--home", str(folder / "home")]
-        process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        try:
-            assert waiting.wait(120), "the second case never called its provider"
-            process.send_signal(signal.SIGINT)
-            _, err = process.communicate(timeout=60)
-        finally:
-            release.set()
-            if process.poll() is None:
-                process.kill()
-        assert process.returncode == 130, err
-        assert re.search(r"1 of 2 cases kept in eval small-[\d-]+: run the same command again", err)
-        assert err.rstrip().endswith("interrupted")
-        again = _cli(*command[1:], "--json", str(folder / "run.json"))
-    assert "continuing eval small-" in again.stderr and "1/2 cases done" in again.stderr
-    ocb, retries = json.loads((folder / "run.json").read_text())["cases"]
-    assert ocb["status"] == "passed" and retries["usage"]["model_calls"] > 0
-    assert "[####################] 2/2 retries" in again.stderr  # only the second ran
-    assert "1/2 ocb" not in again.stderr
+    )  # fmt: skip
+    assert started == [1] and finished.run_id == kept  # the same run, one case done
+    assert [case.case_id for case in finished.cases] == ["ocb", "retries"]
+    assert finished.cases[0].thread_id == stopped.cases[0].thread_id  # not run again
+    assert finished.finished_at and store.run_ids() == [kept]
+    again = _cli("eval", str(folder / "small.yaml"), "--home", str(home.root), "--no-trace")
+    assert "continuing eval" not in again.stderr  # the last run finished: a new one
+    fresh = _cli("eval", str(folder / "small.yaml"), "--home", str(home.root), "--fresh")
+    assert fresh.exit_code == 0 and len(store.run_ids()) == 3
 
 
 NESTED = """\
