@@ -5,7 +5,6 @@ latency and cost."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 from opentelemetry.metrics import Meter
 from opentelemetry.trace import (
@@ -19,6 +18,7 @@ from opentelemetry.trace import (
     set_span_in_context,
 )
 
+from framework.runs.observe import GradedCase
 from telemetry.runs import RunIndex
 
 __all__ = ["EvalMetrics", "EvalSpans"]
@@ -66,19 +66,10 @@ class EvalSpans:
             attributes={RUN_ID: run_id, DATASET: dataset, "cadre.eval.cases": cases},
         )
 
-    def case(
-        self,
-        *,
-        case_id: str,
-        thread_id: str,
-        status: str,
-        score: float,
-        seconds: float,
-        tags: Sequence[str],
-    ) -> None:
+    def case(self, graded: GradedCase) -> None:
         """A span for a graded case, timed as it ran, linked to the last part of its run."""
         links = []
-        part = self.index.last(thread_id)
+        part = self.index.last(graded.thread_id)
         if part is not None:
             context = SpanContext(
                 trace_id=part.trace_id,
@@ -92,18 +83,18 @@ class EvalSpans:
             "cadre.eval.case",
             context=set_span_in_context(self.span),
             links=links,
-            start_time=end - int(seconds * 1e9),
+            start_time=end - int(graded.seconds * 1e9),
             attributes={
-                CASE: case_id,
-                THREAD: thread_id,
-                STATUS: status,
-                SCORE: score,
-                "cadre.eval.tags": list(tags),
+                CASE: graded.case_id,
+                THREAD: graded.thread_id,
+                STATUS: graded.status,
+                SCORE: graded.score,
+                "cadre.eval.tags": list(graded.tags),
             },
         )
         span.end(end_time=end)
-        self.metrics.cases.add(1, {DATASET: self.dataset, STATUS: status})
-        self.metrics.score.record(score, {DATASET: self.dataset})
+        self.metrics.cases.add(1, {DATASET: self.dataset, STATUS: graded.status})
+        self.metrics.score.record(graded.score, {DATASET: self.dataset})
 
     def close(self, error: BaseException | None = None) -> None:
         """End the eval's span (marked failed when it was interrupted or failed)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +29,8 @@ from framework.evals.results import CaseResult, EvalRun, Verdict
 from framework.evals.store import EvalStore
 from framework.evals.tree import branch_texts, read_tree
 from framework.memory.corpus import ProgressCallback
-from framework.runs.observe import EvalPart, ObserverOptions, load_observer
+from framework.models.cassette import Cassette, use_cassette
+from framework.runs.observe import EvalPart, GradedCase, ObserverOptions, load_observer
 from framework.runs.runner import RunResult, StreamOptions, arun_team, new_thread_id
 from framework.runs.spec import RunSpec
 
@@ -149,12 +150,14 @@ async def run_eval(
                 store.save(run)
             if observed is not None:
                 observed.case(
-                    case_id=result.case_id,
-                    thread_id=result.thread_id,
-                    status=result.status,
-                    score=result.score,
-                    seconds=result.usage.seconds,
-                    tags=result.tags,
+                    GradedCase(
+                        case_id=result.case_id,
+                        thread_id=result.thread_id,
+                        status=result.status,
+                        score=result.score,
+                        seconds=result.usage.seconds,
+                        tags=tuple(result.tags),
+                    )
                 )
             if on_case is not None:
                 on_case(result, run)
@@ -270,7 +273,7 @@ class _CaseRunner:
             }
         )
 
-    def _settle(self, case: Case, cassette: Any) -> None:
+    def _settle(self, case: Case, cassette: Cassette | None) -> None:
         """Keep a recording, even of a case that failed (its replay fails the same way);
         fail a replayed case on its first mismatch, with what changed (a worker turns the
         error into a failed task; the error itself does not say what changed)."""
@@ -290,19 +293,17 @@ class _CaseRunner:
             raise ConfigError(f"{self.dataset.at(case.id)}: {JUDGE_MODEL_MISSING}")
         return [await judge_answer(case.question, answer, case.judge.rubric, model)]
 
-    def _cassette(self, case: Case) -> AbstractContextManager[Any]:
-        """The case's cassette made current (nothing in ``live`` mode)."""
+    def _cassette(self, case: Case) -> AbstractContextManager[Cassette | None]:
+        """The case's cassette made current (none in ``live`` mode)."""
         if self.options.mode == "live":
-            return nullcontext()
-        from framework.models.cassette import Cassette, use_cassette  # noqa: PLC0415
-
+            return use_cassette(None)
         label = f"case {case.id} of {self.dataset.path.name}"
         if self.options.mode == "record":
-            return _Using(Cassette("record", label), use_cassette)
+            return use_cassette(Cassette("record", label))
         data = self.store.load_cassette(self.dataset.name, case.id)
         if data is None:
             raise ConfigError(f"{self.dataset.at(case.id)}: {label} has no recording to replay")
-        return _Using(Cassette.from_bytes(data, "replay", label), use_cassette)
+        return use_cassette(Cassette.from_bytes(data, "replay", label))
 
     async def _answered(
         self, launched: Any, case: Case, thread_id: str, recorder: CaseRecorder, spec: RunSpec
@@ -347,18 +348,3 @@ class _CaseRunner:
         if (failure := result.failure()) is not None:
             raise failure
         return result
-
-
-class _Using:
-    """``use_cassette(cassette)`` entered; ``as`` gives the cassette."""
-
-    def __init__(self, cassette: Any, use: Callable[[Any], AbstractContextManager[Any]]) -> None:
-        self.cassette = cassette
-        self.inner = use(cassette)
-
-    def __enter__(self) -> Any:
-        self.inner.__enter__()
-        return self.cassette
-
-    def __exit__(self, *exc: Any) -> None:
-        self.inner.__exit__(*exc)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = [
     "OBSERVER_ENTRY_POINTS",
     "EvalPart",
+    "GradedCase",
     "ObserverFactory",
     "ObserverOptions",
     "RunObserver",
@@ -37,37 +38,31 @@ class RunPart(Protocol):
         ...
 
 
+@dataclass(frozen=True, kw_only=True)
+class GradedCase:
+    """A case of an eval, graded: its thread (whose run spans its span links to) and grade."""
+
+    case_id: str
+    thread_id: str
+    status: str
+    score: float
+    seconds: float
+    tags: tuple[str, ...] = ()
+
+
 @runtime_checkable
 class EvalPart(Protocol):
     """One eval run as the observer sees it: told of every case once it is graded."""
 
-    def case(
-        self,
-        *,
-        case_id: str,
-        thread_id: str,
-        status: str,
-        score: float,
-        seconds: float,
-        tags: Sequence[str],
-    ) -> None:
-        """A case finished: its thread (whose run spans its span links to) and its grade."""
+    def case(self, graded: GradedCase) -> None:
+        """A case finished."""
         ...
 
 
 class _Unobserved:
     """The eval part of an observer that observes no eval."""
 
-    def case(
-        self,
-        *,
-        case_id: str,
-        thread_id: str,
-        status: str,
-        score: float,
-        seconds: float,
-        tags: Sequence[str],
-    ) -> None:
+    def case(self, graded: GradedCase) -> None:
         """Nothing to record."""
 
 
