@@ -21,7 +21,9 @@ exits 0; a refusal, exit 2, fails the run at once) and checks:
 - no process executes a task twice;
 - with ``--max-save-lag S``: no result that finished more than S seconds before the kill was
   still unsaved (off by default: LangGraph's sync runner saves a fan-out's writes late, see
-  ``docs/benchmarks/crash.md``).
+  ``docs/benchmarks/crash.md``);
+- with ``--signal TERM`` (or ``INT``) instead of SIGKILL, a graceful stop: ``cadre run`` exits
+  143 and every task it ran was saved, so the resume runs none of them again.
 
 Each side-effect line carries the time its task finished, so every run reports how long the
 oldest finished-but-unsaved result had waited when the kill came (``unsaved for``).
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -98,6 +101,8 @@ DRAWS = 3
 """How many times a run's kill moment is drawn when the kill came after the run finished."""
 REFUSED = 2
 """The exit status of a ``cadre`` command refusing its input (here: a thread it will not resume)."""
+STOPPED = 143
+"""The exit status of a ``cadre run`` a signal stopped gracefully."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -115,6 +120,9 @@ class CrashSettings:
     """How many times to try ``cadre resume`` before the run fails."""
     max_save_lag: float | None = None
     """Fail a run where a result that finished this long before the kill was not saved."""
+    stop_signal: signal.Signals = signal.SIGKILL
+    """The signal that stops ``cadre run``: SIGKILL (a crash), or SIGTERM / SIGINT (a graceful
+    stop, which must exit 143 with every task that ran saved)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -300,6 +308,11 @@ class CrashLab:
         )
         self.cadre = [str(Path(sys.executable).with_name("cadre"))]
 
+    @property
+    def graceful(self) -> bool:
+        """Whether the stop is a signal ``cadre run`` handles (it drains, saving every task)."""
+        return self.settings.stop_signal != signal.SIGKILL
+
     def _run_args(self, thread: str) -> list[str]:
         return [
             *self.cadre,
@@ -388,9 +401,15 @@ class CrashLab:
                 report.missed = f"`cadre run` ended (exit {process.returncode}) before the kill"
                 return False
             report.kill_time = time.time()
-            process.kill()  # SIGKILL, as kill -9
+            process.send_signal(self.settings.stop_signal)
             process.wait(timeout=30)
             report.killed_pid = process.pid
+            if self.graceful and process.returncode != STOPPED:
+                report.problems.append(
+                    f"`cadre run` exited {process.returncode} after "
+                    f"{self.settings.stop_signal.name}, not {STOPPED}: "
+                    f"{_tail(log.with_suffix('.err'))}"
+                )
         if read_final(self.home, report.thread).answer:
             report.missed = "the run had answered before the kill (its process was exiting)"
             return False
@@ -445,6 +464,12 @@ def _check(
     expected = task_ids(settings.tasks)
     report.problems.extend(_check_state(final, expected))
     report.problems.extend(_check_effects(report, effects, expected))
+    if settings.stop_signal != signal.SIGKILL:  # a graceful stop saves every task that ran
+        saved = report.saved.task_ids if report.saved is not None else frozenset()
+        lost = sorted({e.task_id for e in effects if e.pid == report.killed_pid} - saved)
+        if lost:
+            problems = f"ran before {settings.stop_signal.name} and not saved: {lost}"
+            report.problems.append(problems)
     report.problems.extend(_check_lag(report, effects, settings.max_save_lag))
 
 
@@ -566,6 +591,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=float,
         help="fail a run where a result finished this many seconds before the kill was unsaved",
     )
+    parser.add_argument(
+        "--signal",
+        choices=("KILL", "TERM", "INT"),
+        default="KILL",
+        help="how to stop `cadre run`: KILL (a crash) or TERM / INT (a graceful stop)",
+    )
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (logs)")
     args = parser.parse_args(argv)
     settings = CrashSettings(
@@ -573,10 +604,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_parallel=args.max_parallel,
         resumes=args.resumes,
         max_save_lag=args.max_save_lag,
+        stop_signal=signal.Signals[f"SIG{args.signal}"],
     )
     print(
         f"crash test: {args.runs} runs, {settings.tasks} tasks, --max-parallel "
-        f"{settings.max_parallel}, kill after 1-{max(1, settings.tasks - 1)} side effects "
+        f"{settings.max_parallel}, SIG{args.signal} after 1-{max(1, settings.tasks - 1)} side "
+        "effects "
         f"+ 0-{EXTRA_DELAY_S * 1000:.0f} ms",
         flush=True,
     )

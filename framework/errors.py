@@ -28,12 +28,14 @@ __all__ = [
     "InvalidUpdate",
     "ModelError",
     "NotTextError",
+    "OutageError",
     "PlaintextBlobError",
     "PolicyDenied",
     "PolicyFailure",
     "RemoteAgentError",
     "ReviewError",
     "RunError",
+    "RunStopped",
     "StorageFullError",
     "TamperError",
     "TaskRefused",
@@ -102,6 +104,12 @@ class OutageError(RunError):
     rate-limit spell): the run stops where it is, keeping what finished, and ``cadre resume``
     runs what failed again. Not a task's failure: a worker raises it rather than failing its
     task."""
+
+
+class RunStopped(OutageError):  # noqa: N818 - names what happened to the run
+    """The process is stopping (SIGTERM, Ctrl-C): the run stopped at a node boundary once the
+    nodes going on had finished (or its drain deadline passed), every finished task saved; a
+    resume (or the server's next start) goes on from there without running them again."""
 
 
 class ModelError(RunError):

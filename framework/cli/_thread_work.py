@@ -30,6 +30,7 @@ from framework.cli._targets import (
 )
 from framework.cli.common import announce_thread, reviewer_name
 from framework.cli.progress import ProgressPrinter
+from framework.cli.stopping import stoppable
 from framework.database.home import resolve_home
 from framework.errors import ReviewError
 from framework.review import (
@@ -104,16 +105,17 @@ def _decide(
             )
         # with nothing pending, _decide() refuses: the thread is finished, or waits for no review
         decisions = choose(requests, name) if requests else []
-        result = asyncio.run(
-            adecide(
-                launched.app,
-                thread_id,
-                decisions,
-                on_event=ProgressPrinter(Console(stderr=True)),
-                observer=launched.observer,
-                metadata=info.metadata() if policy is not None else None,
+        with stoppable():
+            result = asyncio.run(
+                adecide(
+                    launched.app,
+                    thread_id,
+                    decisions,
+                    on_event=ProgressPrinter(Console(stderr=True)),
+                    observer=launched.observer,
+                    metadata=info.metadata() if policy is not None else None,
+                )
             )
-        )
         typer.echo("\n".join(describe(decision, requests) for decision in decisions))
         after = pending(launched.app, thread_id)
     report_outcome(result, after, home, announce=True)
@@ -158,16 +160,17 @@ def _checkpoint_namespace(app: Any, thread: str, checkpoint_id: str) -> str:
 def _run_on(launched: Launched, thread: str, metadata: dict[str, str] | None = None) -> RunResult:
     """Run ``thread`` on from its last checkpoint, async (each result saved as its task ends),
     printing progress on stderr."""
-    return asyncio.run(
-        arun_team(
-            launched.app,
-            None,
-            thread,
-            on_event=ProgressPrinter(Console(stderr=True)),
-            observer=launched.observer,
-            metadata=metadata,
+    with stoppable():
+        return asyncio.run(
+            arun_team(
+                launched.app,
+                None,
+                thread,
+                on_event=ProgressPrinter(Console(stderr=True)),
+                observer=launched.observer,
+                metadata=metadata,
+            )
         )
-    )
 
 
 def approve_requests(

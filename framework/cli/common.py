@@ -24,6 +24,7 @@ from framework.errors import (
     InvalidUpdate,
     OutageError,
     ReviewError,
+    RunStopped,
     StorageFullError,
     ThreadBusyError,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_REFUSED",
+    "EXIT_STOPPED",
     "REVIEWER_VARIABLE",
     "DatabaseOption",
     "HomeOption",
@@ -59,6 +61,9 @@ EXIT_REFUSED = 2
 thread or request, an invalid edit, a thread busy in another process."""
 EXIT_INTERRUPTED = 130
 """Interrupted (Ctrl-C); a run goes on from its last checkpoint with ``cadre resume``."""
+EXIT_STOPPED = 143
+"""A run stopped by SIGTERM or Ctrl-C after the tasks going on finished, each saved
+(:class:`~framework.errors.RunStopped`); ``cadre resume`` goes on without running them again."""
 
 DEBUG_VARIABLE = "CADRE_DEBUG"
 """Set to 1 (or pass ``--debug``) for full tracebacks instead of one-line errors."""
@@ -87,12 +92,16 @@ ReviewerOption = Annotated[
 def exit_code(error: CadreError) -> int:
     """The exit code of a command that stopped on ``error`` (see docs/cli.md)."""
     refused = ConfigError | CorpusError | ReviewError | InvalidUpdate | ThreadBusyError
+    if isinstance(error, RunStopped):
+        return EXIT_STOPPED
     return EXIT_REFUSED if isinstance(error, refused) else EXIT_FAILED
 
 
 def fail(error: CadreError) -> NoReturn:
-    """One line on stderr, and the exit code of :func:`exit_code`."""
-    typer.echo(f"error: {' '.join(_told(error).split())}", err=True)
+    """One line on stderr (``stopped:`` for a run a signal stopped, else ``error:``), and the
+    exit code of :func:`exit_code`."""
+    label = "stopped" if isinstance(error, RunStopped) else "error"
+    typer.echo(f"{label}: {' '.join(_told(error).split())}", err=True)
     raise typer.Exit(exit_code(error))
 
 

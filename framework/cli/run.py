@@ -101,6 +101,7 @@ def run(
 
     from framework.cli._render import report_outcome
     from framework.cli.progress import AnswerPrinter, ProgressPrinter
+    from framework.cli.stopping import stoppable
     from framework.engine.state import to_jsonable
     from framework.models.specs import anchored_spec
     from framework.review import pending
@@ -145,19 +146,20 @@ def run(
             announce_thread(thread_id, home)
             err.print(f"[dim]thread {thread_id}, team {team}[/]")
             answer = AnswerPrinter() if stream and not as_json else None
-            result = asyncio.run(  # async: each task's results are saved as it finishes
-                arun_team(
-                    launched.app,
-                    {"question": question},
-                    thread_id,
-                    on_event=ProgressPrinter(err),
-                    observer=launched.observer,
-                    metadata=spec.recorded(launched.prompts.used()).metadata(),
-                    options=StreamOptions(modes=("messages",), on_chunk=answer)
-                    if answer is not None
-                    else StreamOptions(),
+            with stoppable():  # async: each task's results are saved as it finishes
+                result = asyncio.run(
+                    arun_team(
+                        launched.app,
+                        {"question": question},
+                        thread_id,
+                        on_event=ProgressPrinter(err),
+                        observer=launched.observer,
+                        metadata=spec.recorded(launched.prompts.used()).metadata(),
+                        options=StreamOptions(modes=("messages",), on_chunk=answer)
+                        if answer is not None
+                        else StreamOptions(),
+                    )
                 )
-            )
             # a team file's review points and a policy's ask pause too, not only --review
             requests = pending(launched.app, thread_id)
             if not requests and (failure := result.failure()) is not None:

@@ -17,6 +17,8 @@ from framework.errors import ConfigError
 __all__ = ["serve"]
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
+DRAIN_S = 8.0
+"""The default drain: under the 10 s a container runtime waits after SIGTERM before SIGKILL."""
 
 
 @one_line
@@ -34,6 +36,13 @@ def serve(
         Path | None, typer.Option(help="A folder to index into the store before serving.")
     ] = None,
     workers: Annotated[int, typer.Option(help="How many runs execute at once.")] = 8,
+    drain: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a stopping server (SIGTERM, Ctrl-C) gives the tasks going on to "
+            "finish before its runs stop (keep it under your process manager's stop timeout)."
+        ),
+    ] = DRAIN_S,
     policy: PolicyOption = None,
     queue: Annotated[
         bool,
@@ -61,10 +70,9 @@ def serve(
 ) -> None:
     """Serve the installed teams (and --team-config files) as assistants to LangGraph clients
     (``langgraph-sdk``)."""
-    import uvicorn
-
     from framework.runs.teams import offer_team_files
     from framework.server.app import ServerOptions, build_app
+    from framework.server.stopping import serve_until_stopped
     from framework.server.tokens import TokenStore
 
     use_database(database)
@@ -76,6 +84,8 @@ def serve(
         )
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
+    if drain < 0:
+        raise ConfigError(f"--drain must be at least 0 seconds, got {drain}")
     policy_text = read_policy(policy) if policy is not None else None
     offer_team_files(team_config or ())  # each file checked whole before the home is made
     data_home = resolve_home(home).create()
@@ -114,13 +124,13 @@ def serve(
     )
     mode = ", runs on the fleet's queue" if queue else ""
     typer.echo(f"cadre serving {data_home.describe()} on http://{host}:{port}{mode}", err=True)
-    uvicorn.run(
+    serve_until_stopped(
         build_app(options),
+        drain_s=drain,
         host=host,
         port=port,
         log_level="warning",
         timeout_keep_alive=5,  # an idle connection is closed after 5 s
-        timeout_graceful_shutdown=15,  # open streams are cut 15 s after SIGTERM
         h11_max_incomplete_event_size=16_384,  # request lines and headers: 16 KiB at most
     )
 

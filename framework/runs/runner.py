@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import AsyncGenerator, Callable, Generator, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, aclosing, closing, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -233,8 +233,10 @@ def run_team(
     config = _config(thread_id, max_concurrency, metadata, options)
     collector = _Collector(on_event, options.on_chunk)
     with hold_thread(app, thread_id), _observed(observer, app, thread_id, inputs) as part:
-        for chunk in app.stream(inputs, config, **_stream_arguments(options)):
-            collector.take(chunk)
+        stream = app.stream(inputs, config, **_stream_arguments(options))
+        with closing(cast(Generator[Any, None, None], stream)) as chunks:
+            for chunk in chunks:  # closed at once when a chunk's receiver raises: see _achunks
+                collector.take(chunk)
         if app.checkpointer is not None:
             collector.settle(app.get_state(_latest(config)), part)
     return collector.result(thread_id)
@@ -261,8 +263,9 @@ async def arun_team(
     config = _config(thread_id, max_concurrency, metadata, options)
     collector = _Collector(on_event, options.on_chunk)
     with hold_thread(app, thread_id), _observed(observer, app, thread_id, inputs) as part:
-        async for chunk in _achunks(app, inputs, config, options):
-            collector.take(chunk)
+        async with aclosing(_achunks(app, inputs, config, options)) as chunks:
+            async for chunk in chunks:
+                collector.take(chunk)
         if app.checkpointer is not None:
             collector.settle(await app.aget_state(_latest(config)), part)
     return collector.result(thread_id)
@@ -273,18 +276,27 @@ async def _achunks(
     inputs: Mapping[str, Any] | Command[Any] | None,
     config: RunnableConfig,
     options: StreamOptions,
-) -> AsyncIterator[Any]:
+) -> AsyncGenerator[Any, None]:
     """The run's chunks; with ``options.on_graph_event``, read from ``astream_events`` (the
-    root run's ``on_chain_stream`` events carry them) and every other event handed to it."""
+    root run's ``on_chain_stream`` events carry them) and every other event handed to it.
+
+    Each stream is closed (awaited) as soon as the run stops early (a receiver raised): left to
+    the garbage collector, LangGraph's loop would be closed after ``asyncio.run`` cancels every
+    task, the writes of the tasks that had finished among them, which a resume would run again.
+    """
     arguments = _stream_arguments(options)
     if options.on_graph_event is None:
-        async for chunk in app.astream(inputs, config, **arguments):
-            yield chunk
+        stream = app.astream(inputs, config, **arguments)
+        async with aclosing(cast(AsyncGenerator[Any, None], stream)) as chunks:
+            async for chunk in chunks:
+                yield chunk
         return
     root = None
-    async for event in app.astream_events(inputs, config, version="v2", **arguments):
-        root = root or event["run_id"]  # the first event is the root run's start
-        if event["event"] == "on_chain_stream" and event["run_id"] == root:
-            yield event["data"]["chunk"]
-        else:
-            options.on_graph_event(event)
+    events = app.astream_events(inputs, config, version="v2", **arguments)
+    async with aclosing(cast(AsyncGenerator[Any, None], events)):
+        async for event in events:
+            root = root or event["run_id"]  # the first event is the root run's start
+            if event["event"] == "on_chain_stream" and event["run_id"] == root:
+                yield event["data"]["chunk"]
+            else:
+                options.on_graph_event(event)

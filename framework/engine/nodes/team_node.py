@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 
+from framework.engine.draining import DRAIN
 from framework.engine.middleware import Middleware, NodeCall, arun_chain, run_chain
 from framework.engine.runtime import NodeContext
 
@@ -38,10 +39,11 @@ class SlotLimiter(Protocol):
 class TeamNode(Runnable[Any, Any]):
     """A node of a team: ``body(input, context) -> update``, wrapped by the middleware chain.
 
-    A slot limiter (a concurrency cap, with the key of the execution) admits the execution
-    before the middleware runs, so what middleware measures is execution, not time spent queueing. A
-    ``refusal(input, reason)`` gives the update that stands for the node when a policy refuses
-    it (a worker's failed task); without one, a refusal stops the run. ``role`` is the role
+    A slot limiter (a concurrency cap, with the key of the execution), then the process's drain
+    (:mod:`framework.engine.draining`), admit the execution before the middleware runs, so what
+    middleware measures is execution, not time spent queueing. A ``refusal(input, reason)``
+    gives the update that stands for the node when a policy refuses it (a worker's failed
+    task); without one, a refusal stops the run. ``role`` is the role
     object the body runs (a worker node's worker), kept so that a team's graph can be described
     without running it (``cadre tools list``); the node itself never reads it.
     """
@@ -72,18 +74,20 @@ class TeamNode(Runnable[Any, Any]):
         """Run the node in a sync graph, after its slot limiter (if any) admits it."""
         config = config or {}
         if self.slots is None:
-            return self._invoke(input, config)
+            with DRAIN.admitted():
+                return self._invoke(input, config)
         limiter, key = self.slots
-        with limiter.slot(key(input)):
+        with limiter.slot(key(input)), DRAIN.admitted():
             return self._invoke(input, config)
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Run the node in an async graph, after its slot limiter (if any) admits it."""
         config = config or {}
         if self.slots is None:
-            return await self._ainvoke(input, config)
+            async with DRAIN.aadmitted():
+                return await self._ainvoke(input, config)
         limiter, key = self.slots
-        async with limiter.aslot(key(input)):
+        async with limiter.aslot(key(input)), DRAIN.aadmitted():
             return await self._ainvoke(input, config)
 
     def _invoke(self, input: Any, config: RunnableConfig) -> Any:

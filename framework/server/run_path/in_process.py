@@ -10,12 +10,13 @@ import logging
 import threading
 import time
 
+from framework.engine.draining import DRAIN
 from framework.errors import CadreError, brief
 from framework.server._tables import RunRow, ServerTables
 from framework.server.run_path.dispatch import RunDispatch
 from framework.server.run_path.outage import until_written
 from framework.server.run_path.run_log import EndedLogs, RunLog
-from framework.server.run_path.segments import Job, Segments
+from framework.server.run_path.segments import STOPPED, Job, Segments
 
 __all__ = ["Runs"]
 
@@ -96,9 +97,9 @@ class Runs(RunDispatch):
             self._slots = self._slots or asyncio.Semaphore(self.workers)
             async with lock, self._slots:
                 await self._record(row, "running", "busy")
-                status, thread_status = await self._on_thread(job, log)
-                if not self._closing:  # a stopping server leaves it running: resumed at start
-                    await self._record(row, status, thread_status)
+                outcome = await self._on_thread(job, log)
+                if outcome != STOPPED and not self._closing:  # left running: resumed at start
+                    await self._record(row, *outcome)
         finally:
             queued = self._queued.get(row.thread_id) or []
             if row.run_id in queued:
@@ -166,11 +167,17 @@ class Runs(RunDispatch):
     def close(self) -> None:
         """Stop: runs going on stop at their next step (waited for up to
         :data:`STOP_TIMEOUT_S`) and stay recorded as running, so the next start resumes them
-        from their checkpoints."""
+        from their checkpoints. While the process drains (a signal), their tasks going on first
+        get until the drain's deadline to finish, each one saved."""
         self._closing = True
+        self._join(DRAIN.seconds_left())
         for flag in self._cancelled.values():
             flag.set()
-        deadline = time.monotonic() + STOP_TIMEOUT_S
+        self._join(STOP_TIMEOUT_S)
+
+    def _join(self, seconds: float) -> None:
+        """Wait up to ``seconds`` for the runs' threads to end."""
+        deadline = time.monotonic() + seconds
         for thread in list(self._threads):
             thread.join(max(0.0, deadline - time.monotonic()))
 

@@ -16,7 +16,7 @@ from langgraph.types import Command
 
 from framework.database import database_gone
 from framework.database.home import DataHome
-from framework.errors import CadreError, ReviewError, brief
+from framework.errors import CadreError, ReviewError, RunStopped, brief
 from framework.persistence.saver import CadreSaver
 from framework.review.api import requests_in, thread_config
 from framework.runs.gate import Caller, acting_spec, caller_model, checked_update
@@ -32,9 +32,13 @@ from framework.server.run_path.apps import TeamApps
 from framework.server.run_path.outage import SEGMENT_ATTEMPTS, until_written, wait_for
 from framework.server.run_path.stream_modes import ApiEvents, graph_modes
 
-__all__ = ["EventSink", "Job", "Segments"]
+__all__ = ["STOPPED", "EventSink", "Job", "Segments"]
 
 logger = logging.getLogger("cadre.server")
+
+STOPPED = ("running", "busy")
+"""The outcome of a segment its process stopped (:class:`RunStopped`): the run is still
+running, to be resumed from its checkpoints by the next start (or a peer worker)."""
 
 SPECS_KEPT = 4096
 """How many threads' run specs a server keeps read (each is read again from its checkpoints)."""
@@ -287,6 +291,9 @@ class Segments:
         except _Cancelled:
             sink.add("error", {"error": "Cancelled", "message": f"run {row.run_id} was cancelled"})
             return "interrupted", "idle"
+        except RunStopped as stopped:
+            sink.add("error", {"error": "ServerStopping", "message": brief(stopped)})
+            return STOPPED
         except Exception as error:
             if database_gone(error):
                 raise

@@ -1,0 +1,42 @@
+"""How ``cadre serve`` stops: its first SIGTERM (or Ctrl-C) stops taking requests and drains
+the process's runs (:mod:`framework.engine.draining`): the tasks going on finish, each saved, and
+every run stops at its next node with a ``ServerStopping`` event on its stream; the next start
+resumes them from their checkpoints, running no finished task again."""
+
+from __future__ import annotations
+
+from types import FrameType
+from typing import Any
+
+import uvicorn
+
+from framework.engine.draining import DRAIN
+
+__all__ = ["STOPPING", "serve_until_stopped"]
+
+STOPPING = (
+    "the server is stopping: its runs stopped once the tasks going on had finished, each one "
+    "saved; they go on from there when the server starts again"
+)
+_CLOSE_GRACE_S = 5.0
+"""How long open streams get, after the drain's deadline, to send their last event."""
+
+
+class _DrainingServer(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config, drain_s: float) -> None:
+        super().__init__(config)
+        self.drain_s = drain_s
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """Drain the runs, then let uvicorn stop (a second Ctrl-C still quits at once)."""
+        DRAIN.start(self.drain_s, STOPPING)
+        super().handle_exit(sig, frame)
+
+
+def serve_until_stopped(app: Any, *, drain_s: float, **options: Any) -> None:
+    """Serve ``app`` with uvicorn (``options`` are ``uvicorn.Config``'s) until a signal; the
+    runs going on then get ``drain_s`` seconds to finish their tasks."""
+    config = uvicorn.Config(
+        app, timeout_graceful_shutdown=round(drain_s + _CLOSE_GRACE_S), **options
+    )
+    _DrainingServer(config, drain_s).run()
