@@ -402,6 +402,7 @@ class CrashLab:
                 return False
             report.kill_time = time.time()
             process.send_signal(self.settings.stop_signal)
+            self._signalled(report)
             process.wait(timeout=30)
             report.killed_pid = process.pid
             if self.graceful and process.returncode != STOPPED:
@@ -416,6 +417,10 @@ class CrashLab:
         first = min((effect.at for effect in read_effects(effects)), default=report.kill_time)
         report.kill_after = report.kill_time - first
         return True
+
+    def _signalled(self, report: CrashReport) -> None:
+        """Right after the stop signal was sent to the run of ``report`` (a lab whose workers
+        wait on a condition releases them here)."""
 
     def _resume(self, report: CrashReport, env: Mapping[str, str]) -> bool:
         """``cadre resume`` in new processes until one exits 0 (False: none did); a refusal

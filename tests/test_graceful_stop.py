@@ -1,0 +1,259 @@
+"""A graceful stop (SIGTERM, Ctrl-C) keeps finished work: the tasks going on finish and are
+saved, no new one starts, and a resume (or the server's next start) runs none of them again.
+
+In process: :class:`framework.engine.draining.Drain` itself and a team's fan-out stopped by it
+(sync and async). With real signals: ``cadre run`` (the crash lab of ``bench/crash.py`` with
+SIGTERM or SIGINT instead of SIGKILL) and ``cadre serve`` (SQLite and PostgreSQL), each stopped
+during a fan-out whose workers are held by a condition, not timed by sleeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from bench.crash import CrashLab, CrashReport, CrashSettings
+from bench.crash_team import EFFECTS_VARIABLE, read_effects, write_crash_team
+from framework.engine.builder import TeamSettings, build_team, compile_team
+from framework.engine.draining import DRAIN, Drain
+from framework.engine.records import Task
+from framework.errors import RunStopped
+from tests.conftest import (
+    HOLD_AFTER_VARIABLE,
+    RELEASE_VARIABLE,
+    held_run_args,
+    write_held_team,
+)
+from tests.roles import CountingPlanner, ProgrammableWorker, make_roles
+from tests.served import Served, start
+
+TASKS = 8
+WAIT_S = 120.0
+
+
+def _until(condition: Any, what: str) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+# -- the drain itself --------------------------------------------------------------------------
+
+
+def test_a_node_asking_to_start_waits_for_the_nodes_going_on_then_is_refused() -> None:
+    drain = Drain()
+    release = threading.Event()
+    refused: list[BaseException] = []
+
+    def going_on() -> None:
+        with drain.admitted():
+            release.wait(WAIT_S)
+
+    def asking() -> None:
+        try:
+            with drain.admitted():
+                pytest.fail("a node started while the process drained")
+        except RunStopped as error:
+            refused.append(error)
+
+    first = threading.Thread(target=going_on)
+    first.start()
+    _until(lambda: drain.going_on == 1, "the first node")
+    drain.start(WAIT_S, "stopping for the test")
+    second = threading.Thread(target=asking)
+    second.start()
+    second.join(0.2)
+    assert second.is_alive() and not refused  # it waits: refusing now would cancel the first
+    release.set()
+    first.join(WAIT_S)
+    second.join(WAIT_S)
+    assert [str(error) for error in refused] == ["stopping for the test"]
+    assert drain.going_on == 0
+
+
+def test_a_node_running_a_nested_team_is_not_waited_for_as_work_of_its_own() -> None:
+    drain = Drain()
+    with drain.admitted():  # a worker whose role runs a nested team
+        assert drain.going_on == 1
+        drain.start(WAIT_S, "stopping")
+        with pytest.raises(RunStopped), drain.admitted():  # the inner team's next node
+            pytest.fail("a nested node started while the process drained")
+        assert drain.going_on == 1  # its inner team refused: the worker is a leaf again
+    assert drain.going_on == 0
+
+
+def test_past_its_deadline_a_drain_refuses_though_a_node_is_still_going_on() -> None:
+    drain = Drain()
+
+    async def scenario() -> None:
+        release = asyncio.Event()
+
+        async def hung() -> None:
+            async with drain.aadmitted():
+                await release.wait()
+
+        going = asyncio.create_task(hung())
+        while drain.going_on == 0:
+            await asyncio.sleep(0.01)
+        drain.start(0.05, "stopping")
+        started = time.monotonic()
+        with pytest.raises(RunStopped):
+            async with drain.aadmitted():
+                pytest.fail("a node started while the process drained")
+        assert time.monotonic() - started >= 0.04
+        release.set()
+        await going
+
+    asyncio.run(scenario())
+
+
+# -- a team's fan-out, in process --------------------------------------------------------------
+
+
+@pytest.fixture
+def drain() -> Any:
+    """The process's drain, admitting again after the test."""
+    try:
+        yield DRAIN
+    finally:
+        DRAIN.reopen()
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_drained_fan_out_keeps_the_tasks_going_on_and_resumes_the_rest(
+    mode: str, drain: Drain
+) -> None:
+    def stop_once_two_are_in(worker: ProgrammableWorker, task: Task) -> bool:
+        if worker.active == 2 and not drain.started:
+            drain.start(WAIT_S, "stopped for the test")
+        return drain.started
+
+    worker = ProgrammableWorker(until=stop_once_two_are_in)
+    roles = make_roles(CountingPlanner(n=5), worker)
+    graph = compile_team(
+        build_team(roles, TeamSettings(max_parallel=2)), checkpointer=InMemorySaver()
+    )
+    config: Any = {"configurable": {"thread_id": f"drained-{mode}"}}
+    inputs = {"question": "what?"}
+    with pytest.raises(RunStopped, match="stopped for the test"):
+        if mode == "sync":
+            graph.invoke(inputs, config)
+        else:
+            asyncio.run(graph.ainvoke(inputs, config))
+    assert len(worker.calls) == 2 and not worker.gave_up  # the two going on, nothing more
+    stopped = graph.get_state(config)
+    assert stopped.next == ("worker",) * 3 and "final_answer" not in stopped.values
+    drain.reopen()
+    worker.until = None
+    done = graph.invoke(None, config) if mode == "sync" else asyncio.run(graph.ainvoke(None, config))
+    assert Counter(worker.calls) == Counter({f"t{i}": 1 for i in range(5)})
+    assert {result.status for result in done["worker_results"].values()} == {"ok"}
+    assert done["final_answer"]
+
+
+# -- cadre run, with real signals --------------------------------------------------------------
+
+
+class StoppedLab(CrashLab):
+    """Crash runs of the held team stopped by a signal: the workers going on are held until the
+    signal is sent, then released, so the stop always meets tasks going on."""
+
+    def __init__(self, root: Path, settings: CrashSettings) -> None:
+        super().__init__(root, settings)
+        write_held_team(self.env)
+
+    def crash(self, run: int, *, after_effects: int = 1, **options: Any) -> CrashReport:
+        release = self.root / f"release-{run}"
+        self.env.update({HOLD_AFTER_VARIABLE: str(after_effects), RELEASE_VARIABLE: str(release)})
+        try:
+            return super().crash(run, after_effects=after_effects, **options)
+        finally:
+            del self.env[HOLD_AFTER_VARIABLE]
+
+    def _run_args(self, thread: str) -> list[str]:
+        args = super()._run_args(thread)
+        return held_run_args(args) if HOLD_AFTER_VARIABLE in self.env else args
+
+    def _signalled(self, report: CrashReport) -> None:
+        Path(self.env[RELEASE_VARIABLE]).touch()
+
+
+@pytest.mark.parametrize(
+    ("stop", "moments"), [(signal.SIGTERM, (1, TASKS // 2, TASKS - 1)), (signal.SIGINT, (2,))]
+)
+def test_cadre_run_stopped_by_a_signal_runs_no_finished_task_again(
+    tmp_path: Path, stop: signal.Signals, moments: tuple[int, ...]
+) -> None:
+    settings = CrashSettings(
+        tasks=TASKS,
+        max_parallel=3,
+        start_timeout=WAIT_S,
+        resume_timeout=WAIT_S,
+        resumes=1,
+        stop_signal=stop,
+    )
+    lab = StoppedLab(tmp_path, settings)
+    for run, after in enumerate(moments, start=1):
+        report = lab.crash(run, after_effects=after)
+        assert report.passed, report.line(TASKS)
+        assert report.reexecuted == []  # nothing that ran before the signal ran again
+        assert report.saved is not None and report.ran_before_kill > after  # those going on too
+        stderr = (lab.logs / f"t{run}-run.err").read_text(encoding="utf-8")
+        assert f"stopping ({stop.name})" in stderr
+        assert f"stopped: stopped by {stop.name} once the tasks going on had finished" in stderr
+
+
+# -- cadre serve, with real signals ------------------------------------------------------------
+
+
+def test_cadre_serve_stopped_by_sigterm_resumes_its_run_running_no_finished_task_again(
+    tmp_path: Path, database: str | None
+) -> None:
+    env = write_crash_team(tmp_path / "team", tasks=TASKS, delay=(0.0, 0.01))
+    write_held_team(env)
+    effects, release = tmp_path / "effects.txt", tmp_path / "release"
+    env.update(
+        {EFFECTS_VARIABLE: str(effects), HOLD_AFTER_VARIABLE: "2", RELEASE_VARIABLE: str(release)}
+    )
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.md").write_text("# A\n\nText.\n", encoding="utf-8")
+    served = Served(url="", home=tmp_path / "home", database=database)
+    with start(served, corpus=corpus, env=env, options=["--workers", "2"]) as server:
+        assert server.process is not None
+        with httpx.Client(base_url=server.url, timeout=WAIT_S) as client:
+            thread = client.post("/threads", json={}).json()["thread_id"]
+            body = {
+                "assistant_id": "held",
+                "input": {"question": "go"},
+                "stream_mode": ["updates"],
+                "config": {"configurable": {"max_parallel": 3}},
+            }
+            with client.stream("POST", f"/threads/{thread}/runs/stream", json=body) as stream:
+                lines = stream.iter_lines()
+                _until(lambda: len(read_effects(effects)) >= 2, "two tasks done")
+                server.process.send_signal(signal.SIGTERM)
+                release.touch()
+                said = "\n".join(lines)
+        server.process.wait(WAIT_S)
+    ran = Counter(effect.task_id for effect in read_effects(effects))
+    assert 2 < sum(ran.values()) < TASKS  # the tasks going on finished; the others waited
+    assert "ServerStopping" in said and "the server is stopping" in said
+    del env[HOLD_AFTER_VARIABLE]
+    with start(served, corpus=corpus, env=env) as server, httpx.Client(base_url=server.url) as c:
+        _until(lambda: c.get(f"/threads/{thread}").json()["status"] == "idle", "the resumed run")
+        values = c.get(f"/threads/{thread}/state").json()["values"]
+    assert Counter(effect.task_id for effect in read_effects(effects)) == Counter(
+        {f"t{i:03d}": 1 for i in range(TASKS)}
+    )
+    assert values["final_answer"].startswith("ANSWER")
