@@ -3,7 +3,12 @@ client (JSON-RPC or HTTP+JSON, whichever the agent's card offers first); A2AKind
 declared ``a2a: URL`` or ``a2a: {url, token_env, timeout_s}``.
 
 The agent's card is read from ``URL/.well-known/agent-card.json``; the task's description is
-sent as one text message and the call waits for the agent's answer (no streaming). A message,
+sent as one text message, in an A2A context of this task execution's own (the same each time
+the execution runs), and the call waits for the agent's answer (no streaming). A task execution
+that runs again after its process stopped (killed, or stopped by a signal) first asks the agent
+for its tasks in that context (``ListTasks``): the task it sent before is followed to its end
+(``GetTask``) and its answer or pause taken, never sent again; only an agent that has none, or
+cannot list tasks, is sent a new one. A message,
 or a completed task, is the task's result: its text is the answer, and the answer and each text
 artifact are cited as evidence (``a2a:URL``, ``a2a:URL#ARTIFACT``). A2A reports no confidence: a
 completed answer counts as sure.
@@ -26,12 +31,14 @@ cancelled fails, naming the state and what the agent said.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from a2a.client import ClientConfig, create_client
+from a2a.client import Client, ClientConfig, create_client
 from a2a.helpers import (
     get_artifact_text,
     get_data_parts,
@@ -40,8 +47,17 @@ from a2a.helpers import (
     new_message,
     new_text_message,
 )
-from a2a.types.a2a_pb2 import Message, Role, SendMessageRequest, StreamResponse, TaskState
+from a2a.types.a2a_pb2 import (
+    GetTaskRequest,
+    ListTasksRequest,
+    Message,
+    Role,
+    SendMessageRequest,
+    StreamResponse,
+    TaskState,
+)
 from a2a.types.a2a_pb2 import Task as A2ATask
+from a2a.utils.errors import MethodNotFoundError, UnsupportedOperationError
 from langgraph.errors import GraphInterrupt
 from langgraph.types import Interrupt
 from pydantic import BaseModel, ConfigDict, field_validator
@@ -71,6 +87,12 @@ USER = Role.ROLE_USER
 """The role of every message this kind sends."""
 UNANSWERED = {TaskState.TASK_STATE_AUTH_REQUIRED: "answering it is not supported yet"}
 """Why a task left in a state that asks for something fails."""
+WORKING = (TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING)
+"""The states of a task the agent is still on."""
+FOLLOW_FIRST_S = 0.2
+FOLLOW_MOST_S = 2.0
+"""How often an earlier task still working is asked about: from the first, doubling, to the
+most."""
 LOCAL_FIELDS = ("request_id", "reviewer")
 """What a decision made here names of this run only (the agent's review id is the key of its
 decision; its reviewer is the caller its token names)."""
@@ -89,30 +111,35 @@ class A2AWorker(RemoteWorker):
         answer, its pause as this run's, or the failure that names its state."""
         conversation = self.task_thread(task, context)
         mine = [pause for pause in paused if _pause_of(pause, conversation)]
-        if mine:
-            message = self._resumed(mine, conversation)
-        else:
-            message = new_text_message(question, context_id=conversation, role=USER)
-        last = await self._send(message)
+        async with self._client() as client:
+            if mine:
+                message = self._resumed(mine, conversation)
+            else:
+                earlier = await _earlier_task(client, conversation)
+                if earlier is not None:  # this execution sent it before its process stopped
+                    return self._a2a_task_reply(await _followed(client, earlier), task, context)
+                message = new_text_message(question, context_id=conversation, role=USER)
+            sent = client.send_message(SendMessageRequest(message=message))
+            responses: list[StreamResponse] = [response async for response in sent]
+        last = responses[-1] if responses else None
         if last is not None and last.HasField("message"):
             return self._reply(get_message_text(last.message), [])
         if last is None or not last.HasField("task"):
             raise self.failed("the agent sent neither a message nor a task")
         return self._a2a_task_reply(last.task, task, context)
 
-    async def _send(self, message: Message) -> StreamResponse | None:
-        """Send ``message`` and wait for the agent's last response (None: it sent none)."""
+    @asynccontextmanager
+    async def _client(self) -> AsyncIterator[Client]:
+        """An A2A client of the agent for one task execution's calls."""
         async with http_client(self.spec, self.headers()) as http:
             config = ClientConfig(
                 streaming=False, httpx_client=http, supported_protocol_bindings=BINDINGS
             )
             client = await create_client(self.spec.url, config)
             try:
-                sent = client.send_message(SendMessageRequest(message=message))
-                responses: list[StreamResponse] = [response async for response in sent]
+                yield client
             finally:
                 await client.close()
-        return responses[-1] if responses else None
 
     def _a2a_task_reply(self, a2a_task: A2ATask, task: Task, context: NodeContext) -> RemoteReply:
         status = a2a_task.status
@@ -206,6 +233,30 @@ class A2AWorker(RemoteWorker):
             if text != answer
         ]
         return RemoteReply(answer, evidence, confidence=1.0)
+
+
+async def _earlier_task(client: Client, conversation: str | None) -> A2ATask | None:
+    """The agent's latest task in this task execution's context, when an earlier process sent
+    it one (None: none, no thread to name the context, or an agent that cannot list tasks)."""
+    if conversation is None:
+        return None
+    request = ListTasksRequest(context_id=conversation, page_size=1, include_artifacts=True)
+    try:
+        listed = await client.list_tasks(request)
+    except (UnsupportedOperationError, MethodNotFoundError):
+        return None  # it cannot say: a new task is the only way on
+    return max(listed.tasks, key=lambda found: found.status.timestamp.ToDatetime(), default=None)
+
+
+async def _followed(client: Client, a2a_task: A2ATask) -> A2ATask:
+    """``a2a_task`` once it no longer works (asked again at a growing interval; the kind's
+    ``timeout_s`` bounds the wait)."""
+    wait = FOLLOW_FIRST_S
+    while a2a_task.status.state in WORKING:
+        await asyncio.sleep(wait)
+        wait = min(FOLLOW_MOST_S, wait * 2)
+        a2a_task = await client.get_task(GetTaskRequest(id=a2a_task.id))
+    return a2a_task
 
 
 def _pause_id(conversation: str | None, request: Mapping[str, Any]) -> str:
