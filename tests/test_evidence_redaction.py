@@ -5,7 +5,8 @@ and history over LangGraph's own client (``langgraph-sdk``) against a real ``cad
 console's thread page, an AG-UI run's whole event stream, ``cadre show`` of a paused run (its
 draft answer is consolidated from the evidence), the spans ``--trace-content`` captures, and the
 policy audit names each redaction without the values. A kind the policy blocks in evidence
-refuses the task, and a policy that rewrites the texts into another shape fails closed."""
+refuses the task, and a policy that rewrites the texts into another shape fails closed. The
+hypothesis team's sources are tool calls under the policy too."""
 
 from __future__ import annotations
 
@@ -124,13 +125,13 @@ def _cadre(home: Path, *args: str) -> Result:
     return runner.invoke(app, [*args, "--home", str(home)], env={"CADRE_REVIEWER": "dana"})
 
 
-def _run(tmp_path: Path, policy: str, *options: str) -> tuple[Path, Result]:
-    """``cadre run`` of the research team under ``policy`` over the contacts corpus."""
+def _run(tmp_path: Path, policy: str, *options: str, team: str = "research") -> tuple[Path, Result]:
+    """``cadre run`` of ``team`` under ``policy`` over the contacts corpus."""
     corpus = write_corpus(tmp_path / "docs", CORPUS)
     (tmp_path / "policy.yaml").write_text(policy, encoding="utf-8")
     home = tmp_path / "home"
     ran = _cadre(
-        home, "run", QUESTION, "--corpus", str(corpus), "--team", "research",
+        home, "run", QUESTION, "--corpus", str(corpus), "--team", team,
         "--policy", str(tmp_path / "policy.yaml"), "--thread", "t1", *options,
     )  # fmt: skip
     return home, ran
@@ -199,3 +200,15 @@ def test_a_policy_that_reshapes_the_evidence_fails_the_task_closed(
     results = json.loads(ran.stdout)["worker_results"].values()
     assert results and all(result["status"] == "failed" for result in results)
     assert all("into another shape: the task was refused" in r["error"] for r in results)
+
+
+def test_the_hypothesis_teams_sources_are_tool_calls_under_the_policy(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    policy = "pii:\n  rules: {email: redact, phone: redact}\n  apply_to: [tool_output, answer]\n"
+    _, ran = _run(tmp_path, policy, "--json", team="hypothesis")
+    assert ran.exit_code == 0, ran.output  # its state read the policy audit's reducer as its own
+    state = json.loads(ran.stdout)
+    assert "[EMAIL]" in json.dumps(state["evidence"]) and "[EMAIL]" in state["final_answer"]
+    assert _raw_in(json.dumps(state)) == []  # evidence, hypotheses, report, answer
+    assert {(e["hook"], e["target"]) for e in state["policy_audit"]} >= {("after_tool", "corpus")}
