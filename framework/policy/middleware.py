@@ -22,8 +22,8 @@ from framework.engine.middleware import Middleware, NodeCall
 from framework.engine.nodes.team_node import TeamNode
 from framework.engine.records import Task, WorkerResult
 from framework.errors import PolicyDenied
+from framework.policy._evidence import governed_results
 from framework.policy.chain import PolicyChain
-from framework.policy.evidence import governed_results
 from framework.policy.frame import GOVERNING, Listener, PolicyFrame
 from framework.policy.hooks import Policy
 from framework.policy.records import Principal, UsageRecord, recorded_usage
