@@ -12,8 +12,8 @@ value joins within a tenant and nowhere else) or ``block`` (:class:`PiiBlocked`,
 never values). Findings record kind, action and position, never the value. Custom detectors are
 any object with a ``kind`` and ``find(text)``.
 
-The policy layer applies a redactor to tool arguments, model inputs, memory writes, answers and
-span attributes; this module is only the text work.
+The policy layer applies a redactor to tool arguments and outputs, workers' evidence, model
+inputs, memory writes, answers and span attributes; this module is only the text work.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """PII redaction as a policy: the :class:`~policies.pii.Redactor` applied where data leaves.
 
-It applies (each optional) to tool arguments going out, tool outputs coming back, model
-inputs, memory writes, the final answer and the content captured into spans
-(``--trace-content``), to every string inside them (nested dicts, lists, message contents).
+It applies (each optional) to tool arguments going out, tool outputs coming back (and every
+worker's evidence, whether a tool or an offline read produced it), model inputs, memory
+writes, the final answer and the content captured into spans (``--trace-content``), to every
+string inside them (nested dicts, lists, message contents).
 ``hash`` uses a key per tenant derived from one secret, so a value hashes the same within a
 tenant and differently across tenants. A blocked kind denies the call. Audit entries say which
 kinds were handled and how often, never the values.
@@ -123,6 +124,11 @@ class PiiRedaction(Policy):
         """Redact a tool's output."""
         return self._handle(call, "tool_output", "tool output")
 
+    def evidence(self, call: Call) -> Verdict:
+        """Redact a worker result's output and evidence (target ``tool_output``): what a worker
+        read offline is handled as a tool's output is."""
+        return self._handle(call, "tool_output", "evidence")
+
     def before_model(self, call: Call) -> Verdict:
         """Redact the messages sent to a model."""
         return self._handle(call, "model_input", "model input")
@@ -139,6 +145,7 @@ class PiiRedaction(Policy):
 _HOOK_TARGETS: dict[Hook, Target] = {
     "before_tool": "tool_args",
     "after_tool": "tool_output",
+    "evidence": "tool_output",
     "before_model": "model_input",
     "memory_write": "memory",
     "answer": "answer",

@@ -177,6 +177,7 @@ _WHAT: dict[Hook, str] = {
     "after_model": "the output of model",
     "before_tool": "a call to tool",
     "after_tool": "the output of tool",
+    "evidence": "the evidence of a task of kind",
     "memory_write": "a memory write to",
     "answer": "the answer of",
 }

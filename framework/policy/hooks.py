@@ -11,6 +11,7 @@ graph: they return a :class:`~framework.policy.records.Verdict`.
 | after_model   | the model's output (a message, or a structured object) | the output |
 | before_tool   | the tool call's arguments (a dict)     | the arguments               |
 | after_tool    | the tool's output as text              | the output                  |
+| evidence      | a worker result's ``{"output", "evidence"}``: its texts | the texts   |
 | memory_write  | the text of the item written           | the text                    |
 | answer        | the final answer                       | the answer                  |
 """
@@ -32,8 +33,8 @@ class Call:
 
     Attributes:
         hook: Which hook is asked.
-        target: What the call is about: the node, the model, the tool, the memory namespace,
-            or ``answer``.
+        target: What the call is about: the node, the model, the tool, the worker kind of
+            the task whose result it is (``evidence``), the memory namespace, or ``answer``.
         value: What the hook may change (see the module's table).
         request: For ``after_*`` hooks, what went in (the node's input, the messages, the
             tool's arguments).
@@ -119,6 +120,12 @@ class Policy:
 
     def after_tool(self, call: Call) -> Verdict:
         """After a tool call: its output text may be modified."""
+        return ALLOW
+
+    def evidence(self, call: Call) -> Verdict:
+        """A worker's result before it enters the state, whatever produced its texts (a tool, a
+        passage read offline, a nested team, a remote agent): its output and each evidence
+        passage's text may be modified, or the task refused."""
         return ALLOW
 
     def memory_write(self, call: Call) -> Verdict:

@@ -1,11 +1,12 @@
 """``PolicyMiddleware``: the policy chain around every node of the teams it is installed on.
 
-It asks ``before_node`` and ``after_node``, runs ``answer`` on an update that writes the final
-answer, and makes the chain active while the node runs, so the models, tools and memory writes
-the node uses are governed too. What the execution decided and used goes into its update:
-``policy_audit`` (entries), ``usage`` (counters keyed by the execution) and ``audit`` (the
-review entries of humans a policy asked). Installed on an outer team, it reaches every team
-nested in it (:func:`inherit_policies`); a subteam may add its own, never drop inherited ones.
+It asks ``before_node`` and ``after_node``, runs ``evidence`` on the worker results an update
+carries and ``answer`` on an update that writes the final answer, and makes the chain active
+while the node runs, so the models, tools and memory writes the node uses are governed too.
+What the execution decided and used goes into its update: ``policy_audit`` (entries),
+``usage`` (counters keyed by the execution) and ``audit`` (the review entries of humans a
+policy asked). Installed on an outer team, it reaches every team nested in it
+(:func:`inherit_policies`); a subteam may add its own, never drop inherited ones.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from framework.engine.middleware import Middleware, NodeCall
 from framework.engine.nodes.team_node import TeamNode
 from framework.engine.records import Task, WorkerResult
 from framework.errors import PolicyDenied
+from framework.policy._evidence import governed_results
 from framework.policy.chain import PolicyChain
 from framework.policy.frame import GOVERNING, Listener, PolicyFrame
 from framework.policy.hooks import Policy
@@ -97,6 +99,9 @@ class PolicyMiddleware:
         if self.chain.decides("after_node"):
             after = frame.call("after_node", call.node, update, request=call.input)
             update = self.chain.run(after, frame)
+        if self.chain.decides("evidence"):
+            task = _task(call.input)
+            update = governed_results(update, task.kind if task else call.node, self.chain, frame)
         answered = isinstance(update, Mapping) and isinstance(update.get("final_answer"), str)
         if answered and self.chain.decides("answer"):
             answer = frame.call("answer", "answer", update["final_answer"])
@@ -114,11 +119,12 @@ class PolicyMiddleware:
         configurable = call.config.get("configurable") or {}
         principal = configurable.get(PRINCIPAL_KEY)
         self._restore(call)
+        task = _task(call.input)
         frame = PolicyFrame(
             chain=self.chain,
             principal=principal if isinstance(principal, Principal) else self.principal,
             context=call.context,
-            task_id=_task_id(call.input),
+            task_id=task.id if task else None,
             listeners=self.listeners,
         )
         return frame, True
@@ -155,9 +161,10 @@ def _refused(call: NodeCall, denied: PolicyDenied) -> Any:
     return call.refuse(str(denied))
 
 
-def _task_id(value: Any) -> str | None:
+def _task(value: Any) -> Task | None:
+    """The worker task a node's input holds, if any."""
     task = value.get("task") if isinstance(value, Mapping) else None
-    return task.id if isinstance(task, Task) else None
+    return task if isinstance(task, Task) else None
 
 
 def _with_records(update: Any, call: NodeCall, frame: PolicyFrame) -> Any:

@@ -36,12 +36,14 @@ Hook = Literal[
     "model_failed",
     "before_tool",
     "after_tool",
+    "evidence",
     "memory_write",
     "answer",
 ]
-"""Where a policy is asked: around a node, a model call, a tool call; at a memory write; at
-the final answer. ``model_failed`` only tells: a model call raised (what it held can be
-released); its verdicts are not applied and the error goes on."""
+"""Where a policy is asked: around a node, a model call, a tool call; at the texts a worker's
+result carries; at a memory write; at the final answer. ``model_failed`` only tells: a model
+call raised (what it held can be released); its verdicts are not applied and the error goes
+on."""
 
 HOOKS: tuple[Hook, ...] = get_args(Hook)
 """Every hook, in the order a call meets them."""

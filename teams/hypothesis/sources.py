@@ -2,9 +2,10 @@
 
 A source returns a JSON list of evidence dicts (the fields of
 :class:`~framework.memory.EvidenceRecord`; ``id`` is computed when left out), or a list of
-dicts or records. The default source searches the local corpus. A source that raises, or
-returns something that is not evidence, yields no evidence and a :class:`SourceError`: a run
-never fails because of one source.
+dicts or records. The default source searches the local corpus. Each call is a tool call
+under the run's policies (a PII policy on ``tool_output`` redacts the evidence before it is
+kept). A source that raises, is refused, or returns something that is not evidence, yields no
+evidence and a :class:`SourceError`: a run never fails because of one source.
 
 Example (adding a source):
     >>> from langchain_core.tools import StructuredTool
@@ -30,6 +31,7 @@ from pydantic import ValidationError
 from framework.engine.records import SourceError
 from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage
+from framework.policy import governed
 from teams.language.contradiction import claim_of, same_subject
 from teams.language.relative_dates import resolve_relative_dates
 from teams.language.sentence_choice import scored_sentences
@@ -114,9 +116,11 @@ _CORRECTION_OVERLAP = 0.3
 
 
 def run_source(tool: BaseTool, query: str) -> SourceOutcome:
-    """Call a source with ``query``; a failure becomes a :class:`SourceError`."""
+    """Call a source with ``query`` under the policies of the node calling it (a tool call:
+    authorized, counted, its output redacted); a failure or a refusal becomes a
+    :class:`SourceError`."""
     try:
-        return read_evidence(tool.invoke({"query": query}), tool.name), None
+        return read_evidence(governed(tool).invoke({"query": query}), tool.name), None
     except GraphBubbleUp:
         raise
     except Exception as error:  # any failure of a third-party source is recorded, not raised
@@ -126,7 +130,7 @@ def run_source(tool: BaseTool, query: str) -> SourceOutcome:
 async def arun_source(tool: BaseTool, query: str) -> SourceOutcome:
     """Async form of :func:`run_source`."""
     try:
-        return read_evidence(await tool.ainvoke({"query": query}), tool.name), None
+        return read_evidence(await governed(tool).ainvoke({"query": query}), tool.name), None
     except GraphBubbleUp:
         raise
     except Exception as error:  # any failure of a third-party source is recorded, not raised

@@ -35,7 +35,7 @@ __all__ = [
     "SourceInput",
     "Step",
     "add_count",
-    "append_unique",
+    "append_new",
     "keep_first",
 ]
 
@@ -50,7 +50,7 @@ def keep_first(current: str | None, update: str | None) -> str:
     return current or update or ""
 
 
-def append_unique(current: list[str] | None, update: Iterable[str]) -> list[str]:
+def append_new(current: list[str] | None, update: Iterable[str]) -> list[str]:
     """Append the values not present yet, in order."""
     return list(dict.fromkeys([*(current or []), *update]))
 
@@ -75,7 +75,7 @@ class HypothesisState(GovernedState, total=False):
     question: Annotated[str, keep_first]
     hypotheses: Annotated[dict[str, Hypothesis], merge_by_id]
     conflicts: Annotated[dict[str, Conflict], merge_by_id]
-    evidence_ids: Annotated[list[str], append_unique]
+    evidence_ids: Annotated[list[str], append_new]
     messages: Annotated[list[AnyMessage], bounded_messages(MESSAGE_LIMIT)]
     next_step: Step
     iteration: int
@@ -85,9 +85,9 @@ class HypothesisState(GovernedState, total=False):
     """Evidence and resolutions the judge has not weighed yet."""
     queries: list[str]
     """The queries of the current search round."""
-    searched: Annotated[list[str], append_unique]
+    searched: Annotated[list[str], append_new]
     """Every query searched in this run."""
-    undecided: Annotated[list[str], append_unique]
+    undecided: Annotated[list[str], append_new]
     """Open conflicts the resolver found nothing to decide: they stay open in the report."""
     search_id: str
     report: str
