@@ -13,6 +13,7 @@ tasks, and the answer and passages of a remote pass the run's ``after_tool`` pol
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app as cadre
 from framework.engine.builder import compile_team
+from framework.engine.records import Plan, Task
 from framework.errors import ConfigError
 from framework.kinds.remote import http_client
 from framework.kinds.remote_specs import RemoteSpec
@@ -49,6 +51,7 @@ from framework.runs.teams import TeamSetup
 from policies.authorization import ToolAuthorization, ToolRule
 from policies.budgets import Budget, Limits
 from teams.configured.app import team_from_file
+from teams.configured.planning import RoutingPlanner
 from telemetry.instrument import Telemetry
 from tests.a2a_agents import free_port, running_agent
 from tests.conftest import SMALL_CORPUS, one_line_error, write_corpus
@@ -626,3 +629,45 @@ def test_a_rule_naming_a_remote_kind_refuses_its_tasks_and_outputs_pass_the_poli
     policy.write_text("tool_authorization:\n  rules:\n    - {tools: agnet, action: deny}\n")
     typo = CliRunner().invoke(cadre, ["policies", "check", str(policy), "--team-config", str(team)])
     assert "the team has no tool 'agnet' (its tools: agent)" in one_line_error(typo)
+
+
+def test_a_file_with_several_text_kinds_runs_offline_asking_each_of_them(
+    agent: Agent, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENT_TOKEN", AGENT_TOKEN)
+    remote = f"a2a: {{url: '{agent.url}', token_env: AGENT_TOKEN}}"
+    team = tmp_path / "several.yaml"
+    team.write_text(
+        "name: top\nkinds:\n  - name: docs\n    builtin: search\n"
+        f"  - name: harbours\n    description: ports and harbours\n    {remote}\n"
+        f"  - name: lights\n    description: lighthouses and when they were built\n    {remote}\n",
+        encoding="utf-8",
+    )
+    corpus = write_corpus(tmp_path / "corpus", OTHER_CORPUS)
+    asked = len(agent.asked)
+    ran = CliRunner().invoke(
+        cadre,
+        ["run", LIGHTHOUSE, "--team-config", str(team), "--corpus", str(corpus), "--home",
+         str(tmp_path / "home"), "--json"],
+    )  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    tasks = json.loads(ran.stdout)["tasks"]
+    assert {task["kind"] for task in tasks.values()} == {"docs", "harbours", "lights"}
+    whole = [task for task in tasks.values() if task["description"] == LIGHTHOUSE]
+    assert sorted(task["kind"] for task in whole) == ["docs", "harbours", "lights"]
+    assert agent.asked[asked:].count(LIGHTHOUSE) == 2  # each remote kind was asked once
+
+
+def test_the_offline_router_sends_a_part_to_the_kind_its_words_name() -> None:
+    class Parts:
+        def plan(self, state: Any, context: Any) -> Plan:
+            parts = ["the whole question", "what do prices cost", "when was the lighthouse lit"]
+            tasks = [Task(id=f"q{n}", description=part) for n, part in enumerate(parts)]
+            return Plan(goal="q", tasks=tasks)
+
+    routes = {"search": [("docs", ""), ("pricing", "prices and discounts"), ("lights", "")]}
+    plan = RoutingPlanner(Parts(), routes).plan({"question": "q"}, None)  # type: ignore[arg-type]
+    assert [(task.id, task.kind) for task in plan.tasks] == [
+        ("q0", "docs"), ("q0-pricing", "pricing"), ("q0-lights", "lights"),
+        ("q1", "pricing"), ("q2", "lights"),
+    ]  # fmt: skip

@@ -24,7 +24,7 @@ from framework.runs.teams import TeamFactory, TeamSetup, load_team
 from teams.analyst.planning import KindChoosingPlanner
 from teams.analyst.tables import TableIndex, TableWorker
 from teams.configured.coordinator import phased_team
-from teams.configured.planning import RenamingPlanner
+from teams.configured.planning import RoutingPlanner
 from teams.research.graph import build_research_team, model_roles, offline_roles
 from teams.research.prompts import ResearchPrompts
 
@@ -171,15 +171,15 @@ class _Models:
 
 
 def _offline_planner(kinds: list[KindSpec], setup: TeamSetup, tables: TableIndex) -> Any:
-    """The analyst's planner with its two kinds named as the file's kinds their kind types
-    route to (a file with one such kind gets every task of it): ``search`` and ``remote`` kinds
-    take text questions (a remote one whatever the local corpus holds), ``table`` kinds rows."""
-    routes = {kind.name: kind.route for kind in kinds}
-    search = [name for name, route in routes.items() if route in ("search", "remote")]
-    table = [name for name, route in routes.items() if route == "table"]
-    first_search = (search or table)[0]
-    first_table = (table or search)[0]
-    names = {"search": first_search, "table": first_table}
-    remote = routes[first_search] == "remote"
+    """The analyst's planner, its two kinds routed to the file's kinds their kind types route
+    to (see :class:`RoutingPlanner`): ``search`` and ``remote`` kinds take text questions (a
+    remote one whatever the local corpus holds), ``table`` kinds rows."""
+    text = [kind for kind in kinds if kind.route in ("search", "remote")]
+    rows = [kind for kind in kinds if kind.route == "table"]
+    routes = {
+        "search": [(kind.name, kind.description) for kind in text or rows],
+        "table": [(kind.name, kind.description) for kind in rows or text],
+    }
+    remote = any(kind.route == "remote" for kind in text)
     planner = KindChoosingPlanner(setup.corpus, tables, remote_search=remote)
-    return RenamingPlanner(planner, names)
+    return RoutingPlanner(planner, routes)
