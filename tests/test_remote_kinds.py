@@ -671,3 +671,22 @@ def test_the_offline_router_sends_a_part_to_the_kind_its_words_name() -> None:
         ("q0", "docs"), ("q0-pricing", "pricing"), ("q0-lights", "lights"),
         ("q1", "pricing"), ("q2", "lights"),
     ]  # fmt: skip
+
+
+def test_a_hung_remote_holds_a_task_for_one_timeout_across_its_retries(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        mute = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        team = tmp_path / "mute.yaml"
+        team.write_text(_agent_kind(mute, ", timeout_s: 0.5"), encoding="utf-8")
+        with SemanticStore(":memory:", embedder=embedder) as store:
+            final = run_team(_app(team, store), {"question": LIGHTHOUSE}, "mute-retry").state
+    [result] = _results(final)
+    assert result.attempt > 0, "the reviewer retried the failed task"
+    assert result.error.endswith(
+        "no answer within 0.5 s (timeout_s); its earlier attempts used the whole timeout_s (0.5 "
+        "s), so it is not called again for this task: raise timeout_s or check the remote"
+    )

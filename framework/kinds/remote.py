@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Coroutine, Generator, Iterator, Mapping
@@ -35,6 +36,7 @@ from framework.engine.runtime import NodeContext
 from framework.engine.team_worker import TeamResult
 from framework.errors import PolicyDenied, RemoteAgentError, brief
 from framework.kinds._remote_pause import decided_here, paused_with
+from framework.kinds._remote_time import TaskClock
 from framework.kinds.base import KindFile, KindType, Loaded, Route
 from framework.kinds.remote_specs import RemoteSpec
 from framework.policy.wrappers import governed_tool_args, governed_tool_output
@@ -52,6 +54,9 @@ __all__ = [
 
 T = TypeVar("T")
 K = TypeVar("K", bound=BaseModel)
+
+_CLOCK = TaskClock()
+"""What the failed attempts of this process's remote tasks spent."""
 
 
 class RemoteQuestion(BaseModel):
@@ -160,15 +165,28 @@ class RemoteWorker(ABC):
         return tool, args, call_id
 
     async def _ask(self, question: str, task: Task, context: NodeContext) -> RemoteReply:
-        """:meth:`ask` within the timeout, every failure one line naming the kind."""
+        """:meth:`ask` within what is left of the task's timeout (see :mod:`._remote_time`),
+        every failure one line naming the kind and the time it took."""
         paused = await paused_with(context)
+        timed = self._timed(task, context)
+        spent, last = _CLOCK.spent(timed)
+        left = self.spec.timeout_s - spent
+        if left <= 0:
+            raise self.failed(
+                f"{last}; its earlier attempts used the whole timeout_s ({self.spec.timeout_s:g}"
+                " s), so it is not called again for this task: raise timeout_s or check the remote"
+            )
+        started = time.monotonic()
         try:
-            async with asyncio.timeout(self.spec.timeout_s):
+            async with asyncio.timeout(left):
                 reply = await self.ask(question, task, context, paused)
         except (GraphBubbleUp, RemoteAgentError, PolicyDenied):
             raise
         except Exception as error:  # any failure of the remote or its client is this kind's
-            raise self.failed(problem(error, self.spec)) from None
+            took = time.monotonic() - started
+            said = problem(error, self.spec.model_copy(update={"timeout_s": left}))
+            _CLOCK.add(timed, took, said)
+            raise self.failed(f"{said}, after {took:.1f} s") from None
         audit = decided_here(paused, context, task, self.where())
         return replace(reply, audit=audit) if audit else reply
 
@@ -212,6 +230,12 @@ class RemoteWorker(ABC):
             raise self.failed(f"environment variable {self.spec.token_env} is not set")
         name, prefix = self.token_header
         return {name: prefix + token}
+
+    def _timed(self, task: Task, context: NodeContext) -> str | None:
+        """The key of the task's attempts on this remote (None: the run has no thread)."""
+        if context.thread_id is None:
+            return None
+        return f"{context.thread_id}:{context.checkpoint_ns}:{task.id}:{self.kind}"
 
     def task_thread(self, task: Task, context: NodeContext) -> str | None:
         """A remote thread id for ``task``, the same when the task runs again after a pause
