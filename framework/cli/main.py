@@ -11,7 +11,12 @@ _INTERRUPTED = 130
 
 
 def main() -> None:
-    """Run ``cadre`` with the process's arguments and exit with its code."""
+    """Run ``cadre`` with the process's arguments and exit with its code; what it prints goes
+    out without terminal control codes (see :mod:`framework.cli._terminal`)."""
+    from framework.cli._terminal import PrintableStream
+
+    sys.stdout = PrintableStream(sys.stdout)
+    sys.stderr = PrintableStream(sys.stderr)
     try:
         from framework.cli.app import run_app
 

@@ -11,6 +11,7 @@ from langchain_core.messages import AIMessageChunk
 from rich.console import Console
 from rich.markup import escape
 
+from framework.cli._terminal import printable
 from framework.engine.spoken import speaks_answer
 from framework.runs.runner import Event
 
@@ -107,7 +108,7 @@ class ProgressPrinter:
             for depth, part in enumerate(namespace)
         ]
         prefix = f"[dim]{escape(' > '.join(teams))}[/] " if teams else ""
-        self.console.print(prefix + describe(event), highlight=False)
+        self.console.print(prefix + printable(describe(event)), highlight=False)
 
 
 class AnswerPrinter:
