@@ -77,7 +77,10 @@ def test_a_node_asking_to_start_waits_for_the_nodes_going_on_then_is_refused() -
     release.set()
     first.join(WAIT_S)
     second.join(WAIT_S)
-    assert [str(error) for error in refused] == ["stopping for the test"]
+    assert [str(error) for error in refused] == [
+        "stopping for the test: the run stopped once the tasks going on had finished, each one "
+        "saved"
+    ]
     assert drain.going_on == 0
 
 
@@ -107,7 +110,7 @@ def test_past_its_deadline_a_drain_refuses_though_a_node_is_still_going_on() -> 
             await asyncio.sleep(0.01)
         drain.start(0.05, "stopping")
         started = time.monotonic()
-        with pytest.raises(RunStopped):
+        with pytest.raises(RunStopped, match=r"after 0.05 s with 1 step\(s\) still going on"):
             async with drain.aadmitted():
                 pytest.fail("a node started while the process drained")
         assert time.monotonic() - started >= 0.04
@@ -155,7 +158,8 @@ def test_a_drained_fan_out_keeps_the_tasks_going_on_and_resumes_the_rest(
     assert stopped.next == ("worker",) * 3 and "final_answer" not in stopped.values
     drain.reopen()
     worker.until = None
-    done = graph.invoke(None, config) if mode == "sync" else asyncio.run(graph.ainvoke(None, config))
+    resumed = graph.invoke if mode == "sync" else lambda *a: asyncio.run(graph.ainvoke(*a))
+    done = resumed(None, config)
     assert Counter(worker.calls) == Counter({f"t{i}": 1 for i in range(5)})
     assert {result.status for result in done["worker_results"].values()} == {"ok"}
     assert done["final_answer"]
@@ -210,7 +214,8 @@ def test_cadre_run_stopped_by_a_signal_runs_no_finished_task_again(
         assert report.saved is not None and report.ran_before_kill > after  # those going on too
         stderr = (lab.logs / f"t{run}-run.err").read_text(encoding="utf-8")
         assert f"stopping ({stop.name})" in stderr
-        assert f"stopped: stopped by {stop.name} once the tasks going on had finished" in stderr
+        said = "the run stopped once the tasks going on had finished"
+        assert f"stopped: {stop.name} received: {said}" in stderr
 
 
 # -- cadre serve, with real signals ------------------------------------------------------------

@@ -10,6 +10,7 @@ condition until the parent was killed), the parent is ``cadre run`` killed with 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -79,10 +80,8 @@ class Methods:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def peeked() -> Message:
             message = await receive()
-            try:
+            with contextlib.suppress(ValueError, AttributeError):
                 self.seen.append(json.loads(message.get("body") or b"{}").get("method", "?"))
-            except (ValueError, AttributeError):
-                pass
             return message
 
         await self.app(scope, peeked if scope["type"] == "http" else receive, send)

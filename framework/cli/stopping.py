@@ -31,7 +31,7 @@ def stoppable() -> Iterator[None]:
         if DRAIN.started:  # a second signal, or the deadline's alarm: stop at once
             raise KeyboardInterrupt
         name = signal.Signals(signum).name
-        DRAIN.start(DRAIN_S, f"stopped by {name} once the tasks going on had finished, each saved")
+        DRAIN.start(DRAIN_S, f"{name} received")
         signal.setitimer(signal.ITIMER_REAL, DRAIN_S + _LATE_S)
         going = DRAIN.going_on
         print(

@@ -51,6 +51,7 @@ class Drain:
         self._leaves = 0
         self._deadline: float | None = None
         self._why = ""
+        self._seconds = 0.0
 
     @property
     def started(self) -> bool:
@@ -69,16 +70,13 @@ class Drain:
 
     def start(self, seconds: float, why: str) -> None:
         """Admit no more nodes; those going on get ``seconds`` to finish (a second call keeps
-        the first deadline unless it is sooner)."""
+        the first deadline unless it is sooner). ``why`` starts the refusal's message (``the
+        server is stopping``)."""
         with self._lock:
             deadline = time.monotonic() + max(0.0, seconds)
             if self._deadline is None or deadline < self._deadline:
-                self._deadline, self._why = deadline, why
+                self._deadline, self._why, self._seconds = deadline, why, max(0.0, seconds)
             self._lock.notify_all()
-
-    def stop_now(self, why: str) -> None:
-        """End the drain at once: every node waiting to enter is refused now."""
-        self.start(0.0, why)
 
     def reopen(self) -> None:
         """Admit nodes again (a process that stopped its runs and goes on, as tests do)."""
@@ -135,8 +133,17 @@ class Drain:
         """
         with self._lock:
             if self._deadline is not None:
-                if self._leaves == 0 or time.monotonic() >= self._deadline:
-                    raise RunStopped(self._why)
+                if self._leaves == 0:
+                    raise RunStopped(
+                        f"{self._why}: the run stopped once the tasks going on had finished, "
+                        "each one saved"
+                    )
+                if time.monotonic() >= self._deadline:
+                    raise RunStopped(
+                        f"{self._why}: the run stopped after {self._seconds:g} s with "
+                        f"{self._leaves} step(s) still going on, cut off (they run again); "
+                        "every task that had finished was saved"
+                    )
                 return False
             self._count(entry, leaf=True)
             return True

@@ -14,10 +14,7 @@ from framework.engine.draining import DRAIN
 
 __all__ = ["STOPPING", "serve_until_stopped"]
 
-STOPPING = (
-    "the server is stopping: its runs stopped once the tasks going on had finished, each one "
-    "saved; they go on from there when the server starts again"
-)
+STOPPING = "the server is stopping"
 _CLOSE_GRACE_S = 5.0
 """How long open streams get, after the drain's deadline, to send their last event."""
 

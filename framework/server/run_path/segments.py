@@ -292,7 +292,8 @@ class Segments:
             sink.add("error", {"error": "Cancelled", "message": f"run {row.run_id} was cancelled"})
             return "interrupted", "idle"
         except RunStopped as stopped:
-            sink.add("error", {"error": "ServerStopping", "message": brief(stopped)})
+            message = f"{brief(stopped)}; it goes on from there when the server starts again"
+            sink.add("error", {"error": "ServerStopping", "message": message})
             return STOPPED
         except Exception as error:
             if database_gone(error):
