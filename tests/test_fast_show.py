@@ -36,7 +36,7 @@ from typer.testing import CliRunner, Result
 import framework.runs.launch
 from framework.cli import _thread_view as thread_view
 from framework.cli._render import request_lines, thread_lines
-from framework.cli._thread_view import merged_values, team_review_points
+from framework.cli._thread_view import merged_values, nested_review_points, team_review_points
 from framework.cli.app import app
 from framework.database.home import DataHome
 from framework.engine import builder
@@ -174,7 +174,8 @@ def _requests(made: Home, thread: str) -> list[AnyReviewRequest]:
 
 def _compiled(made: Home, thread: str) -> tuple[list[str], dict[str, Any], list[AnyReviewRequest]]:
     """What ``cadre show`` printed when it compiled the thread's app: its lines, the merged
-    values and the pending requests."""
+    values and the pending requests (the review points of the team files it nests read from
+    the files, as ``cadre show`` reads them: the compiled app holds only the top team's)."""
     launched, info = relaunch(made.data_home, thread, read_only=True)
     with launched:
         snapshot = launched.app.get_state({"configurable": {"thread_id": thread}}, subgraphs=True)
@@ -183,7 +184,8 @@ def _compiled(made: Home, thread: str) -> tuple[list[str], dict[str, Any], list[
         [status] = statuses_of(launched.checkpointer, thread)
         points = paused_at(launched.app)
         nested = nested_runs(launched.checkpointer, thread)
-    return thread_lines(info, status, values, requests, points, nested), values, requests
+    below = nested_review_points(info.team)
+    return thread_lines(info, status, values, requests, points, nested, below), values, requests
 
 
 def _read(made: Home, thread: str) -> tuple[dict[str, Any], list[AnyReviewRequest]]:
