@@ -63,7 +63,7 @@ def serve(
     (``langgraph-sdk``)."""
     import uvicorn
 
-    from framework.runs.teams import offer_team_files
+    from framework.runs.teams import available_teams, offer_team_files
     from framework.server.app import ServerOptions, build_app
     from framework.server.tokens import TokenStore
 
@@ -77,7 +77,7 @@ def serve(
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     policy_text = read_policy(policy) if policy is not None else None
-    offer_team_files(team_config or ())  # each file checked whole before the home is made
+    offered = offer_team_files(team_config or ())  # each checked whole before the home is made
     data_home = resolve_home(home).create()
     dispatch = None
     if queue:
@@ -113,7 +113,10 @@ def serve(
         allow_origins=origins,
     )
     mode = ", runs on the fleet's queue" if queue else ""
-    typer.echo(f"cadre serving {data_home.describe()} on http://{host}:{port}{mode}", err=True)
+    url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    typer.echo(f"cadre serving {data_home.describe()} on {url}{mode}", err=True)
+    typer.echo(f"assistants: {', '.join([*available_teams(), *offered])}", err=True)
+    typer.echo(f"console: {url}/console", err=True)
     uvicorn.run(
         build_app(options),
         host=host,
