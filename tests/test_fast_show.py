@@ -276,7 +276,9 @@ def test_reviews_lists_what_compiling_the_threads_listed(home: Home) -> None:
     assert home.ok("reviews", "--thread", "done").stdout == "no pending reviews in thread done\n"
 
 
-def test_show_and_reviews_compile_no_graph(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_show_reviews_and_history_compile_no_graph(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a graph was compiled")
 
@@ -285,6 +287,7 @@ def test_show_and_reviews_compile_no_graph(home: Home, monkeypatch: pytest.Monke
     for thread in THREADS:
         home.ok("show", thread)
         home.ok("reviews", "--thread", thread)
+        home.ok("history", thread)
     home.ok("reviews")
 
 
