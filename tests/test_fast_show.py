@@ -42,6 +42,7 @@ from framework.database.home import DataHome
 from framework.engine import builder
 from framework.engine.roles import Roles
 from framework.errors import ConfigError
+from framework.kinds.team_file import TeamFile
 from framework.memory import MiniLMEmbedder
 from framework.persistence.reader import SavedCheckpoint
 from framework.retention.pruning import statuses_of
@@ -326,8 +327,12 @@ def test_a_team_files_review_points_are_read_from_the_file(tmp_path: Path) -> No
     assert team_review_points(f"file:{team}") == {"plan"}
     assert team_review_points(team_file_team(team)) == {"plan"}
     assert team_review_points("meta") == frozenset()
+    assert nested_review_points(f"file:{team}") == nested_review_points("meta") == []
+    (tmp_path / "top.yaml").write_text("name: top\nkinds:\n  - {name: deep, team: team.yaml}\n")
+    assert nested_review_points(f"file:{tmp_path / 'top.yaml'}") == [("support", {"plan"})]
     # copied into the command's module: the modules that define them load the graph machinery
     assert thread_view.TEAM_FILE_PREFIX == TEAM_FILE_PREFIX
+    assert TeamFile.model_fields["name"].default == thread_view._DEFAULT_NAME
     assert set(REVIEW_POINTS) == thread_view._FILE_POINTS
     team.write_text(REVIEWED_FILE.replace("[plan]", "[later]"), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"team\.yaml:2: review: review points are answer,"):

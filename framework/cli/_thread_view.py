@@ -90,13 +90,15 @@ def nested_review_points(team: str) -> list[tuple[str, frozenset[str]]]:
     """
     if not team.startswith(TEAM_FILE_PREFIX):
         return []
+    from framework.kinds.team_phases import names_file  # pydantic models only
+
     found: list[tuple[str, frozenset[str]]] = []
     seen: set[Path] = set()
 
     def walk(path: Path, data: dict[str, Any]) -> None:
         for entry in [*(data.get("kinds") or []), *(data.get("phases") or [])]:
             included = entry.get("team") if isinstance(entry, dict) else None
-            if not isinstance(included, str) or not _names_file(included):
+            if not isinstance(included, str) or not names_file(included):
                 continue  # an installed team: it pauses where --review says (top only)
             below = _team_file(path.parent / included)
             if below[0] in seen:
@@ -128,12 +130,6 @@ def _file_points(path: Path, data: dict[str, Any], where: Where) -> frozenset[st
             f"team file {path} is invalid: {where.at(['review'], f'review points are {known}')}"
         )
     return frozenset(points)
-
-
-def _names_file(team: str) -> bool:
-    """Whether a ``team:`` value names a team file, not an installed team
-    (:func:`framework.kinds.team_phases.names_file`, not imported here: pydantic models)."""
-    return "/" in team or team.endswith((".yaml", ".yml"))
 
 
 def _thread_groups(
