@@ -36,12 +36,13 @@ from typer.testing import CliRunner, Result
 import framework.runs.launch
 from framework.cli import _thread_view as thread_view
 from framework.cli._render import request_lines, thread_lines
-from framework.cli._thread_view import merged_values, team_review_points
+from framework.cli._thread_view import merged_values, nested_review_points, team_review_points
 from framework.cli.app import app
 from framework.database.home import DataHome
 from framework.engine import builder
 from framework.engine.roles import Roles
 from framework.errors import ConfigError
+from framework.kinds.team_file import TeamFile
 from framework.memory import MiniLMEmbedder
 from framework.persistence.reader import SavedCheckpoint
 from framework.retention.pruning import statuses_of
@@ -174,7 +175,8 @@ def _requests(made: Home, thread: str) -> list[AnyReviewRequest]:
 
 def _compiled(made: Home, thread: str) -> tuple[list[str], dict[str, Any], list[AnyReviewRequest]]:
     """What ``cadre show`` printed when it compiled the thread's app: its lines, the merged
-    values and the pending requests."""
+    values and the pending requests (the review points of the team files it nests read from
+    the files, as ``cadre show`` reads them: the compiled app holds only the top team's)."""
     launched, info = relaunch(made.data_home, thread, read_only=True)
     with launched:
         snapshot = launched.app.get_state({"configurable": {"thread_id": thread}}, subgraphs=True)
@@ -183,7 +185,8 @@ def _compiled(made: Home, thread: str) -> tuple[list[str], dict[str, Any], list[
         [status] = statuses_of(launched.checkpointer, thread)
         points = paused_at(launched.app)
         nested = nested_runs(launched.checkpointer, thread)
-    return thread_lines(info, status, values, requests, points, nested), values, requests
+    below = nested_review_points(info.team)
+    return thread_lines(info, status, values, requests, points, nested, below), values, requests
 
 
 def _read(made: Home, thread: str) -> tuple[dict[str, Any], list[AnyReviewRequest]]:
@@ -274,7 +277,9 @@ def test_reviews_lists_what_compiling_the_threads_listed(home: Home) -> None:
     assert home.ok("reviews", "--thread", "done").stdout == "no pending reviews in thread done\n"
 
 
-def test_show_and_reviews_compile_no_graph(home: Home, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_show_reviews_and_history_compile_no_graph(
+    home: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a graph was compiled")
 
@@ -283,6 +288,7 @@ def test_show_and_reviews_compile_no_graph(home: Home, monkeypatch: pytest.Monke
     for thread in THREADS:
         home.ok("show", thread)
         home.ok("reviews", "--thread", thread)
+        home.ok("history", thread)
     home.ok("reviews")
 
 
@@ -321,8 +327,12 @@ def test_a_team_files_review_points_are_read_from_the_file(tmp_path: Path) -> No
     assert team_review_points(f"file:{team}") == {"plan"}
     assert team_review_points(team_file_team(team)) == {"plan"}
     assert team_review_points("meta") == frozenset()
+    assert nested_review_points(f"file:{team}") == nested_review_points("meta") == []
+    (tmp_path / "top.yaml").write_text("name: top\nkinds:\n  - {name: deep, team: team.yaml}\n")
+    assert nested_review_points(f"file:{tmp_path / 'top.yaml'}") == [("support", {"plan"})]
     # copied into the command's module: the modules that define them load the graph machinery
     assert thread_view.TEAM_FILE_PREFIX == TEAM_FILE_PREFIX
+    assert TeamFile.model_fields["name"].default == thread_view._DEFAULT_NAME
     assert set(REVIEW_POINTS) == thread_view._FILE_POINTS
     team.write_text(REVIEWED_FILE.replace("[plan]", "[later]"), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"team\.yaml:2: review: review points are answer,"):

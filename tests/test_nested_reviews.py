@@ -107,9 +107,9 @@ def test_a_review_two_levels_down_is_listed_shown_and_approved_from_the_cli(
     shown = _cli("show", "t1", *home).stdout
     assert _tree(shown) == [
         f"  q0  deep      running   {QUESTION}",
-        "      team middle: 1 task(s)",
+        f"      team middle: 1 task(s), plan: {QUESTION}",
         f"        q0  inner     running   {QUESTION}",
-        "            team leaf: 1 task(s)",
+        f"            team leaf: 1 task(s), plan: {QUESTION}",
         f"              q0  docs      pending   {QUESTION}",
     ]
     approved = _cli("approve", "t1", "--reviewer", "dana", *home)
@@ -121,9 +121,9 @@ def test_a_review_two_levels_down_is_listed_shown_and_approved_from_the_cli(
     shown = _cli("show", "t1", *home).stdout
     assert _tree(shown) == [
         f"  q0  deep      done      {QUESTION}",
-        "      team middle: 1 task(s)",
+        f"      team middle: 1 task(s), plan: {QUESTION}",
         f"        q0  inner     done      {QUESTION}",
-        "            team leaf: 1 task(s)",
+        f"            team leaf: 1 task(s), plan: {QUESTION}",
         f"              q0  docs      done      {QUESTION}",
     ]
     assert f"  dana  approve on plan review {request_id} at {WHERE}\n" in shown
@@ -131,7 +131,11 @@ def test_a_review_two_levels_down_is_listed_shown_and_approved_from_the_cli(
 
 def _tree(shown: str) -> list[str]:
     """The task lines of ``cadre show``'s output."""
-    return shown.split("\ntasks: 1\n", 1)[1].split("\npending:", 1)[0].splitlines()
+    return (
+        shown.split("\ntasks: 1 (2 in the teams below)\n", 1)[1]
+        .split("\npending:", 1)[0]
+        .splitlines()
+    )
 
 
 def test_a_task_id_pending_in_several_subteams_is_refused_naming_each_request(

@@ -16,11 +16,13 @@ from typer.testing import CliRunner
 from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
 from tests.conftest import SMALL_CORPUS, write_corpus
-from tests.served import Served, start
+from tests.served import Served, serve, start
 from tests.test_agent_inbox import AgentInbox
 from tests.test_console_seams import _console, _decide, _joined
 
 ROOT = Path(__file__).parent.parent
+TWO_PARTS = "How are checkpoints encrypted and how do workers retry transient errors?"
+"""Planned offline as three tasks (the whole question and its two parts)."""
 
 
 def _examples() -> list[str]:
@@ -90,3 +92,29 @@ def test_the_readme_team_file_is_served_and_reviewed_from_agent_inbox_and_the_co
     assert [(e["request_kind"], e["decision_kind"], e["reviewer"]) for e in values["audit"]] == [
         ("plan", "approve", "ada")
     ]
+
+
+def test_the_readme_client_code_answers_several_reviews_pending_at_once(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    """The README's client code on the README's team with a review per task: a question of
+    two parts pauses at several task reviews at once, and the code accepts every one."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    team = re.search(r"```yaml\n# support.yaml\n(.*?)```", readme, re.S)
+    [example] = [code for code in _examples() if "langgraph_sdk" in code]
+    assert team is not None and "review: [plan]" in team[1]
+    (tmp_path / "support.yaml").write_text(team[1].replace("[plan]", "[tasks]"), encoding="utf-8")
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    options = ["--corpus", str(corpus), "--team-config", str(tmp_path / "support.yaml")]
+    with serve(
+        tmp_path / "home", None, tokens={"ada": ("acme", "run,review")}, options=options
+    ) as served:
+        code = example.replace('"cadre_..."', repr(served.tokens["ada"]))
+        code = code.replace("How are checkpoints written?", TWO_PARTS)
+        done = _run(code.replace("http://127.0.0.1:8123", served.url))
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("# "), done.stdout
+        [thread] = served.client("ada").threads.search(metadata={"graph_id": "support"})
+        audit = served.client("ada").threads.get_state(thread["thread_id"])["values"]["audit"]
+    assert len(audit) > 1
+    assert {(e["request_kind"], e["decision_kind"]) for e in audit} == {("tasks", "approve")}

@@ -124,9 +124,14 @@ def next_commands(
     return [command + suffix for command in commands]
 
 
-def _plan_lines(plan: Plan | None) -> list[str]:
+def _plan_lines(plan: Plan | None, *, below: bool = False) -> list[str]:
+    """The team's plan; ``below``: the team ran teams, whose plans are under its tasks."""
     if plan is None:
-        return ["plan: none yet"]
+        return [
+            "plan: none at the top (its teams' plans are under their tasks)"
+            if below
+            else "plan: none yet"
+        ]
     lines = [f"plan: {plan.goal}"]
     if plan.rationale:
         lines.append(f"  rationale: {plan.rationale}")
@@ -164,13 +169,15 @@ def thread_lines(
     requests: Sequence[AnyReviewRequest],
     review_points: Iterable[str] = (),
     nested: Mapping[str, NestedRun] | None = None,
+    nested_points: Sequence[tuple[str, Iterable[str]]] = (),
 ) -> list[str]:
     """``cadre show``: the thread's settings, status (as ``cadre threads`` names it), plan,
-    tasks with status (under each, the tasks of the team it ran, from ``nested``), requests,
-    audit trail and answer; ``review_points`` are those its team pauses at besides the
-    recorded ``--review`` (a team file's)."""
+    tasks with status (under each, the plan and tasks of the team it ran, from ``nested``),
+    requests, audit trail and answer; ``review_points`` are those its team pauses at besides
+    the recorded ``--review`` (a team file's), ``nested_points`` those of the teams it nests
+    (team name, points)."""
     thread_id = status.thread_id
-    review = ",".join(sorted({*info.review, *review_points})) or "none"
+    review = _review_points({*info.review, *review_points}, nested_points)
     versions = ", ".join(f"{name} v{version}" for name, version in info.prompt_versions)
     lines = [
         f"thread {thread_id}: team {info.team}, model {info.model or 'offline'}, review {review}",
@@ -178,11 +185,11 @@ def thread_lines(
         f"prompts: {versions or 'none'}",
         f"status: {_status_line(status, requests)}",
         f"question: {values.get('question', '')}",
-        *_plan_lines(values.get("plan")),
+        *_plan_lines(values.get("plan"), below=bool(nested)),
     ]
-    tasks: Mapping[str, Task] = values.get("tasks") or {}
-    lines.append(f"tasks: {len(tasks)}")
-    lines += _task_lines(values, nested or {}, "  ")
+    rows = _task_lines(values, nested or {}, "  ")
+    lines.append(f"tasks: {_task_count(values, nested or {})}")
+    lines += rows
     lines.append(f"pending: {len(requests)}")
     lines += [
         f"  {line}"
@@ -199,21 +206,63 @@ def thread_lines(
     return lines
 
 
+def _review_points(top: Iterable[str], nested: Sequence[tuple[str, Iterable[str]]]) -> str:
+    """``plan``, ``tasks; plan in team legal``: the top team's points, then each nested
+    team's; ``none`` when no level pauses."""
+    parts = [",".join(sorted(top))] if top else []
+    parts += [f"{','.join(sorted(points))} in team {team}" for team, points in nested]
+    return "; ".join(part for part in parts if part) or "none"
+
+
+def _running(values: Mapping[str, Any], nested: Mapping[str, NestedRun]) -> list[NestedRun]:
+    """The nested runs of tasks the team has not filed yet (a coordinator's step whose team
+    is still running files its task when it ends)."""
+    tasks: Mapping[str, Task] = values.get("tasks") or {}
+    return [run for task_id, run in nested.items() if task_id not in tasks]
+
+
+def _task_count(values: Mapping[str, Any], nested: Mapping[str, NestedRun]) -> str:
+    """``3``, or ``1 (4 in the teams below)`` for a team that ran teams."""
+    own = len(values.get("tasks") or {}) + len(_running(values, nested))
+    below = sum(_below(run) for run in nested.values())
+    return f"{own} ({below} in the teams below)" if nested else str(own)
+
+
+def _below(run: NestedRun) -> int:
+    """The tasks of a nested run and of the runs under it."""
+    return len(run.values.get("tasks") or {}) + sum(_below(inner) for inner in run.below.values())
+
+
 def _task_lines(
     values: Mapping[str, Any], nested: Mapping[str, NestedRun], indent: str
 ) -> list[str]:
-    """A team's tasks, each followed by the tasks of the team it ran (indented)."""
+    """A team's tasks, each followed by the plan and tasks of the team it ran (indented); a
+    task not filed yet whose team runs (a coordinator's step) is listed as running."""
     rejections: Mapping[str, str] = values.get("rejections") or {}
     lines = []
     for task in (values.get("tasks") or {}).values():
         reason = rejections.get(task.id) if task.status == "rejected" else None
         lines.append(f"{indent}{_task_line(task, reason)}")
         run = nested.get(task.id)
-        if run is not None:
-            count = len(run.values.get("tasks") or {})
-            lines.append(f"{indent}    team {run.nesting.team}: {count} task(s)")
-            lines += _task_lines(run.values, run.below, indent + "      ")
+        lines += _nested_lines(run, indent) if run is not None else []
+    for run in _running(values, nested):
+        question = _short(str(run.values.get("question") or ""), 100)
+        lines.append(
+            f"{indent}{run.nesting.task}  {run.nesting.kind:<8}  {'running':<8}  {question}"
+        )
+        lines += _nested_lines(run, indent)
     return lines
+
+
+def _nested_lines(run: NestedRun, indent: str) -> list[str]:
+    """The team a task ran: its name, task count and plan, then its tasks."""
+    count = len(run.values.get("tasks") or {})
+    plan: Plan | None = run.values.get("plan")
+    planned = f"plan: {_short(plan.goal, 100)}" if plan is not None else "plan: none yet"
+    return [
+        f"{indent}    team {run.nesting.team}: {count} task(s), {planned}",
+        *_task_lines(run.values, run.below, indent + "      "),
+    ]
 
 
 def _policy_line(entry: PolicyEntry) -> str:
@@ -255,14 +304,10 @@ def namespace_path(checkpoint_ns: str) -> str:
     return "/".join(namespace_nodes(checkpoint_ns)) or "top"
 
 
-def _history_line(checkpoint: str, step: str, graph: str, node: str, summary: str) -> str:
-    return f"{checkpoint:<36}  {step:>4}  {graph:<14}  {node:<16}  {summary}"
-
-
 def history_lines(entries: Iterable[CheckpointSummary]) -> list[str]:
     """``cadre history``: a header, then one line per checkpoint, newest first."""
-    return [_history_line("checkpoint", "step", "graph", "written by", "state")] + [
-        _history_line(
+    rows = [("checkpoint", "step", "graph", "written by", "state")] + [
+        (
             entry.checkpoint_id,
             str(entry.step),
             entry.place or namespace_path(entry.checkpoint_ns),
@@ -270,6 +315,12 @@ def history_lines(entries: Iterable[CheckpointSummary]) -> list[str]:
             entry.summary,
         )
         for entry in entries
+    ]
+    graph = max(14, *(len(row[2]) for row in rows))
+    node = max(16, *(len(row[3]) for row in rows))
+    return [
+        f"{checkpoint:<36}  {step:>4}  {where:<{graph}}  {writer:<{node}}  {summary}"
+        for checkpoint, step, where, writer, summary in rows
     ]
 
 

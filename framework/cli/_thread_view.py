@@ -1,5 +1,5 @@
-"""The work of the commands that only read threads, ``cadre show`` and ``cadre reviews``
-(:mod:`framework.cli.review`), imported when one runs.
+"""The work of the commands that only read threads, ``cadre show``, ``cadre reviews`` and
+``cadre history`` (:mod:`framework.cli.review`), imported when one runs.
 
 They read the thread's checkpoints (:func:`framework.retention.snapshot.thread_snapshot`) through
 a reader (:func:`framework.runs.stores.open_reader`) and never compile its graph: no team is
@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import typer
 
-from framework.cli._render import request_lines, thread_lines
+from framework.cli._render import history_lines, request_lines, thread_lines
 from framework.database.home import resolve_home
 from framework.engine.nesting import nesting_at
 from framework.errors import ConfigError, ReviewError
 from framework.retention.pruning import statuses_of
 from framework.retention.snapshot import ThreadSnapshot, thread_ids, thread_snapshot
 from framework.retention.tree import nested_runs
-from framework.review import ReviewKind, pending_revision, requests_in
+from framework.review import ReviewKind, checkpoint_history, pending_revision, requests_in
 from framework.runs.spec import RunSpec
 from framework.runs.stores import open_reader
 from framework.runs.threads import thread_spec
@@ -29,13 +29,23 @@ from framework.runs.threads import thread_spec
 if TYPE_CHECKING:
     from langgraph.types import StateSnapshot
 
+    from framework.engine.config_file import Where
     from framework.persistence.reader import CheckpointReader
 
-__all__ = ["list_reviews", "merged_values", "show_thread", "team_review_points"]
+__all__ = [
+    "list_reviews",
+    "merged_values",
+    "nested_review_points",
+    "show_history",
+    "show_thread",
+    "team_review_points",
+]
 
 TEAM_FILE_PREFIX = "file:"
 """How a thread records a team file's team (:data:`framework.runs.teams.TEAM_FILE_PREFIX`, not
 imported here: that module imports the graph machinery)."""
+_DEFAULT_NAME = "configured"
+"""The name of a team file that declares none (:class:`framework.kinds.team_file.TeamFile`)."""
 _FILE_POINTS = frozenset(get_args(ReviewKind)) - {"node", "policy", "question"}
 """The review points a team file may turn on (:data:`framework.review.points.REVIEW_POINTS`, not
 imported here either)."""
@@ -67,9 +77,52 @@ def team_review_points(team: str) -> frozenset[str]:
     """
     if not team.startswith(TEAM_FILE_PREFIX):
         return frozenset()
-    from framework.engine.config_file import read_yaml  # YAML: only for a team file
+    return _file_points(*_team_file(Path(team.removeprefix(TEAM_FILE_PREFIX))))
 
-    path, _, data, where = read_yaml(Path(team.removeprefix(TEAM_FILE_PREFIX)), "team file")
+
+def nested_review_points(team: str) -> list[tuple[str, frozenset[str]]]:
+    """The review points of the team files a team file includes (its ``team:`` kinds and
+    phases, to any depth), as (team name, points), outermost first; those of files that turn
+    none on are left out, and a file included twice is read once.
+
+    Raises:
+        ConfigError: A file cannot be read, or its ``review:`` names an unknown point.
+    """
+    if not team.startswith(TEAM_FILE_PREFIX):
+        return []
+    from framework.kinds.team_phases import names_file  # pydantic models only
+
+    found: list[tuple[str, frozenset[str]]] = []
+    seen: set[Path] = set()
+
+    def walk(path: Path, data: dict[str, Any]) -> None:
+        for entry in [*(data.get("kinds") or []), *(data.get("phases") or [])]:
+            included = entry.get("team") if isinstance(entry, dict) else None
+            if not isinstance(included, str) or not names_file(included):
+                continue  # an installed team: it pauses where --review says (top only)
+            below = _team_file(path.parent / included)
+            if below[0] in seen:
+                continue
+            seen.add(below[0])
+            if points := _file_points(*below):
+                found.append((str(below[1].get("name") or _DEFAULT_NAME), points))
+            walk(below[0], below[1])
+
+    top = _team_file(Path(team.removeprefix(TEAM_FILE_PREFIX)))
+    seen.add(top[0])
+    walk(top[0], top[1])
+    return found
+
+
+def _team_file(path: Path) -> tuple[Path, dict[str, Any], Where]:
+    """A team file's resolved path, mapping and line finder (YAML: only for a team file)."""
+    from framework.engine.config_file import read_yaml
+
+    resolved, _, data, where = read_yaml(path, "team file")
+    return resolved, data, where
+
+
+def _file_points(path: Path, data: dict[str, Any], where: Where) -> frozenset[str]:
     points = data.get("review") or []
     if not isinstance(points, list) or not set(points) <= _FILE_POINTS:
         known = ", ".join(sorted(_FILE_POINTS))
@@ -133,5 +186,16 @@ def show_thread(thread: str, home: Path | None) -> None:
         nested = nested_runs(saver, thread)
     points = team_review_points(info.team)
     requests = requests_in(snapshot, thread)
-    lines = thread_lines(info, status, merged_values(snapshot), requests, points, nested)
+    values = merged_values(snapshot)
+    below = nested_review_points(info.team)
+    lines = thread_lines(info, status, values, requests, points, nested, below)
     typer.echo("\n".join(lines))
+
+
+def show_history(thread: str, home: Path | None) -> None:
+    """``cadre history``: the thread's checkpoints, nested ones too, newest first."""
+    data_home = resolve_home(home)
+    with open_reader(data_home) as saver:
+        thread_spec(saver, thread, where=str(data_home.root))
+        entries = checkpoint_history(saver, thread)
+    typer.echo("\n".join(history_lines(entries)))

@@ -1,9 +1,9 @@
 """The work of the thread commands (:mod:`framework.cli.review`), imported when one runs.
 
 Each command rebuilds the thread's app from what ``cadre run`` recorded (see
-:mod:`framework.runs.threads`) and calls the review API (:mod:`framework.review`) on it;
-``cadre history`` compiles it read-only (no corpus indexed, no chat model built). ``cadre show``
-and ``cadre reviews`` compile nothing: their work is in :mod:`framework.cli._thread_view`.
+:mod:`framework.runs.threads`) and calls the review API (:mod:`framework.review`) on it.
+``cadre show``, ``cadre reviews`` and ``cadre history`` compile nothing: their work is in
+:mod:`framework.cli._thread_view`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from rich.console import Console
 
 from framework.cli._edits import read_answer, read_plan, read_tasks
-from framework.cli._render import history_lines, namespace_path, report_outcome
+from framework.cli._render import namespace_path, report_outcome
 from framework.cli._targets import (
     approvals,
     describe,
@@ -55,7 +55,6 @@ __all__ = [
     "reject_tasks",
     "respond_to_question",
     "resume_thread",
-    "show_history",
 ]
 
 
@@ -288,13 +287,6 @@ def ask_rejections(
             + ": name the tasks to reject (cadre reject THREAD TASK_ID... --reason TEXT)"
         )
     return [Decision(request_id=r.id, kind="reject", reviewer=reviewer, reason=why) for r in chosen]
-
-
-def show_history(thread: str, home: Path | None) -> None:
-    """``cadre history``: the thread's checkpoints, nested ones too, newest first."""
-    with _opened(home, thread) as (launched, _):
-        entries = history(launched.app, thread)
-    typer.echo("\n".join(history_lines(entries)))
 
 
 def fork_and_run(

@@ -165,7 +165,7 @@ def respond(
 @one_line
 def history_of(thread: ThreadArgument, home: HomeOption = None) -> None:
     """List THREAD's checkpoints, nested ones too, newest first (ids to fork from)."""
-    from framework.cli._thread_work import show_history
+    from framework.cli._thread_view import show_history
 
     show_history(thread, home)
 

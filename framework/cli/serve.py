@@ -70,7 +70,7 @@ def serve(
 ) -> None:
     """Serve the installed teams (and --team-config files) as assistants to LangGraph clients
     (``langgraph-sdk``)."""
-    from framework.runs.teams import offer_team_files
+    from framework.runs.teams import available_teams, offer_team_files
     from framework.server.app import ServerOptions, build_app
     from framework.server.stopping import serve_until_stopped
     from framework.server.tokens import TokenStore
@@ -87,7 +87,7 @@ def serve(
     if drain < 0:
         raise ConfigError(f"--drain must be at least 0 seconds, got {drain}")
     policy_text = read_policy(policy) if policy is not None else None
-    offer_team_files(team_config or ())  # each file checked whole before the home is made
+    offered = offer_team_files(team_config or ())  # each checked whole before the home is made
     data_home = resolve_home(home).create()
     dispatch = None
     if queue:
@@ -123,7 +123,10 @@ def serve(
         allow_origins=origins,
     )
     mode = ", runs on the fleet's queue" if queue else ""
-    typer.echo(f"cadre serving {data_home.describe()} on http://{host}:{port}{mode}", err=True)
+    url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    typer.echo(f"cadre serving {data_home.describe()} on {url}{mode}", err=True)
+    typer.echo(f"assistants: {', '.join([*available_teams(), *offered])}", err=True)
+    typer.echo(f"console: {url}/console", err=True)
     serve_until_stopped(
         build_app(options),
         drain_s=drain,

@@ -250,7 +250,7 @@ class _CaseRunner:
                     result = await self._answered(launched, case, thread_id, recorder, spec)
                     answer = str(result.state.get("final_answer") or "")
                     judged = await self._judged(case, answer)
-                    tree = read_tree(launched.app, thread_id, recorder.top_team)
+                    tree = read_tree(launched.checkpointer, thread_id, recorder.top_team)
             finally:
                 self._settle(case, cassette)
         outcome = Outcome(

@@ -1,26 +1,25 @@
 """A finished case's tree: the team asked, and each nested team under it, read from the thread's
-checkpoints (each nested team's latest state in its own namespace), with the texts branches
-grade: a task's output, a nested team's answer, a phase's findings."""
+checkpoints (:func:`framework.retention.tree.nested_runs`, as ``cadre show`` reads them), with
+the texts branches grade: a task's output, a nested team's answer, a phase's findings."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.graph.state import CompiledStateGraph
-
-from framework.engine.nesting import Nesting, nesting_at
+from framework.engine.nesting import Nesting
 from framework.engine.records import Finding, Task, WorkerResult
 from framework.evals.cases import Branch
 from framework.evals.results import BranchResult
 from framework.kinds.team_phases import ASSESSORS
+from framework.retention.snapshot import thread_snapshot
+from framework.retention.tree import NestedRun, nested_runs
+
+if TYPE_CHECKING:
+    from framework.persistence.reader import CheckpointReader
 
 __all__ = ["Node", "branch_texts", "read_tree"]
-
-App = CompiledStateGraph[Any, Any, Any, Any]
 
 
 @dataclass(kw_only=True)
@@ -33,7 +32,6 @@ class Node:
     results: Mapping[str, WorkerResult]
     findings: Mapping[str, list[Finding]]
     answer: str
-    created_at: str = ""
     children: list[Node] = field(default_factory=list)
 
     @property
@@ -57,9 +55,7 @@ class Node:
         )
 
 
-def _node(
-    team: str, nesting: Nesting | None, values: Mapping[str, Any], created_at: str = ""
-) -> Node:
+def _node(team: str, nesting: Nesting | None, values: Mapping[str, Any]) -> Node:
     return Node(
         team=team,
         nesting=nesting,
@@ -67,44 +63,24 @@ def _node(
         results=dict(values.get("worker_results") or {}),
         findings=dict(values.get("findings") or {}),
         answer=str(values.get("final_answer") or ""),
-        created_at=created_at,
     )
 
 
-def _config(thread_id: str, namespace: str | None = None) -> RunnableConfig:
-    configurable = {"thread_id": thread_id}
-    if namespace is not None:
-        configurable["checkpoint_ns"] = namespace
-    return {"configurable": configurable}
+def _nested(run: NestedRun) -> Node:
+    node = _node(run.nesting.team, run.nesting, run.values)
+    node.children = [_nested(below) for _, below in sorted(run.below.items())]
+    return node
 
 
-def read_tree(app: App, thread_id: str, team: str) -> Node:
+def read_tree(saver: CheckpointReader, thread_id: str, team: str) -> Node:
     """The thread's tree: the top team, each nested team under the task it answered (its
-    latest run of that task)."""
-    top = _node(team, None, app.get_state(_config(thread_id)).values)
-    nested: dict[tuple[str, ...], Node] = {}
-    saver = app.checkpointer
-    if not isinstance(saver, BaseCheckpointSaver):
-        return top
-    namespaces = dict.fromkeys(
-        str(saved.config["configurable"].get("checkpoint_ns", ""))
-        for saved in saver.list(_config(thread_id))
-    )
-    for namespace in namespaces:
-        if not namespace:
-            continue
-        latest = next(iter(app.get_state_history(_config(thread_id, namespace))), None)
-        if latest is None:
-            continue
-        nesting = nesting_at(namespace, latest.metadata)
-        if nesting is None:
-            continue
-        key, created = nesting.tasks, latest.created_at or ""
-        if key not in nested or created > nested[key].created_at:
-            nested[key] = _node(nesting.team, nesting, latest.values, created)
-    for key in sorted(nested, key=len):
-        parent = nested.get(key[:-1], top) if len(key) > 1 else top
-        parent.children.append(nested[key])
+    latest run of that task).
+
+    Raises:
+        CryptoError: A blob cannot be opened with the saver's keys.
+    """
+    top = _node(team, None, thread_snapshot(saver, thread_id).values)
+    top.children = [_nested(run) for _, run in sorted(nested_runs(saver, thread_id).items())]
     return top
 
 

@@ -1,8 +1,7 @@
 """What a thread's latest checkpoint says it is doing, read from what LangGraph stores.
 
-These are LangGraph 1.x storage conventions (private constants upstream), not an API: a node
-is triggered through a ``branch:to:NODE`` channel (the first one through ``__start__``), the
-``Send`` packets of a step are the ``__pregel_tasks`` channel, and a task that raised or called
+These are LangGraph 1.x storage conventions (private constants upstream), not an API (the nodes
+due: :func:`framework.persistence.steps.next_nodes`): a task that raised or called
 ``interrupt()`` leaves an ``__error__`` or ``__interrupt__`` pending write on the checkpoint it
 ran from (kept when the task, resumed, later finishes: its other writes then say it did).
 ``tests/test_retention.py`` checks them against ``get_state()`` for every status.
@@ -13,58 +12,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from framework.persistence.steps import next_nodes
+
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import Checkpoint
 
     from framework.persistence.reader import AnyCheckpointTuple
 
-__all__ = ["PendingState", "ThreadState", "next_nodes", "pending_state"]
+__all__ = ["PendingState", "ThreadState", "pending_state"]
 
 ThreadState = Literal["interrupted", "paused", "failed", "done", "unreadable"]
 """What a thread is doing; see :class:`framework.retention.pruning.ThreadStatus`."""
 
-_BRANCH = "branch:to:"
-_START = "__start__"
-_SENDS = "__pregel_tasks"
 _ERROR = "__error__"
 _INTERRUPT = "__interrupt__"
 _RESUME = "__resume__"
 _SIGNALS = (_ERROR, _INTERRUPT, _RESUME)
 """Writes that say how a task went, not what it produced."""
-
-
-def _newer(version: Any, seen: Any) -> bool:
-    if seen is None:
-        return True
-    try:
-        return bool(version > seen)
-    except TypeError:  # versions of two kinds (int and str): compare them as text
-        return str(version) > str(seen)
-
-
-def next_nodes(checkpoint: Checkpoint) -> tuple[str, ...]:
-    """The nodes due to run from ``checkpoint`` (as ``get_state().next`` lists them).
-
-    A node is due when its trigger channel (``branch:to:NODE``, or ``__start__``) holds a
-    value newer than the version the node last saw, and each ``Send`` of the step that wrote
-    the checkpoint is due as one run of its node. Join edges (``add_edge([a, b], c)``) are
-    not read: no cadre team has one.
-    """
-    values = checkpoint["channel_values"]
-    seen = checkpoint["versions_seen"]
-    due: list[str] = []
-    for channel, version in checkpoint["channel_versions"].items():
-        if channel == _START:
-            node = _START
-        elif channel.startswith(_BRANCH):
-            node = channel.removeprefix(_BRANCH)
-        else:
-            continue
-        if channel in values and _newer(version, seen.get(node, {}).get(channel)):
-            due.append(node)
-    if _SENDS in (checkpoint.get("updated_channels") or ()):
-        due += [str(getattr(send, "node", send)) for send in values.get(_SENDS) or ()]
-    return tuple(due)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 from framework.database.home import DataHome
 from framework.errors import ConfigError, CryptoError, ReviewError
-from framework.retention._pending import ThreadState, next_nodes, pending_state
+from framework.persistence.steps import next_nodes
+from framework.retention._pending import ThreadState, pending_state
 from framework.retention._rows import row_sizes, thread_rows
 from framework.runs.stores import open_checkpointer, open_reader
 from framework.runs.threads import thread_spec

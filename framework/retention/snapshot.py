@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
-from framework.retention._pending import next_nodes
+from framework.persistence.steps import next_nodes
 from framework.retention._rows import namespaces, task_paths, thread_rows
 
 if TYPE_CHECKING:

@@ -3,9 +3,10 @@
 A team built with :attr:`framework.engine.builder.TeamSettings.review` pauses at its review
 points with typed requests (plan, task, answer, node; a policy's, a remote agent's question).
 :func:`pending` lists them, subgraphs included; :func:`decide` checks decisions against them,
-resumes the run and keeps each in the thread's ``audit`` trail; :func:`history` and
-:func:`fork` travel in time. The checks (:func:`parse_decision`, :func:`check_decision`,
-:func:`check_plan`) are public, so a client can refuse bad input the same way.
+resumes the run and keeps each in the thread's ``audit`` trail; :func:`history` (or
+:func:`checkpoint_history`, from a checkpointer or reader) and :func:`fork` travel in time.
+The checks (:func:`parse_decision`, :func:`check_decision`, :func:`check_plan`) are public,
+so a client can refuse bad input the same way.
 
 The records load with the package, the API on first use (it needs the engine's state, which
 needs these records). It may import the engine, and the runner for the API that resumes runs;
@@ -27,6 +28,7 @@ from framework.review.records import *
 
 if TYPE_CHECKING:
     from framework.review._apply import decision_entry as decision_entry
+    from framework.review._history import checkpoint_history as checkpoint_history  # no graph
     from framework.review._pending import requests_in as requests_in  # no graph machinery
     from framework.review.api import adecide as adecide
     from framework.review.api import approve_all as approve_all

@@ -1,94 +1,147 @@
-"""A thread's checkpoints, nested namespaces included, each with its step, node and summary."""
+"""A thread's checkpoints, nested namespaces included, each with its step, what wrote it and a
+summary, read from the checkpoints alone: no graph reads them, so a nested team's checkpoints
+(whose graph is not the top team's) read as well as the top team's."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import StateSnapshot
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from framework.engine.nesting import nesting_at
+from framework.persistence.steps import next_nodes
 from framework.review._pending import checkpointer_of, thread_config, unknown_thread
 from framework.review._summary import pause_summary, state_summary
 from framework.review.records import CheckpointSummary
 
-__all__ = ["history"]
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.graph.state import CompiledStateGraph
+
+    from framework.persistence.reader import AnyCheckpointTuple
+
+__all__ = ["checkpoint_history", "history"]
+
+_SEP = "|"
+_END = ":"
+_INTERRUPT = "__interrupt__"
 
 
-def _id(snapshot: StateSnapshot | None) -> str | None:
-    if snapshot is None:
-        return None
-    return snapshot.config["configurable"].get("checkpoint_id")
+class Checkpoints(Protocol):
+    """What the history reads: a LangGraph checkpointer, or a cadre checkpoint reader."""
+
+    def list(self, config: RunnableConfig | None) -> Iterable[AnyCheckpointTuple]: ...
 
 
-def _parent_id(snapshot: StateSnapshot) -> str | None:
-    parent = snapshot.parent_config
-    return parent["configurable"].get("checkpoint_id") if parent is not None else None
+def _id(config: RunnableConfig | None) -> str | None:
+    return config["configurable"].get("checkpoint_id") if config is not None else None
 
 
-def _writer(snapshot: StateSnapshot, next_of: Mapping[str | None, tuple[str, ...]]) -> str:
-    """What wrote a checkpoint: the nodes of the step before it, or how it was put there."""
-    source = (snapshot.metadata or {}).get("source", "loop")
+def _writer(saved: AnyCheckpointTuple, parents: Mapping[str | None, AnyCheckpointTuple]) -> str:
+    """What wrote a checkpoint: the nodes due from the one before it (the step that ran), or
+    how it was put there (``input``, ``update``, ``fork``); ``?`` when the checkpoint before
+    it was pruned."""
+    source = str((saved.metadata or {}).get("source", "loop"))
     if source != "loop":
-        return str(source)
-    return ",".join(dict.fromkeys(next_of.get(_parent_id(snapshot), ()))) or "?"
+        return source
+    parent = parents.get(_id(saved.parent_config))
+    if parent is None:
+        return "?"
+    return ",".join(dict.fromkeys(next_nodes(parent.checkpoint))) or "?"
 
 
-def _paused(snapshot: StateSnapshot, latest: bool) -> str:
-    """What the checkpoint's step paused for. A subgraph's pauses show on the parent's
-    checkpoint only while it is the parent's latest (the subgraph lists them one by one)."""
+def _paused(saved: AnyCheckpointTuple, latest: bool, subgraph_tasks: frozenset[str]) -> str:
+    """What the step that ran from the checkpoint paused for. A pause inside a subgraph (or a
+    nested team) shows on its parent's checkpoint only while that is the parent's latest (the
+    subgraph lists them one by one)."""
     kinds = [
-        str(interrupt.value.get("kind"))
-        for task in snapshot.tasks
-        if task.state is None or latest
-        for interrupt in task.interrupts
-        if isinstance(interrupt.value, dict) and "kind" in interrupt.value
+        str(interrupt_value.get("kind"))
+        for task_id, channel, value in saved.pending_writes or ()
+        if channel == _INTERRUPT and (latest or task_id not in subgraph_tasks)
+        for interrupt in (value if isinstance(value, list | tuple) else [value])
+        if isinstance(interrupt_value := getattr(interrupt, "value", None), dict)
+        and "kind" in interrupt_value
     ]
     return pause_summary(kinds)
 
 
+def _state_values(saved: AnyCheckpointTuple) -> dict[str, Any]:
+    """The state keys of a checkpoint (not LangGraph's triggers, joins, sends or signals)."""
+    channels: Mapping[str, Any] = saved.checkpoint["channel_values"]
+    return {k: v for k, v in channels.items() if _END not in k and not k.startswith("__")}
+
+
+def _subgraph_tasks(namespace: str, namespaces: Iterable[str]) -> frozenset[str]:
+    """The ids of the tasks of ``namespace`` that ran a graph of their own (a namespace
+    ``NODE:TASK_ID`` one level below it)."""
+    prefix = f"{namespace}{_SEP}" if namespace else ""
+    return frozenset(
+        below.removeprefix(prefix).rsplit(_END, 1)[-1]
+        for below in namespaces
+        if below
+        and below != namespace
+        and below.startswith(prefix)
+        and _SEP not in below.removeprefix(prefix)
+    )
+
+
 def _summary(
-    snapshot: StateSnapshot, next_of: Mapping[str | None, tuple[str, ...]], latest: bool
+    saved: AnyCheckpointTuple,
+    parents: Mapping[str | None, AnyCheckpointTuple],
+    latest: bool,
+    subgraph_tasks: frozenset[str],
 ) -> CheckpointSummary:
-    configurable = snapshot.config["configurable"]
-    parts = (state_summary(snapshot.values), _paused(snapshot, latest))
-    namespace = configurable.get("checkpoint_ns", "")
-    nesting = nesting_at(namespace, snapshot.metadata)
+    configurable = saved.config["configurable"]
+    parts = (state_summary(_state_values(saved)), _paused(saved, latest, subgraph_tasks))
+    namespace = str(configurable.get("checkpoint_ns", ""))
+    nesting = nesting_at(namespace, saved.metadata)
     return CheckpointSummary(
         checkpoint_id=configurable["checkpoint_id"],
         checkpoint_ns=namespace,
-        step=int((snapshot.metadata or {}).get("step", -1)),
-        node=_writer(snapshot, next_of),
-        created_at=snapshot.created_at or "",
+        step=int((saved.metadata or {}).get("step", -1)),
+        node=_writer(saved, parents),
+        created_at=str(saved.checkpoint["ts"]),
         summary="; ".join(part for part in parts if part),
         place="/".join((*nesting.path, nesting.team)) if nesting is not None else "",
     )
 
 
-def history(app: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) -> list[CheckpointSummary]:
-    """Every checkpoint of a thread, subgraph ones included, newest first.
-
-    Each has its step, the node that wrote it and a one-line summary (``plan: 3 tasks``,
-    ``2 results``, ``paused for plan review``); pass one's id and namespace to :func:`fork`.
+def checkpoint_history(saver: Checkpoints, thread_id: str) -> list[CheckpointSummary]:
+    """Every checkpoint of a thread held by ``saver``, subgraph ones included, newest first
+    (see :func:`history`).
 
     Raises:
         ReviewError: The thread is unknown.
+        CryptoError: A blob cannot be opened with the saver's keys.
     """
-    checkpointer = checkpointer_of(app)
-    namespaces = dict.fromkeys(
-        str(saved.config["configurable"].get("checkpoint_ns", ""))
-        for saved in checkpointer.list(thread_config(thread_id))
+    namespaces = list(
+        dict.fromkeys(
+            str(saved.config["configurable"].get("checkpoint_ns", ""))
+            for saved in saver.list(thread_config(thread_id))
+        )
     )
     if not namespaces:
         raise unknown_thread(thread_id)
     summaries: list[CheckpointSummary] = []
     for namespace in namespaces:
-        snapshots = list(app.get_state_history(thread_config(thread_id, namespace)))
-        next_of = {_id(snapshot): snapshot.next for snapshot in snapshots}
-        parents = {_parent_id(snapshot) for snapshot in snapshots}
+        saved = list(saver.list(thread_config(thread_id, namespace)))
+        by_id = {_id(checkpoint.config): checkpoint for checkpoint in saved}
+        parents = {_id(checkpoint.parent_config) for checkpoint in saved}
+        below = _subgraph_tasks(namespace, namespaces)
         summaries += [
-            _summary(snapshot, next_of, _id(snapshot) not in parents) for snapshot in snapshots
+            _summary(checkpoint, by_id, _id(checkpoint.config) not in parents, below)
+            for checkpoint in saved
         ]
     summaries.sort(key=lambda entry: (entry.created_at, entry.checkpoint_id), reverse=True)
     return summaries
+
+
+def history(app: CompiledStateGraph[Any, Any, Any, Any], thread_id: str) -> list[CheckpointSummary]:
+    """Every checkpoint of a thread, subgraph ones included, newest first.
+
+    Each has its step, the nodes that wrote it and a one-line summary (``plan: 3 tasks``,
+    ``2 results``, ``paused for plan review``); pass one's id and namespace to :func:`fork`.
+
+    Raises:
+        ReviewError: The thread is unknown.
+    """
+    return checkpoint_history(checkpointer_of(app), thread_id)

@@ -37,7 +37,7 @@ from teams.research.prompts import (
     planner_request,
     reviewer_request,
 )
-from teams.research.report import cited_report, results_in_order
+from teams.research.report import cited_report, failure_note, results_in_order
 from teams.research.schemas import (
     FactsDraft,
     PlanDraft,
@@ -239,7 +239,7 @@ def render_report(state: TeamState, draft: ReportDraft) -> str | None:
         return None
     lines = [f"# {state.get('question', '')}", "", *claims]
     failures = [
-        f"> Search failed: {task.description}: {result.error}"
+        failure_note(task, result)
         for task, result in results_in_order(state, include_failed=True)
         if result.status == "failed"
     ]

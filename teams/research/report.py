@@ -6,11 +6,20 @@ from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.state import TeamState
 from teams.language.answer_layout import note_section
 
-__all__ = ["CLAIM_MIN_SCORE", "cited_report", "rejected_tasks", "results_in_order"]
+__all__ = [
+    "CLAIM_MIN_SCORE",
+    "cited_report",
+    "failure_note",
+    "rejected_tasks",
+    "results_in_order",
+]
 
 CLAIM_MIN_SCORE = 0.3
 """Evidence below this score is too weak to state as a claim."""
 _CLAIMS_PER_TASK = 4
+_SEARCH = "search"
+"""The research team's own search kind (a task's default kind)."""
+_REFUSED = "refused: "
 
 
 def results_in_order(
@@ -23,6 +32,18 @@ def results_in_order(
         for task_id, task in (state.get("tasks") or {}).items()
         if task_id in results and (include_failed or results[task_id].status == "ok")
     ]
+
+
+def failure_note(task: Task, result: WorkerResult) -> str:
+    """A failed task as the report notes it, saying what happened: refused (by a policy, a
+    budget or a reviewer, with the reason), a search that failed, or a task of another kind
+    (a remote agent's, a nested team's) that failed."""
+    if result.refused:
+        reason = (result.error or "no reason given").removeprefix(_REFUSED)
+        return f"> Refused: {task.description}: {reason}"
+    if task.kind == _SEARCH:
+        return f"> Search failed: {task.description}: {result.error}"
+    return f"> Task failed (kind {task.kind}): {task.description}: {result.error}"
 
 
 def rejected_tasks(state: TeamState) -> list[tuple[Task, str]]:
@@ -59,7 +80,7 @@ def cited_report(state: TeamState) -> str:
     lines += ["## Findings", ""]
     for task, result in results_in_order(state, include_failed=True):
         if result.status == "failed":
-            failures.append(f"{task.description}: {result.error}")
+            failures.append(failure_note(task, result))
             continue
         claims = _claims(result.evidence, seen)
         if not claims:
@@ -73,7 +94,7 @@ def cited_report(state: TeamState) -> str:
         lines.append("")
     if gaps or failures:
         notes = [f"> No passage answers: {gap}" for gap in gaps]
-        notes += [f"> Search failed: {failure}" for failure in failures]
+        notes += failures
         lines += note_section("Not answered by the corpus", notes)
     rejected = rejected_tasks(state)
     if rejected:
