@@ -5,7 +5,8 @@ The TCK stays outside this repository: check it out and install it in a virtual 
 its own (``python -m venv VENV && VENV/bin/pip install -e TCK``). The TCK reads the card at the
 server's root (``/.well-known/agent-card.json``: the default team's) and sends its raw JSON-RPC
 calls to the address it is given: the JSON-RPC endpoint that card names. The token (as a bearer
-token) and the protocol version (:data:`VERSION`) go in the headers the TCK adds to each call. docs/protocols.md records the last result.
+token) and the protocol version (:data:`VERSION`) go in the headers the TCK adds to each call.
+docs/protocols.md records the last result.
 
 Run: ``python bench/a2a_tck.py TCK_DIR http://127.0.0.1:8123 --token TOKEN
 [--python VENV/bin/python] [--report FILE.json]``; it prints the TCK's pytest summary and

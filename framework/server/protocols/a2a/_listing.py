@@ -1,6 +1,7 @@
 """``ListTasks`` as A2A 1.0 defines it, over tasks already read: the filters (context, state,
 status time), the order (the most recently updated first, then by id) and cursor paging (a page
-token names the last task of the page before, so a token stays valid when that task changes)."""
+token names the last task of the page before, so a token stays valid when that task changes);
+an answer's ``pageSize`` is how many tasks it holds, as the A2A TCK reads it."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def listed(found: Iterable[Task], params: ListTasksRequest) -> ListTasksResponse
     return ListTasksResponse(
         tasks=page,
         next_page_token=encode_list_tasks_cursor(_cursor(page[-1])) if more else "",
-        page_size=size,
+        page_size=len(page),
         total_size=len(ordered),
     )
 
