@@ -27,6 +27,7 @@ from a2a.types.a2a_pb2 import (
     GetTaskRequest,
     ListTasksRequest,
     Message,
+    Part,
     Role,
     SendMessageRequest,
     StreamResponse,
@@ -34,6 +35,7 @@ from a2a.types.a2a_pb2 import (
     TaskState,
 )
 from a2a.utils.errors import (
+    ContentTypeNotSupportedError,
     InvalidParamsError,
     TaskNotCancelableError,
     TaskNotFoundError,
@@ -389,10 +391,21 @@ def _rpc(served: Served, path: str, headers: dict[str, str]) -> dict[str, Any]:
     return answer
 
 
-def test_the_version_may_be_a_request_parameter(served: Served) -> None:
+def test_the_version_may_be_a_request_parameter_and_the_endpoint_end_in_a_slash(
+    served: Served,
+) -> None:
     not_found, unsupported = -32001, -32009
     assert _rpc(served, "/a2a/lookup", {})["error"]["code"] == unsupported  # none: 0.3
     assert _rpc(served, "/a2a/lookup?A2A-Version=1.0", {})["error"]["code"] == not_found
     assert _rpc(served, "/a2a/lookup?A2A-Version=0.3", {})["error"]["code"] == unsupported
     header = {"A2A-Version": "1.0"}  # a header wins over the parameter
     assert _rpc(served, "/a2a/lookup?A2A-Version=0.3", header)["error"]["code"] == not_found
+    assert _rpc(served, "/a2a/lookup/", header)["error"]["code"] == not_found  # a final slash
+
+
+async def test_a_file_instead_of_a_question_is_an_unsupported_content_type(served: Served) -> None:
+    file = Part(raw=b"tck", media_type="application/x-unknown")
+    async with _agent(served, "lookup") as client:
+        with pytest.raises(ContentTypeNotSupportedError) as refused:
+            await _sent(client, new_message([file], role=Role.ROLE_USER))
+    assert "application/x-unknown is not read" in _refused(ContentTypeNotSupportedError, refused)

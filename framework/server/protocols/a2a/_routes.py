@@ -157,9 +157,9 @@ def _quiet_sdk() -> None:
 
 
 def a2a_routes() -> list[BaseRoute]:
-    """``/a2a/{name}`` (JSON-RPC, authenticated) and its public card, for every served team,
-    and the host's public card (:func:`_root_card_route`); any other path under an agent
-    answers 501."""
+    """``/a2a/{name}`` (JSON-RPC, authenticated, with or without a final slash) and its public
+    card, for every served team, and the host's public card (:func:`_root_card_route`); any
+    other path under an agent answers 501."""
     _quiet_sdk()
     routes: list[BaseRoute] = []
     public = []
@@ -169,9 +169,8 @@ def a2a_routes() -> list[BaseRoute]:
         routes.append(_card_route(team, card))
         public.append(f"/{team.name}{AGENT_CARD_WELL_KNOWN_PATH}")
         handler = TeamHandler(team, card)
-        routes += create_jsonrpc_routes(
-            handler, f"/{team.name}", context_builder=AuthenticatedCalls()
-        )
+        for endpoint in (f"/{team.name}", f"/{team.name}/"):  # a client may add the slash
+            routes += create_jsonrpc_routes(handler, endpoint, context_builder=AuthenticatedCalls())
         routes.append(Route(f"/{team.name}/{{rest:path}}", _other_binding, methods=_METHODS))
     return [
         _root_card_route(cards),
