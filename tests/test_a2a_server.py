@@ -1,13 +1,17 @@
 """A2A 1.0 against a real ``cadre serve``, with a2a-sdk's own client over real HTTP: each served
 team is an agent at ``/a2a/{name}`` whose card is public; a question is answered with the cited
-answer (an artifact), streamed as working updates per node, the answer's words, then the answer; a
-plan review is the task's ``input-required`` state carrying the typed request, answered over A2A and
-audited under the token's name in ``cadre show``; tokens, tenants and scopes hold as over
-LangGraph's API (no token refused, another tenant's task not found, a ``run``-only token may not
-answer a review), each refusal one A2A error that leaves the thread as it was."""
+answer (an artifact), streamed as working updates per node, the answer's words, then the answer;
+``ListTasks`` lists the caller's tenant's tasks of the agent, filtered and paged; the host's root
+card is the default team's and names every team's card; the protocol version is read from the
+``A2A-Version`` request parameter when no header gives it; a plan review is the task's
+``input-required`` state carrying the typed request, answered over A2A and audited under the
+token's name in ``cadre show``; tokens, tenants and scopes hold as over LangGraph's API (no
+token refused, another tenant's task not found, a ``run``-only token may not answer a review),
+each refusal one A2A error that leaves the thread as it was."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, asynccontextmanager
 from pathlib import Path
@@ -23,6 +27,7 @@ from a2a.types.a2a_pb2 import (
     GetTaskRequest,
     ListTasksRequest,
     Message,
+    Part,
     Role,
     SendMessageRequest,
     StreamResponse,
@@ -30,6 +35,7 @@ from a2a.types.a2a_pb2 import (
     TaskState,
 )
 from a2a.utils.errors import (
+    ContentTypeNotSupportedError,
     InvalidParamsError,
     TaskNotCancelableError,
     TaskNotFoundError,
@@ -39,6 +45,7 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
+from framework.server.protocols.a2a import TEAM_CARDS
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, serve, start
 
@@ -111,8 +118,10 @@ async def _agent(
             await client.close()
 
 
-def _text(text: str, task_id: str = "") -> Message:
-    return _new_text_message(text, task_id=task_id or None, role=Role.ROLE_USER)
+def _text(text: str, task_id: str = "", *, context_id: str = "") -> Message:
+    return _new_text_message(
+        text, task_id=task_id or None, context_id=context_id or None, role=Role.ROLE_USER
+    )
 
 
 def _decision(task_id: str, decision: Any) -> Message:
@@ -191,9 +200,6 @@ async def test_a_question_is_answered_with_the_cited_answer_on_a_thread(served: 
         )
         with pytest.raises(TaskNotCancelableError):
             await client.cancel_task(CancelTaskRequest(id=task.id))
-        with pytest.raises(UnsupportedOperationError) as unlisted:
-            await client.list_tasks(ListTasksRequest())
-        assert "ListTasks is not supported" in _refused(UnsupportedOperationError, unlisted)
     with served.http("ada") as http:  # another binding than JSON-RPC: 501, naming it
         rest = http.post("/a2a/lookup/message:send", json={"message": {}})
     assert rest.status_code == 501 and "HTTP+JSON" in rest.json()["detail"]
@@ -307,3 +313,99 @@ async def test_a_paused_task_is_rebuilt_from_its_thread_after_a_restart(
         [event] = await _sent(client, _decision(task.id, {"kind": "approve"}))
     assert event.task.status.state == TaskState.TASK_STATE_COMPLETED
     assert CITED in _answer(event.task)[0]
+
+
+async def _listed(client: Client, **request: Any) -> list[Task]:
+    """Every task ``ListTasks`` gives for ``request``, page by page (two a page)."""
+    tasks: list[Task] = []
+    token = ""
+    while True:
+        page = await client.list_tasks(ListTasksRequest(page_size=2, page_token=token, **request))
+        assert page.page_size == len(page.tasks) <= 2
+        tasks += page.tasks
+        token = page.next_page_token
+        if not token:
+            assert page.total_size == len(tasks)
+            return tasks
+
+
+async def test_list_tasks_pages_filters_and_lists_only_the_callers_tenants_tasks(
+    served: Served,
+) -> None:
+    context = str(uuid.uuid4())  # one context id, used by both tenants
+    async with _agent(served, "lookup") as acme, _agent(served, "lookup", "bob") as globex:
+        asked = []
+        for number in range(3):
+            [event] = await _sent(acme, _text(f"{QUESTION} ({number})", context_id=context))
+            asked.append(event.task)
+        [theirs] = await _sent(globex, _text(QUESTION, context_id=context))
+
+        listed = await _listed(acme, context_id=context)
+        assert [task.id for task in listed] == [task.id for task in reversed(asked)]  # newest first
+        stamps = [task.status.timestamp.ToNanoseconds() for task in listed]
+        assert stamps == sorted(stamps, reverse=True)
+        assert all(not task.artifacts for task in listed)  # artifacts only when asked
+        whole = ListTasksRequest(context_id=context, include_artifacts=True, history_length=0)
+        first = (await acme.list_tasks(whole)).tasks[0]
+        assert CITED in _answer(first)[0] and not first.history
+
+        done = await _listed(acme, context_id=context, status=TaskState.TASK_STATE_COMPLETED)
+        assert len(done) == 3
+        assert not await _listed(acme, context_id=context, status=TaskState.TASK_STATE_WORKING)
+        since = listed[1].status.timestamp
+        recent = await _listed(acme, context_id=context, status_timestamp_after=since)
+        assert [task.id for task in recent] == [task.id for task in listed[:2]]
+
+        assert [task.id for task in await _listed(globex, context_id=context)] == [theirs.task.id]
+        everything_of_globex = {task.id for task in await _listed(globex)}
+        assert theirs.task.id in everything_of_globex
+        assert not everything_of_globex & {task.id for task in asked}
+        with pytest.raises(InvalidParamsError):
+            await acme.list_tasks(ListTasksRequest(page_token="not a token"))
+    async with _agent(served, "support") as another_team:
+        assert not await _listed(another_team, context_id=context)
+
+
+async def test_the_hosts_card_is_the_default_teams_and_names_every_teams_card(
+    served: Served,
+) -> None:
+    async with httpx.AsyncClient(timeout=30) as http:  # no token: the card is public
+        card = await A2ACardResolver(http, served.url).get_agent_card()
+        [interface] = card.supported_interfaces
+        assert (card.name, interface.url) == ("meta", f"{served.url}/a2a/meta")
+        [listing] = [e for e in card.capabilities.extensions if e.uri == TEAM_CARDS]
+        cards = dict(listing.params)
+        assert {"meta", "research", "support", "lookup"} <= set(cards)
+        assert cards["support"] == f"{served.url}/a2a/support{CARD}"
+        team_card = (await http.get(cards["support"])).json()
+        assert team_card["name"] == "support"
+    async with _agent(served, "meta") as client:  # where the host's card points: an agent
+        assert not (await client.list_tasks(ListTasksRequest(context_id=str(uuid.uuid4())))).tasks
+
+
+def _rpc(served: Served, path: str, headers: dict[str, str]) -> dict[str, Any]:
+    """A raw JSON-RPC ``GetTask`` of an unknown task at ``path``, with ``headers``."""
+    call = {"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "no-such-task"}}
+    with served.http("ada") as http:
+        answer: dict[str, Any] = http.post(path, json=call, headers=headers).json()
+    return answer
+
+
+def test_the_version_may_be_a_request_parameter_and_the_endpoint_end_in_a_slash(
+    served: Served,
+) -> None:
+    not_found, unsupported = -32001, -32009
+    assert _rpc(served, "/a2a/lookup", {})["error"]["code"] == unsupported  # none: 0.3
+    assert _rpc(served, "/a2a/lookup?A2A-Version=1.0", {})["error"]["code"] == not_found
+    assert _rpc(served, "/a2a/lookup?A2A-Version=0.3", {})["error"]["code"] == unsupported
+    header = {"A2A-Version": "1.0"}  # a header wins over the parameter
+    assert _rpc(served, "/a2a/lookup?A2A-Version=0.3", header)["error"]["code"] == not_found
+    assert _rpc(served, "/a2a/lookup/", header)["error"]["code"] == not_found  # a final slash
+
+
+async def test_a_file_instead_of_a_question_is_an_unsupported_content_type(served: Served) -> None:
+    file = Part(raw=b"tck", media_type="application/x-unknown")
+    async with _agent(served, "lookup") as client:
+        with pytest.raises(ContentTypeNotSupportedError) as refused:
+            await _sent(client, new_message([file], role=Role.ROLE_USER))
+    assert "application/x-unknown is not read" in _refused(ContentTypeNotSupportedError, refused)

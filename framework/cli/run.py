@@ -244,10 +244,10 @@ def _principal(user: str | None, tenant: str | None, scopes: str | None) -> Prin
 
 def _team_name(team: str | None, team_config: Path | None) -> str:
     """The team ``--team`` or ``--team-config`` names (``file:/abs/team.yaml`` for a file)."""
-    from framework.runs.teams import team_file_team
+    from framework.runs.teams import DEFAULT_TEAM, team_file_team
 
     if team is not None and team_config is not None:
         fail(ConfigError("--team and --team-config both name the team: give one of them"))
     if team_config is not None:
         return team_file_team(team_config)
-    return team or "meta"
+    return team or DEFAULT_TEAM

@@ -25,6 +25,7 @@ from framework.memory import Corpus, SemanticStore
 from framework.runs.prompts import PromptRegistry
 
 __all__ = [
+    "DEFAULT_TEAM",
     "ENTRY_POINT_GROUP",
     "TEAM_FILE_GROUP",
     "TEAM_FILE_PREFIX",
@@ -41,6 +42,10 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = TEAMS_GROUP
+
+DEFAULT_TEAM = "meta"
+"""The team ``cadre run`` runs unless told another, and the agent A2A finds at a server's
+root."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from a2a.server.context import ServerCallContext
 from a2a.server.routes import DefaultServerCallContextBuilder
+from a2a.utils.constants import VERSION_HEADER
 from a2a.utils.errors import (
     A2AError,
     InvalidParamsError,
@@ -31,6 +32,8 @@ from framework.server.protocols._base import caller_of
 __all__ = ["AuthenticatedCalls", "caller_in", "gate_errors", "keep_run", "run_in"]
 
 _CREDENTIALS = ("x-api-key", "authorization")
+_VERSION = VERSION_HEADER.lower()
+"""The version header as the context's copy of the headers names it (lower case)."""
 _CALLER = "cadre.caller"
 _RUN = "cadre.run"
 
@@ -57,13 +60,19 @@ def gate_errors() -> Iterator[None]:
 
 class AuthenticatedCalls(DefaultServerCallContextBuilder):
     """Each JSON-RPC call's context as a2a-sdk builds it, with the server and the caller the
-    Authenticated authenticated; its copy of the request's headers leaves out the token."""
+    Authenticated authenticated; its copy of the request's headers leaves out the token, and
+    takes the ``A2A-Version`` request parameter for the header when no header gives one (A2A
+    1.0 lets a client send either; the SDK checks the version from the headers)."""
 
     def build(self, request: Request) -> ServerCallContext:
         """The context of ``request``'s call."""
         context = super().build(request)
+        headers = context.state["headers"]
         for name in _CREDENTIALS:
-            context.state["headers"].pop(name, None)
+            headers.pop(name, None)
+        version = request.query_params.get(VERSION_HEADER)
+        if version and not headers.get(_VERSION):
+            headers[_VERSION] = version
         context.state[_CALLER] = caller_of(request.scope)
         return context
 

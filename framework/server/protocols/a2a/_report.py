@@ -23,7 +23,7 @@ from a2a.helpers import (
     new_text_part,
 )
 from a2a.types.a2a_pb2 import Artifact, Message, Part, TaskState
-from a2a.utils.errors import InvalidParamsError
+from a2a.utils.errors import ContentTypeNotSupportedError, InvalidParamsError
 
 from framework.policy.usage import usage_totals
 from framework.review.records import request_place
@@ -104,12 +104,22 @@ def question_of(message: Message) -> str:
     """The question a message asks: its text parts.
 
     Raises:
+        ContentTypeNotSupportedError: The message has no text, only files (raw bytes or URLs).
         InvalidParamsError: The message has no text.
     """
     question = get_message_text(message).strip()
-    if not question:
-        raise InvalidParamsError("send the question as a text part of the message")
-    return question
+    if question:
+        return question
+    files = sorted(
+        part.media_type or "a file"
+        for part in message.parts
+        if part.WhichOneof("content") in ("raw", "url")
+    )
+    if files:
+        raise ContentTypeNotSupportedError(
+            f"{', '.join(files)} is not read: send the question as a text part of the message"
+        )
+    raise InvalidParamsError("send the question as a text part of the message")
 
 
 def resume_value(message: Message) -> Any:

@@ -1,6 +1,8 @@
 """A2A tasks as views of cadre threads: a task's id is its thread's id, and what a task shows
 is read through the gate from the thread (its latest run: working, answered, paused for
-review, failed or cancelled), so a task outlives the server that started it.
+review, failed or cancelled), so a task outlives the server that started it. A task read
+from its thread is dated by the thread's last update; ``ListTasks`` lists the caller's
+tenant's threads of the team as tasks.
 
 The messages a task exchanged (its history) and its A2A context id are kept besides: the
 history in memory (the most recent tasks' only), the context id in the thread's metadata
@@ -18,7 +20,6 @@ from a2a.helpers import new_text_part
 from a2a.server.context import ServerCallContext
 from a2a.server.tasks import TaskStore
 from a2a.types.a2a_pb2 import ListTasksRequest, ListTasksResponse, Task, TaskState, TaskStatus
-from a2a.utils.errors import UnsupportedOperationError
 
 from framework.runs.gate import admit
 from framework.server._http import Server, blocking, owned_thread
@@ -26,6 +27,7 @@ from framework.server._served import assistant_id
 from framework.server._tables import UNFINISHED, ThreadRow
 from framework.server.protocols._base import ServedTeam, outcome
 from framework.server.protocols.a2a._calls import caller_in, gate_errors
+from framework.server.protocols.a2a._listing import listed, matches
 from framework.server.protocols.a2a._report import Report, report_of
 
 __all__ = ["CONTEXT_KEY", "ThreadTasks"]
@@ -107,24 +109,23 @@ class ThreadTasks(TaskStore):
             thread = owned_thread(server, admit(caller, "read"), task_id)
         if not self._serves(thread):
             return None
-        kept = self._tasks.get(task_id)
-        if kept is not None and (task_id in self._followed or kept.status.state in _ENDED):
-            return _copy(kept)
-        report = await _thread_report(server, thread)
-        if report is None:
-            return None
-        if kept is not None and kept.status.state == report.state:
-            return _copy(kept)
-        a2a_task = _task(thread, report, kept)
-        self._keep(a2a_task)
-        return _copy(a2a_task)
+        return await self._task_of(server, thread)
 
     async def list(self, params: ListTasksRequest, context: ServerCallContext) -> ListTasksResponse:
-        """Not supported: a task is a thread, and LangGraph's API lists threads."""
-        raise UnsupportedOperationError(
-            "ListTasks is not supported: search threads with LangGraph's API (POST "
-            f"/threads/search, metadata {CONTEXT_KEY} for a context's tasks)"
-        )
+        """The tasks of this team the gate lets the call's caller read (its tenant's threads
+        with a run), filtered and paged as ``params`` asks (see :mod:`._listing`); the
+        request's ``tenant`` field is not read: the caller's token says whose tasks."""
+        server, caller = caller_in(context)
+        with gate_errors():
+            tenant = admit(caller, "read").tenant
+        found = []
+        for thread in await blocking(server.tables.threads, tenant):
+            if not self._serves(thread):
+                continue
+            a2a_task = await self._task_of(server, thread)
+            if a2a_task is not None and matches(a2a_task, params):
+                found.append(a2a_task)
+        return listed(found, params)
 
     async def delete(self, task_id: str, context: ServerCallContext) -> None:
         """Forget a task's history (its thread stays: LangGraph's API deletes threads)."""
@@ -134,6 +135,21 @@ class ThreadTasks(TaskStore):
         """Whether ``thread`` runs this team (by its key, name or assistant id)."""
         team = self.team
         return thread.assistant_id in (team.team, team.name, assistant_id(team.team))
+
+    async def _task_of(self, server: Server, thread: ThreadRow) -> Task | None:
+        """The task of ``thread`` (None: no run on it yet): as this process keeps it while it
+        follows its run or once it ended, else as the thread's latest run shows it."""
+        kept = self._tasks.get(thread.thread_id)
+        if kept is not None and (thread.thread_id in self._followed or kept.status.state in _ENDED):
+            return _copy(kept)
+        report = await _thread_report(server, thread)
+        if report is None:
+            return None
+        if kept is not None and kept.status.state == report.state:
+            return _copy(kept)
+        a2a_task = _task(thread, report, kept)
+        self._keep(a2a_task)
+        return _copy(a2a_task)
 
     def _keep(self, a2a_task: Task) -> None:
         self._tasks[a2a_task.id] = _copy(a2a_task)
@@ -157,9 +173,10 @@ async def _thread_report(server: Server, thread: ThreadRow) -> Report | None:
 
 
 def _task(thread: ThreadRow, report: Report, kept: Task | None) -> Task:
-    """The task of ``thread`` as ``report`` says, with the history kept of it."""
+    """The task of ``thread`` as ``report`` says (its status dated by the thread's last update),
+    with the history kept of it."""
     context_id = kept.context_id if kept else thread.metadata.get(CONTEXT_KEY, thread.thread_id)
-    status = _status(report.state)
+    status = _status(report.state, at=datetime.fromtimestamp(thread.updated_at, UTC))
     message = report.message(thread.thread_id, context_id)
     if message is not None:
         status.message.CopyFrom(message)
@@ -172,9 +189,10 @@ def _task(thread: ThreadRow, report: Report, kept: Task | None) -> Task:
     )
 
 
-def _status(state: TaskState) -> TaskStatus:
+def _status(state: TaskState, *, at: datetime | None = None) -> TaskStatus:
+    """A status in ``state`` since ``at`` (now by default)."""
     status = TaskStatus(state=state)
-    status.timestamp.FromDatetime(datetime.now(UTC))
+    status.timestamp.FromDatetime(at or datetime.now(UTC))
     return status
 
 
