@@ -238,11 +238,13 @@ class RemoteWorker(ABC):
         return f"{context.thread_id}:{context.checkpoint_ns}:{task.id}:{self.kind}"
 
     def task_thread(self, task: Task, context: NodeContext) -> str | None:
-        """A remote thread id for ``task``, the same when the task runs again after a pause
-        (None: the run has no thread)."""
+        """A remote thread id for ``task``, the same when the task runs again after a pause or
+        a stopped process (the step's checkpoint names this thread's step: a thread id used
+        again in another home is another thread); None: the run has no thread."""
         if context.thread_id is None:
             return None
-        key = f"cadre:{context.thread_id}:{context.checkpoint_ns}:{task.id}:{task.attempt}"
+        step = f"{context.thread_id}:{context.checkpoint_ns}:{context.checkpoint_id or ''}"
+        key = f"cadre:{step}:{task.id}:{task.attempt}"
         return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{key}:{self.kind}"))
 
 
