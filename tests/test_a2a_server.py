@@ -190,6 +190,10 @@ async def test_a_question_is_answered_with_the_cited_answer_on_a_thread(served: 
         answer, ids = _answer(task)
         assert CITED in answer
         assert ids["thread_id"] == task.id and ids["run_id"]
+        values = _state(served, task.id)["values"]  # its sources and confidence, as data
+        cited = [item["source"] for item in ids["evidence"]]
+        assert cited and all(f"`{source}`" in answer for source in cited[:1])
+        assert ids["confidence"] == values["reflection"]["confidence"]
         assert _answer(await _task(client, task.id)) == (answer, ids)
         assert get_message_text(task.history[0]) == QUESTION
 

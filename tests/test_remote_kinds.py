@@ -292,7 +292,7 @@ def test_a_cadre_agents_review_pauses_this_run_and_is_approved_here(
     assert FINDING in final["final_answer"]
     [result] = _results(final)
     assert result.status == "ok" and FINDING in result.output
-    assert result.evidence[0].source == f"a2a:{served.url}/a2a/support"
+    assert result.evidence[0].source == "docs/checkpoints.md:3"  # the agent's own source
     assert _remote_audit(served, agent_task) == [("plan", "approve", "ada")]
     [entry] = final["audit"]  # decided here: in this run's trail too, by its reviewer
     decided = (entry.request_id, entry.decision_kind, entry.reviewer)

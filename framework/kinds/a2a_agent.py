@@ -11,7 +11,8 @@ for its tasks in that context (``ListTasks``): the task it sent before is follow
 cannot list tasks, is sent a new one. A message,
 or a completed task, is the task's result: its text is the answer, and the answer and each text
 artifact are cited as evidence (``a2a:URL``, ``a2a:URL#ARTIFACT``). A2A reports no confidence: a
-completed answer counts as sure.
+completed answer counts as sure; another ``cadre serve`` gives its passages and confidence in
+its answer's data part (``evidence``, ``confidence``), which are taken as they are.
 
 A task the agent leaves ``input-required`` with cadre review requests in its status message
 (one data part ``{"id", "value": the typed request}`` each: another ``cadre serve``) pauses
@@ -157,7 +158,12 @@ class A2AWorker(RemoteWorker):
             if (text := get_artifact_text(artifact))
         ]
         answer = asked or "\n\n".join(text for _, text in artifacts)
-        return replace(self._reply(answer, artifacts), usage=_reported_usage(a2a_task))
+        reply = self._reply(answer, artifacts)
+        cited = _cited(a2a_task)
+        if cited is not None:  # a cadre agent: its own sources (if it cited any), its confidence
+            evidence, confidence = cited
+            reply = replace(reply, evidence=evidence or reply.evidence, confidence=confidence)
+        return replace(reply, usage=_reported_usage(a2a_task))
 
     def _pause(self, a2a_task: A2ATask, task: Task, context: NodeContext) -> None:
         """Pause this run with what the agent's task waits for, if it says (a run without a
@@ -279,6 +285,21 @@ def _for_agent(decision: Any) -> Any:
     if not isinstance(decision, Mapping):
         return decision
     return {key: value for key, value in decision.items() if key not in LOCAL_FIELDS}
+
+
+def _cited(a2a_task: A2ATask) -> tuple[list[Evidence], float] | None:
+    """The passages and confidence another ``cadre serve`` gives in its answer's data part
+    (``{"evidence": [{"source", "text", "score"}], "confidence"}``); None when it gives none."""
+    for artifact in a2a_task.artifacts:
+        for part in get_data_parts(artifact.parts):
+            if isinstance(part, Mapping) and isinstance(part.get("evidence"), list):
+                try:
+                    evidence = [Evidence.model_validate(item) for item in part["evidence"]]
+                    confidence = float(part.get("confidence", 1.0))
+                except (ValueError, TypeError):
+                    return None  # not a shape this kind reads: the answer's text stands alone
+                return evidence, min(1.0, max(0.0, confidence))
+    return None
 
 
 def _reported_usage(a2a_task: A2ATask) -> dict[str, int]:

@@ -1,12 +1,14 @@
 """How a cadre run looks as an A2A task, and what an A2A message says to cadre.
 
 A run that answered is a completed task whose artifact ``answer`` holds the cited answer (a
-text part) and the thread and run (a data part); a run paused for review is ``input-required``,
-its status message a text part saying how to answer and one data part per pending review (the
-interrupt as LangGraph's API shows it: ``{"id", "value": the typed request}``); a failed run is
-``failed`` with its one-line error. A client answers a review with a message on the task: one
-data part holding a decision (``{"kind": "approve"}``, an edit, or decisions keyed by review
-id), or the text ``approve``.
+text part) and a data part: the thread and run, what the run used, how sure the team was
+(``confidence``) and the passages its answer stands on (``evidence``: ``{"source", "text",
+"score"}`` each, as the team's workers cited them, so a calling team cites the same sources).
+A run paused for review is ``input-required``, its status message a text part saying how to
+answer and one data part per pending review (the interrupt as LangGraph's API shows it:
+``{"id", "value": the typed request}``); a failed run is ``failed`` with its one-line error. A
+client answers a review with a message on the task: one data part holding a decision
+(``{"kind": "approve"}``, an edit, or decisions keyed by review id), or the text ``approve``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from a2a.helpers import (
 from a2a.types.a2a_pb2 import Artifact, Message, Part, TaskState
 from a2a.utils.errors import ContentTypeNotSupportedError, InvalidParamsError
 
+from framework.engine.records import Task
+from framework.engine.team_worker import team_result
 from framework.policy.usage import usage_totals
 from framework.review.records import request_place
 from framework.server.protocols._base import Outcome
@@ -35,6 +39,8 @@ ANSWER_ARTIFACT = "answer"
 """The name (and id) of the artifact holding a run's answer."""
 
 _APPROVE = "approve"
+_CITED = {"source", "text", "score"}
+"""What an answer's data part tells of each passage."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,6 +75,13 @@ def report_of(ended: Outcome) -> Report:
     about: dict[str, Any] = {"thread_id": ended.thread_id, "run_id": ended.run_id}
     records = ((ended.values or {}).get("usage") or {}).values()
     about["usage"] = usage_totals(record.get("counts") or {} for record in records)
+    found = team_result(
+        Task(id=ANSWER_ARTIFACT, description=ended.answer or ANSWER_ARTIFACT),
+        "",
+        ended.values or {},
+    )
+    about["confidence"] = found.confidence
+    about["evidence"] = [item.model_dump(include=_CITED) for item in found.evidence]
     answer = Artifact(
         artifact_id=ANSWER_ARTIFACT,
         name=ANSWER_ARTIFACT,
