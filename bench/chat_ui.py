@@ -1,0 +1,174 @@
+"""LangChain's Agent Chat UI, built from its public repository and run as its users run it
+(``next start``), against a real ``cadre serve``, in Debian's headless Chromium: ask a
+question, approve the plan review it pauses at, watch the answer come, and save screenshots.
+
+The app is built outside this repository (its build fetches Google's Inter font: offline, point
+``NEXT_FONT_GOOGLE_MOCKED_RESPONSES`` at a file answering any font URL with a local font)::
+
+    git clone https://github.com/langchain-ai/agent-chat-ui APP && cd APP
+    npm install && npm run build
+    PYTHONPATH=. .venv/bin/python bench/chat_ui.py APP --out shots/
+
+The served team is a team file (``review: [plan]``) over a small corpus; the app is pointed
+at it by its own query parameters (``apiUrl``, ``assistantId``) and API key (local storage).
+It prints what it saw as JSON: each screenshot, the plan review's text, the answer, and how
+many distinct lengths the answer's text had while it came (more than one: it streamed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from tests.chromium import headless_chromium
+from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.served import serve
+
+QUESTION = "How are checkpoints written?"
+TEAM = """name: chat
+review: [plan]
+kinds:
+  - {name: docs, description: passages from the documentation, builtin: search}
+"""
+BOX = "textarea[placeholder='Type your message...']"
+WAIT_S = 180.0
+"""How long each step may take (the app compiles nothing at start, the team runs offline)."""
+
+_T = TypeVar("_T")
+
+_WATCH = """
+window.__lengths = [];
+const seen = () => {
+  const ai = [...document.querySelectorAll('.group.mr-auto')].pop();
+  const n = ai ? ai.innerText.length : 0;
+  const all = window.__lengths;
+  if (!all.length || all[all.length - 1] !== n) all.push(n);
+};
+new MutationObserver(seen).observe(document.body, {subtree: true, childList: true,
+  characterData: true});
+"""
+"""Records each length the last AI message's text takes as the page changes."""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _until(what: str, check: Callable[[], _T | None], timeout: float = WAIT_S) -> _T:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.2)
+    raise SystemExit(f"timed out waiting for {what}")
+
+
+@contextmanager
+def _app(path: Path, log: Path) -> Iterator[str]:
+    """``next start`` of the built app on a free port; its address."""
+    port = _free_port()
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [str(path / "node_modules" / ".bin" / "next"), "start", "-p", str(port)],
+            cwd=path,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _until("the app to listen", lambda: _listens(port))
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _listens(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _text(driver: WebDriver, needle: str) -> str | None:
+    body = driver.find_element(By.TAG_NAME, "body").text
+    return body if needle in body else None
+
+
+def _button(driver: WebDriver, label: str) -> Any:
+    buttons = driver.find_elements(By.XPATH, f"//button[normalize-space()='{label}']")
+    return next((b for b in buttons if b.is_displayed() and b.is_enabled()), None)
+
+
+def chat(app: Path, out: Path) -> dict[str, Any]:
+    """Ask, approve and read the answer in the app at ``app``; screenshots in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        corpus = write_corpus(work / "docs", SMALL_CORPUS)
+        team = work / "team.yaml"
+        team.write_text(TEAM, encoding="utf-8")
+        tokens = {"ada": ("acme", "run,review")}
+        options = ("--team-config", str(team))
+        with (
+            serve(work / "home", None, corpus=corpus, tokens=tokens, options=options) as served,
+            _app(app, out / "next.log") as url,
+            headless_chromium() as driver,
+        ):
+            page = f"{url}/?apiUrl={served.url}&assistantId=chat"
+            driver.get(page)
+            driver.execute_script(
+                "localStorage.setItem('lg:chat:apiKey', arguments[0])", served.tokens["ada"]
+            )
+            driver.get(page)
+            box = _until("the message box", lambda: driver.find_elements(By.CSS_SELECTOR, BOX))[0]
+            box.send_keys(QUESTION, Keys.ENTER)
+            review = _until("the plan review", lambda: _text(driver, "Review Plan"))
+            driver.save_screenshot(str(out / "1-plan-review.png"))
+            approve = _until("the approve button", lambda: _button(driver, "Approve"))
+            driver.execute_script(_WATCH)
+            approve.click()
+            client = served.client("ada")
+            threads = client.threads.search(metadata={"graph_id": "chat"}, limit=1)
+            thread_id = threads[0]["thread_id"]
+            _until("the run to end", lambda: client.threads.get(thread_id)["status"] == "idle")
+            answer = client.threads.get_state(thread_id)["values"]["final_answer"]
+            first_line = answer.strip().splitlines()[0]
+            _until("the answer on the page", lambda: _text(driver, first_line.lstrip("# ")))
+            time.sleep(1)  # the last frames paint
+            driver.save_screenshot(str(out / "2-answer.png"))
+            lengths = driver.execute_script("return window.__lengths")
+            return {
+                "thread_id": thread_id,
+                "review_on_page": review.count("Review Plan") > 0,
+                "answer": answer,
+                "answer_lengths_seen": lengths,
+                "screenshots": sorted(str(p) for p in out.glob("*.png")),
+            }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("app", type=Path, help="the built agent-chat-ui checkout")
+    parser.add_argument("--out", type=Path, default=Path("chat-ui-shots"))
+    args = parser.parse_args()
+    if not (args.app / ".next" / "BUILD_ID").exists():
+        raise SystemExit(f"{args.app}: not a built agent-chat-ui (run npm install, npm run build)")
+    print(json.dumps(chat(args.app.resolve(), args.out), indent=2))
+
+
+if __name__ == "__main__":
+    main()
