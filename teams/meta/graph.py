@@ -16,7 +16,7 @@ end shows a thread; the research team's counters stay inside it. Any graph whose
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Annotated, Any
 
@@ -57,11 +57,23 @@ __all__ = [
 ]
 
 
+_BOUNDED = bounded_messages(MESSAGE_LIMIT)
+
+
+def chat_log(current: list[AnyMessage] | None, update: Any) -> list[AnyMessage]:
+    """The coordinator's messages: each phase's message log merged by id and bounded; a phase
+    that keeps its log in another form (the supervisor's window of recent messages and gists)
+    keeps it to itself."""
+    if isinstance(update, Mapping):
+        return list(current or [])
+    return _BOUNDED(current or [], update)
+
+
 class MetaState(GovernedState, total=False):
     """The MetaCoordinator's state: the research keys it shares plus each phase's findings."""
 
     question: str
-    messages: Annotated[list[AnyMessage], bounded_messages(MESSAGE_LIMIT)]
+    messages: Annotated[list[AnyMessage], chat_log]
     plan: Plan | None
     tasks: Annotated[dict[str, Task], merge_tasks]
     worker_results: Annotated[dict[str, WorkerResult], merge_results]
