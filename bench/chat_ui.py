@@ -9,8 +9,10 @@ The app is built outside this repository (its build fetches Google's Inter font:
     npm install && npm run build
     PYTHONPATH=. .venv/bin/python bench/chat_ui.py APP --out shots/
 
-The served team is a team file (``review: [plan]``) over a small corpus; the app is pointed
-at it by its own query parameters (``apiUrl``, ``assistantId``) and API key (local storage).
+The served team is a team file (``review: [plan]``) over a small corpus, served with the
+app's origin allowed (``--allow-origin``: the page calls the API from the browser); the app is
+pointed at it by its own query parameters (``apiUrl``, ``assistantId``) and API key (local
+storage).
 It prints what it saw as JSON: each screenshot, the plan review's text, the answer, and how
 many distinct lengths the answer's text had while it came (more than one: it streamed).
 """
@@ -34,7 +36,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.chromium import headless_chromium
 from tests.conftest import SMALL_CORPUS, write_corpus
-from tests.served import serve
+from tests.served import Served, serve
 
 QUESTION = "How are checkpoints written?"
 TEAM = """name: chat
@@ -80,9 +82,8 @@ def _until(what: str, check: Callable[[], _T | None], timeout: float = WAIT_S) -
 
 
 @contextmanager
-def _app(path: Path, log: Path) -> Iterator[str]:
-    """``next start`` of the built app on a free port; its address."""
-    port = _free_port()
+def _app(path: Path, port: int, log: Path) -> Iterator[str]:
+    """``next start`` of the built app on ``port``; its address."""
     with log.open("wb") as out:
         process = subprocess.Popen(
             [str(path / "node_modules" / ".bin" / "next"), "start", "-p", str(port)],
@@ -122,42 +123,50 @@ def chat(app: Path, out: Path) -> dict[str, Any]:
         team = work / "team.yaml"
         team.write_text(TEAM, encoding="utf-8")
         tokens = {"ada": ("acme", "run,review")}
-        options = ("--team-config", str(team))
+        port = _free_port()  # the app's page calls the API: its origin is allowed
+        options = ("--team-config", str(team), "--allow-origin", f"http://127.0.0.1:{port}")
         with (
             serve(work / "home", None, corpus=corpus, tokens=tokens, options=options) as served,
-            _app(app, out / "next.log") as url,
+            _app(app, port, out / "next.log") as url,
             headless_chromium() as driver,
         ):
-            page = f"{url}/?apiUrl={served.url}&assistantId=chat"
-            driver.get(page)
-            driver.execute_script(
-                "localStorage.setItem('lg:chat:apiKey', arguments[0])", served.tokens["ada"]
-            )
-            driver.get(page)
-            box = _until("the message box", lambda: driver.find_elements(By.CSS_SELECTOR, BOX))[0]
-            box.send_keys(QUESTION, Keys.ENTER)
-            review = _until("the plan review", lambda: _text(driver, "Review Plan"))
-            driver.save_screenshot(str(out / "1-plan-review.png"))
-            approve = _until("the approve button", lambda: _button(driver, "Approve"))
-            driver.execute_script(_WATCH)
-            approve.click()
-            client = served.client("ada")
-            threads = client.threads.search(metadata={"graph_id": "chat"}, limit=1)
-            thread_id = threads[0]["thread_id"]
-            _until("the run to end", lambda: client.threads.get(thread_id)["status"] == "idle")
-            answer = client.threads.get_state(thread_id)["values"]["final_answer"]
-            first_line = answer.strip().splitlines()[0]
-            _until("the answer on the page", lambda: _text(driver, first_line.lstrip("# ")))
-            time.sleep(1)  # the last frames paint
-            driver.save_screenshot(str(out / "2-answer.png"))
-            lengths = driver.execute_script("return window.__lengths")
-            return {
-                "thread_id": thread_id,
-                "review_on_page": review.count("Review Plan") > 0,
-                "answer": answer,
-                "answer_lengths_seen": lengths,
-                "screenshots": sorted(str(p) for p in out.glob("*.png")),
-            }
+            try:
+                return _ask_and_approve(driver, served, url, out)
+            except SystemExit:
+                driver.save_screenshot(str(out / "failed.png"))
+                raise
+
+
+def _ask_and_approve(driver: WebDriver, served: Served, url: str, out: Path) -> dict[str, Any]:
+    page = f"{url}/?apiUrl={served.url}&assistantId=chat"
+    driver.set_window_size(1280, 1800)  # the question, the review and the answer in one shot
+    driver.get(page)
+    driver.execute_script(
+        "localStorage.setItem('lg:chat:apiKey', arguments[0])", served.tokens["ada"]
+    )
+    driver.get(page)
+    box = _until("the message box", lambda: driver.find_elements(By.CSS_SELECTOR, BOX))[0]
+    box.send_keys(QUESTION, Keys.ENTER)
+    review = _until("the plan review", lambda: _text(driver, "Edit/Approve"))
+    driver.save_screenshot(str(out / "1-plan-review.png"))
+    approve = _until("the approve button", lambda: _button(driver, "Approve"))
+    driver.execute_script(_WATCH)
+    approve.click()
+    client = served.client("ada")
+    thread_id = client.threads.search(metadata={"graph_id": "chat"}, limit=1)[0]["thread_id"]
+    _until("the run to end", lambda: client.threads.get(thread_id)["status"] == "idle")
+    answer = client.threads.get_state(thread_id)["values"]["final_answer"]
+    first_line = answer.strip().splitlines()[0].lstrip("# ")
+    _until("the answer on the page", lambda: _text(driver, first_line))
+    time.sleep(1)  # the last frames paint
+    driver.save_screenshot(str(out / "2-answer.png"))
+    return {
+        "thread_id": thread_id,
+        "review_on_page": review,
+        "answer": answer,
+        "answer_lengths_seen": driver.execute_script("return window.__lengths"),
+        "screenshots": sorted(str(p) for p in out.glob("*.png")),
+    }
 
 
 def main() -> None:
