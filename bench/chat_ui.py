@@ -1,6 +1,7 @@
 """LangChain's Agent Chat UI, built from its public repository and run as its users run it
 (``next start``), against a real ``cadre serve``, in Debian's headless Chromium: ask a
-question, approve the plan review it pauses at, watch the answer come, and save screenshots.
+question, approve the plan review it pauses at, watch the answer come, ask the thread's next
+question the same way, and save screenshots.
 
 The app is built outside this repository (its build fetches Google's Inter font: offline, point
 ``NEXT_FONT_GOOGLE_MOCKED_RESPONSES`` at a file answering any font URL with a local font)::
@@ -12,9 +13,9 @@ The app is built outside this repository (its build fetches Google's Inter font:
 The served team is a team file (``review: [plan]``) over a small corpus, served with the
 app's origin allowed (``--allow-origin``: the page calls the API from the browser); the app is
 pointed at it by its own query parameters (``apiUrl``, ``assistantId``) and API key (local
-storage).
-It prints what it saw as JSON: each screenshot, the plan review's text, the answer, and how
-many distinct lengths the answer's text had while it came (more than one: it streamed).
+storage). It prints what it saw as JSON, per question: the plan review's text on the page, the thread's
+question and human turns, the answer, and each length the last AI message's text had as the
+page changed (growing a few words at a time: it streamed); and the screenshots.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ from tests.chromium import headless_chromium
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, serve
 
-QUESTION = "How are checkpoints written?"
+QUESTIONS = ("How are checkpoints written?", "How do workers retry?")
+"""Two questions on one thread: the second is the thread's next question."""
 TEAM = """name: chat
 review: [plan]
 kinds:
@@ -104,9 +106,10 @@ def _listens(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def _text(driver: WebDriver, needle: str) -> str | None:
-    body = driver.find_element(By.TAG_NAME, "body").text
-    return body if needle in body else None
+def _text(driver: WebDriver, needle: str, times: int = 1) -> str | None:
+    """The page's text when it holds ``needle`` (at least ``times`` times)."""
+    body: str = driver.find_element(By.TAG_NAME, "body").text
+    return body if body.count(needle) >= times else None
 
 
 def _button(driver: WebDriver, label: str) -> Any:
@@ -145,27 +148,38 @@ def _ask_and_approve(driver: WebDriver, served: Served, url: str, out: Path) -> 
         "localStorage.setItem('lg:chat:apiKey', arguments[0])", served.tokens["ada"]
     )
     driver.get(page)
+    turns = [_turn(driver, served, out, q, number) for number, q in enumerate(QUESTIONS, 1)]
+    return {
+        "turns": turns,
+        "screenshots": sorted(str(p) for p in out.glob("*.png")),
+    }
+
+
+def _turn(
+    driver: WebDriver, served: Served, out: Path, question: str, number: int
+) -> dict[str, Any]:
+    """Ask ``question`` (the ``number``th on the thread), approve its plan, read its answer."""
     box = _until("the message box", lambda: driver.find_elements(By.CSS_SELECTOR, BOX))[0]
-    box.send_keys(QUESTION, Keys.ENTER)
-    review = _until("the plan review", lambda: _text(driver, "Edit/Approve"))
-    driver.save_screenshot(str(out / "1-plan-review.png"))
+    box.send_keys(question, Keys.ENTER)
+    review = _until("the plan review", lambda: _text(driver, f'"goal":"{question}"'))
+    driver.save_screenshot(str(out / f"{number}a-plan-review.png"))
     approve = _until("the approve button", lambda: _button(driver, "Approve"))
     driver.execute_script(_WATCH)
     approve.click()
     client = served.client("ada")
     thread_id = client.threads.search(metadata={"graph_id": "chat"}, limit=1)[0]["thread_id"]
     _until("the run to end", lambda: client.threads.get(thread_id)["status"] == "idle")
-    answer = client.threads.get_state(thread_id)["values"]["final_answer"]
-    first_line = answer.strip().splitlines()[0].lstrip("# ")
-    _until("the answer on the page", lambda: _text(driver, first_line))
+    values = client.threads.get_state(thread_id)["values"]
+    _until("the answer on the page", lambda: _text(driver, "Sources", times=number))
     time.sleep(1)  # the last frames paint
-    driver.save_screenshot(str(out / "2-answer.png"))
+    driver.save_screenshot(str(out / f"{number}b-answer.png"))
     return {
         "thread_id": thread_id,
-        "review_on_page": review,
-        "answer": answer,
+        "review_on_page": review.split("Edit/Approve")[0][-200:],
+        "question": values["question"],
+        "human_turns": [m["content"] for m in values["messages"] if m["type"] == "human"],
+        "answer": values["final_answer"],
         "answer_lengths_seen": driver.execute_script("return window.__lengths"),
-        "screenshots": sorted(str(p) for p in out.glob("*.png")),
     }
 
 
