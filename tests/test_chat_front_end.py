@@ -4,12 +4,15 @@ from chat ``messages`` (the last human message is the question; a later one the 
 question), a thread's ``messages`` holding the human turn and the answer, the answer streamed
 in ``messages-tuple`` mode, a review pause in the shape of LangChain's human-in-the-loop
 middleware answered with ``{"decisions": [...]}``, and the ``tools`` and ``lifecycle`` stream
-modes. ``bench/chat_ui.py`` drives the real Agent Chat UI in Chromium the same way."""
+modes; and, given a built app (``$CADRE_CHAT_UI_APP``), the real Agent Chat UI in Chromium
+(``bench/chat_ui.py``)."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,7 @@ from framework.errors import ReviewError
 from framework.memory import MiniLMEmbedder
 from framework.review.records import QuestionReview
 from framework.server._hitl import HITL_FIELDS, hitl_decision, hitl_fields
+from tests.chromium import SCREENSHOTS_VARIABLE
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.openai_server import OpenAIServer, openai_server
 from tests.served import Served, serve
@@ -241,3 +245,28 @@ def test_tools_streams_each_tool_call_a_team_makes(
     started, finished = events
     assert started["tool_name"] == "multiply" and started["tool_call_id"] == "call_1"
     assert finished["tool_call_id"] == "call_1" and "42" in str(finished["output"])
+
+
+APP_VARIABLE = "CADRE_CHAT_UI_APP"
+"""The path of a built agent-chat-ui checkout (``npm install && npm run build``); unset (as
+in CI, which has no built app), the browser test is skipped."""
+
+
+def test_agent_chat_ui_asks_streams_and_approves_in_chromium(tmp_path: Path) -> None:
+    """The real Agent Chat UI (``bench/chat_ui.py``): two questions on one thread, each plan
+    review approved in the app, each answer growing on the page as it streams; screenshots in
+    ``$CADRE_SCREENSHOTS`` (else the test's folder)."""
+    app = os.environ.get(APP_VARIABLE)
+    if not app:
+        pytest.skip(f"no built Agent Chat UI: set ${APP_VARIABLE} to its checkout")
+    from bench.chat_ui import QUESTIONS, chat
+
+    shots = Path(os.environ.get(SCREENSHOTS_VARIABLE) or tmp_path)
+    seen = chat(Path(app), shots)
+    for number, (turn, question) in enumerate(zip(seen["turns"], QUESTIONS, strict=True), 1):
+        assert question in turn["review_on_page"] and turn["question"] == question
+        assert len(turn["human_turns"]) == number  # the same thread, one human turn each
+        lengths = turn["answer_lengths_seen"]
+        growing = [b for a, b in pairwise(lengths) if b > a]
+        assert len(growing) > 3, lengths  # the answer came a few words at a time
+    assert len(seen["screenshots"]) == 4
