@@ -213,6 +213,20 @@ def test_lifecycle_tells_when_each_subgraph_starts_and_ends(served: Served) -> N
         assert ended == {"event": "completed", "namespace": namespace}
         assert events.index(event) < events.index(ended)
 
+    paused = client.threads.create()["thread_id"]
+    parts = list(
+        client.runs.stream(
+            paused,
+            "meta",
+            input={"question": QUESTION},
+            config=PLAN_REVIEW,
+            stream_mode="lifecycle",
+        )
+    )
+    started, ended = [p.data for p in parts if p.event == "lifecycle"]
+    assert started["event"] == "started" and started["graph_name"] == "research_team"
+    assert ended == {"event": "interrupted", "namespace": started["namespace"]}
+
 
 @pytest.fixture
 def model_server() -> Iterator[OpenAIServer]:
