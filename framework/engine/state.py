@@ -164,11 +164,11 @@ class TeamState(GovernedState, total=False):
 
 
 def to_jsonable(value: Any) -> Any:
-    """A JSON-ready copy of a state value: records dumped, messages as type/name/content/id."""
+    """A JSON-ready copy of a state value: records dumped, messages as role/name/content."""
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, BaseMessage):
-        return {"type": value.type, "name": value.name, "content": value.content, "id": value.id}
+        return {"type": value.type, "name": value.name, "content": value.content}
     if isinstance(value, Mapping):
         return {str(key): to_jsonable(item) for key, item in value.items()}
     if isinstance(value, list | tuple | set):
