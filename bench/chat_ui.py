@@ -13,9 +13,9 @@ The app is built outside this repository (its build fetches Google's Inter font:
 The served team is a team file (``review: [plan]``) over a small corpus, served with the
 app's origin allowed (``--allow-origin``: the page calls the API from the browser); the app is
 pointed at it by its own query parameters (``apiUrl``, ``assistantId``) and API key (local
-storage). It prints what it saw as JSON, per question: the plan review's text on the page, the thread's
-question and human turns, the answer, and each length the last AI message's text had as the
-page changed (growing a few words at a time: it streamed); and the screenshots.
+storage). It prints what it saw as JSON, per question: the plan review's text on the page,
+the thread's question and human turns, the answer, and each length the last AI message's text
+had as the page changed (growing a few words at a time: it streamed); and the screenshots.
 """
 
 from __future__ import annotations
