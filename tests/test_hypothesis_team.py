@@ -474,7 +474,7 @@ def test_the_meta_coordinator_runs_the_hypothesis_team_as_its_research_phase(
     risks = [f.message for f in state["findings"]["risk_assessment"]]
     assert any("may conflict: different dates (1932, 1936)" in m for m in risks)
     assert {e.source for e in state["evidence"]} >= {ALMANAC, GAZETTE, ARCHIVE}
-    assert "hypotheses" not in state and "messages" not in state
+    assert "hypotheses" not in state
     nested = [event["event"] for namespace, event in events if namespace]
     assert nested[0] == "started" and nested[-1] == "report"
     checkpointer.conn.close()

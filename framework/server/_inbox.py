@@ -29,7 +29,18 @@ from typing import Any
 from framework.errors import ReviewError
 from framework.review.records import AnyReviewRequest, PlanReview, request_place
 
-__all__ = ["IGNORED", "INBOX_FIELDS", "RESPONSE_TYPES", "inbox_decision", "inbox_fields"]
+__all__ = [
+    "IGNORED",
+    "INBOX_FIELDS",
+    "RESPONSE_TYPES",
+    "action_args",
+    "edit_decision",
+    "inbox_config",
+    "inbox_decision",
+    "inbox_fields",
+    "rejection",
+    "review_lines",
+]
 
 INBOX_FIELDS = frozenset({"action_request", "config", "description"})
 """What :func:`inbox_fields` adds to a review request's JSON for Agent Inbox."""
@@ -62,7 +73,7 @@ _EDITS = {"plan": "edit_plan", "tasks": "edit_tasks", "task": "edit_tasks", "ans
 # -- what Agent Inbox shows ---------------------------------------------------------------------
 
 
-def _args(request: Mapping[str, Any]) -> dict[str, Any]:
+def action_args(request: Mapping[str, Any]) -> dict[str, Any]:
     """The request's fields as ``action_request.args`` (JSON values)."""
     values = {
         **request,
@@ -74,21 +85,27 @@ def _args(request: Mapping[str, Any]) -> dict[str, Any]:
     return {name: values[name] for name in names if values.get(name) not in (None, "")}
 
 
-def inbox_fields(request: Mapping[str, Any]) -> dict[str, Any]:
-    """``action_request``, ``config`` and ``description`` for a review request (its JSON)."""
+def inbox_config(request: Mapping[str, Any]) -> dict[str, bool]:
+    """Which of accept, edit, response and ignore a review request (its JSON) offers:
+    ``allow_ignore`` is whether it may be rejected."""
     allowed = set(request.get("allowed") or ())
     rejects = bool(allowed & {"reject", "reject_tasks"})
     kind = str(request["kind"])
-    config = {
+    return {
         "allow_accept": "approve" in allowed,
         "allow_edit": any(_EDITS[name] in allowed for name in _EDITABLE.get(kind, ())),
         "allow_respond": rejects or "respond" in allowed,
         "allow_ignore": rejects,
     }
+
+
+def inbox_fields(request: Mapping[str, Any]) -> dict[str, Any]:
+    """``action_request``, ``config`` and ``description`` for a review request (its JSON)."""
+    config = inbox_config(request)
     return {
-        "action_request": {"action": f"review_{kind}", "args": _args(request)},
+        "action_request": {"action": f"review_{request['kind']}", "args": action_args(request)},
         "config": config,
-        "description": _description(request, allowed, config),
+        "description": _description(request, config),
     }
 
 
@@ -134,21 +151,24 @@ _RESPONDS = "a response is sent to the agent that asked, as your answer"
 """What a response does to a question review."""
 
 
-def _description(request: Mapping[str, Any], allowed: set[str], config: Mapping[str, bool]) -> str:
+def review_lines(request: Mapping[str, Any]) -> list[str]:
+    """What a review request (its JSON) is about, as markdown lines: its kind, place and
+    decisions, then its subject (the plan, the task, the call, the question...)."""
     kind = str(request.get("kind"))
-    where = request_place(request)
-    actions = {**_ACTIONS, "respond": _RESPONDS} if "respond" in allowed else _ACTIONS
+    allowed = sorted(request.get("allowed") or ())
+    return [
+        f"**cadre {'task' if kind == 'tasks' else kind} review** at {request_place(request)} "
+        f"(node `{request.get('node')}`); decisions: {', '.join(allowed)}",
+        "",
+        *_subject(request),
+    ]
+
+
+def _description(request: Mapping[str, Any], config: Mapping[str, bool]) -> str:
+    responds = "respond" in (request.get("allowed") or ())
+    actions = {**_ACTIONS, "respond": _RESPONDS} if responds else _ACTIONS
     offered = [text for name, text in actions.items() if config[f"allow_{name}"]]
-    return "\n".join(
-        [
-            f"**cadre {'task' if kind == 'tasks' else kind} review** at {where} "
-            f"(node `{request.get('node')}`); decisions: {', '.join(sorted(allowed))}",
-            "",
-            *_subject(request),
-            "",
-            f"In Agent Inbox: {'; '.join(offered)}.",
-        ]
-    )
+    return "\n".join([*review_lines(request), "", f"In Agent Inbox: {'; '.join(offered)}."])
 
 
 # -- what Agent Inbox answers --------------------------------------------------------------------
@@ -167,22 +187,28 @@ def inbox_decision(request: AnyReviewRequest, response: Mapping[str, Any]) -> di
     if kind == "accept":
         return {"kind": "approve"}
     if kind == "edit":
-        return _edit(request, args)
+        return edit_decision(request, args)
     if kind == "response":
         if not isinstance(args, str):
             raise ReviewError(f"request {request.id!r}: a response's args is the reviewer's text")
         if "respond" in request.allowed:
             return {"kind": "respond", "response": args}
-        return _rejection(request, kind, args)
+        return rejection(request, kind, args)
     if kind == "ignore":
-        return _rejection(request, kind, IGNORED)
+        return rejection(request, kind, IGNORED)
     raise ReviewError(
         f"request {request.id!r}: response type {kind!r} is not one Agent Inbox sends: choose "
         f"{', '.join(RESPONSE_TYPES)}"
     )
 
 
-def _rejection(request: AnyReviewRequest, kind: str, reason: str) -> dict[str, Any]:
+def rejection(request: AnyReviewRequest, kind: str, reason: str) -> dict[str, Any]:
+    """The rejection a client's ``kind`` of answer means: the request's own (a policy's call,
+    a task), or a plan's pending tasks all rejected, with ``reason``.
+
+    Raises:
+        ReviewError: The request allows no rejection, or its plan has no pending task.
+    """
     if "reject" in request.allowed:
         return {"kind": "reject", "reason": reason}
     if "reject_tasks" not in request.allowed:
@@ -204,7 +230,14 @@ def _editable(request: AnyReviewRequest) -> tuple[str, ...]:
     )
 
 
-def _edit(request: AnyReviewRequest, args: Any) -> dict[str, Any]:
+def edit_decision(request: AnyReviewRequest, args: Any) -> dict[str, Any]:
+    """The decision of an edited action request's ``args`` (or the request with its
+    ``args``): the one field that changed, or approval when none did.
+
+    Raises:
+        ReviewError: The request takes no edit, or the edit carries no field of it, several
+            changed ones, or text that is not JSON where JSON is due.
+    """
     editable = _editable(request)
     if not editable:
         raise ReviewError(
@@ -218,7 +251,7 @@ def _edit(request: AnyReviewRequest, args: Any) -> dict[str, Any]:
             f"request {request.id!r}: an edit's args are the action request with "
             f"{' or '.join(editable)} in its args"
         )
-    shown = _args(request.model_dump(mode="json"))
+    shown = action_args(request.model_dump(mode="json"))
     edited = {name: _parsed(name, fields[name]) for name in given}
     changed = {name: value for name, value in edited.items() if shown.get(name) != value}
     if len(changed) > 1:

@@ -40,6 +40,8 @@ StreamModeName = Literal[
     "debug",
     "tasks",
     "checkpoints",
+    "tools",
+    "lifecycle",
 ]
 
 

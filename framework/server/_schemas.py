@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 from framework.runs.gate import Caller
 from framework.runs.launch import LaunchRequest
 from framework.runs.spec import RunSpec
+from framework.server._chat_input import chat_input
 from framework.server._http import Server, blocking
 
 __all__ = ["RUN_INPUTS", "TeamSchemas", "checked_input", "graph_schemas", "team_schemas"]
@@ -37,6 +38,8 @@ class TeamSchemas:
     state: dict[str, Any]
     checks: Mapping[str, TypeAdapter[Any]]
     """A validator per input key whose value cadre checks (not chat messages)."""
+    chat: bool = False
+    """Whether the input takes a question and chat ``messages`` (see :mod:`._chat_input`)."""
 
     def required(self) -> list[str]:
         """The keys a run's input must hold."""
@@ -68,6 +71,7 @@ def graph_schemas(graph_id: str, app: PregelProtocol[Any, Any, Any, Any]) -> Tea
         output=_json_schema(builder.output_schema),
         state=_json_schema(builder.state_schema),
         checks=_checks(builder.input_schema),
+        chat=_takes_chat(builder.input_schema),
     )
 
 
@@ -136,6 +140,11 @@ def _checks(typ: Any) -> dict[str, TypeAdapter[Any]]:
     return checks
 
 
+def _takes_chat(typ: Any) -> bool:
+    hints = _hints(typ) or {}
+    return "question" in hints and _holds_messages(hints.get("messages"))
+
+
 def _holds_messages(hint: Any) -> bool:
     """Whether a key holds chat messages (LangGraph reads them in any of their forms)."""
     if isinstance(hint, type) and issubclass(hint, BaseMessage):
@@ -196,23 +205,31 @@ def team_schemas(server: Server, team: str) -> TeamSchemas:
 
 async def checked_input(
     server: Server, team: str, caller: Caller, thread_id: str, values: Mapping[str, Any] | None
-) -> None:
-    """Refuse a run's input the team cannot start from. No input (None) goes on from the
-    thread's state: it is refused where the thread is not the caller's (whether another
-    tenant's thread has a state is not told) or has no state and no run to wait for.
+) -> dict[str, Any] | None:
+    """The input a run starts from, checked: a chat front end's messages or cadre's question
+    completed with the other (see :mod:`._chat_input`), then refused where the team cannot
+    start from it. No input (None) goes on from the thread's state: it is refused where the
+    thread is not the caller's (whether another tenant's thread has a state is not told) or
+    has no state and no run to wait for.
 
     Raises:
         HTTPException: 422 naming the key (see :func:`check_input`).
     """
-    await blocking(_check_run_input, server, team, caller, thread_id, values)
+    checked: dict[str, Any] | None = await blocking(
+        _check_run_input, server, team, caller, thread_id, values
+    )
+    return checked
 
 
 def _check_run_input(
     server: Server, team: str, caller: Caller, thread_id: str, values: Mapping[str, Any] | None
-) -> None:
+) -> dict[str, Any] | None:
     if values is None and _goes_on(server, caller, thread_id):
-        return
-    check_input(team_schemas(server, team), values or {})
+        return None
+    schemas = team_schemas(server, team)
+    completed = chat_input(values or {}) if schemas.chat else dict(values or {})
+    check_input(schemas, completed)
+    return completed
 
 
 def _goes_on(server: Server, caller: Caller, thread_id: str) -> bool:

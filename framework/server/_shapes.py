@@ -13,6 +13,7 @@ from langgraph.types import Interrupt, StateSnapshot
 
 from framework.engine.state import to_jsonable
 from framework.review.records import ALLOWED_DECISIONS
+from framework.server._hitl import hitl_fields
 from framework.server._inbox import inbox_fields
 from framework.server._tables import RunRow, ThreadRow
 
@@ -37,11 +38,12 @@ def iso(timestamp: float | None) -> str | None:
 
 def interrupt_json(interrupt: Interrupt) -> dict[str, Any]:
     """An interrupt as the API shows it: its id and value; a cadre review request's value
-    carries its id (the interrupt's) and the fields Agent Inbox reads (``action_request``,
-    ``config``, ``description``)."""
+    carries its id (the interrupt's), the fields Agent Inbox reads (``action_request``,
+    ``config``, ``description``) and those of LangChain's human-in-the-loop middleware
+    (``action_requests``, ``review_configs``)."""
     value = to_jsonable(interrupt.value)
     if isinstance(value, dict) and value.get("kind") in ALLOWED_DECISIONS and "allowed" in value:
-        value = {**value, "id": interrupt.id, **inbox_fields(value)}
+        value = {**value, "id": interrupt.id, **inbox_fields(value), **hitl_fields(value)}
     return {"value": value, "id": interrupt.id}
 
 

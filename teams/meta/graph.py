@@ -5,20 +5,22 @@ extraction team, then the memory supervisor team, for ``--team meta-knowledge``)
 :func:`build_coordinator` any ordered list of steps (:mod:`teams.meta.steps`), as a team
 file's ``phases:`` declares them.
 
-The research team is one node: its compiled graph. Keys the two states share (question, plan,
-tasks, worker_results, consolidated, final_answer, memory_writes, reflection, iteration, the
-human review trail and rejections, and evidence for a research phase without workers, such as
-the hypothesis team) flow between them;
-the research team's message log and counters stay inside it. Any graph whose state has
+The research team is one node: its compiled graph. Keys the two states share (question, the
+message log, plan, tasks, worker_results, consolidated, final_answer, memory_writes,
+reflection, iteration, the human review trail and rejections, and evidence for a research
+phase without workers, such as the hypothesis team) flow between them, so the coordinator's
+``messages`` holds each human turn, the research team's notes and its answer, as a chat front
+end shows a thread; the research team's counters stay inside it. Any graph whose state has
 ``question`` and ``final_answer`` can be the research phase.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Annotated, Any
 
+from langchain_core.messages import AnyMessage
 from langgraph.graph import END, START, StateGraph
 
 from framework.engine.middleware import Middleware
@@ -32,9 +34,11 @@ from framework.engine.records import (
     WorkerResult,
 )
 from framework.engine.state import (
+    MESSAGE_LIMIT,
     GovernedState,
     append_unique,
     append_unique_facts,
+    bounded_messages,
     merge_by_id,
     merge_results,
     merge_tasks,
@@ -53,10 +57,23 @@ __all__ = [
 ]
 
 
+_BOUNDED = bounded_messages(MESSAGE_LIMIT)
+
+
+def chat_log(current: list[AnyMessage] | None, update: Any) -> list[AnyMessage]:
+    """The coordinator's messages: each phase's message log merged by id and bounded; a phase
+    that keeps its log in another form (the supervisor's window of recent messages and gists)
+    keeps it to itself."""
+    if isinstance(update, Mapping):
+        return list(current or [])
+    return _BOUNDED(current or [], update)
+
+
 class MetaState(GovernedState, total=False):
     """The MetaCoordinator's state: the research keys it shares plus each phase's findings."""
 
     question: str
+    messages: Annotated[list[AnyMessage], chat_log]
     plan: Plan | None
     tasks: Annotated[dict[str, Task], merge_tasks]
     worker_results: Annotated[dict[str, WorkerResult], merge_results]

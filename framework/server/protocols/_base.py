@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from framework.engine.spoken import speaks_answer
 from framework.runs.gate import Caller
+from framework.server._hitl import HITL_FIELDS
 from framework.server._http import Server, authenticated, blocking, error_response, server_of
 from framework.server._inbox import INBOX_FIELDS
 from framework.server._requests import RunBody, StreamModeName
@@ -252,9 +253,10 @@ async def outcome(server: Server, row: RunRow) -> Outcome:
 
 def _review(interrupt: dict[str, Any], thread_id: str) -> dict[str, Any]:
     """An open interrupt as protocols show it: a cadre review request as the typed request
-    (what the API adds for Agent Inbox left out, its thread said)."""
+    (what the API adds for Agent Inbox and the human-in-the-loop middleware left out, its
+    thread said)."""
     value = interrupt["value"]
     if isinstance(value, dict) and "allowed" in value:
-        value = {key: item for key, item in value.items() if key not in INBOX_FIELDS}
+        value = {key: item for key, item in value.items() if key not in INBOX_FIELDS | HITL_FIELDS}
         value["thread_id"] = thread_id
     return {"id": interrupt["id"], "value": value}

@@ -2,9 +2,11 @@
 review API before anything runs (so an invalid edit leaves the thread as it was).
 
 A resume value is, per pending request (keyed by interrupt id; a lone request needs no key):
-cadre's own decision (``{"kind": "edit_plan", "plan": {...}}``), the word ``"approve"``, or
+cadre's own decision (``{"kind": "edit_plan", "plan": {...}}``), the word ``"approve"``,
 Agent Inbox's response (a one-item list of ``{"type": "accept" | "edit" | "response" |
-"ignore", "args": ...}``, see :mod:`framework.server._inbox`). The reviewer is always the
+"ignore", "args": ...}``, see :mod:`framework.server._inbox`), or the human-in-the-loop
+middleware's (``{"decisions": [{"type": "approve" | "edit" | "reject" | "respond", ...}]}``,
+see :mod:`framework.server._hitl`). The reviewer is always the
 caller (the API token's name), and every decision is audited like any other.
 """
 
@@ -18,6 +20,7 @@ from langgraph.types import Command, StateSnapshot
 from framework.errors import ReviewError
 from framework.review.api import requests_in, resume_command
 from framework.review.records import AnyReviewRequest
+from framework.server._hitl import hitl_decision
 from framework.server._inbox import RESPONSE_TYPES, inbox_decision
 
 __all__ = ["resume_from"]
@@ -41,7 +44,7 @@ def resume_from(
         if snapshot.next:
             return Command(resume=resume)
         raise ReviewError(f"nothing pending on thread {thread_id!r}: it waits for no review")
-    keyed = isinstance(resume, Mapping) and bool(resume) and "kind" not in resume
+    keyed = isinstance(resume, Mapping) and bool(resume) and not {"kind", "decisions"} & set(resume)
     if keyed and set(resume) <= set(requests):
         chosen = dict(resume)
     elif keyed:
@@ -69,10 +72,12 @@ def _decision(request: AnyReviewRequest, value: Any, reviewer: str) -> dict[str,
         return {**base, "kind": "approve"}
     if isinstance(value, list) and len(value) == 1 and isinstance(value[0], Mapping):
         return {**base, **inbox_decision(request, value[0])}
+    if isinstance(value, Mapping) and set(value) == {"decisions"}:
+        return {**base, **hitl_decision(request, value["decisions"])}
     if isinstance(value, Mapping) and "kind" in value:
         return {**dict(value), **base}
     raise ReviewError(
-        f"request {request.id!r}: a resume value is a decision ({{'kind': ...}}), 'approve', or "
+        f"request {request.id!r}: a resume value is a decision ({{'kind': ...}}), 'approve', "
         f"an Agent Inbox response ([{{'type': {' | '.join(map(repr, RESPONSE_TYPES))}, "
-        "'args': ...}])"
+        "'args': ...}]) or the human-in-the-loop middleware's ({'decisions': [...]})"
     )

@@ -288,6 +288,7 @@ class Segments:
                     )
                 finally:  # the app outlives the run: what it counted is in the thread's state
                     launched.run_ended(row.thread_id)
+                relay.ended()
         except _Cancelled:
             sink.add("error", {"error": "Cancelled", "message": f"run {row.run_id} was cancelled"})
             return "interrupted", "idle"
@@ -334,6 +335,10 @@ class _Relay:
     def graph_event(self, event: Mapping[str, Any]) -> None:
         """An ``astream_events`` event of the run."""
         self._add(self.events.of_graph_event(event))
+
+    def ended(self) -> None:
+        """The run's graph stopped (finished or paused)."""
+        self._add(self.events.ended())
 
     def _add(self, events: list[tuple[str, Any]]) -> None:
         if self.cancelled.is_set():

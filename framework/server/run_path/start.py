@@ -1,6 +1,7 @@
 """Starting a run on a thread, the one way every door starts one (LangGraph's API, the agent
 protocols): a ``RemoteGraph`` node's resume read as cadre's own, the gate's admission of the
-run's action, the input checked against the team's schema, the thread made on demand and
+run's action, the input completed (a chat front end's messages, cadre's question) and checked
+against the team's schema, the thread made on demand and
 claimed for the caller, then the run recorded and dispatched."""
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ async def start_on_thread(
     admit(caller, run_action(body.command))
     team = team_of(body.assistant_id)
     if body.command is None:
-        await checked_input(server, team, caller, thread_id, body.input)
+        values = await checked_input(server, team, caller, thread_id, body.input)
+        body = body.model_copy(update={"input": values})
     if server.tables.thread(caller.tenant, thread_id) is None:
         if body.if_not_exists != "create":
             raise HTTPException(404, f"thread {thread_id} not found")

@@ -11,10 +11,15 @@ becomes the API's events:
 - ``events``: each ``astream_events`` v2 dict, as ``events``;
 - ``debug``, ``tasks``, ``checkpoints``: LangGraph's own payloads, a checkpoint's ``config``
   also given as ``checkpoint`` (and ``parent_checkpoint``) as LangGraph's server adds;
+- ``tools``: LangGraph's tool events (``tool-started``, ``tool-output-delta``,
+  ``tool-finished``, ``tool-error``, keyed by ``tool_call_id``);
+- ``lifecycle``: when each subgraph starts and ends (see :mod:`._lifecycle`), read from the
+  graph's ``tasks``;
 - ``values``, ``updates``, ``custom``: as before, interrupts in the API's shape.
 
-Messages come from every graph (a team's formatter runs inside a subgraph; LangGraph sends
-each message once); other modes' chunks from subgraphs only with ``stream_subgraphs``.
+Messages and lifecycle events come from every graph (a team's formatter runs inside a
+subgraph; LangGraph sends each message once); other modes' chunks from subgraphs only with
+``stream_subgraphs``.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.messages import BaseMessage, BaseMessageChunk, message_chunk_to_message
 from langgraph.types import Interrupt, StreamMode
@@ -30,6 +35,7 @@ from pydantic import BaseModel
 
 from framework.engine.state import to_jsonable
 from framework.server._shapes import checkpoint_json, interrupt_json
+from framework.server.run_path._lifecycle import Lifecycle
 
 __all__ = ["ApiEvents", "event_mode", "graph_modes", "plain"]
 
@@ -42,6 +48,8 @@ _GRAPH_MODE: Mapping[str, StreamMode] = {
     "debug": "debug",
     "tasks": "tasks",
     "checkpoints": "checkpoints",
+    "tools": cast(StreamMode, "tools"),  # LangGraph streams it; its StreamMode type lags
+    "lifecycle": "tasks",
 }
 """The graph's mode behind each API mode (``events`` has none: it is astream_events)."""
 
@@ -96,6 +104,7 @@ class ApiEvents:
         self.subgraphs = subgraphs
         self._messages: dict[str, BaseMessage] = {}
         """Each message streamed so far by id (tokens added up)."""
+        self._lifecycle = Lifecycle()
 
     def of_chunk(
         self, namespace: tuple[str, ...], mode: str, payload: Any
@@ -103,9 +112,16 @@ class ApiEvents:
         """The events of a chunk the graph streamed."""
         if mode == "messages":
             return self._of_message(namespace, payload)
+        found: list[tuple[str, Any]] = []
+        if mode == "tasks" and "lifecycle" in self.modes:
+            found = [("lifecycle", e) for e in self._lifecycle.of_tasks(namespace, payload)]
         if namespace and not self.subgraphs:
-            return []
-        return [("|".join((mode, *namespace)), _data(mode, payload))]
+            return found
+        return [*found, ("|".join((mode, *namespace)), _data(mode, payload))]
+
+    def ended(self) -> list[tuple[str, Any]]:
+        """The events of the run's end (the subgraphs still open close)."""
+        return [("lifecycle", event) for event in self._lifecycle.finish()]
 
     def of_graph_event(self, event: Mapping[str, Any]) -> list[tuple[str, Any]]:
         """The ``events`` event of an astream_events v2 event (none for hidden ones)."""
