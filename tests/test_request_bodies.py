@@ -24,7 +24,7 @@ from tests.served import Served, serve
         (b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1), "nests deeper"),
         (b'{"x": "\\ud800"}', "lone surrogate"),
         (b'{"\\udfff": 1}', "lone surrogate"),
-        (b'{"x": "\xff"}', "not JSON cadre accepts"),
+        (b'{"x": "\xff"}', "not UTF-8: invalid start byte at byte 7"),
         (b'{"x": ', "not JSON"),
     ],
 )
@@ -85,3 +85,48 @@ def test_a_server_without_tokens_answers_only_its_own_address_and_json(tmp_path:
         own = http.post("/threads", json={"thread_id": "mine"})
         assert own.status_code == 200, own.text
         assert [t["thread_id"] for t in served.client().threads.search()] == ["mine"]
+
+
+HOSTILE = {
+    "not JSON": (b'{"question": ', -32700),
+    "invalid UTF-8": (b'{"question": "\xff"}', -32700),
+    "nested 20,000 deep": (b"[" * 20_000 + b"]" * 20_000, -32600),
+    "a 5,000-digit number": (b'{"id": ' + b"9" * 5000 + b"}", -32600),
+    "a lone surrogate": (b'{"question": "\\ud800"}', -32600),
+    "NaN": (b'{"id": NaN}', -32600),
+}
+"""Bodies no door takes, with the JSON-RPC error code they get at a JSON-RPC door."""
+
+
+def test_every_door_refuses_a_hostile_body_the_same_way_in_its_own_shape(served: Served) -> None:
+    doors = {
+        "/threads/t/runs/wait": None,  # LangGraph's API: 422 and a one-line detail
+        "/agui/research": None,  # AG-UI: the same
+        "/a2a/research": 200,  # A2A: a JSON-RPC error, as a2a-sdk answers one
+        "/mcp": 400,  # MCP: a JSON-RPC error, as the MCP SDK answers one
+    }
+    with served.http("ada") as http:
+        for door, rpc_status in doors.items():
+            for name, (raw, code) in HOSTILE.items():
+                answer = http.post(door, content=raw, headers={"content-type": "application/json"})
+                said = answer.json()
+                if rpc_status is None:
+                    assert answer.status_code == 422, (door, name, answer.text)
+                    detail = said["detail"]
+                else:
+                    assert answer.status_code == rpc_status, (door, name, answer.text)
+                    assert said["jsonrpc"] == "2.0" and said["id"] is None, (door, name)
+                    assert said["error"]["code"] == code, (door, name, said)
+                    detail = said["error"]["message"]
+                assert detail.startswith("the body ") and "\n" not in detail, (door, name)
+        run = {"assistant_id": "research", "input": {"question": "q"}, "if_not_exists": "create"}
+        answer = http.post(f"/threads/{'t' * 129}/runs/wait", json=run)
+        assert answer.status_code == 422 and "1 to 128 characters" in answer.text
+        arguments = {"question": "q", "thread_id": "t" * 100_000}
+        call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "research", "arguments": arguments}}  # fmt: skip
+        accept = {"accept": "application/json, text/event-stream"}
+        answer = http.post("/mcp", json=call, headers=accept)
+        assert "1 to 128 characters" in answer.text, answer.text
+    assert served.client("ada").threads.search() == []  # nothing was stored
+    assert served.log is not None and "Traceback" not in served.log.read_text()

@@ -137,6 +137,13 @@ MAX_JSON_DEPTH = 64
 """The deepest nesting of arrays and objects a request body may have."""
 
 
+class NotJSON(HTTPException):
+    """A request body that does not parse as JSON at all (422; JSON-RPC's parse error)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(422, detail)
+
+
 def strict_json(raw: bytes) -> Any:
     """``raw`` parsed as JSON that every part of cadre can store and send back.
 
@@ -146,12 +153,16 @@ def strict_json(raw: bytes) -> Any:
             surrogate in a string.
     """
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise NotJSON(f"the body is not UTF-8: {error.reason} at byte {error.start}") from None
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
-        raise HTTPException(422, f"the body is not JSON: {error.msg}") from None
+        raise NotJSON(f"the body is not JSON: {error.msg}") from None
     except RecursionError:
         raise HTTPException(422, _too_deep()) from None
-    except ValueError as error:  # invalid UTF-8, NaN/Infinity, an integer over the digit limit
+    except ValueError as error:  # NaN/Infinity, an integer over the digit limit
         raise HTTPException(422, f"the body is not JSON cadre accepts: {error}") from None
     _check_parts(data)
     return data

@@ -167,10 +167,14 @@ class ThreadTTL(_Body):
     strategy: Literal["delete"] = "delete"
 
 
+THREAD_ID_MAX = 128
+"""The longest thread id a caller may choose (at every door)."""
+
+
 class ThreadBody(_Body):
     """``POST /threads``."""
 
-    thread_id: str | None = Field(default=None, min_length=1, max_length=128)
+    thread_id: str | None = Field(default=None, min_length=1, max_length=THREAD_ID_MAX)
     metadata: dict[str, Any] | None = None
     if_exists: Literal["raise", "do_nothing"] | None = None
     ttl: ThreadTTL | None = None

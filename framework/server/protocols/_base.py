@@ -7,18 +7,27 @@ the run ended; and :class:`Authenticated`, the wrapper every protocol's app sits
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from framework.engine.spoken import speaks_answer
 from framework.runs.gate import Caller
 from framework.server._hitl import HITL_FIELDS
-from framework.server._http import Server, authenticated, blocking, error_response, server_of
+from framework.server._http import (
+    NotJSON,
+    Server,
+    authenticated,
+    blocking,
+    error_response,
+    server_of,
+    strict_json,
+)
 from framework.server._inbox import INBOX_FIELDS
 from framework.server._requests import RunBody, StreamModeName
 from framework.server._served import assistant_name, served_teams, team_description, team_of
@@ -35,6 +44,7 @@ __all__ = [
     "caller_of",
     "decide",
     "events",
+    "jsonrpc_refusal",
     "outcome",
     "served",
     "served_team",
@@ -82,19 +92,31 @@ class Authenticated:
     its scope with the server (:func:`caller_of`); without a valid token it is answered 401,
     saying how to authenticate (``WWW-Authenticate``, as MCP clients expect).
 
+    A caller's request body is then checked once, before the protocol parses it, with the
+    rules of the LangGraph API's bodies (:func:`~framework.server._http.strict_json`: UTF-8,
+    JSON, depth, numbers, lone surrogates); one it refuses is answered in the protocol's own
+    shape (``refuse``), never reaching the protocol's parser.
+
     Args:
         app: The protocol's app, mounted under the server.
         public: Paths (relative to the mount) served without a token, such as a card that
             says how to call the agent.
+        refuse: The protocol's answer to a body it cannot take (default: the API's 422).
     """
 
-    def __init__(self, app: ASGIApp, public: Collection[str] = ()) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        public: Collection[str] = (),
+        refuse: Callable[[HTTPException], Response] = error_response,
+    ) -> None:
         self.app = app
         self.public = frozenset(public)
+        self.refuse = refuse
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            request = Request(scope)
+            request = Request(scope, receive)
             scope[_SERVER] = server_of(request)
             if _relative_path(scope) not in self.public:
                 try:
@@ -104,7 +126,43 @@ class Authenticated:
                     refused.headers["WWW-Authenticate"] = _CHALLENGE
                     await refused(scope, receive, send)
                     return
+                raw = await request.body()
+                try:
+                    if raw.strip():
+                        strict_json(raw)
+                except HTTPException as error:
+                    await self.refuse(error)(scope, receive, send)
+                    return
+                receive = _replayed(raw, receive)
         await self.app(scope, receive, send)
+
+
+def _replayed(raw: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the app the body already read, then the client's own messages
+    (its disconnect)."""
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": raw, "more_body": False}
+        return await receive()
+
+    return replayed
+
+
+def jsonrpc_refusal(status: int) -> Callable[[HTTPException], Response]:
+    """How a JSON-RPC door refuses a body (HTTP ``status``): JSON-RPC's parse error (-32700)
+    for one that is not JSON, its invalid request (-32600) for any other, with the one-line
+    reason and no id (none was read)."""
+
+    def refuse(error: HTTPException) -> Response:
+        code = -32700 if isinstance(error, NotJSON) else -32600
+        refusal = {"code": code, "message": error.detail}
+        return JSONResponse({"jsonrpc": "2.0", "id": None, "error": refusal}, status_code=status)
+
+    return refuse
 
 
 def _relative_path(scope: Scope) -> str:

@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException
 from framework.runs.gate import Caller, admit, run_action
 from framework.server._graph_ids import name_graph
 from framework.server._http import Server, blocking
-from framework.server._requests import RunBody
+from framework.server._requests import THREAD_ID_MAX, RunBody
 from framework.server._schemas import checked_input
 from framework.server._served import team_of
 from framework.server._tables import RunRow, ThreadRow
@@ -32,6 +32,8 @@ async def start_on_thread(
     if body.command is None:
         values = await checked_input(server, team, caller, thread_id, body.input)
         body = body.model_copy(update={"input": values})
+    if not 0 < len(thread_id) <= THREAD_ID_MAX:
+        raise HTTPException(422, f"thread_id must be 1 to {THREAD_ID_MAX} characters")
     if server.tables.thread(caller.tenant, thread_id) is None:
         if body.if_not_exists != "create":
             raise HTTPException(404, f"thread {thread_id} not found")

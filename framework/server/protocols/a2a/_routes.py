@@ -30,7 +30,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 
 from framework.kinds.team_file import load_team_file
 from framework.runs.teams import DEFAULT_TEAM, TEAM_FILE_PREFIX
-from framework.server.protocols._base import Authenticated, ServedTeam, served
+from framework.server.protocols._base import Authenticated, ServedTeam, jsonrpc_refusal, served
 from framework.server.protocols.a2a._calls import AuthenticatedCalls
 from framework.server.protocols.a2a._handler import TeamHandler
 
@@ -174,5 +174,8 @@ def a2a_routes() -> list[BaseRoute]:
         routes.append(Route(f"/{team.name}/{{rest:path}}", _other_binding, methods=_METHODS))
     return [
         _root_card_route(cards),
-        Mount(_PREFIX, app=Authenticated(Router(routes), public=public)),
+        Mount(
+            _PREFIX,
+            app=Authenticated(Router(routes), public=public, refuse=jsonrpc_refusal(200)),
+        ),
     ]

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from framework.server.protocols._base import Authenticated
+from framework.server.protocols._base import Authenticated, jsonrpc_refusal
 from framework.server.protocols.mcp._tools import call_tool, list_tools
 
 __all__ = ["mcp_routes", "mcp_sessions"]
@@ -62,4 +62,4 @@ async def _endpoint(scope: Scope, receive: Receive, send: Send) -> None:
 def mcp_routes() -> list[BaseRoute]:
     """``/mcp``: MCP's streamable HTTP endpoint, POST only (without sessions there is no
     stream for the server's own messages to GET, nor a session to DELETE: 405)."""
-    return [Route("/mcp", Authenticated(_endpoint), methods=["POST"])]
+    return [Route("/mcp", Authenticated(_endpoint, refuse=jsonrpc_refusal(400)), methods=["POST"])]
