@@ -9,7 +9,8 @@ The inbox lists a graph's interrupted threads (``threads.search`` by ``metadata.
 with a one-item list: ``accept``, ``edit`` (the edited field as the text of its box),
 ``response`` (text) or ``ignore``, streamed with ``stream_mode="events"`` (ignore with
 ``runs.create``). Every decision is in the audit trail under the token's name; "Mark as
-resolved" (a state update as ``__end__``) is refused while a review waits.
+resolved" (a state update as ``__end__``) ends the thread, each review rejected by the token's
+name.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import pytest
 from langgraph_sdk.client import SyncLangGraphClient
 
 from framework.memory import MiniLMEmbedder
+from framework.review.api import RESOLVED
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, serve
 
@@ -289,14 +291,16 @@ def test_an_answer_is_edited_from_its_draft_and_a_task_is_ignored(served: Served
     assert _audit(served, tasked) == [("tasks", "reject_tasks", "ada", "ignored")]
 
 
-def test_mark_as_resolved_is_refused_while_a_review_waits(served: Served) -> None:
+def test_mark_as_resolved_ends_the_thread_as_the_reviewers_rejection(served: Served) -> None:
     inbox = AgentInbox(served.client("ada"), "meta")
     thread_id = _paused(served, "plan")
-    before = served.client("ada").threads.get_state(thread_id)
-    refused = _refused(lambda: inbox.resolve(thread_id))
-    assert refused.status_code == 422 and "decide them" in refused.json()["detail"]
-    assert served.client("ada").threads.get_state(thread_id) == before
-    assert [t["thread_id"] for t in inbox.fetch_threads()].count(thread_id) == 1
+    inbox.resolve(thread_id)
+    state = served.client("ada").threads.get_state(thread_id)
+    assert state["next"] == [] and state["interrupts"] == []  # nothing waits, nothing runs on
+    assert "final_answer" not in state["values"]
+    assert _audit(served, thread_id) == [("plan", "reject_tasks", "ada", RESOLVED)]
+    assert thread_id not in [t["thread_id"] for t in inbox.fetch_threads()]
+    assert served.client("ada").threads.get(thread_id)["status"] == "idle"
 
 
 def test_a_policy_review_is_read_refused_and_ignored_from_the_inbox(governed: Served) -> None:

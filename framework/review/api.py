@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from langgraph.constants import END
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import Command, StateSnapshot
+from langgraph.types import Command, StateSnapshot, StateUpdate
 
 from framework.errors import ReviewError
+from framework.review._apply import audit_entry
 from framework.review._fork import fork
 from framework.review._history import history
 from framework.review._pending import (
@@ -27,7 +29,7 @@ from framework.review._pending import (
     unknown_thread,
 )
 from framework.review._rules import check_decision, parse_decision
-from framework.review.records import AnyReviewRequest, Decision
+from framework.review.records import AnyReviewRequest, AuditEntry, Decision, DecisionKind
 from framework.runs.observe import RunObserver
 from framework.runs.runner import (
     EventHandler,
@@ -46,12 +48,15 @@ __all__ = [
     "history",
     "pending",
     "requests_in",
+    "resolve",
     "resume_command",
     "thread_config",
     "thread_ids",
 ]
 
 App = CompiledStateGraph[Any, Any, Any, Any]
+RESOLVED = "marked as resolved: the run ends here, without going on"
+"""The reason of each rejection :func:`resolve` records."""
 DecisionInput = Decision | Mapping[str, Any]
 """A decision, or its fields (read from JSON or YAML): both are validated the same way."""
 
@@ -200,3 +205,48 @@ def approve_all(
     requests = pending(app, thread_id)
     decisions = [{"request_id": r.id, "kind": "approve", "reviewer": reviewer} for r in requests]
     return decide(app, thread_id, decisions, on_event=on_event, observer=observer)
+
+
+def resolve(app: App, thread_id: str, reviewer: str) -> list[AuditEntry]:
+    """End ``thread_id``, paused for review, without running on ("Mark as resolved" in Agent
+    Inbox and Agent Chat UI): every pending request rejected by ``reviewer`` (a plan's or
+    tasks' review: its tasks; reason :data:`RESOLVED`), in the audit trail, and the thread's due tasks cleared as LangGraph's
+    update as ``__end__`` clears them; the audit entries written.
+
+    Raises:
+        ReviewError: Nothing is pending, or a pending request may not be rejected (an answer
+            or node review: decide it instead); the thread is left as it was.
+    """
+    requests = pending(app, thread_id)
+    if not requests:
+        raise ReviewError(f"thread {thread_id!r} waits for no review: nothing to resolve")
+    rejections = {request.id: _rejection(request) for request in requests}
+    kept = [request_id for request_id, kind in rejections.items() if kind is None]
+    if kept:
+        raise ReviewError(
+            f"review(s) {', '.join(kept)} of thread {thread_id!r} may not be rejected, so the "
+            "thread cannot be marked resolved: decide them instead"
+        )
+    entries = [
+        audit_entry(
+            request.kind,
+            rejections[request.id] or "reject",
+            request_id=request.id,
+            reviewer=reviewer,
+            path=request.path,
+            where=request.where,
+            reason=RESOLVED,
+        )
+        for request in requests
+    ]
+    config = thread_config(thread_id)
+    node = app.get_state(config).tasks[0].name  # the audit is written as a task that waits
+    app.bulk_update_state(
+        config, [[StateUpdate({"audit": entries}, as_node=node)], [StateUpdate(None, END)]]
+    )
+    return entries
+
+
+def _rejection(request: AnyReviewRequest) -> DecisionKind | None:
+    """How ``request`` is rejected (None: it may not be)."""
+    return next((kind for kind in ("reject", "reject_tasks") if kind in request.allowed), None)

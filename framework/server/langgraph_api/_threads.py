@@ -9,14 +9,15 @@ import uuid
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.constants import END
 from langgraph.types import StateSnapshot
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from framework.review.api import pending, thread_config
-from framework.runs.gate import checked_update
+from framework.review.api import pending, resolve, thread_config
+from framework.runs.gate import Caller, checked_update
 from framework.runs.runner import hold_thread
 from framework.server._graph_ids import with_assistant
 from framework.server._http import (
@@ -220,35 +221,48 @@ async def _update_state(request: Request) -> Response:
         {"checkpoint_id": body.checkpoint_id} if body.checkpoint_id else None
     )
     config = _config(row.thread_id, checkpoint)
-    updated = await blocking(_apply_update, server, row.thread_id, config, body)
-    server.tables.update_thread(row.thread_id)
+    updated, resolved = await blocking(_apply_update, server, row.thread_id, config, body, caller)
+    server.tables.update_thread(row.thread_id, status="idle" if resolved else None)
     return json_response({"checkpoint": updated})
 
 
 def _apply_update(
-    server: Server, thread_id: str, config: RunnableConfig, body: StateUpdateBody
-) -> dict[str, Any]:
-    def apply(app: App | None) -> dict[str, Any]:
+    server: Server, thread_id: str, config: RunnableConfig, body: StateUpdateBody, caller: Caller
+) -> tuple[dict[str, Any], bool]:
+    """The update applied: the checkpoint it wrote, and whether it resolved pending reviews
+    (an update as ``__end__`` with no values: Agent Inbox's and Agent Chat UI's "Mark as
+    resolved", each review rejected by the caller, in the audit)."""
+
+    def apply(app: App | None) -> tuple[dict[str, Any], bool]:
         if app is None:
             raise HTTPException(422, f"thread {thread_id} has no state yet: start a run first")
         values = None
         waiting = len(pending(app, thread_id))
+        if waiting and body.values is None and body.as_node == END:  # "Mark as resolved"
+            with hold_thread(app, thread_id):
+                resolve(app, thread_id, caller.name)
+            return _checkpoint_of(app.get_state(thread_config(thread_id)).config, thread_id), True
         if body.values is not None or waiting:  # no values (as_node only) skips no review
             values = checked_update(
                 body.values, app.channels, app.builder.state_schema, pending=waiting
             )
         with hold_thread(app, thread_id):
             done = app.update_state(config, values, as_node=body.as_node)
-        configurable = done.get("configurable") or {}
-        return {
-            "thread_id": thread_id,
-            "checkpoint_ns": configurable.get("checkpoint_ns", ""),
-            "checkpoint_id": configurable.get("checkpoint_id"),
-            "checkpoint_map": configurable.get("checkpoint_map"),
-        }
+        return _checkpoint_of(done, thread_id), False
 
-    result: dict[str, Any] = with_thread_app(server, thread_id, apply)
+    result: tuple[dict[str, Any], bool] = with_thread_app(server, thread_id, apply)
     return result
+
+
+def _checkpoint_of(config: RunnableConfig, thread_id: str) -> dict[str, Any]:
+    """The checkpoint an update wrote, as the API names it."""
+    configurable = config.get("configurable") or {}
+    return {
+        "thread_id": thread_id,
+        "checkpoint_ns": configurable.get("checkpoint_ns", ""),
+        "checkpoint_id": configurable.get("checkpoint_id"),
+        "checkpoint_map": configurable.get("checkpoint_map"),
+    }
 
 
 async def _history(request: Request) -> Response:
