@@ -29,6 +29,7 @@ import httpx
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.errors import GraphBubbleUp
 from langgraph.types import Interrupt
+from opentelemetry.propagate import inject
 from pydantic import BaseModel, Field
 
 from framework.engine.records import Evidence, Task, WorkerResult
@@ -269,11 +270,20 @@ class RemoteKind(KindType[K]):
 
 def http_client(spec: RemoteSpec, headers: Mapping[str, str]) -> httpx.AsyncClient:
     """An HTTP client for ``spec``'s remote: its timeout, no connection retries (a remote that
-    is down fails the task at once, naming it), and ``headers`` (the token) sent to the
-    remote's own origin only, never to another host the remote names (an agent card's URL)."""
+    is down fails the task at once, naming it), ``headers`` (the token) sent to the remote's
+    own origin only, never to another host the remote names (an agent card's URL), and the
+    current trace's context on every request."""
     return httpx.AsyncClient(
-        base_url=spec.url, auth=_OriginHeaders(spec.url, headers), timeout=spec.timeout_s
+        base_url=spec.url,
+        auth=_OriginHeaders(spec.url, headers),
+        timeout=spec.timeout_s,
+        event_hooks={"request": [_traced]},
     )
+
+
+async def _traced(request: httpx.Request) -> None:
+    """Send the current trace along (W3C ``traceparent``), so the remote's run joins it."""
+    inject(request.headers)
 
 
 class _OriginHeaders(httpx.Auth):

@@ -210,8 +210,9 @@ def approve_all(
 def resolve(app: App, thread_id: str, reviewer: str) -> list[AuditEntry]:
     """End ``thread_id``, paused for review, without running on ("Mark as resolved" in Agent
     Inbox and Agent Chat UI): every pending request rejected by ``reviewer`` (a plan's or
-    tasks' review: its tasks; reason :data:`RESOLVED`), in the audit trail, and the thread's due tasks cleared as LangGraph's
-    update as ``__end__`` clears them; the audit entries written.
+    tasks' review: its tasks; reason :data:`RESOLVED`), in the audit trail, and the thread's
+    due tasks cleared as LangGraph's update as ``__end__`` clears them; the audit entries
+    written.
 
     Raises:
         ReviewError: Nothing is pending, or a pending request may not be rejected (an answer

@@ -30,6 +30,7 @@ from framework.runs.teams import offer_team_files
 from framework.server._http import Server, error_response, json_response
 from framework.server._local import LocalOnly
 from framework.server._tables import ServerTables
+from framework.server._trace_context import TraceContextIn
 from framework.server.console import Sessions, console_error, console_routes
 from framework.server.langgraph_api import (
     assistant_routes,
@@ -229,6 +230,7 @@ def build_app(options: ServerOptions) -> Starlette:
             *_cross_origin(options.allow_origins),
             *([Middleware(LocalOnly)] if options.no_auth else []),
             Middleware(_BodyLimit),
+            Middleware(TraceContextIn),
         ],
         exception_handlers={Exception: _failed, HTTPException: _failed, CadreError: _failed},
         lifespan=lifespan,

@@ -97,7 +97,15 @@ class RunDispatch(ABC):
             arguments=run_arguments(body, team, caller, self.policy),
         )
         self.tables.add_run(row)
-        job = Job(row=row, caller=caller, team=team, body=body, command=command, policy=self.policy)
+        job = Job(
+            row=row,
+            caller=caller,
+            team=team,
+            body=body,
+            command=command,
+            policy=self.policy,
+            trace=row.arguments.get("trace"),
+        )
         await self.dispatch(job)
         return row
 

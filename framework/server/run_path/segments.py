@@ -27,6 +27,7 @@ from framework.runs.spec import RunSpec
 from framework.runs.threads import thread_spec
 from framework.server._requests import RunBody
 from framework.server._tables import RunRow
+from framework.server._trace_context import continued, incoming
 from framework.server.run_path._resume import resume_from
 from framework.server.run_path.apps import TeamApps
 from framework.server.run_path.outage import SEGMENT_ATTEMPTS, until_written, wait_for
@@ -68,6 +69,8 @@ class Job:
     policy: str | None = None
     """The policy file's text governing a new thread's runs."""
     continuing: bool = False
+    trace: dict[str, str] | None = None
+    """The W3C trace context of the request that started the run (None: none came)."""
     """Resumed after a restart, past its first checkpoint: go on from the thread's state."""
 
     @property
@@ -87,6 +90,8 @@ def run_arguments(body: RunBody, team: str, caller: Caller, policy: str | None) 
     }
     if policy is not None:
         arguments["policy"] = policy
+    if (trace := incoming()) is not None:  # the caller's trace, continued wherever it runs
+        arguments["trace"] = trace
     return arguments
 
 
@@ -174,6 +179,7 @@ class Segments:
         caller = Caller.from_json(arguments.pop("caller"))
         team = arguments.pop("team")
         policy = arguments.pop("policy", None)
+        trace = arguments.pop("trace", None)
         body = RunBody.model_validate(arguments)
         continuing = self.has_written(row)
         command = None if continuing else self.command(caller, row.thread_id, team, body)
@@ -185,6 +191,7 @@ class Segments:
             command=command,
             policy=policy,
             continuing=continuing,
+            trace=trace,
         )
 
     def has_written(self, row: RunRow) -> bool:
@@ -276,16 +283,17 @@ class Segments:
                 # async, as `cadre run`: each task's result is saved as it finishes, so a
                 # stopped process redoes only the tasks that were running
                 try:
-                    result = asyncio.run(
-                        arun_team(
-                            launched.app,
-                            job.inputs,
-                            row.thread_id,
-                            observer=launched.observer,
-                            metadata=info.metadata(),
-                            options=options,
+                    with continued(job.trace):
+                        result = asyncio.run(
+                            arun_team(
+                                launched.app,
+                                job.inputs,
+                                row.thread_id,
+                                observer=launched.observer,
+                                metadata=info.metadata(),
+                                options=options,
+                            )
                         )
-                    )
                 finally:  # the app outlives the run: what it counted is in the thread's state
                     launched.run_ended(row.thread_id)
                 relay.ended()
