@@ -23,7 +23,7 @@ from framework.engine.builder import compile_team
 from framework.engine.nodes.planner import plan_signal, without_rejected
 from framework.engine.records import Plan, Task
 from framework.memory import Corpus
-from framework.review import AnyReviewRequest, adecide, decide, pending
+from framework.review import AnyReviewRequest, adecide, decide, decisions_in, pending
 from framework.runs.runner import arun_team, run_team
 from framework.runs.teams import TeamSetup
 from teams.configured.app import team_from_file
@@ -80,6 +80,8 @@ def test_parallel_nested_pauses_are_resumed_by_id_one_at_a_time_and_together(
     paused = resume([first])
     assert "final_answer" not in paused
     assert {r.id: r for r in pending(app, "p")} == {r.id: r for r in others}  # ids kept
+    snapshot = app.get_state({"configurable": {"thread_id": "p"}}, subgraphs=True)
+    assert [e.request_id for e in decisions_in(snapshot)] == [first.id]  # visible at once
     final = resume(others)
     assert pending(app, "p") == []
     sources = {e.source for r in final["worker_results"].values() for e in r.evidence}
@@ -273,7 +275,10 @@ def test_parallel_subteam_pauses_are_resumed_by_id_over_http(served: Served) -> 
     assert isinstance(again, dict), again
     waiting = {i["id"] for i in others}
     assert {i["id"] for i in again["__interrupt__"]} == waiting  # the others, ids kept
-    assert {i["id"] for i in client.threads.get_state(thread)["interrupts"]} == waiting
+    state = client.threads.get_state(thread)
+    assert {i["id"] for i in state["interrupts"]} == waiting
+    [decided] = state["values"]["audit"]  # the decision shows at once, the others still pending
+    assert (decided["request_id"], decided["reviewer"]) == (first["id"], "ada")
     final = client.runs.wait(thread, "fan", command={"resume": dict.fromkeys(waiting, "approve")})
     assert isinstance(final, dict) and "__interrupt__" not in final, final
     assert "(`docs/retries.md:3`)" in final["final_answer"]

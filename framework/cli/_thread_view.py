@@ -21,7 +21,13 @@ from framework.errors import ConfigError, ReviewError
 from framework.retention.pruning import statuses_of
 from framework.retention.snapshot import ThreadSnapshot, thread_ids, thread_snapshot
 from framework.retention.tree import nested_runs
-from framework.review import ReviewKind, checkpoint_history, pending_revision, requests_in
+from framework.review import (
+    ReviewKind,
+    checkpoint_history,
+    decisions_in,
+    pending_revision,
+    requests_in,
+)
 from framework.runs.spec import RunSpec
 from framework.runs.stores import open_reader
 from framework.runs.threads import thread_spec
@@ -53,12 +59,15 @@ imported here either)."""
 
 def merged_values(snapshot: StateSnapshot | ThreadSnapshot) -> dict[str, Any]:
     """A thread's values with those of the subgraphs it is paused in laid over them (not a
-    team's behind a worker kind: that one is a task's, shown under it)."""
+    team's behind a worker kind: that one is a task's, shown under it), and every decision
+    made in its ``audit`` (see :func:`~framework.review.decisions_in`)."""
     values = dict(snapshot.values)
     for task in snapshot.tasks:
         below = task.state
         if isinstance(below, tuple) and not _nested_team(below):  # a snapshot, not a config
             values.update(merged_values(below))
+    if decisions := decisions_in(snapshot):
+        values["audit"] = decisions
     return values
 
 

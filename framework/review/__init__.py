@@ -29,7 +29,8 @@ from framework.review.records import *
 if TYPE_CHECKING:
     from framework.review._apply import decision_entry as decision_entry
     from framework.review._history import checkpoint_history as checkpoint_history  # no graph
-    from framework.review._pending import requests_in as requests_in  # no graph machinery
+    from framework.review._pending import decisions_in as decisions_in  # no graph machinery
+    from framework.review._pending import requests_in as requests_in
     from framework.review.api import adecide as adecide
     from framework.review.api import approve_all as approve_all
     from framework.review.api import decide as decide

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, get_args, runtime_checkable
 
 from pydantic import ValidationError
 
 from framework.errors import ConfigError, ReviewError
 from framework.review._rules import validation_message
-from framework.review.records import REQUEST_ADAPTER, AnyReviewRequest, ReviewKind
+from framework.review.records import REQUEST_ADAPTER, AnyReviewRequest, AuditEntry, ReviewKind
 
 if TYPE_CHECKING:  # LangGraph's runtime: reading requests out of a snapshot needs none
     from langchain_core.runnables import RunnableConfig
@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # LangGraph's runtime: reading requests out of a snapshot nee
 __all__ = [
     "Snapshot",
     "checkpointer_of",
+    "decisions_in",
     "requests_in",
     "thread_config",
     "thread_ids",
@@ -43,6 +44,9 @@ class _Task(Protocol):
     @property
     def interrupts(self) -> Sequence[_Interrupt]: ...
 
+    @property
+    def result(self) -> Any: ...
+
 
 @runtime_checkable
 class Snapshot(Protocol):
@@ -52,6 +56,9 @@ class Snapshot(Protocol):
 
     @property
     def tasks(self) -> Sequence[_Task]: ...
+
+    @property
+    def values(self) -> Any: ...
 
 
 def thread_config(thread_id: str, checkpoint_ns: str | None = None) -> RunnableConfig:
@@ -111,6 +118,27 @@ def _request(interrupt: _Interrupt, thread_id: str) -> AnyReviewRequest | None:
             f"thread {thread_id!r} is paused with a review request this cadre cannot read "
             f"({validation_message(error)}): resume it with the cadre that ran it"
         ) from None
+
+
+def decisions_in(snapshot: Snapshot) -> list[AuditEntry]:
+    """Every review decision a snapshot taken with ``subgraphs=True`` holds, oldest first, each
+    once: the thread's audit trail, and those not yet in it, made in a team still paused below
+    it or by a task whose step still waits for its siblings (a nested team's decision shows
+    the moment it is made, not once every pending review of the step is decided)."""
+    found: dict[str, AuditEntry] = {}
+    stack = [snapshot]
+    while stack:
+        current = stack.pop()
+        held = [*((current.values or {}).get("audit") or [])]
+        for task in current.tasks:
+            if isinstance(task.result, Mapping):
+                held += task.result.get("audit") or []
+            if isinstance(task.state, Snapshot):
+                stack.append(task.state)
+        for item in held:
+            entry = AuditEntry.model_validate(item)
+            found.setdefault(entry.id, entry)
+    return sorted(found.values(), key=lambda entry: entry.at)
 
 
 def requests_in(snapshot: Snapshot, thread_id: str) -> list[AnyReviewRequest]:

@@ -12,6 +12,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Interrupt, StateSnapshot
 
 from framework.engine.state import to_jsonable
+from framework.review import decisions_in
 from framework.review.records import ALLOWED_DECISIONS
 from framework.server._hitl import hitl_fields
 from framework.server._inbox import inbox_fields
@@ -79,9 +80,13 @@ def interrupts_json(snapshot: StateSnapshot) -> list[dict[str, Any]]:
 
 def state_json(snapshot: StateSnapshot) -> dict[str, Any]:
     """A ``ThreadState``: values, next nodes, checkpoint, metadata, tasks and interrupts (those
-    of subgraphs included, as cadre's review requests are raised inside teams)."""
+    of subgraphs included, as cadre's review requests are raised inside teams); the values'
+    ``audit`` holds every decision made, those of teams still paused below included."""
+    values = dict(snapshot.values)
+    if decisions := decisions_in(snapshot):
+        values["audit"] = decisions
     return {
-        "values": to_jsonable(dict(snapshot.values)),
+        "values": to_jsonable(values),
         "next": list(snapshot.next),
         "checkpoint": checkpoint_json(snapshot.config),
         "metadata": to_jsonable(dict(snapshot.metadata or {})),

@@ -16,6 +16,7 @@ from framework.database.home import DataHome
 from framework.engine.state import to_jsonable
 from framework.policy.records import usage_totals
 from framework.retention import STATUS_LABELS
+from framework.review import decisions_in
 from framework.review.api import requests_in
 from framework.server._shapes import checkpoint_json
 
@@ -119,7 +120,7 @@ def thread_view(
         tasks=tasks,
         evidence=evidence,
         answer=str(values.get("final_answer") or ""),
-        audit=list(values.get("audit") or []),
+        audit=to_jsonable(decisions_in(snapshot)),
         reviews=[
             {**to_jsonable(request), "place": request.place}
             for request in requests_in(snapshot, thread_id)
