@@ -10,6 +10,7 @@ tenancy and scopes are the gate's (one RUN_ERROR, one line), as is a failed run;
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Iterator, Sequence
@@ -19,6 +20,7 @@ import httpx
 import jsonpatch
 import pytest
 from ag_ui.core import (
+    AssistantMessage,
     BaseEvent,
     Event,
     ResumeEntry,
@@ -43,6 +45,7 @@ from typer.testing import CliRunner
 
 from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
+from framework.server.protocols.agui._state import SHOWN
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, make_tokens, start
 
@@ -226,7 +229,36 @@ def test_a_question_streams_steps_state_and_the_cited_answer(served: Served) -> 
     state = _state(events)
     assert any(isinstance(e, StateDeltaEvent) for e in events)
     assert state["final_answer"] == answer
-    assert state == served.client("ada").threads.get_state(thread_id)["values"]
+    values = served.client("ada").threads.get_state(thread_id)["values"]
+    assert state == {key: values[key] for key in SHOWN if key in values}  # the client's view
+
+
+def test_a_long_conversation_is_never_refused_and_its_state_stays_one_questions_size(
+    served: Served,
+) -> None:
+    thread_id = str(uuid.uuid4())
+    first = _run(served, "ada", "research", _input(thread_id), bearer=True)
+    held = _state(first)
+    assert "worker_results" not in held and "messages" not in held
+    said = "An earlier answer of this long conversation, quoted back by the client. " * 60
+    history = [
+        message
+        for turn in range(400)  # about 1.8 MB of earlier turns: over the API's 1 MiB bodies
+        for message in (
+            UserMessage(id=f"u{turn}", content=f"question {turn}"),
+            AssistantMessage(id=f"a{turn}", content=said),
+        )
+    ]
+    body = _input(thread_id)
+    body["state"] = held  # as HttpAgent sends back the state it holds
+    body["messages"] = [
+        *(m.model_dump(mode="json", by_alias=True) for m in history),
+        *body["messages"],
+    ]
+    assert len(json.dumps(body)) > 1_500_000
+    second = _run(served, "ada", "research", body, bearer=True)
+    assert CITED in _answer(second)
+    assert len(json.dumps(_state(second))) < 2 * len(json.dumps(held)) + 10_000
 
 
 def test_a_plan_review_is_an_interrupt_outcome_resumed_through_agui(served: Served) -> None:
@@ -260,7 +292,8 @@ def test_a_plan_review_is_an_interrupt_outcome_resumed_through_agui(served: Serv
     finished = _check_lifecycle(events, resume)
     assert isinstance(finished.outcome, RunFinishedSuccessOutcome)
     assert CITED in _answer(events)
-    assert _state(events) == served.client("ada").threads.get_state(thread_id)["values"]
+    values = served.client("ada").threads.get_state(thread_id)["values"]
+    assert _state(events) == {key: values[key] for key in SHOWN if key in values}
 
     shown_thread = CliRunner().invoke(app, ["show", thread_id, "--home", str(served.home)])
     assert shown_thread.exit_code == 0, shown_thread.output

@@ -53,12 +53,15 @@ from framework.server.run_path.in_process import Runs
 from framework.server.run_path.segments import Segments
 from framework.server.tokens import TokenStore
 
-__all__ = ["MAX_BODY_BYTES", "ServerOptions", "build_app"]
+__all__ = ["MAX_AGUI_BODY_BYTES", "MAX_BODY_BYTES", "ServerOptions", "build_app"]
 
 logger = logging.getLogger("cadre.server")
 
 MAX_BODY_BYTES = 1_048_576
 """The largest request body accepted (413 beyond)."""
+MAX_AGUI_BODY_BYTES = 32 * MAX_BODY_BYTES
+"""The largest AG-UI request body: its clients resend the conversation with every run (only
+the last user message is read; it is read at all only for an authenticated caller)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,7 +152,8 @@ async def _root(request: Request) -> Response:
 
 
 class _BodyLimit:
-    """Refuses request bodies over :data:`MAX_BODY_BYTES` with 413."""
+    """Refuses request bodies over :data:`MAX_BODY_BYTES` (AG-UI's, whose clients send the
+    whole conversation back with every run: :data:`MAX_AGUI_BODY_BYTES`) with 413."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -158,9 +162,10 @@ class _BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        most = MAX_AGUI_BODY_BYTES if scope.get("path", "").startswith("/agui/") else MAX_BODY_BYTES
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-            await _too_large(scope, receive, send)
+        if declared is not None and declared.isdigit() and int(declared) > most:
+            await _too_large(scope, receive, send, most)
             return
         seen = 0
 
@@ -168,15 +173,15 @@ class _BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > MAX_BODY_BYTES:
-                raise HTTPException(413, f"the body is over {MAX_BODY_BYTES} bytes")
+            if seen > most:
+                raise HTTPException(413, f"the body is over {most} bytes")
             return message
 
         await self.app(scope, limited, send)
 
 
-async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
-    response = json_response({"detail": f"the body is over {MAX_BODY_BYTES} bytes"}, 413)
+async def _too_large(scope: Scope, receive: Receive, send: Send, most: int) -> None:
+    response = json_response({"detail": f"the body is over {most} bytes"}, 413)
     await response(scope, receive, send)
 
 

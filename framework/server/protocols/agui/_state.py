@@ -1,5 +1,11 @@
 """A thread's values as AG-UI state events: a snapshot first, then each change as a JSON Patch
-(RFC 6902) against the state the consumer holds."""
+(RFC 6902) against the state the consumer holds.
+
+The state sent is the thread's view a client shows (:data:`SHOWN`: the question, the plan and
+its tasks, the reviewer's verdict, the answer, the decisions), not its internals: the passages
+the workers read and the messages stay on the server. An AG-UI client sends its state back with
+every run, so what it holds stays about one question's size however long the conversation.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +14,10 @@ from typing import Any
 
 from ag_ui.core import StateDeltaEvent, StateSnapshotEvent
 
-__all__ = ["StateStream", "json_patch"]
+__all__ = ["SHOWN", "StateStream", "json_patch"]
 
-_HIDDEN = "__interrupt__"
-"""Not state: the open interrupts the values of a paused run carry (the run's outcome says)."""
+SHOWN = ("question", "plan", "tasks", "reflection", "final_answer", "audit")
+"""The keys of a thread's values a client is sent."""
 
 
 class StateStream:
@@ -23,7 +29,7 @@ class StateStream:
 
     def event(self, values: Mapping[str, Any]) -> StateSnapshotEvent | StateDeltaEvent | None:
         """A snapshot the first time, a delta after (None when the state is the same)."""
-        state = {key: value for key, value in values.items() if key != _HIDDEN}
+        state = {key: values[key] for key in SHOWN if key in values}
         held, self._held = self._held, state
         if held is None:
             return StateSnapshotEvent(snapshot=state)
