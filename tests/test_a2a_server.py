@@ -11,10 +11,12 @@ each refusal one A2A error that leaves the thread as it was."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack, asynccontextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -22,6 +24,7 @@ import pytest
 from a2a.client import A2ACardResolver, A2AClientError, Client, ClientConfig, create_client
 from a2a.helpers import get_data_parts, get_message_text, new_data_part, new_message
 from a2a.helpers import new_text_message as _new_text_message
+from a2a.server.events import EventQueueLegacy
 from a2a.types.a2a_pb2 import (
     CancelTaskRequest,
     GetTaskRequest,
@@ -33,6 +36,7 @@ from a2a.types.a2a_pb2 import (
     StreamResponse,
     Task,
     TaskState,
+    TaskStatusUpdateEvent,
 )
 from a2a.utils.errors import (
     ContentTypeNotSupportedError,
@@ -46,6 +50,7 @@ from typer.testing import CliRunner
 from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
 from framework.server.protocols.a2a import TEAM_CARDS
+from framework.server.protocols.a2a._handler import RunFollower
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, serve, start
 
@@ -413,3 +418,15 @@ async def test_a_file_instead_of_a_question_is_an_unsupported_content_type(serve
         with pytest.raises(ContentTypeNotSupportedError) as refused:
             await _sent(client, new_message([file], role=Role.ROLE_USER))
     assert "application/x-unknown is not read" in _refused(ContentTypeNotSupportedError, refused)
+
+
+async def test_a_failure_of_cadres_own_fails_the_task_with_one_line_not_its_text() -> None:
+    queue = EventQueueLegacy()
+    broken = SimpleNamespace(task_id="t1", context_id="c1", call_context=SimpleNamespace(state={}))
+    await RunFollower().execute(broken, queue)  # type: ignore[arg-type]  # no caller, no run
+    event = await asyncio.wait_for(queue.dequeue_event(), 30)
+    assert isinstance(event, TaskStatusUpdateEvent)
+    assert event.status.state == TaskState.TASK_STATE_FAILED
+    said = get_message_text(event.status.message)
+    assert said == "the server failed to follow the run; its log says why"
+    assert "KeyError" not in said and "cadre.caller" not in said

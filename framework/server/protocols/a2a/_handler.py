@@ -11,6 +11,7 @@ thread's run (a task waiting for review is answered, not cancelled).
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import AsyncGenerator, Mapping
 from typing import Any
@@ -37,6 +38,7 @@ from a2a.utils.errors import (
 )
 from a2a.utils.task import validate_history_length
 
+from framework.errors import brief
 from framework.runs.gate import admit
 from framework.server._requests import StreamModeName
 from framework.server.protocols._base import (
@@ -58,6 +60,8 @@ from framework.server.protocols.a2a._tasks import ThreadTasks
 
 __all__ = ["RunFollower", "TeamHandler"]
 
+logger = logging.getLogger("cadre.server")
+
 _MODES: tuple[StreamModeName, ...] = ("updates", "messages-tuple")
 """The run events followed: each node's update names the node; the messages as they are
 written (the answer, streamed to the task's artifact)."""
@@ -74,11 +78,22 @@ class RunFollower(AgentExecutor):
     error)."""
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        """Follow the call's run until it ends."""
-        server, _ = caller_in(context.call_context)
-        row = run_in(context.call_context)
+        """Follow the call's run until it ends; a failure of cadre's own fails the task with
+        one line (the log has one line too), never the exception's text."""
         task_id, context_id = str(context.task_id), str(context.context_id)
         updater = TaskUpdater(event_queue, task_id, context_id)
+        try:
+            await self._follow(context, updater, task_id, context_id)
+        except Exception as error:
+            logger.error("a2a task %s: following its run failed: %s", task_id, brief(error))
+            said = "the server failed to follow the run; its log says why"
+            await updater.failed(updater.new_agent_message([new_text_part(said)]))
+
+    async def _follow(
+        self, context: RequestContext, updater: TaskUpdater, task_id: str, context_id: str
+    ) -> None:
+        server, _ = caller_in(context.call_context)
+        row = run_in(context.call_context)
         started = f"run {row.run_id} started"
         await updater.start_work(_working(updater, started, run_id=row.run_id))
         spoken: str | None = None
