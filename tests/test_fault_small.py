@@ -30,6 +30,7 @@ from framework.persistence.keys import (
     rotate,
 )
 from telemetry.runs import RunIndex
+from tests.a2a_agents import free_port
 from tests.conftest import SMALL_CORPUS, as_default_database, write_corpus
 
 runner = CliRunner()
@@ -285,3 +286,26 @@ def test_a_stray_enospc_in_any_command_reads_as_no_space(
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 1 and len(lines) == 1
     assert "no space left" in lines[0] and str(where) in lines[0] and "unexpected" not in lines[0]
+
+
+# -- every remote task failed -----------------------------------------------------------------
+
+
+def test_when_every_task_failed_the_review_line_says_so_not_coverage_is_sufficient(
+    tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    as_default_database(None, monkeypatch)
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    team = tmp_path / "top.yaml"
+    down = f"http://127.0.0.1:{free_port()}"  # nothing listens: every call fails
+    team.write_text(
+        f"name: top\nkinds:\n  - name: remote\n    remote_graph: {{url: '{down}', "
+        "assistant: research}\n",
+        encoding="utf-8",
+    )
+    args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
+    done = runner.invoke(app, [*args, "--team-config", str(team), "--home", str(tmp_path / "h")])
+    assert done.exit_code == 1, done.output
+    [last_review] = [line for line in done.stderr.splitlines() if " finish, " in line]
+    assert last_review.endswith("confidence 0.00: every task failed, no attempt left: q0")
+    assert "sufficient" not in done.stderr
