@@ -309,3 +309,31 @@ def test_when_every_task_failed_the_review_line_says_so_not_coverage_is_sufficie
     [last_review] = [line for line in done.stderr.splitlines() if " finish, " in line]
     assert last_review.endswith("confidence 0.00: every task failed, no attempt left: q0")
     assert "sufficient" not in done.stderr
+
+
+# -- a rolled-back head -----------------------------------------------------------------------
+
+
+def test_history_of_a_rolled_back_thread_is_refused_as_show_refuses_it(
+    tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newest checkpoints deleted outside cadre, their manifests left: `history` would list
+    the thread as if it had stopped earlier; it fails with the line `show` fails with."""
+    as_default_database(None, monkeypatch)
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    home = tmp_path / "home"
+    args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
+    assert runner.invoke(app, [*args, "--thread", "t1", "--home", str(home)]).exit_code == 0
+    with sqlite3.connect(home / "checkpoints.sqlite") as conn:
+        newest = conn.execute(
+            "SELECT checkpoint_id FROM cadre_checkpoints WHERE thread_id = 't1' AND "
+            "checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 2"
+        ).fetchall()
+        conn.executemany("DELETE FROM cadre_checkpoints WHERE checkpoint_id = ?", newest)
+    shown = runner.invoke(app, ["show", "t1", "--home", str(home)])
+    listed = runner.invoke(app, ["history", "t1", "--home", str(home)])
+    assert shown.exit_code == listed.exit_code == 1, listed.output
+    assert listed.stdout == ""
+    [line] = listed.stderr.strip().splitlines()
+    assert line == shown.stderr.strip().splitlines()[-1]
+    assert f"checkpoint {newest[0][0]} of thread t1" in line and "manifest remains" in line
