@@ -74,7 +74,10 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     docs = write_corpus(root / "docs", SMALL_CORPUS)
     big = write_corpus(
         root / "big_docs",
-        {f"part{n}.md": f"# Part {n}\n\n" + f"Section {n} of the manual. " * 4000 for n in range(8)},
+        {
+            f"part{n}.md": f"# Part {n}\n\n" + f"Section {n} of the manual. " * 4000
+            for n in range(8)
+        },
     )
     (root / "small.yaml").write_text(DATASET)
     script = (
