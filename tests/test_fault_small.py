@@ -32,6 +32,7 @@ from framework.persistence.keys import (
 from telemetry.runs import RunIndex
 from tests.a2a_agents import free_port
 from tests.conftest import SMALL_CORPUS, as_default_database, write_corpus
+from tests.served import CADRE
 
 runner = CliRunner()
 
@@ -337,3 +338,41 @@ def test_history_of_a_rolled_back_thread_is_refused_as_show_refuses_it(
     [line] = listed.stderr.strip().splitlines()
     assert line == shown.stderr.strip().splitlines()[-1]
     assert f"checkpoint {newest[0][0]} of thread t1" in line and "manifest remains" in line
+
+
+# -- a remote killed mid-call -----------------------------------------------------------------
+
+
+def test_a_remote_killed_mid_call_lost_the_connection_it_had(tmp_path: Path) -> None:
+    """An A2A agent process killed while it holds the task: the call had connected, so the
+    task fails with "lost the connection mid-call", not "cannot connect" (what the retries,
+    sent to no one, then say)."""
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    port, marker = free_port(), tmp_path / "called"
+    team = tmp_path / "top.yaml"
+    url = f"http://127.0.0.1:{port}"
+    team.write_text(f"name: top\nkinds:\n  - name: agent\n    a2a: {{url: '{url}'}}\n")
+    env = {k: v for k, v in os.environ.items() if k not in (KEYS_VARIABLE, DATABASE_VARIABLE)}
+    env["COLUMNS"] = "500"  # each progress line on one line
+    agent = subprocess.Popen([sys.executable, "-m", "tests.hung_agent", str(port), str(marker)])
+    question = "How are runs checkpointed?"
+    args = ["run", question, "--team-config", str(team), "--corpus", str(corpus), "--no-trace"]
+    run = subprocess.Popen(
+        [*CADRE, *args, "--home", str(tmp_path / "home")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        _wait_until(marker.exists, [agent, run])
+    finally:
+        agent.kill()
+        agent.wait()
+    _, said = run.communicate(timeout=300)
+    failures = [line.strip() for line in said.splitlines() if "failed q0: " in line]
+    assert failures, said
+    assert failures[0] == (
+        f"failed q0: RemoteAgentError: kind 'agent' (a2a {url}): lost the connection mid-call "
+        "(Server disconnected without sending a response.)"
+    )
