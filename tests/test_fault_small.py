@@ -3,9 +3,11 @@ creation, and ``$CADRE_KEYS`` given a path."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import os
 import shutil
+import signal
 import sqlite3
 import stat
 import subprocess
@@ -13,10 +15,16 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+from a2a.client import ClientConfig, create_client
+from a2a.helpers import new_text_message
+from a2a.types.a2a_pb2 import Role, SendMessageRequest, TaskState
 from typer.testing import CliRunner
 
+from bench.fleet_team import write_fleet_team
 from framework.cli.app import app
 from framework.database import DATABASE_VARIABLE, out_of_space
 from framework.database._sqlite import SqliteDatabase
@@ -32,7 +40,7 @@ from framework.persistence.keys import (
 from telemetry.runs import RunIndex
 from tests.a2a_agents import free_port
 from tests.conftest import SMALL_CORPUS, as_default_database, write_corpus
-from tests.served import CADRE
+from tests.served import CADRE, Served, start
 
 runner = CliRunner()
 
@@ -376,3 +384,39 @@ def test_a_remote_killed_mid_call_lost_the_connection_it_had(tmp_path: Path) -> 
         f"failed q0: RemoteAgentError: kind 'agent' (a2a {url}): lost the connection mid-call "
         "(Server disconnected without sending a response.)"
     )
+
+
+# -- SIGTERM with an open A2A stream ----------------------------------------------------------
+
+
+def test_sigterm_ends_an_open_a2a_stream_with_how_the_task_goes_on(tmp_path: Path) -> None:
+    """The stream of a task whose run the stopping server stops ends cleanly: its last event
+    says the server is stopping and how to follow the task, and the server logs no response
+    left incomplete."""
+    env = write_fleet_team(tmp_path / "team", tmp_path / "calls.txt", tasks=4, delay=0.5)
+    served = Served(url="", home=tmp_path / "home", database=None)
+
+    async def streamed() -> list[Any]:
+        async with httpx.AsyncClient(timeout=120) as http:
+            config = ClientConfig(httpx_client=http, streaming=True)
+            client = await create_client(f"{served.url}/a2a/fleety", config)
+            message = new_text_message("q", role=Role.ROLE_USER)
+            got = []
+            async for event in client.send_message(SendMessageRequest(message=message)):
+                if not got:
+                    assert served.process is not None
+                    served.process.send_signal(signal.SIGTERM)
+                got.append(event)
+            return got
+
+    with start(served, env=env, options=["--no-auth"]):
+        events = asyncio.run(streamed())
+        assert served.process is not None
+        served.process.wait(120)  # (uvicorn raises the signal again once it stopped)
+    last = events[-1].status_update.status
+    assert last.state == TaskState.TASK_STATE_WORKING, events[-1]
+    said = last.message.parts[0].text
+    assert "the server is stopping" in said
+    assert said.endswith("this task goes on then: follow it with GetTask or SubscribeToTask")
+    assert served.log is not None
+    assert "without completing response" not in served.log.read_text()
