@@ -362,7 +362,8 @@ def test_a_remote_killed_mid_call_lost_the_connection_it_had(tmp_path: Path) -> 
     team.write_text(f"name: top\nkinds:\n  - name: agent\n    a2a: {{url: '{url}'}}\n")
     env = {k: v for k, v in os.environ.items() if k not in (KEYS_VARIABLE, DATABASE_VARIABLE)}
     env["COLUMNS"] = "500"  # each progress line on one line
-    agent = subprocess.Popen([sys.executable, "-m", "tests.hung_agent", str(port), str(marker)])
+    hung = [sys.executable, "-m", "tests.hung_agent", str(port), str(marker)]
+    agent = subprocess.Popen(hung, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     question = "How are runs checkpointed?"
     args = ["run", question, "--team-config", str(team), "--corpus", str(corpus), "--no-trace"]
     run = subprocess.Popen(
@@ -401,7 +402,7 @@ def test_sigterm_ends_an_open_a2a_stream_with_how_the_task_goes_on(tmp_path: Pat
             config = ClientConfig(httpx_client=http, streaming=True)
             client = await create_client(f"{served.url}/a2a/fleety", config)
             message = new_text_message("q", role=Role.ROLE_USER)
-            got = []
+            got: list[Any] = []
             async for event in client.send_message(SendMessageRequest(message=message)):
                 if not got:
                     assert served.process is not None

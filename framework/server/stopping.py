@@ -32,7 +32,7 @@ class _DrainingServer(uvicorn.Server):
         The server-sent event streams of the agent protocols (``sse-starlette``'s) are not cut
         at the signal: a stream that follows a run ends by itself with the run's last event
         once the drain stopped it; one still open at the drain's deadline is closed then."""
-        AppStatus.disable_automatic_graceful_drain()
+        AppStatus.enable_automatic_graceful_drain = False
         DRAIN.start(self.drain_s, STOPPING)
         close = threading.Timer(self.drain_s + _CLOSE_GRACE_S / 2, _close_event_streams)
         close.daemon = True
