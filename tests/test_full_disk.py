@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.a2a_agents import free_port
 from tests.conftest import SMALL_CORPUS, write_corpus
-from tests.served import _free_port
 from tests.small_disk import Step, on_a_small_disk, why_no_small_disk
 
 pytestmark = pytest.mark.skipif(why_no_small_disk() is not None, reason=str(why_no_small_disk()))
@@ -31,8 +31,10 @@ Q="How are runs checkpointed?"
 cadre run "$Q" --corpus "$DOCS" --home "$H" --thread done >/dev/null 2>&1 || exit 91
 cadre run "$Q" --corpus "$DOCS" --home "$H" --thread paused --review plan >/dev/null 2>&1 \
     || exit 92
-cadre serve --no-auth --home "$H" --port "$PORT" > "$OUT/serve.log" 2>&1 &
+"$PYTHON" -c 'from framework.cli.main import main; main()' serve --no-auth --home "$H" \
+    --port "$PORT" > "$OUT/serve.log" 2>&1 &
 served=$!
+trap 'kill -KILL $served 2>/dev/null; wait $served' EXIT
 "$PYTHON" - <<'PY' || exit 93
 import os, time, httpx
 deadline = time.monotonic() + 120
@@ -62,7 +64,6 @@ with httpx.Client(base_url=f"http://127.0.0.1:{os.environ['PORT']}", timeout=300
 print(answer.text)
 PY
 unfill; step resumed resume t1 --home "$H"
-kill $served; wait $served || true
 """
 
 
@@ -81,7 +82,7 @@ def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     (root / "small.yaml").write_text(DATASET)
     script = (
-        f"DOCS={docs}; BIG_DOCS={big}; DATASET={root / 'small.yaml'}; export PORT={_free_port()}\n"
+        f"DOCS={docs}; BIG_DOCS={big}; DATASET={root / 'small.yaml'}; export PORT={free_port()}\n"
         + _SCRIPT
     )
     return on_a_small_disk(script, root)
