@@ -31,6 +31,8 @@ class Checkpoints(Protocol):
 
     def list(self, config: RunnableConfig | None) -> Iterable[AnyCheckpointTuple]: ...
 
+    def get_tuple(self, config: RunnableConfig) -> AnyCheckpointTuple | None: ...
+
 
 def _id(config: RunnableConfig | None) -> str | None:
     return config["configurable"].get("checkpoint_id") if config is not None else None
