@@ -9,13 +9,13 @@ Appends from running processes wait meanwhile (:func:`~telemetry.export.traces_l
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from framework.database import open_database
 from framework.database.home import DataHome, private_file
 from telemetry.export import METRICS_FILE_NAME, SPANS_FILE_NAME, traces_locked
 
@@ -42,18 +42,17 @@ def _erase_run_index(path: Path, threads: set[str]) -> tuple[set[str], int]:
     """The trace ids of the threads' run parts, and how many parts were deleted."""
     if not path.is_file():
         return set(), 0
-    conn = sqlite3.connect(path)
+    db = open_database(path, schema="run_index")
     try:
         marks = ",".join("?" * len(threads))
-        rows = conn.execute(
+        rows = db.execute(
             f"SELECT trace_id FROM run_parts WHERE thread_id IN ({marks})", tuple(threads)
         ).fetchall()
-        conn.execute("PRAGMA secure_delete=ON")
-        with conn:
-            conn.execute(f"DELETE FROM run_parts WHERE thread_id IN ({marks})", tuple(threads))
-        conn.execute("VACUUM")
+        with db.write_transaction():
+            db.execute(f"DELETE FROM run_parts WHERE thread_id IN ({marks})", tuple(threads))
+        db.compact()
     finally:
-        conn.close()
+        db.close()
     return {str(trace_id) for (trace_id,) in rows}, len(rows)
 
 
@@ -151,21 +150,20 @@ def _expire_run_index(
 ) -> int:
     if not path.is_file():
         return 0
-    conn = sqlite3.connect(path)
+    db = open_database(path, schema="run_index")
     try:
-        rows = conn.execute("SELECT rowid, thread_id, ended_at FROM run_parts").fetchall()
+        rows = db.execute("SELECT rowid, thread_id, ended_at FROM run_parts").fetchall()
         old = []
         for rowid, thread, ended in rows:
             cutoff = cutoff_of(thread)
             if cutoff is not None and ended is not None and ended < cutoff:
                 old.append((rowid,))
         if old and not dry_run:
-            conn.execute("PRAGMA secure_delete=ON")
-            with conn:
-                conn.executemany("DELETE FROM run_parts WHERE rowid = ?", old)
-            conn.execute("VACUUM")
+            with db.write_transaction():
+                db.executemany("DELETE FROM run_parts WHERE rowid = ?", old)
+            db.compact()
     finally:
-        conn.close()
+        db.close()
     return len(old)
 
 

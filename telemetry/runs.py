@@ -3,13 +3,13 @@ it continues, and the time a paused run waited can be measured."""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from framework.database.home import PRIVATE_FOLDER_MODE, private_file
+from framework.database import open_database
+from framework.database.home import PRIVATE_FOLDER_MODE
 
 __all__ = ["RunIndex", "RunPartRecord"]
 
@@ -28,14 +28,14 @@ class RunPartRecord:
 
 class RunIndex:
     """Run parts by thread, in SQLite at ``path`` (``:memory:`` for a process-local index;
-    a file is created 0600, its journal takes the same mode)."""
+    a file is created 0600, its journal takes the same mode; a full device raises
+    StorageFullError naming it)."""
 
     def __init__(self, path: Path | str = ":memory:") -> None:
         if isinstance(path, Path):
             path.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER_MODE)
-            private_file(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False)
+        self._db = open_database(path, schema="run_index")  # a path, never a URL: SQLite
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS run_parts (thread_id TEXT, trace_id TEXT, span_id TEXT,"
             " root_span_id TEXT, started_at REAL, ended_at REAL, paused INTEGER DEFAULT 0)"
@@ -67,7 +67,7 @@ class RunIndex:
 
     def started(self, thread_id: str, trace_id: int, span_id: int, root_span_id: int) -> None:
         """Record a part that just started."""
-        with self._lock, self._db:
+        with self._lock, self._db.write_transaction():
             self._db.execute(
                 "INSERT INTO run_parts (thread_id, trace_id, span_id, root_span_id, started_at)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -82,7 +82,7 @@ class RunIndex:
 
     def ended(self, span_id: int, paused: bool) -> None:
         """Record that the part with ``span_id`` ended, paused or not."""
-        with self._lock, self._db:
+        with self._lock, self._db.write_transaction():
             self._db.execute(
                 "UPDATE run_parts SET ended_at = ?, paused = ? WHERE span_id = ?",
                 (time.time(), int(paused), f"{span_id:016x}"),

@@ -15,6 +15,7 @@ import pytest
 from bench.fleet_lab import FleetLab
 from bench.fleet_team import write_fleet_team
 from framework.policy import Principal
+from framework.server.langgraph_api._expiry import SWEEP_INTERVAL_S
 from tests.conftest import new_database
 from tests.postgres_server import PostgresServer, find_bin_dir, started_server
 from tests.served import Served, start
@@ -105,3 +106,25 @@ def test_served_runs_end_and_threads_take_new_runs_after_an_outage(
             assert again["final_answer"], again
         assert served.log is not None
         assert "the database went away" in served.log.read_text()
+
+
+def test_an_outage_under_an_idle_server_is_two_log_lines_not_a_traceback_per_sweep(
+    tmp_path: Path, server: PostgresServer
+) -> None:
+    """The sweep of expired threads runs every 5 s: an outage is one line with the retry
+    schedule when the first sweep fails, one when a sweep succeeds again; no traceback."""
+    served = Served(url="", home=tmp_path / "home", database=new_database(server.url))
+    with start(served):
+        assert served.log is not None
+        log = served.log
+        server.stop()
+        _wait_for(lambda: "does not answer" in log.read_text(), "no sweep failed", 120)
+        time.sleep(SWEEP_INTERVAL_S * 3)  # the outage goes on: sweeps keep failing meanwhile
+        server.start()
+        _wait_for(lambda: "answers again" in log.read_text(), "no sweep after the outage", 120)
+        said = log.read_text()
+    lines = [line for line in said.splitlines() if "expired threads" in line]
+    assert len(lines) == 2, said
+    assert "does not answer" in lines[0]
+    assert f"tried again every {SWEEP_INTERVAL_S:g} s until it does" in lines[0]
+    assert "answers again after" in lines[1] and "Traceback" not in said, said

@@ -3,9 +3,11 @@ creation, and ``$CADRE_KEYS`` given a path."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import os
 import shutil
+import signal
 import sqlite3
 import stat
 import subprocess
@@ -13,10 +15,16 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+from a2a.client import ClientConfig, create_client
+from a2a.helpers import new_text_message
+from a2a.types.a2a_pb2 import Role, SendMessageRequest, TaskState
 from typer.testing import CliRunner
 
+from bench.fleet_team import write_fleet_team
 from framework.cli.app import app
 from framework.database import DATABASE_VARIABLE, out_of_space
 from framework.database._sqlite import SqliteDatabase
@@ -30,7 +38,9 @@ from framework.persistence.keys import (
     rotate,
 )
 from telemetry.runs import RunIndex
+from tests.a2a_agents import free_port
 from tests.conftest import SMALL_CORPUS, as_default_database, write_corpus
+from tests.served import CADRE, Served, start
 
 runner = CliRunner()
 
@@ -285,3 +295,129 @@ def test_a_stray_enospc_in_any_command_reads_as_no_space(
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 1 and len(lines) == 1
     assert "no space left" in lines[0] and str(where) in lines[0] and "unexpected" not in lines[0]
+
+
+# -- every remote task failed -----------------------------------------------------------------
+
+
+def test_when_every_task_failed_the_review_line_says_so_not_coverage_is_sufficient(
+    tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    as_default_database(None, monkeypatch)
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    team = tmp_path / "top.yaml"
+    down = f"http://127.0.0.1:{free_port()}"  # nothing listens: every call fails
+    team.write_text(
+        f"name: top\nkinds:\n  - name: remote\n    remote_graph: {{url: '{down}', "
+        "assistant: research}\n",
+        encoding="utf-8",
+    )
+    args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
+    done = runner.invoke(app, [*args, "--team-config", str(team), "--home", str(tmp_path / "h")])
+    assert done.exit_code == 1, done.output
+    [last_review] = [line for line in done.stderr.splitlines() if " finish, " in line]
+    assert last_review.endswith("confidence 0.00: every task failed, no attempt left: q0")
+    assert "sufficient" not in done.stderr
+
+
+# -- a rolled-back head -----------------------------------------------------------------------
+
+
+def test_history_of_a_rolled_back_thread_is_refused_as_show_refuses_it(
+    tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newest checkpoints deleted outside cadre, their manifests left: `history` would list
+    the thread as if it had stopped earlier; it fails with the line `show` fails with."""
+    as_default_database(None, monkeypatch)
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    home = tmp_path / "home"
+    args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
+    assert runner.invoke(app, [*args, "--thread", "t1", "--home", str(home)]).exit_code == 0
+    with sqlite3.connect(home / "checkpoints.sqlite") as conn:
+        newest = conn.execute(
+            "SELECT checkpoint_id FROM cadre_checkpoints WHERE thread_id = 't1' AND "
+            "checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 2"
+        ).fetchall()
+        conn.executemany("DELETE FROM cadre_checkpoints WHERE checkpoint_id = ?", newest)
+    shown = runner.invoke(app, ["show", "t1", "--home", str(home)])
+    listed = runner.invoke(app, ["history", "t1", "--home", str(home)])
+    assert shown.exit_code == listed.exit_code == 1, listed.output
+    assert listed.stdout == ""
+    [line] = listed.stderr.strip().splitlines()
+    assert line == shown.stderr.strip().splitlines()[-1]
+    assert f"checkpoint {newest[0][0]} of thread t1" in line and "manifest remains" in line
+
+
+# -- a remote killed mid-call -----------------------------------------------------------------
+
+
+def test_a_remote_killed_mid_call_lost_the_connection_it_had(tmp_path: Path) -> None:
+    """An A2A agent process killed while it holds the task: the call had connected, so the
+    task fails with "lost the connection mid-call", not "cannot connect" (what the retries,
+    sent to no one, then say)."""
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    port, marker = free_port(), tmp_path / "called"
+    team = tmp_path / "top.yaml"
+    url = f"http://127.0.0.1:{port}"
+    team.write_text(f"name: top\nkinds:\n  - name: agent\n    a2a: {{url: '{url}'}}\n")
+    env = {k: v for k, v in os.environ.items() if k not in (KEYS_VARIABLE, DATABASE_VARIABLE)}
+    env["COLUMNS"] = "500"  # each progress line on one line
+    hung = [sys.executable, "-m", "tests.hung_agent", str(port), str(marker)]
+    agent = subprocess.Popen(hung, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    question = "How are runs checkpointed?"
+    args = ["run", question, "--team-config", str(team), "--corpus", str(corpus), "--no-trace"]
+    run = subprocess.Popen(
+        [*CADRE, *args, "--home", str(tmp_path / "home")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        _wait_until(marker.exists, [agent, run])
+    finally:
+        agent.kill()
+        agent.wait()
+    _, said = run.communicate(timeout=300)
+    failures = [line.strip() for line in said.splitlines() if "failed q0: " in line]
+    assert failures, said
+    assert failures[0].startswith(
+        f"failed q0: RemoteAgentError: kind 'agent' (a2a {url}): lost the connection mid-call "
+        "(Server disconnected without sending a response.), after "
+    ), failures
+
+
+# -- SIGTERM with an open A2A stream ----------------------------------------------------------
+
+
+def test_sigterm_ends_an_open_a2a_stream_with_how_the_task_goes_on(tmp_path: Path) -> None:
+    """The stream of a task whose run the stopping server stops ends cleanly: its last event
+    says the server is stopping and how to follow the task, and the server logs no response
+    left incomplete."""
+    env = write_fleet_team(tmp_path / "team", tmp_path / "calls.txt", tasks=4, delay=0.5)
+    served = Served(url="", home=tmp_path / "home", database=None)
+
+    async def streamed() -> list[Any]:
+        async with httpx.AsyncClient(timeout=120) as http:
+            config = ClientConfig(httpx_client=http, streaming=True)
+            client = await create_client(f"{served.url}/a2a/fleety", config)
+            message = new_text_message("q", role=Role.ROLE_USER)
+            got: list[Any] = []
+            async for event in client.send_message(SendMessageRequest(message=message)):
+                if not got:
+                    assert served.process is not None
+                    served.process.send_signal(signal.SIGTERM)
+                got.append(event)
+            return got
+
+    with start(served, env=env, options=["--no-auth"]):
+        events = asyncio.run(streamed())
+        assert served.process is not None
+        served.process.wait(120)  # (uvicorn raises the signal again once it stopped)
+    last = events[-1].status_update.status
+    assert last.state == TaskState.TASK_STATE_WORKING, events[-1]
+    said = last.message.parts[0].text
+    assert "the server is stopping" in said
+    assert said.endswith("this task goes on then: follow it with GetTask or SubscribeToTask")
+    assert served.log is not None
+    assert "without completing response" not in served.log.read_text()

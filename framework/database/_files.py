@@ -1,19 +1,27 @@
 """Files on disk: created private to the user, and a full device told as such.
 
-Private: import :func:`private_file` from :mod:`framework.database.home` and
-:func:`out_of_space` from :mod:`framework.database`.
+Private: import :func:`private_file` and :func:`write_aside` from
+:mod:`framework.database.home` and :func:`out_of_space` from :mod:`framework.database`.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import secrets
 import sqlite3
 from pathlib import Path
 
 from framework.errors import StorageFullError
 
-__all__ = ["LOW_SPACE_BYTES", "PRIVATE_FILE_MODE", "free_bytes", "out_of_space", "private_file"]
+__all__ = [
+    "LOW_SPACE_BYTES",
+    "PRIVATE_FILE_MODE",
+    "free_bytes",
+    "out_of_space",
+    "private_file",
+    "write_aside",
+]
 
 PRIVATE_FILE_MODE = 0o600
 """The mode of every file in the home."""
@@ -36,6 +44,31 @@ def private_file(path: Path) -> Path:
     finally:
         os.close(fd)
     return path
+
+
+def write_aside(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a new private file beside ``path``, flushed to disk, and return it (the
+    caller renames or links it into place, so ``path`` is never left half written).
+
+    Raises:
+        StorageFullError: The device holding ``path`` is full (nothing is left behind).
+    """
+    aside = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE)
+    try:
+        os.fchmod(fd, PRIVATE_FILE_MODE)  # whatever the umask
+        with os.fdopen(fd, "wb", closefd=False) as file:
+            file.write(data)
+            file.flush()
+            os.fsync(fd)
+    except BaseException as error:
+        aside.unlink(missing_ok=True)
+        if (full := out_of_space(error, path)) is not None:
+            raise full from error
+        raise
+    finally:
+        os.close(fd)
+    return aside
 
 
 def free_bytes(path: Path) -> int | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from framework.database import DATABASE_VARIABLE, is_postgres_url, redact_url
-from framework.database._files import PRIVATE_FILE_MODE, private_file
+from framework.database._files import PRIVATE_FILE_MODE, private_file, write_aside
 from framework.errors import ConfigError
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "checked_database_url",
     "private_file",
     "resolve_home",
+    "write_aside",
 ]
 
 HOME_VARIABLE = "CADRE_HOME"

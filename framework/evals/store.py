@@ -13,7 +13,7 @@ import re
 import time
 from pathlib import Path
 
-from framework.database.home import DataHome
+from framework.database.home import DataHome, write_aside
 from framework.errors import CadreError, ConfigError
 from framework.evals.results import EvalRun
 from framework.persistence.cipher import BlobCipher
@@ -107,11 +107,4 @@ class EvalStore:
 
     def _write(self, path: Path, data: bytes, identity: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        blob = self.cipher.encrypt(data, identity.encode())
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as file:
-            file.write(blob)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
+        os.replace(write_aside(path, self.cipher.encrypt(data, identity.encode())), path)

@@ -303,6 +303,11 @@ def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port
 
 
+_CUT_OFF = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+"""A connection that was made, then closed or broken before the answer came (the remote
+stopped or was killed mid-call)."""
+
+
 def problem(error: BaseException, spec: RemoteSpec) -> str:
     """What went wrong, in words, from ``error`` and its causes."""
     for cause in _causes(error):
@@ -310,6 +315,8 @@ def problem(error: BaseException, spec: RemoteSpec) -> str:
             return _status_problem(cause, spec)
         if isinstance(cause, httpx.ConnectError):
             return f"cannot connect ({cause or 'connection refused'})"
+        if isinstance(cause, _CUT_OFF):
+            return f"lost the connection mid-call ({cause or 'the remote closed it'})"
         if isinstance(cause, httpx.TimeoutException | TimeoutError):
             return f"no answer within {spec.timeout_s:g} s (timeout_s)"
     return brief(error)

@@ -13,7 +13,6 @@ import fcntl
 import json
 import logging
 import os
-import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from framework.database.home import write_aside
 from framework.errors import ConfigError
 from framework.persistence._keyring import KEYS_VARIABLE, Keyring, check_id, check_key
 
@@ -252,18 +252,7 @@ class FileKeyProvider:
             },
         }
         data = (json.dumps(document, indent=2) + "\n").encode("utf-8")
-        tmp = self.path.with_name(f".{self.path.name}.{secrets.token_hex(6)}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.fchmod(fd, 0o600)  # whatever the umask
-            os.write(fd, data)
-            os.fsync(fd)
-        except BaseException:
-            os.close(fd)
-            tmp.unlink(missing_ok=True)
-            raise
-        os.close(fd)
-        return tmp
+        return write_aside(self.path, data)
 
     def _read(self) -> Keyring:
         try:

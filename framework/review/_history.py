@@ -31,6 +31,8 @@ class Checkpoints(Protocol):
 
     def list(self, config: RunnableConfig | None) -> Iterable[AnyCheckpointTuple]: ...
 
+    def get_tuple(self, config: RunnableConfig) -> AnyCheckpointTuple | None: ...
+
 
 def _id(config: RunnableConfig | None) -> str | None:
     return config["configurable"].get("checkpoint_id") if config is not None else None
@@ -112,6 +114,9 @@ def checkpoint_history(saver: Checkpoints, thread_id: str) -> list[CheckpointSum
     Raises:
         ReviewError: The thread is unknown.
         CryptoError: A blob cannot be opened with the saver's keys.
+        IncompleteCheckpointError: A namespace's newest checkpoints were deleted (its head is
+            read first, as every status and ``show`` read it, so a rolled-back thread is
+            refused, not listed as if it had stopped earlier).
     """
     namespaces = list(
         dict.fromkeys(
@@ -123,6 +128,7 @@ def checkpoint_history(saver: Checkpoints, thread_id: str) -> list[CheckpointSum
         raise unknown_thread(thread_id)
     summaries: list[CheckpointSummary] = []
     for namespace in namespaces:
+        saver.get_tuple(thread_config(thread_id, namespace))
         saved = list(saver.list(thread_config(thread_id, namespace)))
         by_id = {_id(checkpoint.config): checkpoint for checkpoint in saved}
         parents = {_id(checkpoint.parent_config) for checkpoint in saved}

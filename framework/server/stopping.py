@@ -5,10 +5,12 @@ resumes them from their checkpoints, running no finished task again."""
 
 from __future__ import annotations
 
+import threading
 from types import FrameType
 from typing import Any
 
 import uvicorn
+from sse_starlette.sse import AppStatus
 
 from framework.engine.draining import DRAIN
 
@@ -25,9 +27,21 @@ class _DrainingServer(uvicorn.Server):
         self.drain_s = drain_s
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        """Drain the runs, then let uvicorn stop (a second Ctrl-C still quits at once)."""
+        """Drain the runs, then let uvicorn stop (a second Ctrl-C still quits at once).
+
+        The server-sent event streams of the agent protocols (``sse-starlette``'s) are not cut
+        at the signal: a stream that follows a run ends by itself with the run's last event
+        once the drain stopped it; one still open at the drain's deadline is closed then."""
+        AppStatus.enable_automatic_graceful_drain = False
         DRAIN.start(self.drain_s, STOPPING)
+        close = threading.Timer(self.drain_s + _CLOSE_GRACE_S / 2, _close_event_streams)
+        close.daemon = True
+        close.start()
         super().handle_exit(sig, frame)
+
+
+def _close_event_streams() -> None:
+    AppStatus.should_exit = True
 
 
 def serve_until_stopped(app: Any, *, drain_s: float, **options: Any) -> None:

@@ -316,18 +316,18 @@ class CoverageReviewer:
         finished = results_in_order(state, include_failed=True)
         scores = [result.confidence for _, result in finished]
         confidence = sum(scores) / len(scores) if scores else 0.0
-        weak = [
-            task
+        low = [
+            (task, result)
             for task, result in finished
-            if (result.status == "failed" or result.confidence < self.threshold)
-            and task.attempt < self.max_attempts
+            if result.status == "failed" or result.confidence < self.threshold
         ]
+        weak = [task for task, _ in low if task.attempt < self.max_attempts]
         rejected = [f"rejected in review: {t.id} ({why})" for t, why in rejected_tasks(state)]
         if not weak:
             return ReviewVerdict(
                 decision="finish",
                 confidence=confidence,
-                reasons=["coverage is sufficient", *rejected],
+                reasons=[_why_finished(finished, low), *rejected],
             )
         question = state.get("question", "")
         return ReviewVerdict(
@@ -337,6 +337,22 @@ class CoverageReviewer:
             retry_task_ids=[task.id for task in weak],
             retry_inputs={task.id: {"query": reformulate(task, question)} for task in weak},
         )
+
+
+def _why_finished(
+    finished: list[tuple[Task, WorkerResult]], low: list[tuple[Task, WorkerResult]]
+) -> str:
+    """Why a review with nothing left to retry finishes: the coverage is sufficient only when
+    no task is weak; otherwise which tasks failed or stayed weak after their last attempt."""
+    failed = [task.id for task, result in low if result.status == "failed"]
+    if finished and len(failed) == len(finished):
+        return f"every task failed, no attempt left: {', '.join(failed)}"
+    if not low:
+        return "coverage is sufficient" if finished else "no task finished"
+    weak = [task.id for task, result in low if result.status != "failed"]
+    said = [f"failed: {', '.join(failed)}"] if failed else []
+    said += [f"low coverage: {', '.join(weak)}"] if weak else []
+    return f"no attempt left ({'; '.join(said)})"
 
 
 def reformulate(task: Task, question: str) -> str:

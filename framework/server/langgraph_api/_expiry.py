@@ -14,6 +14,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from framework.database import database_gone
+from framework.errors import brief
 from framework.retention import prune_threads
 from framework.server._http import Server, blocking, body_of, caller_of, json_response, server_of
 from framework.server._requests import ThreadPruneBody
@@ -40,15 +42,33 @@ def sweep(server: Server) -> list[str]:
 
 
 async def sweep_forever(server: Server, interval: float = SWEEP_INTERVAL_S) -> None:
-    """:func:`sweep` every ``interval`` seconds until cancelled (a failed sweep is logged and
-    tried again at the next)."""
+    """:func:`sweep` every ``interval`` seconds until cancelled. A sweep the database's outage
+    failed is logged once per outage (and once when it answers again), any other failure each
+    time; the next sweep tries again."""
+    down_since: float | None = None
     while True:
         await asyncio.sleep(interval)
         try:
             erased = await blocking(sweep, server)
-        except Exception:
-            logger.exception("cadre: the sweep of expired threads failed; trying again")
+        except Exception as error:
+            if not database_gone(error):
+                logger.exception("cadre: the sweep of expired threads failed; trying again")
+            elif down_since is None:
+                down_since = time.monotonic()
+                logger.warning(
+                    "cadre: the database does not answer (%s); the sweep of expired threads is "
+                    "tried again every %g s until it does",
+                    brief(error),
+                    interval,
+                )
             continue
+        if down_since is not None:
+            logger.warning(
+                "cadre: the database %s answers again after %.0f s; expired threads are swept",
+                server.tables.db.label,
+                time.monotonic() - down_since,
+            )
+            down_since = None
         if erased:
             logger.info("cadre: deleted %d thread(s) past their time to live", len(erased))
 

@@ -221,7 +221,7 @@ async def final_answer(server: Server, row: RunRow) -> str:
     if log is not None:
         await log.ended()
     current = server.tables.run(row.tenant, row.run_id) or row
-    if current.status == "error":
+    if current.status == "error" or (log is not None and log.unrecorded_error):
         return json.dumps({"__error__": run_error(log)})
     return json.dumps(await blocking(final_values, server, row), ensure_ascii=False, default=str)
 

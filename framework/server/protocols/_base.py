@@ -262,7 +262,8 @@ class Outcome:
 
     thread_id: str
     run_id: str
-    status: Literal["answered", "paused", "failed", "cancelled"]
+    status: Literal["answered", "paused", "failed", "cancelled", "stopped"]
+    """``stopped``: the server stopped it (a signal); it goes on when the server starts again."""
     answer: str
     """The team's final answer (empty unless answered)."""
     reviews: tuple[dict[str, Any], ...] = ()
@@ -296,6 +297,9 @@ async def outcome(server: Server, row: RunRow) -> Outcome:
     base: dict[str, Any] = {"thread_id": row.thread_id, "run_id": row.run_id}
     if current.status == "error":
         return Outcome(**base, status="failed", answer="", error=str(run_error(log).get("message")))
+    logged = run_error(log)
+    if logged.get("error") == "ServerStopping":  # left running: resumed at the next start
+        return Outcome(**base, status="stopped", answer="", error=str(logged.get("message")))
     if current.status == "interrupted":  # cancelled: the thread's answer is not this run's
         return Outcome(
             **base, status="cancelled", answer="", error=f"run {row.run_id} was cancelled"

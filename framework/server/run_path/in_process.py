@@ -100,6 +100,11 @@ class Runs(RunDispatch):
                 outcome = await self._on_thread(job, log)
                 if outcome != STOPPED and not self._closing:  # left running: resumed at start
                     await self._record(row, *outcome)
+        except CadreError as error:  # the rows cannot be written (a full disk): the log says it
+            said = " ".join(str(error).split())  # whole: the end of it says what to do
+            logger.error("run %s of thread %s: %s", row.run_id, row.thread_id, said)
+            log.add("error", {"error": type(error).__name__, "message": said})
+            log.unrecorded_error = True
         finally:
             queued = self._queued.get(row.thread_id) or []
             if row.run_id in queued:

@@ -36,6 +36,8 @@ class RunLog:
         self.epoch = epoch or f"{time.time_ns():x}"
         self.events: list[tuple[str, Any]] = []
         self.finished = False
+        self.unrecorded_error = False
+        """Whether the run failed and its row could not say so (its database's disk full)."""
         self._lock = threading.Lock()
         self._wakeup = asyncio.Event()
 

@@ -67,6 +67,9 @@ def report_of(ended: Outcome) -> Report:
             state=TaskState.TASK_STATE_INPUT_REQUIRED,
             parts=[new_text_part(_how_to_answer(ended.reviews)), *reviews],
         )
+    if ended.status == "stopped":  # not ended: the task goes on when the server is back
+        follow = f"{ended.error}; this task goes on then: follow it with GetTask or SubscribeToTask"
+        return Report(state=TaskState.TASK_STATE_WORKING, parts=[new_text_part(follow)])
     if ended.status in ("failed", "cancelled"):
         state = TaskState.TASK_STATE_FAILED
         if ended.status == "cancelled":

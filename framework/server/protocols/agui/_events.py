@@ -45,8 +45,9 @@ async def run_events(server: Server, row: RunRow, run_id: str) -> AsyncIterator[
     ended = await outcome(server, row)
     if answer.message_id is not None:
         yield TextMessageEndEvent(message_id=answer.message_id)
-    if ended.status == "failed":
-        yield RunErrorEvent(message=ended.error or "the run failed", code="run_failed")
+    if ended.status in ("failed", "stopped"):
+        code = "server_stopping" if ended.status == "stopped" else "run_failed"
+        yield RunErrorEvent(message=ended.error or "the run failed", code=code)
         return
     change = state.event(ended.values or {})
     if change is not None:

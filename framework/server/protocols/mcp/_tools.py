@@ -192,7 +192,7 @@ def _step(team: ServedTeam, node: str) -> str:
 
 
 def _result(ended: Outcome, tool: str) -> types.CallToolResult:
-    if ended.status in ("failed", "cancelled"):
+    if ended.status in ("failed", "cancelled", "stopped"):
         return _error(
             f"run {ended.run_id} on thread {ended.thread_id} {ended.status}: {ended.error}"
         )
