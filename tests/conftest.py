@@ -34,6 +34,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from bench.crash import CrashLab, CrashReport, CrashSettings
 from bench.crash_team import EFFECTS_VARIABLE, read_effects
 from framework.database import DATABASE_VARIABLE
 from framework.memory import (
@@ -297,3 +298,23 @@ def held_run_args(args: list[str]) -> list[str]:
     held = list(args)
     held[held.index("--team") + 1] = HELD_TEAM
     return held
+
+
+class HeldLab(CrashLab):
+    """A crash lab whose kills run the held team, held once the kill's side effects are
+    written (the team and every other run are the crashy team's)."""
+
+    def __init__(self, root: Path, settings: CrashSettings) -> None:
+        super().__init__(root, settings)
+        write_held_team(self.env)
+
+    def crash(self, run: int, *, after_effects: int = 1, **options: Any) -> CrashReport:
+        self.env[HOLD_AFTER_VARIABLE] = str(after_effects)
+        try:
+            return super().crash(run, after_effects=after_effects, **options)
+        finally:
+            del self.env[HOLD_AFTER_VARIABLE]
+
+    def _run_args(self, thread: str) -> list[str]:
+        args = super()._run_args(thread)
+        return held_run_args(args) if HOLD_AFTER_VARIABLE in self.env else args

@@ -16,39 +16,18 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bench.crash import CrashLab, CrashReport, CrashSettings, read_final
 from bench.crash_team import read_effects
 from framework.runs.stores import open_checkpointer
-from tests.conftest import HOLD_AFTER_VARIABLE, held_run_args, write_held_team
+from tests.conftest import HeldLab
 
 TASKS = 12
 SETTINGS = CrashSettings(
     tasks=TASKS, max_parallel=3, start_timeout=60.0, resume_timeout=60.0, resumes=1
 )
-
-
-class HeldLab(CrashLab):
-    """A crash lab whose kills run the held team, held once the kill's side effects are
-    written (the team and every other run are the crashy team's)."""
-
-    def __init__(self, root: Path, settings: CrashSettings) -> None:
-        super().__init__(root, settings)
-        write_held_team(self.env)
-
-    def crash(self, run: int, *, after_effects: int = 1, **options: Any) -> CrashReport:
-        self.env[HOLD_AFTER_VARIABLE] = str(after_effects)
-        try:
-            return super().crash(run, after_effects=after_effects, **options)
-        finally:
-            del self.env[HOLD_AFTER_VARIABLE]
-
-    def _run_args(self, thread: str) -> list[str]:
-        args = super()._run_args(thread)
-        return held_run_args(args) if HOLD_AFTER_VARIABLE in self.env else args
 
 
 @pytest.fixture(scope="module")

@@ -21,18 +21,13 @@ import httpx
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from bench.crash import CrashLab, CrashReport, CrashSettings
+from bench.crash import CrashReport, CrashSettings
 from bench.crash_team import EFFECTS_VARIABLE, read_effects, write_crash_team
 from framework.engine.builder import TeamSettings, build_team, compile_team
 from framework.engine.draining import DRAIN, Drain
 from framework.engine.records import Task
 from framework.errors import RunStopped
-from tests.conftest import (
-    HOLD_AFTER_VARIABLE,
-    RELEASE_VARIABLE,
-    held_run_args,
-    write_held_team,
-)
+from tests.conftest import HOLD_AFTER_VARIABLE, RELEASE_VARIABLE, HeldLab, write_held_team
 from tests.roles import CountingPlanner, ProgrammableWorker, make_roles
 from tests.served import Served, start
 
@@ -172,25 +167,13 @@ def test_a_drained_fan_out_keeps_the_tasks_going_on_and_resumes_the_rest(
 # -- cadre run, with real signals --------------------------------------------------------------
 
 
-class StoppedLab(CrashLab):
+class StoppedLab(HeldLab):
     """Crash runs of the held team stopped by a signal: the workers going on are held until the
     signal is sent, then released, so the stop always meets tasks going on."""
 
-    def __init__(self, root: Path, settings: CrashSettings) -> None:
-        super().__init__(root, settings)
-        write_held_team(self.env)
-
     def crash(self, run: int, *, after_effects: int = 1, **options: Any) -> CrashReport:
-        release = self.root / f"release-{run}"
-        self.env.update({HOLD_AFTER_VARIABLE: str(after_effects), RELEASE_VARIABLE: str(release)})
-        try:
-            return super().crash(run, after_effects=after_effects, **options)
-        finally:
-            del self.env[HOLD_AFTER_VARIABLE]
-
-    def _run_args(self, thread: str) -> list[str]:
-        args = super()._run_args(thread)
-        return held_run_args(args) if HOLD_AFTER_VARIABLE in self.env else args
+        self.env[RELEASE_VARIABLE] = str(self.root / f"release-{run}")
+        return super().crash(run, after_effects=after_effects, **options)
 
     def _signalled(self, report: CrashReport) -> None:
         Path(self.env[RELEASE_VARIABLE]).touch()

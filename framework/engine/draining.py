@@ -87,32 +87,31 @@ class Drain:
     def admitted(self) -> Iterator[None]:
         """Around a sync node's body; waits while draining, then raises ``RunStopped``."""
         entry = self._ask()
-        try:
+        with self._running(entry):
             with self._lock:
                 while not self._admit(entry):
                     self._lock.wait(_POLL_S)
-            token = _CURRENT.set(entry)
-            try:
-                yield
-            finally:
-                _CURRENT.reset(token)
-        finally:
-            self._done(entry)
+            yield
 
     @asynccontextmanager
     async def aadmitted(self) -> AsyncIterator[None]:
         """Around an async node's body; waits (without blocking the loop) while draining,
         then raises ``RunStopped``."""
         entry = self._ask()
-        try:
+        with self._running(entry):
             while not self._admit(entry):
                 await asyncio.sleep(_POLL_S)
-            token = _CURRENT.set(entry)
-            try:
-                yield
-            finally:
-                _CURRENT.reset(token)
+            yield
+
+    @contextmanager
+    def _running(self, entry: _Entry) -> Iterator[None]:
+        """``entry`` is the node the block runs (nodes it starts are its children); it is done
+        when the block ends, admitted or refused."""
+        token = _CURRENT.set(entry)
+        try:
+            yield
         finally:
+            _CURRENT.reset(token)
             self._done(entry)
 
     def _ask(self) -> _Entry:
