@@ -72,6 +72,7 @@ def _run(
     """Extract ``documents`` into the home's graph under ``thread_id``."""
     import asyncio
 
+    from framework.cli.stopping import stoppable
     from framework.runs.launch import TeamOptions, open_team
     from framework.runs.runner import arun_team
     from teams.extraction.app import extraction_team
@@ -84,16 +85,17 @@ def _run(
             "question": f"extract {len(documents)} documents",
             "documents": [dump(document) for document in documents],
         }
-        return asyncio.run(
-            arun_team(
-                launched.app,
-                inputs,
-                thread_id,
-                on_event=_Progress(err, len(documents)),
-                observer=launched.observer,
-                metadata=info.metadata(),
+        with stoppable():  # SIGTERM or Ctrl-C: the tasks going on finish and are saved
+            return asyncio.run(
+                arun_team(
+                    launched.app,
+                    inputs,
+                    thread_id,
+                    on_event=_Progress(err, len(documents)),
+                    observer=launched.observer,
+                    metadata=info.metadata(),
+                )
             )
-        )
 
 
 def extract(  # noqa: PLR0917 - a typer command takes its options as parameters

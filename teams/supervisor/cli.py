@@ -53,6 +53,7 @@ def _answer(
     import asyncio
 
     from framework.cli.progress import ProgressPrinter
+    from framework.cli.stopping import stoppable
     from framework.knowledge import KnowledgeGraph
     from framework.runs.launch import TeamOptions, open_team
     from framework.runs.runner import arun_team
@@ -67,16 +68,17 @@ def _answer(
             f"[dim]knowledge graph: {counts.entities} entities, {counts.relations} relations "
             f"({counts.needs_review} to review); thread {thread_id}, team {TEAM}[/]"
         )
-        return asyncio.run(
-            arun_team(
-                launched.app,
-                {"question": question},
-                thread_id,
-                on_event=ProgressPrinter(err),
-                observer=launched.observer,
-                metadata=info.metadata(),
+        with stoppable():  # SIGTERM or Ctrl-C: the tasks going on finish and are saved
+            return asyncio.run(
+                arun_team(
+                    launched.app,
+                    {"question": question},
+                    thread_id,
+                    on_event=ProgressPrinter(err),
+                    observer=launched.observer,
+                    metadata=info.metadata(),
+                )
             )
-        )
 
 
 def ask(  # noqa: PLR0917 - a typer command takes its options as parameters
