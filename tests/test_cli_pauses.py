@@ -50,7 +50,7 @@ def test_a_team_files_review_point_pauses_visibly(tmp_path: Path) -> None:
 
     shown = _cadre(home, "show", "t1")
     assert shown.exit_code == 0, shown.output
-    assert f"team file:{team.resolve()}, model offline, review plan" in shown.stdout
+    assert f"team support ({team.resolve()}), model offline, review plan" in shown.stdout
 
 
 def test_a_policy_that_asks_pauses_visibly(tmp_path: Path) -> None:

@@ -332,7 +332,7 @@ def test_a_team_files_review_points_are_read_from_the_file(tmp_path: Path) -> No
     assert nested_review_points(f"file:{tmp_path / 'top.yaml'}") == [("support", {"plan"})]
     # copied into the command's module: the modules that define them load the graph machinery
     assert thread_view.TEAM_FILE_PREFIX == TEAM_FILE_PREFIX
-    assert TeamFile.model_fields["name"].default == thread_view._DEFAULT_NAME
+    assert TeamFile.model_fields["name"].default == thread_view.DEFAULT_TEAM_NAME
     assert set(REVIEW_POINTS) == thread_view._FILE_POINTS
     team.write_text(REVIEWED_FILE.replace("[plan]", "[later]"), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"team\.yaml:2: review: review points are answer,"):

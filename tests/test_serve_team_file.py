@@ -92,7 +92,7 @@ def test_team_files_are_served_as_assistants_named_by_their_teams(
 
     shown = CliRunner().invoke(app, ["show", thread, "--home", str(home)])
     assert shown.exit_code == 0, shown.output
-    assert f"team file:{support.resolve()}, model offline, review plan" in shown.stdout
+    assert f"team support ({support.resolve()}), model offline, review plan" in shown.stdout
 
 
 def test_a_bad_team_file_or_a_taken_name_is_refused_before_the_home_is_made(

@@ -91,7 +91,7 @@ def test_an_offline_team_file_runs_is_recorded_and_shown(
     assert ran.exit_code == 0, ran.stderr
     assert "city: Graz; population: 291072" in ran.stdout
     listed = _cli("threads", "--home", home)
-    assert f"file:{team}" in listed.stdout
+    assert f"support ({team})" in listed.stdout
     shown = _cli("show", "t1", "--home", home)
     assert shown.exit_code == 0, shown.stderr
     assert "  data      done" in shown.stdout and "  docs      done" in shown.stdout

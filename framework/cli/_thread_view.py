@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import typer
 
-from framework.cli._render import history_lines, request_lines, thread_lines
+from framework.cli._render import (
+    DEFAULT_TEAM_NAME,
+    TEAM_FILE_PREFIX,
+    history_lines,
+    request_lines,
+    thread_lines,
+)
 from framework.database.home import resolve_home
 from framework.engine.nesting import nesting_at
 from framework.errors import ConfigError, ReviewError
@@ -47,11 +53,6 @@ __all__ = [
     "team_review_points",
 ]
 
-TEAM_FILE_PREFIX = "file:"
-"""How a thread records a team file's team (:data:`framework.runs.teams.TEAM_FILE_PREFIX`, not
-imported here: that module imports the graph machinery)."""
-_DEFAULT_NAME = "configured"
-"""The name of a team file that declares none (:class:`framework.kinds.team_file.TeamFile`)."""
 _FILE_POINTS = frozenset(get_args(ReviewKind)) - {"node", "policy", "question"}
 """The review points a team file may turn on (:data:`framework.review.points.REVIEW_POINTS`, not
 imported here either)."""
@@ -114,7 +115,7 @@ def nested_review_points(team: str) -> list[tuple[str, frozenset[str]]]:
                 continue
             seen.add(below[0])
             if points := _file_points(*below):
-                found.append((str(below[1].get("name") or _DEFAULT_NAME), points))
+                found.append((str(below[1].get("name") or DEFAULT_TEAM_NAME), points))
             walk(below[0], below[1])
 
     top = _team_file(Path(team.removeprefix(TEAM_FILE_PREFIX)))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from framework.cli._render import shown_team
 from framework.cli.common import EXIT_FAILED, HomeOption, fail
 from framework.database.home import resolve_home
 from framework.errors import CadreError
@@ -53,7 +54,7 @@ def _when(timestamp: str) -> str:
 def _row(status: ThreadStatus) -> tuple[str, ...]:
     return (
         status.thread_id,
-        status.team or "-",
+        shown_team(status.team) if status.team else "-",
         status.label,
         str(status.step),
         _when(status.updated_at),
