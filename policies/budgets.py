@@ -69,6 +69,11 @@ AccountKey = tuple[str, ...]
 a task runs under."""
 
 
+def _limits_text(limits: Limits) -> str:
+    """``tokens 20000, cost 2.5``: the metrics ``limits`` limits ('' for none)."""
+    return ", ".join(f"{k} {v:g}" for k, v in vars(limits).items() if v is not None)
+
+
 def _caps(limits: Limits) -> dict[Metric, float]:
     """The metrics ``limits`` limits, and their limits."""
     return {
@@ -165,9 +170,18 @@ class Budget(Policy):
         self._task_caps = _caps(self.task_limits)
 
     def describe(self) -> str:
-        """The run's limits and what happens when they are spent."""
-        shown = [f"{k} {v:g}" for k, v in vars(self.run_limits).items() if v is not None]
-        return f"run {', '.join(shown) or 'unlimited'}; when spent: {self.on_exhausted}"
+        """Every limit (the run's, each team's, each task's), the output bound sent with each
+        model call, and what happens when a limit is spent."""
+        parts = [f"run {_limits_text(self.run_limits) or 'unlimited'}"]
+        parts += [
+            f"team {name} {_limits_text(limits)}"
+            for name, limits in sorted(self.team_limits.items())
+            if _limits_text(limits)
+        ]
+        if shown := _limits_text(self.task_limits):
+            parts.append(f"each task {shown}")
+        parts.append(f"max_output_tokens {self.max_output_tokens}")
+        return f"{'; '.join(parts)}; when spent: {self.on_exhausted}"
 
     # -- what a call charges -----------------------------------------------------------------
 

@@ -206,3 +206,18 @@ def test_a_task_whose_tool_call_the_budget_refused_is_failed_everywhere(
     shown = _cadre(home, "show", "b1").stdout
     assert "  q1  calc      failed    What is 6 times 7?" in shown, shown
     assert "budget  deny at before_tool on multiply" in shown
+
+
+def test_check_prints_every_budget_limit(tmp_path: Path) -> None:
+    policy = tmp_path / "budget.yaml"
+    policy.write_text(
+        "budget:\n  run: {model_calls: 50, cost: 2.5}\n  task: {tokens: 20000}\n"
+        "  max_output_tokens: 512\n",
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["policies", "check", str(policy)])
+    assert result.exit_code == 0, result.output
+    assert (
+        "  budget: run model_calls 50, cost 2.5; each task tokens 20000; max_output_tokens 512; "
+        "when spent: stop"
+    ) in result.output
