@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -25,7 +26,11 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 @contextmanager
 def stoppable() -> Iterator[None]:
-    """Around a run in the main thread: its signals drain it (see the module)."""
+    """Around a run: its signals drain it (see the module); outside the main thread, where
+    signals cannot be handled, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         if DRAIN.started:  # a second signal, or the deadline's alarm: stop at once
