@@ -97,7 +97,7 @@ def test_past_its_deadline_a_drain_refuses_though_a_node_is_still_going_on() -> 
         release = asyncio.Event()
 
         async def hung() -> None:
-            async with drain.aadmitted():
+            async with drain.admitted():
                 await release.wait()
 
         going = asyncio.create_task(hung())
@@ -106,7 +106,7 @@ def test_past_its_deadline_a_drain_refuses_though_a_node_is_still_going_on() -> 
         drain.start(0.05, "stopping")
         started = time.monotonic()
         with pytest.raises(RunStopped, match=r"after 0.05 s with 1 step\(s\) still going on"):
-            async with drain.aadmitted():
+            async with drain.admitted():
                 pytest.fail("a node started while the process drained")
         assert time.monotonic() - started >= 0.04
         release.set()

@@ -84,10 +84,10 @@ class TeamNode(Runnable[Any, Any]):
         """Run the node in an async graph, after its slot limiter (if any) admits it."""
         config = config or {}
         if self.slots is None:
-            async with DRAIN.aadmitted():
+            async with DRAIN.admitted():
                 return await self._ainvoke(input, config)
         limiter, key = self.slots
-        async with limiter.aslot(key(input)), DRAIN.aadmitted():
+        async with limiter.aslot(key(input)), DRAIN.admitted():
             return await self._ainvoke(input, config)
 
     def _invoke(self, input: Any, config: RunnableConfig) -> Any:
