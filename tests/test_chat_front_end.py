@@ -24,6 +24,7 @@ from pydantic import TypeAdapter
 from framework.engine.spoken import ANSWER_KEY
 from framework.errors import ReviewError
 from framework.memory import MiniLMEmbedder
+from framework.review.api import RESOLVED
 from framework.review.records import QuestionReview
 from framework.server._hitl import HITL_FIELDS, hitl_decision, hitl_fields
 from tests.chromium import SCREENSHOTS_VARIABLE
@@ -284,3 +285,16 @@ def test_agent_chat_ui_asks_streams_and_approves_in_chromium(tmp_path: Path) -> 
         growing = [b for a, b in pairwise(lengths) if b > a]
         assert len(growing) > 3, lengths  # the answer came a few words at a time
     assert len(seen["screenshots"]) == 4
+
+
+def test_mark_as_resolved_ends_the_thread_as_the_reviewers_decision(served: Served) -> None:
+    thread_id, _ = _paused(served)
+    client = served.client("ada")
+    ended = client.runs.wait(thread_id, "meta", command={"goto": "__end__"})
+    assert isinstance(ended, dict) and "__interrupt__" not in ended, ended
+    state = client.threads.get_state(thread_id)
+    assert state["next"] == [] and state["interrupts"] == []
+    assert _audit(state["values"]) == [("plan", "reject_tasks", "ada", RESOLVED)]
+    assert client.threads.get(thread_id)["status"] == "idle"
+    refused = _refused(lambda: client.runs.wait(thread_id, "meta", command={"goto": "__end__"}))
+    assert refused.status_code in (409, 422) and "nothing to resolve" in refused.json()["detail"]

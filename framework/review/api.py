@@ -48,6 +48,7 @@ __all__ = [
     "history",
     "pending",
     "requests_in",
+    "resolvable",
     "resolve",
     "resume_command",
     "thread_config",
@@ -207,6 +208,27 @@ def approve_all(
     return decide(app, thread_id, decisions, on_event=on_event, observer=observer)
 
 
+def resolvable(app: App, thread_id: str) -> list[tuple[AnyReviewRequest, DecisionKind]]:
+    """The pending requests of ``thread_id`` with how each is rejected, when the thread may be
+    marked resolved (:func:`resolve`).
+
+    Raises:
+        ReviewError: Nothing is pending, or a pending request may not be rejected (an answer
+            or node review: decide it instead).
+    """
+    requests = pending(app, thread_id)
+    if not requests:
+        raise ReviewError(f"thread {thread_id!r} waits for no review: nothing to resolve")
+    rejections = [(request, _rejection(request)) for request in requests]
+    kept = [request.id for request, kind in rejections if kind is None]
+    if kept:
+        raise ReviewError(
+            f"review(s) {', '.join(kept)} of thread {thread_id!r} may not be rejected, so the "
+            "thread cannot be marked resolved: decide them instead"
+        )
+    return [(request, kind) for request, kind in rejections if kind is not None]
+
+
 def resolve(app: App, thread_id: str, reviewer: str) -> list[AuditEntry]:
     """End ``thread_id``, paused for review, without running on ("Mark as resolved" in Agent
     Inbox and Agent Chat UI): every pending request rejected by ``reviewer`` (a plan's or
@@ -215,30 +237,19 @@ def resolve(app: App, thread_id: str, reviewer: str) -> list[AuditEntry]:
     written.
 
     Raises:
-        ReviewError: Nothing is pending, or a pending request may not be rejected (an answer
-            or node review: decide it instead); the thread is left as it was.
+        ReviewError: See :func:`resolvable`; the thread is left as it was.
     """
-    requests = pending(app, thread_id)
-    if not requests:
-        raise ReviewError(f"thread {thread_id!r} waits for no review: nothing to resolve")
-    rejections = {request.id: _rejection(request) for request in requests}
-    kept = [request_id for request_id, kind in rejections.items() if kind is None]
-    if kept:
-        raise ReviewError(
-            f"review(s) {', '.join(kept)} of thread {thread_id!r} may not be rejected, so the "
-            "thread cannot be marked resolved: decide them instead"
-        )
     entries = [
         audit_entry(
             request.kind,
-            rejections[request.id] or "reject",
+            kind,
             request_id=request.id,
             reviewer=reviewer,
             path=request.path,
             where=request.where,
             reason=RESOLVED,
         )
-        for request in requests
+        for request, kind in resolvable(app, thread_id)
     ]
     config = thread_config(thread_id)
     node = app.get_state(config).tasks[0].name  # the audit is written as a task that waits

@@ -126,10 +126,15 @@ def admit(caller: Caller, action: Action) -> Caller:
     return caller
 
 
+_END = "__end__"
+"""LangGraph's end node, as a command's ``goto`` names it."""
+
+
 def run_action(command: Mapping[str, Any] | None) -> Action:
-    """The action a run asks for: resuming a review or updating the state is a review
-    decision; anything else starts or continues a run."""
-    if command and ("resume" in command or "update" in command):
+    """The action a run asks for: resuming a review, updating the state or marking the
+    reviews resolved (``goto`` LangGraph's end) is a review decision; anything else starts or
+    continues a run."""
+    if command and ("resume" in command or "update" in command or command.get("goto") == _END):
         return "decide_review"
     return "start_run"
 

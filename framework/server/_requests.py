@@ -45,6 +45,11 @@ StreamModeName = Literal[
 ]
 
 
+RESOLVE_GOTO = "__end__"
+"""A command's ``goto`` that ends a thread paused for review as the caller's decision (Agent
+Chat UI's "Mark as resolved"; see :func:`framework.review.api.resolve`)."""
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -84,8 +89,13 @@ class RunBody(_Body):
             extra = sorted(set(self.command) - {"resume", "update", "goto"})
             if extra:
                 raise ValueError(f"command carries unknown fields {', '.join(extra)}")
-            if self.command.get("goto"):  # RemoteGraph sends an empty one with every command
-                raise ValueError("command.goto is not supported: resume or update instead")
+            goto = self.command.get("goto")
+            resolving = goto == RESOLVE_GOTO and not set(self.command) - {"goto"}
+            if goto and not resolving:  # RemoteGraph sends an empty one with every command
+                raise ValueError(
+                    "command.goto is not supported: resume or update instead (goto __end__ "
+                    "alone marks the thread's reviews resolved)"
+                )
         return self
 
     def modes(self) -> list[str]:

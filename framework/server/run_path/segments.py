@@ -18,14 +18,14 @@ from framework.database import database_gone
 from framework.database.home import DataHome
 from framework.errors import CadreError, ReviewError, RunStopped, brief
 from framework.persistence.saver import CadreSaver
-from framework.review.api import requests_in, thread_config
+from framework.review.api import requests_in, resolvable, resolve, thread_config
 from framework.runs.gate import Caller, acting_spec, caller_model, checked_update
 from framework.runs.launch import LaunchRequest
 from framework.runs.observe import ObserverOptions
-from framework.runs.runner import StreamOptions, arun_team
+from framework.runs.runner import StreamOptions, arun_team, hold_thread
 from framework.runs.spec import RunSpec
 from framework.runs.threads import thread_spec
-from framework.server._requests import RunBody
+from framework.server._requests import RESOLVE_GOTO, RunBody
 from framework.server._tables import RunRow
 from framework.server._trace_context import continued, incoming
 from framework.server.run_path._resume import resume_from
@@ -139,6 +139,8 @@ class Segments:
         (InvalidUpdate: never beside a pending review, only the state's keys and types)."""
         if body.command is None:
             return None
+        if body.command.get("goto") == RESOLVE_GOTO:
+            return self._resolving(caller, thread_id, team, body)
         resume = body.command.get("resume")
         update = body.command.get("update")
         request = self._request(caller, thread_id, team, body, None, read_only=True)
@@ -157,6 +159,14 @@ class Segments:
                 return Command(update=update)
             checked = resume_from(snapshot, thread_id, resume, caller.name)
         return Command(resume=checked.resume, update=update)
+
+    def _resolving(self, caller: Caller, thread_id: str, team: str, body: RunBody) -> Command[Any]:
+        """The command of a run that marks the thread's reviews resolved, once it is known the
+        thread has reviews and each may be rejected (ReviewError, nothing recorded)."""
+        request = self._request(caller, thread_id, team, body, None, read_only=True)
+        with self.apps.use(request) as launched:
+            resolvable(launched.app, thread_id)
+        return Command(goto=RESOLVE_GOTO)
 
     def admit(self, caller: Caller, thread_id: str, body: RunBody) -> None:
         """Refuse before a run is recorded what its execution would refuse the caller: the
@@ -269,6 +279,10 @@ class Segments:
         try:
             request = self._request(job.caller, row.thread_id, job.team, body, job.policy)
             with self.apps.use(request) as launched:
+                if isinstance(job.command, Command) and job.command.goto == RESOLVE_GOTO:
+                    with hold_thread(launched.app, row.thread_id):
+                        resolve(launched.app, row.thread_id, job.caller.name)
+                    return "success", "idle"
                 info = request.spec.recorded(launched.prompts.used())
                 relay = _Relay(sink, cancelled, ApiEvents(body.modes(), body.stream_subgraphs))
                 options = StreamOptions(
