@@ -120,6 +120,8 @@ class CrashSettings:
     """How many times to try ``cadre resume`` before the run fails."""
     max_save_lag: float | None = None
     """Fail a run where a result that finished this long before the kill was not saved."""
+    stop_timeout: float = 120.0
+    """How long the stopped ``cadre run`` may take to exit (a graceful stop drains first)."""
     stop_signal: signal.Signals = signal.SIGKILL
     """The signal that stops ``cadre run``: SIGKILL (a crash), or SIGTERM / SIGINT (a graceful
     stop, which must exit 143 with every task that ran saved)."""
@@ -403,7 +405,7 @@ class CrashLab:
             report.kill_time = time.time()
             process.send_signal(self.settings.stop_signal)
             self._signalled(report)
-            process.wait(timeout=30)
+            process.wait(timeout=self.settings.stop_timeout)
             report.killed_pid = process.pid
             if self.graceful and process.returncode != STOPPED:
                 report.problems.append(

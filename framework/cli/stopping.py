@@ -6,8 +6,8 @@ with a task still going on, stops it at once (Ctrl-C's ``interrupted``)."""
 
 from __future__ import annotations
 
+import os
 import signal
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,12 +38,11 @@ def stoppable() -> Iterator[None]:
         name = signal.Signals(signum).name
         DRAIN.start(DRAIN_S, f"{name} received")
         signal.setitimer(signal.ITIMER_REAL, DRAIN_S + _LATE_S)
-        going = DRAIN.going_on
-        print(
-            f"stopping ({name}): {going} step(s) going on get up to {DRAIN_S:.0f} s to finish; "
-            "press Ctrl-C again to stop at once",
-            file=sys.stderr,
+        said = (
+            f"stopping ({name}): {DRAIN.going_on} step(s) going on get up to {DRAIN_S:.0f} s to "
+            "finish; press Ctrl-C again to stop at once\n"
         )
+        os.write(2, said.encode())  # not through sys.stderr: its writer may be mid-write
 
     handled = (*_SIGNALS, signal.SIGALRM)
     previous = {signum: signal.signal(signum, on_signal) for signum in handled}
