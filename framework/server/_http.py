@@ -125,14 +125,19 @@ async def body_of(request: Request, model: type[Model]) -> Model:
         HTTPException: 422 for a body that is not strict JSON (see :func:`strict_json`) or does
             not fit (naming the fields).
     """
-    raw = await request.body()
-    data = strict_json(raw) if raw.strip() else {}
+    if CHECKED_BODY in request.scope:  # parsed and checked once, at the protocols' way in
+        data = request.scope[CHECKED_BODY]
+    else:
+        raw = await request.body()
+        data = strict_json(raw) if raw.strip() else {}
     try:
         return model.model_validate(data)
     except ValidationError as error:
         raise HTTPException(422, _fields(error)) from None
 
 
+CHECKED_BODY = "cadre.checked_body"
+"""Where a request's scope keeps its body once :func:`strict_json` parsed and checked it."""
 MAX_JSON_DEPTH = 64
 """The deepest nesting of arrays and objects a request body may have."""
 

@@ -20,6 +20,7 @@ from framework.engine.spoken import speaks_answer
 from framework.runs.gate import Caller
 from framework.server._hitl import HITL_FIELDS
 from framework.server._http import (
+    CHECKED_BODY,
     NotJSON,
     Server,
     authenticated,
@@ -128,8 +129,7 @@ class Authenticated:
                     return
                 raw = await request.body()
                 try:
-                    if raw.strip():
-                        strict_json(raw)
+                    scope[CHECKED_BODY] = strict_json(raw) if raw.strip() else {}
                 except HTTPException as error:
                     await self.refuse(error)(scope, receive, send)
                     return
