@@ -39,7 +39,11 @@ APPROVAL = 'approval: {nodes: [worker], question: "may this worker search the co
 
 def _served(folder: Path, options: tuple[str, ...] = ()) -> Iterator[Served]:
     corpus = write_corpus(folder / "docs", SMALL_CORPUS)
-    tokens = {"ada": ("acme", "run,review"), "bob": ("globex", "run,review")}
+    tokens = {
+        "ada": ("acme", "run,review"),
+        "bob": ("globex", "run,review"),
+        "runner": ("acme", "run"),
+    }
     with serve(folder / "home", None, corpus=corpus, tokens=tokens, options=options) as server:
         yield server
 
@@ -294,6 +298,9 @@ def test_an_answer_is_edited_from_its_draft_and_a_task_is_ignored(served: Served
 def test_mark_as_resolved_ends_the_thread_as_the_reviewers_rejection(served: Served) -> None:
     inbox = AgentInbox(served.client("ada"), "meta")
     thread_id = _paused(served, "plan")
+    unreviewed = AgentInbox(served.client("runner"), "meta")  # a run scope only
+    assert _refused(lambda: unreviewed.resolve(thread_id)).status_code == 403
+    assert len(served.client("ada").threads.get_state(thread_id)["interrupts"]) == 1
     inbox.resolve(thread_id)
     state = served.client("ada").threads.get_state(thread_id)
     assert state["next"] == [] and state["interrupts"] == []  # nothing waits, nothing runs on

@@ -47,7 +47,7 @@ def _said(text: str) -> dict[str, Any]:
 def served(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("chat")
     corpus = write_corpus(folder / "docs", SMALL_CORPUS)
-    tokens = {"ada": ("acme", "run,review")}
+    tokens = {"ada": ("acme", "run,review"), "runner": ("acme", "run")}
     with serve(folder / "home", None, corpus=corpus, tokens=tokens) as server:
         yield server
 
@@ -290,6 +290,13 @@ def test_agent_chat_ui_asks_streams_and_approves_in_chromium(tmp_path: Path) -> 
 def test_mark_as_resolved_ends_the_thread_as_the_reviewers_decision(served: Served) -> None:
     thread_id, _ = _paused(served)
     client = served.client("ada")
+    before = client.threads.get_state(thread_id)
+    resolving = {"goto": "__end__"}
+    refused = _refused(
+        lambda: served.client("runner").runs.wait(thread_id, "meta", command=resolving)
+    )  # a review decision: the review scope, not run
+    assert refused.status_code == 403, refused.text
+    assert client.threads.get_state(thread_id)["checkpoint"] == before["checkpoint"]
     ended = client.runs.wait(thread_id, "meta", command={"goto": "__end__"})
     assert isinstance(ended, dict) and "__interrupt__" not in ended, ended
     state = client.threads.get_state(thread_id)
