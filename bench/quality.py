@@ -31,10 +31,12 @@ either disputed value); it must be 0 on every set.
 
 Research also runs on three more sets written before the team was run on them:
 ``research-starlette`` (Starlette's docs), ``research-click`` (Click's docs) and
-``research-uvicorn`` (Uvicorn's docs).
+``research-uvicorn`` (Uvicorn's docs). Three blind sets were written by someone who had not read
+the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,conflicts,conflicts-probe,extraction,extraction-probe] [--only r01,c02]
+research-uvicorn,research-black,conflicts,conflicts-probe,conflicts-black,extraction,
+extraction-probe,extraction-black] [--only r01,c02]
 [--json PATH]``.
 """
 
@@ -211,15 +213,33 @@ def research_uvicorn(wanted: set[str]) -> Capability:
     return _research("research-uvicorn", "research-uvicorn.yaml", wanted)
 
 
+def research_black(wanted: set[str]) -> Capability:
+    """The blind Black questions (``research-black.yaml``), written before any run on them."""
+    return _research("research-black", "research-black.yaml", wanted)
+
+
+def conflicts_black(wanted: set[str]) -> Capability:
+    """The blind conflict cases (``conflicts-black.yaml``), written before any run on them."""
+    return _conflicts("conflicts-black", "conflicts-black.yaml", wanted)
+
+
+def extraction_black(wanted: set[str]) -> Capability:
+    """The blind extraction cases (``extraction-black.yaml``), written before any run on them."""
+    return _extraction("extraction-black", "extraction-black.yaml", wanted)
+
+
 CAPABILITIES = {
     "research": research,
     "research-starlette": research_starlette,
     "research-click": research_click,
     "research-uvicorn": research_uvicorn,
+    "research-black": research_black,
     "conflicts": conflicts,
     "conflicts-probe": conflicts_probe,
+    "conflicts-black": conflicts_black,
     "extraction": extraction,
     "extraction-probe": extraction_probe,
+    "extraction-black": extraction_black,
 }
 
 
