@@ -31,10 +31,12 @@ either disputed value); it must be 0 on every set.
 
 Research also runs on three more sets written before the team was run on them:
 ``research-starlette`` (Starlette's docs), ``research-click`` (Click's docs) and
-``research-uvicorn`` (Uvicorn's docs).
+``research-uvicorn`` (Uvicorn's docs). Three blind sets were written by someone who had not read
+the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,conflicts,conflicts-probe,extraction,extraction-probe] [--only r01,c02]
+research-uvicorn,research-black,conflicts,conflicts-probe,conflicts-black,extraction,
+extraction-probe,extraction-black] [--only r01,c02]
 [--json PATH]``.
 """
 
@@ -47,6 +49,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -146,16 +149,6 @@ def _research(name: str, cases_file: str, wanted: set[str]) -> Capability:
     return summary, [asdict(o) for o in outcomes]
 
 
-def research(wanted: set[str]) -> Capability:
-    """The HTTPX questions (``research.yaml``)."""
-    return _research("research", "research.yaml", wanted)
-
-
-def research_starlette(wanted: set[str]) -> Capability:
-    """The Starlette questions (``research-starlette.yaml``), written before any run on them."""
-    return _research("research-starlette", "research-starlette.yaml", wanted)
-
-
 def _conflicts(name: str, cases_file: str, wanted: set[str]) -> Capability:
     """Run conflict cases; print a line per case; return the summary line and reports."""
     outcomes = run_conflict_cases(_cases(cases_file, wanted))
@@ -166,16 +159,6 @@ def _conflicts(name: str, cases_file: str, wanted: set[str]) -> Capability:
         f"{name}: {count} cases right; {wrong} wrong values confirmed; {flagged} controls flagged"
     )
     return summary, [asdict(o) for o in outcomes]
-
-
-def conflicts(wanted: set[str]) -> Capability:
-    """The conflict cases (``conflicts.yaml``)."""
-    return _conflicts("conflicts", "conflicts.yaml", wanted)
-
-
-def conflicts_probe(wanted: set[str]) -> Capability:
-    """The probe conflict cases (``conflicts-probe.yaml``), written after the value readers."""
-    return _conflicts("conflicts-probe", "conflicts-probe.yaml", wanted)
 
 
 def _extraction(name: str, cases_file: str, wanted: set[str]) -> Capability:
@@ -191,36 +174,20 @@ def _extraction(name: str, cases_file: str, wanted: set[str]) -> Capability:
     return summary, [asdict(o) for o in outcomes]
 
 
-def extraction(wanted: set[str]) -> Capability:
-    """The extraction cases (``extraction.yaml``)."""
-    return _extraction("extraction/ask", "extraction.yaml", wanted)
-
-
-def extraction_probe(wanted: set[str]) -> Capability:
-    """The probe extraction cases (``extraction-probe.yaml``), written before any run on them."""
-    return _extraction("extraction-probe", "extraction-probe.yaml", wanted)
-
-
-def research_click(wanted: set[str]) -> Capability:
-    """The Click questions (``research-click.yaml``), written before any run on them."""
-    return _research("research-click", "research-click.yaml", wanted)
-
-
-def research_uvicorn(wanted: set[str]) -> Capability:
-    """The Uvicorn questions (``research-uvicorn.yaml``), written before any run on them."""
-    return _research("research-uvicorn", "research-uvicorn.yaml", wanted)
-
-
-CAPABILITIES = {
-    "research": research,
-    "research-starlette": research_starlette,
-    "research-click": research_click,
-    "research-uvicorn": research_uvicorn,
-    "conflicts": conflicts,
-    "conflicts-probe": conflicts_probe,
-    "extraction": extraction,
-    "extraction-probe": extraction_probe,
+CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
+    "research": partial(_research, "research", "research.yaml"),
+    "research-starlette": partial(_research, "research-starlette", "research-starlette.yaml"),
+    "research-click": partial(_research, "research-click", "research-click.yaml"),
+    "research-uvicorn": partial(_research, "research-uvicorn", "research-uvicorn.yaml"),
+    "research-black": partial(_research, "research-black", "research-black.yaml"),
+    "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
+    "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
+    "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
+    "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
+    "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
+    "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
 }
+"""Each capability: its summary name and cases file (see the module's docstring)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
