@@ -162,3 +162,31 @@ def test_a_computed_change_disagrees_with_another_figure_and_agrees_with_its_own
     )
     assert disagreement(changed, "The Fenn gallery now has 50,000 visitors.") is not None
     assert "40,000 visitors" in changed
+
+
+@pytest.mark.parametrize(
+    ("series", "other", "differ"),
+    [
+        (
+            "The hall had 200 seats in 1990, and 300 seats in 2000.",
+            "The hall had 300 seats in 2000.",
+            False,
+        ),
+        (
+            "The hall had 200 seats in 1990, and 300 seats in 2000.",
+            "The hall had 200 seats in 2000.",
+            True,
+        ),
+        (
+            "The hall had 200 seats in 1990, and 300 seats in 2000.",
+            "The hall had 250 seats in 1990.",
+            True,
+        ),
+        ("The bridge opened in 1932, and closed in 1936.", "The bridge opened in 1936.", True),
+    ],
+)
+def test_values_at_several_dates_are_compared_at_the_date_the_other_states(
+    series: str, other: str, differ: bool
+) -> None:
+    assert (disagreement(series, other) is not None) is differ
+    assert (disagreement(other, series) is not None) is differ

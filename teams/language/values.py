@@ -76,7 +76,10 @@ def values_in(text: str) -> list[Value]:
         spans.append((index, index + read[1]))
         index += read[1]
     around = surroundings(text, [(m.start(), m.end()) for m in matches], spans)
-    return [replace(value, around=words) for value, words in zip(found, around, strict=True)]
+    return [
+        replace(value, around=words, clause=clause)
+        for value, (words, clause) in zip(found, around, strict=True)
+    ]
 
 
 def _glued(text: str, start: int) -> bool:
