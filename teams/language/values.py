@@ -1,6 +1,7 @@
 """The values a sentence states, normalised: numbers in digits or words with their units,
-ranges, money, fractions and ordinals (:mod:`teams.language.amounts`), dates, categorical
-values (colours, materials, fuels) and the words that carry them.
+ranges, money, fractions and ordinals (:mod:`teams.language.amounts`), dates
+(:mod:`teams.language.dates`), categorical values (colours, materials, fuels) and the words that
+carry them.
 
 "six lamps" and "6 lamps" are the same count; "3 km" and "3000 metres" the same length;
 "20-30 m" a range; "March 1881" is a date in 1881; "red" is a colour. Figures in different
