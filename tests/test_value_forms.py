@@ -9,6 +9,7 @@ import pytest
 
 from teams.language import disagreement, values_in
 from teams.language.changes import resolve_relative_changes
+from teams.language.dates import settle_date_order
 from teams.language.enumerations import count_enumerations
 
 
@@ -190,3 +191,30 @@ def test_values_at_several_dates_are_compared_at_the_date_the_other_states(
 ) -> None:
     assert (disagreement(series, other) is not None) is differ
     assert (disagreement(other, series) is not None) is differ
+
+
+@pytest.mark.parametrize(
+    ("text", "settled"),
+    [
+        (
+            "Opened on 23/06/1998; restored on 02/05/2016.",
+            "Opened on 23/06/1998; restored on 02/05/2016 (2016-05-02).",
+        ),
+        (
+            "Opened on 06.23.1998; restored on 02.05.2016.",
+            "Opened on 06.23.1998; restored on 02.05.2016 (2016-02-05).",
+        ),
+        ("Restored on 02/05/2016 and 03/04/2017.", "Restored on 02/05/2016 and 03/04/2017."),
+        ("Opened on 23/06/1998 and 06/23/1998.", "Opened on 23/06/1998 and 06/23/1998."),
+    ],
+)
+def test_a_texts_own_dates_settle_the_order_of_its_ambiguous_ones(text: str, settled: str) -> None:
+    assert settle_date_order(text) == settled
+
+
+def test_a_settled_numeric_date_is_read_as_its_one_reading() -> None:
+    settled = settle_date_order("It opened on 23/06/1998. It was restored on 02/05/2016.")
+    assert _dates(settled) == [("1998-06-23", ()), ("2016-05-02", ())]
+    restored = settled.split(". ")[1]
+    assert disagreement("It was restored on 2 May 2016.", restored) is None
+    assert disagreement("It was restored on 5 February 2016.", restored) is not None

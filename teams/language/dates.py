@@ -8,7 +8,8 @@
 Each is labelled as an ISO date ("2021-04-03", "2021-04", or the year alone). A numeric date
 whose day and month could be swapped ("03/04/2021": 3 April or 4 March) keeps both readings:
 it agrees with another date only when every reading does (:func:`dates_agree`), so an
-uncertain reading is never taken for agreement.
+uncertain reading is never taken for agreement. Where a text's other numeric dates settle its
+order ("23/06/1998" is day first), :func:`settle_date_order` writes the reading beside it.
 
 Example:
     >>> [date_at(t, 0)[0].label for t in (["3rd", "of", "April", "2021"], ["2021-04-03"])]
@@ -20,12 +21,13 @@ Example:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from teams.language._numbers import Value
 from teams.language._vocabulary import MONTHS
 from teams.language.amounts import word_ordinal
 
-__all__ = ["NUMERIC_DATE", "date_at", "dates_agree", "month_of"]
+__all__ = ["NUMERIC_DATE", "date_at", "dates_agree", "month_of", "settle_date_order"]
 
 NUMERIC_DATE = r"\d{4}[-/]\d{1,2}[-/]\d{1,2}\b|\d{1,2}(?P<sep>[/.-])\d{1,2}(?P=sep)\d{4}\b"
 """A date written in figures (for the tokenizer): year first, or day and month first."""
@@ -43,9 +45,14 @@ def month_of(token: str) -> int | None:
 
 
 def date_at(tokens: list[str], index: int) -> tuple[Value, int] | None:
-    """The date written at ``index`` and the tokens it takes, or None."""
+    """The date written at ``index`` and the tokens it takes, or None (an ambiguous numeric
+    date followed by one of its readings, as :func:`settle_date_order` writes it, is that
+    reading)."""
     numeric = _numeric(tokens[index])
     if numeric is not None:
+        settled = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if settled in numeric.readings:
+            return replace(numeric, label=settled, readings=()), 2
         return numeric, 1
     if month_of(tokens[index]) is not None:
         return _month_first(tokens, index)
@@ -71,6 +78,31 @@ def _numeric(token: str) -> Value | None:
     number = float(readings[0][0])
     ambiguous = tuple(valid) if len(valid) > 1 else ()
     return Value("date", "date", number, label=label, words=(token.lower(),), readings=ambiguous)
+
+
+_IN_TEXT = re.compile(r"(?<![\d/.-])" + _YEAR_LAST.pattern + r"(?![\d/.-]?\d)")
+
+
+def settle_date_order(text: str) -> str:
+    """``text`` with each numeric date whose day and month could be swapped followed by its
+    reading as an ISO date in brackets, when the text's numeric dates can all be read in one
+    order only ("23/06/1998" beside "02/05/2016": day first); else ``text`` as it is."""
+    found = list(_IN_TEXT.finditer(text))
+    dates = [(int(m.group(1)), int(m.group(2)), int(m.group(3))) for m in found]
+    orders = [
+        order
+        for order in ((1, 0), (0, 1))  # day first, then month first
+        if all(_valid(year, parts[order[1]], parts[order[0]]) for *parts, year in dates)
+    ]
+    if len(orders) != 1:
+        return text
+    day, month = orders[0]
+    out, at = [], 0
+    for match, (*parts, year) in zip(found, dates, strict=True):
+        if parts[0] != parts[1] and max(parts) <= 12:
+            out.append(text[at : match.end()] + f" ({_iso(year, parts[month], parts[day])})")
+            at = match.end()
+    return "".join(out) + text[at:]
 
 
 def _valid(year: int, month: int, day: int) -> bool:
