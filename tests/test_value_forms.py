@@ -89,6 +89,11 @@ def test_one_date_in_other_forms_agrees(first: str, second: str) -> None:
             "The platforms of the station are (3 platforms):\n\n- Platform 1\n- Platform 2\n"
             "* Platform 3\n\nEnd.",
         ),
+        (
+            "It has the following rooms:\n- Hall\n  - with a stage\n  - and a bar\n- Kitchen",
+            "It has the following rooms (2 rooms):\n- Hall\n  - with a stage\n  - and a bar\n"
+            "- Kitchen",
+        ),
     ],
 )
 def test_a_complete_list_of_names_gets_its_count(text: str, counted: str) -> None:
@@ -105,6 +110,9 @@ def test_a_complete_list_of_names_gets_its_count(text: str, counted: str) -> Non
         "The four galleries are the Map Room, the Coin Room, the Print Room and the Hall.",
         "The platforms include:\n- Platform 1\n- Platform 2",
         "The platforms are:\n- Platform 1\nThat is all.",
+        "The flow is as follows:\n- Connect\n- Send",
+        "It supports these headers:\n- Host\n- Date",
+        "Useful options are:\n- Name\n- Size",
     ],
 )
 def test_a_list_that_may_be_incomplete_or_is_no_list_of_names_is_not_counted(text: str) -> None:

@@ -2,12 +2,13 @@
 count, so "has four galleries" is compared with the galleries a source lists.
 
 Read: "The galleries of the museum are the Map Room, the Coin Room and the Print Room." (the
-count goes before its full stop) and a line ending with a colon whose bullets or numbered
-items follow it ("The platforms are:" then "- Platform 1"...; the count goes before the
-colon). The thing counted is the first plural noun before "are", "were", "comprise",
-"consist of" or the colon. Only a list whose items are all names, or start with "the", "a" or
-"an", is counted, and none that says it is incomplete ("include", "such as", "among",
-"others", "etc."), or whose lead already states a figure. Lines keep their breaks, so
+count goes before its full stop) and a line ending in "are:", "were:" or naming "the following
+<things>:" whose bullets or numbered items follow it ("The platforms are:" then "- Platform
+1"...; the count goes before the colon). The thing counted is the first plural noun before
+"are", "were", "comprise" or "consist of", or the one after "the following". Only a list whose
+items are all names, or start with "the", "a" or "an", is counted, and none that says it is
+incomplete ("include", "such as", "among", "others", "etc.") or a selection ("main", "key",
+"useful", "common"...), or whose lead already states a figure. Lines keep their breaks, so
 ``path:line`` citations do not move.
 
 Example:
@@ -28,11 +29,14 @@ _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?=\s|$))?")
 _LEAD = re.compile(r"\b(?:are|were|comprise[sd]?|consists? of|consisted of)\s+(?!:)")
 _INCOMPLETE = re.compile(
     r"\b(?:include[sd]?|including|such as|among|amongst|others|other|etc|e\.g|for example|"
-    r"some|several|many|most|main|principal)\b",
+    r"some|several|many|most|main|principal|key|useful|often|common|commonly|notable|popular|"
+    r"important|typical|examples?)\b",
     re.IGNORECASE,
 )
 _FIGURE = re.compile(r"\d|\b(?:" + "|".join(WORD_NUMBERS) + r")\b", re.IGNORECASE)
 _ITEM_START = re.compile(r"(?:(?:the|a|an)\s+)?[A-Z0-9]")
+_FOLLOWING = re.compile(r"\bthe following ([a-z]{3,}s)\b")
+_LEAD_END = re.compile(r"\b(?:are|were)\s*$")
 _BULLET = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s+\S")
 _LAST = re.compile(r",?\s+(?:and|&)\s+")
 
@@ -49,20 +53,33 @@ def count_enumerations(text: str) -> str:
 
 
 def _bulleted(line: str, following: list[str]) -> str:
-    """A lead line ending with a colon, counted by the bullets right after it."""
-    rest = list(following)
-    while rest and not rest[0].strip():
-        rest.pop(0)
-    items = 0
-    for item in rest:
-        if not _BULLET.match(item):
-            break
-        items += 1
+    """A lead line ending with a colon, counted by the bullets right after it at one depth."""
     lead = line.rstrip()[:-1]
-    noun = _counted(lead)
+    named = _FOLLOWING.search(lead)
+    if named is not None:
+        noun = None if _FIGURE.search(lead) or _INCOMPLETE.search(lead) else named.group(1)
+    else:
+        verb = _LEAD_END.search(lead)
+        noun = _counted(lead[: verb.start()]) if verb is not None else None
+    items = _bullets(following)
     if items < 2 or noun is None:
         return line
     return f"{lead} ({items} {noun}):{line[len(line.rstrip()) :]}"
+
+
+def _bullets(lines: list[str]) -> int:
+    """How many bullets or numbered items follow, at the depth of the first (nested ones and
+    continuation lines are passed over, blank lines between items too)."""
+    items, depth = 0, None
+    for line in lines:
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        if _BULLET.match(line) and depth in (None, indent):
+            items, depth = items + 1, indent
+        elif depth is None or indent <= depth:
+            break
+    return items
 
 
 def _inline(match: re.Match[str]) -> str:
