@@ -167,8 +167,24 @@ def test_subjects_joined_by_or_are_not_each_said_to_do_it() -> None:
                 ("Dunholm hoard", "'s keeper is", "Piet Laan", 3),
             },
         ),
+        (
+            "# Leases\n\nThe lease was signed by Odo Marr, the Rowing Club's treasurer.\n",
+            {
+                ("Odo Marr", "is", "Rowing Club's treasurer", 3),
+                ("Rowing Club", "'s treasurer is", "Odo Marr", 3),
+                ("lease", "signed by", "Odo Marr", 3),
+            },
+        ),
+        (
+            "# Leases\n\nThe dock's harbourmaster, Kit Lowe, keeps the tide tables.\n",
+            {
+                ("Kit Lowe", "is", "dock's harbourmaster", 3),
+                ("dock", "'s harbourmaster is", "Kit Lowe", 3),
+                ("Kit Lowe", "keeps", "tide table", 3),
+            },
+        ),
     ],
-    ids=["role-of-something", "role-without-article"],
+    ids=["role-of-something", "role-without-article", "after-the-object", "role-first"],
 )
 def test_an_apposition_names_a_role_and_whose_role_it_is(text: str, expected: Expected) -> None:
     assert expected <= _triples(text)

@@ -138,13 +138,17 @@ _PASSIVE = re.compile(
     re.IGNORECASE,
 )
 """A passive and its preposition: "designed by", "set up in", "sold to"."""
-_APPOSITION = re.compile(
-    r"^(?P<name>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}),\s+"
-    r"(?P<role>(?:the|a|an)\s+[^,]+|[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}\s+of\s+[^,]+),\s+"
-    r"(?P<rest>.+)$"
+_NAME = r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}"
+_ROLE = r"(?:the|a|an)\s+[^,;]+?|[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}\s+of\s+[^,;]+?"
+"""A role: "the chief engineer", "a retired sea captain", "curator of the Pym collection"."""
+_APPOSITIONS = (
+    re.compile(rf"^(?P<name>{_NAME}),\s+(?P<role>{_ROLE}),\s+(?P<rest>.+)$"),
+    re.compile(rf"^(?P<role>(?:The|A|An)\s+[^,]+?),\s+(?P<name>{_NAME}),\s+(?P<rest>[a-z].+)$"),
+    re.compile(rf"(?<=\s)(?P<name>{_NAME}),\s+(?P<role>{_ROLE})\s*[.!?]?$"),
 )
-"""A name, its role set off by commas ("the chief engineer", "curator of the Pym collection"),
-then the rest of the sentence."""
+"""A name and its role set off by commas: the name first ("Mara Quill, the city's chief
+engineer, approved ..."), the role first ("The club's treasurer, Ivo Brandt, signed ..."), or
+both ending the sentence ("... by Ivo Brandt, the club's treasurer.")."""
 _MAX_ROLE_WORDS = 8
 _PREPOSITIONS = frozenset(
     "on in at to from with into near for about through across over under onto upon".split()
@@ -419,18 +423,34 @@ def whole_noun_phrases(text: str) -> list[str]:
 
 def _role_readings(name: str, role: str) -> list[Reading]:
     """What an apposition says of ``name``: it is the role ("the city's chief engineer"), and
-    a role of something is that thing's ("the treasurer of the club": the club's treasurer is
-    ``name``)."""
+    a role of something is that thing's ("the treasurer of the club", "the club's treasurer":
+    the club's treasurer is ``name``)."""
     words = role.split()
     said = _phrase(words[:_MAX_ROLE_WORDS] if len(words) > _MAX_ROLE_WORDS else words)
     if not said:
         return []
     readings = [Reading(name, "is", said, 0.8)]
     head, of, owner = said.partition(" of ")
+    if not of:  # "the club's treasurer"
+        owner, of, head = said.partition("'s ")
     owners = whole_noun_phrases(owner) if of and len(head.split()) <= _MAX_WORDS - 1 else []
     if len(owners) == 1:
         readings.append(Reading(owners[0], f"'s {head} is", name, 0.8))
     return readings
+
+
+def _apposition(sentence: str) -> tuple[list[Reading], str]:
+    """What the sentence's apposition says, and the sentence without its role ("Mara Quill
+    approved ..."); ``([], sentence)`` when it has none."""
+    for pattern in _APPOSITIONS:
+        found = pattern.search(sentence)
+        name = _phrase(found.group("name").split()) if found else ""
+        role = _role_readings(name, found.group("role")) if found and name else []
+        if found and role:
+            rest = found.groupdict().get("rest")
+            kept = f"{found.group('name')} {rest}" if rest else f"{sentence[: found.end('name')]}."
+            return role, kept
+    return [], sentence
 
 
 def _each_subject(sentence: str, main: list[Reading]) -> list[Reading]:
@@ -489,14 +509,7 @@ def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
     Y", "X was never owned by Y"), from any of its clauses."""
     if _NEGATIONS.search(sentence.lower()):
         return _affirmed(sentence, relaxed) if _CLAUSE_JOIN.search(sentence) else []
-    readings: list[Reading] = []
-    apposition = _APPOSITION.match(sentence)
-    if apposition is not None:
-        name = _phrase(apposition.group("name").split())
-        role = _role_readings(name, apposition.group("role")) if name else []
-        if role:
-            readings += role
-            sentence = f"{apposition.group('name')} {apposition.group('rest')}"
+    readings, sentence = _apposition(sentence)
     sentence = _LEADING_CLAUSE.sub("", sentence, count=1)  # "Built in 1890, the tower ..."
     found = [_copular(sentence), _verbal(sentence, _VERB, 0.8), _general(sentence)]
     main = min(  # the main clause: the reading whose subject comes first ("A reviewer
