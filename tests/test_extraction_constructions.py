@@ -193,6 +193,12 @@ def test_an_apposition_names_a_role_and_whose_role_it_is(text: str, expected: Ex
 def test_a_list_of_names_set_off_by_commas_is_no_apposition() -> None:
     readings = read_sentence("Tolla, Vexel and Brigg read FLAC files.")
     assert not {r for r in readings if r.predicate == "is"}
+    readings = read_sentence("Tolla plays Ogg, the FLAC format and WAV.")
+    assert {(r.subject, r.predicate, r.object) for r in readings} == {
+        ("Tolla", "plays", "Ogg"),
+        ("Tolla", "plays", "FLAC format"),
+        ("Tolla", "plays", "WAV"),
+    }
 
 
 def test_a_passive_with_its_agent_after_a_date_names_the_agent() -> None:

@@ -444,10 +444,14 @@ def _apposition(sentence: str) -> tuple[list[Reading], str]:
     approved ..."); ``([], sentence)`` when it has none."""
     for pattern in _APPOSITIONS:
         found = pattern.search(sentence)
-        name = _phrase(found.group("name").split()) if found else ""
-        role = _role_readings(name, found.group("role")) if found and name else []
-        if found and role:
-            rest = found.groupdict().get("rest")
+        if found is None:
+            continue
+        rest = found.groupdict().get("rest")
+        if rest is None and re.search(r"\b(?:and|or)\b", found.group("role")):
+            continue  # "supports Python, the JVM and Go": a list, not a role
+        name = _phrase(found.group("name").split())
+        role = _role_readings(name, found.group("role")) if name else []
+        if role:
             kept = f"{found.group('name')} {rest}" if rest else f"{sentence[: found.end('name')]}."
             return role, kept
     return [], sentence
