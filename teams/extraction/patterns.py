@@ -7,8 +7,10 @@ was set up in 1974``, ``X was sold to Y``) 0.7, any other verb right after the s
 founded Y``, ``X feed on Y``; a capitalised word is a name's, not a verb) 0.6, a hedged verb
 (``X can use Y``) lower, a preposition between named things (``AES in OCB mode``) 0.55 and
 between common nouns 0.35. A list of objects (``X burns A, B and C``) gives one relation per
-item. A relaxed pass, for a revision of an empty extraction, also reads any third-person verb
-between two noun phrases (0.45).
+item, and so do subjects sharing a verb (``A, B and C support X``). A negated clause states
+nothing (``X does not support Y``); the clauses beside it are read. A relaxed pass, for a
+revision of an empty extraction, also reads any third-person verb between two noun phrases
+(0.45).
 """
 
 from __future__ import annotations

@@ -4,8 +4,11 @@ rows state, as triples on their lines.
 A sentence is read clause by clause (:func:`~teams.extraction.clauses.simple_clauses`) with
 the patterns of :mod:`teams.extraction.patterns`, and an exchange in it from both sides
 (:func:`~teams.extraction.converses.converse_readings`). A leading pronoun stands for the
-subject before it (or what the section's heading names), an object "it" for the thing the
-sentence before is about, a list item for an object of its lead-in's relation. A key-value
+subject before it (or what the section's heading names), and so does the missing subject of
+a sentence opening with its predicate ("Founded in 1990 by Jane Roe."); an object "it" for the
+thing the sentence before is about, a list item for an object of its lead-in's relation. An
+alias ("also known as", "formerly") is a relation both ways
+(:mod:`teams.extraction.aliases`). A key-value
 line states an attribute of that subject, a table row of its subject cell
 (:mod:`teams.extraction.attributes`). An abbreviation the document defines ("(NRA)") reads
 as what it stands for, and its definition as a relation of its own.
