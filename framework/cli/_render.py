@@ -291,10 +291,9 @@ def _nested_lines(run: NestedRun, indent: str) -> list[str]:
 def _policy_line(entry: PolicyEntry) -> str:
     task = f" task {entry.task_id}" if entry.task_id else ""
     by = f" by {entry.by}" if entry.by != "policy" else ""
-    where = "/".join(entry.path) or "top"
     return (
         f"{entry.at}  {entry.policy}  {entry.action}{by} at {entry.hook} on {entry.target} "
-        f"({where}, node {entry.node}{task}): {_short(entry.reason)}"
+        f"({entry.place}, node {entry.node}{task}): {_short(entry.reason)}"
     )
 
 

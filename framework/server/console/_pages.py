@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 
 from framework.errors import AccessDenied, CadreError, ReviewError, ThreadBusyError
 from framework.review.api import thread_config
+from framework.review.records import request_place
 from framework.runs.gate import Action, Caller, admit
 from framework.runs.teams import team_label
 from framework.server._http import LOCAL_CALLER, Server, blocking, foreign_origin, server_of
@@ -43,6 +44,7 @@ _TEMPLATES.filters["when"] = lambda seconds: datetime.fromtimestamp(seconds, UTC
     "%Y-%m-%d %H:%M UTC"
 )
 _TEMPLATES.filters["markdown"] = markdown_html
+_TEMPLATES.filters["place"] = request_place
 _FIELD = re.compile(r"\b(plan|tasks|answer|task_ids|reason|response)((?:\.[\w-]+)*): ([^;]+)")
 _FILTERS = (*STATUSES, "all")
 """What the inbox filters by: a status of :data:`STATUSES`, or all."""
