@@ -28,7 +28,6 @@ from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import Event, ReadableSpan
 from opentelemetry.sdk.trace import Tracer as SdkTracer
 from opentelemetry.sdk.trace.sampling import ALWAYS_ON, DEFAULT_ON
-from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 from opentelemetry.trace import Span, SpanContext, SpanKind, Status, StatusCode, Tracer
 from opentelemetry.util.types import AnyValue
 
@@ -60,7 +59,7 @@ class LightSpan(trace.Span, ReadableSpan):
         self._resource = starter.resource
         self._instrumentation_scope = starter.scope
         self._instrumentation_info = None
-        self._events: list[Event] = []
+        self._events: Sequence[Event] = ()  # most spans have none: no list until one
         self._links = ()
         self._status = _UNSET
         self._end_time: int | None = None
@@ -98,7 +97,7 @@ class LightSpan(trace.Span, ReadableSpan):
     ) -> None:
         if self._end_time is None:
             cleaned = BoundedAttributes(attributes=attributes, immutable=True)
-            self._events.append(Event(name, cleaned, timestamp))
+            self._events = [*self._events, Event(name, cleaned, timestamp)]
 
     def update_name(self, name: str) -> None:
         if self._end_time is None:
@@ -140,11 +139,12 @@ class SpanStarter:
     """Starts node and task spans: light ones where they record what the tracer's would (see
     the module), the tracer's own elsewhere."""
 
-    def __init__(self, tracer: Tracer, scope: str) -> None:
+    def __init__(self, tracer: Tracer) -> None:
         self.tracer = tracer
-        self.light = isinstance(tracer, SdkTracer) and _default_recording(tracer)
-        self.scope = InstrumentationScope(scope)
-        self.resource = tracer.resource if isinstance(tracer, SdkTracer) else Resource.get_empty()
+        sdk = tracer if isinstance(tracer, SdkTracer) else None
+        self.light = sdk is not None and _default_recording(sdk)
+        self.scope = sdk._instrumentation_scope if sdk else None  # what its spans carry
+        self.resource = sdk.resource if sdk else Resource.get_empty()
         self._processor = getattr(tracer, "span_processor", None)
         self._on_ending = getattr(self._processor, "_on_ending", None)  # the SDK's, where it has it
 

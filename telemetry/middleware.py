@@ -31,7 +31,6 @@ from telemetry.spans import (
     GEN_AI,
     KIND_NODE,
     KIND_TASK,
-    SCOPE_NAME,
     node_span_name,
     task_span_name,
 )
@@ -120,7 +119,7 @@ class TelemetryMiddleware:
         capture_content: bool,
     ) -> None:
         self.tracer = tracer
-        self.spans = SpanStarter(tracer, SCOPE_NAME)
+        self.spans = SpanStarter(tracer)
         self.metrics = metrics
         self.handler = callbacks
         self.capture_content = capture_content
