@@ -101,57 +101,39 @@ class CadreMetrics:
     def __init__(self, meter: Meter, *, deferred: bool) -> None:
         self.measurements = Measurements(meter, deferred)
         queued = self.measurements.instrument
-        self.node_duration = queued(
-            meter.create_histogram(
-                "cadre.node.duration",
-                unit="s",
-                description="Execution time of a node, no queueing; its count by outcome (ok,"
-                " error, paused) counts executions",
-            ).record
+
+        def histogram(name: str, description: str, unit: str = "") -> Instrument:
+            return queued(meter.create_histogram(name, unit=unit, description=description).record)
+
+        def counter(name: str, description: str, unit: str = "") -> Instrument:
+            return queued(meter.create_counter(name, unit=unit, description=description).add)
+
+        self.node_duration = histogram(
+            "cadre.node.duration",
+            "Execution time of a node, no queueing; its count by outcome (ok, error, paused)"
+            " counts executions",
+            "s",
         )
-        self.retries = queued(
-            meter.create_counter(
-                "cadre.worker.retries", description="Transient failures retried by workers"
-            ).add
+        self.retries = counter("cadre.worker.retries", "Transient failures retried by workers")
+        self.fanout = histogram("cadre.dispatch.width", "Tasks fanned out by one dispatch")
+        self.tasks_failed = counter(
+            "cadre.tasks.failed", "Tasks whose worker failed, by team and task kind"
         )
-        self.fanout = queued(
-            meter.create_histogram(
-                "cadre.dispatch.width", description="Tasks fanned out by one dispatch"
-            ).record
+        self.tasks_finished = counter(
+            "cadre.tasks.finished",
+            "Tasks whose worker returned, by team, task kind and status (ok, failed)",
         )
-        self.tasks_failed = queued(
-            meter.create_counter(
-                "cadre.tasks.failed", description="Tasks whose worker failed, by team and task kind"
-            ).add
+        self.checkpoint_bytes = counter(
+            "cadre.checkpoint.bytes", "Bytes serialized into checkpoints", "By"
         )
-        self.tasks_finished = queued(
-            meter.create_counter(
-                "cadre.tasks.finished",
-                description="Tasks whose worker returned, by team, task kind and status (ok,"
-                " failed)",
-            ).add
+        self.human_wait = histogram(
+            "cadre.review.wait", "Time a paused run waited to be resumed", "s"
         )
-        self.checkpoint_bytes = queued(
-            meter.create_counter(
-                "cadre.checkpoint.bytes", unit="By", description="Bytes serialized into checkpoints"
-            ).add
+        self.policy_decisions = counter(
+            "cadre.policy.decisions",
+            "Policy decisions other than allow, by policy, hook, action and target",
         )
-        self.human_wait = queued(
-            meter.create_histogram(
-                "cadre.review.wait", unit="s", description="Time a paused run waited to be resumed"
-            ).record
-        )
-        self.policy_decisions = queued(
-            meter.create_counter(
-                "cadre.policy.decisions",
-                description="Policy decisions other than allow, by policy, hook, action and target",
-            ).add
-        )
-        self.tokens = queued(
-            meter.create_histogram(
-                "gen_ai.client.token.usage", unit="{token}", description="Tokens per model call"
-            ).record
-        )
+        self.tokens = histogram("gen_ai.client.token.usage", "Tokens per model call", "{token}")
 
     @classmethod
     def of(cls, provider: Any, scope: str) -> CadreMetrics:

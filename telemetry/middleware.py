@@ -81,19 +81,15 @@ class _Execution:
 
     def __init__(
         self,
-        *,
         call: NodeCall,
         task: Any,
         span: Span,
-        run_spans: RunSpans | None,
-        owner: OpenSpan | None,
-        task_ns: str | None,
-        span_token: Token[Context],
-        config_token: Token[RunnableConfig | None],
+        place: tuple[RunSpans | None, OpenSpan | None, str | None],
+        tokens: tuple[Token[Context], Token[RunnableConfig | None]],
     ) -> None:
         self.call, self.task, self.span = call, task, span
-        self.run_spans, self.owner, self.task_ns = run_spans, owner, task_ns
-        self.span_token, self.config_token = span_token, config_token
+        self.run_spans, self.owner, self.task_ns = place
+        self.span_token, self.config_token = tokens
         self.outcome = "ok"
         self.started = time.perf_counter()
 
@@ -207,18 +203,10 @@ class TelemetryMiddleware:
         if run_spans is not None and owner is not None and task is not None:
             task_ns = _task_namespace(call)
             run_spans.task_started(task_ns, span, owner.path)
-        return _Execution(
-            call=call,
-            task=task,
-            span=span,
-            run_spans=run_spans,
-            owner=owner,
-            task_ns=task_ns,
-            span_token=otel_context.attach(trace.set_span_in_context(span)),
-            config_token=var_child_runnable_config.set(
-                {**call.config, "callbacks": _callbacks(call.config, self.handler)}
-            ),
-        )
+        span_token = otel_context.attach(trace.set_span_in_context(span))
+        config: RunnableConfig = {**call.config, "callbacks": _callbacks(call.config, self.handler)}
+        tokens = (span_token, var_child_runnable_config.set(config))
+        return _Execution(call, task, span, (run_spans, owner, task_ns), tokens)
 
     def _end(self, execution: _Execution) -> None:
         """Close the execution's span, restore the context, measure the execution."""
