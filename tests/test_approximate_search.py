@@ -122,9 +122,7 @@ def test_deleted_and_replaced_items_leave_the_index(store: SemanticStore) -> Non
     assert found and not found & set(doomed)
 
 
-def test_expired_items_are_left_out(
-    store: SemanticStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_expired_items_are_left_out(store: SemanticStore, monkeypatch: pytest.MonkeyPatch) -> None:
     query = "note 11 on topic 11 by a"
     store.put(("tenant", "a"), StoreItem(key="a-11", text=query, ttl_minutes=1))
     assert _keys(store, query, k=1) == ["a-11"]

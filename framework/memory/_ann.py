@@ -34,7 +34,7 @@ class ApproximateIndex:
     """
 
     def __init__(self, vectors: npt.NDArray[np.float32], ids: npt.NDArray[np.int64]) -> None:
-        import faiss  # a namespace this large is rare: load the library only for one
+        import faiss  # noqa: PLC0415 - loaded for the first namespace this large only
 
         self._faiss = faiss
         self.trained_on = len(vectors)
