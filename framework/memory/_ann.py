@@ -36,18 +36,18 @@ class ApproximateIndex:
     def __init__(self, vectors: npt.NDArray[np.float32], ids: npt.NDArray[np.int64]) -> None:
         import faiss  # noqa: PLC0415 - loaded for the first namespace this large only
 
-        self._faiss = faiss
+        self._faiss: Any = faiss  # its stubs miss the keyword and array forms used here
         self.trained_on = len(vectors)
         lists = max(1, min(len(vectors) // _POINTS_PER_LIST, round(math.sqrt(len(vectors)))))
         dim = vectors.shape[1]
-        self._index = faiss.IndexIVFFlat(
+        self._index: Any = faiss.IndexIVFFlat(
             faiss.IndexFlatIP(dim), dim, lists, faiss.METRIC_INNER_PRODUCT
         )
         sample = np.random.default_rng(0).choice(
             len(vectors), min(len(vectors), lists * _POINTS_PER_LIST), replace=False
         )
         self._index.train(np.ascontiguousarray(vectors[np.sort(sample)]))
-        self._index.set_direct_map_type(faiss.DirectMap.Hashtable)
+        self._index.set_direct_map_type(self._faiss.DirectMap.Hashtable)
         self._probes = min(lists, max(_MIN_PROBES, lists // _PROBED_SHARE))
         self.add(vectors, ids)
 
