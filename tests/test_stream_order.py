@@ -4,6 +4,7 @@ ends: checked by order, with the run's fan-out held until the client has its fir
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from bench.crash_team import read_effects, write_crash_team
 from tests.conftest import HELD_TEAM, HOLD_AFTER_VARIABLE, held_run
@@ -31,4 +32,5 @@ def test_the_first_event_is_sent_while_the_fan_out_is_held(tmp_path: Path) -> No
             events.append(part.event)
         assert events[0] == "metadata" and events[-1] == "end" and "error" not in events
         assert len(read_effects(held.effects)) == TASKS
-        assert client.threads.get_state(thread_id)["values"]["final_answer"]
+        state: dict[str, Any] = dict(client.threads.get_state(thread_id))
+        assert state["values"]["final_answer"]
