@@ -34,6 +34,7 @@ from langgraph.graph.state import StateGraph
 from typer.testing import CliRunner, Result
 
 import framework.runs.launch
+from framework.cli import _teams as teams_named
 from framework.cli import _thread_view as thread_view
 from framework.cli._render import request_lines, thread_lines
 from framework.cli._thread_view import merged_values, nested_review_points, team_review_points
@@ -333,8 +334,8 @@ def test_a_team_files_review_points_are_read_from_the_file(tmp_path: Path) -> No
     (tmp_path / "top.yaml").write_text("name: top\nkinds:\n  - {name: deep, team: team.yaml}\n")
     assert nested_review_points(f"file:{tmp_path / 'top.yaml'}") == [("support", {"plan"})]
     # copied into the command's module: the modules that define them load the graph machinery
-    assert thread_view.TEAM_FILE_PREFIX == TEAM_FILE_PREFIX
-    assert TeamFile.model_fields["name"].default == thread_view.DEFAULT_TEAM_NAME
+    assert teams_named.TEAM_FILE_PREFIX == TEAM_FILE_PREFIX
+    assert TeamFile.model_fields["name"].default == teams_named.DEFAULT_TEAM_NAME
     assert set(REVIEW_POINTS) == thread_view._FILE_POINTS
     team.write_text(REVIEWED_FILE.replace("[plan]", "[later]"), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"team\.yaml:2: review: review points are answer,"):
