@@ -33,7 +33,8 @@ _CONSEQUENCE = re.compile(
 _POINTING = re.compile(r"^(?:[^,]{1,40},\s*)?(?:this|that|these|those) ([a-z]\w+)", re.I)
 """A "this X" subject: the X it points back to ("This constraint is intentional ...")."""
 _SUBJECTLESS = re.compile(
-    r"^[A-Z][a-z]+[^s\W]s (?:a|an|the|some|any|all|each|every|its|their|one|no|[A-Z`\[*]|\w+-\w)"
+    r"^[A-Z][a-z]+[^s\W]s "
+    r"(?:(?:a|an|the|some|any|all|each|every|its|their|one|no)\b|[A-Z`\[*]|\w+-\w)"
 )
 """A sentence that opens with its verb, its subject left to the heading above ("Takes some
 data and returns ...", "Captures Python-level writes ...")."""
@@ -158,8 +159,8 @@ class Scored:
     """Whether it draws a consequence of the sentence before ("This means ..."), its cause."""
     pronoun: bool = False
     """Whether its subject is a pronoun for what came before."""
-    borrowed: bool = False
-    """Whether some of its hits are the words of what its pronoun stands for, not its own."""
+    borrowed: frozenset[str] = frozenset()
+    """The hits that are the words of what its pronoun stands for, not its own."""
     lead_in: int | None = None
     """For an item of a list, the index of the lead-in that quotes the list."""
     leans: int = 0
@@ -198,14 +199,12 @@ def ranked_sentences(
         pronoun = head < index or titled
         if index and _STATEMENT_PRONOUN.match(sentence):  # "This is because ...": all before
             antecedent = words[index - 1]
-        elif pronoun and head < index and _POINTING.match(sentence):  # "This constraint ..."
-            antecedent = words[head]  # it stands for what that sentence says
-        elif pronoun:  # "It is quarried near ...": it is the subject before
-            antecedent = _subject_stems(sentences[head][1]) if head < index else set()
+        elif pronoun and head < index:  # "It clears ...", "This constraint ...": it stands
+            antecedent = words[head]  # for the subject or a thing the sentence before names
             antecedent |= _stems(heading) if titled else set()
         else:
             antecedent = set()
-        borrowed = bool(terms & antecedent - own)
+        borrowed = frozenset(terms & antecedent - own)
         own |= antecedent
         context = around | (words[index - 1] if index else set())
         context |= words[index + 1] if index + 1 < len(words) else set()

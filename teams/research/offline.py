@@ -192,7 +192,7 @@ def _answers(
     ranked = ranked_sentences(passage.text, query, heading=passage.heading, weights=weights)
     if not ranked:
         return None
-    index = _best_index(ranked)
+    index = _quoting(ranked, _best_index(ranked))
     best = ranked[index]
     others = [
         at
@@ -206,6 +206,28 @@ def _answers(
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
     return best.score, [_evidence(passage, ranked, at) for at in chosen]
+
+
+_QUOTING_SCORE = 0.9
+"""A sentence that stands for the best one by a pronoun is cited in its place (quoting both)
+when it holds all its matches, one of them its own, and scores at least this share of it."""
+
+
+def _quoting(ranked: Sequence[Scored], index: int) -> int:
+    """``index``, or the sentence after it that refers back to it ("... the `clear` function
+    ... It does what the name suggests: it clears ...") and answers as well: cited with what
+    it stands for, it quotes the best sentence and says more of what was asked."""
+    best = ranked[index]
+    for at in range(index + 1, min(len(ranked), index + 3)):
+        item = ranked[at]
+        if (
+            at - item.leans <= index
+            and best.hits <= item.hits
+            and item.hits - item.borrowed
+            and item.score >= _QUOTING_SCORE * best.score
+        ):
+            return at
+    return index
 
 
 def _best_index(ranked: Sequence[Scored], among: Sequence[int] | None = None) -> int:
@@ -238,7 +260,7 @@ def cited_sentence(passage: Passage, query: str) -> tuple[str, str] | None:
     ranked = ranked_sentences(passage.text, query, heading=passage.heading)
     if not ranked:
         return None
-    best = _evidence(passage, ranked, _best_index(ranked))
+    best = _evidence(passage, ranked, _quoting(ranked, _best_index(ranked)))
     return best.source, best.text
 
 
