@@ -9,7 +9,7 @@ from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, Passage, SemanticStore, chunk_document
 from framework.memory.corpus import ingest_corpus
-from teams.language.questions import pointers
+from teams.language.questions import asks_when, pointers
 from teams.language.sentence_choice import ranked_sentences
 from teams.research.offline import CorpusSearchWorker, cited_sentence
 from tests.conftest import write_corpus
@@ -121,3 +121,22 @@ def test_a_pronoun_sentence_is_not_passed_over_for_the_sentence_it_stands_for() 
     assert source == "doc.md:4"
     assert said.endswith("it wipes the whole visible screen.")
     assert said.startswith("To wipe the screen")
+
+
+def test_a_when_answer_is_cited_with_the_headings_above_it(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    assert asks_when("In which version was it dropped?") and asks_when("When is it read?")
+    assert not asks_when("Which option was dropped?")
+    root = write_corpus(tmp_path / "docs", {"changes.md": RELEASES})
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        question = "In which version was the ferret protocol dropped?"
+        task = Task(id="q0", description=question, inputs={"query": question})
+        found = CorpusSearchWorker(Corpus(store)).run(
+            task, question, NodeContext(node="w", team="t")
+        )
+    assert found.evidence[0].source == "docs/changes.md:7"
+    assert (
+        found.evidence[0].text == "Changes > 2.0 (May 2024) > Removed: Drop the `ferret` protocol."
+    )

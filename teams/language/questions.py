@@ -8,7 +8,14 @@ from collections.abc import Sequence
 
 from teams.language.words import keywords
 
-__all__ = ["answer_kind", "is_question", "pointers", "shared_words", "split_question"]
+__all__ = [
+    "answer_kind",
+    "asks_when",
+    "is_question",
+    "pointers",
+    "shared_words",
+    "split_question",
+]
 
 _PARTS = re.compile(r"\?|;|\.\s|\band then\b|\band also\b|,\s*and\s+", re.IGNORECASE)
 _MIN_PART_WORDS = 3
@@ -218,3 +225,14 @@ def pointers(question: str) -> list[str]:
     found = [m.group(1) or m.group(2) for m in _VERSION.finditer(question)]
     found += [m.group(1) for m in _YEAR.finditer(question)]
     return list(dict.fromkeys(found))
+
+
+_WHEN_ASKED = re.compile(
+    r"^\s*when\b|\b(?:which|what|in which|since which) (?:version|release|year|date)\b", re.I
+)
+
+
+def asks_when(question: str) -> bool:
+    """Whether ``question`` asks for a time, a version or a release ("In which version was X
+    dropped?"): a heading above the sentence that answers may be what answers it."""
+    return _WHEN_ASKED.search(question) is not None

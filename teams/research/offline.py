@@ -25,7 +25,7 @@ from framework.memory import (
     ResearchMemory,
     SemanticStore,
 )
-from teams.language.questions import pointers, shared_words, split_question
+from teams.language.questions import asks_when, pointers, shared_words, split_question
 from teams.language.sentence_choice import Scored, ranked_sentences, term_weights
 from teams.language.words import keywords
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
@@ -205,7 +205,7 @@ def _answers(
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
-    return best.score, [_evidence(passage, ranked, at) for at in chosen]
+    return best.score, [_evidence(passage, ranked, at, asks_when(query)) for at in chosen]
 
 
 _QUOTING_SCORE = 0.9
@@ -236,16 +236,19 @@ def _best_index(ranked: Sequence[Scored], among: Sequence[int] | None = None) ->
     return max(indices, key=lambda at: (ranked[at].score, -at))
 
 
-def _evidence(passage: Passage, ranked: Sequence[Scored], at: int) -> Evidence:
+def _evidence(passage: Passage, ranked: Sequence[Scored], at: int, when: bool = False) -> Evidence:
     """Sentence ``at`` cited as evidence (at its own line) with what it stands for: a sentence
     whose subject is a pronoun, "this X" or missing comes after the sentences its subject is
     named in ("python-dotenv ... This is installed to ...", "... sibling task ... It could ...
     This decision has the implication ..."), and after the heading when they open the passage
     ("WSProto: This implementation ..."); a consequence ("This means ...") comes after its
-    cause."""
+    cause. For a question that asks ``when`` (a time, a version), the headings above come
+    first ("0.34.0 (December 15, 2024) > Removed: Drop support for Python 3.8")."""
     item = ranked[at]
     text = " ".join(ranked[before].sentence for before in range(at - item.leans, at + 1))
-    if item.titled and passage.heading and passage.heading not in text:
+    if when and passage.outline:
+        text = f"{' > '.join(filter(None, (passage.outline, passage.heading)))}: {text}"
+    elif item.titled and passage.heading and passage.heading not in text:
         text = f"{passage.heading}: {text}"
     return Evidence(
         source=f"{passage.path}:{passage.line + item.offset}", text=text, score=passage.score
