@@ -20,6 +20,12 @@ RELEASES = (
 )
 
 
+def _cited(passage: Passage, query: str) -> tuple[str, str]:
+    cited = cited_sentence(passage, query)
+    assert cited is not None
+    return cited
+
+
 def _passage(text: str, heading: str = "", line: int = 1) -> Passage:
     return Passage(
         source=f"doc.md:{line}", path="doc.md", line=line, heading=heading, text=text, score=0.9
@@ -75,7 +81,7 @@ def test_a_why_answer_takes_the_cause_a_consequence_refers_back_to() -> None:
         "is not seen by the writer.\n"
     )
     passage = _passage(text)
-    _, said = cited_sentence(passage, "Why is a lock the index takes not seen by the writer?")
+    _, said = _cited(passage, "Why is a lock the index takes not seen by the writer?")
     assert said.startswith("The index runs beside the writer, as a sibling task")
     assert said.endswith("is not seen by the writer.")
 
@@ -102,7 +108,7 @@ def test_this_x_stands_for_the_earlier_sentence_that_names_x() -> None:
 
 def test_a_sentence_without_a_subject_is_cited_with_the_heading() -> None:
     text = "Captures the writes made through `print()`. It is fast and enough for most programs.\n"
-    source, said = cited_sentence(
+    source, said = _cited(
         _passage(text, heading='`mode="plain"`', line=7), "Which mode is fast enough?"
     )
     assert source == "doc.md:7"
@@ -117,7 +123,7 @@ def test_a_pronoun_sentence_is_not_passed_over_for_the_sentence_it_stands_for() 
         "To wipe the screen, call the `wipe` function of the toolkit.\n"
         "It does what its name says: it wipes the whole visible screen.\n"
     )
-    source, said = cited_sentence(_passage(text, line=3), "What does the wipe function do?")
+    source, said = _cited(_passage(text, line=3), "What does the wipe function do?")
     assert source == "doc.md:4"
     assert said.endswith("it wipes the whole visible screen.")
     assert said.startswith("To wipe the screen")
