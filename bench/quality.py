@@ -33,8 +33,11 @@ Research also runs on three more sets written before the team was run on them:
 ``research-starlette`` (Starlette's docs), ``research-click`` (Click's docs) and
 ``research-uvicorn`` (Uvicorn's docs).
 
+``research-probe`` asks questions of four kinds over those corpora: a version the question
+names, two facts from two pages, why, and a pronoun or "this X" sentence.
+
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,conflicts,conflicts-probe,extraction,extraction-probe] [--only r01,c02]
+research-uvicorn,research-probe,conflicts,conflicts-probe,extraction,extraction-probe] [--only r01,c02]
 [--json PATH]``.
 """
 
@@ -211,11 +214,18 @@ def research_uvicorn(wanted: set[str]) -> Capability:
     return _research("research-uvicorn", "research-uvicorn.yaml", wanted)
 
 
+def research_probe(wanted: set[str]) -> Capability:
+    """The probe (``research-probe.yaml``): versions, two pages, why, pronouns, over the
+    corpora above, written before the methods for them."""
+    return _research("research-probe", "research-probe.yaml", wanted)
+
+
 CAPABILITIES = {
     "research": research,
     "research-starlette": research_starlette,
     "research-click": research_click,
     "research-uvicorn": research_uvicorn,
+    "research-probe": research_probe,
     "conflicts": conflicts,
     "conflicts-probe": conflicts_probe,
     "extraction": extraction,
