@@ -37,8 +37,8 @@ Research also runs on three more sets written before the team was run on them:
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,research-probe,conflicts,conflicts-probe,extraction,extraction-probe] [--only r01,c02]
-[--json PATH]``.
+research-uvicorn,research-probe,conflicts,conflicts-probe,extraction,extraction-probe]
+[--only r01,c02] [--json PATH]``.
 """
 
 from __future__ import annotations
