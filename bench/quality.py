@@ -34,9 +34,12 @@ Research also runs on three more sets written before the team was run on them:
 ``research-uvicorn`` (Uvicorn's docs). Three blind sets were written by someone who had not read
 the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``.
 
+``research-probe`` asks questions of four kinds over those corpora: a version the question
+names, two facts from two pages, why, and a pronoun or "this X" sentence.
+
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,research-black,conflicts,conflicts-probe,conflicts-black,extraction,
-extraction-probe,extraction-black] [--only r01,c02]
+research-uvicorn,research-probe,research-black,conflicts,conflicts-probe,conflicts-black,
+extraction,extraction-probe,extraction-black] [--only r01,c02]
 [--json PATH]``.
 """
 
@@ -179,6 +182,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-starlette": partial(_research, "research-starlette", "research-starlette.yaml"),
     "research-click": partial(_research, "research-click", "research-click.yaml"),
     "research-uvicorn": partial(_research, "research-uvicorn", "research-uvicorn.yaml"),
+    "research-probe": partial(_research, "research-probe", "research-probe.yaml"),
     "research-black": partial(_research, "research-black", "research-black.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
