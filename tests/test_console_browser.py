@@ -14,6 +14,7 @@ import json
 import os
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,14 @@ from selenium.webdriver.support.wait import WebDriverWait
 from bench.crash import CrashLab, CrashSettings
 from framework.memory import MiniLMEmbedder
 from tests.chromium import SCREENSHOTS_VARIABLE, headless_chromium
-from tests.conftest import HELD_TEAM, SMALL_CORPUS, held_run, wait_for_effects, write_corpus
+from tests.conftest import (
+    HELD_TEAM,
+    SMALL_CORPUS,
+    HeldRun,
+    held_run,
+    wait_for_effects,
+    write_corpus,
+)
 from tests.served import Served, make_tokens, serve, start
 
 QUESTION = "How are checkpoints written? <script>window.__xss = 1</script>"
@@ -178,14 +186,21 @@ def _one_line(driver: WebDriver, cell: WebElement) -> bool:
     )
 
 
-def test_after_a_decision_the_page_shows_the_run_going_on_without_stale_forms(
-    browser: WebDriver, tmp_path: Path
-) -> None:
-    lab = CrashLab(tmp_path, CrashSettings(tasks=4, max_parallel=1))
+@contextmanager
+def _held_server(tmp_path: Path, *, max_parallel: int) -> Iterator[tuple[Served, HeldRun]]:
+    """``cadre serve`` whose held team's workers wait after the first task until released."""
+    lab = CrashLab(tmp_path, CrashSettings(tasks=4, max_parallel=max_parallel))
     held = held_run(lab.env, tmp_path, None)
     served = Served(url="", home=tmp_path / "home", database=None)
     served.tokens = make_tokens(served.home, None, {"ada": ("acme", "run,review")})
     with start(served, env=held.env):
+        yield served, held
+
+
+def test_after_a_decision_the_page_shows_the_run_going_on_without_stale_forms(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    with _held_server(tmp_path, max_parallel=1) as (served, held):
         client = served.client("ada")
         thread_id = client.threads.create()["thread_id"]
         config: Any = {"configurable": {"max_parallel": 1, "review": ["plan"]}}
@@ -239,11 +254,7 @@ def test_a_form_without_its_csrf_token_is_refused(served: Served) -> None:
 def test_a_running_thread_shows_it_and_the_page_turns_to_the_answer_when_it_ends(
     browser: WebDriver, tmp_path: Path
 ) -> None:
-    lab = CrashLab(tmp_path, CrashSettings(tasks=4, max_parallel=2))
-    held = held_run(lab.env, tmp_path, None)
-    served = Served(url="", home=tmp_path / "home", database=None)
-    served.tokens = make_tokens(served.home, None, {"ada": ("acme", "run,review")})
-    with start(served, env=held.env):
+    with _held_server(tmp_path, max_parallel=2) as (served, held):
         client = served.client("ada")
         thread_id = client.threads.create()["thread_id"]
         client.runs.create(thread_id, HELD_TEAM, input={"question": "count"}, config=ONE_AT_A_TIME)
