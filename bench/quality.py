@@ -32,11 +32,13 @@ either disputed value); it must be 0 on every set.
 Research also runs on three more sets written before the team was run on them:
 ``research-starlette`` (Starlette's docs), ``research-click`` (Click's docs) and
 ``research-uvicorn`` (Uvicorn's docs). Three blind sets were written by someone who had not read
-the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``.
+the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``;
+three more the same way: ``research-attrs`` (attrs' docs), ``conflicts-attrs`` and
+``extraction-attrs``.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,research-black,conflicts,conflicts-probe,conflicts-black,extraction,
-extraction-probe,extraction-black] [--only r01,c02]
+research-uvicorn,research-black,research-attrs,conflicts,conflicts-probe,conflicts-black,
+conflicts-attrs,extraction,extraction-probe,extraction-black,extraction-attrs] [--only r01,c02]
 [--json PATH]``.
 """
 
@@ -180,12 +182,15 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-click": partial(_research, "research-click", "research-click.yaml"),
     "research-uvicorn": partial(_research, "research-uvicorn", "research-uvicorn.yaml"),
     "research-black": partial(_research, "research-black", "research-black.yaml"),
+    "research-attrs": partial(_research, "research-attrs", "research-attrs.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
+    "conflicts-attrs": partial(_conflicts, "conflicts-attrs", "conflicts-attrs.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
+    "extraction-attrs": partial(_extraction, "extraction-attrs", "extraction-attrs.yaml"),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
