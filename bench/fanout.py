@@ -11,7 +11,7 @@ For N async tasks of 50 ms each and a concurrency cap C, measures in one process
 - ``telemetry`` (cadre + telemetry): the same team built with ``middleware=telemetry.middleware``,
   each run inside ``telemetry.run(...)``, on cadre's default JSON lines providers; the run's end
   (closing its spans, flushing spans and metrics) is inside the timed run. Target:
-  telemetry/cadre <= 1.10 for N >= 100;
+  telemetry/cadre <= 1.05 for N >= 100;
 - ``nested``: each task run by a nested team (a ``team:`` kind, :class:`TeamWorker`) that plans
   one 50 ms task, reviews and answers; reported against ``cadre`` (the same tasks flat) as CPU
   milliseconds per task, beside the inner team's own run alone (the time of its nodes);
@@ -89,14 +89,14 @@ TARGET = 1.10
 BASELINE, SUBJECT = "raw", "cadre"
 TELEMETRY = "telemetry"
 """cadre + telemetry: the cadre variant with spans and metrics on, as ``cadre run`` records them."""
-TELEMETRY_TARGET = 1.10
+TELEMETRY_TARGET = 1.05
+"""Telemetry must cost at most 5% over cadre without it ..."""
+TELEMETRY_TARGET_FROM = 100
+"""... for N >= 100; smaller rows are reported, not judged."""
 CALLS, POLICIES = "calls", "policies"
 NESTED = "nested"
 POLICY_TARGET = 1.10
 """Five typical policies on every node, model call and tool call: policies/calls <= 1.10."""
-"""Telemetry must cost at most 10% over cadre without it ..."""
-TELEMETRY_TARGET_FROM = 100
-"""... for N >= 100; smaller rows are reported, not judged."""
 PLAIN, ENCRYPTED, UPSTREAM = "plain", "encrypted", "upstream"
 """Durable fan-out: cadre on its plain and its encrypted SQLite saver, and on LangGraph's
 ``AsyncSqliteSaver`` (informative)."""

@@ -36,10 +36,13 @@ the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``ex
 three more the same way: ``research-attrs`` (attrs' docs), ``conflicts-attrs`` and
 ``extraction-attrs``.
 
+``research-probe`` asks questions of four kinds over those corpora: a version the question
+names, two facts from two pages, why, and a pronoun or "this X" sentence.
+
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,research-black,research-attrs,conflicts,conflicts-probe,conflicts-black,
-conflicts-attrs,extraction,extraction-probe,extraction-black,extraction-attrs] [--only r01,c02]
-[--json PATH]``.
+research-uvicorn,research-probe,research-black,research-attrs,conflicts,conflicts-probe,
+conflicts-black,conflicts-attrs,extraction,extraction-probe,extraction-black,extraction-attrs]
+[--only r01,c02] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -181,6 +184,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-starlette": partial(_research, "research-starlette", "research-starlette.yaml"),
     "research-click": partial(_research, "research-click", "research-click.yaml"),
     "research-uvicorn": partial(_research, "research-uvicorn", "research-uvicorn.yaml"),
+    "research-probe": partial(_research, "research-probe", "research-probe.yaml"),
     "research-black": partial(_research, "research-black", "research-black.yaml"),
     "research-attrs": partial(_research, "research-attrs", "research-attrs.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),

@@ -63,7 +63,7 @@ class Telemetry(RunObserver):
         self.tracer_provider = tracer_provider
         self.meter_provider = meter_provider or NoOpMeterProvider()
         self.tracer = tracer_provider.get_tracer(SCOPE_NAME)
-        self.metrics = CadreMetrics(self.meter_provider.get_meter(SCOPE_NAME))
+        self.metrics = CadreMetrics.of(self.meter_provider, SCOPE_NAME)
         self.eval_metrics = EvalMetrics(self.meter_provider.get_meter(SCOPE_NAME))
         self.index = index or RunIndex()
         self.callbacks = GenAICallbackHandler(self.tracer, self.metrics, capture_content)

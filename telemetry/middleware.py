@@ -8,22 +8,32 @@ model and tool calls made inside become its children.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Mapping
+from contextvars import Token
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackManager
+from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.errors import GraphBubbleUp, GraphInterrupt
 from opentelemetry import context as otel_context
 from opentelemetry import trace
+from opentelemetry.context import Context
 from opentelemetry.trace import Span, Status, StatusCode, Tracer
 
 from framework.engine.middleware import NodeCall
 from telemetry.callbacks import GenAICallbackHandler
+from telemetry.light_spans import SpanStarter
 from telemetry.metrics import CadreMetrics
-from telemetry.run_spans import CURRENT_RUN_SPANS, RunSpans
-from telemetry.spans import ATTR, GEN_AI, KIND_NODE, KIND_TASK, node_span_name, task_span_name
+from telemetry.run_spans import CURRENT_RUN_SPANS, OpenSpan, RunSpans
+from telemetry.spans import (
+    ATTR,
+    GEN_AI,
+    KIND_NODE,
+    KIND_TASK,
+    node_span_name,
+    task_span_name,
+)
 
 __all__ = ["TelemetryMiddleware"]
 
@@ -53,6 +63,47 @@ def _mark_pause(span: Span, signal: GraphBubbleUp) -> None:
         span.set_attribute(ATTR.REVIEW_REQUEST_ID, ids[0] if len(ids) == 1 else ids)
 
 
+class _Execution:
+    """One node execution being traced: its span, where it belongs, what its end restores."""
+
+    __slots__ = (
+        "call",
+        "config_token",
+        "outcome",
+        "owner",
+        "run_spans",
+        "span",
+        "span_token",
+        "started",
+        "task",
+        "task_ns",
+    )
+
+    def __init__(
+        self,
+        call: NodeCall,
+        task: Any,
+        span: Span,
+        place: tuple[RunSpans | None, OpenSpan | None, str | None],
+        tokens: tuple[Token[Context], Token[RunnableConfig | None]],
+    ) -> None:
+        self.call, self.task, self.span = call, task, span
+        self.run_spans, self.owner, self.task_ns = place
+        self.span_token, self.config_token = tokens
+        self.outcome = "ok"
+        self.started = time.perf_counter()
+
+    def failed(self, error: BaseException) -> None:
+        """The execution raised: a pause (an ``interrupt()``) or an error."""
+        if isinstance(error, GraphBubbleUp):
+            _mark_pause(self.span, error)
+            self.outcome = "paused"
+        else:
+            self.span.record_exception(error)
+            self.span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
+            self.outcome = "error"
+
+
 class TelemetryMiddleware:
     """Opens the span of each node execution (or worker task) under its team or step span."""
 
@@ -64,19 +115,32 @@ class TelemetryMiddleware:
         capture_content: bool,
     ) -> None:
         self.tracer = tracer
+        self.spans = SpanStarter(tracer)
         self.metrics = metrics
         self.handler = callbacks
         self.capture_content = capture_content
 
     def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
         """Run a sync node inside its span."""
-        with self._span(call) as finish:
-            return finish(proceed())
+        execution = self._start(call)
+        try:
+            return self._finish(execution.span, call, proceed())
+        except BaseException as error:
+            execution.failed(error)
+            raise
+        finally:
+            self._end(execution)
 
     async def awrap(self, call: NodeCall, proceed: Callable[[], Awaitable[Any]]) -> Any:
         """Run an async node inside its span."""
-        with self._span(call) as finish:
-            return finish(await proceed())
+        execution = self._start(call)
+        try:
+            return self._finish(execution.span, call, await proceed())
+        except BaseException as error:
+            execution.failed(error)
+            raise
+        finally:
+            self._end(execution)
 
     @staticmethod
     def _place(call: NodeCall) -> dict[str, Any]:
@@ -119,67 +183,63 @@ class TelemetryMiddleware:
                 attributes.update(self._place(call))
         return attributes
 
-    @contextmanager
-    def _span(self, call: NodeCall) -> Iterator[Callable[[Any], Any]]:
+    def _start(self, call: NodeCall) -> _Execution:
+        """Open the execution's span under its team or step span (or the current span outside
+        a run bracket) and make it current, with the GenAI handler in the node's config."""
         run_spans = CURRENT_RUN_SPANS.get()
         task = call.input.get("task") if isinstance(call.input, Mapping) else None
         attributes = self._attributes(call, task, scoped=run_spans is not None)
         owner = None
         if run_spans is not None:
-            owner, parent = self._parent(run_spans, call, task)
+            owner = self._owner(run_spans, call, task)
             attributes[ATTR.TEAM_PATH] = owner.path
+            parent, context = owner.span, owner.context
         else:
-            parent = otel_context.get_current()
+            context = otel_context.get_current()
+            parent = trace.get_current_span(context)
         name = task_span_name(task.id) if task is not None else node_span_name(call.node)
-        span = self.tracer.start_span(name, context=parent, attributes=attributes)
-        task_ns = _task_namespace(call) if run_spans is not None and task is not None else None
-        if task_ns is not None and run_spans is not None and owner is not None:
+        span = self.spans.start(name, parent, context, attributes)
+        task_ns = None
+        if run_spans is not None and owner is not None and task is not None:
+            task_ns = _task_namespace(call)
             run_spans.task_started(task_ns, span, owner.path)
-        started = time.perf_counter()
         span_token = otel_context.attach(trace.set_span_in_context(span))
-        config_token = var_child_runnable_config.set(
-            {**call.config, "callbacks": _callbacks(call.config, self.handler)}
+        config: RunnableConfig = {**call.config, "callbacks": _callbacks(call.config, self.handler)}
+        tokens = (span_token, var_child_runnable_config.set(config))
+        return _Execution(call, task, span, (run_spans, owner, task_ns), tokens)
+
+    def _end(self, execution: _Execution) -> None:
+        """Close the execution's span, restore the context, measure the execution."""
+        span, call = execution.span, execution.call
+        if self.capture_content:  # at the end: the node's policies redact what it held
+            task = execution.task
+            content = repr(task if task is not None else call.input)[:4000]
+            span.set_attribute(ATTR.INPUT, call.context.for_trace(content))
+        var_child_runnable_config.reset(execution.config_token)
+        otel_context.detach(execution.span_token)
+        if execution.task_ns is not None and execution.run_spans is not None:
+            execution.run_spans.task_ended(execution.task_ns)
+        span.end()
+        self.metrics.node_duration.record(
+            time.perf_counter() - execution.started,
+            {ATTR.NODE: call.node, ATTR.TEAM: call.team, "outcome": execution.outcome},
         )
-        outcome = "ok"
-        try:
-            yield lambda update: self._finish(span, call, update)
-        except GraphBubbleUp as signal:
-            _mark_pause(span, signal)
-            outcome = "paused"
-            raise
-        except BaseException as error:
-            span.record_exception(error)
-            span.set_status(Status(StatusCode.ERROR, f"{type(error).__name__}: {error}"))
-            outcome = "error"
-            raise
-        finally:
-            if self.capture_content:  # at the end: the node's policies redact what it held
-                content = repr(task if task is not None else call.input)[:4000]
-                span.set_attribute(ATTR.INPUT, call.context.for_trace(content))
-            var_child_runnable_config.reset(config_token)
-            otel_context.detach(span_token)
-            if task_ns is not None and run_spans is not None:
-                run_spans.task_ended(task_ns)
-            span.end()
-            self.metrics.node_duration.record(
-                time.perf_counter() - started,
-                {ATTR.NODE: call.node, ATTR.TEAM: call.team, "outcome": outcome},
-            )
-            if owner is not None:
-                owner.note(time.time_ns())
+        if execution.owner is not None:
+            execution.owner.note(time.time_ns())
 
     @staticmethod
-    def _parent(run_spans: RunSpans, call: NodeCall, task: Any) -> tuple[Any, Any]:
+    def _owner(run_spans: RunSpans, call: NodeCall, task: Any) -> OpenSpan:
+        """The span a node's span goes under: its team's, or its dispatch's step span."""
         namespace = call.context.checkpoint_ns
-        team = run_spans.team_for(namespace, call.team)
         if task is None:
             run_spans.close_steps(namespace)  # a node after the workers: their step is over
-            return team, trace.set_span_in_context(team.span)
-        dispatch_id = str(call.input.get("dispatch_id", ""))
-        step = run_spans.step_for(
-            namespace, team, dispatch_id, lambda: TelemetryMiddleware._place(call)
+            return run_spans.team_for(namespace, call.team)
+        return run_spans.step_for(
+            namespace,
+            call.team,
+            str(call.input.get("dispatch_id", "")),
+            lambda: TelemetryMiddleware._place(call),
         )
-        return step, trace.set_span_in_context(step.span)
 
     def _finish(self, span: Span, call: NodeCall, update: Any) -> Any:
         if not isinstance(update, Mapping):

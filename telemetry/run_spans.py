@@ -12,10 +12,12 @@ import time
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from opentelemetry import context as otel_context
 from opentelemetry import trace
+from opentelemetry.context import Context
 from opentelemetry.trace import (
     Link,
     NonRecordingSpan,
@@ -39,13 +41,13 @@ from telemetry.spans import (
     team_span_name,
 )
 
-__all__ = ["CURRENT_RUN_SPANS", "RunSpans"]
+__all__ = ["CURRENT_RUN_SPANS", "OpenSpan", "RunSpans"]
 
 CURRENT_RUN_SPANS: ContextVar[RunSpans | None] = ContextVar("cadre_run_scope", default=None)
 
 
 @dataclass
-class _Open:
+class OpenSpan:
     """A span that closes at the latest end of its children."""
 
     span: Span
@@ -54,6 +56,11 @@ class _Open:
 
     def note(self, end: int) -> None:
         self.last_end = max(self.last_end, end)
+
+    @cached_property
+    def context(self) -> Context:
+        """A context in which this span is current: its children's parent."""
+        return trace.set_span_in_context(self.span)
 
 
 def _remote(trace_id: int, span_id: int) -> SpanContext:
@@ -95,11 +102,11 @@ class RunSpans:
         context = self.span.get_span_context()
         self.root_span_id = previous.root_span_id if previous is not None else context.span_id
         self._lock = threading.Lock()
-        self._teams: dict[str, _Open] = {}
-        self._steps: dict[tuple[str, str], _Open] = {}
-        self._tasks: dict[str, _Open] = {}
+        self._teams: dict[str, OpenSpan] = {}
+        self._steps: dict[tuple[str, str], OpenSpan] = {}
+        self._tasks: dict[str, OpenSpan] = {}
 
-    def team_for(self, namespace: str, team: str) -> _Open:
+    def team_for(self, namespace: str, team: str) -> OpenSpan:
         """The span of the team running in graph ``namespace``, opened on first use: under the
         task whose namespace it is when a worker task runs a team, else under the team above."""
         with self._lock:
@@ -130,45 +137,49 @@ class RunSpans:
             },
         )
         with self._lock:
-            return self._teams.setdefault(namespace, _Open(span=span, path=path))
+            return self._teams.setdefault(namespace, OpenSpan(span=span, path=path))
 
     def step_for(
         self,
         namespace: str,
-        team: _Open,
+        team: str,
         dispatch_id: str,
         place: Callable[[], dict[str, Any]],
-    ) -> _Open:
-        """The span grouping the parallel tasks of one dispatch, opened on first use with the
-        ``place`` (node, team, namespace, checkpoint, step) its tasks share."""
+    ) -> OpenSpan:
+        """The span grouping the parallel tasks of one dispatch, opened on first use under the
+        span of ``team`` with the ``place`` (node, team, namespace, checkpoint, step) its tasks
+        share."""
         key = (namespace, dispatch_id)
+        found = self._steps.get(key)  # one read of a dict: no lock needed to find it
+        if found is not None:
+            return found
+        owner = self.team_for(namespace, team)
         with self._lock:
             found = self._steps.get(key)
             if found is None:
                 attributes = place()
                 span = self.tracer.start_span(
                     step_span_name(str(attributes[ATTR.NODE])),
-                    context=trace.set_span_in_context(team.span),
+                    context=owner.context,
                     attributes={
                         **attributes,
                         ATTR.SPAN_KIND: KIND_STEP,
                         ATTR.THREAD_ID: self.thread_id,
-                        ATTR.TEAM_PATH: team.path,
+                        ATTR.TEAM_PATH: owner.path,
                         ATTR.DISPATCH_ID: dispatch_id,
                     },
                 )
-                found = self._steps[key] = _Open(span=span, path=team.path)
+                found = self._steps[key] = OpenSpan(span=span, path=owner.path)
             return found
 
     def task_started(self, namespace: str, span: Span, path: str) -> None:
-        """A worker task's span opened: a team it runs (in its ``namespace``) nests under it."""
-        with self._lock:
-            self._tasks[namespace] = _Open(span=span, path=path)
+        """A worker task's span opened: a team it runs (in its ``namespace``) nests under it
+        (one write to a dict, as :meth:`task_ended` and the reads in :meth:`team_for`)."""
+        self._tasks[namespace] = OpenSpan(span=span, path=path)
 
     def task_ended(self, namespace: str) -> None:
         """A worker task's span closed."""
-        with self._lock:
-            self._tasks.pop(namespace, None)
+        self._tasks.pop(namespace, None)
 
     def close_steps(self, namespace: str) -> None:
         """Close the step spans of ``namespace`` (the barrier after them has been reached)."""

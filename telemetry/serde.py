@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from langgraph.checkpoint.serde.base import SerializerProtocol
-from opentelemetry.metrics import Counter
+
+from telemetry.metrics import Instrument
 
 __all__ = ["CountingSerializer"]
 
@@ -14,7 +15,7 @@ __all__ = ["CountingSerializer"]
 class CountingSerializer(SerializerProtocol):
     """Delegates to ``inner``; adds the size of every serialized value to ``counter``."""
 
-    def __init__(self, inner: SerializerProtocol, counter: Counter) -> None:
+    def __init__(self, inner: SerializerProtocol, counter: Instrument) -> None:
         self.inner = inner
         self.counter = counter
 

@@ -238,6 +238,7 @@ def team(setup: Any) -> Any:
         max_parallel=setup.max_parallel,
         middleware=setup.middleware,
         max_iterations=1,
+        review=setup.review,
     )
     return build_team(roles, settings)
 '''

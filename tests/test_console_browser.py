@@ -15,6 +15,7 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -123,7 +124,9 @@ def test_a_reviewer_edits_badly_then_approves_and_reads_the_answer(
 
     _shown(browser, (By.ID, "approve")).click()
     answer = _wait_for_answer(browser)
-    assert answer.startswith("#")
+    assert answer and not answer.startswith("#")  # the answer's Markdown, rendered
+    assert browser.find_elements(By.CSS_SELECTOR, "#answer h1, #answer h2, #answer h3")
+    assert all(_one_line(browser, cell) for cell in _task_id_cells(browser))
     audit = browser.find_element(By.CLASS_NAME, "audit").text
     assert "approve of the plan review by ada" in audit
     assert browser.find_elements(By.CSS_SELECTOR, "#waterfall .span-bar")  # the trace
@@ -156,6 +159,54 @@ def test_a_reviewer_edits_badly_then_approves_and_reads_the_answer(
         _screenshot(browser, tmp_path, "console-phone.png")
     finally:
         browser.set_window_size(1280, 1000)
+
+
+def _task_id_cells(driver: WebDriver) -> list[WebElement]:
+    cells = driver.find_elements(By.CSS_SELECTOR, "#tasks td.task-id")
+    assert cells
+    return cells
+
+
+def _one_line(driver: WebDriver, cell: WebElement) -> bool:
+    """Whether the cell's text is laid out on one line (no word broken across lines)."""
+    return bool(
+        driver.execute_script(
+            "const range = document.createRange(); range.selectNodeContents(arguments[0]);"
+            "return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size === 1;",
+            cell,
+        )
+    )
+
+
+def test_after_a_decision_the_page_shows_the_run_going_on_without_stale_forms(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    lab = CrashLab(tmp_path, CrashSettings(tasks=4, max_parallel=1))
+    held = held_run(lab.env, tmp_path, None)
+    served = Served(url="", home=tmp_path / "home", database=None)
+    served.tokens = make_tokens(served.home, None, {"ada": ("acme", "run,review")})
+    with start(served, env=held.env):
+        client = served.client("ada")
+        thread_id = client.threads.create()["thread_id"]
+        config: Any = {"configurable": {"max_parallel": 1, "review": ["plan"]}}
+        client.runs.wait(thread_id, HELD_TEAM, input={"question": "count"}, config=config)
+        _sign_in(browser, served, "ada")
+        browser.get(f"{served.url}/console/threads/{thread_id}")
+        _shown(browser, (By.ID, "approve")).click()  # the run goes on, held after one task
+        assert served.process is not None
+        wait_for_effects(held.effects, served.process, timeout=WAIT_S)
+        browser.get(f"{served.url}/console/threads/{thread_id}")
+        assert _shown(browser, (By.ID, "thread-status")).text == "running"
+        stale = "#approve, #edit-plan, #reject, #reject-tasks, form[action$='/decide']"
+        assert not browser.find_elements(By.CSS_SELECTOR, stale)
+        _screenshot(browser, tmp_path, "console-decided.png")
+        held.release.touch()
+        WebDriverWait(browser, WAIT_S, ignored_exceptions=[StaleElementReferenceException]).until(
+            lambda driver: driver.find_elements(By.ID, "answer")
+        )
+        assert _shown(browser, (By.ID, "thread-status")).text == "done"
+        assert not browser.find_elements(By.CSS_SELECTOR, stale)
+        assert client.threads.get_state(thread_id)["next"] == []
 
 
 def test_another_tenants_thread_is_not_reachable(browser: WebDriver, served: Served) -> None:

@@ -149,7 +149,7 @@ def test_a_policy_review_shows_what_it_asks_and_the_thread_its_policy_audit_and_
             "approved by ada",
             "before_node",
             "worker",
-            "research_team / research · node worker · task q0",
+            "node research_team > team research · node worker · task q0",
             "may this worker search the corpus?",
         ]
         usage = _words(_element(page, "usage"))

@@ -4,42 +4,17 @@ from the other side (with a pronoun subject); extracted offline, then asked offl
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
 
-from framework.engine.builder import compile_team
-from framework.knowledge import KnowledgeGraph
 from framework.memory import SemanticStore
-from framework.runs.runner import run_team
-from teams.extraction import (
-    PatternCartographer,
-    RuleCritic,
-    build_extraction_team,
-    document_of,
-    offline_roles,
-)
+from teams.extraction import document_of
 from teams.extraction.abbreviations import defined, without_definitions
 from teams.extraction.attributes import key_values
 from teams.extraction.clauses import simple_clauses
 from teams.extraction.patterns import read_sentence
 from teams.language.tables import markdown_tables
 from teams.language.verbs import Converse, converse
-from teams.supervisor import build_supervisor_team
-from teams.supervisor import offline_roles as supervisor_roles
-
-Expected = set[tuple[str, str, str, int]]
-
-
-def _triples(text: str) -> tuple[Expected, set[tuple[str, str]]]:
-    """What the offline cartographer reads from ``text`` (which the critic passes), and the
-    entity types it notes."""
-    document = document_of("notes.md", text)
-    extraction = PatternCartographer().extract(document, None, ())
-    assert RuleCritic().review(document, extraction).passed  # every name and excerpt is there
-    found = {(t.subject, t.predicate, t.object, t.line) for t in extraction.triples}
-    return found, {(e.name, e.type) for e in extraction.entities}
+from tests.extracting import Expected, answer, triples
 
 
 @pytest.mark.parametrize(
@@ -73,7 +48,7 @@ def _triples(text: str) -> tuple[Expected, set[tuple[str, str]]]:
 def test_a_relative_clause_is_read_apart_from_its_main_clause(
     text: str, expected: Expected
 ) -> None:
-    found, _ = _triples(text)
+    found, _ = triples(text)
     assert expected <= found
 
 
@@ -130,7 +105,7 @@ def test_a_clause_without_commas_after_the_subject_or_a_that_of_speech_is_left_a
 def test_a_key_value_line_is_an_attribute_of_what_the_section_is_about(
     text: str, expected: Expected
 ) -> None:
-    found, _ = _triples(text)
+    found, _ = triples(text)
     assert expected <= found
 
 
@@ -178,7 +153,7 @@ def test_a_lead_in_a_sentence_after_a_key_or_a_lone_plain_key_is_no_key_value_li
 def test_a_table_row_states_its_cells_of_its_subject_on_its_line(
     text: str, expected: Expected, types: set[tuple[str, str]]
 ) -> None:
-    found, noted = _triples(text)
+    found, noted = triples(text)
     assert expected <= found
     assert types <= noted
 
@@ -195,7 +170,7 @@ def test_table_rows_are_found_outside_code_and_a_row_of_figures_has_no_subject()
     document = document_of("t.md", text + code + "\n| Runs | Seconds |\n|---|---|\n| 20 | 1.5 |\n")
     assert [row.cells for row in document.rows] == [("Esk", "1930"), ("20", "1.5")]
     assert document.line_of("Esk | 1930") == 3
-    found, _ = _triples("# Timings\n\n| Runs | Seconds |\n|---|---|\n| 20 | 1.5 |\n")
+    found, _ = triples("# Timings\n\n| Runs | Seconds |\n|---|---|\n| 20 | 1.5 |\n")
     assert found == set()
 
 
@@ -223,7 +198,7 @@ def test_table_rows_are_found_outside_code_and_a_row_of_figures_has_no_subject()
     ids=["short-form-first", "possessive"],
 )
 def test_an_abbreviation_reads_as_what_it_stands_for(text: str, expected: Expected) -> None:
-    found, _ = _triples(text)
+    found, _ = triples(text)
     assert expected <= found
 
 
@@ -281,7 +256,7 @@ def test_an_abbreviation_is_defined_by_the_initials_of_its_long_form() -> None:
     ids=["pronouns", "lend", "receive", "lose-and-passive", "heading-object"],
 )
 def test_an_exchange_is_read_from_both_sides(text: str, expected: Expected) -> None:
-    found, _ = _triples(text)
+    found, _ = triples(text)
     assert expected <= found
 
 
@@ -290,20 +265,8 @@ def test_a_converse_keeps_the_form_of_its_verb_and_nothing_else_is_turned() -> N
     assert converse("taught") == Converse("learned", "from", "to")
     assert converse("received") == Converse("gave", "to", "from")
     assert converse("designed") is None
-    found, _ = _triples(
-        "# Carts\n\nThe cart was used to carry coal.\nIt sends a note to warn us.\n"
-    )
+    found, _ = triples("# Carts\n\nThe cart was used to carry coal.\nIt sends a note to warn us.\n")
     assert not {triple for triple in found if triple[1] in ("received", "receives from")}
-
-
-def _answer(text: str, question: str, store: SemanticStore) -> str:
-    graph = KnowledgeGraph(store)
-    team = compile_team(build_extraction_team(offline_roles(graph)), checkpointer=InMemorySaver())
-    document = document_of("notes.md", text).model_dump()
-    run_team(team, {"question": "map", "documents": [document]}, "t-extract")
-    asking = compile_team(build_supervisor_team(supervisor_roles(graph)))
-    state: dict[str, Any] = asking.invoke({"question": question})
-    return str(state["final_answer"])
 
 
 @pytest.mark.parametrize(
@@ -352,5 +315,5 @@ def _answer(text: str, question: str, store: SemanticStore) -> str:
 def test_each_class_answers_its_question_offline_citing_its_line(
     text: str, question: str, said: str, line: int, store: SemanticStore
 ) -> None:
-    answer = _answer(text, question, store)
-    assert said in answer and f"`notes.md:{line}`" in answer
+    answered = answer(text, question, store)
+    assert said in answered and f"`notes.md:{line}`" in answered

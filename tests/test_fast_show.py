@@ -34,10 +34,11 @@ from langgraph.graph.state import StateGraph
 from typer.testing import CliRunner, Result
 
 import framework.runs.launch
+from framework.cli import _teams as teams_named
 from framework.cli import _thread_view as thread_view
 from framework.cli._render import request_lines, thread_lines
 from framework.cli._thread_view import merged_values, nested_review_points, team_review_points
-from framework.cli.app import app
+from framework.cli.app import COMMANDS, app
 from framework.database.home import DataHome
 from framework.engine import builder
 from framework.engine.roles import Roles
@@ -66,6 +67,7 @@ from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.roles import make_roles
 from tests.test_checkpoint_reader import stored_form
 from tests.test_cli_daily import RUNTIME, _imported_by, loaded
+from tests.test_cli_startup import RICH_HELP, other_commands
 from tests.test_local_models import SCRIPT
 from tests.test_nested_reviews import _conf as nested_files
 from tests.test_nested_teams import QUESTION as NESTED_QUESTION
@@ -310,14 +312,15 @@ def test_threads_show_and_reviews_load_no_langchain_no_langgraph_runtime_and_no_
     home: Home, args: list[str]
 ) -> None:
     """They start about as fast as ``cadre --help``: they read the checkpoints with a reader
-    (no LangGraph saver, serializer, types or graph machinery, no LangChain), and the teams and
-    the embedding model stay unloaded. (``show`` on a step left open with finished tasks, such
-    as ``tasks-part``, applies their writes through the team state's reducers: that loads the
-    graph machinery.)"""
+    (no LangGraph saver, serializer, types or graph machinery, no LangChain), and the teams, the
+    embedding model, the other commands and typer's rich help stay unloaded. (``show`` on a
+    step left open with finished tasks, such as ``tasks-part``, applies their writes through
+    the team state's reducers: that loads the graph machinery.)"""
     modules = _imported_by([*args, "--home", str(home.root)])
     teams = ("onnxruntime", "teams.meta", "teams.research", "teams.configured")
     ours = {"framework.runs.launch", "framework.engine.builder", "framework.engine.state"}
-    found = [*loaded(modules, (*RUNTIME, *teams)), *sorted(modules & ours)]
+    ours |= other_commands(COMMANDS[args[0]].partition(":")[0])
+    found = [*loaded(modules, (*RUNTIME, *teams, *RICH_HELP)), *sorted(modules & ours)]
     assert not found, found
 
 
@@ -331,8 +334,8 @@ def test_a_team_files_review_points_are_read_from_the_file(tmp_path: Path) -> No
     (tmp_path / "top.yaml").write_text("name: top\nkinds:\n  - {name: deep, team: team.yaml}\n")
     assert nested_review_points(f"file:{tmp_path / 'top.yaml'}") == [("support", {"plan"})]
     # copied into the command's module: the modules that define them load the graph machinery
-    assert thread_view.TEAM_FILE_PREFIX == TEAM_FILE_PREFIX
-    assert TeamFile.model_fields["name"].default == thread_view.DEFAULT_TEAM_NAME
+    assert teams_named.TEAM_FILE_PREFIX == TEAM_FILE_PREFIX
+    assert TeamFile.model_fields["name"].default == teams_named.DEFAULT_TEAM_NAME
     assert set(REVIEW_POINTS) == thread_view._FILE_POINTS
     team.write_text(REVIEWED_FILE.replace("[plan]", "[later]"), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"team\.yaml:2: review: review points are answer,"):

@@ -382,8 +382,8 @@ def test_a_remote_killed_mid_call_lost_the_connection_it_had(tmp_path: Path) -> 
     failures = [line.strip() for line in said.splitlines() if "failed q0: " in line]
     assert failures, said
     assert failures[0].startswith(
-        f"failed q0: RemoteAgentError: kind 'agent' (a2a {url}): lost the connection mid-call "
-        "(Server disconnected without sending a response.), after "
+        f"failed q0: RemoteAgentError: kind 'agent' (a2a {url}): wait: lost the connection "
+        "mid-call (Server disconnected without sending a response.), after "
     ), failures
 
 

@@ -658,3 +658,25 @@ def test_without_a_third_source_the_newer_source_decides_or_the_conflict_stays_o
     assert resolution.resolved_by is None
     if winner is not None:
         assert f"{records[winner].source} ({dates[winner]}) is preferred" in resolution.resolution
+
+
+@pytest.mark.parametrize(("third", "decides"), [("survey.md:3", True), ("old.md:4", False)])
+def test_a_third_source_decides_only_from_another_document(
+    store: SemanticStore, third: str, decides: bool
+) -> None:
+    memory = _memory(store, f"independent-{decides}")
+    old, new = (
+        EvidenceRecord(text=FIRST, source="old.md:1"),
+        EvidenceRecord(text=SECOND, source="new.md:1"),
+    )
+    agreeing = EvidenceRecord(
+        text="The Harbor Bridge first opened to traffic in 1932.", source=third
+    )
+    memory.store_evidence([old, new, agreeing])
+    conflict = memory.open_conflict("years differ", old.id, new.id)
+    context = NodeContext(node="resolve", team="hypothesis")
+    resolution = DecisiveSourceResolver(memory).resolve(conflict, old, new, context)
+    if decides:
+        assert resolution is not None and resolution.resolved_by == agreeing.id
+    else:
+        assert resolution is None

@@ -188,6 +188,9 @@ def test_a_governed_meta_coordinator_run(small_corpus: Corpus) -> None:
     assert [(e.decision_kind, e.reviewer) for e in approvals] == [("approve", "dana")]
     for entry in final["policy_audit"]:
         assert "example.com" not in entry.reason
+    [approved] = [e for e in final["policy_audit"] if e.action == "approved"]
+    assert approved.place == request.place  # one way to write a place, reviews and audit alike
+    assert approved.place.startswith("node research_team > team research")
     events = {
         (str(a["cadre.policy.name"]), str(a["cadre.policy.action"]), str(a["cadre.policy.target"]))
         for span in recorder.finished()

@@ -41,6 +41,7 @@ from framework.cli.app import app as cadre
 from framework.engine.builder import compile_team
 from framework.engine.records import Plan, Task
 from framework.errors import ConfigError
+from framework.kinds import remote as remote_kind
 from framework.kinds.remote import http_client
 from framework.kinds.remote_specs import RemoteSpec
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
@@ -387,7 +388,7 @@ def test_remote_graph_failures_are_one_line_naming_the_kind_and_url(
 ) -> None:
     down = f"http://127.0.0.1:{free_port()}"
     cases = {
-        "down": (down, "ada", "cannot connect ("),
+        "down": (down, "ada", "connect: cannot connect ("),
         "token": (served.url, "wrong", "HTTP 401: the remote refused the call (check the token "
                   "in REMOTE_TOKEN)"),
     }  # fmt: skip
@@ -538,8 +539,9 @@ def test_a2a_failures_are_one_line_naming_the_agent(
         silent.listen()
         mute = f"http://127.0.0.1:{silent.getsockname()[1]}"
         cases = {
-            "down": (down, LIGHTHOUSE, "", "cannot connect ("),
-            "mute": (mute, LIGHTHOUSE, ", timeout_s: 0.5", "no answer within 0.5 s (timeout_s)"),
+            "down": (down, LIGHTHOUSE, "", "connect: cannot connect ("),
+            "mute": (mute, LIGHTHOUSE, ", timeout_s: 0.5",
+                     "wait: no answer within 0.5 s (timeout_s)"),
             "token": (agent.url, LIGHTHOUSE, "", "HTTP 401: the remote refused the call (it "
                       "wants a token: name its environment variable in token_env)"),
         }  # fmt: skip
@@ -690,3 +692,26 @@ def test_a_hung_remote_holds_a_task_for_one_timeout_across_its_retries(
         "no answer within 0.5 s (timeout_s); its earlier attempts used the whole timeout_s (0.5 "
         "s), so it is not called again for this task: raise timeout_s or check the remote"
     )
+
+
+@pytest.mark.parametrize(
+    "error, said",
+    [
+        (httpx.ConnectError("All connection attempts failed"), "connect: cannot connect (All"),
+        (httpx.ConnectTimeout("timed out"), "connect: no connection within the client's"),
+        (httpx.PoolTimeout("no free connection"), "connect: no connection within the client's"),
+        (httpx.WriteError("Broken pipe"), "send: lost the connection sending the question"),
+        (httpx.WriteTimeout("timed out"), "send: lost the connection sending the question"),
+        (httpx.ReadError("reset"), "wait: lost the connection mid-call (reset)"),
+        (httpx.RemoteProtocolError("Server disconnected"), "wait: lost the connection mid-call"),
+        (httpx.ReadTimeout("timed out"), "wait: no answer within 7 s (timeout_s)"),
+        (TimeoutError(), "wait: no answer within 7 s (timeout_s)"),
+    ],
+    ids=lambda value: type(value).__name__ if isinstance(value, BaseException) else "",
+)
+def test_a_transport_failure_names_the_phase_of_the_call(error: Exception, said: str) -> None:
+    wrapped = RuntimeError("the client failed")
+    wrapped.__cause__ = error  # as a client library raises it: the transport error inside
+    assert remote_kind.problem(
+        wrapped, RemoteSpec(url="http://127.0.0.1:1", timeout_s=7)
+    ).startswith(said)

@@ -4,6 +4,7 @@ ran runs with very large questions does not keep them all in memory."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from framework.server.run_path.run_log import EndedLogs, RunLog
 
@@ -41,3 +42,34 @@ async def test_an_ended_log_is_forgotten_after_its_time() -> None:
             break
         await asyncio.sleep(0.01)
     assert logs == {} and ended.total == 0
+
+
+async def test_a_follower_gets_every_event_of_bursts_from_another_thread_in_order() -> None:
+    loop = asyncio.get_running_loop()
+    log = RunLog(loop)
+    burst_added = threading.Event()
+    next_burst = threading.Event()
+
+    def run() -> None:  # two bursts, the second once the follower has read the first
+        for index in range(50):
+            log.add("values", index)
+        burst_added.set()
+        next_burst.wait()
+        for index in range(50, 100):
+            log.add("values", index)
+        log.finish()
+
+    followed: list[int] = []
+
+    async def follow() -> None:
+        async for _, _, data in log.follow():
+            followed.append(data)
+            if len(followed) == 50:
+                assert burst_added.is_set()
+                next_burst.set()
+
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    await asyncio.wait_for(follow(), 60)  # a burst left unwoken would wait forever
+    await asyncio.to_thread(runner.join)
+    assert followed == list(range(100))

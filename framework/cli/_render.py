@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from framework.cli._teams import shown_team
 from framework.cli.common import REVIEWER_VARIABLE
-from framework.engine.config_file import read_yaml
 from framework.engine.nesting import namespace_nodes
 from framework.engine.records import Plan, Task
-from framework.errors import ConfigError
 from framework.policy.records import PolicyEntry, usage_totals
 from framework.retention.pruning import ThreadStatus
 from framework.review import (
@@ -44,11 +43,6 @@ __all__ = [
 ]
 
 _PREVIEW = 160
-TEAM_FILE_PREFIX = "file:"
-"""How a thread records a team file's team (:data:`framework.runs.teams.TEAM_FILE_PREFIX`, not
-imported here: that module imports the graph machinery)."""
-DEFAULT_TEAM_NAME = "configured"
-"""The name of a team file that declares none (:class:`framework.kinds.team_file.TeamFile`)."""
 """Characters of an answer shown in a request; ``cadre show`` prints all of it."""
 
 
@@ -169,21 +163,6 @@ def _status_line(status: ThreadStatus, requests: Sequence[AnyReviewRequest]) -> 
     return status.label
 
 
-def shown_team(team: str) -> str:
-    """How the CLI names a thread's team: an installed team's name; a team file's declared name
-    (``configured`` when it declares none) and, for this machine's operator, the file (read,
-    nothing it names imported)."""
-    if not team.startswith(TEAM_FILE_PREFIX):
-        return team
-    path = team.removeprefix(TEAM_FILE_PREFIX)
-    try:
-        _, _, data, _ = read_yaml(Path(path), "team file")
-    except ConfigError:
-        return f"a team file ({path})"
-    name = data.get("name")
-    return f"{name if isinstance(name, str) and name else DEFAULT_TEAM_NAME} ({path})"
-
-
 def thread_lines(
     info: RunSpec,
     status: ThreadStatus,
@@ -291,10 +270,9 @@ def _nested_lines(run: NestedRun, indent: str) -> list[str]:
 def _policy_line(entry: PolicyEntry) -> str:
     task = f" task {entry.task_id}" if entry.task_id else ""
     by = f" by {entry.by}" if entry.by != "policy" else ""
-    where = "/".join(entry.path) or "top"
     return (
         f"{entry.at}  {entry.policy}  {entry.action}{by} at {entry.hook} on {entry.target} "
-        f"({where}, node {entry.node}{task}): {_short(entry.reason)}"
+        f"({entry.place}, node {entry.node}{task}): {_short(entry.reason)}"
     )
 
 

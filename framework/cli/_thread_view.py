@@ -14,13 +14,8 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import typer
 
-from framework.cli._render import (
-    DEFAULT_TEAM_NAME,
-    TEAM_FILE_PREFIX,
-    history_lines,
-    request_lines,
-    thread_lines,
-)
+from framework.cli._render import history_lines, request_lines, thread_lines
+from framework.cli._teams import DEFAULT_TEAM_NAME, TEAM_FILE_PREFIX
 from framework.database.home import resolve_home
 from framework.engine.nesting import nesting_at
 from framework.errors import ConfigError, ReviewError

@@ -1,13 +1,17 @@
-"""The ``cadre`` app: cadre's commands, and those of other packages (``cadre.commands``)."""
+"""The ``cadre`` app: cadre's commands, and those of other packages (``cadre.commands``).
+
+A command's module is imported, and the command made, when it runs or is listed: ``cadre
+threads`` loads no other command, and reads no other package's entry points."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from importlib.metadata import entry_points
-from typing import Annotated
+from pkgutil import resolve_name
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from framework.cli.common import (
@@ -20,74 +24,119 @@ from framework.cli.common import (
     exit_code,
     use_database,
 )
-from framework.cli.evals import eval_app
-from framework.cli.fleet import list_workers, submit, worker
-from framework.cli.keys import keys_app
-from framework.cli.memory import memory_app
-from framework.cli.policies import policies_app
-from framework.cli.prompts import prompts_app, renamed_from_roles
-from framework.cli.purge import purge_scope
-from framework.cli.retention import retention_app
-from framework.cli.review import (
-    approve,
-    edit,
-    fork_thread,
-    history_of,
-    reject,
-    respond,
-    resume,
-    reviews,
-    show,
-)
-from framework.cli.run import run
-from framework.cli.serve import serve
-from framework.cli.threads import list_threads, prune_checkpoints
-from framework.cli.tokens import tokens_app
-from framework.cli.tools import tools_app
 from framework.database import out_of_space
-from framework.errors import CadreError
+from framework.errors import CadreError, ConfigError
 
-__all__ = ["COMMAND_ENTRY_POINTS", "app", "interrupted", "run_app"]
+__all__ = ["COMMANDS", "COMMAND_ENTRY_POINTS", "GROUPS", "app", "interrupted", "run_app"]
+
+COMMANDS = {
+    "run": "framework.cli.run:run",
+    "reviews": "framework.cli.review:reviews",
+    "show": "framework.cli.review:show",
+    "approve": "framework.cli.review:approve",
+    "edit": "framework.cli.review:edit",
+    "reject": "framework.cli.review:reject",
+    "respond": "framework.cli.review:respond",
+    "resume": "framework.cli.review:resume",
+    "history": "framework.cli.review:history_of",
+    "fork": "framework.cli.review:fork_thread",
+    "threads": "framework.cli.threads:list_threads",
+    "prune": "framework.cli.threads:prune_checkpoints",
+    "purge": "framework.cli.purge:purge_scope",
+    "serve": "framework.cli.serve:serve",
+    "worker": "framework.cli.fleet:worker",
+    "submit": "framework.cli.fleet:submit",
+    "workers": "framework.cli.fleet:list_workers",
+}
+"""cadre's commands, in the order ``cadre --help`` lists them: name -> ``module:function``."""
+
+GROUPS = {
+    "keys": "framework.cli.keys:keys_app",
+    "prompts": "framework.cli.prompts:prompts_app",
+    "roles": "framework.cli.prompts:roles_app",
+    "tools": "framework.cli.tools:tools_app",
+    "policies": "framework.cli.policies:policies_app",
+    "memory": "framework.cli.memory:memory_app",
+    "retention": "framework.cli.retention:retention_app",
+    "tokens": "framework.cli.tokens:tokens_app",
+    "eval": "framework.cli.evals:eval_app",
+}
+"""cadre's groups of commands, listed after the commands: name -> ``module:Typer app``."""
+
+COMMAND_ENTRY_POINTS = "cadre.commands"
+"""Commands of other packages (``cadre trace`` comes from telemetry) register here; they are
+listed after cadre's commands, before its groups."""
+
+
+class _Commands(TyperGroup):
+    """The commands of ``cadre``: each made from its function or Typer app the first time it
+    is run or listed; other packages' entry points are read only for the list or a name that
+    is not cadre's."""
+
+    _plugins: dict[str, str] | None = None
+
+    def list_commands(self, ctx: Any) -> list[str]:  # typer's own click types
+        return [*COMMANDS, *self._plugin_targets(), *GROUPS]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands:
+            target = COMMANDS.get(cmd_name) or GROUPS.get(cmd_name)
+            target = target or self._plugin_targets().get(cmd_name)
+            if target is None:  # unknown: typer suggests a close name from every command
+                self._make_all()
+                return None
+            self.commands[cmd_name] = _click_command(cmd_name, resolve_name(target))
+        return super().get_command(ctx, cmd_name)
+
+    def _make_all(self) -> None:
+        for name in self.list_commands(None):
+            self.get_command(None, name)
+
+    def _plugin_targets(self) -> dict[str, str]:
+        """Each ``cadre.commands`` entry point's name -> its ``module:function`` (ConfigError
+        for one named as a command of cadre's)."""
+        if self._plugins is None:
+            from importlib.metadata import entry_points
+
+            self._plugins = {}
+            for point in entry_points(group=COMMAND_ENTRY_POINTS):
+                if point.name in COMMANDS or point.name in GROUPS:
+                    raise ConfigError(
+                        f"{point.value} is registered under {COMMAND_ENTRY_POINTS} as `cadre "
+                        f"{point.name}`, a command of cadre's own: register it under another name"
+                    )
+                self._plugins[point.name] = point.value
+        return self._plugins
+
+
+def _click_command(name: str, function_or_app: Any) -> Any:
+    """The click command ``name`` of a command function or a Typer app, as ``app.command`` and
+    ``app.add_typer`` would make it."""
+    from typer.main import get_command_from_info, get_group_from_info
+    from typer.models import CommandInfo, TyperInfo
+
+    if isinstance(function_or_app, typer.Typer):
+        return get_group_from_info(
+            TyperInfo(function_or_app, name=name),
+            pretty_exceptions_short=app.pretty_exceptions_short,
+            rich_markup_mode=app.rich_markup_mode,
+            suggest_commands=app.suggest_commands,
+        )
+    return get_command_from_info(
+        CommandInfo(name=name, callback=function_or_app),
+        pretty_exceptions_short=app.pretty_exceptions_short,
+        rich_markup_mode=app.rich_markup_mode,
+    )
+
 
 app = typer.Typer(
     name="cadre",
+    cls=_Commands,
     help="Hierarchical teams of agents: plan, fan out, review, remember, answer.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.command()(run)
-for _command in (reviews, show, approve, edit, reject, respond, resume):
-    app.command()(_command)
-app.command(name="history")(history_of)
-app.command(name="fork")(fork_thread)
-app.command(name="threads")(list_threads)
-app.command(name="prune")(prune_checkpoints)
-app.command(name="purge")(purge_scope)
-app.command(name="serve")(serve)
-app.command(name="worker")(worker)
-app.command(name="submit")(submit)
-app.command(name="workers")(list_workers)
-app.add_typer(keys_app, name="keys")
-app.add_typer(prompts_app, name="prompts")
-app.add_typer(
-    prompts_app,
-    name="roles",
-    callback=renamed_from_roles,
-    help="Old name of `cadre prompts` (still works).",
-)
-app.add_typer(tools_app, name="tools")
-app.add_typer(policies_app, name="policies")
-app.add_typer(memory_app, name="memory")
-app.add_typer(retention_app, name="retention")
-app.add_typer(tokens_app, name="tokens")
-app.add_typer(eval_app, name="eval")
-
-COMMAND_ENTRY_POINTS = "cadre.commands"
-"""Commands of other packages (``cadre trace`` comes from telemetry) register here."""
-
-for _point in entry_points(group=COMMAND_ENTRY_POINTS):
-    app.command(name=_point.name)(_point.load())
 
 
 @app.callback()

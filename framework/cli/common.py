@@ -1,6 +1,6 @@
 """What the ``cadre`` commands share: options, exit codes, one-line failures.
 
-Light to import: the app loads every command module to build its help, so command modules
+Light to import: ``cadre --help`` loads every command module to list them, so command modules
 import their work (teams, LangGraph, models, embeddings) inside the command, when it runs.
 """
 

@@ -10,7 +10,6 @@ the same command finishes the run).
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -118,6 +117,8 @@ def run_dataset(
     database: DatabaseOption = None,
 ) -> None:
     """Run every case of DATASET, grade it, keep the run; a table on stdout."""
+    import asyncio
+
     from rich.console import Console
 
     from framework.cli.run import IngestPrinter

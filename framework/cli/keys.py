@@ -20,7 +20,6 @@ import typer
 from framework.cli.common import HomeOption, fail
 from framework.database.home import DataHome, resolve_home
 from framework.errors import CadreError, ConfigError
-from framework.persistence.cipher import BlobCipher, key_id_of
 from framework.persistence.keys import (
     EnvKeyProvider,
     FileKeyProvider,
@@ -31,6 +30,7 @@ from framework.persistence.keys import (
 
 if TYPE_CHECKING:
     from framework.memory.store import SemanticStore
+    from framework.persistence.cipher import BlobCipher
     from framework.persistence.saver import CadreSaver
 
 __all__ = ["keys_app"]
@@ -64,6 +64,7 @@ def _memory(data_home: DataHome, cipher: BlobCipher | None) -> Iterator[Semantic
 
 def _usage(saver: CadreSaver, store: SemanticStore | None) -> Counter[str]:
     """Blobs per key id: the checkpoints' and the semantic store's sealed values."""
+    from framework.persistence.cipher import key_id_of
     from framework.persistence.saver import key_usage
 
     usage: Counter[str] = Counter(key_usage(saver))
@@ -139,6 +140,7 @@ def rotate_key(home: HomeOption = None) -> None:
 def reencrypt(home: HomeOption = None) -> None:
     """Rewrite every checkpoint blob and stored text under the primary key (resumable; safe
     to kill: each batch is one transaction). Threads busy in another process are left alone."""
+    from framework.persistence.cipher import key_id_of
     from framework.persistence.saver import reencrypt_threads
 
     try:

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from framework.cli.common import HomeOption, fail
 from framework.database.home import resolve_home
 from framework.errors import CadreError, ConfigError
-from framework.runs.prompts import PromptRegistry, RolePrompt
 
-__all__ = ["prompt_lines", "prompts_app", "renamed_from_roles"]
+if TYPE_CHECKING:
+    from framework.runs.prompts import PromptRegistry, RolePrompt
+
+__all__ = ["prompt_lines", "prompts_app", "renamed_from_roles", "roles_app"]
 
 prompts_app = typer.Typer(help="Role prompts: list, show and set their versions.")
 
@@ -30,12 +32,25 @@ def renamed_from_roles() -> None:
     print("cadre: `cadre roles` is now `cadre prompts`", file=sys.stderr)
 
 
+roles_app = typer.Typer(
+    callback=renamed_from_roles, help="Old name of `cadre prompts` (still works)."
+)
+"""``cadre roles``: the commands of ``cadre prompts``, under their old name."""
+
+
 _FIRST_LINE = 70
 """Characters of a prompt's first line shown by ``cadre prompts list``."""
 
 NameArgument = Annotated[
     str, typer.Argument(metavar="NAME", help="The role, e.g. research.planner.")
 ]
+
+
+def _registry(home: Path | None) -> PromptRegistry:
+    """The role prompts of the data home ``home``."""
+    from framework.runs.prompts import PromptRegistry
+
+    return PromptRegistry.of_home(resolve_home(home))
 
 
 def _first_line(text: str) -> str:
@@ -81,19 +96,21 @@ def _read_prompt(file: Path) -> str:
 
 
 @prompts_app.command("list")
+@roles_app.command("list")
 def list_roles(home: HomeOption = None) -> None:
     """List the roles: current version, number of versions and the prompt's first line.
 
     Packaged roles show their default as version 1 until it is first used or set.
     """
     try:
-        lines = prompt_lines(PromptRegistry.of_home(resolve_home(home)))
+        lines = prompt_lines(_registry(home))
     except CadreError as error:
         fail(error)
     typer.echo("\n".join(lines) if lines else "no roles: no team declares any")
 
 
 @prompts_app.command("show")
+@roles_app.command("show")
 def show_role(
     name: NameArgument,
     version: Annotated[
@@ -103,7 +120,7 @@ def show_role(
 ) -> None:
     """Print a role's prompt (the current version, or --version N) on stdout."""
     try:
-        prompt, count = _version(PromptRegistry.of_home(resolve_home(home)), name, version)
+        prompt, count = _version(_registry(home), name, version)
     except CadreError as error:
         fail(error)
     typer.echo(f"{name} version {prompt.version} of {count}", err=True)
@@ -111,6 +128,7 @@ def show_role(
 
 
 @prompts_app.command("set")
+@roles_app.command("set")
 def set_role(
     name: NameArgument,
     file: Annotated[
@@ -125,7 +143,7 @@ def set_role(
     """
     try:
         text = _read_prompt(file)
-        registry = PromptRegistry.of_home(resolve_home(home))
+        registry = _registry(home)
         before = registry.versions(name)
         prompt = registry.set(name, text)
     except CadreError as error:

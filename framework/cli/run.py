@@ -18,7 +18,6 @@ from framework.cli.common import (
 from framework.cli.policies import PolicyOption, read_policy
 from framework.database.home import DataHome, resolve_home
 from framework.errors import CadreError, ConfigError
-from framework.runs.observe import ObserverOptions
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -106,6 +105,7 @@ def run(
     from framework.models.specs import anchored_spec
     from framework.review import pending
     from framework.runs.launch import LaunchRequest, launch
+    from framework.runs.observe import ObserverOptions
     from framework.runs.runner import StreamOptions, arun_team, new_thread_id
     from framework.runs.spec import RunSpec
     from framework.runs.threads import refuse_existing_thread

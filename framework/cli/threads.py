@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from framework.cli._render import shown_team
+from framework.cli._teams import shown_team
 from framework.cli.common import EXIT_FAILED, HomeOption, fail
 from framework.database.home import resolve_home
 from framework.errors import CadreError

@@ -12,12 +12,12 @@ read a thread find it without the graph.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["NESTING_KEY", "Nesting", "namespace_nodes", "nesting_at"]
+__all__ = ["NESTING_KEY", "Nesting", "namespace_nodes", "nesting_at", "place"]
 
 NESTING_KEY = "cadre_nesting"
 """The run config metadata key that holds a nested team's :class:`Nesting` (JSON)."""
@@ -81,3 +81,9 @@ def nesting_at(checkpoint_ns: str, metadata: Mapping[str, Any] | None) -> Nestin
     if nesting is None or nesting.depth != len(namespace_nodes(checkpoint_ns)):
         return None
     return nesting
+
+
+def place(where: str, path: Sequence[str]) -> str:
+    """How every surface writes where something happened in a team hierarchy: its ``where``
+    (``team top > kind deep (task q0) > team leaf``), else its path joined (``top`` for none)."""
+    return where or " / ".join(path) or "top"

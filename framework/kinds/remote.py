@@ -303,22 +303,33 @@ def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port
 
 
-_CUT_OFF = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
-"""A connection that was made, then closed or broken before the answer came (the remote
-stopped or was killed mid-call)."""
+_TRANSPORT: tuple[tuple[tuple[type[BaseException], ...], str], ...] = (
+    ((httpx.ConnectError,), "connect: cannot connect ({cause})"),
+    (
+        (httpx.ConnectTimeout, httpx.PoolTimeout),
+        "connect: no connection within the client's timeout ({cause})",
+    ),
+    (
+        (httpx.WriteError, httpx.WriteTimeout),
+        "send: lost the connection sending the question ({cause})",
+    ),
+    ((httpx.RemoteProtocolError, httpx.ReadError), "wait: lost the connection mid-call ({cause})"),
+    ((httpx.TimeoutException, TimeoutError), "wait: no answer within {timeout_s:g} s (timeout_s)"),
+)
+"""Transport failures, first match first, each in words led by the phase of the call it
+happened in: ``connect``, ``send`` (the question) or ``wait`` (for the answer; a connection
+made, then closed or broken before the answer came: the remote stopped or was killed)."""
 
 
 def problem(error: BaseException, spec: RemoteSpec) -> str:
-    """What went wrong, in words, from ``error`` and its causes."""
+    """What went wrong, in words, from ``error`` and its causes (see :data:`_TRANSPORT`)."""
     for cause in _causes(error):
         if isinstance(cause, httpx.HTTPStatusError):
             return _status_problem(cause, spec)
-        if isinstance(cause, httpx.ConnectError):
-            return f"cannot connect ({cause or 'connection refused'})"
-        if isinstance(cause, _CUT_OFF):
-            return f"lost the connection mid-call ({cause or 'the remote closed it'})"
-        if isinstance(cause, httpx.TimeoutException | TimeoutError):
-            return f"no answer within {spec.timeout_s:g} s (timeout_s)"
+        for kinds, words in _TRANSPORT:
+            if isinstance(cause, kinds):
+                detail = str(cause) or type(cause).__name__
+                return words.format(cause=detail, timeout_s=spec.timeout_s)
     return brief(error)
 
 

@@ -35,6 +35,8 @@ class Chunk:
         heading: The nearest heading above the chunk, or ``""``.
         text: The chunk's text, as in the document (stripped of surrounding whitespace).
         code: The chunk is (part of) a fenced code block, not prose.
+        outline: The headings that hold ``heading``, outermost first, joined by ``" > "``
+            (``"0.33.0 (December 14, 2024)"`` above a ``Removed`` heading); ``""`` when none.
     """
 
     id: str
@@ -44,6 +46,7 @@ class Chunk:
     heading: str
     text: str
     code: bool = False
+    outline: str = ""
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,7 @@ class _Paragraph:
     section: int
     heading: str
     code: bool = False  # opens with a code fence
+    outline: str = ""  # the headings that hold ``heading``
 
 
 def chunk_document(display_path: str, text: str, max_chars: int = 800) -> list[Chunk]:
@@ -109,19 +113,20 @@ class _ChunkBuilder:
         if paragraphs:
             first, last = paragraphs[0], paragraphs[-1]
             body = "\n".join(self.lines[first.start : last.end])
-            self._add(first.start, body, first.heading, code=all(p.code for p in paragraphs))
+            code = all(p.code for p in paragraphs)
+            self._add(first.start, body, first, code=code)
 
     def add_split(self, para: _Paragraph, max_chars: int) -> None:
         """Several chunks for an over-long paragraph."""
         body = "\n".join(self.lines[para.start : para.end])
         for begin, end in _cuts(body, 0, len(body), max_chars, 0):
-            self._add(para.start, body, para.heading, begin, end, code=para.code)
+            self._add(para.start, body, para, begin, end, code=para.code)
 
     def _add(
         self,
         line: int,
         body: str,
-        heading: str,
+        under: _Paragraph,
         begin: int = 0,
         end: int = -1,
         *,
@@ -145,9 +150,10 @@ class _ChunkBuilder:
                 path=self.path,
                 start_line=start_line,
                 end_line=end_line,
-                heading=heading,
+                heading=under.heading,
                 text=piece,
                 code=code,
+                outline=under.outline,
             )
         )
 
@@ -159,6 +165,7 @@ def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
     """
     paragraphs: list[_Paragraph] = []
     section, heading = 0, ""
+    outline = _Outline()
     start: int | None = None
     fence = ""
     i = _front_matter_end(lines)
@@ -168,7 +175,7 @@ def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
         if start is not None:
             opener = lines[start]
             code = fences and _FENCE.match(opener) is not None and not _PROSE_FENCE.match(opener)
-            paragraphs.append(_Paragraph(start, end, section, heading, code))
+            paragraphs.append(_Paragraph(start, end, section, heading, code, outline.above()))
             start = None
 
     while i < len(lines):
@@ -181,6 +188,7 @@ def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
         elif title := _heading_at(lines, i, fences):
             close(i)
             section, heading = section + 1, title[0]
+            outline.enter(lines, i, title)
             i += title[1]
             continue
         elif not line.strip() or _ADORNMENT.match(line):
@@ -191,6 +199,35 @@ def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
         i += 1
     close(len(lines))
     return paragraphs
+
+
+class _Outline:
+    """The headings open at a point of a document, outermost first. A ``#`` heading's level is
+    its number of ``#``; an underlined (or over- and underlined) title's is the order in which
+    its adornment first appears in the document, as reStructuredText reads it (a Markdown
+    title underlined with ``=`` before one underlined with ``-``: 1 and 2, as ``#`` and
+    ``##``)."""
+
+    def __init__(self) -> None:
+        self.open: list[tuple[int, str]] = []
+        self.styles: list[str] = []
+
+    def enter(self, lines: list[str], i: int, title: tuple[str, int]) -> None:
+        """Open the heading ``title`` found at line ``i``: it closes those of its level or lower."""
+        level = self._level(lines, i, title[1])
+        self.open = [*(open_ for open_ in self.open if open_[0] < level), (level, title[0])]
+
+    def above(self) -> str:
+        """The open headings but the innermost, joined by ``" > "``."""
+        return " > ".join(title for _, title in self.open[:-1])
+
+    def _level(self, lines: list[str], i: int, used: int) -> int:
+        if used == 1:
+            return len(lines[i].strip()) - len(lines[i].strip().lstrip("#"))
+        style = f"{used}{lines[i + used - 1].strip()[0]}"
+        if style not in self.styles:
+            self.styles.append(style)
+        return self.styles.index(style) + 1
 
 
 def _heading_at(lines: list[str], i: int, fences: bool = True) -> tuple[str, int] | None:

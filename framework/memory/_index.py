@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from framework.memory._ann import ApproximateIndex
+
 __all__ = ["Matrix", "RowFacts", "VectorIndex"]
 
 Matrix = npt.NDArray[np.float32]
@@ -39,13 +41,27 @@ class VectorIndex:
     Expiry times here are never later than the database's: a refresh (which only moves them
     later) may have happened in another process, so rows found expired here are checked there
     (:meth:`expired_keys`, :meth:`set_expiry`) before a search leaves them out.
+
+    Search is exact (a matrix product) until the rows with a vector reach ``approximate_from``;
+    from then on an :class:`ApproximateIndex` of them, built at the first search and rebuilt
+    once they have doubled, serves searches of more than ``approximate_from`` allowed rows (a
+    query it finds fewer than ``k`` allowed hits for is answered exactly). Its ids are the rows'
+    stable ids, so it only ever holds this namespace's vectors.
+
+    Args:
+        dim: The vectors' width.
+        approximate_from: Rows with a vector from which search is approximate (None: never).
     """
 
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, approximate_from: int | None = None) -> None:
         self._matrix: Matrix = np.zeros((0, dim), dtype=np.float32)
         self._updated = np.zeros(0, dtype=np.float64)
         self._expires = np.zeros(0, dtype=np.float64)
         self._indexed = np.zeros(0, dtype=bool)
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._row_of_id = np.zeros(0, dtype=np.int64)
+        self._approximate_from = approximate_from
+        self._approximate: ApproximateIndex | None = None
         self._keys: list[str] = []
         self._names: list[str | None] = []
         self._metadata: list[dict[str, Any] | None] = []
@@ -77,6 +93,11 @@ class VectorIndex:
         start = self.size
         if fresh:
             self._grow(start + len(fresh))
+            first_id = len(self._row_of_id)
+            self._row_of_id = np.concatenate(
+                [self._row_of_id, np.arange(start, start + len(fresh), dtype=np.int64)]
+            )
+            self._ids[start : start + len(fresh)] = np.arange(first_id, first_id + len(fresh))
             for row, i in enumerate(fresh, start):
                 self._rows[keys[i]] = row
                 self._keys.append(keys[i])
@@ -93,17 +114,26 @@ class VectorIndex:
             self._indexed[row] = fact.indexed
             self._updated[row] = fact.updated_at
             self._expires[row] = _NEVER if fact.expires_at is None else fact.expires_at
+        if self._approximate is not None:
+            rows = np.array([self._rows[key] for key in keys], dtype=np.int64)
+            self._approximate.remove(self._ids[rows])
+            rows = rows[self._indexed[rows]]
+            self._approximate.add(self._matrix[rows], self._ids[rows])
 
     def delete(self, keys: Iterable[str]) -> None:
         """Drop the rows of ``keys`` (unknown keys are ignored), keeping the others in order."""
         gone = [self._rows[key] for key in keys if key in self._rows]
         if not gone:
             return
+        if self._approximate is not None:
+            self._approximate.remove(self._ids[gone])
+        self._row_of_id[self._ids[gone]] = -1
         mask = np.ones(self.size, dtype=bool)
         mask[gone] = False
         keep = np.flatnonzero(mask)
-        for array in (self._matrix, self._updated, self._expires, self._indexed):
+        for array in (self._matrix, self._updated, self._expires, self._indexed, self._ids):
             array[: len(keep)] = array[keep]
+        self._row_of_id[self._ids[: len(keep)]] = np.arange(len(keep))
         rows = keep.tolist()
         self._keys = [self._keys[row] for row in rows]
         self._names = [self._names[row] for row in rows]
@@ -185,18 +215,66 @@ class VectorIndex:
             mask &= allowed
         if where:
             mask &= self.where(lambda _, metadata, __: _matches(metadata, where))
-        scores = queries @ self._matrix[: self.size].T
-        scores[:, ~mask] = -np.inf
-        k = min(k, self.size)
+        candidates = int(np.count_nonzero(mask))
+        approximate = self._approximate_index(candidates)
+        if approximate is None:
+            return self._exact(queries, k, min_score, mask)
+        filtered = not np.array_equal(mask, self._indexed[: self.size])
+        scores, ids = approximate.search(
+            queries, k, self._ids[: self.size][mask] if filtered else None
+        )
+        results = []
+        for query, row_scores, row_ids in zip(queries, scores, ids, strict=True):
+            found = row_ids >= 0
+            if np.count_nonzero(found) < min(k, candidates):
+                results.extend(self._exact(query[None], k, min_score, mask))
+                continue
+            rows = self._row_of_id[row_ids[found]].tolist()
+            results.append(
+                [
+                    (self._keys[row], score)
+                    for row, score in zip(rows, row_scores[found].tolist(), strict=True)
+                    if score >= min_score
+                ]
+            )
+        return results
+
+    def _approximate_index(self, allowed: int) -> ApproximateIndex | None:
+        """The approximate index, built or rebuilt as needed, when a search of ``allowed`` rows
+        should use it; None: search exactly."""
+        if self._approximate_from is None:
+            return None
+        vectors = int(np.count_nonzero(self._indexed[: self.size]))
+        if vectors < self._approximate_from:
+            self._approximate = None
+            return None
+        if self._approximate is None or vectors >= 2 * self._approximate.trained_on:
+            rows = np.flatnonzero(self._indexed[: self.size])
+            self._approximate = ApproximateIndex(self._matrix[rows], self._ids[rows])
+        return self._approximate if allowed > self._approximate_from else None
+
+    def _exact(
+        self, queries: Matrix, k: int, min_score: float, mask: npt.NDArray[np.bool_]
+    ) -> list[list[tuple[str, float]]]:
+        """Per query, the best ``k`` rows of ``mask`` by a matrix product, best first (over
+        those rows alone when they are few)."""
+        rows = np.flatnonzero(mask)
+        if len(rows) == 0:
+            return [[] for _ in range(len(queries))]
+        if 4 * len(rows) < self.size:
+            scores = queries @ self._matrix[rows].T
+        else:
+            scores = (queries @ self._matrix[: self.size].T)[:, rows]
+        k = min(k, len(rows))
         top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
         results = []
         for row_scores, candidates in zip(scores, top, strict=True):
             best = candidates[np.argsort(-row_scores[candidates], kind="stable")]
             results.append(
                 [
-                    (self._keys[r], float(row_scores[r]))
-                    for r in best
-                    if mask[r] and row_scores[r] >= min_score
+                    (self._keys[rows[c]], float(row_scores[c]))
+                    for c in best.tolist()
+                    if row_scores[c] >= min_score
                 ]
             )
         return results
@@ -210,7 +288,7 @@ class VectorIndex:
         matrix = np.zeros((capacity, self._matrix.shape[1]), np.float32)
         matrix[:start] = self._matrix[:start]
         self._matrix = matrix
-        for name in ("_updated", "_expires", "_indexed"):
+        for name in ("_updated", "_expires", "_indexed", "_ids"):
             old = getattr(self, name)
             grown = np.zeros(capacity, dtype=old.dtype)
             grown[:start] = old[:start]

@@ -157,5 +157,6 @@ def _item(chunk: Chunk) -> StoreItem:
         "end_line": chunk.end_line,
         "heading": chunk.heading,
         "code": chunk.code,
+        "outline": chunk.outline,
     }
     return StoreItem(key=chunk.id, text=chunk.text, metadata=metadata, context=chunk.heading)

@@ -122,15 +122,15 @@ class ItemRows:
         )
         return sorted(self.values.key_and_metadata(ns, key, blob)[0] for key, blob in rows)
 
-    def index(self, ns: str, dim: int) -> VectorIndex:
+    def index(self, ns: str, dim: int, approximate_from: int | None) -> VectorIndex:
         """A new in-memory index of the vectors and row facts of ``ns`` (keys and metadata
-        are opened when needed)."""
+        are opened when needed; search approximate from ``approximate_from`` vectors)."""
         rows = self.db.execute(
             "SELECT key, vector, form, indexed, updated_at, expires_at FROM items "
             "WHERE namespace = ? ORDER BY key",
             (ns,),
         ).fetchall()
-        index = VectorIndex(dim)
+        index = VectorIndex(dim, approximate_from)
         if rows:
             matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
             index.upsert(

@@ -13,10 +13,12 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from framework.errors import ConfigError, CorpusError
 from framework.memory._chunking import Chunk, chunk_document
@@ -109,6 +111,8 @@ class Passage:
     score: float
     code: bool = False
     """The passage is (part of) a fenced code block, not prose."""
+    outline: str = ""
+    """The headings that hold ``heading``, outermost first, joined by ``" > "``."""
 
 
 def corpus_files(root: Path, *, on_error: Callable[[OSError], None] | None = None) -> list[Path]:
@@ -248,6 +252,38 @@ class Corpus:
         ranked = self.store.search_many(self.namespace, queries, k, min_score=min_score)
         return [[_passage(hit) for hit in hits] for hits in ranked]
 
+    def pointed_to(self, query: str, names: Sequence[str], k: int = 5) -> list[Passage]:
+        """The ``k`` passages most similar to ``query`` among those one of ``names`` points to,
+        best first: the name is in their path, their heading or a heading that holds it (a
+        version or a year: "0.33" points to the passages under "0.33.0 (December 14, 2024)").
+
+        A name matches where it stands on its own or as the first part of a longer version
+        ("0.33" in "0.33.0", not in "10.33" or "0.331"). Every passage's metadata is read: a
+        question that names nothing should not call this.
+        """
+        if not names:
+            return []
+        alternatives = "|".join(re.escape(name) for name in names)
+        pattern = re.compile(rf"(?<![\w.])(?:{alternatives})(?!\w)")
+
+        def points(key: str, metadata: dict[str, Any], form: str) -> bool:
+            return any(pattern.search(str(metadata.get(field, ""))) for field in _POINTERS)
+
+        vector = self.store.embed([query])
+        ranked, _ = self.store.select(self.namespace, points, vector, k)
+        found = self.store.entries_at(self.namespace, [row for row, _ in ranked])
+        return [
+            _passage(
+                SearchHit(key=entry.key, text=entry.text, metadata=entry.metadata, score=score)
+            )
+            for row, score in ranked
+            if (entry := found.get(row)) is not None
+        ]
+
+
+_POINTERS = ("path", "heading", "outline")
+"""What of a passage a version or a year in a question may name."""
+
 
 def checked_corpus_files(root: Path, *, max_file_bytes: int | None = None) -> list[Path]:
     """The files under ``root`` that can be indexed: each is checked and read (within the size
@@ -357,4 +393,5 @@ def _passage(hit: SearchHit) -> Passage:
         text=hit.text,
         score=hit.score,
         code=bool(hit.metadata.get("code", False)),
+        outline=str(hit.metadata.get("outline", "")),
     )

@@ -3,7 +3,9 @@
 Items live in one SQLite file (WAL mode) or a PostgreSQL database; each keeps its text, JSON
 metadata, a float32 vector and a content hash. Search is a matrix product over an in-memory
 copy of one namespace's vectors, kept up to date by this store's own writes and rebuilt when
-another connection commits. No database extension is needed.
+another connection commits; a namespace of :data:`APPROXIMATE_FROM` vectors or more is searched
+through an approximate index (faiss IVF-Flat) built from that copy. No database extension is
+needed.
 
 A store opened with a cipher seals each text and metadata bound to its row (the metadata holds
 a digest of the row's vector, checked whenever the row is read: a search's hits), and keeps
@@ -52,6 +54,7 @@ from framework.memory.embeddings import Embedder, default_embedder, embedder_nam
 from framework.persistence.data_keys import DataKeys
 
 __all__ = [
+    "APPROXIMATE_FROM",
     "SCHEMA_VERSION",
     "Namespace",
     "PlainCodec",
@@ -64,6 +67,10 @@ __all__ = [
     "ValueCodec",
     "namespace_path",
 ]
+
+APPROXIMATE_FROM = 100_000
+"""Vectors in a namespace from which its search is approximate (below it exact search is as
+fast; see ``docs/benchmarks/memory-store.md``)."""
 
 
 class SemanticStore(Governance):
@@ -83,6 +90,8 @@ class SemanticStore(Governance):
         data_keys: The key store of a sealed store's scope data keys (see
             :mod:`framework.memory._scope_keys`), closed with the store; without it every value
             is sealed under the codec's keys and a purge cannot erase copies by key.
+        approximate_from: Vectors in a namespace from which its search goes through an
+            approximate index (recall below 1; None: always exact).
 
     Raises:
         ConfigError: The file cannot be opened, or it was built with another embedding model or
@@ -97,11 +106,15 @@ class SemanticStore(Governance):
         embedder: Embedder | None = None,
         codec: ValueCodec | RowCodec | None = None,
         data_keys: DataKeys | None = None,
+        approximate_from: int | None = APPROXIMATE_FROM,
     ) -> None:
+        if approximate_from is not None and approximate_from < 1:
+            raise ConfigError(f"approximate_from must be at least 1, got {approximate_from}")
         self.path = path if path == ":memory:" or "://" in str(path) else Path(path)
         self.embedder: Embedder = embedder if embedder is not None else default_embedder()
         self.codec = codec if codec is not None else PlainCodec()
         self.dim = self.embedder.dim
+        self._approximate_from = approximate_from
         self._lock = threading.RLock()
         self._update_lock = threading.RLock()
         self._updating = False
@@ -502,7 +515,7 @@ class SemanticStore(Governance):
         self._fresh()
         index = self._indexes.get(ns)
         if index is None:
-            index = self._indexes[ns] = self._rows.index(ns, self.dim)
+            index = self._indexes[ns] = self._rows.index(ns, self.dim, self._approximate_from)
         return index
 
     def _open_all(self, ns: str, index: VectorIndex) -> None:

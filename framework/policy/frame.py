@@ -83,7 +83,7 @@ class PolicyFrame:
 
     def record(self, policy: str, call: Call, action: Any, reason: str, by: str = "policy") -> None:
         """Keep an audit entry for a decision other than allow, and tell the listeners."""
-        entry = _entry(policy, call, action, reason, by)
+        entry = _entry(policy, call, action, reason, by, where=self.context.where())
         with _RECORDS:
             self.entries.append(entry)
         self._tell(entry)
@@ -150,8 +150,11 @@ class PolicyFrame:
         return wider
 
 
-def _entry(policy: str, call: Call, action: Any, reason: str, by: str = "policy") -> PolicyEntry:
-    """The entry of ``policy``'s decision about ``call``, stamped now (ISO 8601, UTC)."""
+def _entry(
+    policy: str, call: Call, action: Any, reason: str, by: str = "policy", *, where: str = ""
+) -> PolicyEntry:
+    """The entry of ``policy``'s decision about ``call`` made ``where``, stamped now (ISO 8601,
+    UTC)."""
     return PolicyEntry(
         policy=policy,
         hook=call.hook,
@@ -160,6 +163,7 @@ def _entry(policy: str, call: Call, action: Any, reason: str, by: str = "policy"
         reason=reason,
         at=datetime.now(UTC).isoformat(timespec="microseconds"),
         path=list(call.path),
+        where=where,
         node=call.node,
         task_id=call.task_id,
         by=by,

@@ -9,6 +9,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import Field
 
+from framework.engine.nesting import place
 from framework.engine.records import Record, UsageRecord
 
 __all__ = [
@@ -140,6 +141,8 @@ class PolicyEntry(Record):
         reason: The policy's reason or what it changed (never the sensitive value).
         at: When, ISO 8601 UTC.
         path: Where in the team hierarchy (subgraph nodes, then the team).
+        where: The same in words, as reviews write it (``team top > kind deep (task q0) >
+            team leaf``; empty in entries kept before it was recorded).
         node: The node the call ran in.
         task_id: The worker task, when the call ran in one.
         by: ``policy``, or the reviewer who approved or rejected.
@@ -152,9 +155,15 @@ class PolicyEntry(Record):
     reason: str = ""
     at: str
     path: list[str] = Field(default_factory=list)
+    where: str = ""
     node: str = ""
     task_id: str | None = None
     by: str = "policy"
+
+    @property
+    def place(self) -> str:
+        """Where it was decided, written as every surface writes a place."""
+        return place(self.where, self.path)
 
     @property
     def id(self) -> str:

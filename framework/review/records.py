@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
 
+from framework.engine.nesting import place
 from framework.engine.records import Plan, Record, Task
 
 __all__ = [
@@ -292,7 +293,7 @@ class CheckpointSummary(Record):
 
 def request_place(request: Mapping[str, Any]) -> str:
     """:attr:`ReviewRequest.place` of a request read as JSON (an interrupt's value)."""
-    return str(request.get("where") or " / ".join(request.get("path") or ()) or "top")
+    return place(str(request.get("where") or ""), request.get("path") or ())
 
 
 def pending_revision(requests: Sequence[ReviewRequest]) -> str:

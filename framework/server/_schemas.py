@@ -188,19 +188,28 @@ def check_input(schemas: TeamSchemas, values: Mapping[str, Any]) -> None:
 
 _cache: dict[str, TeamSchemas] = {}
 _cache_lock = threading.Lock()
+_deriving: dict[str, threading.Lock] = {}
+"""One lock per team while its schemas are derived: the requests that ask at once (a server's
+first clients) wait for the first instead of each deriving them again."""
 
 
 def team_schemas(server: Server, team: str) -> TeamSchemas:
     """A team's schemas, derived once per process (the installed teams do not change)."""
     with _cache_lock:
-        found = _cache.get(team)
-    if found is not None:
-        return found
-    launch = LaunchRequest(spec=RunSpec(team=team), home=server.home, read_only=True)
-    with server.apps.use(launch) as launched:
-        made = graph_schemas(team, launched.app)
-    with _cache_lock:
-        return _cache.setdefault(team, made)
+        if team in _cache:
+            return _cache[team]
+        deriving = _deriving.setdefault(team, threading.Lock())
+    with deriving:
+        with _cache_lock:
+            if team in _cache:  # derived while this request waited
+                return _cache[team]
+        launch = LaunchRequest(spec=RunSpec(team=team), home=server.home, read_only=True)
+        with server.apps.use(launch) as launched:
+            made = graph_schemas(team, launched.app)
+        with _cache_lock:
+            _cache[team] = made
+            _deriving.pop(team, None)
+        return made
 
 
 async def checked_input(

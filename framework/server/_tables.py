@@ -288,6 +288,19 @@ class ServerTables:
                 (status, time.time(), run_id),
             )
 
+    def set_statuses(self, run_id: str, status: str, thread_id: str, thread_status: str) -> None:
+        """Record a run's new status and its thread's, in one transaction."""
+        now = time.time()
+        with self._lock, self.db.write_transaction():
+            self.db.execute(
+                "UPDATE server_runs SET status = ?, updated_at = ? WHERE run_id = ?",
+                (status, now, run_id),
+            )
+            self.db.execute(
+                "UPDATE server_threads SET status = ?, updated_at = ? WHERE thread_id = ?",
+                (thread_status, now, thread_id),
+            )
+
     def delete_run(self, run_id: str) -> None:
         """Forget a run and its events."""
         with self._lock, self.db.write_transaction():

@@ -21,7 +21,7 @@ import re
 
 from teams.extraction.patterns import looks_like_verb
 
-__all__ = ["simple_clauses"]
+__all__ = ["antecedent", "simple_clauses"]
 
 _RELATIVE = re.compile(r"(?P<comma>,)?\s+(?P<pronoun>who|which|that|whose|where)\s+")
 _DETERMINERS = "the a an this these those its their his her our my your"
@@ -47,6 +47,12 @@ _UNSET = re.compile(r"\s*[,;:()]")
 _AUXILIARIES = frozenset(
     "is are was were has have had can could will would may might must should does did".split()
 )
+
+
+def antecedent(text: str) -> str:
+    """The noun phrase that ends ``text`` (a name, or a phrase after a determiner), or ""."""
+    found = _ANTECEDENT.search(text)
+    return found.group() if found else ""
 
 
 def simple_clauses(sentence: str) -> list[str]:

@@ -7,15 +7,17 @@ was set up in 1974``, ``X was sold to Y``) 0.7, any other verb right after the s
 founded Y``, ``X feed on Y``; a capitalised word is a name's, not a verb) 0.6, a hedged verb
 (``X can use Y``) lower, a preposition between named things (``AES in OCB mode``) 0.55 and
 between common nouns 0.35. A list of objects (``X burns A, B and C``) gives one relation per
-item. A relaxed pass, for a revision of an empty extraction, also reads any third-person verb
-between two noun phrases (0.45).
+item, and so do subjects sharing a verb (``A, B and C support X``). A negated clause states
+nothing (``X does not support Y``); the clauses beside it are read. A relaxed pass, for a
+revision of an empty extraction, also reads any third-person verb between two noun phrases
+(0.45).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
@@ -27,6 +29,7 @@ __all__ = [
     "noun_phrases",
     "read_sentence",
     "whole_noun_phrases",
+    "with_subject",
 ]
 
 _VERBS = """uses stores keeps holds contains includes runs calls returns reads writes saves
@@ -40,6 +43,14 @@ becomes enables describes names cites splits joins plans reviews executes invoke
 _PHRASAL = ["depends on", "relies on", "belongs to", "refers to", "points to", "consists of"]
 _HEDGES = {"can": 0.15, "will": 0.1, "may": 0.25, "might": 0.25, "could": 0.25, "should": 0.2}
 _NEGATIONS = re.compile(r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't)\b")
+_CLAUSE_JOIN = re.compile(
+    r"\s*;\s*|,\s*(?:but|while|whereas|although|though|yet)\s+|\s+but\s+", re.IGNORECASE
+)
+"""Between two clauses a negation may stand in only one of."""
+_PRONOUN_OPENING = re.compile(r"^(?:it|they|he|she)\b", re.IGNORECASE)
+_BEFORE_NEGATION = frozenset(
+    "does do did is are was were has have had can could will would should may might must".split()
+)
 _DETERMINERS = frozenset(
     "the a an each every its their this these those our your his her any all some both such "
     "my one another".split()
@@ -77,6 +88,8 @@ class Reading:
     object: str
     confidence: float
     subject_type: str = ""
+    clause: str = ""
+    """The clause it was read from, when a negated clause beside it must not be quoted."""
 
 
 def _forms(verb: str) -> tuple[str, str]:
@@ -127,10 +140,18 @@ _PASSIVE = re.compile(
     re.IGNORECASE,
 )
 """A passive and its preposition: "designed by", "set up in", "sold to"."""
-_APPOSITION = re.compile(
-    r"^(?P<name>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}),\s+(?P<role>(?:the|a|an)\s+[^,]+),\s+"
-    r"(?P<rest>.+)$"
+_NAME = r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}"
+_ROLE = r"(?:the|a|an)\s+[^,;]+?|[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}\s+of\s+[^,;]+?"
+"""A role: "the chief engineer", "a retired sea captain", "curator of the Pym collection"."""
+_APPOSITIONS = (
+    re.compile(rf"^(?P<name>{_NAME}),\s+(?P<role>{_ROLE}),\s+(?P<rest>.+)$"),
+    re.compile(rf"^(?P<role>(?:The|A|An)\s+[^,]+?),\s+(?P<name>{_NAME}),\s+(?P<rest>[a-z].+)$"),
+    re.compile(rf"(?<=\s)(?P<name>{_NAME}),\s+(?P<role>{_ROLE})\s*[.!?]?$"),
 )
+"""A name and its role set off by commas: the name first ("Mara Quill, the city's chief
+engineer, approved ..."), the role first ("The club's treasurer, Ivo Brandt, signed ..."), or
+both ending the sentence ("... by Ivo Brandt, the club's treasurer.")."""
+_MAX_ROLE_WORDS = 8
 _PREPOSITIONS = frozenset(
     "on in at to from with into near for about through across over under onto upon".split()
 )
@@ -185,7 +206,8 @@ def _objects(right: str, *, numbers: bool = False) -> list[str]:
     items = [item for item in _LIST_SEPARATOR.split(head) if item.strip()]
     if len(items) > 1:
         phrases = [_phrase(item.split(), numbers=numbers) for item in items]
-        if all(phrases) and all(len(item.split()) <= _MAX_WORDS for item in items):
+        places = [item.split()[0].lower() in _PLACING for item in items]  # "above the harbour"
+        if all(phrases) and not any(places) and all(len(i.split()) <= _MAX_WORDS for i in items):
             return phrases
     first = _object(right, numbers=numbers)
     return [first] if first else []
@@ -198,6 +220,9 @@ _LIST_BOUNDARY = re.compile(
     r"during|again|only)\b)",
     re.IGNORECASE,
 )
+_PLACING = frozenset("above below beside behind beyond along around near inside outside".split())
+"""Prepositions that open a place after a comma ("on Carn Hill, above the harbour"), not an
+item of a list."""
 _LIST_SEPARATOR = re.compile(r"\s*,(?!\d)\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
 """Between the items of a list: a comma (not one inside a figure, "4,980"), "and", "or"."""
 
@@ -302,6 +327,30 @@ def looks_like_verb(word: str, following: str) -> bool:
     return following in _PREPOSITIONS
 
 
+_BASES = frozenset(IRREGULAR.values()) | {plain for _, plain in _VERB_TABLE.values()}
+_AFTER_PARTICIPLE = _PREPOSITIONS | {"by", "as", "up", "down", "out", "off", "back", "away"}
+
+
+def with_subject(sentence: str, subject: str) -> str:
+    """``sentence`` with ``subject`` put before it when it opens with its predicate, as under a
+    heading that names what it is about: a participle and a preposition ("Founded in 1990 by
+    Jane Roe.": ``subject`` was founded ...) or a verb in the third person, one the patterns
+    know ("Grinds oats.") or one before a determiner or a figure ("Carries a tramway"); ""
+    when it does not open so."""
+    first, _, rest = sentence.partition(" ")
+    word = first.lower()
+    following = rest.split(maxsplit=1)[0].lower().strip(_EDGE_PUNCTUATION) if rest else ""
+    if not first[:1].isupper() or not word.isalpha() or not following:
+        return ""
+    participle = word in _IRREGULAR or (word.endswith("ed") and len(word) > 4)
+    if participle and following in _AFTER_PARTICIPLE:
+        return f"{subject} was {word} {rest}"
+    known = _forms(word)[1] in _BASES or following in _DETERMINERS or following[:1].isdigit()
+    if word.endswith("s") and known:  # "Grinds oats", "Carries a tramway", "Seats 400"
+        return f"{subject} {word} {rest}"
+    return ""
+
+
 def _general(sentence: str) -> list[Reading]:
     """Any verb right after the sentence's subject: ``Tamsin Reed founded the Lumen Press``,
     ``Puffins nest on the cliffs`` (predicate ``nest on``)."""
@@ -374,25 +423,99 @@ def whole_noun_phrases(text: str) -> list[str]:
     return phrases if whole else []
 
 
+def _role_readings(name: str, role: str) -> list[Reading]:
+    """What an apposition says of ``name``: it is the role ("the city's chief engineer"), and
+    a role of something is that thing's ("the treasurer of the club", "the club's treasurer":
+    the club's treasurer is ``name``)."""
+    words = role.split()
+    said = _phrase(words[:_MAX_ROLE_WORDS] if len(words) > _MAX_ROLE_WORDS else words)
+    if not said:
+        return []
+    readings = [Reading(name, "is", said, 0.8)]
+    head, of, owner = said.partition(" of ")
+    if not of:  # "the club's treasurer"
+        owner, of, head = said.partition("'s ")
+    owners = whole_noun_phrases(owner) if of and len(head.split()) <= _MAX_WORDS - 1 else []
+    if len(owners) == 1:
+        readings.append(Reading(owners[0], f"'s {head} is", name, 0.8))
+    return readings
+
+
+def _apposition(sentence: str) -> tuple[list[Reading], str]:
+    """What the sentence's apposition says, and the sentence without its role ("Mara Quill
+    approved ..."); ``([], sentence)`` when it has none."""
+    for pattern in _APPOSITIONS:
+        found = pattern.search(sentence)
+        if found is None:
+            continue
+        rest = found.groupdict().get("rest")
+        if rest is None and re.search(r"\b(?:and|or)\b", found.group("role")):
+            continue  # "supports Python, the JVM and Go": a list, not a role
+        name = _phrase(found.group("name").split())
+        role = _role_readings(name, found.group("role")) if name else []
+        if role:
+            kept = f"{found.group('name')} {rest}" if rest else f"{sentence[: found.end('name')]}."
+            return role, kept
+    return [], sentence
+
+
+def _each_subject(sentence: str, main: list[Reading]) -> list[Reading]:
+    """The main readings once for each subject that shares their verb ("Quill, Marlin and
+    Sedge support X": three); as they are when the subject is one ("A or B" is not both)."""
+    subject = main[0].subject if main else ""
+    at = sentence.find(subject)
+    opening = sentence[: at + len(subject)] if subject and at >= 0 else ""
+    subjects = [] if re.search(r"\bor\b", opening) else whole_noun_phrases(opening)
+    if len(subjects) < 2:
+        return main
+    shared = [reading for reading in main if reading.subject == subject]
+    others = [reading for reading in main if reading.subject != subject]
+    return [replace(r, subject=one) for one in subjects for r in shared] + others
+
+
 def _position(sentence: str, phrase: str) -> int:
     at = sentence.find(phrase)
     return at if at >= 0 else len(sentence)
 
 
-def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
-    """The relations one sentence states; none from a negated sentence."""
-    if _NEGATIONS.search(sentence.lower()):
-        return []
+def _subject_before(clause: str, negation: re.Match[str]) -> str:
+    """The subject of a negated clause: the noun phrase before its negation and auxiliary
+    ("Marlin does not support plugins": Marlin)."""
+    words = clause[: negation.start()].split()
+    while words and words[-1].lower() in _BEFORE_NEGATION:
+        words = words[:-1]
+    return _phrase(words[-_MAX_WORDS:]) if words else ""
+
+
+def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
+    """The relations a negated sentence states in its clauses that are not negated ("Marlin
+    does not support plugins, but it supports themes": themes only); a later clause opening
+    with a pronoun or its verb is about the subject before it."""
     readings: list[Reading] = []
-    apposition = _APPOSITION.match(sentence)
-    if apposition is not None:
-        name, role = (
-            _phrase(apposition.group("name").split()),
-            _phrase(apposition.group("role").split()[: _MAX_WORDS + 1]),
-        )
-        if name and role:
-            readings.append(Reading(name, "is", role, 0.8))
-            sentence = f"{apposition.group('name')} {apposition.group('rest')}"
+    subject = ""
+    for written in _CLAUSE_JOIN.split(sentence):
+        clause = written
+        if subject:
+            clause = _PRONOUN_OPENING.sub(subject, clause, count=1)
+            first, _, after = clause.partition(" ")
+            if looks_like_verb(first.lower(), after.split(" ", 1)[0].lower()):
+                clause = f"{subject} {clause}"  # "but supports themes"
+        negation = _NEGATIONS.search(clause.lower())
+        if negation is not None:
+            subject = _subject_before(clause, negation) or subject
+            continue
+        found = read_sentence(clause, relaxed=relaxed)
+        subject = found[0].subject if found else subject
+        readings += [replace(reading, clause=written) for reading in found]
+    return readings
+
+
+def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
+    """The relations one sentence states; none that a negation denies ("X does not support
+    Y", "X was never owned by Y"), from any of its clauses."""
+    if _NEGATIONS.search(sentence.lower()):
+        return _affirmed(sentence, relaxed) if _CLAUSE_JOIN.search(sentence) else []
+    readings, sentence = _apposition(sentence)
     sentence = _LEADING_CLAUSE.sub("", sentence, count=1)  # "Built in 1890, the tower ..."
     found = [_copular(sentence), _verbal(sentence, _VERB, 0.8), _general(sentence)]
     main = min(  # the main clause: the reading whose subject comes first ("A reviewer
@@ -403,6 +526,6 @@ def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
     )
     if not main and relaxed:
         main = _verbal(sentence, _ANY_VERB, 0.45)
-    readings.extend(main)
+    readings.extend(_each_subject(sentence, main))
     readings.extend(_prepositions(sentence))
     return readings

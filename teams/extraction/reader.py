@@ -4,8 +4,11 @@ rows state, as triples on their lines.
 A sentence is read clause by clause (:func:`~teams.extraction.clauses.simple_clauses`) with
 the patterns of :mod:`teams.extraction.patterns`, and an exchange in it from both sides
 (:func:`~teams.extraction.converses.converse_readings`). A leading pronoun stands for the
-subject before it (or what the section's heading names), an object "it" for the thing the
-sentence before is about, a list item for an object of its lead-in's relation. A key-value
+subject before it (or what the section's heading names), and so does the missing subject of
+a sentence opening with its predicate ("Founded in 1990 by Jane Roe."); an object "it" for the
+thing the sentence before is about, a list item for an object of its lead-in's relation. An
+alias ("also known as", "formerly") is a relation both ways
+(:mod:`teams.extraction.aliases`). A key-value
 line states an attribute of that subject, a table row of its subject cell
 (:mod:`teams.extraction.attributes`). An abbreviation the document defines ("(NRA)") reads
 as what it stands for, and its definition as a relation of its own.
@@ -20,11 +23,12 @@ from dataclasses import dataclass
 from framework.knowledge import entity_id
 from framework.memory import LIST_MARKER
 from teams.extraction.abbreviations import defined, without_definitions
+from teams.extraction.aliases import alias_readings, aliases, without_aliases
 from teams.extraction.attributes import attribute_readings, key_values, row_readings
 from teams.extraction.clauses import simple_clauses
 from teams.extraction.converses import converse_readings
 from teams.extraction.documents import LIST_JOIN, Document, Section, plain, unmarked
-from teams.extraction.patterns import Reading, noun_phrases, read_sentence
+from teams.extraction.patterns import Reading, noun_phrases, read_sentence, with_subject
 from teams.extraction.state import EntityNote, Triple
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
@@ -173,17 +177,26 @@ class _SectionReader:
             yield _found(reading, evidence, number, said, self.expanded)
 
     def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
-        text = self.focus.resolved(without_definitions(unmarked(sentence)))
+        said = self.focus.resolved(without_definitions(unmarked(sentence)))
+        text = without_aliases(said)
         if LIST_JOIN in text and self.lead:
             readings = _item_readings(self.lead, text)
         else:
             readings = _sentence_readings(text.replace(f":{LIST_JOIN}", " "), self.relaxed)
+        filled = with_subject(text, self.focus.subject) if self.focus.subject else ""
+        if filled and all(text.startswith(r.subject) for r in readings):
+            # "Founded in 1990 by Jane Roe.": nothing read, or its verb read as a subject
+            text, readings = filled, _sentence_readings(filled, self.relaxed)
         if text.endswith(":"):
             self.lead = read_sentence(text.rstrip(":"), relaxed=self.relaxed)
         if readings and LIST_JOIN not in text:
             self.focus.follow(readings)
         for reading in readings:
-            yield _found(reading, sentence, number, text, self.expanded)
+            quoted = reading.clause if plain(reading.clause) in plain(sentence) else sentence
+            yield _found(reading, quoted or sentence, number, text, self.expanded)
+        for alias in aliases(said):
+            for reading in alias_readings(alias):
+                yield _found(reading, sentence, number, said, self.expanded)
         for short, long in defined(unmarked(sentence)):
             definition = Reading(short, "stands for", long, _DEFINITION)
             yield _found(definition, sentence, number, unmarked(sentence), {})

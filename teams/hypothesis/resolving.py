@@ -4,12 +4,15 @@ A side that rejects the other's value in its own sentence ("31 m, not 37 m as th
 says") decides first. Then decisive evidence is other evidence close in meaning to either
 side that either corrects one of them ("a misprint", "confused it with", "was corrected to";
 see :func:`teams.language.contradiction.correction_of`) or agrees with exactly one of them
-(the judge's agreement test); corrections are weighed first. Without it, the newer dated
-source is preferred. Without dates, nothing decides: the conflict stays open and the report
-says so.
+(the judge's agreement test) from another document than the side it upholds (a document does
+not confirm itself: a line of its own list is no third source); corrections are weighed
+first. Without it, the newer dated source is preferred. Without dates, nothing decides: the
+conflict stays open and the report says so.
 """
 
 from __future__ import annotations
+
+import re
 
 from framework.engine.runtime import NodeContext
 from framework.memory import Conflict, EvidenceRecord, ResearchMemory
@@ -75,9 +78,10 @@ class DecisiveSourceResolver:
                 return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=side.id)
         for evidence in candidates(self.memory, a, b, similar=self.similar):
             upheld = side_of(evidence, a, b, self.overlap)
-            if upheld is None:
+            correction = claim_of(evidence.text).correction
+            if upheld is None or (not correction and _same_document(evidence, upheld)):
                 continue
-            if claim_of(evidence.text).correction:
+            if correction:
                 rejected = b if upheld is a else a
                 how = f"corrects {rejected.source}, upholding {upheld.source}"
             else:
@@ -93,3 +97,13 @@ class DecisiveSourceResolver:
             f"preferred over {older.source} ({older.date})"
         )
         return Resolution(conflict_id=conflict.id, resolution=text)
+
+
+def _same_document(first: EvidenceRecord, second: EvidenceRecord) -> bool:
+    """Whether two pieces of evidence come from one document (its path, else its source less
+    a ``:line``)."""
+    return _document(first) == _document(second)
+
+
+def _document(evidence: EvidenceRecord) -> str:
+    return evidence.path or re.sub(r":\d+$", "", evidence.source)

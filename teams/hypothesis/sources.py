@@ -32,7 +32,10 @@ from framework.engine.records import SourceError
 from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage
 from framework.policy import governed
+from teams.language.changes import resolve_relative_changes
 from teams.language.contradiction import claim_of, same_subject
+from teams.language.dates import settle_date_order
+from teams.language.enumerations import count_enumerations
 from teams.language.relative_dates import resolve_relative_dates
 from teams.language.sentence_choice import scored_sentences
 from teams.language.tables import table_statements
@@ -84,9 +87,12 @@ def corpus_source(
 
 
 def readable(passage: Passage) -> Passage:
-    """The passage as the value readers see it: table rows as statements, relative dates
-    with the year they name (line for line, so citations hold)."""
-    text = resolve_relative_dates(table_statements(passage.text))
+    """The passage as the value readers see it: table rows as statements, numeric dates with
+    the reading the passage's other dates settle, lists with their count, relative dates with
+    the year they name and relative changes with the figure they come to (line for line, so
+    citations hold)."""
+    text = count_enumerations(settle_date_order(table_statements(passage.text)))
+    text = resolve_relative_changes(resolve_relative_dates(text))
     return passage if text == passage.text else replace(passage, text=text)
 
 

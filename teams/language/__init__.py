@@ -1,9 +1,10 @@
 """The offline readers' shared language: words and their stems (:mod:`~teams.language.words`),
 questions and their parts (:mod:`~teams.language.questions`), the sentences that answer a
 query best (:mod:`~teams.language.sentence_choice`), values and their normal forms (figures,
-units, money, fractions, ordinals, ranges, dates), Markdown table rows and relative dates read
-as statements, verbs, contradiction between statements, and the layout of a cited answer.
-Imports only the framework."""
+units, money, fractions, ordinals, ranges, dates in every common written form), Markdown table
+rows and relative dates read as statements, lists counted, relative changes computed, verbs,
+contradiction between statements, and the layout of a cited answer. Imports only the
+framework."""
 
 from framework import lazy_exports
 from teams.language.answer_layout import *

@@ -30,9 +30,10 @@ _SKIPPED = STOPWORDS | _PASSED
 
 def surroundings(
     text: str, tokens: Sequence[tuple[int, int]], values: Sequence[tuple[int, int]]
-) -> list[frozenset[str]]:
+) -> list[tuple[frozenset[str], int]]:
     """For each value (its first and past-last token), the stems of up to two content words on
-    each side of it in its clause; ``tokens`` are the character spans of the tokens."""
+    each side of it in its clause, and the number of that clause; ``tokens`` are the character
+    spans of the tokens."""
     words = [text[start:end] for start, end in tokens]
     clause = _clauses(text, tokens, words)
     taken = {index for first, last in values for index in range(first, last)}
@@ -43,7 +44,7 @@ def surroundings(
         lower = word.lower()
         return word.isalpha() and len(word) > 1 and not name and lower not in _SKIPPED
 
-    found = []
+    found: list[tuple[frozenset[str], int]] = []
     for first, last in values:
         beside: list[str] = []
         for step, start in ((-1, first - 1), (1, last)):
@@ -53,7 +54,7 @@ def surroundings(
                     beside.append(stem(words[index].lower()))
                     seen += 1
                 index += step
-        found.append(frozenset(beside))
+        found.append((frozenset(beside), clause[first]))
     return found
 
 

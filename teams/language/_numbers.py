@@ -32,7 +32,9 @@ class Value:
     the value word). ``unit`` is how the figure was written; ``precision`` how far its
     rounding may be off, in base units; ``spread`` half the width of a range ("20-30 m"), 0
     for one figure; ``words`` the tokens it was read from; ``around`` the stems of the content
-    words beside it in its clause (what it is the value of).
+    words beside it in its clause (what it is the value of); ``readings`` the ISO dates a
+    numeric date may be read as when its day and month could be swapped (else empty);
+    ``clause`` the number of the clause of its sentence it stands in.
     """
 
     kind: str
@@ -44,6 +46,8 @@ class Value:
     words: tuple[str, ...] = ()
     around: frozenset[str] = frozenset()
     spread: float = 0.0
+    readings: tuple[str, ...] = ()
+    clause: int = 0
 
 
 def digits(token: str) -> tuple[float, float] | None:

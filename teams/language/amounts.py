@@ -26,7 +26,7 @@ import re
 from teams.language._numbers import TENS, WORD_NUMBERS, Value, number_at
 from teams.language.words import STOPWORDS, singular
 
-__all__ = ["money_at", "ordinal_at", "share_at"]
+__all__ = ["denominator", "money_at", "ordinal_at", "share_at", "word_ordinal"]
 
 _SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 _DOLLAR_PREFIXES = {"US": "USD", "AU": "AUD", "CA": "CAD", "NZ": "NZD", "HK": "HKD"}
@@ -180,10 +180,10 @@ def _fraction(tokens: list[str], index: int) -> tuple[float, int] | None:
         return (0.5, 1) if after in ("of", "the") else None
     parts = token.split("-")
     if len(parts) == 2:
-        denominator = _denominator(parts[1])
+        below = denominator(parts[1])
         top = WORD_NUMBERS.get(parts[0])
-        if denominator and top and after == "of":
-            return top / denominator, 1
+        if below and top and after == "of":
+            return top / below, 1
     return _numbered_fraction(tokens, index)
 
 
@@ -196,9 +196,9 @@ def _numbered_fraction(tokens: list[str], index: int) -> tuple[float, int] | Non
     rest = [t.lower() for t in tokens[index + 1 : index + 4]]
     if top is None or not rest:
         return None
-    denominator = _denominator(rest[0])
-    if denominator and len(rest) > 1 and rest[1] == "of":
-        return top / denominator, 2
+    under = denominator(rest[0])
+    if under and len(rest) > 1 and rest[1] == "of":
+        return top / under, 2
     link = 2 if rest[:2] == ["out", "of"] else 1 if rest[0] == "in" else 0
     if not link or token in ("a", "an") or index + 1 + link >= len(tokens):
         return None
@@ -208,7 +208,8 @@ def _numbered_fraction(tokens: list[str], index: int) -> tuple[float, int] | Non
     return top / below[0], 1 + link + below[2]
 
 
-def _denominator(word: str) -> int | None:
+def denominator(word: str) -> int | None:
+    """The denominator a fraction word names ("third", "quarters": 3, 4), or None."""
     return _DENOMINATORS.get(word) or _DENOMINATORS.get(word.removesuffix("s"))
 
 
@@ -237,7 +238,7 @@ def ordinal_at(tokens: list[str], index: int) -> tuple[Value, int] | None:
         rank = int(matched.group(1))
     else:
         before = tokens[index - 1].lower() if index else ""
-        word = _word_ordinal(token.lower())
+        word = word_ordinal(token.lower())
         if word is None or before not in _ORDINAL_LEAD:
             return None
         rank = word
@@ -247,7 +248,8 @@ def ordinal_at(tokens: list[str], index: int) -> tuple[Value, int] | None:
     return Value("ordinal", key, float(rank), label=label, words=(token.lower(),)), 1
 
 
-def _word_ordinal(word: str) -> int | None:
+def word_ordinal(word: str) -> int | None:
+    """An ordinal in words as its rank ("third": 3, "twenty-first": 21), or None."""
     if word in _ORDINALS:
         return _ORDINALS[word]
     tens, _, unit = word.partition("-")

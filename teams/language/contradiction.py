@@ -28,7 +28,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from teams.language._polarity import (
@@ -213,8 +213,37 @@ def _other_names(a: Claim, b: Claim) -> str | None:
 
 
 def _other_values(a: Claim, b: Claim) -> str | None:
-    differing = _differing(a, b)
+    differing = _differing(*_at_one_time(a, b))
     return None if differing is None else _described(differing)
+
+
+def _at_one_time(a: Claim, b: Claim) -> tuple[Claim, Claim]:
+    """The two claims compared at one time: a claim giving values at several dates in clauses
+    of their own ("300 members in 2012; by 2020, 400 members") is read, against a claim of one
+    date, in the clause of that date alone (:func:`_read_at`)."""
+    at_b = _read_at(a, b)
+    if at_b is not None:
+        return at_b, b
+    at_a = _read_at(b, a)
+    return (a, at_a) if at_a is not None else (a, b)
+
+
+def _read_at(series: Claim, other: Claim) -> Claim | None:
+    """``series`` with only the values of the one clause stating ``other``'s date, when its
+    dates stand in several clauses, ``other`` states one date, and that clause states a value
+    of a kind ``other`` states beside its date; else None."""
+    dates = [value for value in series.values if value.kind == "date"]
+    theirs = [value for value in other.values if value.kind == "date"]
+    if len(theirs) != 1 or len({date.clause for date in dates}) < 2:
+        return None
+    clauses = {date.clause for date in dates if values_agree(date, theirs[0])}
+    if len(clauses) != 1:
+        return None
+    kept = tuple(value for value in series.values if value.clause in clauses)
+    stated = set(_groups(tuple(v for v in other.values if v.kind != "date")))
+    if not stated & set(_groups(kept)):
+        return None
+    return replace(series, values=kept)
 
 
 def _refusal(a: Claim, b: Claim) -> str | None:

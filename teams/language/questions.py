@@ -8,7 +8,14 @@ from collections.abc import Sequence
 
 from teams.language.words import keywords
 
-__all__ = ["answer_kind", "is_question", "shared_words", "split_question"]
+__all__ = [
+    "answer_kind",
+    "asks_when",
+    "is_question",
+    "pointers",
+    "shared_words",
+    "split_question",
+]
 
 _PARTS = re.compile(r"\?|;|\.\s|\band then\b|\band also\b|,\s*and\s+", re.IGNORECASE)
 _MIN_PART_WORDS = 3
@@ -201,3 +208,31 @@ def is_question(text: str) -> bool:
     auxiliary ("Does it ...")."""
     first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
     return text.rstrip().endswith("?") or first in _QUESTION_WORDS or first in _AUXILIARIES
+
+
+_VERSION = re.compile(
+    r"(?<![\w./-])v?(\d+(?:\.\d+)+)(?![\w/])|\b(?:version|release|v)\s?(\d+)\b", re.I
+)
+"""A version: dotted numbers not inside a name ("0.33.0", "v2.1", not "HTTP/1.1"), or a number
+called a version ("version 9", "v9")."""
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+
+
+def pointers(question: str) -> list[str]:
+    """The versions and years ``question`` names, each once, in order: they point to the part of
+    a text about that release or time ("What did 0.33.0 remove?" to the release notes under
+    "0.33.0"), which may match the question's other words less than a newer part does."""
+    found = [m.group(1) or m.group(2) for m in _VERSION.finditer(question)]
+    found += [m.group(1) for m in _YEAR.finditer(question)]
+    return list(dict.fromkeys(found))
+
+
+_WHEN_ASKED = re.compile(
+    r"^\s*when\b|\b(?:which|what|in which|since which) (?:version|release|year|date)\b", re.I
+)
+
+
+def asks_when(question: str) -> bool:
+    """Whether ``question`` asks for a time, a version or a release ("In which version was X
+    dropped?"): a heading above the sentence that answers may be what answers it."""
+    return _WHEN_ASKED.search(question) is not None

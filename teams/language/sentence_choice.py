@@ -23,9 +23,26 @@ _STATEMENT_PRONOUN = re.compile(
 )
 """A pronoun standing for the whole statement before ("This is because ...", "This means ...")."""
 _CONSEQUENCE = re.compile(
-    r"^(?:(?:this|that) (?:means|is why|allows|lets)|therefore|thus|hence|as a result|so)\b", re.I
+    r"^(?:(?:this|that|such)(?: \w+)? (?:means|meant|is why|allows|lets|implies|leads to|"
+    r"results in|has the (?:implication|effect|consequence))|therefore|thus|hence|"
+    r"as a result|consequently|so)\b",
+    re.I,
 )
-"""A sentence that draws a consequence of the one before: the one before is its cause."""
+"""A sentence that draws a consequence of the one before, which is its cause ("This means
+...", "This decision has the implication that ...")."""
+_POINTING = re.compile(r"^(?:[^,]{1,40},\s*)?(?:this|that|these|those) ([a-z]\w+)", re.I)
+"""A "this X" subject: the X it points back to ("This constraint is intentional ...")."""
+_SUBJECTLESS = re.compile(
+    r"^[A-Z][a-z]+[^s\W]s "
+    r"(?:(?:a|an|the|some|any|all|each|every|its|their|one|no)\b|[A-Z`\[*]|\w+-\w)"
+)
+"""A sentence that opens with its verb, its subject left to the heading above ("Takes some
+data and returns ...", "Captures Python-level writes ...")."""
+_CHAIN = 2
+"""How many sentences back a pronoun's chain of antecedents is followed."""
+_SHARED_PREFIX = 6
+"""How many first letters a "this X" shares with an earlier word it names ("constraint",
+"constrained")."""
 _COPULA_COMPLEMENT = re.compile(r"\b(?:is|are|was|were)\s+(.+)$", re.I)
 _NUMBER = re.compile(
     r"\b\d+(?:[.,]\d+)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
@@ -61,7 +78,8 @@ def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
         names = (m.group(0).strip("`").lower() for m in _NAME.finditer(sentence))
         return any(name and name not in query_words for name in names)
     marker = _MARKERS.get(kind)
-    return marker is not None and marker.search(sentence) is not None
+    found = marker.finditer(sentence) if marker is not None else ()
+    return any(stem(m.group(0).lower()) not in query_words for m in found)  # "help pages"
 
 
 _MARKERS = {
@@ -141,10 +159,16 @@ class Scored:
     """Whether it draws a consequence of the sentence before ("This means ..."), its cause."""
     pronoun: bool = False
     """Whether its subject is a pronoun for what came before."""
-    borrowed: bool = False
-    """Whether some of its hits are the words of what its pronoun stands for, not its own."""
+    borrowed: frozenset[str] = frozenset()
+    """The hits that are the words of what its pronoun stands for, not its own."""
     lead_in: int | None = None
     """For an item of a list, the index of the lead-in that quotes the list."""
+    leans: int = 0
+    """How many sentences before it it needs to be understood: the chain of what its pronoun,
+    "this X" or missing subject stands for ("... sibling task ... It could have been ... This
+    decision has the implication ..."), at most two."""
+    titled: bool = False
+    """Whether that chain goes on to the heading ("`capture="sys"`: Captures ... It is fast")."""
 
 
 def ranked_sentences(
@@ -171,14 +195,16 @@ def ranked_sentences(
     for index, (offset, sentence) in enumerate(sentences):
         lead = listing.leads.get(index)
         own = set(words[index]) | (words[lead] if lead is not None else set())
-        pronoun = _PRONOUN.match(sentence) is not None
+        head, titled = _chain(index, sentences, words)
+        pronoun = head < index or titled
         if index and _STATEMENT_PRONOUN.match(sentence):  # "This is because ...": all before
             antecedent = words[index - 1]
-        elif pronoun:  # "It is quarried near ...": it is the subject before
-            antecedent = _subject_stems(sentences[index - 1][1] if index else heading)
+        elif pronoun and head < index:  # "It clears ...", "This constraint ...": it stands
+            antecedent = words[head]  # for the subject or a thing the sentence before names
+            antecedent |= _stems(heading) if titled else set()
         else:
             antecedent = set()
-        borrowed = bool(terms & antecedent - own)
+        borrowed = frozenset(terms & antecedent - own)
         own |= antecedent
         context = around | (words[index - 1] if index else set())
         context |= words[index + 1] if index + 1 < len(words) else set()
@@ -187,6 +213,7 @@ def ranked_sentences(
         score += _EXACT_BONUS * len(exact & set(keywords(sentence)))  # the word as asked
         score += _CONTEXT_WEIGHT * sum(weight[term] for term in terms & (context - own))
         gives = index in listing.lists if kind == "list" else _gives(kind, listed[index], terms)
+        gives |= kind == "reason" and _causes(index, sentences)  # "... This means ..."
         if len(hits) >= _MIN_SCORE_FOR_KIND and gives:
             score += _KIND_BONUS
         said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
@@ -205,9 +232,58 @@ def ranked_sentences(
                 pronoun,
                 borrowed,
                 lead if lead in listing.lists else None,
+                index - head,
+                titled,
             )
         )
     return scored
+
+
+def _causes(index: int, sentences: Sequence[tuple[int, str]]) -> bool:
+    """Whether the sentence after sentence ``index`` draws a consequence of it: it gives the
+    reason for what that one says, whatever its words."""
+    return index + 1 < len(sentences) and _CONSEQUENCE.match(sentences[index + 1][1]) is not None
+
+
+def _chain(
+    index: int, sentences: Sequence[tuple[int, str]], words: Sequence[set[str]]
+) -> tuple[int, bool]:
+    """``(first, titled)``: the first sentence of the chain of antecedents sentence ``index``
+    needs to be understood (``index`` itself when it names its own subject), followed at most
+    two sentences back, and whether the chain goes on to the heading (a pronoun opening the
+    text stands for it)."""
+    first = index
+    while index - first <= _CHAIN:
+        before = _antecedent(first, sentences, words)
+        if before is None:
+            return first, False
+        if before < 0:
+            return first, True
+        if index - before > _CHAIN:
+            break
+        first = before
+    return first, False
+
+
+def _antecedent(
+    index: int, sentences: Sequence[tuple[int, str]], words: Sequence[set[str]]
+) -> int | None:
+    """The sentence the subject of sentence ``index`` stands for: for "this X", the nearest of
+    the two before that names X ("... is constrained. This constraint ..."), else the one
+    before, as for a pronoun or a sentence that opens with its verb; -1 for the heading when
+    the sentence opens the text; None when it names its own subject."""
+    sentence = sentences[index][1]
+    if _PRONOUN.match(sentence) is None and _SUBJECTLESS.match(sentence) is None:
+        return None
+    if index == 0:
+        return -1
+    pointing = _POINTING.match(sentence)
+    if pointing is not None and _STATEMENT_PRONOUN.match(sentence) is None:
+        named = stem(pointing.group(1).lower())[:_SHARED_PREFIX]
+        for before in range(index - 1, max(-1, index - 1 - _CHAIN), -1):
+            if any(word.startswith(named) for word in words[before]):
+                return before
+    return index - 1
 
 
 def _subject_stems(sentence: str) -> set[str]:

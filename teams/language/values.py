@@ -1,6 +1,7 @@
 """The values a sentence states, normalised: numbers in digits or words with their units,
-ranges, money, fractions and ordinals (:mod:`teams.language.amounts`), dates, categorical
-values (colours, materials, fuels) and the words that carry them.
+ranges, money, fractions and ordinals (:mod:`teams.language.amounts`), dates
+(:mod:`teams.language.dates`), categorical values (colours, materials, fuels) and the words that
+carry them.
 
 "six lamps" and "6 lamps" are the same count; "3 km" and "3000 metres" the same length;
 "20-30 m" a range; "March 1881" is a date in 1881; "red" is a colour. Figures in different
@@ -24,13 +25,14 @@ from teams.language._clauses import surroundings
 from teams.language._numbers import Value, number_at
 from teams.language._vocabulary import CATEGORIES, MONTHS, UNITS
 from teams.language.amounts import money_at, ordinal_at, share_at
+from teams.language.dates import NUMERIC_DATE, date_at, dates_agree
 from teams.language.words import STOPWORDS, singular
 
 __all__ = ["CATEGORIES", "Value", "stated_date", "value_words", "values_agree", "values_in"]
 
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 _TOKEN = re.compile(
-    r"\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\d{1,2}:\d{2}\b|\d+(?:st|nd|rd|th)\b|"
+    NUMERIC_DATE + r"|\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\d{1,2}:\d{2}\b|\d+(?:st|nd|rd|th)\b|"
     r"\d{1,2}/\d{1,3}\b(?!/)|\d+(?:,\d{3})*(?:\.\d+)?|[A-Za-z]+(?:-[A-Za-z]+)*|"
     r"[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
     re.IGNORECASE,
@@ -75,7 +77,10 @@ def values_in(text: str) -> list[Value]:
         spans.append((index, index + read[1]))
         index += read[1]
     around = surroundings(text, [(m.start(), m.end()) for m in matches], spans)
-    return [replace(value, around=words) for value, words in zip(found, around, strict=True)]
+    return [
+        replace(value, around=words, clause=clause)
+        for value, (words, clause) in zip(found, around, strict=True)
+    ]
 
 
 def _glued(text: str, start: int) -> bool:
@@ -93,25 +98,16 @@ def _word_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
     before = tokens[index - 1].lower() if index else ""
     if lower in CATEGORIES and not (lower == "lead" and before not in ("of", "in")):
         return Value(CATEGORIES[lower], lower, label=lower, words=(lower,)), 1
-    if lower in MONTHS and index + 1 < len(tokens):
-        date = _month_date(tokens, index)
-        if date is not None:
-            return date
+    date = date_at(tokens, index)
+    if date is not None:
+        return date
     if _named_day(token, before):
         kind = "month" if lower in MONTHS else "weekday"
         return Value(kind, lower.removesuffix("s"), label=token, words=(lower,)), 1
     clock = _CLOCK.fullmatch(token)
     if clock is not None:
         return _time_of_day(clock, token), 1
-    if _day(token) and index + 2 < len(tokens) and tokens[index + 1].lower() in MONTHS:
-        return _month_date([tokens[index + 1], token, *tokens[index + 2 :]], 0)
     return None
-
-
-def _day(token: str) -> str:
-    """A day of the month as digits ("3", "3rd"), else ""."""
-    plain = re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", token.lower())
-    return plain if plain.isdigit() and len(plain) <= 2 else ""
 
 
 def _figure_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
@@ -270,33 +266,16 @@ def _measure(
 _NOT_COUNTED = STOPWORDS | {"but", "and", "or"}
 
 
-def _month_date(tokens: list[str], index: int) -> tuple[Value, int] | None:
-    """``March 1881`` or ``March 3, 1881`` at ``index`` (``3 March 1881`` is read as the
-    latter): the date and the tokens it takes."""
-    month = MONTHS.index(tokens[index].lower()) + 1
-    rest = tokens[index + 1 : index + 3]
-    day = ""
-    if rest and _day(rest[0]) and len(rest) > 1:
-        day, rest = _day(rest[0]), rest[1:]
-    if not rest or not (rest[0].isdigit() and len(rest[0]) == 4):
-        return None
-    year = rest[0]
-    label = f"{year}-{month:02d}" + (f"-{int(day):02d}" if day else "")
-    used = 2 + bool(day)
-    words = tuple(t.lower() for t in tokens[index : index + used])
-    return Value("date", "date", float(year), label=label, words=words), used
-
-
 def values_agree(first: Value, second: Value) -> bool:
     """Whether two values of the same kind and key say the same thing.
 
-    Figures in the same unit must be equal (or one inside the other's range); in different
-    units they agree within the coarser rounding of the two. Amounts of money agree in one
-    currency only. Dates agree when their common part (year, then month) is the same.
+        Figures in the same unit must be equal (or one inside the other's range); in different
+        units they agree within the coarser rounding of the two. Amounts of money agree in one
+        currency only. Dates agree when their common part (year, month, day) is the same, for every
+    reading of a numeric date whose day and month could be swapped.
     """
     if first.kind == "date":
-        common = min(len(first.label), len(second.label), 7)
-        return first.label[:common] == second.label[:common]
+        return dates_agree(first, second)
     if first.kind in ("time", "ordinal"):
         return first.number == second.number
     if first.kind not in ("quantity", "count", "money"):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, replace
 
 from framework.engine.records import (
     Evidence,
@@ -25,7 +25,7 @@ from framework.memory import (
     ResearchMemory,
     SemanticStore,
 )
-from teams.language.questions import shared_words, split_question
+from teams.language.questions import asks_when, pointers, shared_words, split_question
 from teams.language.sentence_choice import Scored, ranked_sentences, term_weights
 from teams.language.words import keywords
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
@@ -104,7 +104,10 @@ class CorpusSearchWorker:
         """Return the best passages as evidence; confidence is the best score."""
         query = str(task.inputs.get("query") or task.description)
         found = self.corpus.search(query, k=self.k * _CANDIDATES, min_score=self.min_score)
-        cited = _reranked(found, query, str(task.inputs.get("topic") or ""))[: self.k]
+        pointed = _pointed(self.corpus, query, found, self.k * _CANDIDATES)
+        preferred = {passage.source for passage in pointed}
+        found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
+        cited = _reranked(found, query, str(task.inputs.get("topic") or ""), preferred)[: self.k]
         evidence = [item for _, items in cited for item in items]
         if self.memory is not None:
             records = [
@@ -127,6 +130,16 @@ class CorpusSearchWorker:
         return await asyncio.to_thread(self.run, task, question, context)
 
 
+def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> list[Passage]:
+    """The ``k`` passages a version or year of ``query`` points to (see
+    :meth:`Corpus.pointed_to`), each scored at least as the best passage ``found`` by meaning:
+    the question names where its answer is, which its other words may match less well than a
+    newer release's passage."""
+    pointed = corpus.pointed_to(query, pointers(query), k=k)
+    best = max((passage.score for passage in found), default=0.0)
+    return [replace(passage, score=max(passage.score, best)) for passage in pointed]
+
+
 _CANDIDATES = 12
 """Passages searched per passage kept: the search ranks them by meaning, then the ones whose
 best sentence answers the query best are kept."""
@@ -136,12 +149,13 @@ passage's similarity when passages are re-ranked."""
 
 
 def _reranked(
-    passages: Sequence[Passage], query: str, topic: str = ""
+    passages: Sequence[Passage], query: str, topic: str = "", preferred: Set[str] = frozenset()
 ) -> list[tuple[Passage, list[Evidence]]]:
     """Each passage with the sentences it answers with as evidence (see :func:`_answers`),
     best first: the passage's similarity, plus how well its best sentence answers the query,
-    the words of the question's ``topic`` counting less (a passage of code or tables cites
-    nothing and is left out)."""
+    the words of the question's ``topic`` counting less, the passages whose source is
+    ``preferred`` (those a version or year of the question points to) before the others (a
+    passage of code or tables cites nothing and is left out)."""
     weights = term_weights([passage.text for passage in passages], query, topic)
     answered = []
     for passage in passages:
@@ -151,7 +165,12 @@ def _reranked(
     if not answered:
         return []
     top = max(score for _, score, _ in answered) or 1.0
-    answered.sort(key=lambda item: -(item[0].score + _ANSWER_WEIGHT * item[1] / top))
+    answered.sort(
+        key=lambda item: (
+            item[0].source not in preferred or not item[1],
+            -(item[0].score + _ANSWER_WEIGHT * item[1] / top),
+        )
+    )
     return [(passage, evidence) for passage, _, evidence in answered]
 
 
@@ -173,12 +192,12 @@ def _answers(
     ranked = ranked_sentences(passage.text, query, heading=passage.heading, weights=weights)
     if not ranked:
         return None
-    index = _best_index(ranked)
+    index = _quoting(ranked, _best_index(ranked))
     best = ranked[index]
     others = [
         at
         for at, item in enumerate(ranked)
-        if at not in (index, index - 1 if best.borrowed or best.cause else index)
+        if not index - best.leans <= at <= index  # not quoted with the best already
         and item.score >= _COMPLEMENT_SCORE * best.score
         and item.hits - best.hits
     ]
@@ -186,7 +205,29 @@ def _answers(
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
-    return best.score, [_evidence(passage, ranked, at, query) for at in chosen]
+    return best.score, [_evidence(passage, ranked, at, asks_when(query)) for at in chosen]
+
+
+_QUOTING_SCORE = 0.9
+"""A sentence that stands for the best one by a pronoun is cited in its place (quoting both)
+when it holds all its matches, one of them its own, and scores at least this share of it."""
+
+
+def _quoting(ranked: Sequence[Scored], index: int) -> int:
+    """``index``, or the sentence after it that refers back to it ("... the `clear` function
+    ... It does what the name suggests: it clears ...") and answers as well: cited with what
+    it stands for, it quotes the best sentence and says more of what was asked."""
+    best = ranked[index]
+    for at in range(index + 1, min(len(ranked), index + 3)):
+        item = ranked[at]
+        if (
+            at - item.leans <= index
+            and best.hits <= item.hits
+            and item.hits - item.borrowed
+            and item.score >= _QUOTING_SCORE * best.score
+        ):
+            return at
+    return index
 
 
 def _best_index(ranked: Sequence[Scored], among: Sequence[int] | None = None) -> int:
@@ -195,25 +236,23 @@ def _best_index(ranked: Sequence[Scored], among: Sequence[int] | None = None) ->
     return max(indices, key=lambda at: (ranked[at].score, -at))
 
 
-def _evidence(passage: Passage, ranked: Sequence[Scored], at: int, query: str) -> Evidence:
-    """Sentence ``at`` cited as evidence (at its own line), after what it leans on: the
-    sentence before it when its pronoun's words answer the query ("python-dotenv ... This is
-    installed to ...") or, for a question that asks why, when it draws a consequence of it
-    ("Uvicorn sends ... as soon as ... This means ..."); the heading, for a pronoun opening a
-    section ("WSProto: This implementation ...")."""
+def _evidence(passage: Passage, ranked: Sequence[Scored], at: int, when: bool = False) -> Evidence:
+    """Sentence ``at`` cited as evidence (at its own line) with what it stands for: a sentence
+    whose subject is a pronoun, "this X" or missing comes after the sentences its subject is
+    named in ("python-dotenv ... This is installed to ...", "... sibling task ... It could ...
+    This decision has the implication ..."), and after the heading when they open the passage
+    ("WSProto: This implementation ..."); a consequence ("This means ...") comes after its
+    cause. For a question that asks ``when`` (a time, a version), the headings above come
+    first ("0.34.0 (December 15, 2024) > Removed: Drop support for Python 3.8")."""
     item = ranked[at]
-    leans = at > 0 and (item.borrowed or (item.cause and _asks_why(query)))
-    first = ranked[at - 1] if leans else item
-    text = f"{first.sentence} {item.sentence}" if leans else item.sentence
-    if at == 0 and item.pronoun and passage.heading and passage.heading not in text:
+    text = " ".join(ranked[before].sentence for before in range(at - item.leans, at + 1))
+    if when and passage.outline:
+        text = f"{' > '.join(filter(None, (passage.outline, passage.heading)))}: {text}"
+    elif item.titled and passage.heading and passage.heading not in text:
         text = f"{passage.heading}: {text}"
     return Evidence(
         source=f"{passage.path}:{passage.line + item.offset}", text=text, score=passage.score
     )
-
-
-def _asks_why(query: str) -> bool:
-    return query.lower().lstrip().startswith("why")
 
 
 def cited_sentence(passage: Passage, query: str) -> tuple[str, str] | None:
@@ -224,7 +263,7 @@ def cited_sentence(passage: Passage, query: str) -> tuple[str, str] | None:
     ranked = ranked_sentences(passage.text, query, heading=passage.heading)
     if not ranked:
         return None
-    best = _evidence(passage, ranked, _best_index(ranked), query)
+    best = _evidence(passage, ranked, _quoting(ranked, _best_index(ranked)))
     return best.source, best.text
 
 

@@ -83,10 +83,13 @@ def _stems(text: str) -> set[str]:
 
 
 def focus_of(question: str, names: Iterable[str]) -> set[str]:
-    """The stems of what ``question`` asks about: its content words, less the names in it,
-    and the measure a "how long/old/tall ..." asks for ("length")."""
+    """The stems of what ``question`` asks about: its content words (an irregular form also as
+    a word of its own), less the names in it, and the measure a "how long/old/tall ..." asks
+    for ("length")."""
     named = set().union(*(_stems(name) for name in names))
-    focus = {word for word in _stems(question) - named if word not in _QUESTION_WORDS}
+    # a word that is an irregular form may be a verb of its own: "found" (to found), "ground"
+    own = {stem(word).removesuffix("e") for word in keywords(question) if lemma(word) != word}
+    focus = {word for word in (_stems(question) | own) - named if word not in _QUESTION_WORDS}
     measured = _HOW_MEASURE.search(question)
     if measured and measured.group(1).lower() in _MEASURES:
         focus.add(_root(_MEASURES[measured.group(1).lower()]))

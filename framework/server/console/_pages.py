@@ -20,12 +20,14 @@ from starlette.staticfiles import StaticFiles
 
 from framework.errors import AccessDenied, CadreError, ReviewError, ThreadBusyError
 from framework.review.api import thread_config
+from framework.review.records import request_place
 from framework.runs.gate import Action, Caller, admit
 from framework.runs.teams import team_label
 from framework.server._http import LOCAL_CALLER, Server, blocking, foreign_origin, server_of
 from framework.server._requests import RunBody
 from framework.server._tables import ThreadRow
 from framework.server._thread_ops import copy_thread, team_of_thread, with_thread_app
+from framework.server.console._markdown import markdown_html
 from framework.server.console._sessions import COOKIE, Session, Sessions
 from framework.server.console._views import STATUSES, thread_status, thread_view, trace_bars
 
@@ -41,6 +43,8 @@ _TEMPLATES = Environment(
 _TEMPLATES.filters["when"] = lambda seconds: datetime.fromtimestamp(seconds, UTC).strftime(
     "%Y-%m-%d %H:%M UTC"
 )
+_TEMPLATES.filters["markdown"] = markdown_html
+_TEMPLATES.filters["place"] = request_place
 _FIELD = re.compile(r"\b(plan|tasks|answer|task_ids|reason|response)((?:\.[\w-]+)*): ([^;]+)")
 _FILTERS = (*STATUSES, "all")
 """What the inbox filters by: a status of :data:`STATUSES`, or all."""

@@ -96,10 +96,7 @@ class Runs(RunDispatch):
         try:
             self._slots = self._slots or asyncio.Semaphore(self.workers)
             async with lock, self._slots:
-                await self._record(row, "running", "busy")
-                outcome = await self._on_thread(job, log)
-                if outcome != STOPPED and not self._closing:  # left running: resumed at start
-                    await self._record(row, *outcome)
+                await self._on_thread(job, log)
         except CadreError as error:  # the rows cannot be written (a full disk): the log says it
             said = " ".join(str(error).split())  # whole: the end of it says what to do
             logger.error("run %s of thread %s: %s", row.run_id, row.thread_id, said)
@@ -115,34 +112,50 @@ class Runs(RunDispatch):
             log.finish()
             self._ended.ended(row.run_id)
 
-    async def _record(self, row: RunRow, status: str, thread_status: str) -> None:
+    def _execute(self, job: Job, log: RunLog) -> None:
+        """The run's segment between the records of its statuses, all on the run's thread
+        (no hop through the event loop's workers, which the requests keep busy)."""
+        row = job.row
+        self._record(row, "running", "busy")
+        outcome = ("error", "error")
+        try:
+            outcome = self.segments.execute(job, log, self._cancelled[row.run_id])
+        finally:
+            if outcome != STOPPED and not self._closing:  # left running: resumed at start
+                self._record(row, *outcome)
+
+    def _record(self, row: RunRow, status: str, thread_status: str) -> None:
         """Record the run's and its thread's status, once the database answers."""
 
         def write() -> None:
-            self.tables.set_run_status(row.run_id, status)
-            self.tables.update_thread(row.thread_id, status=thread_status)
+            self.tables.set_statuses(row.run_id, status, row.thread_id, thread_status)
 
-        what = f"run {row.run_id} of thread {row.thread_id}"
-        await asyncio.to_thread(until_written, write, self.tables.db, what)
+        until_written(write, self.tables.db, f"run {row.run_id} of thread {row.thread_id}")
 
     def _forget_run(self, run_id: str) -> None:
         """What is kept of an ended run besides its events (dropped by :class:`EndedLogs`)."""
         self._cancelled.pop(run_id, None)
 
-    async def _on_thread(self, job: Job, log: RunLog) -> tuple[str, str]:
+    async def _on_thread(self, job: Job, log: RunLog) -> None:
         """The segment on a daemon thread of its own: a stopping server does not wait
-        for a run stuck in a tool or model call (its checkpoints resume it at the next start)."""
+        for a run stuck in a tool or model call (its checkpoints resume it at the next start).
+
+        Raises:
+            CadreError: The run's rows cannot be written (a full disk).
+        """
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[tuple[str, str]] = loop.create_future()
+        done: asyncio.Future[None] = loop.create_future()
 
         def work() -> None:
-            outcome = ("error", "error")
+            failure: CadreError | None = None
             try:
-                outcome = self.segments.execute(job, log, self._cancelled[job.row.run_id])
+                self._execute(job, log)
+            except CadreError as error:
+                failure = error
             finally:
                 self._threads.discard(threading.current_thread())
                 with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
-                    loop.call_soon_threadsafe(_settle, done, outcome)
+                    loop.call_soon_threadsafe(_settle, done, failure)
 
         thread = threading.Thread(target=work, name=f"cadre-run-{job.row.run_id}", daemon=True)
         self._threads.add(thread)
@@ -187,6 +200,10 @@ class Runs(RunDispatch):
             thread.join(max(0.0, deadline - time.monotonic()))
 
 
-def _settle(done: asyncio.Future[tuple[str, str]], outcome: tuple[str, str]) -> None:
-    if not done.done():
-        done.set_result(outcome)
+def _settle(done: asyncio.Future[None], failure: CadreError | None) -> None:
+    if done.done():
+        return
+    if failure is None:
+        done.set_result(None)
+    else:
+        done.set_exception(failure)

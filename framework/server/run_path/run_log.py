@@ -40,6 +40,8 @@ class RunLog:
         """Whether the run failed and its row could not say so (its database's disk full)."""
         self._lock = threading.Lock()
         self._wakeup = asyncio.Event()
+        self._wake_due = False
+        """Whether a wake of the followers is scheduled and has not run yet."""
 
     def event_id(self, index: int) -> str:
         """The id a client sees for event ``index`` (``Last-Event-ID``)."""
@@ -52,10 +54,13 @@ class RunLog:
         return int(index) if epoch == self.epoch and index.isdigit() else -1
 
     def add(self, name: str, data: Any) -> None:
-        """Append an event (from any thread)."""
+        """Append an event (from any thread). The events of a burst share one wake of the
+        followers: each wake reads every event appended before it."""
         with self._lock:
             self.events.append((name, data))
-        self.loop.call_soon_threadsafe(self._wake)
+            due, self._wake_due = self._wake_due, True
+        if not due:
+            self.loop.call_soon_threadsafe(self._wake)
 
     def finish(self) -> None:
         """Mark the run ended: followers stop after the last event."""
@@ -64,6 +69,8 @@ class RunLog:
         self.loop.call_soon_threadsafe(self._wake)
 
     def _wake(self) -> None:
+        with self._lock:  # an event appended from now on schedules a wake of its own
+            self._wake_due = False
         self._wakeup.set()
         self._wakeup = asyncio.Event()
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache, partial
 from typing import Any, Protocol
 
 from langgraph.types import Command
@@ -116,20 +116,44 @@ class Segments:
         self.apps = apps
         self.saver = saver
         self.observe = observe
-        self._read_spec = lru_cache(maxsize=SPECS_KEPT)(partial(thread_spec, saver))
+        self._specs: OrderedDict[str, RunSpec] = OrderedDict()
+        self._specs_lock = threading.Lock()
 
     def thread_spec(self, thread_id: str) -> RunSpec | None:
         """What the thread's first run recorded (its team, review points, principal...); None
         before it has one. Kept once read (it does not change), for the latest
         :data:`SPECS_KEPT` threads."""
+        with self._specs_lock:
+            kept = self._specs.get(thread_id)
+            if kept is not None:
+                self._specs.move_to_end(thread_id)
+                return kept
         try:
-            return self._read_spec(thread_id)
+            read = thread_spec(self.saver, thread_id)
         except ReviewError:
             return None
+        return self._keep_spec(thread_id, read)
+
+    def _keep_spec(self, thread_id: str, spec: RunSpec) -> RunSpec:
+        """Keep ``spec`` as the thread's, unless one is kept already (which is returned)."""
+        with self._specs_lock:
+            kept = self._specs.setdefault(thread_id, spec)
+            self._specs.move_to_end(thread_id)
+            while len(self._specs) > SPECS_KEPT:
+                self._specs.popitem(last=False)
+        return kept
+
+    def _keep_recorded(self, thread_id: str, info: RunSpec) -> None:
+        """Keep the spec a thread's first segment recorded in its checkpoints' metadata, as
+        :meth:`thread_spec` would read it back."""
+        recorded = RunSpec.from_metadata(info.metadata())
+        if recorded is not None:
+            self._keep_spec(thread_id, recorded)
 
     def forget_thread(self, thread_id: str) -> None:
-        """Drop what is kept of a deleted thread (the specs kept are read again as needed)."""
-        self._read_spec.cache_clear()
+        """Drop what is kept of a deleted thread."""
+        with self._specs_lock:
+            self._specs.pop(thread_id, None)
 
     def command(
         self, caller: Caller, thread_id: str, team: str, body: RunBody
@@ -277,6 +301,9 @@ class Segments:
         """One try of :meth:`execute`: a failure of the database's going away is raised."""
         row, body = job.row, job.body
         try:
+            starts_thread = (
+                isinstance(job.inputs, Mapping) and self.thread_spec(row.thread_id) is None
+            )
             request = self._request(job.caller, row.thread_id, job.team, body, job.policy)
             with self.apps.use(request) as launched:
                 if isinstance(job.command, Command) and job.command.goto == RESOLVE_GOTO:
@@ -311,6 +338,8 @@ class Segments:
                 finally:  # the app outlives the run: what it counted is in the thread's state
                     launched.run_ended(row.thread_id)
                 relay.ended()
+                if starts_thread:  # its checkpoints record the spec: kept, not read back
+                    self._keep_recorded(row.thread_id, info)
         except _Cancelled:
             sink.add("error", {"error": "Cancelled", "message": f"run {row.run_id} was cancelled"})
             return "interrupted", "idle"

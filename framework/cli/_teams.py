@@ -1,0 +1,32 @@
+"""How the CLI names a thread's team (light to import: ``cadre threads`` lists teams)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from framework.errors import ConfigError
+
+__all__ = ["DEFAULT_TEAM_NAME", "TEAM_FILE_PREFIX", "shown_team"]
+
+TEAM_FILE_PREFIX = "file:"
+"""How a thread records a team file's team (:data:`framework.runs.teams.TEAM_FILE_PREFIX`, not
+imported here: that module imports the graph machinery)."""
+DEFAULT_TEAM_NAME = "configured"
+"""The name of a team file that declares none (:class:`framework.kinds.team_file.TeamFile`)."""
+
+
+def shown_team(team: str) -> str:
+    """How the CLI names a thread's team: an installed team's name; a team file's declared name
+    (``configured`` when it declares none) and, for this machine's operator, the file (read,
+    nothing it names imported)."""
+    if not team.startswith(TEAM_FILE_PREFIX):
+        return team
+    from framework.engine.config_file import read_yaml  # YAML and pydantic: team files only
+
+    path = team.removeprefix(TEAM_FILE_PREFIX)
+    try:
+        _, _, data, _ = read_yaml(Path(path), "team file")
+    except ConfigError:
+        return f"a team file ({path})"
+    name = data.get("name")
+    return f"{name if isinstance(name, str) and name else DEFAULT_TEAM_NAME} ({path})"

@@ -1,0 +1,167 @@
+"""Dates in the forms they are written in, read to one value before two statements compare.
+
+- in words: "3 April 2021", "3rd of April, 2021", "the third of April 2021", "April 3, 2021",
+  "Apr 3rd 2021", "April 2021";
+- ISO and year first: "2021-04-03", "2021/04/03";
+- numeric, day and month in either order: "23/06/1998", "06.23.1998", "03/04/2021".
+
+Each is labelled as an ISO date ("2021-04-03", "2021-04", or the year alone). A numeric date
+whose day and month could be swapped ("03/04/2021": 3 April or 4 March) keeps both readings:
+it agrees with another date only when every reading does (:func:`dates_agree`), so an
+uncertain reading is never taken for agreement. Where a text's other numeric dates settle its
+order ("23/06/1998" is day first), :func:`settle_date_order` writes the reading beside it.
+
+Example:
+    >>> [date_at(t, 0)[0].label for t in (["3rd", "of", "April", "2021"], ["2021-04-03"])]
+    ['2021-04-03', '2021-04-03']
+    >>> date_at(["03/04/2021"], 0)[0].readings
+    ('2021-03-04', '2021-04-03')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from teams.language._numbers import Value
+from teams.language._vocabulary import MONTHS
+from teams.language.amounts import word_ordinal
+
+__all__ = ["NUMERIC_DATE", "date_at", "dates_agree", "month_of", "settle_date_order"]
+
+NUMERIC_DATE = r"\d{4}[-/]\d{1,2}[-/]\d{1,2}\b|\d{1,2}(?P<sep>[/.-])\d{1,2}(?P=sep)\d{4}\b"
+"""A date written in figures (for the tokenizer): year first, or day and month first."""
+_YEAR_FIRST = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
+_YEAR_LAST = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})")
+_ABBREVIATIONS = {month[:3]: n for n, month in enumerate(MONTHS, 1)} | {"sept": 9}
+
+
+def month_of(token: str) -> int | None:
+    """The month a token names: in full ("april"), or abbreviated with a capital ("Apr")."""
+    lower = token.lower()
+    if lower in MONTHS:
+        return MONTHS.index(lower) + 1
+    return _ABBREVIATIONS.get(lower) if token[:1].isupper() and len(token) <= 4 else None
+
+
+def date_at(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """The date written at ``index`` and the tokens it takes, or None (an ambiguous numeric
+    date followed by one of its readings, as :func:`settle_date_order` writes it, is that
+    reading)."""
+    numeric = _numeric(tokens[index])
+    if numeric is not None:
+        settled = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if settled in numeric.readings:
+            return replace(numeric, label=settled, readings=()), 2
+        return numeric, 1
+    if month_of(tokens[index]) is not None:
+        return _month_first(tokens, index)
+    return _day_first(tokens, index)
+
+
+def _numeric(token: str) -> Value | None:
+    """A date in figures; both readings when day and month could be swapped."""
+    first = _YEAR_FIRST.fullmatch(token)
+    if first is not None:
+        year, month, day = (int(part) for part in first.groups())
+        readings = [(year, month, day)]
+    else:
+        last = _YEAR_LAST.fullmatch(token)
+        if last is None:
+            return None
+        one, two, year = (int(part) for part in last.groups())
+        readings = [(year, two, one), (year, one, two)]  # day first, then month first
+    valid = sorted({_iso(*reading) for reading in readings if _valid(*reading)})
+    if not valid:
+        return None
+    label = valid[0] if len(valid) == 1 else token
+    number = float(readings[0][0])
+    ambiguous = tuple(valid) if len(valid) > 1 else ()
+    return Value("date", "date", number, label=label, words=(token.lower(),), readings=ambiguous)
+
+
+_IN_TEXT = re.compile(r"(?<![\d/.-])" + _YEAR_LAST.pattern + r"(?![\d/.-]?\d)")
+
+
+def settle_date_order(text: str) -> str:
+    """``text`` with each numeric date whose day and month could be swapped followed by its
+    reading as an ISO date in brackets, when the text's numeric dates can all be read in one
+    order only ("23/06/1998" beside "02/05/2016": day first); else ``text`` as it is."""
+    found = list(_IN_TEXT.finditer(text))
+    dates = [(int(m.group(1)), int(m.group(2)), int(m.group(3))) for m in found]
+    orders = [
+        order
+        for order in ((1, 0), (0, 1))  # day first, then month first
+        if all(_valid(year, parts[order[1]], parts[order[0]]) for *parts, year in dates)
+    ]
+    if len(orders) != 1:
+        return text
+    day, month = orders[0]
+    out, at = [], 0
+    for match, (*parts, year) in zip(found, dates, strict=True):
+        if parts[0] != parts[1] and max(parts) <= 12:
+            out.append(text[at : match.end()] + f" ({_iso(year, parts[month], parts[day])})")
+            at = match.end()
+    return "".join(out) + text[at:]
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    return 1000 <= year <= 2100 and 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _iso(year: int, month: int, day: int | None = None) -> str:
+    return f"{year}-{month:02d}" + (f"-{day:02d}" if day else "")
+
+
+def _month_first(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """ "April 3, 2021", "April 3rd 2021", "April 2021"."""
+    month = month_of(tokens[index])
+    assert month is not None
+    day = _day(tokens[index + 1]) if index + 1 < len(tokens) else None
+    at = index + 1 + (day is not None)
+    return _dated(tokens, index, at, month, day)
+
+
+def _day_first(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """ "3 April 2021", "3rd of April 2021", "third of April, 2021"."""
+    day = _day(tokens[index])
+    if day is None:
+        return None
+    at = index + 1
+    at += at < len(tokens) and tokens[at].lower() == "of"
+    month = month_of(tokens[at]) if at < len(tokens) else None
+    if month is None or (tokens[index].isalpha() and tokens[index + 1].lower() != "of"):
+        return None
+    return _dated(tokens, index, at + 1, month, day)
+
+
+def _dated(
+    tokens: list[str], start: int, at: int, month: int, day: int | None
+) -> tuple[Value, int] | None:
+    """The date from ``start`` whose year is the token at ``at`` (none there: no date)."""
+    year = tokens[at] if at < len(tokens) else ""
+    if not (year.isdigit() and len(year) == 4):
+        return None
+    words = tuple(t.lower() for t in tokens[start : at + 1])
+    label = _iso(int(year), month, day)
+    return Value("date", "date", float(year), label=label, words=words), at + 1 - start
+
+
+def _day(token: str) -> int | None:
+    """A day of the month: "3", "03", "3rd", "third", "twenty-first"."""
+    plain = re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", token.lower())
+    number = int(plain) if plain.isdigit() and len(plain) <= 2 else word_ordinal(plain)
+    return number if number is not None and 1 <= number <= 31 else None
+
+
+def dates_agree(first: Value, second: Value) -> bool:
+    """Whether two dates say the same, to the precision both give ("2021" and "2021-04-03"
+    agree); an ambiguous date agrees only when each of its readings does, or with the same
+    figures written the same way."""
+    if first.readings and first.words == second.words:
+        return True
+    return all(
+        a[: min(len(a), len(b))] == b[: min(len(a), len(b))]
+        for a in first.readings or (first.label,)
+        for b in second.readings or (second.label,)
+    )

@@ -1,0 +1,115 @@
+"""How ``cadre`` starts: ``--help`` lists every command, each made only when run or listed; what
+``--help`` and the commands that read threads import (modules, not times: see
+``bench/startup.py`` for those)."""
+
+from __future__ import annotations
+
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from framework.cli.app import COMMAND_ENTRY_POINTS, COMMANDS, GROUPS, app, run_app
+from tests.test_cli_daily import _imported_by, loaded
+
+runner = CliRunner()
+
+RICH_HELP = ("typer.rich_utils", "rich.markdown", "rich.syntax", "pygments", "markdown_it")
+"""Typer's rich help, whose module imports Markdown, syntax highlighting (pygments,
+markdown-it) and tracebacks: only help and usage errors need it."""
+NOT_FOR_HELP = (
+    "Crypto",
+    "cffi",
+    "pydantic",
+    "yaml",
+    "asyncio",
+    "framework.engine",
+    "framework.review",
+    "framework.retention",
+    "framework.persistence.cipher",
+    "framework.persistence.reader",
+    "framework.runs.spec",
+)
+"""What reading or running a thread needs and ``cadre --help`` does not import: the cipher
+(pycryptodome, which parses C declarations through cffi), cadre's records (pydantic), YAML,
+asyncio, the review and retention layers and the checkpoint reader."""
+
+
+def _plugins() -> list[str]:
+    return [point.name for point in entry_points(group=COMMAND_ENTRY_POINTS)]
+
+
+def _listed(help_text: str) -> list[str]:
+    """The names in the Commands panel of a rich help text."""
+    panel = help_text.split("─ Commands ", 1)[1].split("╰", 1)[0]
+    rows = (line.removeprefix("│ ") for line in panel.splitlines()[1:])
+    return [row.split()[0] for row in rows if row[:1] not in ("", " ")]
+
+
+def test_help_lists_cadres_commands_then_other_packages_then_cadres_groups() -> None:
+    listed = runner.invoke(app, ["--help"])
+    assert listed.exit_code == 0, listed.output
+    assert _listed(listed.stdout) == [*COMMANDS, *_plugins(), *GROUPS]
+    assert {"trace", "ask", "extract"} <= set(_plugins())  # this package's own plugins
+
+
+@pytest.mark.parametrize("name", [*COMMANDS, *GROUPS, "trace", "ask", "extract"])
+def test_every_command_and_subcommand_has_its_help(name: str) -> None:
+    shown = runner.invoke(app, [name, "--help"])
+    assert shown.exit_code == 0, shown.output
+    assert f"Usage: cadre {name} " in shown.stdout
+    if name in GROUPS:
+        for sub in _listed(shown.stdout):
+            sub_help = runner.invoke(app, [name, sub, "--help"])
+            assert sub_help.exit_code == 0, (sub, sub_help.output)
+            assert f"Usage: cadre {name} {sub} " in sub_help.stdout
+
+
+def test_a_mistyped_command_is_refused_with_the_closest_names() -> None:
+    refused = runner.invoke(app, ["thread"])
+    assert refused.exit_code == 2
+    assert "No such command 'thread'. Did you mean 'threads'?" in refused.stderr
+    theirs = runner.invoke(app, ["trac"]).stderr  # a command of another package is suggested
+    assert "No such command 'trac'. Did you mean 'trace'" in " ".join(theirs.split())
+
+
+def test_a_package_registering_a_command_of_cadres_is_refused_when_the_list_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clash = EntryPoint(name="threads", value="telemetry.cli:trace", group=COMMAND_ENTRY_POINTS)
+    monkeypatch.setattr("importlib.metadata.entry_points", lambda group: EntryPoints([clash]))
+    assert run_app(["--help"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: telemetry.cli:trace is registered under cadre.commands as `cadre threads`, a "
+        "command of cadre's own: register it under another name"
+    ]
+    assert run_app(["threads", "--home", str(tmp_path)]) == 0  # cadre's own: list not read
+    assert capsys.readouterr().out == f"no threads under {tmp_path}\n"
+
+
+def test_help_loads_every_command_but_nothing_a_thread_needs() -> None:
+    modules = _imported_by(["--help"])
+    assert not loaded(modules, NOT_FOR_HELP), loaded(modules, NOT_FOR_HELP)
+    commands = {target.partition(":")[0] for target in [*COMMANDS.values(), *GROUPS.values()]}
+    assert commands <= modules
+
+
+def other_commands(own: str) -> set[str]:
+    """The modules of every command but those in ``own`` (``framework.cli.policies`` too, whose
+    ``--policy`` option the thread commands take), other packages' included."""
+    targets = [*COMMANDS.values(), *GROUPS.values()]
+    targets += [point.value for point in entry_points(group=COMMAND_ENTRY_POINTS)]
+    return {target.partition(":")[0] for target in targets} - {own, "framework.cli.policies"}
+
+
+@pytest.mark.parametrize(
+    ("args", "own"),
+    [(["threads"], "framework.cli.threads"), (["reviews"], "framework.cli.review")],
+)
+def test_a_command_that_reads_threads_loads_no_other_command_and_no_rich_help(
+    tmp_path: Path, args: list[str], own: str
+) -> None:
+    modules = _imported_by([*args, "--home", str(tmp_path)])
+    found = [*loaded(modules, RICH_HELP), *sorted(modules & other_commands(own))]
+    assert not found, found

@@ -1,0 +1,244 @@
+"""Constructions the offline extraction reads, each in words of its own: aliases, a subject
+carried from a heading, subjects sharing one verb, appositions, a passive with its agent after
+a date, and negations, which state nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from framework.memory import SemanticStore
+from teams.extraction.aliases import Alias, aliases, without_aliases
+from teams.extraction.patterns import read_sentence, with_subject
+from tests.extracting import Expected, answer, triples
+
+
+def _triples(text: str) -> Expected:
+    return triples(text)[0]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found", "rest"),
+    [
+        (
+            "The Corve mill, also known as the Red mill, grinds rye.",
+            Alias("Corve mill", "Red mill", former=False),
+            "The Corve mill grinds rye.",
+        ),
+        (
+            "Hesketh Tools, formerly the Dray Forge, makes spades.",
+            Alias("Hesketh Tools", "Dray Forge", former=True),
+            "Hesketh Tools makes spades.",
+        ),
+        (
+            "The Kittiwake (a.k.a. the Grey Boat) fished off Wick.",
+            Alias("Kittiwake", "Grey Boat", former=False),
+            "The Kittiwake fished off Wick.",
+        ),
+        (
+            "Orchard Street School (previously Dale Road School) has 300 pupils.",
+            Alias("Orchard Street School", "Dale Road School", former=True),
+            "Orchard Street School has 300 pupils.",
+        ),
+        (
+            "The Vane tower is also known as Signal House.",
+            Alias("Vane tower", "Signal House", former=False),
+            "The Vane tower is also known as Signal House.",
+        ),
+    ],
+    ids=["also-known-as", "formerly", "aka", "previously", "stated"],
+)
+def test_an_alias_is_found_and_its_set_off_phrase_left_out(
+    sentence: str, found: Alias, rest: str
+) -> None:
+    assert aliases(sentence) == [found]
+    assert without_aliases(sentence) == rest
+
+
+def test_a_description_or_a_list_after_a_marker_is_no_alias() -> None:
+    kept = [
+        "The barn, formerly a weaving shed, stores hay.",
+        "The Esk (previously dredged in 1990) floods in spring.",
+    ]
+    assert [aliases(sentence) for sentence in kept] == [[], []]
+    assert [without_aliases(sentence) for sentence in kept] == kept
+
+
+def test_an_alias_is_a_relation_both_ways_and_the_rest_is_said_of_the_name() -> None:
+    found = _triples("# Firms\n\nHesketh Tools, formerly the Dray Forge, makes spades.\n")
+    assert {
+        ("Hesketh Tools", "was formerly known as", "Dray Forge", 3),
+        ("Dray Forge", "was later known as", "Hesketh Tools", 3),
+        ("Hesketh Tools", "makes", "spade", 3),
+    } <= found
+    found = _triples("# Mills\n\nThe Corve mill, also known as the Red mill, grinds rye.\n")
+    assert {
+        ("Corve mill", "is also known as", "Red mill", 3),
+        ("Red mill", "is also known as", "Corve mill", 3),
+        ("Corve mill", "grinds", "rye", 3),
+    } <= found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "# The Lyth Society\n\nFounded in 1884 by Amy Groat.\n",
+            {
+                ("Lyth Society", "founded in", "1884", 3),
+                ("Lyth Society", "founded by", "Amy Groat", 3),
+            },
+        ),
+        (
+            "# Skelton Pier\n\nBuilt in 1870. Carries a tramway to the lifeboat house.\n",
+            {("Skelton Pier", "built in", "1870", 3), ("Skelton Pier", "carries", "tramway", 3)},
+        ),
+        (
+            "# The Orm Inn\n\nLocated on Quay Street, beside the ferry steps.\n",
+            {("Orm Inn", "located on", "Quay Street", 3)},
+        ),
+    ],
+    ids=["participle-agent", "participle-then-verb", "place"],
+)
+def test_a_sentence_without_a_subject_is_about_what_its_heading_names(
+    text: str, expected: Expected
+) -> None:
+    found = _triples(text)
+    assert expected <= found
+    assert not {t for t in found if t[2].startswith(("beside", "above"))}
+
+
+def test_only_a_sentence_opening_with_its_predicate_takes_the_heading_subject() -> None:
+    assert with_subject("Founded in 1884 by Amy Groat.", "Lyth Society") == (
+        "Lyth Society was founded in 1884 by Amy Groat."
+    )
+    assert with_subject("Grinds oats.", "Hale mill") == "Hale mill grinds oats."
+    assert with_subject("Puffins nest on the cliffs.", "Farne") == ""  # a plural noun
+    assert with_subject("Stone walls enclose it.", "Farne") == ""
+    found = _triples("# Mills\n\nBuilt in 1890, the Rook mill grinds oats.\n")
+    assert ("Rook mill", "grinds", "oat", 3) in found
+    assert not {t for t in found if t[0] == "Mill"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "# Players\n\nTolla, Vexel and Brigg read FLAC files.\n",
+            {(name, "reads", "FLAC file", 3) for name in ("Tolla", "Vexel", "Brigg")},
+        ),
+        (
+            "# Lakes\n\nThe Wast and the Ennerdale drain into the Irt.\n",
+            {("Wast", "drain into", "Irt", 3), ("Ennerdale", "drain into", "Irt", 3)},
+        ),
+        (
+            "# Forts\n\nHarlow, Caddon and Rimside were garrisoned by the Ninth Legion.\n",
+            {
+                (name, "garrisoned by", "Ninth Legion", 3)
+                for name in ("Harlow", "Caddon", "Rimside")
+            },
+        ),
+    ],
+    ids=["three-names", "two-with-articles", "passive"],
+)
+def test_subjects_sharing_one_verb_each_state_the_relation(text: str, expected: Expected) -> None:
+    assert expected <= _triples(text)
+
+
+def test_subjects_joined_by_or_are_not_each_said_to_do_it() -> None:
+    readings = read_sentence("Tolla or Vexel reads FLAC files.")
+    assert {r.subject for r in readings} <= {"Tolla or Vexel", "Vexel"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "# Boards\n\nEdda Harm, the secretary of the Corve Water Board, opened the sluice.\n",
+            {
+                ("Edda Harm", "is", "secretary of the Corve Water Board", 3),
+                ("Corve Water Board", "'s secretary is", "Edda Harm", 3),
+                ("Edda Harm", "opened", "sluice", 3),
+            },
+        ),
+        (
+            "# Finds\n\nPiet Laan, keeper of the Dunholm hoard, dated the coins in 1961.\n",
+            {
+                ("Piet Laan", "is", "keeper of the Dunholm hoard", 3),
+                ("Dunholm hoard", "'s keeper is", "Piet Laan", 3),
+            },
+        ),
+        (
+            "# Leases\n\nThe lease was signed by Odo Marr, the Rowing Club's treasurer.\n",
+            {
+                ("Odo Marr", "is", "Rowing Club's treasurer", 3),
+                ("Rowing Club", "'s treasurer is", "Odo Marr", 3),
+                ("lease", "signed by", "Odo Marr", 3),
+            },
+        ),
+        (
+            "# Leases\n\nThe dock's harbourmaster, Kit Lowe, keeps the tide tables.\n",
+            {
+                ("Kit Lowe", "is", "dock's harbourmaster", 3),
+                ("dock", "'s harbourmaster is", "Kit Lowe", 3),
+                ("Kit Lowe", "keeps", "tide table", 3),
+            },
+        ),
+    ],
+    ids=["role-of-something", "role-without-article", "after-the-object", "role-first"],
+)
+def test_an_apposition_names_a_role_and_whose_role_it_is(text: str, expected: Expected) -> None:
+    assert expected <= _triples(text)
+
+
+def test_a_list_of_names_set_off_by_commas_is_no_apposition() -> None:
+    readings = read_sentence("Tolla, Vexel and Brigg read FLAC files.")
+    assert not {r for r in readings if r.predicate == "is"}
+    readings = read_sentence("Tolla plays Ogg, the FLAC format and WAV.")
+    assert {(r.subject, r.predicate, r.object) for r in readings} == {
+        ("Tolla", "plays", "Ogg"),
+        ("Tolla", "plays", "FLAC format"),
+        ("Tolla", "plays", "WAV"),
+    }
+
+
+def test_a_passive_with_its_agent_after_a_date_names_the_agent() -> None:
+    found = _triples("# Halls\n\nThe Quarry Hall was sold in June 1987 by the Esk family.\n")
+    assert {
+        ("Quarry Hall", "sold in", "June 1987", 3),
+        ("Quarry Hall", "sold by", "Esk family", 3),
+    } <= found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stated"),
+    [
+        ("The Tolla player does not read FLAC files.", set()),
+        ("The Wast was never owned by the Crown.", set()),
+        ("Tolla reads FLAC files but not WAV files.", {("Tolla", "reads", "FLAC files")}),
+        (
+            "Tolla does not read WAV files, but it reads FLAC files.",
+            {("Tolla", "reads", "FLAC files")},
+        ),
+        ("Tolla does not read WAV files but reads FLAC files.", {("Tolla", "reads", "FLAC files")}),
+        ("Tolla reads FLAC files; it cannot read WAV files.", {("Tolla", "reads", "FLAC files")}),
+    ],
+    ids=["does-not", "never", "but-not", "but-it", "but-verb", "semicolon"],
+)
+def test_a_negated_relation_is_never_stated_and_the_clause_beside_it_is(
+    sentence: str, stated: set[tuple[str, str, str]]
+) -> None:
+    assert {(r.subject, r.predicate, r.object) for r in read_sentence(sentence)} == stated
+
+
+def test_a_question_asked_by_an_alias_finds_what_is_said_of_the_name(
+    store: SemanticStore,
+) -> None:
+    text = "# Mills\n\nThe Corve mill, also known as the Red mill, grinds rye.\n"
+    answered = answer(text, "What does the Red mill grind?", store)
+    assert "rye" in answered and "`notes.md:3`" in answered
+
+
+def test_a_question_about_one_of_subjects_sharing_a_verb_finds_it(store: SemanticStore) -> None:
+    text = "# Galleries\n\nTom Ash and Eve Lund founded the Pike gallery in 1930.\n"
+    answered = answer(text, "What did Eve Lund found?", store)  # "found": to found, not find
+    assert "Pike gallery" in answered and "`notes.md:3`" in answered

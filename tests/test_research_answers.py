@@ -1,0 +1,148 @@
+"""How the offline research team finds and composes answers on text it was not tuned on: the
+section a version points to, why-answers, sentences that name their subject by a pronoun."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.memory import Corpus, MiniLMEmbedder, Passage, SemanticStore, chunk_document
+from framework.memory.corpus import ingest_corpus
+from teams.language.questions import asks_when, pointers
+from teams.language.sentence_choice import ranked_sentences
+from teams.research.offline import CorpusSearchWorker, cited_sentence
+from tests.conftest import write_corpus
+
+RELEASES = (
+    "# Changes\n\n## 2.0 (May 2024)\n\n### Removed\n\n* Drop the `ferret` protocol.\n\n"
+    "## 1.4 (March 2021)\n\n### Removed\n\n* Drop the `legacy_tunnel` option.\n"
+)
+
+
+def _cited(passage: Passage, query: str) -> tuple[str, str]:
+    cited = cited_sentence(passage, query)
+    assert cited is not None
+    return cited
+
+
+def _passage(text: str, heading: str = "", line: int = 1) -> Passage:
+    return Passage(
+        source=f"doc.md:{line}", path="doc.md", line=line, heading=heading, text=text, score=0.9
+    )
+
+
+def test_a_chunk_keeps_the_headings_that_hold_its_own() -> None:
+    chunks = chunk_document("changes.md", RELEASES)
+    assert [(c.outline, c.heading) for c in chunks] == [
+        ("Changes > 2.0 (May 2024)", "Removed"),
+        ("Changes > 1.4 (March 2021)", "Removed"),
+    ]
+    underlined = "Guide\n=====\n\nSetup\n-----\n\nInstall it.\n\nUse\n---\n\nRun it.\n"
+    assert [c.outline for c in chunk_document("guide.md", underlined)] == ["Guide", "Guide"]
+
+
+def test_a_question_points_to_the_versions_and_years_it_names() -> None:
+    assert pointers("What did 1.4 drop, and what changed in version 2 in 2024?") == [
+        "1.4",
+        "2",
+        "2024",
+    ]
+    assert pointers("Does it speak HTTP/1.1?") == []
+
+
+def test_the_section_a_version_points_to_is_cited_over_a_newer_page(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    root = write_corpus(
+        tmp_path / "docs",
+        {
+            "changes.md": RELEASES,
+            "options.md": "# Options\n\nThe options the current release supports are "
+            "`tunnel`, `retries` and `ferret`; an option that is dropped is listed here.\n",
+        },
+    )
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        corpus = Corpus(store)
+        question = "Which option did release 1.4 drop?"
+        assert [p.source for p in corpus.pointed_to(question, ["1.4"])] == ["docs/changes.md:13"]
+        assert corpus.pointed_to(question, ["4"]) == []  # "4" is no version "1.4" starts with
+        task = Task(id="q0", description=question, inputs={"query": question})
+        found = CorpusSearchWorker(corpus).run(task, question, NodeContext(node="w", team="t"))
+    assert found.evidence[0].source == "docs/changes.md:13"
+    assert "legacy_tunnel" in found.evidence[0].text
+
+
+def test_a_why_answer_takes_the_cause_a_consequence_refers_back_to() -> None:
+    text = (
+        "The index runs beside the writer, as a sibling task, by design. It could have been "
+        "a child task of it. This decision has the implication that a lock the index takes "
+        "is not seen by the writer.\n"
+    )
+    passage = _passage(text)
+    _, said = _cited(passage, "Why is a lock the index takes not seen by the writer?")
+    assert said.startswith("The index runs beside the writer, as a sibling task")
+    assert said.endswith("is not seen by the writer.")
+
+
+def test_a_reason_word_the_question_holds_gives_no_reason() -> None:
+    text = (
+        "The size of help pages is limited. This limit is intentional because pages must "
+        "stay readable on small terminals.\n"
+    )
+    ranked = ranked_sentences(text, "Why is the size of help pages limited?")
+    assert ranked[1].score > ranked[0].score  # "help" is the question's, not a reason
+    assert ranked[1].leans == 1  # "This limit" stands for the sentence that names it
+
+
+def test_this_x_stands_for_the_earlier_sentence_that_names_x() -> None:
+    text = (
+        "Every archive gets a checksum. Mirrors copy every archive and its files nightly. "
+        "This checksum is compared "
+        "before an archive is served.\n"
+    )
+    ranked = ranked_sentences(text, "When is the checksum of an archive compared?")
+    assert [item.leans for item in ranked] == [0, 0, 2]  # back to the one naming it
+
+
+def test_a_sentence_without_a_subject_is_cited_with_the_heading() -> None:
+    text = "Captures the writes made through `print()`. It is fast and enough for most programs.\n"
+    source, said = _cited(
+        _passage(text, heading='`mode="plain"`', line=7), "Which mode is fast enough?"
+    )
+    assert source == "doc.md:7"
+    assert said == (
+        '`mode="plain"`: Captures the writes made through `print()`. It is fast and enough for '
+        "most programs."
+    )
+
+
+def test_a_pronoun_sentence_is_not_passed_over_for_the_sentence_it_stands_for() -> None:
+    text = (
+        "To wipe the screen, call the `wipe` function of the toolkit.\n"
+        "It does what its name says: it wipes the whole visible screen.\n"
+    )
+    source, said = _cited(_passage(text, line=3), "What does the wipe function do?")
+    assert source == "doc.md:4"
+    assert said.endswith("it wipes the whole visible screen.")
+    assert said.startswith("To wipe the screen")
+
+
+def test_a_when_answer_is_cited_with_the_headings_above_it(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    assert asks_when("In which version was it dropped?") and asks_when("When is it read?")
+    assert not asks_when("Which option was dropped?")
+    root = write_corpus(tmp_path / "docs", {"changes.md": RELEASES})
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        question = "In which version was the ferret protocol dropped?"
+        task = Task(id="q0", description=question, inputs={"query": question})
+        found = CorpusSearchWorker(Corpus(store)).run(
+            task, question, NodeContext(node="w", team="t")
+        )
+    assert found.evidence[0].source == "docs/changes.md:7"
+    assert (
+        found.evidence[0].text == "Changes > 2.0 (May 2024) > Removed: Drop the `ferret` protocol."
+    )
