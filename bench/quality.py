@@ -32,15 +32,17 @@ either disputed value); it must be 0 on every set.
 Research also runs on three more sets written before the team was run on them:
 ``research-starlette`` (Starlette's docs), ``research-click`` (Click's docs) and
 ``research-uvicorn`` (Uvicorn's docs). Three blind sets were written by someone who had not read
-the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``.
+the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``;
+three more the same way: ``research-attrs`` (attrs' docs), ``conflicts-attrs`` and
+``extraction-attrs``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,research-probe,research-black,conflicts,conflicts-probe,conflicts-black,
-extraction,extraction-probe,extraction-black] [--only r01,c02]
-[--json PATH]``.
+research-uvicorn,research-probe,research-black,research-attrs,conflicts,conflicts-probe,
+conflicts-black,conflicts-attrs,extraction,extraction-probe,extraction-black,extraction-attrs]
+[--only r01,c02] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -184,12 +186,15 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-uvicorn": partial(_research, "research-uvicorn", "research-uvicorn.yaml"),
     "research-probe": partial(_research, "research-probe", "research-probe.yaml"),
     "research-black": partial(_research, "research-black", "research-black.yaml"),
+    "research-attrs": partial(_research, "research-attrs", "research-attrs.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
+    "conflicts-attrs": partial(_conflicts, "conflicts-attrs", "conflicts-attrs.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
+    "extraction-attrs": partial(_extraction, "extraction-attrs", "extraction-attrs.yaml"),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
