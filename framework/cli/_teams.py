@@ -5,14 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from framework.errors import ConfigError
+from framework.kinds.team_names import DEFAULT_TEAM_NAME, TEAM_FILE_PREFIX
 
-__all__ = ["DEFAULT_TEAM_NAME", "TEAM_FILE_PREFIX", "shown_team"]
-
-TEAM_FILE_PREFIX = "file:"
-"""How a thread records a team file's team (:data:`framework.runs.teams.TEAM_FILE_PREFIX`, not
-imported here: that module imports the graph machinery)."""
-DEFAULT_TEAM_NAME = "configured"
-"""The name of a team file that declares none (:class:`framework.kinds.team_file.TeamFile`)."""
+__all__ = ["shown_team"]
 
 
 def shown_team(team: str) -> str:

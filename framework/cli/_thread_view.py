@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, get_args
 import typer
 
 from framework.cli._render import history_lines, request_lines, thread_lines
-from framework.cli._teams import DEFAULT_TEAM_NAME, TEAM_FILE_PREFIX
 from framework.database.home import resolve_home
 from framework.engine.nesting import nesting_at
 from framework.errors import ConfigError, ReviewError
+from framework.kinds.team_names import DEFAULT_TEAM_NAME, TEAM_FILE_PREFIX
 from framework.retention.pruning import statuses_of
 from framework.retention.snapshot import ThreadSnapshot, thread_ids, thread_snapshot
 from framework.retention.tree import nested_runs

@@ -33,6 +33,7 @@ from framework.engine.config_file import Where, invalid, read_yaml
 from framework.errors import ConfigError
 from framework.kinds.base import KindFile, KindType, Route
 from framework.kinds.table import read_kind
+from framework.kinds.team_names import DEFAULT_TEAM_NAME
 from framework.kinds.team_phases import PhaseSpec, names_file, step_problems
 from framework.models.specs import anchored_spec, parse_model_spec
 from framework.tools.mcp import McpServer
@@ -104,7 +105,7 @@ class TeamFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(default="configured", pattern=r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
+    name: str = Field(default=DEFAULT_TEAM_NAME, pattern=r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
     max_parallel: int | None = Field(default=None, ge=1)
     review: list[Literal["plan", "tasks", "answer"]] = Field(default_factory=list)
     models: dict[str, str] = Field(default_factory=dict)

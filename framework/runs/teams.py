@@ -21,6 +21,7 @@ from langgraph.graph import StateGraph
 from framework.engine.middleware import Middleware
 from framework.errors import ConfigError
 from framework.kinds.team_file import TEAMS_GROUP, load_team_file
+from framework.kinds.team_names import TEAM_FILE_PREFIX
 from framework.memory import Corpus, SemanticStore
 from framework.runs.prompts import PromptRegistry
 
@@ -119,10 +120,6 @@ def available_teams() -> list[str]:
     """Names of the installed teams."""
     return sorted(point.name for point in entry_points(group=ENTRY_POINT_GROUP))
 
-
-TEAM_FILE_PREFIX = "file:"
-"""A team name of this form names a team file (``file:/abs/team.yaml``): a run records it, so a
-resume or a review decision builds the same team from the same file."""
 
 TEAM_FILE_GROUP = "cadre.team_files"
 """The entry point group of the function that builds a team from a team file (its path)."""
