@@ -24,6 +24,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from bench.crash import CrashReport, CrashSettings
 from bench.crash_team import EFFECTS_VARIABLE, read_effects, write_crash_team
 from framework.engine.builder import TeamSettings, build_team, compile_team
+from framework.engine.concurrency import DispatchLimiter
 from framework.engine.draining import DRAIN, Drain
 from framework.engine.records import Task
 from framework.errors import RunStopped
@@ -115,6 +116,53 @@ def test_past_its_deadline_a_drain_refuses_though_a_node_is_still_going_on() -> 
     asyncio.run(scenario())
 
 
+def test_a_worker_waiting_for_a_slot_is_refused_once_the_drain_has_ended() -> None:
+    drain = Drain()
+    limiter = DispatchLimiter(1, drain.refuse_waiting)
+    release = threading.Event()
+
+    def going_on() -> None:
+        with limiter.slot("d"), drain.admitted():
+            release.wait(WAIT_S)
+
+    first = threading.Thread(target=going_on)
+    first.start()
+    _until(lambda: drain.going_on == 1, "the first node")
+    drain.start(0.05, "stopping")
+    try:
+        with pytest.raises(RunStopped, match="cut off"), limiter.slot("d"):
+            pytest.fail("a waiting worker started while the process drained")
+    finally:
+        release.set()
+        first.join(WAIT_S)
+    assert limiter.open_dispatches == 0  # no slot kept by a refused waiter
+
+
+def test_an_async_worker_waiting_for_a_slot_is_refused_once_the_drain_has_ended() -> None:
+    drain = Drain()
+    limiter = DispatchLimiter(1, drain.refuse_waiting)
+
+    async def scenario() -> None:
+        release = asyncio.Event()
+
+        async def going_on() -> None:
+            async with limiter.aslot("d"), drain.admitted():
+                await release.wait()
+
+        first = asyncio.create_task(going_on())
+        while drain.going_on == 0:
+            await asyncio.sleep(0.01)
+        drain.start(0.05, "stopping")
+        with pytest.raises(RunStopped, match="cut off"):
+            async with limiter.aslot("d"):
+                pytest.fail("a waiting worker started while the process drained")
+        release.set()
+        await first
+
+    asyncio.run(scenario())
+    assert limiter.open_dispatches == 0  # no slot kept by a refused waiter
+
+
 # -- a team's fan-out, in process --------------------------------------------------------------
 
 
@@ -162,6 +210,34 @@ def test_a_drained_fan_out_keeps_the_tasks_going_on_and_resumes_the_rest(
         assert set(ran) == {f"t{i}" for i in range(5)} and max(ran.values()) <= 2
     assert {result.status for result in done["worker_results"].values()} == {"ok"}
     assert done["final_answer"]
+
+
+def test_at_its_deadline_a_drain_stops_a_run_whose_next_tasks_wait_for_a_slot(
+    drain: Drain,
+) -> None:
+    # The task going on never finishes and the rest wait for its slot: nothing asks to enter,
+    # so the waiters themselves end the run once the deadline has passed (not a hard stop).
+    # Async, as cadre run and cadre serve run teams (LangGraph's sync runner waits for the
+    # held thread before it raises: the limiter's own test covers sync waiters).
+    release = threading.Event()
+
+    def held(worker: ProgrammableWorker, task: Task) -> bool:
+        if not drain.started:
+            drain.start(0.3, "stopped for the test")
+        return release.is_set()
+
+    worker = ProgrammableWorker(until=held)
+    roles = make_roles(CountingPlanner(n=4), worker)
+    graph = compile_team(
+        build_team(roles, TeamSettings(max_parallel=1)), checkpointer=InMemorySaver()
+    )
+    config: Any = {"configurable": {"thread_id": "slots"}}
+    try:
+        with pytest.raises(RunStopped, match=r"after 0.3 s with 1 step\(s\) still going on"):
+            asyncio.run(graph.ainvoke({"question": "what?"}, config))
+    finally:
+        release.set()
+    assert len(worker.calls) == 1 and not worker.gave_up  # the waiters never started
 
 
 # -- cadre run, with real signals --------------------------------------------------------------

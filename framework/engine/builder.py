@@ -22,6 +22,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.store.base import BaseStore
 
 from framework.engine.concurrency import DispatchLimiter
+from framework.engine.draining import DRAIN
 from framework.engine.middleware import Middleware, check_middleware
 from framework.engine.nodes.aggregator import aggregator_body
 from framework.engine.nodes.closing import curator_body, formatter_body
@@ -159,7 +160,7 @@ def build_team(
     team, chain = settings.name, settings.middleware
     workers = WorkerBodies(roles.worker, settings.retry)
     kinds = sorted(task_kinds_of(roles.worker) or ())
-    slots = (DispatchLimiter(settings.max_parallel), _dispatch_of)
+    slots = (DispatchLimiter(settings.max_parallel, DRAIN.refuse_waiting), _dispatch_of)
     rules = (IterationBound(settings.max_iterations), *settings.stop_rules)
     bodies: dict[str, SyncBody] = {
         "planner": planner_body(roles.planner),

@@ -20,6 +20,9 @@ __all__ = ["DispatchLimiter"]
 
 _UNBOUNDED: nullcontext[None] = nullcontext()
 """The slot of an unbounded dispatch: nothing to hold (reusable, sync and async)."""
+_WAIT_POLL_S = 0.1
+"""How often a worker waiting for a slot calls the limiter's ``on_wait`` (a stop may end the
+wait)."""
 
 
 class _Gates:
@@ -51,13 +54,18 @@ class DispatchLimiter:
     """Caps how many workers of one dispatch run at once.
 
     Each dispatch has its own id and so its own semaphore: the cap is per dispatch, and the
-    time a worker waits for a slot is not part of its execution.
+    time a worker waits for a slot is not part of its execution. A waiting worker calls
+    ``on_wait`` every :data:`_WAIT_POLL_S` (a draining process's refusal ends its wait), keeping
+    its place in the queue.
     """
 
-    def __init__(self, max_parallel: int | None) -> None:
+    def __init__(
+        self, max_parallel: int | None, on_wait: Callable[[], None] = lambda: None
+    ) -> None:
         if max_parallel is not None and max_parallel < 1:
             raise ConfigError(f"max_parallel must be >= 1 or None (unbounded), got {max_parallel}")
         self.max_parallel = max_parallel
+        self._on_wait = on_wait
         cap = max_parallel or 1
         self._threads = _Gates(lambda: threading.BoundedSemaphore(cap))
         self._tasks = _Gates(lambda: asyncio.Semaphore(cap))
@@ -79,8 +87,12 @@ class DispatchLimiter:
     def _slot(self, dispatch_id: str) -> Iterator[None]:
         semaphore = self._threads.enter(dispatch_id)
         try:
-            with semaphore:
+            while not semaphore.acquire(timeout=_WAIT_POLL_S):
+                self._on_wait()
+            try:
                 yield
+            finally:
+                semaphore.release()
         finally:
             self._threads.leave(dispatch_id)
 
@@ -89,7 +101,24 @@ class DispatchLimiter:
         key = (dispatch_id, id(asyncio.get_running_loop()))
         semaphore = self._tasks.enter(key)
         try:
-            async with semaphore:
+            await self._acquire(semaphore)
+            try:
                 yield
+            finally:
+                semaphore.release()
         finally:
             self._tasks.leave(key)
+
+    async def _acquire(self, semaphore: asyncio.Semaphore) -> None:
+        """Take one of ``semaphore``'s places, calling ``on_wait`` while waiting in its queue."""
+        if not semaphore.locked():
+            await semaphore.acquire()
+            return
+        acquiring = asyncio.ensure_future(semaphore.acquire())
+        try:
+            while not (await asyncio.wait((acquiring,), timeout=_WAIT_POLL_S))[0]:
+                self._on_wait()
+        except BaseException:
+            if not acquiring.cancel() and not acquiring.cancelled():
+                semaphore.release()  # taken as the wait ended: given back
+            raise

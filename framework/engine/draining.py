@@ -96,6 +96,18 @@ class Drain:
                 self._count(parent, leaf=False)
         return entry
 
+    def refuse_waiting(self) -> None:
+        """For a node waiting its turn (a dispatch's slot) before it asks to enter: raise as
+        its admission would, once the drain has ended; nothing otherwise.
+
+        Raises:
+            RunStopped: The drain has ended.
+        """
+        with self._lock:
+            deadline = self._deadline
+            if deadline is not None and (refusal := self._refusal(deadline)) is not None:
+                raise refusal
+
     def _admit(self, entry: _Entry) -> bool:
         """Admit ``entry`` (True), or not yet while leaves go on before the deadline (False).
 
@@ -103,21 +115,29 @@ class Drain:
             RunStopped: The drain has ended.
         """
         with self._lock:
-            if self._deadline is not None:
-                if self._leaves == 0:
-                    raise RunStopped(
-                        f"{self._why}: the run stopped once the tasks going on had finished, "
-                        "each one saved"
-                    )
-                if time.monotonic() >= self._deadline:
-                    raise RunStopped(
-                        f"{self._why}: the run stopped after {self._seconds:g} s with "
-                        f"{self._leaves} step(s) still going on, cut off (they run again); "
-                        "every task that had finished was saved"
-                    )
+            deadline = self._deadline
+            if deadline is not None:
+                refusal = self._refusal(deadline)
+                if refusal is not None:
+                    raise refusal
                 return False
             self._count(entry, leaf=True)
             return True
+
+    def _refusal(self, deadline: float) -> RunStopped | None:
+        """While draining until ``deadline`` (under the lock): the refusal once the drain has
+        ended, else None."""
+        if self._leaves == 0:
+            return RunStopped(
+                f"{self._why}: the run stopped once the tasks going on had finished, each one saved"
+            )
+        if time.monotonic() >= deadline:
+            return RunStopped(
+                f"{self._why}: the run stopped after {self._seconds:g} s with {self._leaves} "
+                "step(s) still going on, cut off (they run again); every task that had finished "
+                "was saved"
+            )
+        return None
 
     def _done(self, entry: _Entry) -> None:
         """``entry`` ended (or was refused): its parent is a leaf again once no child is left."""
