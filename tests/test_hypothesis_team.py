@@ -23,6 +23,7 @@ from framework.memory import (
     Hypothesis,
     HypothesisStatus,
     MiniLMEmbedder,
+    Passage,
     ResearchMemory,
     SemanticStore,
     evidence_id,
@@ -60,8 +61,11 @@ from teams.hypothesis.schemas import (
     RouteDraft,
     SummaryDraft,
 )
+from teams.hypothesis.sources import passage_evidence
 from teams.hypothesis.state import Step, keep_first
-from teams.language.contradiction import agrees, correction_of, disagreement
+from teams.hypothesis.verdicts import side_of
+from teams.language.contradiction import agrees, correction_of, disagreement, notice_of_error
+from teams.language.values import stated_date
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from tests.conftest import write_corpus
 
@@ -626,6 +630,60 @@ def test_a_correction_upholds_one_side_and_is_no_claim() -> None:
     assert correction_of(corrected, old, new) == old
     assert correction_of("The canal opened in 1887.", old, new) is None
     assert disagreement(confused, new) is None and not agrees(confused, old)
+
+
+def test_an_errata_line_states_its_reading_and_rejects_the_printed_one() -> None:
+    printed, right = "The ferry carries 240 cars.", "The ferry carries 420 cars."
+    errata = "Section 4, the ferry: for 240 cars read 420 cars."
+    assert correction_of(errata, printed, right) == right
+    assert disagreement(errata, printed) is not None and disagreement(errata, right) is None
+    assert correction_of("For the timetable read the notice board.", printed, right) is None
+
+
+def test_a_notice_that_another_text_was_wrong_upholds_what_its_own_document_states() -> None:
+    guide, notice = "The mill wheel is made of oak.", "The mill wheel is made of elm."
+    assert notice_of_error(
+        "A previous leaflet mistakenly gave the wood of the mill wheel.", guide, notice
+    )
+    assert not notice_of_error("This was a misprint.", guide, notice)  # points back
+    assert not notice_of_error("A previous leaflet mistakenly gave oak.", guide, notice)
+    records = [
+        EvidenceRecord(text=guide, source="leaflet.md:3", path="leaflet.md"),
+        EvidenceRecord(text=notice, source="errata.md:4", path="errata.md"),
+    ]
+    wrong = EvidenceRecord(
+        text="A previous leaflet mistakenly gave the wood of the mill wheel.",
+        source="errata.md:3",
+        path="errata.md",
+    )
+    assert side_of(wrong, *records) is records[1]
+
+
+def test_a_correction_cited_as_a_passage_brings_the_sentence_it_corrects_to() -> None:
+    passage = Passage(
+        source="errata.md:3",
+        path="errata.md",
+        line=3,
+        heading="Errata",
+        text="An older leaflet wrongly gave the wood of the mill wheel. The wheel is made of elm.",
+        score=0.9,
+    )
+    cited = [
+        sentence
+        for _, sentence in passage_evidence(passage, "What wood is the mill wheel made of?")
+    ]
+    assert "The wheel is made of elm." in cited
+
+
+def test_a_statement_opening_with_the_date_it_holds_from_is_dated_so() -> None:
+    assert stated_date("", "From 05/07/2023, the ferry leaves every 20 minutes.") == "2023-05-07"
+    assert stated_date("", "As of May 2019, the ferry leaves hourly.") == "2019-05"
+    assert stated_date("", "It counts from 12 sources, in all.") is None
+    why = disagreement(
+        "As of May 2019, the ferry leaves every 30 minutes.",
+        "From 05/07/2023, the ferry leaves every 20 minutes.",
+    )
+    assert why is not None and why.startswith("different figures")
 
 
 @pytest.mark.parametrize(

@@ -99,7 +99,9 @@ def readable(passage: Passage) -> Passage:
 def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     """The passage's most relevant sentence to ``query``, then the passage's corrections of it
     ("that was a misprint", "was corrected to": on its subject, or the sentence right after
-    it), each as ``(path:line, sentence)``; read through :func:`readable`."""
+    it), each as ``(path:line, sentence)``; read through :func:`readable`. When the cited
+    sentence is itself a correction ("an earlier edition wrongly gave..."), the sentence right
+    after it (what it corrects to) comes too."""
     passage = readable(passage)
     cited = cited_sentence(passage, query)
     if cited is None:
@@ -107,14 +109,15 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     sentences = scored_sentences(passage.text, query, heading=passage.heading)
     texts = [sentence for _, _, sentence in sentences]
     after = texts.index(cited[1]) + 1 if cited[1] in texts else len(texts)
-    corrections = [
+    cited_correction = claim_of(cited[1]).correction
+    related = [
         (f"{passage.path}:{passage.line + offset}", sentence)
         for index, (_, offset, sentence) in enumerate(sentences)
         if sentence != cited[1]
-        and claim_of(sentence).correction
+        and (claim_of(sentence).correction or (cited_correction and index == after))
         and (index == after or same_subject(sentence, cited[1], _CORRECTION_OVERLAP))
     ]
-    return [cited, *corrections]
+    return [cited, *related]
 
 
 _CORRECTION_OVERLAP = 0.3

@@ -10,7 +10,13 @@ from dataclasses import dataclass
 
 from framework.memory import Conflict, EvidenceRecord, HypothesisStatus
 from teams.hypothesis.state import Step
-from teams.language.contradiction import DEFAULT_OVERLAP, agrees, correction_of
+from teams.language.contradiction import (
+    DEFAULT_OVERLAP,
+    agrees,
+    correction_of,
+    notice_of_error,
+    same_subject,
+)
 
 __all__ = [
     "Assessment",
@@ -82,16 +88,25 @@ def side_of(
     overlap: float = DEFAULT_OVERLAP,
 ) -> EvidenceRecord | None:
     """The side (``a`` or ``b``) that ``evidence`` upholds, or None: the side a correction
-    upholds, else the side it agrees with when it does not agree with the other."""
+    upholds (a notice that another text was wrong upholds what its own document states),
+    else the side it agrees with when it does not agree with the other."""
     nearby = evidence.path is not None and evidence.path in (a.path, b.path)
     corrected = correction_of(evidence.text, a.text, b.text, nearby=nearby)
     if corrected is not None:
         return a if corrected == a.text else b
+    if nearby and notice_of_error(evidence.text, a.text, b.text):
+        own = [side for side in (a, b) if side.path == evidence.path]
+        on_subject = len(own) == 1 and same_subject(evidence.text, own[0].text, _NOTICE_OVERLAP)
+        return own[0] if on_subject else None
     with_a = evidence.id == a.id or agrees(evidence.text, a.text, overlap)
     with_b = evidence.id == b.id or agrees(evidence.text, b.text, overlap)
     if with_a == with_b:
         return None
     return a if with_a else b
+
+
+_NOTICE_OVERLAP = 0.3
+"""Content-word overlap at which a notice of an error is about its document's statement."""
 
 
 def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:

@@ -28,6 +28,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -51,6 +52,7 @@ __all__ = [
     "correction_of",
     "differing_names",
     "disagreement",
+    "notice_of_error",
     "rejects",
     "same_subject",
     "stated_otherwise",
@@ -140,13 +142,16 @@ def _groups(values: tuple[Value, ...]) -> dict[tuple[str, str], list[Value]]:
 def _differing(
     first: Claim, second: Claim, *, beside: bool = False
 ) -> tuple[str, list[Value], list[Value]] | None:
-    """The first kind of value both claims state with no value in common, and those values.
+    """The first kind of value both claims state with no value in common, and those values;
+    dates last (two statements made at different times, "As of 2018, ..." and "From 2022,
+    ...", differ in what else they state before their dates).
 
     Values are compared pairwise when the words beside them share a stem (``beside``), or,
     without ``beside``, when either side states one value of the kind or has no such words.
     """
     groups_b = _groups(second.values)
-    for key, values_a in _groups(first.values).items():
+    groups_a = sorted(_groups(first.values).items(), key=lambda group: group[0][0] == "date")
+    for key, values_a in groups_a:
         values_b = groups_b.get(key)
         if not values_b:
             continue
@@ -374,6 +379,27 @@ def correction_of(text: str, first: str, second: str, *, nearby: bool = False) -
     if named is None:
         return None
     return second if named == first else first
+
+
+def notice_of_error(text: str, first: str, second: str) -> bool:
+    """Whether ``text`` reports that another text was wrong on the subject of two disagreeing
+    statements without naming either's value or pointing back ("An earlier edition wrongly gave
+    the stone of the weir."): what its own document states there is the corrected value. "This
+    was a misprint" points back (at the sentence before it), so it is no such notice."""
+    claim = claim_of(text)
+    if REJECTS.search(text) is None or claim.rejected or _POINTS_BACK.match(text) is not None:
+        return False
+    differing = _differing(claim_of(first), claim_of(second))
+    if differing is None:
+        return False
+    _, values_a, values_b = differing
+    return not _mentions(claim.values, tuple(values_a) + tuple(values_b))
+
+
+_POINTS_BACK = re.compile(
+    r"\s*(?:this|that|it|these|those|the (?:above|former|latter)|the \w+ above)\b", re.IGNORECASE
+)
+"""A correction's opening words that point back at what came before it."""
 
 
 def _named(values: tuple[Value, ...], first: str, second: str) -> str | None:

@@ -314,7 +314,8 @@ _HEADING_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 
 def stated_date(heading: str, text: str) -> str | None:
     """When a passage says it was written: a year in its heading ("Survey of 2019"), else a
-    dating phrase in its words ("Updated in March 2021", "2015 edition"), as an ISO date."""
+    dating phrase in its words ("Updated in March 2021", "2015 edition", a sentence opening
+    "From 04/06/2022,"), as an ISO date."""
     years: list[str] = _HEADING_YEAR.findall(heading)
     if years:
         return max(years)
@@ -323,4 +324,26 @@ def stated_date(heading: str, text: str) -> str | None:
         for m in _DATED.finditer(text)
     ]
     found += re.findall(r"\b(1[0-9]{3}|20[0-9]{2})\s+edition\b", text, re.IGNORECASE)
+    found += _scope_dates(text)
     return max(found) if found else None
+
+
+_SCOPE = re.compile(
+    r"(?:^|(?<=[.!?:])\s+|\n\s*)(?:as of|from|since|effective(?: from)?|starting(?: on)?|"
+    r"beginning(?: on)?)\s+(?:on\s+)?(?P<date>[^,;.\n]{4,30}?)\s*,",
+    re.IGNORECASE,
+)
+"""A sentence opening with the time its statement holds from: "From 04/06/2022, ..."."""
+
+
+def _scope_dates(text: str) -> list[str]:
+    """The dates sentences of ``text`` open with as the time they hold from, as ISO dates (a
+    numeric date read either way: its earlier reading)."""
+    found = []
+    for match in _SCOPE.finditer(text):
+        tokens = match["date"].split()
+        read = date_at(tokens, 0)
+        if read is not None and read[1] == len(tokens):
+            value = read[0]
+            found.append(min(value.readings) if value.readings else value.label)
+    return found
