@@ -151,6 +151,11 @@ def test_sub_questions_carry_their_subject() -> None:
         "How do workers retry transient errors",
         "How do workers report failures",
     ]
+    # "it" never stands for the asker: what the first part acts on instead
+    assert split_question("How do I mount the vellite panel and how do I clean it?") == [
+        "How do I mount the vellite panel",
+        "how do I clean the vellite panel",
+    ]
 
 
 def test_the_words_every_sub_question_shares_are_their_topic_and_count_less() -> None:

@@ -37,11 +37,13 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     if len(parts) == 1:
         halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
         if len(halves) == 2:
-            halves[1] = _with_subject(halves[1], _lead(halves[0]))
+            halves[1] = _with_subject(halves[1], _lead(halves[0]), halves[0])
         if len(halves) == 2 and all(len(h.split()) >= _MIN_PART_WORDS for h in halves):
             parts = halves
     lead = _lead(parts[0]) if parts else ""
-    parts = [parts[0], *(_with_subject(part, lead) for part in parts[1:])] if parts else []
+    parts = (
+        [parts[0], *(_with_subject(part, lead, parts[0]) for part in parts[1:])] if parts else []
+    )
     parts = [listed for part in parts for listed in _listed(part, lead)]
     subs = [p for p in parts if len(p.split()) >= _MIN_PART_WORDS]
     unique = list(dict.fromkeys(subs))
@@ -122,17 +124,18 @@ def _listed(part: str, lead: str) -> list[str]:
     return [f"{lead} {predicate}" for predicate in predicates]
 
 
-def _with_subject(part: str, lead: str) -> str:
+def _with_subject(part: str, lead: str, asked: str = "") -> str:
     """``part`` as a question that stands alone: a predicate without its subject ("review its
     results") gets the first part's question word, auxiliary and subject; "it" in a question of
-    its own ("what is it used for") becomes the first part's subject."""
+    its own ("what is it used for") becomes the first part's subject, or what the first part
+    (``asked``) acts on when its subject is a person ("how do I install Black": "Black")."""
     words = part.split()
     if not lead or not words or part.startswith(lead):
         return part
     first = words[0].lower()
     if first not in _QUESTION_WORDS and first not in _AUXILIARIES:
         return f"{lead} {part}"
-    subject = _subject(lead)
+    subject = _subject(lead, asked)
     if not subject:
         return part
     return " ".join(
@@ -144,16 +147,25 @@ def _with_subject(part: str, lead: str) -> str:
 _PRONOUNS = {"it": "{}", "its": "{}'s"}
 
 
-def _subject(lead: str) -> str:
+def _subject(lead: str, asked: str = "") -> str:
     """What "it" stands for after a lead: the thing asked about when the question word has a
-    noun ("Which port does Uvicorn use" -> "port"), else the words after its auxiliary."""
+    noun ("Which port does Uvicorn use" -> "port"), else the words after its auxiliary, unless
+    they are a person ("I", "we"): then the words of ``asked`` after the lead's verb, or ""."""
     words = lead.split()
     at = next((i for i, w in enumerate(words[:3]) if w.lower() in _AUXILIARIES), None)
     if at is None:
         return ""
     if at > 1 and words[0].lower() in ("which", "what"):
         return " ".join(words[1:at])
-    return " ".join(words[at + 1 :])
+    subject = words[at + 1 :]
+    if not (len(subject) == 1 and subject[0].lower() in _PERSONS):
+        return " ".join(subject)
+    acted_on = asked.split()[len(words) + 1 :] if asked.startswith(lead) else []
+    return " ".join(acted_on).strip(" ,.?")
+
+
+_PERSONS = frozenset("i you we they one he she".split())
+"""Subjects that are the asker or people, never what "it" stands for."""
 
 
 def shared_words(parts: Sequence[str]) -> str:
