@@ -34,14 +34,16 @@ Research also runs on three more sets written before the team was run on them:
 ``research-uvicorn`` (Uvicorn's docs). Three blind sets were written by someone who had not read
 the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``;
 three more the same way: ``research-attrs`` (attrs' docs), ``conflicts-attrs`` and
-``extraction-attrs``.
+``extraction-attrs``; and three more: ``research-flask`` (Flask's docs, reStructuredText),
+``conflicts-flask`` and ``extraction-flask``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,research-probe,research-black,research-attrs,conflicts,conflicts-probe,
-conflicts-black,conflicts-attrs,extraction,extraction-probe,extraction-black,extraction-attrs]
+research-uvicorn,research-probe,research-black,research-attrs,research-flask,conflicts,
+conflicts-probe,conflicts-black,conflicts-attrs,conflicts-flask,extraction,extraction-probe,
+extraction-black,extraction-attrs,extraction-flask]
 [--only r01,c02] [--json PATH]``.
 """
 
@@ -187,14 +189,17 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-probe": partial(_research, "research-probe", "research-probe.yaml"),
     "research-black": partial(_research, "research-black", "research-black.yaml"),
     "research-attrs": partial(_research, "research-attrs", "research-attrs.yaml"),
+    "research-flask": partial(_research, "research-flask", "research-flask.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
     "conflicts-attrs": partial(_conflicts, "conflicts-attrs", "conflicts-attrs.yaml"),
+    "conflicts-flask": partial(_conflicts, "conflicts-flask", "conflicts-flask.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
     "extraction-attrs": partial(_extraction, "extraction-attrs", "extraction-attrs.yaml"),
+    "extraction-flask": partial(_extraction, "extraction-flask", "extraction-flask.yaml"),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
