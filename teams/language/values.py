@@ -310,13 +310,22 @@ _DATED = re.compile(
     re.IGNORECASE,
 )
 _HEADING_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_SHORT_YEAR = re.compile(r"(?<!\w)['’](\d{2})\b")
+"""A year written with two digits after an apostrophe: "May '09"."""
+
+
+def _century(year: int) -> str:
+    """A two-digit year as four digits, as POSIX ``strptime``'s ``%y`` reads it: 69-99 in the
+    1900s, 00-68 in the 2000s."""
+    return str(year + (1900 if year >= 69 else 2000))
 
 
 def stated_date(heading: str, text: str) -> str | None:
-    """When a passage says it was written: a year in its heading ("Survey of 2019"), else a
-    dating phrase in its words ("Updated in March 2021", "2015 edition", a sentence opening
-    "From 04/06/2022,"), as an ISO date."""
+    """When a passage says it was written: a year in its heading ("Survey of 2019", "May '09"),
+    else a dating phrase in its words ("Updated in March 2021", "2015 edition", a sentence
+    opening "From 04/06/2022,"), as an ISO date."""
     years: list[str] = _HEADING_YEAR.findall(heading)
+    years += [_century(int(two)) for two in _SHORT_YEAR.findall(heading)]
     if years:
         return max(years)
     found: list[str] = [
