@@ -28,19 +28,13 @@ from framework.engine.builder import compile_team
 from framework.memory import Corpus
 from framework.runs.runner import arun_team, run_team
 from framework.runs.teams import TeamSetup
-from framework.testing import CallTools, Reply, ScriptedChatModel, Structured
+from framework.testing import Reply
 from teams.configured.app import team_from_file
-from teams.research.schemas import (
-    FactsDraft,
-    PlanDraft,
-    ReportDraft,
-    ReviewVerdictDraft,
-    SubQuestion,
-)
 from telemetry.instrument import Telemetry
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, make_tokens, start
 from tests.test_mcp_tools import http_demo
+from tests.test_team_config import one_tool_task
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 CALLER_SPAN = "00f067aa0ba902b7"
@@ -83,25 +77,6 @@ def test_a_question_answered_by_two_servers_is_one_trace(tmp_path: Path) -> None
 # -- MCP -------------------------------------------------------------------------------------
 
 
-def _asking_the_tool() -> ScriptedChatModel:
-    """A model whose plan sends one task to the ``traced`` kind, which calls ``traceparent``."""
-    task = SubQuestion(description="Which trace am I in?", query="trace", kind="traced")
-    return ScriptedChatModel(
-        [
-            Structured(PlanDraft(goal="g", sub_questions=[task])),
-            CallTools([("traceparent", {})], match="Task q0:"),
-            Reply("The server saw the trace."),
-            Reply("Findings.", match="Findings:"),
-            Structured(
-                ReviewVerdictDraft(decision="finish", confidence=1.0),
-                match="Consolidated findings:",
-            ),
-            Structured(FactsDraft(facts=[]), match="Evidence:"),
-            Structured(ReportDraft(sections=[]), match="Evidence you may cite:"),
-        ]
-    )
-
-
 @pytest.mark.parametrize("mode", ["sync", "async"])
 def test_an_mcp_tool_over_http_is_sent_the_callers_trace_in_its_meta(
     tmp_path: Path, small_corpus: Corpus, mode: str
@@ -120,7 +95,7 @@ def test_an_mcp_tool_over_http_is_sent_the_callers_trace_in_its_meta(
         setup = TeamSetup(
             corpus=small_corpus,
             store=small_corpus.store,
-            model=_asking_the_tool(),
+            model=one_tool_task("traced", "traceparent", {}, Reply("The server saw it.")),
             middleware=telemetry.middleware,
         )
         with setup.resources:
