@@ -141,12 +141,14 @@ def test_the_mcp_door_takes_the_callers_trace_from_the_calls_meta(tmp_path: Path
     header_trace = "0af7651916cd43dd8448eb211c80319c"
     header = {"traceparent": f"00-{header_trace}-b7ad6b7169203331-01"}
     in_meta = {"traceparent": f"00-{TRACE_ID}-{CALLER_SPAN}-01", "tracestate": "rojo=00f067aa"}
+    malformed = {"traceparent": "00-nonsense-01"}
     with start(served, corpus=corpus):
         threads = {
             "meta": asyncio.run(_call(served, in_meta, {})),
             "meta over header": asyncio.run(_call(served, in_meta, header)),
             "header": asyncio.run(_call(served, None, header)),
-            "malformed meta": asyncio.run(_call(served, {"traceparent": "00-nonsense-01"}, {})),
+            "malformed meta": asyncio.run(_call(served, malformed, {})),
+            "malformed meta, header": asyncio.run(_call(served, malformed, header)),
         }
     spans = _spans(served.home)
     runs = {
@@ -157,7 +159,7 @@ def test_the_mcp_door_takes_the_callers_trace_from_the_calls_meta(tmp_path: Path
         assert {span["trace_id"] for span in runs[case]} == {TRACE_ID}, case
         [root] = [span for span in runs[case] if span["parent_span_id"] == CALLER_SPAN]
         assert root["name"] == "cadre.run", root["name"]
-    assert {span["trace_id"] for span in runs["header"]} == {header_trace}
-    malformed = runs["malformed meta"]
-    assert malformed and len({span["trace_id"] for span in malformed}) == 1
-    assert malformed[0]["trace_id"] not in (TRACE_ID, header_trace)  # a trace of its own
+    for case in ("header", "malformed meta, header"):
+        assert {span["trace_id"] for span in runs[case]} == {header_trace}, case
+    alone = {span["trace_id"] for span in runs["malformed meta"]}
+    assert len(alone) == 1 and not alone & {TRACE_ID, header_trace}  # a trace of its own
