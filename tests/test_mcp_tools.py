@@ -41,7 +41,18 @@ from framework.tools.worker import ToolWorker
 SERVERS = Path(__file__).parent / "mcp_servers"
 DEMO = SERVERS / "demo.py"
 BROKEN = SERVERS / "broken.py"
-DEMO_TOOLS = ["echo", "add", "forecast", "fail", "sleep", "sleepers", "pid", "crash", "garble"]
+DEMO_TOOLS = [
+    "echo",
+    "add",
+    "forecast",
+    "fail",
+    "sleep",
+    "sleepers",
+    "pid",
+    "traceparent",
+    "crash",
+    "garble",
+]
 SLOW = 120.0
 """A timeout that only a broken implementation reaches."""
 DEADLINE_S = 60.0

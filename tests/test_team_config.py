@@ -137,16 +137,17 @@ def test_a_tool_kind_without_a_model_is_refused_before_anything_runs(tmp_path: P
     assert both.exit_code == 2 and "give one of them" in both.stderr
 
 
-def test_a_tool_kind_runs_its_python_tool_on_the_model(
-    tmp_path: Path, small_corpus: Corpus
-) -> None:
-    team = _file(tmp_path / "conf", "kinds:\n  - name: calc\n    tools: ['mytools:multiply']\n")
-    subs = [SubQuestion(description="6 times 7", query="6*7", kind="calc")]
-    model = ScriptedChatModel(
+def one_tool_task(
+    kind: str, tool: str, arguments: dict[str, Any], reply: Reply
+) -> ScriptedChatModel:
+    """A model whose plan is one task of ``kind`` (``q0``), which calls ``tool`` with
+    ``arguments`` and then answers ``reply``; the run then finishes with nothing to cite."""
+    task = SubQuestion(description=f"a task for {kind}", query=tool, kind=kind)
+    return ScriptedChatModel(
         [
-            Structured(PlanDraft(goal="g", sub_questions=subs)),
-            CallTools([("multiply", {"a": 6, "b": 7})], match="Task q0:"),
-            Reply("42", match="42.0"),
+            Structured(PlanDraft(goal="g", sub_questions=[task])),
+            CallTools([(tool, arguments)], match="Task q0:"),
+            reply,
             Reply("Findings.", match="Findings:"),
             Structured(
                 ReviewVerdictDraft(decision="finish", confidence=1.0),
@@ -156,6 +157,13 @@ def test_a_tool_kind_runs_its_python_tool_on_the_model(
             Structured(ReportDraft(sections=[]), match="Evidence you may cite:"),
         ]
     )
+
+
+def test_a_tool_kind_runs_its_python_tool_on_the_model(
+    tmp_path: Path, small_corpus: Corpus
+) -> None:
+    team = _file(tmp_path / "conf", "kinds:\n  - name: calc\n    tools: ['mytools:multiply']\n")
+    model = one_tool_task("calc", "multiply", {"a": 6, "b": 7}, Reply("42", match="42.0"))
     factory = team_from_file(team)
     assert factory.needs_model
     setup = TeamSetup(corpus=small_corpus, store=small_corpus.store, model=model)

@@ -1,24 +1,29 @@
 """W3C trace context (``traceparent``, ``tracestate``) into ``cadre serve``: every door's
-request may carry its caller's trace; a run it starts keeps it with its arguments (so a fleet
-worker, or the server's next start, continues the same trace) and executes under it, so its run
-span is a child of the caller's span. Remote kinds send theirs out
-(:func:`framework.kinds.remote.http_client`): a question answered by teams on several servers is
-one trace."""
+request may carry its caller's trace (as HTTP headers; an MCP call also in its ``_meta``, see
+:func:`taken`); a run it starts keeps it with its arguments (so a fleet worker, or the server's
+next start, continues the same trace) and executes under it, so its run span is a child of the
+caller's span. Remote kinds and MCP tools send theirs out
+(:func:`framework.kinds.remote.http_client`, :mod:`framework.tools._mcp_session`): a question
+answered by teams on several servers is one trace. A malformed context is ignored: the run
+starts a trace of its own."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any
 
 from opentelemetry import context as otel_context
+from opentelemetry import trace
 from opentelemetry.propagate import extract
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["TraceContextIn", "continued", "incoming"]
+__all__ = ["TraceContextIn", "continued", "incoming", "taken"]
 
-_HEADERS = {b"traceparent": 55, b"tracestate": 512}
-"""The headers kept, each with the longest value W3C Trace Context allows."""
+_KEPT = {"traceparent": 55, "tracestate": 512}
+"""The keys kept, each with the longest value W3C Trace Context allows."""
+_HEADERS = frozenset(name.encode() for name in _KEPT)
 _INCOMING: ContextVar[dict[str, str] | None] = ContextVar("cadre_incoming_trace", default=None)
 
 
@@ -32,11 +37,10 @@ class TraceContextIn:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        carrier = {
-            name.decode(): value.decode("latin-1")
-            for name, value in scope.get("headers") or []
-            if name in _HEADERS and len(value) <= _HEADERS[name]
-        }
+        headers = scope.get("headers") or []
+        carrier = _kept(
+            (name.decode(), value.decode("latin-1")) for name, value in headers if name in _HEADERS
+        )
         token = _INCOMING.set(carrier or None)
         try:
             await self.app(scope, receive, send)
@@ -45,8 +49,24 @@ class TraceContextIn:
 
 
 def incoming() -> dict[str, str] | None:
-    """The trace headers of the request being answered (None: none, or no request)."""
+    """The trace context of the request being answered (None: none, or no request)."""
     return _INCOMING.get()
+
+
+@contextmanager
+def taken(carrier: Mapping[str, Any] | None) -> Iterator[None]:
+    """Within the block, the request's trace context is the one ``carrier`` (a message's own,
+    such as an MCP call's ``params._meta``) names, over its headers'; a carrier that names no
+    parent the propagator can read (none, or malformed) leaves the headers' in place."""
+    kept = _kept(carrier.items()) if carrier else {}
+    if not _names_parent(kept):
+        yield
+        return
+    token = _INCOMING.set(kept)
+    try:
+        yield
+    finally:
+        _INCOMING.reset(token)
 
 
 @contextmanager
@@ -60,3 +80,18 @@ def continued(carrier: Mapping[str, str] | None) -> Iterator[None]:
         yield
     finally:
         otel_context.detach(token)
+
+
+def _kept(pairs: Iterable[tuple[str, object]]) -> dict[str, str]:
+    """The W3C trace context entries of ``pairs``: text no longer than W3C allows."""
+    return {
+        name: value
+        for name, value in pairs
+        if name in _KEPT and isinstance(value, str) and len(value) <= _KEPT[name]
+    }
+
+
+def _names_parent(carrier: Mapping[str, str]) -> bool:
+    return (
+        bool(carrier) and trace.get_current_span(extract(dict(carrier))).get_span_context().is_valid
+    )

@@ -28,8 +28,10 @@ from mcp.types import (
     ListToolsResult,
     PaginatedRequestParams,
     RequestId,
+    RequestParams,
 )
 from mcp.types import Tool as McpToolSpec
+from opentelemetry.propagate import inject
 from referencing import Registry
 
 from framework.errors import ToolError, ToolServerError
@@ -135,10 +137,11 @@ async def handshake(session: ClientSession) -> list[McpToolSpec]:
 async def call_tool(
     current: Session, server: str, tool: str, arguments: dict[str, Any], sent: list[RequestId]
 ) -> CallToolResult:
-    """``ClientSession.call_tool``, with the output check of :meth:`Session.check_output`;
-    the request's JSON-RPC id goes into ``sent`` as it is sent (to cancel it by)."""
+    """``ClientSession.call_tool``, with the output check of :meth:`Session.check_output`
+    and the current trace in the request's ``_meta`` (:func:`_trace_meta`); the request's
+    JSON-RPC id goes into ``sent`` as it is sent (to cancel it by)."""
     assert current.session is not None
-    params = CallToolRequestParams(name=tool, arguments=arguments)
+    params = CallToolRequestParams(name=tool, arguments=arguments, _meta=_trace_meta())
     request = ClientRequest(CallToolRequest(params=params))
     # the id send_request takes: it reads and bumps the counter before its first await
     sent.append(current.session._request_id)  # private: the SDK does not expose it
@@ -146,6 +149,16 @@ async def call_tool(
     if not result.isError:
         current.check_output(server, tool, result)
     return result
+
+
+def _trace_meta() -> RequestParams.Meta | None:
+    """The current trace's context (W3C ``traceparent``, ``tracestate``, as the propagator
+    writes it) as a request's ``_meta``, so the server's work joins the caller's trace (MCP's
+    SEP-414); None outside a trace. Per call: the SDK sends every request of a session from a
+    task started with the session, whose context is the session's, not the call's."""
+    carrier: dict[str, str] = {}
+    inject(carrier)
+    return RequestParams.Meta(**carrier) if carrier else None
 
 
 def _output_check(specs: list[McpToolSpec], tool: str) -> Any:

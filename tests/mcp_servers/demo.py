@@ -6,9 +6,9 @@ its socket first and then prints ``PORT <n>`` on stdout, so a test knows where t
 without racing another process for a free port.
 
 Tools: ``echo``, ``add``, ``forecast`` (a structured result), ``fail`` (raises), ``sleep``,
-``sleepers`` (how many sleep now, how many were cancelled), ``pid``, ``crash`` (the process
-exits mid-call) and ``garble`` (writes a line that is not JSON-RPC on stdout, then never
-answers).
+``sleepers`` (how many sleep now, how many were cancelled), ``pid``, ``traceparent`` (the
+W3C trace context the call came with in its ``_meta``), ``crash`` (the process exits mid-call)
+and ``garble`` (writes a line that is not JSON-RPC on stdout, then never answers).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import socket
 import sys
 import time
 
-from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp import Context, FastMCP
 from pydantic import BaseModel
 
 server = FastMCP("demo", log_level="WARNING")
@@ -85,6 +85,13 @@ def sleepers() -> dict[str, int]:
 def pid() -> int:
     """This server's process id."""
     return os.getpid()
+
+
+@server.tool()
+def traceparent(ctx: Context) -> str:  # type: ignore[type-arg]
+    """The ``traceparent`` of this call's ``_meta`` (empty without one)."""
+    meta = ctx.request_context.meta
+    return str(getattr(meta, "traceparent", "") or "")
 
 
 @server.tool()

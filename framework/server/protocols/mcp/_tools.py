@@ -22,6 +22,7 @@ from framework.errors import CadreError
 from framework.server._http import Server, refusal
 from framework.server._requests import StreamModeName
 from framework.server._tables import RunRow
+from framework.server._trace_context import taken
 from framework.server.protocols._base import (
     Outcome,
     ServedTeam,
@@ -147,16 +148,20 @@ async def _called(
         raise HTTPException(401, "a valid API token is needed: call over HTTP with one")
     server, caller = caller_of(context.request.scope)
     teams = _teams()
-    if name == ANSWER_REVIEW:
-        team = _team(teams, str(arguments["team"]))
-        thread_id = str(arguments["thread_id"])
-        row = await decide(server, caller, team, thread_id, arguments["decision"], modes=_UPDATES)
-    else:
-        team = _team(teams, name)
-        question = str(arguments["question"])
-        asked = arguments.get("thread_id")
-        thread = None if asked is None else str(asked)
-        row = await ask(server, caller, team, question, thread_id=thread, modes=_UPDATES)
+    # the caller's trace as MCP carries it (params._meta, SEP-414), over the HTTP headers'
+    meta = context.meta.model_extra if context.meta is not None else None
+    with taken(meta):
+        if name == ANSWER_REVIEW:
+            team = _team(teams, str(arguments["team"]))
+            thread_id = str(arguments["thread_id"])
+            decision = arguments["decision"]
+            row = await decide(server, caller, team, thread_id, decision, modes=_UPDATES)
+        else:
+            team = _team(teams, name)
+            question = str(arguments["question"])
+            asked = arguments.get("thread_id")
+            thread = None if asked is None else str(asked)
+            row = await ask(server, caller, team, question, thread_id=thread, modes=_UPDATES)
     await _tell_progress(context, server, team, row)
     return _result(await outcome(server, row), _tool_name(team))
 
