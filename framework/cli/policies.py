@@ -36,14 +36,14 @@ def read_policy(path: Path) -> str:
     Raises:
         ConfigError: It cannot be read, or is invalid (``FILE:LINE``).
     """
-    from framework.engine.config_file import shown_path
+    from framework.engine.config_file import shown_path, unreadable
     from framework.runs.launch import load_policies
 
     resolved = path.expanduser().resolve()
     try:
         text = resolved.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read policy file {shown_path(resolved)}: {error}") from None
+        raise unreadable("policy file", resolved, error) from None
     load_policies(text, shown_path(resolved))
     return text
 
@@ -96,9 +96,7 @@ def check(
         typer.echo(f"  {hook}: {', '.join(names) or '-'}")
 
 
-def _check_names(
-    references: Sequence[NameReference], team_config: Path, model: str | None
-) -> None:
+def _check_names(references: Sequence[NameReference], team_config: Path, model: str | None) -> None:
     """Refuse rules naming what the team of ``team_config`` does not have (ConfigError with
     each rule's ``FILE:LINE``)."""
     from framework.policy import unknown_names

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from framework.errors import ConfigError
 
-__all__ = ["Where", "invalid", "read_yaml", "read_yaml_text", "shown_path"]
+__all__ = ["Where", "invalid", "read_yaml", "read_yaml_text", "shown_path", "unreadable"]
 
 
 def shown_path(path: Path) -> str:
@@ -24,6 +24,13 @@ def shown_path(path: Path) -> str:
     in it (as it was most likely given), else absolute."""
     relative = os.path.relpath(path)
     return path.as_posix() if relative == ".." or relative.startswith("../") else relative
+
+
+def unreadable(what: str, path: Path, error: OSError | UnicodeDecodeError) -> ConfigError:
+    """The refusal of file ``path`` (absolute) that cannot be read, naming it by
+    :func:`shown_path` only (an OS error repeats the absolute path)."""
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+    return ConfigError(f"cannot read {what} {shown_path(path)}: {reason}")
 
 
 class Where:
@@ -73,8 +80,7 @@ def read_yaml(path: Path, what: str) -> tuple[Path, str, dict[str, Any], Where]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise ConfigError(f"cannot read {what} {shown_path(path)}: {reason}") from None
+        raise unreadable(what, path, error) from None
     data, where = read_yaml_text(text, shown_path(path), what)
     return path, text, data, where
 

@@ -189,12 +189,12 @@ class LoadedTeamFile:
             if isinstance(sub, LoadedTeamFile):
                 yield from sub.files()
 
-    def unmodelled(self) -> list[tuple[str | int, ...]]:
-        """Where its own kinds call a model while it names no default model."""
+    def unmodelled(self) -> list[tuple[tuple[str, int], str]]:
+        """Where its own kinds call a model while it names no default model, and their names."""
         if "default" in self.spec.models:
             return []
         return [
-            ("kinds", index, kind.kind_type.key)
+            (("kinds", index), kind.name)
             for index, kind in enumerate(self.spec.kinds)
             if kind.needs_model
         ]
@@ -219,8 +219,6 @@ def load_team_file(path: Path) -> LoadedTeamFile:
             where it is included); a file that includes itself through others.
     """
     return _load(path, ())
-
-
 
 
 def _load(path: Path, chain: tuple[Include, ...]) -> LoadedTeamFile:

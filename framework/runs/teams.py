@@ -23,6 +23,7 @@ from framework.errors import ConfigError, TeamFileError
 from framework.kinds.team_file import TEAMS_GROUP, LoadedTeamFile, load_team_file
 from framework.kinds.team_names import TEAM_FILE_PREFIX
 from framework.memory import Corpus, SemanticStore
+from framework.models.chat import ProviderChatModel
 from framework.runs.prompts import PromptRegistry
 
 __all__ = [
@@ -169,8 +170,6 @@ def check_team(team: str, *, model: str | None, build_models: bool = True) -> Te
 
 def _unbuilt(spec: str) -> str | None:
     """Why the model ``spec`` cannot be built now (None: it can)."""
-    from framework.models.chat import ProviderChatModel
-
     try:
         ProviderChatModel(spec, build_now=True)
     except ConfigError as error:
@@ -189,9 +188,12 @@ def _file_refusal(
     for file in loaded.files():
         if wanted:
             problems += [
-                file.problem(at, "calls a model, and neither the file (models.default) nor the "
-                "run names one: set models.default in the file or pass --model")
-                for at in file.unmodelled()
+                file.problem(
+                    at,
+                    f"kind {name!r} calls a model, and neither the file (models.default) nor "
+                    "the run names one: set models.default in the file or pass --model",
+                )
+                for at, name in file.unmodelled()
             ]
         for role, spec in file.spec.models.items():
             if spec in unbuilt:
