@@ -164,3 +164,12 @@ def test_a_file_that_runs_passes_every_check(folder: Path, monkeypatch: pytest.M
 
 def _cadre(args: list[str]) -> Any:
     return CliRunner().invoke(app, args)
+
+
+def test_over_http_a_tenant_is_never_shown_the_files_paths() -> None:
+    from framework.errors import TeamFileError
+    from framework.server._http import refusal
+
+    error = TeamFileError("team file /srv/team.yaml is invalid: /srv/team.yaml:2: review.0: ...")
+    status, detail = refusal(error)
+    assert status == 422 and "/srv" not in detail and "the server's log" in detail
