@@ -214,9 +214,10 @@ def load_team_file(path: Path) -> LoadedTeamFile:
     """Read, check and import everything a team file declares, and the team files it includes.
 
     Raises:
-        ConfigError: The file cannot be read, is not YAML, or declares something wrong; one
-            line per problem, each with ``FILE:LINE`` (a problem of an included file also names
-            where it is included); a file that includes itself through others.
+        TeamFileError: The file cannot be read, is not YAML, or declares something wrong; one
+            line per problem, each with ``FILE:LINE`` (the file named as
+            :func:`~framework.engine.config_file.shown_path` names it; a problem of an included
+            file also names where it is included); a file that includes itself through others.
     """
     return _load(path, ())
 
