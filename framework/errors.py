@@ -39,6 +39,7 @@ __all__ = [
     "StorageFullError",
     "TamperError",
     "TaskRefused",
+    "TeamFileError",
     "ThreadBusyError",
     "ToolError",
     "ToolServerError",
@@ -58,6 +59,11 @@ class CadreError(Exception):
 
 class ConfigError(CadreError, ValueError):
     """A developer mistake: wiring, names or settings. The message says how to fix it."""
+
+
+class TeamFileError(ConfigError):
+    """A team file, or one it includes, cannot run: one line naming ``FILE:LINE`` of each
+    problem (``cadre run``, ``cadre serve`` and ``cadre policies check`` refuse it alike)."""
 
 
 class InvalidUpdate(CadreError, ValueError):  # noqa: N818 - names the refused thing

@@ -1,6 +1,6 @@
-"""``cadre policies check FILE --team-config TEAMFILE`` refuses rules naming tools, teams or
-nodes the team does not have, each with its ``FILE:LINE``: a tool rule naming ``reorder_prat``
-would match nothing while the real ``reorder_part`` stays allowed."""
+"""``cadre policies check FILE --team-config TEAMFILE --model MODEL`` refuses rules naming tools,
+teams or nodes the team (run on MODEL) does not have, each with its ``FILE:LINE``: a tool rule
+naming ``reorder_prat`` would match nothing while the real ``reorder_part`` stays allowed."""
 
 from __future__ import annotations
 
@@ -68,7 +68,8 @@ def _check(tmp_path: Path, policy_text: str) -> object:
     (tmp_path / "shoptools.py").write_text(TOOLS, encoding="utf-8")
     policy = tmp_path / "policy.yaml"
     policy.write_text(policy_text, encoding="utf-8")
-    args = ["policies", "check", str(policy), "--team-config", str(team)]
+    model = ["--model", "openai:gpt-4o-mini"]  # what its tool kinds run on (never built)
+    args = ["policies", "check", str(policy), "--team-config", str(team), *model]
     return CliRunner().invoke(app, args)
 
 

@@ -131,7 +131,8 @@ def test_a_tool_kind_without_a_model_is_refused_before_anything_runs(tmp_path: P
     team = _file(tmp_path / "conf", OFFLINE + "  - name: calc\n    tools: ['mytools:multiply']\n")
     done = _cli("run", "q", "--team-config", str(team), "--home", str(tmp_path / "home"))
     assert done.exit_code == 2
-    assert "need a model: set models.default in the file or pass --model" in done.stderr
+    assert f"{team}:9: kinds.2: kind 'calc' calls a model, and neither the file" in done.stderr
+    assert "set models.default in the file or pass --model" in done.stderr
     assert not (tmp_path / "home").exists()
     both = _cli("run", "q", "--team-config", str(team), "--team", "research")
     assert both.exit_code == 2 and "give one of them" in both.stderr

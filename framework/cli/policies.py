@@ -36,14 +36,15 @@ def read_policy(path: Path) -> str:
     Raises:
         ConfigError: It cannot be read, or is invalid (``FILE:LINE``).
     """
+    from framework.engine.config_file import shown_path, unreadable
     from framework.runs.launch import load_policies
 
     resolved = path.expanduser().resolve()
     try:
         text = resolved.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read policy file {resolved}: {error}") from None
-    load_policies(text, str(resolved))
+        raise unreadable("policy file", resolved, error) from None
+    load_policies(text, shown_path(resolved))
     return text
 
 
@@ -53,22 +54,32 @@ def check(
     team_config: Annotated[
         Path | None,
         typer.Option(
-            help="A team file: refuse rules naming tools, teams or nodes it does not have.",
+            help="A team file, checked as `cadre run` checks it: refuse rules naming tools, "
+            "teams or nodes it does not have.",
             readable=False,
+        ),
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="The model the team file's team runs with, as `cadre run --model` gives it "
+            "(not called); without it, the file's own models."
         ),
     ] = None,
 ) -> None:
     """Validate FILE and print its version, principal and policies per hook, in order; with
-    --team-config, every tool, team and node its rules name must be the team's."""
+    --team-config, the team file is checked as a run checks it, and every tool, team and node
+    the rules name must be the team's."""
+    from framework.engine.config_file import shown_path
     from framework.policy import HOOKS
     from framework.policy.records import policy_version
     from framework.runs.launch import load_policies
 
     try:
         text = read_policy(file)
-        loaded = load_policies(text, str(file.expanduser().resolve()))
+        loaded = load_policies(text, shown_path(file.expanduser().resolve()))
         if team_config is not None:
-            _check_names(loaded.references, team_config)
+            _check_names(loaded.references, team_config, model)
     except CadreError as error:
         fail(error)
     typer.echo(f"{file}: valid, version {policy_version(text)}")
@@ -85,12 +96,12 @@ def check(
         typer.echo(f"  {hook}: {', '.join(names) or '-'}")
 
 
-def _check_names(references: Sequence[NameReference], team_config: Path) -> None:
+def _check_names(references: Sequence[NameReference], team_config: Path, model: str | None) -> None:
     """Refuse rules naming what the team of ``team_config`` does not have (ConfigError with
     each rule's ``FILE:LINE``)."""
     from framework.policy import unknown_names
 
-    problems = unknown_names(references, _team_names(team_config))
+    problems = unknown_names(references, _team_names(team_config, model))
     if problems:
         raise ConfigError(
             f"the policy file names what team file {team_config} does not have: "
@@ -98,15 +109,16 @@ def _check_names(references: Sequence[NameReference], team_config: Path) -> None
         )
 
 
-def _team_names(team_config: Path) -> TeamNames:
-    """The names of the team ``team_config`` composes, built as a run with a model builds it
-    (its model-backed roles; the stand-in model is never called), on an in-memory store."""
+def _team_names(team_config: Path, model: str | None) -> TeamNames:
+    """The names of the team ``team_config`` composes, checked as a run with ``model`` checks
+    it, built as a run with a model builds it (its model-backed roles; the stand-in model is
+    never called), on an in-memory store."""
     from framework.memory import Corpus, SemanticStore
-    from framework.runs.teams import TeamSetup, load_team, team_file_team
+    from framework.runs.teams import TeamSetup, check_team, team_file_team
     from framework.testing import ScriptedChatModel
     from framework.tools.listing import team_names
 
-    factory = load_team(team_file_team(team_config))
+    factory = check_team(team_file_team(team_config), model=model)
     with SemanticStore(":memory:") as store:
         setup = TeamSetup(corpus=Corpus(store), store=store, model=ScriptedChatModel())
         with setup.resources:

@@ -6,6 +6,7 @@ value the location names.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,21 @@ from pydantic import ValidationError
 
 from framework.errors import ConfigError
 
-__all__ = ["Where", "invalid", "read_yaml", "read_yaml_text"]
+__all__ = ["Where", "invalid", "read_yaml", "read_yaml_text", "shown_path", "unreadable"]
+
+
+def shown_path(path: Path) -> str:
+    """How an error names the file ``path`` (absolute): relative to the working folder when it is
+    in it (as it was most likely given), else absolute."""
+    relative = os.path.relpath(path)
+    return path.as_posix() if relative == ".." or relative.startswith("../") else relative
+
+
+def unreadable(what: str, path: Path, error: OSError | UnicodeDecodeError) -> ConfigError:
+    """The refusal of file ``path`` (absolute) that cannot be read, naming it by
+    :func:`shown_path` only (an OS error repeats the absolute path)."""
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+    return ConfigError(f"cannot read {what} {shown_path(path)}: {reason}")
 
 
 class Where:
@@ -55,7 +70,8 @@ def _child(node: yaml.Node, step: str | int) -> yaml.Node | None:
 
 
 def read_yaml(path: Path, what: str) -> tuple[Path, str, dict[str, Any], Where]:
-    """The resolved path, text, mapping and line finder of the YAML file ``path``.
+    """The resolved path, text, mapping and line finder of the YAML file ``path`` (its errors
+    name the file by :func:`shown_path`).
 
     Raises:
         ConfigError: The file cannot be read, is not YAML, or is not a mapping.
@@ -64,8 +80,8 @@ def read_yaml(path: Path, what: str) -> tuple[Path, str, dict[str, Any], Where]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read {what} {path}: {error}") from None
-    data, where = read_yaml_text(text, path, what)
+        raise unreadable(what, path, error) from None
+    data, where = read_yaml_text(text, shown_path(path), what)
     return path, text, data, where
 
 

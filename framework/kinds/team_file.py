@@ -13,7 +13,7 @@ its line. See docs/team-config.md.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -29,8 +29,8 @@ from pydantic import (
     model_validator,
 )
 
-from framework.engine.config_file import Where, invalid, read_yaml
-from framework.errors import ConfigError
+from framework.engine.config_file import Where, invalid, read_yaml, shown_path
+from framework.errors import ConfigError, TeamFileError
 from framework.kinds.base import KindFile, KindType, Route
 from framework.kinds.table import read_kind
 from framework.kinds.team_names import DEFAULT_TEAM_NAME
@@ -52,6 +52,9 @@ ROLES = ("planner", "worker", "aggregator", "reviewer", "curator", "formatter")
 
 TEAMS_GROUP = "cadre.teams"
 """The entry point group of the installed teams (a kind's ``team: NAME``)."""
+
+Include = tuple[Path, int]
+"""A file and the line of a ``team:`` value in it that includes another."""
 
 
 class KindSpec(BaseModel):
@@ -152,6 +155,8 @@ class LoadedTeamFile:
         servers: Server name -> its declaration (paths resolved against the file's folder).
         subteams: Kind (or team phase) name -> the team it runs: an included file (checked)
             or an installed team's name.
+        where: Finds the line of a value of the file.
+        included: Where it is included, outermost first (empty: the file given).
     """
 
     def __init__(
@@ -160,24 +165,45 @@ class LoadedTeamFile:
         spec: TeamFile,
         loaded: dict[str, object],
         servers: dict[str, McpServer],
-        subteams: Mapping[str, LoadedTeamFile | str] | None = None,
+        *,
+        where: Where,
+        included: tuple[Include, ...] = (),
     ) -> None:
         self.path = path
         self.spec = spec
         self.loaded = loaded
         self.servers = servers
-        self.subteams = dict(subteams or {})
+        self.subteams: dict[str, LoadedTeamFile | str] = {}
+        self.where = where
+        self.included = included
+
+    def problem(self, at: tuple[str | int, ...], message: str) -> str:
+        """``message`` about the value at ``at``: ``FILE:LINE: at: message``, naming where the
+        file is included."""
+        return _trailed(self.where.at(at, message), self.included)
+
+    def files(self) -> Iterator[LoadedTeamFile]:
+        """This file and every team file it includes, to any depth."""
+        yield self
+        for sub in self.subteams.values():
+            if isinstance(sub, LoadedTeamFile):
+                yield from sub.files()
+
+    def unmodelled(self) -> list[tuple[tuple[str, int], str]]:
+        """Where its own kinds call a model while it names no default model, and their names."""
+        if "default" in self.spec.models:
+            return []
+        return [
+            (("kinds", index), kind.name)
+            for index, kind in enumerate(self.spec.kinds)
+            if kind.needs_model
+        ]
 
     @property
     def needs_model(self) -> bool:
         """Whether a kind calls a model and the file names no default model, here or in a team
         file it includes."""
-        own = any(kind.needs_model for kind in self.spec.kinds) and "default" not in (
-            self.spec.models
-        )
-        return own or any(
-            sub.needs_model for sub in self.subteams.values() if isinstance(sub, LoadedTeamFile)
-        )
+        return any(file.unmodelled() for file in self.files())
 
     def model_spec(self, role: str) -> str | None:
         """The model spec of a role (its own, else the file's default; None: none)."""
@@ -188,23 +214,21 @@ def load_team_file(path: Path) -> LoadedTeamFile:
     """Read, check and import everything a team file declares, and the team files it includes.
 
     Raises:
-        ConfigError: The file cannot be read, is not YAML, or declares something wrong; one
-            line per problem, each with ``FILE:LINE`` (a problem of an included file also names
-            where it is included); a file that includes itself through others.
+        TeamFileError: The file cannot be read, is not YAML, or declares something wrong; one
+            line per problem, each with ``FILE:LINE`` (the file named as
+            :func:`~framework.engine.config_file.shown_path` names it; a problem of an included
+            file also names where it is included); a file that includes itself through others.
     """
     return _load(path, ())
-
-
-Include = tuple[Path, int]
-"""A file and the line of a ``team:`` value in it that includes another."""
 
 
 def _load(path: Path, chain: tuple[Include, ...]) -> LoadedTeamFile:
     """The checked file ``path``, included through ``chain`` (outermost first)."""
     try:
-        loaded, where = _checked(path)
+        loaded = _checked(path, chain)
     except ConfigError as error:
-        raise _included(error, chain) from None
+        raise TeamFileError(_trailed(str(error), chain)) from None
+    where = loaded.where
     problems: list[str] = []
     teams: list[tuple[str, tuple[str | int, ...], str | None]] = [
         (kind.name, ("kinds", index, kind.kind_type.key), kind.team)
@@ -219,8 +243,8 @@ def _load(path: Path, chain: tuple[Include, ...]) -> LoadedTeamFile:
             problem = _include(loaded, name, team, where=where, at=at, chain=chain)
             problems.extend([problem] if problem else [])
     if problems:
-        invalid_file = ConfigError(f"team file {loaded.path} is invalid: " + "; ".join(problems))
-        raise _included(invalid_file, chain)
+        invalid_file = f"team file {where.path} is invalid: " + "; ".join(problems)
+        raise TeamFileError(_trailed(invalid_file, chain))
     return loaded
 
 
@@ -240,7 +264,7 @@ def _include(
         target = (loaded.path.parent / team).expanduser().resolve()
         _refuse_cycle(target, here)
         if not target.is_file():
-            return where.at(at, f"no team file {target}")
+            return where.at(at, f"no team file {shown_path(target)}")
         loaded.subteams[name] = _load(target, here)
         return None
     installed = sorted(point.name for point in entry_points(group=TEAMS_GROUP))
@@ -254,23 +278,25 @@ def _refuse_cycle(target: Path, chain: tuple[Include, ...]) -> None:
     """Refuse including ``target`` through ``chain`` when it is already in it."""
     files = [file for file, _ in chain]
     if target in files:
-        trail = " -> ".join(f"{file}:{line}" for file, line in chain[files.index(target) :])
-        raise ConfigError(f"team files include each other: {trail} -> {target}")
+        trail = " -> ".join(
+            f"{shown_path(file)}:{line}" for file, line in chain[files.index(target) :]
+        )
+        raise TeamFileError(f"team files include each other: {trail} -> {shown_path(target)}")
 
 
-def _included(error: ConfigError, chain: tuple[Include, ...]) -> ConfigError:
-    """``error`` of a file included through ``chain``, naming where (as is at the top)."""
+def _trailed(message: str, chain: tuple[Include, ...]) -> str:
+    """``message`` about a file included through ``chain``, naming where (as is at the top)."""
     if not chain:
-        return error
-    trail = " -> ".join(f"{file}:{line}" for file, line in chain)
-    return ConfigError(f"{error} (included at {trail})")
+        return message
+    trail = " -> ".join(f"{shown_path(file)}:{line}" for file, line in chain)
+    return f"{message} (included at {trail})"
 
 
-def _checked(path: Path) -> tuple[LoadedTeamFile, Where]:
+def _checked(path: Path, chain: tuple[Include, ...]) -> LoadedTeamFile:
     """The file's own settings, tools and servers checked (its includes not yet read)."""
     path, _, data, where = read_yaml(path, "team file")
     if not data:
-        raise ConfigError(f"{path}:1: a team file is a mapping (name, kinds, ...)")
+        raise ConfigError(f"{where.path}:1: a team file is a mapping (name, kinds, ...)")
     try:
         spec = TeamFile.model_validate(data)
     except ValidationError as error:
@@ -294,8 +320,8 @@ def _checked(path: Path) -> tuple[LoadedTeamFile, Where]:
             problems += [where.at(("kinds", index, *at), text) for at, text in found.problems]
     problems += [where.at(("phases", i), problem) for i, problem in step_problems(spec.phases)]
     if problems:
-        raise ConfigError(f"team file {path} is invalid: " + "; ".join(problems))
-    return LoadedTeamFile(path, spec, loaded, servers), where
+        raise ConfigError(f"team file {where.path} is invalid: " + "; ".join(problems))
+    return LoadedTeamFile(path, spec, loaded, servers, where=where, included=chain)
 
 
 def _servers(folder: Path, where: Where, spec: TeamFile) -> dict[str, McpServer]:

@@ -35,7 +35,7 @@ from framework.runs.observe import ObserverOptions, RunObserver, load_observer
 from framework.runs.prompts import PromptRegistry
 from framework.runs.spec import RunSpec
 from framework.runs.stores import home_checkpointer, home_cipher, home_store
-from framework.runs.teams import TeamBuilder, TeamFactory, TeamSetup, load_team
+from framework.runs.teams import TeamBuilder, TeamFactory, TeamSetup, check_team
 from framework.runs.threads import read_thread_spec
 
 __all__ = [
@@ -174,12 +174,7 @@ def load_policies(text: str, source: str) -> PolicySet:
 def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None]:
     """Check every input before anything is written; the first problem raises."""
     spec = request.spec
-    factory = load_team(spec.team)
-    if factory.needs_model and spec.model is None:
-        raise ConfigError(
-            f"team {spec.team!r} has kinds that call tools, which need a model: set "
-            "models.default in the file or pass --model"
-        )
+    factory = check_team(spec.team, model=spec.model, build_models=not request.read_only)
     if spec.max_parallel is not None and spec.max_parallel < 1:
         raise ConfigError(f"--max-parallel must be at least 1, got {spec.max_parallel}")
     model = (
@@ -188,9 +183,6 @@ def _validate(request: LaunchRequest) -> tuple[TeamFactory, BaseChatModel | None
         else None
     )
     review_points(spec.review)
-    if not request.read_only:  # a team file's models: refused now if they cannot be built
-        for model_spec in factory.model_specs:
-            ProviderChatModel(model_spec, build_now=True)
     if spec.corpus_dir is not None and not request.read_only:
         # every file is checked and read, so a corpus that would be refused is refused here,
         # before the home (keys.json, memory.sqlite) is created

@@ -19,10 +19,11 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.graph import StateGraph
 
 from framework.engine.middleware import Middleware
-from framework.errors import ConfigError
-from framework.kinds.team_file import TEAMS_GROUP, load_team_file
+from framework.errors import ConfigError, TeamFileError
+from framework.kinds.team_file import TEAMS_GROUP, LoadedTeamFile, load_team_file
 from framework.kinds.team_names import TEAM_FILE_PREFIX
 from framework.memory import Corpus, SemanticStore
+from framework.models.chat import ProviderChatModel
 from framework.runs.prompts import PromptRegistry
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "TeamFactory",
     "TeamSetup",
     "available_teams",
+    "check_team",
     "load_team",
     "offer_team_files",
     "offered_team_files",
@@ -138,6 +140,69 @@ def load_team(name: str) -> TeamFactory:
     raise ConfigError(f"unknown team {name!r}: choose one of {', '.join(available_teams())}")
 
 
+def check_team(team: str, *, model: str | None, build_models: bool = True) -> TeamFactory:
+    """The factory of ``team`` (an installed team, or ``file:PATH``), checked whole for a run
+    whose own model is ``model`` (None: the team's only): the one check of ``cadre run``,
+    ``cadre serve`` (each ``--team-config`` before it listens) and ``cadre policies check``.
+
+    Refused: what the team-file reader refuses; a kind that calls a model where neither its file
+    (``models.default``) nor the run names one; a model the team names that cannot be built (a
+    missing key or provider package, a scripted file that is not there), when ``build_models``.
+
+    Raises:
+        TeamFileError: A team file cannot run, one line with ``FILE:LINE`` of each problem.
+        ConfigError: An installed team is unknown or cannot run.
+    """
+    factory = load_team(team)
+    wanted = factory.needs_model and model is None
+    unbuilt = {
+        spec: why for spec in factory.model_specs if build_models and (why := _unbuilt(spec))
+    }
+    if not wanted and not unbuilt:
+        return factory
+    if team.startswith(TEAM_FILE_PREFIX):
+        loaded = load_team_file(Path(team.removeprefix(TEAM_FILE_PREFIX)))
+        raise _file_refusal(loaded, wanted=wanted, unbuilt=unbuilt)
+    if wanted:
+        raise ConfigError(f"team {team!r} needs a model: pass --model")
+    raise ConfigError(next(iter(unbuilt.values())))
+
+
+def _unbuilt(spec: str) -> str | None:
+    """Why the model ``spec`` cannot be built now (None: it can)."""
+    try:
+        ProviderChatModel(spec, build_now=True)
+    except ConfigError as error:
+        return str(error)
+    return None
+
+
+def _file_refusal(
+    loaded: LoadedTeamFile, *, wanted: bool, unbuilt: dict[str, str]
+) -> TeamFileError:
+    """The refusal of team file ``loaded``: each kind of it (or of a file it includes) that
+    calls a model with none named when ``wanted``, each of its models in ``unbuilt``, at its
+    line."""
+    problems: list[str] = []
+    placed: set[str] = set()
+    for file in loaded.files():
+        if wanted:
+            problems += [
+                file.problem(
+                    at,
+                    f"kind {name!r} calls a model, and neither the file (models.default) nor "
+                    "the run names one: set models.default in the file or pass --model",
+                )
+                for at, name in file.unmodelled()
+            ]
+        for role, spec in file.spec.models.items():
+            if spec in unbuilt:
+                problems.append(file.problem(("models", role), unbuilt[spec]))
+                placed.add(spec)
+    problems += [why for spec, why in unbuilt.items() if spec not in placed]
+    return TeamFileError(f"team file {loaded.where.path} is invalid: " + "; ".join(problems))
+
+
 _OFFERED: dict[str, str] = {}
 """The team files this process offers besides the installed teams: team name -> its team
 (``file:/abs/team.yaml``)."""
@@ -162,8 +227,9 @@ def offer_team_files(paths: Sequence[Path]) -> dict[str, str]:
     installed = set(available_teams())
     offered: dict[str, str] = {}
     for path in paths:
-        name = load_team_file(path).spec.name
         team = team_file_team(path)
+        check_team(team, model=None)  # a served file runs on its own models
+        name = load_team_file(path).spec.name
         if name in installed or (name in offered and offered[name] != team):
             taken = "an installed team" if name in installed else offered[name]
             raise ConfigError(

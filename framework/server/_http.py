@@ -22,6 +22,7 @@ from framework.errors import (
     ConfigError,
     InvalidUpdate,
     ReviewError,
+    TeamFileError,
     ThreadBusyError,
     UnknownThread,
 )
@@ -255,6 +256,12 @@ def refusal(error: HTTPException | CadreError) -> tuple[int, str]:
     its protocol's shape)."""
     if isinstance(error, HTTPException):
         return error.status_code, str(error.detail)
+    if isinstance(error, TeamFileError):  # its files' paths are the server's, not the caller's
+        logger.warning("a served team file cannot run: %s", error)
+        return 422, (
+            "a team file this server serves cannot run (changed since the server started?): "
+            "the server's log names the file and line"
+        )
     status = next(status for kinds, status in _STATUS_OF if isinstance(error, kinds))
     return status, str(error)
 
