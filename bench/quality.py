@@ -35,15 +35,16 @@ Research also runs on three more sets written before the team was run on them:
 the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``;
 three more the same way: ``research-attrs`` (attrs' docs), ``conflicts-attrs`` and
 ``extraction-attrs``; and three more: ``research-flask`` (Flask's docs, reStructuredText),
-``conflicts-flask`` and ``extraction-flask``.
+``conflicts-flask`` and ``extraction-flask``; and three more: ``research-drf`` (Django REST
+framework's docs), ``conflicts-drf`` and ``extraction-drf``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,research-probe,research-black,research-attrs,research-flask,conflicts,
-conflicts-probe,conflicts-black,conflicts-attrs,conflicts-flask,extraction,extraction-probe,
-extraction-black,extraction-attrs,extraction-flask]
+research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
+conflicts,conflicts-probe,conflicts-black,conflicts-attrs,conflicts-flask,conflicts-drf,
+extraction,extraction-probe,extraction-black,extraction-attrs,extraction-flask,extraction-drf]
 [--only r01,c02] [--json PATH]``.
 """
 
@@ -190,16 +191,19 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-black": partial(_research, "research-black", "research-black.yaml"),
     "research-attrs": partial(_research, "research-attrs", "research-attrs.yaml"),
     "research-flask": partial(_research, "research-flask", "research-flask.yaml"),
+    "research-drf": partial(_research, "research-drf", "research-drf.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
     "conflicts-attrs": partial(_conflicts, "conflicts-attrs", "conflicts-attrs.yaml"),
     "conflicts-flask": partial(_conflicts, "conflicts-flask", "conflicts-flask.yaml"),
+    "conflicts-drf": partial(_conflicts, "conflicts-drf", "conflicts-drf.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
     "extraction-attrs": partial(_extraction, "extraction-attrs", "extraction-attrs.yaml"),
     "extraction-flask": partial(_extraction, "extraction-flask", "extraction-flask.yaml"),
+    "extraction-drf": partial(_extraction, "extraction-drf", "extraction-drf.yaml"),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
