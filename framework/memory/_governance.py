@@ -33,6 +33,7 @@ class Governance:
     _indexes: dict[str, VectorIndex]
     _transaction: Callable[[], AbstractContextManager[Database]]
     _bump_generation: Callable[[], None]
+    _drop_indexes: Callable[[], None]
 
     @property
     def tombstones(self) -> Tombstones:
@@ -96,7 +97,7 @@ class Governance:
                     [(ns, key, now) for ns, key in doomed],
                 )
                 self._bump_generation()
-                self._indexes.clear()
+                self._drop_indexes()
             deleted += len(doomed)
 
     def erase(self, scope: str, thread_ids: Collection[str]) -> int:
@@ -126,7 +127,7 @@ class Governance:
                     "DELETE FROM items WHERE namespace = ? AND key = ?", written
                 )
                 self._bump_generation()
-                self._indexes.clear()
+                self._drop_indexes()
             if self._values.scope_keys is not None:  # after the rows: a rerun destroys it too
                 self._values.scope_keys.destroy(scope)
         return deleted
@@ -164,7 +165,7 @@ class Governance:
                 deleted = db.execute(f"DELETE FROM items {where}", (ns, cutoff)).rowcount
                 if deleted:
                     self._bump_generation()
-                    self._indexes.clear()
+                    self._drop_indexes()
         return int(deleted)
 
     def compact(self) -> None:

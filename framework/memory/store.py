@@ -119,6 +119,7 @@ class SemanticStore(Governance):
         self._update_lock = threading.RLock()
         self._updating = False
         self._indexes: dict[str, VectorIndex] = {}
+        self._build_slots: dict[str, threading.Lock] = {}
         self._spaces: list[Namespace] | None = None
         self._data_version = -1
         self._db: Database = open_database(self.path, schema=PG_SCHEMA)
@@ -144,7 +145,7 @@ class SemanticStore(Governance):
     def close(self) -> None:
         """Close the connection; the store cannot be used afterwards."""
         with self._lock:
-            self._indexes.clear()
+            self._drop_indexes()
             self._db.close()
             if self._data_keys is not None:
                 self._data_keys.close()
@@ -506,7 +507,7 @@ class SemanticStore(Governance):
         holds the lock)."""
         version = self._generation()
         if version != self._data_version:
-            self._indexes.clear()
+            self._drop_indexes()
             self._spaces = None
             self._data_version = version
 
@@ -515,8 +516,15 @@ class SemanticStore(Governance):
         self._fresh()
         index = self._indexes.get(ns)
         if index is None:
-            index = self._indexes[ns] = self._rows.index(ns, self.dim, self._approximate_from)
+            slot = self._build_slots.setdefault(ns, threading.Lock())
+            index = self._indexes[ns] = self._rows.index(ns, self.dim, self._approximate_from, slot)
         return index
+
+    def _drop_indexes(self) -> None:
+        """Forget every in-memory index, stopping their builds (the caller holds the lock)."""
+        for index in self._indexes.values():
+            index.close()
+        self._indexes.clear()
 
     def _open_all(self, ns: str, index: VectorIndex) -> None:
         """Open the keys and metadata of every row of ``index`` (a filter reads them)."""
