@@ -83,6 +83,12 @@ def _recall(store: SemanticStore, exact: SemanticStore) -> float:
     return float(np.mean([len(both) / 10 for both in found]))
 
 
+def _trained_on(store: SemanticStore) -> int | None:
+    """How many vectors the approximate index in use was built for (None: none in use)."""
+    approximate = store._index("tenant/a")._approximate
+    return None if approximate is None else approximate.trained_on
+
+
 def _note(key: str, topic: int) -> StoreItem:
     return StoreItem(key=key, text=f"fresh note {key} on topic {topic}")
 
@@ -102,7 +108,7 @@ def test_searches_during_the_first_build_are_exact_and_see_writes(
     assert held.started == 1
     held.release.set()
     index.wait_for_build()
-    assert index._approximate is not None and index._approximate.trained_on == ITEMS
+    assert _trained_on(store) == ITEMS
     assert _recall(store, exact) >= 0.9
     assert _keys(store, "fresh note new-7 on topic 7", k=1) == ["new-7"]
     assert "a-5" not in _keys(store, "note 5 on topic 5 by a", k=50)
@@ -113,6 +119,7 @@ def test_a_rebuild_searches_through_the_previous_index_kept_up_to_date(
 ) -> None:
     held.release.set()
     _keys(store, QUERIES[0])
+    held.entered()
     index = store._index("tenant/a")
     index.wait_for_build()
     previous = index._approximate
@@ -131,8 +138,7 @@ def test_a_rebuild_searches_through_the_previous_index_kept_up_to_date(
             assert not set(_keys(store, query, k=20)) & set(doomed)
         held.release.set()
         index.wait_for_build()
-    assert index._approximate is not previous and index._approximate is not None
-    assert index._approximate.trained_on == 2 * ITEMS
+    assert index._approximate is not previous and _trained_on(store) == 2 * ITEMS
 
 
 def test_a_failed_build_is_logged_once_and_tried_again_later(
