@@ -26,6 +26,9 @@ Run: ``.venv/bin/python bench/store.py [--sizes 10000 50000 200000] [--postgres]
 [--vectors clustered] [--exact]``; prints Markdown tables. Targets: search p50 <= 20 ms at 50k
 items, and at 1,000,000 with recall@10 >= 0.95. ``--native-only`` times puts and
 cadre's own search only, which an older checkout can run too (``PYTHONPATH=CHECKOUT``).
+``--index-only`` times the namespace's in-memory index alone, and ``--build-wait`` the longest
+a search and a put wait while its approximate index is built (both without a database, so an
+older checkout runs them too).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import argparse
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -219,6 +223,68 @@ def bench_index(size: int, embedder: RandomEmbedder, exact: bool) -> dict[str, A
     }
 
 
+def bench_build_wait(size: int, embedder: RandomEmbedder) -> dict[str, Any]:
+    """The namespace index alone at ``size`` vectors, searched and written by two threads, each
+    call under one lock as the store holds its own, from a new connection's first search (which
+    needs the approximate index built) until that index is in use: the longest search and
+    upsert (100 vectors) meanwhile, against the median exact search timed before."""
+    from framework.memory._index import RowFacts, VectorIndex
+    from framework.memory.store import APPROXIMATE_FROM
+
+    rng = np.random.default_rng(1)
+    queries = _draw(embedder, rng, QUERIES)
+    index = VectorIndex(DIM, APPROXIMATE_FROM)
+    for first in range(0, size, 10 * BATCH):
+        vectors = _draw(embedder, rng, min(10 * BATCH, size - first))
+        keys = [f"item-{i}" for i in range(first, first + len(vectors))]
+        index.upsert(keys, vectors, [RowFacts()] * len(vectors))
+    every = np.ones(size, dtype=bool)
+    exact = statistics.median(_timed(lambda: index._exact(queries[:1], 10, -np.inf, every), 5))
+    lock, built = threading.Lock(), threading.Event()
+    searches: list[float] = []
+    upserts: list[float] = []
+
+    def search() -> None:
+        while not built.is_set():
+            query = queries[len(searches) % QUERIES][None]
+            searches.append(_locked(lock, index.search, query, 10, -np.inf))
+
+    def upsert() -> None:
+        while not built.is_set():
+            first = size + 100 * len(upserts)
+            keys = [f"item-{i}" for i in range(first, first + 100)]
+            vectors = _draw(embedder, rng, 100)
+            upserts.append(_locked(lock, index.upsert, keys, vectors, [RowFacts()] * 100))
+            time.sleep(0.05)
+
+    began = time.perf_counter()
+    threads = [threading.Thread(target=search), threading.Thread(target=upsert)]
+    for thread in threads:
+        thread.start()
+    while index._approximate is None:
+        time.sleep(0.05)
+    build = time.perf_counter() - began
+    built.set()
+    for thread in threads:
+        thread.join()
+    return {
+        "exact": exact,
+        "build": build,
+        "searches": len(searches),
+        "search": max(searches),
+        "upserts": len(upserts),
+        "upsert": max(upserts),
+    }
+
+
+def _locked(lock: threading.Lock, call: Callable[..., Any], *args: Any) -> float:
+    """Milliseconds ``call(*args)`` took, waiting for ``lock`` included."""
+    began = time.perf_counter()
+    with lock:
+        call(*args)
+    return (time.perf_counter() - began) * 1000
+
+
 def _draw(embedder: RandomEmbedder, rng: np.random.Generator, count: int) -> Any:
     """``count`` unit vectors drawn as ``embedder`` draws one per text (in bulk)."""
     vectors = rng.standard_normal((count, DIM), dtype=np.float32)
@@ -355,9 +421,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="the namespace index alone, without a database (sizes a store takes long to fill)",
     )
+    parser.add_argument(
+        "--build-wait",
+        action="store_true",
+        help="the longest search and put while the approximate index is built",
+    )
     args = parser.parse_args(argv)
     if args.index_only:
         return _index_only(args.sizes, args.vectors, args.exact)
+    if args.build_wait:
+        return _build_wait(args.sizes, args.vectors)
     print("| backend | items | put items/s | re-put items/s | index load ms | search p50 / p99 ms "
           "| LangGraph search p50 / p99 ms | ideal p50 / p99 ms | p50 / ideal "
           "| recall@10 |")  # fmt: skip
@@ -406,6 +479,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, sweep, purged in rows:
                 print(f"| {name} | {sweep:.2f} | {purged:.2f} |")
     return 1 if failed else 0
+
+
+def _build_wait(sizes: Sequence[int], vectors: str) -> int:
+    print("| vectors | items | exact search ms | build s | searches meanwhile | longest search "
+          "ms | / exact | upserts meanwhile | longest upsert ms | / exact |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for size in sizes:
+        r = bench_build_wait(size, EMBEDDERS[vectors]())
+        print(f"| {vectors} | {size:,} | {r['exact']:.0f} | {r['build']:.1f} | {r['searches']} "
+              f"| {r['search']:,.0f} | {r['search'] / r['exact']:.1f}x | {r['upserts']} "
+              f"| {r['upsert']:,.0f} | {r['upsert'] / r['exact']:.1f}x |")  # fmt: skip
+    return 0
 
 
 def _index_only(sizes: Sequence[int], vectors: str, exact: bool) -> int:
