@@ -1,7 +1,8 @@
 """The approximate index built in the background while searches and writes go on (a small
 ``approximate_from``, on SQLite and PostgreSQL): searches meanwhile are exact, or go through the
 previous index kept up to date; writes are seen at once and by the index swapped in; a failed
-build is logged once and tried again later; a namespace has one build at a time."""
+build is logged once and tried again later; a namespace has one build at a time; another
+connection's write drops the indexes of the namespaces it wrote, not the others."""
 
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ from framework.memory import SemanticStore, StoreItem
 from framework.memory._ann import ApproximateIndex
 from framework.memory._ann_build import RETRY_AFTER
 from framework.memory._index import Matrix
+from framework.memory._tables import BUMP_GENERATION
 from tests.test_approximate_search import CLUSTERS, FROM, ITEMS, QUERIES, ClusteredEmbedder, _items
 
 A = ("tenant", "a")
+B = ("tenant", "b")
 
 
 class HeldBuilds:
@@ -184,3 +187,28 @@ def test_a_namespace_loaded_again_waits_for_the_build_it_replaced(
     _keys(store, QUERIES[0])
     store._index("tenant/a").wait_for_build()
     assert held.started == 2 and store._index("tenant/a")._approximate is not None
+
+
+def test_another_connection_s_write_drops_only_the_namespaces_it_wrote(
+    store: SemanticStore, held: HeldBuilds, target: str
+) -> None:
+    held.release.set()
+    store.put_many(B, _items("b"))
+    for namespace in (A, B):
+        store.search(namespace, QUERIES[0])
+        store._index("/".join(namespace)).wait_for_build()
+    kept, dropped = store._index("tenant/a"), store._index("tenant/b")
+    with SemanticStore(target, embedder=ClusteredEmbedder(), approximate_from=FROM) as other:
+        other.put(B, _note("elsewhere", 3))
+    hits = store.search(B, "fresh note elsewhere on topic 3", k=1)
+    assert [hit.key for hit in hits] == ["elsewhere"]
+    assert store._index("tenant/b") is not dropped
+    assert store._index("tenant/a") is kept and kept._approximate is not None
+    with SemanticStore(target, embedder=ClusteredEmbedder(), approximate_from=FROM) as other:
+        other.delete_many(A, ["a-5"])
+    assert "a-5" not in _keys(store, "note 5 on topic 5 by a", k=50)
+    kept = store._index("tenant/a")
+    older = SemanticStore(target, embedder=ClusteredEmbedder(), approximate_from=None)
+    with older, older._transaction() as db:  # as a writer that names no namespace counts it
+        db.execute(BUMP_GENERATION)
+    assert store._index("tenant/a") is not kept
