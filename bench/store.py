@@ -224,10 +224,10 @@ def bench_index(size: int, embedder: RandomEmbedder, exact: bool) -> dict[str, A
 
 
 def bench_build_wait(size: int, embedder: RandomEmbedder) -> dict[str, Any]:
-    """The namespace index alone at ``size`` vectors, searched and written by two threads, each
-    call under one lock as the store holds its own, from a new connection's first search (which
-    needs the approximate index built) until that index is in use: the longest search and
-    upsert (100 vectors) meanwhile, against the median exact search timed before."""
+    """The namespace index alone at ``size`` vectors, searched and written by two threads (50 ms
+    apart), each call under one lock as the store holds its own, from a new connection's first
+    search (which needs the approximate index built) until that index is in use: the longest
+    search and upsert (100 vectors) meanwhile, against the median exact search timed before."""
     from framework.memory._index import RowFacts, VectorIndex
     from framework.memory.store import APPROXIMATE_FROM
 
@@ -248,6 +248,7 @@ def bench_build_wait(size: int, embedder: RandomEmbedder) -> dict[str, Any]:
         while not built.is_set():
             query = queries[len(searches) % QUERIES][None]
             searches.append(_locked(lock, index.search, query, 10, -np.inf))
+            time.sleep(0.05)
 
     def upsert() -> None:
         while not built.is_set():

@@ -53,7 +53,8 @@ class HeldBuilds:
 def held(monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldBuilds]:
     builds = HeldBuilds()
     monkeypatch.setattr("framework.memory._ann_build.ApproximateIndex", builds)
-    monkeypatch.setattr("framework.memory._ann_build._CHUNK", 100)  # several chunks, catch-ups
+    monkeypatch.setattr("framework.memory._ann_build._COPIED", 100)  # several copies
+    monkeypatch.setattr("framework.memory._ann_build._LAST", 100)  # writes put right twice
     yield builds
     builds.release.set()
 

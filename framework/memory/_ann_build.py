@@ -25,9 +25,11 @@ logger = logging.getLogger("cadre.memory")
 
 RETRY_AFTER = 300.0
 """Seconds after a failed build before a search starts another."""
-_CHUNK = 16_384
-"""Vectors copied per hold of the lock (about 25 MB at width 384), and the most rows written
-during a build that are put right under the lock at its end."""
+_COPIED = 4_096
+"""Vectors copied per hold of the lock (6 MB at width 384)."""
+_LAST = 1_024
+"""The most rows written during a build that are put right under the lock at its end (more are
+put right outside it first, as many times as it takes)."""
 
 Ids = npt.NDArray[np.int64]
 
@@ -105,9 +107,11 @@ class BackgroundBuilder:
             with source.guard:
                 ids = source.indexed_ids()
                 size = len(ids)
-                sample, _ = source.vectors_of(ids[training_sample(size)])
                 source.track_changes(True)
-            self._build(source, ids, ApproximateIndex(sample, size))
+            sample = ids[training_sample(size)]
+            copies = range(0, len(sample), _COPIED)
+            parts = [_copied(source, sample[at : at + _COPIED])[0] for at in copies]
+            self._build(source, ids, ApproximateIndex(np.concatenate(parts), size))
             self._failed_at = None
         except Exception as exc:  # any failure leaves search exact, logged once
             self._failed_at = _clock.now()
@@ -125,20 +129,24 @@ class BackgroundBuilder:
             self._slot.release()
 
     def _build(self, source: BuildSource, ids: Ids, index: ApproximateIndex) -> None:
-        for start in range(0, len(ids), _CHUNK):
+        for start in range(0, len(ids), _COPIED):
             if self._stopped.is_set():
                 return
-            with source.guard:
-                vectors, present = source.vectors_of(ids[start : start + _CHUNK])
-            index.add(vectors, present)
+            index.add(*_copied(source, ids[start : start + _COPIED]))
         while not self._stopped.is_set():
             with source.guard:
                 changed = source.take_changes()
                 vectors, present = source.vectors_of(changed)
-                if len(changed) <= _CHUNK:
+                if len(changed) <= _LAST:
                     index.remove(changed)
                     index.add(vectors, present)
                     source.install(index)
                     return
             index.remove(changed)
             index.add(vectors, present)
+
+
+def _copied(source: BuildSource, ids: Ids) -> tuple[npt.NDArray[np.float32], Ids]:
+    """:meth:`BuildSource.vectors_of`, under the lock."""
+    with source.guard:
+        return source.vectors_of(ids)
