@@ -2,10 +2,10 @@
 
 Items live in one SQLite file (WAL mode) or a PostgreSQL database; each keeps its text, JSON
 metadata, a float32 vector and a content hash. Search is a matrix product over an in-memory
-copy of one namespace's vectors, kept up to date by this store's own writes and rebuilt when
-another connection commits; a namespace of :data:`APPROXIMATE_FROM` vectors or more is searched
-through an approximate index (faiss IVF-Flat) built from that copy. No database extension is
-needed.
+copy of one namespace's vectors, kept up to date by this store's own writes and loaded again
+when another connection writes that namespace; a namespace of :data:`APPROXIMATE_FROM` vectors
+or more is searched through an approximate index (faiss IVF-Flat) built from that copy in the
+background, exactly until it is ready. No database extension is needed.
 
 A store opened with a cipher seals each text and metadata bound to its row (the metadata holds
 a digest of the row's vector, checked whenever the row is read: a search's hits), and keeps
