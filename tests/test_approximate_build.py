@@ -40,7 +40,7 @@ class HeldBuilds:
         self.started += 1
         self._entered.release()
         if self.failing:
-            raise RuntimeError("faiss ran out of memory")
+            raise RuntimeError("faiss ran out\n  of memory")
         assert self.release.wait(60), "the build was never released"
         return ApproximateIndex(sample, size)
 

@@ -120,7 +120,7 @@ class BackgroundBuilder:
                 "retried in %.0f s",
                 size,
                 type(exc).__name__,
-                exc,
+                " ".join(str(exc).split()),
                 RETRY_AFTER,
             )
         finally:
