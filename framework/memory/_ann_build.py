@@ -116,7 +116,7 @@ class BackgroundBuilder:
         except Exception as exc:  # any failure leaves search exact, logged once
             self._failed_at = _clock.now()
             logger.warning(
-                "approximate index of %d vectors not built (%s: %s); search stays exact, "
+                "approximate index of %d vectors not built (%s: %s); search goes on without it, "
                 "retried in %.0f s",
                 size,
                 type(exc).__name__,
