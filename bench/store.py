@@ -26,6 +26,9 @@ Run: ``.venv/bin/python bench/store.py [--sizes 10000 50000 200000] [--postgres]
 [--vectors clustered] [--exact]``; prints Markdown tables. Targets: search p50 <= 20 ms at 50k
 items, and at 1,000,000 with recall@10 >= 0.95. ``--native-only`` times puts and
 cadre's own search only, which an older checkout can run too (``PYTHONPATH=CHECKOUT``).
+``--index-only`` times the namespace's in-memory index alone, and ``--build-wait`` the longest
+a search and a put wait while its approximate index is built (both without a database, so an
+older checkout runs them too).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import argparse
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -146,6 +150,7 @@ def bench_search(
     queries = [f"question {i} about topic {i % 97}" for i in range(QUERIES)]
     with SemanticStore(target, embedder=embedder, codec=codec, **options) as store:
         store.search(("bench",), "warm up", k=5)
+        store._index("bench").wait_for_build()  # searched exactly until then
         vectors = embedder.embed(queries)
         native = _timed_each(lambda q: store.search(("bench",), q, k=5), queries)
         langgraph = [float("nan")] if native_only else _langgraph_search(store, queries)
@@ -174,8 +179,9 @@ def bench_search(
 def bench_index(size: int, embedder: RandomEmbedder, exact: bool) -> dict[str, Any]:
     """The namespace index alone (no database, no sealing) at ``size`` vectors drawn as
     ``embedder`` draws them: upserts per second in batches (keeping the approximate index up to
-    date), the slowest search while filling (one that rebuilds it), a new connection's first
-    search (which builds it), search p50 / p99 against the numpy floor, and recall@10."""
+    date), the slowest search while filling, the time a new connection's first search takes to
+    have the approximate index built, search p50 / p99 against the numpy floor, and
+    recall@10."""
     from framework.memory._index import RowFacts, VectorIndex
     from framework.memory.store import APPROXIMATE_FROM
 
@@ -192,8 +198,12 @@ def bench_index(size: int, embedder: RandomEmbedder, exact: bool) -> dict[str, A
             index.upsert(keys, batch, [RowFacts()] * len(batch))
             upsert += time.perf_counter() - began
         slowest = max(slowest, *_timed(lambda: index.search(queries[:1], 10, -np.inf), 1))
+    index.wait_for_build()
     index._approximate = None
-    build = _timed(lambda: index.search(queries[:1], 10, -np.inf), 1)[0]
+    began = time.perf_counter()
+    index.search(queries[:1], 10, -np.inf)
+    index.wait_for_build()
+    build = (time.perf_counter() - began) * 1000
     found = []
     samples = []
     for query in queries:
@@ -217,6 +227,69 @@ def bench_index(size: int, embedder: RandomEmbedder, exact: bool) -> dict[str, A
         "ideal": _percentiles(ideal),
         "recall": float(np.mean(recall)),
     }
+
+
+def bench_build_wait(size: int, embedder: RandomEmbedder) -> dict[str, Any]:
+    """The namespace index alone at ``size`` vectors, searched and written by two threads (50 ms
+    apart), each call under one lock as the store holds its own, from a new connection's first
+    search (which needs the approximate index built) until that index is in use: the longest
+    search and upsert (100 vectors) meanwhile, against the median exact search timed before."""
+    from framework.memory._index import RowFacts, VectorIndex
+    from framework.memory.store import APPROXIMATE_FROM
+
+    rng = np.random.default_rng(1)
+    queries = _draw(embedder, rng, QUERIES)
+    index = VectorIndex(DIM, APPROXIMATE_FROM)
+    for first in range(0, size, 10 * BATCH):
+        vectors = _draw(embedder, rng, min(10 * BATCH, size - first))
+        keys = [f"item-{i}" for i in range(first, first + len(vectors))]
+        index.upsert(keys, vectors, [RowFacts()] * len(vectors))
+    every = np.ones(size, dtype=bool)
+    exact = statistics.median(_timed(lambda: index._exact(queries[:1], 10, -np.inf, every), 5))
+    lock, built = threading.Lock(), threading.Event()
+    searches: list[float] = []
+    upserts: list[float] = []
+
+    def search() -> None:
+        while not built.is_set():
+            query = queries[len(searches) % QUERIES][None]
+            searches.append(_locked(lock, index.search, query, 10, -np.inf))
+            time.sleep(0.05)
+
+    def upsert() -> None:
+        while not built.is_set():
+            first = size + 100 * len(upserts)
+            keys = [f"item-{i}" for i in range(first, first + 100)]
+            vectors = _draw(embedder, rng, 100)
+            upserts.append(_locked(lock, index.upsert, keys, vectors, [RowFacts()] * 100))
+            time.sleep(0.05)
+
+    began = time.perf_counter()
+    threads = [threading.Thread(target=search), threading.Thread(target=upsert)]
+    for thread in threads:
+        thread.start()
+    while index._approximate is None:
+        time.sleep(0.05)
+    build = time.perf_counter() - began
+    built.set()
+    for thread in threads:
+        thread.join()
+    return {
+        "exact": exact,
+        "build": build,
+        "searches": len(searches),
+        "search": max(searches),
+        "upserts": len(upserts),
+        "upsert": max(upserts),
+    }
+
+
+def _locked(lock: threading.Lock, call: Callable[..., Any], *args: Any) -> float:
+    """Milliseconds ``call(*args)`` took, waiting for ``lock`` included."""
+    began = time.perf_counter()
+    with lock:
+        call(*args)
+    return (time.perf_counter() - began) * 1000
 
 
 def _draw(embedder: RandomEmbedder, rng: np.random.Generator, count: int) -> Any:
@@ -355,9 +428,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="the namespace index alone, without a database (sizes a store takes long to fill)",
     )
+    parser.add_argument(
+        "--build-wait",
+        action="store_true",
+        help="the longest search and put while the approximate index is built",
+    )
     args = parser.parse_args(argv)
     if args.index_only:
         return _index_only(args.sizes, args.vectors, args.exact)
+    if args.build_wait:
+        return _build_wait(args.sizes, args.vectors)
     print("| backend | items | put items/s | re-put items/s | index load ms | search p50 / p99 ms "
           "| LangGraph search p50 / p99 ms | ideal p50 / p99 ms | p50 / ideal "
           "| recall@10 |")  # fmt: skip
@@ -408,9 +488,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if failed else 0
 
 
+def _build_wait(sizes: Sequence[int], vectors: str) -> int:
+    print("| vectors | items | exact search ms | build s | searches meanwhile | longest search "
+          "ms | / exact | upserts meanwhile | longest upsert ms | / exact |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for size in sizes:
+        r = bench_build_wait(size, EMBEDDERS[vectors]())
+        print(f"| {vectors} | {size:,} | {r['exact']:.0f} | {r['build']:.1f} | {r['searches']} "
+              f"| {r['search']:,.0f} | {r['search'] / r['exact']:.1f}x | {r['upserts']} "
+              f"| {r['upsert']:,.0f} | {r['upsert'] / r['exact']:.1f}x |")  # fmt: skip
+    return 0
+
+
 def _index_only(sizes: Sequence[int], vectors: str, exact: bool) -> int:
     print("| vectors | items | index upserts/s | slowest search while filling ms "
-          "| new connection's first search ms | search p50 / p99 ms | ideal p50 / p99 ms "
+          "| new connection's index built ms | search p50 / p99 ms | ideal p50 / p99 ms "
           "| recall@10 |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|")
     failed = False

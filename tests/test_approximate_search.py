@@ -1,6 +1,7 @@
 """Memory search through the approximate index (a small ``approximate_from``), on SQLite and
-PostgreSQL: it agrees with exact search, keeps to its namespace, honours filters, deletes,
-replacements and expiry, and is rebuilt from the rows by a new connection."""
+PostgreSQL: once built it agrees with exact search, keeps to its namespace, honours filters,
+deletes, replacements and expiry, and is rebuilt from the rows by a new connection (how it is
+built while searches go on: ``test_approximate_build.py``)."""
 
 from __future__ import annotations
 
@@ -69,7 +70,16 @@ def store(target: str, embedder: ClusteredEmbedder) -> Iterator[SemanticStore]:
     with SemanticStore(target, embedder=embedder, approximate_from=FROM) as opened:
         opened.put_many(("tenant", "a"), _items("a"))
         opened.put_many(("tenant", "b"), _items("b"))
+        for name in ("a", "b"):
+            built(opened, ("tenant", name))
         yield opened
+
+
+def built(store: SemanticStore, namespace: tuple[str, ...]) -> None:
+    """Search ``namespace`` once (which starts its approximate index's build) and wait for the
+    build to end."""
+    store.search(namespace, "a question on topic 1")
+    store._index("/".join(namespace)).wait_for_build()
 
 
 QUERIES = [f"question {n} on topic {n % CLUSTERS}" for n in range(30)]
@@ -139,6 +149,7 @@ def test_a_new_connection_rebuilds_it_from_the_rows(
     store.delete_many(("tenant", "a"), ["a-3"])
     before = [_keys(store, query) for query in QUERIES]
     with SemanticStore(target, embedder=embedder, approximate_from=FROM) as reopened:
+        built(reopened, ("tenant", "a"))
         assert [_keys(reopened, query) for query in QUERIES] == before
         reopened.put(("tenant", "a"), StoreItem(key="new", text="note 3 on topic 3 by a"))
     assert _keys(store, "note 3 on topic 3 by a", k=1) == ["new"]

@@ -5,7 +5,8 @@ rows whenever the in-memory index is (nothing of it is persisted).
 The vectors are clustered (k-means on a sample) into about ``sqrt(n)`` lists; a search scans
 the ``nprobe`` lists whose centroids are nearest the query, exactly, so its recall depends on how
 clustered the vectors are (real embeddings are; uniformly random ones are not, and need most
-lists scanned). Items are added and removed by a stable integer id in place, without retraining.
+lists scanned). Items are added and removed by a stable integer id in place, without retraining,
+so an index is trained on a sample first and then filled in parts.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ApproximateIndex"]
+__all__ = ["ApproximateIndex", "training_sample"]
 
 _POINTS_PER_LIST = 40
 """Training sample size per list (faiss warns under 39)."""
@@ -25,31 +26,40 @@ _PROBED_SHARE = 25
 _MIN_PROBES = 8
 
 
+def training_sample(size: int) -> npt.NDArray[np.int64]:
+    """Which of ``size`` vectors (by position, sorted) an index of them is trained on."""
+    sample = np.random.default_rng(0).choice(
+        size, min(size, _lists(size) * _POINTS_PER_LIST), replace=False
+    )
+    return np.sort(sample)
+
+
+def _lists(size: int) -> int:
+    return max(1, min(size // _POINTS_PER_LIST, round(math.sqrt(size))))
+
+
 class ApproximateIndex:
-    """An IVF-Flat index over unit vectors, by int64 id, trained on the vectors it starts with.
+    """An IVF-Flat index over unit vectors, by int64 id, trained for ``size`` vectors on the
+    sample of them :func:`training_sample` picks; it starts empty.
 
     Args:
-        vectors: The vectors to cluster and add.
-        ids: One id per vector.
+        sample: The training vectors.
+        size: How many vectors it is meant to hold (sets the number of lists).
     """
 
-    def __init__(self, vectors: npt.NDArray[np.float32], ids: npt.NDArray[np.int64]) -> None:
+    def __init__(self, sample: npt.NDArray[np.float32], size: int) -> None:
         import faiss  # noqa: PLC0415 - loaded for the first namespace this large only
 
         self._faiss: Any = faiss  # its stubs miss the keyword and array forms used here
-        self.trained_on = len(vectors)
-        lists = max(1, min(len(vectors) // _POINTS_PER_LIST, round(math.sqrt(len(vectors)))))
-        dim = vectors.shape[1]
+        self.trained_on = size
+        lists = _lists(size)
+        dim = sample.shape[1]
         self._index: Any = faiss.IndexIVFFlat(
             faiss.IndexFlatIP(dim), dim, lists, faiss.METRIC_INNER_PRODUCT
         )
-        sample = np.random.default_rng(0).choice(
-            len(vectors), min(len(vectors), lists * _POINTS_PER_LIST), replace=False
-        )
-        self._index.train(np.ascontiguousarray(vectors[np.sort(sample)]))
+        self._index.train(np.ascontiguousarray(sample))
         self._index.set_direct_map_type(self._faiss.DirectMap.Hashtable)
         self._probes = min(lists, max(_MIN_PROBES, lists // _PROBED_SHARE))
-        self.add(vectors, ids)
 
     def add(self, vectors: npt.NDArray[np.float32], ids: npt.NDArray[np.int64]) -> None:
         """Add vectors under ids not in the index."""

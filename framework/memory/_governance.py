@@ -11,6 +11,7 @@ from contextlib import AbstractContextManager
 from framework.database import Database
 from framework.errors import ConfigError
 from framework.memory import _clock
+from framework.memory._generations import Generations
 from framework.memory._index import VectorIndex
 from framework.memory._items import Namespace, namespace_path
 from framework.memory._provenance import ItemProvenance
@@ -32,7 +33,9 @@ class Governance:
     _rows: ItemRows
     _indexes: dict[str, VectorIndex]
     _transaction: Callable[[], AbstractContextManager[Database]]
-    _bump_generation: Callable[[], None]
+    _generations: Generations
+    _bump_generation: Callable[[Collection[str] | None], None]
+    _drop_indexes: Callable[[Iterable[str] | None], None]
 
     @property
     def tombstones(self) -> Tombstones:
@@ -95,8 +98,9 @@ class Governance:
                     "DELETE FROM items WHERE namespace = ? AND key = ? AND expires_at <= ?",
                     [(ns, key, now) for ns, key in doomed],
                 )
-                self._bump_generation()
-                self._indexes.clear()
+                swept = {ns for ns, _ in doomed}
+                self._bump_generation(swept)
+                self._drop_indexes(swept)
             deleted += len(doomed)
 
     def erase(self, scope: str, thread_ids: Collection[str]) -> int:
@@ -125,8 +129,9 @@ class Governance:
                 deleted += db.executemany(
                     "DELETE FROM items WHERE namespace = ? AND key = ?", written
                 )
-                self._bump_generation()
-                self._indexes.clear()
+                self._generations.forget(doomed)
+                self._bump_generation(None)
+                self._drop_indexes(None)
             if self._values.scope_keys is not None:  # after the rows: a rerun destroys it too
                 self._values.scope_keys.destroy(scope)
         return deleted
@@ -163,8 +168,8 @@ class Governance:
             with self._transaction() as db:
                 deleted = db.execute(f"DELETE FROM items {where}", (ns, cutoff)).rowcount
                 if deleted:
-                    self._bump_generation()
-                    self._indexes.clear()
+                    self._bump_generation([ns])
+                    self._drop_indexes([ns])
         return int(deleted)
 
     def compact(self) -> None:

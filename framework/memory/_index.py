@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from framework.memory._ann import ApproximateIndex
+from framework.memory._ann_build import BackgroundBuilder
 
 __all__ = ["Matrix", "RowFacts", "VectorIndex"]
 
@@ -43,17 +45,29 @@ class VectorIndex:
     (:meth:`expired_keys`, :meth:`set_expiry`) before a search leaves them out.
 
     Search is exact (a matrix product) until the rows with a vector reach ``approximate_from``;
-    from then on an :class:`ApproximateIndex` of them, built at the first search and rebuilt
-    once they have doubled, serves searches of more than ``approximate_from`` allowed rows (a
-    query it finds fewer than ``k`` allowed hits for is answered exactly). Its ids are the rows'
-    stable ids, so it only ever holds this namespace's vectors.
+    from then on an :class:`ApproximateIndex` of them serves searches of more than
+    ``approximate_from`` allowed rows (a query it finds fewer than ``k`` allowed hits for is
+    answered exactly). It is built in the background (:mod:`~framework.memory._ann_build`),
+    started by the first search and again once the rows have doubled; meanwhile search goes on
+    exactly, or through the previous index, which every write keeps up to date in place. Its
+    ids are the rows' stable ids, so it only ever holds this namespace's vectors.
+
+    Its methods are called by one thread at a time (the store holds its lock); writes also
+    hold :attr:`guard`, which the build takes to copy vectors.
 
     Args:
         dim: The vectors' width.
         approximate_from: Rows with a vector from which search is approximate (None: never).
+        build_slot: Held while its approximate index is built; shared by the indexes of one
+            namespace (a lock of its own when omitted).
     """
 
-    def __init__(self, dim: int, approximate_from: int | None = None) -> None:
+    def __init__(
+        self,
+        dim: int,
+        approximate_from: int | None = None,
+        build_slot: threading.Lock | None = None,
+    ) -> None:
         self._matrix: Matrix = np.zeros((0, dim), dtype=np.float32)
         self._updated = np.zeros(0, dtype=np.float64)
         self._expires = np.zeros(0, dtype=np.float64)
@@ -62,6 +76,9 @@ class VectorIndex:
         self._row_of_id = np.zeros(0, dtype=np.int64)
         self._approximate_from = approximate_from
         self._approximate: ApproximateIndex | None = None
+        self._builder = BackgroundBuilder(build_slot or threading.Lock())
+        self._guard = threading.RLock()
+        self._changed: set[int] | None = None
         self._keys: list[str] = []
         self._names: list[str | None] = []
         self._metadata: list[dict[str, Any] | None] = []
@@ -72,6 +89,19 @@ class VectorIndex:
     def size(self) -> int:
         """Number of rows."""
         return len(self._keys)
+
+    @property
+    def guard(self) -> threading.RLock:
+        """Held while rows are written, and by a build while it copies vectors or swaps."""
+        return self._guard
+
+    def close(self) -> None:
+        """Stop a build of its approximate index (the index is no longer used)."""
+        self._builder.stop()
+
+    def wait_for_build(self, timeout: float | None = None) -> None:
+        """Wait for a build of its approximate index to end (at most ``timeout`` seconds)."""
+        self._builder.wait(timeout)
 
     def upsert(
         self,
@@ -88,6 +118,16 @@ class VectorIndex:
             facts: One per key.
             opened: The item key and metadata of each (None: not opened yet).
         """
+        with self._guard:
+            self._upsert(keys, vectors, facts, opened)
+
+    def _upsert(
+        self,
+        keys: Sequence[str],
+        vectors: Matrix,
+        facts: Sequence[RowFacts],
+        opened: Sequence[tuple[str, dict[str, Any]] | None] | None,
+    ) -> None:
         names = opened if opened is not None else [None] * len(keys)
         fresh = [i for i, key in enumerate(keys) if key not in self._rows]
         start = self.size
@@ -114,17 +154,22 @@ class VectorIndex:
             self._indexed[row] = fact.indexed
             self._updated[row] = fact.updated_at
             self._expires[row] = _NEVER if fact.expires_at is None else fact.expires_at
+        rows = np.array([self._rows[key] for key in keys], dtype=np.int64)
+        self._written(self._ids[rows])
         if self._approximate is not None:
-            rows = np.array([self._rows[key] for key in keys], dtype=np.int64)
             self._approximate.remove(self._ids[rows])
             rows = rows[self._indexed[rows]]
             self._approximate.add(self._matrix[rows], self._ids[rows])
 
     def delete(self, keys: Iterable[str]) -> None:
         """Drop the rows of ``keys`` (unknown keys are ignored), keeping the others in order."""
-        gone = [self._rows[key] for key in keys if key in self._rows]
+        with self._guard:
+            self._delete([self._rows[key] for key in keys if key in self._rows])
+
+    def _delete(self, gone: list[int]) -> None:
         if not gone:
             return
+        self._written(self._ids[gone])
         if self._approximate is not None:
             self._approximate.remove(self._ids[gone])
         self._row_of_id[self._ids[gone]] = -1
@@ -140,6 +185,41 @@ class VectorIndex:
         self._metadata = [self._metadata[row] for row in rows]
         self._forms = [self._forms[row] for row in rows]
         self._rows = {key: row for row, key in enumerate(self._keys)}
+
+    def _written(self, ids: npt.NDArray[np.int64]) -> None:
+        """Count rows written while a build runs (it puts them right before it swaps)."""
+        if self._changed is not None:
+            self._changed.update(ids.tolist())
+
+    # -- for a build (see BuildSource) -----------------------------------------------------
+
+    def indexed_ids(self) -> npt.NDArray[np.int64]:
+        """The ids of the rows with a vector."""
+        return self._ids[: self.size][self._indexed[: self.size]].copy()
+
+    def vectors_of(self, ids: npt.NDArray[np.int64]) -> tuple[Matrix, npt.NDArray[np.int64]]:
+        """Copies of the vectors of those of ``ids`` still here with a vector, and their ids."""
+        rows = self._row_of_id[ids]
+        present = rows >= 0
+        present[present] = self._indexed[rows[present]]
+        return self._matrix[rows[present]], ids[present]
+
+    def track_changes(self, on: bool) -> None:
+        """Start (or stop) counting the ids of the rows written."""
+        self._changed = set() if on else None
+
+    def take_changes(self) -> npt.NDArray[np.int64]:
+        """The ids of the rows written since the last call, sorted."""
+        changed = np.array(sorted(self._changed or ()), dtype=np.int64)
+        if self._changed is not None:
+            self._changed = set()
+        return changed
+
+    def install(self, index: ApproximateIndex) -> None:
+        """Search through ``index`` from now on."""
+        self._approximate = index
+
+    # -- reading ---------------------------------------------------------------------------
 
     def unopened(self) -> list[str]:
         """Stored keys whose item key and metadata are not opened yet."""
@@ -240,18 +320,20 @@ class VectorIndex:
         return results
 
     def _approximate_index(self, allowed: int) -> ApproximateIndex | None:
-        """The approximate index, built or rebuilt as needed, when a search of ``allowed`` rows
-        should use it; None: search exactly."""
+        """The approximate index when a search of ``allowed`` rows should use it (a build is
+        started when there is none or the rows have doubled since); None: search exactly."""
         if self._approximate_from is None:
             return None
         vectors = int(np.count_nonzero(self._indexed[: self.size]))
         if vectors < self._approximate_from:
             self._approximate = None
             return None
-        if self._approximate is None or vectors >= 2 * self._approximate.trained_on:
-            rows = np.flatnonzero(self._indexed[: self.size])
-            self._approximate = ApproximateIndex(self._matrix[rows], self._ids[rows])
-        return self._approximate if allowed > self._approximate_from else None
+        approximate = self._approximate
+        if approximate is None or vectors >= 2 * approximate.trained_on:
+            self._builder.start(self)
+        if approximate is None or allowed <= self._approximate_from:
+            return None
+        return approximate
 
     def _exact(
         self, queries: Matrix, k: int, min_score: float, mask: npt.NDArray[np.bool_]

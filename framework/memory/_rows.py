@@ -3,6 +3,7 @@ blinded and values sealed when the store is). The caller holds the store's lock.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -122,15 +123,18 @@ class ItemRows:
         )
         return sorted(self.values.key_and_metadata(ns, key, blob)[0] for key, blob in rows)
 
-    def index(self, ns: str, dim: int, approximate_from: int | None) -> VectorIndex:
+    def index(
+        self, ns: str, dim: int, approximate_from: int | None, build_slot: threading.Lock
+    ) -> VectorIndex:
         """A new in-memory index of the vectors and row facts of ``ns`` (keys and metadata
-        are opened when needed; search approximate from ``approximate_from`` vectors)."""
+        are opened when needed; search approximate from ``approximate_from`` vectors, its
+        builds holding ``build_slot``)."""
         rows = self.db.execute(
             "SELECT key, vector, form, indexed, updated_at, expires_at FROM items "
             "WHERE namespace = ? ORDER BY key",
             (ns,),
         ).fetchall()
-        index = VectorIndex(dim, approximate_from)
+        index = VectorIndex(dim, approximate_from, build_slot)
         if rows:
             matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32)
             index.upsert(

@@ -76,6 +76,10 @@ def open_tables(db: Database, values: StoreValues, wanted: Mapping[str, str]) ->
             "INSERT INTO meta (name, value) VALUES ('generation', '0') "
             "ON CONFLICT (name) DO NOTHING"
         )
+        db.execute(
+            "INSERT INTO meta (name, value) SELECT 'scoped_generation', value FROM meta "
+            "WHERE name = 'generation' ON CONFLICT (name) DO NOTHING"
+        )
         if found:
             check_meta(db.label, found, wanted)
         bound = _version(found) >= BOUND_ROWS_VERSION

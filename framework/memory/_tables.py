@@ -13,6 +13,7 @@ __all__ = [
     "ADDED_COLUMNS",
     "BOUND_ROWS_VERSION",
     "BUMP_GENERATION",
+    "BUMP_SCOPED_GENERATION",
     "INDEXES",
     "INSERT_NEW",
     "PG_SCHEMA",
@@ -51,6 +52,8 @@ SCHEMA = (
     keys TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (namespace, source))""",
     TOMBSTONE_TABLE,
+    """CREATE TABLE IF NOT EXISTS namespace_generations (
+    namespace TEXT PRIMARY KEY, generation BIGINT NOT NULL)""",
 )
 
 ADDED_COLUMNS = (
@@ -98,7 +101,14 @@ BUMP_GENERATION = (
     "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE name = 'generation'"
 )
 """Counts the writes that change what search sees, so every connection knows when its
-in-memory index is stale (a row of ``meta``)."""
+in-memory index is stale (a row of ``meta``); alone, for a write of any namespace (see
+:mod:`framework.memory._generations`)."""
+
+BUMP_SCOPED_GENERATION = (
+    "UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
+    "WHERE name IN ('generation', 'scoped_generation')"
+)
+"""Counts a write whose namespaces are recorded in ``namespace_generations``."""
 
 
 def check_meta(path: Path | str, found: Mapping[str, str], wanted: Mapping[str, str]) -> None:

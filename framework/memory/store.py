@@ -2,10 +2,10 @@
 
 Items live in one SQLite file (WAL mode) or a PostgreSQL database; each keeps its text, JSON
 metadata, a float32 vector and a content hash. Search is a matrix product over an in-memory
-copy of one namespace's vectors, kept up to date by this store's own writes and rebuilt when
-another connection commits; a namespace of :data:`APPROXIMATE_FROM` vectors or more is searched
-through an approximate index (faiss IVF-Flat) built from that copy. No database extension is
-needed.
+copy of one namespace's vectors, kept up to date by this store's own writes and loaded again
+when another connection writes that namespace; a namespace of :data:`APPROXIMATE_FROM` vectors
+or more is searched through an approximate index (faiss IVF-Flat) built from that copy in the
+background, exactly until it is ready. No database extension is needed.
 
 A store opened with a cipher seals each text and metadata bound to its row (the metadata holds
 a digest of the row's vector, checked whenever the row is read: a search's hits), and keeps
@@ -16,7 +16,7 @@ keys, source records and content hashes keyed with a secret of its own (see
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -28,6 +28,7 @@ from framework.database import Database, open_database
 from framework.errors import ConfigError, EmbeddingError
 from framework.memory import _clock
 from framework.memory._codecs import PlainCodec, RowCodec, ValueCodec
+from framework.memory._generations import Generations
 from framework.memory._governance import Governance
 from framework.memory._index import Matrix, RowFacts, VectorIndex
 from framework.memory._items import (
@@ -43,7 +44,6 @@ from framework.memory._provenance import from_source, writing_run
 from framework.memory._rows import LIVE, ItemRows, StoredEntry
 from framework.memory._sealing import load_digest_key, open_tables, reseal, sealed_blobs
 from framework.memory._tables import (
-    BUMP_GENERATION,
     PG_SCHEMA,
     SCHEMA_VERSION,
     UPSERT,
@@ -119,11 +119,12 @@ class SemanticStore(Governance):
         self._update_lock = threading.RLock()
         self._updating = False
         self._indexes: dict[str, VectorIndex] = {}
+        self._build_slots: dict[str, threading.Lock] = {}
         self._spaces: list[Namespace] | None = None
-        self._data_version = -1
         self._db: Database = open_database(self.path, schema=PG_SCHEMA)
         self._values = StoreValues(self.codec, self._db.label)
         self._rows = ItemRows(self._db, self._values)
+        self._generations = Generations(self._db, self._values)
         self._values.use_digest_key(self._digest_key)
         self._data_keys = data_keys
         if data_keys is not None:
@@ -144,7 +145,7 @@ class SemanticStore(Governance):
     def close(self) -> None:
         """Close the connection; the store cannot be used afterwards."""
         with self._lock:
-            self._indexes.clear()
+            self._drop_indexes()
             self._db.close()
             if self._data_keys is not None:
                 self._data_keys.close()
@@ -229,7 +230,7 @@ class SemanticStore(Governance):
             ]
             with self._lock, self._transaction() as db:
                 db.executemany(UPSERT, rows)
-                self._bump_generation()
+                self._bump_generation([ns])
                 index = self._indexes.get(ns)
                 if index is not None:
                     facts = [RowFacts(form, bool(row[12]), now, row[9]) for row in rows]
@@ -265,7 +266,7 @@ class SemanticStore(Governance):
         rows = [(ns, self._values.blind(ITEM, ns, key)) for key in doomed]
         with self._lock, self._transaction() as db:
             deleted = db.executemany("DELETE FROM items WHERE namespace = ? AND key = ?", rows)
-            self._bump_generation()
+            self._bump_generation([ns])
             index = self._indexes.get(ns)
             if index is not None:
                 index.delete([stored for _, stored in rows])
@@ -488,35 +489,36 @@ class SemanticStore(Governance):
         with self._db.write_transaction():
             yield self._db
 
-    def _generation(self) -> int:
-        (value,) = self._db.execute("SELECT value FROM meta WHERE name = 'generation'").fetchone()
-        return int(value)
-
-    def _bump_generation(self) -> None:
-        """Count a write that changes what search sees (inside its transaction). The
-        in-memory indexes stay valid when nobody else wrote since they were checked."""
-        before = self._generation()
-        self._db.execute(BUMP_GENERATION)
+    def _bump_generation(self, namespaces: Collection[str] | None) -> None:
+        """Count a write of ``namespaces`` (None: of any) that changes what search sees, inside
+        its transaction; the writer keeps its own indexes up to date or drops them."""
+        self._generations.bump(namespaces)
         self._spaces = None
-        if before == self._data_version:
-            self._data_version = before + 1
 
     def _fresh(self) -> None:
-        """Drop what is cached of the rows when another connection wrote since (the caller
+        """Drop what is cached of the namespaces another connection wrote since (the caller
         holds the lock)."""
-        version = self._generation()
-        if version != self._data_version:
-            self._indexes.clear()
+        stale = self._generations.stale(self._indexes)
+        if stale is not None:
+            self._drop_indexes(stale)
             self._spaces = None
-            self._data_version = version
 
     def _index(self, ns: str) -> VectorIndex:
         """The namespace's in-memory index; the caller holds the lock."""
         self._fresh()
         index = self._indexes.get(ns)
         if index is None:
-            index = self._indexes[ns] = self._rows.index(ns, self.dim, self._approximate_from)
+            slot = self._build_slots.setdefault(ns, threading.Lock())
+            index = self._indexes[ns] = self._rows.index(ns, self.dim, self._approximate_from, slot)
         return index
+
+    def _drop_indexes(self, namespaces: Iterable[str] | None = None) -> None:
+        """Forget the in-memory indexes of ``namespaces`` (None: all), stopping their builds
+        (the caller holds the lock)."""
+        for ns in list(self._indexes) if namespaces is None else namespaces:
+            index = self._indexes.pop(ns, None)
+            if index is not None:
+                index.close()
 
     def _open_all(self, ns: str, index: VectorIndex) -> None:
         """Open the keys and metadata of every row of ``index`` (a filter reads them)."""
