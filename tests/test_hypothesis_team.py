@@ -64,7 +64,13 @@ from teams.hypothesis.schemas import (
 from teams.hypothesis.sources import passage_evidence
 from teams.hypothesis.state import Step, keep_first
 from teams.hypothesis.verdicts import side_of
-from teams.language.contradiction import agrees, correction_of, disagreement, notice_of_error
+from teams.language.contradiction import (
+    agrees,
+    claim_of,
+    correction_of,
+    disagreement,
+    notice_of_error,
+)
 from teams.language.values import stated_date
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from tests.conftest import write_corpus
@@ -657,6 +663,32 @@ def test_a_notice_that_another_text_was_wrong_upholds_what_its_own_document_stat
         path="errata.md",
     )
     assert side_of(wrong, *records) is records[1]
+
+
+def test_a_notice_that_another_text_was_changed_upholds_what_follows_it() -> None:
+    old, new = "The toll on the Wrey causeway is 40p.", "The toll on the Wrey causeway is 55p."
+    for notice in ("Order 7 is amended as follows.", "The Gazette withdraws its issue 3 notice."):
+        assert claim_of(notice).correction  # numbers that name a text are no values
+        assert notice_of_error(notice, old, new)
+    assert not claim_of("The order was amended in 2020 to set the toll at 55p.").correction
+    records = [
+        EvidenceRecord(text=old, source="order-7.md:3", path="order-7.md"),
+        EvidenceRecord(text=new, source="amendment.md:4", path="amendment.md"),
+    ]
+    notice = EvidenceRecord(
+        text="Order 7 is amended as follows.", source="amendment.md:3", path="amendment.md"
+    )
+    assert side_of(notice, *records) is records[1]  # the line right before it, whatever its words
+
+
+def test_a_correction_stating_only_the_right_value_is_a_claim_that_upholds_itself() -> None:
+    printed = "The Orme tramway climbs 150 metres."
+    errata = "Page 9 should read: the Orme tramway climbs 172 metres."
+    assert claim_of(errata).corrects and not claim_of(errata).correction
+    assert disagreement(printed, errata) is not None
+    assert correction_of(errata, printed, errata) == errata
+    named = "The first edition gave 150 metres; this should read 172 metres."
+    assert claim_of(named).correction and not claim_of(named).corrects
 
 
 def test_a_correction_cited_as_a_passage_brings_the_sentence_it_corrects_to() -> None:

@@ -32,17 +32,20 @@ def candidates(
     correcting: float = 0.2,
 ) -> list[EvidenceRecord]:
     """Evidence in memory about either side of a conflict, the sides left out: corrections
-    (cosine >= ``correcting``: they name the subject in other words) first, then other
-    evidence (cosine >= ``similar``), best first."""
-    found = memory.relevant(a.text, n=n, min_score=correcting)
-    found += memory.relevant(b.text, n=n, min_score=correcting)
+    (cosine >= ``correcting``: they name the subject in other words; any cosine in a side's
+    own document: "Bylaw 12 is amended as follows.") first, then other evidence (cosine >=
+    ``similar``), best first."""
+    found = memory.relevant(a.text, n=n)
+    found += memory.relevant(b.text, n=n)
     ranked = sorted(found, key=lambda scored: -scored.score)
     unique: dict[str, EvidenceRecord] = {}
     for scored in ranked:
         record = scored.evidence
         if record.id in (a.id, b.id):
             continue
-        if scored.score >= similar or claim_of(record.text).correction:
+        beside = record.path is not None and record.path in (a.path, b.path)
+        correcting_it = scored.score >= correcting or beside
+        if scored.score >= similar or (correcting_it and claim_of(record.text).correction):
             unique.setdefault(record.id, record)
     return sorted(unique.values(), key=lambda record: not claim_of(record.text).correction)
 

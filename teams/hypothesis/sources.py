@@ -98,10 +98,11 @@ def readable(passage: Passage) -> Passage:
 
 def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     """The passage's most relevant sentence to ``query``, then the passage's corrections of it
-    ("that was a misprint", "was corrected to": on its subject, or the sentence right after
-    it), each as ``(path:line, sentence)``; read through :func:`readable`. When the cited
-    sentence is itself a correction ("an earlier edition wrongly gave..."), the sentence right
-    after it (what it corrects to) comes too."""
+    ("that was a misprint", "was corrected to": on its subject, or the sentence right after or
+    right before it: "Bylaw 12 is amended as follows."), each as ``(path:line, sentence)``;
+    read through :func:`readable`. When the cited sentence is itself a correction ("an
+    earlier edition wrongly gave..."), the sentence right after it (what it corrects to) comes
+    too."""
     passage = readable(passage)
     cited = cited_sentence(passage, query)
     if cited is None:
@@ -115,7 +116,10 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
         for index, (_, offset, sentence) in enumerate(sentences)
         if sentence != cited[1]
         and (claim_of(sentence).correction or (cited_correction and index == after))
-        and (index == after or same_subject(sentence, cited[1], _CORRECTION_OVERLAP))
+        and (
+            index in (after, after - 2)  # right after it, or right before it
+            or same_subject(sentence, cited[1], _CORRECTION_OVERLAP)
+        )
     ]
     return [cited, *related]
 

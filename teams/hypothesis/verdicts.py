@@ -88,7 +88,8 @@ def side_of(
     overlap: float = DEFAULT_OVERLAP,
 ) -> EvidenceRecord | None:
     """The side (``a`` or ``b``) that ``evidence`` upholds, or None: the side a correction
-    upholds (a notice that another text was wrong upholds what its own document states),
+    upholds (a notice that another text was wrong or changed upholds what its own document
+    states),
     else the side it agrees with when it does not agree with the other."""
     nearby = evidence.path is not None and evidence.path in (a.path, b.path)
     corrected = correction_of(evidence.text, a.text, b.text, nearby=nearby)
@@ -96,8 +97,10 @@ def side_of(
         return a if corrected == a.text else b
     if nearby and notice_of_error(evidence.text, a.text, b.text):
         own = [side for side in (a, b) if side.path == evidence.path]
-        on_subject = len(own) == 1 and same_subject(evidence.text, own[0].text, _NOTICE_OVERLAP)
-        return own[0] if on_subject else None
+        if len(own) != 1:
+            return None
+        on_subject = same_subject(evidence.text, own[0].text, _NOTICE_OVERLAP)
+        return own[0] if on_subject or _line(own[0]) - _line(evidence) == 1 else None
     with_a = evidence.id == a.id or agrees(evidence.text, a.text, overlap)
     with_b = evidence.id == b.id or agrees(evidence.text, b.text, overlap)
     if with_a == with_b:
@@ -106,7 +109,14 @@ def side_of(
 
 
 _NOTICE_OVERLAP = 0.3
-"""Content-word overlap at which a notice of an error is about its document's statement."""
+"""Content-word overlap at which a notice of an error is about its document's statement (a
+notice on the line right before a statement is about it whatever its words)."""
+
+
+def _line(evidence: EvidenceRecord) -> int:
+    """The line ``evidence`` cites (``path:line``), or -1."""
+    _, _, line = evidence.source.rpartition(":")
+    return int(line) if line.isdigit() else -1
 
 
 def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NEGATION", "OPPOSITES", "REJECTS", "SAME", "UPHOLDS", "normal_word", "split_contrast"]
+__all__ = [
+    "NEGATION",
+    "OPPOSITES",
+    "REJECTS",
+    "REPLACES",
+    "SAME",
+    "UPHOLDS",
+    "normal_word",
+    "split_contrast",
+]
 
 NEGATION = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't|wasn't|weren't|won't|"
@@ -44,6 +53,12 @@ REJECTS = re.compile(
     re.IGNORECASE,
 )
 """Words that report a value as wrong: "a misprint", "confused it with"."""
+REPLACES = re.compile(
+    r"\b(?:amend(?:s|ed|ment)|retract(?:s|ed|ion)|withdr(?:aws|awn|ew)|supersed(?:es|ed)|"
+    r"revok(?:es|ed)|rescind(?:s|ed))\b",
+    re.IGNORECASE,
+)
+"""Words that report another text changed or taken back: "is amended as follows", "retracts"."""
 UPHOLDS = re.compile(
     r"\b(?:corrected to|amended to|should (?:read|be|have been)|is actually|was actually|"
     r"in fact|correct (?:figure|value|date|number) is|rather(?! than))\b",

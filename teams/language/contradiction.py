@@ -15,7 +15,8 @@ Sentences that share a name but carry extra clauses are compared value by value,
 the words beside it ("carries the canal 38 metres above the valley").
 
 A sentence that reports a value as wrong ("a misprint", "confused it with", "was corrected
-to") is a correction, not a claim: :func:`correction_of` reads which value it rejects.
+to"), or another text changed with no value of its own ("is amended as follows"), is a
+correction, not a claim: :func:`correction_of` reads which value it rejects.
 
 Example:
     >>> disagreement("The bridge opened in 1932.", "The bridge opened in 1936.")
@@ -36,6 +37,7 @@ from teams.language._polarity import (
     NEGATION,
     OPPOSITES,
     REJECTS,
+    REPLACES,
     UPHOLDS,
     normal_word,
     split_contrast,
@@ -78,6 +80,9 @@ class Claim:
     """How many negations ("not", "never") it holds."""
     flipped: tuple[str, ...] = ()
     """What its words that state another's negation deny ("shut" denies "open")."""
+    corrects: bool = False
+    """A correction that states the right value and names no wrong one ("Page 14 should
+    read: ... 62 metres"): a claim, and one that upholds itself against another value."""
 
 
 @lru_cache(maxsize=4096)
@@ -99,11 +104,34 @@ def claim_of(text: str) -> Claim:
         about.add(stem(normal_word(word)))
     denials = len(NEGATION.findall(kept))
     negated = (denials + len(flipped)) % 2 == 1
-    correction = bool(REJECTS.search(kept) or UPHOLDS.search(kept))
+    replaces = REPLACES.search(kept) is not None and all(_reference(kept, v) for v in values)
+    corrects = _states_its_correction(kept, values)
+    correction = not corrects and bool(REJECTS.search(kept) or UPHOLDS.search(kept) or replaces)
     rejected = tuple(_elliptic(value, values) for value in rejected)
     return Claim(
-        text, frozenset(about), values, negated, correction, rejected, denials, tuple(flipped)
+        text,
+        frozenset(about),
+        values,
+        negated,
+        correction,
+        rejected,
+        denials,
+        tuple(flipped),
+        corrects,
     )
+
+
+def _states_its_correction(text: str, values: tuple[Value, ...]) -> bool:
+    """Whether ``text`` is a correction that states the right value and names no wrong one
+    ("Page 14 should read: the bridge has a span of 62 metres."): every value before its
+    "should read" names a text, and a value follows it."""
+    upheld = UPHOLDS.search(text)
+    if upheld is None or REJECTS.search(text) is not None:
+        return False
+    before = text[: upheld.start()]
+    after = values_in(text[upheld.end() :])
+    named_before = [v for v in values if any(word in before for word in v.words)]
+    return bool(after) and all(_reference(before, v) for v in named_before)
 
 
 def _elliptic(value: Value, stated: tuple[Value, ...]) -> Value:
@@ -129,6 +157,20 @@ def same_subject(first: str, second: str, overlap: float = DEFAULT_OVERLAP) -> b
 
 
 _KEYED = ("quantity", "count", "date", "time", "ordinal")
+
+
+_REFERENCE = (
+    r"(?:[A-Z][\w-]*|(?i:page|p|pp|volume|vol|issue|section|chapter|part|article|clause|item|"
+    r"rule|no|number|edition))\.?\s+"
+)
+"""What a number that names a text comes after: "Bylaw 12", "volume 9", "page 14"."""
+
+
+def _reference(text: str, value: Value) -> bool:
+    """Whether ``value`` names a text in ``text`` ("Bylaw 12", "volume 9"), not a value."""
+    return value.kind == "count" and all(
+        re.search(_REFERENCE + re.escape(word) + r"\b", text) for word in value.words
+    )
 
 
 def _groups(values: tuple[Value, ...]) -> dict[tuple[str, str], list[Value]]:
@@ -367,7 +409,7 @@ def correction_of(text: str, first: str, second: str, *, nearby: bool = False) -
         against_first, against_second = rejects(text, first), rejects(text, second)
         if against_first != against_second:
             return second if against_first else first
-    if not claim.correction or not (nearby or on_subject):
+    if not (claim.correction or claim.corrects) or not (nearby or on_subject):
         return None
     upheld = UPHOLDS.search(text)
     if upheld is not None:
@@ -382,12 +424,14 @@ def correction_of(text: str, first: str, second: str, *, nearby: bool = False) -
 
 
 def notice_of_error(text: str, first: str, second: str) -> bool:
-    """Whether ``text`` reports that another text was wrong on the subject of two disagreeing
-    statements without naming either's value or pointing back ("An earlier edition wrongly gave
-    the stone of the weir."): what its own document states there is the corrected value. "This
-    was a misprint" points back (at the sentence before it), so it is no such notice."""
+    """Whether ``text`` reports that another text was wrong, or changed or taken back, on the
+    subject of two disagreeing statements without naming either's value or pointing back ("An
+    earlier edition wrongly gave the stone of the weir.", "Bylaw 12 is amended as follows."):
+    what its own document states there is the corrected value. "This was a misprint" points
+    back (at the sentence before it), so it is no such notice."""
     claim = claim_of(text)
-    if REJECTS.search(text) is None or claim.rejected or _POINTS_BACK.match(text) is not None:
+    reports = REJECTS.search(text) or REPLACES.search(text)
+    if reports is None or claim.rejected or _POINTS_BACK.match(text) is not None:
         return False
     differing = _differing(claim_of(first), claim_of(second))
     if differing is None:
