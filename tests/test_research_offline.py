@@ -209,6 +209,27 @@ def test_code_and_tables_are_not_cited_as_sentences() -> None:
     assert [s for _, s in prose_sentences(text)] == ["Workers retry transient errors."]
 
 
+def test_restructuredtext_markup_and_literal_blocks_hold_no_sentence() -> None:
+    text = (
+        "Start the server.\n\n"
+        ".. code-block:: text\n\n"
+        "   Listening at: http://127.0.0.1:8000\n\n"
+        "   Using worker: sync\n\n"
+        "Run it like this::\n\n"
+        "  serve --port 1\n\n"
+        ".. note:: The port is fixed.\n\n"
+        ".. _Docs: https://example.org/\n"
+        ".. a comment\n\n"
+        "It stops on Ctrl-C."
+    )
+    assert prose_sentences(text) == [
+        (1, "Start the server."),
+        (9, "Run it like this::"),
+        (13, "The port is fixed."),
+        (18, "It stops on Ctrl-C."),
+    ]
+
+
 def test_code_chunks_are_marked_and_never_cited() -> None:
     fence = "```sh\n" + "\n".join(f"$ cadre run step {i}. It prints output." for i in range(60))
     text = f"# Guide\n\nWorkers retry transient errors.\n\n{fence}\n```\n"
@@ -349,6 +370,11 @@ def test_a_lead_in_is_quoted_with_the_heads_of_its_list() -> None:
     ((_, sentence),) = best_sentences(text, "In what order are values read?", limit=1)
     assert sentence == (
         "The order in which values are read is: From an environment variable; From the `.env` file."
+    )
+    text += "* From the defaults, which every deployment ships with its own image of.\n"
+    ((_, sentence),) = best_sentences(text, "In what order are values read?", limit=1)
+    assert sentence.endswith(  # a long item's head says it goes on
+        "From the `.env` file; From the defaults, which every deployment ships with its own..."
     )
 
 

@@ -15,9 +15,10 @@ from framework.memory._chunking import _ADORNMENT, _FENCE, _PROSE_FENCE, _headin
 
 __all__ = ["LIST_MARKER", "prose_sentences"]
 
-_NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\. |#{1,6}(?:\s|$)|(?:!!!|\?\?\?\+?) ")
-"""Lines that hold no sentence: table rows, shell and interpreter lines, headings, the title
-line of an admonition (``!!! note``, its body is prose)."""
+_NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\.? |#{1,6}(?:\s|$)|(?:!!!|\?\?\?\+?) ")
+"""Lines that hold no sentence: table rows, shell and interpreter lines, reStructuredText
+explicit markup (``.. _target: URL``, ``.. directive::``, a comment), headings, the title line
+of an admonition (``!!! note``, its body is prose)."""
 _QUOTE = re.compile(r"^(?:>[ \t]?)+")
 LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 """A line that opens a list item: a bullet or a number, then whitespace (``--flag`` is no
@@ -63,15 +64,18 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
     """``(number, line)`` of each line, stripped and out of its block quote; ``""`` for a line
     that holds no prose (blank, code, table, shell or interpreter line and the output after it,
     heading, adornment, a line wholly in bold). A fenced MyST admonition (```` ```{note} ````)
-    holds prose; an indented block is code when the prose before it ends in ``::`` or its first
-    line reads as code."""
+    holds prose; an indented block is code when the line before it ends in ``::`` or is a code
+    directive (indented deeper than that line), or its first line reads as code; other
+    reStructuredText markup (``.. _target:``, ``.. directive::``) holds none."""
     lines = text.split("\n")
     fence = admonition = ""
     code_indent = -1  # the indent of the indented code block being read, else -1
-    output = literal = False
+    literal = -1  # after "::" or a code directive: the indent its block goes deeper than
+    output = False
     blank = True  # the start of the text is as after a blank line
     for index, raw in enumerate(lines):
         number, line = index + first_line, _QUOTE.sub("", raw.strip()).strip()
+        line = _ADMONITION.sub("", line)  # ".. note:: Mind the gap." holds prose
         indent = len(raw) - len(raw.lstrip())
         after_blank, blank = blank, not line
         if code_indent >= 0 and (not line or indent >= code_indent):
@@ -90,7 +94,9 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
             else:
                 fence = opener.group(1)
             yield number, ""
-        elif after_blank and indent >= _CODE_INDENT and (literal or _CODE_LINE.search(line)):
+        elif after_blank and (
+            0 <= literal < indent or (indent >= _CODE_INDENT and _CODE_LINE.search(line))
+        ):
             code_indent = indent
             yield number, ""
         elif _NOT_PROSE.match(line) or _ADORNMENT.match(line) or _heading_at(lines, index):
@@ -101,10 +107,19 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
         else:
             yield number, line
         output = output and bool(line)
-        literal = line.endswith("::") if line else literal
+        opens_literal = line.endswith("::") or _CODE_DIRECTIVE.match(line)
+        literal = (indent if opens_literal else -1) if line else literal
 
 
 _CODE_INDENT = 4
+_ADMONITION = re.compile(
+    r"^\.\. (?:note|warning|tip|important|caution|attention|danger|error|hint|seealso|"
+    r"admonition|versionadded|versionchanged|deprecated)::\s*"
+)
+"""A reStructuredText admonition's name: the text after it is prose (other explicit markup,
+``.. _target:`` or ``.. directive::``, holds none: :data:`_NOT_PROSE`)."""
+_CODE_DIRECTIVE = re.compile(r"\.\. (?:code-block|code|sourcecode)::")
+"""A directive whose indented body is code."""
 _PROMPT = re.compile(r"\$ |>>> |\.\.\. ")
 """A shell or interpreter prompt: the lines after it, to a blank line, are its output."""
 _CODE_LINE = re.compile(

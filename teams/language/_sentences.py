@@ -92,14 +92,18 @@ def with_items(sentences: Sequence[tuple[int, str]], listing: Listing) -> list[s
     """The text of each sentence, each lead-in of a list followed by the heads of its items
     ("The order ... is: From an environment variable; From the `.env` file; ..."): what the
     list says is what the lead-in answers. An item's head is its name, or its first ten
-    words."""
+    words and an ellipsis when it goes on ("It is easy to install as it does not require...")."""
     items: dict[int, list[str]] = {}
     for index, lead in listing.leads.items():
         if lead in listing.lists:
-            head = _ITEM_HEAD.split(sentences[index][1], maxsplit=1)[0].split()[:_HEAD_WORDS]
-            items.setdefault(lead, []).append(" ".join(head).rstrip(".;,"))
+            words = _ITEM_HEAD.split(sentences[index][1], maxsplit=1)[0].split()
+            head = " ".join(words[:_HEAD_WORDS]).rstrip(".;,")
+            items.setdefault(lead, []).append(head + ("..." if len(words) > _HEAD_WORDS else ""))
+    listed = {index: "; ".join(heads) for index, heads in items.items()}
     return [
-        f"{sentence} {'; '.join(items[index])}." if index in items else sentence
+        f"{sentence} {listed[index]}{'' if listed[index].endswith('...') else '.'}"
+        if index in listed
+        else sentence
         for index, (_, sentence) in enumerate(sentences)
     ]
 
