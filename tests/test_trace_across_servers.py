@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from framework.testing import Reply
 from teams.configured.app import team_from_file
 from telemetry.instrument import Telemetry
 from tests.conftest import SMALL_CORPUS, write_corpus
-from tests.served import Served, make_tokens, start
+from tests.served import CADRE, Served, make_tokens, start
 from tests.test_mcp_tools import http_demo
 from tests.test_team_config import one_tool_task
 
@@ -72,6 +73,32 @@ def test_a_question_answered_by_two_servers_is_one_trace(tmp_path: Path) -> None
     assert {span["trace_id"] for span in there} == {TRACE_ID}  # the remote's run joined it
     ours = {span["span_id"] for span in here}
     assert any(span["parent_span_id"] in ours for span in there)
+
+
+@pytest.mark.parametrize("traceparent", [f"00-{TRACE_ID}-{CALLER_SPAN}-01", "00-not-a-trace"])
+def test_a_cadre_run_joins_the_trace_its_parent_process_names(
+    tmp_path: Path, traceparent: str
+) -> None:
+    # OpenTelemetry's environment carriers: a CI job or a script that starts cadre names its
+    # trace in TRACEPARENT, and the run's spans join it (a malformed one: a trace of its own)
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    home = tmp_path / "home"
+    done = subprocess.run(
+        [*CADRE, "run", QUESTION, "--corpus", str(corpus), "--home", str(home)],
+        env={**os.environ, "TRACEPARENT": traceparent},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    spans = _spans(home)
+    traces = {span["trace_id"] for span in spans}
+    roots = [span for span in spans if span["parent_span_id"] == CALLER_SPAN]
+    if traceparent.endswith("-01"):
+        assert traces == {TRACE_ID} and len(roots) == 1
+    else:
+        assert len(traces) == 1 and traces != {TRACE_ID} and not roots
 
 
 # -- MCP -------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pkgutil import resolve_name
 from typing import Annotated, Any
 
@@ -160,11 +161,23 @@ def interrupted() -> int:
     return EXIT_INTERRUPTED
 
 
+def _parent_trace() -> AbstractContextManager[None]:
+    """The trace a parent process started cadre in (``TRACEPARENT``, ``TRACESTATE`` and
+    ``BAGGAGE`` in the environment, as OpenTelemetry's environment carriers name them): the
+    command's spans join it."""
+    if not os.environ.get("TRACEPARENT"):
+        return nullcontext()
+    from telemetry.propagation import continued, from_environment  # not at every start-up
+
+    return continued(from_environment(os.environ))
+
+
 def run_app(args: Sequence[str]) -> int:
     """Run ``cadre ARGS``: one line on stderr for any failure (the traceback only with
     ``--debug``), and the exit code of docs/cli.md."""
     try:
-        result = app(args=list(args), prog_name="cadre", standalone_mode=False)
+        with _parent_trace():
+            result = app(args=list(args), prog_name="cadre", standalone_mode=False)
     except (KeyboardInterrupt, typer.Abort):
         return interrupted()
     except TyperException as error:  # a usage error: typer prints it with the usage line

@@ -14,12 +14,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.propagate import extract
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["TraceContextIn", "continued", "incoming", "taken"]
+__all__ = ["TraceContextIn", "incoming", "taken"]
 
 _KEPT = {"traceparent": 55, "tracestate": 512}
 """The keys kept, each with the longest value W3C Trace Context allows."""
@@ -67,19 +66,6 @@ def taken(carrier: Mapping[str, Any] | None) -> Iterator[None]:
         yield
     finally:
         _INCOMING.reset(token)
-
-
-@contextmanager
-def continued(carrier: Mapping[str, str] | None) -> Iterator[None]:
-    """Run the block in the trace ``carrier`` names (as it is when none does)."""
-    if not carrier:
-        yield
-        return
-    token = otel_context.attach(extract(dict(carrier)))
-    try:
-        yield
-    finally:
-        otel_context.detach(token)
 
 
 def _kept(pairs: Iterable[tuple[str, object]]) -> dict[str, str]:

@@ -27,11 +27,12 @@ from framework.runs.spec import RunSpec
 from framework.runs.threads import thread_spec
 from framework.server._requests import RESOLVE_GOTO, RunBody
 from framework.server._tables import RunRow
-from framework.server._trace_context import continued, incoming
+from framework.server._trace_context import incoming
 from framework.server.run_path._resume import resume_from
 from framework.server.run_path.apps import TeamApps
 from framework.server.run_path.outage import SEGMENT_ATTEMPTS, until_written, wait_for
 from framework.server.run_path.stream_modes import ApiEvents, graph_modes
+from telemetry.propagation import continued
 
 __all__ = ["STOPPED", "EventSink", "Job", "Segments"]
 
