@@ -25,7 +25,7 @@ from teams.hypothesis.sources import corpus_source
 from teams.language.questions import shared_words, split_question
 from teams.language.sentence_choice import best_sentences, term_weights
 from teams.research import build_research_team, offline_roles
-from teams.research.offline import CorpusSearchWorker, cited_sentence
+from teams.research.offline import CorpusSearchWorker, _answers, cited_sentence
 from tests.conftest import write_corpus
 
 CORPUS = {
@@ -358,6 +358,28 @@ def test_a_short_remark_and_a_one_line_item_stay_with_their_sentence() -> None:
         (1, "The pool keeps connections. Defaults to `600`."),
         (3, "`html` - Run in HTML mode. Automatically loads `index.html` for directories."),
     ]
+
+
+def test_a_why_answer_that_restates_the_question_brings_the_sentence_after_it() -> None:
+    passage = Passage(
+        source="pool.md:3",
+        path="pool.md",
+        line=3,
+        heading="Pools",
+        text=(
+            "The pool never shrinks below its minimum size on its own. Shrinking it would close\n"
+            "connections that a burst of requests needs a moment later.\n\n"
+            "The pool is created at start-up."
+        ),
+        score=0.9,
+    )
+    found = _answers(passage, "Why does the pool never shrink below its minimum size?")
+    assert found is not None
+    best = found[1][0]
+    assert best.source == "pool.md:3" and "a burst of requests needs" in best.text
+    assert "created at start-up" not in best.text  # the next paragraph is not part of it
+    kept = _answers(passage, "What size does the pool never shrink below?")
+    assert kept is not None and "burst" not in kept[1][0].text  # only a why-answer
 
 
 def test_a_lead_in_is_quoted_with_the_heads_of_its_list() -> None:

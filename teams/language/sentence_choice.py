@@ -12,7 +12,14 @@ from teams.language._sentences import listing_of, sentences_of, with_command, wi
 from teams.language.questions import answer_kind, is_question
 from teams.language.words import STOPWORDS, keywords, stem
 
-__all__ = ["Scored", "best_sentences", "ranked_sentences", "scored_sentences", "term_weights"]
+__all__ = [
+    "Scored",
+    "best_sentences",
+    "gives_reason",
+    "ranked_sentences",
+    "scored_sentences",
+    "term_weights",
+]
 
 _PRONOUN = re.compile(
     r"^(?:[^,]{1,40},\s*)?(?:it|its|this|that|these|those|they|their|he|she|his|her)\b", re.I
@@ -88,6 +95,11 @@ _MARKERS = {
     "procedure": re.compile(r"`[^`]+`"),
 }
 """What a sentence holds that answers a question of a kind: a reason, a time, a command."""
+
+
+def gives_reason(sentence: str) -> bool:
+    """Whether ``sentence`` says why in words of its own ("because", "so that", "to avoid")."""
+    return _REASON.search(sentence) is not None
 
 
 def _stems(text: str, *, parts: bool = False) -> set[str]:

@@ -25,8 +25,14 @@ from framework.memory import (
     ResearchMemory,
     SemanticStore,
 )
-from teams.language.questions import asks_when, pointers, shared_words, split_question
-from teams.language.sentence_choice import Scored, ranked_sentences, term_weights
+from teams.language.questions import (
+    answer_kind,
+    asks_when,
+    pointers,
+    shared_words,
+    split_question,
+)
+from teams.language.sentence_choice import Scored, gives_reason, ranked_sentences, term_weights
 from teams.language.words import keywords
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
@@ -205,7 +211,8 @@ def _answers(
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
-    return best.score, [_evidence(passage, ranked, at, asks_when(query)) for at in chosen]
+    why = answer_kind(query) == "reason"
+    return best.score, [_evidence(passage, ranked, at, asks_when(query), why) for at in chosen]
 
 
 _QUOTING_SCORE = 0.9
@@ -236,16 +243,21 @@ def _best_index(ranked: Sequence[Scored], among: Sequence[int] | None = None) ->
     return max(indices, key=lambda at: (ranked[at].score, -at))
 
 
-def _evidence(passage: Passage, ranked: Sequence[Scored], at: int, when: bool = False) -> Evidence:
+def _evidence(
+    passage: Passage, ranked: Sequence[Scored], at: int, when: bool = False, why: bool = False
+) -> Evidence:
     """Sentence ``at`` cited as evidence (at its own line) with what it stands for: a sentence
     whose subject is a pronoun, "this X" or missing comes after the sentences its subject is
     named in ("python-dotenv ... This is installed to ...", "... sibling task ... It could ...
     This decision has the implication ..."), and after the heading when they open the passage
     ("WSProto: This implementation ..."); a consequence ("This means ...") comes after its
     cause. For a question that asks ``when`` (a time, a version), the headings above come
-    first ("0.34.0 (December 15, 2024) > Removed: Drop support for Python 3.8")."""
+    first ("0.34.0 (December 15, 2024) > Removed: Drop support for Python 3.8"). For a question
+    that asks ``why``, a sentence that gives no reason in words of its own comes with the
+    sentence after it in its paragraph ("... it will not do so by default. Because ...")."""
     item = ranked[at]
-    text = " ".join(ranked[before].sentence for before in range(at - item.leans, at + 1))
+    last = at + 1 if why and _explained_next(passage, ranked, at) else at
+    text = " ".join(ranked[before].sentence for before in range(at - item.leans, last + 1))
     if when and passage.outline:
         text = f"{' > '.join(filter(None, (passage.outline, passage.heading)))}: {text}"
     elif item.titled and passage.heading and passage.heading not in text:
@@ -253,6 +265,15 @@ def _evidence(passage: Passage, ranked: Sequence[Scored], at: int, when: bool = 
     return Evidence(
         source=f"{passage.path}:{passage.line + item.offset}", text=text, score=passage.score
     )
+
+
+def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool:
+    """Whether sentence ``at`` gives no reason of its own and the next sentence of its
+    paragraph (no blank line between them) may: what a why-answer quotes with it."""
+    if at + 1 >= len(ranked) or gives_reason(ranked[at].sentence):
+        return False
+    lines = passage.text.split("\n")[ranked[at].offset : ranked[at + 1].offset + 1]
+    return all(line.strip() for line in lines)
 
 
 def cited_sentence(passage: Passage, query: str) -> tuple[str, str] | None:
