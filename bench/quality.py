@@ -45,7 +45,8 @@ names, two facts from two pages, why, and a pronoun or "this X" sentence.
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
 research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
 research-requests,conflicts,conflicts-probe,conflicts-black,conflicts-attrs,conflicts-flask,
-conflicts-drf,extraction,extraction-probe,extraction-black,extraction-attrs,extraction-flask,extraction-drf]
+conflicts-drf,extraction,extraction-probe,extraction-black,extraction-attrs,extraction-flask,
+extraction-drf]
 [--only r01,c02] [--json PATH]``.
 """
 
