@@ -36,15 +36,17 @@ the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``ex
 three more the same way: ``research-attrs`` (attrs' docs), ``conflicts-attrs`` and
 ``extraction-attrs``; and three more: ``research-flask`` (Flask's docs, reStructuredText),
 ``conflicts-flask`` and ``extraction-flask``; and three more: ``research-drf`` (Django REST
-framework's docs), ``conflicts-drf`` and ``extraction-drf``.
+framework's docs), ``conflicts-drf`` and ``extraction-drf``; and ``research-requests``
+(Requests' docs, reStructuredText).
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
 research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
-conflicts,conflicts-probe,conflicts-black,conflicts-attrs,conflicts-flask,conflicts-drf,
-extraction,extraction-probe,extraction-black,extraction-attrs,extraction-flask,extraction-drf]
+research-requests,conflicts,conflicts-probe,conflicts-black,conflicts-attrs,conflicts-flask,
+conflicts-drf,extraction,extraction-probe,extraction-black,extraction-attrs,extraction-flask,
+extraction-drf]
 [--only r01,c02] [--json PATH]``.
 """
 
@@ -192,6 +194,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-attrs": partial(_research, "research-attrs", "research-attrs.yaml"),
     "research-flask": partial(_research, "research-flask", "research-flask.yaml"),
     "research-drf": partial(_research, "research-drf", "research-drf.yaml"),
+    "research-requests": partial(_research, "research-requests", "research-requests.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
