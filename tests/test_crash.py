@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from bench.crash import CrashLab, CrashReport, CrashSettings, read_final
-from bench.crash_team import read_effects
+from bench.crash_team import EFFECTS_VARIABLE, read_effects
 from framework.runs.stores import open_checkpointer
-from tests.conftest import HeldLab
+from tests.conftest import HOLD_AFTER_VARIABLE, HeldLab, held_run_args, wait_for_effects
 
 TASKS = 12
 SETTINGS = CrashSettings(
@@ -97,3 +97,36 @@ def test_a_thread_killed_between_a_step_and_its_next_checkpoint_resumes(lab: Cra
     )
     assert done.returncode == 0, done.stderr
     assert read_final(lab.home, "between").answer
+
+
+def test_a_killed_run_is_interrupted_in_threads_and_show_names_the_resume(lab: CrashLab) -> None:
+    """What a user sees after a kill: ``cadre threads`` lists the thread as interrupted,
+    ``cadre show`` names the command to go on, and that command finishes the thread."""
+    effects = lab.root / "effects-killed.txt"
+    env = {**lab.env, EFFECTS_VARIABLE: str(effects)}
+    held = {**env, HOLD_AFTER_VARIABLE: "1"}  # its workers wait: the kill comes mid-run
+    run = subprocess.Popen(
+        held_run_args(lab._run_args("killed")),
+        env=held,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_effects(effects, run, timeout=120)
+    finally:
+        run.kill()
+        run.wait()
+    home = ["--home", str(lab.home.root)]
+
+    def cadre(*args: str) -> str:
+        done = subprocess.run(
+            [*lab.cadre, *args], env=env, capture_output=True, text=True, timeout=120, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    [row] = [line for line in cadre("threads", *home).splitlines() if line.startswith("killed ")]
+    assert "  interrupted  " in row, row
+    [status] = [line for line in cadre("show", "killed", *home).splitlines() if "status:" in line]
+    assert status.strip() == "status: interrupted (continue with `cadre resume killed`)"
+    assert "thread killed finished" in cadre("resume", "killed", *home)
