@@ -99,34 +99,69 @@ def test_a_thread_killed_between_a_step_and_its_next_checkpoint_resumes(lab: Cra
     assert read_final(lab.home, "between").answer
 
 
-def test_a_killed_run_is_interrupted_in_threads_and_show_names_the_resume(lab: CrashLab) -> None:
-    """What a user sees after a kill: ``cadre threads`` lists the thread as interrupted,
-    ``cadre show`` names the command to go on, and that command finishes the thread."""
-    effects = lab.root / "effects-killed.txt"
-    env = {**lab.env, EFFECTS_VARIABLE: str(effects)}
-    held = {**env, HOLD_AFTER_VARIABLE: "1"}  # its workers wait: the kill comes mid-run
-    run = subprocess.Popen(
-        held_run_args(lab._run_args("killed")),
-        env=held,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+# -- what a user sees after a kill -------------------------------------------------------------
+
+
+def _held_run(lab: CrashLab, thread: str) -> list[str]:
+    """``cadre run`` of the held team for ``thread`` (without the program's path)."""
+    return held_run_args(lab._run_args(thread))[len(lab.cadre) :]
+
+
+def _kill_once_held(lab: CrashLab, effects: Path, *args: str) -> None:
+    """Start ``cadre`` with ``args`` (the held team's workers wait after the first side effect)
+    and kill it with SIGKILL then: always mid-run, however slow the machine."""
+    held = {**lab.env, EFFECTS_VARIABLE: str(effects), HOLD_AFTER_VARIABLE: "1"}
+    process = subprocess.Popen(
+        [*lab.cadre, *args], env=held, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        wait_for_effects(effects, run, timeout=120)
+        wait_for_effects(effects, process, timeout=120)
     finally:
-        run.kill()
-        run.wait()
-    home = ["--home", str(lab.home.root)]
+        process.kill()
+        process.wait()
 
-    def cadre(*args: str) -> str:
-        done = subprocess.run(
-            [*lab.cadre, *args], env=env, capture_output=True, text=True, timeout=120, check=False
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
 
-    [row] = [line for line in cadre("threads", *home).splitlines() if line.startswith("killed ")]
+def _cadre(lab: CrashLab, effects: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**lab.env, EFFECTS_VARIABLE: str(effects)}
+    command = [*lab.cadre, *args]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+
+def _interrupted_then_resumed(lab: CrashLab, effects: Path, thread: str) -> None:
+    """``cadre threads`` lists ``thread`` interrupted, ``cadre show`` names the command to go
+    on, and that command finishes it."""
+    home = ("--home", str(lab.home.root))
+    listed = _cadre(lab, effects, "threads", *home).stdout
+    [row] = [line for line in listed.splitlines() if line.startswith(f"{thread} ")]
     assert "  interrupted  " in row, row
-    [status] = [line for line in cadre("show", "killed", *home).splitlines() if "status:" in line]
-    assert status.strip() == "status: interrupted (continue with `cadre resume killed`)"
-    assert "thread killed finished" in cadre("resume", "killed", *home)
+    shown = _cadre(lab, effects, "show", thread, *home).stdout
+    [status] = [line.strip() for line in shown.splitlines() if "status:" in line]
+    assert status == f"status: interrupted (continue with `cadre resume {thread}`)", shown
+    resumed = _cadre(lab, effects, "resume", thread, *home)
+    assert f"thread {thread} finished" in resumed.stdout, resumed.stderr
+
+
+def test_a_killed_run_is_interrupted_in_threads_and_show_names_the_resume(lab: CrashLab) -> None:
+    effects = lab.root / "effects-killed.txt"
+    _kill_once_held(lab, effects, *_held_run(lab, "killed"))
+    _interrupted_then_resumed(lab, effects, "killed")
+
+
+def test_approve_killed_after_its_decision_leaves_no_review_pending_and_names_resume(
+    lab: CrashLab,
+) -> None:
+    """``cadre approve`` killed while the run it let go on works: the thread is interrupted,
+    not paused at review, and a second ``approve`` says nothing is pending and how to go on."""
+    effects = lab.root / "effects-decided.txt"
+    paused = _cadre(lab, effects, *_held_run(lab, "decided"), "--review", "plan")
+    assert "paused for review" in paused.stdout, paused.stderr
+    home = ("--home", str(lab.home.root))
+    _kill_once_held(lab, effects, "approve", "decided", "--reviewer", "alice", *home)
+    refused = _cadre(lab, effects, "approve", "decided", "--reviewer", "alice", *home)
+    assert refused.returncode == 2 and refused.stdout == "", refused
+    assert refused.stderr.strip() == (
+        "error: nothing pending on thread 'decided': it waits for no review; a run that stopped "
+        "after its decision goes on with `cadre resume decided` (over the API: a run with no "
+        "input)"
+    )
+    _interrupted_then_resumed(lab, effects, "decided")
