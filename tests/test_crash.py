@@ -124,7 +124,9 @@ def _kill_once_held(lab: CrashLab, effects: Path, *args: str) -> None:
 def _cadre(lab: CrashLab, effects: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**lab.env, EFFECTS_VARIABLE: str(effects)}
     command = [*lab.cadre, *args]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        command, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 def _interrupted_then_resumed(lab: CrashLab, effects: Path, thread: str) -> None:
