@@ -323,11 +323,12 @@ def test_when_every_task_failed_the_review_line_says_so_not_coverage_is_sufficie
 # -- a rolled-back head -----------------------------------------------------------------------
 
 
-def test_history_of_a_rolled_back_thread_is_refused_as_show_refuses_it(
+def test_history_and_resume_of_a_rolled_back_thread_are_refused_as_show_refuses_it(
     tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The newest checkpoints deleted outside cadre, their manifests left: `history` would list
-    the thread as if it had stopped earlier; it fails with the line `show` fails with."""
+    the thread as if it had stopped earlier, `resume` would run its last steps again; both fail
+    with the line `show` fails with."""
     as_default_database(None, monkeypatch)
     corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
     home = tmp_path / "home"
@@ -336,16 +337,54 @@ def test_history_of_a_rolled_back_thread_is_refused_as_show_refuses_it(
     with sqlite3.connect(home / "checkpoints.sqlite") as conn:
         newest = conn.execute(
             "SELECT checkpoint_id FROM cadre_checkpoints WHERE thread_id = 't1' AND "
-            "checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 2"
+            "checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 3"
         ).fetchall()
-        conn.executemany("DELETE FROM cadre_checkpoints WHERE checkpoint_id = ?", newest)
+        conn.executemany("DELETE FROM cadre_checkpoints WHERE checkpoint_id = ?", newest[:2])
     shown = runner.invoke(app, ["show", "t1", "--home", str(home)])
     listed = runner.invoke(app, ["history", "t1", "--home", str(home)])
-    assert shown.exit_code == listed.exit_code == 1, listed.output
+    resumed = runner.invoke(app, ["resume", "t1", "--home", str(home)])
+    assert shown.exit_code == listed.exit_code == resumed.exit_code == 1, resumed.output
     assert listed.stdout == ""
     [line] = listed.stderr.strip().splitlines()
-    assert line == shown.stderr.strip().splitlines()[-1]
+    assert line == shown.stderr.strip().splitlines()[-1] == resumed.stderr.strip().splitlines()[-1]
     assert f"checkpoint {newest[0][0]} of thread t1" in line and "manifest remains" in line
+    assert line.endswith(
+        f"which would roll it back to {newest[2][0]}; restore the database from a backup"
+    )
+
+
+def test_a_value_row_deleted_outside_cadre_is_named_by_show_resume_and_threads(
+    tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row of a channel's value deleted: ``show`` and ``resume`` fail with the line naming
+    the checkpoint, the channel and its version; ``threads`` marks the thread unreadable."""
+    as_default_database(None, monkeypatch)
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    home = tmp_path / "home"
+    args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
+    assert runner.invoke(app, [*args, "--thread", "t1", "--home", str(home)]).exit_code == 0
+    with sqlite3.connect(home / "checkpoints.sqlite") as conn:
+        version = conn.execute(
+            "SELECT max(version) FROM cadre_blobs WHERE thread_id = 't1' AND checkpoint_ns = '' "
+            "AND channel = 'final_answer'"
+        ).fetchone()[0]
+        conn.execute(
+            "DELETE FROM cadre_blobs WHERE thread_id = 't1' AND checkpoint_ns = '' AND "
+            "channel = 'final_answer' AND version = ?",
+            (version,),
+        )
+    said = f"is incomplete: the value of channel 'final_answer' (version {version}) is missing"
+    for command in ("show", "resume"):
+        refused = runner.invoke(app, [command, "t1", "--home", str(home)])
+        assert refused.exit_code == 1, refused.output
+        line = refused.stderr.strip().splitlines()[-1]
+        assert line.startswith("error: checkpoint ") and " of thread t1 (namespace top) " in line
+        assert line.endswith(
+            f"{said}; rows were deleted from the database outside cadre (restore it from a backup)"
+        ), line
+    listed = runner.invoke(app, ["threads", "--home", str(home)])
+    [row] = [row for row in listed.stdout.splitlines() if row.startswith("t1 ")]
+    assert "UNREADABLE" in row and said in listed.stderr
 
 
 # -- a remote killed mid-call -----------------------------------------------------------------
