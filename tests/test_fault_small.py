@@ -313,11 +313,15 @@ def test_when_every_task_failed_the_review_line_says_so_not_coverage_is_sufficie
         encoding="utf-8",
     )
     args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
-    done = runner.invoke(app, [*args, "--team-config", str(team), "--home", str(tmp_path / "h")])
+    home = ["--home", str(tmp_path / "h"), "--thread", "t1"]
+    done = runner.invoke(app, [*args, "--team-config", str(team), *home])
     assert done.exit_code == 1, done.output
     [last_review] = [line for line in done.stderr.splitlines() if " finish, " in line]
     assert last_review.endswith("confidence 0.00: every task failed, no attempt left: q0")
     assert "sufficient" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith(
+        "error: thread t1: all 1 task(s) failed, so the answer has no evidence ("
+    ), done.stderr
 
 
 # -- a rolled-back head -----------------------------------------------------------------------
@@ -424,6 +428,8 @@ def test_a_remote_killed_mid_call_lost_the_connection_it_had(tmp_path: Path) -> 
         f"failed q0: RemoteAgentError: kind 'agent' (a2a {url}): wait: lost the connection "
         "mid-call (Server disconnected without sending a response.), after "
     ), failures
+    retried = f"failed q0: RemoteAgentError: kind 'agent' (a2a {url}): connect: cannot connect ("
+    assert failures[1:] and all(line.startswith(retried) for line in failures[1:]), failures
 
 
 # -- SIGTERM with an open A2A stream ----------------------------------------------------------
