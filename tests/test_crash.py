@@ -6,6 +6,9 @@ them; they are offline). After each, the resume completes with one ok result per
 whose result was saved before the kill never runs again, and every other task runs exactly
 once more (see :func:`bench.crash._check_effects` for every check).
 
+After a kill of ``cadre run``, or of ``cadre approve`` once its decision is taken, ``cadre
+threads``, ``show`` and ``approve`` say what docs/persistence.md's fault table says.
+
 The kills run the ``held`` team (see :func:`tests.conftest.write_held_team`): once the kill's
 side effects are written the killed run's other workers wait, so the kill always comes during
 the fan-out, never after the run finished, however slow the machine.

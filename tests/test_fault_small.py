@@ -1,5 +1,6 @@
 """Small faults: processes racing on a new home's keys, a full disk, files private from their
-creation, and ``$CADRE_KEYS`` given a path."""
+creation, ``$CADRE_KEYS`` given a path, every task failed, rows deleted outside cadre, a remote
+killed mid-call and ``cadre serve`` stopped with an A2A stream open."""
 
 from __future__ import annotations
 
