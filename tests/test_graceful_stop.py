@@ -280,8 +280,7 @@ def test_cadre_run_stopped_by_a_signal_runs_no_finished_task_again(
         said = "the run stopped once the tasks going on had finished, each one saved"
         resume = f"`cadre resume t{run} --home {lab.home.root}`"  # (exit 143: report.passed)
         assert stderr.splitlines()[-1] == (
-            f"stopped: {stop.name} received: {said}; then {resume} goes on from its last "
-            "checkpoint"
+            f"stopped: {stop.name} received: {said}; then {resume} goes on from its last checkpoint"
         ), stderr
 
 
