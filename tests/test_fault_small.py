@@ -328,17 +328,23 @@ def test_when_every_task_failed_the_review_line_says_so_not_coverage_is_sufficie
 # -- a rolled-back head -----------------------------------------------------------------------
 
 
+def _ran_t1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The home (on SQLite) of a finished run of thread t1."""
+    as_default_database(None, monkeypatch)
+    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
+    home = tmp_path / "home"
+    args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
+    assert runner.invoke(app, [*args, "--thread", "t1", "--home", str(home)]).exit_code == 0
+    return home
+
+
 def test_history_and_resume_of_a_rolled_back_thread_are_refused_as_show_refuses_it(
     tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The newest checkpoints deleted outside cadre, their manifests left: `history` would list
     the thread as if it had stopped earlier, `resume` would run its last steps again; both fail
     with the line `show` fails with."""
-    as_default_database(None, monkeypatch)
-    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
-    home = tmp_path / "home"
-    args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
-    assert runner.invoke(app, [*args, "--thread", "t1", "--home", str(home)]).exit_code == 0
+    home = _ran_t1(tmp_path, monkeypatch)
     with sqlite3.connect(home / "checkpoints.sqlite") as conn:
         newest = conn.execute(
             "SELECT checkpoint_id FROM cadre_checkpoints WHERE thread_id = 't1' AND "
@@ -363,11 +369,7 @@ def test_a_value_row_deleted_outside_cadre_is_named_by_show_resume_and_threads(
 ) -> None:
     """The row of a channel's value deleted: ``show`` and ``resume`` fail with the line naming
     the checkpoint, the channel and its version; ``threads`` marks the thread unreadable."""
-    as_default_database(None, monkeypatch)
-    corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
-    home = tmp_path / "home"
-    args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
-    assert runner.invoke(app, [*args, "--thread", "t1", "--home", str(home)]).exit_code == 0
+    home = _ran_t1(tmp_path, monkeypatch)
     with sqlite3.connect(home / "checkpoints.sqlite") as conn:
         version = conn.execute(
             "SELECT max(version) FROM cadre_blobs WHERE thread_id = 't1' AND checkpoint_ns = '' "
