@@ -6,6 +6,9 @@ them; they are offline). After each, the resume completes with one ok result per
 whose result was saved before the kill never runs again, and every other task runs exactly
 once more (see :func:`bench.crash._check_effects` for every check).
 
+After a kill of ``cadre run``, or of ``cadre approve`` once its decision is taken, ``cadre
+threads``, ``show`` and ``approve`` say what docs/persistence.md's fault table says.
+
 The kills run the ``held`` team (see :func:`tests.conftest.write_held_team`): once the kill's
 side effects are written the killed run's other workers wait, so the kill always comes during
 the fan-out, never after the run finished, however slow the machine.
@@ -20,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from bench.crash import CrashLab, CrashReport, CrashSettings, read_final
-from bench.crash_team import read_effects
+from bench.crash_team import EFFECTS_VARIABLE, read_effects
 from framework.runs.stores import open_checkpointer
-from tests.conftest import HeldLab
+from tests.conftest import HOLD_AFTER_VARIABLE, HeldLab, held_run_args, wait_for_effects
 
 TASKS = 12
 SETTINGS = CrashSettings(
@@ -97,3 +100,73 @@ def test_a_thread_killed_between_a_step_and_its_next_checkpoint_resumes(lab: Cra
     )
     assert done.returncode == 0, done.stderr
     assert read_final(lab.home, "between").answer
+
+
+# -- what a user sees after a kill -------------------------------------------------------------
+
+
+def _held_run(lab: CrashLab, thread: str) -> list[str]:
+    """``cadre run`` of the held team for ``thread`` (without the program's path)."""
+    return held_run_args(lab._run_args(thread))[len(lab.cadre) :]
+
+
+def _kill_once_held(lab: CrashLab, effects: Path, *args: str) -> None:
+    """Start ``cadre`` with ``args`` (the held team's workers wait after the first side effect)
+    and kill it with SIGKILL then: always mid-run, however slow the machine."""
+    held = {**lab.env, EFFECTS_VARIABLE: str(effects), HOLD_AFTER_VARIABLE: "1"}
+    process = subprocess.Popen(
+        [*lab.cadre, *args], env=held, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_effects(effects, process, timeout=120)
+    finally:
+        process.kill()
+        process.wait()
+
+
+def _cadre(lab: CrashLab, effects: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**lab.env, EFFECTS_VARIABLE: str(effects)}
+    command = [*lab.cadre, *args]
+    return subprocess.run(
+        command, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def _interrupted_then_resumed(lab: CrashLab, effects: Path, thread: str) -> None:
+    """``cadre threads`` lists ``thread`` interrupted, ``cadre show`` names the command to go
+    on, and that command finishes it."""
+    home = ("--home", str(lab.home.root))
+    listed = _cadre(lab, effects, "threads", *home).stdout
+    [row] = [line for line in listed.splitlines() if line.startswith(f"{thread} ")]
+    assert "  interrupted  " in row, row
+    shown = _cadre(lab, effects, "show", thread, *home).stdout
+    [status] = [line.strip() for line in shown.splitlines() if "status:" in line]
+    assert status == f"status: interrupted (continue with `cadre resume {thread}`)", shown
+    resumed = _cadre(lab, effects, "resume", thread, *home)
+    assert f"thread {thread} finished" in resumed.stdout, resumed.stderr
+
+
+def test_a_killed_run_is_interrupted_in_threads_and_show_names_the_resume(lab: CrashLab) -> None:
+    effects = lab.root / "effects-killed.txt"
+    _kill_once_held(lab, effects, *_held_run(lab, "killed"))
+    _interrupted_then_resumed(lab, effects, "killed")
+
+
+def test_approve_killed_after_its_decision_leaves_no_review_pending_and_names_resume(
+    lab: CrashLab,
+) -> None:
+    """``cadre approve`` killed while the run it let go on works: the thread is interrupted,
+    not paused at review, and a second ``approve`` says nothing is pending and how to go on."""
+    effects = lab.root / "effects-decided.txt"
+    paused = _cadre(lab, effects, *_held_run(lab, "decided"), "--review", "plan")
+    assert "paused for review" in paused.stdout, paused.stderr
+    home = ("--home", str(lab.home.root))
+    _kill_once_held(lab, effects, "approve", "decided", "--reviewer", "alice", *home)
+    refused = _cadre(lab, effects, "approve", "decided", "--reviewer", "alice", *home)
+    assert refused.returncode == 2 and refused.stdout == "", refused
+    assert refused.stderr.strip() == (
+        "error: nothing pending on thread 'decided': it waits for no review; a run that stopped "
+        "after its decision goes on with `cadre resume decided` (over the API: a run with no "
+        "input)"
+    )
+    _interrupted_then_resumed(lab, effects, "decided")

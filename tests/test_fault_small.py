@@ -1,5 +1,6 @@
 """Small faults: processes racing on a new home's keys, a full disk, files private from their
-creation, and ``$CADRE_KEYS`` given a path."""
+creation, ``$CADRE_KEYS`` given a path, every task failed, rows deleted outside cadre, a remote
+killed mid-call and ``cadre serve`` stopped with an A2A stream open."""
 
 from __future__ import annotations
 
@@ -313,39 +314,84 @@ def test_when_every_task_failed_the_review_line_says_so_not_coverage_is_sufficie
         encoding="utf-8",
     )
     args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
-    done = runner.invoke(app, [*args, "--team-config", str(team), "--home", str(tmp_path / "h")])
+    home = ["--home", str(tmp_path / "h"), "--thread", "t1"]
+    done = runner.invoke(app, [*args, "--team-config", str(team), *home])
     assert done.exit_code == 1, done.output
     [last_review] = [line for line in done.stderr.splitlines() if " finish, " in line]
     assert last_review.endswith("confidence 0.00: every task failed, no attempt left: q0")
     assert "sufficient" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith(
+        "error: thread t1: all 1 task(s) failed, so the answer has no evidence ("
+    ), done.stderr
 
 
 # -- a rolled-back head -----------------------------------------------------------------------
 
 
-def test_history_of_a_rolled_back_thread_is_refused_as_show_refuses_it(
-    tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The newest checkpoints deleted outside cadre, their manifests left: `history` would list
-    the thread as if it had stopped earlier; it fails with the line `show` fails with."""
+def _ran_t1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The home (on SQLite) of a finished run of thread t1."""
     as_default_database(None, monkeypatch)
     corpus = write_corpus(tmp_path / "docs", SMALL_CORPUS)
     home = tmp_path / "home"
     args = ["run", "How are runs checkpointed?", "--corpus", str(corpus), "--no-trace"]
     assert runner.invoke(app, [*args, "--thread", "t1", "--home", str(home)]).exit_code == 0
+    return home
+
+
+def test_history_and_resume_of_a_rolled_back_thread_are_refused_as_show_refuses_it(
+    tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newest checkpoints deleted outside cadre, their manifests left: `history` would list
+    the thread as if it had stopped earlier, `resume` would run its last steps again; both fail
+    with the line `show` fails with."""
+    home = _ran_t1(tmp_path, monkeypatch)
     with sqlite3.connect(home / "checkpoints.sqlite") as conn:
         newest = conn.execute(
             "SELECT checkpoint_id FROM cadre_checkpoints WHERE thread_id = 't1' AND "
-            "checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 2"
+            "checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 3"
         ).fetchall()
-        conn.executemany("DELETE FROM cadre_checkpoints WHERE checkpoint_id = ?", newest)
+        conn.executemany("DELETE FROM cadre_checkpoints WHERE checkpoint_id = ?", newest[:2])
     shown = runner.invoke(app, ["show", "t1", "--home", str(home)])
     listed = runner.invoke(app, ["history", "t1", "--home", str(home)])
-    assert shown.exit_code == listed.exit_code == 1, listed.output
+    resumed = runner.invoke(app, ["resume", "t1", "--home", str(home)])
+    assert shown.exit_code == listed.exit_code == resumed.exit_code == 1, resumed.output
     assert listed.stdout == ""
     [line] = listed.stderr.strip().splitlines()
-    assert line == shown.stderr.strip().splitlines()[-1]
+    assert line == shown.stderr.strip().splitlines()[-1] == resumed.stderr.strip().splitlines()[-1]
     assert f"checkpoint {newest[0][0]} of thread t1" in line and "manifest remains" in line
+    assert line.endswith(
+        f"which would roll it back to {newest[2][0]}; restore the database from a backup"
+    )
+
+
+def test_a_value_row_deleted_outside_cadre_is_named_by_show_resume_and_threads(
+    tmp_path: Path, embedder: MiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row of a channel's value deleted: ``show`` and ``resume`` fail with the line naming
+    the checkpoint, the channel and its version; ``threads`` marks the thread unreadable."""
+    home = _ran_t1(tmp_path, monkeypatch)
+    with sqlite3.connect(home / "checkpoints.sqlite") as conn:
+        version = conn.execute(
+            "SELECT max(version) FROM cadre_blobs WHERE thread_id = 't1' AND checkpoint_ns = '' "
+            "AND channel = 'final_answer'"
+        ).fetchone()[0]
+        conn.execute(
+            "DELETE FROM cadre_blobs WHERE thread_id = 't1' AND checkpoint_ns = '' AND "
+            "channel = 'final_answer' AND version = ?",
+            (version,),
+        )
+    said = f"is incomplete: the value of channel 'final_answer' (version {version}) is missing"
+    for command in ("show", "resume"):
+        refused = runner.invoke(app, [command, "t1", "--home", str(home)])
+        assert refused.exit_code == 1, refused.output
+        line = refused.stderr.strip().splitlines()[-1]
+        assert line.startswith("error: checkpoint ") and " of thread t1 (namespace top) " in line
+        assert line.endswith(
+            f"{said}; rows were deleted from the database outside cadre (restore it from a backup)"
+        ), line
+    listed = runner.invoke(app, ["threads", "--home", str(home)])
+    [row] = [row for row in listed.stdout.splitlines() if row.startswith("t1 ")]
+    assert "UNREADABLE" in row and said in listed.stderr
 
 
 # -- a remote killed mid-call -----------------------------------------------------------------
@@ -385,6 +431,8 @@ def test_a_remote_killed_mid_call_lost_the_connection_it_had(tmp_path: Path) -> 
         f"failed q0: RemoteAgentError: kind 'agent' (a2a {url}): wait: lost the connection "
         "mid-call (Server disconnected without sending a response.), after "
     ), failures
+    retried = f"failed q0: RemoteAgentError: kind 'agent' (a2a {url}): connect: cannot connect ("
+    assert failures[1:] and all(line.startswith(retried) for line in failures[1:]), failures
 
 
 # -- SIGTERM with an open A2A stream ----------------------------------------------------------

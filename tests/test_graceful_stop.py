@@ -277,8 +277,11 @@ def test_cadre_run_stopped_by_a_signal_runs_no_finished_task_again(
         assert report.saved is not None and report.ran_before_kill > after  # those going on too
         stderr = (lab.logs / f"t{run}-run.err").read_text(encoding="utf-8")
         assert f"stopping ({stop.name})" in stderr
-        said = "the run stopped once the tasks going on had finished"
-        assert f"stopped: {stop.name} received: {said}" in stderr
+        said = "the run stopped once the tasks going on had finished, each one saved"
+        resume = f"`cadre resume t{run} --home {lab.home.root}`"  # (exit 143: report.passed)
+        assert stderr.splitlines()[-1] == (
+            f"stopped: {stop.name} received: {said}; then {resume} goes on from its last checkpoint"
+        ), stderr
 
 
 # -- cadre serve, with real signals ------------------------------------------------------------
@@ -316,7 +319,9 @@ def test_cadre_serve_stopped_by_sigterm_resumes_its_run_running_no_finished_task
         server.process.wait(WAIT_S)
     ran = Counter(effect.task_id for effect in read_effects(effects))
     assert 2 < sum(ran.values()) < TASKS  # the tasks going on finished; the others waited
-    assert "ServerStopping" in said and "the server is stopping" in said
+    [stopping] = [line for line in said.splitlines() if "ServerStopping" in line]
+    assert "the server is stopping: the run stopped " in stopping, stopping
+    assert "; it goes on from there when the server starts again" in stopping, stopping
     del env[HOLD_AFTER_VARIABLE]
     with start(served, corpus=corpus, env=env) as server, httpx.Client(base_url=server.url) as c:
         _until(lambda: c.get(f"/threads/{thread}").json()["status"] == "idle", "the resumed run")

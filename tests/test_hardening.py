@@ -164,28 +164,37 @@ def _two_threads(tmp_path: Path) -> Path:
     return home
 
 
-def _flip_last_byte(body: bytes) -> bytes:
+def _flip_last_byte(body: bytes, _other: bytes) -> bytes:
     return body[:-1] + bytes([body[-1] ^ 1])
+
+
+def _newest(thread: str) -> str:
+    return (
+        f"WHERE thread_id = '{thread}' AND checkpoint_ns = '' AND checkpoint_id = (SELECT "
+        f"max(checkpoint_id) FROM cadre_checkpoints WHERE thread_id = '{thread}' AND "
+        "checkpoint_ns = '')"
+    )
 
 
 @pytest.mark.parametrize(
     ("damage", "words"),
     [
         (_flip_last_byte, "TamperError: checkpoint row (thread bad"),
-        (lambda _: b"", "the blob is empty (0 bytes)"),
+        (lambda _body, _other: b"", "the blob is empty (0 bytes)"),
+        (lambda _body, other: other, "it does not belong at this row (copied from"),  # moved
     ],
 )
 def test_threads_lists_the_readable_threads_and_names_the_damaged_row(
-    tmp_path: Path, embedder: object, damage: Callable[[bytes], bytes], words: str
+    tmp_path: Path, embedder: object, damage: Callable[[bytes, bytes], bytes], words: str
 ) -> None:
+    """A blob altered, emptied or moved from another thread's row."""
     home = _two_threads(tmp_path)
-    latest = (
-        "WHERE thread_id = 'bad' AND checkpoint_ns = '' AND checkpoint_id = (SELECT "
-        "max(checkpoint_id) FROM cadre_checkpoints WHERE thread_id = 'bad' AND checkpoint_ns = '')"
-    )
     with closing(sqlite3.connect(home / "checkpoints.sqlite")) as db, db:
-        (body,) = db.execute(f"SELECT body FROM cadre_checkpoints {latest}").fetchone()
-        db.execute(f"UPDATE cadre_checkpoints SET body = ? {latest}", (damage(body),))
+        (body,) = db.execute(f"SELECT body FROM cadre_checkpoints {_newest('bad')}").fetchone()
+        (other,) = db.execute(f"SELECT body FROM cadre_checkpoints {_newest('good')}").fetchone()
+        db.execute(
+            f"UPDATE cadre_checkpoints SET body = ? {_newest('bad')}", (damage(body, other),)
+        )
     listed = runner.invoke(app, ["threads", "--home", str(home)])
     assert listed.exit_code == 1, listed.output
     rows = {line.split()[0]: line for line in listed.stdout.splitlines()[1:]}
