@@ -644,6 +644,12 @@ def test_an_errata_line_states_its_reading_and_rejects_the_printed_one() -> None
     assert correction_of(errata, printed, right) == right
     assert disagreement(errata, printed) is not None and disagreement(errata, right) is None
     assert correction_of("For the timetable read the notice board.", printed, right) is None
+    # "for ... read" in ordinary prose is no errata: a value on each side, of one kind, needed
+    waits = "By default the client waits for 30 seconds before a read times out."
+    assert agrees(waits, "The client waits 30 seconds before a read times out.")
+    assert not claim_of("For each of the 3 nodes read 2 values.").rejected
+    contrast = "The span is 31 metres, not 37 metres; for details read the survey."
+    assert [value.label for value in claim_of(contrast).rejected] == ["37 metres"]
 
 
 def test_a_notice_that_another_text_was_wrong_upholds_what_its_own_document_states() -> None:
@@ -671,6 +677,8 @@ def test_a_notice_that_another_text_was_changed_upholds_what_follows_it() -> Non
         assert claim_of(notice).correction  # numbers that name a text are no values
         assert notice_of_error(notice, old, new)
     assert not claim_of("The order was amended in 2020 to set the toll at 55p.").correction
+    for statement in ("The certificate is revoked.", "Around 40 trains were withdrawn."):
+        assert not claim_of(statement).correction  # no text named: a statement, no notice
     records = [
         EvidenceRecord(text=old, source="order-7.md:3", path="order-7.md"),
         EvidenceRecord(text=new, source="amendment.md:4", path="amendment.md"),
@@ -711,6 +719,7 @@ def test_a_statement_opening_with_the_date_it_holds_from_is_dated_so() -> None:
     assert stated_date("", "From 05/07/2023, the ferry leaves every 20 minutes.") == "2023-05-07"
     assert stated_date("", "As of May 2019, the ferry leaves hourly.") == "2019-05"
     assert stated_date("", "It counts from 12 sources, in all.") is None
+    assert stated_date("", "Since June 1998, the bridge has carried trains.") is None  # history
     assert stated_date("Harbour survey, Aug '98", "") == "1998"  # as strptime's %y reads it
     assert stated_date("Harbour survey, Aug '11", "") == "2011"
     why = disagreement(

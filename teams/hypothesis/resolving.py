@@ -17,7 +17,12 @@ import re
 from framework.engine.runtime import NodeContext
 from framework.memory import Conflict, EvidenceRecord, ResearchMemory
 from teams.hypothesis.verdicts import Resolution, newer_side, side_of
-from teams.language.contradiction import DEFAULT_OVERLAP, claim_of, correction_of
+from teams.language.contradiction import (
+    DEFAULT_OVERLAP,
+    claim_of,
+    correction_of,
+    notice_of_error,
+)
 
 __all__ = ["DecisiveSourceResolver", "candidates"]
 
@@ -32,9 +37,9 @@ def candidates(
     correcting: float = 0.2,
 ) -> list[EvidenceRecord]:
     """Evidence in memory about either side of a conflict, the sides left out: corrections
-    (cosine >= ``correcting``: they name the subject in other words; any cosine in a side's
-    own document: "Bylaw 12 is amended as follows.") first, then other evidence (cosine >=
-    ``similar``), best first."""
+    (cosine >= ``correcting``: they name the subject in other words; a notice of an error or a
+    change in a side's own document at any cosine: "Bylaw 12 is amended as follows.") first,
+    then other evidence (cosine >= ``similar``), best first."""
     found = memory.relevant(a.text, n=n)
     found += memory.relevant(b.text, n=n)
     ranked = sorted(found, key=lambda scored: -scored.score)
@@ -44,7 +49,8 @@ def candidates(
         if record.id in (a.id, b.id):
             continue
         beside = record.path is not None and record.path in (a.path, b.path)
-        correcting_it = scored.score >= correcting or beside
+        notice = beside and notice_of_error(record.text, a.text, b.text)
+        correcting_it = scored.score >= correcting or notice
         if scored.score >= similar or (correcting_it and claim_of(record.text).correction):
             unique.setdefault(record.id, record)
     return sorted(unique.values(), key=lambda record: not claim_of(record.text).correction)

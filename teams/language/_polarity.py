@@ -2,8 +2,9 @@
 
 "shut" states "not open"; "permitted" is "allowed". A contrast rejects a value inside the
 claim's own sentence: "31 metres tall, not 37 metres as the guide says", "45 cars rather
-than the 60 often quoted", "11 km instead of 14 km", and an errata line, "for 41 arches read 31
-arches": :func:`split_contrast` separates what the sentence states from what it rejects.
+than the 60 often quoted", "11 km instead of 14 km": :func:`split_contrast` separates what the
+sentence states from what it rejects, as :func:`split_errata` does for an errata line ("for 41
+arches read 31 arches").
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ __all__ = [
     "UPHOLDS",
     "normal_word",
     "split_contrast",
+    "split_errata",
 ]
 
 NEGATION = re.compile(
@@ -71,8 +73,11 @@ _CONTRAST = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[,;:.!?](?:\s|$)|\s[-–—]\s")
-_ERRATA = re.compile(r"\bfor\s+(?P<wrong>[^,;:.!?]{1,80}?)\s+read\s+", re.IGNORECASE)
-"""An errata line's "for X read Y": X is rejected, what follows "read" is stated."""
+_ERRATA = re.compile(
+    r"(?:^|(?<=[,;:]\s))for\s+(?P<wrong>[^,;:.!?]{1,80}?)\s+read\s+(?P<right>[^,;:.!?]+)",
+    re.IGNORECASE,
+)
+"""An errata line's "for X read Y" opening a clause: X is rejected, Y is stated."""
 
 
 def normal_word(word: str) -> str:
@@ -80,16 +85,23 @@ def normal_word(word: str) -> str:
     return OPPOSITES.get(word) or SAME.get(word) or word
 
 
+def split_errata(text: str) -> tuple[str, str, str] | None:
+    """``text`` as an errata line opening a clause with "for X read Y": the text with "for X
+    read" left out, X and Y; None for any other text (the caller checks that X and Y are
+    values of one kind: "for details read the FAQ" is no errata)."""
+    errata = _ERRATA.search(text)
+    if errata is None:
+        return None
+    kept = text[: errata.start()] + text[errata.start("right") :]
+    return kept, errata["wrong"], errata["right"]
+
+
 def split_contrast(text: str) -> tuple[str, str]:
     """``text`` without its contrasted clauses, and those clauses ("" when it has none).
 
     A contrasted clause runs from ", not", "rather than", "instead of" or "as opposed to" to
-    the end of its clause; in an errata line ("for X read Y") it is X. A caller keeps the whole
-    text when the contrasted part holds no value ("for details read the FAQ" rejects nothing).
+    the end of its clause.
     """
-    errata = _ERRATA.search(text)
-    if errata is not None:  # "for X read Y" states Y and rejects X
-        return text[: errata.start()] + text[errata.end() :], errata["wrong"]
     kept, rejected, at = [], [], 0
     for match in _CONTRAST.finditer(text):
         if match.start() < at:

@@ -41,6 +41,7 @@ from teams.language._polarity import (
     UPHOLDS,
     normal_word,
     split_contrast,
+    split_errata,
 )
 from teams.language.frames import differing_figures, differing_names, differing_words, names_in
 from teams.language.values import Value, value_words, values_agree, values_in
@@ -87,8 +88,9 @@ class Claim:
 
 @lru_cache(maxsize=4096)
 def claim_of(text: str) -> Claim:
-    """``text`` read as a claim (a contrasted clause's values are rejected, not stated)."""
-    kept, contrasted = split_contrast(text)
+    """``text`` read as a claim (a contrasted clause's values are rejected, not stated; so are
+    an errata line's printed ones, "for 41 arches read 31 arches")."""
+    kept, contrasted = _errata(text) or split_contrast(text)
     rejected = tuple(values_in(contrasted)) if contrasted else ()
     if not rejected:
         kept = text
@@ -104,7 +106,8 @@ def claim_of(text: str) -> Claim:
         about.add(stem(normal_word(word)))
     denials = len(NEGATION.findall(kept))
     negated = (denials + len(flipped)) % 2 == 1
-    replaces = REPLACES.search(kept) is not None and all(_reference(kept, v) for v in values)
+    replaces = bool(values) and REPLACES.search(kept) is not None
+    replaces = replaces and all(_reference(kept, v) for v in values)  # "Bylaw 12 is amended"
     corrects = _states_its_correction(kept, values)
     correction = not corrects and bool(REJECTS.search(kept) or UPHOLDS.search(kept) or replaces)
     rejected = tuple(_elliptic(value, values) for value in rejected)
@@ -121,11 +124,26 @@ def claim_of(text: str) -> Claim:
     )
 
 
+def _errata(text: str) -> tuple[str, str] | None:
+    """``text`` without an errata's "for X read", and X, when X and Y are values of one kind
+    ("for 1887 read 1878"); None otherwise ("for details read the FAQ")."""
+    errata = split_errata(text)
+    if errata is None:
+        return None
+    kept, wrong, right = errata
+    printed = {(value.kind, value.key) for value in values_in(wrong)}
+    return (kept, wrong) if printed & {(v.kind, v.key) for v in values_in(right)} else None
+
+
+_CORRECTED = re.compile(r"\b(?:should read|corrected to|amended to)\b", re.IGNORECASE)
+"""What a correction that states its right value says before it: "Page 14 should read:"."""
+
+
 def _states_its_correction(text: str, values: tuple[Value, ...]) -> bool:
     """Whether ``text`` is a correction that states the right value and names no wrong one
     ("Page 14 should read: the bridge has a span of 62 metres."): every value before its
     "should read" names a text, and a value follows it."""
-    upheld = UPHOLDS.search(text)
+    upheld = _CORRECTED.search(text)
     if upheld is None or REJECTS.search(text) is not None:
         return False
     before = text[: upheld.start()]
@@ -160,8 +178,9 @@ _KEYED = ("quantity", "count", "date", "time", "ordinal")
 
 
 _REFERENCE = (
-    r"(?:[A-Z][\w-]*|(?i:page|p|pp|volume|vol|issue|section|chapter|part|article|clause|item|"
-    r"rule|no|number|edition))\.?\s+"
+    r"\b(?i:page|p|pp|volume|vol|issue|section|chapter|part|article|clause|item|rule|no|number|"
+    r"edition|bylaw|by-law|order|amendment|regulation|schedule|appendix|annex|table|figure|"
+    r"footnote|note)\.?\s+"
 )
 """What a number that names a text comes after: "Bylaw 12", "volume 9", "page 14"."""
 

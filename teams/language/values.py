@@ -338,8 +338,8 @@ def stated_date(heading: str, text: str) -> str | None:
 
 
 _SCOPE = re.compile(
-    r"(?:^|(?<=[.!?:])\s+|\n\s*)(?:as of|from|since|effective(?: from)?|starting(?: on)?|"
-    r"beginning(?: on)?)\s+(?:on\s+)?(?P<date>[^,;.\n]{4,30}?)\s*,",
+    r"(?:^|(?<=[.!?:])\s+|\n\s*)(?:as of|from|effective(?: from)?)\s+(?:on\s+)?"
+    r"(?P<date>[^,;.\n]{4,30}?)\s*,",
     re.IGNORECASE,
 )
 """A sentence opening with the time its statement holds from: "From 04/06/2022, ..."."""
