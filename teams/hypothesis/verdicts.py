@@ -89,8 +89,7 @@ def side_of(
 ) -> EvidenceRecord | None:
     """The side (``a`` or ``b``) that ``evidence`` upholds, or None: the side a correction
     upholds (a notice that another text was wrong or changed upholds what its own document
-    states),
-    else the side it agrees with when it does not agree with the other."""
+    states), else the side it agrees with when it does not agree with the other."""
     nearby = evidence.path is not None and evidence.path in (a.path, b.path)
     corrected = correction_of(evidence.text, a.text, b.text, nearby=nearby)
     if corrected is not None:
