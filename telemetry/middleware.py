@@ -150,6 +150,7 @@ class TelemetryMiddleware:
             ATTR.NODE: call.node,
             ATTR.TEAM: call.team,
             ATTR.CHECKPOINT_NS: context.checkpoint_ns,
+            ATTR.WHERE: context.where(),
             GEN_AI.OPERATION: GEN_AI.OP_AGENT,
             GEN_AI.AGENT_NAME: f"{call.team}.{call.node}",
         }

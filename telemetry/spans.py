@@ -41,6 +41,7 @@ class ATTR:
     THREAD_ID: Final = "cadre.thread_id"
     TEAM: Final = "cadre.team"
     TEAM_PATH: Final = "cadre.team.path"
+    WHERE: Final = "cadre.where"
     NODE: Final = "cadre.node"
     TASK_ID: Final = "cadre.task.id"
     TASK_KIND: Final = "cadre.task.kind"

@@ -27,7 +27,7 @@ from framework.runs.teams import TeamSetup
 from policies.budgets import Budget, Limits
 from teams.configured.app import team_from_file
 from tests.conftest import one_line_error, write_corpus
-from tests.test_telemetry import Recorder, children, names, roots
+from tests.test_telemetry import Recorder, children, roots
 
 PORTS = "# Ports\n\nThe gateway listens on port 8443 for TLS traffic.\n"
 QUESTION = "Which port does the gateway listen on?"
@@ -81,8 +81,12 @@ def test_three_levels_from_files_run_offline_and_cite_the_leafs_corpus(tmp_path:
     assert "The gateway listens on port 8443 for TLS traffic. (`corpus/ports.md:3`)" in ran.stdout
     assert "\nmiddle > leaf plan 1 task(s)\n" in ran.stderr  # progress names the teams
     history = _cli("history", "t1", "--home", home)
-    graphs = {line.split()[2] for line in history.stdout.splitlines()[1:]}
-    assert graphs == {"top", "deep/middle", "deep/inner/leaf"}
+    places = {line.split("  ")[-1].strip() for line in history.stdout.splitlines()[1:]}
+    assert places == {
+        "team top",
+        "team top > kind deep (task q0) > team middle",
+        "team top > kind deep (task q0) > team middle > kind inner (task q0) > team leaf",
+    }
     shown = _cli("show", "t1", "--home", home)
     assert shown.exit_code == 0, shown.stderr
     assert "deep" in shown.stdout
@@ -273,7 +277,9 @@ def test_spans_nest_each_subteam_under_the_task_it_runs(
         "cadre.team leaf",
     ]
     assert team.attributes["cadre.team.path"] == "top/middle/leaf"
-    assert "cadre.node planner" in names(children(spans, team))
+    [planner] = [s for s in children(spans, team) if s.name == "cadre.node planner"]
+    place = "team top > kind deep (task q0) > team middle > kind inner (task q0) > team leaf"
+    assert planner.attributes["cadre.where"] == place  # as reviews, audits and history write it
     for parent in spans:
         below = children(spans, parent)
         if below:

@@ -130,7 +130,7 @@ def test_a_fork_runs_under_another_policy_file(
     other.write_text("pii: {rules: {email: redact}, apply_to: [answer]}\n", encoding="utf-8")
     version = runner.invoke(app, ["policies", "check", str(other)]).output.split("version ")[1]
     history = _cadre(home, "history", "t4").output.splitlines()
-    first = next(line.split()[0] for line in history[1:] if " top " in line)
+    first = next(line.split()[0] for line in history[1:] if line.endswith("  team research"))
     forked = _cadre(home, "fork", "t4", first, "--policy", str(other))
     assert forked.exit_code == 0, forked.output
     new = forked.output.split("into thread ")[1].split()[0]

@@ -143,7 +143,7 @@ def template(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder)
     made.ok("run", QUESTION, *base, "done")
     made.ok("run", QUESTION, *base, "held", "--review", "plan")
     history = made.ok("history", "held").stdout.splitlines()
-    intake = next(line for line in history if "  top             intake" in line).split()[0]
+    intake = next(line for line in history if line.split()[2] == "intake").split()[0]
     forked = made.ok("fork", "held", intake).stdout
     assert "paused for review:" in forked
     made.fork = forked.splitlines()[0].split()[-1]

@@ -240,13 +240,12 @@ def test_show_prints_plan_tasks_pending_audit_and_answer(cadre: Cadre) -> None:
 def test_history_lists_top_and_nested_checkpoints_newest_first(cadre: Cadre) -> None:
     cadre.start("t1", "plan")
     lines = cadre("history", "t1").stdout.splitlines()
-    assert lines[0].split() == ["checkpoint", "step", "graph", "written", "by", "state"]
-    assert (
-        "     1  research_team   planner           plan: 4 tasks; paused for plan review"
-        in lines[1]
-    )
-    assert any("  top             intake" in line for line in lines)
-    assert lines[-1].split()[1:4] == ["-1", "top", "input"]
+    assert lines[0].split() == ["checkpoint", "step", "written", "by", "state", "place"]
+    assert lines[1].split("  ", 1)[1].split() == [
+        *"1 planner plan: 4 tasks; paused for plan review node research_team".split()
+    ]
+    assert any(line.split()[2] == "intake" and line.endswith("  team meta") for line in lines)
+    assert lines[-1].split()[1:3] == ["-1", "input"] and lines[-1].endswith("  team meta")
 
 
 # -- deciding: a reviewer's session ------------------------------------------------------------
@@ -341,7 +340,9 @@ def test_fork_a_nested_checkpoint_with_an_edited_plan_reruns_only_changed_tasks(
 ) -> None:
     cadre.start("t1")
     lines = cadre("history", "t1").stdout.splitlines()
-    nested = next(line for line in lines if "research_team   reviewer" in line).split()[0]
+    nested = next(
+        line for line in lines if " reviewer " in line and line.endswith("node research_team")
+    ).split()[0]
     before = cadre.rows("t1")
     plan = cadre.file("plan.yaml", PLAN_YAML)
     forked = cadre("fork", "t1", nested, "--plan", plan, reviewer="dana")
@@ -363,7 +364,7 @@ def test_fork_a_nested_checkpoint_with_an_edited_plan_reruns_only_changed_tasks(
 def test_fork_without_an_edit_needs_no_reviewer(cadre: Cadre) -> None:
     cadre.start("t1", "plan")
     top = cadre("history", "t1").stdout.splitlines()
-    start = next(line for line in top if "  top             intake" in line).split()[0]
+    start = next(line for line in top if line.split()[2] == "intake").split()[0]
     forked = cadre("fork", "t1", start, reviewer=None)
     assert forked.exit_code == 0, forked.stderr
     assert forked.stdout.startswith(f"forked thread t1 at checkpoint {start} into thread ")

@@ -91,13 +91,16 @@ def test_history_of_a_nested_run_is_quiet_and_names_what_wrote_each_row(
     assert not caplog.records, [record.getMessage() for record in caplog.records]
     assert shown.stderr == ""
     header, *rows = shown.stdout.splitlines()
-    assert header.split() == ["checkpoint", "step", "graph", "written", "by", "state"]
-    writers = {(row.split()[2], row.split()[3]) for row in rows}
+    assert header.split() == ["checkpoint", "step", "written", "by", "state", "place"]
+    writers = {(row.split("  ")[-1].strip(), row.split()[2]) for row in rows}
     assert all(writer != "?" for _, writer in writers), rows
-    assert {("research/legal/legal", "planner"), ("research/research", "dispatcher")} <= writers
-    planned = [row for row in rows if row.split()[2:4] == ["research/legal/legal", "planner"]]
+    research = "team coordinator > kind research (task research) > team research"
+    legal = [f"{research} > kind legal (task q{n}) > team legal" for n in range(3)]
+    assert {*((place, "planner") for place in legal), (research, "dispatcher")} <= writers
+    planned = [row for row in rows if row.split()[2] == "planner" and "team legal" in row]
     assert len(planned) == 3
-    assert all(row.endswith("; paused for plan review") for row in planned)
+    assert all("; paused for plan review  " in row for row in planned)
     assert any(
-        row.split()[3] == "intake" and row.endswith("paused for 3 plan reviews") for row in rows
+        row.split()[2] == "intake" and "paused for 3 plan reviews  team coordinator" in row
+        for row in rows
     )

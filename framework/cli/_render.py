@@ -306,22 +306,23 @@ def namespace_path(checkpoint_ns: str) -> str:
 
 
 def history_lines(entries: Iterable[CheckpointSummary]) -> list[str]:
-    """``cadre history``: a header, then one line per checkpoint, newest first."""
-    rows = [("checkpoint", "step", "graph", "written by", "state")] + [
+    """``cadre history``: a header, then one line per checkpoint, newest first, its place last
+    (in words, as reviews and audits write it)."""
+    rows = [("checkpoint", "step", "written by", "state", "place")] + [
         (
             entry.checkpoint_id,
             str(entry.step),
-            entry.place or namespace_path(entry.checkpoint_ns),
             entry.node or "-",
             entry.summary,
+            entry.place or namespace_path(entry.checkpoint_ns),
         )
         for entry in entries
     ]
-    graph = max(14, *(len(row[2]) for row in rows))
-    node = max(16, *(len(row[3]) for row in rows))
+    node = max(16, *(len(row[2]) for row in rows))
+    state = max(5, *(len(row[3]) for row in rows))
     return [
-        f"{checkpoint:<36}  {step:>4}  {where:<{graph}}  {writer:<{node}}  {summary}"
-        for checkpoint, step, where, writer, summary in rows
+        f"{checkpoint:<36}  {step:>4}  {writer:<{node}}  {summary:<{state}}  {where}".rstrip()
+        for checkpoint, step, writer, summary, where in rows
     ]
 
 

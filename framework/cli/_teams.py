@@ -7,7 +7,7 @@ from pathlib import Path
 from framework.errors import ConfigError
 from framework.kinds.team_names import DEFAULT_TEAM_NAME, TEAM_FILE_PREFIX
 
-__all__ = ["shown_team"]
+__all__ = ["declared_team", "shown_team"]
 
 
 def shown_team(team: str) -> str:
@@ -16,12 +16,21 @@ def shown_team(team: str) -> str:
     nothing it names imported)."""
     if not team.startswith(TEAM_FILE_PREFIX):
         return team
+    path = team.removeprefix(TEAM_FILE_PREFIX)
+    name = declared_team(team)
+    return f"{name} ({path})" if name else f"a team file ({path})"
+
+
+def declared_team(team: str) -> str:
+    """The name a thread's team goes by: an installed team's name, a team file's declared name
+    (``configured`` when it declares none); empty for a file that cannot be read."""
+    if not team.startswith(TEAM_FILE_PREFIX):
+        return team
     from framework.engine.config_file import read_yaml  # YAML and pydantic: team files only
 
-    path = team.removeprefix(TEAM_FILE_PREFIX)
     try:
-        _, _, data, _ = read_yaml(Path(path), "team file")
+        _, _, data, _ = read_yaml(Path(team.removeprefix(TEAM_FILE_PREFIX)), "team file")
     except ConfigError:
-        return f"a team file ({path})"
+        return ""
     name = data.get("name")
-    return f"{name if isinstance(name, str) and name else DEFAULT_TEAM_NAME} ({path})"
+    return name if isinstance(name, str) and name else DEFAULT_TEAM_NAME

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, get_args
 import typer
 
 from framework.cli._render import history_lines, request_lines, thread_lines
+from framework.cli._teams import declared_team
 from framework.database.home import resolve_home
 from framework.engine.nesting import nesting_at
 from framework.errors import ConfigError, ReviewError
@@ -201,6 +202,6 @@ def show_history(thread: str, home: Path | None) -> None:
     """``cadre history``: the thread's checkpoints, nested ones too, newest first."""
     data_home = resolve_home(home)
     with open_reader(data_home) as saver:
-        thread_spec(saver, thread, where=str(data_home.root))
-        entries = checkpoint_history(saver, thread)
+        spec = thread_spec(saver, thread, where=str(data_home.root))
+        entries = checkpoint_history(saver, thread, team=declared_team(spec.team))
     typer.echo("\n".join(history_lines(entries)))

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["NESTING_KEY", "Nesting", "namespace_nodes", "nesting_at", "place"]
+__all__ = ["NESTING_KEY", "Nesting", "namespace_nodes", "nesting_at", "place", "place_in_words"]
 
 NESTING_KEY = "cadre_nesting"
 """The run config metadata key that holds a nested team's :class:`Nesting` (JSON)."""
@@ -81,6 +81,14 @@ def nesting_at(checkpoint_ns: str, metadata: Mapping[str, Any] | None) -> Nestin
     if nesting is None or nesting.depth != len(namespace_nodes(checkpoint_ns)):
         return None
     return nesting
+
+
+def place_in_words(nesting: Nesting | None, nodes: Sequence[str], team: str = "") -> str:
+    """Where a graph runs, in the words every surface writes a place with: the task of the team
+    above it (``nesting``'s words), the subgraph nodes below that, then its team when known
+    (``team top > kind deep (task q0) > team leaf``, ``node research_team > team research``)."""
+    words = [*((nesting.where,) if nesting else ()), *(f"node {node}" for node in nodes)]
+    return " > ".join([*words, f"team {team}"] if team else words)
 
 
 def place(where: str, path: Sequence[str]) -> str:

@@ -10,7 +10,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import get_runtime
 from langgraph.store.base import BaseStore
 
-from framework.engine.nesting import NESTING_KEY, Nesting, namespace_nodes
+from framework.engine.nesting import NESTING_KEY, Nesting, namespace_nodes, place_in_words
 from framework.engine.records import Task
 
 __all__ = ["NodeContext"]
@@ -70,14 +70,12 @@ class NodeContext:
         """Where the node is in the hierarchy: the worker kinds and subgraph nodes its team runs
         under, then its team (``["research_team", "research"]`` inside the MetaCoordinator,
         ``["deep", "leaf"]`` for team ``leaf`` behind kind ``deep``)."""
-        _, below = self._above_and_below()
-        return [*(self.nesting.path if self.nesting else ()), *below, self.team]
+        return [*(self.nesting.path if self.nesting else ()), *self._below(), self.team]
 
     def where(self) -> str:
         """:meth:`path` in words, with the team and task of each worker kind it runs under:
         ``team top > kind deep (task q0) > team leaf``; ``node research_team > team research``."""
-        above, below = self._above_and_below()
-        return " > ".join([*above, *(f"node {node}" for node in below), f"team {self.team}"])
+        return place_in_words(self.nesting, self._below(), self.team)
 
     def nested(self, task: Task, team: str) -> Nesting:
         """Where team ``team`` runs when this node runs it for ``task`` (in its namespace)."""
@@ -96,13 +94,11 @@ class NodeContext:
         (empty at the top)."""
         return self.nesting.tasks if self.nesting is not None else ()
 
-    def _above_and_below(self) -> tuple[list[str], list[str]]:
-        """The words down to the task its team runs (none at the top), and the subgraph nodes
-        between that and the node's graph."""
+    def _below(self) -> list[str]:
+        """The subgraph nodes between the task its team runs (the top, for none) and the
+        node's graph."""
         nodes = namespace_nodes(self.checkpoint_ns)
-        if self.nesting is None:
-            return [], nodes
-        return [self.nesting.where], nodes[self.nesting.depth :]
+        return nodes[self.nesting.depth :] if self.nesting is not None else nodes
 
     def for_trace(self, text: str) -> str:
         """``text`` as the execution's policies let it into a span (content capture)."""

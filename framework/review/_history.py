@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from framework.engine.nesting import nesting_at
+from framework.engine.nesting import NESTING_KEY, Nesting, namespace_nodes, place_in_words
 from framework.persistence.steps import next_nodes
 from framework.review._pending import checkpointer_of, thread_config, unknown_thread
 from framework.review._summary import pause_summary, state_summary
@@ -91,11 +91,11 @@ def _summary(
     parents: Mapping[str | None, AnyCheckpointTuple],
     latest: bool,
     subgraph_tasks: frozenset[str],
+    team: str,
 ) -> CheckpointSummary:
     configurable = saved.config["configurable"]
     parts = (state_summary(_state_values(saved)), _paused(saved, latest, subgraph_tasks))
     namespace = str(configurable.get("checkpoint_ns", ""))
-    nesting = nesting_at(namespace, saved.metadata)
     return CheckpointSummary(
         checkpoint_id=configurable["checkpoint_id"],
         checkpoint_ns=namespace,
@@ -103,13 +103,27 @@ def _summary(
         node=_writer(saved, parents),
         created_at=str(saved.checkpoint["ts"]),
         summary="; ".join(part for part in parts if part),
-        place="/".join((*nesting.path, nesting.team)) if nesting is not None else "",
+        place=_place(namespace, saved.metadata or {}, team),
     )
 
 
-def checkpoint_history(saver: Checkpoints, thread_id: str) -> list[CheckpointSummary]:
+def _place(namespace: str, metadata: Mapping[str, Any], team: str) -> str:
+    """Where the graph that wrote a checkpoint runs, in words (``team top > kind deep (task q0)
+    > team leaf``): a nested team by its name, a subgraph node by its node; the top graph as
+    team ``team`` (empty when that is not known)."""
+    nodes = namespace_nodes(namespace)
+    nesting = Nesting.loads(metadata.get(NESTING_KEY))
+    if nesting is None or nesting.depth > len(nodes):
+        return place_in_words(None, nodes, "" if nodes else team)
+    below = nodes[nesting.depth :]
+    return place_in_words(nesting, below, "" if below else nesting.team)
+
+
+def checkpoint_history(
+    saver: Checkpoints, thread_id: str, *, team: str = ""
+) -> list[CheckpointSummary]:
     """Every checkpoint of a thread held by ``saver``, subgraph ones included, newest first
-    (see :func:`history`).
+    (see :func:`history`); ``team`` is the name of the thread's team, for the top graph's place.
 
     Raises:
         ReviewError: The thread is unknown.
@@ -134,7 +148,7 @@ def checkpoint_history(saver: Checkpoints, thread_id: str) -> list[CheckpointSum
         parents = {_id(checkpoint.parent_config) for checkpoint in saved}
         below = _subgraph_tasks(namespace, namespaces)
         summaries += [
-            _summary(checkpoint, by_id, _id(checkpoint.config) not in parents, below)
+            _summary(checkpoint, by_id, _id(checkpoint.config) not in parents, below, team)
             for checkpoint in saved
         ]
     summaries.sort(key=lambda entry: (entry.created_at, entry.checkpoint_id), reverse=True)

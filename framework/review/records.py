@@ -278,8 +278,9 @@ class CheckpointSummary(Record):
         node: What wrote it: the nodes of that step, ``input`` or ``update``.
         created_at: When it was written, ISO 8601.
         summary: One line about the state it holds.
-        place: Where its graph runs when it is a team behind a worker kind: the kinds down to
-            it, then the team (``deep/inner/leaf``); empty for any other graph.
+        place: Where its graph runs, as every surface writes a place (``team top > kind deep
+            (task q0) > team leaf``, ``node research_team``); empty for the top graph when its
+            team is not known.
     """
 
     checkpoint_id: str
