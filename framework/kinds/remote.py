@@ -6,10 +6,11 @@ tool call to the active policies (``before_tool`` sees ``{"question": ...}`` wit
 name as the tool's, so a tool-authorization rule naming the kind allows, denies or asks about
 it; a budget counts it; ``after_tool`` sees the answer and each cited passage), it runs as a
 LangChain tool (so it has an ``execute_tool KIND`` span), and it fails within the kind's
-timeout. Every failure is one :class:`~framework.errors.RemoteAgentError` line naming the kind,
-its protocol and URL and the cause (connection refused, a refused token, a timeout, the
-remote's own error), never the token. A pause of the remote (a review it waits for) is raised
-as LangGraph's interrupt by the subclass that can resume it; it is never turned into a failure.
+timeout, its attempts retried by the model gateway's policy (only those the remote never ran).
+Every failure is one :class:`~framework.errors.RemoteAgentError` line naming the kind, its
+protocol and URL and the cause (connection refused, a refused token, a timeout, the remote's
+own error), never the token. A pause of the remote (a review it waits for) is raised as
+LangGraph's interrupt by the subclass that can resume it; it is never turned into a failure.
 ``cadre tools list`` shows the kind as one row (:meth:`RemoteWorker.tool_rows`).
 """
 
@@ -40,6 +41,9 @@ from framework.kinds._remote_pause import decided_here, paused_with
 from framework.kinds._remote_time import TaskClock
 from framework.kinds.base import KindFile, KindType, Loaded, Route
 from framework.kinds.remote_specs import RemoteSpec
+from framework.models.gateway import CallLimits, Gateway, ProviderGaveUpError
+from framework.models.heartbeats import run_teller
+from framework.models.provider_limiter import limiter_for
 from framework.policy.wrappers import governed_tool_args, governed_tool_output
 from framework.review.records import AuditEntry
 from framework.tools.listing import ToolRow, tool_row
@@ -178,18 +182,44 @@ class RemoteWorker(ABC):
                 " s), so it is not called again for this task: raise timeout_s or check the remote"
             )
         started = time.monotonic()
+        ends = started + left
+
+        async def attempt() -> RemoteReply:
+            async with asyncio.timeout(max(0.0, ends - time.monotonic())):
+                return await self.ask(question, task, context, paused)
+
         try:
-            async with asyncio.timeout(left):
-                reply = await self.ask(question, task, context, paused)
-        except (GraphBubbleUp, RemoteAgentError, PolicyDenied):
-            raise
-        except Exception as error:  # any failure of the remote or its client is this kind's
+            reply = await self._gateway(left).acall(attempt)
+        except (_AttemptError, ProviderGaveUpError) as failed:  # gave up: says how often
             took = time.monotonic() - started
-            said = problem(error, self.spec.model_copy(update={"timeout_s": left}))
-            _CLOCK.add(timed, took, said)
-            raise self.failed(f"{said}, after {took:.1f} s") from None
+            _CLOCK.add(timed, took, str(failed))
+            tried = "" if isinstance(failed, ProviderGaveUpError) else f", after {took:.1f} s"
+            raise self.failed(f"{failed}{tried}") from None
         audit = decided_here(paused, context, task, self.where())
         return replace(reply, audit=audit) if audit else reply
+
+    def _gateway(self, left: float) -> Gateway:
+        """The model gateway's policy for a call to this remote that may take ``left`` seconds
+        across its attempts: an attempt the remote never ran (no connection; HTTP 429 or 503)
+        is tried again after a backoff or the ``Retry-After`` it asked for, held for every
+        call of this process to the remote; any other failure fails the task at once. No
+        circuit opens: a task that gave up fails, and its reviewer may retry it in what is
+        left of ``timeout_s``."""
+        spec = self.spec.model_copy(update={"timeout_s": left})
+
+        def translated(error: Exception) -> Exception | None:
+            if isinstance(error, GraphBubbleUp | RemoteAgentError | PolicyDenied):
+                return None  # a pause, this kind's own line or a refusal: raised as it is
+            return _AttemptError(problem(error, spec), nothing_ran=_nothing_ran(error))
+
+        return Gateway(
+            label=f"kind {self.kind!r} ({self.where()})",
+            limiter=limiter_for(f"remote@{self.spec.url}"),
+            limits=CallLimits(deadline_s=left, circuit_after=0),
+            translate=translated,
+            transient=lambda error: isinstance(error, _AttemptError) and error.nothing_ran,
+            teller=run_teller,
+        )
 
     def failed(self, problem: str) -> RemoteAgentError:
         """The error of this kind failing with ``problem`` (one line)."""
@@ -269,10 +299,10 @@ class RemoteKind(KindType[K]):
 
 
 def http_client(spec: RemoteSpec, headers: Mapping[str, str]) -> httpx.AsyncClient:
-    """An HTTP client for ``spec``'s remote: its timeout, no connection retries (a remote that
-    is down fails the task at once, naming it), ``headers`` (the token) sent to the remote's
-    own origin only, never to another host the remote names (an agent card's URL), and the
-    current trace's context on every request."""
+    """An HTTP client for ``spec``'s remote: its timeout, no retries of its own (the model
+    gateway's policy retries a call, see :meth:`RemoteWorker._gateway`), ``headers`` (the
+    token) sent to the remote's own origin only, never to another host the remote names (an
+    agent card's URL), and the current trace's context on every request."""
     return httpx.AsyncClient(
         base_url=spec.url,
         auth=_OriginHeaders(spec.url, headers),
@@ -321,6 +351,30 @@ happened in: ``connect``, ``send`` (the question) or ``wait`` (for the answer; a
 made, then closed or broken before the answer came: the remote stopped or was killed)."""
 
 
+class _AttemptError(RemoteAgentError):
+    """One attempt of a remote call failed: what happened, in words (see :func:`problem`)."""
+
+    def __init__(self, said: str, *, nothing_ran: bool) -> None:
+        super().__init__(said)
+        self.nothing_ran = nothing_ran
+        """Whether the remote never ran the task: no connection was made, or it refused the
+        request before running it (HTTP 429, 503), so another attempt cannot run it twice."""
+
+
+_NOT_RUN_STATUSES = frozenset({429, 503})
+"""HTTP statuses of a request the remote refused before running it."""
+
+
+def _nothing_ran(error: BaseException) -> bool:
+    """Whether ``error`` (or what caused it) says the remote never ran the request."""
+    for cause in _causes(error):
+        if isinstance(cause, httpx.HTTPStatusError):
+            return cause.response.status_code in _NOT_RUN_STATUSES
+        if isinstance(cause, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout):
+            return True
+    return False
+
+
 def problem(error: BaseException, spec: RemoteSpec) -> str:
     """What went wrong, in words, from ``error`` and its causes (see :data:`_TRANSPORT`)."""
     for cause in _causes(error):
@@ -342,8 +396,8 @@ def _status_problem(error: httpx.HTTPStatusError, spec: RemoteSpec) -> str:
             else "it wants a token: name its environment variable in token_env"
         )
         return f"HTTP {status}: the remote refused the call ({hint})"
-    detail = getattr(error, "message", "") or str(error)
-    return f"HTTP {status}: {detail}"
+    detail = getattr(error, "message", "") or error.response.reason_phrase
+    return f"HTTP {status}: {detail}" if detail else f"HTTP {status}"
 
 
 def _causes(error: BaseException) -> Iterator[BaseException]:

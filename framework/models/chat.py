@@ -15,7 +15,6 @@ recorded or replayed (:mod:`framework.models.cassette`).
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import functools
 import itertools
 import logging
@@ -36,14 +35,12 @@ from langchain_core.runnables import (
     RunnableBinding,
     RunnableLambda,
 )
-from langchain_core.runnables.config import var_child_runnable_config
-from langgraph.config import get_stream_writer
 from pydantic import BaseModel, PrivateAttr
 
 from framework.models._deferred import Deferred
 from framework.models.cassette import current_cassette, replaying
 from framework.models.gateway import CallLimits, Gateway
-from framework.models.heartbeats import Teller
+from framework.models.heartbeats import run_teller
 from framework.models.provider_errors import (
     ProviderError,
     ProviderUnavailableError,
@@ -143,7 +140,7 @@ class ProviderChatModel(BaseChatModel):
             limits=limits or parsed.limits,
             translate=self._translated,
             transient=lambda error: isinstance(error, ProviderUnavailableError),
-            teller=_run_teller,
+            teller=run_teller,
         )
         self._core = _Core(parsed, gateway)
         if build_now and not replaying():  # a replayed model is never called: not built yet
@@ -417,21 +414,3 @@ def _parsed_here(
     json_schema = kwargs.get("method", "json_schema") == "json_schema"
     pydantic = isinstance(schema, type) and issubclass(schema, BaseModel)
     return spec.provider in ("openai", COMPATIBLE) and pydantic and json_schema and not include_raw
-
-
-def _run_teller() -> Teller | None:
-    """The current run's teller: model call events on its event stream (``cadre run``'s
-    progress, a client following the run); None outside a graph run."""
-    if var_child_runnable_config.get() is None:
-        return None  # outside any runnable: no run to tell (asked without raising, per call)
-    try:
-        writer = get_stream_writer()
-    except (RuntimeError, KeyError):  # not inside a graph run
-        return None
-    run = contextvars.copy_context()  # the writer reads the run's config: heartbeats need it
-
-    def tell(event: str, seconds: float, reason: str) -> None:
-        event_data = {"event": event, "seconds": round(seconds, 1), "reason": reason}
-        run.copy().run(writer, event_data)
-
-    return tell

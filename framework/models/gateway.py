@@ -74,7 +74,8 @@ class CallLimits:
         retry_after_cap_s: The most a provider's ``Retry-After`` is waited for.
         rate_limited_tries: Tries of one call answered 429 with a ``Retry-After`` (waiting as
             asked, with the other calls to the provider), beside ``attempts``.
-        circuit_after: Calls in a row that gave up before the provider's circuit opens.
+        circuit_after: Calls in a row that gave up before the provider's circuit opens (0:
+            never; a remote agent's task fails instead, see :mod:`framework.kinds.remote`).
         circuit_s: Seconds an open circuit fails calls at once.
         heartbeat_s: Seconds between the events that say a call is still running.
     """
@@ -220,7 +221,8 @@ class Gateway:
         ):
             if asked is not None:
                 self.limiter.sent(tries.call, answered=False)
-            self.limiter.gave_up(self.limits.circuit_after, self.limits.circuit_s)
+            if self.limits.circuit_after:
+                self.limiter.gave_up(self.limits.circuit_after, self.limits.circuit_s)
             raise ProviderGaveUpError(
                 f"{translated} (gave up after {tries.said(spent)})"
             ) from error

@@ -3,13 +3,17 @@ running (heartbeats from one daemon thread of the process)."""
 
 from __future__ import annotations
 
+import contextvars
 import itertools
 import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
 
-__all__ = ["HEARTBEATS", "Heartbeats", "Teller", "untold"]
+from langchain_core.runnables.config import var_child_runnable_config
+from langgraph.config import get_stream_writer
+
+__all__ = ["HEARTBEATS", "Heartbeats", "Teller", "run_teller", "untold"]
 
 Teller = Callable[[str, float, str], None]
 """Tells a run an event about a model call: its name (``waiting``, ``running``), its seconds,
@@ -18,6 +22,24 @@ and why."""
 
 def untold(event: str, seconds: float, reason: str) -> None:
     """Tells no one (a call outside a run)."""
+
+
+def run_teller() -> Teller | None:
+    """The current run's teller: call events on its event stream (``cadre run``'s
+    progress, a client following the run); None outside a graph run."""
+    if var_child_runnable_config.get() is None:
+        return None  # outside any runnable: no run to tell (asked without raising, per call)
+    try:
+        writer = get_stream_writer()
+    except (RuntimeError, KeyError):  # not inside a graph run
+        return None
+    run = contextvars.copy_context()  # the writer reads the run's config: heartbeats need it
+
+    def tell(event: str, seconds: float, reason: str) -> None:
+        event_data = {"event": event, "seconds": round(seconds, 1), "reason": reason}
+        run.copy().run(writer, event_data)
+
+    return tell
 
 
 class Heartbeats:
