@@ -152,21 +152,40 @@ def test_a_killed_run_is_interrupted_in_threads_and_show_names_the_resume(lab: C
     _interrupted_then_resumed(lab, effects, "killed")
 
 
-def test_approve_killed_after_its_decision_leaves_no_review_pending_and_names_resume(
-    lab: CrashLab,
+EDITED_PLAN = """\
+goal: Which tasks survive a crash?
+tasks:
+  - {id: t000, description: the first task edited}
+  - {id: t001, description: the second task edited}
+  - {id: t002, description: the third task edited}
+"""
+
+
+@pytest.mark.parametrize("decision", ["approve", "reject", "edit"])
+def test_a_decision_killed_after_it_was_made_leaves_no_review_pending_and_names_resume(
+    lab: CrashLab, decision: str
 ) -> None:
-    """``cadre approve`` killed while the run it let go on works: the thread is interrupted,
-    not paused at review, and a second ``approve`` says nothing is pending and how to go on."""
-    effects = lab.root / "effects-decided.txt"
-    paused = _cadre(lab, effects, *_held_run(lab, "decided"), "--review", "plan")
+    """``cadre approve`` (``reject``, ``edit``) killed while the run it let go on works: the
+    thread is interrupted, not paused at review, and the same decision again says nothing is
+    pending and how to go on."""
+    thread = f"decided-{decision}"
+    effects = lab.root / f"effects-{thread}.txt"
+    paused = _cadre(lab, effects, *_held_run(lab, thread), "--review", "plan")
     assert "paused for review" in paused.stdout, paused.stderr
+    plan = lab.root / "edited-plan.yaml"
+    plan.write_text(EDITED_PLAN, encoding="utf-8")
+    made = {
+        "approve": ("approve", thread),
+        "reject": ("reject", thread, "t000", "--reason", "not needed"),
+        "edit": ("edit", thread, "--plan", str(plan)),
+    }[decision]
     home = ("--home", str(lab.home.root))
-    _kill_once_held(lab, effects, "approve", "decided", "--reviewer", "alice", *home)
-    refused = _cadre(lab, effects, "approve", "decided", "--reviewer", "alice", *home)
+    _kill_once_held(lab, effects, *made, "--reviewer", "alice", *home)
+    refused = _cadre(lab, effects, *made, "--reviewer", "alice", *home)
     assert refused.returncode == 2 and refused.stdout == "", refused
     assert refused.stderr.strip() == (
-        "error: nothing pending on thread 'decided': it waits for no review; a run that stopped "
-        "after its decision goes on with `cadre resume decided` (over the API: a run with no "
-        "input)"
+        f"error: nothing pending on thread '{thread}': it waits for no review; a run that "
+        f"stopped after its decision goes on with `cadre resume {thread}` (over the API: a run "
+        "with no input)"
     )
-    _interrupted_then_resumed(lab, effects, "decided")
+    _interrupted_then_resumed(lab, effects, thread)
