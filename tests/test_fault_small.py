@@ -184,7 +184,9 @@ def test_enospc_and_an_io_error_on_a_full_device_read_as_no_space(
     assert out_of_space(io_error, path) is None  # room on the device: not a full disk
     monkeypatch.setattr("framework.database._files.free_bytes", lambda where: 4096)
     full = out_of_space(io_error, path)
-    assert str(full).startswith(f"no space left on the device holding {path} (disk I/O error)")
+    assert str(full).startswith(
+        f"no space left on the device holding {path} (disk I/O error; 4.0 KiB free): "
+    )
 
 
 def test_a_run_on_a_full_disk_fails_in_one_line_naming_space_the_file_and_resume(

@@ -5,6 +5,7 @@ goes on with ``cadre resume`` once space is freed."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,7 @@ def _one_line_naming_a_file(step: Step, home: Path) -> str:
     prefix = f"error: no space left on the device holding {home}/"
     assert step.last.startswith(prefix), step.lines
     assert "free space there and try again (what was committed is kept)" in step.last
+    assert re.search(r"; [\d.]+ (bytes|KiB|MiB) free\): free space there", step.last), step.last
     return step.last.removeprefix(prefix).split(" ", 1)[0]
 
 

@@ -106,9 +106,12 @@ def out_of_space(error: BaseException, path: Path | str) -> StorageFullError | N
 
 
 def _full(where: Path, error: BaseException) -> StorageFullError:
+    """The one line of a full device: the file, what failed, the space left, what to do."""
+    free = free_bytes(where)
+    left = f"; {_size(free)} free" if free is not None else ""
     return StorageFullError(
-        f"no space left on the device holding {where} ({_cause(error)}): free space there and "
-        "try again (what was committed is kept)"
+        f"no space left on the device holding {where} ({_cause(error)}{left}): free space there"
+        " and try again (what was committed is kept)"
     )
 
 
