@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import logging
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from opentelemetry.sdk.metrics.export import MetricExporter, MetricExportResult,
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
+from framework.database import out_of_space
 from framework.database.home import PRIVATE_FOLDER_MODE, private_file
 
 __all__ = [
@@ -29,6 +31,8 @@ SPANS_FILE_NAME = "spans.jsonl"
 _NEWLINE = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
 METRICS_FILE_NAME = "metrics.jsonl"
 _LOCK_FILE_NAME = ".lock"
+
+logger = logging.getLogger("cadre.telemetry")
 
 
 @contextmanager
@@ -81,12 +85,56 @@ def _scope_name(span: ReadableSpan) -> str | None:
     return span.instrumentation_scope.name if span.instrumentation_scope else None
 
 
+class _Appender:
+    """Appends whole lines to one trace file, under the folder's lock. An append that fails (a
+    full disk) is undone, so no torn line is left, and said once in the log, naming the file,
+    what failed and what to do, until an append succeeds again (said too)."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        self.path, self.what = path, what
+        self._lock = threading.Lock()
+        self._failing = False
+
+    def append(self, lines: bytes) -> bool:
+        """Append ``lines``; False when they could not be (nothing of them is left)."""
+        try:
+            with (
+                self._lock,
+                traces_locked(self.path.parent),
+                private_file(self.path).open("ab", buffering=0) as file,
+            ):
+                start = file.tell()
+                try:
+                    view = memoryview(lines)
+                    while view:
+                        view = view[file.write(view) :]
+                except OSError:
+                    file.truncate(start)
+                    raise
+        except OSError as error:
+            self._said_failure(error)
+            return False
+        if self._failing:
+            self._failing = False
+            logger.warning("cadre: %s are saved to %s again", self.what, self.path)
+        return True
+
+    def _said_failure(self, error: OSError) -> None:
+        if self._failing:
+            return
+        self._failing = True
+        problem = out_of_space(error, self.path) or f"{self.path}: {error.strerror or error}"
+        logger.warning(
+            "cadre: %s are not saved, and are dropped until this is mended: %s", self.what, problem
+        )
+
+
 class JsonLinesSpanExporter(SpanExporter):
     """Appends each span as one JSON line to ``path`` (created 0600, its folder 0700)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._lock = threading.Lock()
+        self._file = _Appender(path, "spans")
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         """Append the batch; one write per batch, so a crash leaves whole lines behind."""
@@ -98,16 +146,8 @@ class JsonLinesSpanExporter(SpanExporter):
             orjson.dumps(span_to_dict(span, resource, scope), default=str, option=_NEWLINE)
             for span in spans
         )
-        try:
-            with (
-                self._lock,
-                traces_locked(self.path.parent),
-                private_file(self.path).open("ab") as file,
-            ):
-                file.write(lines)
-        except OSError:
-            return SpanExportResult.FAILURE
-        return SpanExportResult.SUCCESS
+        ok = self._file.append(lines)
+        return SpanExportResult.SUCCESS if ok else SpanExportResult.FAILURE
 
     def shutdown(self) -> None:
         """Nothing to release: the file is opened per batch."""
@@ -124,22 +164,14 @@ class JsonLinesMetricExporter(MetricExporter):
     def __init__(self, path: Path) -> None:
         super().__init__()
         self.path = path
-        self._lock = threading.Lock()
+        self._file = _Appender(path, "metrics")
 
     def export(
         self, metrics_data: MetricsData, timeout_millis: float = 10_000, **kwargs: Any
     ) -> MetricExportResult:
         """Append the export as one line."""
-        try:
-            with (
-                self._lock,
-                traces_locked(self.path.parent),
-                private_file(self.path).open("a", encoding="utf-8") as file,
-            ):
-                file.write(metrics_data.to_json(indent=None) + "\n")
-        except OSError:
-            return MetricExportResult.FAILURE
-        return MetricExportResult.SUCCESS
+        ok = self._file.append((metrics_data.to_json(indent=None) + "\n").encode())
+        return MetricExportResult.SUCCESS if ok else MetricExportResult.FAILURE
 
     def force_flush(self, timeout_millis: float = 10_000) -> bool:
         """Every export is written when made."""

@@ -64,6 +64,24 @@ with httpx.Client(base_url=f"http://127.0.0.1:{os.environ['PORT']}", timeout=300
     )
 print(answer.text)
 PY
+fill 8; "$PYTHON" - > "$OUT/spans.out" 2> "$OUT/spans.err" <<'PY'
+import logging, os
+from pathlib import Path
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from telemetry.export import JsonLinesSpanExporter
+logging.basicConfig(format="%(message)s")
+provider = TracerProvider()
+provider.add_span_processor(SimpleSpanProcessor(JsonLinesSpanExporter(
+    Path(os.environ["DISK"]) / "home" / "traces" / "spans.jsonl")))
+tracer = provider.get_tracer("full-disk")
+for size in (20_000, 20_000, 10):  # two spans that do not fit, then one after space is freed
+    if size == 10:
+        os.remove(Path(os.environ["DISK"]) / ".filler")
+    with tracer.start_as_current_span("span", attributes={"text": "x" * size}):
+        pass
+PY
+cp "$H/traces/spans.jsonl" "$OUT/spans.jsonl"
 unfill; step resumed resume t1 --home "$H"
 """
 
@@ -134,3 +152,18 @@ def test_a_served_run_on_a_full_disk_answers_its_error_naming_the_file(filled: P
     assert error["message"].startswith(f"no space left on the device holding {home}/")
     log = (filled / "serve.log").read_text()
     assert "Traceback" not in log and "never retrieved" not in log, log
+
+
+def test_spans_that_do_not_fit_are_said_once_and_leave_no_torn_line(filled: Path) -> None:
+    home = filled.parent / "disk" / "home"
+    spans = home / "traces" / "spans.jsonl"
+    said = (filled / "spans.err").read_text().strip().splitlines()
+    assert said == [
+        f"cadre: spans are not saved, and are dropped until this is mended: no space left on the "
+        f"device holding {spans} (No space left on device; " + said[0].split("; ", 1)[1],
+        f"cadre: spans are saved to {spans} again",
+    ], said
+    assert said[0].endswith(" free): free space there and try again (what was committed is kept)")
+    lines = (filled / "spans.jsonl").read_bytes().splitlines()  # the disk is gone: its copy
+    assert all(json.loads(line) for line in lines)  # the cut appends were undone
+    assert json.loads(lines[-1])["attributes"]["text"] == "x" * 10
