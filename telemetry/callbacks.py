@@ -77,6 +77,12 @@ class GenAICallbackHandler(BaseCallbackHandler):
         with self._lock:
             self._spans[run_id] = (span, label)
 
+    def open_span(self, run_id: UUID) -> trace.Span | None:
+        """The span of a call still going on (a tool's ``execute_tool`` span); None if none."""
+        with self._lock:
+            entry = self._spans.get(run_id)
+        return entry[0] if entry is not None else None
+
     def _finish(
         self, run_id: UUID, error: BaseException | None = None
     ) -> tuple[trace.Span, str] | None:

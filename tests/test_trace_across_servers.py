@@ -71,8 +71,9 @@ def test_a_question_answered_by_two_servers_is_one_trace(tmp_path: Path) -> None
     assert {span["trace_id"] for span in here} == {TRACE_ID}
     assert len([span for span in here if span["parent_span_id"] == CALLER_SPAN]) == 1  # the run
     assert {span["trace_id"] for span in there} == {TRACE_ID}  # the remote's run joined it
-    ours = {span["span_id"] for span in here}
-    assert any(span["parent_span_id"] in ours for span in there)
+    ours = {span["span_id"]: span for span in here}
+    [joined] = [span for span in there if span["parent_span_id"] in ours]  # the remote's run
+    assert ours[joined["parent_span_id"]]["name"] == "execute_tool remote"  # the call made
 
 
 @pytest.mark.parametrize("traceparent", [f"00-{TRACE_ID}-{CALLER_SPAN}-01", "00-not-a-trace"])
@@ -141,7 +142,7 @@ def test_an_mcp_tool_over_http_is_sent_the_callers_trace_in_its_meta(
     finished = {f"{span.context.span_id:016x}": span for span in spans.get_finished_spans()}
     assert version == "00"
     assert {f"{span.context.trace_id:032x}" for span in finished.values()} == {trace_id}
-    assert finished[parent].name == "cadre.task q0"  # the task that called the tool
+    assert finished[parent].name == "execute_tool traceparent"  # the call that was made
 
 
 async def _call(served: Served, meta: dict[str, str] | None, headers: dict[str, str]) -> str:

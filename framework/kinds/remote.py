@@ -47,6 +47,7 @@ from framework.models.provider_limiter import limiter_for
 from framework.policy.wrappers import governed_tool_args, governed_tool_output
 from framework.review.records import AuditEntry
 from framework.tools.listing import ToolRow, tool_row
+from telemetry.propagation import in_tool_call
 
 __all__ = [
     "RemoteKind",
@@ -146,7 +147,8 @@ class RemoteWorker(ABC):
         async def call(question: str) -> RemoteReply:
             if task is None or context is None:
                 raise RemoteAgentError(f"kind {self.kind!r} was called without a task")
-            return await self._ask(question, task, context)
+            with in_tool_call():  # the remote's spans join this call's execute_tool span
+                return await self._ask(question, task, context)
 
         return StructuredTool(
             name=self.kind,

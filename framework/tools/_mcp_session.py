@@ -36,6 +36,7 @@ from referencing import Registry
 
 from framework.errors import ToolError, ToolServerError
 from framework.tools._mcp_transport import StderrTail
+from telemetry.propagation import tool_call_context
 
 __all__ = [
     "STDERR_WAIT_S",
@@ -152,12 +153,12 @@ async def call_tool(
 
 
 def _trace_meta() -> RequestParams.Meta | None:
-    """The current trace's context (W3C ``traceparent``, ``tracestate``, as the propagator
+    """The trace context of the tool call (W3C ``traceparent``, ``tracestate``, as the propagator
     writes it) as a request's ``_meta``, so the server's work joins the caller's trace (MCP's
     SEP-414); None outside a trace. Per call: the SDK sends every request of a session from a
     task started with the session, whose context is the session's, not the call's."""
     carrier: dict[str, str] = {}
-    inject(carrier)
+    inject(carrier, context=tool_call_context())
     return RequestParams.Meta(**carrier) if carrier else None
 
 
