@@ -5,6 +5,7 @@ across processes."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,3 +109,29 @@ def test_a_worker_writing_a_runs_events_wakes_the_servers_followers(postgres_url
             writer.close()
 
     asyncio.run(follow())
+
+
+def test_a_queued_run_continues_the_callers_trace_on_the_worker_that_runs_it(
+    fleet: tuple[Served, FleetLab],
+) -> None:
+    """The trace a caller names at the door travels with the queued run to the fleet worker:
+    the worker's run span is the caller's span's child, and every span of it is in its trace."""
+    served, lab = fleet
+    trace_id, caller = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+    with served.http("ada") as http:
+        answer = http.post(
+            "/runs/wait",
+            json={"assistant_id": "fleety", "input": {"question": QUESTION}},
+            headers={"traceparent": f"00-{trace_id}-{caller}-01"},
+        )
+    assert answer.status_code == 200, answer.text
+    spans = [
+        json.loads(line)
+        for line in (served.home / "traces" / "spans.jsonl").read_text().splitlines()
+        if line
+    ]
+    joined = [span for span in spans if span["trace_id"] == trace_id]
+    [run] = [span for span in joined if span["parent_span_id"] == caller]
+    assert run["name"] == "cadre.run"  # a worker's: with --queue the server runs nothing
+    assert {span["attributes"].get("cadre.span.kind") for span in joined} >= {"run", "task"}
+    assert all(worker.alive() for worker in lab.workers)
