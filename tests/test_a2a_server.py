@@ -194,7 +194,7 @@ async def test_a_question_is_answered_with_the_cited_answer_on_a_thread(served: 
         assert task.status.state == TaskState.TASK_STATE_COMPLETED
         answer, ids = _answer(task)
         assert CITED in answer
-        assert ids["thread_id"] == task.id and ids["run_id"]
+        assert ids["threadId"] == task.id and ids["runId"]
         values = _state(served, task.id)["values"]  # its sources and confidence, as data
         cited = [item["source"] for item in ids["evidence"]]
         assert cited and all(f"`{source}`" in answer for source in cited[:1])

@@ -95,7 +95,7 @@ class RunFollower(AgentExecutor):
         server, _ = caller_in(context.call_context)
         row = run_in(context.call_context)
         started = f"run {row.run_id} started"
-        await updater.start_work(_working(updater, started, run_id=row.run_id))
+        await updater.start_work(_working(updater, started, runId=row.run_id))
         spoken: str | None = None
         async for mode, data in events(server, row):
             for node in _nodes(mode, data):

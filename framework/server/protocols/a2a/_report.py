@@ -75,7 +75,7 @@ def report_of(ended: Outcome) -> Report:
         if ended.status == "cancelled":
             state = TaskState.TASK_STATE_CANCELED
         return Report(state=state, parts=[new_text_part(ended.error or ended.status)])
-    about: dict[str, Any] = {"thread_id": ended.thread_id, "run_id": ended.run_id}
+    about: dict[str, Any] = {"threadId": ended.thread_id, "runId": ended.run_id}  # A2A: camelCase
     records = ((ended.values or {}).get("usage") or {}).values()
     about["usage"] = usage_totals(record.get("counts") or {} for record in records)
     found = team_result(
