@@ -107,13 +107,21 @@ class CorpusSearchWorker:
         self.memory = memory
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
-        """Return the best passages as evidence; confidence is the best score."""
-        query = str(task.inputs.get("query") or task.description)
-        found = self.corpus.search(query, k=self.k * _CANDIDATES, min_score=self.min_score)
-        pointed = _pointed(self.corpus, query, found, self.k * _CANDIDATES)
+        """Return the best passages as evidence; confidence is the best score.
+
+        A retry's reformulated query widens the search but does not replace what the task
+        asks: the passages its own description finds are candidates too, and sentences are
+        chosen by how well they answer the description (a reformulation that adds the whole
+        question's words would let the question's other part crowd this one out)."""
+        asked = task.description or str(task.inputs.get("query") or "")
+        queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
+        found = _merged(
+            self.corpus.search_many(queries, k=self.k * _CANDIDATES, min_score=self.min_score)
+        )
+        pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
-        cited = _reranked(found, query, str(task.inputs.get("topic") or ""), preferred)[: self.k]
+        cited = _reranked(found, asked, str(task.inputs.get("topic") or ""), preferred)[: self.k]
         evidence = [item for _, items in cited for item in items]
         if self.memory is not None:
             records = [
@@ -134,6 +142,15 @@ class CorpusSearchWorker:
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Search on a thread: embedding is CPU work."""
         return await asyncio.to_thread(self.run, task, question, context)
+
+
+def _merged(searches: Sequence[Sequence[Passage]]) -> list[Passage]:
+    """The passages of several searches, each once at its best score, best first."""
+    best: dict[str, Passage] = {}
+    for passage in (passage for found in searches for passage in found):
+        if passage.source not in best or passage.score > best[passage.source].score:
+            best[passage.source] = passage
+    return sorted(best.values(), key=lambda passage: -passage.score)
 
 
 def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> list[Passage]:
