@@ -229,7 +229,23 @@ def _answers(
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
     why = answer_kind(query) == "reason"
-    return best.score, [_evidence(passage, ranked, at, asks_when(query), why) for at in chosen]
+    return best.score, [
+        _evidence(passage, ranked, cited, asks_when(query), why)
+        for at in chosen
+        for cited in (*_stood_for(ranked, at), at)
+    ]
+
+
+def _stood_for(ranked: Sequence[Scored], at: int) -> tuple[int, ...]:
+    """The sentence that sentence ``at``'s pronoun stands for, when it is on another line and
+    holds words of the query that ``at`` only borrows from it: quoted with ``at``, it would be
+    cited at ``at``'s line, so it is also cited alone, at its own (each half of an answer
+    cited where it is written); () otherwise."""
+    item = ranked[at]
+    head = at - item.leans
+    if not item.borrowed or head == at or ranked[head].offset == item.offset:
+        return ()
+    return (head,)
 
 
 _QUOTING_SCORE = 0.9
