@@ -208,8 +208,9 @@ def _answers(
 ) -> tuple[float, list[Evidence]] | None:
     """The passage's answer to ``query`` with its score: its best sentence (see
     :func:`_evidence`), then a sentence that adds a word of the query the best one lacks; for
-    an item of a list, the lead-in that quotes the list, then the item. None when the passage
-    holds no prose."""
+    an item of a list, the lead-in that quotes the list, then the item; a sentence quoted for
+    its pronoun's sake also alone, at its own line (see :func:`_stood_for`). None when the
+    passage holds no prose."""
     if passage.code:
         return None
     ranked = ranked_sentences(passage.text, query, heading=passage.heading, weights=weights)
@@ -232,18 +233,19 @@ def _answers(
     return best.score, [
         _evidence(passage, ranked, cited, asks_when(query), why)
         for at in chosen
-        for cited in (*_stood_for(ranked, at), at)
+        for cited in (*_stood_for(ranked, at, why), at)
     ]
 
 
-def _stood_for(ranked: Sequence[Scored], at: int) -> tuple[int, ...]:
+def _stood_for(ranked: Sequence[Scored], at: int, why: bool = False) -> tuple[int, ...]:
     """The sentence that sentence ``at``'s pronoun stands for, when it is on another line and
     holds words of the query that ``at`` only borrows from it: quoted with ``at``, it would be
     cited at ``at``'s line, so it is also cited alone, at its own (each half of an answer
-    cited where it is written); () otherwise."""
+    cited where it is written); () otherwise, and for a why-answer (``why``), whose sentence
+    before is the claim explained, not a half of the answer."""
     item = ranked[at]
     head = at - item.leans
-    if not item.borrowed or head == at or ranked[head].offset == item.offset:
+    if why or not item.borrowed or head == at or ranked[head].offset == item.offset:
         return ()
     return (head,)
 
