@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from framework.engine.records import Task
+from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, Passage, SemanticStore, chunk_document
 from framework.memory.corpus import ingest_corpus
@@ -14,6 +14,7 @@ from teams.language.questions import answer_kind, asks_when, pointers
 from teams.language.sentence_choice import ranked_sentences
 from teams.language.words import stem
 from teams.research.offline import CorpusSearchWorker, _answers, cited_sentence
+from teams.research.report import cited_report
 from tests.conftest import write_corpus
 
 RELEASES = (
@@ -217,3 +218,24 @@ def test_the_sentence_a_pronoun_stands_for_is_also_cited_at_its_own_line() -> No
     )
     why = _answers(_passage(text, line=10), "Why does the Wren gauge read every second?")
     assert why is not None and len(why[1]) == 1  # a why-answer's claim is not cited alone
+
+
+def test_a_sentence_cited_alone_then_quoted_counts_as_one_claim() -> None:
+    said = [
+        ("doc.md:1", "The Wren gauge has a kiln probe."),
+        ("doc.md:3", "The Wren gauge has a kiln probe. It reads every second."),
+        ("doc.md:5", "The Tern gauge has none."),
+        ("doc.md:7", "Both gauges run on mains power."),
+        ("doc.md:9", "The probe is sold apart."),
+        ("doc.md:11", "Spare probes are kept in the store."),
+    ]
+    evidence = [Evidence(source=source, text=text, score=0.8) for source, text in said]
+    state = {
+        "question": "Which gauge has a kiln probe?",
+        "tasks": {"q0": Task(id="q0", description="Which gauge has a kiln probe?")},
+        "worker_results": {
+            "q0": WorkerResult(task_id="q0", status="ok", evidence=evidence, confidence=0.8)
+        },
+    }
+    report = cited_report(state)  # type: ignore[arg-type]
+    assert [source in report for source, _ in said] == [True] * 5 + [False]
