@@ -1,17 +1,20 @@
 """How the offline research team finds and composes answers on text it was not tuned on: the
-section a version points to, why-answers, sentences that name their subject by a pronoun."""
+section a version points to, why-answers, sentences that name their subject by a pronoun, each
+part of a two-part question answered and cited on its own."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from framework.engine.records import Task
+from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, Passage, SemanticStore, chunk_document
 from framework.memory.corpus import ingest_corpus
-from teams.language.questions import asks_when, pointers
+from teams.language.questions import answer_kind, asks_when, pointers
 from teams.language.sentence_choice import ranked_sentences
-from teams.research.offline import CorpusSearchWorker, cited_sentence
+from teams.language.words import stem
+from teams.research.offline import CorpusSearchWorker, _answers, cited_sentence
+from teams.research.report import cited_report
 from tests.conftest import write_corpus
 
 RELEASES = (
@@ -146,3 +149,93 @@ def test_a_when_answer_is_cited_with_the_headings_above_it(
     assert (
         found.evidence[0].text == "Changes > 2.0 (May 2024) > Removed: Drop the `ferret` protocol."
     )
+
+
+def test_a_retry_searches_what_its_task_asks_beside_the_reformulation(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    root = write_corpus(
+        tmp_path / "docs",
+        {
+            "kiln.md": "# Kiln\n\nThe slow firing mode suits most clay bodies.\n",
+            "dryer.md": "# Dryer\n\nThe dryer organises its fans in two banks of four.\n",
+        },
+    )
+    asked = "Which firing mode of the kiln suits most clay bodies?"
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        task = Task(id="q1", description=asked, inputs={"query": "dryer fans banks"}, attempt=1)
+        found = CorpusSearchWorker(Corpus(store), k=1).run(
+            task, asked, NodeContext(node="w", team="t")
+        )
+    assert [(e.source, e.text) for e in found.evidence] == [
+        ("docs/kiln.md:3", "The slow firing mode suits most clay bodies.")
+    ]
+
+
+def test_a_plural_in_ing_matches_its_singular() -> None:
+    assert stem("settings") == stem("setting") == stem("set")
+    assert stem("things") == stem("thing")
+    text = (
+        "The kiln mode may be set once, with the `KILN_MODE` setting. For example, the "
+        "following settings would pick our `SlowFiring` mode.\n"
+    )
+    ranked = ranked_sentences(text, "Which settings key chooses the kiln mode?")
+    assert ranked[0].score > ranked[1].score
+
+
+def test_a_question_that_asks_which_version_is_answered_by_a_version() -> None:
+    assert answer_kind("Which Python version does the kiln tool need?") == "version"
+    assert answer_kind("In which release was the dryer added?") == "version"
+    assert answer_kind("Which option did the release drop?") == "name"
+    text = (
+        "If you want to run the kiln tool without installing Python, download the "
+        "PyInstaller-built `kiln.exe` file.\n"
+        "The kiln tool is installed with `pip install kiln`. It requires Python 3.10+ to run.\n"
+        "It speaks HTTP/1.1 to the controller.\n"
+    )
+    ranked = ranked_sentences(text, "Which Python version does the kiln tool need to run?")
+    best = max(ranked, key=lambda item: item.score)
+    assert best.sentence == "It requires Python 3.10+ to run."
+
+
+def test_the_sentence_a_pronoun_stands_for_is_also_cited_at_its_own_line() -> None:
+    text = (
+        "The Wren gauge is the only gauge with a dedicated kiln probe.\n\n"
+        "It reads the temperature every second, but lacks a humidity sensor.\n"
+    )
+    question = "Which gauge ships with a dedicated kiln probe, and how often does it read?"
+    answered = _answers(_passage(text, line=10), question)
+    assert answered is not None
+    cited = [(e.source, e.text) for e in answered[1]]
+    assert cited[0] == (
+        "doc.md:10",
+        "The Wren gauge is the only gauge with a dedicated kiln probe.",
+    )
+    assert cited[1][0] == "doc.md:12"
+    assert cited[1][1].endswith(
+        "It reads the temperature every second, but lacks a humidity sensor."
+    )
+    why = _answers(_passage(text, line=10), "Why does the Wren gauge read every second?")
+    assert why is not None and len(why[1]) == 1  # a why-answer's claim is not cited alone
+
+
+def test_a_sentence_cited_alone_then_quoted_counts_as_one_claim() -> None:
+    said = [
+        ("doc.md:1", "The Wren gauge has a kiln probe."),
+        ("doc.md:3", "The Wren gauge has a kiln probe. It reads every second."),
+        ("doc.md:5", "The Tern gauge has none."),
+        ("doc.md:7", "Both gauges run on mains power."),
+        ("doc.md:9", "The probe is sold apart."),
+        ("doc.md:11", "Spare probes are kept in the store."),
+    ]
+    evidence = [Evidence(source=source, text=text, score=0.8) for source, text in said]
+    state = {
+        "question": "Which gauge has a kiln probe?",
+        "tasks": {"q0": Task(id="q0", description="Which gauge has a kiln probe?")},
+        "worker_results": {
+            "q0": WorkerResult(task_id="q0", status="ok", evidence=evidence, confidence=0.8)
+        },
+    }
+    report = cited_report(state)  # type: ignore[arg-type]
+    assert [source in report for source, _ in said] == [True] * 5 + [False]

@@ -192,6 +192,9 @@ _NAME_ASKED = re.compile(
 )
 """A question that asks for a name: "which ...", "who ...", "what <noun> ..." (not "what does
 X do", which asks for a description)."""
+_VERSION_ASKED = re.compile(r"\b(?:which|what) (?:[\w-]+ )?(?:version|release)s?\b", re.I)
+"""A question that asks for a version ("Which Python version does X need", "in which release
+..."): a sentence that states a version answers it."""
 _LIST_ASKED = re.compile(
     r"^\s*(?:which|what) (?:two|three|four|five|six|\d+)\b|^\s*what are the (?:two|three|four|"
     r"five|six|\d+)\b|^\s*list\b"
@@ -201,8 +204,8 @@ introduces a list answers it."""
 
 
 def answer_kind(query: str) -> str:
-    """What kind of answer ``query`` asks for: list, quantity, procedure, reason, time, name,
-    or ""."""
+    """What kind of answer ``query`` asks for: list, quantity, procedure, reason, time,
+    version, name, or ""."""
     lowered = query.lower().strip()
     kinds = (
         ("list", _LIST_ASKED.search(lowered)),
@@ -210,6 +213,7 @@ def answer_kind(query: str) -> str:
         ("quantity", _QUANTITY_ASKED.search(lowered)),
         ("reason", lowered.startswith("why")),
         ("time", lowered.startswith("when")),
+        ("version", _VERSION_ASKED.search(lowered)),
         ("name", _NAME_ASKED.match(lowered)),
     )
     return next((kind for kind, found in kinds if found), "")

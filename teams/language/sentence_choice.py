@@ -93,8 +93,10 @@ _MARKERS = {
     "reason": _REASON,
     "time": _TIME,
     "procedure": re.compile(r"`[^`]+`"),
+    "version": re.compile(r"(?<![\w./])v?\d+(?:\.\d+)+(?![\w/])"),
 }
-"""What a sentence holds that answers a question of a kind: a reason, a time, a command."""
+"""What a sentence holds that answers a question of a kind: a reason, a time, a command, a
+version ("3.10", "v2.1", not "HTTP/1.1")."""
 
 
 def gives_reason(sentence: str) -> bool:

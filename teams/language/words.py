@@ -40,7 +40,10 @@ def singular(noun: str) -> str:
 
 def stem(word: str) -> str:
     """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``,
-    and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``."""
+    and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``;
+    the plural of a noun in "-ing" as the noun: ``settings``/``setting``/``set``."""
+    if word.endswith("ings"):
+        word = word[:-1]
     for suffix in _SUFFIXES:
         if suffix == "ly" and word.endswith("ply"):  # "supply", "apply": no adverbs
             continue

@@ -107,13 +107,21 @@ class CorpusSearchWorker:
         self.memory = memory
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
-        """Return the best passages as evidence; confidence is the best score."""
-        query = str(task.inputs.get("query") or task.description)
-        found = self.corpus.search(query, k=self.k * _CANDIDATES, min_score=self.min_score)
-        pointed = _pointed(self.corpus, query, found, self.k * _CANDIDATES)
+        """Return the best passages as evidence; confidence is the best score.
+
+        A retry's reformulated query widens the search but does not replace what the task
+        asks: the passages its own description finds are candidates too, and sentences are
+        chosen by how well they answer the description (a reformulation that adds the whole
+        question's words would let the question's other part crowd this one out)."""
+        asked = task.description or str(task.inputs.get("query") or "")
+        queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
+        found = _merged(
+            self.corpus.search_many(queries, k=self.k * _CANDIDATES, min_score=self.min_score)
+        )
+        pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
-        cited = _reranked(found, query, str(task.inputs.get("topic") or ""), preferred)[: self.k]
+        cited = _reranked(found, asked, str(task.inputs.get("topic") or ""), preferred)[: self.k]
         evidence = [item for _, items in cited for item in items]
         if self.memory is not None:
             records = [
@@ -134,6 +142,15 @@ class CorpusSearchWorker:
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Search on a thread: embedding is CPU work."""
         return await asyncio.to_thread(self.run, task, question, context)
+
+
+def _merged(searches: Sequence[Sequence[Passage]]) -> list[Passage]:
+    """The passages of several searches, each once at its best score, best first."""
+    best: dict[str, Passage] = {}
+    for passage in (passage for found in searches for passage in found):
+        if passage.source not in best or passage.score > best[passage.source].score:
+            best[passage.source] = passage
+    return sorted(best.values(), key=lambda passage: -passage.score)
 
 
 def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> list[Passage]:
@@ -191,8 +208,9 @@ def _answers(
 ) -> tuple[float, list[Evidence]] | None:
     """The passage's answer to ``query`` with its score: its best sentence (see
     :func:`_evidence`), then a sentence that adds a word of the query the best one lacks; for
-    an item of a list, the lead-in that quotes the list, then the item. None when the passage
-    holds no prose."""
+    an item of a list, the lead-in that quotes the list, then the item; a sentence quoted for
+    its pronoun's sake also alone, at its own line (see :func:`_stood_for`). None when the
+    passage holds no prose."""
     if passage.code:
         return None
     ranked = ranked_sentences(passage.text, query, heading=passage.heading, weights=weights)
@@ -212,7 +230,24 @@ def _answers(
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
     why = answer_kind(query) == "reason"
-    return best.score, [_evidence(passage, ranked, at, asks_when(query), why) for at in chosen]
+    return best.score, [
+        _evidence(passage, ranked, cited, asks_when(query), why)
+        for at in chosen
+        for cited in (*_stood_for(ranked, at, why), at)
+    ]
+
+
+def _stood_for(ranked: Sequence[Scored], at: int, why: bool = False) -> tuple[int, ...]:
+    """The sentence that sentence ``at``'s pronoun stands for, when it is on another line and
+    holds words of the query that ``at`` only borrows from it: quoted with ``at``, it would be
+    cited at ``at``'s line, so it is also cited alone, at its own (each half of an answer
+    cited where it is written); () otherwise, and for a why-answer (``why``), whose sentence
+    before is the claim explained, not a half of the answer."""
+    item = ranked[at]
+    head = at - item.leans
+    if why or not item.borrowed or head == at or ranked[head].offset == item.offset:
+        return ()
+    return (head,)
 
 
 _QUOTING_SCORE = 0.9

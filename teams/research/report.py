@@ -57,13 +57,20 @@ def rejected_tasks(state: TeamState) -> list[tuple[Task, str]]:
 
 
 def _claims(evidence: list[Evidence], seen: set[str]) -> list[Evidence]:
+    """The task's evidence strong enough and not yet stated, up to :data:`_CLAIMS_PER_TASK`
+    claims; a claim that opens with the one before it and says more (a sentence cited alone at
+    its own line, then quoted with the pronoun sentence that leans on it) counts with it."""
     claims: list[Evidence] = []
+    counted = 0
     for item in evidence:
-        if len(claims) == _CLAIMS_PER_TASK:
+        if item.score < CLAIM_MIN_SCORE or item.text in seen:
+            continue
+        extends = bool(claims) and item.text.startswith(claims[-1].text)
+        if counted == _CLAIMS_PER_TASK and not extends:
             break
-        if item.score >= CLAIM_MIN_SCORE and item.text not in seen:
-            seen.add(item.text)
-            claims.append(item)
+        seen.add(item.text)
+        claims.append(item)
+        counted += not extends
     return claims
 
 
