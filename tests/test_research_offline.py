@@ -156,6 +156,15 @@ def test_sub_questions_carry_their_subject() -> None:
         "How do I mount the vellite panel",
         "how do I clean the vellite panel",
     ]
+    # a phrasal verb's particle is not what it acts on; a name is whole
+    assert split_question("How do I set up the relay and how do I shut it down?") == [
+        "How do I set up the relay",
+        "how do I shut the relay down",
+    ]
+    assert split_question("When does the Harbour Freight Agreement end, and who signs it?") == [
+        "When does the Harbour Freight Agreement end",
+        "who signs the Harbour Freight Agreement",
+    ]
 
 
 def test_the_words_every_sub_question_shares_are_their_topic_and_count_less() -> None:

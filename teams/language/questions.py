@@ -111,6 +111,8 @@ def _lead(question: str) -> str:
         end = len(before_comma) - 1
     else:
         end = at + (3 if words[at + 1].lower() in _DETERMINERS else 2)
+        while end < len(words) and words[end - 1][:1].isupper() and words[end][:1].isupper():
+            end += 1  # a name goes on: "the Harbour Freight"
     return " ".join(words[: min(end, len(words))])
 
 
@@ -161,9 +163,13 @@ def _subject(lead: str, asked: str = "") -> str:
     if not (len(subject) == 1 and subject[0].lower() in _PERSONS):
         return " ".join(subject)
     acted_on = asked.split()[len(words) + 1 :] if asked.startswith(lead) else []
+    if len(acted_on) > 1 and acted_on[0].lower() in _PARTICLES:
+        acted_on = acted_on[1:]  # "set up the server": the server
     return " ".join(acted_on).strip(" ,.?")
 
 
+_PARTICLES = frozenset("up down out off in on over back away".split())
+"""The particles of phrasal verbs ("set up", "turn off"): never part of what the verb acts on."""
 _PERSONS = frozenset("i you we they one he she".split())
 """Subjects that are the asker or people, never what "it" stands for."""
 
