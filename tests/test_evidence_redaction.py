@@ -2,11 +2,12 @@
 evidence, here the offline search worker's passages (read from the corpus, no tool called), at
 the worker's result, so no surface shows the e-mail address or phone number it read: the state
 and history over LangGraph's own client (``langgraph-sdk``) against a real ``cadre serve``, the
-console's thread page, an AG-UI run's whole event stream, ``cadre show`` of a paused run (its
-draft answer is consolidated from the evidence), the spans ``--trace-content`` captures, and the
-policy audit names each redaction without the values. A kind the policy blocks in evidence
-refuses the task, and a policy that rewrites the texts into another shape fails closed. The
-hypothesis team's sources are tool calls under the policy too."""
+console's thread page, an AG-UI run's whole event stream, an A2A answer (a2a-sdk's client) and
+an MCP answer (the ``mcp`` package's), ``cadre show`` of a paused run (its draft answer is
+consolidated from the evidence), the spans ``--trace-content`` captures, and the policy audit
+names each redaction without the values. A kind the policy blocks in evidence refuses the task,
+and a policy that rewrites the texts into another shape fails closed. The hypothesis team's
+sources are tool calls under the policy too."""
 
 from __future__ import annotations
 
@@ -20,12 +21,15 @@ import httpx
 import pytest
 from ag_ui.core import RunAgentInput, UserMessage
 from click.testing import Result
+from google.protobuf.json_format import MessageToJson
 from typer.testing import CliRunner
 
 from framework.cli.app import app
 from framework.memory import MiniLMEmbedder
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.served import Served, make_tokens, start
+from tests.test_a2a_server import _agent, _sent, _text
+from tests.test_mcp_server import connected
 
 QUESTION = "Who handles billing questions and how do I reach them?"
 CONTACTS = (
@@ -119,6 +123,22 @@ def test_an_agui_run_streams_no_raw_value(served: Served) -> None:
     assert streamed.status_code == 200, streamed.text
     assert '"STATE_SNAPSHOT"' in streamed.text and "[EMAIL]" in streamed.text
     assert _raw_in(streamed.text) == []
+
+
+async def test_an_a2a_answer_carries_its_sources_redacted(served: Served) -> None:
+    async with _agent(served, "research") as client:
+        events = await _sent(client, _text(QUESTION))
+    said = "".join(MessageToJson(event) for event in events)
+    assert '"evidence"' in said and "[EMAIL]" in said  # the answer's cited sources, as data
+    assert _raw_in(said) == []
+
+
+async def test_an_mcp_answer_carries_no_raw_value(served: Served) -> None:
+    async with connected(served, "ada") as session:
+        result = await session.call_tool("research", {"question": QUESTION})
+    said = result.model_dump_json()
+    assert not result.isError and "[EMAIL]" in said, said
+    assert _raw_in(said) == []
 
 
 def _cadre(home: Path, *args: str) -> Result:
