@@ -11,9 +11,11 @@ finding no room either; the next command reads as an outage).
 
 from __future__ import annotations
 
+import functools
 import os
 import pwd
 import re
+import subprocess
 from pathlib import Path
 from typing import NamedTuple
 
@@ -39,26 +41,41 @@ def _server_ids() -> tuple[int, int] | None:
     return None
 
 
+@functools.cache
 def _why_skipped() -> str | None:
     if (no_disk := why_no_small_disk()) is not None:
         return no_disk
     if find_bin_dir() is None and os.environ.get(REQUIRE_VARIABLE) != "1":
         return "PostgreSQL is not installed (Debian: apt-get install postgresql)"
-    if _server_ids() is None:
+    if (ids := _server_ids()) is None:
         return "no unprivileged user (postgres or nobody) for the server to run as"
+    nested = ["unshare", f"--map-user={ids[0]}", f"--map-group={ids[1]}", "true"]
+    probe = subprocess.run(
+        ["unshare", "--user", "--map-root-user", *nested],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        return f"no nested user namespace for the server's user: {probe.stderr.strip()}"
     return None
 
 
 pytestmark = pytest.mark.skipif(_why_skipped() is not None, reason=str(_why_skipped()))
 
-_LOG_ROOM_KIB = 64
-"""How much of its last log file the server has left when its log's disk is filled."""
+_LOG_ROOM_KIB = 48
+"""How much of its last log file the server has left (up to 8 KiB more) when its log's disk is
+filled: a run on the small corpus writes some 140 KiB of log, its first checkpoints far less."""
+
+_SETTINGS = "-c fsync=off -c checkpoint_timeout=1d -c autovacuum=off -c wal_writer_delay=10s"
+"""No checkpoint (it makes the next log file ahead) and no vacuum during the steps, and a log
+writer seldom awake: the one to need a new log file is a statement of the run."""
 
 _SCRIPT = """
 server() { unshare --user --map-user="$SERVER_UID" --map-group="$SERVER_GID" "$@"; }
 start() {  # DATA PORT
     server "$PG/pg_ctl" -D "$1" -w -t 60 -l "$OUT/$(basename "$1").log" -o \
-        "-c listen_addresses=127.0.0.1 -p $2 -k $SOCKETS -c fsync=off -c checkpoint_timeout=1d" \
+        "-c listen_addresses=127.0.0.1 -p $2 -k $SOCKETS $SETTINGS" \
         start > /dev/null || exit 94
 }
 stop() { server "$PG/pg_ctl" -D "$1" -m immediate stop > /dev/null 2>&1; }
@@ -87,7 +104,7 @@ last = max(int(name[8:16], 16) * ((1 << 32) // segment) + int(name[16:], 16) for
 end = (last + 1) * segment  # the end of the last log file made: the next one needs room
 where = "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::bigint"
 with psycopg.connect(os.environ["CADRE_DB"], autocommit=True) as conn:
-    while (left := end - conn.execute(where).fetchone()[0]) > room + (64 << 10):
+    while (left := end - conn.execute(where).fetchone()[0]) > room + (8 << 10):
         pad = min(left - room, 1 << 18)
         conn.execute("SELECT pg_logical_emit_message(false, 'pad', repeat('x', %s))", (pad,))
 PY
@@ -133,6 +150,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Servers:
         "DOCS": docs,
         "SOCKETS": root / "sockets",
         "LOG_ROOM_KIB": _LOG_ROOM_KIB,
+        "SETTINGS": _SETTINGS,
         **ports,
     }
     exports = "".join(f"export {name}='{value}'\n" for name, value in variables.items())
