@@ -15,6 +15,7 @@ transaction is rolled back."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import select
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -38,6 +39,16 @@ _IDLE_WAIT_S = 0.05
 last words come just before the end of the stream; nothing else comes to these connections
 unasked but a rare notice)."""
 _SCHEMA_LOCK = 0x636164726500  # serialises CREATE SCHEMA between processes starting at once
+_PIPELINE_ECHO = "error ignored terminating %r: %s"
+"""psycopg's warning, as the pipeline of an ``executemany`` ends, of the error the statement
+raised already: the raised one is told (one line, not three)."""
+
+
+def _not_an_echo(record: logging.LogRecord) -> bool:
+    return record.msg != _PIPELINE_ECHO
+
+
+logging.getLogger("psycopg").addFilter(_not_an_echo)
 
 
 @lru_cache(maxsize=512)
