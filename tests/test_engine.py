@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 import threading
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -29,7 +30,13 @@ from framework.engine.nodes.dispatcher import route_to_workers
 from framework.engine.records import MemoryFact, Plan, Provenance, ReviewVerdict, Task, WorkerResult
 from framework.engine.roles import Roles
 from framework.engine.state import TaskReplacement
-from framework.errors import ConfigError, OutageError, TransientError, WorkerError
+from framework.errors import (
+    ConfigError,
+    OutageError,
+    StorageFullError,
+    TransientError,
+    WorkerError,
+)
 from policies.reflection import ConfidenceReached, NoProgress
 from policies.retry import transient_retry
 from tests.roles import CountingPlanner, FailFirst, ProgrammableWorker, ScriptedReviewer, make_roles
@@ -209,15 +216,23 @@ def test_the_answer_is_spoken_in_chunks_to_whoever_follows_the_messages(mode: st
     assert run(graph, mode)["messages"][-1].content == final["final_answer"]  # unfollowed
 
 
+@pytest.mark.parametrize(
+    "stop",
+    [
+        OutageError("the provider gave up after 3 attempts: continue with resume"),
+        StorageFullError("the database server at URL ran out of disk space (SQLSTATE 53100)"),
+    ],
+    ids=["outage", "full disk"],
+)
 def test_an_outage_stops_the_run_keeping_finished_tasks_and_resume_runs_what_failed(
-    mode: str,
+    mode: str, stop: Exception
 ) -> None:
     outages: list[str] = []
 
     def fail(task: Task) -> BaseException | None:
         if task.id == "t1" and not outages:
             outages.append(task.id)
-            return OutageError("the provider gave up after 3 attempts: continue with resume")
+            return stop
         return None
 
     def after_siblings(worker: ProgrammableWorker, task: Task) -> bool:
@@ -227,7 +242,7 @@ def test_an_outage_stops_the_run_keeping_finished_tasks_and_resume_runs_what_fai
     roles = make_roles(CountingPlanner(n=3), worker)
     graph = compile_team(build_team(roles, TeamSettings()), checkpointer=InMemorySaver())
     config: Any = {"configurable": {"thread_id": f"outage-{mode}"}}
-    with pytest.raises(OutageError, match="provider gave up"):
+    with pytest.raises(type(stop), match=re.escape(str(stop))):
         run(graph, mode, config)
     stopped = graph.get_state(config)
     assert stopped.next == ("worker",)  # it stopped at the workers, not at an answer

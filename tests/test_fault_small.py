@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from a2a.client import ClientConfig, create_client
 from a2a.helpers import new_text_message
@@ -187,6 +188,22 @@ def test_enospc_and_an_io_error_on_a_full_device_read_as_no_space(
     assert str(full).startswith(
         f"no space left on the device holding {path} (disk I/O error; 4.0 KiB free): "
     )
+
+
+def test_postgres_disk_full_alone_reads_as_the_server_out_of_space() -> None:
+    url = "postgresql://cadre@db.example:5432/cadre"
+    cause = 'could not extend file "base/5/16399": No space left on device'
+    assert str(out_of_space(psycopg.errors.DiskFull(cause), url)) == (
+        f"the database server at {url} ran out of disk space (SQLSTATE 53100: {cause}): free "
+        "space on that server and try again (what was committed is kept)"
+    )
+    others = (
+        psycopg.errors.InsufficientResources("could not open file: Too many open files"),
+        psycopg.errors.OutOfMemory("out of memory"),
+        psycopg.errors.TooManyConnections("sorry, too many clients already"),
+        psycopg.OperationalError("server closed the connection unexpectedly"),
+    )
+    assert [out_of_space(error, url) for error in others] == [None] * len(others)
 
 
 def test_a_run_on_a_full_disk_fails_in_one_line_naming_space_the_file_and_resume(

@@ -4,6 +4,7 @@ home's ``--db`` / ``$CADRE_DB`` (the conformance suite: ``test_saver_conformance
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from framework.database._postgres import PostgresDatabase
 from framework.database.home import DataHome, resolve_home
 from framework.errors import ConfigError, TamperError, ThreadBusyError
 from framework.memory import MiniLMEmbedder, SemanticStore, StoreItem
@@ -189,6 +191,20 @@ def test_the_data_home_takes_its_database_from_cadre_db(
     monkeypatch.setenv("CADRE_DB", "mysql://db.example/cadre")
     with pytest.raises(ConfigError, match="postgresql://"):
         resolve_home(tmp_path / "home")
+
+
+def test_psycopg_repeating_a_failed_batch_s_error_is_not_printed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """When a batch fails while its rows are still being sent, psycopg raises the error and logs
+    it again as its pipeline ends (``pipeline aborted``): only the raised one is told."""
+    assert PostgresDatabase  # its module installs the filter
+    psycopg_log, pipeline = logging.getLogger("psycopg"), "<psycopg.Pipeline>"
+    psycopg_log.warning("error ignored terminating %r: %s", pipeline, "pipeline aborted")
+    psycopg_log.warning("error ignored exiting %r: %s", pipeline, "uncollected results")
+    assert [record.getMessage() for record in caplog.records if record.name == "psycopg"] == [
+        "error ignored exiting '<psycopg.Pipeline>': uncollected results"
+    ]
 
 
 def test_an_unreachable_server_is_a_config_error(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Files on disk: created private to the user, and a full device told as such.
+"""Files on disk: created private to the user, and a full device (or a database server's full
+disk) told as such.
 
 Private: import :func:`private_file` and :func:`write_aside` from
 :mod:`framework.database.home` and :func:`out_of_space` from :mod:`framework.database`.
@@ -31,6 +32,8 @@ LOW_SPACE_BYTES = 1 << 20
 
 _SQLITE_FULL = 13
 _SQLITE_IOERR = 10
+_DISK_FULL = "53100"
+"""PostgreSQL's SQLSTATE ``disk_full``: the server could not write a file (``ENOSPC``)."""
 
 
 def private_file(path: Path) -> Path:
@@ -86,7 +89,14 @@ def free_bytes(path: Path) -> int | None:
 def out_of_space(error: BaseException, path: Path | str) -> StorageFullError | None:
     """The error to raise instead of ``error`` when it means the device holding ``path`` is
     full (an ``ENOSPC`` or ``EDQUOT`` OSError, SQLite's ``SQLITE_FULL``, or its disk I/O error
-    with almost no space left), else None."""
+    with almost no space left), or, for PostgreSQL's ``disk_full``, that the server at ``path``
+    (its URL without the password) is out of disk space; else None."""
+    if getattr(error, "sqlstate", None) == _DISK_FULL:  # psycopg's DiskFull
+        return StorageFullError(
+            f"the database server at {path} ran out of disk space (SQLSTATE {_DISK_FULL}: "
+            f"{_cause(error)}): free space on that server and try again (what was committed "
+            "is kept)"
+        )
     where = Path(path)
     if isinstance(error, OSError):
         return _full(where, error) if error.errno in (errno.ENOSPC, errno.EDQUOT) else None
@@ -118,6 +128,8 @@ def _full(where: Path, error: BaseException) -> StorageFullError:
 def _cause(error: BaseException) -> str:
     if isinstance(error, OSError) and error.strerror:
         return error.strerror
+    if primary := getattr(getattr(error, "diag", None), "message_primary", None):
+        return " ".join(str(primary).split())  # a server's error without its hint
     return " ".join(str(error).split()) or type(error).__name__
 
 

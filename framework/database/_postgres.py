@@ -7,11 +7,15 @@ lost under a transaction or a statement fails it (a statement is never run twice
 been applied), except a ``BEGIN`` or a lock, which run again on a new one (nothing had begun; a
 session's locks end with it). A new connection first takes back the advisory locks the lost one
 held, or refuses while their holder goes on if another process took one meanwhile. So a
-long-running server or worker outlives a database restart."""
+long-running server or worker outlives a database restart.
+
+A server out of disk space (SQLSTATE ``disk_full``) raises StorageFullError naming it; the
+transaction is rolled back."""
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import select
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,6 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from framework.database._base import Cursor, Database, redact_url
+from framework.database._files import out_of_space
 from framework.errors import ConfigError, DatabaseUnavailable, ThreadBusyError
 
 if TYPE_CHECKING:
@@ -34,6 +39,16 @@ _IDLE_WAIT_S = 0.05
 last words come just before the end of the stream; nothing else comes to these connections
 unasked but a rare notice)."""
 _SCHEMA_LOCK = 0x636164726500  # serialises CREATE SCHEMA between processes starting at once
+_PIPELINE_ECHO = "error ignored terminating %r: %s"
+"""psycopg's warning, as the pipeline of an ``executemany`` ends, of the error the statement
+raised already: the raised one is told (one line, not three)."""
+
+
+def _not_an_echo(record: logging.LogRecord) -> bool:
+    return record.msg != _PIPELINE_ECHO
+
+
+logging.getLogger("psycopg").addFilter(_not_an_echo)
 
 
 @lru_cache(maxsize=512)
@@ -48,6 +63,7 @@ class PostgresDatabase(Database):
     Raises:
         ConfigError: psycopg is not installed, the server cannot be reached, or the schema
             name is not a plain identifier.
+        StorageFullError: The server is out of disk space (from any statement).
     """
 
     blob_type = "BYTEA"
@@ -70,8 +86,9 @@ class PostgresDatabase(Database):
             with self.schema_transaction():
                 self.conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
             self.conn.execute(f'SET search_path TO "{schema}"')
-        except BaseException:
+        except BaseException as error:
             self.conn.close()
+            self._raise_if_full(error)
             raise
 
     def _connect(self) -> psycopg.Connection[Any]:
@@ -147,7 +164,11 @@ class PostgresDatabase(Database):
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """Run one statement."""
         self._usable()
-        return self.conn.execute(_paramstyle(sql), params)
+        try:
+            return self.conn.execute(_paramstyle(sql), params)
+        except Exception as error:
+            self._raise_if_full(error)
+            raise
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
         """Run one statement per row (pipelined); how many rows they changed."""
@@ -156,8 +177,17 @@ class PostgresDatabase(Database):
             return 0
         self._usable()
         with self.conn.cursor() as cursor:
-            cursor.executemany(_paramstyle(sql), batch)
+            try:
+                cursor.executemany(_paramstyle(sql), batch)
+            except Exception as error:
+                self._raise_if_full(error)
+                raise
             return max(cursor.rowcount, 0)
+
+    def _raise_if_full(self, error: BaseException) -> None:
+        """Raise StorageFullError naming the server if ``error`` is its ``disk_full``."""
+        if (full := out_of_space(error, self.label)) is not None:
+            raise full from error
 
     @contextmanager
     def write_transaction(self) -> Iterator[None]:
@@ -191,7 +221,11 @@ class PostgresDatabase(Database):
             raise
         finally:
             self._depth -= 1
-        self.conn.execute("COMMIT")
+        try:
+            self.conn.execute("COMMIT")
+        except Exception as error:  # its log record found no room: the server PANICs, restarts
+            self._raise_if_full(error)
+            raise
 
     def json_text(self, column: str, key: str) -> str:
         """``->>`` of ``key`` on the column read as ``jsonb``."""

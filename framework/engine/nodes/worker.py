@@ -4,8 +4,9 @@ become results.
 A worker never raises a task's failure into the graph: in an async run that would cancel the
 siblings and lose their work. Transient errors are retried first, as the retry policy names.
 An outage (:class:`~framework.errors.OutageError`: a call that failed for a transient reason on
-every try it was allowed) is no task's failure: it is raised, so the run stops where it is with
-what finished kept, and ``cadre resume`` runs the task again once the cause has passed.
+every try it was allowed) or a full disk (:class:`~framework.errors.StorageFullError`: nothing
+can be saved) is no task's failure: it is raised, so the run stops where it is with what
+finished kept, and ``cadre resume`` runs the task again once the cause has passed.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ from framework.engine.records import Task, WorkerResult
 from framework.engine.retrying import RetryPolicy, acall_with_retry, call_with_retry
 from framework.engine.roles import Worker
 from framework.engine.runtime import NodeContext
-from framework.errors import CryptoError, OutageError, PolicyDenied
+from framework.errors import CryptoError, OutageError, PolicyDenied, StorageFullError
 
 __all__ = ["WorkerBodies"]
+
+_STOPS_THE_RUN = (GraphBubbleUp, CryptoError, OutageError, StorageFullError)
+"""What a task raises that is no failure of its own: the run stops there, to resume."""
 
 
 class WorkerBodies:
@@ -42,8 +46,8 @@ class WorkerBodies:
                 lambda: _validated(self.role.run(task, payload["question"], context)),
                 retries.append,
             )
-        except (GraphBubbleUp, CryptoError, OutageError):  # a pause, data not to read past,
-            raise  # or an outage: the run stops, to resume
+        except _STOPS_THE_RUN:  # a pause, data not to read past, an outage or a full disk:
+            raise  # the run stops, to resume
         except Exception as error:
             result = failed_result(task, error)
         return self._update(task, result, len(retries), context)
@@ -59,8 +63,8 @@ class WorkerBodies:
         context.emit("task_started", task_id=task.id, kind=task.kind)
         try:
             result = await acall_with_retry(self.retry, attempt, retries.append)
-        except (GraphBubbleUp, CryptoError, OutageError):  # a pause, data not to read past,
-            raise  # or an outage: the run stops, to resume
+        except _STOPS_THE_RUN:  # a pause, data not to read past, an outage or a full disk:
+            raise  # the run stops, to resume
         except Exception as error:
             result = failed_result(task, error)
         return self._update(task, result, len(retries), context)
