@@ -37,16 +37,17 @@ three more the same way: ``research-attrs`` (attrs' docs), ``conflicts-attrs`` a
 ``extraction-attrs``; and three more: ``research-flask`` (Flask's docs, reStructuredText),
 ``conflicts-flask`` and ``extraction-flask``; and three more: ``research-drf`` (Django REST
 framework's docs), ``conflicts-drf`` and ``extraction-drf``; and ``research-requests``
-(Requests' docs, reStructuredText).
+(Requests' docs, reStructuredText); and three more: ``research-marshmallow`` (marshmallow's
+docs, reStructuredText), ``conflicts-marshmallow`` and ``extraction-marshmallow``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
 research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
-research-requests,conflicts,conflicts-probe,conflicts-black,conflicts-attrs,conflicts-flask,
-conflicts-drf,extraction,extraction-probe,extraction-black,extraction-attrs,extraction-flask,
-extraction-drf]
+research-requests,research-marshmallow,conflicts,conflicts-probe,conflicts-black,
+conflicts-attrs,conflicts-flask,conflicts-drf,conflicts-marshmallow,extraction,extraction-probe,
+extraction-black,extraction-attrs,extraction-flask,extraction-drf,extraction-marshmallow]
 [--only r01,c02] [--json PATH]``.
 """
 
@@ -195,18 +196,25 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-flask": partial(_research, "research-flask", "research-flask.yaml"),
     "research-drf": partial(_research, "research-drf", "research-drf.yaml"),
     "research-requests": partial(_research, "research-requests", "research-requests.yaml"),
+    "research-marshmallow": partial(_research, "research-marshmallow", "research-marshmallow.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
     "conflicts-attrs": partial(_conflicts, "conflicts-attrs", "conflicts-attrs.yaml"),
     "conflicts-flask": partial(_conflicts, "conflicts-flask", "conflicts-flask.yaml"),
     "conflicts-drf": partial(_conflicts, "conflicts-drf", "conflicts-drf.yaml"),
+    "conflicts-marshmallow": partial(
+        _conflicts, "conflicts-marshmallow", "conflicts-marshmallow.yaml"
+    ),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
     "extraction-attrs": partial(_extraction, "extraction-attrs", "extraction-attrs.yaml"),
     "extraction-flask": partial(_extraction, "extraction-flask", "extraction-flask.yaml"),
     "extraction-drf": partial(_extraction, "extraction-drf", "extraction-drf.yaml"),
+    "extraction-marshmallow": partial(
+        _extraction, "extraction-marshmallow", "extraction-marshmallow.yaml"
+    ),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
