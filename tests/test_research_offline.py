@@ -22,7 +22,7 @@ from framework.memory import (
     prose_sentences,
 )
 from teams.hypothesis.sources import corpus_source
-from teams.language.questions import shared_words, split_question
+from teams.language.questions import answer_kind, shared_words, split_question
 from teams.language.sentence_choice import best_sentences, term_weights
 from teams.research import build_research_team, offline_roles
 from teams.research.offline import CorpusSearchWorker, _answers, cited_sentence
@@ -389,6 +389,30 @@ def test_a_why_answer_that_restates_the_question_brings_the_sentence_after_it() 
     assert "created at start-up" not in best.text  # the next paragraph is not part of it
     kept = _answers(passage, "What size does the pool never shrink below?")
     assert kept is not None and "burst" not in kept[1][0].text  # only a why-answer
+
+
+def test_what_something_is_good_for_is_answered_as_a_why_question() -> None:
+    passage = Passage(
+        source="codec.md:3",
+        path="codec.md",
+        line=3,
+        heading="Codecs",
+        text=(
+            "The Vell codec checks its input only when it decodes. It does not check on encoding.\n"
+            "This keeps encoding fast for the senders.\n\n"
+            "The codec ships with the relay."
+        ),
+        score=0.9,
+    )
+    for question in (
+        "What is gained by having the Vell codec check its input only when it decodes?",
+        "What does checking input only when decoding let you do with the Vell codec?",
+    ):
+        assert answer_kind(question) == "reason"
+        found = _answers(passage, question)
+        assert found is not None and "keeps encoding fast" in found[1][0].text, question
+        assert "ships with the relay" not in found[1][0].text
+    assert answer_kind("What line length does the style allow?") == "name"  # a value, not a gain
 
 
 def test_a_lead_in_is_quoted_with_the_heads_of_its_list() -> None:

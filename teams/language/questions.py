@@ -201,6 +201,14 @@ X do", which asks for a description)."""
 _VERSION_ASKED = re.compile(r"\b(?:which|what) (?:[\w-]+ )?(?:version|release)s?\b", re.I)
 """A question that asks for a version ("Which Python version does X need", "in which release
 ..."): a sentence that states a version answers it."""
+_GAIN_ASKED = re.compile(
+    r"^\s*what\b.*\b(?:gain(?:s|ed)?|advantages?|benefits?)\b|"
+    r"^\s*what\b.*\b(?:allows?|lets?|enables?) (?:you|us|me|one|users?|them)\b|"
+    r"^\s*what can (?:you|i|we|one) do\b"
+)
+"""A question that asks what something is good for ("What is gained by ...", "What does X let
+you do", "What is the advantage of ..."): answered as a why-question is, by the sentence that
+says what follows ("This makes them more consistent ...", "This allows you to ...")."""
 _LIST_ASKED = re.compile(
     r"^\s*(?:which|what) (?:two|three|four|five|six|\d+)\b|^\s*what are the (?:two|three|four|"
     r"five|six|\d+)\b|^\s*list\b"
@@ -217,7 +225,7 @@ def answer_kind(query: str) -> str:
         ("list", _LIST_ASKED.search(lowered)),
         ("procedure", _PROCEDURE_ASKED.search(lowered)),
         ("quantity", _QUANTITY_ASKED.search(lowered)),
-        ("reason", lowered.startswith("why")),
+        ("reason", lowered.startswith("why") or _GAIN_ASKED.search(lowered)),
         ("time", lowered.startswith("when")),
         ("version", _VERSION_ASKED.search(lowered)),
         ("name", _NAME_ASKED.match(lowered)),
