@@ -719,6 +719,9 @@ def test_a_statement_opening_with_the_date_it_holds_from_is_dated_so() -> None:
     assert stated_date("", "From 05/07/2023, the ferry leaves every 20 minutes.") == "2023-05-07"
     assert stated_date("", "As of May 2019, the ferry leaves hourly.") == "2019-05"
     assert stated_date("", "It counts from 12 sources, in all.") is None
+    assert stated_date("", "In 2012 the library held 32,000 books.") == "2012"  # a year opens it
+    assert stated_date("", "Its hall opened. In March 2019, the hall moved.") == "2019-03"
+    assert stated_date("", "The hall was built in 2012 by the town.") is None  # not opening
     assert stated_date("", "Since June 1998, the bridge has carried trains.") is None  # history
     assert stated_date("Harbour survey, Aug '98", "") == "1998"  # as strptime's %y reads it
     assert stated_date("Harbour survey, Aug '11", "") == "2011"

@@ -309,6 +309,11 @@ _DATED = re.compile(
     r"(?:\d{1,2},?\s+)?(1[0-9]{3}|20[0-9]{2})\b",
     re.IGNORECASE,
 )
+_IN_YEAR = re.compile(
+    r"(?:^|(?<=[.!?:])\s+|\n\s*)in\s+(?:(" + "|".join(MONTHS) + r")\s+)?(1[0-9]{3}|20[0-9]{2})\b",
+    re.IGNORECASE,
+)
+"""A sentence opening with the year (or month) it speaks of: "In 2012 the library held ..."."""
 _HEADING_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _SHORT_YEAR = re.compile(r"(?<!\w)['’](\d{2})\b")
 """A year written with two digits after an apostrophe: "May '09"."""
@@ -323,7 +328,7 @@ def _century(year: int) -> str:
 def stated_date(heading: str, text: str) -> str | None:
     """When a passage says it was written: a year in its heading ("Survey of 2019", "May '09"),
     else a dating phrase in its words ("Updated in March 2021", "2015 edition", a sentence
-    opening "From 04/06/2022,"), as an ISO date."""
+    opening "From 04/06/2022," or "In 2012"), as an ISO date."""
     years: list[str] = _HEADING_YEAR.findall(heading)
     years += [_century(int(two)) for two in _SHORT_YEAR.findall(heading)]
     if years:
@@ -333,6 +338,10 @@ def stated_date(heading: str, text: str) -> str | None:
         for m in _DATED.finditer(text)
     ]
     found += re.findall(r"\b(1[0-9]{3}|20[0-9]{2})\s+edition\b", text, re.IGNORECASE)
+    found += [
+        f"{m.group(2)}-{MONTHS.index(m.group(1).lower()) + 1:02d}" if m.group(1) else m.group(2)
+        for m in _IN_YEAR.finditer(text)
+    ]
     found += _scope_dates(text)
     return max(found) if found else None
 
