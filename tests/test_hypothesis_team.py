@@ -622,6 +622,7 @@ def test_values_in_words_units_and_categories_disagree(first: str, second: str, 
         ("The canal opened in March 1881.", "The canal opened in 1881."),
         ("The fair lasts three days.", "The fair lasts 72 hours."),
         ("The tower has 300 steps.", "The tower has three hundred steps."),
+        ("The museum gets 1.5 million visitors.", "The museum gets 1,500,000 visitors."),
     ],
 )
 def test_the_same_value_in_other_words_agrees(first: str, second: str) -> None:

@@ -117,11 +117,17 @@ def _joined(group: float, value: float, *, year: bool) -> float | None:
 
 
 def number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
-    """The figure at ``tokens[index]`` (digits, words, "a dozen"): value, precision, tokens."""
+    """The figure at ``tokens[index]`` (digits, with a scale word after them: "1.5 million";
+    words; "a dozen"): value, precision, tokens."""
     token = tokens[index]
     if token[0].isdigit():
         read = digits(token)
-        return None if read is None else (*read, 1)
+        if read is None:
+            return None
+        scale = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
+        if scale in _SCALES and scale != "dozen":  # "1.5 million": 1,500,000
+            return read[0] * _SCALES[scale], read[1] * _SCALES[scale], 2
+        return (*read, 1)
     if token.lower() in ("a", "an") and index + 1 < len(tokens):
         following = tokens[index + 1].lower()
         if following in ("dozen", "hundred", "thousand", "million"):
