@@ -62,6 +62,7 @@ def test_a_run_whose_every_search_failed_exits_1_with_the_cause(
         raise OSError("the index file is unreadable")
 
     monkeypatch.setattr(Corpus, "search", broken)
+    monkeypatch.setattr(Corpus, "search_many", broken)  # the worker's several queries at once
     result = runner.invoke(
         app,
         [
