@@ -73,8 +73,10 @@ def refused() -> Iterator[tuple[Agent, Refusals]]:
 
 
 def _run(url: str, tmp_path: Path, embedder: MiniLMEmbedder, thread: str) -> object:
+    """The team's answer; ``timeout_s`` spans every attempt of the task (the reviewer's retries
+    too), so it is wide enough that no deadline cuts a try short however loaded the machine."""
     team = tmp_path / f"{thread}.yaml"
-    team.write_text(_agent_kind(url, ", timeout_s: 20"), encoding="utf-8")
+    team.write_text(_agent_kind(url, ", timeout_s: 600"), encoding="utf-8")
     with SemanticStore(":memory:", embedder=embedder) as store:
         [result] = _results(run_team(_app(team, store), {"question": LIGHTHOUSE}, thread).state)
     return result
