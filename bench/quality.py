@@ -38,17 +38,18 @@ three more the same way: ``research-attrs`` (attrs' docs), ``conflicts-attrs`` a
 ``conflicts-flask`` and ``extraction-flask``; and three more: ``research-drf`` (Django REST
 framework's docs), ``conflicts-drf`` and ``extraction-drf``; and ``research-requests``
 (Requests' docs, reStructuredText); and three more: ``research-marshmallow`` (marshmallow's
-docs, reStructuredText), ``conflicts-marshmallow`` and ``extraction-marshmallow``.
+docs, reStructuredText), ``conflicts-marshmallow`` and ``extraction-marshmallow``; and three
+more: ``research-typer`` (Typer's docs), ``conflicts-typer`` and ``extraction-typer``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
 research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
-research-requests,research-marshmallow,conflicts,conflicts-probe,conflicts-black,
-conflicts-attrs,conflicts-flask,conflicts-drf,conflicts-marshmallow,extraction,extraction-probe,
-extraction-black,extraction-attrs,extraction-flask,extraction-drf,extraction-marshmallow]
-[--only r01,c02] [--json PATH]``.
+research-requests,research-marshmallow,research-typer,conflicts,conflicts-probe,conflicts-black,
+conflicts-attrs,conflicts-flask,conflicts-drf,conflicts-marshmallow,conflicts-typer,extraction,
+extraction-probe,extraction-black,extraction-attrs,extraction-flask,extraction-drf,
+extraction-marshmallow,extraction-typer] [--only r01,c02] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -197,6 +198,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-drf": partial(_research, "research-drf", "research-drf.yaml"),
     "research-requests": partial(_research, "research-requests", "research-requests.yaml"),
     "research-marshmallow": partial(_research, "research-marshmallow", "research-marshmallow.yaml"),
+    "research-typer": partial(_research, "research-typer", "research-typer.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
@@ -206,6 +208,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "conflicts-marshmallow": partial(
         _conflicts, "conflicts-marshmallow", "conflicts-marshmallow.yaml"
     ),
+    "conflicts-typer": partial(_conflicts, "conflicts-typer", "conflicts-typer.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
@@ -215,6 +218,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "extraction-marshmallow": partial(
         _extraction, "extraction-marshmallow", "extraction-marshmallow.yaml"
     ),
+    "extraction-typer": partial(_extraction, "extraction-typer", "extraction-typer.yaml"),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
