@@ -40,17 +40,18 @@ framework's docs), ``conflicts-drf`` and ``extraction-drf``; and ``research-requ
 (Requests' docs, reStructuredText); and three more: ``research-marshmallow`` (marshmallow's
 docs, reStructuredText), ``conflicts-marshmallow`` and ``extraction-marshmallow``; and three
 more: ``research-jinja`` (Jinja's docs, reStructuredText), ``conflicts-jinja`` and
-``extraction-jinja``.
+``extraction-jinja``; and three more: ``research-typer`` (Typer's docs), ``conflicts-typer``
+and ``extraction-typer``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
 
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
 research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
-research-requests,research-marshmallow,research-jinja,conflicts,conflicts-probe,conflicts-black,
-conflicts-attrs,conflicts-flask,conflicts-drf,conflicts-marshmallow,conflicts-jinja,extraction,
-extraction-probe,extraction-black,extraction-attrs,extraction-flask,extraction-drf,
-extraction-marshmallow,extraction-jinja]
+research-requests,research-marshmallow,research-jinja,research-typer,conflicts,conflicts-probe,
+conflicts-black,conflicts-attrs,conflicts-flask,conflicts-drf,conflicts-marshmallow,
+conflicts-jinja,conflicts-typer,extraction,extraction-probe,extraction-black,extraction-attrs,
+extraction-flask,extraction-drf,extraction-marshmallow,extraction-jinja,extraction-typer]
 [--only r01,c02] [--json PATH]``.
 """
 
@@ -201,6 +202,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-requests": partial(_research, "research-requests", "research-requests.yaml"),
     "research-marshmallow": partial(_research, "research-marshmallow", "research-marshmallow.yaml"),
     "research-jinja": partial(_research, "research-jinja", "research-jinja.yaml"),
+    "research-typer": partial(_research, "research-typer", "research-typer.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
@@ -211,6 +213,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
         _conflicts, "conflicts-marshmallow", "conflicts-marshmallow.yaml"
     ),
     "conflicts-jinja": partial(_conflicts, "conflicts-jinja", "conflicts-jinja.yaml"),
+    "conflicts-typer": partial(_conflicts, "conflicts-typer", "conflicts-typer.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
@@ -221,6 +224,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
         _extraction, "extraction-marshmallow", "extraction-marshmallow.yaml"
     ),
     "extraction-jinja": partial(_extraction, "extraction-jinja", "extraction-jinja.yaml"),
+    "extraction-typer": partial(_extraction, "extraction-typer", "extraction-typer.yaml"),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
