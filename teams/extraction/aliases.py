@@ -2,7 +2,8 @@
 of it.
 
 "The Rell bridge, also known as the Iron bridge, spans the Wyre." names the bridge twice: the
-alias is set off by commas or brackets after a marker ("also known as", "a.k.a.", "aka",
+alias is set off by commas, brackets or dashes after a marker ("also known as", "better known
+as", "nicknamed", "a.k.a.", "aka",
 "formerly", "previously", "originally", each optionally followed by "known as" or
 "called"), or stated by the sentence itself ("The Rell bridge is also known as the Iron
 bridge", "Brackwater Optics was formerly called Tanner Glass"). Each alias is a relation both
@@ -29,14 +30,17 @@ __all__ = ["Alias", "alias_readings", "aliases", "without_aliases"]
 
 _FORMER = r"formerly|previously|originally"
 _MARKER = (
-    rf"(?P<marker>also\s+known\s+as|also\s+called|a\.k\.a\.?|aka|(?:{_FORMER})"
+    rf"(?P<marker>(?:also|better|more\s+commonly|commonly|popularly|locally)\s+known\s+as"
+    rf"|also\s+called|nicknamed|a\.k\.a\.?|aka|(?:{_FORMER})"
     r"(?:\s+(?:known\s+as|called|named))?)"
 )
 _SET_OFF = re.compile(
-    rf"(?P<open>,|\s\()\s*{_MARKER}\s+(?P<alias>[^,;()]+?)\s*(?P<close>,|\)|(?=[.;!?]?$))",
+    rf"(?P<open>,|\s\(|\s?[—–])\s*{_MARKER}\s+(?P<alias>[^,;()—–]+?)\s*"
+    r"(?P<close>,|\)|[—–]|(?=[.;!?]?$))",
     re.IGNORECASE,
 )
-"""An alias set off after a name: ", also known as X," or " (formerly X)"."""
+"""An alias set off after a name by commas, brackets or dashes: ", also known as X,", " (formerly
+X)", " — better known as X — "."""
 _STATED = re.compile(
     rf"^(?P<name>.+?)\s+(?:is|are|was|were)\s+(?:(?:also|{_FORMER}|sometimes|locally|commonly)"
     r"\s+)?(?P<verb>known\s+as|called|named)\s+(?P<alias>[^,;()]+?)\s*[.;!?]?$",

@@ -136,21 +136,29 @@ _IRREGULAR = sorted(set(IRREGULAR) - {"was", "were", "been", "had", "did", "done
 _PASSIVE = re.compile(
     rf"^{_ADVERB}(?P<verb>[a-z]+(?:ed|en)|(?:re|un|over|up)?(?:{'|'.join(_IRREGULAR)}))\s+"
     rf"(?:(?P<particle>up|down|out|off|over|back|away)\s+)?{_ADVERB}"
-    r"(?P<prep>by|in|at|on|near|from|for|into|with|under|beside|across|to)\s+(?P<rest>.+)$",
+    r"(?P<prep>by|in|at|on|of|near|from|for|into|with|under|beside|across|to)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
-"""A passive and its preposition: "designed by", "set up in", "sold to"."""
+"""A passive and its preposition: "designed by", "set up in", "sold to", "built of"."""
 _NAME = r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}"
 _ROLE = r"(?:the|a|an)\s+[^,;]+?|[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}\s+of\s+[^,;]+?"
 """A role: "the chief engineer", "a retired sea captain", "curator of the Pym collection"."""
 _APPOSITIONS = (
     re.compile(rf"^(?P<name>{_NAME}),\s+(?P<role>{_ROLE}),\s+(?P<rest>.+)$"),
-    re.compile(rf"^(?P<role>(?:The|A|An)\s+[^,]+?),\s+(?P<name>{_NAME}),\s+(?P<rest>[a-z].+)$"),
+    re.compile(
+        rf"^(?P<role>(?:The|A|An|Our|Its|Their|His|Her|My|Your)\s+[^,]+?),\s+"
+        rf"(?P<name>(?:the\s+)?{_NAME}(?:\s+[a-z]+)?),\s+(?P<rest>[a-z].+)$"
+    ),
     re.compile(rf"(?<=\s)(?P<name>{_NAME}),\s+(?P<role>{_ROLE})\s*[.!?]?$"),
+    re.compile(
+        rf"(?<=\s)(?P<role>(?:the|a|an)\s+[^,;]+?|[A-Z][\w'-]*'s\s+[^,;]+?),\s+(?P<name>{_NAME})"
+        r"\s*[.!?]?$"
+    ),
 )
 """A name and its role set off by commas: the name first ("Mara Quill, the city's chief
 engineer, approved ..."), the role first ("The club's treasurer, Ivo Brandt, signed ..."), or
-both ending the sentence ("... by Ivo Brandt, the club's treasurer.")."""
+both ending the sentence, either first ("... by Ivo Brandt, the club's treasurer.", "... by the
+club's treasurer, Ivo Brandt.")."""
 _MAX_ROLE_WORDS = 8
 _PREPOSITIONS = frozenset(
     "on in at to from with into near for about through across over under onto upon".split()
@@ -258,6 +266,10 @@ def infinitive(text: str) -> bool:
     return following.isalpha() and following.islower() and following not in _DETERMINERS
 
 
+_YEAR_AFTER = re.compile(r"\bin\s+(?P<year>1\d{3}|20\d{2})\b")
+"""A year the passive's phrase goes on to date it by."""
+
+
 def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
     verb = " ".join(filter(None, passive.group("verb", "particle"))).lower()
     prep, rest = passive["prep"].lower(), passive["rest"]
@@ -265,6 +277,9 @@ def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
         return []  # "was used to carry coal": not a receiver
     things = _objects(rest, numbers=prep != "by")
     readings = [Reading(subject, f"{verb} {prep}", thing, 0.7) for thing in things]
+    dated = _YEAR_AFTER.search(rest)
+    if dated and dated.group("year") not in things:  # "rebuilt in stone in 1855": in 1855 too
+        readings.append(Reading(subject, f"{verb} in", dated.group("year"), 0.7))
     agent = re.search(r"\bby\s+(?P<agent>.+)$", rest)
     if prep != "by" and agent:  # "was painted in 1968 by Lucy Harle": by Lucy Harle too
         agents = _objects(agent.group("agent"))
@@ -313,14 +328,19 @@ def _verbal(sentence: str, pattern: re.Pattern[str], base: float) -> list[Readin
     return []
 
 
+def _participle(word: str) -> bool:
+    """Whether ``word`` is a past participle ("designed", "built", "rebuilt")."""
+    return re.sub(r"^(?:re|un|over|up)", "", word) in _IRREGULAR or (
+        word.endswith("ed") and len(word) > 4
+    )
+
+
 def looks_like_verb(word: str, following: str) -> bool:
     """Whether ``word``, right after a subject, reads as its verb: a past or third-person form,
     or any word followed by a preposition ("nest on")."""
     if not word.isalpha() or word in _FUNCTION_WORDS | _DETERMINERS | _PRONOUNS:
         return False
-    if re.sub(r"^(?:re|un|over|up)", "", word) in _IRREGULAR or (
-        word.endswith("ed") and len(word) > 4
-    ):
+    if _participle(word):
         return True
     if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
         return True
@@ -328,7 +348,7 @@ def looks_like_verb(word: str, following: str) -> bool:
 
 
 _BASES = frozenset(IRREGULAR.values()) | {plain for _, plain in _VERB_TABLE.values()}
-_AFTER_PARTICIPLE = _PREPOSITIONS | {"by", "as", "up", "down", "out", "off", "back", "away"}
+_AFTER_PARTICIPLE = _PREPOSITIONS | {"by", "of", "as", "up", "down", "out", "off", "back", "away"}
 
 
 def with_subject(sentence: str, subject: str) -> str:
@@ -342,8 +362,7 @@ def with_subject(sentence: str, subject: str) -> str:
     following = rest.split(maxsplit=1)[0].lower().strip(_EDGE_PUNCTUATION) if rest else ""
     if not first[:1].isupper() or not word.isalpha() or not following:
         return ""
-    participle = word in _IRREGULAR or (word.endswith("ed") and len(word) > 4)
-    if participle and following in _AFTER_PARTICIPLE:
+    if _participle(word) and following in _AFTER_PARTICIPLE:
         return f"{subject} was {word} {rest}"
     known = _forms(word)[1] in _BASES or following in _DETERMINERS or following[:1].isdigit()
     if word.endswith("s") and known:  # "Grinds oats", "Carries a tramway", "Seats 400"
@@ -355,14 +374,16 @@ def _general(sentence: str) -> list[Reading]:
     """Any verb right after the sentence's subject: ``Tamsin Reed founded the Lumen Press``,
     ``Puffins nest on the cliffs`` (predicate ``nest on``)."""
     words = sentence.split()
-    for index in range(1, min(_MAX_WORDS + 2, len(words) - 1)):
+    names = _opening_names(words)
+    for index in range(1, min(max(_MAX_WORDS + 2, len(names) + 1), len(words) - 1)):
         word = words[index].lower().strip(_EDGE_PUNCTUATION)
         following = words[index + 1].lower().strip(_EDGE_PUNCTUATION)
-        if words[index - 1].endswith((",", ";", ":")):
+        if words[index - 1].endswith((",", ";", ":")) and index > len(names):
             return []
         if words[index][:1].isupper() or not looks_like_verb(word, following):
             continue  # a capital is a name's ("the Northern Rivers Authority manages")
-        subject = _phrase(words[:index])
+        listed = whole_noun_phrases(" ".join(words[:index])) if index <= len(names) else []
+        subject = listed[-1] if len(listed) > 1 else _phrase(words[:index])
         if not subject:
             return []
         rest = " ".join(words[index + 1 :])
@@ -372,6 +393,17 @@ def _general(sentence: str) -> list[Reading]:
         things = _objects(rest, numbers=True)
         return [Reading(subject, predicate, thing, 0.6) for thing in things]
     return []
+
+
+def _opening_names(words: list[str]) -> list[str]:
+    """The words of the list of names a sentence opens with ("Pell, Ansty and Croft"), whose
+    commas do not end its subject; [] when it opens otherwise."""
+    listed = []
+    for word in words[:-1]:
+        if not (word[:1].isupper() or word in ("and", "or")):
+            break
+        listed.append(word)
+    return listed if any(word.endswith(",") for word in listed) else []
 
 
 def _content_tail(words: list[str]) -> list[str]:
@@ -454,9 +486,19 @@ def _apposition(sentence: str) -> tuple[list[Reading], str]:
         name = _phrase(found.group("name").split())
         role = _role_readings(name, found.group("role")) if name else []
         if role:
-            kept = f"{found.group('name')} {rest}" if rest else f"{sentence[: found.end('name')]}."
-            return role, kept
+            return role, _without_role(sentence, found)
     return [], sentence
+
+
+def _without_role(sentence: str, found: re.Match[str]) -> str:
+    """The sentence with the name in place of its apposition ("Mara Quill approved ...", "...
+    by Ivo Brandt.")."""
+    name, rest = found.group("name"), found.groupdict().get("rest")
+    if rest:
+        return f"{name} {rest}"
+    if found.start("role") < found.start("name"):  # "by the club's treasurer, Ivo Brandt."
+        return f"{sentence[: found.start('role')]}{name}."
+    return f"{sentence[: found.end('name')]}."
 
 
 def _each_subject(sentence: str, main: list[Reading]) -> list[Reading]:

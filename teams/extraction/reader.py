@@ -24,10 +24,12 @@ from framework.knowledge import entity_id
 from framework.memory import LIST_MARKER
 from teams.extraction.abbreviations import defined, without_definitions
 from teams.extraction.aliases import alias_readings, aliases, without_aliases
+from teams.extraction.asides import joined_subjects, participle_asides, without_denied
 from teams.extraction.attributes import attribute_readings, key_values, row_readings
 from teams.extraction.clauses import simple_clauses
 from teams.extraction.converses import converse_readings
 from teams.extraction.documents import LIST_JOIN, Document, Section, plain, unmarked
+from teams.extraction.hearsay import denies_the_last, hearsay
 from teams.extraction.patterns import Reading, noun_phrases, read_sentence, with_subject
 from teams.extraction.state import EntityNote, Triple
 from teams.language.values import values_in
@@ -132,9 +134,14 @@ def _found(
 
 
 def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
-    """The readings of a sentence's clauses, main clause first, and of its exchanges turned."""
+    """The readings of a sentence's clauses, main clause first, and of its exchanges turned;
+    an alternative it names only to deny is not read."""
+    text = joined_subjects(without_denied(text))
     readings = [
-        r for clause in simple_clauses(text) for r in read_sentence(clause, relaxed=relaxed)
+        r
+        for part in participle_asides(text)
+        for clause in simple_clauses(part)
+        for r in read_sentence(clause, relaxed=relaxed)
     ]
     return readings + converse_readings(text, readings)
 
@@ -163,12 +170,16 @@ class _SectionReader:
         statements = [(n, sentence) for n, sentence in self.section.sentences() if n not in fields]
         statements += [(number, "") for number in fields]
         statements.sort(key=lambda statement: statement[0])
+        held: list[_Found] = []  # the last statement's, kept back until the next one
         for number, sentence in statements:
             if sentence:
                 found = self._sentence(number, sentence)
             else:
                 found = self._field(number, lines[number - self.section.line], *fields[number])
-            yield from filter(None, found)
+            if not (sentence and denies_the_last(sentence)):  # "This is not true."
+                yield from held
+            held = [one for one in found if one is not None]
+        yield from held
 
     def _field(self, number: int, line: str, key: str, value: str) -> Iterator[_Found | None]:
         evidence = LIST_MARKER.sub("", line).strip()
@@ -179,7 +190,9 @@ class _SectionReader:
     def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
         said = self.focus.resolved(without_definitions(unmarked(sentence)))
         text = without_aliases(said)
-        if LIST_JOIN in text and self.lead:
+        if hearsay(text):  # "It is often said that ...": a claim reported, not made
+            readings = []
+        elif LIST_JOIN in text and self.lead:
             readings = _item_readings(self.lead, text)
         else:
             readings = _sentence_readings(text.replace(f":{LIST_JOIN}", " "), self.relaxed)
@@ -191,9 +204,10 @@ class _SectionReader:
             self.lead = read_sentence(text.rstrip(":"), relaxed=self.relaxed)
         if readings and LIST_JOIN not in text:
             self.focus.follow(readings)
+        shown = without_denied(sentence, LIST_JOIN)  # "Jon Hale … built the footbridge."
         for reading in readings:
-            quoted = reading.clause if plain(reading.clause) in plain(sentence) else sentence
-            yield _found(reading, quoted or sentence, number, text, self.expanded)
+            quoted = reading.clause if plain(reading.clause) in plain(sentence) else shown
+            yield _found(reading, quoted or shown, number, text, self.expanded)
         for alias in aliases(said):
             for reading in alias_readings(alias):
                 yield _found(reading, sentence, number, said, self.expanded)
