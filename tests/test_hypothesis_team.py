@@ -70,6 +70,7 @@ from teams.language.contradiction import (
     correction_of,
     disagreement,
     notice_of_error,
+    without_rejected,
 )
 from teams.language.values import stated_date
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
@@ -651,6 +652,20 @@ def test_an_errata_line_states_its_reading_and_rejects_the_printed_one() -> None
     assert not claim_of("For each of the 3 nodes read 2 values.").rejected
     contrast = "The span is 31 metres, not 37 metres; for details read the survey."
     assert [value.label for value in claim_of(contrast).rejected] == ["37 metres"]
+
+
+def test_a_change_from_one_value_to_another_states_the_new_one_and_rejects_the_old() -> None:
+    old, new = "The Tarr hall has 250 seats.", "The Tarr hall has 310 seats."
+    change = "- 2021-06-02: Tarr hall seating increased from 250 seats to 310 seats."
+    assert [value.label for value in claim_of(change).rejected] == ["250 seats"]
+    assert disagreement(change, old) is not None and disagreement(change, new) is None
+    assert without_rejected(change) == "- 2021-06-02: Tarr hall seating increased … to 310 seats."
+    assert without_rejected("Errata: for 250 seats read 310 seats.") == "Errata: … 310 seats."
+    for kept in (
+        "The hall is open from 9 am to 5 pm.",
+        "The hall moved from Leeds to 310 Kirk Road.",
+    ):
+        assert not claim_of(kept).rejected and without_rejected(kept) == kept
 
 
 def test_a_notice_that_another_text_was_wrong_upholds_what_its_own_document_states() -> None:

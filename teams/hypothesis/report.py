@@ -15,6 +15,7 @@ from framework.engine.runtime import NodeContext
 from framework.memory import EvidenceRecord, Hypothesis, ResearchMemory
 from teams.hypothesis.state import HypothesisState
 from teams.language.answer_layout import note_section
+from teams.language.contradiction import without_rejected
 
 __all__ = ["ReportSynthesizer", "hypothesis_report"]
 
@@ -42,7 +43,8 @@ def _findings(state: HypothesisState, cite: _Citations) -> list[str]:
     lines = []
     for h in _by_confidence(state, "confirmed"):
         lines.append(
-            f"- {h.statement} (confirmed, confidence {h.confidence:.2f}; {cite(h.supporting)})"
+            f"- {without_rejected(h.statement)} (confirmed, confidence {h.confidence:.2f}; "
+            f"{cite(h.supporting)})"
         )
     ruled_out = [
         f"- {h.statement} (refuted, confidence {h.confidence:.2f}; "

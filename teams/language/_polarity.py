@@ -78,6 +78,15 @@ _ERRATA = re.compile(
     re.IGNORECASE,
 )
 """An errata line's "for X read Y" opening a clause: X is rejected, Y is stated."""
+_CHANGE = re.compile(
+    r"\b(?:changed|changes|increased|decreased|raised|lowered|reduced|cut|rose|risen|fell|"
+    r"fallen|grew|grown|dropped|climbed|went\s+(?:up|down)|expanded|extended|shortened|"
+    r"revised|updated|moved|upgraded|cut\s+back)\s+(?:\w+\s+){0,2}?"
+    r"(?P<from>from\s+(?P<wrong>[^,;:!?]{1,60}?)\s+)to\s+(?P<right>[^,;:!?]+)",
+    re.IGNORECASE,
+)
+"""A change "from X to Y": X is what it was, Y what it is now ("seating changed from 300 seats
+to 360 seats"); a range without a verb of change ("open from 9 to 5") is none."""
 
 
 def normal_word(word: str) -> str:
@@ -85,15 +94,20 @@ def normal_word(word: str) -> str:
     return OPPOSITES.get(word) or SAME.get(word) or word
 
 
-def split_errata(text: str) -> tuple[str, str, str] | None:
-    """``text`` as an errata line opening a clause with "for X read Y": the text with "for X
-    read" left out, X and Y; None for any other text (the caller checks that X and Y are
-    values of one kind: "for details read the FAQ" is no errata)."""
+def split_errata(text: str, gap: str = "") -> tuple[str, str, str] | None:
+    """``text`` as an errata line opening a clause with "for X read Y", or as a change "from X
+    to Y": the text with "for X read" (or "from X") left out (put as ``gap``), X and Y; None
+    for any other text (the caller checks that X and Y are values of one kind: "for details
+    read the FAQ" is no errata, "moved from the hall to 3 pm" no change of one value)."""
     errata = _ERRATA.search(text)
-    if errata is None:
+    if errata is not None:
+        kept = text[: errata.start()] + gap + text[errata.start("right") :]
+        return kept, errata["wrong"], errata["right"]
+    change = _CHANGE.search(text)
+    if change is None:
         return None
-    kept = text[: errata.start()] + text[errata.start("right") :]
-    return kept, errata["wrong"], errata["right"]
+    kept = text[: change.start("from")] + gap + text[change.end("from") :]
+    return kept, change["wrong"], change["right"]
 
 
 def split_contrast(text: str) -> tuple[str, str]:

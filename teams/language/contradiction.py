@@ -59,6 +59,7 @@ __all__ = [
     "rejects",
     "same_subject",
     "stated_otherwise",
+    "without_rejected",
 ]
 
 DEFAULT_OVERLAP = 0.6
@@ -124,10 +125,19 @@ def claim_of(text: str) -> Claim:
     )
 
 
-def _errata(text: str) -> tuple[str, str] | None:
-    """``text`` without an errata's "for X read", and X, when X and Y are values of one kind
-    ("for 1887 read 1878"); None otherwise ("for details read the FAQ")."""
-    errata = split_errata(text)
+def without_rejected(text: str) -> str:
+    """``text`` with the value it rejects cut out and marked by an ellipsis ("for 41 arches
+    read 31 arches": "… 31 arches"; "changed from 300 seats to 360 seats": "changed … to 360
+    seats"), as it is stated as a finding; ``text`` when it rejects none."""
+    errata = _errata(text, gap="… ")
+    return errata[0] if errata else text
+
+
+def _errata(text: str, gap: str = "") -> tuple[str, str] | None:
+    """``text`` without an errata's "for X read" (or a change's "from X"; put as ``gap``), and
+    X, when X and Y are values of one kind ("for 1887 read 1878"); None otherwise ("for details
+    read the FAQ")."""
+    errata = split_errata(text, gap)
     if errata is None:
         return None
     kept, wrong, right = errata
