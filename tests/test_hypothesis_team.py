@@ -800,3 +800,53 @@ def test_a_third_source_decides_only_from_another_document(
         assert resolution is not None and resolution.resolved_by == agreeing.id
     else:
         assert resolution is None
+
+
+@pytest.mark.parametrize(
+    ("files", "question", "values"),
+    [
+        (
+            {
+                "old.md": "# The Rook gallery (old page)\n\nThis page is archived and no longer "
+                "updated.\n\nThe Rook gallery has 9 rooms.\n",
+                "gallery.md": "# The Rook gallery\n\nThe Rook gallery has 12 rooms.\n",
+            },
+            "How many rooms does the Rook gallery have?",
+            ("12 rooms", "9 rooms"),
+        ),
+        (
+            {
+                "second.md": "# Hiker's guide to the Lune fells, second edition\n\nThe Lune "
+                "ridge path is 22 km long.\n",
+                "fourth.md": "# Hiker's guide to the Lune fells, 4th edition\n\nThe Lune ridge "
+                "path is 25 km long.\n",
+            },
+            "How long is the Lune ridge path?",
+            ("25 km", "22 km"),
+        ),
+        (
+            {
+                "spire.md": "# The Tarn spire\n\nThe Tarn spire is 71 metres tall [2].\n\n[2] "
+                "Corrected figure: an earlier printing of this page gave 67 metres.\n",
+                "county.md": "# Churches of the county\n\nThe Tarn spire is 67 metres tall.\n",
+            },
+            "How tall is the Tarn spire?",
+            ("71 metres", "67 metres"),
+        ),
+    ],
+    ids=["archived-page", "later-edition", "corrected-figure"],
+)
+def test_a_document_out_of_date_an_older_edition_or_a_corrected_figure_loses(
+    tmp_path: Path,
+    embedder: MiniLMEmbedder,
+    files: dict[str, str],
+    question: str,
+    values: tuple[str, str],
+) -> None:
+    right, wrong = values
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(write_corpus(tmp_path / "docs", files), store)
+        state = _app(store).invoke({"question": question}, {"configurable": {"thread_id": "t"}})
+    findings = state["final_answer"].split("## Findings")[1].split("\n## ")[0]
+    assert right in findings and wrong not in findings, state["final_answer"]
+    assert _the_conflict(state).status == "resolved"

@@ -239,3 +239,44 @@ def test_a_sentence_cited_alone_then_quoted_counts_as_one_claim() -> None:
     }
     report = cited_report(state)  # type: ignore[arg-type]
     assert [source in report for source, _ in said] == [True] * 5 + [False]
+
+
+def test_a_release_date_under_the_heading_the_question_points_to_is_cited() -> None:
+    assert answer_kind("On what date did Kiln 2.4.1 come out?") == "time"
+    assert answer_kind("In which year did the dryer ship?") == "time"
+    text = "Released 2023-07-14\n\n-   Fix the `glaze` filter on empty kilns.\n"
+    question = "On what date did Kiln 2.4.1 come out?"
+
+    def best(heading: str) -> str:
+        return max(ranked_sentences(text, question, heading), key=lambda s: s.score).sentence
+
+    assert best("Version 2.4.1").startswith("Released 2023-07-14")
+    assert best("Version 2.4.10").startswith("Fix")  # another release: no pointer to it
+
+
+def test_a_version_question_names_the_release_a_changelog_entry_sits_under() -> None:
+    text = "Released 2022-03-24\n\n-   Drop support for Python 3.6.\n"
+    answered = _answers(
+        _passage(text, heading="Version 3.1.0"), "Which release dropped Python 3.6?"
+    )
+    assert answered is not None
+    assert any(e.text.startswith("Version 3.1.0: ") and "3.6" in e.text for e in answered[1])
+
+
+def test_a_question_asking_for_the_default_quotes_the_sentence_stating_it() -> None:
+    text = (
+        "``kiln.glaze``:\n    The glaze applied to the pots the kiln fires.  It is applied "
+        "once.  The default is `clear`.\n\n``kiln.heat``:\n    The heat the kiln fires at.\n"
+    )
+    question = "If I don't configure anything, which glaze does the kiln put on the pots it fires?"
+    answered = _answers(_passage(text), question)
+    assert answered is not None and "`clear`" in answered[1][0].text
+    plain = _answers(_passage(text), "Which glaze does the kiln put on the pots it fires?")
+    assert plain is not None and "`clear`" not in plain[1][0].text
+
+
+def test_a_question_asking_when_something_is_worth_doing_is_answered_by_what_it_is_good_for() -> (
+    None
+):
+    assert answer_kind("In what situation is it worth firing pots twice?") == "reason"
+    assert answer_kind("In which case does the kiln stop?") == ""

@@ -6,8 +6,9 @@ side that either corrects one of them ("a misprint", "confused it with", "was co
 see :func:`teams.language.contradiction.correction_of`) or agrees with exactly one of them
 (the judge's agreement test) from another document than the side it upholds (a document does
 not confirm itself: a line of its own list is no third source); corrections are weighed
-first. Without it, the newer dated source is preferred. Without dates, nothing decides: the
-conflict stays open and the report says so.
+first; a document that says it is out of date ("This page is archived") upholds the other.
+Without it, the newer dated source is preferred, or the later edition of one work. Without
+either, nothing decides: the conflict stays open and the report says so.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from teams.language.contradiction import (
     correction_of,
     notice_of_error,
 )
+from teams.language.standing import retires_itself
 
 __all__ = ["DecisiveSourceResolver", "candidates"]
 
@@ -38,7 +40,8 @@ def candidates(
 ) -> list[EvidenceRecord]:
     """Evidence in memory about either side of a conflict, the sides left out: corrections
     (cosine >= ``correcting``: they name the subject in other words; a notice of an error or a
-    change in a side's own document at any cosine: "Bylaw 12 is amended as follows.") first,
+    change in a side's own document at any cosine: "Bylaw 12 is amended as follows.", "This
+    page is archived.") first,
     then other evidence (cosine >= ``similar``), best first."""
     found = memory.relevant(a.text, n=n)
     found += memory.relevant(b.text, n=n)
@@ -49,7 +52,9 @@ def candidates(
         if record.id in (a.id, b.id):
             continue
         beside = record.path is not None and record.path in (a.path, b.path)
-        notice = beside and notice_of_error(record.text, a.text, b.text)
+        notice = beside and (
+            notice_of_error(record.text, a.text, b.text) or retires_itself(record.text)
+        )
         correcting_it = scored.score >= correcting or notice
         if scored.score >= similar or (correcting_it and claim_of(record.text).correction):
             unique.setdefault(record.id, record)
@@ -93,6 +98,8 @@ class DecisiveSourceResolver:
             if correction:
                 rejected = b if upheld is a else a
                 how = f"corrects {rejected.source}, upholding {upheld.source}"
+                if retires_itself(evidence.text):
+                    how = f"says {rejected.source} is out of date, upholding {upheld.source}"
             else:
                 how = f"agrees with {upheld.source}"
             text = f"{evidence.source} {how}: {evidence.text}"
@@ -101,9 +108,10 @@ class DecisiveSourceResolver:
         if newer is None:
             return None
         older = b if newer is a else a
+        when = (newer.date, older.date) if newer.date and older.date else (newer.title, older.title)
         text = (
-            f"no third source decides; the newer source {newer.source} ({newer.date}) is "
-            f"preferred over {older.source} ({older.date})"
+            f"no third source decides; the newer source {newer.source} ({when[0]}) is "
+            f"preferred over {older.source} ({when[1]})"
         )
         return Resolution(conflict_id=conflict.id, resolution=text)
 

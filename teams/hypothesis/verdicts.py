@@ -17,6 +17,7 @@ from teams.language.contradiction import (
     notice_of_error,
     same_subject,
 )
+from teams.language.standing import edition_of, retires_itself
 
 __all__ = [
     "Assessment",
@@ -87,10 +88,14 @@ def side_of(
     b: EvidenceRecord,
     overlap: float = DEFAULT_OVERLAP,
 ) -> EvidenceRecord | None:
-    """The side (``a`` or ``b``) that ``evidence`` upholds, or None: the side a correction
-    upholds (a notice that another text was wrong or changed upholds what its own document
-    states), else the side it agrees with when it does not agree with the other."""
+    """The side (``a`` or ``b``) that ``evidence`` upholds, or None: the other document's side
+    when it says its own document is out of date ("This page is archived"), the side a
+    correction upholds (a notice that another text was wrong or changed upholds what its own
+    document states), else the side it agrees with when it does not agree with the other."""
     nearby = evidence.path is not None and evidence.path in (a.path, b.path)
+    if nearby and retires_itself(evidence.text):  # "This page is archived": the other stands
+        others = [side for side in (a, b) if side.path != evidence.path]
+        return others[0] if len(others) == 1 else None
     corrected = correction_of(evidence.text, a.text, b.text, nearby=nearby)
     if corrected is not None:
         return a if corrected == a.text else b
@@ -119,10 +124,17 @@ def _line(evidence: EvidenceRecord) -> int:
 
 
 def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
-    """The more recently dated of two pieces of evidence; None unless both are dated apart."""
-    if a.date is None or b.date is None or a.date == b.date:
+    """The more recently dated of two pieces of evidence, else the later edition of one work
+    (by their titles: "third edition", "5th edition"); None when neither orders them."""
+    if a.date is not None and b.date is not None and a.date != b.date:
+        return a if a.date > b.date else b
+    editions = edition_of(a.title or ""), edition_of(b.title or "")
+    if None in editions:
         return None
-    return a if a.date > b.date else b
+    (rank_a, work_a), (rank_b, work_b) = editions  # type: ignore[misc]
+    if work_a != work_b or rank_a == rank_b:
+        return None
+    return a if rank_a > rank_b else b
 
 
 def upheld_side(

@@ -51,10 +51,12 @@ SAME = {"permitted": "allowed", "opened": "open"}
 REJECTS = re.compile(
     r"\b(?:misprint(?:ed|s)?|typo|mistaken(?:ly)?|mistook|mix(?:ed)? up|(?:a|by|in) (?:mistake|"
     r"error)|erroneous(?:ly)?|(?:is|was|were|are) wrong|wrongly|(?:is|was|were|are) incorrect|"
-    r"incorrectly|confus(?:ed|es|ing)\b[^.;]*\bwith)\b",
+    r"incorrectly|confus(?:ed|es|ing)\b[^.;]*\bwith|corrected (?:figure|value|date|number|"
+    r"count|text|version)s?)\b",
     re.IGNORECASE,
 )
-"""Words that report a value as wrong: "a misprint", "confused it with"."""
+"""Words that report a value as wrong: "a misprint", "confused it with", "Corrected figure: the
+first printing gave ..."."""
 REPLACES = re.compile(
     r"\b(?:amend(?:s|ed|ment)|retract(?:s|ed|ion)|withdr(?:aws|awn|ew)|supersed(?:es|ed)|"
     r"revok(?:es|ed)|rescind(?:s|ed))\b",

@@ -15,13 +15,18 @@ _MIN_WORDS = 3
 
 
 def sentences_of(text: str) -> list[tuple[int, str]]:
-    """The prose sentences of ``text`` of at least three words, and every list item."""
+    """The prose sentences of ``text`` of at least three words, or two with a figure ("Released
+    2025-03-05"), and every list item."""
     lines = text.split("\n")
     return [
         (offset, sentence)
         for offset, sentence in prose_sentences(text, first_line=0)
-        if len(sentence.split()) >= _MIN_WORDS or LIST_MARKER.match(lines[offset])
+        if _long_enough(sentence.split()) or LIST_MARKER.match(lines[offset])
     ]
+
+
+def _long_enough(words: list[str]) -> bool:
+    return len(words) >= _MIN_WORDS or (len(words) == 2 and any(c.isdigit() for c in words[1]))
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ from teams.language._polarity import (
     split_errata,
 )
 from teams.language.frames import differing_figures, differing_names, differing_words, names_in
+from teams.language.standing import retires_itself
 from teams.language.values import Value, value_words, values_agree, values_in
 from teams.language.words import keywords, stem
 
@@ -110,7 +111,8 @@ def claim_of(text: str) -> Claim:
     replaces = bool(values) and REPLACES.search(kept) is not None
     replaces = replaces and all(_reference(kept, v) for v in values)  # "Bylaw 12 is amended"
     corrects = _states_its_correction(kept, values)
-    correction = not corrects and bool(REJECTS.search(kept) or UPHOLDS.search(kept) or replaces)
+    reports = REJECTS.search(kept) or UPHOLDS.search(kept) or retires_itself(kept)
+    correction = not corrects and bool(reports or replaces)
     rejected = tuple(_elliptic(value, values) for value in rejected)
     return Claim(
         text,

@@ -204,17 +204,26 @@ _VERSION_ASKED = re.compile(r"\b(?:which|what) (?:[\w-]+ )?(?:version|release)s?
 _GAIN_ASKED = re.compile(
     r"^\s*what\b.*\b(?:gain(?:s|ed)?|advantages?|benefits?)\b|"
     r"^\s*what\b.*\b(?:allows?|lets?|enables?) (?:you|us|me|one|users?|them)\b|"
-    r"^\s*what can (?:you|i|we|one) do\b"
+    r"^\s*what can (?:you|i|we|one) do\b|"
+    r"^\s*(?:in|under) (?:what|which) (?:situations?|cases?|circumstances?|conditions?)\b.*"
+    r"\b(?:worth|useful|helpful|better|best|recommended|advisable)\b"
 )
 """A question that asks what something is good for ("What is gained by ...", "What does X let
-you do", "What is the advantage of ..."): answered as a why-question is, by the sentence that
-says what follows ("This makes them more consistent ...", "This allows you to ...")."""
+you do", "What is the advantage of ...", "In what situation is X worth ..."): answered as a
+why-question is, by the sentence that says what follows ("This makes them more consistent
+...", "This allows you to ...")."""
 _LIST_ASKED = re.compile(
     r"^\s*(?:which|what) (?:two|three|four|five|six|\d+)\b|^\s*what are the (?:two|three|four|"
     r"five|six|\d+)\b|^\s*list\b"
 )
 """A question that asks for several things ("which two ...", "list ..."): a lead-in that
 introduces a list answers it."""
+
+
+_DATE_ASKED = re.compile(
+    r"(?:(?:on|in|since|by|at|from)\s+)?(?:what|which)\s+(?:date|day|year|month)\b"
+)
+"""A question asking for a time without "when": "On what date ...", "In which year ..."."""
 
 
 def answer_kind(query: str) -> str:
@@ -226,7 +235,7 @@ def answer_kind(query: str) -> str:
         ("procedure", _PROCEDURE_ASKED.search(lowered)),
         ("quantity", _QUANTITY_ASKED.search(lowered)),
         ("reason", lowered.startswith("why") or _GAIN_ASKED.search(lowered)),
-        ("time", lowered.startswith("when")),
+        ("time", lowered.startswith("when") or _DATE_ASKED.match(lowered)),
         ("version", _VERSION_ASKED.search(lowered)),
         ("name", _NAME_ASKED.match(lowered)),
     )
@@ -260,6 +269,21 @@ def pointers(question: str) -> list[str]:
 _WHEN_ASKED = re.compile(
     r"^\s*when\b|\b(?:which|what|in which|since which) (?:version|release|year|date)\b", re.I
 )
+
+
+_DEFAULT_ASKED = re.compile(
+    r"\bby default\b|\bdefaults?\b|\bout of the box\b|"
+    r"\b(?:if|when) (?:i|you|we|one) (?:don't|do not|never) (?:configure|set|change|pass|specify)|"
+    r"\bwithout (?:configuring|setting|changing|passing|specifying)\b",
+    re.I,
+)
+
+
+def asks_default(question: str) -> bool:
+    """Whether ``question`` asks what holds when nothing is configured ("If I don't configure
+    anything, what ...", "What is the default ..."): the sentence saying "The default is ..."
+    answers it, even after the one that matches the question's words."""
+    return _DEFAULT_ASKED.search(question) is not None
 
 
 def asks_when(question: str) -> bool:

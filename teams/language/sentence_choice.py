@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from teams.language._sentences import listing_of, sentences_of, with_command, with_items
-from teams.language.questions import answer_kind, is_question
+from teams.language.questions import answer_kind, is_question, pointers
 from teams.language.words import STOPWORDS, keywords, stem
 
 __all__ = [
@@ -205,6 +205,7 @@ def ranked_sentences(
     listing = listing_of(text, sentences)
     listed = with_items(sentences, listing)
     asks = is_question(query)  # a statement searched for (a claim checked) is no question
+    pointed = _names_a_pointer(heading, query)
     scored = []
     for index, (offset, sentence) in enumerate(sentences):
         lead = listing.leads.get(index)
@@ -228,7 +229,7 @@ def ranked_sentences(
         score += _CONTEXT_WEIGHT * sum(weight[term] for term in terms & (context - own))
         gives = index in listing.lists if kind == "list" else _gives(kind, listed[index], terms)
         gives |= kind == "reason" and _causes(index, sentences)  # "... This means ..."
-        if len(hits) >= _MIN_SCORE_FOR_KIND and gives:
+        if len(hits) + pointed >= _MIN_SCORE_FOR_KIND and gives:  # "Released ..." under "3.1.6"
             score += _KIND_BONUS
         said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
         if asks and not said - terms:
@@ -251,6 +252,15 @@ def ranked_sentences(
             )
         )
     return scored
+
+
+def _names_a_pointer(heading: str, query: str) -> bool:
+    """Whether ``heading`` names a version or year the query points to ("Version 3.1.6" for
+    "When did 3.1.6 come out?"; not "Version 3.1.60"): what every sentence under it is about."""
+    return any(
+        re.search(rf"(?<![\w.]){re.escape(pointer)}(?![\w]|\.\d)", heading)
+        for pointer in pointers(query)
+    )
 
 
 def _causes(index: int, sentences: Sequence[tuple[int, str]]) -> bool:

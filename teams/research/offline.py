@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 
@@ -27,6 +28,7 @@ from framework.memory import (
 )
 from teams.language.questions import (
     answer_kind,
+    asks_default,
     asks_when,
     pointers,
     shared_words,
@@ -203,6 +205,24 @@ well and holds a word of the query the best one lacks: the second fact of a two-
 answer."""
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """What a question asks for, as far as what is quoted with its answer goes: a time or
+    version (the headings above), a reason (the sentence that explains), a default (the
+    sentence that states it)."""
+
+    when: bool = False
+    why: bool = False
+    default: bool = False
+
+    @classmethod
+    def of(cls, query: str) -> _Asked:
+        return cls(asks_when(query), answer_kind(query) == "reason", asks_default(query))
+
+
+_NOTHING_ASKED = _Asked()
+
+
 def _answers(
     passage: Passage, query: str, weights: Mapping[str, float] | None = None
 ) -> tuple[float, list[Evidence]] | None:
@@ -229,11 +249,11 @@ def _answers(
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
-    why = answer_kind(query) == "reason"
+    asked = _Asked.of(query)
     return best.score, [
-        _evidence(passage, ranked, cited, asks_when(query), why)
+        _evidence(passage, ranked, cited, asked)
         for at in chosen
-        for cited in (*_stood_for(ranked, at, why), at)
+        for cited in (*_stood_for(ranked, at, asked.why), at)
     ]
 
 
@@ -279,7 +299,7 @@ def _best_index(ranked: Sequence[Scored], among: Sequence[int] | None = None) ->
 
 
 def _evidence(
-    passage: Passage, ranked: Sequence[Scored], at: int, when: bool = False, why: bool = False
+    passage: Passage, ranked: Sequence[Scored], at: int, asked: _Asked = _NOTHING_ASKED
 ) -> Evidence:
     """Sentence ``at`` cited as evidence (at its own line) with what it stands for: a sentence
     whose subject is a pronoun, "this X" or missing comes after the sentences its subject is
@@ -289,17 +309,39 @@ def _evidence(
     cause. For a question that asks ``when`` (a time, a version), the headings above come
     first ("0.34.0 (December 15, 2024) > Removed: Drop support for Python 3.8"). For a question
     that asks ``why``, a sentence that gives no reason in words of its own comes with the
-    sentence after it in its paragraph ("... it will not do so by default. Because ...")."""
+    sentence after it in its paragraph ("... it will not do so by default. Because ..."). For
+    one that asks for a default, the sentence of its paragraph that states the default comes
+    with it ("A string that defines ... The default is `noopener`.")."""
     item = ranked[at]
-    last = at + 1 if why and _explained_next(passage, ranked, at) else at
+    last = at + 1 if asked.why and _explained_next(passage, ranked, at) else at
+    last = _default_stated(passage, ranked, last) if asked.default else last
     text = " ".join(ranked[before].sentence for before in range(at - item.leans, last + 1))
-    if when and passage.outline:
-        text = f"{' > '.join(filter(None, (passage.outline, passage.heading)))}: {text}"
+    headings = " > ".join(filter(None, (passage.outline, passage.heading)))
+    if asked.when and headings and headings not in text:
+        text = f"{headings}: {text}"
     elif item.titled and passage.heading and passage.heading not in text:
         text = f"{passage.heading}: {text}"
     return Evidence(
         source=f"{passage.path}:{passage.line + item.offset}", text=text, score=passage.score
     )
+
+
+_STATES_DEFAULT = re.compile(r"\bdefaults?\b", re.I)
+_DEFAULT_REACH = 2
+"""Sentences after the cited one in which its paragraph may state the default."""
+
+
+def _default_stated(passage: Passage, ranked: Sequence[Scored], at: int) -> int:
+    """The sentence, of sentence ``at`` and the next two of its paragraph, that first states a
+    default (``at`` when none does)."""
+    lines = passage.text.split("\n")
+    for after in range(at, min(at + _DEFAULT_REACH + 1, len(ranked))):
+        between = lines[ranked[at].offset : ranked[after].offset + 1]
+        if not all(line.strip() for line in between):
+            break  # the paragraph ended
+        if _STATES_DEFAULT.search(ranked[after].sentence):
+            return after
+    return at
 
 
 def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool:

@@ -1,0 +1,63 @@
+"""How a document stands against another on the same subject: one that says it is out of date,
+and editions of one work.
+
+"This page is archived and is no longer updated." and "This leaflet is superseded by the
+handbook." retire their own document: in a conflict, the other document's value stands. Two
+documents titled as editions of one work ("Walker's guide, third edition", "Walker's guide, 5th
+edition") are ordered by their edition: the later one stands.
+
+Example:
+    >>> retires_itself("This leaflet is superseded by the Harl hostel handbook.")
+    True
+    >>> edition_of("Walker's guide to the Fenn valley, third edition")
+    (3, "walker's guide to the fenn valley")
+"""
+
+from __future__ import annotations
+
+import re
+
+from teams.language.amounts import word_ordinal
+
+__all__ = ["edition_of", "retires_itself"]
+
+_DOCUMENT = (
+    r"(?:page|leaflet|document|guide|notice|edition|version|article|section|text|handbook|"
+    r"brochure|sheet|file|manual|list|register|entry|site|website|table|chapter|post)"
+)
+_OUT_OF_DATE = (
+    r"(?:superseded|replaced|archived|retired|withdrawn|obsolete|outdated|out of date|"
+    r"out-of-date|deprecated|no longer (?:updated|maintained|current|valid|accurate|kept up to "
+    r"date|in use))"
+)
+_RETIRES = re.compile(
+    rf"\b(?:this|the present|the current)\s+(?:\w+\s+)?{_DOCUMENT}\b[^.;]{{0,40}}?"
+    rf"\b(?:is|has been|was|are|have been)\s+(?:now\s+|since\s+|long\s+)?{_OUT_OF_DATE}",
+    re.IGNORECASE,
+)
+"""A sentence saying its own document is out of date: "This page is archived", "This leaflet is
+superseded by ...", "this version of the guide is no longer maintained"."""
+_EDITION = re.compile(
+    r"\b(?P<rank>\d{1,3}(?:st|nd|rd|th)|[a-z]+(?:-[a-z]+)?)\s+(?:edition|printing|revision)\b",
+    re.IGNORECASE,
+)
+
+
+def retires_itself(text: str) -> bool:
+    """Whether ``text`` says its own document is out of date (archived, superseded, no longer
+    updated)."""
+    return _RETIRES.search(text) is not None
+
+
+def edition_of(title: str) -> tuple[int, str] | None:
+    """The edition ``title`` names and the title without it (lower case, the work it is an
+    edition of); None when it names none."""
+    found = _EDITION.search(title)
+    if found is None:
+        return None
+    rank = found["rank"].lower()
+    number = int(rank[:-2]) if rank[:1].isdigit() else word_ordinal(rank)
+    if number is None:
+        return None
+    work = title[: found.start()] + title[found.end() :]
+    return number, " ".join(work.lower().strip(" ,;:-–—()").split())
