@@ -363,3 +363,11 @@ def test_a_claim_the_next_sentence_does_not_deny_stays() -> None:
 )
 def test_a_second_subject_a_role_or_an_alias_set_off_is_read(text: str, expected: Expected) -> None:
     assert expected <= _triples(text)
+
+
+def test_a_question_answered_by_a_fragment_states_who_did_it() -> None:
+    text = "# Visitors ask\n\n**Who cast the Ebb bell?** The founder Nell Garrow, in 1790.\n"
+    assert ("founder Nell Garrow", "cast", "Ebb bell", 3) in _triples(text)
+    asked_then_said = "# Visitors ask\n\nWho cast the Ebb bell? Nobody knows for sure.\n"
+    found = document_triples(document_of("notes.md", asked_then_said))
+    assert not [t for t, _ in found if t.object == "Ebb bell"]  # a sentence, no answer

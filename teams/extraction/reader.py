@@ -31,6 +31,7 @@ from teams.extraction.converses import converse_readings
 from teams.extraction.documents import LIST_JOIN, Document, Section, plain, unmarked
 from teams.extraction.hearsay import denies_the_last, hearsay
 from teams.extraction.patterns import Reading, noun_phrases, read_sentence, with_subject
+from teams.extraction.questions_asked import answered, asked
 from teams.extraction.state import EntityNote, Triple
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
@@ -162,6 +163,8 @@ class _SectionReader:
         subject = _heading_subject(section.heading)
         self.focus = _Focus(subject, subject)
         self.lead: list[Reading] = []
+        self.question = ("", "")
+        """What the sentence before asked who did, and that sentence ("Who carved ...?")."""
 
     def triples(self) -> Iterator[_Found]:
         """Every triple of the section, line by line."""
@@ -187,9 +190,9 @@ class _SectionReader:
         for reading in attribute_readings(self.focus.subject, key, unmarked(value)):
             yield _found(reading, evidence, number, said, self.expanded)
 
-    def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
-        said = self.focus.resolved(without_definitions(unmarked(sentence)))
-        text = without_aliases(said)
+    def _readings(self, text: str) -> tuple[str, list[Reading]]:
+        """The sentence's readings, and the text they were read from (with the section's
+        subject put before it when it opens with its predicate)."""
         if hearsay(text):  # "It is often said that ...": a claim reported, not made
             readings = []
         elif LIST_JOIN in text and self.lead:
@@ -199,12 +202,21 @@ class _SectionReader:
         filled = with_subject(text, self.focus.subject) if self.focus.subject else ""
         if filled and all(text.startswith(r.subject) for r in readings):
             # "Founded in 1990 by Jane Roe.": nothing read, or its verb read as a subject
-            text, readings = filled, _sentence_readings(filled, self.relaxed)
+            return filled, _sentence_readings(filled, self.relaxed)
+        return text, readings
+
+    def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
+        said = self.focus.resolved(without_definitions(unmarked(sentence)))
+        text, readings = self._readings(without_aliases(said))
+        shown = without_denied(sentence, LIST_JOIN)  # "Jon Hale … built the footbridge."
+        (question, asked_in), self.question = self.question, (asked(text), sentence)
+        if not readings and (statement := answered(question, text)):  # "Who ...? The mason X."
+            text, readings = statement, _sentence_readings(statement, self.relaxed)
+            shown = f"{asked_in}{LIST_JOIN}{sentence}"
         if text.endswith(":"):
             self.lead = read_sentence(text.rstrip(":"), relaxed=self.relaxed)
         if readings and LIST_JOIN not in text:
             self.focus.follow(readings)
-        shown = without_denied(sentence, LIST_JOIN)  # "Jon Hale … built the footbridge."
         for reading in readings:
             quoted = reading.clause if plain(reading.clause) in plain(sentence) else shown
             yield _found(reading, quoted or shown, number, text, self.expanded)
