@@ -850,3 +850,43 @@ def test_a_document_out_of_date_an_older_edition_or_a_corrected_figure_loses(
     findings = state["final_answer"].split("## Findings")[1].split("\n## ")[0]
     assert right in findings and wrong not in findings, state["final_answer"]
     assert _the_conflict(state).status == "resolved"
+
+
+def test_a_heading_dated_to_the_day_orders_two_dates_of_one_year() -> None:
+    assert stated_date("Inspection of 14/09/2022", "") == "2022-09-14"  # only day first reads
+    assert stated_date("Inspection of 10/20/2022", "") == "2022-10-20"  # only month first reads
+    assert stated_date("Inspection of 03/04/2022", "") == "2022"  # either: the year alone
+
+
+def test_a_clause_calling_a_value_wrong_rejects_it_and_two_sides_rejecting_each_other_stay_open(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    first = "The Orme beacon is 31 metres tall, not 27 metres as some guides say."
+    second = "The Orme beacon is 27 metres tall; the harbour guide is wrong to give 31 metres."
+    assert [value.label for value in claim_of(second).rejected] == ["31 metres"]
+    assert correction_of(second, first, second) == second
+    files = {
+        "harbour.md": f"# Harbour guide\n\n{first}\n",
+        "club.md": f"# Club notes\n\n{second}\n",
+    }
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(write_corpus(tmp_path / "docs", files), store)
+        state = _app(store).invoke(
+            {"question": "How tall is the Orme beacon?"}, {"configurable": {"thread_id": "t"}}
+        )
+    report = state["final_answer"]
+    assert "## Findings" not in report and "Open conflict" in report, report
+
+
+def test_a_footnote_the_value_points_to_is_read_with_it() -> None:
+    text = (
+        "Lake Kell is 51 metres deep.[^2]\n\n[^2]: Corrected figure. The first printing gave "
+        "44 metres, a misreading of the survey.\n"
+    )
+    passage = Passage(
+        source="lake.md:3", path="lake.md", line=3, heading="Lake Kell", text=text, score=0.9
+    )
+    cited = passage_evidence(passage, "How deep is Lake Kell?")
+    assert cited[0] == ("lake.md:3", "Lake Kell is 51 metres deep.[^2]")
+    assert ("lake.md:5", "The first printing gave 44 metres, a misreading of the survey.") in cited
+    assert claim_of(cited[-1][1]).correction

@@ -280,3 +280,37 @@ def test_a_question_asking_when_something_is_worth_doing_is_answered_by_what_it_
 ):
     assert answer_kind("In what situation is it worth firing pots twice?") == "reason"
     assert answer_kind("In which case does the kiln stop?") == ""
+
+
+def test_a_why_answer_takes_the_paragraph_after_a_one_sentence_claim() -> None:
+    text = (
+        "Have in mind that glaze checks won't run when the kiln is started by hand.\n\n"
+        "Glaze checks depend on the name of the program called.\n\n"
+        "```\nkiln fire\n```\n"
+    )
+    answered = _answers(
+        _passage(text), "Why do glaze checks not run when the kiln is started by hand?"
+    )
+    assert answered is not None
+    assert "depend on the name of the program" in answered[1][0].text
+    two = "Glaze checks won't run by hand. They are slow.\n\nGlaze checks depend on the name.\n"
+    answered = _answers(_passage(two), "Why do glaze checks not run by hand?")
+    assert answered is not None and "depend" not in answered[1][0].text  # not a paragraph alone
+
+
+def test_a_why_answer_cites_the_sentence_giving_the_reason_at_its_own_line() -> None:
+    text = (
+        "You can print the values of local variables in the kiln log.\n\n"
+        "By default, this setting is disabled to avoid showing secrets such as a password.\n\n"
+        "In these cases, it could be problematic if the log shows those values.\n"
+    )
+    answered = _answers(
+        _passage(text, line=20), "Why are local variables left out of the kiln log?"
+    )
+    assert answered is not None
+    assert any(e.source == "doc.md:22" and "to avoid" in e.text for e in answered[1])
+
+
+def test_a_question_asking_for_a_drawback_or_a_release_of_something_is_read_so() -> None:
+    assert answer_kind("What is the drawback of declaring options in decorators?") == "reason"
+    assert asks_when("From which Kiln release on is Python 3.9 no longer supported?")

@@ -1,9 +1,10 @@
 """The offline resolver: a correction or a third source decides; else the newer dated source.
 
 A side that rejects the other's value in its own sentence ("31 m, not 37 m as the guide
-says") decides first. Then decisive evidence is other evidence close in meaning to either
-side that either corrects one of them ("a misprint", "confused it with", "was corrected to";
-see :func:`teams.language.contradiction.correction_of`) or agrees with exactly one of them
+says") decides first, unless the other rejects its value too. Then decisive evidence is other
+evidence close in meaning to either side that either corrects one of them ("a misprint",
+"confused it with", "was corrected to"; see :func:`teams.language.contradiction.correction_of`)
+or agrees with exactly one of them
 (the judge's agreement test) from another document than the side it upholds (a document does
 not confirm itself: a line of its own list is no third source); corrections are weighed
 first; a document that says it is out of date ("This page is archived") upholds the other.
@@ -86,10 +87,12 @@ class DecisiveSourceResolver:
     ) -> Resolution | None:
         """A side correcting the other, the first decisive candidate, else the newer dated side,
         else None (stays open)."""
-        for side, other in ((a, b), (b, a)):
-            if correction_of(side.text, a.text, b.text) == side.text != other.text:
-                text = f"{side.source} corrects {other.source} in its own words: {side.text}"
-                return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=side.id)
+        correcting = [s for s in (a, b) if correction_of(s.text, a.text, b.text) == s.text]
+        if len(correcting) == 1 and a.text != b.text:  # each correcting the other decides none
+            side = correcting[0]
+            other = b if side is a else a
+            text = f"{side.source} corrects {other.source} in its own words: {side.text}"
+            return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=side.id)
         for evidence in candidates(self.memory, a, b, similar=self.similar):
             upheld = side_of(evidence, a, b, self.overlap)
             correction = claim_of(evidence.text).correction

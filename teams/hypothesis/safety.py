@@ -96,16 +96,20 @@ class _Ground:
     def _decided(
         self, h: Hypothesis, evidence: EvidenceRecord, support: Sequence[EvidenceRecord]
     ) -> str | None:
-        """What decides for ``h`` over ``evidence``: a settled conflict, a correction, a later
-        source; None when none of them does."""
+        """What decides for ``h`` over ``evidence``: a settled conflict, a correction (not when
+        ``evidence`` corrects ``h`` in its turn: two sources each correcting the other decide
+        nothing), a later source; None when none of them does."""
         for conflict in self.conflicts:
             settled = self._settled(h, evidence, conflict)
             if settled is not None:
                 return settled
-        for other in self.pool:
+        rejoined = correction_of(evidence.text, h.statement, evidence.text) == evidence.text
+        for other in self.pool:  # unless the evidence corrects ``h`` in its turn
             nearby = other.path is not None and other.path == evidence.path
-            if other.id != evidence.id and (
-                correction_of(other.text, h.statement, evidence.text, nearby=nearby) == h.statement
+            if not rejoined and (
+                other.id != evidence.id
+                and correction_of(other.text, h.statement, evidence.text, nearby=nearby)
+                == h.statement
             ):
                 return f"the correction in {other.source}"
         if evidence.date is not None:

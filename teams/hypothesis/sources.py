@@ -20,6 +20,7 @@ Example (adding a source):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -111,6 +112,7 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     texts = [sentence for _, _, sentence in sentences]
     after = texts.index(cited[1]) + 1 if cited[1] in texts else len(texts)
     cited_correction = claim_of(cited[1]).correction
+    notes = _footnote_lines(passage.text, cited[1])
     related = [
         (f"{passage.path}:{passage.line + offset}", sentence)
         for index, (_, offset, sentence) in enumerate(sentences)
@@ -119,9 +121,27 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
         and (
             index in (after, after - 2)  # right after it, or right before it
             or same_subject(sentence, cited[1], _CORRECTION_OVERLAP)
+            or offset in notes  # in a footnote the cited sentence points to
         )
     ]
     return [cited, *related]
+
+
+def _footnote_lines(text: str, sentence: str) -> set[int]:
+    """The lines (offsets in ``text``) of the footnotes ``sentence`` points to ("... deep.[^1]"
+    to the paragraph opening "[^1]:", "... tall [2]" to the one opening "[2]")."""
+    marks = re.findall(r"\[\^?([\w-]{1,8})\]", sentence)
+    lines = text.split("\n")
+    found: set[int] = set()
+    for mark in marks:
+        opening = re.compile(rf"\s*\[\^?{re.escape(mark)}\]")
+        for start, line in enumerate(lines):
+            if opening.match(line):
+                end = start
+                while end < len(lines) and lines[end].strip():
+                    found.add(end)
+                    end += 1
+    return found
 
 
 _CORRECTION_OVERLAP = 0.3

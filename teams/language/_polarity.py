@@ -49,7 +49,9 @@ OPPOSITES = {
 """Words that state the negation of another: "shut" is "not open"."""
 SAME = {"permitted": "allowed", "opened": "open"}
 REJECTS = re.compile(
-    r"\b(?:misprint(?:ed|s)?|typo|mistaken(?:ly)?|mistook|mix(?:ed)? up|(?:a|by|in) (?:mistake|"
+    r"\b(?:misprint(?:ed|s)?|misread(?:ing|s)?|typo|mistaken(?:ly)?|mistook|mix(?:ed)? up|"
+    r"(?:first|earlier|previous|original) (?:printing|edition|version) (?:gave|said|had|stated)|"
+    r"(?:a|by|in) (?:mistake|"
     r"error)|erroneous(?:ly)?|(?:is|was|were|are) wrong|wrongly|(?:is|was|were|are) incorrect|"
     r"incorrectly|confus(?:ed|es|ing)\b[^.;]*\bwith|corrected (?:figure|value|date|number|"
     r"count|text|version)s?)\b",

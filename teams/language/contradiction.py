@@ -92,7 +92,7 @@ class Claim:
 def claim_of(text: str) -> Claim:
     """``text`` read as a claim (a contrasted clause's values are rejected, not stated; so are
     an errata line's printed ones, "for 41 arches read 31 arches")."""
-    kept, contrasted = _errata(text) or split_contrast(text)
+    kept, contrasted = _errata(text) or _reported_error(text) or split_contrast(text)
     rejected = tuple(values_in(contrasted)) if contrasted else ()
     if not rejected:
         kept = text
@@ -125,6 +125,23 @@ def claim_of(text: str) -> Claim:
         tuple(flipped),
         corrects,
     )
+
+
+def _reported_error(text: str) -> tuple[str, str] | None:
+    """``text`` without the one clause that reports a value of another as an error ("48 metres;
+    the county guide is wrong to give 52 metres"), and that clause, when the rest states a value
+    of the same kind; None otherwise."""
+    clauses = _CLAUSES.split(text)
+    wrong = [clause for clause in clauses if REJECTS.search(clause) and values_in(clause)]
+    if len(clauses) < 2 or len(wrong) != 1 or UPHOLDS.search(text):
+        return None  # none, or a correction that says what it upholds ("should read")
+    kept = "; ".join(clause for clause in clauses if clause is not wrong[0])
+    stated = {(value.kind, value.key) for value in values_in(kept)}
+    return (kept, wrong[0]) if stated & {(v.kind, v.key) for v in values_in(wrong[0])} else None
+
+
+_CLAUSES = re.compile(r";|,\s*(?=(?:but|while|whereas|although)\b)|(?<=[.!?])\s+")
+"""Where one clause of a sentence (or one sentence) ends and the next begins."""
 
 
 def without_rejected(text: str) -> str:

@@ -202,16 +202,18 @@ _VERSION_ASKED = re.compile(r"\b(?:which|what) (?:[\w-]+ )?(?:version|release)s?
 """A question that asks for a version ("Which Python version does X need", "in which release
 ..."): a sentence that states a version answers it."""
 _GAIN_ASKED = re.compile(
-    r"^\s*what\b.*\b(?:gain(?:s|ed)?|advantages?|benefits?)\b|"
+    r"^\s*what\b.*\b(?:gain(?:s|ed)?|advantages?|benefits?|drawbacks?|disadvantages?|"
+    r"downsides?|shortcomings?|costs? of|catch)\b|"
     r"^\s*what\b.*\b(?:allows?|lets?|enables?) (?:you|us|me|one|users?|them)\b|"
     r"^\s*what can (?:you|i|we|one) do\b|"
-    r"^\s*(?:in|under) (?:what|which) (?:situations?|cases?|circumstances?|conditions?)\b.*"
-    r"\b(?:worth|useful|helpful|better|best|recommended|advisable)\b"
+    r"^\s*(?:in|under) (?:what|which) (?:situations?|cases?|circumstances?|conditions?|"
+    r"settings?|contexts?)\b.*\b(?:worth|useful|helpful|better|best|recommended|advisable|"
+    r"matters?|important|relevant)\b"
 )
 """A question that asks what something is good for ("What is gained by ...", "What does X let
-you do", "What is the advantage of ...", "In what situation is X worth ..."): answered as a
-why-question is, by the sentence that says what follows ("This makes them more consistent
-...", "This allows you to ...")."""
+you do", "What is the advantage (or drawback) of ...", "In what situation is X worth ..."):
+answered as a why-question is, by the sentence that says what follows ("This makes them more
+consistent ...", "This allows you to ...")."""
 _LIST_ASKED = re.compile(
     r"^\s*(?:which|what) (?:two|three|four|five|six|\d+)\b|^\s*what are the (?:two|three|four|"
     r"five|six|\d+)\b|^\s*list\b"
@@ -267,7 +269,7 @@ def pointers(question: str) -> list[str]:
 
 
 _WHEN_ASKED = re.compile(
-    r"^\s*when\b|\b(?:which|what|in which|since which) (?:version|release|year|date)\b", re.I
+    r"^\s*when\b|\b(?:which|what)\s+(?:[\w-]+\s+)?(?:version|release|year|date)\b", re.I
 )
 
 

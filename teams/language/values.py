@@ -325,10 +325,26 @@ def _century(year: int) -> str:
     return str(year + (1900 if year >= 69 else 2000))
 
 
+def _full_dates(text: str) -> list[str]:
+    """The dates ``text`` writes with their day ("Inspection of 14/09/2022", "3 April 2021"),
+    as ISO dates; one whose day and month could be swapped only when both read the same."""
+    tokens = [token.strip(",;:()") for token in text.split()]
+    found = [date_at(tokens, index) for index in range(len(tokens))]
+    return [
+        value.label
+        for value, _ in filter(None, found)
+        if value.label.count("-") == 2 and len(set(value.readings or (value.label,))) == 1
+    ]
+
+
 def stated_date(heading: str, text: str) -> str | None:
-    """When a passage says it was written: a year in its heading ("Survey of 2019", "May '09"),
+    """When a passage says it was written: a date or a year in its heading ("Inspection of
+    14/09/2022", "Survey of 2019", "May '09"),
     else a dating phrase in its words ("Updated in March 2021", "2015 edition", a sentence
     opening "From 04/06/2022," or "In 2012"), as an ISO date."""
+    dates = _full_dates(heading)
+    if dates:
+        return max(dates)
     years: list[str] = _HEADING_YEAR.findall(heading)
     years += [_century(int(two)) for two in _SHORT_YEAR.findall(heading)]
     if years:

@@ -261,11 +261,16 @@ def _stood_for(ranked: Sequence[Scored], at: int, why: bool = False) -> tuple[in
     """The sentence that sentence ``at``'s pronoun stands for, when it is on another line and
     holds words of the query that ``at`` only borrows from it: quoted with ``at``, it would be
     cited at ``at``'s line, so it is also cited alone, at its own (each half of an answer
-    cited where it is written); () otherwise, and for a why-answer (``why``), whose sentence
-    before is the claim explained, not a half of the answer."""
+    cited where it is written); () otherwise. For a why-answer (``why``) the sentence before is
+    the claim explained, not a half of the answer: only one of the chain that gives a reason in
+    its own words ("... disabled to avoid showing delicate information. In these cases, it
+    could be problematic ...") is also cited at its own line."""
     item = ranked[at]
     head = at - item.leans
-    if why or not item.borrowed or head == at or ranked[head].offset == item.offset:
+    if why:
+        reasons = [i for i in range(head, at) if gives_reason(ranked[i].sentence)]
+        return (reasons[0],) if reasons and ranked[reasons[0]].offset != item.offset else ()
+    if not item.borrowed or head == at or ranked[head].offset == item.offset:
         return ()
     return (head,)
 
@@ -345,12 +350,25 @@ def _default_stated(passage: Passage, ranked: Sequence[Scored], at: int) -> int:
 
 
 def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool:
-    """Whether sentence ``at`` gives no reason of its own and the next sentence of its
-    paragraph (no blank line between them) may: what a why-answer quotes with it."""
+    """Whether sentence ``at`` gives no reason of its own and the next sentence may: the next of
+    its paragraph, or the prose paragraph right after when ``at`` is a paragraph alone ("... won't
+    work when using `python -m`." then "Auto-completion depends on the name of the program
+    called."): what a why-answer quotes with it."""
     if at + 1 >= len(ranked) or gives_reason(ranked[at].sentence):
         return False
-    lines = passage.text.split("\n")[ranked[at].offset : ranked[at + 1].offset + 1]
-    return all(line.strip() for line in lines)
+    text = passage.text.split("\n")
+    start = ranked[at].offset
+    lines = text[start : ranked[at + 1].offset + 1]
+    blank = [i for i, line in enumerate(lines) if not line.strip()]
+    if not blank:
+        return True
+    alone = start == 0 or not text[start - 1].strip()
+    prose = not _NOT_PROSE.match(lines[-1])
+    return len(blank) == 1 and blank[0] == len(lines) - 2 and alone and prose
+
+
+_NOT_PROSE = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|```|~~~|\||#|>|\.\.\s|:\w)")
+"""A line that opens a list item, code, a table, a heading, a quote or a directive."""
 
 
 def cited_sentence(passage: Passage, query: str) -> tuple[str, str] | None:
