@@ -20,15 +20,10 @@ from __future__ import annotations
 
 import re
 
-from teams.language.verbs import IRREGULAR
+from teams.extraction.patterns import PARTICIPLE as _PARTICIPLE
 
 __all__ = ["joined_subjects", "participle_asides", "without_denied"]
 
-_PARTICIPLE = (
-    r"(?:[a-z]+(?:ed|en)|(?:re|un|over|up)?(?:"
-    + "|".join(sorted(set(IRREGULAR) - {"was", "were", "been", "had", "did", "said"}))
-    + r"))"
-)
 _PREPOSITION = r"(?:by|in|at|on|from|for|with|under|near)"
 _NOUN = r"(?P<noun>(?:The|A|An|[A-Z][\w'’-]*)(?:\s+[\w'’-]+){0,5}?)"
 _ASIDES = (

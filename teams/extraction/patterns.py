@@ -23,6 +23,7 @@ from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
 
 __all__ = [
+    "PARTICIPLE",
     "Reading",
     "infinitive",
     "looks_like_verb",
@@ -133,8 +134,10 @@ _COORDINATED = re.compile(
 _COPULA = re.compile(r"\b(?P<verb>is|are|was|were)\s+(?P<rest>.+)$", re.IGNORECASE)
 _ADVERB = r"(?:(?:only|mainly|first|still|also|now|largely|mostly|often|usually|widely|once)\s+)?"
 _IRREGULAR = sorted(set(IRREGULAR) - {"was", "were", "been", "had", "did", "done", "said"})
+PARTICIPLE = rf"(?:[a-z]+(?:ed|en)|(?:re|un|over|up)?(?:{'|'.join(_IRREGULAR)}))"
+"""A past participle, for patterns: "designed", "built", "rebuilt"."""
 _PASSIVE = re.compile(
-    rf"^{_ADVERB}(?P<verb>[a-z]+(?:ed|en)|(?:re|un|over|up)?(?:{'|'.join(_IRREGULAR)}))\s+"
+    rf"^{_ADVERB}(?P<verb>{PARTICIPLE})\s+"
     rf"(?:(?P<particle>up|down|out|off|over|back|away)\s+)?{_ADVERB}"
     r"(?P<prep>by|in|at|on|of|near|from|for|into|with|under|beside|across|to)\s+(?P<rest>.+)$",
     re.IGNORECASE,
