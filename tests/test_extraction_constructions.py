@@ -371,3 +371,12 @@ def test_a_question_answered_by_a_fragment_states_who_did_it() -> None:
     asked_then_said = "# Visitors ask\n\nWho cast the Ebb bell? Nobody knows for sure.\n"
     found = document_triples(document_of("notes.md", asked_then_said))
     assert not [t for t, _ in found if t.object == "Ebb bell"]  # a sentence, no answer
+
+
+def test_subjects_and_things_paired_respectively_pair_in_order() -> None:
+    text = (
+        "# Weirs\n\nThe Brack and Holm weirs were rebuilt by Ann Tey and Ivo Lusk, respectively.\n"
+    )
+    found = {(t[0], t[2]) for t in _triples(text) if t[1] == "rebuilt by"}
+    assert found == {("Brack", "Ann Tey"), ("Holm weir", "Ivo Lusk")}
+    assert not read_sentence("Tolla and Vexel read FLAC files respectively.")  # which is not said

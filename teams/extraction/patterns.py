@@ -504,9 +504,11 @@ def _without_role(sentence: str, found: re.Match[str]) -> str:
     return f"{sentence[: found.end('name')]}."
 
 
-def _each_subject(sentence: str, main: list[Reading]) -> list[Reading]:
+def _each_subject(sentence: str, main: list[Reading], *, respective: bool = False) -> list[Reading]:
     """The main readings once for each subject that shares their verb ("Quill, Marlin and
-    Sedge support X": three); as they are when the subject is one ("A or B" is not both)."""
+    Sedge support X": three); as they are when the subject is one ("A or B" is not both). With
+    ``respective`` ("A and B read X and Y respectively"), the subjects and the things pair in
+    order, and none when their numbers differ."""
     subject = main[0].subject if main else ""
     at = sentence.find(subject)
     opening = sentence[: at + len(subject)] if subject and at >= 0 else ""
@@ -515,7 +517,15 @@ def _each_subject(sentence: str, main: list[Reading]) -> list[Reading]:
         return main
     shared = [reading for reading in main if reading.subject == subject]
     others = [reading for reading in main if reading.subject != subject]
+    if respective:  # the numbers differ: which goes with which is not said
+        if len(subjects) != len(shared):
+            return others
+        return [replace(r, subject=one) for one, r in zip(subjects, shared, strict=True)] + others
     return [replace(r, subject=one) for one in subjects for r in shared] + others
+
+
+_RESPECTIVELY = re.compile(r",?\s+respectively\b", re.IGNORECASE)
+"""Subjects and things paired in order: "A and B were designed by X and Y respectively"."""
 
 
 def _position(sentence: str, phrase: str) -> int:
@@ -562,6 +572,7 @@ def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
         return _affirmed(sentence, relaxed) if _CLAUSE_JOIN.search(sentence) else []
     readings, sentence = _apposition(sentence)
     sentence = _LEADING_CLAUSE.sub("", sentence, count=1)  # "Built in 1890, the tower ..."
+    sentence, respective = _RESPECTIVELY.subn("", sentence, count=1)
     found = [_copular(sentence), _verbal(sentence, _VERB, 0.8), _general(sentence)]
     main = min(  # the main clause: the reading whose subject comes first ("A reviewer
         # approves the plan while the run is paused": the reviewer), the first pattern on ties
@@ -571,6 +582,6 @@ def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
     )
     if not main and relaxed:
         main = _verbal(sentence, _ANY_VERB, 0.45)
-    readings.extend(_each_subject(sentence, main))
+    readings.extend(_each_subject(sentence, main, respective=bool(respective)))
     readings.extend(_prepositions(sentence))
     return readings
