@@ -4,6 +4,7 @@ a restatement of the question, code or console output; a second fact beside the 
 from __future__ import annotations
 
 from framework.memory import Passage, prose_sentences
+from teams.language._sentences import sentences_of
 from teams.language.questions import split_question
 from teams.language.sentence_choice import best_sentences
 from teams.language.words import stem
@@ -152,3 +153,20 @@ def test_a_claim_searched_for_matches_its_own_sentence_in_full() -> None:
     text = "Tarrow bridge: opened in 1911.\nEsk bridge: opened in 1930.\n"
     [(_, sentence)] = best_sentences(text, "Tarrow bridge: opened in 1911.", limit=1)
     assert sentence == "Tarrow bridge: opened in 1911."
+
+
+def test_an_include_directive_is_no_sentence_after_its_lead_in() -> None:
+    text = (
+        "By setting `no_args_is_help=True`, the pump shows its help when nothing is given:\n\n"
+        "{* docs_src/pump/tutorial003.py hl[3] *}\n\n"
+        "{% include 'pump-notes.md' %}\n\n"
+        "Now we can run this:\n"
+    )
+    assert [s for _, s in sentences_of(text)] == [
+        "By setting `no_args_is_help=True`, the pump shows its help when nothing is given:",
+        "Now we can run this:",
+    ]
+    [(_, best)] = best_sentences(
+        text, "What setting shows the pump's help when nothing is given?", limit=1
+    )
+    assert "no_args_is_help" in best

@@ -21,8 +21,14 @@ def sentences_of(text: str) -> list[tuple[int, str]]:
     return [
         (offset, sentence)
         for offset, sentence in prose_sentences(text, first_line=0)
-        if _long_enough(sentence.split()) or LIST_MARKER.match(lines[offset])
+        if (_long_enough(sentence.split()) or LIST_MARKER.match(lines[offset]))
+        and not _INCLUDE.match(sentence)
     ]
+
+
+_INCLUDE = re.compile(r"\s*(?:\{[*%{#].*[*%}#]\}|--8<--.*)\s*$")
+"""A template or include directive standing for text not written here ("{* docs_src/a.py *}",
+"{% include 'x.md' %}", "--8<-- 'x.md'"): no sentence."""
 
 
 def _long_enough(words: list[str]) -> bool:
