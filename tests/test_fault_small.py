@@ -1,6 +1,7 @@
 """Small faults: processes racing on a new home's keys, a full disk, files private from their
 creation, ``$CADRE_KEYS`` given a path, every task failed, rows deleted outside cadre, a remote
-killed mid-call and ``cadre serve`` stopped with an A2A stream open."""
+killed mid-call, ``cadre serve`` stopped with an A2A stream open and connections racing to open
+a new SQLite file."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -488,3 +490,29 @@ def test_sigterm_ends_an_open_a2a_stream_with_how_the_task_goes_on(tmp_path: Pat
     assert said.endswith("this task goes on then: follow it with GetTask or SubscribeToTask")
     assert served.log is not None
     assert "without completing response" not in served.log.read_text()
+
+
+def test_connections_opening_a_new_database_file_together_all_open_it(tmp_path: Path) -> None:
+    """The first connections to a new SQLite file race to switch it to WAL; SQLite answers
+    "database is locked" at once to the losers (it was one run in twelve of a fleet worker whose
+    runs opened the trace index together), so each waits and tries again instead."""
+    failed: list[BaseException] = []
+    for round_ in range(20):
+        path = tmp_path / f"runs-{round_}.sqlite"
+        gate = threading.Barrier(8)
+
+        def open_it(path: Path = path, gate: threading.Barrier = gate) -> None:
+            gate.wait()
+            try:
+                database = SqliteDatabase(path)
+                database.execute("CREATE TABLE IF NOT EXISTS runs (id TEXT)")
+                database.conn.close()
+            except sqlite3.Error as error:
+                failed.append(error)
+
+        threads = [threading.Thread(target=open_it) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert failed == []

@@ -51,7 +51,7 @@ class SqliteDatabase(Database):
             raise ConfigError(f"cannot open {path}: {exc}; pass a writable file path") from exc
         try:
             self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-            self.conn.execute("PRAGMA journal_mode=WAL")
+            _to_wal(self.conn)
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are zeroed in the file
         except sqlite3.DatabaseError as exc:
@@ -208,3 +208,21 @@ class SqliteDatabase(Database):
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
+
+
+def _to_wal(conn: sqlite3.Connection) -> None:
+    """Switch ``conn``'s file to the WAL journal, trying again while another connection holds
+    the lock the switch needs: SQLite answers "database is locked" at once there, without its
+    busy handler (two processes opening a new file together), for up to the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(_WAL_RETRY_S)
+
+
+_WAL_RETRY_S = 0.01
