@@ -6,6 +6,7 @@ from __future__ import annotations
 from framework.memory import Passage, prose_sentences
 from teams.language._sentences import sentences_of
 from teams.language.questions import split_question
+from teams.language.senses import plain_verbs, sense
 from teams.language.sentence_choice import best_sentences
 from teams.language.words import stem
 from teams.research.offline import _answers
@@ -134,6 +135,25 @@ def test_a_plural_in_es_has_the_stem_of_its_singular() -> None:
     assert stem("processes") == stem("process")
     assert stem("notes") == stem("note")
     assert stem("matches") == stem("match")
+
+
+def test_a_verb_in_e_has_one_stem_in_every_form() -> None:
+    assert stem("disable") == stem("disabled") == stem("disabling") == stem("disables")
+    assert stem("configure") == stem("configured")
+    assert stem("use") == stem("uses")  # too short to cut: "used" stays whole
+
+
+def test_a_question_worded_with_a_phrasal_verb_finds_the_sentence_with_its_verb() -> None:
+    text = (
+        "The ledger keeps a copy of each receipt.\n\n"
+        "The variable LEDGER_COLOUR picks the colour of the ledger output.\n\n"
+        "The variable LEDGER_PLAIN deactivates colour output.\n"
+    )
+    [(_, sentence), *_] = _cited(text, "Which variable turns colour output off?")
+    assert "LEDGER_PLAIN" in sentence
+    assert plain_verbs("switch on the kind of node") == "switch on the kind of node"
+    assert plain_verbs("Switch the colours on") == "enable the colours "
+    assert sense(stem("dropped")) == sense(stem("removes"))
 
 
 def test_a_question_about_a_list_of_things_asks_about_each() -> None:

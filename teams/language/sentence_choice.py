@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from teams.language._sentences import listing_of, sentences_of, with_command, with_items
 from teams.language.questions import answer_kind, is_question, pointers
+from teams.language.senses import plain_verbs, sense
 from teams.language.words import STOPWORDS, keywords, stem
 
 __all__ = [
@@ -108,13 +109,13 @@ def _stems(text: str, *, parts: bool = False) -> set[str]:
     """The stems of the content words of ``text`` (and, with ``parts``, of the parts of its
     hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
     "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
-    "error")."""
-    words = keywords(text)
+    "error"). A word stands for its sense: "turn X off" and "disable X" meet."""
+    words = keywords(plain_verbs(text))
     if parts:
         words += [part for word in words if "-" in word for part in word.split("-")]
         words += [part for word in words if "_" in word for part in word.split("_")]
         words += [part.lower() for part in _JOINED.findall(text)]
-    return {stem(word) for word in words if word and word not in STOPWORDS}
+    return {sense(stem(word)) for word in words if word and word not in STOPWORDS}
 
 
 _JOINED = re.compile(r"(?<=[a-z])[A-Z][a-z]{2,}")

@@ -40,6 +40,7 @@ def singular(noun: str) -> str:
 
 def stem(word: str) -> str:
     """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``,
+    a verb in "-e" with its "-ed" and "-ing" forms: ``disable``/``disabled``/``disabling``,
     and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``;
     the plural of a noun in "-ing" as the noun: ``settings``/``setting``/``set``."""
     if word.endswith("ings"):
@@ -55,8 +56,8 @@ def stem(word: str) -> str:
             word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
     else:
-        return _undoer(word) if len(word) >= _AGENT_LENGTH else word
-    return _undoubled(_undoer(word) if len(word) >= _AGENT_LENGTH else word)
+        return _without_e(_undoer(word) if len(word) >= _AGENT_LENGTH else word)
+    return _without_e(_undoubled(_undoer(word) if len(word) >= _AGENT_LENGTH else word))
 
 
 _SUFFIXES = ("ies", "ied", "ing", "es", "ed", "s", "ly")
@@ -72,3 +73,12 @@ def _undoer(word: str) -> str:
 
 def _undoubled(word: str) -> str:
     return word[:-1] if _DOUBLED.search(word) else word
+
+
+def _without_e(word: str) -> str:
+    """``disable`` -> ``disabl``, as ``disabled`` and ``disabling`` stem; a short word stays
+    (``use``, whose "-ed" form is too short to be cut)."""
+    return word[:-1] if len(word) > _SHORT and word.endswith("e") else word
+
+
+_SHORT = 3

@@ -73,9 +73,8 @@ class _Scored:
 
 
 def _root(word: str) -> str:
-    """A word's stem without a final "e", so "include" and "includes" meet ("wrote" and
-    "written" meet at "writ")."""
-    return stem(lemma(word)).removesuffix("e")
+    """A word's stem, from its lemma: "wrote" and "written" meet at "writ"."""
+    return stem(lemma(word))
 
 
 def _stems(text: str) -> set[str]:
@@ -88,7 +87,7 @@ def focus_of(question: str, names: Iterable[str]) -> set[str]:
     for ("length")."""
     named = set().union(*(_stems(name) for name in names))
     # a word that is an irregular form may be a verb of its own: "found" (to found), "ground"
-    own = {stem(word).removesuffix("e") for word in keywords(question) if lemma(word) != word}
+    own = {stem(word) for word in keywords(question) if lemma(word) != word}
     focus = {word for word in (_stems(question) | own) - named if word not in _QUESTION_WORDS}
     measured = _HOW_MEASURE.search(question)
     if measured and measured.group(1).lower() in _MEASURES:
