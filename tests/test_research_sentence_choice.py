@@ -190,3 +190,19 @@ def test_an_include_directive_is_no_sentence_after_its_lead_in() -> None:
         text, "What setting shows the pump's help when nothing is given?", limit=1
     )
     assert "no_args_is_help" in best
+
+
+def test_a_section_named_after_the_thing_asked_for_gives_its_name_to_the_answer() -> None:
+    text = (
+        "Quill is another engraving tool, older than the rest.\n\n"
+        "/// tip | Inspired **Etcher** to\n\n"
+        "Offer a one-step way to engrave a whole plate from a single sketch.\n\n"
+        "///\n"
+    )
+    question = "Which older tool inspired engraving a plate from a single sketch in one step?"
+    cited = [sentence for _, sentence in _cited(text, question, heading="[Quill](https://q.org)")]
+    assert cited[0] == "Quill: Offer a one-step way to engrave a whole plate from a single sketch."
+    assert not any("///" in sentence for sentence in cited)  # a block marker is no sentence
+    plain = "Offer a one-step way to engrave a whole plate from a single sketch.\n"
+    [(_, sentence)] = _cited(plain, question, heading="Quill")  # nothing says what Quill is
+    assert sentence.startswith("Offer")

@@ -25,6 +25,7 @@ from framework.memory import (
     Passage,
     ResearchMemory,
     SemanticStore,
+    prose_sentences,
 )
 from teams.language.questions import (
     answer_kind,
@@ -35,7 +36,7 @@ from teams.language.questions import (
     split_question,
 )
 from teams.language.sentence_choice import Scored, gives_reason, ranked_sentences, term_weights
-from teams.language.words import keywords
+from teams.language.words import keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 
@@ -214,10 +215,15 @@ class _Asked:
     when: bool = False
     why: bool = False
     default: bool = False
+    named: frozenset[str] | None = None
+    """For a question that asks for a name ("Which library ..."), the stems of its words: a
+    heading that names something else may be the name asked for."""
 
     @classmethod
     def of(cls, query: str) -> _Asked:
-        return cls(asks_when(query), answer_kind(query) == "reason", asks_default(query))
+        kind = answer_kind(query)
+        named = frozenset(stem(word) for word in keywords(query)) if kind == "name" else None
+        return cls(asks_when(query), kind == "reason", asks_default(query), named)
 
 
 _NOTHING_ASKED = _Asked()
@@ -316,7 +322,8 @@ def _evidence(
     that asks ``why``, a sentence that gives no reason in words of its own comes with the
     sentence after it in its paragraph ("... it will not do so by default. Because ..."). For
     one that asks for a default, the sentence of its paragraph that states the default comes
-    with it ("A string that defines ... The default is `noopener`.")."""
+    with it ("A string that defines ... The default is `noopener`."). For one that asks for a
+    name, a heading that names something else comes first ("Plac: Provide a simple way ...")."""
     item = ranked[at]
     last = at + 1 if asked.why and _explained_next(passage, ranked, at) else at
     last = _default_stated(passage, ranked, last) if asked.default else last
@@ -326,9 +333,38 @@ def _evidence(
         text = f"{headings}: {text}"
     elif item.titled and passage.heading and passage.heading not in text:
         text = f"{passage.heading}: {text}"
+    elif (named := _name_in(passage, asked.named)) and named not in text:
+        text = f"{named}: {text}"
     return Evidence(
         source=f"{passage.path}:{passage.line + item.offset}", text=text, score=passage.score
     )
+
+
+_NAMING_HEADING_WORDS = 3
+"""The most words of a heading that is a name ("Plac", "Rich Tables"), not a topic."""
+
+
+def _name_in(passage: Passage, asked: frozenset[str] | None) -> str:
+    """The name the passage's heading gives (a link's text for a link) when the question that
+    ``asked`` for a name does not hold it and the passage says what it is in the question's
+    words ("Plac" above "Plac is another library ...", for "Which older library ..."): the
+    section is about a thing of the kind asked for, and its other sentences do not say its
+    name; "" otherwise."""
+    name = _LINK.sub(r"\1", passage.heading).strip()
+    if asked is None or not name or len(name.split()) > _NAMING_HEADING_WORDS:
+        return ""
+    if not {stem(word) for word in keywords(name)} - asked:
+        return ""
+    defines = re.compile(rf"^{re.escape(name)} (?:is|are|was|were) (.+)", re.I)
+    for _, sentence in prose_sentences(passage.text):
+        found = defines.match(sentence)
+        if found and {stem(word) for word in keywords(found.group(1))} & asked:
+            return name
+    return ""
+
+
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+"""A Markdown link: its text is group 1."""
 
 
 _STATES_DEFAULT = re.compile(r"\bdefaults?\b", re.I)
