@@ -72,6 +72,7 @@ from teams.language.contradiction import (
     notice_of_error,
     without_rejected,
 )
+from teams.language.standing import written_since
 from teams.language.values import stated_date
 from teams.meta import CitationCompliance, EvidenceRisk, build_meta_coordinator
 from tests.conftest import write_corpus
@@ -833,10 +834,19 @@ def test_a_third_source_decides_only_from_another_document(
             "How tall is the Tarn spire?",
             ("71 metres", "67 metres"),
         ),
+        (
+            {
+                "notes.md": "# Mill notes, 1998\n\nThe Fenwick mill has 4 sails.\n",
+                "visit.md": "# A visit\n\nThe Dunmore mill, renamed from the Fenwick mill when "
+                "it was restored in 2006, has 6 sails.\n",
+            },
+            "How many sails does the Fenwick mill have?",
+            ("6 sails", "4 sails"),
+        ),
     ],
-    ids=["archived-page", "later-edition", "corrected-figure"],
+    ids=["archived-page", "later-edition", "corrected-figure", "telling-of-a-later-year"],
 )
-def test_a_document_out_of_date_an_older_edition_or_a_corrected_figure_loses(
+def test_a_document_out_of_date_an_older_edition_a_corrected_figure_or_an_earlier_account_loses(
     tmp_path: Path,
     embedder: MiniLMEmbedder,
     files: dict[str, str],
@@ -850,6 +860,13 @@ def test_a_document_out_of_date_an_older_edition_or_a_corrected_figure_loses(
     findings = state["final_answer"].split("## Findings")[1].split("\n## ")[0]
     assert right in findings and wrong not in findings, state["final_answer"]
     assert _the_conflict(state).status == "resolved"
+
+
+def test_a_sentence_tells_of_a_year_it_was_written_after_only_in_the_past_tense() -> None:
+    assert written_since("The mill was restored in 2006 and has 6 sails.") == 2006
+    assert written_since("The mill will be restored in 2026.") is None
+    assert written_since("The mill has 6 sails and turned in 1999 and 2003.") == 2003
+    assert written_since("The mill has 6 sails.") is None
 
 
 def test_a_heading_dated_to_the_day_orders_two_dates_of_one_year() -> None:

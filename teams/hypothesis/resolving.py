@@ -25,7 +25,7 @@ from teams.language.contradiction import (
     correction_of,
     notice_of_error,
 )
-from teams.language.standing import retires_itself
+from teams.language.standing import retires_itself, written_since
 
 __all__ = ["DecisiveSourceResolver", "candidates"]
 
@@ -112,6 +112,8 @@ class DecisiveSourceResolver:
             return None
         older = b if newer is a else a
         when = (newer.date, older.date) if newer.date and older.date else (newer.title, older.title)
+        if newer.date is None and older.date is not None:
+            when = (f"telling of {written_since(newer.text)}", older.date)
         text = (
             f"no third source decides; the newer source {newer.source} ({when[0]}) is "
             f"preferred over {older.source} ({when[1]})"

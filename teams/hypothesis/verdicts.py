@@ -17,7 +17,7 @@ from teams.language.contradiction import (
     notice_of_error,
     same_subject,
 )
-from teams.language.standing import edition_of, retires_itself
+from teams.language.standing import edition_of, retires_itself, written_since
 
 __all__ = [
     "Assessment",
@@ -124,10 +124,18 @@ def _line(evidence: EvidenceRecord) -> int:
 
 
 def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
-    """The more recently dated of two pieces of evidence, else the later edition of one work
-    (by their titles: "third edition", "5th edition"); None when neither orders them."""
+    """The more recently dated of two pieces of evidence; else the undated one that tells, in
+    the past tense, of a year after the date in the other's title ("renamed when it was rebuilt
+    in 2009" against "Theatre notes, 2004"; not against a sentence of the other's opening "In
+    1870", an event, not when it was written); else the later edition of one work (by their
+    titles: "third edition", "5th edition"); None when none of these orders them."""
     if a.date is not None and b.date is not None and a.date != b.date:
         return a if a.date > b.date else b
+    for side, other in ((a, b), (b, a)):
+        since = written_since(side.text) if side.date is None else None
+        titled = other.date is not None and other.date[:4] in (other.title or "")
+        if since is not None and titled and since > int(str(other.date)[:4]):
+            return side
     editions = edition_of(a.title or ""), edition_of(b.title or "")
     if None in editions:
         return None

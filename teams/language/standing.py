@@ -4,13 +4,16 @@ and editions of one work.
 "This page is archived and is no longer updated." and "This leaflet is superseded by the
 handbook." retire their own document: in a conflict, the other document's value stands. Two
 documents titled as editions of one work ("Walker's guide, third edition", "Walker's guide, 5th
-edition") are ordered by their edition: the later one stands.
+edition") are ordered by their edition: the later one stands. A sentence that tells in the past
+tense of a year ("renamed when it was rebuilt in 2009") was written in that year or later.
 
 Example:
     >>> retires_itself("This leaflet is superseded by the Harl hostel handbook.")
     True
     >>> edition_of("Walker's guide to the Fenn valley, third edition")
     (3, "walker's guide to the fenn valley")
+    >>> written_since("The playhouse, renamed when it was rebuilt in 2009, has 560 seats.")
+    2009
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import re
 
 from teams.language.amounts import word_ordinal
 
-__all__ = ["edition_of", "retires_itself"]
+__all__ = ["edition_of", "retires_itself", "written_since"]
 
 _DOCUMENT = (
     r"(?:page|leaflet|document|guide|notice|edition|version|article|section|text|handbook|"
@@ -61,3 +64,18 @@ def edition_of(title: str) -> tuple[int, str] | None:
         return None
     work = title[: found.start()] + title[found.end() :]
     return number, " ".join(work.lower().strip(" ,;:-–—()").split())
+
+
+_YEAR = re.compile(r"(?<![\d.,/-])(1[5-9]\d\d|20\d\d)(?![\d.,/-]\d)")
+_PAST = re.compile(r"\b(?:was|were|had|did|\w{3,}ed)\b", re.IGNORECASE)
+_AHEAD = re.compile(r"\b(?:will|shall|plans?|planned|expected|due|until|by)\b", re.IGNORECASE)
+
+
+def written_since(text: str) -> int | None:
+    """The latest year ``text`` tells of in the past tense ("was rebuilt in 2009"): it was
+    written that year or later; None when it names no year, tells of none in the past, or
+    looks ahead ("will", "is expected to", "until")."""
+    years = [int(year) for year in _YEAR.findall(text)]
+    if not years or not _PAST.search(text) or _AHEAD.search(text):
+        return None
+    return max(years)
