@@ -907,3 +907,47 @@ def test_a_footnote_the_value_points_to_is_read_with_it() -> None:
     assert cited[0] == ("lake.md:3", "Lake Kell is 51 metres deep.[^2]")
     assert ("lake.md:5", "The first printing gave 44 metres, a misreading of the survey.") in cited
     assert claim_of(cited[-1][1]).correction
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "stays_open"),
+    [
+        (
+            (
+                "The Hallam bus runs every 20 minutes.",
+                "The Hallam bus no longer runs every 20 minutes.",
+            ),
+            "How often does the Hallam bus run?",
+            True,
+        ),
+        (
+            (
+                "The Hallam library is open on Sundays.",
+                "The Hallam library is not open on Sundays.",
+            ),
+            "Is the Hallam library open on Sundays?",
+            False,
+        ),
+    ],
+    ids=["a-figure-denied", "a-day-denied"],
+)
+def test_a_newer_source_that_only_denies_a_figure_leaves_the_question_open(
+    tmp_path: Path,
+    embedder: MiniLMEmbedder,
+    texts: tuple[str, str],
+    question: str,
+    stays_open: bool,
+) -> None:
+    older, newer = texts
+    files = {
+        "guide.md": f"# Town guide, 2015\n\n{older}\n",
+        "notice.md": f"# Town notice, 2023\n\n{newer}\n",
+    }
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(write_corpus(tmp_path / "docs", files), store)
+        state = _app(store).invoke({"question": question}, {"configurable": {"thread_id": "t"}})
+    report = state["final_answer"]
+    if stays_open:  # how often, then? The notice does not say
+        assert "## Findings" not in report and "Open conflict" in report, report
+    else:  # the denial answers the question
+        assert f"- {newer} (confirmed" in report, report

@@ -8,8 +8,10 @@ or agrees with exactly one of them
 (the judge's agreement test) from another document than the side it upholds (a document does
 not confirm itself: a line of its own list is no third source); corrections are weighed
 first; a document that says it is out of date ("This page is archived") upholds the other.
-Without it, the newer dated source is preferred, or the later edition of one work. Without
-either, nothing decides: the conflict stays open and the report says so.
+Without it, the newer dated source is preferred, or the later edition of one work, unless it
+only denies the older one's value ("no longer runs every 30 minutes"), which says the value is
+out of date but not what it is now. Otherwise nothing decides: the conflict stays open and the
+report says so.
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ class DecisiveSourceResolver:
         if newer is None:
             return None
         older = b if newer is a else a
+        if _only_denies(newer, older):
+            return None
         when = (newer.date, older.date) if newer.date and older.date else (newer.title, older.title)
         if newer.date is None and older.date is not None:
             when = (f"telling of {written_since(newer.text)}", older.date)
@@ -119,6 +123,23 @@ class DecisiveSourceResolver:
             f"preferred over {older.source} ({when[1]})"
         )
         return Resolution(conflict_id=conflict.id, resolution=text)
+
+
+def _only_denies(newer: EvidenceRecord, older: EvidenceRecord) -> bool:
+    """Whether ``newer`` denies the value ``older`` states and states none of its own ("The
+    ferry no longer runs every 30 minutes." against "The ferry runs every 30 minutes."): it
+    says the value is out of date, not what it is now, so the date decides nothing. A denial
+    of a fact with no value ("is not open on Mondays") answers what it denies."""
+    denial, stated = claim_of(newer.text), claim_of(older.text)
+    labels = {value.label for value in stated.values}
+    own = {value.label for value in denial.values} - labels
+    measured = any(value.kind in _MEASURED for value in stated.values)
+    return denial.negated and measured and not own
+
+
+_MEASURED = frozenset({"quantity", "count", "money", "date", "time", "ordinal"})
+"""Kinds of value a denial leaves unknown ("no longer every 30 minutes": how often, then?); a
+weekday or a category denied ("not open on Mondays") is answered by the denial."""
 
 
 def _same_document(first: EvidenceRecord, second: EvidenceRecord) -> bool:
