@@ -185,8 +185,15 @@ def test_subjects_joined_by_or_are_not_each_said_to_do_it() -> None:
                 ("Kit Lowe", "keeps", "tide table", 3),
             },
         ),
+        (
+            "# Leases\n\nThe dock's harbourmaster — Kit Lowe — keeps the tide tables.\n",
+            {
+                ("Kit Lowe", "is", "dock's harbourmaster", 3),
+                ("Kit Lowe", "keeps", "tide table", 3),
+            },
+        ),
     ],
-    ids=["role-of-something", "role-without-article", "after-the-object", "role-first"],
+    ids=["role-of-something", "role-without-article", "after-the-object", "role-first", "dashes"],
 )
 def test_an_apposition_names_a_role_and_whose_role_it_is(text: str, expected: Expected) -> None:
     assert expected <= _triples(text)
@@ -211,10 +218,19 @@ def test_a_passive_with_its_agent_after_a_date_names_the_agent() -> None:
     } <= found
 
 
+def test_a_passive_over_a_span_of_years_names_the_span_and_the_agent() -> None:
+    found = _triples("# Halls\n\nThe Quarry Hall was built between 1701 and 1704 by Ann Esk.\n")
+    assert {
+        ("Quarry Hall", "built between", "1701 and 1704", 3),
+        ("Quarry Hall", "built by", "Ann Esk", 3),
+    } <= found
+
+
 @pytest.mark.parametrize(
     ("sentence", "stated"),
     [
         ("The Tolla player does not read FLAC files.", set()),
+        ("Ivo Marr is wrongly credited with building the Wast.", set()),
         ("The Wast was never owned by the Crown.", set()),
         ("Tolla reads FLAC files but not WAV files.", {("Tolla", "reads", "FLAC files")}),
         (
@@ -224,7 +240,7 @@ def test_a_passive_with_its_agent_after_a_date_names_the_agent() -> None:
         ("Tolla does not read WAV files but reads FLAC files.", {("Tolla", "reads", "FLAC files")}),
         ("Tolla reads FLAC files; it cannot read WAV files.", {("Tolla", "reads", "FLAC files")}),
     ],
-    ids=["does-not", "never", "but-not", "but-it", "but-verb", "semicolon"],
+    ids=["does-not", "wrongly", "never", "but-not", "but-it", "but-verb", "semicolon"],
 )
 def test_a_negated_relation_is_never_stated_and_the_clause_beside_it_is(
     sentence: str, stated: set[tuple[str, str, str]]

@@ -43,7 +43,11 @@ becomes enables describes names cites splits joins plans reviews executes invoke
 """.split()
 _PHRASAL = ["depends on", "relies on", "belongs to", "refers to", "points to", "consists of"]
 _HEDGES = {"can": 0.15, "will": 0.1, "may": 0.25, "might": 0.25, "could": 0.25, "should": 0.2}
-_NEGATIONS = re.compile(r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't)\b")
+_NEGATIONS = re.compile(
+    r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't|wrongly|falsely|"
+    r"mistakenly|erroneously|incorrectly)\b"
+)
+"""Words that deny what their clause says ("is wrongly credited with building X": he did not)."""
 _CLAUSE_JOIN = re.compile(
     r"\s*;\s*|,\s*(?:but|while|whereas|although|though|yet)\s+|\s+but\s+", re.IGNORECASE
 )
@@ -139,7 +143,8 @@ PARTICIPLE = rf"(?:[a-z]+(?:ed|en)|(?:re|un|over|up)?(?:{'|'.join(_IRREGULAR)}))
 _PASSIVE = re.compile(
     rf"^{_ADVERB}(?P<verb>{PARTICIPLE})\s+"
     rf"(?:(?P<particle>up|down|out|off|over|back|away)\s+)?{_ADVERB}"
-    r"(?P<prep>by|in|at|on|of|near|from|for|into|with|under|beside|across|to)\s+(?P<rest>.+)$",
+    r"(?P<prep>by|in|at|on|of|near|from|for|into|with|under|beside|across|to|between)\s+"
+    r"(?P<rest>.+)$",
     re.IGNORECASE,
 )
 """A passive and its preposition: "designed by", "set up in", "sold to", "built of"."""
@@ -152,6 +157,10 @@ _APPOSITIONS = (
         rf"^(?P<role>(?:The|A|An|Our|Its|Their|His|Her|My|Your)\s+[^,]+?),\s+"
         rf"(?P<name>(?:the\s+)?{_NAME}(?:\s+[a-z]+)?),\s+(?P<rest>[a-z].+)$"
     ),
+    re.compile(
+        rf"^(?P<role>(?:The|A|An|Our|Its|Their|His|Her|My|Your)\s+[^,—–]+?)\s+(?P<dash>[—–]|--)\s+"
+        rf"(?P<name>(?:the\s+)?{_NAME})\s+(?P=dash)\s+(?P<rest>[a-z].+)$"
+    ),
     re.compile(rf"(?<=\s)(?P<name>{_NAME}),\s+(?P<role>{_ROLE})\s*[.!?]?$"),
     re.compile(
         rf"(?<=\s)(?P<role>(?:the|a|an)\s+[^,;]+?|[A-Z][\w'-]*'s\s+[^,;]+?),\s+(?P<name>{_NAME})"
@@ -159,7 +168,8 @@ _APPOSITIONS = (
     ),
 )
 """A name and its role set off by commas: the name first ("Mara Quill, the city's chief
-engineer, approved ..."), the role first ("The club's treasurer, Ivo Brandt, signed ..."), or
+engineer, approved ..."), the role first ("The club's treasurer, Ivo Brandt, signed ...", or
+set off by dashes: "The club's treasurer — Ivo Brandt — signed ..."), or
 both ending the sentence, either first ("... by Ivo Brandt, the club's treasurer.", "... by the
 club's treasurer, Ivo Brandt.")."""
 _MAX_ROLE_WORDS = 8
@@ -269,6 +279,8 @@ def infinitive(text: str) -> bool:
     return following.isalpha() and following.islower() and following not in _DETERMINERS
 
 
+_YEARS_BETWEEN = re.compile(r"(?:1\d{3}|20\d{2})\s+and\s+(?:1\d{3}|20\d{2})\b")
+"""The span of a passive "between 1650 and 1653", read whole."""
 _YEAR_AFTER = re.compile(r"\bin\s+(?P<year>1\d{3}|20\d{2})\b")
 """A year the passive's phrase goes on to date it by."""
 
@@ -278,7 +290,8 @@ def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
     prep, rest = passive["prep"].lower(), passive["rest"]
     if prep == "to" and infinitive(rest):
         return []  # "was used to carry coal": not a receiver
-    things = _objects(rest, numbers=prep != "by")
+    span = _YEARS_BETWEEN.match(rest) if prep == "between" else None
+    things = [span.group(0)] if span else _objects(rest, numbers=prep != "by")
     readings = [Reading(subject, f"{verb} {prep}", thing, 0.7) for thing in things]
     dated = _YEAR_AFTER.search(rest)
     if dated and dated.group("year") not in things:  # "rebuilt in stone in 1855": in 1855 too
