@@ -1,16 +1,28 @@
-"""How ``cadre`` starts: ``--help`` lists every command, each made only when run or listed; what
-``--help`` and the commands that read threads import (modules, not times: see
+"""How ``cadre`` starts: ``--help`` lists every command from its help text, each made only when
+run; what ``--help`` and the commands that read threads import (modules, not times: see
 ``bench/startup.py`` for those)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from pathlib import Path
+from pkgutil import resolve_name
 
 import pytest
 from typer.testing import CliRunner
 
-from framework.cli.app import COMMAND_ENTRY_POINTS, COMMANDS, GROUPS, app, run_app
+from framework.cli.app import (
+    COMMAND_ENTRY_POINTS,
+    COMMANDS,
+    GROUPS,
+    _click_command,
+    _listed_command,
+    app,
+    run_app,
+)
 from tests.test_cli_daily import _imported_by, loaded
 
 runner = CliRunner()
@@ -30,10 +42,15 @@ NOT_FOR_HELP = (
     "framework.persistence.cipher",
     "framework.persistence.reader",
     "framework.runs.spec",
+    "rich.markdown",
+    "rich.traceback",
+    "markdown_it",
+    "pygments",
 )
 """What reading or running a thread needs and ``cadre --help`` does not import: the cipher
 (pycryptodome, which parses C declarations through cffi), cadre's records (pydantic), YAML,
-asyncio, the review and retention layers and the checkpoint reader."""
+asyncio, the review and retention layers and the checkpoint reader; nor rich's Markdown and
+tracebacks, which typer's rich help imports for what cadre's help does not use."""
 
 
 def _plugins() -> list[str]:
@@ -86,6 +103,46 @@ def test_a_package_registering_a_command_of_cadres_is_refused_when_the_list_is_r
     ]
     assert run_app(["threads", "--home", str(tmp_path)]) == 0  # cadre's own: list not read
     assert capsys.readouterr().out == f"no threads under {tmp_path}\n"
+
+
+@pytest.mark.parametrize("name", [*COMMANDS, *_plugins(), *GROUPS])
+def test_the_help_lists_each_command_as_it_is_made(name: str) -> None:
+    plugins = {point.name: point.value for point in entry_points(group=COMMAND_ENTRY_POINTS)}
+    target = resolve_name({**COMMANDS, **plugins, **GROUPS}[name])
+    listed, made = _listed_command(name, target), _click_command(name, target)
+    shown = ("name", "help", "short_help", "hidden", "deprecated", "rich_help_panel")
+    assert [getattr(listed, key) for key in shown] == [getattr(made, key) for key in shown]
+
+
+def _printed_help(first: str) -> str:
+    """``cadre --help`` in a fresh process that runs ``first`` before."""
+    code = f"{first}\nfrom framework.cli.app import run_app\nrun_app(['--help'])"
+    env = {**os.environ, "COLUMNS": "100"}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    ).stdout
+
+
+def test_the_help_is_the_same_with_rich_markdown_and_tracebacks_imported() -> None:
+    assert _printed_help("import typer.rich_utils") == _printed_help("")
+
+
+def test_rich_markdown_and_tracebacks_are_imported_when_typer_uses_them() -> None:
+    probe = (
+        "import sys\n"
+        "from framework.cli._rich_help import import_rich_help\n"
+        "import_rich_help()\n"
+        "from typer import rich_utils\n"
+        "from typer.models import DeveloperExceptionConfig\n"
+        "assert not {'rich.markdown', 'rich.traceback'} & set(sys.modules)\n"
+        "from rich.markdown import Markdown\n"
+        "from rich.traceback import Traceback\n"
+        "text = rich_utils._make_rich_text(text='*a*', markup_mode='markdown')\n"
+        "assert isinstance(text, Markdown), text\n"
+        "shown = rich_utils.get_traceback(ValueError('a'), DeveloperExceptionConfig(), [])\n"
+        "assert isinstance(shown, Traceback), shown\n"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True, timeout=120)
 
 
 def test_help_loads_every_command_but_nothing_a_thread_needs() -> None:

@@ -1,10 +1,12 @@
 """The ``cadre`` app: cadre's commands, and those of other packages (``cadre.commands``).
 
-A command's module is imported, and the command made, when it runs or is listed: ``cadre
-threads`` loads no other command, and reads no other package's entry points."""
+A command is made (its options read) only when it runs; the list of ``cadre --help`` imports
+each command's module for its help text alone. ``cadre threads`` loads no other command, and
+reads no other package's entry points."""
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -71,10 +73,22 @@ listed after cadre's commands, before its groups."""
 
 class _Commands(TyperGroup):
     """The commands of ``cadre``: each made from its function or Typer app the first time it
-    is run or listed; other packages' entry points are read only for the list or a name that
-    is not cadre's."""
+    is run, and listed from its help text; other packages' entry points are read only for the
+    list or a name that is not cadre's."""
 
     _plugins: dict[str, str] | None = None
+    _listing = False
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """The help, listing each command from its help text alone (its options not read)."""
+        from framework.cli._rich_help import import_rich_help
+
+        import_rich_help()
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def list_commands(self, ctx: Any) -> list[str]:  # typer's own click types
         return [*COMMANDS, *self._plugin_targets(), *GROUPS]
@@ -86,6 +100,8 @@ class _Commands(TyperGroup):
             if target is None:  # unknown: typer suggests a close name from every command
                 self._make_all()
                 return None
+            if self._listing:
+                return _listed_command(cmd_name, resolve_name(target))
             self.commands[cmd_name] = _click_command(cmd_name, resolve_name(target))
         return super().get_command(ctx, cmd_name)
 
@@ -108,6 +124,26 @@ class _Commands(TyperGroup):
                     )
                 self._plugins[point.name] = point.value
         return self._plugins
+
+
+def _listed_command(name: str, function_or_app: Any) -> Any:
+    """The command ``name`` as a list shows it: the name, help, panel and flags that
+    :func:`_click_command` gives it, without its options."""
+    from typer.core import TyperCommand
+    from typer.main import solve_typer_info_defaults
+    from typer.models import TyperInfo
+
+    if isinstance(function_or_app, typer.Typer):
+        info = solve_typer_info_defaults(TyperInfo(function_or_app, name=name))
+        return TyperCommand(
+            name=name,
+            help=info.help,
+            short_help=info.short_help,
+            hidden=info.hidden,
+            deprecated=info.deprecated,
+            rich_help_panel=info.rich_help_panel,
+        )
+    return TyperCommand(name=name, help=inspect.getdoc(function_or_app))
 
 
 def _click_command(name: str, function_or_app: Any) -> Any:
