@@ -843,8 +843,32 @@ def test_a_third_source_decides_only_from_another_document(
             "How many sails does the Fenwick mill have?",
             ("6 sails", "4 sails"),
         ),
+        (
+            {
+                "issue-4.md": "# Dock bulletin, Issue 4\n\nThe Hollin dock has 60 berths.\n",
+                "issue-12.md": "# Dock bulletin, Issue 12\n\nThe Hollin dock has 85 berths.\n",
+            },
+            "How many berths does the Hollin dock have?",
+            ("85 berths", "60 berths"),
+        ),
+        (
+            {
+                "leaflet.md": "# Hollin leaflet (2009)\n\nThe Hollin crane is 40 metres tall.\n",
+                "crane.md": "# The Hollin crane\n\nThe Hollin crane is 36 metres tall.\n\n"
+                "_Page last updated on 2 March 2021._\n",
+            },
+            "How tall is the Hollin crane?",
+            ("36 metres", "40 metres"),
+        ),
     ],
-    ids=["archived-page", "later-edition", "corrected-figure", "telling-of-a-later-year"],
+    ids=[
+        "archived-page",
+        "later-edition",
+        "corrected-figure",
+        "telling-of-a-later-year",
+        "later-issue",
+        "updated-on-a-day",
+    ],
 )
 def test_a_document_out_of_date_an_older_edition_a_corrected_figure_or_an_earlier_account_loses(
     tmp_path: Path,

@@ -4,7 +4,8 @@ and editions of one work.
 "This page is archived and is no longer updated." and "This leaflet is superseded by the
 handbook." retire their own document: in a conflict, the other document's value stands. Two
 documents titled as editions of one work ("Walker's guide, third edition", "Walker's guide, 5th
-edition") are ordered by their edition: the later one stands. A sentence that tells in the past
+edition") or as numbers of one series ("Harbour Bulletin, Issue 7", "..., Issue 31"; "Revision
+B", "Revision D") are ordered by them: the later one stands. A sentence that tells in the past
 tense of a year ("renamed when it was rebuilt in 2009") was written in that year or later.
 
 Example:
@@ -12,6 +13,8 @@ Example:
     True
     >>> edition_of("Walker's guide to the Fenn valley, third edition")
     (3, "walker's guide to the fenn valley")
+    >>> edition_of("Garrow footbridge specification, Revision D")
+    (4, 'garrow footbridge specification')
     >>> written_since("The playhouse, renamed when it was rebuilt in 2009, has 560 seats.")
     2009
 """
@@ -52,14 +55,27 @@ def retires_itself(text: str) -> bool:
     return _RETIRES.search(text) is not None
 
 
+_SERIAL = re.compile(
+    r"\b(?:issue|revision|rev\.|number|no\.|volume|vol\.)\s+(?P<rank>\d{1,4}\b|[A-Z]\b)",
+    re.IGNORECASE,
+)
+"""A number or letter in a series: "Issue 31", "Revision D", "No. 12", "Vol. 3"."""
+
+
 def edition_of(title: str) -> tuple[int, str] | None:
-    """The edition ``title`` names and the title without it (lower case, the work it is an
-    edition of); None when it names none."""
+    """The edition ``title`` names ("third edition") or its number in a series ("Issue 31",
+    "Revision D"), and the title without it (lower case, the work it is an edition of); None
+    when it names none."""
     found = _EDITION.search(title)
-    if found is None:
-        return None
-    rank = found["rank"].lower()
-    number = int(rank[:-2]) if rank[:1].isdigit() else word_ordinal(rank)
+    if found is not None:
+        rank = found["rank"].lower()
+        number = int(rank[:-2]) if rank[:1].isdigit() else word_ordinal(rank)
+    else:
+        found = _SERIAL.search(title)
+        if found is None or (not found["rank"].isdigit() and not found["rank"].isupper()):
+            return None
+        rank = found["rank"]
+        number = int(rank) if rank.isdigit() else ord(rank) - ord("A") + 1
     if number is None:
         return None
     work = title[: found.start()] + title[found.end() :]

@@ -305,7 +305,8 @@ def value_words(values: Sequence[Value]) -> set[str]:
 
 _DATED = re.compile(
     r"\b(?:updated|revised|published|written|compiled|issued|dated|edition|as of|"
-    r"last (?:checked|reviewed|updated))\b\W+(?:(?:in|on)\s+)?(?:(" + "|".join(MONTHS) + r")\s+)?"
+    r"last (?:checked|reviewed|updated))\b\W+(?:(?:in|on)\s+)?"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?=[A-Za-z]))?(?:(" + "|".join(MONTHS) + r")\s+)?"
     r"(?:\d{1,2},?\s+)?(1[0-9]{3}|20[0-9]{2})\b",
     re.IGNORECASE,
 )
