@@ -860,6 +860,16 @@ def test_a_third_source_decides_only_from_another_document(
             "How tall is the Hollin crane?",
             ("36 metres", "40 metres"),
         ),
+        (
+            {
+                "guide.md": "# Guide to the Hollin quay\n\nThe Hollin quay is 180 metres long.\n",
+                "errata.md": "# Errata to the Guide to the Hollin quay\n\n"
+                "| Page | Printed | Should read |\n| --- | --- | --- |\n"
+                "| 9 | The Hollin quay is 180 m long. | The Hollin quay is 210 m long. |\n",
+            },
+            "How long is the Hollin quay?",
+            ("210 m", "180 metres"),
+        ),
     ],
     ids=[
         "archived-page",
@@ -868,6 +878,7 @@ def test_a_third_source_decides_only_from_another_document(
         "telling-of-a-later-year",
         "later-issue",
         "updated-on-a-day",
+        "errata-table",
     ],
 )
 def test_a_document_out_of_date_an_older_edition_a_corrected_figure_or_an_earlier_account_loses(
@@ -975,3 +986,11 @@ def test_a_newer_source_that_only_denies_a_figure_leaves_the_question_open(
         assert "## Findings" not in report and "Open conflict" in report, report
     else:  # the denial answers the question
         assert f"- {newer} (confirmed" in report, report
+
+
+def test_an_update_note_states_the_value_its_page_now_holds() -> None:
+    update = "Update, March 2024: after the refit, the Hallam lido is 40 metres long."
+    old, new = "The Hallam lido is 25 metres long.", "The Hallam lido is 40 metres long."
+    assert claim_of(update).corrects and not claim_of(update).correction
+    assert correction_of(update, old, new) == new
+    assert not claim_of("The Hallam lido was updated in 2024 and is 40 metres long.").corrects

@@ -117,7 +117,7 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
         (f"{passage.path}:{passage.line + offset}", sentence)
         for index, (_, offset, sentence) in enumerate(sentences)
         if sentence != cited[1]
-        and (claim_of(sentence).correction or (cited_correction and index == after))
+        and (_corrects(sentence) or (cited_correction and index == after))
         and (
             index in (after, after - 2)  # right after it, or right before it
             or same_subject(sentence, cited[1], _CORRECTION_OVERLAP)
@@ -125,6 +125,13 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
         )
     ]
     return [cited, *related]
+
+
+def _corrects(sentence: str) -> bool:
+    """Whether ``sentence`` corrects or updates what its page says: it reports an error, or
+    states the right value ("should read", "Update, June 2023: ... is 50 metres long")."""
+    claim = claim_of(sentence)
+    return claim.correction or claim.corrects
 
 
 def _footnote_lines(text: str, sentence: str) -> set[int]:

@@ -17,6 +17,7 @@ __all__ = [
     "REJECTS",
     "REPLACES",
     "SAME",
+    "UPDATE_OPENING",
     "UPHOLDS",
     "normal_word",
     "split_contrast",
@@ -65,12 +66,15 @@ REPLACES = re.compile(
     re.IGNORECASE,
 )
 """Words that report another text changed or taken back: "is amended as follows", "retracts"."""
+UPDATE_OPENING = r"^\W*(?:update|updated|edit|edited)\b[^:.;]{0,30}:"
+"""A note that updates its page opening a sentence: "Update, June 2023:", "**Edit:**"."""
 UPHOLDS = re.compile(
     r"\b(?:corrected to|amended to|should (?:read|be|have been)|is actually|was actually|"
-    r"in fact|correct (?:figure|value|date|number) is|rather(?! than))\b",
+    rf"in fact|correct (?:figure|value|date|number) is|rather(?! than))\b|{UPDATE_OPENING}",
     re.IGNORECASE,
 )
-"""Words before the value a correction upholds: "was corrected to", "should read"."""
+"""Words before the value a correction upholds: "was corrected to", "should read", an update's
+"Update, June 2023:"."""
 
 _CONTRAST = re.compile(
     r"(?:,|;|—|\s[-–])\s*(?:and\s+|but\s+)?not\b|\b(?:rather than|instead of|as opposed to)\b",
@@ -82,6 +86,14 @@ _ERRATA = re.compile(
     re.IGNORECASE,
 )
 """An errata line's "for X read Y" opening a clause: X is rejected, Y is stated."""
+_ERRATA_ROW = re.compile(
+    r"(?:^|(?<=[,;:]\s))(?:printed|error|wrong|incorrect|for)\s+(?P<wrong>[^;]{1,160}?)\.?;\s+"
+    r"(?:should read|read|correct(?:ed|ion)?|right)\s+(?P<right>[^;]+)",
+    re.IGNORECASE,
+)
+"""A row of an errata table as a statement ("printed The breakwater is 280 metres long.; should
+read The breakwater is 310 metres long."): the first column's text is rejected, the second's
+stated."""
 _CHANGE = re.compile(
     r"\b(?:changed|changes|increased|decreased|raised|lowered|reduced|cut|rose|risen|fell|"
     r"fallen|grew|grown|dropped|climbed|went\s+(?:up|down)|expanded|extended|shortened|"
@@ -99,11 +111,12 @@ def normal_word(word: str) -> str:
 
 
 def split_errata(text: str, gap: str = "") -> tuple[str, str, str] | None:
-    """``text`` as an errata line opening a clause with "for X read Y", or as a change "from X
-    to Y": the text with "for X read" (or "from X") left out (put as ``gap``), X and Y; None
-    for any other text (the caller checks that X and Y are values of one kind: "for details
-    read the FAQ" is no errata, "moved from the hall to 3 pm" no change of one value)."""
-    errata = _ERRATA.search(text)
+    """``text`` as an errata line opening a clause with "for X read Y" (or an errata table's
+    row, "printed X; should read Y"), or as a change "from X to Y": the text with "for X read"
+    (or "from X") left out (put as ``gap``), X and Y; None for any other text (the caller
+    checks that X and Y are values of one kind: "for details read the FAQ" is no errata, "moved
+    from the hall to 3 pm" no change of one value)."""
+    errata = _ERRATA.search(text) or _ERRATA_ROW.search(text)
     if errata is not None:
         kept = text[: errata.start()] + gap + text[errata.start("right") :]
         return kept, errata["wrong"], errata["right"]

@@ -38,6 +38,7 @@ from teams.language._polarity import (
     OPPOSITES,
     REJECTS,
     REPLACES,
+    UPDATE_OPENING,
     UPHOLDS,
     normal_word,
     split_contrast,
@@ -164,8 +165,11 @@ def _errata(text: str, gap: str = "") -> tuple[str, str] | None:
     return (kept, wrong) if printed & {(v.kind, v.key) for v in values_in(right)} else None
 
 
-_CORRECTED = re.compile(r"\b(?:should read|corrected to|amended to)\b", re.IGNORECASE)
-"""What a correction that states its right value says before it: "Page 14 should read:"."""
+_CORRECTED = re.compile(
+    rf"\b(?:should read|corrected to|amended to)\b|{UPDATE_OPENING}", re.IGNORECASE
+)
+"""What a correction that states its right value says before it: "Page 14 should read:",
+"Update, June 2023: after the rebuild, ..."."""
 
 
 def _states_its_correction(text: str, values: tuple[Value, ...]) -> bool:
