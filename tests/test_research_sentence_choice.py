@@ -206,3 +206,45 @@ def test_a_section_named_after_the_thing_asked_for_gives_its_name_to_the_answer(
     plain = "Offer a one-step way to engrave a whole plate from a single sketch.\n"
     [(_, sentence)] = _cited(plain, question, heading="Quill")  # nothing says what Quill is
     assert sentence.startswith("Offer")
+
+
+def test_a_consequence_answers_why_with_its_cause_cited_where_the_cause_is() -> None:
+    text = (
+        "Raw tracebacks are long.\n"
+        "Readers often miss the one line that matters in them.\n"
+        "Therefore, the ledger prints only the error's message.\n"
+    )
+    [(source, sentence), *_] = _cited(text, "Why does the ledger print only the error's message?")
+    assert sentence.startswith("Readers often miss") and source == "guide.md:2"
+
+
+def test_a_default_on_a_line_of_its_own_below_is_quoted_and_cited_there() -> None:
+    text = (
+        "### spool_dir\n\n"
+        "Set the folder the ledger spools receipts to.\n"
+        "It can be changed on the command line.\n\n"
+        "**default**: `spool`\n"
+    )
+    [(source, sentence), *_] = _cited(
+        text, "Which folder does the ledger spool receipts to by default?"
+    )
+    assert sentence.endswith("**default**: `spool`") and source == "guide.md:6"
+
+
+def test_an_entry_of_a_list_of_terms_the_question_does_not_name_is_passed_over() -> None:
+    text = (
+        "The ledger's keys are set in its settings:\n\n"
+        "- **`help`**: Open a help panel that lists the keyboard shortcuts. Default: `72`\n"
+        "- **`find`**: Open the find panel. Default: `70`\n"
+    )
+    question = "Which key code opens the find panel by default in the ledger's keyboard shortcuts?"
+    cited = [sentence for _, sentence in _cited(text, question)]
+    assert any("`70`" in sentence for sentence in cited)
+    assert not any("`72`" in sentence for sentence in cited)
+
+
+def test_a_second_figure_beside_the_best_one_is_a_rival_not_a_second_fact() -> None:
+    text = "- Retire support of Python 2.6 in the cleanup.\n- Add support for Python version 3.5.\n"
+    question = "Support for which Python version was retired in the cleanup?"
+    cited = [sentence for _, sentence in _cited(text, question)]
+    assert cited == ["Retire support of Python 2.6 in the cleanup."]

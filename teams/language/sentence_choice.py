@@ -16,6 +16,7 @@ from teams.language.words import STOPWORDS, keywords, stem
 __all__ = [
     "Scored",
     "best_sentences",
+    "gives",
     "gives_reason",
     "ranked_sentences",
     "scored_sentences",
@@ -33,11 +34,11 @@ _STATEMENT_PRONOUN = re.compile(
 _CONSEQUENCE = re.compile(
     r"^(?:(?:this|that|such)(?: \w+)? (?:means|meant|is why|allows|lets|implies|leads to|"
     r"results in|has the (?:implication|effect|consequence))|therefore|thus|hence|"
-    r"as a result|consequently|so)\b",
+    r"as a result|consequently|so|for (?:this|that|these|those|the same) reasons?)\b",
     re.I,
 )
 """A sentence that draws a consequence of the one before, which is its cause ("This means
-...", "This decision has the implication that ...")."""
+...", "This decision has the implication that ...", "For that reason, ...")."""
 _POINTING = re.compile(r"^(?:[^,]{1,40},\s*)?(?:this|that|these|those) ([a-z]\w+)", re.I)
 """A "this X" subject: the X it points back to ("This constraint is intentional ...")."""
 _SUBJECTLESS = re.compile(
@@ -98,6 +99,13 @@ _MARKERS = {
 }
 """What a sentence holds that answers a question of a kind: a reason, a time, a command, a
 version ("3.10", "v2.1", not "HTTP/1.1")."""
+
+
+def gives(kind: str, sentence: str, query: str) -> bool:
+    """Whether ``sentence`` holds what a question of ``kind`` (see
+    :func:`~teams.language.questions.answer_kind`) asks for, beyond ``query``'s own words: a
+    figure, a version, a name."""
+    return _gives(kind, sentence, _stems(query))
 
 
 def gives_reason(sentence: str) -> bool:
@@ -207,6 +215,8 @@ def ranked_sentences(
     listed = with_items(sentences, listing)
     asks = is_question(query)  # a statement searched for (a claim checked) is no question
     pointed = _names_a_pointer(heading, query)
+    heads = [_term_of(sentence) for _, sentence in sentences]
+    named = {index for index, head in enumerate(heads) if head and head <= terms}
     scored = []
     for index, (offset, sentence) in enumerate(sentences):
         lead = listing.leads.get(index)
@@ -237,6 +247,8 @@ def ranked_sentences(
             score *= _RESTATED
         if index in listing.leads.values() and index not in listing.lists:
             score *= _LEADING
+        if named and heads[index] and index not in named:
+            score *= _ANOTHER_TERM  # "`help`: ... 191" when `search` is asked about
         cause = bool(index and _CONSEQUENCE.match(sentence))
         scored.append(
             Scored(
@@ -253,6 +265,20 @@ def ranked_sentences(
             )
         )
     return scored
+
+
+_TERM = re.compile(r"(?:\*\*|__)?`?(?P<term>[^`*_:]{1,40}?)`?(?:\*\*|__)?\s*:\s")
+_TERM_MARKED = re.compile(r"^(?:\*\*|__|`)")
+_ANOTHER_TERM = 0.3
+"""What an entry of a list of terms keeps of its score when the question names another
+entry's term: it is about something else."""
+
+
+def _term_of(sentence: str) -> frozenset[str]:
+    """The stems of the term a list entry defines ("**`search`**: Display the search modal."
+    defines "search"), marked bold or as code before a colon; empty for any other sentence."""
+    found = _TERM.match(sentence) if _TERM_MARKED.match(sentence) else None
+    return frozenset(_stems(found.group("term"), parts=True)) if found else frozenset()
 
 
 def _names_a_pointer(heading: str, query: str) -> bool:

@@ -35,7 +35,13 @@ from teams.language.questions import (
     shared_words,
     split_question,
 )
-from teams.language.sentence_choice import Scored, gives_reason, ranked_sentences, term_weights
+from teams.language.sentence_choice import (
+    Scored,
+    gives,
+    gives_reason,
+    ranked_sentences,
+    term_weights,
+)
 from teams.language.words import keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
@@ -204,6 +210,10 @@ _COMPLEMENT_SCORE = 0.5
 """A second sentence of a passage is cited beside its best when it scores at least half as
 well and holds a word of the query the best one lacks: the second fact of a two-fact
 answer."""
+_ONE_VALUE = frozenset({"version", "quantity"})
+"""Kinds of question one figure answers, asked alone: a second sentence that gives another
+figure beside the best one's is a rival answer ("Add official support for Python version 3.5"
+beside "Deprecate support of Python 2.6"), not a second fact."""
 
 
 @dataclass(frozen=True)
@@ -244,12 +254,16 @@ def _answers(
         return None
     index = _quoting(ranked, _best_index(ranked))
     best = ranked[index]
+    kind = answer_kind(query)
+    one_value = kind in _ONE_VALUE and len(split_question(query)) < 2
+    one_value = one_value and gives(kind, best.sentence, query)
     others = [
         at
         for at, item in enumerate(ranked)
         if not index - best.leans <= at <= index  # not quoted with the best already
         and item.score >= _COMPLEMENT_SCORE * best.score
         and item.hits - best.hits
+        and not (one_value and gives(kind, item.sentence, query))  # a rival, not a second fact
     ]
     chosen = [index, _best_index(ranked, others)] if others and best.score > 0 else [index]
     lead = best.lead_in
@@ -319,15 +333,26 @@ def _evidence(
     ("WSProto: This implementation ..."); a consequence ("This means ...") comes after its
     cause. For a question that asks ``when`` (a time, a version), the headings above come
     first ("0.34.0 (December 15, 2024) > Removed: Drop support for Python 3.8"). For a question
-    that asks ``why``, a sentence that gives no reason in words of its own comes with the
-    sentence after it in its paragraph ("... it will not do so by default. Because ..."). For
-    one that asks for a default, the sentence of its paragraph that states the default comes
-    with it ("A string that defines ... The default is `noopener`."). For one that asks for a
-    name, a heading that names something else comes first ("Plac: Provide a simple way ...")."""
+    that asks ``why``, a consequence ("Therefore, ...") comes after the sentence before it, its
+    cause, cited at the cause's line, and a sentence that gives no reason in words of its own
+    comes with the sentence after it in its paragraph ("... it will not do so by default.
+    Because ..."). For one that asks for a default, the sentence of its paragraph that states
+    the default comes with it ("A string that defines ... The default is `noopener`."), or the
+    line below its paragraph that states it ("**default**: `gh-pages`"), cited at that line.
+    For one that asks for a name, a heading that names something else comes first ("Plac:
+    Provide a simple way ...")."""
     item = ranked[at]
+    first, cited = at - item.leans, item.offset
+    if asked.why and item.cause and first == at and at:  # "Therefore, ...": why is before it
+        first -= 1
+        cited = ranked[first].offset
     last = at + 1 if asked.why and _explained_next(passage, ranked, at) else at
     last = _default_stated(passage, ranked, last) if asked.default else last
-    text = " ".join(ranked[before].sentence for before in range(at - item.leans, last + 1))
+    text = " ".join(ranked[before].sentence for before in range(first, last + 1))
+    below = _default_line(passage, ranked[last].offset) if asked.default else None
+    if below is not None and not _STATES_DEFAULT.search(text):
+        cited, stated = below
+        text = f"{text} {stated}"
     headings = " > ".join(filter(None, (passage.outline, passage.heading)))
     if asked.when and headings and headings not in text:
         text = f"{headings}: {text}"
@@ -335,9 +360,7 @@ def _evidence(
         text = f"{passage.heading}: {text}"
     elif (named := _name_in(passage, asked.named)) and named not in text:
         text = f"{named}: {text}"
-    return Evidence(
-        source=f"{passage.path}:{passage.line + item.offset}", text=text, score=passage.score
-    )
+    return Evidence(source=f"{passage.path}:{passage.line + cited}", text=text, score=passage.score)
 
 
 _NAMING_HEADING_WORDS = 3
@@ -383,6 +406,29 @@ def _default_stated(passage: Passage, ranked: Sequence[Scored], at: int) -> int:
         if _STATES_DEFAULT.search(ranked[after].sentence):
             return after
     return at
+
+
+_DEFAULT_LINE = re.compile(r"\W{0,4}defaults?(?: to|\W{0,4}[:=])\s*\S", re.I)
+"""A line that states a default, set apart below what it is the default of ("**default**:
+`gh-pages`", "Default: 80", "Defaults to `None`.")."""
+_DEFAULT_LINE_WORDS = 12
+
+
+def _default_line(passage: Passage, offset: int) -> tuple[int, str] | None:
+    """The line right below the paragraph of line ``offset`` when it states a default on its
+    own ("Set the remote branch to commit to ..." then "**default**: `gh-pages`"): its offset
+    and text; None otherwise."""
+    lines = passage.text.split("\n")
+    end = offset
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    below = next((at for at in range(end, len(lines)) if lines[at].strip()), None)
+    if below is None:
+        return None
+    stated = lines[below].strip()
+    if not _DEFAULT_LINE.match(stated) or len(stated.split()) > _DEFAULT_LINE_WORDS:
+        return None
+    return below, stated
 
 
 def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool:
