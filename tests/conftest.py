@@ -165,17 +165,18 @@ def wait_for_effects(path: Path, process: subprocess.Popen[bytes], timeout: floa
 HELD_TEAM = "held"
 """The crashy team whose workers can be held (``cadre run --team held``)."""
 HOLD_AFTER_VARIABLE = "CADRE_TEST_HOLD_AFTER"
-"""Hold the workers of a thread's first process once this many side effects are written."""
+"""Hold the workers of a thread's first process once this many of its tasks have started."""
 RELEASE_VARIABLE = "CADRE_TEST_RELEASE"
 """A file whose existence releases the held workers."""
 
 _HELD_TEAM_SOURCE = '''"""The crashy team, its workers held by a condition (tests/conftest.py).
 
-With $CADRE_TEST_HOLD_AFTER=K, a worker of the first process to work on a thread (every side
-effect so far is its own) waits before its task once K side effects are written, until the file
-$CADRE_TEST_RELEASE exists (five minutes at most). A kill or a second process then meets the run
-during its fan-out however busy the machine is; a resumed run (another process) never waits.
-Without the variable this is the crashy team.
+With $CADRE_TEST_HOLD_AFTER=K, the first process to work on a thread (every side effect so far
+is its own) runs K tasks; each of its other workers waits before its task until the file
+$CADRE_TEST_RELEASE exists (five minutes at most). The K are claimed by numbered files made
+atomically, so tasks that start together cannot all pass before any has written its effect. A
+kill or a second process then meets the run during its fan-out however busy the machine is; a
+resumed run (another process) never waits. Without the variable this is the crashy team.
 """
 
 from __future__ import annotations
@@ -198,27 +199,45 @@ POLL_S = 0.01
 
 
 def _holding(effects: Path) -> bool:
-    after = os.environ.get(HOLD_AFTER_VARIABLE)
+    """Whether workers of this process are held: the variable is set, the release file is not
+    there, and every side effect so far is this process's."""
     release = os.environ.get(RELEASE_VARIABLE)
-    if after is None or (release and Path(release).exists()):
+    if HOLD_AFTER_VARIABLE not in os.environ or (release and Path(release).exists()):
         return False
     lines = effects.read_bytes().split(b"\\n")[:-1] if effects.exists() else []
     mine = str(os.getpid()).encode()
-    return len(lines) >= int(after) and all(line.split()[2] == mine for line in lines)
+    return all(line.split()[2] == mine for line in lines)
+
+
+def _claimed(effects: Path) -> bool:
+    """Whether this task is one of the K this process runs before it holds the rest."""
+    for slot in range(int(os.environ[HOLD_AFTER_VARIABLE])):
+        try:
+            os.close(os.open(f"{effects}.slot-{os.getpid()}-{slot}", os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            continue
+        return True
+    return False
+
+
+def _waits(effects: Path) -> bool:
+    return _holding(effects) and not _claimed(effects)
 
 
 @dataclass(frozen=True)
 class HeldWorker(crashy.EffectWorker):
     def run(self, task: Any, question: str, context: Any) -> Any:
         deadline = time.monotonic() + DEADLINE_S
-        while _holding(self.effects) and time.monotonic() < deadline:
-            time.sleep(POLL_S)
+        if _waits(self.effects):
+            while _holding(self.effects) and time.monotonic() < deadline:
+                time.sleep(POLL_S)
         return super().run(task, question, context)
 
     async def arun(self, task: Any, question: str, context: Any) -> Any:
         deadline = time.monotonic() + DEADLINE_S
-        while _holding(self.effects) and time.monotonic() < deadline:
-            await asyncio.sleep(POLL_S)
+        if _waits(self.effects):
+            while _holding(self.effects) and time.monotonic() < deadline:
+                await asyncio.sleep(POLL_S)
         return await super().arun(task, question, context)
 
 
