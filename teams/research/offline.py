@@ -25,7 +25,6 @@ from framework.memory import (
     Passage,
     ResearchMemory,
     SemanticStore,
-    prose_sentences,
 )
 from teams.language.questions import (
     answer_kind,
@@ -228,12 +227,21 @@ class _Asked:
     named: frozenset[str] | None = None
     """For a question that asks for a name ("Which library ..."), the stems of its words: a
     heading that names something else may be the name asked for."""
+    one_figure: str = ""
+    """The kind asked for, when a one-part question asks for one version or figure (see
+    :data:`_ONE_VALUE`)."""
 
     @classmethod
     def of(cls, query: str) -> _Asked:
         kind = answer_kind(query)
-        named = frozenset(stem(word) for word in keywords(query)) if kind == "name" else None
-        return cls(asks_when(query), kind == "reason", asks_default(query), named)
+        named = frozenset(_word_stems(query)) if kind == "name" else None
+        one = kind in _ONE_VALUE and len(split_question(query)) < 2
+        figure = kind if one else ""
+        return cls(asks_when(query), kind == "reason", asks_default(query), named, figure)
+
+
+def _word_stems(text: str) -> set[str]:
+    return {stem(word) for word in keywords(text)}
 
 
 _NOTHING_ASKED = _Asked()
@@ -254,22 +262,21 @@ def _answers(
         return None
     index = _quoting(ranked, _best_index(ranked))
     best = ranked[index]
-    kind = answer_kind(query)
-    one_value = kind in _ONE_VALUE and len(split_question(query)) < 2
-    one_value = one_value and gives(kind, best.sentence, query)
+    asked = _Asked.of(query)
+    kind = asked.one_figure
+    rivals = bool(kind) and gives(kind, best.sentence, query)
     others = [
         at
         for at, item in enumerate(ranked)
         if not index - best.leans <= at <= index  # not quoted with the best already
         and item.score >= _COMPLEMENT_SCORE * best.score
         and item.hits - best.hits
-        and not (one_value and gives(kind, item.sentence, query))  # a rival, not a second fact
+        and not (rivals and gives(kind, item.sentence, query))  # a rival, not a second fact
     ]
     chosen = [index, _best_index(ranked, others)] if others and best.score > 0 else [index]
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
-    asked = _Asked.of(query)
     return best.score, [
         _evidence(passage, ranked, cited, asked)
         for at in chosen
@@ -358,7 +365,7 @@ def _evidence(
         text = f"{headings}: {text}"
     elif item.titled and passage.heading and passage.heading not in text:
         text = f"{passage.heading}: {text}"
-    elif (named := _name_in(passage, asked.named)) and named not in text:
+    elif (named := _name_in(passage.heading, ranked, asked.named)) and named not in text:
         text = f"{named}: {text}"
     return Evidence(source=f"{passage.path}:{passage.line + cited}", text=text, score=passage.score)
 
@@ -367,21 +374,21 @@ _NAMING_HEADING_WORDS = 3
 """The most words of a heading that is a name ("Plac", "Rich Tables"), not a topic."""
 
 
-def _name_in(passage: Passage, asked: frozenset[str] | None) -> str:
-    """The name the passage's heading gives (a link's text for a link) when the question that
-    ``asked`` for a name does not hold it and the passage says what it is in the question's
+def _name_in(heading: str, ranked: Sequence[Scored], asked: frozenset[str] | None) -> str:
+    """The name ``heading`` gives (a link's text for a link) when the question that ``asked``
+    for a name does not hold it and a sentence of the passage says what it is in the question's
     words ("Plac" above "Plac is another library ...", for "Which older library ..."): the
     section is about a thing of the kind asked for, and its other sentences do not say its
     name; "" otherwise."""
-    name = _LINK.sub(r"\1", passage.heading).strip()
+    name = _LINK.sub(r"\1", heading).strip()
     if asked is None or not name or len(name.split()) > _NAMING_HEADING_WORDS:
         return ""
-    if not {stem(word) for word in keywords(name)} - asked:
+    if not _word_stems(name) - asked:
         return ""
     defines = re.compile(rf"^{re.escape(name)} (?:is|are|was|were) (.+)", re.I)
-    for _, sentence in prose_sentences(passage.text):
-        found = defines.match(sentence)
-        if found and {stem(word) for word in keywords(found.group(1))} & asked:
+    for item in ranked:
+        found = defines.match(item.sentence)
+        if found and _word_stems(found.group(1)) & asked:
             return name
     return ""
 
