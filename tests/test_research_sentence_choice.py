@@ -3,13 +3,16 @@ a restatement of the question, code or console output; a second fact beside the 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from framework.engine.records import Evidence
 from framework.memory import Passage, prose_sentences
 from teams.language._sentences import sentences_of
 from teams.language.questions import split_question
 from teams.language.senses import plain_verbs, sense
-from teams.language.sentence_choice import best_sentences
+from teams.language.sentence_choice import best_sentences, given
 from teams.language.words import stem
-from teams.research.offline import _answers
+from teams.research.offline import _agreeing, _Answered, _answers
 
 
 def _passage(text: str, heading: str = "") -> Passage:
@@ -248,3 +251,28 @@ def test_a_second_figure_beside_the_best_one_is_a_rival_not_a_second_fact() -> N
     question = "Support for which Python version was retired in the cleanup?"
     cited = [sentence for _, sentence in _cited(text, question)]
     assert cited == ["Retire support of Python 2.6 in the cleanup."]
+
+
+def test_another_page_s_rival_value_is_not_stated_beside_the_answer() -> None:
+    def found(source: str, text: str, score: float = 1.0) -> _Answered:
+        return _Answered(_passage(text), score, [Evidence(source=source, text=text, score=0.5)])
+
+    cited = [
+        found("a.md:3", "Turn colour off everywhere with the variable `LEDGER_NO_COLOR`.", 2.0),
+        found("b.md:9", "Set the variable `LEDGER_PLAIN_ERRORS=1` to print plain errors."),
+        found("c.md:2", "`LEDGER_NO_COLOR` is read once, when the ledger starts."),
+        found("d.md:1", "An environment variable lives outside your code."),
+    ]
+    one = "Which environment variable turns colour off for the whole ledger?"
+    assert [item.source for item in _agreeing(cited, one)] == ["a.md:3", "c.md:2", "d.md:1"]
+    several = "Which environment variables does the ledger read?"
+    assert len(_agreeing(cited, several)) == 4  # several asked: each is an answer
+    stronger = [cited[0], replace(cited[1], score=3.0)]
+    assert len(_agreeing(stronger, one)) == 2  # a rival that answers better is kept
+
+
+def test_one_version_written_with_or_without_its_trailing_zeros_agrees() -> None:
+    question = "Support for which Python version did the ledger retire in release 0.15.0?"
+    stated = given("version", "0.15.0: Retire Python 2.6, pending removal in 1.0.0.", question)
+    assert stated == {"2.6", "1"}  # 0.15.0 is the question's own; 1.0.0 is 1.0
+    assert given("name", "**`shortcuts`**: Defines the shortcut keys.", "Which shortcut?") == set()

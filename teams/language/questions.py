@@ -10,6 +10,7 @@ from teams.language.words import keywords
 
 __all__ = [
     "answer_kind",
+    "asks_one_value",
     "asks_when",
     "is_question",
     "pointers",
@@ -242,6 +243,23 @@ def answer_kind(query: str) -> str:
         ("name", _NAME_ASKED.match(lowered)),
     )
     return next((kind for kind, found in kinds if found), "")
+
+
+_ONE_KINDS = frozenset({"version", "quantity", "name"})
+_SEVERAL_ASKED = re.compile(
+    r"^\s*(?:which|what)\s+(?:[\w-]+\s+)?(?!(?:does|was|has|is)\b)[\w-]*[^\W_siu]s\b", re.I
+)
+"""A question whose noun is plural ("Which environment variables ...", "What dependencies
+...")."""
+
+
+def asks_one_value(query: str) -> str:
+    """The kind of answer (see :func:`answer_kind`) when ``query`` asks, in one part, for one
+    figure, version or name ("Which environment variable turns X off?", not "Which environment
+    variables ...", nor "Which X and which Y ..."); "" otherwise."""
+    kind = answer_kind(query)
+    one = kind in _ONE_KINDS and len(split_question(query)) < 2
+    return kind if one and not _SEVERAL_ASKED.search(query) else ""
 
 
 def is_question(text: str) -> bool:

@@ -16,6 +16,7 @@ from teams.language.words import STOPWORDS, keywords, stem
 __all__ = [
     "Scored",
     "best_sentences",
+    "given",
     "gives",
     "gives_reason",
     "ranked_sentences",
@@ -81,11 +82,8 @@ _MIN_SCORE_FOR_KIND = 1
 def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
     """Whether ``sentence`` holds what a question of ``kind`` asks for, beyond the question's
     own words."""
-    if kind == "quantity":
-        return any(m.group(0).lower() not in query_words for m in _NUMBER.finditer(sentence))
-    if kind == "name":
-        names = (m.group(0).strip("`").lower() for m in _NAME.finditer(sentence))
-        return any(name and name not in query_words for name in names)
+    if kind in _VALUES:
+        return bool(_values(kind, sentence, query_words))
     marker = _MARKERS.get(kind)
     found = marker.finditer(sentence) if marker is not None else ()
     return any(stem(m.group(0).lower()) not in query_words for m in found)  # "help pages"
@@ -95,10 +93,20 @@ _MARKERS = {
     "reason": _REASON,
     "time": _TIME,
     "procedure": re.compile(r"`[^`]+`"),
+}
+"""What a sentence holds that answers a question of a kind: a reason, a time, a command."""
+_VALUES = {
+    "quantity": _NUMBER,
+    "name": _NAME,
     "version": re.compile(r"(?<![\w./])v?\d+(?:\.\d+)+(?![\w/])"),
 }
-"""What a sentence holds that answers a question of a kind: a reason, a time, a command, a
-version ("3.10", "v2.1", not "HTTP/1.1")."""
+"""The values a sentence gives that answer a question of a kind: a figure, a name, a version
+("3.10", "v2.1", not "HTTP/1.1")."""
+
+
+def _values(kind: str, sentence: str, query_words: set[str]) -> set[str]:
+    found = (m.group(0).strip("`").lower() for m in _VALUES[kind].finditer(sentence))
+    return {value for value in found if value and value not in query_words}
 
 
 def gives(kind: str, sentence: str, query: str) -> bool:
@@ -106,6 +114,26 @@ def gives(kind: str, sentence: str, query: str) -> bool:
     :func:`~teams.language.questions.answer_kind`) asks for, beyond ``query``'s own words: a
     figure, a version, a name."""
     return _gives(kind, sentence, _stems(query))
+
+
+def given(kind: str, sentence: str, query: str) -> set[str]:
+    """The figures, names or versions (for a question of that ``kind``) that ``sentence``
+    gives beyond the words, versions and years ``query`` names, each in one form (lowercased,
+    a word by its stem, a version without its trailing zeros: "1.0" is "1.0.0"); empty for
+    another kind."""
+    if kind not in _VALUES:
+        return set()
+    named = _stems(query) | {_one_form(pointer) for pointer in pointers(query)}
+    values = {_one_form(value) for value in _values(kind, sentence, set())}
+    return values - named
+
+
+_TRAILING_ZEROS = re.compile(r"^v?(\d+(?:\.\d+)*?)(?:\.0)*$")
+
+
+def _one_form(value: str) -> str:
+    version = _TRAILING_ZEROS.match(value)
+    return version.group(1) if version else stem(value)
 
 
 def gives_reason(sentence: str) -> bool:

@@ -29,6 +29,7 @@ from framework.memory import (
 from teams.language.questions import (
     answer_kind,
     asks_default,
+    asks_one_value,
     asks_when,
     pointers,
     shared_words,
@@ -36,7 +37,7 @@ from teams.language.questions import (
 )
 from teams.language.sentence_choice import (
     Scored,
-    gives,
+    given,
     gives_reason,
     ranked_sentences,
     term_weights,
@@ -130,12 +131,12 @@ class CorpusSearchWorker:
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
         cited = _reranked(found, asked, str(task.inputs.get("topic") or ""), preferred)[: self.k]
-        evidence = [item for _, items in cited for item in items]
+        evidence = _agreeing(cited, asked)
         if self.memory is not None:
             records = [
-                _record(item, context, path=passage.path, title=passage.heading)
-                for passage, items in cited
-                for item in items
+                _record(item, context, path=answered.passage.path, title=answered.passage.heading)
+                for answered in cited
+                for item in answered.evidence
             ]
             remember_evidence(self.memory, records, context)
         return WorkerResult(
@@ -179,9 +180,18 @@ _ANSWER_WEIGHT = 0.6
 passage's similarity when passages are re-ranked."""
 
 
+@dataclass(frozen=True)
+class _Answered:
+    """A passage with the sentences it answers with, and how well its best one answers."""
+
+    passage: Passage
+    score: float
+    evidence: list[Evidence]
+
+
 def _reranked(
     passages: Sequence[Passage], query: str, topic: str = "", preferred: Set[str] = frozenset()
-) -> list[tuple[Passage, list[Evidence]]]:
+) -> list[_Answered]:
     """Each passage with the sentences it answers with as evidence (see :func:`_answers`),
     best first: the passage's similarity, plus how well its best sentence answers the query,
     the words of the question's ``topic`` counting less, the passages whose source is
@@ -192,27 +202,21 @@ def _reranked(
     for passage in passages:
         best = _answers(passage, query, weights)
         if best is not None:
-            answered.append((passage, *best))
-    if not answered:
-        return []
-    top = max(score for _, score, _ in answered) or 1.0
-    answered.sort(
+            answered.append(_Answered(passage, *best))
+    top = max((item.score for item in answered), default=0.0) or 1.0
+    return sorted(
+        answered,
         key=lambda item: (
-            item[0].source not in preferred or not item[1],
-            -(item[0].score + _ANSWER_WEIGHT * item[1] / top),
-        )
+            item.passage.source not in preferred or not item.score,
+            -(item.passage.score + _ANSWER_WEIGHT * item.score / top),
+        ),
     )
-    return [(passage, evidence) for passage, _, evidence in answered]
 
 
 _COMPLEMENT_SCORE = 0.5
 """A second sentence of a passage is cited beside its best when it scores at least half as
 well and holds a word of the query the best one lacks: the second fact of a two-fact
 answer."""
-_ONE_VALUE = frozenset({"version", "quantity"})
-"""Kinds of question one figure answers, asked alone: a second sentence that gives another
-figure beside the best one's is a rival answer ("Add official support for Python version 3.5"
-beside "Deprecate support of Python 2.6"), not a second fact."""
 
 
 @dataclass(frozen=True)
@@ -227,17 +231,18 @@ class _Asked:
     named: frozenset[str] | None = None
     """For a question that asks for a name ("Which library ..."), the stems of its words: a
     heading that names something else may be the name asked for."""
-    one_figure: str = ""
-    """The kind asked for, when a one-part question asks for one version or figure (see
-    :data:`_ONE_VALUE`)."""
+    one_value: str = ""
+    """The kind asked for, when a one-part question asks for one figure, version or name (see
+    :func:`~teams.language.questions.asks_one_value`): a second sentence that gives another
+    value of that kind, and none of the best one's, is a rival answer ("Add official support
+    for Python version 3.5" beside "Deprecate support of Python 2.6"), not a second fact."""
 
     @classmethod
     def of(cls, query: str) -> _Asked:
         kind = answer_kind(query)
         named = frozenset(_word_stems(query)) if kind == "name" else None
-        one = kind in _ONE_VALUE and len(split_question(query)) < 2
-        figure = kind if one else ""
-        return cls(asks_when(query), kind == "reason", asks_default(query), named, figure)
+        one = asks_one_value(query)
+        return cls(asks_when(query), kind == "reason", asks_default(query), named, one)
 
 
 def _word_stems(text: str) -> set[str]:
@@ -263,15 +268,14 @@ def _answers(
     index = _quoting(ranked, _best_index(ranked))
     best = ranked[index]
     asked = _Asked.of(query)
-    kind = asked.one_figure
-    rivals = bool(kind) and gives(kind, best.sentence, query)
+    answer = given(asked.one_value, best.sentence, query)
     others = [
         at
         for at, item in enumerate(ranked)
         if not index - best.leans <= at <= index  # not quoted with the best already
         and item.score >= _COMPLEMENT_SCORE * best.score
         and item.hits - best.hits
-        and not (rivals and gives(kind, item.sentence, query))  # a rival, not a second fact
+        and not _rival(asked.one_value, answer, item.sentence, query)
     ]
     chosen = [index, _best_index(ranked, others)] if others and best.score > 0 else [index]
     lead = best.lead_in
@@ -281,6 +285,37 @@ def _answers(
         _evidence(passage, ranked, cited, asked)
         for at in chosen
         for cited in (*_stood_for(ranked, at, asked.why), at)
+    ]
+
+
+def _rival(kind: str, answer: Set[str], sentence: str, query: str) -> bool:
+    """Whether ``sentence`` answers a one-value question of ``kind`` otherwise than the
+    ``answer`` (the values the best sentence gives): it gives values of that kind, none of
+    them the answer's."""
+    values = given(kind, sentence, query)
+    return bool(answer and values) and not answer & values
+
+
+def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
+    """The evidence of the passages ``cited``, best first; for a question that asks for one
+    value, without a later passage's sentences that give a rival one (see :func:`_rival`)
+    when its best sentence answers less well than the first passage's: the best answer is
+    stated, not beside another page's different figure or name ("`TYPER_USE_RICH`" stated
+    alone, not with a neighbouring section's other variable)."""
+    evidence = [item for answered in cited for item in answered.evidence]
+    kind = asks_one_value(query)
+    if not kind or not cited:
+        return evidence
+    first, *later = cited
+    answer = set().union(*(given(kind, item.text, query) for item in first.evidence))
+    return [
+        *first.evidence,
+        *(
+            item
+            for answered in later
+            for item in answered.evidence
+            if answered.score >= first.score or not _rival(kind, answer, item.text, query)
+        ),
     ]
 
 
