@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from framework.engine.records import Evidence
 from framework.memory import Passage, prose_sentences
 from teams.language._sentences import sentences_of
-from teams.language.questions import split_question
-from teams.language.senses import plain_verbs, sense
+from teams.language.questions import asks_default, split_question
+from teams.language.senses import plain_wording, sense
 from teams.language.sentence_choice import best_sentences, given
 from teams.language.words import stem
 from teams.research.offline import _agreeing, _Answered, _answers
@@ -154,8 +156,8 @@ def test_a_question_worded_with_a_phrasal_verb_finds_the_sentence_with_its_verb(
     )
     [(_, sentence), *_] = _cited(text, "Which variable turns colour output off?")
     assert "LEDGER_PLAIN" in sentence
-    assert plain_verbs("switch on the kind of node") == "switch on the kind of node"
-    assert plain_verbs("Switch the colours on") == "enable the colours "
+    assert plain_wording("switch on the kind of node") == "switch on the kind of node"
+    assert plain_wording("Switch the colours on") == "enable the colours "
     assert sense(stem("dropped")) == sense(stem("removes"))
 
 
@@ -276,3 +278,47 @@ def test_one_version_written_with_or_without_its_trailing_zeros_agrees() -> None
     stated = given("version", "0.15.0: Retire Python 2.6, pending removal in 1.0.0.", question)
     assert stated == {"2.6", "1"}  # 0.15.0 is the question's own; 1.0.0 is 1.0
     assert given("name", "**`shortcuts`**: Defines the shortcut keys.", "Which shortcut?") == set()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which spool does the ledger write to unless told otherwise?",
+        "Which spool does the ledger write to out of the box?",
+        "Which spool does the ledger write to if the spool option is left alone?",
+        "If you never configure it, which spool does the ledger write to?",
+        "Which spool does the ledger write to when --spool is not given?",
+    ],
+)
+def test_a_default_asked_in_other_words_finds_the_sentence_that_states_it(question: str) -> None:
+    text = (
+        "The ledger can write to a spool named `archive` when asked.\n\n"
+        "The ledger writes to the spool named `daily`, which is the default.\n"
+    )
+    assert asks_default(question)
+    [(_, sentence), *_] = _cited(text, question)
+    assert "`daily`" in sentence
+
+
+def test_a_word_written_with_a_hyphen_meets_the_same_words_written_apart() -> None:
+    text = (
+        "The ledger prints the left hand column in full.\n\n"
+        "The right hand column is cut after 40 characters.\n"
+    )
+    [(_, sentence), *_] = _cited(text, "How wide can the right-hand column get?")
+    assert "40 characters" in sentence
+
+
+def test_a_statement_of_two_values_is_left_out_beside_one_that_states_the_answer_alone() -> None:
+    def found(source: str, text: str) -> _Answered:
+        return _Answered(_passage(text), 1.0, [Evidence(source=source, text=text, score=0.5)])
+
+    cited = [
+        found(
+            "a.md:7",
+            "A spool holds `[ledger]` (since 9.0) or `[ledger.old]` (8.1).",
+        ),
+        found("b.md:3", "Use `[ledger]` for native types (supported since ledger 9.0)."),
+    ]
+    question = "Since which ledger version can a spool hold a [ledger] table with native types?"
+    assert [item.source for item in _agreeing(cited, question)] == ["b.md:3"]

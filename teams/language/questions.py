@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from teams.language.senses import plain_wording
 from teams.language.words import keywords
 
 __all__ = [
@@ -291,19 +292,15 @@ _WHEN_ASKED = re.compile(
 )
 
 
-_DEFAULT_ASKED = re.compile(
-    r"\bby default\b|\bdefaults?\b|\bout of the box\b|"
-    r"\b(?:if|when) (?:i|you|we|one) (?:don't|do not|never) (?:configure|set|change|pass|specify)|"
-    r"\bwithout (?:configuring|setting|changing|passing|specifying)\b",
-    re.I,
-)
+_DEFAULT_ASKED = re.compile(r"\bdefaults?\b", re.I)
 
 
 def asks_default(question: str) -> bool:
     """Whether ``question`` asks what holds when nothing is configured ("If I don't configure
-    anything, what ...", "What is the default ..."): the sentence saying "The default is ..."
+    anything, what ...", "What is the default ...", "... unless told otherwise"; see
+    :func:`~teams.language.senses.plain_wording`): the sentence saying "The default is ..."
     answers it, even after the one that matches the question's words."""
-    return _DEFAULT_ASKED.search(question) is not None
+    return _DEFAULT_ASKED.search(plain_wording(question)) is not None
 
 
 def asks_when(question: str) -> bool:

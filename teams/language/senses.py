@@ -1,6 +1,7 @@
 """Wordings of one sense in technical prose: a phrasal verb and the verb it stands for ("turn
-Rich off", "disable Rich"), and the verbs documentation uses for one act ("drop", "remove"), so
-a question worded one way meets the sentence worded the other."""
+Rich off", "disable Rich"), the ways of saying "by default" ("out of the box", "unless told
+otherwise"), and the verbs documentation uses for one act ("drop", "remove"), so a question
+worded one way meets the sentence worded the other."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 
 from teams.language.words import stem
 
-__all__ = ["plain_verbs", "sense"]
+__all__ = ["plain_wording", "sense"]
 
 _PHRASAL = re.compile(
     r"\b(?:turn(?:s|ed|ing)?\s+((?:[\w`'\".-]+\s+){0,2}?)(off|on)"
@@ -35,8 +36,33 @@ _GROUPS = (
 _SENSE = {stem(word): stem(group.split()[0]) for group in _GROUPS for word in group.split()}
 
 
-def plain_verbs(text: str) -> str:
-    """``text`` with each phrasal "turn/switch X off/on" as "disable/enable X"."""
+_OBJECT = r"(?: (?:it|that|this|them|anything))?"
+_BY_DEFAULT = re.compile(
+    r"\b(?:out of the box"
+    r"|unless (?:(?:you are |it is )?(?:told|configured|set|specified|instructed) otherwise"
+    r"|(?:you|i|we|one) (?:change|configure|set|specify|override)" + _OBJECT + r")"
+    r"|(?:if|when) (?:(?:[\w`-]+ ){1,3}(?:is|are) )?left (?:alone|unset|untouched)"
+    r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) (?:configure|set|change|pass|specify)"
+    + _OBJECT
+    + r"|without (?:configuring|setting|changing|passing|specifying)"
+    + _OBJECT
+    + r")\b",
+    re.I,
+)
+"""Ways of saying "by default": "out of the box", "unless told otherwise", "if left alone",
+"if you never configure it", "without setting anything"."""
+_NOT_GIVEN = re.compile(
+    r"\b(?:if|when) ([^\s,?]+) (?:is|are) not (?:given|set|passed|specified|configured)\b", re.I
+)
+"""A default stated by what is not given: "when -r is not given"."""
+
+
+def plain_wording(text: str) -> str:
+    """``text`` with each phrasal "turn/switch X off/on" as "disable/enable X" and each way of
+    saying "by default" as "by default" ("when -r is not given" as "by default, without
+    -r")."""
+    text = _BY_DEFAULT.sub("by default", text)
+    text = _NOT_GIVEN.sub(r"by default, without \1", text)
     return _PHRASAL.sub(_plain, text)
 
 

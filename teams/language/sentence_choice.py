@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from teams.language._sentences import listing_of, sentences_of, with_command, with_items
 from teams.language.questions import answer_kind, is_question, pointers
-from teams.language.senses import plain_verbs, sense
+from teams.language.senses import plain_wording, sense
 from teams.language.words import STOPWORDS, keywords, stem
 
 __all__ = [
@@ -146,12 +146,23 @@ def _stems(text: str, *, parts: bool = False) -> set[str]:
     hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
     "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
     "error"). A word stands for its sense: "turn X off" and "disable X" meet."""
-    words = keywords(plain_verbs(text))
+    words = keywords(plain_wording(text))
     if parts:
         words += [part for word in words if "-" in word for part in word.split("-")]
         words += [part for word in words if "_" in word for part in word.split("_")]
         words += [part.lower() for part in _JOINED.findall(text)]
     return {sense(stem(word)) for word in words if word and word not in STOPWORDS}
+
+
+def _spaced(sentence: str, terms: Set[str]) -> set[str]:
+    """The hyphenated ``terms`` that ``sentence`` writes with a space ("right hand side" holds
+    "right-hand")."""
+    return {
+        term
+        for term in terms
+        if "-" in term
+        and re.search(r"\b" + r"\s+".join(map(re.escape, term.split("-"))), sentence, re.I)
+    }
 
 
 _JOINED = re.compile(r"(?<=[a-z])[A-Z][a-z]{2,}")
@@ -163,12 +174,17 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     ``texts`` (a word every sentence holds, such as the product's name, counts least), and
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
     team" of "How does a cadre team plan", "... fan out work")."""
-    words = [_stems(sentence, parts=True) for text in texts for _, sentence in sentences_of(text)]
+    terms = _stems(query)
+    words = [
+        _stems(sentence, parts=True) | _spaced(sentence, terms)
+        for text in texts
+        for _, sentence in sentences_of(text)
+    ]
     shared = _stems(topic)
     return {
         term: (1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words))))
         * (_TOPIC_WEIGHT if term in shared else 1.0)
-        for term in _stems(query)
+        for term in terms
     }
 
 
@@ -234,9 +250,9 @@ def ranked_sentences(
     if kind == "procedure":
         lines = text.split("\n")
         sentences = [(offset, with_command(lines, offset, s)) for offset, s in sentences]
-    words = [_stems(sentence, parts=True) for _, sentence in sentences]
     weight = dict(weights) if weights is not None else term_weights([text], query)
     terms = set(weight)
+    words = [_stems(sentence, parts=True) | _spaced(sentence, terms) for _, sentence in sentences]
     exact = set(keywords(query))
     around = _stems(heading)
     listing = listing_of(text, sentences)

@@ -308,7 +308,7 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
         return evidence
     first, *later = cited
     answer = set().union(*(given(kind, item.text, query) for item in first.evidence))
-    return [
+    agreeing = [
         *first.evidence,
         *(
             item
@@ -316,6 +316,20 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
             for item in answered.evidence
             if answered.score >= first.score or not _rival(kind, answer, item.text, query)
         ),
+    ]
+    return _unambiguous(agreeing, kind, query)
+
+
+def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Evidence]:
+    """``evidence`` without a statement that gives several values of ``kind`` when another
+    gives one of them alone: "[tool.pytest] (since version 9.0) or [tool.pytest.ini_options]
+    (since version 8.1)" is left out beside "supported since pytest 9.0"."""
+    values = [given(kind, item.text, query) for item in evidence]
+    alone = set().union(*(stated for stated in values if len(stated) == 1))
+    return [
+        item
+        for item, stated in zip(evidence, values, strict=True)
+        if len(stated) < 2 or not stated & alone
     ]
 
 
