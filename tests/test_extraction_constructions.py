@@ -1,6 +1,7 @@
 """Constructions the offline extraction reads, each in words of its own: aliases, a subject
 carried from a heading, subjects sharing one verb, appositions, a passive with its agent after
-a date, and negations, which state nothing."""
+a date, "the latter" of two names, a deed named by a noun, "the work of" a maker, and
+negations, which state nothing."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from teams.extraction import PatternCartographer, RuleCritic, document_of
 from teams.extraction.aliases import Alias, aliases, without_aliases
 from teams.extraction.patterns import read_sentence, with_subject
 from teams.extraction.reader import document_triples
+from teams.extraction.referents import with_referents
+from teams.language.verbs import deed_participle
 from tests.extracting import Expected, answer, triples
 
 
@@ -304,8 +307,13 @@ def test_a_participle_set_off_after_its_noun_is_a_passive_of_that_noun(
             ("Lark medal", "went to", "Ida Fern"),
             "Ned Ash",
         ),
+        (
+            "# Dials\n\nThe Wend dial, once credited to Abel Frith, was in fact made by Ida Tay.\n",
+            ("Wend dial", "made by", "Ida Tay"),
+            "Abel Frith",
+        ),
     ],
-    ids=["not-between-commas", "not-by-but-by", "instead-of"],
+    ids=["not-between-commas", "not-by-but-by", "instead-of", "attribution-corrected"],
 )
 def test_an_alternative_named_only_to_be_denied_is_never_read_or_quoted(
     text: str, stated: tuple[str, str, str], denied: str
@@ -396,3 +404,90 @@ def test_subjects_and_things_paired_respectively_pair_in_order() -> None:
     found = {(t[0], t[2]) for t in _triples(text) if t[1] == "rebuilt by"}
     assert found == {("Brack", "Ann Tey"), ("Holm weir", "Ivo Lusk")}
     assert not read_sentence("Tolla and Vexel read FLAC files respectively.")  # which is not said
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "other"),
+    [
+        (
+            "# Surveys\n\nIda Marsh and Tom Quell walked the moor. The former mapped the Ure.\n",
+            ("Ida Marsh", "mapped", "Ure", 3),
+            "Tom Quell",
+        ),
+        (
+            "# Surveys\n\nAfter Ida Marsh and Tom Quell met, the second charted the Usk.\n",
+            ("Tom Quell", "charted", "Usk", 3),
+            "Ida Marsh",
+        ),
+    ],
+    ids=["former-next-sentence", "second-same-sentence"],
+)
+def test_the_former_or_the_latter_is_one_of_two_names_joined_before(
+    text: str, expected: tuple[str, str, str, int], other: str
+) -> None:
+    found = _triples(text)
+    assert expected in found
+    assert not [t for t in found if other in (t[0], t[2]) and t[1] == expected[1]]
+
+
+def test_only_the_former_or_latter_before_a_verb_after_a_pair_is_a_name() -> None:
+    assert with_referents("The former mill burned.", "Ida Marsh and Tom Quell met.") == (
+        "The former mill burned."
+    )
+    later = "The first mill burned and the latter sold it."
+    assert with_referents(later, "Ida Marsh and Tom Quell met.") == (
+        "The first mill burned and Tom Quell sold it."
+    )
+    listed = "The latter mapped it."
+    assert with_referents(listed, "Ann Roe, Ida Marsh and Tom Quell met.") == listed
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "# Weirs\n\nBefore the building of the Tarn weir by Ivo Lusk in 1702, it flooded.\n",
+            {("Tarn weir", "built by", "Ivo Lusk", 3), ("Tarn weir", "built in", "1702", 3)},
+        ),
+        (
+            "# Piers\n\nThe construction of the Wick pier by Orme Brothers led to a strike.\n",
+            {("Wick pier", "constructed by", "Orme Brothers", 3)},
+        ),
+    ],
+    ids=["fronted-ing", "subject-ion"],
+)
+def test_a_deed_named_by_a_noun_is_a_passive_of_what_was_done(
+    text: str, expected: Expected
+) -> None:
+    assert expected <= _triples(text)
+
+
+def test_the_participle_of_a_deed_noun_is_regular_irregular_or_listed() -> None:
+    nouns = ["naming", "planning", "making", "rebuilding", "discovery", "string", "mill"]
+    assert [deed_participle(noun) for noun in nouns] == [
+        "named",
+        "planned",
+        "made",
+        "rebuilt",
+        "discovered",
+        "",
+        "",
+    ]
+
+
+def test_the_work_of_a_maker_is_made_by_it_and_the_work_of_years_is_not() -> None:
+    readings = read_sentence("The Wend clock was the work of the clockmaker Abel Frith.")
+    assert ("Wend clock", "made by", "clockmaker Abel Frith") in {
+        (r.subject, r.predicate, r.object) for r in readings
+    }
+    years = read_sentence("The Wend dam was the work of ten years.")
+    assert not [r for r in years if r.predicate == "made by"]
+
+
+def test_a_year_opening_a_sentence_without_a_comma_leaves_its_subject(
+    store: SemanticStore,
+) -> None:
+    text = "# Lights\n\nIn 1766 Orla Brent was succeeded by Cass Mede as keeper of Fenn light.\n"
+    assert ("Orla Brent", "succeeded by", "Cass Mede", 3) in _triples(text)
+    answered = answer(text, "Who became keeper of Fenn light after Orla Brent?", store)
+    assert "Cass Mede" in answered and "`notes.md:3`" in answered

@@ -5,9 +5,10 @@ by "along with", and an alternative the sentence denies.
 (designed by Silas Pyne, 1862) still stands." each state two relations: the main clause about
 the noun, and the participle, read as a passive of the same noun ("The ketch Morwen was built by
 Amos Grell in 1851"). An alternative named only to be denied ("Jon Hale, not his brother, built
-the bridge", "won not by Harrow but by Ebb", "went to Vera Holt instead of Otto Brand") is taken
-out, so the clause reads as the affirmation it is rather than as a negation, and the denied name
-is never read as a party to the relation.
+the bridge", "won not by Harrow but by Ebb", "went to Vera Holt instead of Otto Brand", "The
+dial, long attributed to Ivo Hart, was made by Ann Roe") is taken out, so the clause reads as
+the affirmation it is rather than as a negation, and the denied name is never read as a party
+to the relation.
 
 Example:
     >>> participle_asides("The ketch Morwen, built by Amos Grell in 1851, sank in 1903.")
@@ -39,14 +40,16 @@ _ASIDES = (
 the main clause going on in lower case, or by brackets."""
 _DENIED = (
     re.compile(r",\s+(?:and\s+)?not\s+(?!only\b|just\b|even\b)[^,;]+,(?=\s)"),
+    re.compile(r",\s+(?:[a-z]+\s+)?(?:attributed|credited|ascribed)\s+to\s+[^,;]+,(?=\s)"),
     re.compile(
         r"\bnot\s+(?:(?P<prep>by|to|in|at|from|for|with)\s+|(?=(?:the|a|an)\s|[A-Z]))"
         r"[^,;]+?,?\s+but\s+(?(prep)(?P=prep)\s+)"
     ),
     re.compile(r"\s+(?:instead of|rather than)\s+[^;]*?(?=\s*(?:;|[.!?]?$))"),
 )
-"""An alternative named to be denied: ", not his brother," between commas; "not by A but by B"
-(its preposition stays); "instead of A" or "rather than A" to the end of its clause."""
+"""An alternative named to be denied: ", not his brother," or an attribution the sentence goes
+on to correct (", long attributed to A, was in fact made by B") between commas; "not by A but
+by B" (its preposition stays); "instead of A" or "rather than A" to the end of its clause."""
 
 
 _ALONG_WITH = re.compile(

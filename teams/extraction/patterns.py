@@ -2,15 +2,15 @@
 
 The more explicit the pattern, the higher the confidence: a definition (``X is a Y``) 0.9, a
 plain verb (``X uses Y``) 0.8, an apposition (``X, the chief engineer, ...``) 0.8, a passive
-with its agent (``X was designed by Y``) or a preposition (``X was demolished in 1962``, ``X
-was set up in 1974``, ``X was sold to Y``) 0.7, any other verb right after the subject (``X
-founded Y``, ``X feed on Y``; a capitalised word is a name's, not a verb) 0.6, a hedged verb
-(``X can use Y``) lower, a preposition between named things (``AES in OCB mode``) 0.55 and
-between common nouns 0.35. A list of objects (``X burns A, B and C``) gives one relation per
-item, and so do subjects sharing a verb (``A, B and C support X``). A negated clause states
-nothing (``X does not support Y``); the clauses beside it are read. A relaxed pass, for a
-revision of an empty extraction, also reads any third-person verb between two noun phrases
-(0.45).
+with its agent (``X was designed by Y``, ``X was in fact made by Y``; ``X is the work of Y``:
+made by Y) or a preposition (``X was demolished in 1962``, ``X was set up in 1974``, ``X was
+sold to Y``) 0.7, any other verb right after the subject (``X founded Y``, ``X feed on Y``; a
+capitalised word is a name's, not a verb) 0.6, a hedged verb (``X can use Y``) lower, a
+preposition between named things (``AES in OCB mode``) 0.55 and between common nouns 0.35. A
+list of objects (``X burns A, B and C``) gives one relation per item, and so do subjects
+sharing a verb (``A, B and C support X``). A negated clause states nothing (``X does not
+support Y``); the clauses beside it are read. A relaxed pass, for a revision of an empty
+extraction, also reads any third-person verb between two noun phrases (0.45).
 """
 
 from __future__ import annotations
@@ -136,7 +136,10 @@ _COORDINATED = re.compile(
 )
 """Verbs coordinated after the first (``approves, edits or rejects``): they share its object."""
 _COPULA = re.compile(r"\b(?P<verb>is|are|was|were)\s+(?P<rest>.+)$", re.IGNORECASE)
-_ADVERB = r"(?:(?:only|mainly|first|still|also|now|largely|mostly|often|usually|widely|once)\s+)?"
+_ADVERB = (
+    r"(?:(?:only|mainly|first|still|also|now|largely|mostly|often|usually|widely|once|later|"
+    r"originally|actually|indeed|in\s+fact)\s+)?"
+)
 _IRREGULAR = sorted(set(IRREGULAR) - {"was", "were", "been", "had", "did", "done", "said"})
 PARTICIPLE = rf"(?:[a-z]+(?:ed|en)|(?:re|un|over|up)?(?:{'|'.join(_IRREGULAR)}))"
 """A past participle, for patterns: "designed", "built", "rebuilt"."""
@@ -303,8 +306,20 @@ def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
     return readings
 
 
+_WORK_OF = re.compile(r"the\s+work\s+of\s+(?P<maker>.+)$", re.IGNORECASE)
+"""Who made a thing: "is the work of the sculptor Lena Voss"."""
+
+
+def _made_by(rest: str) -> str:
+    """``rest`` with "the work of Y" put as the passive "made by Y" (not "the work of ten
+    years")."""
+    work = _WORK_OF.match(rest)
+    makers = _objects(work["maker"]) if work else []
+    return f"made by {work['maker']}" if work and makers and not values_in(makers[0]) else rest
+
+
 def _copular_objects(subject: str, verb: str, rest: str) -> list[Reading]:
-    passive = _PASSIVE.match(rest)
+    passive = _PASSIVE.match(_made_by(rest))
     if passive:
         return _passive(subject, passive)
     article = re.match(r"(?:(an?)|the)\s+", rest, re.IGNORECASE)
@@ -448,8 +463,10 @@ _LEADING_CLAUSE = re.compile(
     + "|".join(word.capitalize() for word in _IRREGULAR)
     + r"|In|On|At|After|Before|During|Since|From|Despite|Although|Once|Like|Unlike|Today|Now|"
     r"Later|Originally)\b[^,;]{0,60},\s+(?=[A-Za-z])"
+    r"|^(?:In|On|By|Until|Since)\s+(?:[A-Z][a-z]+\s+)?(?:1\d{3}|20\d{2})\s+(?=[A-Z])"
 )
-"""A clause that opens a sentence before its subject: "Built in 1890, ", "In 1911, "."""
+"""A clause that opens a sentence before its subject: "Built in 1890, ", "In 1911, ", or a
+year without a comma before a name ("In 1881 Ann Roe ...")."""
 
 
 def noun_phrases(text: str) -> list[str]:

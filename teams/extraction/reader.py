@@ -2,11 +2,13 @@
 rows state, as triples on their lines.
 
 A sentence is read clause by clause (:func:`~teams.extraction.clauses.simple_clauses`) with
-the patterns of :mod:`teams.extraction.patterns`, and an exchange in it from both sides
+the patterns of :mod:`teams.extraction.patterns`, a deed it names by a noun as a passive
+(:func:`~teams.extraction.deeds.deed_clauses`), and an exchange in it from both sides
 (:func:`~teams.extraction.converses.converse_readings`). A leading pronoun stands for the
 subject before it (or what the section's heading names), and so does the missing subject of
 a sentence opening with its predicate ("Founded in 1990 by Jane Roe."); an object "it" for the
-thing the sentence before is about, a list item for an object of its lead-in's relation. An
+thing the sentence before is about, "the latter" for one of two names joined before
+(:mod:`teams.extraction.referents`), a list item for an object of its lead-in's relation. An
 alias ("also known as", "formerly") is a relation both ways
 (:mod:`teams.extraction.aliases`). A key-value
 line states an attribute of that subject, a table row of its subject cell
@@ -28,10 +30,12 @@ from teams.extraction.asides import joined_subjects, participle_asides, without_
 from teams.extraction.attributes import attribute_readings, key_values, row_readings
 from teams.extraction.clauses import simple_clauses
 from teams.extraction.converses import converse_readings
+from teams.extraction.deeds import deed_clauses
 from teams.extraction.documents import LIST_JOIN, Document, Section, plain, unmarked
 from teams.extraction.hearsay import denies_the_last, hearsay
 from teams.extraction.patterns import Reading, noun_phrases, read_sentence, with_subject
 from teams.extraction.questions_asked import answered, asked
+from teams.extraction.referents import with_referents
 from teams.extraction.state import EntityNote, Triple
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
@@ -140,7 +144,7 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     text = joined_subjects(without_denied(text))
     readings = [
         r
-        for part in participle_asides(text)
+        for part in [*participle_asides(text), *deed_clauses(text)]
         for clause in simple_clauses(part)
         for r in read_sentence(clause, relaxed=relaxed)
     ]
@@ -165,6 +169,8 @@ class _SectionReader:
         self.lead: list[Reading] = []
         self.question = ("", "")
         """What the sentence before asked who did, and that sentence ("Who carved ...?")."""
+        self.before = ""
+        """The sentence before, whose pair of names "the latter" may point to."""
 
     def triples(self) -> Iterator[_Found]:
         """Every triple of the section, line by line."""
@@ -207,6 +213,7 @@ class _SectionReader:
 
     def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
         said = self.focus.resolved(without_definitions(unmarked(sentence)))
+        said, self.before = with_referents(said, self.before), said
         text, readings = self._readings(without_aliases(said))
         shown = without_denied(sentence, LIST_JOIN)  # "Jon Hale … built the footbridge."
         (question, asked_in), self.question = self.question, (asked(text), sentence)

@@ -1,5 +1,5 @@
-"""Irregular English verb forms and their base form, and the converse of an exchange verb, for
-the offline readers.
+"""Irregular English verb forms and their base form, the converse of an exchange verb, and the
+verb of a noun naming a deed, for the offline readers.
 
 The extraction patterns read these as verbs ("Tom Pike built the Heron", "was written by");
 the offline answer matches a question's "wrote" with a relation's "written by" through
@@ -11,13 +11,15 @@ Example:
     ('write', 'build', 'opens')
     >>> converse("sold")
     Converse(verb='bought', preposition='from', own='to')
+    >>> deed_participle("founding"), deed_participle("construction")
+    ('founded', 'constructed')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["IRREGULAR", "Converse", "converse", "lemma"]
+__all__ = ["IRREGULAR", "Converse", "converse", "deed_participle", "lemma"]
 
 _TABLE = """
 be was were been; bear bore born borne; become became; begin began begun; bring brought; build
@@ -34,6 +36,18 @@ woven; win won; write wrote written; breed bred; split; shut; set; put; read; cu
 cast; cost; spread
 """
 
+_DEEDS = """
+acquisition acquired; appointment appointed; capture captured; completion completed;
+composition composed; conquest conquered; construction constructed; creation created;
+dedication dedicated; demolition demolished; design designed; development developed; discovery
+discovered; election elected; erection erected; establishment established; excavation
+excavated; foundation founded; installation installed; introduction introduced; invention
+invented; publication published; purchase purchased; reconstruction reconstructed; restoration
+restored; sale sold; translation translated
+"""
+"""Nouns of a deed and the participle of their verb; a noun in "-ing" needs none."""
+_DEED_PARTICIPLES = dict(entry.split() for entry in _DEEDS.replace("\n", " ").split(";"))
+
 _EXCHANGES = """sell to, buy from; give to, receive from; lend to, borrow from; teach to, learn
 from; send to, receive from; lose to, win against"""
 """Each exchange as its giver's verb and preposition, then its receiver's: "X sold Y to Z" is
@@ -43,15 +57,34 @@ IRREGULAR: dict[str, str] = {}
 """Each irregular past form (and participle) -> its base form."""
 _PAST: dict[str, str] = {}
 """Each irregular base form -> its past form."""
+_PARTICIPLE: dict[str, str] = {}
+"""Each irregular base form -> its past participle."""
 for _entry in _TABLE.replace("\n", " ").split(";"):
     _base, *_forms = _entry.split()
     IRREGULAR |= dict.fromkeys(_forms or [_base], _base)
     _PAST[_base] = (_forms or [_base])[0]
+    _PARTICIPLE[_base] = (_forms or [_base])[-1]
 
 
 def lemma(word: str) -> str:
     """The base form of an irregular past or participle; any other word as it is."""
     return IRREGULAR.get(word.lower(), word)
+
+
+def deed_participle(noun: str) -> str:
+    """The past participle of the verb whose deed ``noun`` names ("founding": "founded",
+    "rebuilding": "rebuilt", "construction": "constructed"); "" for any other noun ("string":
+    no syllable is left without its "-ing")."""
+    noun = noun.lower()
+    base = noun[:-3]
+    if noun in _DEED_PARTICIPLES or not noun.endswith("ing") or not set(base) & set("aeiouy"):
+        return _DEED_PARTICIPLES.get(noun, "")
+    for prefix in ("", "re"):
+        verb = base[len(prefix) :] if base.startswith(prefix) else ""
+        for form in (verb, f"{verb}e", verb[:-1]):  # "building", "making", "digging"
+            if form in _PARTICIPLE:
+                return f"{prefix}{_PARTICIPLE[form]}"
+    return f"{base}ed"  # "founding", "naming", "planning": the "-ing" cut, "-ed" put
 
 
 @dataclass(frozen=True)
