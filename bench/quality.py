@@ -43,7 +43,8 @@ more: ``research-jinja`` (Jinja's docs, reStructuredText), ``conflicts-jinja`` a
 ``extraction-jinja``; and three more: ``research-typer`` (Typer's docs), ``conflicts-typer``
 and ``extraction-typer``; and three more: ``research-mkdocs`` (MkDocs' docs),
 ``conflicts-mkdocs`` and ``extraction-mkdocs``; and three more: ``research-pytest`` (pytest's
-docs, reStructuredText), ``conflicts-pytest`` and ``extraction-pytest``.
+docs, reStructuredText), ``conflicts-pytest`` and ``extraction-pytest``; and three more:
+``research-poetry`` (Poetry's docs), ``conflicts-poetry`` and ``extraction-poetry``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
@@ -51,11 +52,11 @@ names, two facts from two pages, why, and a pronoun or "this X" sentence.
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
 research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
 research-requests,research-marshmallow,research-jinja,research-typer,research-mkdocs,
-research-pytest,conflicts,conflicts-probe,conflicts-black,conflicts-attrs,conflicts-flask,
-conflicts-drf,conflicts-marshmallow,conflicts-jinja,conflicts-typer,conflicts-mkdocs,
-conflicts-pytest,extraction,extraction-probe,extraction-black,extraction-attrs,
-extraction-flask,extraction-drf,extraction-marshmallow,extraction-jinja,extraction-typer,
-extraction-mkdocs,extraction-pytest]
+research-pytest,research-poetry,conflicts,conflicts-probe,conflicts-black,conflicts-attrs,
+conflicts-flask,conflicts-drf,conflicts-marshmallow,conflicts-jinja,conflicts-typer,
+conflicts-mkdocs,conflicts-pytest,conflicts-poetry,extraction,extraction-probe,
+extraction-black,extraction-attrs,extraction-flask,extraction-drf,extraction-marshmallow,
+extraction-jinja,extraction-typer,extraction-mkdocs,extraction-pytest,extraction-poetry]
 [--only r01,c02] [--json PATH]``.
 """
 
@@ -209,6 +210,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-typer": partial(_research, "research-typer", "research-typer.yaml"),
     "research-mkdocs": partial(_research, "research-mkdocs", "research-mkdocs.yaml"),
     "research-pytest": partial(_research, "research-pytest", "research-pytest.yaml"),
+    "research-poetry": partial(_research, "research-poetry", "research-poetry.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
@@ -222,6 +224,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "conflicts-typer": partial(_conflicts, "conflicts-typer", "conflicts-typer.yaml"),
     "conflicts-mkdocs": partial(_conflicts, "conflicts-mkdocs", "conflicts-mkdocs.yaml"),
     "conflicts-pytest": partial(_conflicts, "conflicts-pytest", "conflicts-pytest.yaml"),
+    "conflicts-poetry": partial(_conflicts, "conflicts-poetry", "conflicts-poetry.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
@@ -235,6 +238,7 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "extraction-typer": partial(_extraction, "extraction-typer", "extraction-typer.yaml"),
     "extraction-mkdocs": partial(_extraction, "extraction-mkdocs", "extraction-mkdocs.yaml"),
     "extraction-pytest": partial(_extraction, "extraction-pytest", "extraction-pytest.yaml"),
+    "extraction-poetry": partial(_extraction, "extraction-poetry", "extraction-poetry.yaml"),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 

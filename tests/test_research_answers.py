@@ -207,7 +207,7 @@ def test_the_sentence_a_pronoun_stands_for_is_also_cited_at_its_own_line() -> No
     question = "Which gauge ships with a dedicated kiln probe, and how often does it read?"
     answered = _answers(_passage(text, line=10), question)
     assert answered is not None
-    cited = [(e.source, e.text) for e in answered[1]]
+    cited = [(e.source, e.text) for e in answered.evidence]
     assert cited[0] == (
         "doc.md:10",
         "The Wren gauge is the only gauge with a dedicated kiln probe.",
@@ -217,7 +217,7 @@ def test_the_sentence_a_pronoun_stands_for_is_also_cited_at_its_own_line() -> No
         "It reads the temperature every second, but lacks a humidity sensor."
     )
     why = _answers(_passage(text, line=10), "Why does the Wren gauge read every second?")
-    assert why is not None and len(why[1]) == 1  # a why-answer's claim is not cited alone
+    assert why is not None and len(why.evidence) == 1  # a why-answer's claim is not cited alone
 
 
 def test_a_sentence_cited_alone_then_quoted_counts_as_one_claim() -> None:
@@ -260,7 +260,7 @@ def test_a_version_question_names_the_release_a_changelog_entry_sits_under() -> 
         _passage(text, heading="Version 3.1.0"), "Which release dropped Python 3.6?"
     )
     assert answered is not None
-    assert any(e.text.startswith("Version 3.1.0: ") and "3.6" in e.text for e in answered[1])
+    assert any(e.text.startswith("Version 3.1.0: ") and "3.6" in e.text for e in answered.evidence)
 
 
 def test_a_question_asking_for_the_default_quotes_the_sentence_stating_it() -> None:
@@ -270,9 +270,9 @@ def test_a_question_asking_for_the_default_quotes_the_sentence_stating_it() -> N
     )
     question = "If I don't configure anything, which glaze does the kiln put on the pots it fires?"
     answered = _answers(_passage(text), question)
-    assert answered is not None and "`clear`" in answered[1][0].text
+    assert answered is not None and "`clear`" in answered.evidence[0].text
     plain = _answers(_passage(text), "Which glaze does the kiln put on the pots it fires?")
-    assert plain is not None and "`clear`" not in plain[1][0].text
+    assert plain is not None and "`clear`" not in plain.evidence[0].text
 
 
 def test_a_question_asking_when_something_is_worth_doing_is_answered_by_what_it_is_good_for() -> (
@@ -292,10 +292,11 @@ def test_a_why_answer_takes_the_paragraph_after_a_one_sentence_claim() -> None:
         _passage(text), "Why do glaze checks not run when the kiln is started by hand?"
     )
     assert answered is not None
-    assert "depend on the name of the program" in answered[1][0].text
+    assert "depend on the name of the program" in answered.evidence[0].text
     two = "Glaze checks won't run by hand. They are slow.\n\nGlaze checks depend on the name.\n"
     answered = _answers(_passage(two), "Why do glaze checks not run by hand?")
-    assert answered is not None and "depend" not in answered[1][0].text  # not a paragraph alone
+    assert answered is not None
+    assert "depend" not in answered.evidence[0].text  # not a paragraph alone
 
 
 def test_a_why_answer_cites_the_sentence_giving_the_reason_at_its_own_line() -> None:
@@ -308,7 +309,7 @@ def test_a_why_answer_cites_the_sentence_giving_the_reason_at_its_own_line() -> 
         _passage(text, line=20), "Why are local variables left out of the kiln log?"
     )
     assert answered is not None
-    assert any(e.source == "doc.md:22" and "to avoid" in e.text for e in answered[1])
+    assert any(e.source == "doc.md:22" and "to avoid" in e.text for e in answered.evidence)
 
 
 def test_a_question_asking_for_a_drawback_or_a_release_of_something_is_read_so() -> None:

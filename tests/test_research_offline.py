@@ -386,11 +386,11 @@ def test_a_why_answer_that_restates_the_question_brings_the_sentence_after_it() 
     )
     found = _answers(passage, "Why does the pool never shrink below its minimum size?")
     assert found is not None
-    best = found[1][0]
+    best = found.evidence[0]
     assert best.source == "pool.md:3" and "a burst of requests needs" in best.text
     assert "created at start-up" not in best.text  # the next paragraph is not part of it
     kept = _answers(passage, "What size does the pool never shrink below?")
-    assert kept is not None and "burst" not in kept[1][0].text  # only a why-answer
+    assert kept is not None and "burst" not in kept.evidence[0].text  # only a why-answer
 
 
 def test_what_something_is_good_for_is_answered_as_a_why_question() -> None:
@@ -412,8 +412,8 @@ def test_what_something_is_good_for_is_answered_as_a_why_question() -> None:
     ):
         assert answer_kind(question) == "reason"
         found = _answers(passage, question)
-        assert found is not None and "keeps encoding fast" in found[1][0].text, question
-        assert "ships with the relay" not in found[1][0].text
+        assert found is not None and "keeps encoding fast" in found.evidence[0].text, question
+        assert "ships with the relay" not in found.evidence[0].text
     assert answer_kind("What line length does the style allow?") == "name"  # a value, not a gain
 
 

@@ -26,7 +26,7 @@ def _passage(text: str, heading: str = "") -> Passage:
 def _cited(text: str, question: str, heading: str = "") -> list[tuple[str, str]]:
     answered = _answers(_passage(text, heading), question)
     assert answered is not None
-    return [(evidence.source, evidence.text) for evidence in answered[1]]
+    return [(evidence.source, evidence.text) for evidence in answered.evidence]
 
 
 def test_code_console_output_and_titles_hold_no_sentence() -> None:
@@ -257,7 +257,8 @@ def test_a_second_figure_beside_the_best_one_is_a_rival_not_a_second_fact() -> N
 
 def test_another_page_s_rival_value_is_not_stated_beside_the_answer() -> None:
     def found(source: str, text: str, score: float = 1.0) -> _Answered:
-        return _Answered(_passage(text), score, [Evidence(source=source, text=text, score=0.5)])
+        evidence = [Evidence(source=source, text=text, score=0.5)]
+        return _Answered(_passage(text), score, evidence)
 
     cited = [
         found("a.md:3", "Turn colour off everywhere with the variable `LEDGER_NO_COLOR`.", 2.0),

@@ -400,3 +400,6 @@ def test_the_answer_is_the_relations_that_answer_the_question_or_a_chain_of_two(
     assert relation_sentence(publishes) == "The Lumen Press publishes the Harbour Review"
     designed = _found("Harrow bridge", "designed by", "Ada Marsh", "It was designed by Ada Marsh.")
     assert relation_sentence(designed) == "Harrow bridge was designed by Ada Marsh"
+    evidence = "The Harrow bell, once credited to Ivo Hart, was in fact cast by Ada Marsh."
+    cast = _found("Harrow bell", "cast by", "Ada Marsh", evidence)
+    assert relation_sentence(cast) == "The Harrow bell was cast by Ada Marsh"  # "was in fact"

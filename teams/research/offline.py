@@ -202,7 +202,7 @@ def _reranked(
     for passage in passages:
         best = _answers(passage, query, weights)
         if best is not None:
-            answered.append(_Answered(passage, *best))
+            answered.append(best)
     top = max((item.score for item in answered), default=0.0) or 1.0
     return sorted(
         answered,
@@ -254,7 +254,7 @@ _NOTHING_ASKED = _Asked()
 
 def _answers(
     passage: Passage, query: str, weights: Mapping[str, float] | None = None
-) -> tuple[float, list[Evidence]] | None:
+) -> _Answered | None:
     """The passage's answer to ``query`` with its score: its best sentence (see
     :func:`_evidence`), then a sentence that adds a word of the query the best one lacks; for
     an item of a list, the lead-in that quotes the list, then the item; a sentence quoted for
@@ -281,11 +281,12 @@ def _answers(
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
-    return best.score, [
+    evidence = [
         _evidence(passage, ranked, cited, asked)
         for at in chosen
         for cited in (*_stood_for(ranked, at, asked.why), at)
     ]
+    return _Answered(passage, best.score, evidence)
 
 
 def _rival(kind: str, answer: Set[str], sentence: str, query: str) -> bool:
