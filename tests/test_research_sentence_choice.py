@@ -323,3 +323,23 @@ def test_a_statement_of_two_values_is_left_out_beside_one_that_states_the_answer
     ]
     question = "Since which ledger version can a spool hold a [ledger] table with native types?"
     assert [item.source for item in _agreeing(cited, question)] == ["b.md:3"]
+
+
+def test_the_sentence_after_a_question_the_text_asks_answers_it() -> None:
+    text = (
+        "Every kiln can check its own glaze before a firing.\n\n"
+        "Why does the kiln not check the clay for you? The right place for that is the potter's "
+        "wheel, which the kiln never sees.\n"
+    )
+    [(source, sentence), *_] = _cited(text, "Why does the kiln not inspect the clay for you?")
+    assert "potter's wheel" in sentence and source == "guide.md:3"
+
+
+def test_adjectives_of_one_quality_meet() -> None:
+    text = (
+        "When checks are turned off, the kiln fires any glaze, which leaves each batch "
+        "vulnerable to cracking.\n\n"
+        "Turning checks off is common while you write a new glaze.\n"
+    )
+    [(_, sentence), *_] = _cited(text, "Why is turning checks off risky?")
+    assert "cracking" in sentence

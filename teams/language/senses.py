@@ -31,8 +31,9 @@ _GROUPS = (
     "need require",
     "start launch",
     "stop halt terminate",
+    "risky dangerous unsafe insecure vulnerable",
 )
-"""Verbs of one act, the first standing for the group."""
+"""Verbs of one act (and adjectives of one quality), the first standing for the group."""
 _SENSE = {stem(word): stem(group.split()[0]) for group in _GROUPS for word in group.split()}
 
 

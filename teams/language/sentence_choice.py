@@ -202,9 +202,9 @@ def _crowding(words: int) -> float:
 
 
 _RESTATED = 0.5
-"""What a sentence that says nothing beyond a question's words keeps of its score (a
-restatement of the question, a title in a sentence's place); a statement searched for (a
-claim being checked) is matched in full."""
+"""What a sentence that says nothing beyond a question's words, or asks a question itself,
+keeps of its score (a restatement of the question, a title in a sentence's place); a statement
+searched for (a claim being checked) is matched in full."""
 _LEADING = 0.9
 """What a lead-in that introduces no list keeps of its score: the sentence after it, which
 holds its words too, says what it announces."""
@@ -287,8 +287,8 @@ def ranked_sentences(
         if len(hits) + pointed >= _MIN_SCORE_FOR_KIND and gives:  # "Released ..." under "3.1.6"
             score += _KIND_BONUS
         said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
-        if asks and not said - terms:
-            score *= _RESTATED
+        if asks and (not said - terms or sentence.rstrip().endswith("?")):
+            score *= _RESTATED  # a question the text asks answers nothing itself
         if index in listing.leads.values() and index not in listing.lists:
             score *= _LEADING
         if named and heads[index] and index not in named:
@@ -366,8 +366,11 @@ def _antecedent(
     """The sentence the subject of sentence ``index`` stands for: for "this X", the nearest of
     the two before that names X ("... is constrained. This constraint ..."), else the one
     before, as for a pronoun or a sentence that opens with its verb; -1 for the heading when
-    the sentence opens the text; None when it names its own subject."""
+    the sentence opens the text; None when it names its own subject. A sentence after a
+    question the text asks stands on it: it is the question's answer."""
     sentence = sentences[index][1]
+    if index and sentences[index - 1][1].rstrip().endswith("?"):
+        return index - 1  # "Why does X not do that? The ideal place ...": it answers it
     if _PRONOUN.match(sentence) is None and _SUBJECTLESS.match(sentence) is None:
         return None
     if index == 0:
