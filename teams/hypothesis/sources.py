@@ -56,7 +56,8 @@ def corpus_source(
     corpus: Corpus, *, k: int = 4, min_score: float = 0.3, name: str = CORPUS_SOURCE
 ) -> BaseTool:
     """A source over ``corpus``: the most relevant sentence of each passage and the passage's
-    corrections of it, cited ``path:line`` and dated when the passage says when it was written.
+    corrections of it, cited ``path:line``, titled by the passage's headings (outermost first)
+    and dated when the passage says when it was written.
 
     Args:
         corpus: The ingested corpus to search.
@@ -77,7 +78,7 @@ def corpus_source(
                     {
                         "text": sentence,
                         "source": source,
-                        "title": passage.heading,
+                        "title": " > ".join(filter(None, (passage.outline, passage.heading))),
                         "path": passage.path,
                         "date": date,
                     }
