@@ -888,6 +888,16 @@ def test_a_third_source_decides_only_from_another_document(
         ),
         (
             {
+                "a.md": "---\ndate: 2022-09-14\n---\n\n# Moorings\n\n"
+                "The Hollin basin has 75 moorings.\n",
+                "b.md": "---\ndate: 2016-04-02\n---\n\n# The basin\n\n"
+                "The Hollin basin has 52 moorings.\n",
+            },
+            "How many moorings does the Hollin basin have?",
+            ("75 moorings", "52 moorings"),
+        ),
+        (
+            {
                 "old.md": "# The Hollin boathouse\n\nThe Hollin boathouse holds 14 boats.\n\n"
                 "© 2008 Hollin Rowing Club\n",
                 "new.md": "# Rowing at Hollin\n\nThe Hollin boathouse holds 22 boats.\n\n"
@@ -915,6 +925,7 @@ def test_a_third_source_decides_only_from_another_document(
         "updated-on-a-day",
         "errata-table",
         "later-version-in-front-matter",
+        "later-date-in-front-matter",
         "later-copyright-year",
         "wrong-then-right-in-another-unit",
     ],

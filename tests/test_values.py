@@ -47,6 +47,7 @@ def _read(text: str) -> list[tuple[str, str, float]]:
         ("The pool is 3 and a half metres deep.", ("quantity", "length", 3.5)),
         ("The town has one and a half million people.", ("count", "people", 1_500_000.0)),
         ("The climb takes 3 hours 20 minutes.", ("quantity", "duration", 12000.0)),
+        ("The climb takes an hour and 20 minutes.", ("quantity", "duration", 4800.0)),
         ("The mast is 5 feet and 6 inches tall.", ("quantity", "length", 1.68)),
         ("The ferry runs twice a day.", ("count", "time", 2.0)),
         ("It opened on March 3rd, 1881.", ("date", "date", 1881.0)),
@@ -197,3 +198,4 @@ def test_number_words_that_make_no_one_number_are_not_added_up() -> None:
     assert _read("It sleeps three and four sleep here.")[:1] == [("count", "", 3.0)]
     assert _read("The walk takes 3 hours 90 minutes.")[0][2] == 10800.0  # no smaller part
     assert [n for _, _, n in _read("The 3 km path and 2 km lane meet.")] == [3000.0, 2000.0]
+    assert [n for _, _, n in _read("It takes 3 hours, 30 minutes uphill.")] == [10800.0, 1800.0]

@@ -250,21 +250,27 @@ def _heading_at(lines: list[str], i: int, fences: bool = True) -> tuple[str, int
     return None
 
 
-_FIELD = re.compile(r"^(title|version|revision|edition)\s*:\s*(?P<value>.+?)\s*$", re.IGNORECASE)
+_FIELD = re.compile(
+    r"^(title|version|revision|edition|date|updated|last_?modified|lastmod)\s*:\s*(?P<value>.+?)\s*$",
+    re.IGNORECASE,
+)
+_DATES = ("date", "updated", "last_modified", "lastmodified", "lastmod")
 
 
 def _front_matter(lines: list[str]) -> tuple[int, str]:
     """Index of the first line after a leading YAML front matter block (0 when none), and the
-    title it gives the document with its version ("Handbook, version 1.10"; "" for none). The
-    fields are read as written: ``1.10`` is not the number 1.1."""
+    title it gives the document with its version and dates ("Handbook, version 1.10
+    (2021-03-04)"; "" for none). The fields are read as written: ``1.10`` is not 1.1."""
     if not lines or lines[0].strip() != "---":
         return 0, ""
     fields: dict[str, str] = {}
     for i in range(1, len(lines)):
         if lines[i].strip() in {"---", "..."}:
+            dates = ", ".join(fields.pop(name) for name in _DATES if name in fields)
             title = fields.pop("title", "")
             serial = [f"{name} {value}" for name, value in fields.items()]
-            return i + 1, ", ".join(filter(None, [title, *serial]))
+            named = ", ".join(filter(None, [title, *serial]))
+            return i + 1, f"{named} ({dates})".strip() if dates else named
         field = _FIELD.match(lines[i])
         if field is not None:
             fields.setdefault(field[1].lower(), field["value"].strip("'\""))

@@ -57,7 +57,8 @@ def corpus_source(
 ) -> BaseTool:
     """A source over ``corpus``: the most relevant sentence of each passage and the passage's
     corrections of it, cited ``path:line``, titled by the passage's headings (outermost first)
-    and dated when the passage says when it was written.
+    and dated when the passage says when it was written (else by a date in a heading that holds
+    it: a release's, a front matter's).
 
     Args:
         corpus: The ingested corpus to search.
@@ -72,7 +73,7 @@ def corpus_source(
         """Search the local document corpus; returns evidence as a JSON list."""
         found = []
         for passage in corpus.search(query, k=k, min_score=min_score):
-            date = stated_date(passage.heading, passage.text)
+            date = stated_date(passage.heading, passage.text) or stated_date(passage.outline, "")
             for source, sentence in passage_evidence(passage, query):
                 found.append(
                     {

@@ -6,8 +6,8 @@ handbook." retire their own document: in a conflict, the other document's value 
 documents titled as editions of one work ("Walker's guide, third edition", "Walker's guide, 5th
 edition") or as numbers of one series ("Harbour Bulletin, Issue 7", "..., Issue 31"; "Revision
 B", "Revision D"; "version 1.9", "version 1.10", compared part by part) are ordered by them: the
-later one stands. A sentence that tells in the past
-tense of a year ("renamed when it was rebuilt in 2009") was written in that year or later.
+later one stands. A sentence that tells in the past tense of a year ("renamed when it was
+rebuilt in 2009") was written in that year or later.
 
 Example:
     >>> retires_itself("This leaflet is superseded by the Harl hostel handbook.")

@@ -76,6 +76,8 @@ def values_in(text: str) -> list[Value]:
         if read is None:
             index += 1
             continue
+        if index + read[1] < len(matches) and _spaced(text, matches, index + read[1]):
+            read = _and_smaller(tokens, index + read[1], *read)
         found.append(read[0])
         spans.append((index, index + read[1]))
         index += read[1]
@@ -131,15 +133,20 @@ def _figure_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
     value, extra = _measure(tokens, index, used, number, precision)
     if spread:
         value = replace(value, spread=spread * (value.number / number if number else 1.0))
-        return value, used + extra
-    return _and_smaller(tokens, index + used + extra, value, used + extra)
+    return value, used + extra
+
+
+def _spaced(text: str, matches: list[re.Match[str]], index: int) -> bool:
+    """Whether only spaces stand between token ``index`` and the one before it (no comma:
+    "3 km, 500 m" are two figures)."""
+    return not text[matches[index - 1].end() : matches[index].start()].strip()
 
 
 def _and_smaller(tokens: list[str], at: int, value: Value, used: int) -> tuple[Value, int]:
     """A quantity with what follows it in a smaller unit of its dimension, less than one of its
-    own ("3 hours 30 minutes", "5 feet and 6 inches"), as one quantity, and the tokens they
-    take."""
-    if value.kind != "quantity" or value.key == "share":
+    own ("3 hours 30 minutes", "5 feet and 6 inches", "an hour and 20 minutes"), as one
+    quantity, and the tokens they take; a range keeps to itself."""
+    if value.kind != "quantity" or value.key == "share" or value.spread:
         return value, used
     link = int(at < len(tokens) and tokens[at].lower() == "and")
     read = number_at(tokens, at + link) if at + link < len(tokens) else None
