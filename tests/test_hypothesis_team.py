@@ -714,6 +714,9 @@ def test_a_correction_stating_only_the_right_value_is_a_claim_that_upholds_itsel
     assert correction_of(errata, printed, errata) == errata
     named = "The first edition gave 150 metres; this should read 172 metres."
     assert claim_of(named).correction and not claim_of(named).corrects
+    wrong_then_right = "The climb given in the guide is wrong: the tramway climbs 0.17 km."
+    assert claim_of(wrong_then_right).corrects
+    assert correction_of(wrong_then_right, printed, wrong_then_right) == wrong_then_right
 
 
 def test_a_correction_cited_as_a_passage_brings_the_sentence_it_corrects_to() -> None:
@@ -742,6 +745,9 @@ def test_a_statement_opening_with_the_date_it_holds_from_is_dated_so() -> None:
     assert stated_date("", "Since June 1998, the bridge has carried trains.") is None  # history
     assert stated_date("Harbour survey, Aug '98", "") == "1998"  # as strptime's %y reads it
     assert stated_date("Harbour survey, Aug '11", "") == "2011"
+    assert stated_date("", "It seats 80.\n\n© 2021 Orme Trust") == "2021"  # a copyright line
+    assert stated_date("", "Copyright (c) 2009-2014 Orme Trust") == "2014"
+    assert stated_date("", "In 2012 it seated 80.\n\n© 2021 Orme Trust") == "2012"  # weaker
     why = disagreement(
         "As of May 2019, the ferry leaves every 30 minutes.",
         "From 05/07/2023, the ferry leaves every 20 minutes.",
@@ -870,6 +876,45 @@ def test_a_third_source_decides_only_from_another_document(
             "How long is the Hollin quay?",
             ("210 m", "180 metres"),
         ),
+        (
+            {
+                "a.md": "---\ntitle: Hollin harbour notes\nversion: 2.10\n---\n\n# Slipways\n\n"
+                "The Hollin slipway is 48 metres long.\n",
+                "b.md": "---\ntitle: Hollin harbour notes\nversion: 2.9\n---\n\n# Slipways\n\n"
+                "The Hollin slipway is 41 metres long.\n",
+            },
+            "How long is the Hollin slipway?",
+            ("48 metres", "41 metres"),
+        ),
+        (
+            {
+                "a.md": "---\ndate: 2022-09-14\n---\n\n# Moorings\n\n"
+                "The Hollin basin has 75 moorings.\n",
+                "b.md": "---\ndate: 2016-04-02\n---\n\n# The basin\n\n"
+                "The Hollin basin has 52 moorings.\n",
+            },
+            "How many moorings does the Hollin basin have?",
+            ("75 moorings", "52 moorings"),
+        ),
+        (
+            {
+                "old.md": "# The Hollin boathouse\n\nThe Hollin boathouse holds 14 boats.\n\n"
+                "© 2008 Hollin Rowing Club\n",
+                "new.md": "# Rowing at Hollin\n\nThe Hollin boathouse holds 22 boats.\n\n"
+                "© 2020 Hollin Rowing Club\n",
+            },
+            "How many boats does the Hollin boathouse hold?",
+            ("22 boats", "14 boats"),
+        ),
+        (
+            {
+                "survey.md": "# Hollin survey\n\nThe Hollin mole is 650 metres long.\n",
+                "note.md": "# Note on the Hollin survey\n\nThe length of the Hollin mole given "
+                "in the survey is incorrect: the Hollin mole is 0.72 km long.\n",
+            },
+            "How long is the Hollin mole?",
+            ("0.72 km", "650 metres"),
+        ),
     ],
     ids=[
         "archived-page",
@@ -879,6 +924,10 @@ def test_a_third_source_decides_only_from_another_document(
         "later-issue",
         "updated-on-a-day",
         "errata-table",
+        "later-version-in-front-matter",
+        "later-date-in-front-matter",
+        "later-copyright-year",
+        "wrong-then-right-in-another-unit",
     ],
 )
 def test_a_document_out_of_date_an_older_edition_a_corrected_figure_or_an_earlier_account_loses(

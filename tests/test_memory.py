@@ -240,6 +240,22 @@ def test_fences_front_matter_crlf_and_blank_documents() -> None:
     assert chunk_document("e.md", "\n\n   \n# Only a heading\n") == []
 
 
+def test_a_front_matter_title_version_and_date_hold_the_documents_headings() -> None:
+    document = (
+        "---\ntitle: 'Quay notes'\nversion: 1.10\ntags: [a]\n---\nOpening.\n\n# Berths\n\nText.\n"
+    )
+    chunks = chunk_document("q.md", document)
+    assert [(c.outline, c.heading) for c in chunks] == [
+        ("", "Quay notes, version 1.10"),
+        ("Quay notes, version 1.10", "Berths"),
+    ]
+    assert chunk_document("p.md", "---\ntags: [a]\n---\n# Berths\n\nText.\n")[0].outline == ""
+    dated = chunk_document(
+        "d.md", "---\nupdated: 2021-03-04\ntitle: Quay\n---\n# Berths\n\nText.\n"
+    )
+    assert dated[0].outline == "Quay (2021-03-04)"
+
+
 def test_chunk_ids_are_stable_and_distinct() -> None:
     first = chunk_document("docs/guide.md", GUIDE, max_chars=25)
     again = chunk_document("docs/guide.md", GUIDE, max_chars=25)

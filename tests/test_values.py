@@ -40,6 +40,15 @@ def _read(text: str) -> list[tuple[str, str, float]]:
         ("The lake is 20-30 metres deep.", ("quantity", "length", 25.0)),
         ("The trail is between 8 and 10 km long.", ("quantity", "length", 9000.0)),
         ("The crossing takes half an hour.", ("quantity", "duration", 1800.0)),
+        ("The crossing takes a quarter of an hour.", ("quantity", "duration", 900.0)),
+        ("The quay is three quarters of a mile long.", ("quantity", "length", 1207.01)),
+        ("The climb takes an hour and a half.", ("quantity", "duration", 5400.0)),
+        ("The climb takes two and a quarter hours.", ("quantity", "duration", 8100.0)),
+        ("The pool is 3 and a half metres deep.", ("quantity", "length", 3.5)),
+        ("The town has one and a half million people.", ("count", "people", 1_500_000.0)),
+        ("The climb takes 3 hours 20 minutes.", ("quantity", "duration", 12000.0)),
+        ("The climb takes an hour and 20 minutes.", ("quantity", "duration", 4800.0)),
+        ("The mast is 5 feet and 6 inches tall.", ("quantity", "length", 1.68)),
         ("The ferry runs twice a day.", ("count", "time", 2.0)),
         ("It opened on March 3rd, 1881.", ("date", "date", 1881.0)),
         ("The hall seats three hundred and forty-two thousand.", ("count", "", 342_000.0)),
@@ -63,6 +72,20 @@ def test_values_in_their_many_forms(text: str, read: tuple[str, str, float]) -> 
         ("an hour", "60 minutes", True),
         ("one hour", "45 minutes", False),
         ("40 feet", "about 12 metres", True),
+        ("three and a half hours", "210 minutes", True),
+        ("three and a half hours", "3 hours 30 minutes", True),
+        ("three and a half hours", "3 hours", False),
+        ("a quarter of an hour", "15 minutes", True),
+        ("0.42 kilometres", "420 metres", True),
+        ("0.42 kilometres", "380 metres", False),
+        ("2 tonnes", "2000 kg", True),
+        ("1.5 litres", "1500 ml", True),
+        ("1.5 hectares", "15,000 square metres", True),
+        ("2 km²", "200 hectares", True),
+        ("120 sq ft", "11.1 m²", True),
+        ("120 sq ft", "120 m²", False),
+        ("3 cubic metres", "3000 litres", True),
+        ("33 cl", "330 ml", True),
     ],
 )
 def test_values_agree_once_normalised(first: str, second: str, same: bool) -> None:
@@ -172,3 +195,7 @@ def test_number_words_that_make_no_one_number_are_not_added_up() -> None:
     assert _read("It happened in nineteen eighty-four.") == [("count", "", 1984.0)]
     assert _read("There were twenty one boats.") == [("count", "boat", 21.0)]
     assert [number for _, _, number in _read("Nine ten people came.")] == [9.0, 10.0]
+    assert _read("It sleeps three and four sleep here.")[:1] == [("count", "", 3.0)]
+    assert _read("The walk takes 3 hours 90 minutes.")[0][2] == 10800.0  # no smaller part
+    assert [n for _, _, n in _read("The 3 km path and 2 km lane meet.")] == [3000.0, 2000.0]
+    assert [n for _, _, n in _read("It takes 3 hours, 30 minutes uphill.")] == [10800.0, 1800.0]

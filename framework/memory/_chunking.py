@@ -164,11 +164,11 @@ def _paragraphs(lines: list[str], fences: bool) -> list[_Paragraph]:
     With ``fences`` (all but reStructuredText), Markdown code fences hold their blank lines.
     """
     paragraphs: list[_Paragraph] = []
-    section, heading = 0, ""
-    outline = _Outline()
+    i, named = _front_matter(lines)
+    section, heading = 0, named
+    outline = _Outline(named)
     start: int | None = None
     fence = ""
-    i = _front_matter_end(lines)
 
     def close(end: int) -> None:
         nonlocal start
@@ -206,10 +206,10 @@ class _Outline:
     its number of ``#``; an underlined (or over- and underlined) title's is the order in which
     its adornment first appears in the document, as reStructuredText reads it (a Markdown
     title underlined with ``=`` before one underlined with ``-``: 1 and 2, as ``#`` and
-    ``##``)."""
+    ``##``). A title from the front matter holds them all."""
 
-    def __init__(self) -> None:
-        self.open: list[tuple[int, str]] = []
+    def __init__(self, title: str = "") -> None:
+        self.open: list[tuple[int, str]] = [(0, title)] if title else []
         self.styles: list[str] = []
 
     def enter(self, lines: list[str], i: int, title: tuple[str, int]) -> None:
@@ -250,13 +250,31 @@ def _heading_at(lines: list[str], i: int, fences: bool = True) -> tuple[str, int
     return None
 
 
-def _front_matter_end(lines: list[str]) -> int:
-    """Index of the first line after a leading YAML front matter block (0 when none)."""
-    if lines and lines[0].strip() == "---":
-        for i in range(1, len(lines)):
-            if lines[i].strip() in {"---", "..."}:
-                return i + 1
-    return 0
+_FIELD = re.compile(
+    r"^(title|version|revision|edition|date|updated|last_?modified|lastmod)\s*:\s*(?P<value>.+?)\s*$",
+    re.IGNORECASE,
+)
+_DATES = ("date", "updated", "last_modified", "lastmodified", "lastmod")
+
+
+def _front_matter(lines: list[str]) -> tuple[int, str]:
+    """Index of the first line after a leading YAML front matter block (0 when none), and the
+    title it gives the document with its version and dates ("Handbook, version 1.10
+    (2021-03-04)"; "" for none). The fields are read as written: ``1.10`` is not 1.1."""
+    if not lines or lines[0].strip() != "---":
+        return 0, ""
+    fields: dict[str, str] = {}
+    for i in range(1, len(lines)):
+        if lines[i].strip() in {"---", "..."}:
+            dates = ", ".join(fields.pop(name) for name in _DATES if name in fields)
+            title = fields.pop("title", "")
+            serial = [f"{name} {value}" for name, value in fields.items()]
+            named = ", ".join(filter(None, [title, *serial]))
+            return i + 1, f"{named} ({dates})".strip() if dates else named
+        field = _FIELD.match(lines[i])
+        if field is not None:
+            fields.setdefault(field[1].lower(), field["value"].strip("'\""))
+    return 0, ""
 
 
 def _cuts(body: str, begin: int, end: int, max_chars: int, level: int) -> list[tuple[int, int]]:

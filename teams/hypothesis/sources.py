@@ -56,7 +56,9 @@ def corpus_source(
     corpus: Corpus, *, k: int = 4, min_score: float = 0.3, name: str = CORPUS_SOURCE
 ) -> BaseTool:
     """A source over ``corpus``: the most relevant sentence of each passage and the passage's
-    corrections of it, cited ``path:line`` and dated when the passage says when it was written.
+    corrections of it, cited ``path:line``, titled by the passage's headings (outermost first)
+    and dated when the passage says when it was written (else by a date in a heading that holds
+    it: a release's, a front matter's).
 
     Args:
         corpus: The ingested corpus to search.
@@ -71,13 +73,13 @@ def corpus_source(
         """Search the local document corpus; returns evidence as a JSON list."""
         found = []
         for passage in corpus.search(query, k=k, min_score=min_score):
-            date = stated_date(passage.heading, passage.text)
+            date = stated_date(passage.heading, passage.text) or stated_date(passage.outline, "")
             for source, sentence in passage_evidence(passage, query):
                 found.append(
                     {
                         "text": sentence,
                         "source": source,
-                        "title": passage.heading,
+                        "title": " > ".join(filter(None, (passage.outline, passage.heading))),
                         "path": passage.path,
                         "date": date,
                     }

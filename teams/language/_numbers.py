@@ -1,7 +1,8 @@
 """What the value readers share: the :class:`Value` record and figures in digits or words.
 
-``number_at(tokens, i)`` reads "40", "1,200", "2.5", "forty-two", "three hundred" or "a dozen"
-at token ``i``: its value, how far its rounding may be off, and the tokens it takes.
+``number_at(tokens, i)`` reads "40", "1,200", "2.5", "forty-two", "three hundred", "a dozen" or
+"three and a half" at token ``i``: its value, how far its rounding may be off, and the tokens
+it takes.
 """
 
 from __future__ import annotations
@@ -9,7 +10,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["SMALL", "TENS", "WORD_NUMBERS", "Value", "digits", "number_at", "spelled"]
+__all__ = [
+    "SMALL",
+    "TENS",
+    "WORD_NUMBERS",
+    "Value",
+    "and_part",
+    "denominator",
+    "digits",
+    "number_at",
+    "spelled",
+]
 
 SMALL = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -20,6 +31,18 @@ WORD_NUMBERS = {word: float(n) for n, word in enumerate(SMALL)} | {
     word: float(20 + 10 * n) for n, word in enumerate(TENS)
 }
 _SCALES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "dozen": 12.0}
+_DENOMINATORS = {
+    "half": 2,
+    "halve": 2,
+    "third": 3,
+    "quarter": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
 
 
 @dataclass(frozen=True)
@@ -93,7 +116,8 @@ def spelled(tokens: list[str], start: int) -> tuple[float, float, int] | None:
             and index + 1 < len(tokens)
             and all(part in WORD_NUMBERS for part in tokens[index + 1].lower().split("-"))
         ):
-            pass
+            index += 1  # taken only with the number after it ("three and four" is two)
+            continue
         else:
             break
         index += 1
@@ -118,19 +142,44 @@ def _joined(group: float, value: float, *, year: bool) -> float | None:
 
 def number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
     """The figure at ``tokens[index]`` (digits, with a scale word after them: "1.5 million";
-    words; "a dozen"): value, precision, tokens."""
+    words; "a dozen"; a whole number and a fraction: "three and a half", "2 and a quarter
+    million"): value, precision, tokens."""
     token = tokens[index]
-    if token[0].isdigit():
-        read = digits(token)
-        if read is None:
-            return None
-        scale = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
-        if scale in _SCALES and scale != "dozen":  # "1.5 million": 1,500,000
-            return read[0] * _SCALES[scale], read[1] * _SCALES[scale], 2
-        return (*read, 1)
-    if token.lower() in ("a", "an") and index + 1 < len(tokens):
-        following = tokens[index + 1].lower()
+    if token.lower() in ("a", "an"):
+        following = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
         if following in ("dozen", "hundred", "thousand", "million"):
             return _SCALES[following], 0.5 * _SCALES[following], 2
         return None
-    return spelled(tokens, index)
+    if token[0].isdigit():
+        read = digits(token)
+        whole = None if read is None else (*read, 1)
+    else:
+        whole = spelled(tokens, index)
+    if whole is None:
+        return None
+    number, precision, used = whole
+    part = and_part(tokens, index + used)
+    if part is not None:
+        number, precision, used = number + part[0], part[1], used + 3
+    scale = tokens[index + used].lower() if index + used < len(tokens) else ""
+    if scale in _SCALES and scale != "dozen" and (token[0].isdigit() or part is not None):
+        return number * _SCALES[scale], precision * _SCALES[scale], used + 1
+    return number, precision, used
+
+
+def and_part(tokens: list[str], at: int) -> tuple[float, float] | None:
+    """A fraction added to a whole at ``at`` ("and a half", "and three quarters"): its value
+    and the precision it is written to (half its step), or None."""
+    words = [token.lower() for token in tokens[at : at + 3]]
+    if len(words) < 3 or words[0] != "and":
+        return None
+    top = 1.0 if words[1] in ("a", "an", "one") else WORD_NUMBERS.get(words[1], 0.0)
+    under = denominator(words[2])
+    if not under or not 0 < top < under:
+        return None
+    return top / under, 0.5 / under
+
+
+def denominator(word: str) -> int | None:
+    """The denominator a fraction word names ("third", "quarters": 3, 4), or None."""
+    return _DENOMINATORS.get(word) or _DENOMINATORS.get(word.removesuffix("s"))

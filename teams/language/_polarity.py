@@ -19,6 +19,7 @@ __all__ = [
     "SAME",
     "UPDATE_OPENING",
     "UPHOLDS",
+    "WRONG_CLAUSE",
     "normal_word",
     "split_contrast",
     "split_errata",
@@ -68,13 +69,20 @@ REPLACES = re.compile(
 """Words that report another text changed or taken back: "is amended as follows", "retracts"."""
 UPDATE_OPENING = r"^\W*(?:update|updated|edit|edited)\b[^:.;]{0,30}:"
 """A note that updates its page opening a sentence: "Update, June 2023:", "**Edit:**"."""
+WRONG_CLAUSE = (
+    r"\b(?:is|was|were|are)\s+(?:wrong|incorrect|mistaken|in error|an error|a mistake|"
+    r"a misprint|a typo)\s*[:–—]"
+)
+"""A clause that says what it names is wrong, ended by a colon or a dash that leads to the
+right value: "The span given in the survey is wrong: the span is 420 metres"."""
 UPHOLDS = re.compile(
     r"\b(?:corrected to|amended to|should (?:read|be|have been)|is actually|was actually|"
-    rf"in fact|correct (?:figure|value|date|number) is|rather(?! than))\b|{UPDATE_OPENING}",
+    rf"in fact|correct (?:figure|value|date|number) is|rather(?! than))\b|{UPDATE_OPENING}|"
+    + WRONG_CLAUSE,
     re.IGNORECASE,
 )
 """Words before the value a correction upholds: "was corrected to", "should read", an update's
-"Update, June 2023:"."""
+"Update, June 2023:", "... is wrong:"."""
 
 _CONTRAST = re.compile(
     r"(?:,|;|—|\s[-–])\s*(?:and\s+|but\s+)?not\b|\b(?:rather than|instead of|as opposed to)\b",

@@ -1,4 +1,5 @@
-"""The words values are named with: units and their dimensions, categorical values and their
+"""The words values are named with: units and their dimensions (squares and cubes of lengths
+too: "square metres", "sq ft", "km²", "cubic metres", "m³"), categorical values and their
 category, month names."""
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ for _dimension, _table in {
     },
     "volume": {
         "ml millilitre millilitres milliliter milliliters": 0.001,
+        "cl centilitre centilitres centiliter centiliters": 0.01,
         "l litre litres liter liters": 1.0,
         "gallon gallons": 3.785411784,
     },
@@ -51,6 +53,14 @@ for _dimension, _table in {
 }.items():
     for _names, _factor in _table.items():
         UNITS |= {name: (_dimension, _factor) for name in _names.split()}
+_POWERS = (("area", 2, 1.0, "square sq", "²"), ("volume", 3, 1000.0, "cubic cu", "³"))
+"""Squares and cubes of lengths, in square metres and in litres (a cubic metre holds 1000)."""
+for _name, (_dimension, _factor) in list(UNITS.items()):
+    if _dimension != "length" or _name == "in":  # "a square in the town"
+        continue
+    for _power_of, _power, _scale, _leads, _sign in _POWERS:
+        _base = (_power_of, _factor**_power * _scale)
+        UNITS |= {f"{lead} {_name}": _base for lead in _leads.split()} | {_name + _sign: _base}
 
 CATEGORIES: dict[str, str] = {}
 """Categorical value words and their category: two different values of one category disagree."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from teams.language._numbers import TENS, WORD_NUMBERS, Value, number_at
+from teams.language._numbers import TENS, WORD_NUMBERS, Value, denominator, number_at
 from teams.language.words import STOPWORDS, singular
 
 __all__ = ["denominator", "money_at", "ordinal_at", "share_at", "word_ordinal"]
@@ -126,18 +126,6 @@ def _money(written: list[str], code: str, number: float, precision: float) -> Va
     return Value("money", code, number, unit=code, precision=precision, label=label, words=words)
 
 
-_DENOMINATORS = {
-    "half": 2,
-    "halve": 2,
-    "third": 3,
-    "quarter": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-}
 _GLYPHS = {"½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3}
 _APPROXIMATE = frozenset("about around approximately roughly nearly almost some circa".split())
 _SHARE_POINT = 1.0
@@ -206,11 +194,6 @@ def _numbered_fraction(tokens: list[str], index: int) -> tuple[float, int] | Non
     if below is None or not top < below[0] <= 100:
         return None
     return top / below[0], 1 + link + below[2]
-
-
-def denominator(word: str) -> int | None:
-    """The denominator a fraction word names ("third", "quarters": 3, 4), or None."""
-    return _DENOMINATORS.get(word) or _DENOMINATORS.get(word.removesuffix("s"))
 
 
 _ORDINAL_UNITS = (

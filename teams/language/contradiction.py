@@ -40,6 +40,7 @@ from teams.language._polarity import (
     REPLACES,
     UPDATE_OPENING,
     UPHOLDS,
+    WRONG_CLAUSE,
     normal_word,
     split_contrast,
     split_errata,
@@ -166,10 +167,11 @@ def _errata(text: str, gap: str = "") -> tuple[str, str] | None:
 
 
 _CORRECTED = re.compile(
-    rf"\b(?:should read|corrected to|amended to)\b|{UPDATE_OPENING}", re.IGNORECASE
+    rf"\b(?:should read|corrected to|amended to)\b|{UPDATE_OPENING}|{WRONG_CLAUSE}",
+    re.IGNORECASE,
 )
 """What a correction that states its right value says before it: "Page 14 should read:",
-"Update, June 2023: after the rebuild, ..."."""
+"Update, June 2023: after the rebuild, ...", "The span given in the survey is wrong: ..."."""
 
 
 def _states_its_correction(text: str, values: tuple[Value, ...]) -> bool:
@@ -177,7 +179,7 @@ def _states_its_correction(text: str, values: tuple[Value, ...]) -> bool:
     ("Page 14 should read: the bridge has a span of 62 metres."): every value before its
     "should read" names a text, and a value follows it."""
     upheld = _CORRECTED.search(text)
-    if upheld is None or REJECTS.search(text) is not None:
+    if upheld is None or REJECTS.search(text[: upheld.start()] + text[upheld.end() :]):
         return False
     before = text[: upheld.start()]
     after = values_in(text[upheld.end() :])

@@ -5,16 +5,19 @@ and editions of one work.
 handbook." retire their own document: in a conflict, the other document's value stands. Two
 documents titled as editions of one work ("Walker's guide, third edition", "Walker's guide, 5th
 edition") or as numbers of one series ("Harbour Bulletin, Issue 7", "..., Issue 31"; "Revision
-B", "Revision D") are ordered by them: the later one stands. A sentence that tells in the past
-tense of a year ("renamed when it was rebuilt in 2009") was written in that year or later.
+B", "Revision D"; "version 1.9", "version 1.10", compared part by part) are ordered by them: the
+later one stands. A sentence that tells in the past tense of a year ("renamed when it was
+rebuilt in 2009") was written in that year or later.
 
 Example:
     >>> retires_itself("This leaflet is superseded by the Harl hostel handbook.")
     True
     >>> edition_of("Walker's guide to the Fenn valley, third edition")
-    (3, "walker's guide to the fenn valley")
+    ((3,), "walker's guide to the fenn valley")
     >>> edition_of("Garrow footbridge specification, Revision D")
-    (4, 'garrow footbridge specification')
+    ((4,), 'garrow footbridge specification')
+    >>> edition_of("Garrow quay handbook, version 1.10")
+    ((1, 10), 'garrow quay handbook')
     >>> written_since("The playhouse, renamed when it was rebuilt in 2009, has 560 seats.")
     2009
 """
@@ -56,30 +59,33 @@ def retires_itself(text: str) -> bool:
 
 
 _SERIAL = re.compile(
-    r"\b(?:issue|revision|rev\.|number|no\.|volume|vol\.)\s+(?P<rank>\d{1,4}\b|[A-Z]\b)",
+    r"\b(?:issue|revision|rev\.|number|no\.|volume|vol\.|version|edition)\s+"
+    r"(?P<rank>\d{1,4}(?:\.\d{1,4})*\b(?!\.\d)|[A-Z]\b)",
     re.IGNORECASE,
 )
-"""A number or letter in a series: "Issue 31", "Revision D", "No. 12", "Vol. 3"."""
+"""A number or letter in a series: "Issue 31", "Revision D", "No. 12", "Vol. 3", "version
+1.10"."""
 
 
-def edition_of(title: str) -> tuple[int, str] | None:
+def edition_of(title: str) -> tuple[tuple[int, ...], str] | None:
     """The edition ``title`` names ("third edition") or its number in a series ("Issue 31",
-    "Revision D"), and the title without it (lower case, the work it is an edition of); None
-    when it names none."""
+    "Revision D", "version 1.10": its parts), and the title without it (lower case, the work
+    it is an edition of); None when it names none."""
     found = _EDITION.search(title)
     if found is not None:
         rank = found["rank"].lower()
         number = int(rank[:-2]) if rank[:1].isdigit() else word_ordinal(rank)
+        if number is None:
+            return None
+        parts: tuple[int, ...] = (number,)
     else:
         found = _SERIAL.search(title)
-        if found is None or (not found["rank"].isdigit() and not found["rank"].isupper()):
+        if found is None or (not found["rank"][0].isdigit() and not found["rank"].isupper()):
             return None
         rank = found["rank"]
-        number = int(rank) if rank.isdigit() else ord(rank) - ord("A") + 1
-    if number is None:
-        return None
+        parts = (ord(rank) - ord("A") + 1,) if rank.isalpha() else tuple(map(int, rank.split(".")))
     work = title[: found.start()] + title[found.end() :]
-    return number, " ".join(work.lower().strip(" ,;:-–—()").split())
+    return parts, " ".join(work.lower().strip(" ,;:-–—()").split())
 
 
 _YEAR = re.compile(r"(?<![\d.,/-])(1[5-9]\d\d|20\d\d)(?![\d.,/-]\d)")

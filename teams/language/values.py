@@ -4,9 +4,11 @@ ranges, money, fractions and ordinals (:mod:`teams.language.amounts`), dates
 carry them.
 
 "six lamps" and "6 lamps" are the same count; "3 km" and "3000 metres" the same length;
-"20-30 m" a range; "March 1881" is a date in 1881; "red" is a colour. Figures in different
-units agree within the precision they are written with ("40 feet" and "about 12 metres"); in
-the same unit they must be equal (or inside the other's range).
+"three and a half hours", "3 hours 30 minutes" and "210 minutes" the same duration; "1.5
+hectares" and "15,000 sq m" the same area; "20-30 m" a range; "March 1881" is a date in 1881;
+"red" is a colour. Figures in different units agree within the precision they are written with
+("40 feet" and "about 12 metres"); in the same unit they must be equal (or inside the other's
+range).
 
 Example:
     >>> [v.label for v in values_in("The bridge is 1.2 km long and opened in March 1881.")]
@@ -22,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from teams.language._clauses import surroundings
-from teams.language._numbers import Value, number_at
+from teams.language._numbers import Value, and_part, number_at
 from teams.language._vocabulary import CATEGORIES, MONTHS, UNITS
 from teams.language.amounts import money_at, ordinal_at, share_at
 from teams.language.dates import NUMERIC_DATE, date_at, dates_agree
@@ -33,7 +35,7 @@ __all__ = ["CATEGORIES", "Value", "stated_date", "value_words", "values_agree", 
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 _TOKEN = re.compile(
     NUMERIC_DATE + r"|\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\d{1,2}:\d{2}\b|\d+(?:st|nd|rd|th)\b|"
-    r"\d{1,2}/\d{1,3}\b(?!/)|\d+(?:,\d{3})*(?:\.\d+)?|[A-Za-z]+(?:-[A-Za-z]+)*|"
+    r"\d{1,2}/\d{1,3}\b(?!/)|\d+(?:,\d{3})*(?:\.\d+)?|[A-Za-z]+(?:-[A-Za-z]+)*[²³]?|"
     r"[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
     re.IGNORECASE,
 )
@@ -64,6 +66,7 @@ def values_in(text: str) -> list[Value]:
     while index < len(tokens):
         read = (
             money_at(tokens, index)
+            or _one_unit(tokens, index)
             or share_at(tokens, index)
             or _word_value(tokens, index)
             or _how_often(tokens, index)
@@ -73,6 +76,8 @@ def values_in(text: str) -> list[Value]:
         if read is None:
             index += 1
             continue
+        if index + read[1] < len(matches) and _spaced(text, matches, index + read[1]):
+            read = _and_smaller(tokens, index + read[1], *read)
         found.append(read[0])
         spans.append((index, index + read[1]))
         index += read[1]
@@ -113,9 +118,6 @@ def _word_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
 def _figure_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
     """A figure at ``index`` (a year, a count, a quantity with its unit) and the tokens it
     takes, or None."""
-    single = _one_unit(tokens, index)
-    if single is not None:
-        return single
     read = number_at(tokens, index)
     if read is None:
         return None
@@ -134,15 +136,56 @@ def _figure_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
     return value, used + extra
 
 
+def _spaced(text: str, matches: list[re.Match[str]], index: int) -> bool:
+    """Whether only spaces stand between token ``index`` and the one before it (no comma:
+    "3 km, 500 m" are two figures)."""
+    return not text[matches[index - 1].end() : matches[index].start()].strip()
+
+
+def _and_smaller(tokens: list[str], at: int, value: Value, used: int) -> tuple[Value, int]:
+    """A quantity with what follows it in a smaller unit of its dimension, less than one of its
+    own ("3 hours 30 minutes", "5 feet and 6 inches", "an hour and 20 minutes"), as one
+    quantity, and the tokens they take; a range keeps to itself."""
+    if value.kind != "quantity" or value.key == "share" or value.spread:
+        return value, used
+    link = int(at < len(tokens) and tokens[at].lower() == "and")
+    read = number_at(tokens, at + link) if at + link < len(tokens) else None
+    unit = None if read is None else _unit_at(tokens, at + link + read[2])
+    if read is None or unit is None or unit[0] != value.key:
+        return value, used
+    larger = UNITS[value.unit][1]
+    if unit[1] >= larger or read[0] * unit[1] >= larger:
+        return value, used
+    taken = link + read[2] + unit[3]
+    words = (*value.words, *(t.lower() for t in tokens[at : at + taken]))
+    more = Value(
+        "quantity",
+        value.key,
+        value.number + read[0] * unit[1],
+        unit=value.unit,
+        precision=read[1] * unit[1],
+        label=" ".join([value.label, *tokens[at : at + taken]]),
+        words=words,
+    )
+    return more, used + taken
+
+
 _NOT_ONE_UNIT = frozenset("second seconds pound pounds yard yards ton tons".split())
 
 
 def _one_unit(tokens: list[str], index: int) -> tuple[Value, int] | None:
-    """ "an hour", "a mile", "half an hour", "half a mile": one or half of a unit named in
-    full (not "a second", "a pound", "a yard": those are no measure)."""
+    """ "an hour", "a mile", "half an hour", "a quarter of an hour", "three quarters of a
+    mile", "an hour and a half": one unit named in full, a part of one, or one and a part
+    (not "a second", "a pound", "a yard": those are no measure)."""
     word = tokens[index].lower()
     at, number = index + 1, 1.0
-    if word == "half":
+    share = share_at(tokens, index)
+    if share is not None:
+        number, at = share[0].number / 100, index + share[1]
+        if [t.lower() for t in tokens[at : at + 2]] not in (["of", "a"], ["of", "an"]):
+            return None
+        at += 2
+    elif word == "half":
         number = 0.5
         at += at < len(tokens) and tokens[at].lower() in ("a", "an")
     elif word not in ("a", "an"):
@@ -150,11 +193,19 @@ def _one_unit(tokens: list[str], index: int) -> tuple[Value, int] | None:
     unit = tokens[at].lower() if at < len(tokens) else ""
     if unit not in UNITS or unit in _NOT_ONE_UNIT or (len(unit) < 4 and unit != "day"):
         return None
+    part = and_part(tokens, at + 1) if share is None else None
+    end = at + 1 + (3 if part else 0)
     dimension, factor = UNITS[unit]
-    words = tuple(t.lower() for t in tokens[index : at + 1])
-    label = " ".join(words)
-    value = Value("quantity", dimension, number * factor, unit=unit, label=label, words=words)
-    return value, at + 1 - index
+    words = tuple(t.lower() for t in tokens[index:end])
+    value = Value(
+        "quantity",
+        dimension,
+        (number + (part[0] if part else 0.0)) * factor,
+        unit=unit,
+        label=" ".join(words),
+        words=words,
+    )
+    return value, end - index
 
 
 def _range(
@@ -227,6 +278,8 @@ def _unit_at(tokens: list[str], index: int) -> tuple[str, float, str, int] | Non
     following = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
     if word == "per" and following == "cent":
         return (*UNITS["%"], "per cent", 2)
+    if f"{word} {following}" in UNITS:  # "square metres", "cubic feet"
+        return (*UNITS[f"{word} {following}"], f"{word} {following}", 2)
     if word in UNITS and not (word == "in" and tokens[index] == "in"):
         return (*UNITS[word], word, 1)
     return None
@@ -320,6 +373,13 @@ _SHORT_YEAR = re.compile(r"(?<!\w)['’](\d{2})\b")
 """A year written with two digits after an apostrophe: "May '09"."""
 
 
+_COPYRIGHT = re.compile(
+    r"(?:©|\(c\)|\bcopyright\b)[\s©]*(?:\(c\)\s*)?(?:\d{4}\s*[-–]\s*)?(1[0-9]{3}|20[0-9]{2})\b",
+    re.IGNORECASE,
+)
+"""A copyright line: "© 2021 Harwick Trust", "Copyright (c) 2009-2014": its last year."""
+
+
 def _century(year: int) -> str:
     """A two-digit year as four digits, as POSIX ``strptime``'s ``%y`` reads it: 69-99 in the
     1900s, 00-68 in the 2000s."""
@@ -342,7 +402,8 @@ def stated_date(heading: str, text: str) -> str | None:
     """When a passage says it was written: a date or a year in its heading ("Inspection of
     14/09/2022", "Survey of 2019", "May '09"),
     else a dating phrase in its words ("Updated in March 2021", "2015 edition", a sentence
-    opening "From 04/06/2022," or "In 2012"), as an ISO date."""
+    opening "From 04/06/2022," or "In 2012"), as an ISO date; else the year of its copyright
+    line ("© 2021"), a weaker sign."""
     dates = _full_dates(heading)
     if dates:
         return max(dates)
@@ -360,6 +421,7 @@ def stated_date(heading: str, text: str) -> str | None:
         for m in _IN_YEAR.finditer(text)
     ]
     found += _scope_dates(text)
+    found = found or _COPYRIGHT.findall(text)
     return max(found) if found else None
 
 
