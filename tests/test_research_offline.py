@@ -409,6 +409,7 @@ def test_what_something_is_good_for_is_answered_as_a_why_question() -> None:
     for question in (
         "What is gained by having the Vell codec check its input only when it decodes?",
         "What does checking input only when decoding let you do with the Vell codec?",
+        "What is the point of having the Vell codec check its input only when it decodes?",
     ):
         assert answer_kind(question) == "reason"
         found = _answers(passage, question)

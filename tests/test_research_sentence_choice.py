@@ -343,3 +343,21 @@ def test_adjectives_of_one_quality_meet() -> None:
     )
     [(_, sentence), *_] = _cited(text, "Why is turning checks off risky?")
     assert "cracking" in sentence
+
+
+def test_a_shortcode_in_prose_is_not_a_word_of_the_sentence() -> None:
+    text = "{{% note %}}\nThe kiln cools for six hours after each firing.\n{{% /note %}}\n"
+    [(_, sentence)] = _cited(text, "How long does the kiln cool after a firing?")
+    assert sentence == "The kiln cools for six hours after each firing."
+
+
+def test_first_became_available_asks_when_it_was_introduced() -> None:
+    text = (
+        "### `kiln.parallel`\n\n"
+        "*Introduced in 1.4.2*\n\n"
+        "Fire several kilns at once with the new scheduler.\n"
+    )
+    question = "In which ledger version did firing several kilns at once first become available?"
+    cited = [sentence for _, sentence in _cited(text, question)]
+    assert any("1.4.2" in sentence for sentence in cited)
+    assert plain_wording("It first became available in 2.0") == "It was introduced in 2.0"

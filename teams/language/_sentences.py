@@ -16,12 +16,13 @@ _MIN_WORDS = 3
 
 def sentences_of(text: str) -> list[tuple[int, str]]:
     """The prose sentences of ``text`` of at least three words, or two with a figure ("Released
-    2025-03-05"), and every list item."""
+    2025-03-05"), and every list item, without the shortcodes in them."""
     lines = text.split("\n")
     return [
         (offset, sentence)
-        for offset, sentence in prose_sentences(text, first_line=0)
-        if (_long_enough(sentence.split()) or LIST_MARKER.match(lines[offset]))
+        for offset, written in prose_sentences(text, first_line=0)
+        if (sentence := _TEMPLATE_TAG.sub("", written).strip())
+        and (_long_enough(sentence.split()) or LIST_MARKER.match(lines[offset]))
         and not _INCLUDE.match(sentence)
     ]
 
@@ -30,6 +31,11 @@ _INCLUDE = re.compile(r"\s*(?:\{[*%{#].*[*%}#]\}|--8<--.*|///.*|[!?]{3}\+?\s.*)\
 """A template or include directive standing for text not written here ("{* docs_src/a.py *}",
 "{% include 'x.md' %}", "--8<-- 'x.md'"), or the marker of a block of notes ("/// tip |
 Inspired **Typer** to", "!!! note "Title""): no sentence."""
+
+
+_TEMPLATE_TAG = re.compile(r"\{\{[%<].*?[%>]\}\}\s*")
+"""A site generator's shortcode inside prose ("{{% note %}}", "{{< relref "x" >}}"): markup,
+not words of the sentence."""
 
 
 def _long_enough(words: list[str]) -> bool:

@@ -1,7 +1,8 @@
 """Wordings of one sense in technical prose: a phrasal verb and the verb it stands for ("turn
 Rich off", "disable Rich"), the ways of saying "by default" ("out of the box", "unless told
-otherwise"), and the verbs documentation uses for one act ("drop", "remove"), so a question
-worded one way meets the sentence worded the other."""
+otherwise") and "introduced" ("first became available"), and the verbs documentation uses for
+one act ("drop", "remove"), so a question worded one way meets the sentence worded the
+other."""
 
 from __future__ import annotations
 
@@ -58,11 +59,20 @@ _NOT_GIVEN = re.compile(
 """A default stated by what is not given: "when -r is not given"."""
 
 
+_INTRODUCED = re.compile(
+    r"\b(?:first (?:became|become|becomes) available|first appeared|"
+    r"(?:was|were) first (?:added|shipped|offered|supported))\b",
+    re.I,
+)
+"""Ways of saying a thing was introduced: "first became available", "was first added"."""
+
+
 def plain_wording(text: str) -> str:
-    """``text`` with each phrasal "turn/switch X off/on" as "disable/enable X" and each way of
-    saying "by default" as "by default" ("when -r is not given" as "by default, without
-    -r")."""
+    """``text`` with each phrasal "turn/switch X off/on" as "disable/enable X", each way of
+    saying "by default" as "by default" ("when -r is not given" as "by default, without -r")
+    and "first became available" as "was introduced"."""
     text = _BY_DEFAULT.sub("by default", text)
+    text = _INTRODUCED.sub("was introduced", text)
     text = _NOT_GIVEN.sub(r"by default, without \1", text)
     return _PHRASAL.sub(_plain, text)
 
