@@ -148,6 +148,11 @@ def test_sub_questions_carry_their_subject() -> None:
         "Where is vellite mined",
         "what is vellite used for",
     ]
+    question = "Which tool does the relay use to log, and in which folder does it keep the logs?"
+    assert split_question(question) == [
+        "Which tool does the relay use to log",
+        "in which folder does the relay keep the logs",  # its own question; "it": the relay
+    ]
     assert split_question("How do workers retry transient errors and report failures?") == [
         "How do workers retry transient errors",
         "How do workers report failures",

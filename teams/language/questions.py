@@ -137,9 +137,12 @@ def _with_subject(part: str, lead: str, asked: str = "") -> str:
     if not lead or not words or part.startswith(lead):
         return part
     first = words[0].lower()
-    if first not in _QUESTION_WORDS and first not in _AUXILIARIES:
-        return f"{lead} {part}"
-    subject = _subject(lead, asked)
+    asks = first in _QUESTION_WORDS or first in _AUXILIARIES
+    if not asks and not (len(words) > 1 and words[1].lower() in _QUESTION_WORDS):
+        return f"{lead} {part}"  # not "in which folder ...", a question of its own
+    wh = next((i for i, w in enumerate(words[:2]) if w.lower() in _THING_QUESTIONS), None)
+    own_thing = wh is not None and wh + 1 < len(words) and words[wh + 1].lower() not in _AUXILIARIES
+    subject = _subject(lead, asked, own_thing)
     if not subject:
         return part
     return " ".join(
@@ -151,15 +154,17 @@ def _with_subject(part: str, lead: str, asked: str = "") -> str:
 _PRONOUNS = {"it": "{}", "its": "{}'s"}
 
 
-def _subject(lead: str, asked: str = "") -> str:
+def _subject(lead: str, asked: str = "", own_thing: bool = False) -> str:
     """What "it" stands for after a lead: the thing asked about when the question word has a
-    noun ("Which port does Uvicorn use" -> "port"), else the words after its auxiliary, unless
-    they are a person ("I", "we"): then the words of ``asked`` after the lead's verb, or ""."""
+    noun ("Which port does Uvicorn use" -> "port") and the part asks of no thing of its own
+    (``own_thing``: "..., and in which folder does it ..."), else the words after its auxiliary,
+    unless they are a person ("I", "we"): then the words of ``asked`` after the lead's verb, or
+    ""."""
     words = lead.split()
     at = next((i for i, w in enumerate(words[:3]) if w.lower() in _AUXILIARIES), None)
     if at is None:
         return ""
-    if at > 1 and words[0].lower() in ("which", "what"):
+    if at > 1 and words[0].lower() in _THING_QUESTIONS and not own_thing:
         return " ".join(words[1:at])
     subject = words[at + 1 :]
     if not (len(subject) == 1 and subject[0].lower() in _PERSONS):
