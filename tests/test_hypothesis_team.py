@@ -63,7 +63,7 @@ from teams.hypothesis.schemas import (
 )
 from teams.hypothesis.sources import passage_evidence
 from teams.hypothesis.state import Step, keep_first
-from teams.hypothesis.verdicts import side_of
+from teams.hypothesis.verdicts import side_of, standing_note
 from teams.language.contradiction import (
     agrees,
     claim_of,
@@ -915,6 +915,43 @@ def test_a_third_source_decides_only_from_another_document(
             "How long is the Hollin mole?",
             ("0.72 km", "650 metres"),
         ),
+        (
+            {
+                "notes.md": "# Hollin quay notes\n\nThis page replaces the Old guide to Hollin "
+                "quay.\n\nThe Hollin quay has 16 cranes.\n",
+                "old.md": "# Old guide to Hollin quay\n\nThe Hollin quay has 11 cranes.\n",
+            },
+            "How many cranes does the Hollin quay have?",
+            ("16 cranes", "11 cranes"),
+        ),
+        (
+            {
+                "a.md": "# docs.hollin.example/v9/pier\n\nThe Hollin pier has 38 bollards.\n",
+                "b.md": "# docs.hollin.example/v4/pier\n\nThe Hollin pier has 30 bollards.\n",
+            },
+            "How many bollards does the Hollin pier have?",
+            ("38 bollards", "30 bollards"),
+        ),
+        (
+            {
+                "a.md": "# Hollin pool hours\n\nStatus: draft, not approved.\n\n"
+                "The Hollin pool opens for 40 hours a week.\n",
+                "b.md": "# Hollin pool hours\n\nStatus: final, approved by the board.\n\n"
+                "The Hollin pool opens for 46 hours a week.\n",
+            },
+            "How many hours a week does the Hollin pool open?",
+            ("46 hours", "40 hours"),
+        ),
+        (
+            {
+                "dam.md": "# The Hollin dam\n\nThe Hollin dam is 14.5 metres high.\n\n"
+                "## Changes\n\n- 2022-03-07: height of the dam revised after the new survey.\n",
+                "tour.md": "# Touring Hollin\n\nPublished June 2019.\n\n"
+                "The Hollin dam is 12.8 metres high.\n",
+            },
+            "How high is the Hollin dam?",
+            ("14.5 metres", "12.8 metres"),
+        ),
     ],
     ids=[
         "archived-page",
@@ -928,6 +965,10 @@ def test_a_third_source_decides_only_from_another_document(
         "later-date-in-front-matter",
         "later-copyright-year",
         "wrong-then-right-in-another-unit",
+        "replaced-by-title",
+        "later-version-in-an-address",
+        "draft-against-final",
+        "dated-update-note-after-the-other-page",
     ],
 )
 def test_a_document_out_of_date_an_older_edition_a_corrected_figure_or_an_earlier_account_loses(
@@ -944,6 +985,45 @@ def test_a_document_out_of_date_an_older_edition_a_corrected_figure_or_an_earlie
     findings = state["final_answer"].split("## Findings")[1].split("\n## ")[0]
     assert right in findings and wrong not in findings, state["final_answer"]
     assert _the_conflict(state).status == "resolved"
+
+
+def test_a_page_stands_over_another_only_by_its_title_and_a_draft_only_against_a_final_page(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    assert standing_note("This page replaces the Old guide to Tarn quay.", "Old guide to Tarn quay")
+    assert standing_note("This page replaces the Old guide.", "Old guide to Tarn quay") is None
+    assert standing_note("Status: draft, for comment.", "") == "draft"
+    assert standing_note("Status: final, approved.", "") == "final"
+    assert standing_note("The draft status of the plan was lifted.", "") is None
+    files = {
+        "a.md": "# Tarn pool hours\n\nStatus: draft, for comment.\n\n"
+        "The Tarn pool opens for 40 hours a week.\n",
+        "b.md": "# Tarn pool hours\n\nThe Tarn pool opens for 46 hours a week.\n",
+    }
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(write_corpus(tmp_path / "docs", files), store)
+        state = _app(store).invoke(
+            {"question": "How many hours a week does the Tarn pool open?"},
+            {"configurable": {"thread_id": "t"}},
+        )
+    report = state["final_answer"]
+    assert "## Findings" not in report and "Open conflict" in report, report
+
+
+def test_a_dated_update_note_upholds_its_page_only_after_the_other_and_without_a_figure() -> None:
+    ours = EvidenceRecord(text="The Tarn dam is 14.5 metres high.", source="d.md:3", path="d.md")
+    theirs = EvidenceRecord(
+        text="The Tarn dam is 12.8 metres high.", source="t.md:5", path="t.md", date="2019-06"
+    )
+
+    def note(text: str) -> EvidenceRecord:
+        return EvidenceRecord(text=text, source="d.md:7", path="d.md")
+
+    assert side_of(note("- 2022-03-07: height of the dam revised."), ours, theirs) is ours
+    assert side_of(note("- 2018-03-07: height of the dam revised."), ours, theirs) is None
+    assert side_of(note("- 2022-03-07: height of the dam revised to 13 m."), ours, theirs) is None
+    assert side_of(note("- 2022-03-07: opening hours revised."), ours, theirs) is None
+    assert side_of(note("- 2022-03-07: height of the dam checked."), ours, theirs) is None
 
 
 def test_a_sentence_tells_of_a_year_it_was_written_after_only_in_the_past_tense() -> None:

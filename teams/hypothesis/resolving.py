@@ -20,7 +20,14 @@ import re
 
 from framework.engine.runtime import NodeContext
 from framework.memory import Conflict, EvidenceRecord, ResearchMemory
-from teams.hypothesis.verdicts import Resolution, newer_side, side_of
+from teams.hypothesis.verdicts import (
+    Resolution,
+    newer_side,
+    side_of,
+    speaks_of_standing,
+    standing_note,
+    standing_of,
+)
 from teams.language.contradiction import (
     DEFAULT_OVERLAP,
     claim_of,
@@ -46,8 +53,8 @@ def candidates(
     change in a side's own document at any cosine: "Bylaw 12 is amended as follows.", "This
     page is archived.") first,
     then other evidence (cosine >= ``similar``), best first."""
-    found = memory.relevant(a.text, n=n)
-    found += memory.relevant(b.text, n=n)
+    found = memory.relevant(a.text, n=n, min_score=-1.0)
+    found += memory.relevant(b.text, n=n, min_score=-1.0)
     ranked = sorted(found, key=lambda scored: -scored.score)
     unique: dict[str, EvidenceRecord] = {}
     for scored in ranked:
@@ -56,10 +63,19 @@ def candidates(
             continue
         beside = record.path is not None and record.path in (a.path, b.path)
         notice = beside and (
-            notice_of_error(record.text, a.text, b.text) or retires_itself(record.text)
+            notice_of_error(record.text, a.text, b.text)
+            or retires_itself(record.text)
+            or speaks_of_standing(record.text)
         )
         correcting_it = scored.score >= correcting or notice
-        if scored.score >= similar or (correcting_it and claim_of(record.text).correction):
+        standing = beside and speaks_of_standing(record.text)
+        if scored.score < 0.0 and not standing:  # a line on its page's standing at any cosine
+            continue
+        if (
+            scored.score >= similar
+            or standing
+            or (correcting_it and claim_of(record.text).correction)
+        ):
             unique.setdefault(record.id, record)
     return sorted(unique.values(), key=lambda record: not claim_of(record.text).correction)
 
@@ -95,20 +111,9 @@ class DecisiveSourceResolver:
             other = b if side is a else a
             text = f"{side.source} corrects {other.source} in its own words: {side.text}"
             return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=side.id)
-        for evidence in candidates(self.memory, a, b, similar=self.similar):
-            upheld = side_of(evidence, a, b, self.overlap)
-            correction = claim_of(evidence.text).correction
-            if upheld is None or (not correction and _same_document(evidence, upheld)):
-                continue
-            if correction:
-                rejected = b if upheld is a else a
-                how = f"corrects {rejected.source}, upholding {upheld.source}"
-                if retires_itself(evidence.text):
-                    how = f"says {rejected.source} is out of date, upholding {upheld.source}"
-            else:
-                how = f"agrees with {upheld.source}"
-            text = f"{evidence.source} {how}: {evidence.text}"
-            return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=evidence.id)
+        decided = self._decisive(conflict, a, b)
+        if decided is not None:
+            return decided
         newer = newer_side(a, b)
         if newer is None:
             return None
@@ -123,6 +128,45 @@ class DecisiveSourceResolver:
             f"preferred over {older.source} ({when[1]})"
         )
         return Resolution(conflict_id=conflict.id, resolution=text)
+
+    def _decisive(
+        self, conflict: Conflict, a: EvidenceRecord, b: EvidenceRecord
+    ) -> Resolution | None:
+        """The first candidate that decides the conflict: a correction, a line on its
+        document's standing ("This page replaces ...", "Status: draft"), or agreement from
+        another document."""
+        found = candidates(self.memory, a, b, similar=self.similar)
+        finals = {e.path for e in found if standing_note(e.text, "") == "final"}
+        drafts = {e.path for e in found if standing_note(e.text, "") == "draft"}
+        for evidence in found:
+            other_path = b.path if evidence.path == a.path else a.path
+            final = other_path in finals and other_path not in drafts
+            if standing_note(evidence.text, "") == "draft" and not final:
+                continue  # a draft is set aside only against a page marked final
+            upheld = side_of(evidence, a, b, self.overlap)
+            correction = claim_of(evidence.text).correction
+            ordered = standing_of(evidence, a, b)
+            note = ordered[0] if ordered is not None and ordered[1] is upheld else None
+            if upheld is None or (not correction and not note and _same_document(evidence, upheld)):
+                continue
+            if note is not None and not correction:
+                rejected = b if upheld is a else a
+                how = f"says its document replaces {rejected.source}"
+                if note == "draft":
+                    how = "says its document is a draft"
+                elif note == "updated":
+                    how = f"tells of an update after {rejected.source} was dated"
+                how = f"{how}, upholding {upheld.source}"
+            elif correction:
+                rejected = b if upheld is a else a
+                how = f"corrects {rejected.source}, upholding {upheld.source}"
+                if retires_itself(evidence.text):
+                    how = f"says {rejected.source} is out of date, upholding {upheld.source}"
+            else:
+                how = f"agrees with {upheld.source}"
+            text = f"{evidence.source} {how}: {evidence.text}"
+            return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=evidence.id)
+        return None
 
 
 def _only_denies(newer: EvidenceRecord, older: EvidenceRecord) -> bool:

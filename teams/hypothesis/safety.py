@@ -83,8 +83,10 @@ class _Ground:
         majority = _majority(support, [e for e, _ in against])
         decisions = []
         for evidence, why in against:
-            decided = None
-            if not why.startswith(_UNCOMPARABLE):
+            if why.startswith(_UNCOMPARABLE):  # only a conflict over this very evidence decides
+                settled = (self._settled(h, evidence, c, exact=True) for c in self.conflicts)
+                decided = next((d for d in settled if d is not None), None)
+            else:
                 decided = self._decided(h, evidence, support) or majority
             if not decided:
                 reason = f"{evidence.source} states otherwise: {why}"
@@ -118,8 +120,12 @@ class _Ground:
                 return f"the later source {later[0].source} ({later[0].date})"
         return None
 
-    def _settled(self, h: Hypothesis, evidence: EvidenceRecord, conflict: Conflict) -> str | None:
-        """The resolution of ``conflict`` when it upheld ``h``'s side over ``evidence``'s."""
+    def _settled(
+        self, h: Hypothesis, evidence: EvidenceRecord, conflict: Conflict, *, exact: bool = False
+    ) -> str | None:
+        """The resolution of ``conflict`` when it upheld ``h``'s side over ``evidence``'s (over
+        ``evidence`` itself when ``exact``: values that cannot be compared are settled only by
+        the conflict between them)."""
         a, b = self.memory.evidence([conflict.source_a, conflict.source_b])
         resolved_by = [conflict.resolved_by] if conflict.resolved_by else []
         decisive = next(iter(self.memory.evidence(resolved_by)), None)
@@ -128,7 +134,7 @@ class _Ground:
             return None
         lost = b if upheld.id == a.id else a
         ours = upheld.id in h.supporting or _states(h, upheld)
-        theirs = lost.id == evidence.id or agrees(lost.text, evidence.text)
+        theirs = lost.id == evidence.id or (not exact and agrees(lost.text, evidence.text))
         return f"{_SETTLED} ({conflict.resolution})" if ours and theirs else None
 
 

@@ -33,6 +33,7 @@ from framework.engine.records import SourceError
 from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage
 from framework.policy import governed
+from teams.hypothesis.verdicts import speaks_of_standing
 from teams.language.changes import resolve_relative_changes
 from teams.language.contradiction import claim_of, same_subject
 from teams.language.dates import settle_date_order
@@ -119,11 +120,16 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
         (f"{passage.path}:{passage.line + offset}", sentence)
         for index, (_, offset, sentence) in enumerate(sentences)
         if sentence != cited[1]
-        and (_corrects(sentence) or (cited_correction and index == after))
         and (
-            index in (after, after - 2)  # right after it, or right before it
-            or same_subject(sentence, cited[1], _CORRECTION_OVERLAP)
-            or offset in notes  # in a footnote the cited sentence points to
+            speaks_of_standing(sentence)  # "This page replaces ...", "Status: draft"
+            or (
+                (_corrects(sentence) or (cited_correction and index == after))
+                and (
+                    index in (after, after - 2)  # right after it, or right before it
+                    or same_subject(sentence, cited[1], _CORRECTION_OVERLAP)
+                    or offset in notes  # in a footnote the cited sentence points to
+                )
+            )
         )
     ]
     return [cited, *related]

@@ -6,6 +6,7 @@ model's bad answer is refused by the memory's rules, recorded, and does not fail
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from framework.memory import Conflict, EvidenceRecord, HypothesisStatus
@@ -13,11 +14,13 @@ from teams.hypothesis.state import Step
 from teams.language.contradiction import (
     DEFAULT_OVERLAP,
     agrees,
+    claim_of,
     correction_of,
     notice_of_error,
     same_subject,
 )
 from teams.language.standing import edition_of, retires_itself, written_since
+from teams.language.values import stated_date
 
 __all__ = [
     "Assessment",
@@ -27,6 +30,9 @@ __all__ = [
     "Resolution",
     "newer_side",
     "side_of",
+    "speaks_of_standing",
+    "standing_note",
+    "standing_of",
     "upheld_side",
 ]
 
@@ -91,11 +97,14 @@ def side_of(
     """The side (``a`` or ``b``) that ``evidence`` upholds, or None: the other document's side
     when it says its own document is out of date ("This page is archived"), the side a
     correction upholds (a notice that another text was wrong or changed upholds what its own
-    document states), else the side it agrees with when it does not agree with the other."""
+    document states), the side a line on its document's standing upholds (:func:`standing_of`:
+    "This page replaces the Guide to ...", "Status: draft", a dated update note), else the
+    side it agrees with when it does not agree with the other."""
     nearby = evidence.path is not None and evidence.path in (a.path, b.path)
-    if nearby and retires_itself(evidence.text):  # "This page is archived": the other stands
-        others = [side for side in (a, b) if side.path != evidence.path]
-        return others[0] if len(others) == 1 else None
+    if nearby:  # "This page is archived": the other stands
+        standing = _standing_side(evidence, a, b)
+        if standing or retires_itself(evidence.text) or speaks_of_standing(evidence.text):
+            return standing
     corrected = correction_of(evidence.text, a.text, b.text, nearby=nearby)
     if corrected is not None:
         return a if corrected == a.text else b
@@ -110,6 +119,116 @@ def side_of(
     if with_a == with_b:
         return None
     return a if with_a else b
+
+
+_REPLACES_TITLE = re.compile(
+    r"\b(?:this|the present|the current)\s+(?:\w+\s+)?(?:page|document|guide|leaflet|"
+    r"handbook|edition|version|article|notice|manual|sheet)\s+(?:now\s+)?"
+    r"(?:replaces|supersedes|updates|takes the place of)\s+(?P<title>[^.;]{3,120})",
+    re.IGNORECASE,
+)
+_DRAFT_STATUS = re.compile(
+    r"^\W*status\s*[:=-]\s*\W*(?:draft|proposed|provisional|unapproved|not approved)\b",
+    re.IGNORECASE,
+)
+_FINAL_STATUS = re.compile(
+    r"^\W*status\s*[:=-]\s*\W*(?:final|approved|adopted|published)\b", re.IGNORECASE
+)
+
+
+def standing_note(text: str, other_title: str) -> str | None:
+    """How ``text``, a line of one document, orders it against another titled
+    ``other_title``: "replaces" when it says its document replaces that one by its title
+    ("This page replaces the Guide to the ferry."), "draft" when it marks its document a draft
+    ("Status: draft, not approved."), "final" when it marks it final ("Status: final"); None
+    when it says none of these. A title that names the other document only in part does not
+    count."""
+    if _DRAFT_STATUS.search(text):
+        return "draft"
+    if _FINAL_STATUS.search(text):
+        return "final"
+    found = _REPLACES_TITLE.search(text)
+    if found is None or not other_title:
+        return None
+    named = _words(found["title"])
+    titles = [_words(part) for part in other_title.split(" > ")]
+    return "replaces" if named and any(title == named for title in titles) else None
+
+
+def speaks_of_standing(text: str) -> bool:
+    """Whether ``text`` may order its document against another (:func:`standing_note`)."""
+    status = _DRAFT_STATUS.search(text) or _FINAL_STATUS.search(text)
+    return status is not None or _REPLACES_TITLE.search(text) is not None
+
+
+def _words(text: str) -> list[str]:
+    """The words of a title, lower case, less a leading article."""
+    words = re.findall(r"[\w'’-]+", text.lower())
+    return words[1:] if words[:1] in (["the"], ["a"], ["an"]) else words
+
+
+def _standing_side(
+    evidence: EvidenceRecord, a: EvidenceRecord, b: EvidenceRecord
+) -> EvidenceRecord | None:
+    """The side a line of one side's document upholds by its standing: the other when it says
+    its own is out of date, else as :func:`standing_of` orders them."""
+    if retires_itself(evidence.text):
+        others = [side for side in (a, b) if side.path != evidence.path]
+        return others[0] if len(others) == 1 else None
+    found = standing_of(evidence, a, b)
+    return found[1] if found is not None else None
+
+
+def standing_of(
+    evidence: EvidenceRecord, a: EvidenceRecord, b: EvidenceRecord
+) -> tuple[str, EvidenceRecord] | None:
+    """How a line of one side's document orders the two sides, and the side it upholds:
+    "replaces" and "draft" (:func:`standing_note`), or "updated" when it is a dated entry
+    saying its document's figure on the subject was updated, later than the other side's
+    date, without restating a figure ("2021-05-10: height of the weir updated.", against a
+    page published in 2018); None when it orders neither."""
+    own = [side for side in (a, b) if side.path == evidence.path]
+    others = [side for side in (a, b) if side.path != evidence.path]
+    if len(own) != 1 or len(others) != 1:
+        return None
+    note = standing_note(evidence.text, others[0].title or "")
+    if note is None and _updated_since(evidence, own[0], others[0]):
+        note = "updated"
+    if note in (None, "final"):  # a final status line orders nothing by itself
+        return None
+    return note, (others[0] if note == "draft" else own[0])
+
+
+_UPDATED = re.compile(
+    r"\b(?:updated|revised|corrected|amended|re-?measured|re-?surveyed)\b", re.IGNORECASE
+)
+_ENTRY_DATE = re.compile(r"^\W*(?P<date>\d{4}-\d{2}(?:-\d{2})?)\s*[:–—-]\s")
+"""A dated entry of a changelog: "2021-05-10: ..."."""
+
+
+def _updated_since(note: EvidenceRecord, own: EvidenceRecord, other: EvidenceRecord) -> bool:
+    """Whether ``note``, a line of ``own``'s document, is an update on ``own``'s subject dated
+    after ``other`` (and after ``own``, when dated) that restates no figure."""
+    entry = _ENTRY_DATE.match(note.text)
+    when = entry["date"] if entry else note.date or stated_date("", note.text)
+    if when is None or other.date is None or not _UPDATED.search(note.text):
+        return False
+    rest = note.text[entry.end() :] if entry else note.text
+    if re.search(r"\d", rest if entry else _YEARS.sub("", rest)):
+        return False  # it restates a figure: what it says is read as a statement
+    months = len(when) >= 7 and len(other.date) >= 7  # a year alone orders only other years
+    later = when[:4] > other.date[:4] or (months and when[:7] > other.date[:7])
+    own_later = own.date is None or when > own.date
+    on_subject = bool(claim_of(note.text).about & claim_of(own.text).about)
+    return later and own_later and on_subject
+
+
+_YEARS = re.compile(
+    r"\b(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+    r"(?:\s+\d{1,2},?)?\s+\d{4}\b|\b(?:1[5-9]|20)\d\d\b",
+    re.IGNORECASE,
+)
+"""The dates of a sentence, dropped before looking for a figure it restates."""
 
 
 _NOTICE_OVERLAP = 0.3
@@ -128,7 +247,8 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     the past tense, of a year after the date in the other's title ("renamed when it was rebuilt
     in 2009" against "Theatre notes, 2004"; not against a sentence of the other's opening "In
     1870", an event, not when it was written); else the later edition of one work (by their
-    titles: "third edition", "5th edition"); None when none of these orders them."""
+    titles: "third edition", "5th edition", a version in an address: "/v12/" against "/v3/");
+    None when none of these orders them."""
     if a.date is not None and b.date is not None and a.date != b.date:
         return a if a.date > b.date else b
     for side, other in ((a, b), (b, a)):
@@ -136,13 +256,30 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
         titled = other.date is not None and other.date[:4] in (other.title or "")
         if since is not None and titled and since > int(str(other.date)[:4]):
             return side
-    editions = edition_of(a.title or ""), edition_of(b.title or "")
+    editions = _edition(a.title or ""), _edition(b.title or "")
     if None in editions:
         return None
     (rank_a, work_a), (rank_b, work_b) = editions  # type: ignore[misc]
     if work_a != work_b or rank_a == rank_b:
         return None
     return a if rank_a > rank_b else b
+
+
+_URL_VERSION = re.compile(r"(?<=/)v(?P<rank>\d{1,4}(?:\.\d{1,4})*)(?=/)", re.IGNORECASE)
+"""A version as a segment of an address: "docs.example.org/v12/guide"."""
+
+
+def _edition(title: str) -> tuple[tuple[int, ...], str] | None:
+    """The edition a title names (:func:`edition_of`), else the version a segment of an
+    address in it names ("wiki.example.org/v12/locks": 12, of "wiki.example.org//locks")."""
+    named = edition_of(title)
+    if named is not None:
+        return named
+    found = _URL_VERSION.search(title)
+    if found is None or _URL_VERSION.search(title, found.end()) is not None:
+        return None
+    work = title[: found.start()] + title[found.end() :]
+    return tuple(map(int, found["rank"].split("."))), " ".join(work.lower().split())
 
 
 def upheld_side(
