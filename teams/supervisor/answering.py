@@ -133,6 +133,31 @@ def _words(chain: Chain) -> set[str]:
     return found
 
 
+_NAMED_THING = re.compile(r"(?<=\s)((?:[A-Z][\w'-]*\s+)+)([a-z]+)\b")
+"""A thing the question names by a capitalised word and a common noun ("the Birk bridge")."""
+
+
+def _named_things(question: str) -> list[tuple[set[str], str]]:
+    """The stems of each thing's distinctive words and of its noun: ({"birk"}, "bridg")."""
+    return [
+        (_stems(found.group(1).lower()), _root(found.group(2)))
+        for found in _NAMED_THING.finditer(question)
+    ]
+
+
+def _about(chain: Chain, things: list[tuple[set[str], str]]) -> bool:
+    """Whether the chain may be about the things the question names: not when it names
+    another of the same kind and neither its names nor its evidence hold the distinctive
+    word (a relation of the Ardle bridge does not answer a question about the Birk bridge;
+    "the trust" may be the Hollin trust)."""
+    names = [_stems(name) for r in chain for name in (r["subject"], r["object"])]
+    held = set().union(*names, *(_stems(r["evidence"]) for r in chain))
+    return all(
+        distinct <= held or not any(noun in name and name - {noun} for name in names)
+        for distinct, noun in things
+    )
+
+
 def _chains(relations: Sequence[FoundRelation], paths: Sequence[Chain]) -> list[Chain]:
     """Every relation alone and every two-step path, each once, in order."""
     seen: dict[tuple[tuple[str, str, str], ...], Chain] = {}
@@ -157,7 +182,8 @@ def answering_chains(
         paths: Two-step chains from a named entity through its object.
     """
     focus, asked = focus_of(question, names), _asked(question)
-    chains: list[Chain] = _chains(relations, paths)
+    things = _named_things(question)
+    chains = [chain for chain in _chains(relations, paths) if _about(chain, things)]
     if not focus:
         named = {name.casefold() for name in names}
         alone: list[Chain] = [c for c in chains if len(c) == 1]
