@@ -500,3 +500,9 @@ def test_an_entry_in_parentheses_under_a_heading_naming_the_relation_states_it()
     ]
     assert found == [("Kell mill", "'s miller is", "Ned Lowe")]
     assert read_sentence("Kell mill (Ned Lowe, 1790)", relaxed=True) == []
+
+
+def test_a_phrasal_participle_set_off_after_its_noun_is_a_passive_of_that_noun() -> None:
+    text = "The Kell mill, put up in 1790 by Ned Lowe, ground oats until 1900."
+    found, _ = triples(text)
+    assert ("Kell mill", "put up by", "Ned Lowe", 1) in found

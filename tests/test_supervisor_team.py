@@ -411,3 +411,14 @@ def test_a_relation_about_another_entity_of_the_kind_never_answers() -> None:
     question = "Who was the miller of the Oswy mill?"
     assert answering_chains(question, [], [other]) == []
     assert answering_chains(question, ["Oswy mill"], [other, asked]) == [(asked,)]
+
+
+def test_a_question_asked_by_a_synonym_or_phrasal_verb_of_making_finds_the_deed() -> None:
+    founded = _found("Nell Hay", "founded", "Kell guild", "Nell Hay founded the Kell guild.")
+    for question in ("Who set up the Kell guild?", "Who established the Kell guild?"):
+        assert answering_chains(question, ["Kell guild"], [founded]) == [(founded,)]
+    assert answering_chains("Who ran the Kell guild?", ["Kell guild"], [founded]) == []
+    set_up = _found("Kell guild", "set up in", "1790", "The Kell guild was set up in 1790.")
+    assert answering_chains("When was the Kell guild set up?", ["Kell guild"], [set_up]) == [
+        (set_up,)
+    ]

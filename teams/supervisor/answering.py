@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from teams.language.senses import deed_sense, deed_wording
 from teams.language.values import CATEGORIES, values_in
 from teams.language.verbs import lemma
 from teams.language.words import keywords, stem
@@ -83,12 +84,15 @@ def _stems(text: str) -> set[str]:
 
 def focus_of(question: str, names: Iterable[str]) -> set[str]:
     """The stems of what ``question`` asks about: its content words (an irregular form also as
-    a word of its own), less the names in it, and the measure a "how long/old/tall ..." asks
+    a word of its own, a verb of making as its deed's: "set up" and "establish" as "found"),
+    less the names in it, and the measure a "how long/old/tall ..." asks
     for ("length")."""
     named = set().union(*(_stems(name) for name in names))
+    question = deed_wording(question)  # "set up" asks "establish"
     # a word that is an irregular form may be a verb of its own: "found" (to found), "ground"
     own = {stem(word) for word in keywords(question) if lemma(word) != word}
-    focus = {word for word in (_stems(question) | own) - named if word not in _QUESTION_WORDS}
+    words = (_stems(question) | own) - named
+    focus = {deed_sense(word) for word in words if word not in _QUESTION_WORDS}
     measured = _HOW_MEASURE.search(question)
     if measured and measured.group(1).lower() in _MEASURES:
         focus.add(_root(_MEASURES[measured.group(1).lower()]))
@@ -98,7 +102,7 @@ def focus_of(question: str, names: Iterable[str]) -> set[str]:
 def focus_words(question: str, names: Iterable[str]) -> list[str]:
     """The words of ``question`` that :func:`focus_of` keeps, as written."""
     focus = focus_of(question, names)
-    return [word for word in keywords(question) if _root(word) in focus]
+    return [word for word in keywords(deed_wording(question)) if deed_sense(_root(word)) in focus]
 
 
 def _asked(question: str) -> str:
@@ -127,7 +131,9 @@ def _words(chain: Chain) -> set[str]:
     """The stems a chain holds, and the categories of its objects' values ("orange": colour)."""
     found: set[str] = set()
     for relation in chain:
-        found |= _stems(f"{relation['predicate']} {relation['object']} {relation['evidence']}")
+        said = f"{relation['predicate']} {relation['object']} {relation['evidence']}"
+        held = _stems(said) | _stems(deed_wording(said))  # "set up" also as "establish"
+        found |= held | {deed_sense(word) for word in held}  # "founded" meets "established"
         kinds = {CATEGORIES.get(word.lower(), "") for word in relation["object"].split()} - {""}
         found |= {_root(kind) for kind in kinds} | ({"color"} if "colour" in kinds else set())
     return found
