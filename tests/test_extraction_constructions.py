@@ -491,3 +491,18 @@ def test_a_year_opening_a_sentence_without_a_comma_leaves_its_subject(
     assert ("Orla Brent", "succeeded by", "Cass Mede", 3) in _triples(text)
     answered = answer(text, "Who became keeper of Fenn light after Orla Brent?", store)
     assert "Cass Mede" in answered and "`notes.md:3`" in answered
+
+
+def test_an_entry_in_parentheses_under_a_heading_naming_the_relation_states_it() -> None:
+    text = "# Mills of the Dove\n\n## Mills and their millers\n\n- Kell mill (Ned Lowe, 1790)\n"
+    found = [
+        (t.subject, t.predicate, t.object) for t, _ in document_triples(document_of("a.md", text))
+    ]
+    assert found == [("Kell mill", "'s miller is", "Ned Lowe")]
+    assert read_sentence("Kell mill (Ned Lowe, 1790)", relaxed=True) == []
+
+
+def test_a_phrasal_participle_set_off_after_its_noun_is_a_passive_of_that_noun() -> None:
+    text = "The Kell mill, put up in 1790 by Ned Lowe, ground oats until 1900."
+    found, _ = triples(text)
+    assert ("Kell mill", "put up by", "Ned Lowe", 1) in found

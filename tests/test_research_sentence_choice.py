@@ -11,7 +11,7 @@ from framework.engine.records import Evidence
 from framework.memory import Passage, prose_sentences
 from teams.language._sentences import sentences_of
 from teams.language.questions import asks_default, split_question
-from teams.language.senses import plain_wording, sense
+from teams.language.senses import deed_sense, deed_wording, plain_wording, sense
 from teams.language.sentence_choice import best_sentences, given
 from teams.language.words import stem
 from teams.research.offline import _agreeing, _Answered, _answers
@@ -159,6 +159,15 @@ def test_a_question_worded_with_a_phrasal_verb_finds_the_sentence_with_its_verb(
     assert plain_wording("switch on the kind of node") == "switch on the kind of node"
     assert plain_wording("Switch the colours on") == "enable the colours "
     assert sense(stem("dropped")) == sense(stem("removes"))
+
+
+def test_a_verb_of_making_and_its_phrasal_verb_have_one_deed() -> None:
+    assert deed_wording("Who set up the Kell guild?") == "Who establish the Kell guild?"
+    assert deed_wording("The mill was put up in 1790.") == "The mill was build in 1790."
+    assert deed_wording("Set the level up.") == "Set the level up."
+    assert deed_sense(stem("established")) == deed_sense(stem("founded"))
+    assert deed_sense(stem("erected")) == deed_sense(stem("builds"))
+    assert deed_sense(stem("removed")) == stem("removed")
 
 
 def test_a_question_about_a_list_of_things_asks_about_each() -> None:

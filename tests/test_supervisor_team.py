@@ -403,3 +403,22 @@ def test_the_answer_is_the_relations_that_answer_the_question_or_a_chain_of_two(
     evidence = "The Harrow bell, once credited to Ivo Hart, was in fact cast by Ada Marsh."
     cast = _found("Harrow bell", "cast by", "Ada Marsh", evidence)
     assert relation_sentence(cast) == "The Harrow bell was cast by Ada Marsh"  # "was in fact"
+
+
+def test_a_relation_about_another_entity_of_the_kind_never_answers() -> None:
+    other = _found("Kell mill", "'s miller is", "Ned Lowe", "Kell mill (Ned Lowe, 1790)")
+    asked = _found("Oswy mill", "'s miller is", "Rosa Venn", "Oswy mill (Rosa Venn, 1802)")
+    question = "Who was the miller of the Oswy mill?"
+    assert answering_chains(question, [], [other]) == []
+    assert answering_chains(question, ["Oswy mill"], [other, asked]) == [(asked,)]
+
+
+def test_a_question_asked_by_a_synonym_or_phrasal_verb_of_making_finds_the_deed() -> None:
+    founded = _found("Nell Hay", "founded", "Kell guild", "Nell Hay founded the Kell guild.")
+    for question in ("Who set up the Kell guild?", "Who established the Kell guild?"):
+        assert answering_chains(question, ["Kell guild"], [founded]) == [(founded,)]
+    assert answering_chains("Who ran the Kell guild?", ["Kell guild"], [founded]) == []
+    set_up = _found("Kell guild", "set up in", "1790", "The Kell guild was set up in 1790.")
+    assert answering_chains("When was the Kell guild set up?", ["Kell guild"], [set_up]) == [
+        (set_up,)
+    ]

@@ -26,18 +26,20 @@ from teams.extraction.patterns import PARTICIPLE as _PARTICIPLE
 __all__ = ["joined_subjects", "participle_asides", "without_denied"]
 
 _PREPOSITION = r"(?:by|in|at|on|from|for|with|under|near)"
+_PARTICLE = r"(?:(?:up|down|out|over|back)\s+)?"
+"""The particle of a phrasal participle ("put up in 1820 by ...")."""
 _NOUN = r"(?P<noun>(?:The|A|An|[A-Z][\w'’-]*)(?:\s+[\w'’-]+){0,5}?)"
 _ASIDES = (
     re.compile(
-        rf"^{_NOUN},\s+(?P<aside>{_PARTICIPLE}\s+{_PREPOSITION}\s+[^,;()]+?),\s+"
+        rf"^{_NOUN},\s+(?P<aside>{_PARTICIPLE}\s+{_PARTICLE}{_PREPOSITION}\s+[^,;()]+?),\s+"
         r"(?P<rest>[a-z].*)$"
     ),
     re.compile(
-        rf"^{_NOUN}\s+\((?P<aside>{_PARTICIPLE}\s+{_PREPOSITION}\s+[^;()]+?)\)\s*(?P<rest>.*)$"
+        rf"^{_NOUN}\s+\((?P<aside>{_PARTICIPLE}\s+{_PARTICLE}{_PREPOSITION}\s+[^;()]+?)\)\s*(?P<rest>.*)$"
     ),
 )
-"""A participle and its preposition after the sentence's opening noun, set off by commas with
-the main clause going on in lower case, or by brackets."""
+"""A participle (phrasal or not) and its preposition after the sentence's opening noun, set
+off by commas with the main clause going on in lower case, or by brackets."""
 _DENIED = (
     re.compile(r",\s+(?:and\s+)?not\s+(?!only\b|just\b|even\b)[^,;]+,(?=\s)"),
     re.compile(r",\s+(?:[a-z]+\s+)?(?:attributed|credited|ascribed)\s+to\s+[^,;]+,(?=\s)"),

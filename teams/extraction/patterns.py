@@ -403,10 +403,15 @@ def with_subject(sentence: str, subject: str) -> str:
 
 def _general(sentence: str) -> list[Reading]:
     """Any verb right after the sentence's subject: ``Tamsin Reed founded the Lumen Press``,
-    ``Puffins nest on the cliffs`` (predicate ``nest on``)."""
+    ``Puffins nest on the cliffs`` (predicate ``nest on``); never a word in parentheses."""
     words = sentence.split()
     names = _opening_names(words)
+    depth = 0  # inside parentheses: "Ardle bridge (Jonas Reed, 1820)" holds no verb
     for index in range(1, min(max(_MAX_WORDS + 2, len(names) + 1), len(words) - 1)):
+        opened = depth > 0 or words[index].startswith("(")
+        depth += words[index].count("(") - words[index].count(")")
+        if opened:
+            continue
         word = words[index].lower().strip(_EDGE_PUNCTUATION)
         following = words[index + 1].lower().strip(_EDGE_PUNCTUATION)
         if words[index - 1].endswith((",", ";", ":")) and index > len(names):

@@ -40,7 +40,7 @@ from teams.extraction.state import EntityNote, Triple
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
 
-__all__ = ["document_triples"]
+__all__ = ["document_triples", "entry_readings"]
 
 _EVIDENCE_CHARS = 300
 _HEADING_WORDS = 5
@@ -54,6 +54,14 @@ _OBJECT_IT = re.compile(
 """An object "it" right after a verb, before a preposition or the clause's end."""
 
 _Found = tuple[Triple, EntityNote | None]
+_HEADING_ROLE = re.compile(r"^[A-Za-z]+ and (?:their|its|his|her) (?P<role>[a-z]+?)s?$")
+"""A heading that names the relation of its list's entries ("Bridges and their engineers")."""
+_ENTRY = re.compile(
+    r"^(?P<name>[A-Z][^()]*?)\s*\((?P<person>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)+)"
+    r"(?:,\s*(?:c\.\s*)?\d{3,4})?\)\.?$"
+)
+"""A list entry of a thing and the person in parentheses ("Birk bridge (Clara Moss, 1834)")."""
+_ENTRY_CONFIDENCE = 0.7
 
 
 @dataclass
@@ -138,6 +146,17 @@ def _found(
     return triple, EntityNote(name=subject, type=kind) if kind else None
 
 
+def entry_readings(heading: str, entry: str) -> list[Reading]:
+    """What a list entry "X (Person, year)" says under a heading that names the relation
+    ("Bridges and their engineers"): X's engineer is Person; [] otherwise."""
+    role, found = _HEADING_ROLE.match(heading.strip(" #:")), _ENTRY.match(entry.strip())
+    if role is None or found is None:
+        return []
+    name = re.sub(r"^(?:The|A|An)\s+", "", found.group("name").strip())
+    predicate = f"'s {role.group('role')} is"
+    return [Reading(name, predicate, found.group("person"), _ENTRY_CONFIDENCE)]
+
+
 def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     """The readings of a sentence's clauses, main clause first, and of its exchanges turned;
     an alternative it names only to deny is not read."""
@@ -204,7 +223,9 @@ class _SectionReader:
         elif LIST_JOIN in text and self.lead:
             readings = _item_readings(self.lead, text)
         else:
-            readings = _sentence_readings(text.replace(f":{LIST_JOIN}", " "), self.relaxed)
+            readings = entry_readings(self.section.heading, text) or _sentence_readings(
+                text.replace(f":{LIST_JOIN}", " "), self.relaxed
+            )
         filled = with_subject(text, self.focus.subject) if self.focus.subject else ""
         if filled and all(text.startswith(r.subject) for r in readings):
             # "Founded in 1990 by Jane Roe.": nothing read, or its verb read as a subject

@@ -10,7 +10,7 @@ import re
 
 from teams.language.words import stem
 
-__all__ = ["plain_wording", "sense"]
+__all__ = ["deed_sense", "deed_wording", "plain_wording", "sense"]
 
 _PHRASAL = re.compile(
     r"\b(?:turn(?:s|ed|ing)?\s+((?:[\w`'\".-]+\s+){0,2}?)(off|on)"
@@ -86,3 +86,22 @@ def sense(stemmed: str) -> str:
     """The stem standing for ``stemmed``'s sense: ``stem("dropped")`` -> ``stem("remove")``;
     any other stem itself."""
     return _SENSE.get(stemmed, stemmed)
+
+
+_DEEDS = ("found establish", "build construct erect")
+"""Verbs of one deed of making (a question asks "established" of "founded"), the first
+standing for the group."""
+_DEED_SENSE = {stem(word): stem(group.split()[0]) for group in _DEEDS for word in group.split()}
+_PHRASAL_DEED = re.compile(r"\b(?:(set)|(put))(?:s|ting)?\s+up\b", re.I)
+"""A phrasal verb of making: "set up" (establish), "put up" (build)."""
+
+
+def deed_wording(text: str) -> str:
+    """``text`` with "set up" as "establish" and "put up" as "build"."""
+    return _PHRASAL_DEED.sub(lambda found: "establish" if found.group(1) else "build", text)
+
+
+def deed_sense(stemmed: str) -> str:
+    """The stem standing for a verb of making's deed: ``stem("establish")`` ->
+    ``stem("found")``; any other stem itself."""
+    return _DEED_SENSE.get(stemmed, stemmed)

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from teams.language.senses import deed_sense, deed_wording
 from teams.language.values import CATEGORIES, values_in
 from teams.language.verbs import lemma
 from teams.language.words import keywords, stem
@@ -83,12 +84,15 @@ def _stems(text: str) -> set[str]:
 
 def focus_of(question: str, names: Iterable[str]) -> set[str]:
     """The stems of what ``question`` asks about: its content words (an irregular form also as
-    a word of its own), less the names in it, and the measure a "how long/old/tall ..." asks
+    a word of its own, a verb of making as its deed's: "set up" and "establish" as "found"),
+    less the names in it, and the measure a "how long/old/tall ..." asks
     for ("length")."""
     named = set().union(*(_stems(name) for name in names))
+    question = deed_wording(question)  # "set up" asks "establish"
     # a word that is an irregular form may be a verb of its own: "found" (to found), "ground"
     own = {stem(word) for word in keywords(question) if lemma(word) != word}
-    focus = {word for word in (_stems(question) | own) - named if word not in _QUESTION_WORDS}
+    words = (_stems(question) | own) - named
+    focus = {deed_sense(word) for word in words if word not in _QUESTION_WORDS}
     measured = _HOW_MEASURE.search(question)
     if measured and measured.group(1).lower() in _MEASURES:
         focus.add(_root(_MEASURES[measured.group(1).lower()]))
@@ -98,7 +102,7 @@ def focus_of(question: str, names: Iterable[str]) -> set[str]:
 def focus_words(question: str, names: Iterable[str]) -> list[str]:
     """The words of ``question`` that :func:`focus_of` keeps, as written."""
     focus = focus_of(question, names)
-    return [word for word in keywords(question) if _root(word) in focus]
+    return [word for word in keywords(deed_wording(question)) if deed_sense(_root(word)) in focus]
 
 
 def _asked(question: str) -> str:
@@ -127,10 +131,37 @@ def _words(chain: Chain) -> set[str]:
     """The stems a chain holds, and the categories of its objects' values ("orange": colour)."""
     found: set[str] = set()
     for relation in chain:
-        found |= _stems(f"{relation['predicate']} {relation['object']} {relation['evidence']}")
+        said = f"{relation['predicate']} {relation['object']} {relation['evidence']}"
+        held = _stems(said) | _stems(deed_wording(said))  # "set up" also as "establish"
+        found |= held | {deed_sense(word) for word in held}  # "founded" meets "established"
         kinds = {CATEGORIES.get(word.lower(), "") for word in relation["object"].split()} - {""}
         found |= {_root(kind) for kind in kinds} | ({"color"} if "colour" in kinds else set())
     return found
+
+
+_NAMED_THING = re.compile(r"(?<=\s)((?:[A-Z][\w'-]*\s+)+)([a-z]+)\b")
+"""A thing the question names by a capitalised word and a common noun ("the Birk bridge")."""
+
+
+def _named_things(question: str) -> list[tuple[set[str], str]]:
+    """The stems of each thing's distinctive words and of its noun: ({"birk"}, "bridg")."""
+    return [
+        (_stems(found.group(1).lower()), _root(found.group(2)))
+        for found in _NAMED_THING.finditer(question)
+    ]
+
+
+def _about(chain: Chain, things: list[tuple[set[str], str]]) -> bool:
+    """Whether the chain may be about the things the question names: not when it names
+    another of the same kind and neither its names nor its evidence hold the distinctive
+    word (a relation of the Ardle bridge does not answer a question about the Birk bridge;
+    "the trust" may be the Hollin trust)."""
+    names = [_stems(name) for r in chain for name in (r["subject"], r["object"])]
+    held = set().union(*names, *(_stems(r["evidence"]) for r in chain))
+    return all(
+        distinct <= held or not any(noun in name and name - {noun} for name in names)
+        for distinct, noun in things
+    )
 
 
 def _chains(relations: Sequence[FoundRelation], paths: Sequence[Chain]) -> list[Chain]:
@@ -157,7 +188,8 @@ def answering_chains(
         paths: Two-step chains from a named entity through its object.
     """
     focus, asked = focus_of(question, names), _asked(question)
-    chains: list[Chain] = _chains(relations, paths)
+    things = _named_things(question)
+    chains = [chain for chain in _chains(relations, paths) if _about(chain, things)]
     if not focus:
         named = {name.casefold() for name in names}
         alone: list[Chain] = [c for c in chains if len(c) == 1]
