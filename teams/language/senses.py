@@ -35,7 +35,14 @@ _GROUPS = (
     "risky dangerous unsafe insecure vulnerable",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
-_SENSE = {stem(word): stem(group.split()[0]) for group in _GROUPS for word in group.split()}
+
+
+def _standing_for(groups: tuple[str, ...]) -> dict[str, str]:
+    """Each word's stem -> the stem of its group's first word."""
+    return {stem(word): stem(group.split()[0]) for group in groups for word in group.split()}
+
+
+_SENSE = _standing_for(_GROUPS)
 
 
 _OBJECT = r"(?: (?:it|that|this|them|anything))?"
@@ -91,7 +98,7 @@ def sense(stemmed: str) -> str:
 _DEEDS = ("found establish", "build construct erect")
 """Verbs of one deed of making (a question asks "established" of "founded"), the first
 standing for the group."""
-_DEED_SENSE = {stem(word): stem(group.split()[0]) for group in _DEEDS for word in group.split()}
+_DEED_SENSE = _standing_for(_DEEDS)
 _PHRASAL_DEED = re.compile(r"\b(?:(set)|(put))(?:s|ting)?\s+up\b", re.I)
 """A phrasal verb of making: "set up" (establish), "put up" (build)."""
 

@@ -154,15 +154,19 @@ def _stems(text: str, *, parts: bool = False) -> set[str]:
     return {sense(stem(word)) for word in words if word and word not in STOPWORDS}
 
 
-def _spaced(sentence: str, terms: Set[str]) -> set[str]:
-    """The hyphenated ``terms`` that ``sentence`` writes with a space ("right hand side" holds
-    "right-hand")."""
-    return {
-        term
+def _sentence_words(sentences: Sequence[str], terms: Set[str]) -> list[set[str]]:
+    """Each sentence's stems with their parts (see :func:`_stems`), and the hyphenated
+    ``terms`` it writes with a space ("right hand side" holds "right-hand")."""
+    apart = {
+        term: re.compile(r"\b" + r"\s+".join(map(re.escape, term.split("-"))), re.I)
         for term in terms
         if "-" in term
-        and re.search(r"\b" + r"\s+".join(map(re.escape, term.split("-"))), sentence, re.I)
     }
+    return [
+        _stems(sentence, parts=True)
+        | {term for term, spaced in apart.items() if spaced.search(sentence)}
+        for sentence in sentences
+    ]
 
 
 _JOINED = re.compile(r"(?<=[a-z])[A-Z][a-z]{2,}")
@@ -175,11 +179,7 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
     team" of "How does a cadre team plan", "... fan out work")."""
     terms = _stems(query)
-    words = [
-        _stems(sentence, parts=True) | _spaced(sentence, terms)
-        for text in texts
-        for _, sentence in sentences_of(text)
-    ]
+    words = _sentence_words([s for text in texts for _, s in sentences_of(text)], terms)
     shared = _stems(topic)
     return {
         term: (1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words))))
@@ -252,7 +252,7 @@ def ranked_sentences(
         sentences = [(offset, with_command(lines, offset, s)) for offset, s in sentences]
     weight = dict(weights) if weights is not None else term_weights([text], query)
     terms = set(weight)
-    words = [_stems(sentence, parts=True) | _spaced(sentence, terms) for _, sentence in sentences]
+    words = _sentence_words([sentence for _, sentence in sentences], terms)
     exact = set(keywords(query))
     around = _stems(heading)
     listing = listing_of(text, sentences)
