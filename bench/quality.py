@@ -44,7 +44,10 @@ more: ``research-jinja`` (Jinja's docs, reStructuredText), ``conflicts-jinja`` a
 and ``extraction-typer``; and three more: ``research-mkdocs`` (MkDocs' docs),
 ``conflicts-mkdocs`` and ``extraction-mkdocs``; and three more: ``research-pytest`` (pytest's
 docs, reStructuredText), ``conflicts-pytest`` and ``extraction-pytest``; and three more:
-``research-poetry`` (Poetry's docs), ``conflicts-poetry`` and ``extraction-poetry``.
+``research-poetry`` (Poetry's docs), ``conflicts-poetry`` and ``extraction-poetry``; and three
+more: ``research-pydantic`` (Pydantic's docs), ``conflicts-pydantic`` and ``extraction-pydantic``;
+and three more: ``research-tox`` (tox's docs, reStructuredText), ``conflicts-tox`` and
+``extraction-tox``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
@@ -52,11 +55,12 @@ names, two facts from two pages, why, and a pronoun or "this X" sentence.
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
 research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
 research-requests,research-marshmallow,research-jinja,research-typer,research-mkdocs,
-research-pytest,research-poetry,conflicts,conflicts-probe,conflicts-black,conflicts-attrs,
+research-pytest,research-poetry,research-pydantic,research-tox,conflicts,conflicts-probe,conflicts-black,conflicts-attrs,
 conflicts-flask,conflicts-drf,conflicts-marshmallow,conflicts-jinja,conflicts-typer,
-conflicts-mkdocs,conflicts-pytest,conflicts-poetry,extraction,extraction-probe,
+conflicts-mkdocs,conflicts-pytest,conflicts-poetry,conflicts-pydantic,conflicts-tox,extraction,extraction-probe,
 extraction-black,extraction-attrs,extraction-flask,extraction-drf,extraction-marshmallow,
-extraction-jinja,extraction-typer,extraction-mkdocs,extraction-pytest,extraction-poetry]
+extraction-jinja,extraction-typer,extraction-mkdocs,extraction-pytest,extraction-poetry,
+extraction-pydantic,extraction-tox]
 [--only r01,c02] [--json PATH]``.
 """
 
@@ -211,6 +215,8 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-mkdocs": partial(_research, "research-mkdocs", "research-mkdocs.yaml"),
     "research-pytest": partial(_research, "research-pytest", "research-pytest.yaml"),
     "research-poetry": partial(_research, "research-poetry", "research-poetry.yaml"),
+    "research-pydantic": partial(_research, "research-pydantic", "research-pydantic.yaml"),
+    "research-tox": partial(_research, "research-tox", "research-tox.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
@@ -225,6 +231,8 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "conflicts-mkdocs": partial(_conflicts, "conflicts-mkdocs", "conflicts-mkdocs.yaml"),
     "conflicts-pytest": partial(_conflicts, "conflicts-pytest", "conflicts-pytest.yaml"),
     "conflicts-poetry": partial(_conflicts, "conflicts-poetry", "conflicts-poetry.yaml"),
+    "conflicts-pydantic": partial(_conflicts, "conflicts-pydantic", "conflicts-pydantic.yaml"),
+    "conflicts-tox": partial(_conflicts, "conflicts-tox", "conflicts-tox.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
@@ -239,6 +247,8 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "extraction-mkdocs": partial(_extraction, "extraction-mkdocs", "extraction-mkdocs.yaml"),
     "extraction-pytest": partial(_extraction, "extraction-pytest", "extraction-pytest.yaml"),
     "extraction-poetry": partial(_extraction, "extraction-poetry", "extraction-poetry.yaml"),
+    "extraction-pydantic": partial(_extraction, "extraction-pydantic", "extraction-pydantic.yaml"),
+    "extraction-tox": partial(_extraction, "extraction-tox", "extraction-tox.yaml"),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
