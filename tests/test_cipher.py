@@ -26,6 +26,7 @@ from framework.errors import (
     WrongKeyError,
 )
 from framework.memory import SemanticStore, StoreItem
+from framework.persistence import _ocb
 from framework.persistence.cipher import (
     FORMAT_VERSION,
     MAGIC,
@@ -60,9 +61,26 @@ def b64(key: bytes) -> str:
     return base64.b64encode(key).decode("ascii")
 
 
-@pytest.fixture
-def cipher() -> BlobCipher:
+@pytest.fixture(params=["openssl", "pycryptodome"])
+def cipher(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> BlobCipher:
+    """A cipher on each AES-OCB: OpenSSL's, and pycryptodome's (used where OpenSSL lacks OCB)."""
+    if request.param == "pycryptodome":
+        monkeypatch.setattr(_ocb, "_openssl_has_ocb", lambda: False)
     return BlobCipher(keyring("k1"))
+
+
+def test_each_ocb_opens_what_the_other_sealed(monkeypatch: pytest.MonkeyPatch) -> None:
+    ring = keyring("k1")
+    openssl = BlobCipher(ring)
+    monkeypatch.setattr(_ocb, "_openssl_has_ocb", lambda: False)
+    pycryptodome = BlobCipher(ring)
+    assert type(openssl._ring.primary.ocb) is not type(pycryptodome._ring.primary.ocb)
+    for size in (0, 15, 16, 17, 1024):
+        plain = os.urandom(size)
+        assert pycryptodome.decrypt(openssl.encrypt(plain, ROW), ROW) == plain
+        assert openssl.decrypt(pycryptodome.encrypt(plain, ROW), ROW) == plain
+    with pytest.raises(TamperError):
+        pycryptodome.decrypt(openssl.encrypt(SECRET, ROW), ROW + b"x")
 
 
 # -- sealing and opening ---------------------------------------------------------------------
