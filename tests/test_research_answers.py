@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, Passage, SemanticStore, chunk_document
@@ -315,3 +317,52 @@ def test_a_why_answer_cites_the_sentence_giving_the_reason_at_its_own_line() -> 
 def test_a_question_asking_for_a_drawback_or_a_release_of_something_is_read_so() -> None:
     assert answer_kind("What is the drawback of declaring options in decorators?") == "reason"
     assert asks_when("From which Kiln release on is Python 3.9 no longer supported?")
+
+
+def test_what_makes_one_thing_preferable_asks_why() -> None:
+    assert answer_kind("What makes a dotted kiln name preferable to a joined one?") == "reason"
+    assert answer_kind("What makes the dotted kiln name?") == "name"
+
+
+def test_guarding_against_a_thing_is_preventing_it() -> None:
+    text = (
+        "Kilns dump only the fields of the declared type.\n"
+        "This helps prevent accidental leaks of secret fields.\n"
+        "Kilns were slower in the old series.\n"
+    )
+    ranked = ranked_sentences(text, "What is dumping only declared fields meant to guard against?")
+    assert max(ranked, key=lambda s: s.score).sentence.startswith("This helps prevent")
+
+
+def test_a_switch_set_to_false_is_turned_off() -> None:
+    text = (
+        "Keep the `fat` package metadata setting in the wheel.\n"
+        "Keep package metadata by setting the `thin` setting to false.\n"
+    )
+    ranked = ranked_sentences(text, "Which setting must be turned off to keep package metadata?")
+    assert max(ranked, key=lambda s: s.score).sentence.startswith("Keep package metadata")
+
+
+def test_a_version_given_as_a_floor_answers_the_oldest_one() -> None:
+    text = "Kiln was first written for Python 2.\nKiln runs anywhere Python 3.9+ is installed.\n"
+    ranked = ranked_sentences(text, "What is the oldest Python that Kiln needs?")
+    assert max(ranked, key=lambda s: s.score).sentence.startswith("Kiln runs anywhere")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Which setting stops the kiln from cooling the glaze?", "The `FAST` setting disables"),
+        ("To whom are kiln reports about glaze passed on?", "The desk forwards"),
+    ],
+)
+def test_a_thing_kept_from_happening_is_disabled_and_one_passed_on_is_forwarded(
+    question: str, answer: str
+) -> None:
+    text = (
+        "The kiln cools the glaze slowly with the `SLOW` setting; kiln reports about glaze stay.\n"
+        "The `FAST` setting disables cooling the glaze in the kiln.\n"
+        "The desk forwards kiln reports about glaze to Ann Lee.\n"
+    )
+    ranked = ranked_sentences(text, question)
+    assert max(ranked, key=lambda s: s.score).sentence.startswith(answer)

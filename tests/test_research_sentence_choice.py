@@ -298,6 +298,8 @@ def test_one_version_written_with_or_without_its_trailing_zeros_agrees() -> None
         "Which spool does the ledger write to if the spool option is left alone?",
         "If you never configure it, which spool does the ledger write to?",
         "Which spool does the ledger write to when --spool is not given?",
+        "If I start the ledger without saying where to write, which spool does it use?",
+        "Unless I ask for another, which spool does the ledger write to?",
     ],
 )
 def test_a_default_asked_in_other_words_finds_the_sentence_that_states_it(question: str) -> None:
@@ -332,6 +334,12 @@ def test_a_statement_of_two_values_is_left_out_beside_one_that_states_the_answer
     ]
     question = "Since which ledger version can a spool hold a [ledger] table with native types?"
     assert [item.source for item in _agreeing(cited, question)] == ["b.md:3"]
+    several = [
+        found("c.md:4", "Ledger 2.1 dropped spools of kind 3.6; ledger 4.0 dropped kind 3.8."),
+        found("d.md:8", "Ledger 2.1 dropped spools of kind 3.6."),
+    ]
+    pointed = "Which ledger releases must I keep to read spools of kind 3.6?"
+    assert [item.source for item in _agreeing(several, pointed)] == ["d.md:8"]
 
 
 def test_the_sentence_after_a_question_the_text_asks_answers_it() -> None:
@@ -370,3 +378,62 @@ def test_first_became_available_asks_when_it_was_introduced() -> None:
     cited = [sentence for _, sentence in _cited(text, question)]
     assert any("1.4.2" in sentence for sentence in cited)
     assert plain_wording("It first became available in 2.0") == "It was introduced in 2.0"
+
+
+def test_a_version_note_block_names_its_release_in_the_sentence_it_holds() -> None:
+    text = (
+        "Pumps can run at night.\n\n"
+        "/// version-added | v3.4\n"
+        "Pumps can take a rate from the previous pump.\n"
+        "///\n\n"
+        "/// deprecated-removed | v3.6 v4\n"
+        "The `burst` mode is kept for old pumps.\n"
+        "///\n\n"
+        "/// tip | Pumping at night\n"
+        "Quiet pumps suit night shifts best.\n"
+        "///\n"
+    )
+    assert prose_sentences(text) == [
+        (1, "Pumps can run at night."),
+        (3, "Added in v3.4: Pumps can take a rate from the previous pump."),
+        (7, "Deprecated in v3.6 (removed in v4): The `burst` mode is kept for old pumps."),
+        (12, "Quiet pumps suit night shifts best."),
+    ]
+    question = "Since which release can a pump take its rate from the pump before it?"
+    [(_, best)] = best_sentences(text, question, limit=1)
+    assert best.startswith("Added in v3.4")
+
+
+@pytest.mark.parametrize(
+    ("question", "set_aside"),
+    [
+        ("If I install the pump from a kit instead of a crate, what is the oldest valve?", "crate"),
+        ("Which release gave ordinary pumps (not rotary ones) a rate?", "rotary"),
+    ],
+)
+def test_an_alternative_the_question_sets_aside_does_not_answer_it(
+    question: str, set_aside: str
+) -> None:
+    text = (
+        f"Installing from a {set_aside} needs a valve of the 2.0 series.\n"
+        "Installing from a kit needs a valve of the 5.0 series.\n"
+        if set_aside == "crate"
+        else "Rotary pumps got a rate in 3.1.\nOrdinary pumps got one in 3.4.\n"
+    )
+    [(_, best)] = best_sentences(text, question, limit=1)
+    assert set_aside not in best.lower()
+
+
+def test_a_content_tab_title_is_no_sentence() -> None:
+    text = '=== "`pump>=2.1`"\n    As of `v2.1` the pump can idle.\n'
+    assert prose_sentences(text) == [(2, "As of `v2.1` the pump can idle.")]
+
+
+def test_a_prefixed_word_in_the_question_meets_its_root() -> None:
+    text = (
+        "System installs put the manual in the shared folder.\n"
+        "User installs put the manual in the home folder.\n"
+    )
+    [(_, best)] = best_sentences(text, "Where does a per-user install put the manual?", limit=1)
+    assert best.startswith("User")
+    assert best_sentences(text, "What goes under the manual, per install?", limit=1)  # no prefix

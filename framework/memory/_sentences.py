@@ -15,10 +15,10 @@ from framework.memory._chunking import _ADORNMENT, _FENCE, _PROSE_FENCE, _headin
 
 __all__ = ["LIST_MARKER", "prose_sentences"]
 
-_NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\.? |#{1,6}(?:\s|$)|(?:!!!|\?\?\?\+?) ")
+_NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\.? |#{1,6}(?:\s|$)|(?:!!!|\?\?\?\+?|===[!+]?) ")
 """Lines that hold no sentence: table rows, shell and interpreter lines, reStructuredText
 explicit markup (``.. _target: URL``, ``.. directive::``, a comment), headings, the title line
-of an admonition (``!!! note``, its body is prose)."""
+of an admonition (``!!! note``, its body is prose) or of a content tab (``=== "pip"``)."""
 _QUOTE = re.compile(r"^(?:>[ \t]?)+")
 LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
 """A line that opens a list item: a bullet or a number, then whitespace (``--flag`` is no
@@ -63,7 +63,8 @@ def _closes(line: str, fence: str) -> bool:
 def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
     """``(number, line)`` of each line, stripped and out of its block quote; ``""`` for a line
     that holds no prose (blank, code, table, shell or interpreter line and the output after it,
-    heading, adornment, a line wholly in bold). A fenced MyST admonition (```` ```{note} ````)
+    heading, adornment, a line wholly in bold, the marks of a block of notes: see
+    :func:`_version_note`). A fenced MyST admonition (```` ```{note} ````)
     holds prose; an indented block is code when the line before it ends in ``::`` or is a code
     directive (indented deeper than that line), or its first line reads as code; other
     reStructuredText markup (``.. _target:``, ``.. directive::``) holds none."""
@@ -76,6 +77,8 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
     for index, raw in enumerate(lines):
         number, line = index + first_line, _QUOTE.sub("", raw.strip()).strip()
         line = _ADMONITION.sub("", line)  # ".. note:: Mind the gap." holds prose
+        block = _BLOCK_MARK.match(line)  # "/// tip", "/// version-added | v2.10", "///"
+        line = _version_note(block) if block else line
         indent = len(raw) - len(raw.lstrip())
         after_blank, blank = blank, not line
         if code_indent >= 0 and (not line or indent >= code_indent):
@@ -109,6 +112,30 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
         output = output and bool(line)
         opens_literal = line.endswith("::") or _CODE_DIRECTIVE.match(line)
         literal = (indent if opens_literal else -1) if line else literal
+
+
+_BLOCK_MARK = re.compile(r"^///(?:\s*(?P<kind>[\w-]+)(?:\s*\|\s*(?P<title>.*))?)?\s*$")
+"""The first or last line of a block of notes in Markdown (Python-Markdown's blocks: "/// tip",
+"/// details | Title", "/// version-added | v2.10"; "///" closes one)."""
+_VERSION_NOTES = {
+    "version-added": "Added in",
+    "version-changed": "Changed in",
+    "deprecated": "Deprecated in",
+    "deprecated-removed": "Deprecated in",
+}
+
+
+def _version_note(block: re.Match[str]) -> str:
+    """What a block mark says in prose: a version note's release, read with the note's text
+    that follows ("/// version-added | v2.10" then "X can ..." is "Added in v2.10: X can ...",
+    so the sentence that names the feature names its release); "" for the other marks, whose
+    title heads the block (no sentence) and whose closing line holds none."""
+    said = _VERSION_NOTES.get(block.group("kind") or "")
+    releases = (block.group("title") or "").split()
+    if said is None or not releases:
+        return ""
+    removed = f" (removed in {releases[1]})" if len(releases) > 1 else ""
+    return f"{said} {releases[0]}{removed}:"
 
 
 _CODE_INDENT = 4

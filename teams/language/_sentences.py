@@ -27,10 +27,10 @@ def sentences_of(text: str) -> list[tuple[int, str]]:
     ]
 
 
-_INCLUDE = re.compile(r"\s*(?:\{[*%{#].*[*%}#]\}|--8<--.*|///.*|[!?]{3}\+?\s.*)\s*$")
+_INCLUDE = re.compile(r"\s*(?:\{[*%{#].*[*%}#]\}|--8<--.*|[!?]{3}\+?\s.*)\s*$")
 """A template or include directive standing for text not written here ("{* docs_src/a.py *}",
-"{% include 'x.md' %}", "--8<-- 'x.md'"), or the marker of a block of notes ("/// tip |
-Inspired **Typer** to", "!!! note "Title""): no sentence."""
+"{% include 'x.md' %}", "--8<-- 'x.md'"), or the title of an admonition ("!!! note "Title""):
+no sentence."""
 
 
 _TEMPLATE_TAG = re.compile(r"\{\{[%<].*?[%>]\}\}\s*")

@@ -13,6 +13,7 @@ __all__ = [
     "answer_kind",
     "asks_one_value",
     "asks_when",
+    "avoided",
     "is_question",
     "pointers",
     "shared_words",
@@ -214,15 +215,16 @@ _GAIN_ASKED = re.compile(
     r"^\s*what\b.*\b(?:allows?|lets?|enables?) (?:you|us|me|one|users?|them)\b|"
     r"^\s*what can (?:you|i|we|one) do\b|"
     r"^\s*what(?:'s| is| was)? the (?:point|purpose|aim|goal|idea) (?:of|behind)\b|"
+    r"^\s*what makes\b.*\b(?:preferable|better|worth|superior|safer|simpler)\b|"
     r"^\s*(?:in|under) (?:what|which) (?:situations?|cases?|circumstances?|conditions?|"
     r"settings?|contexts?)\b.*\b(?:worth|useful|helpful|better|best|recommended|advisable|"
     r"matters?|important|relevant)\b"
 )
 """A question that asks what something is good for ("What is gained by ...", "What does X let
-you do", "What is the advantage (or drawback) of ...", "What is the point of ...", "In what
-situation is X worth ..."):
-answered as a why-question is, by the sentence that says what follows ("This makes them more
-consistent ...", "This allows you to ...")."""
+you do", "What is the advantage (or drawback) of ...", "What is the point of ...", "What makes
+X preferable to Y", "In what situation is X worth ..."): answered as a why-question is, by
+the sentence that says what follows ("This makes them more consistent ...", "This allows you
+to ...")."""
 _LIST_ASKED = re.compile(
     r"^\s*(?:which|what) (?:two|three|four|five|six|\d+)\b|^\s*what are the (?:two|three|four|"
     r"five|six|\d+)\b|^\s*list\b"
@@ -268,6 +270,24 @@ def asks_one_value(query: str) -> str:
     kind = answer_kind(query)
     one = kind in _ONE_KINDS and len(split_question(query)) < 2
     return kind if one and not _SEVERAL_ASKED.search(query) else ""
+
+
+_AVOIDED = re.compile(
+    r"\b(?:instead of|rather than|as opposed to)\s+(?P<after>[^,;?()]+)"
+    r"|\(\s*not\s+(?P<inside>[^()]+)\)",
+    re.IGNORECASE,
+)
+_CLAUSE_START = re.compile(
+    r"\s+\b(?:when|if|because|since|while|where|which|who|so|that|and|or|but)\b.*$", re.I
+)
+
+
+def avoided(question: str) -> list[str]:
+    """The alternatives ``question`` sets aside, as written ("If I install X from its source
+    archive instead of a wheel": "a wheel"; "ordinary fields (not computed ones)": "computed
+    ones"), each to the end of its phrase ("instead of failing when I ...": "failing")."""
+    found = (m.group("after") or m.group("inside") for m in _AVOIDED.finditer(question))
+    return [_CLAUSE_START.sub("", phrase).strip() for phrase in found]
 
 
 def is_question(text: str) -> bool:

@@ -1,8 +1,8 @@
 """Wordings of one sense in technical prose: a phrasal verb and the verb it stands for ("turn
 Rich off", "disable Rich"), the ways of saying "by default" ("out of the box", "unless told
-otherwise") and "introduced" ("first became available"), and the verbs documentation uses for
-one act ("drop", "remove"), so a question worded one way meets the sentence worded the
-other."""
+otherwise"), "introduced" ("first became available") and "prevent" ("guard against"), and the
+verbs documentation uses for one act ("drop", "remove"), so a question worded one way meets the
+sentence worded the other."""
 
 from __future__ import annotations
 
@@ -33,6 +33,9 @@ _GROUPS = (
     "start launch",
     "stop halt terminate",
     "risky dangerous unsafe insecure vulnerable",
+    "prevent avert forestall",
+    "minimum oldest lowest earliest",
+    "forward relay",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 
@@ -49,17 +52,20 @@ _OBJECT = r"(?: (?:it|that|this|them|anything))?"
 _BY_DEFAULT = re.compile(
     r"\b(?:out of the box"
     r"|unless (?:(?:you are |it is )?(?:told|configured|set|specified|instructed) otherwise"
-    r"|(?:you|i|we|one) (?:change|configure|set|specify|override)" + _OBJECT + r")"
+    r"|(?:you|i|we|one) (?:change|configure|set|specify|override)"
+    + _OBJECT
+    + r"|(?:you|i|we|one) ask(?: (?:it|for it))?(?: to)?|asked(?: to)?)"
     r"|(?:if|when) (?:(?:[\w`-]+ ){1,3}(?:is|are) )?left (?:alone|unset|untouched)"
     r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) (?:configure|set|change|pass|specify)"
     + _OBJECT
-    + r"|without (?:configuring|setting|changing|passing|specifying)"
+    + r"|without (?:configuring|setting|changing|passing|specifying|saying|stating|choosing)"
     + _OBJECT
     + r")\b",
     re.I,
 )
 """Ways of saying "by default": "out of the box", "unless told otherwise", "if left alone",
-"if you never configure it", "without setting anything"."""
+"if you never configure it", "unless you ask it to", "without setting anything", "without
+saying what"."""
 _NOT_GIVEN = re.compile(
     r"\b(?:if|when) ([^\s,?]+) (?:is|are) not (?:given|set|passed|specified|configured)\b", re.I
 )
@@ -72,16 +78,51 @@ _INTRODUCED = re.compile(
     re.I,
 )
 """Ways of saying a thing was introduced: "first became available", "was first added"."""
+_KEPT_FROM = re.compile(
+    r"\b(?:stop|keep|prevent)(?:s|ped|ping|t)?\s+((?:[\w`'\".-]+\s+){1,3}?)from\b", re.I
+)
+"""A thing kept from happening: "stops tox from loading X" (disable tox loading X)."""
+_PASSED_ON = re.compile(r"\bpass(?:es|ed|ing)?\s+(?:(it|them|this|these)\s+)?on\b", re.I)
+"""A thing handed further: "passed on to X" (forwarded to X)."""
+_SET_TO = re.compile(
+    r"\bset(?:s|ting)?\s+((?:[\w`'\".-]+\s+){1,3}?)to\s+[`'\"]?(false|off|no|true|on|yes)\b",
+    re.I,
+)
+"""A switch set by value: "setting the `slim` setting to false" (disable), "set X to True"."""
+_SET_VERB = {"false": "disable", "off": "disable", "no": "disable"}
+_FLOOR = re.compile(
+    r"(?<![\w.])(v?\d+(?:\.\d+)*)\+|(?<![\w.])(v?\d+(?:\.\d+)*)\s+or\s+(?:later|newer|higher|above)\b"
+    r"|>=\s*(v?\d+(?:\.\d+)*)",
+    re.I,
+)
+"""A version given as a floor: "3.10+", "3.10 or later", ">=3.10"."""
+_GUARDED = re.compile(r"\b(?:guard|protect|safeguard|shield)(?:s|ed|ing)?\s+against\b", re.I)
+"""Ways of saying "prevent": "guard against", "protect against"."""
 
 
 def plain_wording(text: str) -> str:
     """``text`` with each phrasal "turn/switch X off/on" as "disable/enable X", each way of
-    saying "by default" as "by default" ("when -r is not given" as "by default, without -r")
-    and "first became available" as "was introduced"."""
+    saying "by default" as "by default" ("when -r is not given" as "by default, without -r"),
+    "first became available" as "was introduced", "guard against" as "prevent", "set X to
+    false" and "stop X from" as "disable X", "pass on" as "forward", and a version given as a
+    floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
     text = _BY_DEFAULT.sub("by default", text)
     text = _INTRODUCED.sub("was introduced", text)
+    text = _GUARDED.sub("prevent", text)
+    text = _SET_TO.sub(_set_to, text)
+    text = _KEPT_FROM.sub(r"disable \1", text)
+    text = _PASSED_ON.sub(lambda found: f"forward {found.group(1) or ''}", text)
+    text = _FLOOR.sub(_floor, text)
     text = _NOT_GIVEN.sub(r"by default, without \1", text)
     return _PHRASAL.sub(_plain, text)
+
+
+def _set_to(match: re.Match[str]) -> str:
+    return f"{_SET_VERB.get(match.group(2).lower(), 'enable')} {match.group(1)}"
+
+
+def _floor(match: re.Match[str]) -> str:
+    return f" {next(group for group in match.groups() if group)} minimum"
 
 
 def _plain(match: re.Match[str]) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from teams.language._sentences import listing_of, sentences_of, with_command, with_items
-from teams.language.questions import answer_kind, is_question, pointers
+from teams.language.questions import answer_kind, avoided, is_question, pointers
 from teams.language.senses import plain_wording, sense
 from teams.language.words import STOPWORDS, keywords, stem
 
@@ -145,8 +145,15 @@ def _stems(text: str, *, parts: bool = False) -> set[str]:
     """The stems of the content words of ``text`` (and, with ``parts``, of the parts of its
     hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
     "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
-    "error"). A word stands for its sense: "turn X off" and "disable X" meet."""
+    "error"). A word stands for its sense: "turn X off" and "disable X" meet. A word made with a
+    prefix stands for its root too ("per-user" holds "user")."""
     words = keywords(plain_wording(text))
+    words += [
+        root
+        for word in words
+        for prefix, _, root in [word.partition("-")]
+        if root and prefix in _PREFIXES
+    ]
     if parts:
         words += [part for word in words if "-" in word for part in word.split("-")]
         words += [part for word in words if "_" in word for part in word.split("_")]
@@ -169,6 +176,10 @@ def _sentence_words(sentences: Sequence[str], terms: Set[str]) -> list[set[str]]
     ]
 
 
+_PREFIXES = frozenset(
+    "per non pre re co un multi sub self cross anti auto semi post inter intra over under".split()
+)
+"""Prefixes written with a hyphen before the word they qualify ("per-user", "non-blocking")."""
 _JOINED = re.compile(r"(?<=[a-z])[A-Z][a-z]{2,}")
 """The second and later parts of a joined-up name ("Error" of "ConnectError")."""
 
@@ -178,7 +189,7 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     ``texts`` (a word every sentence holds, such as the product's name, counts least), and
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
     team" of "How does a cadre team plan", "... fan out work")."""
-    terms = _stems(query)
+    terms = _stems(query) - _set_aside(query)
     words = _sentence_words([s for text in texts for _, s in sentences_of(text)], terms)
     shared = _stems(topic)
     return {
@@ -189,6 +200,28 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
 
 
 _TOPIC_WEIGHT = 0.3
+
+
+def _set_aside(query: str) -> set[str]:
+    """The stems of the alternatives a question sets aside and names nowhere else ("a wheel" of
+    "... from its source archive instead of a wheel"): they count for no sentence. A question
+    why one thing rather than another is about both: it sets none aside."""
+    why = answer_kind(query) == "reason" or _WHY.search(query)  # "If ..., why put ..."
+    phrases = [] if why else avoided(query)
+    rest = query
+    for phrase in phrases:
+        rest = rest.replace(phrase, " ")
+    return _stems(" ".join(phrases)) - _stems(rest) - _QUANTIFIERS
+
+
+_WHY = re.compile(r"\bwhy\b", re.I)
+_QUANTIFIERS = frozenset({"one", "every", "each", "all", "some", "any", "other"})
+
+
+_SET_ASIDE = 0.5
+"""What a sentence about an alternative the question sets aside keeps of its score, unless
+it draws the contrast itself ("instead", "unlike", "rather than")."""
+_CONTRAST = re.compile(r"\b(?:instead|rather|unlike|whereas|opposed|not|than)\b", re.I)
 
 
 _CROWDED_WORDS = 25
@@ -259,6 +292,7 @@ def ranked_sentences(
     listed = with_items(sentences, listing)
     asks = is_question(query)  # a statement searched for (a claim checked) is no question
     pointed = _names_a_pointer(heading, query)
+    set_aside = _set_aside(query)
     heads = [_term_of(sentence) for _, sentence in sentences]
     named = {index for index, head in enumerate(heads) if head and head <= terms}
     scored = []
@@ -267,13 +301,7 @@ def ranked_sentences(
         own = set(words[index]) | (words[lead] if lead is not None else set())
         head, titled = _chain(index, sentences, words)
         pronoun = head < index or titled
-        if index and _STATEMENT_PRONOUN.match(sentence):  # "This is because ...": all before
-            antecedent = words[index - 1]
-        elif pronoun and head < index:  # "It clears ...", "This constraint ...": it stands
-            antecedent = words[head]  # for the subject or a thing the sentence before names
-            antecedent |= _stems(heading) if titled else set()
-        else:
-            antecedent = set()
+        antecedent = _stands_for(index, sentence, head, words, around if titled else set())
         borrowed = frozenset(terms & antecedent - own)
         own |= antecedent
         context = around | (words[index - 1] if index else set())
@@ -291,6 +319,8 @@ def ranked_sentences(
             score *= _RESTATED  # a question the text asks answers nothing itself
         if index in listing.leads.values() and index not in listing.lists:
             score *= _LEADING
+        aside = set_aside & own and not _CONTRAST.search(sentence)  # "via a wheel" when a
+        score *= _SET_ASIDE if aside else 1.0  # question asks "instead of a wheel"
         if named and heads[index] and index not in named:
             score *= _ANOTHER_TERM  # "`help`: ... 191" when `search` is asked about
         cause = bool(index and _CONSEQUENCE.match(sentence))
@@ -358,6 +388,20 @@ def _chain(
             break
         first = before
     return first, False
+
+
+def _stands_for(
+    index: int, sentence: str, head: int, words: Sequence[set[str]], heading: set[str]
+) -> set[str]:
+    """The words of what sentence ``index`` leans on: all of the sentence before for "This is
+    because ..."; for a pronoun, "this X" or a missing subject ("It clears ...", "This
+    constraint ..."), the sentence ``head`` its chain starts at, with the ``heading``'s words
+    when the chain goes on to it; none for a sentence that names its own subject."""
+    if index and _STATEMENT_PRONOUN.match(sentence):
+        return words[index - 1]
+    if head < index:
+        return words[head] | heading
+    return set()
 
 
 def _antecedent(

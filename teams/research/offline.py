@@ -302,9 +302,13 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     value, without a later passage's sentences that give a rival one (see :func:`_rival`)
     when its best sentence answers less well than the first passage's: the best answer is
     stated, not beside another page's different figure or name ("`TYPER_USE_RICH`" stated
-    alone, not with a neighbouring section's other variable)."""
+    alone, not with a neighbouring section's other variable). A question for versions that
+    names one ("Which releases still create Python 3.6 environments?") is answered without a
+    statement that gives several beside one that gives one of them alone."""
     evidence = [item for answered in cited for item in answered.evidence]
     kind = asks_one_value(query)
+    if not kind and answer_kind(query) == "version" and pointers(query):
+        return _unambiguous(evidence, "version", query)  # "Which releases ... Python 3.6?"
     if not kind or not cited:
         return evidence
     first, *later = cited
