@@ -5,7 +5,8 @@ of it.
 alias is set off by commas, brackets or dashes after a marker ("also known as", "better known
 as", "nicknamed", "a.k.a.", "aka",
 "formerly", "previously", "originally", each optionally followed by "known as" or
-"called"), or stated by the sentence itself ("The Rell bridge is also known as the Iron
+"called"), a maiden name in brackets ("Martha Greaves (née Pollard)": Martha Pollard), or
+stated by the sentence itself ("The Rell bridge is also known as the Iron
 bridge", "Brackwater Optics was formerly called Tanner Glass"). Each alias is a relation both
 ways ("is also known as"; a former name "was formerly known as", and the former name "was later
 known as" the other), and the sentence is read without the set-off alias ("The Rell bridge
@@ -47,6 +48,11 @@ _STATED = re.compile(
     re.IGNORECASE,
 )
 """An alias that is the sentence's own statement: "X is also known as Y"."""
+_MAIDEN = re.compile(
+    r"\b(?P<given>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*?)\s+(?P<family>[A-Z][\w'’-]*)"
+    r"(?P<set_off>\s*\((?:née|nee|born)\s+(?P<maiden>[A-Z][\w'’-]*)\))"
+)
+"""A family name before the maiden name in brackets: "Martha Greaves (née Pollard)"."""
 _MAX_WORDS = 5
 _CONFIDENCE = 0.9
 
@@ -81,6 +87,9 @@ def aliases(sentence: str) -> list[Alias]:
         alias = _one_name(match.group("alias"))
         if name and alias:
             found.append(Alias(name, alias, _former(match.group("marker"))))
+    for match in _MAIDEN.finditer(sentence):  # "Martha Greaves (née Pollard)": Martha Pollard
+        name = f"{match['given']} {match['family']}"
+        found.append(Alias(name, f"{match['given']} {match['maiden']}", former=False))
     stated = _STATED.match(sentence)
     if stated is not None and not found:
         name, alias = _one_name(stated.group("name")), _one_name(stated.group("alias"))
@@ -97,6 +106,7 @@ def without_aliases(sentence: str) -> str:
         named = antecedent(sentence[: match.start()]) and _one_name(match.group("alias"))
         return "" if named else match.group(0)
 
+    sentence = _MAIDEN.sub(lambda match: f"{match['given']} {match['family']}", sentence)
     return _SET_OFF.sub(kept, sentence)
 
 

@@ -23,7 +23,7 @@ import re
 
 from teams.extraction.patterns import PARTICIPLE as _PARTICIPLE
 
-__all__ = ["joined_subjects", "participle_asides", "without_denied"]
+__all__ = ["joined_subjects", "participle_asides", "without_denied", "without_label"]
 
 _PREPOSITION = r"(?:by|in|at|on|from|for|with|under|near)"
 _PARTICLE = r"(?:(?:up|down|out|over|back)\s+)?"
@@ -37,9 +37,20 @@ _ASIDES = (
     re.compile(
         rf"^{_NOUN}\s+\((?P<aside>{_PARTICIPLE}\s+{_PARTICLE}{_PREPOSITION}\s+[^;()]+?)\)\s*(?P<rest>.*)$"
     ),
+    re.compile(
+        rf"^{_NOUN},\s+(?P<aside>{_PARTICIPLE}\s+{_PARTICLE}{_PREPOSITION}\s+[^,;]+?)"
+        r"(?P<rest>)\s*[.!?]?$"
+    ),
 )
 """A participle (phrasal or not) and its preposition after the sentence's opening noun, set
-off by commas with the main clause going on in lower case, or by brackets."""
+off by commas with the main clause going on in lower case, or by brackets; or a noun and its
+participle alone, as a caption writes them ("The Ormsby tower, designed by Lena Pike
+(1911).")."""
+_LABEL = re.compile(
+    r"^(?:(?:Figure|Fig\.|Plate|Image|Photo|Map)\s+\d+[a-z]?\s*[:.]|(?:1\d{3}|20\d{2})\s*:)"
+    r"\s+(?=[A-Z])"
+)
+"""A label before a caption or a timeline entry: "Figure 2: ", "1834: "."""
 _DENIED = (
     re.compile(r",\s+(?:and\s+)?not\s+(?!only\b|just\b|even\b)[^,;]+,(?=\s)"),
     re.compile(r",\s+(?:[a-z]+\s+)?(?:attributed|credited|ascribed)\s+to\s+[^,;]+,(?=\s)"),
@@ -71,6 +82,12 @@ def joined_subjects(sentence: str) -> str:
     named = _NAMED_LAST.search(found["other"])  # "her cousin Ivo Dane": Ivo Dane
     other = named.group() if named and found["other"][:1].islower() else found["other"]
     return f"{found['noun']} and {other} {found['rest']}"
+
+
+def without_label(sentence: str) -> str:
+    """``sentence`` without a figure's or a timeline entry's label ("1834: Clara Moss designs
+    the Birk bridge.": "Clara Moss designs the Birk bridge.")."""
+    return _LABEL.sub("", sentence, count=1)
 
 
 def participle_asides(sentence: str) -> list[str]:

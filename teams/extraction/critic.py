@@ -10,6 +10,7 @@ answer is unusable.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Protocol, runtime_checkable
 
@@ -49,6 +50,20 @@ def rule_critiques(document: Document, extraction: Extraction) -> list[Critique]
     return found
 
 
+def _bare(text: str) -> str:
+    return re.sub(r"['’]", "", text)
+
+
+def _grounded(name: str, evidence: str, text: str) -> bool:
+    """Whether ``name`` is in ``text`` (apostrophes aside: "the girls' school" names Girls
+    school), or each of its words is in its ``evidence`` ("Martha Greaves (née Pollard)" names
+    Martha Pollard)."""
+    if _bare(plain(name)) in _bare(text):
+        return True
+    said = set(re.findall(r"[\w'’-]+", plain(evidence)))
+    return all(word in said for word in plain(name).split())
+
+
 def _triple_critiques(
     index: int, triple: Triple, text: str, seen: dict[tuple[str, str, str], int]
 ) -> Iterator[Critique]:
@@ -57,7 +72,7 @@ def _triple_critiques(
     elif not all(plain(part) in text for part in triple.evidence.split(LIST_JOIN)):
         yield Critique(message="the evidence is not an excerpt of the document", triple=index)
     for role, name in (("subject", triple.subject), ("object", triple.object)):
-        if plain(name) not in text:
+        if not _grounded(name, triple.evidence, text):
             yield Critique(message=f"the {role} {name!r} is not in the text", triple=index)
     key = (entity_id(triple.subject), normalised(triple.predicate), entity_id(triple.object))
     if key in seen:

@@ -74,6 +74,9 @@ class Section(Record):
     line: int = Field(ge=1)
     text: str
     heading: str = ""
+    heading_line: int = Field(default=0, ge=0)
+    """The line of the heading right above the section (blank lines between); 0 when another
+    section stands between them or it is not known."""
 
     def sentences(self) -> Iterator[tuple[int, str]]:
         """``(line, sentence)`` of the section's sentences of at least three words, and of
@@ -141,8 +144,27 @@ class Document(Record):
 
 
 def document_of(path: str, text: str) -> Document:
-    """The prose of ``text`` (Markdown, reStructuredText or plain text) as a document."""
-    return _document(path, chunk_document(path, text))
+    """The prose of ``text`` (Markdown, reStructuredText or plain text) as a document, each
+    section with the line of the heading right above it."""
+    document = _document(path, chunk_document(path, text))
+    lines = text.split("\n")
+    sections = tuple(
+        section.model_copy(update={"heading_line": _heading_line(lines, section)})
+        for section in document.sections
+    )
+    return document.model_copy(update={"sections": sections})
+
+
+def _heading_line(lines: list[str], section: Section) -> int:
+    """The line of ``section``'s heading when only blank lines part them (a ``#`` heading, or
+    a title over or under its underline), else 0."""
+    number = section.line - 1
+    while number > 0 and not lines[number - 1].strip():
+        number -= 1
+    for candidate in (number, number - 1):  # "## Title", or "Title" then "====="
+        if candidate > 0 and section.heading == lines[candidate - 1].strip(" #"):
+            return candidate
+    return 0
 
 
 def _document(path: str, chunks: Iterable[Chunk]) -> Document:

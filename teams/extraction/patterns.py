@@ -25,6 +25,7 @@ from teams.language.verbs import IRREGULAR
 __all__ = [
     "PARTICIPLE",
     "Reading",
+    "heading_readings",
     "infinitive",
     "looks_like_verb",
     "noun_phrases",
@@ -306,16 +307,23 @@ def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
     return readings
 
 
-_WORK_OF = re.compile(r"the\s+work\s+of\s+(?P<maker>.+)$", re.IGNORECASE)
-"""Who made a thing: "is the work of the sculptor Lena Voss"."""
+_WORK_OF = re.compile(
+    r"the\s+(?P<work>work|brainchild|invention|creation)\s+of\s+(?P<maker>.+)$", re.IGNORECASE
+)
+"""Who made or thought of a thing: "is the work of the sculptor Lena Voss", "was the
+brainchild of Agnes Fell"."""
+_WORK_DEED = {"work": "made", "brainchild": "conceived", "invention": "invented"}
+"""The deed each noun of a work names ("creation": "created")."""
 
 
 def _made_by(rest: str) -> str:
-    """``rest`` with "the work of Y" put as the passive "made by Y" (not "the work of ten
-    years")."""
+    """``rest`` with "the work of Y" put as the passive "made by Y", "the brainchild of Y" as
+    "conceived by Y" (not "the work of ten years")."""
     work = _WORK_OF.match(rest)
     makers = _objects(work["maker"]) if work else []
-    return f"made by {work['maker']}" if work and makers and not values_in(makers[0]) else rest
+    if not work or not makers or values_in(makers[0]):
+        return rest
+    return f"{_WORK_DEED.get(work['work'].lower(), 'created')} by {work['maker']}"
 
 
 def _copular_objects(subject: str, verb: str, rest: str) -> list[Reading]:
@@ -464,14 +472,15 @@ def _prepositions(sentence: str) -> Iterator[Reading]:
 
 
 _LEADING_CLAUSE = re.compile(
-    r"^(?:[A-Z][a-z]+(?:ed|en)|"
+    r"^(?:(?:[A-Z][a-z]+(?:ed|en)|"
     + "|".join(word.capitalize() for word in _IRREGULAR)
-    + r"|In|On|At|After|Before|During|Since|From|Despite|Although|Once|Like|Unlike|Today|Now|"
-    r"Later|Originally)\b[^,;]{0,60},\s+(?=[A-Za-z])"
+    + r")(?=\s+[a-z\d])|In|On|At|After|Before|During|Since|From|Despite|Although|Once|Like|"
+    r"Unlike|Today|Now|Later|Originally)\b[^,;]{0,60},\s+(?=[A-Za-z])"
     r"|^(?:In|On|By|Until|Since)\s+(?:[A-Z][a-z]+\s+)?(?:1\d{3}|20\d{2})\s+(?=[A-Z])"
 )
 """A clause that opens a sentence before its subject: "Built in 1890, ", "In 1911, ", or a
-year without a comma before a name ("In 1881 Ann Roe ...")."""
+year without a comma before a name ("In 1881 Ann Roe ..."); a participle only before a word in
+lower case or a figure, not a name that ends like one ("Ellen Marsh built ...")."""
 
 
 def noun_phrases(text: str) -> list[str]:
@@ -511,6 +520,21 @@ def _role_readings(name: str, role: str) -> list[Reading]:
     return readings
 
 
+_HEADING_APPOSITION = re.compile(
+    rf"^(?P<name>{_NAME}),\s+(?P<role>(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}\s+of\s+.+)$"
+)
+"""A heading that names someone and their role of something ("Ada Wolfe, maker of the Netley
+clock")."""
+
+
+def heading_readings(heading: str) -> list[Reading]:
+    """What a heading in apposition says: "Ada Wolfe, maker of the Netley clock" that Ada Wolfe
+    is its maker; [] for any other heading."""
+    found = _HEADING_APPOSITION.match(heading.strip(" #:.*"))
+    name = _phrase(found["name"].split()) if found else ""
+    return _role_readings(name, found["role"]) if found and name else []
+
+
 def _apposition(sentence: str) -> tuple[list[Reading], str]:
     """What the sentence's apposition says, and the sentence without its role ("Mara Quill
     approved ..."); ``([], sentence)`` when it has none."""
@@ -539,6 +563,11 @@ def _without_role(sentence: str, found: re.Match[str]) -> str:
     return f"{sentence[: found.end('name')]}."
 
 
+_NAME_AND_CLAUSE = re.compile(r"[A-Z][\w'’-]*(?:\s+[a-z][\w'’-]*){3,}\s*$")
+"""A name and three words in lower case after it: a clause ("Eli Dunn both drew plans"), not
+one of the subjects of a list."""
+
+
 def _each_subject(sentence: str, main: list[Reading], *, respective: bool = False) -> list[Reading]:
     """The main readings once for each subject that shares their verb ("Quill, Marlin and
     Sedge support X": three); as they are when the subject is one ("A or B" is not both). With
@@ -548,7 +577,7 @@ def _each_subject(sentence: str, main: list[Reading], *, respective: bool = Fals
     at = sentence.find(subject)
     opening = sentence[: at + len(subject)] if subject and at >= 0 else ""
     subjects = [] if re.search(r"\bor\b", opening) else whole_noun_phrases(opening)
-    if len(subjects) < 2:
+    if len(subjects) < 2 or any(_NAME_AND_CLAUSE.search(s) for s in _LIST_SEPARATOR.split(opening)):
         return main
     shared = [reading for reading in main if reading.subject == subject]
     others = [reading for reading in main if reading.subject != subject]
@@ -577,22 +606,53 @@ def _subject_before(clause: str, negation: re.Match[str]) -> str:
     return _phrase(words[-_MAX_WORDS:]) if words else ""
 
 
+_PASSIVE_PRONOUN = re.compile(
+    rf"^(?:it|they)\s+(?:is|are|was|were|had\s+been|has\s+been)\s+(?P<verb>{PARTICIPLE})\s+by\b",
+    re.IGNORECASE,
+)
+"""A clause opening with a pronoun and a passive: "it was built by ..."."""
+
+
+def _denied_thing(clause: str, negation: re.Match[str]) -> tuple[str, str]:
+    """What a negated clause's verb is done to, and that verb's participle ("Tom Rook could
+    not have built the bridge": ("bridge", "built")), or ("", "")."""
+    words = clause[negation.end() :].split()
+    while words and words[0].lower() in _BEFORE_NEGATION | {"be", "have", "been"}:
+        words = words[1:]
+    verb = words[0].lower() if words else ""
+    thing = _object(" ".join(words[1:])) if verb.isalpha() else ""
+    return (thing, verb) if thing else ("", "")
+
+
+def _pronoun_for(clause: str, subject: str, denied: tuple[str, str]) -> str:
+    """``clause`` with its opening pronoun as what it stands for: the thing a denied clause
+    before did its verb to, when the pronoun suffers that verb ("X could not have built Y; it
+    was built by Z": Y), else the subject before."""
+    passive = _PASSIVE_PRONOUN.match(clause)
+    if passive and denied[0] and passive["verb"].lower() == denied[1]:
+        return _PRONOUN_OPENING.sub(denied[0], clause, count=1)
+    return _PRONOUN_OPENING.sub(subject, clause, count=1)
+
+
 def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
     """The relations a negated sentence states in its clauses that are not negated ("Marlin
     does not support plugins, but it supports themes": themes only); a later clause opening
-    with a pronoun or its verb is about the subject before it."""
+    with a pronoun or its verb is about the subject before it, a passive pronoun about what
+    the denied verb was done to (:func:`_pronoun_for`)."""
     readings: list[Reading] = []
     subject = ""
+    denied = ("", "")
     for written in _CLAUSE_JOIN.split(sentence):
         clause = written
         if subject:
-            clause = _PRONOUN_OPENING.sub(subject, clause, count=1)
+            clause = _pronoun_for(clause, subject, denied)
             first, _, after = clause.partition(" ")
             if looks_like_verb(first.lower(), after.split(" ", 1)[0].lower()):
                 clause = f"{subject} {clause}"  # "but supports themes"
         negation = _NEGATIONS.search(clause.lower())
         if negation is not None:
             subject = _subject_before(clause, negation) or subject
+            denied = _denied_thing(clause, negation)
             continue
         found = read_sentence(clause, relaxed=relaxed)
         subject = found[0].subject if found else subject

@@ -1,6 +1,7 @@
 """A question a document asks and the fragment that answers it, as a question-and-answer page
 writes them: "**Who carved the Lund font?** The mason Piers Garth, in 1412." states that Piers
-Garth carved the Lund font, in 1412.
+Garth carved the Lund font, in 1412; so does "Who built the Orm tower? Ellen Marsh did, in
+1760.", the answer's auxiliary standing for the question's verb.
 
 Example:
     >>> answered(asked("Who carved the Lund font?"), "The mason Piers Garth, in 1412.")
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["answered", "asked"]
+__all__ = ["answered", "asked", "stands_for_verb"]
 
 _WHO = re.compile(r"^\s*Who\s+(?P<rest>[a-z][\w'’-]*\s+[^?]+?)\s*\?\s*$")
 """A question about who did something: "Who carved the Lund font?"."""
@@ -21,6 +22,9 @@ _FRAGMENT = re.compile(
 """An answer without a verb: who, then what it adds after a comma ("The mason Piers Garth,
 in 1412.")."""
 _VERB_LIKE = re.compile(r"\b(?:is|are|was|were|has|have|had|did|does|do)\b|\w+ed\b")
+_STANDING_VERB = re.compile(r"\s+(?:did|does|do|was|were|had|has|have)$")
+"""An auxiliary that stands for the question's verb after the answer's name ("Ellen Marsh
+did")."""
 
 
 def asked(sentence: str) -> str:
@@ -29,11 +33,19 @@ def asked(sentence: str) -> str:
     return found["rest"] if found else ""
 
 
+def stands_for_verb(fragment: str) -> bool:
+    """Whether ``fragment`` answers by a name and an auxiliary standing for the question's verb
+    ("Ellen Marsh did, in 1760."), which no other reading of it should outrank."""
+    found = _FRAGMENT.match(fragment.strip())
+    return found is not None and _STANDING_VERB.search(found["who"]) is not None
+
+
 def answered(question: str, fragment: str) -> str:
     """``fragment`` read as the answer to who ``question`` (what :func:`asked` gave), as a
     sentence; "" when it is no such answer (a sentence with a verb of its own, no name)."""
     found = _FRAGMENT.match(fragment.strip())
-    if not question or found is None or _VERB_LIKE.search(found["who"]):
+    who = _STANDING_VERB.sub("", found["who"]) if found else ""  # "Ellen Marsh did"
+    if not question or found is None or _VERB_LIKE.search(who):
         return ""
     tail = f" {found['tail'].strip()}" if found["tail"] else ""
-    return f"{found['who']} {question}{tail}."
+    return f"{who} {question}{tail}."

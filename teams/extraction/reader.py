@@ -14,28 +14,48 @@ alias ("also known as", "formerly") is a relation both ways
 line states an attribute of that subject, a table row of its subject cell
 (:mod:`teams.extraction.attributes`). An abbreviation the document defines ("(NRA)") reads
 as what it stands for, and its definition as a relation of its own.
+
+A deed done for or against another ("X commissioned Y to build Z") is Y's, quoted from its own
+words (:mod:`teams.extraction.proxies`), and so is a role a fronted "With Y as architect, ..."
+gives in a deed of making. A heading in apposition ("Ada Wolfe, maker of the Netley clock")
+states its role on its own line; a definition list's entry is said of its term; an inscription
+in capitals under a lead-in is said of what the lead-in names
+(:mod:`teams.extraction.inscriptions`); a caption's or a timeline entry's label is left out.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from framework.knowledge import entity_id
 from framework.memory import LIST_MARKER
 from teams.extraction.abbreviations import defined, without_definitions
 from teams.extraction.aliases import alias_readings, aliases, without_aliases
-from teams.extraction.asides import joined_subjects, participle_asides, without_denied
+from teams.extraction.asides import (
+    joined_subjects,
+    participle_asides,
+    without_denied,
+    without_label,
+)
 from teams.extraction.attributes import attribute_readings, key_values, row_readings
 from teams.extraction.clauses import simple_clauses
 from teams.extraction.converses import converse_readings
 from teams.extraction.deeds import deed_clauses
 from teams.extraction.documents import LIST_JOIN, Document, Section, plain, unmarked
 from teams.extraction.hearsay import denies_the_last, hearsay
-from teams.extraction.patterns import Reading, noun_phrases, read_sentence, with_subject
-from teams.extraction.questions_asked import answered, asked
-from teams.extraction.referents import with_referents
+from teams.extraction.inscriptions import inscribed_thing, inscription
+from teams.extraction.patterns import (
+    Reading,
+    heading_readings,
+    noun_phrases,
+    read_sentence,
+    with_subject,
+)
+from teams.extraction.proxies import delegated_deed, fronted_role, making
+from teams.extraction.questions_asked import answered, asked, stands_for_verb
+from teams.extraction.referents import referring_clause, with_referents
 from teams.extraction.state import EntityNote, Triple
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
@@ -62,6 +82,7 @@ _ENTRY = re.compile(
 )
 """A list entry of a thing and the person in parentheses ("Birk bridge (Clara Moss, 1834)")."""
 _ENTRY_CONFIDENCE = 0.7
+_ROLE_CONFIDENCE = 0.7
 
 
 @dataclass
@@ -122,13 +143,19 @@ def _excerpt(text: str) -> str:
     return text if len(text) <= _EVIDENCE_CHARS else text[:_EVIDENCE_CHARS].rsplit(" ", 1)[0]
 
 
+def _bare(text: str) -> str:
+    """:func:`plain` text without apostrophes, as a name read from "the girls' school" lacks
+    them."""
+    return re.sub(r"['’]", "", plain(text))
+
+
 def _found(
     reading: Reading, evidence: str, line: int, said: str, expanded: Mapping[str, str]
 ) -> _Found | None:
     """A reading as a triple citing ``evidence`` on ``line``: names singular, both stated in
     ``said`` and distinct, an abbreviation as what it stands for."""
     subject, thing = _singular(reading.subject, said), _singular(reading.object, said)
-    if not all(plain(name) in plain(said) for name in (subject, thing)):
+    if not all(_bare(name) in _bare(said) for name in (subject, thing)):
         return None
     subject = expanded.get(entity_id(subject), subject)
     thing = expanded.get(entity_id(thing), thing)
@@ -146,6 +173,19 @@ def _found(
     return triple, EntityNote(name=subject, type=kind) if kind else None
 
 
+_DEFINITION_LIST = re.compile(r"^(?P<term>[^:.;]{1,60}?)\s+:\s+(?P<definition>[A-Z].*)$")
+"""A definition list's term and its definition on the next line, joined into one sentence
+("Holme mill : Built by Sarah Pike in 1804.")."""
+
+
+def _definition(text: str) -> str:
+    """A definition list's entry as a sentence of its term, when the definition opens with
+    its predicate ("Holme mill was built by Sarah Pike in 1804."); "" otherwise."""
+    found = _DEFINITION_LIST.match(text)
+    term = re.sub(r"^(?:The|A|An)\s+", "", found["term"].strip()) if found else ""
+    return with_subject(found["definition"], term) if found and term else ""
+
+
 def entry_readings(heading: str, entry: str) -> list[Reading]:
     """What a list entry "X (Person, year)" says under a heading that names the relation
     ("Bridges and their engineers"): X's engineer is Person; [] otherwise."""
@@ -159,15 +199,41 @@ def entry_readings(heading: str, entry: str) -> list[Reading]:
 
 def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     """The readings of a sentence's clauses, main clause first, and of its exchanges turned;
-    an alternative it names only to deny is not read."""
-    text = joined_subjects(without_denied(text))
+    an alternative it names only to deny is not read, nor a caption's or timeline entry's
+    label; a fronted "With X as <role>," is a role in what the main clause makes, and a deed
+    done for another is the doer's (:func:`_with_delegated`)."""
+    text = joined_subjects(without_denied(without_label(text)))
+    if (role := fronted_role(text)) is not None:  # "With Jonah Bell as architect, ..."
+        readings = _sentence_readings(role.clause, relaxed)
+        owned = [r for r in readings if making(r.predicate)]
+        return readings + [
+            Reading(r.object, f"'s {role.role} is", role.name, _ROLE_CONFIDENCE) for r in owned
+        ]
     readings = [
         r
         for part in [*participle_asides(text), *deed_clauses(text)]
         for clause in simple_clauses(part)
         for r in read_sentence(clause, relaxed=relaxed)
     ]
-    return readings + converse_readings(text, readings)
+    return _with_delegated(text, readings + converse_readings(text, readings), relaxed)
+
+
+def _with_delegated(text: str, readings: list[Reading], relaxed: bool) -> list[Reading]:
+    """``readings`` with the deed ``text`` states of a party named after its verb ("X
+    commissioned Y to build Z": Y built Z), quoted from its own words, and the opening
+    party's relations quoted without the deed (:mod:`teams.extraction.proxies`)."""
+    deed = delegated_deed(text)
+    if deed is None:
+        return readings
+    own = plain(deed.own)
+    readings = [
+        replace(r, clause=deed.own)
+        if own and not r.clause and plain(r.subject) in own and plain(r.object) in own
+        else r
+        for r in readings
+    ]
+    done = read_sentence(deed.statement, relaxed=relaxed)
+    return readings + [replace(r, clause=deed.quoted) for r in done]
 
 
 def _item_readings(lead: list[Reading], item: str) -> list[Reading]:
@@ -190,6 +256,8 @@ class _SectionReader:
         """What the sentence before asked who did, and that sentence ("Who carved ...?")."""
         self.before = ""
         """The sentence before, whose pair of names "the latter" may point to."""
+        self.lead_in = ""
+        """The sentence before when it ends in a colon ("... is carved with these words:")."""
 
     def triples(self) -> Iterator[_Found]:
         """Every triple of the section, line by line."""
@@ -199,6 +267,8 @@ class _SectionReader:
         statements += [(number, "") for number in fields]
         statements.sort(key=lambda statement: statement[0])
         held: list[_Found] = []  # the last statement's, kept back until the next one
+        if self.section.heading_line:  # "## Ada Wolfe, maker of the Netley clock"
+            yield from self._heading(self.section.heading, self.section.heading_line)
         for number, sentence in statements:
             if sentence:
                 found = self._sentence(number, sentence)
@@ -209,6 +279,16 @@ class _SectionReader:
             held = [one for one in found if one is not None]
         yield from held
 
+    def _heading(self, heading: str, number: int) -> Iterator[_Found]:
+        """What the section's heading says in apposition, on its own line; its name is what
+        a pronoun opening the section stands for."""
+        readings = heading_readings(heading)
+        if readings and not self.focus.subject:
+            self.focus = _Focus(readings[0].subject, readings[0].subject)
+        for reading in readings:
+            if (found := _found(reading, heading, number, heading, self.expanded)) is not None:
+                yield found
+
     def _field(self, number: int, line: str, key: str, value: str) -> Iterator[_Found | None]:
         evidence = LIST_MARKER.sub("", line).strip()
         said = f"{self.focus.subject} {line}"
@@ -217,7 +297,12 @@ class _SectionReader:
 
     def _readings(self, text: str) -> tuple[str, list[Reading]]:
         """The sentence's readings, and the text they were read from (with the section's
-        subject put before it when it opens with its predicate)."""
+        subject put before it when it opens with its predicate, or a definition list's term
+        before its definition)."""
+        if defined := _definition(text):  # "Holme mill : Built by Sarah Pike in 1804."
+            return defined, _sentence_readings(defined, self.relaxed)
+        if carved := self._inscription(text):  # "> ERECTED BY THOMAS WRAY MDCCCXLII"
+            return carved, _sentence_readings(carved, self.relaxed)
         if hearsay(text):  # "It is often said that ...": a claim reported, not made
             readings = []
         elif LIST_JOIN in text and self.lead:
@@ -232,15 +317,28 @@ class _SectionReader:
             return filled, _sentence_readings(filled, self.relaxed)
         return text, readings
 
+    def _inscription(self, text: str) -> str:
+        """An inscription in capitals under a lead-in that names what it is carved on, as a
+        sentence of that thing ("Ambler fountain was erected by Thomas Wray in 1842."), or
+        "" (:mod:`teams.extraction.inscriptions`)."""
+        carved = inscription(text) if self.lead_in else ""
+        thing = inscribed_thing(self.lead_in) if carved else ""
+        return with_subject(carved, thing) if thing else ""
+
     def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
         said = self.focus.resolved(without_definitions(unmarked(sentence)))
-        said, self.before = with_referents(said, self.before), said
+        written, said = said, with_referents(said, self.before)
+        self.before = written
         text, readings = self._readings(without_aliases(said))
         shown = without_denied(sentence, LIST_JOIN)  # "Jon Hale … built the footbridge."
+        if said != written:  # "... designed by the former": that clause, not the pair
+            shown = referring_clause(shown) or shown
         (question, asked_in), self.question = self.question, (asked(text), sentence)
-        if not readings and (statement := answered(question, text)):  # "Who ...? The mason X."
+        if (not readings or stands_for_verb(text)) and (statement := answered(question, text)):
+            # "Who built X? The mason Ann Roe." or "Who built X? Ann Roe did."
             text, readings = statement, _sentence_readings(statement, self.relaxed)
             shown = f"{asked_in}{LIST_JOIN}{sentence}"
+        self.lead_in = text if text.endswith(":") else ""
         if text.endswith(":"):
             self.lead = read_sentence(text.rstrip(":"), relaxed=self.relaxed)
         if readings and LIST_JOIN not in text:
@@ -248,9 +346,10 @@ class _SectionReader:
         for reading in readings:
             quoted = reading.clause if plain(reading.clause) in plain(sentence) else shown
             yield _found(reading, quoted or shown, number, text, self.expanded)
-        for alias in aliases(said):
+        for alias in aliases(said) or aliases(unmarked(sentence)):
+            named = f"{said} {alias.alias}"  # a maiden name is put together: "Martha Pollard"
             for reading in alias_readings(alias):
-                yield _found(reading, sentence, number, said, self.expanded)
+                yield _found(reading, sentence, number, named, self.expanded)
         for short, long in defined(unmarked(sentence)):
             definition = Reading(short, "stands for", long, _DEFINITION)
             yield _found(definition, sentence, number, unmarked(sentence), {})

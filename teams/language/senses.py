@@ -136,20 +136,34 @@ def sense(stemmed: str) -> str:
     return _SENSE.get(stemmed, stemmed)
 
 
-_DEEDS = ("found establish", "build construct erect")
-"""Verbs of one deed of making (a question asks "established" of "founded"), the first
-standing for the group."""
+_DEEDS = (
+    "found establish founder",
+    "build construct erect builder",
+    "make maker",
+    "create creator",
+    "invent inventor",
+)
+"""Verbs of one deed of making (a question asks "established" of "founded") and the nouns of
+their doers ("maker"), the first standing for the group."""
 _DEED_SENSE = _standing_for(_DEEDS)
-_PHRASAL_DEED = re.compile(r"\b(?:(set)|(put))(?:s|ting)?\s+up\b", re.I)
-"""A phrasal verb of making: "set up" (establish), "put up" (build)."""
+_PHRASAL_DEED = re.compile(
+    r"\b(?:(set)|(put))(?:s|ting)?\s+up\b|\b(?:c[ao]me|comes|coming)\s+up\s+with\b", re.I
+)
+"""A phrasal verb of making: "set up" (establish), "put up" (build), "came up with"
+(conceive)."""
 
 
 def deed_wording(text: str) -> str:
-    """``text`` with "set up" as "establish" and "put up" as "build"."""
-    return _PHRASAL_DEED.sub(lambda found: "establish" if found.group(1) else "build", text)
+    """``text`` with "set up" as "establish", "put up" as "build" and "came up with" as
+    "conceive"."""
+    return _PHRASAL_DEED.sub(_deed_verb, text)
+
+
+def _deed_verb(found: re.Match[str]) -> str:
+    return "establish" if found.group(1) else "build" if found.group(2) else "conceive"
 
 
 def deed_sense(stemmed: str) -> str:
-    """The stem standing for a verb of making's deed: ``stem("establish")`` ->
-    ``stem("found")``; any other stem itself."""
+    """The stem standing for a verb of making's deed, or its doer's noun: ``stem("establish")``
+    -> ``stem("found")``, ``stem("maker")`` -> ``stem("make")``; any other stem itself."""
     return _DEED_SENSE.get(stemmed, stemmed)

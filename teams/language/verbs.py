@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["IRREGULAR", "Converse", "converse", "deed_participle", "lemma"]
+__all__ = ["IRREGULAR", "Converse", "converse", "deed_participle", "lemma", "past_tense"]
 
 _TABLE = """
 be was were been; bear bore born borne; become became; begin began begun; bring brought; build
@@ -101,6 +101,11 @@ def _past(base: str) -> str:
     if base in _PAST:
         return _PAST[base]
     return f"{base}d" if base.endswith("e") else f"{base}ed"
+
+
+def past_tense(base: str) -> str:
+    """The past form of a verb given in its base form ("build": "built", "design": "designed")."""
+    return _past(base.lower())
 
 
 def _third_person(base: str) -> str:

@@ -234,13 +234,16 @@ def _auxiliary(verb: str, evidence: str) -> str:
 
 def _passive_auxiliary(predicate: str, relation: FoundRelation) -> str:
     """For a past participle and its preposition ("built in", "located in") read from evidence
-    that holds no clause with it (a table row, a "**Built:** 1874" line): "was" before a date,
-    else "is"; "" for any other predicate ("Tull built the mill", "Tull sold it to Ann")."""
+    that holds no clause with it (a table row, a "**Built:** 1874" line): "was" before a date
+    or when the evidence sets it off after its noun ("The lock, built by Ann Pell"), else "is";
+    "" for any other predicate ("Tull built the mill", "Tull sold it to Ann")."""
     words = predicate.split()
     verb = words[0]
     participle = verb.endswith("ed") or (lemma(verb) != verb and not verb.endswith("s"))
     if len(words) < 2 or not participle or words[1] not in _PASSIVE_PREPOSITIONS:
         return ""
+    if re.search(rf"[,:]\s+{re.escape(verb)}\b", relation["evidence"], re.IGNORECASE):
+        return "was"  # set off after its noun: "The Lowick lock, built by Anna Pell"
     if re.search(rf"\b{re.escape(verb)}\b(?!\s*[:*|])", relation["evidence"], re.IGNORECASE):
         return ""  # the evidence says it in a clause of its own
     dated = any(value.kind == "date" for value in values_in(relation["object"]))
