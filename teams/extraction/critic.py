@@ -54,14 +54,19 @@ def _bare(text: str) -> str:
     return re.sub(r"['’]", "", text)
 
 
+_NAME_CHANGE = re.compile(r"\b(?:née|nee|born|formerly)\b", re.I)
+"""Words that give a name another surname ("Martha Greaves (née Pollard)")."""
+
+
 def _grounded(name: str, evidence: str, text: str) -> bool:
     """Whether ``name`` is in ``text`` (apostrophes aside: "the girls' school" names Girls
-    school), or each of its words is in its ``evidence`` ("Martha Greaves (née Pollard)" names
-    Martha Pollard)."""
+    school), or, in evidence that gives a name another surname, each of its words is in it
+    ("Martha Greaves (née Pollard)" names Martha Pollard)."""
     if _bare(plain(name)) in _bare(text):
         return True
     said = set(re.findall(r"[\w'’-]+", plain(evidence)))
-    return all(word in said for word in plain(name).split())
+    renamed = _NAME_CHANGE.search(evidence) is not None
+    return renamed and all(word in said for word in plain(name).split())
 
 
 def _triple_critiques(
