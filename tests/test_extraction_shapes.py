@@ -180,6 +180,9 @@ def test_the_critic_takes_a_name_put_together_from_its_evidence() -> None:
     assert rule_critiques(document, Extraction(triples=(made,))) == []
     foreign = made.model_copy(update={"subject": "Ruth Kemp"})
     assert rule_critiques(document, Extraction(triples=(foreign,)))
+    plain = document_of("notes.md", "# Choirs\n\nRuth Calder met Ann Marr.\n")
+    pieced = made.model_copy(update={"evidence": "Ruth Calder met Ann Marr."})
+    assert rule_critiques(plain, Extraction(triples=(pieced,)))  # no name change: not taken
 
 
 def test_a_definition_list_entry_is_said_of_its_term() -> None:
