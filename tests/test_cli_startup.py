@@ -48,7 +48,7 @@ NOT_FOR_HELP = (
     "pygments",
 )
 """What reading or running a thread needs and ``cadre --help`` does not import: the cipher
-(pycryptodome, which parses C declarations through cffi), cadre's records (pydantic), YAML,
+(OpenSSL's AES-OCB through ``cryptography``), cadre's records (pydantic), YAML,
 asyncio, the review and retention layers and the checkpoint reader; nor rich's Markdown and
 tracebacks, which typer's rich help imports for what cadre's help does not use."""
 

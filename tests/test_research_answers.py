@@ -366,3 +366,10 @@ def test_a_thing_kept_from_happening_is_disabled_and_one_passed_on_is_forwarded(
     )
     ranked = ranked_sentences(text, question)
     assert max(ranked, key=lambda s: s.score).sentence.startswith(answer)
+
+
+def test_a_condition_the_question_opens_with_does_not_set_its_kind() -> None:
+    assert answer_kind("When I turn the kiln on, which firing mode is used?") == "name"
+    assert answer_kind("If steps must run in order, why put them in one method?") == "reason"
+    assert answer_kind("When did the kiln first fire?") == "time"
+    assert not asks_when("When I start the kiln, which mode does it use?")

@@ -437,3 +437,20 @@ def test_a_prefixed_word_in_the_question_meets_its_root() -> None:
     [(_, best)] = best_sentences(text, "Where does a per-user install put the manual?", limit=1)
     assert best.startswith("User")
     assert best_sentences(text, "What goes under the manual, per install?", limit=1)  # no prefix
+
+
+def test_a_release_note_under_a_setting_is_quoted_for_a_question_of_which_release() -> None:
+    text = (
+        "**Default**: `false`\n\n"
+        "*Introduced in 2.0.0*\n\n"
+        "The pump can skip idling between two loads of the ledger.\n\n"
+        "*Deprecated in 3.1.0*\n\n"
+        "The `slow` mode waits.\n\n"
+        "*Changed default from `true` to `false` in 3.2.0*\n"
+    )
+    question = "Since which pump release can it skip idling between two loads?"
+    cited = [sentence for _, sentence in _cited(text, question, heading="`pump.idle`")]
+    assert cited == [
+        "`pump.idle`: The pump can skip idling between two loads of the ledger.",
+        "`pump.idle`: *Introduced in 2.0.0*",
+    ]

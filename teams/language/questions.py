@@ -241,8 +241,9 @@ _DATE_ASKED = re.compile(
 
 def answer_kind(query: str) -> str:
     """What kind of answer ``query`` asks for: list, quantity, procedure, reason, time,
-    version, name, or ""."""
-    lowered = query.lower().strip()
+    version, name, or "" (of what it asks after a condition it opens with: "When I turn X on,
+    which mode is used?" asks a name, not a time)."""
+    lowered = _asked_part(query.lower().strip())
     kinds = (
         ("list", _LIST_ASKED.search(lowered)),
         ("procedure", _PROCEDURE_ASKED.search(lowered)),
@@ -333,4 +334,17 @@ def asks_default(question: str) -> bool:
 def asks_when(question: str) -> bool:
     """Whether ``question`` asks for a time, a version or a release ("In which version was X
     dropped?"): a heading above the sentence that answers may be what answers it."""
-    return _WHEN_ASKED.search(question) is not None
+    return _WHEN_ASKED.search(_asked_part(question)) is not None
+
+
+_CONDITION = re.compile(
+    r"^\s*(?:when|if|once|after|before|while)\b[^,?]*,\s*(?=(?:which|what|how|who|where|"
+    r"when|why|in which|on which|for which)\b)",
+    re.I,
+)
+"""A condition a question opens with, before its question word ("When I turn X on, ...")."""
+
+
+def _asked_part(question: str) -> str:
+    """``question`` without the condition it opens with."""
+    return _CONDITION.sub("", question)

@@ -91,11 +91,12 @@ _SET_TO = re.compile(
 """A switch set by value: "setting the `slim` setting to false" (disable), "set X to True"."""
 _SET_VERB = {"false": "disable", "off": "disable", "no": "disable"}
 _FLOOR = re.compile(
-    r"(?<![\w.])(v?\d+(?:\.\d+)*)\+|(?<![\w.])(v?\d+(?:\.\d+)*)\s+or\s+(?:later|newer|higher|above)\b"
+    r"(?<![\w.])(v?\d+(?:\.\d+)*)\+|(?<![\w.])(v?\d+(?:\.\d+)*)\s+(?:or|and)\s+"
+    r"(?:later|newer|higher|above|greater)\b"
     r"|>=\s*(v?\d+(?:\.\d+)*)",
     re.I,
 )
-"""A version given as a floor: "3.10+", "3.10 or later", ">=3.10"."""
+"""A version given as a floor: "3.10+", "3.10 or later", "3.10 and newer", ">=3.10"."""
 _GUARDED = re.compile(r"\b(?:guard|protect|safeguard|shield)(?:s|ed|ing)?\s+against\b", re.I)
 """Ways of saying "prevent": "guard against", "protect against"."""
 
@@ -104,13 +105,13 @@ def plain_wording(text: str) -> str:
     """``text`` with each phrasal "turn/switch X off/on" as "disable/enable X", each way of
     saying "by default" as "by default" ("when -r is not given" as "by default, without -r"),
     "first became available" as "was introduced", "guard against" as "prevent", "set X to
-    false" and "stop X from" as "disable X", "pass on" as "forward", and a version given as a
-    floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
+    false" and "stop X from" also as "disable X", "pass on" as "forward", and a version given
+    as a floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
     text = _BY_DEFAULT.sub("by default", text)
     text = _INTRODUCED.sub("was introduced", text)
     text = _GUARDED.sub("prevent", text)
     text = _SET_TO.sub(_set_to, text)
-    text = _KEPT_FROM.sub(r"disable \1", text)
+    text = _KEPT_FROM.sub(r"\g<0> disable \1", text)
     text = _PASSED_ON.sub(lambda found: f"forward {found.group(1) or ''}", text)
     text = _FLOOR.sub(_floor, text)
     text = _NOT_GIVEN.sub(r"by default, without \1", text)
@@ -118,7 +119,7 @@ def plain_wording(text: str) -> str:
 
 
 def _set_to(match: re.Match[str]) -> str:
-    return f"{_SET_VERB.get(match.group(2).lower(), 'enable')} {match.group(1)}"
+    return f"{match.group(0)} {_SET_VERB.get(match.group(2).lower(), 'enable')} {match.group(1)}"
 
 
 def _floor(match: re.Match[str]) -> str:

@@ -206,15 +206,13 @@ def _set_aside(query: str) -> set[str]:
     """The stems of the alternatives a question sets aside and names nowhere else ("a wheel" of
     "... from its source archive instead of a wheel"): they count for no sentence. A question
     why one thing rather than another is about both: it sets none aside."""
-    why = answer_kind(query) == "reason" or _WHY.search(query)  # "If ..., why put ..."
-    phrases = [] if why else avoided(query)
+    phrases = [] if answer_kind(query) == "reason" else avoided(query)
     rest = query
     for phrase in phrases:
         rest = rest.replace(phrase, " ")
     return _stems(" ".join(phrases)) - _stems(rest) - _QUANTIFIERS
 
 
-_WHY = re.compile(r"\bwhy\b", re.I)
 _QUANTIFIERS = frozenset({"one", "every", "each", "all", "some", "any", "other"})
 
 

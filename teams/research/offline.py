@@ -278,6 +278,10 @@ def _answers(
         and not _rival(asked.one_value, answer, item.sentence, query)
     ]
     chosen = [index, _best_index(ranked, others)] if others and best.score > 0 else [index]
+    if asked.when:  # "*Introduced in 2.0.0*" under its setting
+        versioned = any(given("version", ranked[at].sentence, query) for at in chosen)
+        notes = _release_note(ranked, index)
+        chosen += [at for at in notes if at not in chosen and (ranked[at].hits or not versioned)]
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
@@ -287,6 +291,33 @@ def _answers(
         for cited in (*_stood_for(ranked, at, asked.why), at)
     ]
     return _Answered(passage, best.score, evidence)
+
+
+_RELEASE_NOTE = re.compile(
+    r"^[*_]?(?:added|introduced|changed|deprecated|new|removed)\b[^.]{0,80}?\bin\s+v?\d+(?:\.\d+)+"
+    r"|:version_?(?:added|changed):\s*v?\d",
+    re.I,
+)
+"""A release note set apart from the prose it is about: "*Introduced in 2.0.0*", "Added in
+v2.12: The `exclude_if` parameter.", a directive's ":version_added: 4.44"."""
+_NOTE_WORDS = 12
+_NOTE_REACH = 6
+
+
+def _release_note(ranked: Sequence[Scored], index: int) -> list[int]:
+    """The release note nearest the best sentence ``index`` in its passage (within six
+    sentences, the better scored first), for a question of when or in which release: a
+    setting's note stands above or below its description. It is quoted when it holds a word of
+    the question ("*Changed default ... in 2.3.0*" for "by default") or no quoted sentence
+    names a release."""
+    notes = [
+        at
+        for at, item in enumerate(ranked)
+        if abs(at - index) <= _NOTE_REACH
+        and len(item.sentence.split()) <= _NOTE_WORDS
+        and _RELEASE_NOTE.search(item.sentence)
+    ]
+    return [max(notes, key=lambda at: (ranked[at].score, -abs(at - index)))] if notes else []
 
 
 def _rival(kind: str, answer: Set[str], sentence: str, query: str) -> bool:
