@@ -278,9 +278,11 @@ _AVOIDED = re.compile(
     r"|\(\s*not\s+(?P<inside>[^()]+)\)",
     re.IGNORECASE,
 )
+"""An alternative set aside: "instead of X", "rather than X", "(not X)"."""
 _CLAUSE_START = re.compile(
     r"\s+\b(?:when|if|because|since|while|where|which|who|so|that|and|or|but)\b.*$", re.I
 )
+"""Where the phrase of an alternative ends: the clause after it ("failing when I ...")."""
 
 
 def avoided(question: str) -> list[str]:
