@@ -23,6 +23,7 @@ from framework.memory import Conflict, EvidenceRecord, ResearchMemory
 from teams.hypothesis.verdicts import (
     Resolution,
     newer_side,
+    order_reason,
     side_of,
     speaks_of_standing,
     standing_note,
@@ -127,6 +128,9 @@ class DecisiveSourceResolver:
             f"no third source decides; the newer source {newer.source} ({when[0]}) is "
             f"preferred over {older.source} ({when[1]})"
         )
+        reason = order_reason(newer, older)
+        if reason is not None:
+            text = f"no third source decides; {newer.source} {reason}, so it is preferred"
         return Resolution(conflict_id=conflict.id, resolution=text)
 
     def _decisive(

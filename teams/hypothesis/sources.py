@@ -34,12 +34,13 @@ from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage
 from framework.policy import governed
 from teams.hypothesis.verdicts import speaks_of_standing
-from teams.language.changes import resolve_relative_changes
+from teams.language.changes import resolve_relative_changes, withdraw_struck
 from teams.language.contradiction import claim_of, same_subject
 from teams.language.dates import settle_date_order
 from teams.language.enumerations import count_enumerations
 from teams.language.relative_dates import resolve_relative_dates
 from teams.language.sentence_choice import scored_sentences
+from teams.language.standing import CODE_EDITION, code_editions
 from teams.language.tables import table_statements
 from teams.language.values import stated_date
 from teams.research.offline import cited_sentence
@@ -80,7 +81,7 @@ def corpus_source(
                     {
                         "text": sentence,
                         "source": source,
-                        "title": " > ".join(filter(None, (passage.outline, passage.heading))),
+                        "title": _titled(passage),
                         "path": passage.path,
                         "date": date,
                     }
@@ -91,11 +92,12 @@ def corpus_source(
 
 
 def readable(passage: Passage) -> Passage:
-    """The passage as the value readers see it: table rows as statements, numeric dates with
-    the reading the passage's other dates settle, lists with their count, relative dates with
-    the year they name and relative changes with the figure they come to (line for line, so
-    citations hold)."""
-    text = count_enumerations(settle_date_order(table_statements(passage.text)))
+    """The passage as the value readers see it: struck-out text withdrawn (a struck figure
+    before a new one rejected: "is 460 metres long, not 410"), table rows as statements,
+    numeric dates with the reading the passage's other dates settle, lists with their count,
+    relative dates with the year they name and relative changes with the figure they come to
+    (line for line, so citations hold)."""
+    text = count_enumerations(settle_date_order(table_statements(withdraw_struck(passage.text))))
     text = resolve_relative_changes(resolve_relative_dates(text))
     return passage if text == passage.text else replace(passage, text=text)
 
@@ -112,6 +114,7 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     if cited is None:
         return []
     sentences = scored_sentences(passage.text, query, heading=passage.heading)
+    cited = _past_code_line(passage, cited, sentences)
     texts = [sentence for _, _, sentence in sentences]
     after = texts.index(cited[1]) + 1 if cited[1] in texts else len(texts)
     cited_correction = claim_of(cited[1]).correction
@@ -133,6 +136,32 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
         )
     ]
     return [cited, *related]
+
+
+def _past_code_line(
+    passage: Passage, cited: tuple[str, str], sentences: list[tuple[float, int, str]]
+) -> tuple[str, str]:
+    """``cited``, unless it only names the edition of a standard its passage follows ("Load
+    rating to standard KS 114:2021."): then the best sentence of the passage that states a
+    figure (the edition comes with it in its title, :func:`_titled`)."""
+    if not code_editions(cited[1]) or re.search(r"\d", CODE_EDITION.sub("", cited[1])):
+        return cited
+    stating = [
+        (score, offset, sentence)
+        for score, offset, sentence in sentences
+        if score > 0 and not code_editions(sentence) and re.search(r"\d", sentence)
+    ]
+    if not stating:
+        return cited
+    _, offset, sentence = max(stating, key=lambda item: item[0])
+    return f"{passage.path}:{passage.line + offset}", sentence
+
+
+def _titled(passage: Passage) -> str:
+    """The passage's title: its headings, outermost first, and the editions of the standards
+    it names ("Brede footbridge > KS 114:2021"), which date what it states."""
+    editions = [f"{code}:{year}" for code, year in code_editions(passage.text).items()]
+    return " > ".join(filter(None, (passage.outline, passage.heading, *editions)))
 
 
 def _corrects(sentence: str) -> bool:

@@ -19,8 +19,9 @@ from teams.language.contradiction import (
     notice_of_error,
     same_subject,
 )
-from teams.language.standing import edition_of, retires_itself, written_since
-from teams.language.values import stated_date
+from teams.language.standing import code_editions, edition_of, retires_itself, written_since
+from teams.language.values import decade_of, stated_date
+from teams.language.verbs import lemma
 
 __all__ = [
     "Assessment",
@@ -29,6 +30,7 @@ __all__ = [
     "Judgment",
     "Resolution",
     "newer_side",
+    "order_reason",
     "side_of",
     "speaks_of_standing",
     "standing_note",
@@ -243,14 +245,45 @@ def _line(evidence: EvidenceRecord) -> int:
 
 
 def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
-    """The more recently dated of two pieces of evidence; else the undated one that tells, in
+    """The side reporting what the other forecast (:func:`_outcome`); the side whose figure
+    holds since a year the other's held until (:func:`_later_by_scope`);
+    else the side following the later edition of a standard both name
+    (:func:`_later_code_edition`) unless their dates say otherwise; else the more recently
+    dated of two pieces of evidence (:func:`_later`); else the undated one that tells, in
     the past tense, of a year after the date in the other's title ("renamed when it was rebuilt
     in 2009" against "Theatre notes, 2004"; not against a sentence of the other's opening "In
     1870", an event, not when it was written); else the later edition of one work (by their
     titles: "third edition", "5th edition", a version in an address: "/v12/" against "/v3/");
     None when none of these orders them."""
+    if _outcome(a, b, heed_dates=False) is not None:
+        return _outcome(a, b)  # None: a forecast dated after its outcome orders nothing
+    scoped = _later_by_scope(a, b)
+    if scoped is not None:
+        return scoped
+    by_code = _later_code_edition(a, b)
     if a.date is not None and b.date is not None and a.date != b.date:
-        return a if a.date > b.date else b
+        by_date = _later(a, b)
+        return by_date if by_code in (None, by_date) else None
+    return by_code or _told_since_or_edition(a, b)
+
+
+def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
+    """Why :func:`newer_side` put ``newer`` over ``older`` when their words, not their dates,
+    order them ("reports the outcome of what ... forecast"), else None."""
+    if _outcome(newer, older) is newer:
+        return f"reports the outcome of what {older.source} forecast"
+    if _later_by_scope(newer, older) is newer:
+        return f"states the figure since the time {older.source} gives its figure until"
+    if _later_code_edition(newer, older) is newer:
+        codes = code_editions(f"{newer.title or ''}\n{newer.text}")
+        named = ", ".join(f"{code}:{year}" for code, year in codes.items())
+        return f"follows a later edition of the standard ({named})"
+    return None
+
+
+def _told_since_or_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The undated side telling of a year after the other's titled date, else the later
+    edition of one work by their titles (:func:`newer_side`)."""
     for side, other in ((a, b), (b, a)):
         since = written_since(side.text) if side.date is None else None
         titled = other.date is not None and other.date[:4] in (other.title or "")
@@ -263,6 +296,94 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     if work_a != work_b or rank_a == rank_b:
         return None
     return a if rank_a > rank_b else b
+
+
+_FORECAST = re.compile(
+    r"\b(?:(?:is|are|was|were)\s+(?:expected|forecast|projected|predicted|anticipated|likely|"
+    r"set|tipped|due)\s+to|will)\s+(?P<verb>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_YEARS_NAMED = re.compile(r"\b(?:1[5-9]|20)\d\d\b")
+
+
+def _outcome(
+    a: EvidenceRecord, b: EvidenceRecord, *, heed_dates: bool = True
+) -> EvidenceRecord | None:
+    """The side that reports in the past tense what the other forecast ("drew 52,000
+    visitors" against "is expected to draw 40,000 visitors"), of the same event: both name the
+    same years, or neither does and the forecast is dated before the report; a forecast dated
+    after the report orders nothing (unless not ``heed_dates``)."""
+    for side, other in ((a, b), (b, a)):
+        forecast = _FORECAST.search(other.text)
+        if forecast is None or _FORECAST.search(side.text):
+            continue
+        verb = lemma(forecast["verb"].lower())
+        done = {verb + "ed", verb + "d", verb[:-1] + "ied"}
+        words = re.findall(r"[a-z]+", side.text.lower())
+        if not any(word in done or (word != verb and lemma(word) == verb) for word in words):
+            continue
+        years = set(_YEARS_NAMED.findall(side.text)), set(_YEARS_NAMED.findall(other.text))
+        dated = other.date is not None and side.date is not None
+        earlier = dated and str(other.date) < str(side.date)
+        later = heed_dates and dated and str(other.date) > str(side.date)
+        if years[0] == years[1] and (years[0] or earlier) and not later:
+            return side
+    return None
+
+
+_YEAR_OF = r"[^.;:!?]{0,80}?\b(1[5-9]\d\d|20\d\d)\b"
+_UNTIL = re.compile(r"\b(?:before|until|till|prior to)\b" + _YEAR_OF, re.IGNORECASE)
+_SINCE = re.compile(
+    r"\b(?:since|after|as of|from(?=\s+(?:\w+\s+)?(?:1[5-9]|20)\d\d\b))\b" + _YEAR_OF,
+    re.IGNORECASE,
+)
+
+
+def _later_by_scope(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side whose figure holds since a year, against one whose figure held until it or
+    an earlier one ("Since its gallery was taken out in 2019, it seats 260" against "320 seats
+    (before the gallery was taken out in 2019)"); None when neither or both are scoped so."""
+    for side, other in ((a, b), (b, a)):
+        since = [int(year) for year in _SINCE.findall(side.text)]
+        until = [int(year) for year in _UNTIL.findall(other.text)]
+        clean = not _UNTIL.search(side.text) and not _SINCE.search(other.text)
+        if since and until and clean and min(since) >= max(until):
+            return side
+    return None
+
+
+def _later_code_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side that follows the later edition of a standard both name, in their words or
+    titles ("Under code CLC-7:2019, ..." against "Under code CLC-7:2008, ..."); None when they
+    name none in common, or their codes order them both ways."""
+    first = code_editions(f"{a.title or ''}\n{a.text}")
+    second = code_editions(f"{b.title or ''}\n{b.text}")
+    common = first.keys() & second.keys()
+    orders = {first[code] > second[code] for code in common}
+    if len(orders) != 1 or any(first[code] == second[code] for code in common):
+        return None
+    return a if orders.pop() else b
+
+
+def _later(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The later of two sides dated differently, or None when their dates may be one time: a
+    decade ("in the 1980s") and a year inside it, a day and a time on it, a time with its zone
+    and one without."""
+    first, second = str(a.date), str(b.date)
+    decades = decade_of(first, a.text), decade_of(second, b.text)
+    if decades != (None, None):
+        spans = [
+            (decade, decade + 9) if decade is not None else (int(date[:4]),) * 2
+            for decade, date in zip(decades, (first, second), strict=True)
+        ]
+        if spans[0][1] < spans[1][0] or spans[1][1] < spans[0][0]:
+            return a if spans[0][0] > spans[1][0] else b
+        return None
+    timed = ("T" in first, "T" in second)
+    one_day = timed != (False, False) and first[:10] == second[:10]
+    if one_day and (timed != (True, True) or first.endswith("Z") != second.endswith("Z")):
+        return None
+    return a if first > second else b
 
 
 _URL_VERSION = re.compile(r"(?<=/)v(?P<rank>\d{1,4}(?:\.\d{1,4})*)(?=/)", re.IGNORECASE)

@@ -26,7 +26,7 @@ from teams.language.amounts import denominator
 from teams.language.values import values_in
 from teams.language.words import STOPWORDS, stem
 
-__all__ = ["resolve_relative_changes"]
+__all__ = ["resolve_relative_changes", "withdraw_struck"]
 
 _TIMES = {"doubled": 2.0, "halved": 0.5, "tripled": 3.0, "trebled": 3.0, "quadrupled": 4.0}
 _UP = "rose, risen, increased, grew, grown, climbed, jumped, went up, gone up".split(", ")
@@ -130,3 +130,29 @@ def _figure(number: float, *, grouped: bool) -> str:
     if abs(number - round(number)) < 1e-6:
         return f"{round(number):,}" if grouped else str(round(number))
     return (f"{number:,.2f}" if grouped else f"{number:.2f}").rstrip("0").rstrip(".")
+
+
+_STRUCK = re.compile(r"~~(?P<old>[^~\n]+?)~~[ \t]*")
+_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def withdraw_struck(text: str) -> str:
+    """``text`` without what Markdown strikes out (``~~old~~``): a struck figure right before
+    a new one ("is ~~410~~ 460 metres long.") is rejected at its sentence's end ("is 460 metres
+    long, not 410."), anything else struck is dropped; line for line."""
+    return "\n".join(_withdrawn(line) for line in text.split("\n"))
+
+
+def _withdrawn(line: str) -> str:
+    """One line with its struck text withdrawn (:func:`withdraw_struck`)."""
+    found = _STRUCK.search(line)
+    while found is not None:
+        old, rest = found["old"].strip(), line[found.end() :]
+        line = line[: found.start()] + rest
+        new = _FIGURE.match(rest)
+        if _FIGURE.fullmatch(old) and new is not None and new.group() != old:
+            stop = re.search(r"[.!?](?=\s|$)", rest)
+            end = found.start() + (stop.start() if stop is not None else len(rest))
+            line = f"{line[:end]}, not {old}{line[end:]}"
+        found = _STRUCK.search(line)
+    return line

@@ -245,8 +245,11 @@ def _differing(
     Values are compared pairwise when the words beside them share a stem (``beside``), or,
     without ``beside``, when either side states one value of the kind or has no such words.
     """
-    groups_b = _groups(second.values)
-    groups_a = sorted(_groups(first.values).items(), key=lambda group: group[0][0] == "date")
+    groups_b = _groups(_counted_alike(second, first.values))
+    groups_a = sorted(
+        _groups(_counted_alike(first, second.values)).items(),
+        key=lambda group: group[0][0] == "date",
+    )
     for key, values_a in groups_a:
         values_b = groups_b.get(key)
         if not values_b:
@@ -261,6 +264,29 @@ def _differing(
         if pairs and not any(values_agree(a, b) for a, b in pairs):
             return key[0], values_a, values_b
     return None
+
+
+def _counted_alike(claim: Claim, others: tuple[Value, ...]) -> tuple[Value, ...]:
+    """The claim's values with a count of one thing read as a count of what ``others`` count,
+    when a verb of that thing stands right before it ("seats 260 people" against "320 seats":
+    one number of seats; not "Platform 3, for ...": no thing counted); other values as they
+    are."""
+    keys = {value.key for value in others if value.kind == "count" and value.key}
+    out = []
+    for value in claim.values:
+        verbs = (
+            {key for key in keys if _verb_before(claim.text, stem(key), value)}
+            if value.kind == "count" and value.key and value.key not in keys and value.words
+            else set()
+        )
+        out.append(replace(value, key=verbs.pop()) if len(verbs) == 1 else value)
+    return tuple(out)
+
+
+def _verb_before(text: str, verb: str, value: Value) -> bool:
+    """Whether a word of the stem ``verb`` stands right before ``value`` in ``text``."""
+    figure = re.escape(value.words[0])
+    return re.search(rf"\b{re.escape(verb)}\w*\s+{figure}\b", text, re.IGNORECASE) is not None
 
 
 _KIND_NAMES = {

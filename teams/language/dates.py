@@ -2,10 +2,12 @@
 
 - in words: "3 April 2021", "3rd of April, 2021", "the third of April 2021", "April 3, 2021",
   "Apr 3rd 2021", "April 2021";
-- ISO and year first: "2021-04-03", "2021/04/03";
+- ISO and year first: "2021-04-03", "2021/04/03", with a time of day: "2021-04-03T17:45Z";
+- with the year in words: "the ninth of March, two thousand and twenty-three";
 - numeric, day and month in either order: "23/06/1998", "06.23.1998", "03/04/2021".
 
-Each is labelled as an ISO date ("2021-04-03", "2021-04", or the year alone). A numeric date
+Each is labelled as an ISO date ("2021-04-03", "2021-04", or the year alone; a timestamp to the
+minute, "2021-04-03T17:45", ending "Z" when its zone was given, read in UTC). A numeric date
 whose day and month could be swapped ("03/04/2021": 3 April or 4 March) keeps both readings:
 it agrees with another date only when every reading does (:func:`dates_agree`), so an
 uncertain reading is never taken for agreement. Where a text's other numeric dates settle its
@@ -22,16 +24,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import UTC, datetime
 
-from teams.language._numbers import Value
+from teams.language._numbers import Value, spelled
 from teams.language._vocabulary import MONTHS
 from teams.language.amounts import word_ordinal
 
 __all__ = ["NUMERIC_DATE", "date_at", "dates_agree", "month_of", "settle_date_order"]
 
-NUMERIC_DATE = r"\d{4}[-/]\d{1,2}[-/]\d{1,2}\b|\d{1,2}(?P<sep>[/.-])\d{1,2}(?P=sep)\d{4}\b"
+_CLOCK = r"T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+"""The time of day of an ISO timestamp: "T17:45Z", "T09:10:30+02:00"."""
+NUMERIC_DATE = (
+    r"\d{4}-\d{1,2}-\d{1,2}(?:"
+    + _CLOCK
+    + r")?\b|\d{4}[-/]\d{1,2}[-/]\d{1,2}\b|\d{1,2}(?P<sep>[/.-])\d{1,2}(?P=sep)\d{4}\b"
+)
 """A date written in figures (for the tokenizer): year first, or day and month first."""
 _YEAR_FIRST = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
+_TIMESTAMP = re.compile(
+    r"(?P<date>\d{4}-\d{2}-\d{2})T(?P<clock>\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?P<zone>Z|[+-]\d{2}:?\d{2})?"
+)
 _YEAR_LAST = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})")
 _ABBREVIATIONS = {month[:3]: n for n, month in enumerate(MONTHS, 1)} | {"sept": 9}
 
@@ -48,7 +60,7 @@ def date_at(tokens: list[str], index: int) -> tuple[Value, int] | None:
     """The date written at ``index`` and the tokens it takes, or None (an ambiguous numeric
     date followed by one of its readings, as :func:`settle_date_order` writes it, is that
     reading)."""
-    numeric = _numeric(tokens[index])
+    numeric = _timestamp(tokens[index]) or _numeric(tokens[index])
     if numeric is not None:
         settled = tokens[index + 1] if index + 1 < len(tokens) else ""
         if settled in numeric.readings:
@@ -57,6 +69,21 @@ def date_at(tokens: list[str], index: int) -> tuple[Value, int] | None:
     if month_of(tokens[index]) is not None:
         return _month_first(tokens, index)
     return _day_first(tokens, index)
+
+
+def _timestamp(token: str) -> Value | None:
+    """An ISO timestamp ("2021-03-04T17:45Z") to the minute; in UTC when its zone is given."""
+    found = _TIMESTAMP.fullmatch(token)
+    if found is None:
+        return None
+    try:
+        when = datetime.fromisoformat(f"{found['date']}T{found['clock']}{found['zone'] or ''}")
+    except ValueError:
+        return None
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC)
+    label = when.strftime("%Y-%m-%dT%H:%M") + ("Z" if when.tzinfo is not None else "")
+    return Value("date", "date", float(when.year), label=label, words=(token.lower(),))
 
 
 def _numeric(token: str) -> Value | None:
@@ -138,13 +165,33 @@ def _day_first(tokens: list[str], index: int) -> tuple[Value, int] | None:
 def _dated(
     tokens: list[str], start: int, at: int, month: int, day: int | None
 ) -> tuple[Value, int] | None:
-    """The date from ``start`` whose year is the token at ``at`` (none there: no date)."""
-    year = tokens[at] if at < len(tokens) else ""
-    if not (year.isdigit() and len(year) == 4):
+    """The date from ``start`` whose year is written at ``at``, in figures or in words (none
+    there: no date)."""
+    read = _year_at(tokens, at)
+    if read is None:
         return None
-    words = tuple(t.lower() for t in tokens[start : at + 1])
-    label = _iso(int(year), month, day)
-    return Value("date", "date", float(year), label=label, words=words), at + 1 - start
+    year, used = read
+    words = tuple(t.lower() for t in tokens[start : at + used])
+    label = _iso(year, month, day)
+    return Value("date", "date", float(year), label=label, words=words), at + used - start
+
+
+def _year_at(tokens: list[str], at: int) -> tuple[int, int] | None:
+    """The year at ``at`` and the tokens it takes: four digits, or words ("two thousand and
+    twenty-three", "nineteen ninety-eight") not followed by a word they could count."""
+    token = tokens[at] if at < len(tokens) else ""
+    if token.isdigit() and len(token) == 4:
+        return int(token), 1
+    read = spelled(tokens, at) if token.isalpha() or "-" in token else None
+    if read is None or read[2] < 2 or not 1000 <= read[0] <= 2100 or read[0] % 1:
+        return None
+    after = tokens[at + read[2]] if at + read[2] < len(tokens) else ""
+    if after.isalpha() and after.lower() not in _AFTER_YEAR:
+        return None  # "March two thousand runners": a count
+    return int(read[0]), read[2]
+
+
+_AFTER_YEAR = frozenset("and or but the a an at in on by to for from of with as when".split())
 
 
 def _day(token: str) -> int | None:

@@ -28,7 +28,7 @@ import re
 
 from teams.language.amounts import word_ordinal
 
-__all__ = ["edition_of", "retires_itself", "written_since"]
+__all__ = ["CODE_EDITION", "code_editions", "edition_of", "retires_itself", "written_since"]
 
 _DOCUMENT = (
     r"(?:page|leaflet|document|guide|notice|edition|version|article|section|text|handbook|"
@@ -65,6 +65,23 @@ _SERIAL = re.compile(
 )
 """A number or letter in a series: "Issue 31", "Revision D", "No. 12", "Vol. 3", "version
 1.10"."""
+
+
+CODE_EDITION = re.compile(
+    r"\b(?P<code>[A-Z]{2,}(?:[ /-][A-Z]{2,})*[ -]?\d+(?:[-.]\d+)*):(?P<year>1[5-9]\d\d|20\d\d)\b"
+)
+"""A standard or code named with its edition's year: "KS 114:2021", "CLC-7:2019", "BS EN
+1991-1-1:2002"."""
+
+
+def code_editions(text: str) -> dict[str, int]:
+    """The standards and codes ``text`` names with their edition's year ("to KS 114:2021":
+    {"KS 114": 2021}); a code named with two years names no one edition and is left out."""
+    years: dict[str, set[int]] = {}
+    for found in CODE_EDITION.finditer(text):
+        code = re.sub(r"(?<=[A-Za-z])[\s-]+(?=\d)", " ", " ".join(found["code"].split()))
+        years.setdefault(code, set()).add(int(found["year"]))
+    return {code: min(named) for code, named in years.items() if len(named) == 1}
 
 
 def edition_of(title: str) -> tuple[tuple[int, ...], str] | None:

@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["Table", "header_noun", "markdown_tables", "table_statements"]
@@ -64,13 +65,45 @@ def markdown_tables(text: str, first_line: int = 1) -> list[Table]:
 
 
 def table_statements(text: str) -> str:
-    """``text`` with every Markdown table's rows written as statements, line for line."""
+    """``text`` with every Markdown table's rows written as statements, line for line; a
+    cell marked for a footnote ("320*" over "\\* Before the gallery was taken out.") keeps
+    its note beside its value ("320 seats (before the gallery was taken out)")."""
     out = text.split("\n")
+    notes = _footnotes(text)
     for table in markdown_tables(text):
         out[table.line - 1] = out[table.line] = ""
         for line, row in table.rows:
-            out[line - 1] = _statement(table.header, row)
+            marks = [notes.get(mark, "") for mark in _marks(out[line - 1])]
+            out[line - 1] = _statement(table.header, row, marks)
     return "\n".join(out)
+
+
+_MARK = r"\\?\*{1,3}|[†‡§¶]|\[\^?\w{1,4}\]|[¹²³⁴⁵⁶⁷⁸⁹]"
+_TRAILING_MARK = re.compile(rf"\s*(?:{_MARK})$")
+_MARKED = re.compile(rf"^[^*]*?\S\s*(?P<mark>{_MARK})$")
+_NOTE = re.compile(rf"^\s*(?P<mark>{_MARK}):?\s+(?P<note>\w.*?)\s*$", re.MULTILINE)
+
+
+def _footnotes(text: str) -> dict[str, str]:
+    """The footnotes of ``text`` by their marks ("\\* Before 2019." and "[^1]: Estimated."
+    under a table: {"*": "before 2019", "[1]": "estimated"})."""
+    return {
+        _mark(found["mark"]): found["note"].rstrip(".")[:1].lower() + found["note"].rstrip(".")[1:]
+        for found in _NOTE.finditer(text)
+    }
+
+
+def _marks(line: str) -> list[str]:
+    """The footnote mark each cell of a table row ends with ("320*": "*"), or ""."""
+    matched = _ROW.match(line)
+    cells = (matched.group(1) if matched is not None else line).split("|")
+    found = [_MARKED.match(cell.strip()) for cell in cells]
+    return [_mark(mark["mark"]) if mark else "" for mark in found]
+
+
+def _mark(mark: str) -> str:
+    """A footnote mark as one key: no escaping backslash, "[^1]" as "[1]"."""
+    return mark.lstrip("\\").replace("^", "")
 
 
 def _cells(line: str) -> tuple[str, ...]:
@@ -79,14 +112,16 @@ def _cells(line: str) -> tuple[str, ...]:
     return tuple(" ".join(cell.strip().strip("*_`").split()) for cell in inner.split("|"))
 
 
-def _statement(header: tuple[str, ...], row: tuple[str, ...]) -> str:
-    """One row as "Subject: attribute value; ...".'"""
+def _statement(header: tuple[str, ...], row: tuple[str, ...], notes: Sequence[str] = ()) -> str:
+    """One row as "Subject: attribute value (its footnote); ...".'"""
     if not row or not row[0]:
         return ""
     subject = _subject(header[0] if header else "", row[0])
+    noted = [*notes[1 : len(row)], *[""] * len(row)]
     phrases = [
-        _phrase(name, cell)
-        for name, cell in zip(header[1:], row[1:], strict=False)
+        _phrase(name, _TRAILING_MARK.sub("", cell) if note else cell)
+        + (f" ({note})" if note else "")
+        for name, cell, note in zip(header[1:], row[1:], noted, strict=False)
         if cell and cell not in ("-", "—", "–")
     ]
     return f"{subject}: {'; '.join(phrases)}." if phrases else ""

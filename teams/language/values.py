@@ -5,10 +5,10 @@ carry them.
 
 "six lamps" and "6 lamps" are the same count; "3 km" and "3000 metres" the same length;
 "three and a half hours", "3 hours 30 minutes" and "210 minutes" the same duration; "1.5
-hectares" and "15,000 sq m" the same area; "20-30 m" a range; "March 1881" is a date in 1881;
-"red" is a colour. Figures in different units agree within the precision they are written with
-("40 feet" and "about 12 metres"); in the same unit they must be equal (or inside the other's
-range).
+hectares" and "15,000 sq m" the same area; "20 °C" and "68 °F" the same temperature; "20-30 m"
+a range; "March 1881" is a date in 1881; "red" is a colour. Figures in different units agree
+within the precision they are written with ("40 feet" and "about 12 metres"); in the same unit
+they must be equal (or inside the other's range).
 
 Example:
     >>> [v.label for v in values_in("The bridge is 1.2 km long and opened in March 1881.")]
@@ -30,12 +30,20 @@ from teams.language.amounts import money_at, ordinal_at, share_at
 from teams.language.dates import NUMERIC_DATE, date_at, dates_agree
 from teams.language.words import STOPWORDS, singular
 
-__all__ = ["CATEGORIES", "Value", "stated_date", "value_words", "values_agree", "values_in"]
+__all__ = [
+    "CATEGORIES",
+    "Value",
+    "decade_of",
+    "stated_date",
+    "value_words",
+    "values_agree",
+    "values_in",
+]
 
 _CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 _TOKEN = re.compile(
     NUMERIC_DATE + r"|\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\d{1,2}:\d{2}\b|\d+(?:st|nd|rd|th)\b|"
-    r"\d{1,2}/\d{1,3}\b(?!/)|\d+(?:,\d{3})*(?:\.\d+)?|[A-Za-z]+(?:-[A-Za-z]+)*[²³]?|"
+    r"\d{1,2}/\d{1,3}\b(?!/)|\d+(?:,\d{3})*(?:\.\d+)?|°\s?[CFK](?![A-Za-z])|[A-Za-z]+(?:-[A-Za-z]+)*[²³]?|"
     r"[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
     re.IGNORECASE,
 )
@@ -146,7 +154,7 @@ def _and_smaller(tokens: list[str], at: int, value: Value, used: int) -> tuple[V
     """A quantity with what follows it in a smaller unit of its dimension, less than one of its
     own ("3 hours 30 minutes", "5 feet and 6 inches", "an hour and 20 minutes"), as one
     quantity, and the tokens they take; a range keeps to itself."""
-    if value.kind != "quantity" or value.key == "share" or value.spread:
+    if value.kind != "quantity" or value.key in ("share", "temperature") or value.spread:
         return value, used
     link = int(at < len(tokens) and tokens[at].lower() == "and")
     read = number_at(tokens, at + link) if at + link < len(tokens) else None
@@ -282,7 +290,26 @@ def _unit_at(tokens: list[str], index: int) -> tuple[str, float, str, int] | Non
         return (*UNITS[f"{word} {following}"], f"{word} {following}", 2)
     if word in UNITS and not (word == "in" and tokens[index] == "in"):
         return (*UNITS[word], word, 1)
-    return None
+    return _temperature_unit(word.replace(" ", ""), following)
+
+
+_SCALES = {"c": "°C", "celsius": "°C", "centigrade": "°C", "f": "°F", "fahrenheit": "°F"}
+_ZEROS = {"°C": (1.0, 273.15), "°F": (5 / 9, 459.67 * 5 / 9), "K": (1.0, 0.0)}
+"""Each scale's degree in kelvins and its zero's distance above absolute zero."""
+
+
+def _temperature_unit(word: str, following: str) -> tuple[str, float, str, int] | None:
+    """A scale of temperature ("°C", "° F", "degrees Celsius", "deg F", "kelvin") as
+    :func:`_unit_at` gives a unit (:func:`_measure` adds the zero of its scale)."""
+    if word.startswith("°") and word[1:] in ("c", "f", "k"):
+        name, taken = _SCALES.get(word[1:], "K"), 1
+    elif word in ("degree", "degrees", "deg") and following in _SCALES:
+        name, taken = _SCALES[following], 2
+    elif word in ("kelvin", "kelvins"):
+        name, taken = "K", 1
+    else:
+        return None
+    return "temperature", _ZEROS[name][0], name, taken
 
 
 def _measure(
@@ -294,14 +321,15 @@ def _measure(
     unit = _unit_at(tokens, index + used)
     if unit is not None:
         dimension, factor, name, taken = unit
-        if dimension == "share":  # "40%" is 40 give or take half a point, not 35-45
+        if dimension in ("share", "temperature"):  # "40%" is 40 give or take half, not 35-45
             precision = min(precision, 0.5)
         spread = precision * factor * (2 if approximate else 1)
+        zero = _ZEROS[name][1] if dimension == "temperature" else 0.0
         return (
             Value(
                 "quantity",
                 dimension,
-                number * factor,
+                number * factor + zero,
                 unit="%" if name == "per cent" else name,
                 precision=spread,
                 label=f"{written} {name}",
@@ -352,8 +380,9 @@ _AT_MOST = 0.1
 
 
 def value_words(values: Sequence[Value]) -> set[str]:
-    """The words the values were read from: not part of what a sentence is about."""
-    return {word for value in values for word in value.words}
+    """The words the values were read from (a scale's letter without its degree sign too:
+    "c" of "°c"): not part of what a sentence is about."""
+    return {part for value in values for word in value.words for part in (word, word.lstrip("° "))}
 
 
 _DATED = re.compile(
@@ -400,15 +429,18 @@ def _full_dates(text: str) -> list[str]:
 
 def stated_date(heading: str, text: str) -> str | None:
     """When a passage says it was written: a date or a year in its heading ("Inspection of
-    14/09/2022", "Survey of 2019", "May '09"),
-    else a dating phrase in its words ("Updated in March 2021", "2015 edition", a sentence
-    opening "From 04/06/2022," or "In 2012"), as an ISO date; else the year of its copyright
-    line ("© 2021"), a weaker sign."""
+    14/09/2022", "Survey of 2019", "May '09", "Report FY19", "Almanac MMXXII"),
+    else a dating phrase in its words ("Updated in March 2021", "2015 edition", "Revised on
+    the ninth of March, two thousand and twenty-three", "Posted: 2021-03-04T17:45Z", "In force
+    from 1 October 2022", a sentence opening "From 04/06/2022," or "In 2012"; "In the 1980s":
+    "1980", the decade's first year), as an ISO date; else the year of its copyright line
+    ("© 2021"), a weaker sign."""
     dates = _full_dates(heading)
     if dates:
         return max(dates)
     years: list[str] = _HEADING_YEAR.findall(heading)
     years += [_century(int(two)) for two in _SHORT_YEAR.findall(heading)]
+    years += _fiscal_years(heading) + _roman_years(heading)
     if years:
         return max(years)
     found: list[str] = [
@@ -420,7 +452,7 @@ def stated_date(heading: str, text: str) -> str | None:
         f"{m.group(2)}-{MONTHS.index(m.group(1).lower()) + 1:02d}" if m.group(1) else m.group(2)
         for m in _IN_YEAR.finditer(text)
     ]
-    found += _scope_dates(text)
+    found += _scope_dates(text) + _led_dates(text) + _decades(text)
     found = found or _COPYRIGHT.findall(text)
     return max(found) if found else None
 
@@ -443,4 +475,94 @@ def _scope_dates(text: str) -> list[str]:
         if read is not None and read[1] == len(tokens):
             value = read[0]
             found.append(min(value.readings) if value.readings else value.label)
+    return found
+
+
+_LEAD = re.compile(
+    r"\b(?:updated|revised|published|posted|written|compiled|issued|dated|amended|as of|"
+    r"last (?:checked|reviewed|updated|revised|modified)|in force (?:from|since|as of)|"
+    r"(?:comes into|came into|coming into) force on|effective(?: from| as of)?|"
+    r"valid from|with effect from|applies from)\b\W*(?:(?:on|in|from)\s+)?(?:the\s+)?",
+    re.IGNORECASE,
+)
+"""A phrase saying when a text was written or holds from, before its date."""
+
+
+def _led_dates(text: str) -> list[str]:
+    """The dates written right after a dating phrase (:data:`_LEAD`), in any form
+    :func:`~teams.language.dates.date_at` reads, as ISO dates (a numeric date read either way:
+    what both readings share)."""
+    found = []
+    for match in _LEAD.finditer(text):
+        tokens = [token.strip(",;:().") for token in text[match.end() :].split()[:10]]
+        read = date_at(tokens, 0) if tokens else None
+        if read is not None:
+            found.append(_shared(read[0].readings or (read[0].label,)))
+    return [date for date in found if date]
+
+
+def _shared(readings: Sequence[str]) -> str:
+    """What the readings of a date share, whole parts only ("2021-03-04" and "2021-04-03":
+    "2021")."""
+    parts = [reading.split("-") for reading in readings]
+    common = []
+    for column in zip(*parts, strict=False):
+        if len(set(column)) > 1:
+            break
+        common.append(column[0])
+    return "-".join(common)
+
+
+_DECADE = re.compile(
+    r"(?:^|(?<=[.!?:])\s+|\n\s*)in\s+the\s+((?:1[0-9]|20)[0-9]0)s\b", re.IGNORECASE
+)
+"""A sentence opening with the decade it speaks of: "In the 1980s, ..."."""
+
+
+def _decades(text: str) -> list[str]:
+    """The decades sentences of ``text`` open with, by their first year ("In the 1980s,":
+    "1980"; :func:`decade_of` tells it from a year)."""
+    return list(_DECADE.findall(text))
+
+
+def decade_of(date: str | None, text: str) -> int | None:
+    """The decade ``date`` stands for when it is the first year of a decade ``text`` names
+    ("1980" beside "in the 1980s"), else None: the date is any year of ten."""
+    if date is None or not re.fullmatch(r"\d{3}0", date):
+        return None
+    return int(date) if re.search(rf"\bthe\s+{date}s\b", text, re.IGNORECASE) else None
+
+
+_FISCAL = re.compile(r"\bFY\s?['’]?(\d{4}|\d{2})(?:\s?[/-]\s?(\d{4}|\d{2}))?\b")
+"""A fiscal year's label: "FY19", "FY2023", "FY 2019/20"."""
+
+
+def _fiscal_years(heading: str) -> list[str]:
+    """The years fiscal-year labels in a heading name ("FY19": "2019"; "FY2019/20": the year
+    it ends in, "2020")."""
+    found = []
+    for match in _FISCAL.finditer(heading):
+        last = match.group(2) or match.group(1)
+        found.append(last if len(last) == 4 else _century(int(last)))
+    return found
+
+
+_ROMAN = re.compile(r"\b(M{1,2})(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})\b")
+_ROMAN_DIGITS = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+
+
+def _roman_years(heading: str) -> list[str]:
+    """The years written in Roman numerals in a heading ("Almanac MMXXII": "2022"): three
+    letters or more, 1500 to 2100, in capitals."""
+    found = []
+    for match in _ROMAN.finditer(heading):
+        letters = match.group()
+        if len(letters) < 3:
+            continue
+        year = sum(
+            -_ROMAN_DIGITS[a] if _ROMAN_DIGITS[a] < _ROMAN_DIGITS[b] else _ROMAN_DIGITS[a]
+            for a, b in zip(letters, letters[1:] + "I", strict=True)
+        )
+        if 1500 <= year <= 2100:
+            found.append(str(year))
     return found
