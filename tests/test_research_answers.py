@@ -373,3 +373,21 @@ def test_a_condition_the_question_opens_with_does_not_set_its_kind() -> None:
     assert answer_kind("If steps must run in order, why put them in one method?") == "reason"
     assert answer_kind("When did the kiln first fire?") == "time"
     assert not asks_when("When I start the kiln, which mode does it use?")
+
+
+def test_a_disputed_rival_is_reported_as_unresolved_not_as_a_finding() -> None:
+    evidence = [
+        Evidence(source="a.md:3", text="The kiln waits 0.3 s by default.", score=0.8),
+        Evidence(source="b.md:9", text="Send the stop, wait 0.2 s.", score=0.8, disputed=True),
+    ]
+    state = {
+        "question": "How long does the kiln wait?",
+        "tasks": {"q0": Task(id="q0", description="How long does the kiln wait?")},
+        "worker_results": {
+            "q0": WorkerResult(task_id="q0", status="ok", evidence=evidence, confidence=0.8)
+        },
+    }
+    report = cited_report(state)  # type: ignore[arg-type]
+    findings, _, rest = report.partition("## Unresolved")
+    assert "0.3 s" in findings and "0.2 s" not in findings
+    assert "otherwise: Send the stop, wait 0.2 s. (`b.md:9`)" in rest

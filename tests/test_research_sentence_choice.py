@@ -280,7 +280,11 @@ def test_another_page_s_rival_value_is_not_stated_beside_the_answer() -> None:
     several = "Which environment variables does the ledger read?"
     assert len(_agreeing(cited, several)) == 4  # several asked: each is an answer
     stronger = [cited[0], replace(cited[1], score=3.0)]
-    assert len(_agreeing(stronger, one)) == 2  # a rival that answers better is kept
+    kept = _agreeing(stronger, one)  # a rival that answers better is kept, as disputed
+    assert [(item.source, item.disputed) for item in kept] == [("a.md:3", False), ("b.md:9", True)]
+    unvalued = found("e.md:2", "The ledger reads its colour setting before anything else.", 4.0)
+    kept = _agreeing([unvalued, *stronger], one)  # the first passage to give a value answers
+    assert [item.disputed for item in kept] == [False, False, True]
 
 
 def test_one_version_written_with_or_without_its_trailing_zeros_agrees() -> None:

@@ -60,6 +60,9 @@ class Evidence(Record):
     source: str
     text: str
     score: float = 0.0
+    disputed: bool = False
+    """Another source's rival answer (another value where one is asked, supported as well as
+    the answer): reported as a disagreement, never as a finding."""
 
 
 class UsageRecord(Record):

@@ -330,29 +330,29 @@ def _rival(kind: str, answer: Set[str], sentence: str, query: str) -> bool:
 
 def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     """The evidence of the passages ``cited``, best first; for a question that asks for one
-    value, without a later passage's sentences that give a rival one (see :func:`_rival`)
-    when its best sentence answers less well than the first passage's: the best answer is
-    stated, not beside another page's different figure or name ("`TYPER_USE_RICH`" stated
-    alone, not with a neighbouring section's other variable). A question for versions that
-    names one ("Which releases still create Python 3.6 environments?") is answered without a
-    statement that gives several beside one that gives one of them alone."""
+    value, without a later passage's sentences that give a rival to the values of the first
+    passage that gives any (see :func:`_rival`): the best answer is stated, not beside another
+    page's different figure or name ("`TYPER_USE_RICH`" stated alone, not with a neighbouring
+    section's other variable); a rival whose passage answers as well is kept as disputed, a
+    disagreement to report. A
+    question for versions that names one ("Which releases still create Python 3.6
+    environments?") is answered without a statement that gives several beside one that gives
+    one of them alone."""
     evidence = [item for answered in cited for item in answered.evidence]
     kind = asks_one_value(query)
     if not kind and answer_kind(query) == "version" and pointers(query):
         return _unambiguous(evidence, "version", query)  # "Which releases ... Python 3.6?"
     if not kind or not cited:
         return evidence
-    first, *later = cited
-    answer = set().union(*(given(kind, item.text, query) for item in first.evidence))
-    agreeing = [
-        *first.evidence,
-        *(
-            item
-            for answered in later
-            for item in answered.evidence
-            if answered.score >= first.score or not _rival(kind, answer, item.text, query)
-        ),
-    ]
+    values = [set().union(*(given(kind, e.text, query) for e in a.evidence)) for a in cited]
+    first = next((at for at, found in enumerate(values) if found), 0)  # the first to answer
+    agreeing = [item for answered in cited[: first + 1] for item in answered.evidence]
+    for answered in cited[first + 1 :]:
+        for item in answered.evidence:
+            if not _rival(kind, values[first], item.text, query):
+                agreeing.append(item)
+            elif answered.score >= cited[first].score:  # as well supported: they disagree
+                agreeing.append(item.model_copy(update={"disputed": True}))
     return _unambiguous(agreeing, kind, query)
 
 
@@ -361,7 +361,10 @@ def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Ev
     gives one of them alone: "[tool.pytest] (since version 9.0) or [tool.pytest.ini_options]
     (since version 8.1)" is left out beside "supported since pytest 9.0"."""
     values = [given(kind, item.text, query) for item in evidence]
-    alone = set().union(*(stated for stated in values if len(stated) == 1))
+    settled = zip(evidence, values, strict=True)
+    alone = set().union(
+        *(stated for item, stated in settled if len(stated) == 1 and not item.disputed)
+    )
     return [
         item
         for item, stated in zip(evidence, values, strict=True)
@@ -623,7 +626,10 @@ class EvidenceAggregator:
         lines = []
         for task, result in results_in_order(state):
             lines.append(f"[{task.id}] {task.description}")
-            lines.extend(f"  - {e.text} ({e.source})" for e in result.evidence)
+            lines.extend(
+                f"  - {'disputed: ' if e.disputed else ''}{e.text} ({e.source})"
+                for e in result.evidence
+            )
         return "\n".join(lines)
 
 
@@ -717,7 +723,7 @@ class EvidenceCurator:
             )
             for task, result in results_in_order(state)
             for evidence in result.evidence
-            if evidence.score >= self.min_score
+            if evidence.score >= self.min_score and not evidence.disputed
         ]
         remember_facts(self.store, facts, self.namespace)
         return facts

@@ -74,6 +74,18 @@ def _claims(evidence: list[Evidence], seen: set[str]) -> list[Evidence]:
     return claims
 
 
+def _disagreements(state: TeamState) -> list[str]:
+    """An "Unresolved" note of the rival answers other sources give as well as the stated one
+    (evidence marked disputed), none when there are none."""
+    disputes = [
+        f"> Another source answers {task.description!r} otherwise: {item.text} (`{item.source}`)"
+        for task, result in results_in_order(state)
+        for item in result.evidence
+        if item.disputed
+    ]
+    return note_section("Unresolved", disputes) if disputes else []
+
+
 def cited_report(state: TeamState) -> str:
     """Render the report: findings per sub-question with citations, gaps, and sources."""
     question = state.get("question", "")
@@ -89,7 +101,7 @@ def cited_report(state: TeamState) -> str:
         if result.status == "failed":
             failures.append(failure_note(task, result))
             continue
-        claims = _claims(result.evidence, seen)
+        claims = _claims([item for item in result.evidence if not item.disputed], seen)
         if not claims:
             if not any(e.text in seen for e in result.evidence):
                 gaps.append(task.description)
@@ -103,6 +115,7 @@ def cited_report(state: TeamState) -> str:
         notes = [f"> No passage answers: {gap}" for gap in gaps]
         notes += failures
         lines += note_section("Not answered by the corpus", notes)
+    lines += _disagreements(state)
     rejected = rejected_tasks(state)
     if rejected:
         notes = [f"> Not researched: {task.description} ({reason})" for task, reason in rejected]
