@@ -7,6 +7,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
+from functools import lru_cache
 
 from teams.language._sentences import listing_of, sentences_of, with_command, with_items
 from teams.language.questions import answer_kind, avoided, is_question, pointers
@@ -142,6 +143,13 @@ def gives_reason(sentence: str) -> bool:
 
 
 def _stems(text: str, *, parts: bool = False) -> set[str]:
+    """The stems of the content words of ``text``: see :func:`_stem_set` (a copy: the caller
+    may change it)."""
+    return set(_stem_set(text, parts))
+
+
+@lru_cache(maxsize=32768)
+def _stem_set(text: str, parts: bool) -> frozenset[str]:
     """The stems of the content words of ``text`` (and, with ``parts``, of the parts of its
     hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
     "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
@@ -158,7 +166,7 @@ def _stems(text: str, *, parts: bool = False) -> set[str]:
         words += [part for word in words if "-" in word for part in word.split("-")]
         words += [part for word in words if "_" in word for part in word.split("_")]
         words += [part.lower() for part in _JOINED.findall(text)]
-    return {sense(stem(word)) for word in words if word and word not in STOPWORDS}
+    return frozenset(sense(stem(word)) for word in words if word and word not in STOPWORDS)
 
 
 def _sentence_words(sentences: Sequence[str], terms: Set[str]) -> list[set[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["STOPWORDS", "keywords", "singular", "stem"]
 
@@ -38,6 +39,7 @@ def singular(noun: str) -> str:
     return noun
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``,
     a verb in "-e" with its "-ed" and "-ing" forms: ``disable``/``disabled``/``disabling``,
