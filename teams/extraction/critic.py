@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from framework.errors import brief
 from framework.knowledge import entity_id
 from framework.memory import normalised
-from teams.extraction.documents import LIST_JOIN, Document, plain
+from teams.extraction.documents import LIST_JOIN, Document, bare, plain
 from teams.extraction.prompts import CRITIC_SYSTEM, critic_request
 from teams.extraction.state import Critique, Extraction, Triple, Verdict
 from teams.research.schemas import StructuredCall
@@ -50,10 +50,6 @@ def rule_critiques(document: Document, extraction: Extraction) -> list[Critique]
     return found
 
 
-def _bare(text: str) -> str:
-    return re.sub(r"['’]", "", text)
-
-
 _NAME_CHANGE = re.compile(r"\b(?:née|nee|born|formerly)\b", re.I)
 """Words that give a name another surname ("Martha Greaves (née Pollard)")."""
 
@@ -62,7 +58,7 @@ def _grounded(name: str, evidence: str, text: str) -> bool:
     """Whether ``name`` is in ``text`` (apostrophes aside: "the girls' school" names Girls
     school), or, in evidence that gives a name another surname, each of its words is in it
     ("Martha Greaves (née Pollard)" names Martha Pollard)."""
-    if _bare(plain(name)) in _bare(text):
+    if bare(name) in bare(text):
         return True
     said = set(re.findall(r"[\w'’-]+", plain(evidence)))
     renamed = _NAME_CHANGE.search(evidence) is not None

@@ -39,6 +39,7 @@ __all__ = [
     "Document",
     "Row",
     "Section",
+    "bare",
     "corpus_documents",
     "document_of",
     "plain",
@@ -61,6 +62,12 @@ def plain(text: str) -> str:
     """``text`` without Markdown links, emphasis and code marks, normalised (lower case, single
     spaces): what names and evidence are compared in."""
     return normalised(unmarked(text))
+
+
+def bare(text: str) -> str:
+    """:func:`plain` text without apostrophes, as a name read from "the girls' school" lacks
+    them."""
+    return re.sub(r"['’]", "", plain(text))
 
 
 def unmarked(text: str) -> str:

@@ -43,7 +43,7 @@ from teams.extraction.attributes import attribute_readings, key_values, row_read
 from teams.extraction.clauses import simple_clauses
 from teams.extraction.converses import converse_readings
 from teams.extraction.deeds import deed_clauses
-from teams.extraction.documents import LIST_JOIN, Document, Section, plain, unmarked
+from teams.extraction.documents import LIST_JOIN, Document, Section, bare, plain, unmarked
 from teams.extraction.hearsay import denies_the_last, hearsay
 from teams.extraction.inscriptions import inscribed_thing, inscription
 from teams.extraction.patterns import (
@@ -143,19 +143,13 @@ def _excerpt(text: str) -> str:
     return text if len(text) <= _EVIDENCE_CHARS else text[:_EVIDENCE_CHARS].rsplit(" ", 1)[0]
 
 
-def _bare(text: str) -> str:
-    """:func:`plain` text without apostrophes, as a name read from "the girls' school" lacks
-    them."""
-    return re.sub(r"['’]", "", plain(text))
-
-
 def _found(
     reading: Reading, evidence: str, line: int, said: str, expanded: Mapping[str, str]
 ) -> _Found | None:
     """A reading as a triple citing ``evidence`` on ``line``: names singular, both stated in
     ``said`` and distinct, an abbreviation as what it stands for."""
     subject, thing = _singular(reading.subject, said), _singular(reading.object, said)
-    if not all(_bare(name) in _bare(said) for name in (subject, thing)):
+    if not all(bare(name) in bare(said) for name in (subject, thing)):
         return None
     subject = expanded.get(entity_id(subject), subject)
     thing = expanded.get(entity_id(thing), thing)
