@@ -334,10 +334,9 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     passage that gives any (see :func:`_rival`): the best answer is stated, not beside another
     page's different figure or name ("`TYPER_USE_RICH`" stated alone, not with a neighbouring
     section's other variable); a rival whose passage answers as well is kept as disputed, a
-    disagreement to report. A
-    question for versions that names one ("Which releases still create Python 3.6
-    environments?") is answered without a statement that gives several beside one that gives
-    one of them alone."""
+    disagreement to report. A question for versions that names one ("Which releases still
+    create Python 3.6 environments?") is answered without a statement that gives several beside
+    one that gives one of them alone."""
     evidence = [item for answered in cited for item in answered.evidence]
     kind = asks_one_value(query)
     if not kind and answer_kind(query) == "version" and pointers(query):
