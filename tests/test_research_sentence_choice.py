@@ -408,6 +408,25 @@ def test_a_version_note_block_names_its_release_in_the_sentence_it_holds() -> No
     assert best.startswith("Added in v3.4")
 
 
+def test_a_version_directive_names_its_release_above_the_section_it_opens() -> None:
+    text = (
+        "Pumps\n=====\n\n"
+        ".. versionadded:: 3.4\n\n"
+        "A pump can take its rate from the pump before it.\n\n"
+        ".. versionchanged:: 3.6 Night shifts are logged.\n\n"
+        ".. deprecated:: 4.0\n   Use the `steady` mode instead.\n"
+    )
+    assert prose_sentences(text) == [
+        (4, "Added in 3.4:"),
+        (6, "A pump can take its rate from the pump before it."),
+        (8, "Changed in 3.6: Night shifts are logged."),
+        (10, "Deprecated in 4.0: Use the `steady` mode instead."),
+    ]
+    question = "Since which release can a pump take its rate from the pump before it?"
+    cited = [sentence for _, sentence in _cited(text, question)]
+    assert "Added in 3.4:" in cited
+
+
 @pytest.mark.parametrize(
     ("question", "set_aside"),
     [

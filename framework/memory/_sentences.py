@@ -76,6 +76,7 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
     blank = True  # the start of the text is as after a blank line
     for index, raw in enumerate(lines):
         number, line = index + first_line, _QUOTE.sub("", raw.strip()).strip()
+        line = _VERSION_DIRECTIVE.sub(_version_directive, line)  # ".. versionadded:: 4.44"
         line = _ADMONITION.sub("", line)  # ".. note:: Mind the gap." holds prose
         block = _BLOCK_MARK.match(line)  # "/// tip", "/// version-added | v2.10", "///"
         line = _version_note(block) if block else line
@@ -138,10 +139,29 @@ def _version_note(block: re.Match[str]) -> str:
     return f"{said} {releases[0]}{removed}:"
 
 
+_VERSION_DIRECTIVE = re.compile(
+    r"^\.\. (?P<kind>versionadded|versionchanged|deprecated|versionremoved)::\s*"
+    r"(?P<release>[^\s,]+),?\s*"
+)
+"""A reStructuredText version note (Sphinx's ``.. versionadded:: 4.44``, its text after it)."""
+_VERSION_DIRECTIVES = {
+    "versionadded": "Added in",
+    "versionchanged": "Changed in",
+    "deprecated": "Deprecated in",
+    "versionremoved": "Removed in",
+}
+
+
+def _version_directive(found: re.Match[str]) -> str:
+    """A version note directive in prose, as Sphinx renders it ("Added in 4.44:"), joined to
+    the text it holds, so the note above a section's first sentence names its release."""
+    return f"{_VERSION_DIRECTIVES[found.group('kind')]} {found.group('release')}: "
+
+
 _CODE_INDENT = 4
 _ADMONITION = re.compile(
     r"^\.\. (?:note|warning|tip|important|caution|attention|danger|error|hint|seealso|"
-    r"admonition|versionadded|versionchanged|deprecated)::\s*"
+    r"admonition)::\s*"
 )
 """A reStructuredText admonition's name: the text after it is prose (other explicit markup,
 ``.. _target:`` or ``.. directive::``, holds none: :data:`_NOT_PROSE`)."""

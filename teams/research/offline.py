@@ -280,7 +280,7 @@ def _answers(
     chosen = [index, _best_index(ranked, others)] if others and best.score > 0 else [index]
     if asked.when:  # "*Introduced in 2.0.0*" under its setting
         versioned = any(given("version", ranked[at].sentence, query) for at in chosen)
-        notes = _release_note(ranked, index)
+        notes = _release_note(ranked, index, query)
         chosen += [at for at in notes if at not in chosen and (ranked[at].hits or not versioned)]
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
@@ -300,16 +300,19 @@ _RELEASE_NOTE = re.compile(
 )
 """A release note set apart from the prose it is about: "*Introduced in 2.0.0*", "Added in
 v2.12: The `exclude_if` parameter.", a directive's ":version_added: 4.44"."""
+_SINCE = re.compile(r"\b(?:since|first|introduced|added)\b", re.I)
+"""A question of when something began: a note of its addition answers it before a change's."""
+_ADDED = re.compile(r"[*_]?(?:added|introduced|new)\b|:version_?added:", re.I)
 _NOTE_WORDS = 12
 _NOTE_REACH = 6
 
 
-def _release_note(ranked: Sequence[Scored], index: int) -> list[int]:
+def _release_note(ranked: Sequence[Scored], index: int, query: str) -> list[int]:
     """The release note nearest the best sentence ``index`` in its passage (within six
     sentences, the better scored first), for a question of when or in which release: a
     setting's note stands above or below its description. It is quoted when it holds a word of
     the question ("*Changed default ... in 2.3.0*" for "by default") or no quoted sentence
-    names a release."""
+    names a release. For a question of since when, a note of an addition comes first."""
     notes = [
         at
         for at, item in enumerate(ranked)
@@ -317,7 +320,13 @@ def _release_note(ranked: Sequence[Scored], index: int) -> list[int]:
         and len(item.sentence.split()) <= _NOTE_WORDS
         and _RELEASE_NOTE.search(item.sentence)
     ]
-    return [max(notes, key=lambda at: (ranked[at].score, -abs(at - index)))] if notes else []
+    since = _SINCE.search(query) is not None
+
+    def rank(at: int) -> tuple[bool, float, int]:
+        added = since and _ADDED.match(ranked[at].sentence) is not None
+        return added, ranked[at].score, -abs(at - index)
+
+    return [max(notes, key=rank)] if notes else []
 
 
 def _rival(kind: str, answer: Set[str], sentence: str, query: str) -> bool:
