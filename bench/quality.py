@@ -47,7 +47,9 @@ docs, reStructuredText), ``conflicts-pytest`` and ``extraction-pytest``; and thr
 ``research-poetry`` (Poetry's docs), ``conflicts-poetry`` and ``extraction-poetry``; and three
 more: ``research-pydantic`` (Pydantic's docs), ``conflicts-pydantic`` and ``extraction-pydantic``;
 and three more: ``research-tox`` (tox's docs, reStructuredText), ``conflicts-tox`` and
-``extraction-tox``.
+``extraction-tox``; and three more: ``research-mypy`` (mypy's docs, reStructuredText),
+``conflicts-mypy`` and ``extraction-mypy``; and three more: ``research-structlog``
+(structlog's docs, MyST Markdown), ``conflicts-structlog`` and ``extraction-structlog``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
@@ -55,12 +57,13 @@ names, two facts from two pages, why, and a pronoun or "this X" sentence.
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
 research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
 research-requests,research-marshmallow,research-jinja,research-typer,research-mkdocs,
-research-pytest,research-poetry,research-pydantic,research-tox,conflicts,conflicts-probe,conflicts-black,conflicts-attrs,
+research-pytest,research-poetry,research-pydantic,research-tox,research-mypy,research-structlog,
+conflicts,conflicts-probe,conflicts-black,conflicts-attrs,
 conflicts-flask,conflicts-drf,conflicts-marshmallow,conflicts-jinja,conflicts-typer,
-conflicts-mkdocs,conflicts-pytest,conflicts-poetry,conflicts-pydantic,conflicts-tox,extraction,extraction-probe,
+conflicts-mkdocs,conflicts-pytest,conflicts-poetry,conflicts-pydantic,conflicts-tox,conflicts-mypy,conflicts-structlog,extraction,extraction-probe,
 extraction-black,extraction-attrs,extraction-flask,extraction-drf,extraction-marshmallow,
 extraction-jinja,extraction-typer,extraction-mkdocs,extraction-pytest,extraction-poetry,
-extraction-pydantic,extraction-tox]
+extraction-pydantic,extraction-tox,extraction-mypy,extraction-structlog]
 [--only r01,c02] [--json PATH]``.
 """
 
@@ -217,6 +220,8 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-poetry": partial(_research, "research-poetry", "research-poetry.yaml"),
     "research-pydantic": partial(_research, "research-pydantic", "research-pydantic.yaml"),
     "research-tox": partial(_research, "research-tox", "research-tox.yaml"),
+    "research-mypy": partial(_research, "research-mypy", "research-mypy.yaml"),
+    "research-structlog": partial(_research, "research-structlog", "research-structlog.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
@@ -233,6 +238,8 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "conflicts-poetry": partial(_conflicts, "conflicts-poetry", "conflicts-poetry.yaml"),
     "conflicts-pydantic": partial(_conflicts, "conflicts-pydantic", "conflicts-pydantic.yaml"),
     "conflicts-tox": partial(_conflicts, "conflicts-tox", "conflicts-tox.yaml"),
+    "conflicts-mypy": partial(_conflicts, "conflicts-mypy", "conflicts-mypy.yaml"),
+    "conflicts-structlog": partial(_conflicts, "conflicts-structlog", "conflicts-structlog.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
@@ -249,6 +256,10 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "extraction-poetry": partial(_extraction, "extraction-poetry", "extraction-poetry.yaml"),
     "extraction-pydantic": partial(_extraction, "extraction-pydantic", "extraction-pydantic.yaml"),
     "extraction-tox": partial(_extraction, "extraction-tox", "extraction-tox.yaml"),
+    "extraction-mypy": partial(_extraction, "extraction-mypy", "extraction-mypy.yaml"),
+    "extraction-structlog": partial(
+        _extraction, "extraction-structlog", "extraction-structlog.yaml"
+    ),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
