@@ -114,6 +114,20 @@ def test_a_pronoun_sentence_is_cited_with_what_it_stands_for() -> None:
     )
 
 
+def test_this_x_early_in_a_sentence_stands_for_the_sentence_before() -> None:
+    text = (
+        "The rover's firmware tags tell the dock which build it runs.\n"
+        "Some packers strip the firmware tags to save space.\n"
+        "You can avoid this problem by setting the `lean` option to false.\n"
+    )
+    question = "What must be switched off so that packers keep the rover's firmware tags?"
+    assert (
+        "guide.md:3",
+        "Some packers strip the firmware tags to save space. You can avoid "
+        "this problem by setting the `lean` option to false.",
+    ) in _cited(text, question)
+
+
 def test_a_why_question_gets_the_cause_of_a_consequence() -> None:
     text = (
         "The gate closes as soon as the tide reaches the mark.\n"

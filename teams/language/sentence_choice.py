@@ -43,6 +43,8 @@ _CONSEQUENCE = re.compile(
 ...", "This decision has the implication that ...", "For that reason, ...")."""
 _POINTING = re.compile(r"^(?:[^,]{1,40},\s*)?(?:this|that|these|those) ([a-z]\w+)", re.I)
 """A "this X" subject: the X it points back to ("This constraint is intentional ...")."""
+_POINTING_INSIDE = re.compile(r"^(?:[\w'`-]+\s+){1,3}?(?:this|these) ([a-z]\w+)\b", re.I)
+"""A "this X" early in a sentence, after its first words ("You can fix this issue by ...")."""
 _SUBJECTLESS = re.compile(
     r"^[A-Z][a-z]+[^s\W]s "
     r"(?:(?:a|an|the|some|any|all|each|every|its|their|one|no)\b|[A-Z`\[*]|\w+-\w)"
@@ -413,19 +415,20 @@ def _stands_for(
 def _antecedent(
     index: int, sentences: Sequence[tuple[int, str]], words: Sequence[set[str]]
 ) -> int | None:
-    """The sentence the subject of sentence ``index`` stands for: for "this X", the nearest of
-    the two before that names X ("... is constrained. This constraint ..."), else the one
-    before, as for a pronoun or a sentence that opens with its verb; -1 for the heading when
+    """The sentence the subject of sentence ``index`` stands for: for "this X" (its subject, or
+    early in it: "You can fix this issue by ..."), the nearest of the two before that names X
+    ("... is constrained. This constraint ..."), else the one before, as for a pronoun or a
+    sentence that opens with its verb; -1 for the heading when
     the sentence opens the text; None when it names its own subject. A sentence after a
     question the text asks stands on it: it is the question's answer."""
     sentence = sentences[index][1]
     if index and sentences[index - 1][1].rstrip().endswith("?"):
         return index - 1  # "Why does X not do that? The ideal place ...": it answers it
-    if _PRONOUN.match(sentence) is None and _SUBJECTLESS.match(sentence) is None:
+    pointing = _POINTING.match(sentence) or _POINTING_INSIDE.match(sentence)
+    if pointing is None and _PRONOUN.match(sentence) is None and not _SUBJECTLESS.match(sentence):
         return None
     if index == 0:
         return -1
-    pointing = _POINTING.match(sentence)
     if pointing is not None and _STATEMENT_PRONOUN.match(sentence) is None:
         named = stem(pointing.group(1).lower())[:_SHARED_PREFIX]
         for before in range(index - 1, max(-1, index - 1 - _CHAIN), -1):
