@@ -12,7 +12,7 @@ from framework.memory import Passage, prose_sentences
 from teams.language._sentences import sentences_of
 from teams.language.questions import asks_default, split_question
 from teams.language.senses import deed_sense, deed_wording, plain_wording, sense
-from teams.language.sentence_choice import best_sentences, given
+from teams.language.sentence_choice import best_sentences, given, gives_reason
 from teams.language.words import stem
 from teams.research.offline import _agreeing, _Answered, _answers
 
@@ -126,6 +126,19 @@ def test_this_x_early_in_a_sentence_stands_for_the_sentence_before() -> None:
         "Some packers strip the firmware tags to save space. You can avoid "
         "this problem by setting the `lean` option to false.",
     ) in _cited(text, question)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "says_why"),
+    [
+        ("The file holds every rate, so reading a list as well clashes.", True),
+        ("Reading a list beside the file would create clashes.", True),
+        ("The pump is so quiet that nobody hears it.", False),
+        ("Pumps work, so far, on two shifts.", False),
+    ],
+)
+def test_a_consequence_drawn_with_so_or_would_says_why(sentence: str, says_why: bool) -> None:
+    assert gives_reason(sentence) is says_why
 
 
 def test_a_why_question_gets_the_cause_of_a_consequence() -> None:

@@ -65,7 +65,9 @@ _NUMBER = re.compile(
 _REASON = re.compile(
     r"\b(?:because|since|so that|due to|in order to|as a result|so as to|reason|why|"
     r"to (?:avoid|prevent|ensure|allow|keep|make sure)|otherwise|recommended|useful|benefits?|"
-    r"advantages?|resilien\w*|(?:avoid|prevent|ensure|allow|help)s?)\b",
+    r"advantages?|resilien\w*|(?:avoid|prevent|ensure|allow|help)s?|"
+    r"(?<=, )so(?!\s+(?:that|as|far|on|long)\b)|"
+    r"would\s+(?:cause|create|break|lead to|result in|conflict|fail))\b",
     re.I,
 )
 _TIME = re.compile(
