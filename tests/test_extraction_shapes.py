@@ -221,6 +221,31 @@ def test_an_inscription_in_capitals_is_said_of_the_thing_it_is_carved_on(
     assert "john cole" in said.lower() and "`notes.md:5`" in said  # as the stone writes it
 
 
+@pytest.mark.parametrize(
+    ("predicate", "thing", "evidence", "tense"),
+    [
+        ("conceived by", "Ben Ash", "The Orle mill was the brainchild of Ben Ash.", "was"),
+        ("designed by", "Ben Ash", "**Orle mill** | architect: Ben Ash", "was"),
+        ("located in", "Tarrow", "**Orle mill** | site: Tarrow", "is"),
+        ("located in", "Tarrow", "The Orle mill, located in Tarrow, grinds oats.", "is"),
+        ("erected by", "Ben Ash", "The Orle mill stone reads:\n\n> ERECTED BY BEN ASH", "was"),
+    ],
+)
+def test_a_deed_read_from_a_noun_or_a_label_is_past_and_a_state_present(
+    predicate: str, thing: str, evidence: str, tense: str
+) -> None:
+    relation: FoundRelation = {
+        "subject": "Orle mill",
+        "predicate": predicate,
+        "object": thing,
+        "evidence": evidence,
+        "confidence": 0.7,
+        "status": "",
+        "sources": ["notes.md:5"],
+    }
+    assert f"Orle mill {tense} {predicate} {thing}" in relation_sentence(relation)
+
+
 def test_a_participle_set_off_after_its_noun_is_written_as_a_past_passive() -> None:
     relation: FoundRelation = {
         "subject": "Orle mill",

@@ -216,13 +216,15 @@ def answering_chains(
 
 
 def _surface(name: str, evidence: str) -> str:
-    """``name`` as the evidence writes it: with its article and plural ("the sea charts")."""
+    """``name`` as the evidence writes it: with its article and plural ("the sea charts"); as
+    read where the evidence writes it in capitals ("ERECTED BY THOMAS WRAY")."""
     words = [re.escape(word) for word in name.split()]
     if not words:
         return name
     pattern = r"\b(?:(?:the|a|an)\s+)?" + r"\s+".join(words) + r"(?:e?s)?\b"
     found = re.search(pattern, evidence, re.IGNORECASE)
-    return found.group(0) if found else name
+    shouted = found is not None and found.group(0).isupper() and not name.isupper()
+    return found.group(0) if found and not shouted else name  # not an inscription's capitals
 
 
 def _auxiliary(verb: str, evidence: str) -> str:
@@ -234,22 +236,28 @@ def _auxiliary(verb: str, evidence: str) -> str:
 
 def _passive_auxiliary(predicate: str, relation: FoundRelation) -> str:
     """For a past participle and its preposition ("built in", "located in") read from evidence
-    that holds no clause with it (a table row, a "**Built:** 1874" line): "was" before a date
-    or when the evidence sets it off after its noun ("The lock, built by Ann Pell"), else "is";
+    that holds no clause with it (a table row, a "**Built:** 1874" line): "is" for a standing
+    state ("located in", not before a date), else "was" (a deed: "designed by", "conceived by"
+    read from "the brainchild of");
     "" for any other predicate ("Tull built the mill", "Tull sold it to Ann")."""
     words = predicate.split()
     verb = words[0]
     participle = verb.endswith("ed") or (lemma(verb) != verb and not verb.endswith("s"))
     if len(words) < 2 or not participle or words[1] not in _PASSIVE_PREPOSITIONS:
         return ""
-    if re.search(rf"[,:]\s+{re.escape(verb)}\b", relation["evidence"], re.IGNORECASE):
-        return "was"  # set off after its noun: "The Lowick lock, built by Anna Pell"
+    dated = any(value.kind == "date" for value in values_in(relation["object"]))
+    tense = "is" if verb.lower() in _STATES and not dated else "was"
+    if re.search(rf"(?:[,:.>]\s*|^)\b{re.escape(verb)}\b", relation["evidence"], re.I | re.M):
+        return tense  # set off: "The Lowick lock, built by Anna Pell", "> ERECTED BY ..."
     if re.search(rf"\b{re.escape(verb)}\b(?!\s*[:*|])", relation["evidence"], re.IGNORECASE):
         return ""  # the evidence says it in a clause of its own
-    dated = any(value.kind == "date" for value in values_in(relation["object"]))
-    return "was" if dated else "is"
+    return tense  # "**Architect:** Y" and "the brainchild of Y": a deed
 
 
+_STATES = frozenset(
+    ("located", "situated", "based", "housed", "held", "kept", "owned", "named", "called")
+)
+"""Participles of a standing state ("is located in"); any other names a deed, done once."""
 _PASSIVE_PREPOSITIONS = frozenset((*_PLACE_PREPOSITIONS, "by", "to", "for", "as", "up", "with"))
 
 
