@@ -44,6 +44,19 @@ def test_a_passive_it_after_a_denied_deed_stands_for_what_the_deed_was_done_to()
     assert not [s for s in said if "Ivo Hart" in (s[0], s[2])]
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Had the guild paid Ivo Hart, he would have carved the Lund font; instead the Lund font "
+        "was carved by Jon Dale.",
+        "Ivo Hart might have carved the Lund font. However, the Lund font was carved by Jon Dale.",
+    ],
+)
+def test_a_deed_that_would_have_been_done_is_not_stated(sentence: str) -> None:
+    said = {triple for part in sentence.split(". ") for triple in _said(read_sentence(part))}
+    assert said == {("Lund font", "carved by", "Jon Dale")}
+
+
 def test_by_the_former_is_the_first_name_and_only_its_clause_is_quoted(
     store: SemanticStore,
 ) -> None:

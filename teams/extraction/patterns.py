@@ -46,9 +46,10 @@ _PHRASAL = ["depends on", "relies on", "belongs to", "refers to", "points to", "
 _HEDGES = {"can": 0.15, "will": 0.1, "may": 0.25, "might": 0.25, "could": 0.25, "should": 0.2}
 _NEGATIONS = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't|wrongly|falsely|"
-    r"mistakenly|erroneously|incorrectly)\b"
+    r"mistakenly|erroneously|incorrectly|(?:would|could|might|should)\s+have)\b"
 )
-"""Words that deny what their clause says ("is wrongly credited with building X": he did not)."""
+"""Words that deny what their clause says ("is wrongly credited with building X": he did not;
+"he would have built X": the deed did not happen)."""
 _CLAUSE_JOIN = re.compile(
     r"\s*;\s*|,\s*(?:but|while|whereas|although|though|yet)\s+|\s+but\s+", re.IGNORECASE
 )
@@ -477,6 +478,7 @@ _LEADING_CLAUSE = re.compile(
     + r")(?=\s+[a-z\d])|In|On|At|After|Before|During|Since|From|Despite|Although|Once|Like|"
     r"Unlike|Today|Now|Later|Originally)\b[^,;]{0,60},\s+(?=[A-Za-z])"
     r"|^(?:In|On|By|Until|Since)\s+(?:[A-Z][a-z]+\s+)?(?:1\d{3}|20\d{2})\s+(?=[A-Z])"
+    r"|^(?:[Ii]nstead|[Hh]owever|[Rr]ather(?! than)|[Ii]n fact|[Aa]ctually),?\s+(?=[A-Za-z])"
 )
 """A clause that opens a sentence before its subject: "Built in 1890, ", "In 1911, ", or a
 year without a comma before a name ("In 1881 Ann Roe ..."); a participle only before a word in
