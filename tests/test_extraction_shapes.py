@@ -57,6 +57,12 @@ def test_a_deed_that_would_have_been_done_is_not_stated(sentence: str) -> None:
     assert said == {("Lund font", "carved by", "Jon Dale")}
 
 
+def test_only_the_one_who_did_after_neither_nor_does_the_deed() -> None:
+    sentence = "Neither Ivo Hart nor Jon Dale carved the Lund font; only Ada Rook did."
+    assert _said(read_sentence(sentence)) == {("Ada Rook", "carved", "Lund font")}
+    assert _said(read_sentence("The Lund mill grinds neither oats nor barley.")) == set()
+
+
 def test_by_the_former_is_the_first_name_and_only_its_clause_is_quoted(
     store: SemanticStore,
 ) -> None:

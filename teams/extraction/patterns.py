@@ -46,7 +46,7 @@ _PHRASAL = ["depends on", "relies on", "belongs to", "refers to", "points to", "
 _HEDGES = {"can": 0.15, "will": 0.1, "may": 0.25, "might": 0.25, "could": 0.25, "should": 0.2}
 _NEGATIONS = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't|wrongly|falsely|"
-    r"mistakenly|erroneously|incorrectly|(?:would|could|might|should)\s+have)\b"
+    r"mistakenly|erroneously|incorrectly|neither|(?:would|could|might|should)\s+have)\b"
 )
 """Words that deny what their clause says ("is wrongly credited with building X": he did not;
 "he would have built X": the deed did not happen)."""
@@ -636,14 +636,25 @@ def _pronoun_for(clause: str, subject: str, denied: tuple[str, str]) -> str:
     return _PRONOUN_OPENING.sub(subject, clause, count=1)
 
 
+_NEITHER_NOR = re.compile(
+    r"^[Nn]either\s+.+?\s+nor\s+(?:[A-Z][\w'’-]*\s+)+(?P<deed>[a-z]+\s+.+?)\.?$"
+)
+"""A deed denied of two: "Neither A nor B signed the petition" (the deed: "signed the
+petition")."""
+_DID_TOO = re.compile(r"^(?:only\s+)?(?P<who>(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)\s+did\.?$")
+"""A clause that does the deed denied before it: "only Cass Wyn did"."""
+
+
 def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
     """The relations a negated sentence states in its clauses that are not negated ("Marlin
     does not support plugins, but it supports themes": themes only); a later clause opening
     with a pronoun or its verb is about the subject before it, a passive pronoun about what
-    the denied verb was done to (:func:`_pronoun_for`)."""
+    the denied verb was done to (:func:`_pronoun_for`); "only C did" after "neither A nor B"
+    did a deed does that deed."""
     readings: list[Reading] = []
     subject = ""
     denied = ("", "")
+    deed = None
     for written in _CLAUSE_JOIN.split(sentence):
         clause = written
         if subject:
@@ -655,7 +666,11 @@ def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
         if negation is not None:
             subject = _subject_before(clause, negation) or subject
             denied = _denied_thing(clause, negation)
+            deed = _NEITHER_NOR.match(clause)
             continue
+        done = _DID_TOO.match(clause)
+        if done and deed:  # "Neither A nor B signed X; only C did": C signed X
+            clause = f"{done['who']} {deed['deed']}"
         found = read_sentence(clause, relaxed=relaxed)
         subject = found[0].subject if found else subject
         readings += [replace(reading, clause=written) for reading in found]
