@@ -240,6 +240,17 @@ def test_fences_front_matter_crlf_and_blank_documents() -> None:
     assert chunk_document("e.md", "\n\n   \n# Only a heading\n") == []
 
 
+def test_a_colon_fence_is_a_block_of_prose_not_a_heading_underline() -> None:
+    document = (
+        "# Pumps\n\nPumps run at night.\n\n"
+        ":::{versionchanged} 2.1 Pumps may run by day.\n:::\n\n"
+        ":::{note}\nQuiet pumps suit night shifts.\n:::\n"
+    )
+    chunks = chunk_document("p.md", document)
+    assert {c.heading for c in chunks} == {"Pumps"}
+    assert [(c.start_line, c.end_line, c.code) for c in chunks] == [(3, 10, False)]
+
+
 def test_a_front_matter_title_version_and_date_hold_the_documents_headings() -> None:
     document = (
         "---\ntitle: 'Quay notes'\nversion: 1.10\ntags: [a]\n---\nOpening.\n\n# Berths\n\nText.\n"

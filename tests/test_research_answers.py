@@ -267,12 +267,13 @@ def test_a_version_question_names_the_release_a_changelog_entry_sits_under() -> 
 
 def test_a_question_asking_for_the_default_quotes_the_sentence_stating_it() -> None:
     text = (
-        "``kiln.glaze``:\n    The glaze applied to the pots the kiln fires.  It is applied "
-        "once.  The default is `clear`.\n\n``kiln.heat``:\n    The heat the kiln fires at.\n"
+        "``kiln.glaze``:\n    The glaze applied to the pots the kiln fires.  It is applied\n"
+        "    once.  The default is `clear`.\n\n``kiln.heat``:\n    The heat the kiln fires at.\n"
     )
     question = "If I don't configure anything, which glaze does the kiln put on the pots it fires?"
     answered = _answers(_passage(text), question)
     assert answered is not None and "`clear`" in answered.evidence[0].text
+    assert answered.evidence[0].source == "doc.md:3"  # where the default is stated
     plain = _answers(_passage(text), "Which glaze does the kiln put on the pots it fires?")
     assert plain is not None and "`clear`" not in plain.evidence[0].text
 

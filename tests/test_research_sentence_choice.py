@@ -10,7 +10,7 @@ import pytest
 from framework.engine.records import Evidence
 from framework.memory import Passage, prose_sentences
 from teams.language._sentences import sentences_of
-from teams.language.questions import asks_default, split_question
+from teams.language.questions import asks_default, asks_one_value, split_question
 from teams.language.senses import deed_sense, deed_wording, plain_wording, sense
 from teams.language.sentence_choice import best_sentences, given, gives_reason
 from teams.language.words import stem
@@ -331,6 +331,7 @@ def test_one_version_written_with_or_without_its_trailing_zeros_agrees() -> None
         "Which spool does the ledger write to when --spool is not given?",
         "If I start the ledger without saying where to write, which spool does it use?",
         "Unless I ask for another, which spool does the ledger write to?",
+        "Which spool does the ledger write to if I don't name one?",
     ],
 )
 def test_a_default_asked_in_other_words_finds_the_sentence_that_states_it(question: str) -> None:
@@ -411,6 +412,36 @@ def test_first_became_available_asks_when_it_was_introduced() -> None:
     assert plain_wording("It first became available in 2.0") == "It was introduced in 2.0"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In which release did the kiln gain the ability to glaze?",
+        "Ledger 2.3 added support for glazing in the kiln.",
+        "Since 2.3 the kiln is able to glaze, as it gained support for glazes.",
+    ],
+)
+def test_gaining_an_ability_is_its_introduction(text: str) -> None:
+    assert "introduced" in plain_wording(text)
+
+
+def test_a_release_asked_with_two_words_before_it_asks_for_one_version() -> None:
+    assert asks_one_value("In which future Python release may the kiln change?") == "version"
+
+
+def test_a_sentence_referring_back_with_a_rival_value_is_not_quoted_for_one_value() -> None:
+    text = (
+        "Future kilns (potentially ledger 3.14) will fire without a fan by default.\n"
+        "This behaviour is available to kilns in ledger 3.7 and later through the quiet switch.\n"
+    )
+    question = "In which future ledger release may kilns fire without a fan by default?"
+    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    assert "3.14" in cited and "3.7" not in cited
+
+
+def test_a_folder_is_a_directory() -> None:
+    assert sense(stem("folder")) == sense(stem("directories"))
+
+
 def test_a_version_note_block_names_its_release_in_the_sentence_it_holds() -> None:
     text = (
         "Pumps can run at night.\n\n"
@@ -452,6 +483,19 @@ def test_a_version_directive_names_its_release_above_the_section_it_opens() -> N
     question = "Since which release can a pump take its rate from the pump before it?"
     cited = [sentence for _, sentence in _cited(text, question)]
     assert "Added in 3.4:" in cited
+
+
+def test_a_myst_version_directive_names_its_release() -> None:
+    text = (
+        "Pumps can take a rate from the pump before them.\n\n"
+        "```{versionadded} 3.4\n```\n\n"
+        ":::{versionchanged} 3.6 Pumps may also run by day.\n:::\n"
+    )
+    assert prose_sentences(text) == [
+        (1, "Pumps can take a rate from the pump before them."),
+        (3, "Added in 3.4:"),
+        (6, "Changed in 3.6: Pumps may also run by day."),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -13,12 +13,16 @@ __all__ = ["Chunk", "chunk_document"]
 
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}|:{3,}(?=\{|\s*$))")
+"""A fence: of code (```` ``` ````, ``~~~``) or of a MyST directive (```` ```{note} ````,
+``:::{note}``, closed by ``:::``)."""
 _PROSE_FENCE = re.compile(
-    r"^ {0,3}(?:`{3,}|~{3,})\{(?:note|warning|tip|important|caution|attention|danger|error|hint|"
-    r"seealso|admonition|versionadded|versionchanged|deprecated)\}"
+    r"^ {0,3}(?:(?:`{3,}|~{3,})\{(?:note|warning|tip|important|caution|attention|danger|error|"
+    r"hint|seealso|admonition|versionadded|versionchanged|deprecated|versionremoved)\}"
+    r"|:{3,}(?!\{(?:code-block|code|code-cell|sourcecode|literalinclude|math|eval-rst)\}))"
 )
-"""A fence that holds prose, not code: a MyST admonition (```` ```{warning} ````)."""
+"""A fence that holds prose, not code: a MyST admonition (```` ```{warning} ````), any colon
+fence (``:::{note}``) but one of code."""
 _BREAKS = (re.compile(r"(?<=[.!?])\s+"), re.compile(r"\n"), re.compile(r"\s+"))
 """Where an over-long paragraph may be cut, best first: sentences, lines, words."""
 

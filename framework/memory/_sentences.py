@@ -97,7 +97,8 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
                 admonition = opener.group(1)
             else:
                 fence = opener.group(1)
-            yield number, ""
+            note = _MYST_VERSION.match(line)  # ":::{versionchanged} 21.2.0 Allow ..."
+            yield number, _version_directive(note).strip() if note else ""
         elif after_blank and (
             0 <= literal < indent or (indent >= _CODE_INDENT and _CODE_LINE.search(line))
         ):
@@ -152,10 +153,19 @@ _VERSION_DIRECTIVES = {
 }
 
 
+_MYST_VERSION = re.compile(
+    r"^ {0,3}(?:`{3,}|~{3,}|:{3,})\{(?P<kind>versionadded|versionchanged|deprecated|"
+    r"versionremoved)\}\s*(?P<release>[^\s,]+),?\s*(?P<text>.*)$"
+)
+"""The same note as a MyST directive (```` ```{versionadded} 23.1.0 ````, ``:::{versionchanged}
+21.2.0 Allow ...``), its text on its opening line or inside it."""
+
+
 def _version_directive(found: re.Match[str]) -> str:
     """A version note directive in prose, as Sphinx renders it ("Added in 4.44:"), joined to
     the text it holds, so the note above a section's first sentence names its release."""
-    return f"{_VERSION_DIRECTIVES[found.group('kind')]} {found.group('release')}: "
+    text = found.groupdict().get("text") or ""
+    return f"{_VERSION_DIRECTIVES[found.group('kind')]} {found.group('release')}: {text}"
 
 
 _CODE_INDENT = 4

@@ -206,7 +206,7 @@ _NAME_ASKED = re.compile(
 )
 """A question that asks for a name: "which ...", "who ...", "what <noun> ..." (not "what does
 X do", which asks for a description)."""
-_VERSION_ASKED = re.compile(r"\b(?:which|what) (?:[\w-]+ )?(?:version|release)s?\b", re.I)
+_VERSION_ASKED = re.compile(r"\b(?:which|what) (?:[\w-]+ ){0,2}(?:version|release)s?\b", re.I)
 """A question that asks for a version ("Which Python version does X need", "in which release
 ..."): a sentence that states a version answers it."""
 _GAIN_ASKED = re.compile(

@@ -36,6 +36,7 @@ _GROUPS = (
     "prevent avert forestall",
     "minimum oldest lowest earliest",
     "forward relay",
+    "folder directory",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 
@@ -56,7 +57,8 @@ _BY_DEFAULT = re.compile(
     + _OBJECT
     + r"|(?:you|i|we|one) ask(?: (?:it|for it))?(?: to)?|asked(?: to)?)"
     r"|(?:if|when) (?:(?:[\w`-]+ ){1,3}(?:is|are) )?left (?:alone|unset|untouched)"
-    r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) (?:configure|set|change|pass|specify)"
+    r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) "
+    r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply)"
     + _OBJECT
     + r"|without (?:configuring|setting|changing|passing|specifying|saying|stating|choosing)"
     + _OBJECT
@@ -64,8 +66,8 @@ _BY_DEFAULT = re.compile(
     re.I,
 )
 """Ways of saying "by default": "out of the box", "unless told otherwise", "if left alone",
-"if you never configure it", "unless you ask it to", "without setting anything", "without
-saying what"."""
+"if you never configure it", "if I don't name one", "unless you ask it to", "without setting
+anything", "without saying what"."""
 _NOT_GIVEN = re.compile(
     r"\b(?:if|when) ([^\s,?]+) (?:is|are) not (?:given|set|passed|specified|configured)\b", re.I
 )
@@ -78,6 +80,12 @@ _INTRODUCED = re.compile(
     re.I,
 )
 """Ways of saying a thing was introduced: "first became available", "was first added"."""
+_GAINED = re.compile(
+    r"\b(?:gain(?:s|ed|ing)?|got|gets?)\s+(?:the\s+)?(?:ability|support|option)\s+(?:to|for)\b"
+    r"|\badd(?:s|ed|ing)?\s+support\s+(?:for|of)\b|\bbec(?:ame|omes?)\s+able\s+to\b",
+    re.I,
+)
+"""Ways of saying a capability was introduced: "gained the ability to", "added support for"."""
 _KEPT_FROM = re.compile(
     r"\b(?:stop|keep|prevent)(?:s|ped|ping|t)?\s+((?:[\w`'\".-]+\s+){1,3}?)from\b", re.I
 )
@@ -104,11 +112,13 @@ _GUARDED = re.compile(r"\b(?:guard|protect|safeguard|shield)(?:s|ed|ing)?\s+agai
 def plain_wording(text: str) -> str:
     """``text`` with each phrasal "turn/switch X off/on" as "disable/enable X", each way of
     saying "by default" as "by default" ("when -r is not given" as "by default, without -r"),
-    "first became available" as "was introduced", "guard against" as "prevent", "set X to
+    "first became available" as "was introduced" ("gained the ability to" and "added support
+    for" also as "introduced"), "guard against" as "prevent", "set X to
     false" and "stop X from" also as "disable X", "pass on" as "forward", and a version given
     as a floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
     text = _BY_DEFAULT.sub("by default", text)
     text = _INTRODUCED.sub("was introduced", text)
+    text = _GAINED.sub(r"introduced \g<0>", text)
     text = _GUARDED.sub("prevent", text)
     text = _SET_TO.sub(_set_to, text)
     text = _KEPT_FROM.sub(r"\g<0> disable \1", text)

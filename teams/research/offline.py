@@ -265,9 +265,13 @@ def _answers(
     ranked = ranked_sentences(passage.text, query, heading=passage.heading, weights=weights)
     if not ranked:
         return None
-    index = _quoting(ranked, _best_index(ranked))
-    best = ranked[index]
     asked = _Asked.of(query)
+    top = _best_index(ranked)
+    index = _quoting(ranked, top)
+    kind = asked.one_value
+    if _rival(kind, given(kind, ranked[top].sentence, query), ranked[index].sentence, query):
+        index = top  # "... (potentially 3.14) ... This is available in 3.7 ...": not quoted on
+    best = ranked[index]
     answer = given(asked.one_value, best.sentence, query)
     others = [
         at
@@ -441,7 +445,8 @@ def _evidence(
     comes with the sentence after it in its paragraph ("... it will not do so by default.
     Because ..."). For one that asks for a default, the sentence of its paragraph that states
     the default comes with it ("A string that defines ... The default is `noopener`."), or the
-    line below its paragraph that states it ("**default**: `gh-pages`"), cited at that line.
+    line below its paragraph that states it ("**default**: `gh-pages`"), cited where the
+    default is stated.
     For one that asks for a name, a heading that names something else comes first ("Plac:
     Provide a simple way ...")."""
     item = ranked[at]
@@ -450,7 +455,8 @@ def _evidence(
         first -= 1
         cited = ranked[first].offset
     last = at + 1 if asked.why and _explained_next(passage, ranked, at) else at
-    last = _default_stated(passage, ranked, last) if asked.default else last
+    if asked.default and (stated := _default_stated(passage, ranked, last)) > last:
+        last, cited = stated, ranked[stated].offset  # cited where the default is stated
     text = " ".join(ranked[before].sentence for before in range(first, last + 1))
     below = _default_line(passage, ranked[last].offset) if asked.default else None
     if below is not None and not _STATES_DEFAULT.search(text):
