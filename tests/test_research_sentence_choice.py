@@ -438,8 +438,9 @@ def test_a_sentence_referring_back_with_a_rival_value_is_not_quoted_for_one_valu
     assert "3.14" in cited and "3.7" not in cited
 
 
-def test_a_folder_is_a_directory() -> None:
-    assert sense(stem("folder")) == sense(stem("directories"))
+@pytest.mark.parametrize(("word", "same"), [("folder", "directories"), ("practical", "handy")])
+def test_words_of_one_sense_meet(word: str, same: str) -> None:
+    assert sense(stem(word)) == sense(stem(same))
 
 
 def test_a_version_note_block_names_its_release_in_the_sentence_it_holds() -> None:

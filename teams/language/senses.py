@@ -37,6 +37,7 @@ _GROUPS = (
     "minimum oldest lowest earliest",
     "forward relay",
     "folder directory",
+    "handy practical convenient",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 
