@@ -283,6 +283,9 @@ def test_a_question_asking_when_something_is_worth_doing_is_answered_by_what_it_
 ):
     assert answer_kind("In what situation is it worth firing pots twice?") == "reason"
     assert answer_kind("In which case does the kiln stop?") == ""
+    assert answer_kind("In what situation is it practical to fire pots twice?") == "reason"
+    assert answer_kind("What is firing pots twice good for?") == "reason"
+    assert answer_kind("What is the good glaze for pots?") == ""
 
 
 def test_a_why_answer_takes_the_paragraph_after_a_one_sentence_claim() -> None:

@@ -438,7 +438,19 @@ def test_a_sentence_referring_back_with_a_rival_value_is_not_quoted_for_one_valu
     assert "3.14" in cited and "3.7" not in cited
 
 
-@pytest.mark.parametrize(("word", "same"), [("folder", "directories"), ("practical", "handy")])
+def test_a_short_form_meets_what_it_stands_for() -> None:
+    text = "The kiln logs every firing to its ledger file.\n\nSend kiln stdout/stderr to `FILE`.\n"
+    question = "Where can the kiln's standard output and error go?"
+    [(_, sentence), *_] = _cited(text, question)
+    assert sentence == "Send kiln stdout/stderr to `FILE`."
+    assert plain_wording("Set the Env var in the config") == (
+        "Set the Env var environment variable in the config configuration"
+    )
+
+
+@pytest.mark.parametrize(
+    ("word", "same"), [("folder", "directories"), ("practical", "handy"), ("merging", "combine")]
+)
 def test_words_of_one_sense_meet(word: str, same: str) -> None:
     assert sense(stem(word)) == sense(stem(same))
 

@@ -214,17 +214,18 @@ _GAIN_ASKED = re.compile(
     r"downsides?|shortcomings?|costs? of|catch)\b|"
     r"^\s*what\b.*\b(?:allows?|lets?|enables?) (?:you|us|me|one|users?|them)\b|"
     r"^\s*what can (?:you|i|we|one) do\b|"
+    r"^\s*what\b.*\b(?:good|useful|helpful|handy) for\s*\??\s*$|"
     r"^\s*what(?:'s| is| was)? the (?:point|purpose|aim|goal|idea) (?:of|behind)\b|"
     r"^\s*what makes\b.*\b(?:preferable|better|worth|superior|safer|simpler)\b|"
     r"^\s*(?:in|under) (?:what|which) (?:situations?|cases?|circumstances?|conditions?|"
     r"settings?|contexts?)\b.*\b(?:worth|useful|helpful|better|best|recommended|advisable|"
-    r"matters?|important|relevant)\b"
+    r"matters?|important|relevant|practical|handy|convenient)\b"
 )
 """A question that asks what something is good for ("What is gained by ...", "What does X let
-you do", "What is the advantage (or drawback) of ...", "What is the point of ...", "What makes
-X preferable to Y", "In what situation is X worth ..."): answered as a why-question is, by
-the sentence that says what follows ("This makes them more consistent ...", "This allows you
-to ...")."""
+you do", "What is X good for?", "What is the advantage (or drawback) of ...", "What is the
+point of ...", "What makes X preferable to Y", "In what situation is X worth ..."): answered
+as a why-question is, by the sentence that says what follows ("This makes them more
+consistent ...", "This allows you to ...")."""
 _LIST_ASKED = re.compile(
     r"^\s*(?:which|what) (?:two|three|four|five|six|\d+)\b|^\s*what are the (?:two|three|four|"
     r"five|six|\d+)\b|^\s*list\b"

@@ -38,6 +38,7 @@ _GROUPS = (
     "forward relay",
     "folder directory",
     "handy practical convenient",
+    "merge combine",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 
@@ -110,13 +111,33 @@ _GUARDED = re.compile(r"\b(?:guard|protect|safeguard|shield)(?:s|ed|ing)?\s+agai
 """Ways of saying "prevent": "guard against", "protect against"."""
 
 
+_SHORT_FORMS = {
+    "stdout": "standard output",
+    "stderr": "standard error",
+    "stdin": "standard input",
+    "env var": "environment variable",
+    "env vars": "environment variables",
+    "config": "configuration",
+    "repo": "repository",
+    "repos": "repositories",
+    "dir": "directory",
+    "dirs": "directories",
+}
+"""Short forms of technical prose and what they stand for."""
+_SHORT_FORM = re.compile(
+    r"\b(?:" + "|".join(sorted(_SHORT_FORMS, key=len, reverse=True)) + r")\b", re.I
+)
+
+
 def plain_wording(text: str) -> str:
-    """``text`` with each phrasal "turn/switch X off/on" as "disable/enable X", each way of
-    saying "by default" as "by default" ("when -r is not given" as "by default, without -r"),
-    "first became available" as "was introduced" ("gained the ability to" and "added support
-    for" also as "introduced"), "guard against" as "prevent", "set X to
-    false" and "stop X from" also as "disable X", "pass on" as "forward", and a version given
-    as a floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
+    """``text`` with a short form followed by what it stands for ("stdout standard output"),
+    each phrasal "turn/switch X off/on" as "disable/enable X", each way of saying "by default"
+    as "by default" ("when -r is not given" as "by default, without -r"), "first became
+    available" as "was introduced" ("gained the ability to" and "added support for" also as
+    "introduced"), "guard against" as "prevent", "set X to false" and "stop X from" also as
+    "disable X", "pass on" as "forward", and a version given as a floor ("3.10+", "3.10 or
+    later") as "3.10 minimum"."""
+    text = _SHORT_FORM.sub(lambda short: f"{short[0]} {_SHORT_FORMS[short[0].lower()]}", text)
     text = _BY_DEFAULT.sub("by default", text)
     text = _INTRODUCED.sub("was introduced", text)
     text = _GAINED.sub(r"introduced \g<0>", text)
