@@ -39,6 +39,7 @@ _GROUPS = (
     "folder directory",
     "handy practical convenient",
     "merge combine",
+    "last final",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 
