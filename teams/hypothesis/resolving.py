@@ -160,6 +160,8 @@ class DecisiveSourceResolver:
                     how = "says its document is a draft"
                 elif note == "updated":
                     how = f"tells of an update after {rejected.source} was dated"
+                elif note == "expired":
+                    how = f"says its document held only until a date before {upheld.source}'s"
                 how = f"{how}, upholding {upheld.source}"
             elif correction:
                 rejected = b if upheld is a else a

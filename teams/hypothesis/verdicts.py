@@ -19,8 +19,9 @@ from teams.language.contradiction import (
     notice_of_error,
     same_subject,
 )
+from teams.language.dates import date_at
 from teams.language.standing import code_editions, edition_of, retires_itself, written_since
-from teams.language.values import decade_of, stated_date
+from teams.language.values import decade_of, stated_date, values_in
 from teams.language.verbs import lemma
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "Decision",
     "Judgment",
     "Resolution",
+    "held_until",
     "newer_side",
     "order_reason",
     "side_of",
@@ -158,9 +160,12 @@ def standing_note(text: str, other_title: str) -> str | None:
 
 
 def speaks_of_standing(text: str) -> bool:
-    """Whether ``text`` may order its document against another (:func:`standing_note`)."""
+    """Whether ``text`` may order its document against another (:func:`standing_note`, or a
+    "Valid until" line: :func:`held_until`)."""
     status = _DRAFT_STATUS.search(text) or _FINAL_STATUS.search(text)
-    return status is not None or _REPLACES_TITLE.search(text) is not None
+    if status is not None or held_until(text) is not None:
+        return True
+    return _REPLACES_TITLE.search(text) is not None
 
 
 def _words(text: str) -> list[str]:
@@ -188,17 +193,51 @@ def standing_of(
     "replaces" and "draft" (:func:`standing_note`), or "updated" when it is a dated entry
     saying its document's figure on the subject was updated, later than the other side's
     date, without restating a figure ("2021-05-10: height of the weir updated.", against a
-    page published in 2018); None when it orders neither."""
+    page published in 2018), or "expired" when it says its document held until a date before
+    the other side's ("Valid until 31 March 2020." against a notice valid from 1 April 2020);
+    None when it orders neither."""
     own = [side for side in (a, b) if side.path == evidence.path]
     others = [side for side in (a, b) if side.path != evidence.path]
     if len(own) != 1 or len(others) != 1:
         return None
+    if _expired_before(evidence.text, others[0].date):
+        return "expired", others[0]
     note = standing_note(evidence.text, others[0].title or "")
     if note is None and _updated_since(evidence, own[0], others[0]):
         note = "updated"
     if note in (None, "final"):  # a final status line orders nothing by itself
         return None
     return note, (others[0] if note == "draft" else own[0])
+
+
+_VALID_UNTIL = re.compile(
+    r"^\W*(?:valid|in force|applies|effective|good)\s+(?:until|till|to|through|up to)\s+"
+    r"(?:the\s+)?",
+    re.IGNORECASE,
+)
+"""A line saying until when its document holds: "Valid until 31 March 2020."."""
+
+
+def held_until(text: str) -> str | None:
+    """The date until which ``text`` says its document holds, as an ISO date (a numeric date
+    read either way: its later reading), or None."""
+    found = _VALID_UNTIL.match(text)
+    if found is None:
+        return None
+    tokens = [token.strip(",;:().") for token in text[found.end() :].split()[:6]]
+    read = date_at(tokens, 0) if tokens else None
+    if read is None:
+        return None
+    return max(read[0].readings or (read[0].label,))
+
+
+def _expired_before(text: str, date: str | None) -> bool:
+    """Whether ``text`` says its document held only until a time before ``date`` (all of it:
+    "until 2020" does not end before "2020-06")."""
+    until = held_until(text)
+    if until is None or date is None:
+        return False
+    return date > until and not date.startswith(until) and not until.startswith(date)
 
 
 _UPDATED = re.compile(
@@ -254,7 +293,11 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     in 2009" against "Theatre notes, 2004"; not against a sentence of the other's opening "In
     1870", an event, not when it was written); else the later edition of one work (by their
     titles: "third edition", "5th edition", a version in an address: "/v12/" against "/v3/");
-    None when none of these orders them."""
+    None when none of these orders them. First of all, the side whose own words undermine its
+    figure loses (:func:`_undermined`: hearsay, or parts that add up to the other's figure)."""
+    undermined = _undermined(a, b)
+    if undermined is not None:
+        return b if undermined is a else a
     if _outcome(a, b, heed_dates=False) is not None:
         return _outcome(a, b)  # None: a forecast dated after its outcome orders nothing
     scoped = _later_by_scope(a, b)
@@ -270,6 +313,10 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
 def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
     """Why :func:`newer_side` put ``newer`` over ``older`` when their words, not their dates,
     order them ("reports the outcome of what ... forecast"), else None."""
+    if _undermined(newer, older) is older:
+        if _HEARSAY.search(older.text):
+            return f"states a finding where {older.source} repeats hearsay"
+        return f"states the figure the parts {older.source} lists add up to"
     if _outcome(newer, older) is newer:
         return f"reports the outcome of what {older.source} forecast"
     if _later_by_scope(newer, older) is newer:
@@ -342,14 +389,78 @@ _SINCE = re.compile(
 def _later_by_scope(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The side whose figure holds since a year, against one whose figure held until it or
     an earlier one ("Since its gallery was taken out in 2019, it seats 260" against "320 seats
-    (before the gallery was taken out in 2019)"); None when neither or both are scoped so."""
+    (before the gallery was taken out in 2019)"), or the side stating its figure in the present
+    tense, undated or dated since that year, against one that held in the past tense until a
+    year ("has 10 lanes" against "had 8 lanes until it was rebuilt in 2021"); None when neither
+    or both are scoped so."""
     for side, other in ((a, b), (b, a)):
         since = [int(year) for year in _SINCE.findall(side.text)]
         until = [int(year) for year in _UNTIL.findall(other.text)]
         clean = not _UNTIL.search(side.text) and not _SINCE.search(other.text)
         if since and until and clean and min(since) >= max(until):
             return side
+        if until and clean and not since and _now_against_then(side, other, max(until)):
+            return side
     return None
+
+
+_PAST = re.compile(r"\b(?:had|was|were|used to)\b", re.IGNORECASE)
+_PRESENT = re.compile(r"\b(?:has|have|is|are)\b", re.IGNORECASE)
+
+
+def _now_against_then(side: EvidenceRecord, other: EvidenceRecord, until: int) -> bool:
+    """Whether ``side`` states its figure in the present tense (none of it in the past), not
+    dated before ``until``, and ``other`` states its own in the past tense before its "until"."""
+    bound = _UNTIL.search(other.text)
+    past = bound is not None and _PAST.search(other.text[: bound.start()]) is not None
+    present = _PRESENT.search(side.text) is not None and _PAST.search(side.text) is None
+    return past and present and (side.date is None or int(str(side.date)[:4]) >= until)
+
+
+_HEARSAY = re.compile(
+    r"\b(?:(?:local\s+|popular\s+)?(?:legend|lore|folklore|tradition|rumou?r|hearsay|gossip)"
+    r"\s+(?:has\s+it|says|holds|claims|tells|goes)|according\s+to\s+(?:local\s+)?(?:legend|"
+    r"folklore|tradition|rumou?r|hearsay)|(?:is|are|was|were)\s+(?:said|rumou?red|reputed)\s+to|"
+    r"reputedly|allegedly|supposedly)\b",
+    re.IGNORECASE,
+)
+"""Words that pass a figure on as hearsay: "Local legend has it that ...", "is said to be"."""
+_LISTING = re.compile(r"[:(—]|\s[-–]\s")
+"""Where a total ends and the list of its parts begins."""
+
+
+def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side whose own words undermine its figure against the other's, or None: it passes
+    its figure on as hearsay and the other does not ("Local legend has it that the well is 90
+    feet deep" against "The surveyors measured the well at 62 feet deep"), or the parts it
+    lists add up to the other's figure, not to its own total ("40 cottages: 25 in the village
+    and 21 on the hill" against "46 cottages")."""
+    hearsay = [bool(_HEARSAY.search(side.text)) for side in (a, b)]
+    if hearsay[0] != hearsay[1]:
+        return a if hearsay[0] else b
+    summed = [side for side, other in ((a, b), (b, a)) if _parts_give(side.text, other.text)]
+    return summed[0] if len(summed) == 1 else None
+
+
+def _parts_give(text: str, other: str) -> bool:
+    """Whether the figures ``text`` lists after its total add up to a figure ``other`` states
+    and not to that total."""
+    listing = _LISTING.search(text)
+    if listing is None:
+        return False
+    totals = values_in(text[: listing.start()])
+    parts = values_in(text[listing.end() :])
+    if not totals or len(parts) < 2 or totals[-1].kind not in ("count", "quantity"):
+        return False
+    total = totals[-1]
+    if any(part.kind != total.kind or part.spread for part in parts):
+        return False
+    if total.kind == "quantity" and any(part.key != total.key for part in parts):
+        return False
+    whole = sum(part.number for part in parts)
+    stated = [value for value in values_in(other) if value.kind == total.kind]
+    matches = [value for value in stated if abs(value.number - whole) < 1e-9 * max(1.0, whole)]
+    return abs(whole - total.number) > 1e-9 * max(1.0, whole) and len(matches) == len(stated) == 1
 
 
 def _later_code_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
@@ -367,8 +478,8 @@ def _later_code_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord 
 
 def _later(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The later of two sides dated differently, or None when their dates may be one time: a
-    decade ("in the 1980s") and a year inside it, a day and a time on it, a time with its zone
-    and one without."""
+    decade ("in the 1980s") and a year inside it, a year or a month and a day in it, a day and a
+    time on it, a time with its zone and one without."""
     first, second = str(a.date), str(b.date)
     decades = decade_of(first, a.text), decade_of(second, b.text)
     if decades != (None, None):
@@ -379,6 +490,8 @@ def _later(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
         if spans[0][1] < spans[1][0] or spans[1][1] < spans[0][0]:
             return a if spans[0][0] > spans[1][0] else b
         return None
+    if first.startswith(second) or second.startswith(first):
+        return None  # "2023" and "2023-04": the month may be any of the year
     timed = ("T" in first, "T" in second)
     one_day = timed != (False, False) and first[:10] == second[:10]
     if one_day and (timed != (True, True) or first.endswith("Z") != second.endswith("Z")):

@@ -56,11 +56,11 @@ REJECTS = re.compile(
     r"(?:a|by|in) (?:mistake|"
     r"error)|erroneous(?:ly)?|(?:is|was|were|are) wrong|wrongly|(?:is|was|were|are) incorrect|"
     r"incorrectly|confus(?:ed|es|ing)\b[^.;]*\bwith|corrected (?:figure|value|date|number|"
-    r"count|text|version)s?)\b",
+    r"count|text|version)s?)\b|(?<=\d)[^\d.;\[\]()]{0,20}?[\[(]sic[\])]",
     re.IGNORECASE,
 )
 """Words that report a value as wrong: "a misprint", "confused it with", "Corrected figure: the
-first printing gave ..."."""
+first printing gave ...", a "[sic]" after a figure quoted ("gives it as "64 metres" [sic]")."""
 REPLACES = re.compile(
     r"\b(?:amend(?:s|ed|ment)|retract(?:s|ed|ion)|withdr(?:aws|awn|ew)|supersed(?:es|ed)|"
     r"revok(?:es|ed)|rescind(?:s|ed))\b",

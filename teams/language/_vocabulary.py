@@ -24,6 +24,7 @@ for _dimension, _table in {
         "t tonne tonnes ton tons": 1000.0,
         "lb lbs pound pounds": 0.45359237,
         "oz ounce ounces": 0.028349523125,
+        "stone stones": 6.35029318,
     },
     "duration": {
         "ms millisecond milliseconds": 0.001,

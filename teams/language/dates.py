@@ -4,7 +4,10 @@
   "Apr 3rd 2021", "April 2021";
 - ISO and year first: "2021-04-03", "2021/04/03", with a time of day: "2021-04-03T17:45Z";
 - with the year in words: "the ninth of March, two thousand and twenty-three";
-- numeric, day and month in either order: "23/06/1998", "06.23.1998", "03/04/2021".
+- numeric, day and month in either order: "23/06/1998", "06.23.1998", "03/04/2021";
+- the month in Roman numerals, between the day and the year: "14.IX.2022", "3/V/1998";
+- an ISO week ("2023-W14", "2023W14"; a day of it: "2023-W14-3"): its day, else its month when
+  the week lies in one month, else its year.
 
 Each is labelled as an ISO date ("2021-04-03", "2021-04", or the year alone; a timestamp to the
 minute, "2021-04-03T17:45", ending "Z" when its zone was given, read in UTC). A numeric date
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from teams.language._numbers import Value, spelled
 from teams.language._vocabulary import MONTHS
@@ -37,7 +40,9 @@ _CLOCK = r"T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
 NUMERIC_DATE = (
     r"\d{4}-\d{1,2}-\d{1,2}(?:"
     + _CLOCK
-    + r")?\b|\d{4}[-/]\d{1,2}[-/]\d{1,2}\b|\d{1,2}(?P<sep>[/.-])\d{1,2}(?P=sep)\d{4}\b"
+    + r")?\b|\d{4}[-/]\d{1,2}[-/]\d{1,2}\b|\d{1,2}(?P<sep>[/.-])\d{1,2}(?P=sep)\d{4}\b|"
+    r"\d{1,2}(?P<rsep>[/.-])(?:XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I)(?P=rsep)\d{4}\b|"
+    r"\d{4}-?W\d{2}(?:-?[1-7])?\b"
 )
 """A date written in figures (for the tokenizer): year first, or day and month first."""
 _YEAR_FIRST = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
@@ -45,6 +50,10 @@ _TIMESTAMP = re.compile(
     r"(?P<date>\d{4}-\d{2}-\d{2})T(?P<clock>\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?P<zone>Z|[+-]\d{2}:?\d{2})?"
 )
 _YEAR_LAST = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})")
+_ROMAN_MONTHS = "I II III IV V VI VII VIII IX X XI XII".split()
+_ROMAN_MONTH = re.compile(r"(\d{1,2})([/.-])([IVX]{1,4})\2(\d{4})", re.IGNORECASE)
+"""A date with its month in Roman numerals: "14.IX.2022"."""
+_ISO_WEEK = re.compile(r"(\d{4})-?W(\d{2})(?:-?([1-7]))?", re.IGNORECASE)
 _ABBREVIATIONS = {month[:3]: n for n, month in enumerate(MONTHS, 1)} | {"sept": 9}
 
 
@@ -60,7 +69,8 @@ def date_at(tokens: list[str], index: int) -> tuple[Value, int] | None:
     """The date written at ``index`` and the tokens it takes, or None (an ambiguous numeric
     date followed by one of its readings, as :func:`settle_date_order` writes it, is that
     reading)."""
-    numeric = _timestamp(tokens[index]) or _numeric(tokens[index])
+    token = tokens[index]
+    numeric = _timestamp(token) or _numeric(token) or _roman(token) or _week(token)
     if numeric is not None:
         settled = tokens[index + 1] if index + 1 < len(tokens) else ""
         if settled in numeric.readings:
@@ -105,6 +115,40 @@ def _numeric(token: str) -> Value | None:
     number = float(readings[0][0])
     ambiguous = tuple(valid) if len(valid) > 1 else ()
     return Value("date", "date", number, label=label, words=(token.lower(),), readings=ambiguous)
+
+
+def _roman(token: str) -> Value | None:
+    """A date with its month in Roman numerals ("14.IX.2022"): one reading, day first."""
+    found = _ROMAN_MONTH.fullmatch(token)
+    if found is None or found[3].upper() not in _ROMAN_MONTHS:
+        return None
+    day, month, year = int(found[1]), _ROMAN_MONTHS.index(found[3].upper()) + 1, int(found[4])
+    if not _valid(year, month, day):
+        return None
+    label = _iso(year, month, day)
+    return Value("date", "date", float(year), label=label, words=(token.lower(),))
+
+
+def _week(token: str) -> Value | None:
+    """An ISO week date ("2023-W14"), to the precision it is sure of: the day when it gives
+    one, else the month its seven days lie in, else the year (a week across two years: None)."""
+    found = _ISO_WEEK.fullmatch(token)
+    if found is None or not 1000 <= int(found[1]) <= 2100:
+        return None
+    year, week = int(found[1]), int(found[2])
+    try:
+        days = [date.fromisocalendar(year, week, day) for day in range(1, 8)]
+    except ValueError:
+        return None
+    if found[3]:
+        label = days[int(found[3]) - 1].isoformat()
+    elif days[0].month == days[-1].month and days[0].year == days[-1].year:
+        label = days[0].isoformat()[:7]
+    elif days[0].year == days[-1].year:
+        label = str(year)
+    else:
+        return None  # a week across two years: no part of its date is sure
+    return Value("date", "date", float(label[:4]), label=label, words=(token.lower(),))
 
 
 _IN_TEXT = re.compile(r"(?<![\d/.-])" + _YEAR_LAST.pattern + r"(?![\d/.-]?\d)")

@@ -26,7 +26,7 @@ from dataclasses import replace
 from teams.language._clauses import surroundings
 from teams.language._numbers import Value, and_part, number_at
 from teams.language._vocabulary import CATEGORIES, MONTHS, UNITS
-from teams.language.amounts import money_at, ordinal_at, share_at
+from teams.language.amounts import money_at, ordinal_at, share_at, word_ordinal
 from teams.language.dates import NUMERIC_DATE, date_at, dates_agree
 from teams.language.words import STOPWORDS, singular
 
@@ -40,11 +40,20 @@ __all__ = [
     "values_in",
 ]
 
-_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?|(\d{1,2}):(\d{2})\b", re.IGNORECASE)
+_CLOCK = re.compile(
+    r"(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?m\b\.?|(\d{1,2}):(\d{2})\b", re.IGNORECASE
+)
+_UNIT_NAMES = "|".join(sorted((re.escape(u) for u in UNITS if u != "in"), key=len, reverse=True))
+_DECIMAL = r"\d{1,3},\d{1,2}"
+_DECIMAL_COMMA = _DECIMAL + r"(?!\d)(?=\s?(?:" + _UNIT_NAMES + r")\b)"
+"""A figure with a decimal comma before its unit: "2,5 metres" ("2,500 metres" has three)."""
 _TOKEN = re.compile(
-    NUMERIC_DATE + r"|\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|\d{1,2}:\d{2}\b|\d+(?:st|nd|rd|th)\b|"
-    r"\d{1,2}/\d{1,3}\b(?!/)|\d+(?:,\d{3})*(?:\.\d+)?|°\s?[CFK](?![A-Za-z])|[A-Za-z]+(?:-[A-Za-z]+)*[²³]?|"
-    r"[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
+    NUMERIC_DATE + r"|(?<![$€£¥₹])(?<![$€£¥₹]\s)\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?m\b\.?|"
+    r"\d{1,2}:\d{2}\b|\d+(?:st|nd|rd|th)\b|"
+    r"\d{1,2}/\d{1,3}\b(?!/)|"
+    + _DECIMAL_COMMA
+    + r"|\d+(?:,\d{3})*(?:\.\d+)?|°\s?[CFK](?![A-Za-z])|"
+    r"[A-Za-z]+(?:-[A-Za-z]+)*[²³]?|[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
     re.IGNORECASE,
 )
 _DATE_LEAD = frozenset("in since from of by until till on year around about circa c".split())
@@ -53,7 +62,8 @@ _APPROXIMATE = frozenset("about around approximately roughly nearly almost some 
 
 def _year(tokens: list[str], index: int, number: float) -> bool:
     """A four-digit figure read as a year: after "in", "since"..., or not before a unit or a
-    counted plural ("1902" in "founded in 1902", not in "1500 metres" or "2000 books")."""
+    counted plural ("1902" in "founded in 1902" or "the 2021 census", not in "1500 metres" or
+    "2000 books")."""
     token = tokens[index]
     if not (token.isdigit() and len(token) == 4 and 1000 <= number <= 2100):
         return False
@@ -61,13 +71,14 @@ def _year(tokens: list[str], index: int, number: float) -> bool:
         return False
     before = tokens[index - 1].lower() if index else ""
     after = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
-    return before in _DATE_LEAD or not (after.endswith("s") and after not in STOPWORDS)
+    plural = after.endswith("s") and not after.endswith(("ss", "us", "is"))  # not "census"
+    return before in _DATE_LEAD or not (plural and after not in STOPWORDS)
 
 
 def values_in(text: str) -> list[Value]:
     """The values ``text`` states, in order, each with the words beside it in its clause."""
     matches = [m for m in _TOKEN.finditer(text) if not _glued(text, m.start())]
-    tokens = [match.group().strip() for match in matches]
+    tokens = [_decimal_point(match.group().strip()) for match in matches]
     found: list[Value] = []
     spans: list[tuple[int, int]] = []
     index = 0
@@ -94,6 +105,12 @@ def values_in(text: str) -> list[Value]:
         replace(value, around=words, clause=clause)
         for value, (words, clause) in zip(found, around, strict=True)
     ]
+
+
+def _decimal_point(token: str) -> str:
+    """A figure written with a decimal comma ("2,5") with a decimal point ("2.5"); any other
+    token as it is."""
+    return token.replace(",", ".") if re.fullmatch(_DECIMAL, token) else token
 
 
 def _glued(text: str, start: int) -> bool:
@@ -178,7 +195,7 @@ def _and_smaller(tokens: list[str], at: int, value: Value, used: int) -> tuple[V
     return more, used + taken
 
 
-_NOT_ONE_UNIT = frozenset("second seconds pound pounds yard yards ton tons".split())
+_NOT_ONE_UNIT = frozenset("second seconds pound pounds yard yards ton tons stone stones".split())
 
 
 def _one_unit(tokens: list[str], index: int) -> tuple[Value, int] | None:
@@ -288,9 +305,19 @@ def _unit_at(tokens: list[str], index: int) -> tuple[str, float, str, int] | Non
         return (*UNITS["%"], "per cent", 2)
     if f"{word} {following}" in UNITS:  # "square metres", "cubic feet"
         return (*UNITS[f"{word} {following}"], f"{word} {following}", 2)
-    if word in UNITS and not (word == "in" and tokens[index] == "in"):
+    if (
+        word in UNITS
+        and not (word == "in" and tokens[index] == "in")
+        and not _stone_noun(word, following)
+    ):
         return (*UNITS[word], word, 1)
     return _temperature_unit(word.replace(" ", ""), following)
+
+
+def _stone_noun(word: str, following: str) -> bool:
+    """ "stone" before the noun it describes ("two stone lions"): a material, not a weight
+    ("11 stone", "11 stone and 4 pounds")."""
+    return word in ("stone", "stones") and following.isalpha() and following not in STOPWORDS
 
 
 _SCALES = {"c": "°C", "celsius": "°C", "centigrade": "°C", "f": "°F", "fahrenheit": "°F"}
@@ -432,9 +459,11 @@ def stated_date(heading: str, text: str) -> str | None:
     14/09/2022", "Survey of 2019", "May '09", "Report FY19", "Almanac MMXXII"),
     else a dating phrase in its words ("Updated in March 2021", "2015 edition", "Revised on
     the ninth of March, two thousand and twenty-three", "Posted: 2021-03-04T17:45Z", "In force
-    from 1 October 2022", a sentence opening "From 04/06/2022," or "In 2012"; "In the 1980s":
-    "1980", the decade's first year), as an ISO date; else the year of its copyright line
-    ("© 2021"), a weaker sign."""
+    from 1 October 2022", "Surveyed 14.IX.2022", a "Date:" header, a sentence opening "From
+    04/06/2022," or "In 2012"; "In the 1980s": "1980", the decade's first year; "the 2021
+    census"; a date in the path of a source's address on a line of its own; the year of an
+    anniversary of the one opening it names), as an ISO date; else the year of its copyright
+    line ("© 2021"), a weaker sign."""
     dates = _full_dates(heading)
     if dates:
         return max(dates)
@@ -453,8 +482,54 @@ def stated_date(heading: str, text: str) -> str | None:
         for m in _IN_YEAR.finditer(text)
     ]
     found += _scope_dates(text) + _led_dates(text) + _decades(text)
+    found += _CENSUS.findall(text) + _address_dates(text) + _anniversaries(text)
     found = found or _COPYRIGHT.findall(text)
     return max(found) if found else None
+
+
+_CENSUS = re.compile(r"\bthe\s+(1[0-9]{3}|20[0-9]{2})\s+(?:census|survey|count)\b", re.IGNORECASE)
+"""A figure credited to the count it comes from: "According to the 2021 census, ..."."""
+_ADDRESS = re.compile(
+    r"^[ \t]*(?:[A-Za-z]+(?: [A-Za-z]+)?:[ \t]*)?<?https?://\S*?/(1[0-9]{3}|20[0-9]{2})/"
+    r"(0?[1-9]|1[0-2])(?:/(0?[1-9]|[12][0-9]|3[01]))?(?=/|[>\s]|$)\S*[ \t]*$",
+    re.MULTILINE,
+)
+"""A line that gives the address of its source, with a date in the address's path:
+"Source: https://news.example.org/2023/09/the-tunnel"."""
+
+
+def _address_dates(text: str) -> list[str]:
+    """The dates in the paths of the source addresses ``text`` gives on lines of their own
+    (:data:`_ADDRESS`), as ISO dates."""
+    return [
+        f"{year}-{int(month):02d}" + (f"-{int(day):02d}" if day else "")
+        for year, month, day in _ADDRESS.findall(text)
+    ]
+
+
+_ANNIVERSARY = re.compile(
+    r"\b(\d{1,3}(?:st|nd|rd|th)|[a-z]+(?:-[a-z]+)?)\s+anniversary\b", re.IGNORECASE
+)
+_OPENED = re.compile(
+    r"\b(?:opened|founded|established|built|completed|consecrated|inaugurated)\s+in\s+"
+    r"(1[0-9]{3}|20[0-9]{2})\b",
+    re.IGNORECASE,
+)
+
+
+def _anniversaries(text: str) -> list[str]:
+    """The year of an anniversary ``text`` names, when it names one year its subject opened
+    ("opened in 1961 ... written for the hall's 50th anniversary": "2011")."""
+    opened = set(_OPENED.findall(text))
+    if len(opened) != 1:
+        return []
+    found = []
+    for word in _ANNIVERSARY.findall(text):
+        plain = word.lower()
+        rank = int(plain[:-2]) if plain[:1].isdigit() else word_ordinal(plain)
+        if rank:
+            found.append(str(int(next(iter(opened))) + rank))
+    return found
 
 
 _SCOPE = re.compile(
@@ -480,12 +555,15 @@ def _scope_dates(text: str) -> list[str]:
 
 _LEAD = re.compile(
     r"\b(?:updated|revised|published|posted|written|compiled|issued|dated|amended|as of|"
+    r"surveyed|inspected|(?<![^\n])date(?=:)|"
     r"last (?:checked|reviewed|updated|revised|modified)|in force (?:from|since|as of)|"
     r"(?:comes into|came into|coming into) force on|effective(?: from| as of)?|"
     r"valid from|with effect from|applies from)\b\W*(?:(?:on|in|from)\s+)?(?:the\s+)?",
     re.IGNORECASE,
 )
-"""A phrase saying when a text was written or holds from, before its date."""
+"""A phrase saying when a text was written or holds from, before its date (a "Date:" header
+opening a line too: "Date: Fri, 17 Nov 2023 16:40:00 +0000")."""
+_WEEKDAY = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?", re.IGNORECASE)
 
 
 def _led_dates(text: str) -> list[str]:
@@ -495,6 +573,8 @@ def _led_dates(text: str) -> list[str]:
     found = []
     for match in _LEAD.finditer(text):
         tokens = [token.strip(",;:().") for token in text[match.end() :].split()[:10]]
+        if tokens and _WEEKDAY.fullmatch(tokens[0]):
+            tokens = tokens[1:]  # "Fri, 17 Nov 2023"
         read = date_at(tokens, 0) if tokens else None
         if read is not None:
             found.append(_shared(read[0].readings or (read[0].label,)))
