@@ -510,6 +510,18 @@ def test_a_version_directive_names_its_release_above_the_section_it_opens() -> N
     assert "Added in 3.4:" in cited
 
 
+def test_a_pronoun_under_a_version_note_stands_for_the_sentence_above_the_note() -> None:
+    text = (
+        "Fan extension\n-------------\n\n"
+        "**Import name:** ``kiln.ext.fan``\n\n"
+        ".. versionchanged:: 2.9\n\n"
+        "    This extension is now built in and no longer does anything.\n"
+    )
+    question = "What happens nowadays when I enable the kiln.ext.fan extension?"
+    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    assert "no longer does anything" in cited
+
+
 def test_a_myst_version_directive_names_its_release() -> None:
     text = (
         "Pumps can take a rate from the pump before them.\n\n"

@@ -45,6 +45,8 @@ _POINTING = re.compile(r"^(?:[^,]{1,40},\s*)?(?:this|that|these|those) ([a-z]\w+
 """A "this X" subject: the X it points back to ("This constraint is intentional ...")."""
 _POINTING_INSIDE = re.compile(r"^(?:[\w'`-]+\s+){1,3}?(?:this|these) ([a-z]\w+)\b", re.I)
 """A "this X" early in a sentence, after its first words ("You can fix this issue by ...")."""
+_BARE_NOTE = re.compile(r"^(?:Added|Changed|Deprecated|Removed) in \S+:$")
+"""A version note standing alone above the text it is about ("Changed in 2.9:")."""
 _SUBJECTLESS = re.compile(
     r"^[A-Z][a-z]+[^s\W]s "
     r"(?:(?:a|an|the|some|any|all|each|every|its|their|one|no)\b|[A-Z`\[*]|\w+-\w)"
@@ -436,14 +438,17 @@ def _antecedent(
     pointing = _POINTING.match(sentence) or _POINTING_INSIDE.match(sentence)
     if pointing is None and _PRONOUN.match(sentence) is None and not _SUBJECTLESS.match(sentence):
         return None
-    if index == 0:
+    last = index - 1
+    while last >= 0 and _BARE_NOTE.match(sentences[last][1]):
+        last -= 1  # "Changed in 2.9:" above "This extension ...": a note names no subject
+    if last < 0:
         return -1
     if pointing is not None and _STATEMENT_PRONOUN.match(sentence) is None:
         named = stem(pointing.group(1).lower())[:_SHARED_PREFIX]
-        for before in range(index - 1, max(-1, index - 1 - _CHAIN), -1):
+        for before in range(last, max(-1, last - _CHAIN), -1):
             if any(word.startswith(named) for word in words[before]):
                 return before
-    return index - 1
+    return last
 
 
 def _subject_stems(sentence: str) -> set[str]:
