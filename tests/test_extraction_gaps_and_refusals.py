@@ -140,3 +140,8 @@ def test_a_measure_after_is_is_read_whole() -> None:
 def test_he_or_she_does_not_stand_for_a_thing() -> None:
     sentence = "The Pell barn was to have been built by Ned Orr, but he moved to Leeds."
     assert not [r for r in read_sentence(sentence) if r.subject == "Pell barn"]
+
+
+def test_a_span_of_time_after_a_comma_is_no_object() -> None:
+    said = _said(read_sentence("Ben Kemp painted the Fell mill, ten years after he bought it."))
+    assert said == {("Ben Kemp", "painted", "Fell mill")}

@@ -247,10 +247,17 @@ def _objects(right: str, *, numbers: bool = False) -> list[str]:
     if len(items) > 1:
         phrases = [_phrase(item.split(), numbers=numbers) for item in items]
         places = [item.split()[0].lower() in _PLACING for item in items]  # "above the harbour"
-        if all(phrases) and not any(places) and all(len(i.split()) <= _MAX_WORDS for i in items):
+        spans = [_span_of_time(item) for item in items[1:]]  # "the tower, twenty years after"
+        short = all(len(i.split()) <= _MAX_WORDS for i in items)
+        if all(phrases) and not any(places) and not any(spans) and short:
             return phrases
     first = _object(right, numbers=numbers)
     return [first] if first else []
+
+
+def _span_of_time(item: str) -> bool:
+    """Whether a list's item is a span of time ("twenty years"), which dates the clause."""
+    return any(value.key == "duration" for value in values_in(item))
 
 
 _LIST_BOUNDARY = re.compile(
