@@ -3,7 +3,7 @@ of it.
 
 "The Rell bridge, also known as the Iron bridge, spans the Wyre." names the bridge twice: the
 alias is set off by commas, brackets or dashes after a marker ("also known as", "better known
-as", "nicknamed", "a.k.a.", "aka",
+as", "nicknamed", "dubbed", "a.k.a.", "aka",
 "formerly", "previously", "originally", each optionally followed by "known as" or
 "called"), a maiden name in brackets ("Martha Greaves (née Pollard)": Martha Pollard), or
 stated by the sentence itself ("The Rell bridge is also known as the Iron
@@ -32,16 +32,18 @@ __all__ = ["Alias", "alias_readings", "aliases", "without_aliases"]
 _FORMER = r"formerly|previously|originally"
 _MARKER = (
     rf"(?P<marker>(?:also|better|more\s+commonly|commonly|popularly|locally)\s+known\s+as"
-    rf"|also\s+called|nicknamed|a\.k\.a\.?|aka|(?:{_FORMER})"
+    rf"|also\s+called|nicknamed|dubbed|a\.k\.a\.?|aka|(?:{_FORMER})"
     r"(?:\s+(?:known\s+as|called|named))?)"
 )
 _SET_OFF = re.compile(
-    rf"(?P<open>,|\s\(|\s?[—–])\s*{_MARKER}\s+(?P<alias>[^,;()—–]+?)\s*"
+    rf"(?P<open>,|\s\(|\s?[—–])\s*{_MARKER}\s+(?P<alias>[^,;()—–]+?)"
+    r"(?P<namer>\s+by\s+(?:the\s+|its\s+|local\s+|some\s+)?[a-z][^,;()—–]*?)?\s*"
     r"(?P<close>,|\)|[—–]|(?=[.;!?]?$))",
     re.IGNORECASE,
 )
 """An alias set off after a name by commas, brackets or dashes: ", also known as X,", " (formerly
-X)", " — better known as X — "."""
+X)", " — better known as X — "; who gives it, in lower case, is not part of it (", dubbed the
+Iron Harp by the townspeople,")."""
 _STATED = re.compile(
     rf"^(?P<name>.+?)\s+(?:is|are|was|were)\s+(?:(?:also|{_FORMER}|sometimes|locally|commonly)"
     r"\s+)?(?P<verb>known\s+as|called|named)\s+(?P<alias>[^,;()]+?)\s*[.;!?]?$",

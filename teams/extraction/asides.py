@@ -1,5 +1,7 @@
 """Asides taken out of a sentence: a participle set off after its noun, a second subject set off
-by "along with", and an alternative the sentence denies.
+by "along with", an alternative the sentence denies, a "(role: Name)" label after a thing, and
+names after "namely" put in place of what they name; and a negative inversion ("Not until 1890
+did X build Y") put in plain order.
 
 "The ketch Morwen, built by Amos Grell in 1851, sank in 1903." and "The Orme lighthouse
 (designed by Silas Pyne, 1862) still stands." each state two relations: the main clause about
@@ -21,9 +23,20 @@ from __future__ import annotations
 
 import re
 
+from teams.extraction.attributes import attribute_readings
 from teams.extraction.patterns import PARTICIPLE as _PARTICIPLE
+from teams.extraction.patterns import Reading
+from teams.language.verbs import past_tense
 
-__all__ = ["joined_subjects", "participle_asides", "without_denied", "without_label"]
+__all__ = [
+    "bracket_labels",
+    "joined_subjects",
+    "namely",
+    "participle_asides",
+    "uninverted",
+    "without_denied",
+    "without_label",
+]
 
 _PREPOSITION = r"(?:by|in|at|on|from|for|with|under|near)"
 _PARTICLE = r"(?:(?:up|down|out|over|back)\s+)?"
@@ -116,3 +129,74 @@ def _kept(found: re.Match[str], gap: str) -> str:
     B"."""
     prep = found.groupdict().get("prep")
     return f"{gap}{prep} " if prep else gap
+
+
+_BRACKET_LABEL = re.compile(
+    r"(?P<thing>\b(?:[Tt]he\s+|[Aa]n?\s+)?(?:[A-Z][\w'’-]*\s+)+[a-z][\w'’-]*)\s+"
+    r"\((?P<role>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?):\s*"
+    r"(?P<name>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*)\)"
+)
+"""A role and a name labelled in brackets after a thing: "The Kell chapel (architect: Sam
+Orr)"."""
+_LABEL_CONFIDENCE = 0.7
+
+
+def bracket_labels(sentence: str) -> tuple[str, list[Reading]]:
+    """``sentence`` without the "(role: Name)" labels after its things, and what each label
+    says, as the same label on a line of its own would ("architect: Sam Orr": the Kell chapel
+    was designed by Sam Orr), else that the thing's role is the name."""
+    readings = []
+    for found in _BRACKET_LABEL.finditer(sentence):
+        thing = re.sub(r"^(?:[Tt]he|[Aa]n?)\s+", "", found["thing"])
+        said = attribute_readings(thing, found["role"], found["name"])
+        role = f"'s {found['role']} is"
+        readings += said or [Reading(thing, role, found["name"], _LABEL_CONFIDENCE)]
+    return _BRACKET_LABEL.sub(lambda found: found["thing"], sentence), readings
+
+
+_NAMES = (
+    r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*(?:(?:,\s+|\s+and\s+)[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)*"
+)
+_NAMELY_SUBJECT = re.compile(
+    rf"^(?P<role>[A-Z][^,;]*?),\s+(?:namely|viz\.?|that is)\s+(?P<names>{_NAMES}),\s+"
+    r"(?P<rest>[a-z].*)$"
+)
+"""Who a subject is, after "namely": "Two masons, namely Abel Roe and Tom Vance, carved ..."."""
+_NAMELY_HELD = re.compile(
+    r"^(?P<owner>.+?)\s+(?:has|had|have)\s+(?:(?:a|an|one|the|its|their)\s+)?"
+    r"(?:[a-z]+\s+)?(?P<role>[a-z]+),\s+(?:namely|viz\.?)\s+"
+    rf"(?P<names>{_NAMES})(?=\s*(?:[,;.!?]|$))"
+)
+"""A role a thing has and who fills it, after "namely": "The Tarn lock had a single engineer,
+namely Ivo Bell"."""
+
+
+def namely(sentence: str) -> str:
+    """``sentence`` with the names after "namely" in place of what they name: "Two masons,
+    namely A and B, carved X" as "A and B carved X"; "X had a single engineer, namely Y" as
+    "X's engineer was Y."; the sentence as it is otherwise."""
+    if found := _NAMELY_HELD.match(sentence):
+        owner = re.sub(r"^(?:The|A|An)\s+", "", found["owner"])
+        return f"{owner}'s {found['role']} was {found['names']}{sentence[found.end() :]}"
+    if found := _NAMELY_SUBJECT.match(sentence):
+        return f"{found['names']} {found['rest']}"
+    return sentence
+
+
+_INVERTED = re.compile(
+    r"^(?:Not\s+until|Only\s+(?:after|when|once|in|then|later)|Not\s+only)\b(?P<when>[^,]*?),?\s+"
+    r"(?:did|does|do)\s+(?P<subject>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?P<verb>[a-z]+)\b"
+    r"(?P<rest>.*)$"
+)
+"""A negative inversion that states its deed: "Not until 1890 did Ada Royle build the tower",
+"Only in 1890 did ...", "Not only did ..."."""
+
+
+def uninverted(sentence: str) -> str:
+    """``sentence`` in plain order when a fronted "Not until ...", "Only after ..." or "Not
+    only" inverts it ("Not until 1890 did Ada Royle build the Vane tower, ...": "Ada Royle
+    built the Vane tower, ..."); the sentence as it is otherwise."""
+    found = _INVERTED.match(sentence)
+    if found is None:
+        return sentence
+    return f"{found['subject']} {past_tense(found['verb'])}{found['rest']}"

@@ -1,4 +1,5 @@
-"""Relative clauses taken out of a sentence and read as sentences of their own.
+"""Relative clauses taken out of a sentence and read as sentences of their own, and a gapped
+second clause that shares the first's verb ("A built X, and B Y").
 
 "Nora Pell, who was born in Danby, founded the dairy." states two relations: its main clause
 ("Nora Pell founded the dairy.") and its relative clause about what it follows ("Nora Pell
@@ -18,10 +19,11 @@ Example:
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from teams.extraction.patterns import looks_like_verb
 
-__all__ = ["antecedent", "simple_clauses"]
+__all__ = ["Gapped", "antecedent", "gapped_clause", "simple_clauses"]
 
 _RELATIVE = re.compile(r"(?P<comma>,)?\s+(?P<pronoun>who|which|that|whose|where)\s+")
 _DETERMINERS = "the a an this these those its their his her our my your"
@@ -97,3 +99,30 @@ def _about(antecedent: str, pronoun: str, clause: str, *, set_off: bool) -> str:
     else:  # not "that long", "that key"
         verb = first in _AUXILIARIES or looks_like_verb(first, second.lower())
     return f"{antecedent} {clause}" if verb else ""
+
+
+class Gapped(NamedTuple):
+    """A sentence whose second clause leaves out the verb of its first: the first clause, the
+    second's subject and object, and the second clause as written."""
+
+    first: str
+    subject: str
+    object: str
+    second: str
+
+
+_GAPPED = re.compile(
+    r"^(?P<first>.+?),?\s+and\s+(?P<second>(?P<subject>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+"
+    r"(?P<object>(?:the|a|an|its|their|his|her)\s+[^,;]+?))\s*[.!?]?$"
+)
+"""A second clause of a name and a noun phrase, no verb between: "..., and Tom Hask the south
+pier"."""
+
+
+def gapped_clause(sentence: str) -> Gapped | None:
+    """The parts of a sentence whose second clause shares the first's verb ("Nell Orr built
+    the north pier, and Tom Hask the south pier": Tom Hask built the south pier), or None."""
+    found = _GAPPED.match(sentence)
+    if found is None or " " not in found["first"].strip():
+        return None
+    return Gapped(found["first"], found["subject"], found["object"], found["second"])

@@ -1,7 +1,9 @@
 """An exchange read from both sides, so a question asked from either side finds it.
 
 "X sold the estate to Z" also says that Z bought the estate, and bought it from X; "The
-estate was sold to Z" that Z bought it; "X lost to Z" that Z won against X. The exchange verbs
+estate was sold to Z" that Z bought it; "X lost to Z" that Z won against X. A passive naming
+both parties ("was sold by A to B") is read as two sentences, each quoted without the other
+party. The exchange verbs
 and their converses are :func:`teams.language.verbs.converse`'s.
 
 Example:
@@ -18,10 +20,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from teams.extraction.documents import LIST_JOIN
 from teams.extraction.patterns import Reading, infinitive, noun_phrases
 from teams.language.verbs import Converse, converse
 
-__all__ = ["converse_readings"]
+__all__ = ["converse_readings", "exchange_parts"]
 
 _BETWEEN = 3
 """Words at most between the thing exchanged and the other party's preposition."""
@@ -77,3 +80,25 @@ def converse_readings(sentence: str, readings: Sequence[Reading]) -> list[Readin
         if turned is not None:
             found += _turned(sentence, reading, turned)
     return found
+
+
+_AGENT_AND_PARTY = re.compile(
+    r"^(?P<head>.+?\b(?:is|are|was|were|been)\s+(?P<verb>[a-z]+)\s+)by\s+(?P<agent>[^,;]+?)\s+"
+    r"(?P<prep>to|from)\s+(?P<party>[^,;]+?)\s*[.!?]?$"
+)
+"""A passive exchange naming both parties: "the mill had been sold by A to B"."""
+
+
+def exchange_parts(sentence: str) -> list[tuple[str, str]]:
+    """A passive exchange with its agent and its other party ("X was sold by A to B") as two
+    sentences, each with its quotation leaving the other party out ("X was sold by A", "X was
+    sold … to B"); [] for any other sentence."""
+    found = _AGENT_AND_PARTY.match(sentence)
+    turned = converse(found["verb"]) if found else None
+    if found is None or turned is None or turned.own != found["prep"]:
+        return []
+    head, agent, party = found["head"], found["agent"], f"{found['prep']} {found['party']}"
+    return [
+        (f"{head}by {agent}.", f"{head}by {agent}"),
+        (f"{head}{party}.", f"{head.rstrip()}{LIST_JOIN}{party}"),
+    ]

@@ -9,7 +9,9 @@ capitalised word is a name's, not a verb) 0.6, a hedged verb (``X can use Y``) l
 preposition between named things (``AES in OCB mode``) 0.55 and between common nouns 0.35. A
 list of objects (``X burns A, B and C``) gives one relation per item, and so do subjects
 sharing a verb (``A, B and C support X``). A negated clause states nothing (``X does not
-support Y``); the clauses beside it are read. A relaxed pass, for a revision of an empty
+support Y``), nor a refused or planned deed (``X declined to build Y``, ``Y was to have been
+built by X``); the clauses beside it are read, and one ending in "instead" does the deed
+denied before it. A relaxed pass, for a revision of an empty
 extraction, also reads any third-person verb between two noun phrases (0.45).
 """
 
@@ -44,12 +46,24 @@ becomes enables describes names cites splits joins plans reviews executes invoke
 """.split()
 _PHRASAL = ["depends on", "relies on", "belongs to", "refers to", "points to", "consists of"]
 _HEDGES = {"can": 0.15, "will": 0.1, "may": 0.25, "might": 0.25, "could": 0.25, "should": 0.2}
+_REFUSED = (
+    r"(?:refused|refuses|declined|declines|turned\s+down|turns\s+down|rejected|rejects)"
+    r"(?:\s+[a-z'’-]+){0,3}?\s+to\s+(?!(?:the|a|an|his|her|its|their|him|them)\b)[a-z]+"
+)
+"""A refusal of a deed: "declined to build", "turned down the commission to design"."""
+_PLANNED = (
+    r"(?:is|are|was|were)\s+(?:to\s+have\s+been|(?:meant|supposed|intended|due|planned)"
+    r"\s+to\s+(?:be|have))"
+)
+"""A deed planned, not done: "was to have been designed by", "was meant to be built by"."""
 _NEGATIONS = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't|wrongly|falsely|"
-    r"mistakenly|erroneously|incorrectly|neither|(?:would|could|might|should)\s+have)\b"
+    r"mistakenly|erroneously|incorrectly|neither|(?:would|could|might|should)\s+have|"
+    rf"{_REFUSED}|{_PLANNED})\b"
 )
 """Words that deny what their clause says ("is wrongly credited with building X": he did not;
-"he would have built X": the deed did not happen)."""
+"he would have built X", "declined to build X", "X was to have been built by": the deed did not
+happen)."""
 _CLAUSE_JOIN = re.compile(
     r"\s*;\s*|,\s*(?:but|while|whereas|although|though|yet)\s+|\s+but\s+", re.IGNORECASE
 )
@@ -233,10 +247,17 @@ def _objects(right: str, *, numbers: bool = False) -> list[str]:
     if len(items) > 1:
         phrases = [_phrase(item.split(), numbers=numbers) for item in items]
         places = [item.split()[0].lower() in _PLACING for item in items]  # "above the harbour"
-        if all(phrases) and not any(places) and all(len(i.split()) <= _MAX_WORDS for i in items):
+        spans = [_span_of_time(item) for item in items[1:]]  # "the tower, twenty years after"
+        short = all(len(i.split()) <= _MAX_WORDS for i in items)
+        if all(phrases) and not any(places) and not any(spans) and short:
             return phrases
     first = _object(right, numbers=numbers)
     return [first] if first else []
+
+
+def _span_of_time(item: str) -> bool:
+    """Whether a list's item is a span of time ("twenty years"), which dates the clause."""
+    return any(value.key == "duration" for value in values_in(item))
 
 
 _LIST_BOUNDARY = re.compile(
@@ -333,10 +354,10 @@ def _copular_objects(subject: str, verb: str, rest: str) -> list[Reading]:
         return _passive(subject, passive)
     article = re.match(r"(?:(an?)|the)\s+", rest, re.IGNORECASE)
     thing = _object(rest[article.end() :] if article else rest)
-    if not thing:
+    if not thing and article is not None:
         return []
     if article is None:  # "Workers are functions": a plural noun, read as a kind
-        plural = verb in ("are", "were") and thing.endswith("s")
+        plural = bool(thing) and verb in ("are", "were") and thing.endswith("s")
         if plural:
             return [Reading(subject, "is a", thing, 0.6)]
         bare = _object(rest, numbers=True)  # "The lifeboat is orange", "is 30 metres tall"
@@ -477,11 +498,12 @@ _LEADING_CLAUSE = re.compile(
     + "|".join(word.capitalize() for word in _IRREGULAR)
     + r")(?=\s+[a-z\d])|In|On|At|After|Before|During|Since|From|Despite|Although|Once|Like|"
     r"Unlike|Today|Now|Later|Originally)\b[^,;]{0,60},\s+(?=[A-Za-z])"
-    r"|^(?:In|On|By|Until|Since)\s+(?:[A-Z][a-z]+\s+)?(?:1\d{3}|20\d{2})\s+(?=[A-Z])"
+    r"|^(?:In|On|By|Until|Since)\s+(?:[A-Z][a-z]+\s+)?(?:1\d{3}|20\d{2})\s+(?=[A-Z]|the\s)"
     r"|^(?:[Ii]nstead|[Hh]owever|[Rr]ather(?! than)|[Ii]n fact|[Aa]ctually),?\s+(?=[A-Za-z])"
 )
 """A clause that opens a sentence before its subject: "Built in 1890, ", "In 1911, ", or a
-year without a comma before a name ("In 1881 Ann Roe ..."); a participle only before a word in
+year without a comma before a name or "the" ("In 1881 Ann Roe ...", "By 1850 the mill ..."); a
+participle only before a word in
 lower case or a figure, not a name that ends like one ("Ellen Marsh built ...")."""
 
 
@@ -615,25 +637,49 @@ _PASSIVE_PRONOUN = re.compile(
 """A clause opening with a pronoun and a passive: "it was built by ..."."""
 
 
-def _denied_thing(clause: str, negation: re.Match[str]) -> tuple[str, str]:
+def _denied_thing(clause: str, negation: re.Match[str], subject: str) -> tuple[str, str]:
     """What a negated clause's verb is done to, and that verb's participle ("Tom Rook could
-    not have built the bridge": ("bridge", "built")), or ("", "")."""
+    not have built the bridge": ("bridge", "built"); "The chapel was to have been designed
+    by Hugh Penn": its ``subject``, "designed"), or ("", "")."""
     words = clause[negation.end() :].split()
     while words and words[0].lower() in _BEFORE_NEGATION | {"be", "have", "been"}:
         words = words[1:]
     verb = words[0].lower() if words else ""
     thing = _object(" ".join(words[1:])) if verb.isalpha() else ""
+    if not thing and _participle(verb) and words[1:2] == ["by"]:
+        thing = subject  # a passive: the deed was to be done to the subject
     return (thing, verb) if thing else ("", "")
+
+
+_INSTEAD = re.compile(
+    r"(?P<who>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)+)\s+[a-z]+\b[^;]*?\binstead\b\W*$"
+)
+"""A clause in which a name does instead what was denied: "Clara Wynn drew the plans
+instead"."""
+
+
+def _done_instead(clause: str, denied: tuple[str, str]) -> str:
+    """A clause ending in "instead" as the denied deed done by the name it opens with ("the
+    chapel was to have been designed by A, but B drew the plans instead": "B designed
+    chapel"), or the clause as it is."""
+    found = _INSTEAD.search(clause)
+    thing, verb = denied
+    return f"{found['who']} {verb} {thing}." if found and thing else clause
 
 
 def _pronoun_for(clause: str, subject: str, denied: tuple[str, str]) -> str:
     """``clause`` with its opening pronoun as what it stands for: the thing a denied clause
     before did its verb to, when the pronoun suffers that verb ("X could not have built Y; it
-    was built by Z": Y), else the subject before."""
+    was built by Z": Y), else the subject before ("he" or "she" only a person's name)."""
     passive = _PASSIVE_PRONOUN.match(clause)
     if passive and denied[0] and passive["verb"].lower() == denied[1]:
         return _PRONOUN_OPENING.sub(denied[0], clause, count=1)
+    if _PERSONAL.match(clause) and not all(word[:1].isupper() for word in subject.split()):
+        return clause  # "he" is no "Sark chapel"
     return _PRONOUN_OPENING.sub(subject, clause, count=1)
+
+
+_PERSONAL = re.compile(r"^(?:he|she)\b", re.IGNORECASE)
 
 
 _NEITHER_NOR = re.compile(
@@ -665,9 +711,10 @@ def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
         negation = _NEGATIONS.search(clause.lower())
         if negation is not None:
             subject = _subject_before(clause, negation) or subject
-            denied = _denied_thing(clause, negation)
+            denied = _denied_thing(clause, negation, subject)
             deed = _NEITHER_NOR.match(clause)
             continue
+        clause = _done_instead(clause, denied)
         done = _DID_TOO.match(clause)
         if done and deed:  # "Neither A nor B signed X; only C did": C signed X
             clause = f"{done['who']} {deed['deed']}"

@@ -34,14 +34,17 @@ from framework.memory import LIST_MARKER
 from teams.extraction.abbreviations import defined, without_definitions
 from teams.extraction.aliases import alias_readings, aliases, without_aliases
 from teams.extraction.asides import (
+    bracket_labels,
     joined_subjects,
+    namely,
     participle_asides,
+    uninverted,
     without_denied,
     without_label,
 )
 from teams.extraction.attributes import attribute_readings, key_values, row_readings
-from teams.extraction.clauses import simple_clauses
-from teams.extraction.converses import converse_readings
+from teams.extraction.clauses import Gapped, gapped_clause, simple_clauses
+from teams.extraction.converses import converse_readings, exchange_parts
 from teams.extraction.deeds import deed_clauses
 from teams.extraction.documents import LIST_JOIN, Document, Section, bare, plain, unmarked
 from teams.extraction.hearsay import denies_the_last, hearsay
@@ -197,12 +200,24 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     label; a fronted "With X as <role>," is a role in what the main clause makes, and a deed
     done for another is the doer's (:func:`_with_delegated`)."""
     text = joined_subjects(without_denied(without_label(text)))
+    text = uninverted(namely(text))  # "Not until 1890 did X build Y": X built Y
+    text, labelled = bracket_labels(text)  # "The Kell chapel (architect: Sam Orr) opened"
+    if labelled:
+        return labelled + _sentence_readings(text, relaxed)
     if (role := fronted_role(text)) is not None:  # "With Jonah Bell as architect, ..."
         readings = _sentence_readings(role.clause, relaxed)
         owned = [r for r in readings if making(r.predicate)]
         return readings + [
             Reading(r.object, f"'s {role.role} is", role.name, _ROLE_CONFIDENCE) for r in owned
         ]
+    if parts := exchange_parts(text):  # "sold by A to B": each party quoted without the other
+        return [
+            replace(r, clause=r.clause or quote)
+            for part, quote in parts
+            for r in _sentence_readings(part, relaxed)
+        ]
+    if (gapped := gapped_clause(text)) is not None:  # "A built X, and B Y": B built Y
+        return _gapped_readings(gapped, relaxed)
     readings = [
         r
         for part in [*participle_asides(text), *deed_clauses(text)]
@@ -210,6 +225,24 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
         for r in read_sentence(clause, relaxed=relaxed)
     ]
     return _with_delegated(text, readings + converse_readings(text, readings), relaxed)
+
+
+def _gapped_readings(gapped: Gapped, relaxed: bool) -> list[Reading]:
+    """The first clause's readings, each quoted from that clause, and its main verb's again
+    with the second clause's subject and object, quoted from the second clause."""
+    first = [
+        replace(r, clause=r.clause or gapped.first)
+        for r in _sentence_readings(f"{gapped.first}.", relaxed)
+    ]
+    things = noun_phrases(gapped.object)
+    if not first or not things or first[0].predicate in ("is", "is a"):
+        return first
+    main = first[0]
+    shared = [r for r in first if r.subject == main.subject and r.predicate == main.predicate]
+    return first + [
+        Reading(gapped.subject, r.predicate, things[0], r.confidence, clause=gapped.second)
+        for r in shared[:1]
+    ]
 
 
 def _with_delegated(text: str, readings: list[Reading], relaxed: bool) -> list[Reading]:
@@ -228,6 +261,11 @@ def _with_delegated(text: str, readings: list[Reading], relaxed: bool) -> list[R
     ]
     done = read_sentence(deed.statement, relaxed=relaxed)
     return readings + [replace(r, clause=deed.quoted) for r in done]
+
+
+def _within(clause: str, sentence: str) -> bool:
+    """Whether each part of a quotation (its gaps marked) is in ``sentence``."""
+    return all(plain(part) in plain(sentence) for part in clause.split(LIST_JOIN))
 
 
 def _item_readings(lead: list[Reading], item: str) -> list[Reading]:
@@ -338,7 +376,7 @@ class _SectionReader:
         if readings and LIST_JOIN not in text:
             self.focus.follow(readings)
         for reading in readings:
-            quoted = reading.clause if plain(reading.clause) in plain(sentence) else shown
+            quoted = reading.clause if _within(reading.clause, sentence) else shown
             yield _found(reading, quoted or shown, number, text, self.expanded)
         for alias in aliases(said) or aliases(unmarked(sentence)):
             named = f"{said} {alias.alias}"  # a maiden name is put together: "Martha Pollard"

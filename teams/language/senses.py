@@ -176,9 +176,10 @@ _DEEDS = (
     "make maker",
     "create creator",
     "invent inventor",
+    "design designer architect",
 )
 """Verbs of one deed of making (a question asks "established" of "founded") and the nouns of
-their doers ("maker"), the first standing for the group."""
+their doers ("maker", "architect"), the first standing for the group."""
 _DEED_SENSE = _standing_for(_DEEDS)
 _PHRASAL_DEED = re.compile(
     r"\b(?:(set)|(put))(?:s|ting)?\s+up\b|\b(?:c[ao]me|comes|coming)\s+up\s+with\b", re.I

@@ -1,15 +1,16 @@
 """The offline answer: the relations that answer the question, as whole cited sentences.
 
-What the question asks about (its focus) is its content words less the names of the entities
-it names. A relation answers when its predicate, object or evidence sentence holds a focus word;
+What the question asks about (its focus) is its content words less the names of the entities it
+names. A relation answers when its predicate, object or evidence sentence holds a focus word;
 the relations that hold the most win, with the other items of their list (same subject and
-predicate). A relation whose object is what the question asks for (a name for "who", a date
-for "when", a place for "where", a figure for "how many") wins ties. A chain of two relations
-from a named entity (its object's own relations) answers a question about that object
-("what does the press X founded publish?"). A question with no focus ("Who is X?", "What does
-X do?") is answered by what the graph says X is, else by everything it holds with X as
-subject. When nothing answers, the answer says so, and what the graph does hold on the entities
-named.
+predicate). A relation of a rival of the thing asked about (the "north pier" for a question of
+the "south pier") does not answer when the graph holds relations of that thing itself. A
+relation whose object is what the question asks for (a name for "who", a date for "when", a
+place for "where", a figure for "how many") wins ties. A chain of two relations from a named
+entity (its object's own relations) answers a question about that object ("what does the press X
+founded publish?"). A question with no focus ("Who is X?", "What does X do?") is answered by
+what the graph says X is, else by everything it holds with X as subject. When nothing answers,
+the answer says so, and what the graph does hold on the entities named.
 
 Each relation becomes a sentence built from the triple, its names as the evidence writes them
 ("The Harrow bridge was designed by Ada Marsh"), with the evidence quoted when it says more.
@@ -164,6 +165,39 @@ def _about(chain: Chain, things: list[tuple[set[str], str]]) -> bool:
     )
 
 
+def _rival(name: str, named: str) -> bool:
+    """Whether ``name`` is another thing of the kind ``named`` is: the same last word (its
+    noun), and neither name holds the other ("Saltney north pier" for "Saltney south
+    pier"; not "trust" for "Hollin trust")."""
+    one, other = name.casefold().split(), named.casefold().split()
+    return (
+        one != other
+        and len(one) > 1
+        and len(other) > 1
+        and one[-1] == other[-1]
+        and not (set(one) <= set(other) or set(other) <= set(one))
+    )
+
+
+def _of_rivals(chains: list[Chain], names: Sequence[str]) -> list[Chain]:
+    """``chains`` less those that name a rival of a thing the question names
+    (:func:`_rival`), when another chain names that thing itself; a name a relation links to
+    that thing (an alias: "the Rell bridge is also known as the Iron bridge") is no rival."""
+    pairs = [(r["subject"].casefold(), r["object"].casefold()) for c in chains for r in c]
+    present = {name.casefold() for name in names} & {n for pair in pairs for n in pair}
+    linked = present | {b if a in present else a for a, b in pairs if {a, b} & present}
+    return [
+        chain
+        for chain in chains
+        if not any(
+            _rival(n.casefold(), named) and n.casefold() not in linked
+            for r in chain
+            for n in (r["subject"], r["object"])
+            for named in present
+        )
+    ]
+
+
 def _chains(relations: Sequence[FoundRelation], paths: Sequence[Chain]) -> list[Chain]:
     """Every relation alone and every two-step path, each once, in order."""
     seen: dict[tuple[tuple[str, str, str], ...], Chain] = {}
@@ -190,6 +224,7 @@ def answering_chains(
     focus, asked = focus_of(question, names), _asked(question)
     things = _named_things(question)
     chains = [chain for chain in _chains(relations, paths) if _about(chain, things)]
+    chains = _of_rivals(chains, names)
     if not focus:
         named = {name.casefold() for name in names}
         alone: list[Chain] = [c for c in chains if len(c) == 1]
