@@ -455,8 +455,8 @@ def _evidence(
         first -= 1
         cited = ranked[first].offset
     last = at + 1 if asked.why and _explained_next(passage, ranked, at) else at
-    if asked.default and (stated := _default_stated(passage, ranked, last)) > last:
-        last, cited = stated, ranked[stated].offset  # cited where the default is stated
+    if asked.default and (holds := _default_stated(passage, ranked, last)) > last:
+        last, cited = holds, ranked[holds].offset  # cited where the default is stated
     text = " ".join(ranked[before].sentence for before in range(first, last + 1))
     below = _default_line(passage, ranked[last].offset) if asked.default else None
     if below is not None and not _STATES_DEFAULT.search(text):
