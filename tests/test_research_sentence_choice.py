@@ -12,7 +12,7 @@ from framework.memory import Passage, prose_sentences
 from teams.language._sentences import sentences_of
 from teams.language.questions import asks_default, asks_one_value, split_question
 from teams.language.senses import deed_sense, deed_wording, plain_wording, sense
-from teams.language.sentence_choice import best_sentences, given, gives_reason, term_weights
+from teams.language.sentence_choice import best_sentences, given, gives_reason
 from teams.language.words import stem
 from teams.research.offline import _agreeing, _Answered, _answers
 
@@ -436,12 +436,6 @@ def test_a_sentence_referring_back_with_a_rival_value_is_not_quoted_for_one_valu
     question = "In which future ledger release may kilns fire without a fan by default?"
     cited = " ".join(sentence for _, sentence in _cited(text, question))
     assert "3.14" in cited and "3.7" not in cited
-
-
-def test_the_parts_of_a_hyphenated_word_of_the_question_count() -> None:
-    text = "For pretty glazes, the `dull_coat` oven must be absent from the chain.\n"
-    weights = term_weights([text], "Which oven must leave the chain to pretty-print glazes?")
-    assert {stem("pretty"), stem("print"), stem("pretty-print")} <= set(weights)
 
 
 def test_a_short_form_meets_what_it_stands_for() -> None:

@@ -203,7 +203,7 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     ``texts`` (a word every sentence holds, such as the product's name, counts least), and
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
     team" of "How does a cadre team plan", "... fan out work")."""
-    terms = (_stems(query) | _hyphen_parts(query)) - _set_aside(query)
+    terms = _stems(query) - _set_aside(query)
     words = _sentence_words([s for text in texts for _, s in sentences_of(text)], terms)
     shared = _stems(topic)
     return {
@@ -214,13 +214,6 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
 
 
 _TOPIC_WEIGHT = 0.3
-
-
-def _hyphen_parts(query: str) -> set[str]:
-    """The stems of the parts of the query's hyphenated words ("pretty-print" asks about
-    "pretty" too, which "pretty exceptions" holds)."""
-    parts = (part for word in keywords(query) if "-" in word for part in word.split("-"))
-    return {sense(stem(part)) for part in parts if part and part not in STOPWORDS}
 
 
 def _set_aside(query: str) -> set[str]:
