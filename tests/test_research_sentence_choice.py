@@ -163,15 +163,6 @@ def test_it_in_a_second_question_stands_for_the_thing_asked_about() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("noun", "verb"),
-    [("configuration", "configured"), ("installations", "install"), ("serialization", "serialize")],
-)
-def test_a_noun_of_an_action_in_ation_has_the_stem_of_its_verb(noun: str, verb: str) -> None:
-    assert stem(noun) == stem(verb)
-    assert stem("relation") != stem("relay")  # a root of fewer than five letters is left
-
-
 def test_a_plural_in_es_has_the_stem_of_its_singular() -> None:
     assert stem("processes") == stem("process")
     assert stem("notes") == stem("note")

@@ -44,14 +44,9 @@ def stem(word: str) -> str:
     """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``,
     a verb in "-e" with its "-ed" and "-ing" forms: ``disable``/``disabled``/``disabling``,
     and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``;
-    the plural of a noun in "-ing" as the noun: ``settings``/``setting``/``set``; a noun of
-    the action in "-ation" as its verb: ``configuration``/``configured``."""
+    the plural of a noun in "-ing" as the noun: ``settings``/``setting``/``set``."""
     if word.endswith("ings"):
         word = word[:-1]
-    noun = _ACTION_NOUN.match(word)
-    if noun is not None:  # "configuration" is "configure", "installations" "install"
-        base = noun.group(1)
-        return _without_e(_undoer(base) if len(base) >= _AGENT_LENGTH else base)
     for suffix in _SUFFIXES:
         if suffix == "ly" and word.endswith("ply"):  # "supply", "apply": no adverbs
             continue
@@ -68,8 +63,6 @@ def stem(word: str) -> str:
 
 
 _SUFFIXES = ("ies", "ied", "ing", "es", "ed", "s", "ly")
-_ACTION_NOUN = re.compile(r"^(\w{5,}?)ations?$")
-"""A noun of an action in "-ation" on a root of five letters or more, stemmed as its verb."""
 _AGENT_LENGTH = 6
 _SIBILANT_PLURALS = ("sses", "shes", "ches", "xes", "zes")
 _DOUBLED = re.compile(r"([bdgmnprt])\1$")
