@@ -49,7 +49,10 @@ more: ``research-pydantic`` (Pydantic's docs), ``conflicts-pydantic`` and ``extr
 and three more: ``research-tox`` (tox's docs, reStructuredText), ``conflicts-tox`` and
 ``extraction-tox``; and three more: ``research-mypy`` (mypy's docs, reStructuredText),
 ``conflicts-mypy`` and ``extraction-mypy``; and three more: ``research-structlog``
-(structlog's docs, MyST Markdown), ``conflicts-structlog`` and ``extraction-structlog``.
+(structlog's docs, MyST Markdown), ``conflicts-structlog`` and ``extraction-structlog``; and
+three more: ``research-coverage`` (coverage.py's docs, reStructuredText),
+``conflicts-coverage`` and ``extraction-coverage``; and three more: ``research-celery``
+(Celery's docs, reStructuredText), ``conflicts-celery`` and ``extraction-celery``.
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
@@ -57,13 +60,13 @@ names, two facts from two pages, why, and a pronoun or "this X" sentence.
 Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
 research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
 research-requests,research-marshmallow,research-jinja,research-typer,research-mkdocs,
-research-pytest,research-poetry,research-pydantic,research-tox,research-mypy,research-structlog,
+research-pytest,research-poetry,research-pydantic,research-tox,research-mypy,research-structlog,research-coverage,research-celery,
 conflicts,conflicts-probe,conflicts-black,conflicts-attrs,
 conflicts-flask,conflicts-drf,conflicts-marshmallow,conflicts-jinja,conflicts-typer,
-conflicts-mkdocs,conflicts-pytest,conflicts-poetry,conflicts-pydantic,conflicts-tox,conflicts-mypy,conflicts-structlog,extraction,extraction-probe,
+conflicts-mkdocs,conflicts-pytest,conflicts-poetry,conflicts-pydantic,conflicts-tox,conflicts-mypy,conflicts-structlog,conflicts-coverage,conflicts-celery,extraction,extraction-probe,
 extraction-black,extraction-attrs,extraction-flask,extraction-drf,extraction-marshmallow,
 extraction-jinja,extraction-typer,extraction-mkdocs,extraction-pytest,extraction-poetry,
-extraction-pydantic,extraction-tox,extraction-mypy,extraction-structlog]
+extraction-pydantic,extraction-tox,extraction-mypy,extraction-structlog,extraction-coverage,extraction-celery]
 [--only r01,c02] [--json PATH]``.
 """
 
@@ -222,6 +225,8 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research-tox": partial(_research, "research-tox", "research-tox.yaml"),
     "research-mypy": partial(_research, "research-mypy", "research-mypy.yaml"),
     "research-structlog": partial(_research, "research-structlog", "research-structlog.yaml"),
+    "research-coverage": partial(_research, "research-coverage", "research-coverage.yaml"),
+    "research-celery": partial(_research, "research-celery", "research-celery.yaml"),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
     "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
     "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
@@ -240,6 +245,8 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "conflicts-tox": partial(_conflicts, "conflicts-tox", "conflicts-tox.yaml"),
     "conflicts-mypy": partial(_conflicts, "conflicts-mypy", "conflicts-mypy.yaml"),
     "conflicts-structlog": partial(_conflicts, "conflicts-structlog", "conflicts-structlog.yaml"),
+    "conflicts-coverage": partial(_conflicts, "conflicts-coverage", "conflicts-coverage.yaml"),
+    "conflicts-celery": partial(_conflicts, "conflicts-celery", "conflicts-celery.yaml"),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
     "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
     "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
@@ -260,6 +267,8 @@ CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "extraction-structlog": partial(
         _extraction, "extraction-structlog", "extraction-structlog.yaml"
     ),
+    "extraction-coverage": partial(_extraction, "extraction-coverage", "extraction-coverage.yaml"),
+    "extraction-celery": partial(_extraction, "extraction-celery", "extraction-celery.yaml"),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
