@@ -516,6 +516,16 @@ def test_a_pronoun_under_a_version_note_stands_for_the_sentence_above_the_note()
     assert "no longer does anything" in cited
 
 
+def test_a_version_as_a_ceiling_does_not_answer_from_when_something_holds() -> None:
+    text = (
+        "In Ledger 3.7 and earlier, a glazed pot reported only its glaze as fired.\n"
+        "In Ledger 3.8 and later, both the glaze and the pot are reported.\n"
+    )
+    question = "On which Ledger release did a glazed pot start having its pot reported as fired?"
+    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    assert "3.8" in cited and "3.7" not in cited
+
+
 def test_a_myst_version_directive_names_its_release() -> None:
     text = (
         "Pumps can take a rate from the pump before them.\n\n"

@@ -90,10 +90,23 @@ def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
     """Whether ``sentence`` holds what a question of ``kind`` asks for, beyond the question's
     own words."""
     if kind in _VALUES:
-        return bool(_values(kind, sentence, query_words))
+        values = _values(kind, sentence, query_words)
+        if kind == "version" and query_words & _STARTING:  # "3.7 and earlier" began nothing
+            values -= {found.group(1).lower() for found in _CEILING.finditer(sentence)}
+        return bool(values)
     marker = _MARKERS.get(kind)
     found = marker.finditer(sentence) if marker is not None else ()
     return any(stem(m.group(0).lower()) not in query_words for m in found)  # "help pages"
+
+
+_CEILING = re.compile(
+    r"(?<![\w./])(v?\d+(?:\.\d+)+)\s+(?:and|or)\s+(?:earlier|older|below|lower|before)\b", re.I
+)
+"""A version given as the last of a range ("3.7 and earlier", "2.1 or older")."""
+_STARTING = frozenset(
+    stem(word) for word in ("start", "started", "since", "first", "begin", "began", "onward")
+)
+"""Words of a question asking from when something holds: a ceiling does not answer it."""
 
 
 _MARKERS = {
