@@ -332,6 +332,7 @@ def test_one_version_written_with_or_without_its_trailing_zeros_agrees() -> None
         "If I start the ledger without saying where to write, which spool does it use?",
         "Unless I ask for another, which spool does the ledger write to?",
         "Which spool does the ledger write to if I don't name one?",
+        "Which spool does the ledger write to when I have not configured one?",
     ],
 )
 def test_a_default_asked_in_other_words_finds_the_sentence_that_states_it(question: str) -> None:
@@ -524,6 +525,18 @@ def test_a_version_as_a_ceiling_does_not_answer_from_when_something_holds() -> N
     question = "On which Ledger release did a glazed pot start having its pot reported as fired?"
     cited = " ".join(sentence for _, sentence in _cited(text, question))
     assert "3.8" in cited and "3.7" not in cited
+
+
+def test_an_example_value_is_not_quoted_as_a_default() -> None:
+    text = (
+        "The kiln fires at the `low` heat setting by default, but you can change the setting.\n\n"
+        "An example could be `blaze`:\n\n"
+        "This setting must be configured on the kiln, by writing ``kiln.heat = 'blaze'`` in the "
+        "kiln ledger before the kiln fires.\n"
+    )
+    question = "Which heat setting does the kiln fire at when I have not configured one?"
+    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    assert "`low`" in cited and "blaze" not in cited
 
 
 def test_a_myst_version_directive_names_its_release() -> None:

@@ -62,6 +62,8 @@ _BY_DEFAULT = re.compile(
     r"|(?:if|when) (?:(?:[\w`-]+ ){1,3}(?:is|are) )?left (?:alone|unset|untouched)"
     r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) "
     r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply)"
+    r"|(?:if|when) (?:i|you|we|one) (?:have not|haven't|has not|hasn't) "
+    r"(?:configured|set|changed|passed|specified|named|given|chosen|picked|provided|supplied)"
     + _OBJECT
     + r"|without (?:configuring|setting|changing|passing|specifying|saying|stating|choosing)"
     + _OBJECT
@@ -69,8 +71,8 @@ _BY_DEFAULT = re.compile(
     re.I,
 )
 """Ways of saying "by default": "out of the box", "unless told otherwise", "if left alone",
-"if you never configure it", "if I don't name one", "unless you ask it to", "without setting
-anything", "without saying what"."""
+"if you never configure it", "if I don't name one", "when I have not configured one", "unless
+you ask it to", "without setting anything", "without saying what"."""
 _NOT_GIVEN = re.compile(
     r"\b(?:if|when) ([^\s,?]+) (?:is|are) not (?:given|set|passed|specified|configured)\b", re.I
 )

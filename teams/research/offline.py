@@ -266,10 +266,12 @@ def _answers(
     if not ranked:
         return None
     asked = _Asked.of(query)
-    top = _best_index(ranked)
+    plain = [at for at in range(len(ranked)) if not _exemplifies(ranked, at)]
+    top = _best_index(ranked, plain if asked.default and plain else None)  # not an example
     index = _quoting(ranked, top)
     kind = asked.one_value
-    if _rival(kind, given(kind, ranked[top].sentence, query), ranked[index].sentence, query):
+    rival = _rival(kind, given(kind, ranked[top].sentence, query), ranked[index].sentence, query)
+    if rival or (asked.default and _exemplifies(ranked, index)):
         index = top  # "... (potentially 3.14) ... This is available in 3.7 ...": not quoted on
     best = ranked[index]
     answer = given(asked.one_value, best.sentence, query)
@@ -280,6 +282,7 @@ def _answers(
         and item.score >= _COMPLEMENT_SCORE * best.score
         and item.hits - best.hits
         and not _rival(asked.one_value, answer, item.sentence, query)
+        and not (asked.default and _exemplifies(ranked, at))
     ]
     chosen = [index, _best_index(ranked, others)] if others and best.score > 0 else [index]
     if asked.when:  # "*Introduced in 2.0.0*" under its setting
@@ -295,6 +298,17 @@ def _answers(
         for cited in (*_stood_for(ranked, at, asked.why), at)
     ]
     return _Answered(passage, best.score, evidence)
+
+
+_EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|an example|could be)\b", re.I)
+"""A sentence giving an example value ("An example time zone could be `Europe/London`"): for a
+question of a default, neither the answer nor a second statement of it."""
+
+
+def _exemplifies(ranked: Sequence[Scored], at: int) -> bool:
+    """Whether sentence ``at``, or a sentence it leans on, gives an example (:data:`_EXAMPLE`)."""
+    first = at - ranked[at].leans
+    return any(_EXAMPLE.search(ranked[before].sentence) for before in range(first, at + 1))
 
 
 _RELEASE_NOTE = re.compile(
