@@ -163,6 +163,13 @@ def test_it_in_a_second_question_stands_for_the_thing_asked_about() -> None:
     ]
 
 
+def test_it_after_a_second_questions_own_subject_stands_for_that_subject() -> None:
+    question = (
+        "Which port does the relay use, and which port does a kiln URL assume when it has none?"
+    )
+    assert split_question(question)[1] == "which port does a kiln URL assume when it has none"
+
+
 def test_a_plural_in_es_has_the_stem_of_its_singular() -> None:
     assert stem("processes") == stem("process")
     assert stem("notes") == stem("note")

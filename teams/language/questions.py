@@ -133,7 +133,9 @@ def _with_subject(part: str, lead: str, asked: str = "") -> str:
     """``part`` as a question that stands alone: a predicate without its subject ("review its
     results") gets the first part's question word, auxiliary and subject; "it" in a question of
     its own ("what is it used for") becomes the first part's subject, or what the first part
-    (``asked``) acts on when its subject is a person ("how do I install Black": "Black")."""
+    (``asked``) acts on when its subject is a person ("how do I install Black": "Black"); not in
+    a part with a subject of its own after its auxiliary ("which port does a URL assume when it
+    leaves it out": the URL)."""
     words = part.split()
     if not lead or not words or part.startswith(lead):
         return part
@@ -141,6 +143,9 @@ def _with_subject(part: str, lead: str, asked: str = "") -> str:
     asks = first in _QUESTION_WORDS or first in _AUXILIARIES
     if not asks and not (len(words) > 1 and words[1].lower() in _QUESTION_WORDS):
         return f"{lead} {part}"  # not "in which folder ...", a question of its own
+    aux = next((i for i, w in enumerate(words) if w.lower() in _AUXILIARIES), len(words))
+    if aux + 1 < len(words) and words[aux + 1].lower() not in {*_PRONOUNS, *_PERSONS}:
+        return part  # a subject of its own: "which port does a URL assume when it leaves ..."
     wh = next((i for i, w in enumerate(words[:2]) if w.lower() in _THING_QUESTIONS), None)
     own_thing = wh is not None and wh + 1 < len(words) and words[wh + 1].lower() not in _AUXILIARIES
     subject = _subject(lead, asked, own_thing)
