@@ -546,6 +546,17 @@ def test_an_example_value_is_not_quoted_as_a_default() -> None:
     assert "`low`" in cited and "blaze" not in cited
 
 
+def test_a_how_question_quotes_the_sentence_saying_how_it_is_done() -> None:
+    text = (
+        "The kiln has three fans.\n"
+        "The `quiet` fan cools the kiln with much less noise than the others.\n"
+        "It does this by slowing down once the kiln is cool.\n"
+    )
+    question = "How does the quiet fan keep its noise so much lower than the others?"
+    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    assert "slowing down" in cited
+
+
 def test_a_myst_version_directive_names_its_release() -> None:
     text = (
         "Pumps can take a rate from the pump before them.\n\n"

@@ -289,6 +289,13 @@ def _answers(
         versioned = any(given("version", ranked[at].sentence, query) for at in chosen)
         notes = _release_note(ranked, index, query)
         chosen += [at for at in notes if at not in chosen and (ranked[at].hits or not versioned)]
+    after = index + 1
+    if (
+        _MANNER_ASKED.match(query)
+        and after < len(ranked)
+        and _BY_MEANS.match(ranked[after].sentence)
+    ):
+        chosen.append(after)  # "... with lower overhead. It does this by disabling events ..."
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
@@ -300,6 +307,15 @@ def _answers(
     return _Answered(passage, best.score, evidence)
 
 
+_MANNER_ASKED = re.compile(r"^\s*how\s+(?:does|do|did|is|are|can|could)\b", re.I)
+"""A question of how something is done (not "how many", "how long")."""
+_BY_MEANS = re.compile(
+    r"^(?:it|this|they|that)\s+(?:does|do|did|works?|worked|achieves?|manages?)\s+"
+    r"(?:this|that|so\s+)?\s*by\s+\w+ing\b|^(?:this|that)\s+is\s+(?:done|achieved)\s+by\b",
+    re.I,
+)
+"""A sentence after the one that states a thing, saying how it is done ("It does this by
+disabling events ...")."""
 _EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|an example|could be)\b", re.I)
 """A sentence giving an example value ("An example time zone could be `Europe/London`"): for a
 question of a default, neither the answer nor a second statement of it."""
