@@ -463,6 +463,7 @@ def test_a_short_form_meets_what_it_stands_for() -> None:
         ("practical", "handy"),
         ("merging", "combine"),
         ("final", "last"),
+        ("place", "locations"),
     ],
 )
 def test_words_of_one_sense_meet(word: str, same: str) -> None:

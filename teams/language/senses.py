@@ -40,6 +40,7 @@ _GROUPS = (
     "handy practical convenient",
     "merge combine",
     "last final",
+    "location place",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 
