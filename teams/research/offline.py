@@ -316,9 +316,11 @@ _BY_MEANS = re.compile(
 )
 """A sentence after the one that states a thing, saying how it is done ("It does this by
 disabling events ...")."""
-_EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|an example|could be)\b", re.I)
-"""A sentence giving an example value ("An example time zone could be `Europe/London`"): for a
-question of a default, neither the answer nor a second statement of it."""
+_EXAMPLE = re.compile(
+    r"^(?:an?\s+example|for example|for instance|e\.g\.|example\b)(?!.*\bdefault)", re.I
+)
+"""A sentence that is an example ("An example time zone could be `Europe/London`:"), stating no
+default: for a question of a default, neither the answer nor a second statement of it."""
 
 
 def _exemplifies(ranked: Sequence[Scored], at: int) -> bool:
