@@ -122,3 +122,10 @@ def test_a_label_before_a_plain_statement_is_kept() -> None:
 
     assert spoken("Note: it opens at nine.", answering=False) == "Note: it opens at nine."
     assert spoken("ADA: I built it.", answering=True) == "ADA built it."
+
+
+def test_a_concessive_clause_is_no_second_object() -> None:
+    text = "Nell Corby built the Ware dam, though its sluices came from Ipswich."
+    said = _said(text)
+    assert ("Nell Corby", "built", "Ware dam") in said
+    assert not [s for s in said if s[0] == "Nell Corby" and s[2] != "Ware dam"]

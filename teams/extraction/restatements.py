@@ -5,9 +5,10 @@ was designed by Q" says that P designed X and Q designed Y, each of its own thin
 Y, the council hired X" says that X designed Y; "1820 saw X built by Y" that Y built X in 1820;
 "Credit for the design of X goes to Y" and "X, a design of Y's, opened ..." that Y designed X;
 "X, by whom Y was designed, died ..." that X designed Y and died. "would go on to build" and
-"went on to build" are a deed done ("built"). An opening clause that says a relation is not
-known ("Who built X is not recorded; ...") is left out: the rest is another relation, never an
-answer to it.
+"went on to build" are a deed done ("built"). A concessive clause after a comma (", though its
+ironwork came from Z") is a statement of its own, not a second object. An opening clause that
+says a relation is not known ("Who built X is not recorded; ...") is left out: the rest is
+another relation, never an answer to it.
 
 Example:
     >>> restated("1820 saw the Ostry lock built by Daniel Freer.")
@@ -52,6 +53,11 @@ _BY_WHOM = re.compile(
     rf"^(?P<agent>{_NAME}),\s+by\s+whom\s+(?P<thing>[^,]+?)\s+(?:was|were)\s+"
     rf"(?P<participle>{PARTICIPLE}),\s+(?P<rest>.+)$"
 )
+_CONCESSIVE = re.compile(
+    r"^(?P<main>[^,]+\s[^,]+),\s+(?:even\s+)?(?:though|although)\s+(?P<other>\w.+)$"
+)
+"""A main clause and a concessive clause after its comma ("X built Y, though its ironwork came
+from Z"): two statements, neither a list."""
 _UNKNOWN = re.compile(
     r"^(?:Who|Whom|By\s+whom|When|Where|How)\s+[^;:]+?\s+(?:is|was|are|were|remains?)\s+"
     r"(?:not\s+(?:recorded|known|certain)|unknown|unrecorded|uncertain|lost|a\s+mystery)"
@@ -76,6 +82,10 @@ def _like(found: re.Match[str]) -> list[str]:
 def _unlike(found: re.Match[str]) -> list[str]:
     said = f"{found['said']} {found['other']}." if found["said"] else ""
     return [found["main"], *([said] if said else [])]
+
+
+def _concessive(found: re.Match[str]) -> list[str]:
+    return [f"{found['main']}.", found["other"]]
 
 
 def _hired(found: re.Match[str]) -> list[str]:
@@ -113,6 +123,7 @@ _SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...
     (_CREDIT, _credit),
     (_OF_WHOSE, _of_whose),
     (_BY_WHOM, _by_whom),
+    (_CONCESSIVE, _concessive),
 )
 
 
