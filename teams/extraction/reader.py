@@ -4,12 +4,12 @@ rows state, as triples on their lines.
 A sentence is read clause by clause (:func:`~teams.extraction.clauses.simple_clauses`) with
 the patterns of :mod:`teams.extraction.patterns`, a deed it names by a noun as a passive
 (:func:`~teams.extraction.deeds.deed_clauses`), and an exchange in it from both sides
-(:func:`~teams.extraction.converses.converse_readings`). A leading pronoun stands for the
-subject before it (or what the section's heading names), and so does the missing subject of
-a sentence opening with its predicate ("Founded in 1990 by Jane Roe."); an object "it" for the
-thing the sentence before is about, "the latter" for one of two names joined before
-(:mod:`teams.extraction.referents`), a list item for an object of its lead-in's relation. An
-alias ("also known as", "formerly") is a relation both ways
+(:func:`~teams.extraction.converses.converse_readings`). A leading pronoun ("The same engineer"
+too) stands for the subject before it (or what the section's heading names), and so does the
+missing subject of a sentence opening with its predicate ("Founded in 1990 by Jane Roe."); an
+object "it" for the thing the sentence before is about, "the latter" for one of two names
+joined before (:mod:`teams.extraction.referents`), a list item for an object of its lead-in's
+relation. An alias ("also known as", "formerly") is a relation both ways
 (:mod:`teams.extraction.aliases`). A key-value
 line states an attribute of that subject, a table row of its subject cell
 (:mod:`teams.extraction.attributes`). An abbreviation the document defines ("(NRA)") reads
@@ -21,6 +21,11 @@ gives in a deed of making. A heading in apposition ("Ada Wolfe, maker of the Net
 states its role on its own line; a definition list's entry is said of its term; an inscription
 in capitals under a lead-in is said of what the lead-in names
 (:mod:`teams.extraction.inscriptions`); a caption's or a timeline entry's label is left out.
+A shape that states a relation out of plain order ("1820 saw X built by Y", "Like X, Y was
+designed by Z") is read as the plain sentences it states (:mod:`teams.extraction.restatements`);
+a footnote opening with its predicate is said of the thing its mark follows
+(:mod:`teams.extraction.footnotes`); a transcript's turn is read without its speaker's label
+(:mod:`teams.extraction.transcripts`).
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from teams.extraction.clauses import Gapped, gapped_clause, simple_clauses
 from teams.extraction.converses import converse_readings, exchange_parts
 from teams.extraction.deeds import deed_clauses
 from teams.extraction.documents import LIST_JOIN, Document, Section, bare, plain, unmarked
+from teams.extraction.footnotes import footnote, marked_things, without_marks
 from teams.extraction.hearsay import denies_the_last, hearsay
 from teams.extraction.inscriptions import inscribed_thing, inscription
 from teams.extraction.patterns import (
@@ -57,9 +63,16 @@ from teams.extraction.patterns import (
     with_subject,
 )
 from teams.extraction.proxies import delegated_deed, fronted_role, making
-from teams.extraction.questions_asked import answered, asked, stands_for_verb
+from teams.extraction.questions_asked import (
+    answered,
+    asked,
+    names_in_apposition,
+    stands_for_verb,
+)
 from teams.extraction.referents import referring_clause, with_referents
+from teams.extraction.restatements import restated, with_deed_done, without_unknown
 from teams.extraction.state import EntityNote, Triple
+from teams.extraction.transcripts import spoken
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
 
@@ -68,7 +81,7 @@ __all__ = ["document_triples", "entry_readings"]
 _EVIDENCE_CHARS = 300
 _HEADING_WORDS = 5
 _DEFINITION = 0.9
-_PRONOUN = re.compile(r"^(?:It|They|He|She)\b")
+_PRONOUN = re.compile(r"^(?:It|They|He|She|The\s+same\s+[a-z]+(?:\s+also)?)\b")
 _POSSESSIVE = re.compile(r"^(?:Its|Their|His|Her)\b")
 _OBJECT_IT = re.compile(
     rf"\b(?P<verb>[a-z]+(?:ed|s)|{'|'.join(IRREGULAR)})\s+it\b"
@@ -201,6 +214,13 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     done for another is the doer's (:func:`_with_delegated`)."""
     text = joined_subjects(without_denied(without_label(text)))
     text = uninverted(namely(text))  # "Not until 1890 did X build Y": X built Y
+    text = with_deed_done(without_unknown(text))  # "He would go on to build X": he built X
+    if plain_parts := restated(text):  # "1820 saw X built by Y": X was built by Y in 1820
+        return [
+            replace(r, clause=r.clause or part)  # quoted alone where the sentence has it
+            for part in plain_parts
+            for r in _sentence_readings(part, relaxed)
+        ]
     text, labelled = bracket_labels(text)  # "The Kell chapel (architect: Sam Orr) opened"
     if labelled:
         return labelled + _sentence_readings(text, relaxed)
@@ -279,8 +299,16 @@ def _item_readings(lead: list[Reading], item: str) -> list[Reading]:
 class _SectionReader:
     """Reads one section's sentences and key-value lines in order, following its focus."""
 
-    def __init__(self, section: Section, expanded: Mapping[str, str], relaxed: bool) -> None:
+    def __init__(
+        self,
+        section: Section,
+        expanded: Mapping[str, str],
+        relaxed: bool,
+        marked: Mapping[str, str] | None = None,
+    ) -> None:
         self.section, self.expanded, self.relaxed = section, expanded, relaxed
+        self.marked = marked or {}
+        """Each footnote mark of the document and the thing it follows."""
         subject = _heading_subject(section.heading)
         self.focus = _Focus(subject, subject)
         self.lead: list[Reading] = []
@@ -335,6 +363,8 @@ class _SectionReader:
             return defined, _sentence_readings(defined, self.relaxed)
         if carved := self._inscription(text):  # "> ERECTED BY THOMAS WRAY MDCCCXLII"
             return carved, _sentence_readings(carved, self.relaxed)
+        if noted := self._footnote(text):  # "[^1]: Built by Silas Venn in 1851."
+            return noted, _sentence_readings(noted, self.relaxed)
         if hearsay(text):  # "It is often said that ...": a claim reported, not made
             readings = []
         elif LIST_JOIN in text and self.lead:
@@ -357,16 +387,25 @@ class _SectionReader:
         thing = inscribed_thing(self.lead_in) if carved else ""
         return with_subject(carved, thing) if thing else ""
 
+    def _footnote(self, text: str) -> str:
+        """A footnote that opens with its predicate, as a sentence of the thing its mark
+        follows ("Corve viaduct was built by Silas Venn in 1851."), or ""."""
+        note = footnote(text)
+        thing = self.marked.get(note[0], "") if note else ""
+        return with_subject(note[1], thing) if note and thing else ""
+
     def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
-        said = self.focus.resolved(without_definitions(unmarked(sentence)))
+        turn = spoken(without_marks(unmarked(sentence)), answering=bool(self.question[0]))
+        said = self.focus.resolved(without_definitions(turn))
         written, said = said, with_referents(said, self.before)
         self.before = written
         text, readings = self._readings(without_aliases(said))
-        shown = without_denied(sentence, LIST_JOIN)  # "Jon Hale … built the footbridge."
+        shown = without_unknown(without_denied(sentence, LIST_JOIN))  # "Jon Hale … built it."
         if said != written:  # "... designed by the former": that clause, not the pair
             shown = referring_clause(shown) or shown
         (question, asked_in), self.question = self.question, (asked(text), sentence)
-        if (not readings or stands_for_verb(text)) and (statement := answered(question, text)):
+        verbless = not readings or stands_for_verb(text) or names_in_apposition(text)
+        if verbless and (statement := answered(question, text)):
             # "Who built X? The mason Ann Roe." or "Who built X? Ann Roe did."
             text, readings = statement, _sentence_readings(statement, self.relaxed)
             shown = f"{asked_in}{LIST_JOIN}{sentence}"
@@ -395,8 +434,9 @@ def document_triples(document: Document, relaxed: bool = False) -> Iterator[_Fou
         for _, sentence in document.sentences()
         for short, long in defined(unmarked(sentence))
     }
+    marked = marked_things(sentence for _, sentence in document.sentences())
     for section in document.sections:
-        yield from _SectionReader(section, expanded, relaxed).triples()
+        yield from _SectionReader(section, expanded, relaxed, marked).triples()
     for row in document.rows:
         for reading in row_readings(row):
             if (found := _found(reading, row.text, row.line, row.text, expanded)) is not None:

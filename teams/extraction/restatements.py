@@ -1,0 +1,146 @@
+"""Sentence shapes that state a relation out of plain order, restated as plain sentences.
+
+"Like X, Y was designed by Z" says that X too was designed by Z; "Unlike X, which P designed, Y
+was designed by Q" says that P designed X and Q designed Y, each of its own thing; "To design
+Y, the council hired X" says that X designed Y; "1820 saw X built by Y" that Y built X in 1820;
+"Credit for the design of X goes to Y" and "X, a design of Y's, opened ..." that Y designed X;
+"X, by whom Y was designed, died ..." that X designed Y and died. "would go on to build" and
+"went on to build" are a deed done ("built"). A concessive clause after a comma (", though its
+ironwork came from Z") is a statement of its own, not a second object. An opening clause that
+says a relation is not known ("Who built X is not recorded; ...") is left out: the rest is
+another relation, never an answer to it.
+
+Example:
+    >>> restated("1820 saw the Ostry lock built by Daniel Freer.")
+    ['the Ostry lock was built by Daniel Freer in 1820.']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from teams.extraction.patterns import PARTICIPLE
+from teams.language.verbs import deed_participle, past_tense
+
+__all__ = ["restated", "with_deed_done", "without_unknown"]
+
+_NAME = r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}"
+_LIKE = re.compile(
+    rf"^Like\s+(?P<other>[^,]+),\s+(?P<main>[^,]+?\s+(?:was|were)\s+{PARTICIPLE}\s+by\s+.+)$"
+)
+_UNLIKE = re.compile(
+    r"^Unlike\s+(?P<other>[^,]+?)(?:,\s+(?:which|who|that)\s+(?P<said>[^,]+))?,\s+(?P<main>.+)$"
+)
+_HIRED = re.compile(
+    r"^To\s+(?P<verb>[a-z]+)\s+(?P<thing>[^,]+),\s+[^,]+?\s+"
+    r"(?:hired|engaged|employed|appointed|chose|retained|brought\s+in)\s+"
+    rf"(?P<agent>{_NAME})\b"
+)
+_YEAR_SAW = re.compile(
+    r"^(?:The\s+year\s+)?(?P<year>1\d{3}|20\d{2})\s+saw\s+(?P<thing>.+?)\s+"
+    rf"(?P<participle>{PARTICIPLE})\s+by\s+(?P<agent>{_NAME})"
+)
+_CREDIT = re.compile(
+    r"\b(?:[Cc]redit)\s+for\s+the\s+(?P<deed>[a-z]+)\s+of\s+(?P<thing>.+?)\s+"
+    rf"(?:goes|went|belongs|belonged|is\s+due|was\s+due)\s+to\s+(?P<agent>{_NAME})"
+)
+_OF_WHOSE = re.compile(
+    r"^(?P<thing>[^,]+),\s+an?\s+(?:\w+\s+)?(?P<deed>[a-z]+)\s+of\s+"
+    rf"(?P<agent>{_NAME})(?:'s|’s),\s+(?P<rest>.+)$"
+)
+_BY_WHOM = re.compile(
+    rf"^(?P<agent>{_NAME}),\s+by\s+whom\s+(?P<thing>[^,]+?)\s+(?:was|were)\s+"
+    rf"(?P<participle>{PARTICIPLE}),\s+(?P<rest>.+)$"
+)
+_CONCESSIVE = re.compile(
+    r"^(?P<main>[^,]+\s[^,]+),\s+(?:even\s+)?(?:though|although)\s+(?P<other>\w.+)$"
+)
+"""A main clause and a concessive clause after its comma ("X built Y, though its ironwork came
+from Z"): two statements, neither a list."""
+_UNKNOWN = re.compile(
+    r"^(?:Who|Whom|By\s+whom|When|Where|How)\s+[^;:]+?\s+(?:is|was|are|were|remains?)\s+"
+    r"(?:not\s+(?:recorded|known|certain)|unknown|unrecorded|uncertain|lost|a\s+mystery)"
+    r"\s*[;:,]\s*(?=[A-Z])"
+)
+"""A clause standing as the subject that says a relation is not known ("Who built X is not
+recorded;"), before the rest of its sentence."""
+_GO_ON = re.compile(r"\b(?:would\s+go|went)\s+on\s+to\s+(?P<verb>[a-z]+)\b")
+
+
+def _agent(found: re.Match[str]) -> str:
+    """The agent's name, without the full stop that may end the sentence after it."""
+    return found["agent"].rstrip(".")
+
+
+def _like(found: re.Match[str]) -> list[str]:
+    main = found["main"]
+    predicate = re.split(r"\s+(?:was|were)\s+", main, maxsplit=1)[1]
+    return [main, f"{found['other']} was {predicate}"]
+
+
+def _unlike(found: re.Match[str]) -> list[str]:
+    said = f"{found['said']} {found['other']}." if found["said"] else ""
+    return [found["main"], *([said] if said else [])]
+
+
+def _concessive(found: re.Match[str]) -> list[str]:
+    return [f"{found['main']}.", found["other"]]
+
+
+def _hired(found: re.Match[str]) -> list[str]:
+    return [f"{_agent(found)} {past_tense(found['verb'])} {found['thing']}."]
+
+
+def _year_saw(found: re.Match[str]) -> list[str]:
+    passive = f"{found['thing']} was {found['participle']} by {_agent(found)}"
+    return [f"{passive} in {found['year']}."]
+
+
+def _credit(found: re.Match[str]) -> list[str]:
+    participle = deed_participle(found["deed"])
+    return [f"{found['thing']} was {participle} by {_agent(found)}."] if participle else []
+
+
+def _of_whose(found: re.Match[str]) -> list[str]:
+    participle = deed_participle(found["deed"])
+    if not participle:
+        return []
+    thing = found["thing"]
+    return [f"{thing} {found['rest']}", f"{thing} was {participle} by {found['agent']}."]
+
+
+def _by_whom(found: re.Match[str]) -> list[str]:
+    agent = found["agent"]
+    return [f"{agent} {found['rest']}", f"{found['thing']} was {found['participle']} by {agent}."]
+
+
+_SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...] = (
+    (_LIKE, _like),
+    (_UNLIKE, _unlike),
+    (_HIRED, _hired),
+    (_YEAR_SAW, _year_saw),
+    (_CREDIT, _credit),
+    (_OF_WHOSE, _of_whose),
+    (_BY_WHOM, _by_whom),
+    (_CONCESSIVE, _concessive),
+)
+
+
+def restated(sentence: str) -> list[str]:
+    """The plain sentences ``sentence`` states in one of the shapes above; [] otherwise."""
+    for pattern, plain in _SHAPES:
+        if (found := pattern.search(sentence)) is not None:
+            return plain(found)
+    return []
+
+
+def without_unknown(sentence: str) -> str:
+    """``sentence`` without an opening clause that says who did a deed is not known, so that
+    the rest is read and quoted alone; ``sentence`` itself otherwise."""
+    return _UNKNOWN.sub("", sentence, count=1)
+
+
+def with_deed_done(sentence: str) -> str:
+    """``sentence`` with "would go on to build" or "went on to build" as "built"."""
+    return _GO_ON.sub(lambda found: past_tense(found["verb"]), sentence)

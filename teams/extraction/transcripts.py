@@ -1,0 +1,33 @@
+"""A turn of an interview transcript: the speaker's label taken off, and the speaker's "I" put
+as the speaker's name.
+
+"MAY RUDD: My grandfather, Henry Rudd, in 1902." answers the question of the turn before as
+"My grandfather, Henry Rudd, in 1902."; "Hal Brisk: I did, in 1902." as "Hal Brisk did, in
+1902.". A label is taken off only in a turn that asks a question or answers one, so that a
+"Note:" or a key before a value is left as it is.
+
+Example:
+    >>> spoken("Hal Brisk: I did, in 1902.", answering=True)
+    'Hal Brisk did, in 1902.'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["spoken"]
+
+_TURN = re.compile(
+    r"^(?P<speaker>[A-Z][A-Za-z.'’-]*(?:\s+[A-Z][A-Za-z.'’-]*){0,3}):\s+(?P<words>\S.*)$"
+)
+"""A speaker's label and what the speaker says ("MAY RUDD: ...", "Hal Brisk: ...")."""
+_I = re.compile(r"^I\b(?!')")
+
+
+def spoken(sentence: str, *, answering: bool) -> str:
+    """``sentence`` without its speaker's label, when it asks a question or ``answering`` one,
+    and with an opening "I" as the speaker; ``sentence`` otherwise."""
+    turn = _TURN.match(sentence)
+    if turn is None or not (answering or turn["words"].rstrip().endswith("?")):
+        return sentence
+    return _I.sub(turn["speaker"], turn["words"], count=1)
