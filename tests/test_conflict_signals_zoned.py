@@ -101,3 +101,11 @@ def test_the_figure_as_built_outranks_the_one_planned() -> None:
     assert order_reason(built, plans) is not None
     both = _side("As built, it kept the 5 sluices of the original plans.", "notes")
     assert newer_side(both, built) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The bell was retrieved on 3 May 1985 from the river.", "The map was printed in 1850."],
+)
+def test_an_event_told_with_printed_or_retrieved_does_not_date_its_page(text: str) -> None:
+    assert stated_date("", text) is None

@@ -413,8 +413,8 @@ def value_words(values: Sequence[Value]) -> set[str]:
 
 
 _DATED = re.compile(
-    r"\b(?:updated|revised|published|written|compiled|issued|dated|edition|as of|printed|"
-    r"retrieved|accessed|"
+    r"\b(?:updated|revised|published|written|compiled|issued|dated|edition|as of|"
+    r"(?<!was )(?<!were )printed|"
     r"last (?:checked|reviewed|updated))\b\W+(?:(?:in|on)\s+)?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?=[A-Za-z]))?(?:(" + "|".join(MONTHS) + r")\s+)?"
     r"(?:\d{1,2},?\s+)?(1[0-9]{3}|20[0-9]{2})\b",
@@ -566,7 +566,7 @@ def _scope_dates(text: str) -> list[str]:
 
 _LEAD = re.compile(
     r"\b(?:updated|revised|published|posted|written|compiled|issued|dated|amended|as of|"
-    r"surveyed|inspected|printed|retrieved|accessed|(?<![^\n])date(?=:)|"
+    r"surveyed|inspected|(?<!was )(?<!were )(?:printed|retrieved|accessed)|(?<![^\n])date(?=:)|"
     r"(?:mis à jour|publié|modifié|révisé)(?: le)?|"
     r"last (?:checked|reviewed|updated|revised|modified)|in force (?:from|since|as of)|"
     r"(?:comes into|came into|coming into) force on|effective(?: from| as of)?|"
