@@ -155,14 +155,9 @@ class DecisiveSourceResolver:
                 continue
             if note is not None and not correction:
                 rejected = b if upheld is a else a
-                how = f"says its document replaces {rejected.source}"
-                if note == "draft":
-                    how = "says its document is a draft"
-                elif note == "updated":
-                    how = f"tells of an update after {rejected.source} was dated"
-                elif note == "expired":
-                    how = f"says its document held only until a date before {upheld.source}'s"
-                how = f"{how}, upholding {upheld.source}"
+                how = (
+                    f"{_standing_how(note, evidence, rejected, upheld)}, upholding {upheld.source}"
+                )
             elif correction:
                 rejected = b if upheld is a else a
                 how = f"corrects {rejected.source}, upholding {upheld.source}"
@@ -173,6 +168,21 @@ class DecisiveSourceResolver:
             text = f"{evidence.source} {how}: {evidence.text}"
             return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=evidence.id)
         return None
+
+
+def _standing_how(
+    note: str, evidence: EvidenceRecord, rejected: EvidenceRecord, upheld: EvidenceRecord
+) -> str:
+    """How a line on its document's standing (``note``, :func:`standing_of`) orders it."""
+    if note == "draft":
+        return "says its document is a draft"
+    if note == "updated":
+        return f"tells of an update after {rejected.source} was dated"
+    if note == "expired" and re.search(r"\breview\b", evidence.text, re.IGNORECASE):
+        return f"says its document was due for review before {upheld.source}'s date"
+    if note == "expired":
+        return f"says its document held only until a date before {upheld.source}'s"
+    return f"says its document replaces {rejected.source}"
 
 
 def _only_denies(newer: EvidenceRecord, older: EvidenceRecord) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from framework.memory import Conflict, EvidenceRecord, HypothesisStatus
 from teams.hypothesis.state import Step
@@ -211,11 +212,12 @@ def standing_of(
 
 
 _VALID_UNTIL = re.compile(
-    r"^\W*(?:valid|in force|applies|effective|good)\s+(?:until|till|to|through|up to)\s+"
-    r"(?:the\s+)?",
+    r"^\W*(?:(?:valid|in force|applies|effective|good)\s+(?:until|till|to|through|up to)\s+|"
+    r"(?:next\s+)?review\s+due(?:\s+(?:by|on|in))?\W*)(?:the\s+)?",
     re.IGNORECASE,
 )
-"""A line saying until when its document holds: "Valid until 31 March 2020."."""
+"""A line saying until when its document holds: "Valid until 31 March 2020.", or when it is
+due for review ("Next review due: May 2012.": written before then)."""
 
 
 def held_until(text: str) -> str | None:
@@ -284,8 +286,9 @@ def _line(evidence: EvidenceRecord) -> int:
 
 
 def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
-    """The side reporting what the other forecast (:func:`_outcome`); the side whose figure
-    holds since a year the other's held until (:func:`_later_by_scope`);
+    """The side reporting what the other forecast (:func:`_outcome`); the side stating its
+    figure as built against one giving the plans' (:func:`_built_against_planned`); the side
+    whose figure holds since a year the other's held until (:func:`_later_by_scope`);
     else the side following the later edition of a standard both name
     (:func:`_later_code_edition`) unless their dates say otherwise; else the more recently
     dated of two pieces of evidence (:func:`_later`); else the undated one that tells, in
@@ -300,6 +303,9 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
         return b if undermined is a else a
     if _outcome(a, b, heed_dates=False) is not None:
         return _outcome(a, b)  # None: a forecast dated after its outcome orders nothing
+    built = _built_against_planned(a, b)
+    if built is not None:
+        return built
     scoped = _later_by_scope(a, b)
     if scoped is not None:
         return scoped
@@ -317,10 +323,14 @@ def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
         if _HEARSAY.search(older.text):
             return f"states a finding where {older.source} repeats hearsay"
         return f"states the figure the parts {older.source} lists add up to"
-    if _outcome(newer, older) is newer:
-        return f"reports the outcome of what {older.source} forecast"
-    if _later_by_scope(newer, older) is newer:
-        return f"states the figure since the time {older.source} gives its figure until"
+    worded = {
+        "reports the outcome of what {} forecast": _outcome,
+        "states the figure as built where {} gives the one planned": _built_against_planned,
+        "states the figure since the time {} gives its figure until": _later_by_scope,
+    }
+    for reason, order in worded.items():
+        if order(newer, older) is newer:
+            return reason.format(older.source)
     if _later_code_edition(newer, older) is newer:
         codes = code_editions(f"{newer.title or ''}\n{newer.text}")
         named = ", ".join(f"{code}:{year}" for code, year in codes.items())
@@ -374,6 +384,31 @@ def _outcome(
         earlier = dated and str(other.date) < str(side.date)
         later = heed_dates and dated and str(other.date) > str(side.date)
         if years[0] == years[1] and (years[0] or earlier) and not later:
+            return side
+    return None
+
+
+_BUILT = re.compile(
+    r"\bas\s+(?:built|completed|constructed|finished|opened)\b|\bwhen\s+(?:it\s+was\s+)?"
+    r"(?:built|completed|finished)\b",
+    re.IGNORECASE,
+)
+_PLANNED = re.compile(
+    r"\b(?:original|initial|first|early|draft)\s+(?:plans?|designs?|drawings?|proposals?|"
+    r"schemes?|specifications?)\b|\b(?:was|were|had\s+been)\s+(?:planned|designed|proposed)"
+    r"\s+(?:to|with|for)\b",
+    re.IGNORECASE,
+)
+"""What a work was planned to be: "The original plans show 12 arches"."""
+
+
+def _built_against_planned(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side stating its figure as built ("As built, the viaduct has 14 arches") against
+    one giving the figure of the plans ("The original plans show 12 arches"); None when
+    neither or both speak so."""
+    for side, other in ((a, b), (b, a)):
+        built = _BUILT.search(side.text) and not _PLANNED.search(side.text)
+        if built and _PLANNED.search(other.text) and not _BUILT.search(other.text):
             return side
     return None
 
@@ -479,7 +514,7 @@ def _later_code_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord 
 def _later(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The later of two sides dated differently, or None when their dates may be one time: a
     decade ("in the 1980s") and a year inside it, a year or a month and a day in it, a day and a
-    time on it, a time with its zone and one without."""
+    time on it, a time with its zone and one without, a time in UTC and a local day beside it."""
     first, second = str(a.date), str(b.date)
     decades = decade_of(first, a.text), decade_of(second, b.text)
     if decades != (None, None):
@@ -496,7 +531,21 @@ def _later(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     one_day = timed != (False, False) and first[:10] == second[:10]
     if one_day and (timed != (True, True) or first.endswith("Z") != second.endswith("Z")):
         return None
+    if _local_day_near(first, second) or _local_day_near(second, first):
+        return None
     return a if first > second else b
+
+
+def _local_day_near(zoned: str, day: str) -> bool:
+    """Whether a time read in UTC ("2022-06-10T21:15Z") and a day with no zone ("2022-06-11")
+    may be one time: the day is local, so within a day of the UTC date either way."""
+    if not zoned.endswith("Z") or "T" in day or len(day) != 10:
+        return False
+    try:
+        gap = date.fromisoformat(zoned[:10]) - date.fromisoformat(day)
+    except ValueError:
+        return False
+    return abs(gap.days) <= 1
 
 
 _URL_VERSION = re.compile(r"(?<=/)v(?P<rank>\d{1,4}(?:\.\d{1,4})*)(?=/)", re.IGNORECASE)

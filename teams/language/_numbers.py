@@ -141,7 +141,8 @@ def _joined(group: float, value: float, *, year: bool) -> float | None:
 
 
 def number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
-    """The figure at ``tokens[index]`` (digits, with a scale word after them: "1.5 million";
+    """The figure at ``tokens[index]`` (digits, with a scale word after them: "1.5 million",
+    "1.2k";
     words; "a dozen"; a whole number and a fraction: "three and a half", "2 and a quarter
     million"): value, precision, tokens."""
     token = tokens[index]
@@ -164,6 +165,8 @@ def number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
     scale = tokens[index + used].lower() if index + used < len(tokens) else ""
     if scale in _SCALES and scale != "dozen" and (token[0].isdigit() or part is not None):
         return number * _SCALES[scale], precision * _SCALES[scale], used + 1
+    if tokens[index + used : index + used + 1] == ["k"] and token[0].isdigit():
+        return number * 1e3, precision * 1e3, used + 1  # "1.2k homes": thousands
     return number, precision, used
 
 

@@ -17,6 +17,7 @@ for _dimension, _table in {
         "ft foot feet": 0.3048,
         "yd yard yards": 0.9144,
         "mi mile miles": 1609.344,
+        "fathom fathoms": 1.8288,
     },
     "mass": {
         "g gram grams gramme grammes": 0.001,

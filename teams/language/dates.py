@@ -6,6 +6,7 @@
 - with the year in words: "the ninth of March, two thousand and twenty-three";
 - numeric, day and month in either order: "23/06/1998", "06.23.1998", "03/04/2021";
 - the month in Roman numerals, between the day and the year: "14.IX.2022", "3/V/1998";
+- the month abbreviated, between the day and the year: "07-NOV-2022";
 - an ISO week ("2023-W14", "2023W14"; a day of it: "2023-W14-3"): its day, else its month when
   the week lies in one month, else its year.
 
@@ -53,6 +54,8 @@ _YEAR_LAST = re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})")
 _ROMAN_MONTHS = "I II III IV V VI VII VIII IX X XI XII".split()
 _ROMAN_MONTH = re.compile(r"(\d{1,2})([/.-])([IVX]{1,4})\2(\d{4})", re.IGNORECASE)
 """A date with its month in Roman numerals: "14.IX.2022"."""
+_MONTH_WORD = re.compile(r"(\d{1,2})([-/.])([A-Za-z]{3,4})\2(\d{4})")
+"""A date with its month abbreviated in letters: "07-NOV-2022"."""
 _ISO_WEEK = re.compile(r"(\d{4})-?W(\d{2})(?:-?([1-7]))?", re.IGNORECASE)
 _ABBREVIATIONS = {month[:3]: n for n, month in enumerate(MONTHS, 1)} | {"sept": 9}
 
@@ -70,7 +73,9 @@ def date_at(tokens: list[str], index: int) -> tuple[Value, int] | None:
     date followed by one of its readings, as :func:`settle_date_order` writes it, is that
     reading)."""
     token = tokens[index]
-    numeric = _timestamp(token) or _numeric(token) or _roman(token) or _week(token)
+    numeric = (
+        _timestamp(token) or _numeric(token) or _roman(token) or _week(token) or _abbreviated(token)
+    )
     if numeric is not None:
         settled = tokens[index + 1] if index + 1 < len(tokens) else ""
         if settled in numeric.readings:
@@ -127,6 +132,17 @@ def _roman(token: str) -> Value | None:
         return None
     label = _iso(year, month, day)
     return Value("date", "date", float(year), label=label, words=(token.lower(),))
+
+
+def _abbreviated(token: str) -> Value | None:
+    """A date with its month abbreviated between the day and the year ("07-NOV-2022",
+    "7-Nov-2022"): one reading, day first."""
+    found = _MONTH_WORD.fullmatch(token)
+    month = month_of(found[3]) if found is not None else None
+    if found is None or month is None or not _valid(int(found[4]), month, int(found[1])):
+        return None
+    label = _iso(int(found[4]), month, int(found[1]))
+    return Value("date", "date", float(found[4]), label=label, words=(token.lower(),))
 
 
 def _week(token: str) -> Value | None:

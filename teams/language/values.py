@@ -414,6 +414,7 @@ def value_words(values: Sequence[Value]) -> set[str]:
 
 _DATED = re.compile(
     r"\b(?:updated|revised|published|written|compiled|issued|dated|edition|as of|"
+    r"(?<!was )(?<!were )printed|"
     r"last (?:checked|reviewed|updated))\b\W+(?:(?:in|on)\s+)?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?=[A-Za-z]))?(?:(" + "|".join(MONTHS) + r")\s+)?"
     r"(?:\d{1,2},?\s+)?(1[0-9]{3}|20[0-9]{2})\b",
@@ -462,7 +463,8 @@ def stated_date(heading: str, text: str) -> str | None:
     from 1 October 2022", "Surveyed 14.IX.2022", a "Date:" header, a sentence opening "From
     04/06/2022," or "In 2012"; "In the 1980s": "1980", the decade's first year; "the 2021
     census"; a date in the path of a source's address on a line of its own; the year of an
-    anniversary of the one opening it names), as an ISO date; else the year of its copyright
+    anniversary of the one opening it names; the last year of the span its counts cover,
+    "counts for 2019–2023"), as an ISO date; else the year of its copyright
     line ("© 2021"), a weaker sign."""
     dates = _full_dates(heading)
     if dates:
@@ -483,12 +485,21 @@ def stated_date(heading: str, text: str) -> str | None:
     ]
     found += _scope_dates(text) + _led_dates(text) + _decades(text)
     found += _CENSUS.findall(text) + _address_dates(text) + _anniversaries(text)
+    found += _COVERS.findall(text)
     found = found or _COPYRIGHT.findall(text)
     return max(found) if found else None
 
 
 _CENSUS = re.compile(r"\bthe\s+(1[0-9]{3}|20[0-9]{2})\s+(?:census|survey|count)\b", re.IGNORECASE)
 """A figure credited to the count it comes from: "According to the 2021 census, ..."."""
+_COVERS = re.compile(
+    r"\b(?:counts?|figures|data|surveys?|records|returns|observations)\s+(?:for|from|of|"
+    r"covering)\s+(?:the\s+years\s+)?(?:1[0-9]{3}|20[0-9]{2})\s*(?:[–—-]|to)\s*"
+    r"(1[0-9]{3}|20[0-9]{2})\b",
+    re.IGNORECASE,
+)
+"""A figure qualified by the years its counts cover ("Based on counts for 2019–2023"): its
+last year (the figure was written after it)."""
 _ADDRESS = re.compile(
     r"^[ \t]*(?:[A-Za-z]+(?: [A-Za-z]+)?:[ \t]*)?<?https?://\S*?/(1[0-9]{3}|20[0-9]{2})/"
     r"(0?[1-9]|1[0-2])(?:/(0?[1-9]|[12][0-9]|3[01]))?(?=/|[>\s]|$)\S*[ \t]*$",
@@ -555,7 +566,8 @@ def _scope_dates(text: str) -> list[str]:
 
 _LEAD = re.compile(
     r"\b(?:updated|revised|published|posted|written|compiled|issued|dated|amended|as of|"
-    r"surveyed|inspected|(?<![^\n])date(?=:)|"
+    r"surveyed|inspected|(?<!was )(?<!were )(?:printed|retrieved|accessed)|(?<![^\n])date(?=:)|"
+    r"(?:mis à jour|publié|modifié|révisé)(?: le)?|"
     r"last (?:checked|reviewed|updated|revised|modified)|in force (?:from|since|as of)|"
     r"(?:comes into|came into|coming into) force on|effective(?: from| as of)?|"
     r"valid from|with effect from|applies from)\b\W*(?:(?:on|in|from)\s+)?(?:the\s+)?",
@@ -575,10 +587,37 @@ def _led_dates(text: str) -> list[str]:
         tokens = [token.strip(",;:().") for token in text[match.end() :].split()[:10]]
         if tokens and _WEEKDAY.fullmatch(tokens[0]):
             tokens = tokens[1:]  # "Fri, 17 Nov 2023"
+        tokens = _zoned(tokens)
+        tokens = [_FRENCH_MONTHS.get(token.lower(), token) for token in tokens]
         read = date_at(tokens, 0) if tokens else None
         if read is not None:
             found.append(_shared(read[0].readings or (read[0].label,)))
     return [date for date in found if date]
+
+
+_ZONE = re.compile(r"Z|UTC|GMT|[+-]\d{2}:?\d{2}")
+_FRENCH_MONTHS = {
+    month: english
+    for month, english in zip(
+        "janvier février mars avril mai juin juillet août septembre octobre novembre "
+        "décembre".split(),
+        MONTHS,
+        strict=True,
+    )
+} | {"1er": "1"}
+"""French month names after a French dating phrase ("Mis à jour le 3 février 2023")."""
+
+
+def _zoned(tokens: list[str]) -> list[str]:
+    """``tokens`` with an ISO date, a clock time and a UTC offset written apart ("2022-06-11",
+    "07:15", "+10:00") joined as one timestamp, which is read in UTC (the later local date may
+    be the earlier moment); else as they are."""
+    if len(tokens) < 3 or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", tokens[0]):
+        return tokens
+    if not re.fullmatch(r"\d{2}:\d{2}", tokens[1]) or not _ZONE.fullmatch(tokens[2]):
+        return tokens
+    zone = "Z" if tokens[2] in ("UTC", "GMT") else tokens[2]
+    return [f"{tokens[0]}T{tokens[1]}{zone}", *tokens[3:]]
 
 
 def _shared(readings: Sequence[str]) -> str:
