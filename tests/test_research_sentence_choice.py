@@ -23,6 +23,11 @@ def _passage(text: str, heading: str = "") -> Passage:
     )
 
 
+def _cited_text(text: str, question: str) -> str:
+    """Every sentence cited for ``question``, joined."""
+    return " ".join(sentence for _, sentence in _cited(text, question))
+
+
 def _cited(text: str, question: str, heading: str = "") -> list[tuple[str, str]]:
     answered = _answers(_passage(text, heading), question)
     assert answered is not None
@@ -442,7 +447,7 @@ def test_a_sentence_referring_back_with_a_rival_value_is_not_quoted_for_one_valu
         "This behaviour is available to kilns in ledger 3.7 and later through the quiet switch.\n"
     )
     question = "In which future ledger release may kilns fire without a fan by default?"
-    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    cited = _cited_text(text, question)
     assert "3.14" in cited and "3.7" not in cited
 
 
@@ -521,7 +526,7 @@ def test_a_pronoun_under_a_version_note_stands_for_the_sentence_above_the_note()
         "    This extension is now built in and no longer does anything.\n"
     )
     question = "What happens nowadays when I enable the kiln.ext.fan extension?"
-    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    cited = _cited_text(text, question)
     assert "no longer does anything" in cited
 
 
@@ -531,7 +536,7 @@ def test_a_version_as_a_ceiling_does_not_answer_from_when_something_holds() -> N
         "In Ledger 3.8 and later, both the glaze and the pot are reported.\n"
     )
     question = "On which Ledger release did a glazed pot start having its pot reported as fired?"
-    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    cited = _cited_text(text, question)
     assert "3.8" in cited and "3.7" not in cited
 
 
@@ -543,7 +548,7 @@ def test_an_example_value_is_not_quoted_as_a_default() -> None:
         "kiln ledger before the kiln fires.\n"
     )
     question = "Which heat setting does the kiln fire at when I have not configured one?"
-    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    cited = _cited_text(text, question)
     assert "`low`" in cited and "blaze" not in cited
 
 
@@ -554,7 +559,7 @@ def test_a_how_question_quotes_the_sentence_saying_how_it_is_done() -> None:
         "It does this by slowing down once the kiln is cool.\n"
     )
     question = "How does the quiet fan keep its noise so much lower than the others?"
-    cited = " ".join(sentence for _, sentence in _cited(text, question))
+    cited = _cited_text(text, question)
     assert "slowing down" in cited
 
 
