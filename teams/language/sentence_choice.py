@@ -86,13 +86,23 @@ _EXACT_BONUS = 0.01
 _MIN_SCORE_FOR_KIND = 1
 
 
+def _only_ceilings(sentence: str, query_words: set[str]) -> bool:
+    """Whether, for a question of from when something holds, every version ``sentence`` gives
+    is the last of a range ("3.7 and earlier"): it tells until when, not since when."""
+    if not query_words & _STARTING:
+        return False
+    values = _values("version", sentence, query_words)
+    ceilings = {found.group(1).lower() for found in _CEILING.finditer(sentence)}
+    return bool(values) and values <= ceilings
+
+
 def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
     """Whether ``sentence`` holds what a question of ``kind`` asks for, beyond the question's
     own words."""
     if kind in _VALUES:
         values = _values(kind, sentence, query_words)
-        if kind == "version" and query_words & _STARTING:  # "3.7 and earlier" began nothing
-            values -= {found.group(1).lower() for found in _CEILING.finditer(sentence)}
+        if kind == "version" and _only_ceilings(sentence, query_words):
+            return False  # "3.7 and earlier" began nothing
         return bool(values)
     marker = _MARKERS.get(kind)
     found = marker.finditer(sentence) if marker is not None else ()
@@ -339,6 +349,8 @@ def ranked_sentences(
         gives |= kind == "reason" and _causes(index, sentences)  # "... This means ..."
         if len(hits) + pointed >= _MIN_SCORE_FOR_KIND and gives:  # "Released ..." under "3.1.6"
             score += _KIND_BONUS
+        elif kind == "version" and _only_ceilings(listed[index], terms):
+            score *= _SET_ASIDE  # "In 3.7 and earlier, ..." for a question of since when
         said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
         if asks and (not said - terms or sentence.rstrip().endswith("?")):
             score *= _RESTATED  # a question the text asks answers nothing itself
