@@ -142,9 +142,8 @@ def _joined(group: float, value: float, *, year: bool) -> float | None:
 
 def number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
     """The figure at ``tokens[index]`` (digits, with a scale word after them: "1.5 million",
-    "1.2k";
-    words; "a dozen"; a whole number and a fraction: "three and a half", "2 and a quarter
-    million"): value, precision, tokens."""
+    "1.2k"; words; "a dozen"; a whole number and a fraction: "three and a half", "2 and a
+    quarter million"): value, precision, tokens."""
     token = tokens[index]
     if token.lower() in ("a", "an"):
         following = tokens[index + 1].lower() if index + 1 < len(tokens) else ""

@@ -328,6 +328,18 @@ _WHEN_ASKED = re.compile(
 )
 
 
+_SINCE_ASKED = re.compile(
+    r"\b(?:since|first|start(?:s|ed|ing)?|beg[aiu]n|begins|onwards?|introduced|added)\b", re.I
+)
+
+
+def asks_since(question: str) -> bool:
+    """Whether ``question`` asks from when something holds ("Since which release ...", "When
+    did X start ...", "In which version was X added?"): a note of an addition answers it, a
+    version given as the last of a range ("3.7 and earlier") does not."""
+    return _SINCE_ASKED.search(question) is not None
+
+
 _DEFAULT_ASKED = re.compile(r"\bdefaults?\b", re.I)
 
 

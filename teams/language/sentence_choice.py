@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from teams.language._sentences import listing_of, sentences_of, with_command, with_items
-from teams.language.questions import answer_kind, avoided, is_question, pointers
+from teams.language.questions import answer_kind, asks_since, avoided, is_question, pointers
 from teams.language.senses import plain_wording, sense
 from teams.language.words import STOPWORDS, keywords, stem
 
@@ -87,21 +87,19 @@ _MIN_SCORE_FOR_KIND = 1
 
 
 def _only_ceilings(sentence: str, query_words: set[str]) -> bool:
-    """Whether, for a question of from when something holds, every version ``sentence`` gives
-    is the last of a range ("3.7 and earlier"): it tells until when, not since when."""
-    if not query_words & _STARTING:
-        return False
+    """Whether every version ``sentence`` gives is the last of a range ("3.7 and earlier"): it
+    tells until when, not since when (for a question that :func:`asks_since`)."""
     values = _values("version", sentence, query_words)
     ceilings = {found.group(1).lower() for found in _CEILING.finditer(sentence)}
     return bool(values) and values <= ceilings
 
 
-def _gives(kind: str, sentence: str, query_words: set[str]) -> bool:
+def _gives(kind: str, sentence: str, query_words: set[str], since: bool = False) -> bool:
     """Whether ``sentence`` holds what a question of ``kind`` asks for, beyond the question's
-    own words."""
+    own words (for a question that asks ``since`` when, a version not only as a ceiling)."""
     if kind in _VALUES:
         values = _values(kind, sentence, query_words)
-        if kind == "version" and _only_ceilings(sentence, query_words):
+        if kind == "version" and since and _only_ceilings(sentence, query_words):
             return False  # "3.7 and earlier" began nothing
         return bool(values)
     marker = _MARKERS.get(kind)
@@ -113,12 +111,6 @@ _CEILING = re.compile(
     r"(?<![\w./])(v?\d+(?:\.\d+)+)\s+(?:and|or)\s+(?:earlier|older|below|lower|before)\b", re.I
 )
 """A version given as the last of a range ("3.7 and earlier", "2.1 or older")."""
-_STARTING = frozenset(
-    stem(word) for word in ("start", "started", "since", "first", "begin", "began", "onward")
-)
-"""Words of a question asking from when something holds: a ceiling does not answer it."""
-
-
 _MARKERS = {
     "reason": _REASON,
     "time": _TIME,
@@ -143,7 +135,7 @@ def gives(kind: str, sentence: str, query: str) -> bool:
     """Whether ``sentence`` holds what a question of ``kind`` (see
     :func:`~teams.language.questions.answer_kind`) asks for, beyond ``query``'s own words: a
     figure, a version, a name."""
-    return _gives(kind, sentence, _stems(query))
+    return _gives(kind, sentence, _stems(query), asks_since(query))
 
 
 def given(kind: str, sentence: str, query: str) -> set[str]:
@@ -314,6 +306,7 @@ def ranked_sentences(
     (:func:`term_weights` over the texts searched together; by default over ``text``
     alone)."""
     kind = answer_kind(query)
+    since = asks_since(query)
     sentences = sentences_of(text)
     if kind == "procedure":
         lines = text.split("\n")
@@ -345,11 +338,13 @@ def ranked_sentences(
         score = sum(weight[term] for term in hits) / _crowding(len(own))
         score += _EXACT_BONUS * len(exact & set(keywords(sentence)))  # the word as asked
         score += _CONTEXT_WEIGHT * sum(weight[term] for term in terms & (context - own))
-        gives = index in listing.lists if kind == "list" else _gives(kind, listed[index], terms)
+        gives = (
+            index in listing.lists if kind == "list" else _gives(kind, listed[index], terms, since)
+        )
         gives |= kind == "reason" and _causes(index, sentences)  # "... This means ..."
         if len(hits) + pointed >= _MIN_SCORE_FOR_KIND and gives:  # "Released ..." under "3.1.6"
             score += _KIND_BONUS
-        elif kind == "version" and _only_ceilings(listed[index], terms):
+        elif kind == "version" and since and _only_ceilings(listed[index], terms):
             score *= _SET_ASIDE  # "In 3.7 and earlier, ..." for a question of since when
         said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
         if asks and (not said - terms or sentence.rstrip().endswith("?")):

@@ -30,6 +30,7 @@ from teams.language.questions import (
     answer_kind,
     asks_default,
     asks_one_value,
+    asks_since,
     asks_when,
     pointers,
     shared_words,
@@ -266,8 +267,10 @@ def _answers(
     if not ranked:
         return None
     asked = _Asked.of(query)
-    plain = [at for at in range(len(ranked)) if not _exemplifies(ranked, at)]
-    top = _best_index(ranked, plain if asked.default and plain else None)  # not an example
+    plain = (
+        [at for at in range(len(ranked)) if not _exemplifies(ranked, at)] if asked.default else []
+    )
+    top = _best_index(ranked, plain or None)  # for a default, not an example
     index = _quoting(ranked, top)
     kind = asked.one_value
     rival = _rival(kind, given(kind, ranked[top].sentence, query), ranked[index].sentence, query)
@@ -336,8 +339,6 @@ _RELEASE_NOTE = re.compile(
 )
 """A release note set apart from the prose it is about: "*Introduced in 2.0.0*", "Added in
 v2.12: The `exclude_if` parameter.", a directive's ":version_added: 4.44"."""
-_SINCE = re.compile(r"\b(?:since|first|introduced|added)\b", re.I)
-"""A question of when something began: a note of its addition answers it before a change's."""
 _ADDED = re.compile(r"[*_]?(?:added|introduced|new)\b|:version_?added:", re.I)
 _NOTE_WORDS = 12
 _NOTE_REACH = 6
@@ -356,7 +357,7 @@ def _release_note(ranked: Sequence[Scored], index: int, query: str) -> list[int]
         and len(item.sentence.split()) <= _NOTE_WORDS
         and _RELEASE_NOTE.search(item.sentence)
     ]
-    since = _SINCE.search(query) is not None
+    since = asks_since(query)
 
     def rank(at: int) -> tuple[bool, float, int]:
         added = since and _ADDED.match(ranked[at].sentence) is not None
