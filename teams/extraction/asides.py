@@ -12,6 +12,8 @@ dial, long attributed to Ivo Hart, was made by Ann Roe") is taken out, so the cl
 the affirmation it is rather than as a negation, and the denied name is never read as a party
 to the relation.
 
+An aside between a passive verb and its "by" is taken out, so the agent meets its verb.
+
 Example:
     >>> participle_asides("The ketch Morwen, built by Amos Grell in 1851, sank in 1903.")
     ['The ketch Morwen sank in 1903.', 'The ketch Morwen was built by Amos Grell in 1851.']
@@ -29,6 +31,7 @@ from teams.extraction.patterns import Reading
 from teams.language.verbs import past_tense
 
 __all__ = [
+    "agent_joined",
     "bracket_labels",
     "joined_subjects",
     "namely",
@@ -95,6 +98,20 @@ def joined_subjects(sentence: str) -> str:
     named = _NAMED_LAST.search(found["other"])  # "her cousin Ivo Dane": Ivo Dane
     other = named.group() if named and found["other"][:1].islower() else found["other"]
     return f"{found['noun']} and {other} {found['rest']}"
+
+
+_AGENT_AFTER_ASIDE = re.compile(
+    rf"\b(?P<passive>(?:is|are|was|were|been|being)\s+{_PARTICIPLE})\s*,\s*"
+    r"(?!\s|(?:and|but|or|then|which|who|when)\b)[^,\d]+?,\s*(?=by\s)"
+)
+"""A passive's verb, an aside set off by commas that is no clause of its own and holds no
+date, then its "by" ("was designed, after a long dispute over its site, by")."""
+
+
+def agent_joined(sentence: str) -> str:
+    """``sentence`` with an aside between a passive verb and its "by" taken out ("X was
+    designed, after a long dispute, by Y.": "X was designed by Y.")."""
+    return _AGENT_AFTER_ASIDE.sub(r"\g<passive> ", sentence, count=1)
 
 
 def without_label(sentence: str) -> str:

@@ -10,7 +10,8 @@ possessive ("Keeper: Jon Marr": 's keeper is Jon Marr; "Length (m): 95": 's leng
 
 A table row's subject is its cell under a header such as "Name" or "Title", else its first
 cell that is not a figure (a row of figures has none); that column's header, when a noun
-("Lighthouse"), is the subject's type.
+("Lighthouse"), is the subject's type. A table with a blank corner and a name over every
+other column is transposed: each column's header is its subject, each row's label the key.
 
 Example:
     >>> key_values("- **Founder:** Amos Tull\\nFounded: 1861\\nBuilt: 1890", 3)
@@ -121,8 +122,36 @@ def _subject_column(row: Row) -> int | None:
     return next((i for i, cell in enumerate(row.cells) if cell and not cell[0].isdigit()), None)
 
 
+def _transposed(row: Row) -> bool:
+    """Whether the row's table has its things as column headers and attributes as row labels:
+    a blank corner, every other header one name, and the row's first cell a label."""
+    things = row.header[1:]
+    return (
+        not row.header[0].strip()
+        and bool(things)
+        and all(len(whole_noun_phrases(thing)) == 1 for thing in things)
+        and bool(row.cells)
+        and bool(row.cells[0])
+        and not row.cells[0][0].isdigit()
+    )
+
+
+def _column_readings(row: Row) -> list[Reading]:
+    """What a row of a transposed table says of each column's thing ("Designer | Noel Hart |
+    Carl Dunn" under " | Brede bridge | Orme bridge": the Orme bridge's designer is Carl
+    Dunn)."""
+    return [
+        reading
+        for thing, cell in zip(row.header[1:], row.cells[1:], strict=False)
+        for reading in attribute_readings(whole_noun_phrases(thing)[0], row.cells[0], cell)
+    ]
+
+
 def row_readings(row: Row) -> list[Reading]:
-    """What a table row says of its subject, cell by cell, with the subject's type."""
+    """What a table row says of its subject, cell by cell, with the subject's type; of each
+    column's thing in a transposed table."""
+    if _transposed(row):
+        return _column_readings(row)
     column = _subject_column(row)
     if column is None or column >= min(len(row.cells), len(row.header)):
         return []

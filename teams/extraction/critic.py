@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from framework.errors import brief
 from framework.knowledge import entity_id
 from framework.memory import normalised
-from teams.extraction.documents import LIST_JOIN, Document, bare, plain
+from teams.extraction.documents import Document, bare, plain, quoted_parts
 from teams.extraction.prompts import CRITIC_SYSTEM, critic_request
 from teams.extraction.state import Critique, Extraction, Triple, Verdict
 from teams.research.schemas import StructuredCall
@@ -70,7 +70,7 @@ def _triple_critiques(
 ) -> Iterator[Critique]:
     if not triple.evidence.strip():
         yield Critique(message="missing evidence", triple=index)
-    elif not all(plain(part) in text for part in triple.evidence.split(LIST_JOIN)):
+    elif not all(plain(part) in text for part in quoted_parts(triple.evidence)):
         yield Critique(message="the evidence is not an excerpt of the document", triple=index)
     for role, name in (("subject", triple.subject), ("object", triple.object)):
         if not _grounded(name, triple.evidence, text):

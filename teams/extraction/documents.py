@@ -13,7 +13,7 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import groupby
 from pathlib import Path
 
@@ -43,6 +43,7 @@ __all__ = [
     "corpus_documents",
     "document_of",
     "plain",
+    "quoted_parts",
     "read_documents",
     "unmarked",
 ]
@@ -56,6 +57,11 @@ LIST_JOIN = " … "
 """Joins a list's lead-in and one of its items into one sentence; each part is in the text."""
 _LIST_MARKERS = re.compile(LIST_MARKER.pattern, re.MULTILINE)
 _SUFFIXES = ", ".join(sorted(CORPUS_SUFFIXES))
+
+
+def quoted_parts(quotation: str) -> list[str]:
+    """The parts of a quotation whose gaps are marked "…" (each part is in the text)."""
+    return [part.strip() for part in quotation.split(LIST_JOIN.strip()) if part.strip()]
 
 
 def plain(text: str) -> str:
@@ -116,6 +122,20 @@ class Row(Record):
         """The row's cells between its bars: the excerpt a relation read from it cites."""
         return " | ".join(self.cells)
 
+    def quote(self, names: Sequence[str]) -> str:
+        """:attr:`text`, or, when a cell after the first that holds none of ``names`` names
+        someone or something (a capital), that cell and its like written "…" (one for a run):
+        the cells a relation read from the row states."""
+        cut = LIST_JOIN.strip()
+        kept = [
+            cell if i == 0 or any(bare(name) in bare(cell) for name in names) else cut
+            for i, cell in enumerate(self.cells)
+        ]
+        dropped = [cell for cell, shown in zip(self.cells, kept, strict=True) if shown == cut]
+        if not any(re.search(r"\b[A-Z]", cell) for cell in dropped):
+            return self.text
+        return " | ".join(c for i, c in enumerate(kept) if not c == kept[i - 1] == cut)
+
 
 class Document(Record):
     """A document's prose, by section, and its table rows, under the path it is known by."""
@@ -144,10 +164,11 @@ class Document(Record):
         return 0
 
     def plain_text(self) -> str:
-        """All sections, each after its heading, and all table rows, as :func:`plain` text,
-        list markers dropped."""
+        """All sections, each after its heading, and all table headers and rows, as
+        :func:`plain` text, list markers dropped."""
         sections = (f"{s.heading} {_LIST_MARKERS.sub('', s.text)}" for s in self.sections)
-        return plain(" ".join([*sections, *(row.text for row in self.rows)]))
+        headers = dict.fromkeys(" | ".join(row.header) for row in self.rows)
+        return plain(" ".join([*sections, *headers, *(row.text for row in self.rows)]))
 
 
 def document_of(path: str, text: str) -> Document:

@@ -39,6 +39,7 @@ from framework.memory import LIST_MARKER
 from teams.extraction.abbreviations import defined, without_definitions
 from teams.extraction.aliases import alias_readings, aliases, without_aliases
 from teams.extraction.asides import (
+    agent_joined,
     bracket_labels,
     joined_subjects,
     namely,
@@ -51,7 +52,15 @@ from teams.extraction.attributes import attribute_readings, key_values, row_read
 from teams.extraction.clauses import Gapped, gapped_clause, simple_clauses
 from teams.extraction.converses import converse_readings, exchange_parts
 from teams.extraction.deeds import deed_clauses
-from teams.extraction.documents import LIST_JOIN, Document, Section, bare, plain, unmarked
+from teams.extraction.documents import (
+    LIST_JOIN,
+    Document,
+    Section,
+    bare,
+    plain,
+    quoted_parts,
+    unmarked,
+)
 from teams.extraction.footnotes import footnote, marked_things, without_marks
 from teams.extraction.hearsay import denies_the_last, hearsay
 from teams.extraction.inscriptions import inscribed_thing, inscription
@@ -212,7 +221,7 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     an alternative it names only to deny is not read, nor a caption's or timeline entry's
     label; a fronted "With X as <role>," is a role in what the main clause makes, and a deed
     done for another is the doer's (:func:`_with_delegated`)."""
-    text = joined_subjects(without_denied(without_label(text)))
+    text = agent_joined(joined_subjects(without_denied(without_label(text))))
     text = uninverted(namely(text))  # "Not until 1890 did X build Y": X built Y
     text = with_deed_done(without_unknown(text))  # "He would go on to build X": he built X
     if plain_parts := restated(text):  # "1820 saw X built by Y": X was built by Y in 1820
@@ -285,7 +294,7 @@ def _with_delegated(text: str, readings: list[Reading], relaxed: bool) -> list[R
 
 def _within(clause: str, sentence: str) -> bool:
     """Whether each part of a quotation (its gaps marked) is in ``sentence``."""
-    return all(plain(part) in plain(sentence) for part in clause.split(LIST_JOIN))
+    return all(plain(part) in plain(sentence) for part in quoted_parts(clause))
 
 
 def _item_readings(lead: list[Reading], item: str) -> list[Reading]:
@@ -439,5 +448,7 @@ def document_triples(document: Document, relaxed: bool = False) -> Iterator[_Fou
         yield from _SectionReader(section, expanded, relaxed, marked).triples()
     for row in document.rows:
         for reading in row_readings(row):
-            if (found := _found(reading, row.text, row.line, row.text, expanded)) is not None:
+            quoted = row.quote((reading.subject, reading.object))
+            said = " | ".join((*row.header, *row.cells))  # a transposed table's thing heads
+            if (found := _found(reading, quoted, row.line, said, expanded)) is not None:
                 yield found

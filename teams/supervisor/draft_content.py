@@ -21,6 +21,7 @@ from framework.engine.runtime import NodeContext
 from framework.errors import ModelError, brief
 from framework.memory import normalised
 from teams.language.answer_layout import claim_heading, note_section
+from teams.language.quotations import quoted_clauses
 from teams.research.schemas import ReportDraft, StructuredCall
 from teams.supervisor.answering import answering_chains, focus_words, relation_sentence
 from teams.supervisor.prompts import DRAFTER_SYSTEM, drafter_request
@@ -46,6 +47,8 @@ __all__ = [
 ]
 
 _CITED = re.compile(r"`([^`\s]+:\d+)`")
+_CAPITALISED = re.compile(r"(?<=\s)[A-Z][\w'’-]*")
+"""A capitalised word after a question's first: a name, or part of one."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,10 +90,13 @@ def _sentence(text: str) -> str:
     return f"{text[:1].upper()}{text[1:]}."
 
 
-def _said(relation: FoundRelation) -> str:
-    """The relation as a cited sentence, quoting its evidence when that says it otherwise."""
+def _said(relation: FoundRelation, named: Sequence[str]) -> str:
+    """The relation as a cited sentence, quoting its evidence when that says it otherwise: the
+    clauses that hold its names and the question's (``named``), when the rest names someone
+    else (:func:`~teams.language.quotations.quoted_clauses`)."""
     sentence = relation_sentence(relation)
-    evidence = " ".join(relation["evidence"].split())
+    names = (relation["subject"], relation["object"], *named)
+    evidence = quoted_clauses(" ".join(relation["evidence"].split()), names)
     same = normalised(evidence).rstrip(".") == normalised(sentence)
     quoted = f': "{evidence}"' if evidence and not same else ""
     return f"{sentence}{quoted}{cite(relation['sources'])}."
@@ -155,8 +161,10 @@ class TemplateWriter:
             if result["query"]["kind"] == "relations"
             for path in result["paths"]
         ]
-        answers = answering_chains(state.get("question", ""), _named(results), relations, chains)
-        lines = list(dict.fromkeys(_said(r) for chain in answers for r in chain))
+        named, question = _named(results), state.get("question", "")
+        answers = answering_chains(question, named, relations, chains)
+        quoting = [*named, *_CAPITALISED.findall(question)]
+        lines = list(dict.fromkeys(_said(r, quoting) for chain in answers for r in chain))
         if lines:
             sections.insert(0, ["## Answer", "", *(f"- {line}" for line in lines)])
         if not sections:
