@@ -31,43 +31,18 @@ either disputed value); it must be 0 on every set.
 
 Research also runs on three more sets written before the team was run on them:
 ``research-starlette`` (Starlette's docs), ``research-click`` (Click's docs) and
-``research-uvicorn`` (Uvicorn's docs). Three blind sets were written by someone who had not read
-the teams' code: ``research-black`` (Black's docs), ``conflicts-black`` and ``extraction-black``;
-three more the same way: ``research-attrs`` (attrs' docs), ``conflicts-attrs`` and
-``extraction-attrs``; and three more: ``research-flask`` (Flask's docs, reStructuredText),
-``conflicts-flask`` and ``extraction-flask``; and three more: ``research-drf`` (Django REST
-framework's docs), ``conflicts-drf`` and ``extraction-drf``; and ``research-requests``
-(Requests' docs, reStructuredText); and three more: ``research-marshmallow`` (marshmallow's
-docs, reStructuredText), ``conflicts-marshmallow`` and ``extraction-marshmallow``; and three
-more: ``research-jinja`` (Jinja's docs, reStructuredText), ``conflicts-jinja`` and
-``extraction-jinja``; and three more: ``research-typer`` (Typer's docs), ``conflicts-typer``
-and ``extraction-typer``; and three more: ``research-mkdocs`` (MkDocs' docs),
-``conflicts-mkdocs`` and ``extraction-mkdocs``; and three more: ``research-pytest`` (pytest's
-docs, reStructuredText), ``conflicts-pytest`` and ``extraction-pytest``; and three more:
-``research-poetry`` (Poetry's docs), ``conflicts-poetry`` and ``extraction-poetry``; and three
-more: ``research-pydantic`` (Pydantic's docs), ``conflicts-pydantic`` and ``extraction-pydantic``;
-and three more: ``research-tox`` (tox's docs, reStructuredText), ``conflicts-tox`` and
-``extraction-tox``; and three more: ``research-mypy`` (mypy's docs, reStructuredText),
-``conflicts-mypy`` and ``extraction-mypy``; and three more: ``research-structlog``
-(structlog's docs, MyST Markdown), ``conflicts-structlog`` and ``extraction-structlog``; and
-three more: ``research-coverage`` (coverage.py's docs, reStructuredText),
-``conflicts-coverage`` and ``extraction-coverage``; and three more: ``research-celery``
-(Celery's docs, reStructuredText), ``conflicts-celery`` and ``extraction-celery``.
+``research-uvicorn`` (Uvicorn's docs), and on ``research-requests`` (Requests' docs). For each
+project in ``_BLIND`` (Black, attrs, Flask, Django REST framework, marshmallow, Jinja, Typer,
+MkDocs, pytest, Poetry, Pydantic, tox, mypy, structlog, coverage.py, Celery, Scrapy, Hatch),
+someone who had not read the teams' code wrote three sets over its documentation:
+``research-<project>``, ``conflicts-<project>`` and ``extraction-<project>`` (the corpora and
+licences are in ``bench/quality/SOURCE.md``).
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
 
-Run: ``python bench/quality.py [--capability research,research-starlette,research-click,
-research-uvicorn,research-probe,research-black,research-attrs,research-flask,research-drf,
-research-requests,research-marshmallow,research-jinja,research-typer,research-mkdocs,
-research-pytest,research-poetry,research-pydantic,research-tox,research-mypy,research-structlog,research-coverage,research-celery,
-conflicts,conflicts-probe,conflicts-black,conflicts-attrs,
-conflicts-flask,conflicts-drf,conflicts-marshmallow,conflicts-jinja,conflicts-typer,
-conflicts-mkdocs,conflicts-pytest,conflicts-poetry,conflicts-pydantic,conflicts-tox,conflicts-mypy,conflicts-structlog,conflicts-coverage,conflicts-celery,extraction,extraction-probe,
-extraction-black,extraction-attrs,extraction-flask,extraction-drf,extraction-marshmallow,
-extraction-jinja,extraction-typer,extraction-mkdocs,extraction-pytest,extraction-poetry,
-extraction-pydantic,extraction-tox,extraction-mypy,extraction-structlog,extraction-coverage,extraction-celery]
-[--only r01,c02] [--json PATH]``.
+Run: ``python bench/quality.py [--capability research,research-hatch,conflicts-hatch,...]
+[--only r01,c02] [--json PATH]``; every set runs when ``--capability`` is not given.
 """
 
 from __future__ import annotations
@@ -204,71 +179,29 @@ def _extraction(name: str, cases_file: str, wanted: set[str]) -> Capability:
     return summary, [asdict(o) for o in outcomes]
 
 
+_BLIND = (
+    "black", "attrs", "flask", "drf", "marshmallow", "jinja", "typer", "mkdocs", "pytest",
+    "poetry", "pydantic", "tox", "mypy", "structlog", "coverage", "celery", "scrapy", "hatch",
+)  # fmt: skip
+"""The projects with one set of each kind, written blind over their documentation."""
+_RESEARCH = ("starlette", "click", "uvicorn", "probe", *_BLIND[:4], "requests", *_BLIND[4:])
+"""The research sets beside ``research``: the probe, and one per project."""
+
+
+def _sets(
+    kind: str, run: Callable[[str, str, set[str]], Capability], projects: Sequence[str]
+) -> dict[str, Callable[[set[str]], Capability]]:
+    """Each project's set of ``kind``, named and filed ``<kind>-<project>``."""
+    return {f"{kind}-{p}": partial(run, f"{kind}-{p}", f"{kind}-{p}.yaml") for p in projects}
+
+
 CAPABILITIES: dict[str, Callable[[set[str]], Capability]] = {
     "research": partial(_research, "research", "research.yaml"),
-    "research-starlette": partial(_research, "research-starlette", "research-starlette.yaml"),
-    "research-click": partial(_research, "research-click", "research-click.yaml"),
-    "research-uvicorn": partial(_research, "research-uvicorn", "research-uvicorn.yaml"),
-    "research-probe": partial(_research, "research-probe", "research-probe.yaml"),
-    "research-black": partial(_research, "research-black", "research-black.yaml"),
-    "research-attrs": partial(_research, "research-attrs", "research-attrs.yaml"),
-    "research-flask": partial(_research, "research-flask", "research-flask.yaml"),
-    "research-drf": partial(_research, "research-drf", "research-drf.yaml"),
-    "research-requests": partial(_research, "research-requests", "research-requests.yaml"),
-    "research-marshmallow": partial(_research, "research-marshmallow", "research-marshmallow.yaml"),
-    "research-jinja": partial(_research, "research-jinja", "research-jinja.yaml"),
-    "research-typer": partial(_research, "research-typer", "research-typer.yaml"),
-    "research-mkdocs": partial(_research, "research-mkdocs", "research-mkdocs.yaml"),
-    "research-pytest": partial(_research, "research-pytest", "research-pytest.yaml"),
-    "research-poetry": partial(_research, "research-poetry", "research-poetry.yaml"),
-    "research-pydantic": partial(_research, "research-pydantic", "research-pydantic.yaml"),
-    "research-tox": partial(_research, "research-tox", "research-tox.yaml"),
-    "research-mypy": partial(_research, "research-mypy", "research-mypy.yaml"),
-    "research-structlog": partial(_research, "research-structlog", "research-structlog.yaml"),
-    "research-coverage": partial(_research, "research-coverage", "research-coverage.yaml"),
-    "research-celery": partial(_research, "research-celery", "research-celery.yaml"),
+    **_sets("research", _research, _RESEARCH),
     "conflicts": partial(_conflicts, "conflicts", "conflicts.yaml"),
-    "conflicts-probe": partial(_conflicts, "conflicts-probe", "conflicts-probe.yaml"),
-    "conflicts-black": partial(_conflicts, "conflicts-black", "conflicts-black.yaml"),
-    "conflicts-attrs": partial(_conflicts, "conflicts-attrs", "conflicts-attrs.yaml"),
-    "conflicts-flask": partial(_conflicts, "conflicts-flask", "conflicts-flask.yaml"),
-    "conflicts-drf": partial(_conflicts, "conflicts-drf", "conflicts-drf.yaml"),
-    "conflicts-marshmallow": partial(
-        _conflicts, "conflicts-marshmallow", "conflicts-marshmallow.yaml"
-    ),
-    "conflicts-jinja": partial(_conflicts, "conflicts-jinja", "conflicts-jinja.yaml"),
-    "conflicts-typer": partial(_conflicts, "conflicts-typer", "conflicts-typer.yaml"),
-    "conflicts-mkdocs": partial(_conflicts, "conflicts-mkdocs", "conflicts-mkdocs.yaml"),
-    "conflicts-pytest": partial(_conflicts, "conflicts-pytest", "conflicts-pytest.yaml"),
-    "conflicts-poetry": partial(_conflicts, "conflicts-poetry", "conflicts-poetry.yaml"),
-    "conflicts-pydantic": partial(_conflicts, "conflicts-pydantic", "conflicts-pydantic.yaml"),
-    "conflicts-tox": partial(_conflicts, "conflicts-tox", "conflicts-tox.yaml"),
-    "conflicts-mypy": partial(_conflicts, "conflicts-mypy", "conflicts-mypy.yaml"),
-    "conflicts-structlog": partial(_conflicts, "conflicts-structlog", "conflicts-structlog.yaml"),
-    "conflicts-coverage": partial(_conflicts, "conflicts-coverage", "conflicts-coverage.yaml"),
-    "conflicts-celery": partial(_conflicts, "conflicts-celery", "conflicts-celery.yaml"),
+    **_sets("conflicts", _conflicts, ("probe", *_BLIND)),
     "extraction": partial(_extraction, "extraction/ask", "extraction.yaml"),
-    "extraction-probe": partial(_extraction, "extraction-probe", "extraction-probe.yaml"),
-    "extraction-black": partial(_extraction, "extraction-black", "extraction-black.yaml"),
-    "extraction-attrs": partial(_extraction, "extraction-attrs", "extraction-attrs.yaml"),
-    "extraction-flask": partial(_extraction, "extraction-flask", "extraction-flask.yaml"),
-    "extraction-drf": partial(_extraction, "extraction-drf", "extraction-drf.yaml"),
-    "extraction-marshmallow": partial(
-        _extraction, "extraction-marshmallow", "extraction-marshmallow.yaml"
-    ),
-    "extraction-jinja": partial(_extraction, "extraction-jinja", "extraction-jinja.yaml"),
-    "extraction-typer": partial(_extraction, "extraction-typer", "extraction-typer.yaml"),
-    "extraction-mkdocs": partial(_extraction, "extraction-mkdocs", "extraction-mkdocs.yaml"),
-    "extraction-pytest": partial(_extraction, "extraction-pytest", "extraction-pytest.yaml"),
-    "extraction-poetry": partial(_extraction, "extraction-poetry", "extraction-poetry.yaml"),
-    "extraction-pydantic": partial(_extraction, "extraction-pydantic", "extraction-pydantic.yaml"),
-    "extraction-tox": partial(_extraction, "extraction-tox", "extraction-tox.yaml"),
-    "extraction-mypy": partial(_extraction, "extraction-mypy", "extraction-mypy.yaml"),
-    "extraction-structlog": partial(
-        _extraction, "extraction-structlog", "extraction-structlog.yaml"
-    ),
-    "extraction-coverage": partial(_extraction, "extraction-coverage", "extraction-coverage.yaml"),
-    "extraction-celery": partial(_extraction, "extraction-celery", "extraction-celery.yaml"),
+    **_sets("extraction", _extraction, ("probe", *_BLIND)),
 }
 """Each capability: its summary name and cases file (see the module's docstring)."""
 
