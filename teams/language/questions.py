@@ -15,6 +15,7 @@ __all__ = [
     "asks_when",
     "avoided",
     "is_question",
+    "platforms",
     "pointers",
     "shared_words",
     "split_question",
@@ -28,10 +29,10 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     """Split a question into up to ``limit`` sub-questions of at least three words.
 
     Splits on question marks, semicolons, sentence ends and coordinated clauses ("..., and
-    ..."), then on a plain " and " joining two clauses that each have a verb-like length, and
-    a list of predicates after one subject ("How does a team plan, fan out work") into one
-    sub-question each; a question about a list of things asks about each (see
-    :func:`_one_per_thing`).
+    ..."), then on a plain " and " joining two clauses that each have a verb-like length, the
+    first a question of its own, and a list of predicates after one subject ("How does a team
+    plan, fan out work") into one sub-question each; a question about a list of things asks
+    about each (see :func:`_one_per_thing`).
     """
     things = _one_per_thing(question)
     if things:
@@ -41,7 +42,11 @@ def split_question(question: str, limit: int = 4) -> list[str]:
         halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
         if len(halves) == 2:
             halves[1] = _with_subject(halves[1], _lead(halves[0]), halves[0])
-        if len(halves) == 2 and all(len(h.split()) >= _MIN_PART_WORDS for h in halves):
+        if (
+            len(halves) == 2
+            and all(len(h.split()) >= _MIN_PART_WORDS for h in halves)
+            and _asking(halves[0])
+        ):
             parts = halves
     lead = _lead(parts[0]) if parts else ""
     parts = (
@@ -51,6 +56,22 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     subs = [p for p in parts if len(p.split()) >= _MIN_PART_WORDS]
     unique = list(dict.fromkeys(subs))
     return unique[:limit] if len(unique) > 1 else []
+
+
+_OPENING_WORDS = 3
+"""How far into a clause a question word may come ("In which release ...")."""
+
+
+def _asking(text: str) -> bool:
+    """Whether ``text`` is a question of its own: a clause of it opens with an auxiliary or
+    holds a question word among its first words; not a phrase set before one ("With X switched
+    on and left untuned, what ...", "On Linux, if Hatch cannot tell which shell ...")."""
+    clauses = [clause.lower().split() for clause in text.split(",")]
+    return any(
+        words
+        and (words[0] in _AUXILIARIES or not _QUESTION_WORDS.isdisjoint(words[:_OPENING_WORDS]))
+        for words in clauses
+    )
 
 
 _ITEM = re.compile(r"^(?P<items>.+?),?\s+(?:and|or)\s+(?P<last>.+)$")
@@ -368,3 +389,24 @@ _CONDITION = re.compile(
 def _asked_part(question: str) -> str:
     """``question`` without the condition it opens with."""
     return _CONDITION.sub("", question)
+
+
+_PLATFORM = re.compile(
+    r"\b(?:(?P<windows>windows|win32)|(?P<linux>linux)|(?P<macos>macos|mac os|os x|osx|mac)"
+    r"|(?P<unix>unix(?:-like)?|posix|bsd|freebsd))\b",
+    re.I,
+)
+_PLATFORM_FAMILY = {
+    "windows": {"windows"},
+    "linux": {"linux", "unix"},
+    "macos": {"macos", "unix"},
+    "unix": {"unix", "linux", "macos"},
+}
+"""What a platform named covers: Unix covers Linux and macOS, and each of them is a Unix."""
+
+
+def platforms(text: str) -> frozenset[str]:
+    """The operating systems ``text`` names, each with the family it belongs to ("On Linux or
+    macOS": linux, macos, unix); a sentence naming only others is about another platform."""
+    named = {found.lastgroup for found in _PLATFORM.finditer(text) if found.lastgroup}
+    return frozenset().union(*(_PLATFORM_FAMILY[name] for name in named))

@@ -30,7 +30,8 @@ _GROUPS = (
     "allow permit",
     "parameter argument",
     "need require",
-    "start launch",
+    "start launch begin initial",
+    "delay wait",
     "stop halt terminate",
     "risky dangerous unsafe insecure vulnerable",
     "prevent avert forestall",
@@ -61,6 +62,8 @@ _BY_DEFAULT = re.compile(
     + _OBJECT
     + r"|(?:you|i|we|one) ask(?: (?:it|for it))?(?: to)?|asked(?: to)?)"
     r"|(?:if|when) (?:(?:[\w`-]+ ){1,3}(?:is|are) )?left (?:alone|unset|untouched)"
+    r"|(?:if|when) (?:i|you|we|one) leave (?:[\w`-]+ ){1,3}(?:alone|unset|untouched|as it is)"
+    r"|(?:and|but) (?:is |are )?left (?:alone|unset|untouched|untuned|unchanged|as it is)"
     r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) "
     r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply)"
     r"|(?:if|when) (?:i|you|we|one) (?:have not|haven't|has not|hasn't) "
@@ -72,8 +75,9 @@ _BY_DEFAULT = re.compile(
     re.I,
 )
 """Ways of saying "by default": "out of the box", "unless told otherwise", "if left alone",
-"if you never configure it", "if I don't name one", "when I have not configured one", "unless
-you ask it to", "without setting anything", "without saying what"."""
+"if I leave that setting alone", "switched on and left untuned", "if you never configure it",
+"if I don't name one", "when I have not configured one", "unless you ask it to", "without
+setting anything", "without saying what"."""
 _NOT_GIVEN = re.compile(
     r"\b(?:if|when) ([^\s,?]+) (?:is|are) not (?:given|set|passed|specified|configured)\b", re.I
 )

@@ -32,6 +32,7 @@ from teams.language.questions import (
     asks_one_value,
     asks_since,
     asks_when,
+    platforms,
     pointers,
     shared_words,
     split_question,
@@ -131,7 +132,11 @@ class CorpusSearchWorker:
         pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
-        cited = _reranked(found, asked, str(task.inputs.get("topic") or ""), preferred)[: self.k]
+        topic = str(task.inputs.get("topic") or "")
+        cited = _reranked(found, asked, topic, preferred)[: self.k]
+        if entries := _entries_referred(self.corpus, asked, cited, found):
+            preferred |= {passage.source for passage in entries}
+            cited = _reranked([*entries, *found], asked, topic, preferred)[: self.k]
         evidence = _agreeing(cited, asked)
         if self.memory is not None:
             records = [
@@ -169,6 +174,36 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     the question names where its answer is, which its other words may match less well than a
     newer release's passage."""
     pointed = corpus.pointed_to(query, pointers(query), k=k)
+    best = max((passage.score for passage in found), default=0.0)
+    return [replace(passage, score=max(passage.score, best)) for passage in pointed]
+
+
+_REFERENCE = re.compile(
+    r":[\w:]+:`~?(?:[^`<]*<)?(?P<role>[\w.-]+)>?`|``(?P<literal>[A-Z][A-Z0-9_]{2,})``"
+)
+"""A reference to an entry of a reference page: a role (":setting:`AUTOTHROTTLE_START_DELAY`")
+or a constant's name in code marks."""
+
+
+def _entries_referred(
+    corpus: Corpus, query: str, cited: Sequence[_Answered], found: Sequence[Passage]
+) -> list[Passage]:
+    """For a question of a default that no statement ``cited`` answers with a default stated
+    in so many words, the entries its statements refer to ("spiders start with a download delay
+    of :setting:`AUTOTHROTTLE_START_DELAY`": the entry headed so, whose "Default:" line
+    answers), each scored as the best passage ``found``; [] otherwise."""
+    kind = asks_one_value(query)
+    if not asks_default(query) or any(_default_value(answered, kind) for answered in cited):
+        return []
+    names = list(
+        dict.fromkeys(
+            found["role"] or found["literal"]
+            for answered in cited
+            for item in answered.evidence
+            for found in _REFERENCE.finditer(item.text)
+        )
+    )
+    pointed = corpus.pointed_to(query, names, k=len(names)) if names else []
     best = max((passage.score for passage in found), default=0.0)
     return [replace(passage, score=max(passage.score, best)) for passage in pointed]
 
@@ -267,10 +302,14 @@ def _answers(
     if not ranked:
         return None
     asked = _Asked.of(query)
-    plain = (
-        [at for at in range(len(ranked)) if not _exemplifies(ranked, at)] if asked.default else []
-    )
-    top = _best_index(ranked, plain or None)  # for a default, not an example
+    on = platforms(query)
+    plain = [
+        at
+        for at in range(len(ranked))
+        if not (asked.default and _exemplifies(ranked, at))
+        and not _elsewhere(ranked[at].sentence, on)
+    ]
+    top = _best_index(ranked, plain or None)  # for a default not an example; not elsewhere
     index = _quoting(ranked, top)
     kind = asked.one_value
     rival = _rival(kind, given(kind, ranked[top].sentence, query), ranked[index].sentence, query)
@@ -286,6 +325,7 @@ def _answers(
         and item.hits - best.hits
         and not _rival(asked.one_value, answer, item.sentence, query)
         and not (asked.default and _exemplifies(ranked, at))
+        and not _elsewhere(item.sentence, on)
     ]
     chosen = [index, _best_index(ranked, others)] if others and best.score > 0 else [index]
     if asked.when:  # "*Introduced in 2.0.0*" under its setting
@@ -324,6 +364,13 @@ _EXAMPLE = re.compile(
 )
 """A sentence that is an example ("An example time zone could be `Europe/London`:"), stating no
 default: for a question of a default, neither the answer nor a second statement of it."""
+
+
+def _elsewhere(sentence: str, on: Set[str]) -> bool:
+    """Whether ``sentence`` is about another operating system than those a question asks
+    about (``on``): "... on Windows systems Hatch will use ..." for "On Linux or macOS, ...?"."""
+    named = platforms(sentence)
+    return bool(on and named and not named & on)
 
 
 def _exemplifies(ranked: Sequence[Scored], at: int) -> bool:
@@ -380,7 +427,9 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     passage that gives any (see :func:`_rival`): the best answer is stated, not beside another
     page's different figure or name ("`TYPER_USE_RICH`" stated alone, not with a neighbouring
     section's other variable); a rival whose passage answers as well is kept as disputed, a
-    disagreement to report. A question for versions that names one ("Which releases still
+    disagreement to report. For a question of a default, the first passage whose statement
+    states a default and gives a value answers first ("Default: ``2083``" before "a single
+    website"). A question for versions that names one ("Which releases still
     create Python 3.6 environments?") is answered without a statement that gives several beside
     one that gives one of them alone."""
     evidence = [item for answered in cited for item in answered.evidence]
@@ -391,6 +440,8 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
         return evidence
     values = [set().union(*(given(kind, e.text, query) for e in a.evidence)) for a in cited]
     first = next((at for at, found in enumerate(values) if found), 0)  # the first to answer
+    if asks_default(query):  # the first that states a default and its value, if one does
+        first = next((at for at in range(len(cited)) if _default_value(cited[at], kind)), first)
     agreeing = [item for answered in cited[: first + 1] for item in answered.evidence]
     for answered in cited[first + 1 :]:
         for item in answered.evidence:
@@ -399,6 +450,16 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
             elif answered.score >= cited[first].score:  # as well supported: they disagree
                 agreeing.append(item.model_copy(update={"disputed": True}))
     return _unambiguous(agreeing, kind, query)
+
+
+def _default_value(answered: _Answered, kind: str) -> bool:
+    """Whether a statement of ``answered`` states a default in so many words ("Default:
+    ``2083``", "defaults to 5", "The default is 80") and gives a value of ``kind`` (of any
+    kind when ``kind`` is "")."""
+    return any(
+        _DEFAULT_STATED.search(item.text) and (not kind or given(kind, item.text, ""))
+        for item in answered.evidence
+    )
 
 
 def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Evidence]:
@@ -478,8 +539,8 @@ def _evidence(
     comes with the sentence after it in its paragraph ("... it will not do so by default.
     Because ..."). For one that asks for a default, the sentence of its paragraph that states
     the default comes with it ("A string that defines ... The default is `noopener`."), or the
-    line below its paragraph that states it ("**default**: `gh-pages`"), cited where the
-    default is stated.
+    line below its paragraph that states it ("**default**: `gh-pages`") or above it among a
+    reference entry's field lines ("Default: ``2083``"), cited where the default is stated.
     For one that asks for a name, a heading that names something else comes first ("Plac:
     Provide a simple way ...")."""
     item = ranked[at]
@@ -491,10 +552,15 @@ def _evidence(
     if asked.default and (holds := _default_stated(passage, ranked, last)) > last:
         last, cited = holds, ranked[holds].offset  # cited where the default is stated
     text = " ".join(ranked[before].sentence for before in range(first, last + 1))
-    below = _default_line(passage, ranked[last].offset) if asked.default else None
-    if below is not None and not _STATES_DEFAULT.search(text):
-        cited, stated = below
-        text = f"{text} {stated}"
+    valued = not asked.one_value or given(asked.one_value, text, "")
+    stated = _STATES_DEFAULT.search(text) and valued
+    if asked.default and not stated:  # "The default value is copied from ...": not its value
+        line = _default_below(passage, ranked[last].offset)
+        if line is None and (line := _default_above(passage, ranked[first].offset)):
+            text = f"{line[1]} {text}"
+        elif line is not None:
+            text = f"{text} {line[1]}"
+        cited = line[0] if line else cited
     headings = " > ".join(filter(None, (passage.outline, passage.heading)))
     if asked.when and headings and headings not in text:
         text = f"{headings}: {text}"
@@ -554,9 +620,24 @@ _DEFAULT_LINE = re.compile(r"\W{0,4}defaults?(?: to|\W{0,4}[:=])\s*\S", re.I)
 """A line that states a default, set apart below what it is the default of ("**default**:
 `gh-pages`", "Default: 80", "Defaults to `None`.")."""
 _DEFAULT_LINE_WORDS = 12
+_DEFAULT_STATED = re.compile(
+    rf"(?:^|(?<=[.!?] )){_DEFAULT_LINE.pattern}|\bdefault (?:value )?is\b|\bdefaults to\b", re.I
+)
+"""A default stated in so many words, in a line of its own ("Default: ``2083``") or in a
+sentence ("The default is 80", "It defaults to 5")."""
 
 
-def _default_line(passage: Passage, offset: int) -> tuple[int, str] | None:
+_SECTION_MARK = re.compile(r"^(?:#{1,6}\s|([=\-~^\"'`*+#])\1{2,}$|\.\. \w[\w:-]*::)")
+"""A line that opens a section or an entry: a Markdown heading, a reStructuredText underline,
+a directive (".. setting:: URLLENGTH_LIMIT")."""
+
+
+def _stating_default(line: str) -> bool:
+    stated = line.strip()
+    return bool(_DEFAULT_LINE.match(stated)) and len(stated.split()) <= _DEFAULT_LINE_WORDS
+
+
+def _default_below(passage: Passage, offset: int) -> tuple[int, str] | None:
     """The line right below the paragraph of line ``offset`` when it states a default on its
     own ("Set the remote branch to commit to ..." then "**default**: `gh-pages`"): its offset
     and text; None otherwise."""
@@ -565,12 +646,23 @@ def _default_line(passage: Passage, offset: int) -> tuple[int, str] | None:
     while end < len(lines) and lines[end].strip():
         end += 1
     below = next((at for at in range(end, len(lines)) if lines[at].strip()), None)
-    if below is None:
+    if below is None or not _stating_default(lines[below]):
         return None
-    stated = lines[below].strip()
-    if not _DEFAULT_LINE.match(stated) or len(stated.split()) > _DEFAULT_LINE_WORDS:
-        return None
-    return below, stated
+    return below, lines[below].strip()
+
+
+def _default_above(passage: Passage, offset: int) -> tuple[int, str] | None:
+    """The line that states a default on its own above line ``offset`` in its section: a
+    field line that opens a reference entry ("Default: ``2083``", "Scope: ...", then "The
+    maximum URL length ..."); its offset and text, or None."""
+    lines = passage.text.split("\n")
+    for above in range(offset - 1, -1, -1):
+        line = lines[above].strip()
+        if _stating_default(line):
+            return above, line
+        if _SECTION_MARK.match(line):
+            return None  # the entry's heading: another entry's field lines are above it
+    return None
 
 
 def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool:
