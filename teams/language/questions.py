@@ -17,6 +17,7 @@ __all__ = [
     "is_question",
     "platforms",
     "pointers",
+    "quoted_terms",
     "shared_words",
     "split_question",
 ]
@@ -240,6 +241,8 @@ _GAIN_ASKED = re.compile(
     r"downsides?|shortcomings?|costs? of|catch)\b|"
     r"^\s*what\b.*\b(?:allows?|lets?|enables?) (?:you|us|me|one|users?|them)\b|"
     r"^\s*what can (?:you|i|we|one) do\b|"
+    r"^\s*what\b.*\b(?:could|can|might|may|would) go wrong\b|"
+    r"^\s*what (?:are|is) the (?:risks?|dangers?|pitfalls?)\b|"
     r"^\s*what\b.*\b(?:good|useful|helpful|handy) for\s*\??\s*$|"
     r"^\s*what(?:'s| is| was)? the (?:point|purpose|aim|goal|idea) (?:of|behind)\b|"
     r"^\s*what makes\b.*\b(?:preferable|better|worth|superior|safer|simpler)\b|"
@@ -248,7 +251,8 @@ _GAIN_ASKED = re.compile(
     r"matters?|important|relevant|practical|handy|convenient)\b"
 )
 """A question that asks what something is good for ("What is gained by ...", "What does X let
-you do", "What is X good for?", "What is the advantage (or drawback) of ...", "What is the
+you do", "What is X good for?", "What is the advantage (or drawback) of ...", "What could go
+wrong if ...", "What is the
 point of ...", "What makes X preferable to Y", "In what situation is X worth ..."): answered
 as a why-question is, by the sentence that says what follows ("This makes them more
 consistent ...", "This allows you to ...")."""
@@ -342,6 +346,17 @@ def pointers(question: str) -> list[str]:
     found = [m.group(1) or m.group(2) for m in _VERSION.finditer(question)]
     found += [m.group(1) for m in _YEAR.finditer(question)]
     return list(dict.fromkeys(found))
+
+
+_QUOTED = re.compile(r"[\"“`]([\w.-]+(?: [\w.-]+){0,2})[\"”`]")
+"""A term a question quotes: "aware", `skip-excluded-dirs` (up to three words)."""
+
+
+def quoted_terms(question: str) -> list[str]:
+    """The terms ``question`` quotes, each as written and capitalised, each once: they may
+    name the section about them (a setting's value "aware" under the heading "Aware")."""
+    terms = [m.group(1) for m in _QUOTED.finditer(question)]
+    return list(dict.fromkeys(form for t in terms for form in (t, t[:1].upper() + t[1:])))
 
 
 _WHEN_ASKED = re.compile(

@@ -42,6 +42,8 @@ _GROUPS = (
     "merge combine",
     "last final",
     "location place",
+    "recommend advise",
+    "store keep",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 
@@ -55,16 +57,18 @@ _SENSE = _standing_for(_GROUPS)
 
 
 _OBJECT = r"(?: (?:it|that|this|them|anything))?"
+_LEFT = r"(?:alone|unset|untouched|untuned|unchanged|as it is)"
 _BY_DEFAULT = re.compile(
     r"\b(?:out of the box"
     r"|unless (?:(?:you are |it is )?(?:told|configured|set|specified|instructed) otherwise"
     r"|(?:you|i|we|one) (?:change|configure|set|specify|override)"
     + _OBJECT
     + r"|(?:you|i|we|one) ask(?: (?:it|for it))?(?: to)?|asked(?: to)?)"
-    r"|(?:if|when) (?:(?:[\w`-]+ ){1,3}(?:is|are) )?left (?:alone|unset|untouched)"
-    r"|(?:if|when) (?:i|you|we|one) leave (?:[\w`-]+ ){1,3}(?:alone|unset|untouched|as it is)"
-    r"|(?:and|but) (?:is |are )?left (?:alone|unset|untouched|untuned|unchanged|as it is)"
-    r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) "
+    r"|(?:if|when|and|but) (?:(?:[\w`-]+ ){1,3}(?:is|are) )?left "
+    + _LEFT
+    + r"|(?:if|when) (?:i|you|we|one) leave (?:[\w`-]+ ){1,3}"
+    + _LEFT
+    + r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) "
     r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply)"
     r"|(?:if|when) (?:i|you|we|one) (?:have not|haven't|has not|hasn't) "
     r"(?:configured|set|changed|passed|specified|named|given|chosen|picked|provided|supplied)"

@@ -34,6 +34,7 @@ from teams.language.questions import (
     asks_when,
     platforms,
     pointers,
+    quoted_terms,
     shared_words,
     split_question,
 )
@@ -169,11 +170,11 @@ def _merged(searches: Sequence[Sequence[Passage]]) -> list[Passage]:
 
 
 def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> list[Passage]:
-    """The ``k`` passages a version or year of ``query`` points to (see
+    """The ``k`` passages a version, a year or a quoted term of ``query`` points to (see
     :meth:`Corpus.pointed_to`), each scored at least as the best passage ``found`` by meaning:
     the question names where its answer is, which its other words may match less well than a
     newer release's passage."""
-    pointed = corpus.pointed_to(query, pointers(query), k=k)
+    pointed = corpus.pointed_to(query, [*pointers(query), *quoted_terms(query)], k=k)
     best = max((passage.score for passage in found), default=0.0)
     return [replace(passage, score=max(passage.score, best)) for passage in pointed]
 
@@ -428,10 +429,10 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     page's different figure or name ("`TYPER_USE_RICH`" stated alone, not with a neighbouring
     section's other variable); a rival whose passage answers as well is kept as disputed, a
     disagreement to report. For a question of a default, the first passage whose statement
-    states a default and gives a value answers first ("Default: ``2083``" before "a single
-    website"). A question for versions that names one ("Which releases still
-    create Python 3.6 environments?") is answered without a statement that gives several beside
-    one that gives one of them alone."""
+    states a default and gives a value is the one others are checked against ("Default:
+    ``2083``", not "a single website"), and only another stated default disputes it. A question
+    for versions that names one ("Which releases still create Python 3.6 environments?") is
+    answered without a statement that gives several beside one that gives one of them alone."""
     evidence = [item for answered in cited for item in answered.evidence]
     kind = asks_one_value(query)
     if not kind and answer_kind(query) == "version" and pointers(query):
@@ -440,15 +441,15 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
         return evidence
     values = [set().union(*(given(kind, e.text, query) for e in a.evidence)) for a in cited]
     first = next((at for at, found in enumerate(values) if found), 0)  # the first to answer
-    if asks_default(query):  # the first that states a default and its value, if one does
-        first = next((at for at in range(len(cited)) if _default_value(cited[at], kind)), first)
-    agreeing = [item for answered in cited[: first + 1] for item in answered.evidence]
-    for answered in cited[first + 1 :]:
+    stated = [_default_value(answered, kind) for answered in cited] if asks_default(query) else []
+    first = stated.index(True) if any(stated) else first  # a default stated as one, if any
+    agreeing = []
+    for at, answered in enumerate(cited):
         for item in answered.evidence:
-            if not _rival(kind, values[first], item.text, query):
+            if at == first or not _rival(kind, values[first], item.text, query):
                 agreeing.append(item)
-            elif answered.score >= cited[first].score:  # as well supported: they disagree
-                agreeing.append(item.model_copy(update={"disputed": True}))
+            elif answered.score >= cited[first].score and (not stated or stated[at]):
+                agreeing.append(item.model_copy(update={"disputed": True}))  # they disagree
     return _unambiguous(agreeing, kind, query)
 
 
@@ -669,7 +670,8 @@ def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool
     """Whether sentence ``at`` gives no reason of its own and the next sentence may: the next of
     its paragraph, or the prose paragraph right after when ``at`` is a paragraph alone ("... won't
     work when using `python -m`." then "Auto-completion depends on the name of the program
-    called."): what a why-answer quotes with it."""
+    called."), or a note that points back at it across its example ("... set X to `true`:",
+    code, "!!! warning This may result in ..."): what a why-answer quotes with it."""
     if at + 1 >= len(ranked) or gives_reason(ranked[at].sentence):
         return False
     text = passage.text.split("\n")
@@ -680,11 +682,32 @@ def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool
         return True
     alone = start == 0 or not text[start - 1].strip()
     prose = not _NOT_PROSE.match(lines[-1])
-    return len(blank) == 1 and blank[0] == len(lines) - 2 and alone and prose
+    if len(blank) == 1 and blank[0] == len(lines) - 2 and alone and prose:
+        return True
+    pointing = _POINTS_BACK.match(ranked[at + 1].sentence) is not None
+    return pointing and _code_and_notes(lines[blank[0] : -1])
 
 
 _NOT_PROSE = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|```|~~~|\||#|>|\.\.\s|:\w)")
 """A line that opens a list item, code, a table, a heading, a quote or a directive."""
+_POINTS_BACK = re.compile(r"^(?:this|that|doing so)\b", re.I)
+"""A sentence that opens by pointing back at what was said before it."""
+_FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
+_NOTE_MARKER = re.compile(r"^\s*(?:!!!|\?\?\?\+?|\.\. \w+::|:{3,}\s*\{?\w)")
+"""The line that opens a note ("!!! warning", ".. warning::", ":::{tip}") above its text."""
+
+
+def _code_and_notes(lines: Sequence[str]) -> bool:
+    """Whether ``lines`` hold nothing but blank lines, fenced code and the markers of notes: a
+    setting's example and the note under it ("... set X to `true`:", a code block, "!!!
+    warning", "This may result in ...") stand between a sentence and what follows from it."""
+    fenced = False
+    for line in lines:
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+        elif not (fenced or not line.strip() or _NOTE_MARKER.match(line)):
+            return False
+    return True
 
 
 def cited_sentence(passage: Passage, query: str) -> tuple[str, str] | None:
