@@ -2,13 +2,15 @@
 
 A document comes from a file (``cadre extract``) or from the chunks of an indexed corpus
 (``cadre run --team extraction``); either way it is cut by
-:func:`framework.memory.chunk_document`, fenced code is left out, and every sentence keeps the
-1-based line it starts on. The items of a list introduced by a sentence ending in a colon are
-read each with its lead-in ("The toolkit includes: … a compiler"), so every item is a sentence.
+:func:`framework.memory.chunk_document`, fenced code is left out (but for a CSV block, read as
+a table under its first row), and every sentence keeps the 1-based line it starts on. The items
+of a list introduced by a sentence ending in a colon are read each with its lead-in ("The
+toolkit includes: … a compiler"), so every item is a sentence.
 """
 
 from __future__ import annotations
 
+import csv
 import errno
 import os
 import re
@@ -196,11 +198,12 @@ def _heading_line(lines: list[str], section: Section) -> int:
 
 
 def _document(path: str, chunks: Iterable[Chunk]) -> Document:
-    ordered = sorted((c for c in chunks if not c.code), key=lambda c: c.start_line)
+    every = sorted(chunks, key=lambda c: c.start_line)
+    ordered = [c for c in every if not c.code]
     return Document(
         path=path,
         sections=tuple(s for c in ordered for s in _prose_sections(c)),
-        rows=tuple(row for c in ordered for row in _table_rows(c)),
+        rows=tuple(row for c in every for row in (*_table_rows(c), *_csv_rows(c))),
     )
 
 
@@ -231,11 +234,41 @@ def _prose_sections(chunk: Chunk) -> Iterator[Section]:
 
 
 def _table_rows(chunk: Chunk) -> Iterator[Row]:
-    """The rows of the chunk's Markdown tables outside fenced code."""
+    """The rows of the chunk's Markdown tables outside fenced code (none in a code chunk)."""
+    if chunk.code:
+        return
     text = "\n".join("" if kind == _CODE else line for _, line, kind in _marked_lines(chunk))
     for table in markdown_tables(text, chunk.start_line):
         for line, cells in table.rows:
             yield Row(line=line, header=table.header, cells=cells)
+
+
+_CSV_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*csv\s*$", re.IGNORECASE)
+"""The opening fence of a CSV code block: "```csv"."""
+
+
+def _csv_rows(chunk: Chunk) -> Iterator[Row]:
+    """The rows of the chunk's fenced CSV blocks, each under its block's first (header) row."""
+    lines = chunk.text.split("\n")
+    for index, line in enumerate(lines):
+        if (opener := _CSV_FENCE.match(line)) is not None:
+            yield from _csv_block(lines[index + 1 :], opener.group(1), chunk.start_line + index + 1)
+
+
+def _csv_block(lines: list[str], fence: str, first_line: int) -> Iterator[Row]:
+    """The rows of a CSV block's ``lines`` up to its closing ``fence``, the first its header."""
+    block = []
+    for text in lines:
+        if text.strip().startswith(fence):
+            break
+        block.append(text)
+    records = [(first_line + n, cells) for n, cells in enumerate(csv.reader(block)) if cells]
+    if len(records) < 2:
+        return
+    header = tuple(cell.strip() for cell in records[0][1])
+    for number, cells in records[1:]:
+        if len(cells) == len(header):
+            yield Row(line=number, header=header, cells=tuple(cell.strip() for cell in cells))
 
 
 def read_documents(paths: Iterable[Path]) -> list[Document]:

@@ -1,10 +1,10 @@
 """Claims a document reports without making them, and sentences that deny the one before.
 
 "It is often said that Ann Roe carved the font", "The story that Ann Roe carved the font is a
-myth" and "Ann Roe reportedly carved the font" report a claim, and "The council proposed that
-the font be moved" a step not taken; "... carved the font, but this is untrue" and a next
-sentence "This is not true." deny what is said. None of them states that Ann Roe carved the
-font, so the extraction reads no relation from them.
+myth", "According to legend, ..." and "Ann Roe reportedly carved the font" report a claim, and
+"The council proposed that the font be moved" a step not taken; "... carved the font, but this
+is untrue" and a next sentence "This is not true." deny what is said. None of them states that
+Ann Roe carved the font, so the extraction reads no relation from them.
 
 Example:
     >>> hearsay("Local legend holds that Ann Roe carved the font, but this is untrue.")
@@ -26,6 +26,8 @@ _REPORTED = re.compile(
     rf"|\b(?:is|are|was|were|it\s+is|it\s+was)\s+{_OFTEN}(?:said|claimed|rumou?red|believed|"
     r"thought|reputed|supposed|alleged)\s+(?:to|that)\b"
     r"|\b(?:supposedly|reportedly|allegedly|purportedly|reputedly)\b"
+    r"|\baccording\s+to\s+(?:(?:local|popular|family|village|one|a|an|the)\s+)?"
+    r"(?:legend|tradition|rumou?r|lore|folklore|myth|hearsay|gossip|story|tale|belief)\b"
     r"|\b(?:proposed|suggested|recommended|urged|demanded|asked)\s+that\b",
     re.IGNORECASE,
 )

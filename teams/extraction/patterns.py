@@ -10,9 +10,12 @@ preposition between named things (``AES in OCB mode``) 0.55 and between common n
 list of objects (``X burns A, B and C``) gives one relation per item, and so do subjects
 sharing a verb (``A, B and C support X``). A negated clause states nothing (``X does not
 support Y``), nor a refused or planned deed (``X declined to build Y``, ``Y was to have been
-built by X``); the clauses beside it are read, and one ending in "instead" does the deed
-denied before it. A relaxed pass, for a revision of an empty
-extraction, also reads any third-person verb between two noun phrases (0.45).
+built by X``), nor one only tried or claimed (``Y failed to build X``, ``Y's attempt to build
+X failed``: what the clause says of the attempt is read, not the deed); the clauses beside it
+are read, one ending in "instead" does the deed denied before it, and "the viaduct" there is
+the "Kellow viaduct" denied. A place after "by" is no agent when a name's "by" follows it
+("built by the old ford by Y"). A relaxed pass, for a revision of an empty extraction, also
+reads any third-person verb between two noun phrases (0.45).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from teams.language.values import values_in
-from teams.language.verbs import IRREGULAR
+from teams.language.verbs import IRREGULAR, lemma
 
 __all__ = [
     "PARTICIPLE",
@@ -56,10 +59,29 @@ _PLANNED = (
     r"\s+to\s+(?:be|have))"
 )
 """A deed planned, not done: "was to have been designed by", "was meant to be built by"."""
+_TRIED = (
+    r"(?:failed|fails|tried|tries|attempted|attempts|sought|seeks|offered|offers|promised|"
+    r"promises)\s+to\s+(?!(?:the|a|an|his|her|its|their|him|them)\b)[a-z]+"
+)
+"""A deed tried or offered, not done: "failed to build", "tried to design"."""
+_INTENDED = (
+    r"(?:'s|’s|\bhis|\bher|\btheir|\bits|\bthe|\ban?)\s+(?:[a-z]+\s+)?"
+    r"(?:attempts?|claims?|bids?|efforts?|plans?|proposals?|offers?|hopes?|ambitions?)"
+    r"(?:\s+by\s+[^,;]+?)?\s+to"
+)
+"""A deed only tried, planned or claimed, named by a noun: "Y's attempt to build X", "an offer
+by Y to design X", "his claim to have built X"."""
+_INTENDED_DEED = re.compile(
+    r"(?P<noun>(?:'s|’s)\s+(?:[a-z]+\s+)?(?:attempts?|claims?|bids?|efforts?|plans?|proposals?|"
+    r"offers?|hopes?|ambitions?))\s+to\s+[a-z]+\s+[^,;]+?"
+    r"(?=\s+(?:was|were|is|are|has|had|failed|fails|collapsed|fell|came|ended|proved)\b)"
+)
+"""A noun of a deed only tried or claimed, its infinitive, and the main verb after it: "Y's claim
+to have built X was disproved"."""
 _NEGATIONS = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't|wrongly|falsely|"
     r"mistakenly|erroneously|incorrectly|neither|(?:would|could|might|should)\s+have|"
-    rf"{_REFUSED}|{_PLANNED})\b"
+    rf"{_REFUSED}|{_PLANNED}|{_TRIED}|{_INTENDED})\b"
 )
 """Words that deny what their clause says ("is wrongly credited with building X": he did not;
 "he would have built X", "declined to build X", "X was to have been built by": the deed did not
@@ -152,10 +174,17 @@ _COORDINATED = re.compile(
 )
 """Verbs coordinated after the first (``approves, edits or rejects``): they share its object."""
 _COPULA = re.compile(r"\b(?P<verb>is|are|was|were)\s+(?P<rest>.+)$", re.IGNORECASE)
+_NOT_DONE = (
+    r"(?:nearly|hardly|barely|scarcely|possibly|conceivably|allegedly|supposedly|reportedly|"
+    r"purportedly|reputedly|wrongly|falsely|mistakenly|erroneously|incorrectly)"
+)
 _ADVERB = (
     r"(?:(?:only|mainly|first|still|also|now|largely|mostly|often|usually|widely|once|later|"
-    r"originally|actually|indeed|in\s+fact)\s+)?"
+    r"originally|actually|indeed|in\s+fact|(?:(?:almost|most|very|quite)\s+)?"
+    rf"(?!{_NOT_DONE}\b)[a-z]{{3,}}ly)\s+)?"
 )
+"""An adverb before a participle ("almost certainly designed"), none that says the deed may not
+have been done ("nearly destroyed", "possibly designed")."""
 _IRREGULAR = sorted(set(IRREGULAR) - {"was", "were", "been", "had", "did", "done", "said"})
 PARTICIPLE = rf"(?:[a-z]+(?:ed|en)|(?:re|un|over|up)?(?:{'|'.join(_IRREGULAR)}))"
 """A past participle, for patterns: "designed", "built", "rebuilt"."""
@@ -249,10 +278,17 @@ def _objects(right: str, *, numbers: bool = False) -> list[str]:
         places = [item.split()[0].lower() in _PLACING for item in items]  # "above the harbour"
         spans = [_span_of_time(item) for item in items[1:]]  # "the tower, twenty years after"
         short = all(len(i.split()) <= _MAX_WORDS for i in items)
-        if all(phrases) and not any(places) and not any(spans) and short:
+        deeds = any(map(_second_deed, items[1:]))  # "York and opened a bank": a second verb
+        if all(phrases) and not any(places) and not any(spans) and short and not deeds:
             return phrases
     first = _object(right, numbers=numbers)
     return [first] if first else []
+
+
+def _second_deed(item: str) -> bool:
+    """Whether a list's item is a second verb and its object ("opened a bank"), not a thing."""
+    words = item.lower().split()
+    return len(words) > 1 and _participle(words[0]) and words[1] in _DETERMINERS
 
 
 def _span_of_time(item: str) -> bool:
@@ -292,8 +328,8 @@ def _copular(sentence: str) -> list[Reading]:
         return []
     readings = _copular_objects(subject, match.group("verb").lower(), match.group("rest"))
     owner, _, attribute = subject.partition("'s ")
-    if not attribute or not owner:
-        return readings
+    if not attribute or not owner or any(r.predicate not in ("is", "is a") for r in readings):
+        return readings  # "Y's claim was disproved by Z": not Y's claim is Z
     # "The museum's founder was Henry Coll": the museum's founder is Henry Coll
     return [Reading(owner, f"'s {attribute} is", r.object, r.confidence) for r in readings]
 
@@ -311,9 +347,15 @@ _YEAR_AFTER = re.compile(r"\bin\s+(?P<year>1\d{3}|20\d{2})\b")
 """A year the passive's phrase goes on to date it by."""
 
 
+_PLACE_BEFORE_AGENT = re.compile(r"(?:the|a|an)\s+[a-z][^,;]*?\s+by\s+(?=[A-Z])")
+"""A place after "by" ("by the old ford"), then the agent's own "by" and a name."""
+
+
 def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
     verb = " ".join(filter(None, passive.group("verb", "particle"))).lower()
     prep, rest = passive["prep"].lower(), passive["rest"]
+    if prep == "by" and (place := _PLACE_BEFORE_AGENT.match(rest)):
+        rest = rest[place.end() :]  # "built by the old ford by Jane Tilly": by Jane Tilly
     if prep == "to" and infinitive(rest):
         return []  # "was used to carry coal": not a receiver
     span = _YEARS_BETWEEN.match(rest) if prep == "between" else None
@@ -642,6 +684,8 @@ def _denied_thing(clause: str, negation: re.Match[str], subject: str) -> tuple[s
     not have built the bridge": ("bridge", "built"); "The chapel was to have been designed
     by Hugh Penn": its ``subject``, "designed"), or ("", "")."""
     words = clause[negation.end() :].split()
+    if tried := re.search(r"\bto\s+(?P<verb>[a-z]+)$", negation.group()):
+        words = [tried["verb"], *words]  # "failed to build the bridge": its verb in the match
     while words and words[0].lower() in _BEFORE_NEGATION | {"be", "have", "been"}:
         words = words[1:]
     verb = words[0].lower() if words else ""
@@ -667,19 +711,41 @@ def _done_instead(clause: str, denied: tuple[str, str]) -> str:
     return f"{found['who']} {verb} {thing}." if found and thing else clause
 
 
+def _same_verb(participle: str, verb: str) -> bool:
+    """Whether ``participle`` is ``verb``'s, or ``verb`` itself ("built" of "build")."""
+    return participle in (verb, f"{verb}ed", f"{verb}d") or lemma(participle) == lemma(verb)
+
+
+def _named_by_head(thing: str, head: str) -> str:
+    """``thing`` up to its word ``head`` when a name comes before it ("Kellow viaduct" for
+    "viaduct"), or ""."""
+    words = thing.split()
+    lowered = [word.lower() for word in words]
+    at = lowered.index(head) if head in lowered else 0
+    return " ".join(words[: at + 1]) if at and words[at - 1][:1].isupper() else ""
+
+
 def _pronoun_for(clause: str, subject: str, denied: tuple[str, str]) -> str:
     """``clause`` with its opening pronoun as what it stands for: the thing a denied clause
     before did its verb to, when the pronoun suffers that verb ("X could not have built Y; it
-    was built by Z": Y), else the subject before ("he" or "she" only a person's name)."""
+    was built by Z": Y), else the subject before ("he" or "she" only a person's name); an
+    opening "the viaduct" as the thing denied before when that is named by the same noun
+    ("the Kellow viaduct")."""
     passive = _PASSIVE_PRONOUN.match(clause)
-    if passive and denied[0] and passive["verb"].lower() == denied[1]:
+    if passive and denied[0] and _same_verb(passive["verb"].lower(), denied[1]):
         return _PRONOUN_OPENING.sub(denied[0], clause, count=1)
+    head = _HEAD_OPENING.match(clause)
+    if head and (named := _named_by_head(denied[0], head["head"])):
+        return f"{named}{clause[head.end() :]}"  # "the viaduct": the Kellow viaduct
     if _PERSONAL.match(clause) and not all(word[:1].isupper() for word in subject.split()):
         return clause  # "he" is no "Sark chapel"
     return _PRONOUN_OPENING.sub(subject, clause, count=1)
 
 
 _PERSONAL = re.compile(r"^(?:he|she)\b", re.IGNORECASE)
+_HEAD_OPENING = re.compile(r"^[Tt]he\s+(?P<head>[a-z]+)\b")
+"""A clause opening with a definite noun alone ("the viaduct"), which may name a thing before
+by its head ("the Kellow viaduct")."""
 
 
 _NEITHER_NOR = re.compile(
@@ -689,6 +755,20 @@ _NEITHER_NOR = re.compile(
 petition")."""
 _DID_TOO = re.compile(r"^(?:only\s+)?(?P<who>(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)\s+did\.?$")
 """A clause that does the deed denied before it: "only Cass Wyn did"."""
+
+
+def _intended_readings(clause: str, relaxed: bool) -> list[Reading]:
+    """What a clause says of a deed only tried or claimed, named by its noun ("Y's claim to
+    have built X was disproved by Z": Y's claim was disproved by Z), never the deed; [] when
+    its clause has no such noun or is negated besides."""
+    found = _INTENDED_DEED.search(clause)
+    if found is None:
+        return []
+    noun, rest = clause[: found.end("noun")], clause[found.end() :]
+    if _NEGATIONS.search(f"{noun}{rest}".lower()):
+        return []
+    quoted = f"{noun} … {rest.strip()}"  # the deed left out of the quotation too
+    return [replace(r, clause=quoted) for r in read_sentence(f"{noun}{rest}", relaxed=relaxed)]
 
 
 def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
@@ -710,6 +790,7 @@ def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
                 clause = f"{subject} {clause}"  # "but supports themes"
         negation = _NEGATIONS.search(clause.lower())
         if negation is not None:
+            readings += _intended_readings(clause, relaxed)
             subject = _subject_before(clause, negation) or subject
             denied = _denied_thing(clause, negation, subject)
             deed = _NEITHER_NOR.match(clause)
@@ -728,7 +809,9 @@ def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
     """The relations one sentence states; none that a negation denies ("X does not support
     Y", "X was never owned by Y"), from any of its clauses."""
     if _NEGATIONS.search(sentence.lower()):
-        return _affirmed(sentence, relaxed) if _CLAUSE_JOIN.search(sentence) else []
+        if _CLAUSE_JOIN.search(sentence):
+            return _affirmed(sentence, relaxed)
+        return _intended_readings(sentence, relaxed)
     readings, sentence = _apposition(sentence)
     sentence = _LEADING_CLAUSE.sub("", sentence, count=1)  # "Built in 1890, the tower ..."
     sentence, respective = _RESPECTIVELY.subn("", sentence, count=1)

@@ -22,7 +22,8 @@ states its role on its own line; a definition list's entry is said of its term; 
 in capitals under a lead-in is said of what the lead-in names
 (:mod:`teams.extraction.inscriptions`); a caption's or a timeline entry's label is left out.
 A shape that states a relation out of plain order ("1820 saw X built by Y", "Like X, Y was
-designed by Z") is read as the plain sentences it states (:mod:`teams.extraction.restatements`);
+designed by Z", "The one who designed X was Y") is read as the plain sentences it states
+(:mod:`teams.extraction.restatements`, :mod:`teams.extraction.reorderings`);
 a footnote opening with its predicate is said of the thing its mark follows
 (:mod:`teams.extraction.footnotes`); a transcript's turn is read without its speaker's label
 (:mod:`teams.extraction.transcripts`).
@@ -79,6 +80,7 @@ from teams.extraction.questions_asked import (
     stands_for_verb,
 )
 from teams.extraction.referents import referring_clause, with_referents
+from teams.extraction.reorderings import EXTRAPOSED
 from teams.extraction.restatements import restated, with_deed_done, without_unknown
 from teams.extraction.state import EntityNote, Triple
 from teams.extraction.transcripts import spoken
@@ -121,6 +123,8 @@ class _Focus:
     def resolved(self, sentence: str) -> str:
         """``sentence`` with a leading "It", "They"... (and "Its", "Their"...) replaced by the
         subject, and an object "it" by the thing (the subject, when another opens it)."""
+        if EXTRAPOSED.match(sentence):  # "It is recorded that ...": no thing's "It"
+            return sentence
         opens = _PRONOUN.match(sentence) or _POSSESSIVE.match(sentence)
         it = self.thing if opens else self.subject
         if it:

@@ -5,10 +5,10 @@ was designed by Q" says that P designed X and Q designed Y, each of its own thin
 Y, the council hired X" says that X designed Y; "1820 saw X built by Y" that Y built X in 1820;
 "Credit for the design of X goes to Y" and "X, a design of Y's, opened ..." that Y designed X;
 "X, by whom Y was designed, died ..." that X designed Y and died. "would go on to build" and
-"went on to build" are a deed done ("built"). A concessive clause after a comma (", though its
-ironwork came from Z") is a statement of its own, not a second object. An opening clause that
-says a relation is not known ("Who built X is not recorded; ...") is left out: the rest is
-another relation, never an answer to it.
+"went on to build" are a deed done ("built"), and "got built by" a passive ("was built by"). A
+concessive clause after a comma (", though its ironwork came from Z") is a statement of its
+own, not a second object. An opening clause that says a relation is not known ("Who built X is
+not recorded; ...") is left out: the rest is another relation, never an answer to it.
 
 Example:
     >>> restated("1820 saw the Ostry lock built by Daniel Freer.")
@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 
 from teams.extraction.patterns import PARTICIPLE
+from teams.extraction.reorderings import SHAPES
 from teams.language.verbs import deed_participle, past_tense
 
 __all__ = ["restated", "with_deed_done", "without_unknown"]
@@ -66,6 +67,9 @@ _UNKNOWN = re.compile(
 """A clause standing as the subject that says a relation is not known ("Who built X is not
 recorded;"), before the rest of its sentence."""
 _GO_ON = re.compile(r"\b(?:would\s+go|went)\s+on\s+to\s+(?P<verb>[a-z]+)\b")
+_GOT = re.compile(rf"\b(?P<got>got|gets|get)\s+(?={PARTICIPLE}\s+(?:by|in|on|at)\b)")
+"""A passive with "get": "got built by", "gets repaired in"."""
+_AS_BE = {"got": "was ", "gets": "is ", "get": "are "}
 
 
 def _agent(found: re.Match[str]) -> str:
@@ -128,8 +132,9 @@ _SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...
 
 
 def restated(sentence: str) -> list[str]:
-    """The plain sentences ``sentence`` states in one of the shapes above; [] otherwise."""
-    for pattern, plain in _SHAPES:
+    """The plain sentences ``sentence`` states in one of the shapes above, or of
+    :mod:`teams.extraction.reorderings`; [] otherwise."""
+    for pattern, plain in (*_SHAPES, *SHAPES):
         if (found := pattern.search(sentence)) is not None:
             return plain(found)
     return []
@@ -142,5 +147,7 @@ def without_unknown(sentence: str) -> str:
 
 
 def with_deed_done(sentence: str) -> str:
-    """``sentence`` with "would go on to build" or "went on to build" as "built"."""
+    """``sentence`` with "would go on to build" or "went on to build" as "built", and a
+    passive with "get" as one with "be" ("got built by": "was built by")."""
+    sentence = _GOT.sub(lambda found: _AS_BE[found["got"]], sentence)
     return _GO_ON.sub(lambda found: past_tense(found["verb"]), sentence)

@@ -263,9 +263,11 @@ def _surface(name: str, evidence: str) -> str:
 
 
 def _auxiliary(verb: str, evidence: str) -> str:
-    """The "is"/"was" the evidence puts before a passive ``verb`` ("is quarried"), or ""."""
+    """The "is"/"was" (or "got") the evidence puts before a passive ``verb`` ("is quarried",
+    "got built"), or ""."""
     between = r"(?:\w+\s+){0,2}"  # "is quarried", "was in fact made"
-    found = re.search(rf"\b(is|are|was|were)\s+{between}{re.escape(verb)}\b", evidence, re.I)
+    auxiliary = r"\b(is|are|was|were|got|gets)\s+"
+    found = re.search(rf"{auxiliary}{between}{re.escape(verb)}\b", evidence, re.I)
     return found.group(1).lower() if found else ""
 
 
