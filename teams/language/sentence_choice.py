@@ -94,6 +94,14 @@ def _only_ceilings(sentence: str, query_words: set[str]) -> bool:
     return bool(values) and values <= ceilings
 
 
+def _tells_no_start(sentence: str, listed: str, kind: str, terms: set[str], bonus: bool) -> bool:
+    """For a question of since when, whether ``sentence`` tells of no start: it says a thing
+    went on as it was (:data:`_KEPT`), or, not answering the question's kind otherwise, gives
+    versions only as ceilings (``listed`` is the sentence with its list's items)."""
+    ceiling = not bonus and kind == "version" and _only_ceilings(listed, terms)
+    return ceiling or _KEPT.search(sentence) is not None
+
+
 def _gives(kind: str, sentence: str, query_words: set[str], since: bool = False) -> bool:
     """Whether ``sentence`` holds what a question of ``kind`` asks for, beyond the question's
     own words (for a question that asks ``since`` when, a version not only as a ceiling)."""
@@ -111,6 +119,11 @@ _CEILING = re.compile(
     r"(?<![\w./])(v?\d+(?:\.\d+)+)\s+(?:and|or)\s+(?:earlier|older|below|lower|before)\b", re.I
 )
 """A version given as the last of a range ("3.7 and earlier", "2.1 or older")."""
+_LINK_TARGET = re.compile(r"(?<=\])\([^()\s]*\)|\s*<https?://[^<>\s]+>(?=`)")
+"""A link's address: Markdown's "[text](address)", reStructuredText's "`text <address>`_"."""
+_KEPT = re.compile(r"\b(?:kept|remains?|remained|stays?|stayed|unchanged|continues? to)\b", re.I)
+"""A sentence saying a thing went on as it was ("Default version kept at 2.4"): for a question
+of since when, it tells of no start."""
 _MARKERS = {
     "reason": _REASON,
     "time": _TIME,
@@ -175,8 +188,10 @@ def _stem_set(text: str, parts: bool) -> frozenset[str]:
     hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
     "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
     "error"). A word stands for its sense: "turn X off" and "disable X" meet. A word made with a
-    prefix stands for its root too ("per-user" holds "user")."""
-    words = keywords(plain_wording(text))
+    prefix stands for its root too ("per-user" holds "user"). A link's address is no word of
+    the text ("[line length](https://.../#format_docstring-code-line-length)" holds no
+    "code")."""
+    words = keywords(plain_wording(_LINK_TARGET.sub("", text)))
     words += [
         root
         for word in words
@@ -342,10 +357,10 @@ def ranked_sentences(
             index in listing.lists if kind == "list" else _gives(kind, listed[index], terms, since)
         )
         gives |= kind == "reason" and _causes(index, sentences)  # "... This means ..."
-        if len(hits) + pointed >= _MIN_SCORE_FOR_KIND and gives:  # "Released ..." under "3.1.6"
-            score += _KIND_BONUS
-        elif kind == "version" and since and _only_ceilings(listed[index], terms):
-            score *= _SET_ASIDE  # "In 3.7 and earlier, ..." for a question of since when
+        bonus = len(hits) + pointed >= _MIN_SCORE_FOR_KIND and gives  # "Released" under "3.1"
+        score += _KIND_BONUS if bonus else 0.0
+        if since and _tells_no_start(sentence, listed[index], kind, terms, bonus):
+            score *= _SET_ASIDE  # "In 3.7 and earlier, ...", "... kept at 2.4 until ..."
         said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
         if asks and (not said - terms or sentence.rstrip().endswith("?")):
             score *= _RESTATED  # a question the text asks answers nothing itself

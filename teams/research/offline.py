@@ -180,10 +180,12 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
 
 
 _REFERENCE = re.compile(
-    r":[\w:]+:`~?(?:[^`<]*<)?(?P<role>[\w.-]+)>?`|``(?P<literal>[A-Z][A-Z0-9_]{2,})``"
+    r":(?:[\w]+:)?(?:setting|confval|option|envvar|conf):`~?(?:[^`<]*<)?(?P<role>[\w.-]+)>?`"
+    r"|``(?P<literal>[A-Z][A-Z0-9_]{2,})``"
 )
-"""A reference to an entry of a reference page: a role (":setting:`AUTOTHROTTLE_START_DELAY`")
-or a constant's name in code marks."""
+"""A reference to a setting's entry on a reference page: a role that names a setting, an
+option or a variable (":setting:`AUTOTHROTTLE_START_DELAY`") or a constant's name in code
+marks; whose default its entry states."""
 
 
 def _entries_referred(
@@ -194,7 +196,9 @@ def _entries_referred(
     of :setting:`AUTOTHROTTLE_START_DELAY`": the entry headed so, whose "Default:" line
     answers), each scored as the best passage ``found``; [] otherwise."""
     kind = asks_one_value(query)
-    if not asks_default(query) or any(_default_value(answered, kind) for answered in cited):
+    if not asks_default(query) or answer_kind(query) == "reason":
+        return []
+    if any(_default_value(answered, kind) for answered in cited):
         return []
     names = list(
         dict.fromkeys(
