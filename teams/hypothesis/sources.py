@@ -33,7 +33,7 @@ from framework.engine.records import SourceError
 from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage
 from framework.policy import governed
-from teams.hypothesis.verdicts import speaks_of_standing
+from teams.hypothesis.verdicts import AS_OF_YEAR, PAST_YEAR, speaks_of_standing
 from teams.language.changes import resolve_relative_changes, withdraw_struck
 from teams.language.contradiction import claim_of, same_subject
 from teams.language.dates import settle_date_order
@@ -108,13 +108,15 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     right before it: "Bylaw 12 is amended as follows."), each as ``(path:line, sentence)``;
     read through :func:`readable`. When the cited sentence is itself a correction ("an
     earlier edition wrongly gave..."), the sentence right after it (what it corrects to) comes
-    too."""
+    too. A passage of settings only (TOML front matter: 'title = "Linby reservoir"') gives
+    none."""
     passage = readable(passage)
-    cited = cited_sentence(passage, query)
+    cited = None if _settings_only(passage) else cited_sentence(passage, query)
     if cited is None:
         return []
     sentences = scored_sentences(passage.text, query, heading=passage.heading)
     cited = _past_code_line(passage, cited, sentences)
+    cited = _current_year(passage, cited, sentences)
     texts = [sentence for _, _, sentence in sentences]
     after = texts.index(cited[1]) + 1 if cited[1] in texts else len(texts)
     cited_correction = claim_of(cited[1]).correction
@@ -138,6 +140,17 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     return [cited, *related]
 
 
+_SETTING = re.compile(r"\s*[A-Za-z_][\w.-]*\s*=\s*\S.*")
+"""A line setting a key ('title = "Linby reservoir"', "lastmod = 2016-04-18")."""
+
+
+def _settings_only(passage: Passage) -> bool:
+    """Whether ``passage`` opens its file's text before any heading and holds nothing but
+    settings (TOML front matter between "+++" lines): metadata, not a statement."""
+    lines = [line for line in passage.text.split("\n") if line.strip()]
+    return not passage.heading and bool(lines) and all(map(_SETTING.fullmatch, lines))
+
+
 def _past_code_line(
     passage: Passage, cited: tuple[str, str], sentences: list[tuple[float, int, str]]
 ) -> tuple[str, str]:
@@ -154,6 +167,27 @@ def _past_code_line(
     if not stating:
         return cited
     _, offset, sentence = max(stating, key=lambda item: item[0])
+    return f"{passage.path}:{passage.line + offset}", sentence
+
+
+def _current_year(
+    passage: Passage, cited: tuple[str, str], sentences: list[tuple[float, int, str]]
+) -> tuple[str, str]:
+    """``cited``, unless it states a past year's figure ("In 2015, there were 118 members.")
+    and a sentence of its passage as relevant states the figure as of a later year ("As of
+    2024, there are 164 members.", a year-by-year table's rows): then that one."""
+    past = PAST_YEAR.match(cited[1])
+    if past is None:
+        return cited
+    score = max((score for score, _, sentence in sentences if sentence == cited[1]), default=0.0)
+    later = [
+        (int(now[1]), offset, sentence)
+        for best, offset, sentence in sentences
+        if best >= score and (now := AS_OF_YEAR.match(sentence)) and now[1] > past[1]
+    ]
+    if not later:
+        return cited
+    _, offset, sentence = max(later)
     return f"{passage.path}:{passage.line + offset}", sentence
 
 
