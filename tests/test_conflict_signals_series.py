@@ -5,14 +5,28 @@ table whose latest year is current."""
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from framework.memory import EvidenceRecord, Passage
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from framework.engine.builder import compile_team
+from framework.memory import (
+    Corpus,
+    EvidenceRecord,
+    MiniLMEmbedder,
+    Passage,
+    ResearchMemory,
+    SemanticStore,
+    ingest_corpus,
+)
+from teams.hypothesis import build_hypothesis_team, offline_roles
 from teams.hypothesis.sources import passage_evidence
-from teams.hypothesis.verdicts import newer_side, order_reason, standing_of
+from teams.hypothesis.verdicts import newer_side, order_reason, side_of, standing_of
 from teams.language import disagreement, values_in
 from teams.language.tables import table_statements
 from teams.language.values import stated_date
+from tests.conftest import write_corpus
 
 
 def _side(text: str, name: str, date: str | None = None) -> EvidenceRecord:
@@ -110,10 +124,10 @@ def test_other_tables_are_read_as_before() -> None:
     assert table_statements(table) == "\n\nEsk bridge: opened in 1930; length 95 m."
 
 
-def test_the_latest_year_of_a_table_is_cited_before_an_earlier_one() -> None:
+def test_the_latest_year_of_a_table_is_cited_before_an_earlier_one_after_its_subject() -> None:
     text = "In 2015, there were 118 members.\nAs of 2024, there are 164 members."
     evidence = passage_evidence(_passage(text), "How many members are there?")
-    assert evidence[0] == ("harle.md:4", "As of 2024, there are 164 members.")
+    assert evidence[0] == ("harle.md:4", "Harle ferry: As of 2024, there are 164 members.")
 
 
 def test_an_earlier_year_of_the_same_page_dates_the_other_figure() -> None:
@@ -168,3 +182,36 @@ def test_the_page_named_as_the_source_stands_against_its_copy() -> None:
     assert "source" in (order_reason(source, copy) or "")
     elsewhere = _titled("The lock gate weighs 2,310 kg.", "notes.md", "Orm canal notes")
     assert newer_side(copy, elsewhere) is None
+
+
+def test_a_past_year_of_one_page_upholds_no_other_page() -> None:
+    current = _side("The Harle rowing club has 164 members.", "club.md")
+    prose = _side("The Harle rowing club has 118 members.", "guide.md")
+    earlier = _side("In 2015, the Harle rowing club had 118 members.", "club.md")
+    assert side_of(earlier, prose, current) is None
+    elsewhere = _side("The Harle rowing club has 118 members.", "almanac.md")
+    assert side_of(elsewhere, prose, current) is prose
+
+
+def test_the_latest_year_of_a_table_is_confirmed_over_prose_repeating_its_first(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    corpus = write_corpus(
+        tmp_path / "docs",
+        {
+            "guide.md": "# Guide to Orm\n\nThe Orm sailing club has 75 boats.\n",
+            "club.md": "# Orm sailing club\n\n| Year | Boats |\n| --- | --- |\n"
+            "| 2012 | 75 |\n| 2018 | 83 |\n| 2023 | 91 |\n",
+        },
+    )
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(corpus, store)
+        roles = offline_roles(ResearchMemory(store, scope=("test",)), Corpus(store))
+        app = compile_team(build_hypothesis_team(roles), checkpointer=InMemorySaver())
+        state = app.invoke(
+            {"question": "How many boats does the Orm sailing club have?"},
+            {"configurable": {"thread_id": "t1"}},
+        )
+    findings = state["final_answer"].split("## Findings")[1].split("##")[0]
+    assert "91 boats" in findings and "`docs/club.md:7`" in findings
+    assert "75 boats" not in findings

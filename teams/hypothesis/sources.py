@@ -137,7 +137,17 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
             )
         )
     ]
-    return [cited, *related]
+    return [_with_subject(passage, cited), *related]
+
+
+def _with_subject(passage: Passage, cited: tuple[str, str]) -> tuple[str, str]:
+    """``cited`` after its passage's heading when it is a year's row of a table, which names
+    no subject ("Brinkhope rowing club: As of 2024, there are 164 members.")."""
+    source, sentence = cited
+    dated = AS_OF_YEAR.match(sentence) or PAST_YEAR.match(sentence)
+    if dated is None or not passage.heading or sentence.startswith(passage.heading):
+        return cited
+    return source, f"{passage.heading}: {sentence}"
 
 
 _SETTING = re.compile(r"\s*[A-Za-z_][\w.-]*\s*=\s*\S.*")

@@ -104,7 +104,8 @@ def side_of(
     correction upholds (a notice that another text was wrong or changed upholds what its own
     document states), the side a line on its document's standing upholds (:func:`standing_of`:
     "This page replaces the Guide to ...", "Status: draft", a dated update note), else the
-    side it agrees with when it does not agree with the other."""
+    side it agrees with when it does not agree with the other (not when it tells of a past
+    year of the other side's page: "In 2015, there were 118 members.")."""
     nearby = evidence.path is not None and evidence.path in (a.path, b.path)
     if nearby:  # "This page is archived": the other stands
         standing = _standing_side(evidence, a, b)
@@ -119,16 +120,29 @@ def side_of(
             return None
         on_subject = same_subject(evidence.text, own[0].text, _NOTICE_OVERLAP)
         return own[0] if on_subject or _line(own[0]) - _line(evidence) == 1 else None
+    return _agreed(evidence, a, b, overlap)
+
+
+def _agreed(
+    evidence: EvidenceRecord, a: EvidenceRecord, b: EvidenceRecord, overlap: float
+) -> EvidenceRecord | None:
+    """The side ``evidence`` agrees with when it does not agree with the other, unless it
+    tells of a past year of the other side's page ("In 2015, there were 118 members."): a
+    figure of before, not for now."""
     with_a = evidence.id == a.id or agrees(evidence.text, a.text, overlap)
     with_b = evidence.id == b.id or agrees(evidence.text, b.text, overlap)
     if with_a == with_b:
         return None
-    return a if with_a else b
+    agreed, other = (a, b) if with_a else (b, a)
+    own = evidence.path is not None and other.path == evidence.path
+    return None if own and PAST_YEAR.match(evidence.text) else agreed
 
 
-PAST_YEAR = re.compile(r"^In (1[5-9]\d\d|20\d\d),")
-"""A statement of how things were in a year: "In 2015, there were 118 members."."""
-AS_OF_YEAR = re.compile(r"^As of (1[5-9]\d\d|20\d\d),")
+_TITLED = r"^(?:[^:.\n]{1,120}:\s+)?"
+PAST_YEAR = re.compile(_TITLED + r"In (1[5-9]\d\d|20\d\d),")
+"""A statement of how things were in a year, after its subject's title or not: "In 2015, there
+were 118 members.", "Brinkhope rowing club: In 2015, there were 118 members."."""
+AS_OF_YEAR = re.compile(_TITLED + r"As of (1[5-9]\d\d|20\d\d),")
 """A statement of how things are as of a year: "As of 2024, there are 164 members."."""
 
 
