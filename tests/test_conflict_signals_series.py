@@ -1,10 +1,13 @@
 """What orders or reconciles two disagreeing statements: a figure in scientific notation, a
-pressure in two units, a Unix timestamp on a header line, a date without separators, an
-unsourced tag against a sourced figure, settings before any heading, and a year-by-year
-table whose latest year is current."""
+pressure in two units, a Unix timestamp on a header line, a date without separators, an HTML
+comment opening a file, an unsourced tag against a sourced figure, a release candidate
+against its final edition, a figure counting a later addition, a copy against the page it
+names as its source, settings before any heading, and a year-by-year table whose latest year
+is current."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,7 +24,7 @@ from framework.memory import (
     ingest_corpus,
 )
 from teams.hypothesis import build_hypothesis_team, offline_roles
-from teams.hypothesis.sources import passage_evidence
+from teams.hypothesis.sources import corpus_source, passage_evidence
 from teams.hypothesis.verdicts import newer_side, order_reason, side_of, standing_of
 from teams.language import disagreement, values_in
 from teams.language.tables import table_statements
@@ -215,3 +218,22 @@ def test_the_latest_year_of_a_table_is_confirmed_over_prose_repeating_its_first(
     findings = state["final_answer"].split("## Findings")[1].split("##")[0]
     assert "91 boats" in findings and "`docs/club.md:7`" in findings
     assert "75 boats" not in findings
+
+
+def test_an_html_comment_opening_a_file_dates_its_passages(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    corpus = write_corpus(
+        tmp_path / "docs",
+        {
+            "survey.md": "<!-- updated 2021-05-04 -->\n# Orm pond survey\n\n"
+            "The Orm pond is 12 metres deep.\n",
+            "facts.md": "<!-- draft by the parish -->\n# Orm pond facts\n\n"
+            "The Orm pond is 9 metres deep.\n",
+        },
+    )
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(corpus, store)
+        found = json.loads(corpus_source(Corpus(store)).invoke({"query": "How deep is Orm pond?"}))
+    dates = {item["source"]: item["date"] for item in found}
+    assert dates == {"docs/survey.md:4": "2021-05-04", "docs/facts.md:4": None}

@@ -60,7 +60,7 @@ def corpus_source(
     """A source over ``corpus``: the most relevant sentence of each passage and the passage's
     corrections of it, cited ``path:line``, titled by the passage's headings (outermost first)
     and dated when the passage says when it was written (else by a date in a heading that holds
-    it: a release's, a front matter's).
+    it: a release's, a front matter's; else by one in the HTML comments its file opens with).
 
     Args:
         corpus: The ingested corpus to search.
@@ -71,11 +71,16 @@ def corpus_source(
     if k < 1:
         raise ConfigError(f"k must be >= 1, got {k}")
 
+    opening: dict[str, str | None] = {}
+
     def search_corpus(query: str) -> str:
         """Search the local document corpus; returns evidence as a JSON list."""
         found = []
         for passage in corpus.search(query, k=k, min_score=min_score):
             date = stated_date(passage.heading, passage.text) or stated_date(passage.outline, "")
+            if date is None and passage.path not in opening:
+                opening[passage.path] = _comment_date(corpus, passage.path)
+            date = date or opening.get(passage.path)
             for source, sentence in passage_evidence(passage, query):
                 found.append(
                     {
@@ -89,6 +94,24 @@ def corpus_source(
         return json.dumps(found, ensure_ascii=False)
 
     return StructuredTool.from_function(search_corpus, name=name)
+
+
+_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
+
+
+def _comment_date(corpus: Corpus, path: str) -> str | None:
+    """The date in the HTML comments a file opens with, above its first heading ("<!--
+    updated 2022-11-19 -->"), or None: the date of every passage of the file."""
+    record = corpus.store.sources(corpus.namespace).get(path)
+    if record is None or not record.keys:
+        return None
+    entry = corpus.store.entries(corpus.namespace, record.keys[:1]).get(record.keys[0])
+    if entry is None or entry.metadata.get("heading"):
+        return None
+    comments = _COMMENT.findall(entry.text)
+    if not comments or _COMMENT.sub("", entry.text).strip():
+        return None
+    return stated_date("", "\n".join(comments))
 
 
 def readable(passage: Passage) -> Passage:
