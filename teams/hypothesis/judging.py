@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 from framework.engine.runtime import NodeContext
 from framework.memory import EvidenceRecord, Hypothesis, HypothesisStatus, ResearchMemory
 from teams.hypothesis.state import HypothesisState
-from teams.hypothesis.verdicts import Assessment, ConflictClaim, Judgment, upheld_side
+from teams.hypothesis.verdicts import (
+    Assessment,
+    ConflictClaim,
+    Judgment,
+    standing_of,
+    upheld_side,
+)
 from teams.language.contradiction import (
     DEFAULT_OVERLAP,
     agrees,
@@ -201,7 +207,9 @@ class EvidenceJudge:
         return False
 
     def _overruled(self, state: HypothesisState, book: _Book) -> set[str]:
-        """Evidence on the losing side of a resolved conflict."""
+        """Evidence on the losing side of a resolved conflict, and the evidence that decided
+        it by giving the loser's figure as its page's figure of an earlier year ("In 2015,
+        there were 118 members."): a figure of the past, not against the current one."""
         losers: set[str] = set()
         for conflict in (state.get("conflicts") or {}).values():
             a, b = book([conflict.source_a, conflict.source_b])
@@ -209,6 +217,9 @@ class EvidenceJudge:
             upheld = upheld_side(conflict, a, b, decisive, self.overlap)
             if upheld is not None:
                 losers.add(b.id if upheld.id == a.id else a.id)
+            dated = standing_of(decisive, a, b) if decisive is not None else None
+            if decisive is not None and dated is not None and dated[0] == "earlier":
+                losers.add(decisive.id)
         return losers
 
     def _assess(

@@ -176,6 +176,8 @@ def _standing_how(
     """How a line on its document's standing (``note``, :func:`standing_of`) orders it."""
     if note == "draft":
         return "says its document is a draft"
+    if note == "earlier":
+        return f"gives {rejected.source}'s figure as its page's figure of an earlier year"
     if note == "updated":
         return f"tells of an update after {rejected.source} was dated"
     if note == "expired" and re.search(r"\breview\b", evidence.text, re.IGNORECASE):

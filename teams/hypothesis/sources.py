@@ -33,7 +33,7 @@ from framework.engine.records import SourceError
 from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage
 from framework.policy import governed
-from teams.hypothesis.verdicts import speaks_of_standing
+from teams.hypothesis.verdicts import AS_OF_YEAR, PAST_YEAR, speaks_of_standing
 from teams.language.changes import resolve_relative_changes, withdraw_struck
 from teams.language.contradiction import claim_of, same_subject
 from teams.language.dates import settle_date_order
@@ -60,7 +60,7 @@ def corpus_source(
     """A source over ``corpus``: the most relevant sentence of each passage and the passage's
     corrections of it, cited ``path:line``, titled by the passage's headings (outermost first)
     and dated when the passage says when it was written (else by a date in a heading that holds
-    it: a release's, a front matter's).
+    it: a release's, a front matter's; else by one in the HTML comments its file opens with).
 
     Args:
         corpus: The ingested corpus to search.
@@ -71,11 +71,16 @@ def corpus_source(
     if k < 1:
         raise ConfigError(f"k must be >= 1, got {k}")
 
+    opening: dict[str, str | None] = {}
+
     def search_corpus(query: str) -> str:
         """Search the local document corpus; returns evidence as a JSON list."""
         found = []
         for passage in corpus.search(query, k=k, min_score=min_score):
             date = stated_date(passage.heading, passage.text) or stated_date(passage.outline, "")
+            if date is None and passage.path not in opening:
+                opening[passage.path] = _comment_date(corpus, passage.path)
+            date = date or opening.get(passage.path)
             for source, sentence in passage_evidence(passage, query):
                 found.append(
                     {
@@ -89,6 +94,24 @@ def corpus_source(
         return json.dumps(found, ensure_ascii=False)
 
     return StructuredTool.from_function(search_corpus, name=name)
+
+
+_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
+
+
+def _comment_date(corpus: Corpus, path: str) -> str | None:
+    """The date in the HTML comments a file opens with, above its first heading ("<!--
+    updated 2022-11-19 -->"), or None: the date of every passage of the file."""
+    record = corpus.store.sources(corpus.namespace).get(path)
+    if record is None or not record.keys:
+        return None
+    entry = corpus.store.entries(corpus.namespace, record.keys[:1]).get(record.keys[0])
+    if entry is None or entry.metadata.get("heading"):
+        return None
+    comments = _COMMENT.findall(entry.text)
+    if not comments or _COMMENT.sub("", entry.text).strip():
+        return None
+    return stated_date("", "\n".join(comments))
 
 
 def readable(passage: Passage) -> Passage:
@@ -108,13 +131,15 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     right before it: "Bylaw 12 is amended as follows."), each as ``(path:line, sentence)``;
     read through :func:`readable`. When the cited sentence is itself a correction ("an
     earlier edition wrongly gave..."), the sentence right after it (what it corrects to) comes
-    too."""
+    too. A passage of settings only (TOML front matter: 'title = "Linby reservoir"') gives
+    none."""
     passage = readable(passage)
-    cited = cited_sentence(passage, query)
+    cited = None if _settings_only(passage) else cited_sentence(passage, query)
     if cited is None:
         return []
     sentences = scored_sentences(passage.text, query, heading=passage.heading)
     cited = _past_code_line(passage, cited, sentences)
+    cited = _current_year(passage, cited, sentences)
     texts = [sentence for _, _, sentence in sentences]
     after = texts.index(cited[1]) + 1 if cited[1] in texts else len(texts)
     cited_correction = claim_of(cited[1]).correction
@@ -135,7 +160,28 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
             )
         )
     ]
-    return [cited, *related]
+    return [_with_subject(passage, cited), *related]
+
+
+def _with_subject(passage: Passage, cited: tuple[str, str]) -> tuple[str, str]:
+    """``cited`` after its passage's heading when it is a year's row of a table, which names
+    no subject ("Brinkhope rowing club: As of 2024, there are 164 members.")."""
+    source, sentence = cited
+    dated = AS_OF_YEAR.match(sentence) or PAST_YEAR.match(sentence)
+    if dated is None or not passage.heading or sentence.startswith(passage.heading):
+        return cited
+    return source, f"{passage.heading}: {sentence}"
+
+
+_SETTING = re.compile(r"\s*[A-Za-z_][\w.-]*\s*=\s*\S.*")
+"""A line setting a key ('title = "Linby reservoir"', "lastmod = 2016-04-18")."""
+
+
+def _settings_only(passage: Passage) -> bool:
+    """Whether ``passage`` opens its file's text before any heading and holds nothing but
+    settings (TOML front matter between "+++" lines): metadata, not a statement."""
+    lines = [line for line in passage.text.split("\n") if line.strip()]
+    return not passage.heading and bool(lines) and all(map(_SETTING.fullmatch, lines))
 
 
 def _past_code_line(
@@ -154,6 +200,27 @@ def _past_code_line(
     if not stating:
         return cited
     _, offset, sentence = max(stating, key=lambda item: item[0])
+    return f"{passage.path}:{passage.line + offset}", sentence
+
+
+def _current_year(
+    passage: Passage, cited: tuple[str, str], sentences: list[tuple[float, int, str]]
+) -> tuple[str, str]:
+    """``cited``, unless it states a past year's figure ("In 2015, there were 118 members.")
+    and a sentence of its passage as relevant states the figure as of a later year ("As of
+    2024, there are 164 members.", a year-by-year table's rows): then that one."""
+    past = PAST_YEAR.match(cited[1])
+    if past is None:
+        return cited
+    score = max((score for score, _, sentence in sentences if sentence == cited[1]), default=0.0)
+    later = [
+        (int(now[1]), offset, sentence)
+        for best, offset, sentence in sentences
+        if best >= score and (now := AS_OF_YEAR.match(sentence)) and now[1] > past[1]
+    ]
+    if not later:
+        return cited
+    _, offset, sentence = max(later)
     return f"{passage.path}:{passage.line + offset}", sentence
 
 

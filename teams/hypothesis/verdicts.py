@@ -22,7 +22,7 @@ from teams.language.contradiction import (
 )
 from teams.language.dates import date_at
 from teams.language.standing import code_editions, edition_of, retires_itself, written_since
-from teams.language.values import decade_of, stated_date, values_in
+from teams.language.values import decade_of, stated_date, values_agree, values_in
 from teams.language.verbs import lemma
 
 __all__ = [
@@ -104,7 +104,8 @@ def side_of(
     correction upholds (a notice that another text was wrong or changed upholds what its own
     document states), the side a line on its document's standing upholds (:func:`standing_of`:
     "This page replaces the Guide to ...", "Status: draft", a dated update note), else the
-    side it agrees with when it does not agree with the other."""
+    side it agrees with when it does not agree with the other (not when it tells of a past
+    year of the other side's page: "In 2015, there were 118 members.")."""
     nearby = evidence.path is not None and evidence.path in (a.path, b.path)
     if nearby:  # "This page is archived": the other stands
         standing = _standing_side(evidence, a, b)
@@ -119,11 +120,47 @@ def side_of(
             return None
         on_subject = same_subject(evidence.text, own[0].text, _NOTICE_OVERLAP)
         return own[0] if on_subject or _line(own[0]) - _line(evidence) == 1 else None
+    return _agreed(evidence, a, b, overlap)
+
+
+def _agreed(
+    evidence: EvidenceRecord, a: EvidenceRecord, b: EvidenceRecord, overlap: float
+) -> EvidenceRecord | None:
+    """The side ``evidence`` agrees with when it does not agree with the other, unless it
+    tells of a past year of the other side's page ("In 2015, there were 118 members."): a
+    figure of before, not for now."""
     with_a = evidence.id == a.id or agrees(evidence.text, a.text, overlap)
     with_b = evidence.id == b.id or agrees(evidence.text, b.text, overlap)
     if with_a == with_b:
         return None
-    return a if with_a else b
+    agreed, other = (a, b) if with_a else (b, a)
+    own = evidence.path is not None and other.path == evidence.path
+    return None if own and PAST_YEAR.match(evidence.text) else agreed
+
+
+_TITLED = r"^(?:[^:.\n]{1,120}:\s+)?"
+PAST_YEAR = re.compile(_TITLED + r"In (1[5-9]\d\d|20\d\d),")
+"""A statement of how things were in a year, after its subject's title or not: "In 2015, there
+were 118 members.", "Brinkhope rowing club: In 2015, there were 118 members."."""
+AS_OF_YEAR = re.compile(_TITLED + r"As of (1[5-9]\d\d|20\d\d),")
+"""A statement of how things are as of a year: "As of 2024, there are 164 members."."""
+
+
+def _earlier_year(evidence: EvidenceRecord, own: EvidenceRecord, other: EvidenceRecord) -> bool:
+    """Whether ``evidence``, a line of ``own``'s page, gives the figure ``other`` states as
+    the page's figure of a year before the one ``own`` states its figure as of ("In 2015,
+    there were 118 members." beside "As of 2024, there are 164 members.", against "The club
+    has 118 members."): the other's figure is out of date."""
+    past, now = PAST_YEAR.match(evidence.text), AS_OF_YEAR.match(own.text)
+    if past is None or now is None or now[1] <= past[1]:
+        return False
+    figures = [v for v in values_in(evidence.text) if v.kind in ("count", "quantity")]
+    stated = [v for v in values_in(other.text) if v.kind in ("count", "quantity")]
+    return any(
+        one.kind == two.kind and one.key == two.key and values_agree(one, two)
+        for one in figures
+        for two in stated
+    )
 
 
 _REPLACES_TITLE = re.compile(
@@ -195,14 +232,17 @@ def standing_of(
     saying its document's figure on the subject was updated, later than the other side's
     date, without restating a figure ("2021-05-10: height of the weir updated.", against a
     page published in 2018), or "expired" when it says its document held until a date before
-    the other side's ("Valid until 31 March 2020." against a notice valid from 1 April 2020);
-    None when it orders neither."""
+    the other side's ("Valid until 31 March 2020." against a notice valid from 1 April 2020),
+    or "earlier" when it gives the other side's figure as its page's figure of an earlier year
+    (:func:`_earlier_year`); None when it orders neither."""
     own = [side for side in (a, b) if side.path == evidence.path]
     others = [side for side in (a, b) if side.path != evidence.path]
     if len(own) != 1 or len(others) != 1:
         return None
     if _expired_before(evidence.text, others[0].date):
         return "expired", others[0]
+    if _earlier_year(evidence, own[0], others[0]):
+        return "earlier", own[0]
     note = standing_note(evidence.text, others[0].title or "")
     if note is None and _updated_since(evidence, own[0], others[0]):
         note = "updated"
@@ -298,7 +338,7 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     titles: "third edition", "5th edition", a version in an address: "/v12/" against "/v3/");
     None when none of these orders them. First of all, the side whose own words undermine its
     figure loses (:func:`_undermined`: hearsay, or parts that add up to the other's figure)."""
-    undermined = _undermined(a, b)
+    undermined = _undermined(a, b) or _misquoting(a, b)
     if undermined is not None:
         return b if undermined is a else a
     if _outcome(a, b, heed_dates=False) is not None:
@@ -306,7 +346,7 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     built = _built_against_planned(a, b)
     if built is not None:
         return built
-    scoped = _later_by_scope(a, b)
+    scoped = _later_by_scope(a, b) or _with_later_addition(a, b)
     if scoped is not None:
         return scoped
     by_code = _later_code_edition(a, b)
@@ -320,11 +360,12 @@ def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
     """Why :func:`newer_side` put ``newer`` over ``older`` when their words, not their dates,
     order them ("reports the outcome of what ... forecast"), else None."""
     if _undermined(newer, older) is older:
-        if _HEARSAY.search(older.text):
-            return f"states a finding where {older.source} repeats hearsay"
-        return f"states the figure the parts {older.source} lists add up to"
+        return _undermining(older)
+    if _misquoting(newer, older) is older:
+        return f"is the source {older.source} names for its figure"
     worded = {
         "reports the outcome of what {} forecast": _outcome,
+        "counts an addition made after {} was dated": _with_later_addition,
         "states the figure as built where {} gives the one planned": _built_against_planned,
         "states the figure since the time {} gives its figure until": _later_by_scope,
     }
@@ -338,6 +379,15 @@ def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
     return None
 
 
+def _undermining(older: EvidenceRecord) -> str:
+    """How ``older``'s own words undermine its figure (:func:`_undermined`)."""
+    if _HEARSAY.search(older.text):
+        return f"states a finding where {older.source} repeats hearsay"
+    if _UNSOURCED.search(older.text):
+        return f"states a finding where {older.source} is tagged as unsourced"
+    return f"states the figure the parts {older.source} lists add up to"
+
+
 def _told_since_or_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The undated side telling of a year after the other's titled date, else the later
     edition of one work by their titles (:func:`newer_side`)."""
@@ -346,13 +396,45 @@ def _told_since_or_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceReco
         titled = other.date is not None and other.date[:4] in (other.title or "")
         if since is not None and titled and since > int(str(other.date)[:4]):
             return side
-    editions = _edition(a.title or ""), _edition(b.title or "")
-    if None in editions:
+    editions = _releases(a.title or "", b.title or "")
+    if editions is None:
         return None
-    (rank_a, work_a), (rank_b, work_b) = editions  # type: ignore[misc]
+    (rank_a, work_a), (rank_b, work_b) = editions
     if work_a != work_b or rank_a == rank_b:
         return None
     return a if rank_a > rank_b else b
+
+
+_PRERELEASE = re.compile(
+    r"(?<=\d)\s?[-.]?(?:rc|beta|alpha|pre|preview)[-.]?(?P<number>\d{0,3})\b", re.IGNORECASE
+)
+"""A pre-release after a version: "4.0-rc1", "2.1 beta", "3.0.alpha2"."""
+
+
+def _releases(
+    first: str, second: str
+) -> tuple[tuple[tuple[int, ...], str], tuple[tuple[int, ...], str]] | None:
+    """The editions two titles name (:func:`_edition`), ranked so that a pre-release of a
+    version ("edition 4.0-rc1") comes before the version itself ("edition 4.0") and after the
+    one before it; None when either names none."""
+    tags = [_PRERELEASE.search(title) for title in (first, second)]
+    one, two = (_edition(_PRERELEASE.sub("", title, count=1)) for title in (first, second))
+    if one is None or two is None:
+        return None
+    if tags == [None, None]:
+        return one, two
+    width = max(len(one[0]), len(two[0]))
+    return _ranked(one, tags[0], width), _ranked(two, tags[1], width)
+
+
+def _ranked(
+    edition: tuple[tuple[int, ...], str], tag: re.Match[str] | None, width: int
+) -> tuple[tuple[int, ...], str]:
+    """An edition's parts padded to ``width``, then (0, its number) for a pre-release, (1, 0)
+    for the version itself."""
+    parts, work = edition
+    stage = (0, int(tag["number"] or 0)) if tag is not None else (1, 0)
+    return (*parts, *[0] * (width - len(parts)), *stage), work
 
 
 _FORECAST = re.compile(
@@ -460,6 +542,12 @@ _HEARSAY = re.compile(
     re.IGNORECASE,
 )
 """Words that pass a figure on as hearsay: "Local legend has it that ...", "is said to be"."""
+_UNSOURCED = re.compile(
+    r"\[\s*(?:(?:citation|source|verification|reference)\s+needed|dubious(?:\s*[-–]\s*discuss)?|"
+    r"unverified|unreliable source\??|not in citation given)\s*\]",
+    re.IGNORECASE,
+)
+"""An editor's tag that a figure is unsourced or doubted: "[citation needed]", "[dubious]"."""
 _LISTING = re.compile(r"[:(—]|\s[-–]\s")
 """Where a total ends and the list of its parts begins."""
 
@@ -470,7 +558,7 @@ def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     feet deep" against "The surveyors measured the well at 62 feet deep"), or the parts it
     lists add up to the other's figure, not to its own total ("40 cottages: 25 in the village
     and 21 on the hill" against "46 cottages")."""
-    hearsay = [bool(_HEARSAY.search(side.text)) for side in (a, b)]
+    hearsay = [bool(_HEARSAY.search(side.text) or _UNSOURCED.search(side.text)) for side in (a, b)]
     if hearsay[0] != hearsay[1]:
         return a if hearsay[0] else b
     summed = [side for side, other in ((a, b), (b, a)) if _parts_give(side.text, other.text)]
@@ -496,6 +584,55 @@ def _parts_give(text: str, other: str) -> bool:
     stated = [value for value in values_in(other) if value.kind == total.kind]
     matches = [value for value in stated if abs(value.number - whole) < 1e-9 * max(1.0, whole)]
     return abs(whole - total.number) > 1e-9 * max(1.0, whole) and len(matches) == len(stated) == 1
+
+
+_ADDITION = re.compile(
+    r"\b(?:including|includes|include|counting|with)\b[^.;]{0,60}?\b(?:added|built|opened|"
+    r"new|installed|extended|created)\b[^.;]{0,60}?\b(?:in|since)\s+(1[5-9]\d\d|20\d\d)\b",
+    re.IGNORECASE,
+)
+"""A figure that counts an addition of a year: "130 stalls, including the 34 added when the
+covered hall opened in 2021"."""
+
+
+def _with_later_addition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side whose figure counts an addition made in a year after the other side's date
+    ("130 stalls, including the 34 added when the hall opened in 2021" against a page
+    published in 2017), not dated before that year itself; None when neither or both do."""
+    found = []
+    for side, other in ((a, b), (b, a)):
+        added = [int(year) for year in _ADDITION.findall(side.text)]
+        if not added or other.date is None or _ADDITION.search(other.text):
+            continue
+        own = int(str(side.date)[:4]) if side.date is not None else max(added)
+        if max(added) > int(str(other.date)[:4]) and own >= max(added):
+            found.append(side)
+    return found[0] if len(found) == 1 else None
+
+
+_SOURCE_NAMED = re.compile(
+    r"\b(?i:according to|as (?:given|stated|recorded|listed|reported) (?:in|by)|"
+    r"citing|quoting|from)\s+(?:(?i:the)\s+)?(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|"
+    r"the|and|for))*)"
+)
+"""A source a sentence names for what it states: "According to the Harrowgate Bell Register,
+..."."""
+
+
+def _misquoting(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side that names the other side's page, by its title, as the source of its figure
+    ("According to the Harrowgate Bell Register, the bell weighs 1,450 kg." against the
+    Register's "1,540 kg"): its copy of the figure is wrong, the source stands; None when
+    neither or both do."""
+    found = []
+    for side, other in ((a, b), (b, a)):
+        title = _words(other.title or "")
+        if len(title) < 2 or side.path == other.path:
+            continue
+        named = [_words(m["name"]) for m in _SOURCE_NAMED.finditer(side.text)]
+        if any(name[: len(title)] == title for name in named):
+            found.append(side)
+    return found[0] if len(found) == 1 else None
 
 
 def _later_code_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:

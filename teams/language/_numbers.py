@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "SCIENTIFIC",
     "SMALL",
     "TENS",
     "WORD_NUMBERS",
@@ -73,8 +74,16 @@ class Value:
     clause: int = 0
 
 
+SCIENTIFIC = r"\d+(?:\.\d+)?\s?[×x]\s?10(?:\^[-−]?\d{1,3}\b|[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})"
+"""A figure in scientific notation: "1.2 × 10^4", "3.2 x 10⁵"."""
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
+
+
 def digits(token: str) -> tuple[float, float] | None:
-    """A digit token's value and rounding precision, or None ("1,2" is not a number)."""
+    """A digit token's value and rounding precision, or None ("1,2" is not a number); a
+    figure in scientific notation ("1.2 × 10^4") as its mantissa's, scaled."""
+    if re.fullmatch(SCIENTIFIC, token):
+        return _scientific(token)
     plain = token.replace(",", "")
     if "," in token and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
         return None
@@ -86,6 +95,16 @@ def digits(token: str) -> tuple[float, float] | None:
         return number, 0.5 * 10 ** -len(plain.split(".")[1])
     zeros = len(plain) - len(plain.rstrip("0")) if number else 0
     return number, 0.5 * 10**zeros
+
+
+def _scientific(token: str) -> tuple[float, float] | None:
+    """ "1.2 × 10^4" as 12000, to the precision of its mantissa (500)."""
+    mantissa, power = re.split(r"\s?[×x]\s?10\^?", token, maxsplit=1)
+    read = digits(mantissa)
+    if read is None:
+        return None
+    exponent = int(power.translate(_SUPERSCRIPTS))
+    return float(f"{mantissa}e{exponent}"), read[1] * 10.0**exponent
 
 
 def spelled(tokens: list[str], start: int) -> tuple[float, float, int] | None:

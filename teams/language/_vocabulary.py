@@ -52,6 +52,15 @@ for _dimension, _table in {
         "gb gib gigabyte gigabytes": 1024.0**3,
     },
     "share": {"% percent per-cent pct": 1.0},
+    "pressure": {
+        "pascal pascals": 1.0,
+        "hpa hectopascal hectopascals": 100.0,
+        "kpa kilopascal kilopascals": 1000.0,
+        "mpa megapascal megapascals": 1e6,
+        "bar": 1e5,
+        "mbar millibar millibars": 100.0,
+        "psi": 6894.757293168,
+    },
 }.items():
     for _names, _factor in _table.items():
         UNITS |= {name: (_dimension, _factor) for name in _names.split()}

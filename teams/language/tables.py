@@ -72,10 +72,72 @@ def table_statements(text: str) -> str:
     notes = _footnotes(text)
     for table in markdown_tables(text):
         out[table.line - 1] = out[table.line] = ""
+        if _yearly(table, out):
+            continue
         for line, row in table.rows:
             marks = [notes.get(mark, "") for mark in _marks(out[line - 1])]
             out[line - 1] = _statement(table.header, row, marks)
     return "\n".join(out)
+
+
+_YEAR_HEADERS = frozenset(("", "year", "years", "date"))
+
+
+def _yearly(table: Table, out: list[str]) -> bool:
+    """Writes a year-by-year table into ``out`` and says whether it was one: a row per year
+    under a "Year" column, or a column per year after a "Year" cell. The latest year's figures
+    are stated as current on their own line ("As of 2024, there are 164 members."), each
+    earlier year's in the past ("In 2015, there were 118 members."): on its row's line, or,
+    in a table with a column per year, on the header's line (the line naming the years)."""
+    if table.header[:1] and table.header[0].lower() not in _YEAR_HEADERS:
+        return False
+    years = [row[0] for _, row in table.rows]
+    if table.header[0] and _distinct_years(years):
+        for line, row in table.rows:
+            phrases = _phrases(table.header[1:], row[1:])
+            out[line - 1] = _dated(row[0], phrases, current=row[0] == max(years))
+        return True
+    columns = table.header[1:]
+    if not _distinct_years(columns):
+        return False
+    latest = columns.index(max(columns))
+    earlier: dict[str, list[str]] = {year: [] for year in columns if year != columns[latest]}
+    for line, row in table.rows:
+        cells = [*row[1:], *[""] * len(columns)]
+        out[line - 1] = _dated(columns[latest], _phrases(row[:1], cells[latest:]), current=True)
+        for year, cell in zip(columns, cells, strict=False):
+            if year in earlier:
+                earlier[year] += _phrases(row[:1], (cell,))
+    out[table.line - 1] = " ".join(filter(None, (_dated(y, s) for y, s in earlier.items())))
+    return True
+
+
+def _distinct_years(cells: Sequence[str]) -> bool:
+    """Whether ``cells`` are two years or more, each once."""
+    return len(cells) >= 2 and len(set(cells)) == len(cells) and all(map(_YEAR.match, cells))
+
+
+def _phrases(names: Sequence[str], cells: Sequence[str]) -> list[str]:
+    """Each filled cell under its header's name (:func:`_phrase`)."""
+    return [
+        _phrase(name, cell)
+        for name, cell in zip(names, cells, strict=False)
+        if cell and cell not in ("-", "—", "–")
+    ]
+
+
+_COUNTED = re.compile(r"^\d[\d,]*(?:\.\d+)? [a-z]+s$")
+
+
+def _dated(year: str, phrases: Sequence[str], *, current: bool = False) -> str:
+    """The figures of one year as a statement, current ("As of 2024, there are 164 members.")
+    or past ("In 2015, there were 118 members."); "" when there are none."""
+    if not phrases:
+        return ""
+    lead = f"As of {year}," if current else f"In {year},"
+    if all(_COUNTED.match(phrase) for phrase in phrases):
+        return f"{lead} there {'are' if current else 'were'} {' and '.join(phrases)}."
+    return f"{lead} {'; '.join(phrases)}."
 
 
 _MARK = r"\\?\*{1,3}|[†‡§¶]|\[\^?\w{1,4}\]|[¹²³⁴⁵⁶⁷⁸⁹]"

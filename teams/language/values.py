@@ -22,9 +22,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import UTC, date, datetime
 
 from teams.language._clauses import surroundings
-from teams.language._numbers import Value, and_part, number_at
+from teams.language._numbers import SCIENTIFIC, Value, and_part, number_at
 from teams.language._vocabulary import CATEGORIES, MONTHS, UNITS
 from teams.language.amounts import money_at, ordinal_at, share_at, word_ordinal
 from teams.language.dates import NUMERIC_DATE, date_at, dates_agree
@@ -52,6 +53,8 @@ _TOKEN = re.compile(
     r"\d{1,2}:\d{2}\b|\d+(?:st|nd|rd|th)\b|"
     r"\d{1,2}/\d{1,3}\b(?!/)|"
     + _DECIMAL_COMMA
+    + "|"
+    + SCIENTIFIC
     + r"|\d+(?:,\d{3})*(?:\.\d+)?|°\s?[CFK](?![A-Za-z])|"
     r"[A-Za-z]+(?:-[A-Za-z]+)*[²³]?|[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
     re.IGNORECASE,
@@ -462,7 +465,9 @@ def stated_date(heading: str, text: str) -> str | None:
     the ninth of March, two thousand and twenty-three", "Posted: 2021-03-04T17:45Z", "In force
     from 1 October 2022", "Surveyed 14.IX.2022", a "Date:" header, a sentence opening "From
     04/06/2022," or "In 2012"; "In the 1980s": "1980", the decade's first year; "the 2021
-    census"; a date in the path of a source's address on a line of its own; the year of an
+    census"; a Unix timestamp on a header line ("Last-Modified: 1689321600"); a date
+    written without separators after "Rev." or a dating word ("Rev. 20230314"); a date in
+    the path of a source's address on a line of its own; the year of an
     anniversary of the one opening it names; the last year of the span its counts cover,
     "counts for 2019–2023"), as an ISO date; else the year of its copyright
     line ("© 2021"), a weaker sign."""
@@ -485,9 +490,50 @@ def stated_date(heading: str, text: str) -> str | None:
     ]
     found += _scope_dates(text) + _led_dates(text) + _decades(text)
     found += _CENSUS.findall(text) + _address_dates(text) + _anniversaries(text)
-    found += _COVERS.findall(text)
+    found += _COVERS.findall(text) + _epoch_dates(text) + _compact_dates(text)
     found = found or _COPYRIGHT.findall(text)
     return max(found) if found else None
+
+
+_EPOCH = re.compile(
+    r"^[ \t]*(?:last[- ]?modified|modified|generated|updated|created|published|timestamp)"
+    r"[ \t]*[:=][ \t]*(\d{9,10})\b(?![.,]\d)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A header line giving a Unix timestamp (seconds since 1970): "Last-Modified: 1689321600"."""
+_EPOCH_SPAN = (631152000, 4102444800)
+"""Timestamps read as dates: 1990 to 2100."""
+
+
+def _epoch_dates(text: str) -> list[str]:
+    """The days of the Unix timestamps on header lines of ``text`` (:data:`_EPOCH`), as ISO
+    dates in UTC."""
+    seconds = [int(found) for found in _EPOCH.findall(text)]
+    return [
+        datetime.fromtimestamp(second, tz=UTC).date().isoformat()
+        for second in seconds
+        if _EPOCH_SPAN[0] <= second < _EPOCH_SPAN[1]
+    ]
+
+
+_COMPACT = re.compile(
+    r"\b(?:rev\.?|revision|revised|updated|dated|version|published|modified)[ \t]*[:=]?[ \t]*"
+    r"((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\b",
+    re.IGNORECASE,
+)
+"""A date written without separators after a dating word: "Rev. 20230314"."""
+
+
+def _compact_dates(text: str) -> list[str]:
+    """The dates written without separators after a dating word (:data:`_COMPACT`), as ISO
+    dates (only days that exist)."""
+    found = []
+    for year, month, day in _COMPACT.findall(text):
+        try:
+            found.append(date(int(year), int(month), int(day)).isoformat())
+        except ValueError:
+            continue
+    return found
 
 
 _CENSUS = re.compile(r"\bthe\s+(1[0-9]{3}|20[0-9]{2})\s+(?:census|survey|count)\b", re.IGNORECASE)
