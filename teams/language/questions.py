@@ -350,12 +350,14 @@ def pointers(question: str) -> list[str]:
 
 _QUOTED = re.compile(r"[\"“`]([\w.-]+(?: [\w.-]+){0,2})[\"”`]")
 """A term a question quotes: "aware", `skip-excluded-dirs` (up to three words)."""
+_SHORTEST_TERM = 3
+"""A quoted term of this many letters or fewer ("`in`") names no section."""
 
 
 def quoted_terms(question: str) -> list[str]:
     """The terms ``question`` quotes, each as written and capitalised, each once: they may
     name the section about them (a setting's value "aware" under the heading "Aware")."""
-    terms = [m.group(1) for m in _QUOTED.finditer(question)]
+    terms = [m.group(1) for m in _QUOTED.finditer(question) if len(m.group(1)) > _SHORTEST_TERM]
     return list(dict.fromkeys(form for t in terms for form in (t, t[:1].upper() + t[1:])))
 
 

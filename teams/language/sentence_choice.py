@@ -119,8 +119,6 @@ _CEILING = re.compile(
     r"(?<![\w./])(v?\d+(?:\.\d+)+)\s+(?:and|or)\s+(?:earlier|older|below|lower|before)\b", re.I
 )
 """A version given as the last of a range ("3.7 and earlier", "2.1 or older")."""
-_LINK_TARGET = re.compile(r"(?<=\])\([^()\s]*\)|\s*<https?://[^<>\s]+>(?=`)")
-"""A link's address: Markdown's "[text](address)", reStructuredText's "`text <address>`_"."""
 _KEPT = re.compile(r"\b(?:kept|remains?|remained|stays?|stayed|unchanged|continues? to)\b", re.I)
 """A sentence saying a thing went on as it was ("Default version kept at 2.4"): for a question
 of since when, it tells of no start."""
@@ -188,10 +186,8 @@ def _stem_set(text: str, parts: bool) -> frozenset[str]:
     hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
     "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
     "error"). A word stands for its sense: "turn X off" and "disable X" meet. A word made with a
-    prefix stands for its root too ("per-user" holds "user"). A link's address is no word of
-    the text ("[line length](https://.../#format_docstring-code-line-length)" holds no
-    "code")."""
-    words = keywords(plain_wording(_LINK_TARGET.sub("", text)))
+    prefix stands for its root too ("per-user" holds "user")."""
+    words = keywords(plain_wording(text))
     words += [
         root
         for word in words

@@ -174,7 +174,14 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     :meth:`Corpus.pointed_to`), each scored at least as the best passage ``found`` by meaning:
     the question names where its answer is, which its other words may match less well than a
     newer release's passage."""
-    pointed = corpus.pointed_to(query, [*pointers(query), *quoted_terms(query)], k=k)
+    terms = quoted_terms(query)
+    named = {term.lower() for term in terms}
+    pointed = corpus.pointed_to(query, pointers(query), k=k)
+    pointed += [  # a quoted term names the section it heads
+        passage
+        for passage in corpus.pointed_to(query, terms, k=k)
+        if passage.heading.strip(' `*"').lower() in named
+    ]
     best = max((passage.score for passage in found), default=0.0)
     return [replace(passage, score=max(passage.score, best)) for passage in pointed]
 
@@ -626,10 +633,13 @@ _DEFAULT_LINE = re.compile(r"\W{0,4}defaults?(?: to|\W{0,4}[:=])\s*\S", re.I)
 `gh-pages`", "Default: 80", "Defaults to `None`.")."""
 _DEFAULT_LINE_WORDS = 12
 _DEFAULT_STATED = re.compile(
-    rf"(?:^|(?<=[.!?] )){_DEFAULT_LINE.pattern}|\bdefault (?:value )?is\b|\bdefaults to\b", re.I
+    rf"(?:^|(?<=[.!?] )){_DEFAULT_LINE.pattern}|\bdefaults to\b"
+    r"|\bdefault\s+(?:[\w-]+\s+){0,4}?(?:is|are|was|of)\s+(?:only\s+|just\s+)?[`'\"\d]",
+    re.I,
 )
-"""A default stated in so many words, in a line of its own ("Default: ``2083``") or in a
-sentence ("The default is 80", "It defaults to 5")."""
+"""A default stated with its value, in a line of its own ("Default: ``2083``") or in a
+sentence ("The default is 80", "The default thread pool size is only 40", "It defaults to
+5"); not a passing "the default settings are optimized for ..."."""
 
 
 _SECTION_MARK = re.compile(r"^(?:#{1,6}\s|([=\-~^\"'`*+#])\1{2,}$|\.\. \w[\w:-]*::)")
