@@ -12,6 +12,7 @@ from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, Passage, SemanticStore
 from framework.memory.corpus import ingest_corpus
+from teams.language._sentences import sentences_of
 from teams.language.questions import answer_kind, asks_default, quoted_terms, split_question
 from teams.research.offline import CorpusSearchWorker, _answers
 from tests.conftest import write_corpus
@@ -144,3 +145,29 @@ def test_a_phrase_set_before_a_question_is_not_a_question_of_its_own() -> None:
         "In which release was the fan added",
         "when was it removed",
     ]
+
+
+def test_an_entrys_version_note_on_what_the_answer_speaks_of_is_quoted() -> None:
+    text = (
+        ".. option:: -w N\n\n   Fire the kiln over *N* shelves at once.\n"
+        "   If ``auto`` is given, every shelf is used as *N*.\n\n"
+        "   .. versionadded:: 1.2\n      This option is new.\n\n"
+        "   .. versionchanged:: 1.7\n      Support ``auto`` argument.\n\n"
+        "   .. versionchanged:: 6.2\n      Add ``--width`` long option.\n"
+    )
+    question = "From which version could I give a value that uses every shelf at once?"
+    answered = _answers(_passage(text), question)
+    assert answered is not None
+    assert any("Changed in 1.7" in e.text for e in answered.evidence)
+    assert not any("6.2" in e.text for e in answered.evidence)
+
+
+def test_an_admonitions_quoted_title_is_read() -> None:
+    text = (
+        '# Kilns\n\nThe kiln API fires pots.\n\n!!! tip "The kiln API was added in version '
+        '0.18.0"\n\n## Colours\n\n!!! tip "Added in version 0.80.0"\n\n'
+        "Glazes keep their own colours in the kiln.\n"
+    )
+    said = [sentence for _, sentence in sentences_of(text)]
+    assert "The kiln API was added in version 0.18.0." in said
+    assert "Added in 0.80.0:" in said

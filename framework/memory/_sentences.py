@@ -64,7 +64,8 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
     """``(number, line)`` of each line, stripped and out of its block quote; ``""`` for a line
     that holds no prose (blank, code, table, shell or interpreter line and the output after it,
     heading, adornment, a line wholly in bold, the marks of a block of notes: see
-    :func:`_version_note`). A fenced MyST admonition (```` ```{note} ````)
+    :func:`_version_note`; an admonition's quoted title is prose: :func:`_admonition_title`).
+    A fenced MyST admonition (```` ```{note} ````)
     holds prose; an indented block is code when the line before it ends in ``::`` or is a code
     directive (indented deeper than that line), or its first line reads as code; other
     reStructuredText markup (``.. _target:``, ``.. directive::``) holds none."""
@@ -80,6 +81,8 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
         line = _ADMONITION.sub("", line)  # ".. note:: Mind the gap." holds prose
         block = _BLOCK_MARK.match(line)  # "/// tip", "/// version-added | v2.10", "///"
         line = _version_note(block) if block else line
+        titled = _TITLED_ADMONITION.match(line)  # '!!! tip "Added in version 0.80.0"'
+        line = _admonition_title(titled) if titled else line
         indent = len(raw) - len(raw.lstrip())
         after_blank, blank = blank, not line
         if code_indent >= 0 and (not line or indent >= code_indent):
@@ -166,6 +169,29 @@ def _version_directive(found: re.Match[str]) -> str:
     the text it holds, so the note above a section's first sentence names its release."""
     text = found.groupdict().get("text") or ""
     return f"{_VERSION_DIRECTIVES[found.group('kind')]} {found.group('release')}: {text}"
+
+
+_TITLED_ADMONITION = re.compile(
+    r'^(?:!!!|\?\?\?\+?)[ \t]*[\w-]+(?:[ \t]+[\w-]+)*[ \t]+"(?P<title>[^"]+)"[ \t]*$'
+)
+"""A Markdown admonition's title line with its title in quotes (Python-Markdown's and MkDocs
+Material's ``!!! tip "The Worker API was added in version 0.18.0"``)."""
+_TITLE_VERSION = re.compile(
+    r"^(?P<kind>Added|Changed|Deprecated|Removed|New)\s+in\s+(?:version\s+)?"
+    r"(?P<release>v?\d+(?:\.\d+)+\w*)[.:]?$",
+    re.IGNORECASE,
+)
+
+
+def _admonition_title(found: re.Match[str]) -> str:
+    """An admonition's title in prose: a version note's title as the note ("Added in 0.80.0:",
+    read with the text that follows, as a version directive is), any other title as a sentence
+    of its own."""
+    title = found.group("title").strip()
+    note = _TITLE_VERSION.match(title)
+    if note is not None:
+        return f"{note.group('kind').capitalize()} in {note.group('release')}:"
+    return title if title[-1:] in ".!?:" else f"{title}."
 
 
 _CODE_INDENT = 4

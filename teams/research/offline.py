@@ -342,7 +342,7 @@ def _answers(
     chosen = [index, _best_index(ranked, others)] if others and best.score > 0 else [index]
     if asked.when:  # "*Introduced in 2.0.0*" under its setting
         versioned = any(given("version", ranked[at].sentence, query) for at in chosen)
-        notes = _release_note(ranked, index, query)
+        notes = _release_note(ranked, chosen, query)
         chosen += [at for at in notes if at not in chosen and (ranked[at].hits or not versioned)]
     after = index + 1
     if (
@@ -403,24 +403,30 @@ _NOTE_WORDS = 12
 _NOTE_REACH = 6
 
 
-def _release_note(ranked: Sequence[Scored], index: int, query: str) -> list[int]:
-    """The release note nearest the best sentence ``index`` in its passage (within six
-    sentences, the better scored first), for a question of when or in which release: a
-    setting's note stands above or below its description. It is quoted when it holds a word of
-    the question ("*Changed default ... in 2.3.0*" for "by default") or no quoted sentence
-    names a release. For a question of since when, a note of an addition comes first."""
+def _release_note(ranked: Sequence[Scored], chosen: Sequence[int], query: str) -> list[int]:
+    """The release note nearest the best sentence (the first ``chosen``) in its passage
+    (within six sentences of one ``chosen``, the better scored first), for a question of when
+    or in which release: a setting's note stands above or below its description. It is quoted
+    when it holds a word of the question ("*Changed default ... in 2.3.0*" for "by default")
+    or no quoted sentence names a release. A note on what the chosen sentences speak of comes
+    first ("Changed in 1.7: Support ``auto`` argument." for "If ``auto`` argument is given,
+    ..."); then, for a question of since when, a note of an addition."""
+    index = chosen[0]
     notes = [
         at
         for at, item in enumerate(ranked)
-        if abs(at - index) <= _NOTE_REACH
+        if min(abs(at - near) for near in chosen) <= _NOTE_REACH
         and len(item.sentence.split()) <= _NOTE_WORDS
         and _RELEASE_NOTE.search(item.sentence)
     ]
     since = asks_since(query)
+    said = set().union(*(_word_stems(ranked[at].sentence) for at in chosen))
+    best = said - _word_stems(query)
 
-    def rank(at: int) -> tuple[bool, float, int]:
+    def rank(at: int) -> tuple[bool, bool, float, int]:
+        about = bool(best & _word_stems(_RELEASE_NOTE.sub("", ranked[at].sentence)))
         added = since and _ADDED.match(ranked[at].sentence) is not None
-        return added, ranked[at].score, -abs(at - index)
+        return about, added, ranked[at].score, -abs(at - index)
 
     return [max(notes, key=rank)] if notes else []
 
