@@ -23,6 +23,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import date as calendar_date
 from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -60,7 +61,10 @@ def corpus_source(
     """A source over ``corpus``: the most relevant sentence of each passage and the passage's
     corrections of it, cited ``path:line``, titled by the passage's headings (outermost first)
     and dated when the passage says when it was written (else by a date in a heading that holds
-    it: a release's, a front matter's; else by one in the HTML comments its file opens with).
+    it: a release's, a front matter's; else by one in the HTML comments its file opens with,
+    or by the year of a BibTeX entry the file cites itself with; else by the date its file's
+    name opens with, "2022-08-30-kelby-lido.md"). A sentence quoting an edition of a year
+    ("The 1998 edition of this guide said: ...") is dated by that year.
 
     Args:
         corpus: The ingested corpus to search.
@@ -79,8 +83,10 @@ def corpus_source(
         for passage in corpus.search(query, k=k, min_score=min_score):
             date = stated_date(passage.heading, passage.text) or stated_date(passage.outline, "")
             if date is None and passage.path not in opening:
-                opening[passage.path] = _comment_date(corpus, passage.path)
-            date = date or opening.get(passage.path)
+                opening[passage.path] = _comment_date(corpus, passage.path) or _self_cited(
+                    corpus, passage.path
+                )
+            date = date or opening.get(passage.path) or _named_date(passage.path)
             for source, sentence in passage_evidence(passage, query):
                 found.append(
                     {
@@ -88,7 +94,7 @@ def corpus_source(
                         "source": source,
                         "title": _titled(passage),
                         "path": passage.path,
-                        "date": date,
+                        "date": _quoted_edition(sentence) or date,
                     }
                 )
         return json.dumps(found, ensure_ascii=False)
@@ -112,6 +118,69 @@ def _comment_date(corpus: Corpus, path: str) -> str | None:
     if not comments or _COMMENT.sub("", entry.text).strip():
         return None
     return stated_date("", "\n".join(comments))
+
+
+_BIBTEX = re.compile(r"@\w+\s*\{[^@]*?\}\s*(?:\n|$)", re.DOTALL)
+_BIBTEX_FIELD = re.compile(r"\b(title|year)\s*=\s*[{\"]+([^}\"\n]+)[}\"]+", re.IGNORECASE)
+
+
+def _self_cited(corpus: Corpus, path: str) -> str | None:
+    """The year of the BibTeX entry a file cites itself with (its title is one of the file's
+    headings: "@misc{..., title = {The Kestle aqueduct}, year = {2022}}"), or None; the
+    date of every passage of the file."""
+    record = corpus.store.sources(corpus.namespace).get(path)
+    if record is None or not record.keys:
+        return None
+    entries = corpus.store.entries(corpus.namespace, list(record.keys)).values()
+    headings = {
+        _plain(part)
+        for entry in entries
+        for name in ("heading", "outline")
+        for part in str(entry.metadata.get(name, "")).split(" > ")
+    }
+    years = set()
+    for entry in entries:
+        for cited in _BIBTEX.findall(entry.text):
+            fields = {name.lower(): value for name, value in _BIBTEX_FIELD.findall(cited)}
+            year = fields.get("year", "").strip()
+            if _plain(fields.get("title", "")) in headings - {""} and re.fullmatch(r"\d{4}", year):
+                years.add(year)
+    return years.pop() if len(years) == 1 else None
+
+
+def _plain(title: str) -> str:
+    """A title without case, braces or extra spaces, to compare."""
+    return " ".join(title.replace("{", "").replace("}", "").lower().split())
+
+
+_QUOTED_EDITION = re.compile(
+    r"\b(?:the|an?|its|our)\s+(1[5-9]\d\d|20\d\d)\s+(?:edition|version|issue|printing)\b"
+    r"[^.;:!?\"“]{0,60}?\b(?:said|says|stated|states|gave|gives|read|reads|reported|had)\b"
+    r"[^\"“]{0,10}[\"“]",
+    re.IGNORECASE,
+)
+"""A sentence quoting an edition of a year: 'The 1998 edition of this guide said: "..."'."""
+
+
+def _quoted_edition(sentence: str) -> str | None:
+    """The year of the edition ``sentence`` quotes (:data:`_QUOTED_EDITION`), or None."""
+    found = _QUOTED_EDITION.search(sentence)
+    return found[1] if found else None
+
+
+_NAMED_DATE = re.compile(r"((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[-_.]")
+"""A file name that opens with its date, as posts are named: "2022-08-30-kelby-lido.md"."""
+
+
+def _named_date(path: str) -> str | None:
+    """The date a file's name opens with (:data:`_NAMED_DATE`), as an ISO date, or None."""
+    found = _NAMED_DATE.match(path.rpartition("/")[2])
+    if found is None:
+        return None
+    try:
+        return calendar_date(int(found[1]), int(found[2]), int(found[3])).isoformat()
+    except ValueError:
+        return None
 
 
 def readable(passage: Passage) -> Passage:
@@ -226,9 +295,27 @@ def _current_year(
 
 def _titled(passage: Passage) -> str:
     """The passage's title: its headings, outermost first, and the editions of the standards
-    it names ("Brede footbridge > KS 114:2021"), which date what it states."""
+    it names ("Brede footbridge > KS 114:2021"), which date what it states, and the edition
+    or printing a line of its own names ("Kell guide > Second printing") and its reference
+    number ("Farrow pool > FSP-118"), which later documents may name."""
     editions = [f"{code}:{year}" for code, year in code_editions(passage.text).items()]
-    return " > ".join(filter(None, (passage.outline, passage.heading, *editions)))
+    named = _EDITION_LINE.findall(passage.text)
+    numbered = set(_REFERENCE_NUMBER.findall(passage.text))
+    own = (named[:1] if len(named) == 1 else []) + (list(numbered) if len(numbered) == 1 else [])
+    return " > ".join(filter(None, (passage.outline, passage.heading, *editions, *own)))
+
+
+_EDITION_LINE = re.compile(
+    r"^[ \t]*(\w+(?:-\w+)?[ \t]+(?:edition|printing))\b[^.\n]{0,40}\.?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A line naming its text's edition or printing: "Second printing, with corrections."."""
+_REFERENCE_NUMBER = re.compile(
+    r"(?:^|(?<=[\n.;]))[ \t]*(?:reference|ref\.?|document\s+no\.?)\s*[:#]?\s*"
+    r"((?-i:[A-Z][A-Z0-9]*(?:[/-][A-Z0-9]+)+))\b",
+    re.IGNORECASE,
+)
+"""A document's own reference number, opening a line or a sentence: "Reference: FSP-118."."""
 
 
 def _corrects(sentence: str) -> bool:

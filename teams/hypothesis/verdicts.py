@@ -169,6 +169,10 @@ _REPLACES_TITLE = re.compile(
     r"(?:replaces|supersedes|updates|takes the place of)\s+(?P<title>[^.;]{3,120})",
     re.IGNORECASE,
 )
+_REPLACES_LINE = re.compile(
+    r"(?:^|[.;]\s+)\W*(?:supersedes|replaces)\s*:\s*(?P<title>[^.;\n]{2,120})", re.IGNORECASE
+)
+"""A header naming the document its own replaces: "Supersedes: FSP-118."."""
 _DRAFT_STATUS = re.compile(
     r"^\W*status\s*[:=-]\s*\W*(?:draft|proposed|provisional|unapproved|not approved)\b",
     re.IGNORECASE,
@@ -181,7 +185,8 @@ _FINAL_STATUS = re.compile(
 def standing_note(text: str, other_title: str) -> str | None:
     """How ``text``, a line of one document, orders it against another titled
     ``other_title``: "replaces" when it says its document replaces that one by its title
-    ("This page replaces the Guide to the ferry."), "draft" when it marks its document a draft
+    ("This page replaces the Guide to the ferry.", "Supersedes: FSP-118." against a document
+    whose reference number is in its title), "draft" when it marks its document a draft
     ("Status: draft, not approved."), "final" when it marks it final ("Status: final"); None
     when it says none of these. A title that names the other document only in part does not
     count."""
@@ -189,7 +194,7 @@ def standing_note(text: str, other_title: str) -> str | None:
         return "draft"
     if _FINAL_STATUS.search(text):
         return "final"
-    found = _REPLACES_TITLE.search(text)
+    found = _REPLACES_TITLE.search(text) or _REPLACES_LINE.search(text)
     if found is None or not other_title:
         return None
     named = _words(found["title"])
@@ -203,7 +208,7 @@ def speaks_of_standing(text: str) -> bool:
     status = _DRAFT_STATUS.search(text) or _FINAL_STATUS.search(text)
     if status is not None or held_until(text) is not None:
         return True
-    return _REPLACES_TITLE.search(text) is not None
+    return (_REPLACES_TITLE.search(text) or _REPLACES_LINE.search(text)) is not None
 
 
 def _words(text: str) -> list[str]:

@@ -28,6 +28,7 @@ from teams.language._clauses import surroundings
 from teams.language._numbers import SCIENTIFIC, Value, and_part, number_at
 from teams.language._vocabulary import CATEGORIES, MONTHS, UNITS
 from teams.language.amounts import money_at, ordinal_at, share_at, word_ordinal
+from teams.language.calendars import plain_dates
 from teams.language.dates import NUMERIC_DATE, date_at, dates_agree
 from teams.language.words import STOPWORDS, singular
 
@@ -313,8 +314,36 @@ def _unit_at(tokens: list[str], index: int) -> tuple[str, float, str, int] | Non
         and not (word == "in" and tokens[index] == "in")
         and not _stone_noun(word, following)
     ):
-        return (*UNITS[word], word, 1)
+        return _rate_at(tokens, index) or (*UNITS[word], word, 1)
     return _temperature_unit(word.replace(" ", ""), following)
+
+
+_RATE_ABBREVIATIONS = frozenset("mm cm m km ft mi yd".split())
+_PER_TIME = frozenset("s sec h hr".split())
+
+
+def _rate_at(tokens: list[str], index: int) -> tuple[str, float, str, int] | None:
+    """A length per unit of time at ``index`` as one speed in metres per second: "10 metres
+    per second", "36 km an hour", "10 m/s" (read as "m", "s"), else None."""
+    length = UNITS.get(tokens[index].lower())
+    if length is None or length[0] != "length":
+        return None
+    after = [token.lower() for token in tokens[index + 1 : index + 3]]
+    if after[:1] and after[0] in ("per", "an", "a", "each", "every") and len(after) == 2:
+        time, taken = after[1], 3
+    elif after[:1] and after[0] in _PER_TIME and tokens[index].lower() in _RATE_ABBREVIATIONS:
+        time, taken = after[0], 2
+    else:
+        return None
+    duration = UNITS.get(time)
+    if (
+        duration is None
+        or duration[0] != "duration"
+        or (taken == 3 and time.endswith("s") and time != "s")
+    ):
+        return None  # "10 metres a day" is a speed, "10 metres a days" is not
+    name = f"{tokens[index].lower()} per {time}"
+    return "speed", length[1] / duration[1], name, taken
 
 
 def _stone_noun(word: str, following: str) -> bool:
@@ -417,6 +446,7 @@ def value_words(values: Sequence[Value]) -> set[str]:
 
 _DATED = re.compile(
     r"\b(?:updated|revised|published|written|compiled|issued|dated|edition|as of|"
+    r"surveyed|inspected|"
     r"(?<!was )(?<!were )printed|"
     r"last (?:checked|reviewed|updated))\b\W+(?:(?:in|on)\s+)?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?=[A-Za-z]))?(?:(" + "|".join(MONTHS) + r")\s+)?"
@@ -470,7 +500,10 @@ def stated_date(heading: str, text: str) -> str | None:
     the path of a source's address on a line of its own; the year of an
     anniversary of the one opening it names; the last year of the span its counts cover,
     "counts for 2019–2023"), as an ISO date; else the year of its copyright
-    line ("© 2021"), a weaker sign."""
+    line ("© 2021"), a weaker sign. Dates of other calendars and markups are read as plain
+    ones first (:func:`~teams.language.calendars.plain_dates`: "Reiwa 5", "2023年3月14日"),
+    and the year inside a document's reference number counts ("Ref. WHR/2016/052")."""
+    heading, text = plain_dates(heading), plain_dates(text)
     dates = _full_dates(heading)
     if dates:
         return max(dates)
@@ -491,6 +524,7 @@ def stated_date(heading: str, text: str) -> str | None:
     found += _scope_dates(text) + _led_dates(text) + _decades(text)
     found += _CENSUS.findall(text) + _address_dates(text) + _anniversaries(text)
     found += _COVERS.findall(text) + _epoch_dates(text) + _compact_dates(text)
+    found += _REFERENCE.findall(text)
     found = found or _COPYRIGHT.findall(text)
     return max(found) if found else None
 
@@ -536,6 +570,12 @@ def _compact_dates(text: str) -> list[str]:
     return found
 
 
+_REFERENCE = re.compile(
+    r"\b(?:ref(?:erence)?|doc(?:ument)?|notice)\.?\s*(?:no\.?|number)?\s*[:#]?\s*"
+    r"[A-Z][A-Z0-9]{0,9}[/-](1[5-9]\d\d|20\d\d)[/-]\d{1,6}\b",
+    re.IGNORECASE,
+)
+"""A document's reference number with the year it was issued in: "Ref. WHR/2016/052"."""
 _CENSUS = re.compile(r"\bthe\s+(1[0-9]{3}|20[0-9]{2})\s+(?:census|survey|count)\b", re.IGNORECASE)
 """A figure credited to the count it comes from: "According to the 2021 census, ..."."""
 _COVERS = re.compile(
@@ -612,7 +652,8 @@ def _scope_dates(text: str) -> list[str]:
 
 _LEAD = re.compile(
     r"\b(?:updated|revised|published|posted|written|compiled|issued|dated|amended|as of|"
-    r"surveyed|inspected|(?<!was )(?<!were )(?:printed|retrieved|accessed)|(?<![^\n])date(?=:)|"
+    r"surveyed|inspected|archived|(?<!was )(?<!were )(?:printed|retrieved|accessed)|"
+    r"(?<![^\n])date(?=:)|"
     r"(?:mis à jour|publié|modifié|révisé)(?: le)?|"
     r"last (?:checked|reviewed|updated|revised|modified)|in force (?:from|since|as of)|"
     r"(?:comes into|came into|coming into) force on|effective(?: from| as of)?|"

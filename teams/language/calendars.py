@@ -1,0 +1,125 @@
+"""Dates written in other calendars or markups, rewritten as plain dates before a page's date
+is read.
+
+- a year of the Japanese era calendar: "Reiwa 5" is 2023, "Heisei 30" 2018;
+- a date in CJK year-month-day form: "2023年3月14日" is 2023-03-14;
+- the ``datetime`` attribute of an HTML ``<time>`` element, whatever its visible text: "<time
+  datetime="2023-05-19">this spring</time>" is 2023-05-19;
+- a day named by a feast of fixed date with its year: "Christmas Day 2020" is 25 December 2020,
+  "Midsummer Day 2021" June 2021 (its day differs between countries);
+- the capture time of a web-archive address: "web.archive.org/web/20160902114500/..." is
+  2016-09-02.
+
+Example:
+    >>> plain_dates("Surveyed in Reiwa 5. Updated: 2023年3月14日")
+    'Surveyed in 2023. Updated: 2023-03-14'
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from teams.language._vocabulary import MONTHS
+
+__all__ = ["plain_dates"]
+
+_ERAS = {"meiji": 1868, "taisho": 1912, "taishō": 1912, "showa": 1926, "shōwa": 1926}
+_ERAS |= {"heisei": 1989, "reiwa": 2019}
+_ERA_YEAR = re.compile(r"\b(" + "|".join(_ERAS) + r")\s+(\d{1,2})\b(?![.,]\d)", re.IGNORECASE)
+_ERA_LAST = {"meiji": 45, "taisho": 15, "taishō": 15, "showa": 64, "shōwa": 64, "heisei": 31}
+"""The last year of each closed era (Meiji 45 is 1912, when Taishō began)."""
+_CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
+_TIME_ELEMENT = re.compile(
+    r"<time\b[^>]*?\bdatetime\s*=\s*[\"']?(\d{4}-\d{2}(?:-\d{2})?)[^>]*>.*?</time>",
+    re.IGNORECASE | re.DOTALL,
+)
+_FEASTS = {
+    "new year's day": "01-01",
+    "twelfth night": "01-05",
+    "candlemas": "02-02",
+    "valentine's day": "02-14",
+    "st patrick's day": "03-17",
+    "lady day": "03-25",
+    "may day": "05-01",
+    "midsummer day": "06",
+    "midsummer's day": "06",
+    "lammas": "08-01",
+    "michaelmas": "09-29",
+    "halloween": "10-31",
+    "all saints' day": "11-01",
+    "martinmas": "11-11",
+    "christmas eve": "12-24",
+    "christmas day": "12-25",
+    "boxing day": "12-26",
+    "new year's eve": "12-31",
+}
+"""Feasts of fixed date, as the month and day they fall on (a month alone where the day
+differs between countries)."""
+_FEAST = re.compile(
+    r"\b(" + "|".join(re.escape(f).replace("'", "['’]?") for f in _FEASTS) + r"),?\s+"
+    r"(?:of\s+)?(1[0-9]{3}|20[0-9]{2})\b",
+    re.IGNORECASE,
+)
+_MONTHS = [month.capitalize() for month in MONTHS]
+_BY_LETTERS = {_name.replace("'", ""): _day for _name, _day in _FEASTS.items()}
+_ARCHIVED = re.compile(
+    r"\bweb\.archive\.org/web/((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{0,6}"
+    r"(?:[a-z]{2}_)?/\S+"
+)
+"""A web-archive address, whose path opens with the 14-digit time the copy was made."""
+
+
+def plain_dates(text: str) -> str:
+    """``text`` with each date of another calendar or markup (see the module) written as a
+    plain date: a year in digits, or an ISO date."""
+    text = _ERA_YEAR.sub(_era_year, text)
+    text = _CJK_DATE.sub(_cjk_date, text)
+    text = _TIME_ELEMENT.sub(lambda found: found[1], text)
+    text = _FEAST.sub(_feast_date, text)
+    return _ARCHIVED.sub(_archived, text)
+
+
+def _era_year(found: re.Match[str]) -> str:
+    """The year in digits of a year of a Japanese era; as written when the era had no such
+    year."""
+    era, year = found[1].lower(), int(found[2])
+    if year < 1 or year > _ERA_LAST.get(era, 99):
+        return found[0]
+    return str(_ERAS[era] + year - 1)
+
+
+def _cjk_date(found: re.Match[str]) -> str:
+    """A CJK year-month-day date as an ISO date, a year and month as words ("November
+    2019"); as written when no such day exists."""
+    year, month = int(found[1]), int(found[2])
+    day = int(found[3]) if found[3] else 1
+    try:
+        date(year, month, day)
+    except ValueError:
+        return found[0]
+    return f"{year}-{month:02d}-{day:02d}" if found[3] else f"{_MONTHS[month - 1]} {year}"
+
+
+def _feast_date(found: re.Match[str]) -> str:
+    """A feast with its year as a date in words ("25 December 2020"), or its month where its
+    day differs by country ("June 2021")."""
+    day = _BY_LETTERS.get(_letters(found[1]))
+    if day is None:
+        return found[0]
+    month = _MONTHS[int(day[:2]) - 1]
+    return f"{int(day[3:])} {month} {found[2]}" if day[3:] else f"{month} {found[2]}"
+
+
+def _letters(name: str) -> str:
+    """A feast's name without its apostrophes, in lower case."""
+    return re.sub(r"['’]", "", name.lower())
+
+
+def _archived(found: re.Match[str]) -> str:
+    """A web-archive address followed by the day of its copy, as an ISO date."""
+    try:
+        day = date(int(found[1]), int(found[2]), int(found[3]))
+    except ValueError:
+        return found[0]
+    return f"{found[0]} (archived {day.isoformat()})"
