@@ -80,7 +80,7 @@ from teams.extraction.questions_asked import (
     stands_for_verb,
 )
 from teams.extraction.referents import referring_clause, with_referents
-from teams.extraction.reorderings import EXTRAPOSED
+from teams.extraction.reorderings import EXTRAPOSED, not_but
 from teams.extraction.restatements import (
     restated,
     with_deed_done,
@@ -230,7 +230,7 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     an alternative it names only to deny is not read, nor a caption's or timeline entry's
     label; a fronted "With X as <role>," is a role in what the main clause makes, and a deed
     done for another is the doer's (:func:`_with_delegated`)."""
-    text = agent_joined(joined_subjects(without_denied(without_label(text))))
+    text = agent_joined(joined_subjects(without_denied(not_but(without_label(text)))))
     text = uninverted(namely(text))  # "Not until 1890 did X build Y": X built Y
     text = with_deed_done(without_unknown(text))  # "He would go on to build X": he built X
     text = with_surnames_shared(text)  # "the brothers Amos and Seth Lowe": Amos Lowe and ...

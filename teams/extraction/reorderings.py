@@ -8,7 +8,10 @@ parish book that Y founded X") is the clause after "that"; a source named after 
 to" is not part of what is said; an object put first ("The Lode mill Ada Reve designed in
 1820; the Wick mill, Sam Orme.") is the object of its verb, and so is the first name of a
 gapped clause after it; a second name for the subject between commas ("X, or Z, was built by
-Y") is said of both.
+Y") is said of both. A cleft focusing a time or the doer ("It was in 1820 that Y built X", "It
+was Y who built X"), "It fell to Y to design X", "X dates from 1820, when Y built it" and a
+fronted "When she designed X, Y was ..." say that Y did the deed; a negative cleft says it only
+of the doer its semicolon names ("It was not A who founded X; the founder was B").
 
 Example:
     >>> reordered("The one who designed the Quernhow chapel was Ida Pellingham.")
@@ -22,7 +25,7 @@ from collections.abc import Callable
 
 from teams.language.verbs import IRREGULAR, deed_participle, lemma, past_tense
 
-__all__ = ["EXTRAPOSED", "SHAPES", "reordered"]
+__all__ = ["EXTRAPOSED", "SHAPES", "not_but", "reordered"]
 
 _NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}"
 _PAST = rf"(?:[a-z]+ed|{'|'.join(sorted(IRREGULAR, key=len, reverse=True))})"
@@ -102,6 +105,14 @@ _CATAPHORIC = re.compile(
 )
 """A fronted clause whose pronoun stands for the name after it: "When she designed X, Y was"."""
 _IT = re.compile(r"\bit\b")
+_NOT_BUT = re.compile(
+    r"^It\s+(?:was|is)\s+not\s+(?!until\b|till\b|only\b|just\b|long\b)[^;]+?\s+(?:who|that)\s+"
+    rf"(?P<deed>{_PAST}\s+[^,;]+?)\s*(?:,[^;]*)?;\s*(?:the|its|their)\s+"
+    r"[a-z]+(?:er|or|ect|ist|ess)\s+(?:was|is)\s+(?:[^;]*?\s)??(?P<agent>"
+    rf"{_NAME})\s*\.?$"
+)
+"""A negative cleft, then who did the deed after its semicolon ("It was not Y who founded X;
+the founder was Z")."""
 
 
 def _name(found: re.Match[str], group: str = "agent") -> str:
@@ -180,6 +191,13 @@ def _cataphoric(found: re.Match[str]) -> list[str]:
     agent = _name(found)
     deed = re.sub(r"^had\s+", "", found["deed"])
     return [f"{agent} {deed}.", f"{agent} {found['main']}"]
+
+
+def not_but(sentence: str) -> str:
+    """What a negative cleft and the doer named after its semicolon state ("It was not Y who
+    founded X; the founder was his sister, Z": Z founded X.), or ``sentence`` itself."""
+    found = _NOT_BUT.match(sentence)
+    return f"{_name(found)} {found['deed']}." if found else sentence
 
 
 def _or_named(found: re.Match[str]) -> list[str]:

@@ -9,6 +9,9 @@ Y, the council hired X" says that X designed Y; "1820 saw X built by Y" that Y b
 concessive clause after a comma (", though its ironwork came from Z") is a statement of its
 own, not a second object. An opening clause that says a relation is not known ("Who built X is
 not recorded; ...") is left out: the rest is another relation, never an answer to it.
+Two passives sharing one agent ("X was designed, and Y was built, by Z") are two sentences;
+"building X, which was the work of Z" (what a denial leaves) says that Z built X; kin written
+with one surname ("the brothers Amos and Seth Lowe") are named in full.
 
 Example:
     >>> restated("1820 saw the Ostry lock built by Daniel Freer.")
