@@ -1,7 +1,8 @@
 """Clefts, denials and other shapes that put a deed out of plain order: a cleft focusing a
 time or the doer, a negative cleft and a part denied (never read as the deed), "It fell to Y
 to design X", "X dates from 1820, when Y built it", a fronted clause whose pronoun stands for
-the name after it, kin sharing one surname, and two passives sharing one agent."""
+the name after it, kin sharing one surname, two passives sharing one agent, two deeds of one
+subject joined by "and", and an agent after "at the hands of"."""
 
 from __future__ import annotations
 
@@ -38,6 +39,14 @@ def _said(text: str, heading: str = "Notes") -> set[tuple[str, str, str]]:
         (
             "The Kell bridge was widened, and its tollhouse was rebuilt, by Ann Sope.",
             ("Kell bridge", "widened by", "Ann Sope"),
+        ),
+        (
+            "Ula Finch carved the Brae pulpit and then painted the Brae screen.",
+            ("Ula Finch", "painted", "Brae screen"),
+        ),
+        (
+            "The Dorn gate was restored in 1901 at the hands of Owen Tay, a smith.",
+            ("Dorn gate", "restored by", "Owen Tay"),
         ),
         (
             "The Kell bridge was widened, and its tollhouse was rebuilt, by Ann Sope.",

@@ -105,6 +105,12 @@ _CATAPHORIC = re.compile(
 )
 """A fronted clause whose pronoun stands for the name after it: "When she designed X, Y was"."""
 _IT = re.compile(r"\bit\b")
+_TWO_DEEDS = re.compile(
+    rf"^(?P<agent>{_NAME})\s+(?P<first>{_PAST}\s+(?:the|a|an|its|his|her|their)\s+[^,;]+?)\s+"
+    rf"and\s+(?:then\s+|later\s+|also\s+)?(?P<second>{_PAST}\s+(?:the|a|an|its|his|her|their)"
+    r"\s+[^,;]+?)\s*[.]?$"
+)
+"""Two deeds of one subject joined by "and": "Y designed A and built B"."""
 _NOT_BUT = re.compile(
     r"^It\s+(?:was|is)\s+not\s+(?!until\b|till\b|only\b|just\b|long\b)[^;]+?\s+(?:who|that)\s+"
     rf"(?P<deed>{_PAST}\s+[^,;]+?)\s*(?:,[^;]*)?;\s*(?:the|its|their)\s+"
@@ -200,6 +206,11 @@ def not_but(sentence: str) -> str:
     return f"{_name(found)} {found['deed']}." if found else sentence
 
 
+def _two_deeds(found: re.Match[str]) -> list[str]:
+    agent = _name(found)
+    return [f"{agent} {found['first']}.", f"{agent} {found['second']}."]
+
+
 def _or_named(found: re.Match[str]) -> list[str]:
     rest = found["rest"]
     return [f"{found['first']} {rest}", f"{found['second']} {rest}"]
@@ -212,6 +223,7 @@ SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...]
     (_FELL_TO, _fell_to),
     (_DATES_WHEN, _dates_when),
     (_CATAPHORIC, _cataphoric),
+    (_TWO_DEEDS, _two_deeds),
     (_RESPONSIBLE, _responsible),
     (_FRONTED, _fronted),
     (_HAVING, _having),

@@ -73,6 +73,10 @@ _GO_ON = re.compile(r"\b(?:would\s+go|went)\s+on\s+to\s+(?P<verb>[a-z]+)\b")
 _GOT = re.compile(rf"\b(?P<got>got|gets|get)\s+(?={PARTICIPLE}\s+(?:by|in|on|at)\b)")
 """A passive with "get": "got built by", "gets repaired in"."""
 _AS_BE = {"got": "was ", "gets": "is ", "get": "are "}
+_AT_HANDS = re.compile(
+    rf"(?P<passive>\b(?:was|were|is|are|been)\s+{PARTICIPLE}\b[^,;]*?)\s+at\s+the\s+hands\s+of\b"
+)
+"""A passive's agent after "at the hands of": "was rebuilt in 1866 at the hands of Y"."""
 _KIN_PAIR = re.compile(
     r"\b(?:[Tt]he\s+)?(?:brothers|sisters|twins|cousins|siblings|partners)\s+"
     r"(?P<first>[A-Z][a-z]+)\s+and\s+(?P<second>[A-Z][a-z]+)\s+(?P<surname>[A-Z][\w'’-]+)\b"
@@ -188,7 +192,9 @@ def with_surnames_shared(sentence: str) -> str:
 
 
 def with_deed_done(sentence: str) -> str:
-    """``sentence`` with "would go on to build" or "went on to build" as "built", and a
-    passive with "get" as one with "be" ("got built by": "was built by")."""
+    """``sentence`` with "would go on to build" or "went on to build" as "built", a passive
+    with "get" as one with "be" ("got built by": "was built by"), and its agent after "at the
+    hands of" as after "by"."""
+    sentence = _AT_HANDS.sub(lambda found: f"{found['passive']} by", sentence)
     sentence = _GOT.sub(lambda found: _AS_BE[found["got"]], sentence)
     return _GO_ON.sub(lambda found: past_tense(found["verb"]), sentence)
