@@ -83,3 +83,10 @@ def test_a_denied_doer_is_not_the_answer(store: SemanticStore) -> None:
     said = answer(f"# Locks\n\n{denial}\n", "Who built the Holt lock?", store)
     assert "Mo Reyes" in said
     assert "- Carl Fenn" not in said
+
+
+def test_the_work_of_a_doer_after_a_denial_is_the_deed_denied() -> None:
+    text = (
+        "Carl Fenn had nothing to do with building the Holt lock, which was the work of Mo Reyes."
+    )
+    assert ("Holt lock", "built by", "Mo Reyes") in _said(text)

@@ -149,6 +149,7 @@ def without_denied(sentence: str, gap: str = " ") -> str:
         sentence = pattern.sub(lambda found: _kept(found, gap), sentence)
     sentence = re.sub(r"\s+([.!?]?)$", r"\1", re.sub(r"\s{2,}", " ", sentence))
     mark = gap.strip()
+    sentence = sentence if mark else sentence.lstrip()  # a denial that opened it
     return re.sub(rf"\s*{re.escape(mark)}[.!?]?$", "", sentence) if mark else sentence
 
 
