@@ -52,9 +52,10 @@ _STATED = re.compile(
 """An alias that is the sentence's own statement: "X is also known as Y"."""
 _MAIDEN = re.compile(
     r"\b(?P<given>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*?)\s+(?P<family>[A-Z][\w'’-]*)"
-    r"(?P<set_off>\s*\((?:née|nee|born)\s+(?P<maiden>[A-Z][\w'’-]*)\))"
+    r"(?P<set_off>\s*\((?:née|nee|born)\s+(?P<maiden>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\))"
 )
-"""A family name before the maiden name in brackets: "Martha Greaves (née Pollard)"."""
+"""A family name before the maiden name in brackets: "Martha Greaves (née Pollard)", or the
+whole name given at birth ("Tobias Venn (born Tobias Vennicombe)")."""
 _MAX_WORDS = 5
 _CONFIDENCE = 0.9
 
@@ -90,8 +91,9 @@ def aliases(sentence: str) -> list[Alias]:
         if name and alias:
             found.append(Alias(name, alias, _former(match.group("marker"))))
     for match in _MAIDEN.finditer(sentence):  # "Martha Greaves (née Pollard)": Martha Pollard
-        name = f"{match['given']} {match['family']}"
-        found.append(Alias(name, f"{match['given']} {match['maiden']}", former=False))
+        name, maiden = f"{match['given']} {match['family']}", match["maiden"]
+        alias = maiden if " " in maiden else f"{match['given']} {maiden}"
+        found.append(Alias(name, alias, former=False))
     stated = _STATED.match(sentence)
     if stated is not None and not found:
         name, alias = _one_name(stated.group("name")), _one_name(stated.group("alias"))

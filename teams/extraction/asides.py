@@ -75,10 +75,21 @@ _DENIED = (
         r"[^,;]+?,?\s+but\s+(?(prep)(?P=prep)\s+)"
     ),
     re.compile(r"\s+(?:instead of|rather than)\s+[^;]*?(?=\s*(?:;|[.!?]?$))"),
+    re.compile(
+        r"^It\s+(?:was|is|had\s+been)\s+not\s+(?!until\b|till\b|only\b|just\b|long\b)"
+        r"[^;]+?\s+(?:who|that|which)\s+[^;]+(?:;\s*|$)"
+    ),
+    re.compile(
+        r"^[A-Z][^,;]*?\s+(?:had|has|have|played|took|bore)\s+"
+        r"(?:nothing\s+(?:at\s+all\s+)?to\s+do\s+with|no\s+(?:part|hand|role|share)\s+in)\s+"
+        r"(?=[a-z])"
+    ),
 )
 """An alternative named to be denied: ", not his brother," or an attribution the sentence goes
 on to correct (", long attributed to A, was in fact made by B") between commas; "not by A but
-by B" (its preposition stays); "instead of A" or "rather than A" to the end of its clause."""
+by B" (its preposition stays); "instead of A" or "rather than A" to the end of its clause; a
+negative cleft ("It was not A who built X;") to its semicolon; a part denied ("A had nothing to
+do with building X, which ..."), up to the thing, which the rest may say more of."""
 
 
 _ALONG_WITH = re.compile(
@@ -138,6 +149,7 @@ def without_denied(sentence: str, gap: str = " ") -> str:
         sentence = pattern.sub(lambda found: _kept(found, gap), sentence)
     sentence = re.sub(r"\s+([.!?]?)$", r"\1", re.sub(r"\s{2,}", " ", sentence))
     mark = gap.strip()
+    sentence = sentence if mark else sentence.lstrip()  # a denial that opened it
     return re.sub(rf"\s*{re.escape(mark)}[.!?]?$", "", sentence) if mark else sentence
 
 

@@ -35,11 +35,12 @@ __all__ = ["attribute_readings", "key_values", "row_readings"]
 
 _FIELD = re.compile(
     r"^\s*(?P<item>(?:[-*+]|\d+[.)])\s+)?"
-    r"(?:(?P<mark>\*\*|__)(?P<bold>[^*_:]+?)(?::(?P=mark)|(?P=mark):)|(?P<plain>[A-Z][^:]*?):)"
+    r"(?:(?P<mark>\*\*|__)(?P<bold>[^*_:]+?)(?::(?P=mark)|(?P=mark):)|:(?P<field>[A-Z][^:`]*?):"
+    r"|(?P<plain>[A-Z][^:]*?):)"
     r"\s+(?P<value>\S.*?)\s*$"
 )
-"""A key and its value: "**Key:** value", "**Key**: value" or "Key: value", in a list item
-or not."""
+"""A key and its value: "**Key:** value", "**Key**: value", a reStructuredText field
+(":Key: value") or "Key: value", in a list item or not."""
 _MAX_KEY_WORDS = 3
 _CONFIDENCE = 0.8
 _PREPOSITIONS = frozenset("by in at on from for to of with into near".split())
@@ -56,8 +57,9 @@ def _field(line: str) -> tuple[str, str, bool] | None:
     match = _FIELD.match(line)
     if match is None:
         return None
-    key, value = " ".join((match["bold"] or match["plain"]).split()), match["value"]
-    marked = bool(match["bold"] or match["item"])
+    key = " ".join((match["bold"] or match["field"] or match["plain"]).split())
+    value = match["value"]
+    marked = bool(match["bold"] or match["field"] or match["item"])
     return (key, value, marked) if _attribute(key) and whole_noun_phrases(value) else None
 
 

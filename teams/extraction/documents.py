@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_NOT_PROSE = re.compile(r"^\s*(?:\||\$ |>>> |\.\.\. )")
+_NOT_PROSE = re.compile(r"^\s*(?:\||\$ |>>> |\.\.\. |</?(?:table|thead|tbody|tr)\b)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*`\"“”]+")
 _MIN_WORDS = 3
@@ -203,7 +203,7 @@ def _document(path: str, chunks: Iterable[Chunk]) -> Document:
     return Document(
         path=path,
         sections=tuple(s for c in ordered for s in _prose_sections(c)),
-        rows=tuple(row for c in every for row in (*_table_rows(c), *_csv_rows(c))),
+        rows=tuple(row for c in every for row in (*_table_rows(c), *_csv_rows(c), *_html_rows(c))),
     )
 
 
@@ -241,6 +241,25 @@ def _table_rows(chunk: Chunk) -> Iterator[Row]:
     for table in markdown_tables(text, chunk.start_line):
         for line, cells in table.rows:
             yield Row(line=line, header=table.header, cells=cells)
+
+
+_HTML_ROW = re.compile(r"^\s*<tr\b[^>]*>(?P<cells>.*?)(?:</tr>)?\s*$", re.IGNORECASE)
+_HTML_CELL = re.compile(r"<(?P<tag>th|td)\b[^>]*>(?P<text>.*?)</(?P=tag)>", re.IGNORECASE)
+_HTML_TAG = re.compile(r"<[^>]+>")
+
+
+def _html_rows(chunk: Chunk) -> Iterator[Row]:
+    """The rows of the chunk's HTML tables written a row to a line, each under the last row
+    of ``<th>`` headers above it."""
+    header: tuple[str, ...] = ()
+    for number, line in enumerate(chunk.text.split("\n"), chunk.start_line):
+        found = None if chunk.code else _HTML_ROW.match(line)
+        cells = _HTML_CELL.findall(found["cells"]) if found else []
+        texts = tuple(" ".join(_HTML_TAG.sub("", text).split()) for _, text in cells)
+        if cells and all(tag.lower() == "th" for tag, _ in cells):
+            header = texts
+        elif cells and header and len(texts) == len(header):
+            yield Row(line=number, header=header, cells=texts)
 
 
 _CSV_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*csv\s*$", re.IGNORECASE)

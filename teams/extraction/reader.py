@@ -80,8 +80,13 @@ from teams.extraction.questions_asked import (
     stands_for_verb,
 )
 from teams.extraction.referents import referring_clause, with_referents
-from teams.extraction.reorderings import EXTRAPOSED
-from teams.extraction.restatements import restated, with_deed_done, without_unknown
+from teams.extraction.reorderings import EXTRAPOSED, not_but
+from teams.extraction.restatements import (
+    restated,
+    with_deed_done,
+    with_surnames_shared,
+    without_unknown,
+)
 from teams.extraction.state import EntityNote, Triple
 from teams.extraction.transcripts import spoken
 from teams.language.values import values_in
@@ -225,9 +230,10 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     an alternative it names only to deny is not read, nor a caption's or timeline entry's
     label; a fronted "With X as <role>," is a role in what the main clause makes, and a deed
     done for another is the doer's (:func:`_with_delegated`)."""
-    text = agent_joined(joined_subjects(without_denied(without_label(text))))
+    text = agent_joined(joined_subjects(without_denied(not_but(without_label(text)))))
     text = uninverted(namely(text))  # "Not until 1890 did X build Y": X built Y
     text = with_deed_done(without_unknown(text))  # "He would go on to build X": he built X
+    text = with_surnames_shared(text)  # "the brothers Amos and Seth Lowe": Amos Lowe and ...
     if plain_parts := restated(text):  # "1820 saw X built by Y": X was built by Y in 1820
         return [
             replace(r, clause=r.clause or part)  # quoted alone where the sentence has it

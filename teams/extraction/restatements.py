@@ -9,6 +9,9 @@ Y, the council hired X" says that X designed Y; "1820 saw X built by Y" that Y b
 concessive clause after a comma (", though its ironwork came from Z") is a statement of its
 own, not a second object. An opening clause that says a relation is not known ("Who built X is
 not recorded; ...") is left out: the rest is another relation, never an answer to it.
+Two passives sharing one agent ("X was designed, and Y was built, by Z") are two sentences;
+"building X, which was the work of Z" (what a denial leaves) says that Z built X; kin written
+with one surname ("the brothers Amos and Seth Lowe") are named in full.
 
 Example:
     >>> restated("1820 saw the Ostry lock built by Daniel Freer.")
@@ -24,7 +27,7 @@ from teams.extraction.patterns import PARTICIPLE
 from teams.extraction.reorderings import SHAPES
 from teams.language.verbs import deed_participle, past_tense
 
-__all__ = ["restated", "with_deed_done", "without_unknown"]
+__all__ = ["restated", "with_deed_done", "with_surnames_shared", "without_unknown"]
 
 _NAME = r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}"
 _LIKE = re.compile(
@@ -70,6 +73,26 @@ _GO_ON = re.compile(r"\b(?:would\s+go|went)\s+on\s+to\s+(?P<verb>[a-z]+)\b")
 _GOT = re.compile(rf"\b(?P<got>got|gets|get)\s+(?={PARTICIPLE}\s+(?:by|in|on|at)\b)")
 """A passive with "get": "got built by", "gets repaired in"."""
 _AS_BE = {"got": "was ", "gets": "is ", "get": "are "}
+_AT_HANDS = re.compile(
+    rf"(?P<passive>\b(?:was|were|is|are|been)\s+{PARTICIPLE}\b[^,;]*?)\s+at\s+the\s+hands\s+of\b"
+)
+"""A passive's agent after "at the hands of": "was rebuilt in 1866 at the hands of Y"."""
+_KIN_PAIR = re.compile(
+    r"\b(?:[Tt]he\s+)?(?:brothers|sisters|twins|cousins|siblings|partners)\s+"
+    r"(?P<first>[A-Z][a-z]+)\s+and\s+(?P<second>[A-Z][a-z]+)\s+(?P<surname>[A-Z][\w'’-]+)\b"
+)
+"""Kin named by two given names and the surname they share: "the brothers Amos and Seth Lowe"."""
+_RAISED = re.compile(
+    rf"^(?P<first>[^,]+?\s+(?:was|were)\s+{PARTICIPLE}),\s+and\s+"
+    rf"(?P<second>[^,]+?\s+(?:was|were)\s+{PARTICIPLE}),\s+(?P<by>by\s+.+)$"
+)
+"""Two passives sharing the agent after them: "X was designed, and Y was built, by Z"."""
+_WORK_OF = re.compile(
+    r"^(?P<deed>[a-z]+ing)\s+(?P<thing>[^,]+),\s+which\s+(?:was|is)\s+(?:[a-z]+\s+)?"
+    r"(?:the\s+)?work\s+of\s+(?P<agent>.+)$"
+)
+"""A deed whose doer a denial left out, and the doer after "which was the work of" ("building
+X, which was the work of Z")."""
 
 
 def _agent(found: re.Match[str]) -> str:
@@ -119,6 +142,15 @@ def _by_whom(found: re.Match[str]) -> list[str]:
     return [f"{agent} {found['rest']}", f"{found['thing']} was {found['participle']} by {agent}."]
 
 
+def _raised(found: re.Match[str]) -> list[str]:
+    return [f"{found['first']} {found['by']}", f"{found['second']} {found['by']}"]
+
+
+def _work_of(found: re.Match[str]) -> list[str]:
+    participle = deed_participle(found["deed"])
+    return [f"{found['thing']} was {participle} by {found['agent']}"] if participle else []
+
+
 _SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...] = (
     (_LIKE, _like),
     (_UNLIKE, _unlike),
@@ -128,6 +160,8 @@ _SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...
     (_OF_WHOSE, _of_whose),
     (_BY_WHOM, _by_whom),
     (_CONCESSIVE, _concessive),
+    (_RAISED, _raised),
+    (_WORK_OF, _work_of),
 )
 
 
@@ -146,8 +180,21 @@ def without_unknown(sentence: str) -> str:
     return _UNKNOWN.sub("", sentence, count=1)
 
 
+def with_surnames_shared(sentence: str) -> str:
+    """``sentence`` with kin of one surname written once ("the brothers Amos and Seth Lowe")
+    named in full ("Amos Lowe and Seth Lowe")."""
+    return _KIN_PAIR.sub(
+        lambda found: (
+            f"{found['first']} {found['surname']} and {found['second']} {found['surname']}"
+        ),
+        sentence,
+    )
+
+
 def with_deed_done(sentence: str) -> str:
-    """``sentence`` with "would go on to build" or "went on to build" as "built", and a
-    passive with "get" as one with "be" ("got built by": "was built by")."""
+    """``sentence`` with "would go on to build" or "went on to build" as "built", a passive
+    with "get" as one with "be" ("got built by": "was built by"), and its agent after "at the
+    hands of" as after "by"."""
+    sentence = _AT_HANDS.sub(lambda found: f"{found['passive']} by", sentence)
     sentence = _GOT.sub(lambda found: _AS_BE[found["got"]], sentence)
     return _GO_ON.sub(lambda found: past_tense(found["verb"]), sentence)
