@@ -171,3 +171,13 @@ def test_an_admonitions_quoted_title_is_read() -> None:
     said = [sentence for _, sentence in sentences_of(text)]
     assert "The kiln API was added in version 0.18.0." in said
     assert "Added in 0.80.0:" in said
+
+
+def test_a_simple_table_of_restructuredtext_is_no_sentence() -> None:
+    text = (
+        "This is the kiln's firing table:\n\n=========== ======\nDate        Heat\n"
+        "=========== ======\n05 Oct 2023 1100+\n----------- ------\n04 Oct 2024 1200+\n"
+        "=========== ======\n\nThe kiln cools overnight.\n"
+    )
+    said = [sentence for _, sentence in sentences_of(text)]
+    assert said == ["This is the kiln's firing table:", "The kiln cools overnight."]

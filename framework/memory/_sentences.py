@@ -62,14 +62,15 @@ def _closes(line: str, fence: str) -> bool:
 
 def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
     """``(number, line)`` of each line, stripped and out of its block quote; ``""`` for a line
-    that holds no prose (blank, code, table, shell or interpreter line and the output after it,
-    heading, adornment, a line wholly in bold, the marks of a block of notes: see
-    :func:`_version_note`; an admonition's quoted title is prose: :func:`_admonition_title`).
-    A fenced MyST admonition (```` ```{note} ````)
-    holds prose; an indented block is code when the line before it ends in ``::`` or is a code
+    that holds no prose (blank, code, table (a reStructuredText simple table's too), shell or
+    interpreter line and the output after it, heading, adornment, a line wholly in bold, the
+    marks of a block of notes: see :func:`_version_note`; an admonition's quoted title is
+    prose: :func:`_admonition_title`). A fenced MyST admonition (```` ```{note} ````) holds
+    prose; an indented block is code when the line before it ends in ``::`` or is a code
     directive (indented deeper than that line), or its first line reads as code; other
     reStructuredText markup (``.. _target:``, ``.. directive::``) holds none."""
     lines = text.split("\n")
+    tables = _simple_tables(lines)
     fence = admonition = ""
     code_indent = -1  # the indent of the indented code block being read, else -1
     literal = -1  # after "::" or a code directive: the indent its block goes deeper than
@@ -107,7 +108,12 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
         ):
             code_indent = indent
             yield number, ""
-        elif _NOT_PROSE.match(line) or _ADORNMENT.match(line) or _heading_at(lines, index):
+        elif (
+            index in tables  # a reStructuredText simple table's borders and rows
+            or _NOT_PROSE.match(line)
+            or _ADORNMENT.match(line)
+            or _heading_at(lines, index)
+        ):
             output = _PROMPT.match(line) is not None
             yield number, ""
         elif output or _BOLD_LINE.fullmatch(line):
@@ -169,6 +175,31 @@ def _version_directive(found: re.Match[str]) -> str:
     the text it holds, so the note above a section's first sentence names its release."""
     text = found.groupdict().get("text") or ""
     return f"{_VERSION_DIRECTIVES[found.group('kind')]} {found.group('release')}: {text}"
+
+
+_TABLE_BORDER = re.compile(r"^[ \t]*(?:=+|-+)(?:[ \t]+(?:=+|-+))+[ \t]*$")
+"""A reStructuredText simple table's border or row rule: runs of "=" (or "-") for its
+columns, spaces between ("=========== ======")."""
+
+
+def _simple_tables(lines: list[str]) -> set[int]:
+    """The indices of the lines of reStructuredText simple tables: from a border of "=" runs
+    to the last border or rule reached without a blank line between."""
+    inside: set[int] = set()
+    index = 0
+    while index < len(lines):
+        if not (_TABLE_BORDER.match(lines[index]) and "=" in lines[index]):
+            index += 1
+            continue
+        start = end = index
+        for after in range(index + 1, len(lines)):
+            if not lines[after].strip():
+                break
+            if _TABLE_BORDER.match(lines[after]):
+                end = after
+        inside |= set(range(start, end + 1))
+        index = end + 1
+    return inside
 
 
 _TITLED_ADMONITION = re.compile(
