@@ -7,7 +7,9 @@ file). It waits until a random number K of tasks (1 to N-1) have written their l
 random 0-25 ms more, then sends SIGKILL: a random moment of the fan-out, while at least one
 worker has not finished. Right after the kill it reads the thread's latest checkpoint with the
 home's checkpointer (the one ``cadre run`` uses): the results already saved are the pending
-``worker_results`` writes of the fan-out's step plus any results in the checkpoint's values.
+``worker_results`` writes of the fan-out's step, the results its batches' ledgers hold (with
+``--batch`` below the task count, see :mod:`framework.engine.batching`) and any results in the
+checkpoint's values.
 Then it runs ``cadre resume tI`` in a new process (again, up to ``--resumes`` times, until one
 exits 0; a refusal, exit 2, fails the run at once) and checks:
 
@@ -31,7 +33,7 @@ oldest finished-but-unsaved result had waited when the kill came (``unsaved for`
 Every subprocess is bounded by a timeout, so the script always stops. It prints one line per
 run and ``K/R passed``, and exits 1 on any failure.
 
-Run: ``python bench/crash.py [--runs 20] [--tasks 30] [--max-parallel 4] [--seed S]``
+Run: ``python bench/crash.py [--runs 20] [--tasks 30] [--max-parallel 4] [--batch B] [--seed S]``
 (see ``docs/benchmarks/crash.md``).
 """
 
@@ -54,6 +56,7 @@ from typing import Any, TextIO
 from langchain_core.runnables import RunnableConfig
 
 from framework.database.home import DataHome
+from framework.engine.ledger import LEDGER_CHANNEL
 from framework.engine.records import WorkerResult
 from framework.runs.stores import open_checkpointer
 
@@ -111,6 +114,8 @@ class CrashSettings:
 
     tasks: int = 30
     max_parallel: int = 4
+    batch: int | None = None
+    """The team's ``dispatch_batch`` (None: the team default)."""
     delay: tuple[float, float] = DEFAULT_DELAY
     start_timeout: float = 120.0
     """How long ``cadre run`` may take to reach the kill's trigger."""
@@ -240,6 +245,9 @@ def read_saved(home: DataHome, thread: str) -> Saved:
     for _task, channel, value in latest.pending_writes or ():
         if channel == "worker_results":
             saved.update(value)
+        elif channel == LEDGER_CHANNEL:  # a batch's tasks, saved as each ended
+            for update in value.values():
+                saved.update(update.get("worker_results") or {})
     return Saved(task_ids=frozenset(saved), in_fanout=not values)
 
 
@@ -306,7 +314,10 @@ class CrashLab:
         for name, text in CORPUS.items():
             (self.corpus / name).write_text(text, encoding="utf-8")
         self.env = write_crash_team(
-            root / "team", tasks=self.settings.tasks, delay=self.settings.delay
+            root / "team",
+            tasks=self.settings.tasks,
+            delay=self.settings.delay,
+            batch=self.settings.batch,
         )
         self.cadre = [str(Path(sys.executable).with_name("cadre"))]
 
@@ -591,6 +602,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--tasks", type=int, default=30)
     parser.add_argument("--max-parallel", type=int, default=4)
+    parser.add_argument(
+        "--batch", type=int, help="the team's dispatch_batch (default: the team default)"
+    )
     parser.add_argument("--seed", type=int, help="seed of the kill delays (default: random)")
     parser.add_argument("--resumes", type=int, default=3, help="resume attempts per run")
     parser.add_argument(
@@ -609,6 +623,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = CrashSettings(
         tasks=args.tasks,
         max_parallel=args.max_parallel,
+        batch=args.batch,
         resumes=args.resumes,
         max_save_lag=args.max_save_lag,
         stop_signal=signal.Signals[f"SIG{args.signal}"],

@@ -36,6 +36,7 @@ from framework.engine.state import TeamState
 from framework.runs.teams import TeamSetup
 
 __all__ = [
+    "BATCH_VARIABLE",
     "DEFAULT_DELAY",
     "DEFAULT_TASKS",
     "DELAY_VARIABLE",
@@ -63,6 +64,9 @@ EFFECTS_VARIABLE = "CADRE_CRASH_EFFECTS"
 """The side-effects file each worker execution appends one line to (required)."""
 DELAY_VARIABLE = "CADRE_CRASH_DELAY"
 """A worker's sleep range in seconds, ``MIN,MAX`` (default :data:`DEFAULT_DELAY`)."""
+BATCH_VARIABLE = "CADRE_CRASH_BATCH"
+"""The team's ``dispatch_batch``: the most tasks one worker execution runs (default: the
+team default)."""
 DEFAULT_TASKS = 30
 DEFAULT_DELAY = (0.05, 0.2)
 
@@ -145,6 +149,10 @@ class EffectWorker:
     effects: Path
     delay: tuple[float, float]
 
+    def may_pause(self, task: Task) -> bool:
+        """Never: its tasks may run in batches."""
+        return False
+
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the task in a sync graph (``cadre run`` runs sync graphs)."""
         time.sleep(random.uniform(*self.delay))
@@ -216,8 +224,13 @@ def team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
         curator=NoCurator(),
         formatter=AnswerFormatter(),
     )
+    batch = os.environ.get(BATCH_VARIABLE)
     settings = TeamSettings(
-        name=TEAM, max_parallel=setup.max_parallel, middleware=setup.middleware, max_iterations=1
+        name=TEAM,
+        max_parallel=setup.max_parallel,
+        middleware=setup.middleware,
+        max_iterations=1,
+        **({"dispatch_batch": int(batch)} if batch else {}),
     )
     return build_team(roles, settings)
 
@@ -242,6 +255,7 @@ def write_crash_team(
     *,
     tasks: int = DEFAULT_TASKS,
     delay: tuple[float, float] = DEFAULT_DELAY,
+    batch: int | None = None,
     base: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """Install the crashy team into ``folder`` for subprocesses; return their environment.
@@ -250,6 +264,7 @@ def write_crash_team(
         folder: Where to write ``crashy_team.py`` and ``crashy_team-0.dist-info/`` (created).
         tasks: How many tasks the planner makes.
         delay: A worker's sleep range in seconds.
+        batch: The team's ``dispatch_batch`` (None: the team default).
         base: The environment to extend (default: this process's).
 
     Returns:
@@ -266,4 +281,6 @@ def write_crash_team(
         TOKENIZERS_PARALLELISM="false",
         **{TASKS_VARIABLE: str(tasks), DELAY_VARIABLE: f"{delay[0]},{delay[1]}"},
     )
+    if batch is not None:
+        env[BATCH_VARIABLE] = str(batch)
     return env

@@ -357,6 +357,9 @@ class BenchPlanner:
 class SleepingWorker:
     gauge: Gauge
 
+    def may_pause(self, task: Task) -> bool:
+        return False
+
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         self.gauge.sleep_sync()
         return WorkerResult(task_id=task.id, status="ok", output=f"{task.id}:{task.description}")

@@ -86,6 +86,11 @@ class ToolAuthorization(Policy):
         self.rules = tuple(rules)
         self.default = default
 
+    @property
+    def may_ask(self) -> bool:  # type: ignore[override]
+        """Whether a rule asks a human."""
+        return any(rule.action == "ask" for rule in self.rules)
+
     def describe(self) -> str:
         """The rules in order, then the default."""
         rules = "; ".join(

@@ -169,6 +169,11 @@ class Budget(Policy):
         self._team_caps = {name: _caps(limits) for name, limits in self.team_limits.items()}
         self._task_caps = _caps(self.task_limits)
 
+    @property
+    def may_ask(self) -> bool:  # type: ignore[override]
+        """Whether a spent budget asks a human."""
+        return self.on_exhausted == "ask"
+
     def describe(self) -> str:
         """Every limit (the run's, each team's, each task's), the output bound sent with each
         model call, and what happens when a limit is spent."""

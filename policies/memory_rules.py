@@ -30,6 +30,7 @@ class MemoryValidation(Policy):
     """
 
     name = "memory_validation"
+    may_ask = False
 
     def __init__(
         self,

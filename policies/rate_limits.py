@@ -67,6 +67,7 @@ class RateLimit(Policy):
     """
 
     name = "rate_limit"
+    may_ask = False
 
     def __init__(self, limits: Mapping[str, Rate]) -> None:
         for pattern in limits:

@@ -44,6 +44,7 @@ class PiiRedaction(Policy):
     """
 
     name = "pii"
+    may_ask = False
 
     def __init__(
         self,

@@ -107,6 +107,9 @@ class _Execution:
 class TelemetryMiddleware:
     """Opens the span of each node execution (or worker task) under its team or step span."""
 
+    may_pause = False
+    """Spans ask nobody: the tasks they wrap may run in batches."""
+
     def __init__(
         self,
         tracer: Tracer,

@@ -3,6 +3,9 @@
 The application compiles once (:func:`compile_team`) with the checkpointer, store and
 interrupts it chose. Wiring mistakes are refused here, before anything runs, with the fix.
 
+A dispatch of more than :attr:`TeamSettings.dispatch_batch` tasks that cannot pause sends them
+to the worker node in batches (:mod:`framework.engine.batching`).
+
 Human review points (:attr:`TeamSettings.review`) add nodes that pause the run with a typed
 request: ``plan_review`` after the planner on the dispatch route, ``task_review`` once per
 pending task before the dispatcher, ``answer_review`` after the formatter. Nodes named in
@@ -31,6 +34,7 @@ from framework.engine.nodes.planner import planner_body
 from framework.engine.nodes.reviewer import reviewer_body
 from framework.engine.nodes.team_node import AsyncBody, SyncBody, TeamNode
 from framework.engine.nodes.worker import WorkerBodies
+from framework.engine.records import Task
 from framework.engine.retrying import RetryPolicy
 from framework.engine.roles import Roles
 from framework.engine.routing import ControlSignal, read_signal
@@ -91,7 +95,8 @@ class TeamSettings:
     """How a team runs: its name, caps, retries, stop rules, middleware, routes and reviews.
 
     ``review`` turns on review points (``plan``, ``tasks``, ``answer``); ``review_nodes`` names
-    nodes that ask a human for approval before they run.
+    nodes that ask a human for approval before they run. ``dispatch_batch`` is the most tasks
+    one worker execution runs when a dispatch holds more than that many (1: one per task).
     """
 
     name: str = "team"
@@ -104,6 +109,7 @@ class TeamSettings:
     reviewer_routes: Mapping[ControlSignal, str] = field(default_factory=lambda: REVIEWER_ROUTES)
     review: frozenset[ReviewKind] = frozenset()
     review_nodes: tuple[str, ...] = ()
+    dispatch_batch: int = 32
 
     def __post_init__(self) -> None:
         check_review_settings(self.review, self.review_nodes, NODES)
@@ -111,6 +117,8 @@ class TeamSettings:
         object.__setattr__(self, "review_nodes", tuple(dict.fromkeys(self.review_nodes)))
         if self.max_iterations < 1:
             raise ConfigError(f"max_iterations must be >= 1, got {self.max_iterations}")
+        if self.dispatch_batch < 1:
+            raise ConfigError(f"dispatch_batch must be >= 1, got {self.dispatch_batch}")
         _check_routes("planner", self.planner_routes, PLANNER_ROUTES)
         _check_routes("reviewer", self.reviewer_routes, REVIEWER_ROUTES)
         for rule in self.stop_rules:
@@ -190,9 +198,11 @@ def build_team(
         slots=slots,
         refusal=workers.refused,
         role=roles.worker,
+        batches=True,
     )
     graph.add_node("worker", worker)
-    _wire(graph, settings)
+    reviews_tasks = "worker" in settings.review_nodes  # an approval per task: never batched
+    _wire(graph, settings, None if reviews_tasks else worker.batchable)
     return graph
 
 
@@ -205,7 +215,11 @@ def _review_body(kind: ReviewKind, task_kinds: list[str]) -> SyncBody:
     return answer_review_body
 
 
-def _wire(graph: StateGraph[Any, Any, Any, Any], settings: TeamSettings) -> None:
+def _wire(
+    graph: StateGraph[Any, Any, Any, Any],
+    settings: TeamSettings,
+    batchable: Callable[[Task], bool] | None,
+) -> None:
     """The team's edges, through the review points the settings turn on."""
     plan_review = REVIEW_NODES["plan"] if "plan" in settings.review else None
     task_review = REVIEW_NODES["tasks"] if "tasks" in settings.review else None
@@ -227,7 +241,9 @@ def _wire(graph: StateGraph[Any, Any, Any, Any], settings: TeamSettings) -> None
     if task_review:
         graph.add_edge(task_review, "dispatcher")
     graph.add_conditional_edges(
-        "dispatcher", route_to_workers("worker", "aggregator"), ["worker", "aggregator"]
+        "dispatcher",
+        route_to_workers("worker", "aggregator", settings.dispatch_batch, batchable),
+        ["worker", "aggregator"],
     )
     graph.add_edge("worker", "aggregator")
     graph.add_edge("aggregator", "reviewer")

@@ -34,7 +34,12 @@ class NodeCall:
 
 @runtime_checkable
 class Middleware(Protocol):
-    """Wraps node executions; call ``proceed()`` to run the rest of the chain and the node."""
+    """Wraps node executions; call ``proceed()`` to run the rest of the chain and the node.
+
+    A middleware that never pauses an execution (``interrupt()``) says so with a ``may_pause``
+    attribute of False, so the worker tasks it wraps may run in batches
+    (:mod:`framework.engine.batching`); one without the attribute may pause.
+    """
 
     def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
         """Wrap a sync node execution and return its update."""

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
+from framework.engine.batching import may_pause
 from framework.engine.records import Task, WorkerResult
 from framework.engine.roles import Worker
 from framework.engine.runtime import NodeContext
@@ -132,6 +133,11 @@ class WorkerKinds:
                 f"known kinds: {', '.join(self.kinds)}"
             )
         return kind
+
+    def may_pause(self, task: Task) -> bool:
+        """Whether the task's kind's worker may pause in it (a kind no worker takes: no)."""
+        kind = self.kinds.get(task.kind)
+        return kind is not None and may_pause(kind.worker, task)
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the task with its kind's worker (sync graphs), within the kind's cap."""

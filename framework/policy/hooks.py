@@ -77,9 +77,12 @@ class Policy:
 
     Attributes:
         name: How audit entries, spans and errors name the policy (default: the class name).
+        may_ask: Whether the policy may ask a human (pause the run); a policy that never does
+            says False, so the tasks it governs may run in batches.
     """
 
     name: str = ""
+    may_ask: bool = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -63,6 +63,11 @@ class PolicyMiddleware:
         """The policies, in order."""
         return self.chain.policies
 
+    @property
+    def may_pause(self) -> bool:
+        """Whether a policy may ask a human in an execution it governs."""
+        return any(getattr(policy, "may_ask", True) for policy in self.chain.policies)
+
     def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
         """Govern a sync node execution."""
         frame, outermost = self._frame(call)

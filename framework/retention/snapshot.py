@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
+from framework.engine.ledger import LEDGER_CHANNEL
 from framework.persistence.steps import next_nodes
 from framework.retention._rows import namespaces, task_paths, thread_rows
 
@@ -218,7 +219,7 @@ def _tasks(
     """The tasks that recorded writes, by id (LangGraph's ``read_task_statuses``)."""
     tasks: dict[str, _Task] = {}
     for task_id, channel, value in writes:
-        if task_id == _NULL_TASK:
+        if task_id == _NULL_TASK or channel == LEDGER_CHANNEL:  # a batched task's saved update
             continue
         path = paths.get(task_id, "")
         task = tasks.setdefault(task_id, _Task(id=task_id, path=path, name=_name(path, channels)))

@@ -151,6 +151,10 @@ class TableWorker:
         self.k = k
         self.min_score = min_score
 
+    def may_pause(self, task: Task) -> bool:
+        """Never: a lookup in local tables asks nobody (its tasks may run in batches)."""
+        return False
+
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """The rows matching the task as evidence; confidence is the best row's score."""
         query = str(task.inputs.get("query") or task.description)

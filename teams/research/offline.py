@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 
+from framework.engine.batching import may_pause
 from framework.engine.records import (
     Evidence,
     MemoryFact,
@@ -117,6 +118,10 @@ class CorpusSearchWorker:
         self.k = k
         self.min_score = min_score
         self.memory = memory
+
+    def may_pause(self, task: Task) -> bool:
+        """Never: a search of local text asks nobody (its tasks may run in batches)."""
+        return False
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Return the best passages as evidence; confidence is the best score.
@@ -777,6 +782,10 @@ class RememberingWorker:
     def __init__(self, worker: Worker, memory: ResearchMemory) -> None:
         self.worker = worker
         self.memory = memory
+
+    def may_pause(self, task: Task) -> bool:
+        """Whether the wrapped worker may pause in ``task``."""
+        return may_pause(self.worker, task)
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the wrapped worker, then store its evidence."""

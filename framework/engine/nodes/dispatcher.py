@@ -1,12 +1,16 @@
-"""The dispatcher: selects unfinished tasks and fans them out, one ``Send`` per task."""
+"""The dispatcher: selects unfinished tasks and fans them out, one ``Send`` per task, or per
+batch of tasks when a dispatch has more than the team's batch size
+(:mod:`framework.engine.batching`)."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any, Literal, TypedDict
 
 from langgraph.types import Send
 
+from framework.engine.batching import WorkerBatch, batches
 from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 from framework.engine.state import TeamState
@@ -37,16 +41,36 @@ def dispatcher_body(state: TeamState, context: NodeContext) -> dict[str, Any]:
     }
 
 
-def route_to_workers(worker: str, aggregator: str) -> Any:
-    """Return the router after the dispatcher: a ``Send`` per running task, or the aggregator."""
+def route_to_workers(
+    worker: str,
+    aggregator: str,
+    batch: int = 1,
+    batchable: Callable[[Task], bool] | None = None,
+) -> Any:
+    """Return the router after the dispatcher: a ``Send`` per running task, or the aggregator.
+
+    When more than ``batch`` running tasks are ``batchable``, those go in batches of at most
+    ``batch`` tasks (one ``Send`` each); every other task still goes alone.
+    """
 
     def route(state: TeamState) -> list[Send] | Literal["aggregator"]:
         question = state.get("question", "")
         dispatch_id = state.get("dispatch_id", "")
+        running = [task for task in (state.get("tasks") or {}).values() if task.status == "running"]
+        grouped: list[Task] = []
+        if batchable is not None and len(running) > batch > 1:
+            grouped = [task for task in running if batchable(task)]
+        if len(grouped) <= batch:
+            grouped = []
+        batched = {task.id for task in grouped}
+        alone = [task for task in running if task.id not in batched]
         sends = [
             Send(worker, WorkerInput(task=task, question=question, dispatch_id=dispatch_id))
-            for task in (state.get("tasks") or {}).values()
-            if task.status == "running"
+            for task in alone
+        ]
+        sends += [
+            Send(worker, WorkerBatch(batch=tasks, question=question, dispatch_id=dispatch_id))
+            for tasks in (batches(grouped, batch) if grouped else ())
         ]
         return sends or aggregator  # type: ignore[return-value]
 

@@ -14,8 +14,10 @@ from typing import Any, Protocol
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 
+from framework.engine.batching import arun_batch, is_batch, may_pause, run_batch
 from framework.engine.draining import DRAIN
 from framework.engine.middleware import Middleware, NodeCall, arun_chain, run_chain
+from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 
 __all__ = ["AsyncBody", "SlotLimiter", "SyncBody", "TeamNode"]
@@ -45,7 +47,13 @@ class TeamNode(Runnable[Any, Any]):
     gives the update that stands for the node when a policy refuses it (a worker's failed
     task); without one, a refusal stops the run. ``role`` is the role
     object the body runs (a worker node's worker), kept so that a team's graph can be described
-    without running it (``cadre tools list``); the node itself never reads it.
+    without running it (``cadre tools list``); the node itself reads it only to learn whether
+    a task may pause (:meth:`batchable`).
+
+    On a node that ``batches``, an input that is a
+    :class:`~framework.engine.batching.WorkerBatch` runs each of its tasks as
+    one execution of its own (slot, drain, middleware, body), concurrently, each saved as it
+    ends (:mod:`framework.engine.batching`).
     """
 
     def __init__(
@@ -59,6 +67,7 @@ class TeamNode(Runnable[Any, Any]):
         slots: tuple[SlotLimiter, Callable[[Any], str]] | None = None,
         refusal: Callable[[Any, str], Any] | None = None,
         role: object | None = None,
+        batches: bool = False,
     ) -> None:
         self.name: str = name
         self.node = name
@@ -69,10 +78,23 @@ class TeamNode(Runnable[Any, Any]):
         self.slots = slots
         self.refusal = refusal
         self.role = role
+        self.batches = batches
+
+    def batchable(self, task: Task) -> bool:
+        """Whether ``task`` may run in a batch: its role and every middleware say that nothing
+        in its execution pauses (a role or middleware that does not say may pause)."""
+        if may_pause(self.role, task):
+            return False
+        return all(getattr(item, "may_pause", True) is False for item in self.middleware)
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Run the node in a sync graph, after its slot limiter (if any) admits it."""
         config = config or {}
+        if self.batches and is_batch(input):
+            return run_batch(self._admitted, input, config)
+        return self._admitted(input, config)
+
+    def _admitted(self, input: Any, config: RunnableConfig) -> Any:
         if self.slots is None:
             with DRAIN.admitted():
                 return self._invoke(input, config)
@@ -83,6 +105,11 @@ class TeamNode(Runnable[Any, Any]):
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Run the node in an async graph, after its slot limiter (if any) admits it."""
         config = config or {}
+        if self.batches and is_batch(input):
+            return await arun_batch(self._aadmitted, input, config)
+        return await self._aadmitted(input, config)
+
+    async def _aadmitted(self, input: Any, config: RunnableConfig) -> Any:
         if self.slots is None:
             async with DRAIN.admitted():
                 return await self._ainvoke(input, config)
