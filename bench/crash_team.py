@@ -46,6 +46,7 @@ __all__ = [
     "TEAM",
     "Effect",
     "append_line",
+    "batch_setting",
     "install_module",
     "output_of",
     "read_effects",
@@ -210,6 +211,12 @@ def _delay(raw: str | None) -> tuple[float, float]:
     return float(low), float(high or low)
 
 
+def batch_setting() -> dict[str, int]:
+    """The ``dispatch_batch`` team setting :data:`BATCH_VARIABLE` asks for (none: the default)."""
+    batch = os.environ.get(BATCH_VARIABLE)
+    return {"dispatch_batch": int(batch)} if batch else {}
+
+
 def team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
     """The crashy team (a ``cadre.teams`` factory), configured by the environment.
 
@@ -224,13 +231,12 @@ def team(setup: TeamSetup) -> StateGraph[Any, Any, Any, Any]:
         curator=NoCurator(),
         formatter=AnswerFormatter(),
     )
-    batch = os.environ.get(BATCH_VARIABLE)
     settings = TeamSettings(
         name=TEAM,
         max_parallel=setup.max_parallel,
         middleware=setup.middleware,
         max_iterations=1,
-        **({"dispatch_batch": int(batch)} if batch else {}),
+        **batch_setting(),
     )
     return build_team(roles, settings)
 

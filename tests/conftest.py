@@ -258,6 +258,7 @@ def team(setup: Any) -> Any:
         middleware=setup.middleware,
         max_iterations=1,
         review=setup.review,
+        **crashy.batch_setting(),
     )
     return build_team(roles, settings)
 '''

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,12 @@ SETTINGS = CrashSettings(
 def lab(tmp_path_factory: pytest.TempPathFactory) -> CrashLab:
     """The crashy team, a corpus and one data home shared by the kills of this module."""
     return HeldLab(tmp_path_factory.mktemp("crash"), SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def batched_lab(tmp_path_factory: pytest.TempPathFactory) -> CrashLab:
+    """The same, its fan-out sent in batches of four tasks."""
+    return HeldLab(tmp_path_factory.mktemp("crash-batched"), replace(SETTINGS, batch=4))
 
 
 def _passed(report: CrashReport) -> CrashReport:
@@ -69,6 +76,16 @@ def test_results_saved_before_the_kill_are_not_executed_again(lab: CrashLab) -> 
     assert saved, "the kill came after a saved result"
     assert not saved & set(report.reexecuted)
     effects = read_effects(lab.root / "effects-t3.txt")
+    assert sorted(e.task_id for e in effects if e.task_id in saved) == sorted(saved)
+
+
+def test_a_kill_in_a_batched_fan_out_reruns_no_task_a_batch_saved(batched_lab: CrashLab) -> None:
+    report = _passed(batched_lab.crash(1, after_effects=TASKS // 2, after_saved=True))
+    assert report.saved is not None
+    saved = report.saved.task_ids
+    assert TASKS // 2 <= len(saved) < TASKS, "the kill came after each ran task was saved"
+    assert not saved & set(report.reexecuted)
+    effects = read_effects(batched_lab.root / "effects-t1.txt")
     assert sorted(e.task_id for e in effects if e.task_id in saved) == sorted(saved)
 
 

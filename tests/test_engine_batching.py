@@ -23,9 +23,11 @@ from framework.errors import ConfigError, OutageError
 from framework.persistence.saver import CadreSaver
 from framework.policy.middleware import PolicyMiddleware
 from framework.retention.snapshot import thread_snapshot
+from framework.runs.runner import arun_team, run_team
 from policies.approval import NodeApproval
 from policies.rate_limits import RateLimit
 from tests.roles import CountingPlanner, ProgrammableWorker, make_roles
+from tests.test_telemetry import Recorder
 
 QUESTION = "what is cadre?"
 MODES = ["sync", "async"]
@@ -163,10 +165,32 @@ def test_a_batch_cut_short_shows_its_tasks_saved_but_no_ledger_task(tmp_path: Pa
         app.invoke({"question": QUESTION}, {"configurable": {"thread_id": "cut"}})
     saved = saver.get_tuple({"configurable": {"thread_id": "cut"}})
     assert saved is not None
-    ledger = [value for _, channel, value in saved.pending_writes or () if channel == LEDGER_CHANNEL]
-    held = {task_id for entry in ledger for task_id in entry}
+    writes = saved.pending_writes or ()
+    held = {task for _, channel, entry in writes if channel == LEDGER_CHANNEL for task in entry}
     assert held == {f"t{i}" for i in range(12)} - {"t5"}
     snapshot = thread_snapshot(saver, "cut")
     assert all("/" not in task.id for task in snapshot.tasks)
     assert {task.name for task in snapshot.tasks} <= {"worker"}
 
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_task_of_a_batch_has_its_own_span_under_the_step(mode: str) -> None:
+    recorder = Recorder()
+    try:
+        roles = make_roles(CountingPlanner(n=6), BatchableWorker())
+        settings = TeamSettings(
+            name="research", dispatch_batch=2, middleware=recorder.telemetry.middleware
+        )
+        app = compile_team(build_team(roles, settings))
+        if mode == "sync":
+            run_team(app, {"question": "q"}, f"spans-{mode}", observer=recorder.telemetry)
+        else:
+            run = arun_team(app, {"question": "q"}, f"spans-{mode}", observer=recorder.telemetry)
+            asyncio.run(run)
+        tasks = [s for s in recorder.finished() if s.name.startswith("cadre.task")]
+        assert sorted(str(s.attributes["cadre.task.id"]) for s in tasks) == [
+            f"t{i}" for i in range(6)
+        ]
+        assert len({s.parent.span_id for s in tasks if s.parent is not None}) == 1
+    finally:
+        recorder.telemetry.close()

@@ -39,7 +39,12 @@ class Planner(Protocol):
 
 @runtime_checkable
 class Worker(Protocol):
-    """Runs one task."""
+    """Runs one task.
+
+    A worker may also define ``may_pause(task) -> bool``. False says that nothing in the task
+    pauses the run (``interrupt()``), so a large dispatch may run its tasks in batches
+    (:mod:`framework.engine.batching`); a worker without it is taken to pause.
+    """
 
     def run(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Run the task in a sync graph."""

@@ -1,11 +1,11 @@
 """Workers by task kind: a team of specialists behind the one worker node.
 
 :class:`WorkerKinds` is a :class:`~framework.engine.roles.Worker` that hands each task to the
-worker of
-its ``Task.kind``. The dispatcher still sends one ``Send`` per task to the worker node, whose cap
-counts every kind together; a kind may also cap its own tasks in flight (``max_parallel``). A task
-of a kind no worker takes (from a model's plan, or a human edit that slipped past review) fails
-with the known kinds named; its siblings are not touched.
+worker of its ``Task.kind``. The dispatcher still sends the tasks to the one worker node (a task
+may go in a batch when its kind's worker never pauses), whose cap counts every kind together; a
+kind may also cap its own tasks in flight (``max_parallel``). A task of a kind no worker takes
+(from a model's plan, or a human edit that slipped past review) fails with the known kinds named;
+its siblings are not touched.
 
 A planner may declare the kinds it emits (a ``task_kinds`` attribute); :func:`check_worker_kinds`
 refuses, at build time, a declared kind without a worker and a worker no planner can reach.
