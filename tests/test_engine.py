@@ -272,8 +272,8 @@ def test_retry_naming_no_finished_task_falls_back_to_finish() -> None:
 def test_dispatcher_with_nothing_to_run_goes_to_the_aggregator() -> None:
     route = route_to_workers("worker", "aggregator")
     done = Task(id="a", description="d", status="done")
-    assert route({"tasks": {"a": done}}) == "aggregator"
-    sends = route({"tasks": {"a": done.model_copy(update={"status": "running"})}})
+    assert route({"tasks": {"a": done}}, {}) == "aggregator"
+    sends = route({"tasks": {"a": done.model_copy(update={"status": "running"})}}, {})
     assert [send.node for send in sends] == ["worker"]
 
 

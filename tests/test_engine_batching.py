@@ -21,6 +21,7 @@ from framework.engine.nodes.team_node import TeamNode
 from framework.engine.records import Task
 from framework.errors import ConfigError, OutageError
 from framework.persistence.saver import CadreSaver
+from framework.policy.frame import current_frame
 from framework.policy.middleware import PolicyMiddleware
 from framework.retention.snapshot import thread_snapshot
 from framework.runs.runner import arun_team, run_team
@@ -85,14 +86,14 @@ def test_only_a_dispatch_larger_than_the_batch_is_batched_and_pausing_tasks_go_a
         f"t{i}": Task(id=f"t{i}", description="d", status="running", kind=kind)
         for i, kind in enumerate(["local"] * 7 + ["remote"])
     }
-    sends = route({"tasks": running, "question": "q", "dispatch_id": "d"})
+    sends = route({"tasks": running, "question": "q", "dispatch_id": "d"}, {})
     assert isinstance(sends, list) and all(isinstance(send, Send) for send in sends)
     alone = [send.arg["task"].id for send in sends if "task" in send.arg]
     grouped = [[task.id for task in send.arg["batch"]] for send in sends if "batch" in send.arg]
     assert alone == ["t7"]
     assert grouped == [["t0", "t1", "t2"], ["t3", "t4"], ["t5", "t6"]]
     few = {key: running[key] for key in ("t0", "t1", "t2")}
-    sends = route({"tasks": few, "question": "q", "dispatch_id": "d"})
+    sends = route({"tasks": few, "question": "q", "dispatch_id": "d"}, {})
     assert [send.arg["task"].id for send in sends] == ["t0", "t1", "t2"]
 
 
@@ -194,3 +195,41 @@ def test_every_task_of_a_batch_has_its_own_span_under_the_step(mode: str) -> Non
         assert len({s.parent.span_id for s in tasks if s.parent is not None}) == 1
     finally:
         recorder.telemetry.close()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_langgraphs_max_concurrency_still_caps_tasks_by_sending_each_alone(mode: str) -> None:
+    worker = BatchableWorker(delay=0.02)
+    app = _app(worker, 24, dispatch_batch=6)
+    out = _invoke(app, mode, {"question": QUESTION}, {"max_concurrency": 2})
+    assert len(out["worker_results"]) == 24
+    assert worker.peak == 2
+
+
+def test_each_task_of_a_batch_files_its_own_usage_record() -> None:
+    class Counting(BatchableWorker):
+        def run(self, task: Task, question: str, context: Any) -> Any:
+            current_frame().usage["model_calls"] = 1
+            return super().run(task, question, context)
+
+    middleware = (PolicyMiddleware([RateLimit({})]),)
+    app = _app(Counting(), 12, dispatch_batch=4, middleware=middleware)
+    out = _invoke(app, "sync", {"question": QUESTION})
+    records = out["usage"].values()
+    assert sorted(record.task_id for record in records) == sorted(f"t{i}" for i in range(12))
+    assert sum(record.counts["model_calls"] for record in records) == 12
+
+
+def test_a_ledger_save_that_fails_is_logged_and_loses_no_result(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class FailingWrites(InMemorySaver):
+        def put_writes(self, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+            if any(channel == LEDGER_CHANNEL for channel, _ in writes):
+                raise OSError("disk full")
+            super().put_writes(config, writes, task_id, task_path)
+
+    app = _app(BatchableWorker(), 12, FailingWrites(), dispatch_batch=4)
+    out = app.invoke({"question": QUESTION}, {"configurable": {"thread_id": "failing"}})
+    assert len(out["worker_results"]) == 12
+    assert "were not saved as they ended (OSError: disk full)" in caplog.text

@@ -107,7 +107,7 @@ class _GroupedSaves:
             await self._ledger.asave(group)
 
     async def flushed(self) -> None:
-        """Return once every queued update is written (raising what a write raised)."""
+        """Return once every queued update is written (a failed write is only logged)."""
         if self._writing is not None:
             await self._writing
 
@@ -138,12 +138,20 @@ async def arun_batch(
     try:
         if running:
             await asyncio.wait(running)
-    finally:
+    except BaseException:  # the batch itself was cancelled: so are its tasks, and awaited
         for future in running:
-            future.cancel()  # only when the batch itself was cancelled
+            future.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+        raise
+    finally:
         await saves.flushed()
-    _raise_first([None if future.cancelled() else future.exception() for future in running])
+    _raise_first([_error_of(future) for future in running])
     return _merged([updates[payload["task"].id] for payload in payloads])
+
+
+def _error_of(future: asyncio.Future[None]) -> BaseException | None:
+    """What a task of the batch raised: a task cancelled on its own raises as cancelled."""
+    return asyncio.CancelledError() if future.cancelled() else future.exception()
 
 
 def run_batch(

@@ -10,6 +10,7 @@ nothing of LangGraph's runtime (a thread's snapshot reads the channel's name).
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
 __all__ = ["LEDGER_CHANNEL", "TaskLedger"]
+
+logger = logging.getLogger("cadre.engine")
 
 LEDGER_CHANNEL = "__cadre_task_done__"
 """The channel of a batched task's saved update (no channel of the graph: never applied)."""
@@ -86,16 +89,36 @@ class TaskLedger:
         return self._held(saved.pending_writes if saved is not None else None)
 
     def save(self, updates: Mapping[str, Any]) -> None:
-        """Save the updates of tasks that ended (by task id) as one entry."""
-        if self.saver is not None:
+        """Save the updates of tasks that ended (by task id) as one entry. A save that fails
+        is said in the log and loses nothing but the entry: the batch still returns those
+        updates, and a resume in this step runs the tasks again."""
+        if self.saver is None:
+            return
+        try:
             self.saver.put_writes(self.step, [(LEDGER_CHANNEL, dict(updates))], self._new_entry())
+        except Exception as error:
+            _unsaved(updates, error)
 
     async def asave(self, updates: Mapping[str, Any]) -> None:
         """:meth:`save` in an async run."""
-        if self.saver is not None:
+        if self.saver is None:
+            return
+        try:
             await self.saver.aput_writes(
                 self.step, [(LEDGER_CHANNEL, dict(updates))], self._new_entry()
             )
+        except Exception as error:
+            _unsaved(updates, error)
 
     def _new_entry(self) -> str:
         return f"{self.batch_id}/{uuid.uuid4().hex}"
+
+
+def _unsaved(updates: Mapping[str, Any], error: Exception) -> None:
+    logger.warning(
+        "cadre: %d finished task(s) of a batch were not saved as they ended (%s: %s); the batch "
+        "keeps them, but if the run stops before the batch ends they run again on resume",
+        len(updates),
+        type(error).__name__,
+        error,
+    )

@@ -187,6 +187,8 @@ def _with_records(update: Any, call: NodeCall, frame: PolicyFrame) -> Any:
         added["audit"] = [*update.get("audit", []), *frame.reviews]
     if frame.usage:
         execution = (call.config.get("configurable") or {}).get("checkpoint_ns") or call.node
+        if frame.task_id is not None:  # the tasks of a batch share their Pregel task's namespace
+            execution = f"{execution}/{frame.task_id}"
         record = UsageRecord.model_construct(  # trusted values: no validation on the hot path
             team=call.team,
             path=review_path(call.context),

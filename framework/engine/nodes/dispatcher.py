@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Literal, TypedDict
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.types import Send
 
 from framework.engine.batching import WorkerBatch, batches
@@ -50,15 +51,20 @@ def route_to_workers(
     """Return the router after the dispatcher: a ``Send`` per running task, or the aggregator.
 
     When more than ``batch`` running tasks are ``batchable``, those go in batches of at most
-    ``batch`` tasks (one ``Send`` each); every other task still goes alone.
+    ``batch`` tasks (one ``Send`` each); every other task still goes alone. A run whose config
+    sets LangGraph's ``max_concurrency`` sends every task alone: that cap counts Pregel tasks.
     """
 
-    def route(state: TeamState) -> list[Send] | Literal["aggregator"]:
+    def route(state: TeamState, config: RunnableConfig) -> list[Send] | Literal["aggregator"]:
         question = state.get("question", "")
         dispatch_id = state.get("dispatch_id", "")
         running = [task for task in (state.get("tasks") or {}).values() if task.status == "running"]
         grouped: list[Task] = []
-        if batchable is not None and len(running) > batch > 1:
+        if (
+            batchable is not None
+            and len(running) > batch > 1
+            and config.get("max_concurrency") is None
+        ):
             grouped = [task for task in running if batchable(task)]
         if len(grouped) <= batch:
             grouped = []
