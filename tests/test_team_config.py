@@ -114,6 +114,10 @@ def test_an_offline_team_file_runs_is_recorded_and_shown(
         ("kinds:\n  - name: a\n", r"team\.yaml:2: kinds\.0: a kind needs builtin"),
         ("models: {boss: openai:gpt-4o}\nkinds: [{name: a, builtin: search}]\n", r"unknown roles"),
         ("kinds: [\n", r"team\.yaml:2: not YAML"),
+        (
+            "dispatch_batch: 0\nkinds: [{name: a, builtin: search}]\n",
+            r"team\.yaml:1: dispatch_batch: Input should be greater than or equal to 1",
+        ),
     ],
 )
 def test_a_bad_file_is_refused_with_its_line_and_nothing_is_written(

@@ -110,6 +110,8 @@ class TeamFile(BaseModel):
 
     name: str = Field(default=DEFAULT_TEAM_NAME, pattern=r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
     max_parallel: int | None = Field(default=None, ge=1)
+    dispatch_batch: int | None = Field(default=None, ge=1)
+    """The most tasks one worker execution runs in a large dispatch (None: the team default)."""
     review: list[Literal["plan", "tasks", "answer"]] = Field(default_factory=list)
     models: dict[str, str] = Field(default_factory=dict)
     kinds: list[KindSpec] = Field(default_factory=list, min_length=1)
@@ -141,7 +143,7 @@ class TeamFile(BaseModel):
         return self
 
 
-_TEAM_ONLY = ("max_parallel", "review", "models", "mcp_servers")
+_TEAM_ONLY = ("max_parallel", "dispatch_batch", "review", "models", "mcp_servers")
 
 
 class LoadedTeamFile:

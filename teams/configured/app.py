@@ -98,6 +98,8 @@ class FileTeam:
         }
         if (setup.max_parallel or spec.max_parallel) is not None:
             overrides["max_parallel"] = setup.max_parallel or spec.max_parallel
+        if spec.dispatch_batch is not None:
+            overrides["dispatch_batch"] = spec.dispatch_batch
         return build_research_team(replace(roles, worker=WorkerKinds(kinds)), **overrides)
 
     def _kind_setup(
