@@ -236,6 +236,12 @@ X do", which asks for a description)."""
 _VERSION_ASKED = re.compile(r"\b(?:which|what) (?:[\w-]+ ){0,2}(?:version|release)s?\b", re.I)
 """A question that asks for a version ("Which Python version does X need", "in which release
 ..."): a sentence that states a version answers it."""
+_EDGE_OF = re.compile(
+    r"\b(?:oldest|earliest|newest|latest|minimum|lowest|highest)\s+(?:supported\s+)?"
+    r"(?!(?:Version|Release)s?\b)[A-Z][\w+-]*[A-Za-z]\b"
+)
+"""A question for the first or last version of a named thing ("the oldest Python that ...",
+"the minimum SQLAlchemy"), in its own capitals."""
 _GAIN_ASKED = re.compile(
     r"^\s*what\b.*\b(?:gain(?:s|ed)?|advantages?|benefits?|drawbacks?|disadvantages?|"
     r"downsides?|shortcomings?|costs? of|catch)\b|"
@@ -281,7 +287,7 @@ def answer_kind(query: str) -> str:
         ("quantity", _QUANTITY_ASKED.search(lowered)),
         ("reason", lowered.startswith("why") or _GAIN_ASKED.search(lowered)),
         ("time", lowered.startswith("when") or _DATE_ASKED.match(lowered)),
-        ("version", _VERSION_ASKED.search(lowered)),
+        ("version", _VERSION_ASKED.search(lowered) or _EDGE_OF.search(query)),
         ("name", _NAME_ASKED.match(lowered)),
     )
     return next((kind for kind, found in kinds if found), "")
@@ -367,14 +373,17 @@ _WHEN_ASKED = re.compile(
 
 
 _SINCE_ASKED = re.compile(
-    r"\b(?:since|first|start(?:s|ed|ing)?|beg[aiu]n|begins|onwards?|introduced|added)\b", re.I
+    r"\b(?:since|first|start(?:s|ed|ing)?|beg[aiu]n|begins|onwards?|introduced|added|oldest|"
+    r"earliest|minimum)\b",
+    re.I,
 )
 
 
 def asks_since(question: str) -> bool:
     """Whether ``question`` asks from when something holds ("Since which release ...", "When
-    did X start ...", "In which version was X added?"): a note of an addition answers it, a
-    version given as the last of a range ("3.7 and earlier") does not."""
+    did X start ...", "In which version was X added?", "the oldest Python that ..."): a note of
+    an addition answers it, a version given as the last of a range ("3.7 and earlier") does
+    not."""
     return _SINCE_ASKED.search(question) is not None
 
 

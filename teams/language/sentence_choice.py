@@ -90,8 +90,12 @@ def _only_ceilings(sentence: str, query_words: set[str]) -> bool:
     """Whether every version ``sentence`` gives is the last of a range ("3.7 and earlier"): it
     tells until when, not since when (for a question that :func:`asks_since`)."""
     values = _values("version", sentence, query_words)
-    ceilings = {found.group(1).lower() for found in _CEILING.finditer(sentence)}
-    return bool(values) and values <= ceilings
+    return bool(values) and values <= _ceilings(sentence)
+
+
+def _ceilings(sentence: str) -> set[str]:
+    """The versions ``sentence`` gives as the last of a range (see :data:`_CEILING`)."""
+    return {(found.group(1) or found.group(2)).lower() for found in _CEILING.finditer(sentence)}
 
 
 def _tells_no_start(sentence: str, listed: str, kind: str, terms: set[str], bonus: bool) -> bool:
@@ -102,11 +106,18 @@ def _tells_no_start(sentence: str, listed: str, kind: str, terms: set[str], bonu
     return ceiling or _KEPT.search(sentence) is not None
 
 
-def _gives(kind: str, sentence: str, query_words: set[str], since: bool = False) -> bool:
+def _gives(
+    kind: str,
+    sentence: str,
+    query_words: set[str],
+    since: bool = False,
+    products: frozenset[str] = frozenset(),
+) -> bool:
     """Whether ``sentence`` holds what a question of ``kind`` asks for, beyond the question's
-    own words (for a question that asks ``since`` when, a version not only as a ceiling)."""
+    own words (for a question that asks ``since`` when, a version not only as a ceiling; for
+    one that names ``products``, a version not of another product)."""
     if kind in _VALUES:
-        values = _values(kind, sentence, query_words)
+        values = _values(kind, sentence, query_words, products)
         if kind == "version" and since and _only_ceilings(sentence, query_words):
             return False  # "3.7 and earlier" began nothing
         return bool(values)
@@ -116,9 +127,13 @@ def _gives(kind: str, sentence: str, query_words: set[str], since: bool = False)
 
 
 _CEILING = re.compile(
-    r"(?<![\w./])(v?\d+(?:\.\d+)+)\s+(?:and|or)\s+(?:earlier|older|below|lower|before)\b", re.I
+    r"(?<![\w./])(v?\d+(?:\.\d+)+)\s+(?:and|or)\s+(?:earlier|older|below|lower|before)\b"
+    r"|\b(?:up (?:through|to|until)|through|until|prior to)\s+(?:[A-Z][\w+-]*\s+)?"
+    r"(v?\d+(?:\.\d+)+)(?![\w/])",
+    re.I,
 )
-"""A version given as the last of a range ("3.7 and earlier", "2.1 or older")."""
+"""A version given as the last of a range ("3.7 and earlier", "2.1 or older", "up through
+SQLAlchemy 1.3")."""
 _KEPT = re.compile(r"\b(?:kept|remains?|remained|stays?|stayed|unchanged|continues? to)\b", re.I)
 """A sentence saying a thing went on as it was ("Default version kept at 2.4"): for a question
 of since when, it tells of no start."""
@@ -137,16 +152,59 @@ _VALUES = {
 ("3.10", "v2.1", not "HTTP/1.1")."""
 
 
-def _values(kind: str, sentence: str, query_words: set[str]) -> set[str]:
+def _values(
+    kind: str, sentence: str, query_words: set[str], products: frozenset[str] = frozenset()
+) -> set[str]:
     found = (m.group(0).strip("`").lower() for m in _VALUES[kind].finditer(sentence))
-    return {value for value in found if value and value not in query_words}
+    values = {value for value in found if value and value not in query_words}
+    if kind == "version" and products:
+        values -= _versions_of_others(sentence, products | query_words)
+    return values
+
+
+_NAMED_VERSION = re.compile(r"\b([A-Z][\w+-]*)\s+(v?\d+(?:\.\d+)+)(?![\w/])")
+"""A version written after the name of what it is a version of ("OpenSSL 3.0", "Python 3.12")."""
+_NOT_NAMES = frozenset(
+    "version versions release releases v since in from before after until added changed "
+    "deprecated removed new the a an and or to of at by as with".split()
+)
+"""Capitalised words before a version that name no product ("Version 2.0", "Since 1.4")."""
+_PRODUCT = re.compile(r"(?<=[\w,;] )[A-Z][\w+-]*[A-Za-z]\b")
+"""A capitalised word inside a question, not its first: a name ("oldest Python", "TLS")."""
+
+
+@lru_cache(maxsize=1024)
+def question_products(query: str) -> frozenset[str]:
+    """The names a question gives of things with versions, lowercased ("Python" in "What is
+    the oldest Python that ...")."""
+    found = (word.lower() for word in _PRODUCT.findall(query))
+    return frozenset(word for word in found if word not in _NOT_NAMES)
+
+
+def versions_of_others(sentence: str, query: str) -> set[str]:
+    """The versions ``sentence`` gives of products ``query`` does not name, when it names one
+    ("3.0" of "Python is using OpenSSL 3.0" for "the oldest Python that ...")."""
+    products = question_products(query)
+    return _versions_of_others(sentence, products | _stems(query)) if products else set()
+
+
+def _versions_of_others(sentence: str, named: Set[str]) -> set[str]:
+    """The versions ``sentence`` writes after the name of a product the question does not name
+    ("3.0" of "OpenSSL 3.0" for a question of the oldest Python): not the one asked for."""
+    return {
+        match.group(2).lower()
+        for match in _NAMED_VERSION.finditer(sentence)
+        if (name := match.group(1).lower()) not in _NOT_NAMES
+        and name not in named
+        and stem(name) not in named
+    }
 
 
 def gives(kind: str, sentence: str, query: str) -> bool:
     """Whether ``sentence`` holds what a question of ``kind`` (see
     :func:`~teams.language.questions.answer_kind`) asks for, beyond ``query``'s own words: a
     figure, a version, a name."""
-    return _gives(kind, sentence, _stems(query), asks_since(query))
+    return _gives(kind, sentence, _stems(query), asks_since(query), question_products(query))
 
 
 def given(kind: str, sentence: str, query: str) -> set[str]:
@@ -157,8 +215,10 @@ def given(kind: str, sentence: str, query: str) -> set[str]:
     if kind not in _VALUES:
         return set()
     named = _stems(query) | {_one_form(pointer) for pointer in pointers(query)}
-    values = {_one_form(value) for value in _values(kind, sentence, set())}
-    return values - named
+    found = _values(kind, sentence, set(), question_products(query))
+    if kind == "version" and asks_since(query):
+        found -= _ceilings(sentence)  # "up through 1.3" is no first version
+    return {_one_form(value) for value in found} - named
 
 
 _TRAILING_ZEROS = re.compile(r"^v?(\d+(?:\.\d+)*?)(?:\.0)*$")
@@ -350,7 +410,9 @@ def ranked_sentences(
         score += _EXACT_BONUS * len(exact & set(keywords(sentence)))  # the word as asked
         score += _CONTEXT_WEIGHT * sum(weight[term] for term in terms & (context - own))
         gives = (
-            index in listing.lists if kind == "list" else _gives(kind, listed[index], terms, since)
+            index in listing.lists
+            if kind == "list"
+            else _gives(kind, listed[index], terms, since, question_products(query))
         )
         gives |= kind == "reason" and _causes(index, sentences)  # "... This means ..."
         bonus = len(hits) + pointed >= _MIN_SCORE_FOR_KIND and gives  # "Released" under "3.1"

@@ -45,6 +45,7 @@ from teams.language.sentence_choice import (
     gives_reason,
     ranked_sentences,
     term_weights,
+    versions_of_others,
 )
 from teams.language.words import keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
@@ -488,16 +489,20 @@ def _default_value(answered: _Answered, kind: str) -> bool:
 def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Evidence]:
     """``evidence`` without a statement that gives several values of ``kind`` when another
     gives one of them alone: "[tool.pytest] (since version 9.0) or [tool.pytest.ini_options]
-    (since version 8.1)" is left out beside "supported since pytest 9.0"."""
+    (since version 8.1)" is left out beside "supported since pytest 9.0"; nor, for a version
+    of a product the question names, one that gives only another product's version when
+    another statement gives one ("using OpenSSL 3.0" beside "since Python 3.12")."""
     values = [given(kind, item.text, query) for item in evidence]
     settled = zip(evidence, values, strict=True)
     alone = set().union(
         *(stated for item, stated in settled if len(stated) == 1 and not item.disputed)
     )
+    answered = kind == "version" and any(values)
     return [
         item
         for item, stated in zip(evidence, values, strict=True)
-        if len(stated) < 2 or not stated & alone
+        if (len(stated) < 2 or not stated & alone)
+        and not (answered and not stated and versions_of_others(item.text, query))
     ]
 
 
