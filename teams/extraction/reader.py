@@ -41,6 +41,7 @@ from teams.extraction.abbreviations import defined, without_definitions
 from teams.extraction.aliases import alias_readings, aliases, without_aliases
 from teams.extraction.asides import (
     agent_joined,
+    agent_named,
     bracket_labels,
     joined_subjects,
     namely,
@@ -50,7 +51,7 @@ from teams.extraction.asides import (
     without_label,
 )
 from teams.extraction.attributes import attribute_readings, key_values, row_readings
-from teams.extraction.clauses import Gapped, gapped_clause, simple_clauses
+from teams.extraction.clauses import Gapped, gapped_clause, simple_clauses, whose_quotes
 from teams.extraction.converses import converse_readings, exchange_parts
 from teams.extraction.deeds import deed_clauses
 from teams.extraction.documents import (
@@ -83,6 +84,7 @@ from teams.extraction.referents import referring_clause, with_referents
 from teams.extraction.reorderings import EXTRAPOSED, not_but
 from teams.extraction.restatements import (
     restated,
+    to_plans,
     with_deed_done,
     with_surnames_shared,
     without_unknown,
@@ -234,12 +236,8 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     text = uninverted(namely(text))  # "Not until 1890 did X build Y": X built Y
     text = with_deed_done(without_unknown(text))  # "He would go on to build X": he built X
     text = with_surnames_shared(text)  # "the brothers Amos and Seth Lowe": Amos Lowe and ...
-    if plain_parts := restated(text):  # "1820 saw X built by Y": X was built by Y in 1820
-        return [
-            replace(r, clause=r.clause or part)  # quoted alone where the sentence has it
-            for part in plain_parts
-            for r in _sentence_readings(part, relaxed)
-        ]
+    if (restatement := _restated_readings(text, relaxed)) is not None:
+        return restatement
     text, labelled = bracket_labels(text)  # "The Kell chapel (architect: Sam Orr) opened"
     if labelled:
         return labelled + _sentence_readings(text, relaxed)
@@ -263,7 +261,44 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
         for clause in simple_clauses(part)
         for r in read_sentence(clause, relaxed=relaxed)
     ]
+    readings = _whose_quoted(text, readings)
     return _with_delegated(text, readings + converse_readings(text, readings), relaxed)
+
+
+def _whose_quoted(text: str, readings: list[Reading]) -> list[Reading]:
+    """``readings`` of a sentence with a "whose" clause, each quoted from its own clause: the
+    clause's with its noun ("the mill, whose architect had been Lydia Cole"), the others
+    without it (the buyer "bought the mill … in 1899"), so neither quotes the other's names;
+    as they are when none is read from the clause, which the others' quotation then keeps."""
+    quotes = whose_quotes(text, LIST_JOIN)
+    if quotes is None or not any(_holds(quotes[1], r) for r in readings):
+        return readings
+    main, relative = quotes
+    return [
+        replace(r, clause=r.clause or (relative if _holds(relative, r) else main)) for r in readings
+    ]
+
+
+def _holds(clause: str, reading: Reading) -> bool:
+    """Whether ``clause`` names both the reading's subject and its object."""
+    return all(bare(name) in bare(clause) for name in (reading.subject, reading.object))
+
+
+def _restated_readings(text: str, relaxed: bool) -> list[Reading] | None:
+    """The readings of the plain sentences ``text`` restates, each quoted alone where the
+    sentence has it; of a thing made "to Y's plans", Y's design quoted without the builder
+    after it; None when ``text`` is in no such shape."""
+    if (plans := to_plans(text)) is not None:  # "built to Ann Roe's plans by Dent and Sons"
+        rest, designed, quote = plans
+        readings = _sentence_readings(designed, relaxed)
+        return _sentence_readings(rest, relaxed) + [replace(r, clause=quote) for r in readings]
+    if plain_parts := restated(text):  # "1820 saw X built by Y": X was built by Y in 1820
+        return [
+            replace(r, clause=r.clause or part)  # quoted alone where the sentence has it
+            for part in plain_parts
+            for r in _sentence_readings(part, relaxed)
+        ]
+    return None
 
 
 def _gapped_readings(gapped: Gapped, relaxed: bool) -> list[Reading]:
@@ -420,6 +455,7 @@ class _SectionReader:
         self.before = written
         text, readings = self._readings(without_aliases(said))
         shown = without_unknown(without_denied(sentence, LIST_JOIN))  # "Jon Hale … built it."
+        shown = agent_named(shown, LIST_JOIN)  # "designed by … the young Lena Holt"
         if said != written:  # "... designed by the former": that clause, not the pair
             shown = referring_clause(shown) or shown
         (question, asked_in), self.question = self.question, (asked(text), sentence)
