@@ -5,7 +5,8 @@ A document comes from a file (``cadre extract``) or from the chunks of an indexe
 :func:`framework.memory.chunk_document`, fenced code is left out (but for a CSV block, read as
 a table under its first row), and every sentence keeps the 1-based line it starts on. The items
 of a list introduced by a sentence ending in a colon are read each with its lead-in ("The
-toolkit includes: … a compiler"), so every item is a sentence.
+toolkit includes: … a compiler"), so every item is a sentence. A front matter between "---"
+lines at the top of a file is a section of its ``key: value`` lines under its title.
 """
 
 from __future__ import annotations
@@ -92,6 +93,8 @@ class Section(Record):
     heading_line: int = Field(default=0, ge=0)
     """The line of the heading right above the section (blank lines between); 0 when another
     section stands between them or it is not known."""
+    front: bool = False
+    """Whether the section is a front matter's ``key: value`` lines."""
 
     def sentences(self) -> Iterator[tuple[int, str]]:
         """``(line, sentence)`` of the section's sentences of at least three words, and of
@@ -175,14 +178,39 @@ class Document(Record):
 
 def document_of(path: str, text: str) -> Document:
     """The prose of ``text`` (Markdown, reStructuredText or plain text) as a document, each
-    section with the line of the heading right above it."""
+    section with the line of the heading right above it, its front matter first."""
     document = _document(path, chunk_document(path, text))
     lines = text.split("\n")
     sections = tuple(
         section.model_copy(update={"heading_line": _heading_line(lines, section)})
         for section in document.sections
     )
-    return document.model_copy(update={"sections": sections})
+    front = _front_matter(lines)
+    return document.model_copy(update={"sections": (*front, *sections)})
+
+
+_FRONT_MATTER_LINES = 40
+_TITLE = re.compile(r"^title:\s*(?P<title>.+?)\s*$", re.IGNORECASE)
+
+
+def _front_matter(lines: list[str]) -> tuple[Section, ...]:
+    """The ``key: value`` lines of a front matter between "---" lines that opens the text, as
+    a section under its title (what its keys are said of), or none."""
+    if not lines or lines[0].strip() != "---":
+        return ()
+    closing = next(
+        (
+            n
+            for n, line in enumerate(lines[1:_FRONT_MATTER_LINES], 1)
+            if line.strip() in ("---", "...")
+        ),
+        0,
+    )
+    fields = lines[1:closing]
+    titles = [found["title"].strip("\"'") for line in fields if (found := _TITLE.match(line))]
+    if not closing or not fields or not titles:
+        return ()
+    return (Section(line=2, text="\n".join(fields), heading=titles[0], front=True),)
 
 
 def _heading_line(lines: list[str], section: Section) -> int:

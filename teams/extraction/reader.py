@@ -73,7 +73,7 @@ from teams.extraction.patterns import (
     read_sentence,
     with_subject,
 )
-from teams.extraction.proxies import delegated_deed, fronted_role, making
+from teams.extraction.proxies import delegated_deed, fronted_role, held_role, making
 from teams.extraction.questions_asked import (
     answered,
     asked,
@@ -230,8 +230,9 @@ def entry_readings(heading: str, entry: str) -> list[Reading]:
 def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     """The readings of a sentence's clauses, main clause first, and of its exchanges turned;
     an alternative it names only to deny is not read, nor a caption's or timeline entry's
-    label; a fronted "With X as <role>," is a role in what the main clause makes, and a deed
-    done for another is the doer's (:func:`_with_delegated`)."""
+    label; a fronted "With X as <role>," is a role in what the main clause makes, "As the
+    <role> of X, Y" a role of Y's (:func:`_fronted_readings`), and a deed done for another is
+    the doer's (:func:`_with_delegated`)."""
     text = agent_joined(joined_subjects(without_denied(not_but(without_label(text)))))
     text = uninverted(namely(text))  # "Not until 1890 did X build Y": X built Y
     text = with_deed_done(without_unknown(text))  # "He would go on to build X": he built X
@@ -241,12 +242,8 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     text, labelled = bracket_labels(text)  # "The Kell chapel (architect: Sam Orr) opened"
     if labelled:
         return labelled + _sentence_readings(text, relaxed)
-    if (role := fronted_role(text)) is not None:  # "With Jonah Bell as architect, ..."
-        readings = _sentence_readings(role.clause, relaxed)
-        owned = [r for r in readings if making(r.predicate)]
-        return readings + [
-            Reading(r.object, f"'s {role.role} is", role.name, _ROLE_CONFIDENCE) for r in owned
-        ]
+    if (fronted := _fronted_readings(text, relaxed)) is not None:
+        return fronted
     if parts := exchange_parts(text):  # "sold by A to B": each party quoted without the other
         return [
             replace(r, clause=r.clause or quote)
@@ -282,6 +279,26 @@ def _whose_quoted(text: str, readings: list[Reading]) -> list[Reading]:
 def _holds(clause: str, reading: Reading) -> bool:
     """Whether ``clause`` names both the reading's subject and its object."""
     return all(bare(name) in bare(clause) for name in (reading.subject, reading.object))
+
+
+def _fronted_readings(text: str, relaxed: bool) -> list[Reading] | None:
+    """The readings of a sentence with a role in a fronted phrase: "With Y as architect, ..."
+    a role in what the main clause makes, "As the architect of X, Y ..." Y's role of X, quoted
+    apart from the main clause; None when it has none."""
+    if (role := fronted_role(text)) is not None:  # "With Jonah Bell as architect, ..."
+        readings = _sentence_readings(role.clause, relaxed)
+        owned = [r for r in readings if making(r.predicate)]
+        return readings + [
+            Reading(r.object, f"'s {role.role} is", role.name, _ROLE_CONFIDENCE) for r in owned
+        ]
+    if (held := held_role(text)) is not None:  # "As the architect of X, Nora Bix insisted ..."
+        main = [
+            replace(r, clause=r.clause or held.clause)
+            for r in _sentence_readings(held.clause, relaxed)
+        ]
+        role_of = Reading(held.thing, f"'s {held.role} is", held.name, _ROLE_CONFIDENCE)
+        return [*main, replace(role_of, clause=held.quoted)]
+    return None
 
 
 def _restated_readings(text: str, relaxed: bool) -> list[Reading] | None:
@@ -376,7 +393,7 @@ class _SectionReader:
     def triples(self) -> Iterator[_Found]:
         """Every triple of the section, line by line."""
         lines = self.section.text.split("\n")
-        fields = key_values(self.section.text, self.section.line)
+        fields = key_values(self.section.text, self.section.line, self.section.front)
         statements = [(n, sentence) for n, sentence in self.section.sentences() if n not in fields]
         statements += [(number, "") for number in fields]
         statements.sort(key=lambda statement: statement[0])
