@@ -26,7 +26,8 @@ designed by Z", "The one who designed X was Y") is read as the plain sentences i
 (:mod:`teams.extraction.restatements`, :mod:`teams.extraction.reorderings`);
 a footnote opening with its predicate is said of the thing its mark follows
 (:mod:`teams.extraction.footnotes`); a transcript's turn is read without its speaker's label
-(:mod:`teams.extraction.transcripts`).
+(:mod:`teams.extraction.transcripts`), and the "I" of a passage signed after a dash or with a
+letter's sign-off as its signer (:mod:`teams.extraction.signatures`).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ from teams.extraction.restatements import (
     with_surnames_shared,
     without_unknown,
 )
+from teams.extraction.signatures import signed, signer, without_attribution
 from teams.extraction.state import EntityNote, Triple
 from teams.extraction.transcripts import spoken
 from teams.language.values import values_in
@@ -389,6 +391,9 @@ class _SectionReader:
         """The sentence before, whose pair of names "the latter" may point to."""
         self.lead_in = ""
         """The sentence before when it ends in a colon ("... is carved with these words:")."""
+        self.signer = signer(section.text)
+        """Who signs the section ("— Hugh Barrow", a letter's "Yours faithfully, ..."): its
+        "I"."""
 
     def triples(self) -> Iterator[_Found]:
         """Every triple of the section, line by line."""
@@ -467,12 +472,14 @@ class _SectionReader:
 
     def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
         turn = spoken(without_marks(unmarked(sentence)), answering=bool(self.question[0]))
+        turn = signed(turn, self.signer)  # "I built X. — Hugh Barrow": Hugh Barrow built X
         said = self.focus.resolved(without_definitions(turn))
         written, said = said, with_referents(said, self.before)
         self.before = written
         text, readings = self._readings(without_aliases(said))
         shown = without_unknown(without_denied(sentence, LIST_JOIN))  # "Jon Hale … built it."
         shown = agent_named(shown, LIST_JOIN)  # "designed by … the young Lena Holt"
+        shown = without_attribution(shown) if self.signer else shown  # "... — Hugh Barrow"
         if said != written:  # "... designed by the former": that clause, not the pair
             shown = referring_clause(shown) or shown
         (question, asked_in), self.question = self.question, (asked(text), sentence)
