@@ -1,5 +1,6 @@
-"""A relation stated only in a file's front matter ("builder: Y" under "title: X") and a role
-given in a fronted "As the architect of X, Y ..." whose main clause is about something else."""
+"""A relation stated only in a file's front matter ("builder: Y" under "title: X") or in a
+fenced JSON array of objects, and a role given in a fronted "As the architect of X, Y ..."
+whose main clause is about something else."""
 
 from __future__ import annotations
 
@@ -57,3 +58,25 @@ def test_a_fronted_as_role_answers(store: SemanticStore) -> None:
     text = "# Notes\n\nAs the architect of the Tarle baths, Ned Oake fought for a glass roof.\n"
     said = answer(text, "Who designed the Tarle baths?", store)
     assert "Ned Oake" in said.split("## Sources")[0]
+
+
+_REGISTER = (
+    "# Ferries\n\n```json\n[\n"
+    '  {"ferry": "Holm ferry", "master": "Kit Orrell"},\n'
+    '  {"ferry": "Skea ferry", "master": "Wynn Pask"}\n'
+    "]\n```\n"
+)
+
+
+def test_a_json_array_of_objects_is_a_table() -> None:
+    rows = document_of("ferries.md", _REGISTER).rows
+    assert [(row.line, row.header, row.cells) for row in rows] == [
+        (5, ("ferry", "master"), ("Holm ferry", "Kit Orrell")),
+        (6, ("ferry", "master"), ("Skea ferry", "Wynn Pask")),
+    ]
+
+
+def test_a_json_object_answers_by_its_own_row(store: SemanticStore) -> None:
+    said = answer(_REGISTER, "Who is the master of the Skea ferry?", store).split("## Sources")[0]
+    assert "Wynn Pask" in said
+    assert "Kit Orrell" not in said

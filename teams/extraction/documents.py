@@ -3,7 +3,8 @@
 A document comes from a file (``cadre extract``) or from the chunks of an indexed corpus
 (``cadre run --team extraction``); either way it is cut by
 :func:`framework.memory.chunk_document`, fenced code is left out (but for a CSV block, read as
-a table under its first row), and every sentence keeps the 1-based line it starts on. The items
+a table under its first row, and a JSON array's objects written one a line, each a row under
+its keys), and every sentence keeps the 1-based line it starts on. The items
 of a list introduced by a sentence ending in a colon are read each with its lead-in ("The
 toolkit includes: … a compiler"), so every item is a sentence. A front matter between "---"
 lines at the top of a file is a section of its ``key: value`` lines under its title.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import errno
+import json
 import os
 import re
 import stat
@@ -231,7 +233,11 @@ def _document(path: str, chunks: Iterable[Chunk]) -> Document:
     return Document(
         path=path,
         sections=tuple(s for c in ordered for s in _prose_sections(c)),
-        rows=tuple(row for c in every for row in (*_table_rows(c), *_csv_rows(c), *_html_rows(c))),
+        rows=tuple(
+            row
+            for c in every
+            for row in (*_table_rows(c), *_csv_rows(c), *_json_rows(c), *_html_rows(c))
+        ),
     )
 
 
@@ -316,6 +322,37 @@ def _csv_block(lines: list[str], fence: str, first_line: int) -> Iterator[Row]:
     for number, cells in records[1:]:
         if len(cells) == len(header):
             yield Row(line=number, header=header, cells=tuple(cell.strip() for cell in cells))
+
+
+_JSON_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*json\s*$", re.IGNORECASE)
+_JSON_OBJECT = re.compile(r"^\s*(?P<object>\{.*\})\s*,?\s*$")
+
+
+def _json_rows(chunk: Chunk) -> Iterator[Row]:
+    """The rows of the chunk's fenced JSON blocks: each object of an array written on a line
+    of its own whose values are all strings or numbers, its keys as the header."""
+    fence = ""
+    for number, line in enumerate(chunk.text.split("\n"), chunk.start_line):
+        if fence:
+            fence = "" if line.strip().startswith(fence) else fence
+            if fence and (row := _json_row(line, number)) is not None:
+                yield row
+        elif opener := _JSON_FENCE.match(line):
+            fence = opener.group(1)
+
+
+def _json_row(line: str, number: int) -> Row | None:
+    """A line's flat JSON object as a row on ``number``, or None."""
+    found = _JSON_OBJECT.match(line)
+    try:
+        record = json.loads(found["object"]) if found else None
+    except ValueError:
+        return None
+    fields = list(record.items()) if isinstance(record, dict) else []
+    if len(fields) < 2 or not all(isinstance(v, str | int | float) for _, v in fields):
+        return None
+    header = tuple(str(key) for key, _ in fields)
+    return Row(line=number, header=header, cells=tuple(str(value) for _, value in fields))
 
 
 def read_documents(paths: Iterable[Path]) -> list[Document]:
