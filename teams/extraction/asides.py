@@ -7,10 +7,10 @@ did X build Y") put in plain order.
 (designed by Silas Pyne, 1862) still stands." each state two relations: the main clause about
 the noun, and the participle, read as a passive of the same noun ("The ketch Morwen was built by
 Amos Grell in 1851"). An alternative named only to be denied ("Jon Hale, not his brother, built
-the bridge", "won not by Harrow but by Ebb", "went to Vera Holt instead of Otto Brand", "The
-dial, long attributed to Ivo Hart, was made by Ann Roe") is taken out, so the clause reads as
-the affirmation it is rather than as a negation, and the denied name is never read as a party
-to the relation.
+the bridge", "won not by Harrow but by Ebb", "went to Vera Holt instead of Otto Brand",
+"designed X without help from her partner, Guy Feld", "The dial, long attributed to Ivo Hart,
+was made by Ann Roe") is taken out, so the clause reads as the affirmation it is rather than as
+a negation, and the denied name is never read as a party to the relation.
 
 An aside between a passive verb and its "by" is taken out, so the agent meets its verb.
 
@@ -32,6 +32,7 @@ from teams.language.verbs import past_tense
 
 __all__ = [
     "agent_joined",
+    "agent_named",
     "bracket_labels",
     "joined_subjects",
     "namely",
@@ -76,6 +77,10 @@ _DENIED = (
     ),
     re.compile(r"\s+(?:instead of|rather than)\s+[^;]*?(?=\s*(?:;|[.!?]?$))"),
     re.compile(
+        r"\s+(?:without|with\s+no)\s+(?:any\s+)?(?:the\s+)?(?:help|aid|assistance|input)\s+"
+        r"(?:from|of)\s+[^;]*?(?=\s*(?:;|[.!?]?$))"
+    ),
+    re.compile(
         r"^It\s+(?:was|is|had\s+been)\s+not\s+(?!until\b|till\b|only\b|just\b|long\b)"
         r"[^;]+?\s+(?:who|that|which)\s+[^;]+(?:;\s*|$)"
     ),
@@ -87,9 +92,10 @@ _DENIED = (
 )
 """An alternative named to be denied: ", not his brother," or an attribution the sentence goes
 on to correct (", long attributed to A, was in fact made by B") between commas; "not by A but
-by B" (its preposition stays); "instead of A" or "rather than A" to the end of its clause; a
-negative cleft ("It was not A who built X;") to its semicolon; a part denied ("A had nothing to
-do with building X, which ..."), up to the thing, which the rest may say more of."""
+by B" (its preposition stays); "instead of A", "rather than A" or "without help from A" to the
+end of its clause; a negative cleft ("It was not A who built X;") to its semicolon; a part
+denied ("A had nothing to do with building X, which ..."), up to the thing, which the rest may
+say more of."""
 
 
 _ALONG_WITH = re.compile(
@@ -119,10 +125,32 @@ _AGENT_AFTER_ASIDE = re.compile(
 date, then its "by" ("was designed, after a long dispute over its site, by")."""
 
 
+_DESCRIBED_AGENT = re.compile(
+    r"\bby\s+(?:a|an|the|his|her|their|its)\s+[a-z][^,;A-Z]*[A-Z][^,;]*?,\s+"
+    r"(?P<named>(?:the\s+)?(?:[a-z]+\s+)?"
+    r"(?P<name>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}))(?=\s*(?:[,.;!?]|$))"
+)
+"""An agent described first and named in an apposition after it ("by a pupil of Tobias
+Wray's, the young Lena Holt"): the name is the agent, not whom the description names (one
+that names nobody, "by his son, Amos Rook", is read as it is)."""
+
+
 def agent_joined(sentence: str) -> str:
     """``sentence`` with an aside between a passive verb and its "by" taken out ("X was
-    designed, after a long dispute, by Y.": "X was designed by Y.")."""
-    return _AGENT_AFTER_ASIDE.sub(r"\g<passive> ", sentence, count=1)
+    designed, after a long dispute, by Y.": "X was designed by Y."), and an agent described
+    before its name given by the name alone (:func:`agent_named`)."""
+    return agent_named(_AGENT_AFTER_ASIDE.sub(r"\g<passive> ", sentence, count=1))
+
+
+def agent_named(sentence: str, gap: str = "") -> str:
+    """``sentence`` with an agent described before its name given by the name alone ("by a
+    pupil of Z's, the young Y": "by Y"); with ``gap`` (an elision mark, for a quotation),
+    the description put as the gap ("by … the young Y"), so whom it names is not quoted."""
+    return _DESCRIBED_AGENT.sub(
+        lambda found: f"by{gap}{found['named']}" if gap else f"by {found['name']}",
+        sentence,
+        count=1,
+    )
 
 
 def without_label(sentence: str) -> str:

@@ -52,23 +52,34 @@ _NAMING = frozenset("name title".split())
 _EMPTY = frozenset("- — – n/a".split())
 
 
-def _field(line: str) -> tuple[str, str, bool] | None:
-    """A line's key, value and whether the key is marked (bold, or a list item's)."""
-    match = _FIELD.match(line)
+_FRONT_FIELD = re.compile(r"^(?P<plain>[A-Za-z][\w -]*?):\s+(?P<value>\S.*?)\s*$")
+"""A front matter's "key: value", its key in lower case as YAML writes it."""
+
+
+def _field(line: str, front: bool = False) -> tuple[str, str, bool] | None:
+    """A line's key, value and whether the key is marked (bold, or a list item's, or any key
+    of a front matter)."""
+    match = _FRONT_FIELD.match(line) if front else _FIELD.match(line)
     if match is None:
         return None
+    if front:
+        key = " ".join(match["plain"].replace("_", " ").split())
+        fits = _attribute(key) and whole_noun_phrases(match["value"])
+        return (key, match["value"].strip("\"'"), True) if fits else None
     key = " ".join((match["bold"] or match["field"] or match["plain"]).split())
     value = match["value"]
     marked = bool(match["bold"] or match["field"] or match["item"])
     return (key, value, marked) if _attribute(key) and whole_noun_phrases(value) else None
 
 
-def key_values(text: str, first_line: int) -> dict[int, tuple[str, str]]:
+def key_values(text: str, first_line: int, front: bool = False) -> dict[int, tuple[str, str]]:
     """The key-value lines of ``text`` by line number (from ``first_line``), each as its key
     and value: a marked key on any line, a plain one ("Founded: 1861") only beside another
     key-value line. A lead-in ("The toolkit includes: a compiler") or a value that is a
-    sentence ("**Pause**: a review point pauses the run") is none."""
-    fields = {number: _field(line) for number, line in enumerate(text.split("\n"), first_line)}
+    sentence ("**Pause**: a review point pauses the run") is none. With ``front`` (a front
+    matter's lines), a key in lower case ("builder: Nell Harrow") is one too."""
+    lines = enumerate(text.split("\n"), first_line)
+    fields = {number: _field(line, front) for number, line in lines}
     found = {}
     for number, field in fields.items():
         if field is not None and (field[2] or fields.get(number - 1) or fields.get(number + 1)):

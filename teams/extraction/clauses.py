@@ -9,7 +9,9 @@ grinds corn.") is read only after a verb or preposition, up to the next comma, a
 it opens with a verb; its sentence is kept whole, as after the subject its end is unknown
 ("The mill that Tull built grinds corn"). "whose" reads as a possessive ("Nora Pell's father
 was a miller"), "where" as a place ("... born in Danby"), and "which Tull built" puts what it
-follows after the verb ("Tull built the mill").
+follows after the verb ("Tull built the mill"). A "whose" clause and the main clause are each
+quoted without the other (:func:`whose_quotes`), so a relation of one never quotes the other's
+names.
 
 Example:
     >>> simple_clauses("The Ketter canal, which was dug in 1790, links Orme and Sallow.")
@@ -23,7 +25,7 @@ from typing import NamedTuple
 
 from teams.extraction.patterns import looks_like_verb
 
-__all__ = ["Gapped", "antecedent", "gapped_clause", "simple_clauses"]
+__all__ = ["Gapped", "antecedent", "gapped_clause", "simple_clauses", "whose_quotes"]
 
 _RELATIVE = re.compile(r"(?P<comma>,)?\s+(?P<pronoun>who|which|that|whose|where)\s+")
 _DETERMINERS = "the a an this these those its their his her our my your"
@@ -78,6 +80,24 @@ def simple_clauses(sentence: str) -> list[str]:
         main = simple_clauses(f"{head} {after[closing.end() :]}" if closing else f"{head}.")
         return [*main, *simple_clauses(said)] if said else main
     return [sentence]
+
+
+def whose_quotes(sentence: str, gap: str) -> tuple[str, str] | None:
+    """For a "whose" clause set off by commas after a noun: the main clause as quoted with the
+    clause put as ``gap`` ("Joel Brand bought the mill … in 1899."), and the noun with its
+    clause as written ("the mill, whose architect had been Lydia Cole"); None otherwise."""
+    for relative in _RELATIVE.finditer(sentence):
+        head, after = sentence[: relative.start()], sentence[relative.end() :]
+        noun = _ANTECEDENT.search(head)
+        closing = _CLAUSE_END.search(after)
+        if relative["pronoun"] != "whose" or not relative["comma"] or noun is None:
+            continue
+        if noun.start() == 0 and closing is None:
+            continue  # after the subject with no end known
+        clause = after[: closing.start()] if closing else after.rstrip(_END)
+        main = f"{head}{gap}{after[closing.end() :]}" if closing else f"{head}."
+        return main, f"{noun.group()}, whose {clause}"
+    return None
 
 
 def _about(antecedent: str, pronoun: str, clause: str, *, set_off: bool) -> str:

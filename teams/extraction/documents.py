@@ -3,15 +3,18 @@
 A document comes from a file (``cadre extract``) or from the chunks of an indexed corpus
 (``cadre run --team extraction``); either way it is cut by
 :func:`framework.memory.chunk_document`, fenced code is left out (but for a CSV block, read as
-a table under its first row), and every sentence keeps the 1-based line it starts on. The items
+a table under its first row, and a JSON array's objects written one a line, each a row under
+its keys), and every sentence keeps the 1-based line it starts on. The items
 of a list introduced by a sentence ending in a colon are read each with its lead-in ("The
-toolkit includes: … a compiler"), so every item is a sentence.
+toolkit includes: … a compiler"), so every item is a sentence. A front matter between "---"
+lines at the top of a file is a section of its ``key: value`` lines under its title.
 """
 
 from __future__ import annotations
 
 import csv
 import errno
+import json
 import os
 import re
 import stat
@@ -92,6 +95,8 @@ class Section(Record):
     heading_line: int = Field(default=0, ge=0)
     """The line of the heading right above the section (blank lines between); 0 when another
     section stands between them or it is not known."""
+    front: bool = False
+    """Whether the section is a front matter's ``key: value`` lines."""
 
     def sentences(self) -> Iterator[tuple[int, str]]:
         """``(line, sentence)`` of the section's sentences of at least three words, and of
@@ -175,14 +180,39 @@ class Document(Record):
 
 def document_of(path: str, text: str) -> Document:
     """The prose of ``text`` (Markdown, reStructuredText or plain text) as a document, each
-    section with the line of the heading right above it."""
+    section with the line of the heading right above it, its front matter first."""
     document = _document(path, chunk_document(path, text))
     lines = text.split("\n")
     sections = tuple(
         section.model_copy(update={"heading_line": _heading_line(lines, section)})
         for section in document.sections
     )
-    return document.model_copy(update={"sections": sections})
+    front = _front_matter(lines)
+    return document.model_copy(update={"sections": (*front, *sections)})
+
+
+_FRONT_MATTER_LINES = 40
+_TITLE = re.compile(r"^title:\s*(?P<title>.+?)\s*$", re.IGNORECASE)
+
+
+def _front_matter(lines: list[str]) -> tuple[Section, ...]:
+    """The ``key: value`` lines of a front matter between "---" lines that opens the text, as
+    a section under its title (what its keys are said of), or none."""
+    if not lines or lines[0].strip() != "---":
+        return ()
+    closing = next(
+        (
+            n
+            for n, line in enumerate(lines[1:_FRONT_MATTER_LINES], 1)
+            if line.strip() in ("---", "...")
+        ),
+        0,
+    )
+    fields = lines[1:closing]
+    titles = [found["title"].strip("\"'") for line in fields if (found := _TITLE.match(line))]
+    if not closing or not fields or not titles:
+        return ()
+    return (Section(line=2, text="\n".join(fields), heading=titles[0], front=True),)
 
 
 def _heading_line(lines: list[str], section: Section) -> int:
@@ -203,7 +233,11 @@ def _document(path: str, chunks: Iterable[Chunk]) -> Document:
     return Document(
         path=path,
         sections=tuple(s for c in ordered for s in _prose_sections(c)),
-        rows=tuple(row for c in every for row in (*_table_rows(c), *_csv_rows(c), *_html_rows(c))),
+        rows=tuple(
+            row
+            for c in every
+            for row in (*_table_rows(c), *_csv_rows(c), *_json_rows(c), *_html_rows(c))
+        ),
     )
 
 
@@ -288,6 +322,37 @@ def _csv_block(lines: list[str], fence: str, first_line: int) -> Iterator[Row]:
     for number, cells in records[1:]:
         if len(cells) == len(header):
             yield Row(line=number, header=header, cells=tuple(cell.strip() for cell in cells))
+
+
+_JSON_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*json\s*$", re.IGNORECASE)
+_JSON_OBJECT = re.compile(r"^\s*(?P<object>\{.*\})\s*,?\s*$")
+
+
+def _json_rows(chunk: Chunk) -> Iterator[Row]:
+    """The rows of the chunk's fenced JSON blocks: each object of an array written on a line
+    of its own whose values are all strings or numbers, its keys as the header."""
+    fence = ""
+    for number, line in enumerate(chunk.text.split("\n"), chunk.start_line):
+        if fence:
+            fence = "" if line.strip().startswith(fence) else fence
+            if fence and (row := _json_row(line, number)) is not None:
+                yield row
+        elif opener := _JSON_FENCE.match(line):
+            fence = opener.group(1)
+
+
+def _json_row(line: str, number: int) -> Row | None:
+    """A line's flat JSON object as a row on ``number``, or None."""
+    found = _JSON_OBJECT.match(line)
+    try:
+        record = json.loads(found["object"]) if found else None
+    except ValueError:
+        return None
+    fields = list(record.items()) if isinstance(record, dict) else []
+    if len(fields) < 2 or not all(isinstance(v, str | int | float) for _, v in fields):
+        return None
+    header = tuple(str(key) for key, _ in fields)
+    return Row(line=number, header=header, cells=tuple(str(value) for _, value in fields))
 
 
 def read_documents(paths: Iterable[Path]) -> list[Document]:

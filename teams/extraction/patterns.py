@@ -173,7 +173,10 @@ _COORDINATED = re.compile(
     re.IGNORECASE,
 )
 """Verbs coordinated after the first (``approves, edits or rejects``): they share its object."""
-_COPULA = re.compile(r"\b(?P<verb>is|are|was|were)\s+(?P<rest>.+)$", re.IGNORECASE)
+_COPULA = re.compile(
+    r"\b(?P<verb>is|are|was|were|(?:has|have|had)\s+been)\s+(?P<rest>.+)$", re.IGNORECASE
+)
+"""A copula, a perfect "had been" too ("whose architect had been Lydia Cole")."""
 _NOT_DONE = (
     r"(?:nearly|hardly|barely|scarcely|possibly|conceivably|allegedly|supposedly|reportedly|"
     r"purportedly|reputedly|wrongly|falsely|mistakenly|erroneously|incorrectly)"

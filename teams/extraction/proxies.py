@@ -1,6 +1,7 @@
 """A deed done by someone the sentence does not open with: "X commissioned Y to build Z" says
 that Y built Z, "X lost the competition to design Z to Y" that Y designed Z, and "With Y as
-architect, the council built Z" that Y was Z's architect.
+architect, the council built Z" that Y was Z's architect, and "As the architect of Z, Y
+insisted on ..." that Y was Z's architect too.
 
 The deed is read as a sentence of its own, quoted from the words that state it ("Peter Hale
 to build the Arden baths"); the opening party's own relation ("X commissioned Y", "X lost the
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 from teams.language.verbs import past_tense
 
-__all__ = ["Delegated", "Role", "delegated_deed", "fronted_role", "making"]
+__all__ = ["Delegated", "HeldRole", "Role", "delegated_deed", "fronted_role", "held_role", "making"]
 
 _PARTY = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}"
 _ASKING = r"commissioned|hired|engaged|employed|appointed|contracted|chose|paid"
@@ -102,6 +103,38 @@ def fronted_role(sentence: str) -> Role | None:
     """The role a fronted "With X as <role>," gives, and the main clause after it, or None."""
     found = _FRONTED_ROLE.match(sentence)
     return Role(found["name"], found["role"], found["rest"]) if found else None
+
+
+_AS_ROLE = re.compile(
+    r"^As\s+(?:the|its|their)\s+(?P<role>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+of\s+"
+    r"(?P<thing>(?:the\s+)?[A-Z][^,;]*?),\s+"
+    r"(?P<name>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3})\s+(?P<verb>[a-z][\w-]*)\b"
+)
+"""A role of a thing named in a phrase before the main clause, whose subject holds it: "As the
+architect of the Pellow town hall, Nora Bix insisted on ..."."""
+
+
+@dataclass(frozen=True)
+class HeldRole:
+    """A role a fronted "As the <role> of X," gives the main clause's subject: X, the role,
+    the holder, the words that say so as quoted, and the main clause."""
+
+    thing: str
+    role: str
+    name: str
+    quoted: str
+    clause: str
+
+
+def held_role(sentence: str) -> HeldRole | None:
+    """The role a fronted "As the <role> of X, Y ..." says Y holds, or None."""
+    found = _AS_ROLE.match(sentence)
+    if found is None:
+        return None
+    thing = re.sub(r"^the\s+", "", found["thing"])
+    quoted = sentence[: found.end("name")]
+    clause = sentence[found.start("name") :]
+    return HeldRole(thing, found["role"], found["name"], quoted, clause)
 
 
 def making(predicate: str) -> bool:

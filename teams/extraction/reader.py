@@ -26,7 +26,8 @@ designed by Z", "The one who designed X was Y") is read as the plain sentences i
 (:mod:`teams.extraction.restatements`, :mod:`teams.extraction.reorderings`);
 a footnote opening with its predicate is said of the thing its mark follows
 (:mod:`teams.extraction.footnotes`); a transcript's turn is read without its speaker's label
-(:mod:`teams.extraction.transcripts`).
+(:mod:`teams.extraction.transcripts`), and the "I" of a passage signed after a dash or with a
+letter's sign-off as its signer (:mod:`teams.extraction.signatures`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from teams.extraction.abbreviations import defined, without_definitions
 from teams.extraction.aliases import alias_readings, aliases, without_aliases
 from teams.extraction.asides import (
     agent_joined,
+    agent_named,
     bracket_labels,
     joined_subjects,
     namely,
@@ -50,7 +52,7 @@ from teams.extraction.asides import (
     without_label,
 )
 from teams.extraction.attributes import attribute_readings, key_values, row_readings
-from teams.extraction.clauses import Gapped, gapped_clause, simple_clauses
+from teams.extraction.clauses import Gapped, gapped_clause, simple_clauses, whose_quotes
 from teams.extraction.converses import converse_readings, exchange_parts
 from teams.extraction.deeds import deed_clauses
 from teams.extraction.documents import (
@@ -72,7 +74,7 @@ from teams.extraction.patterns import (
     read_sentence,
     with_subject,
 )
-from teams.extraction.proxies import delegated_deed, fronted_role, making
+from teams.extraction.proxies import delegated_deed, fronted_role, held_role, making
 from teams.extraction.questions_asked import (
     answered,
     asked,
@@ -83,10 +85,12 @@ from teams.extraction.referents import referring_clause, with_referents
 from teams.extraction.reorderings import EXTRAPOSED, not_but
 from teams.extraction.restatements import (
     restated,
+    to_plans,
     with_deed_done,
     with_surnames_shared,
     without_unknown,
 )
+from teams.extraction.signatures import signed, signer, without_attribution
 from teams.extraction.state import EntityNote, Triple
 from teams.extraction.transcripts import spoken
 from teams.language.values import values_in
@@ -228,27 +232,20 @@ def entry_readings(heading: str, entry: str) -> list[Reading]:
 def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     """The readings of a sentence's clauses, main clause first, and of its exchanges turned;
     an alternative it names only to deny is not read, nor a caption's or timeline entry's
-    label; a fronted "With X as <role>," is a role in what the main clause makes, and a deed
-    done for another is the doer's (:func:`_with_delegated`)."""
+    label; a fronted "With X as <role>," is a role in what the main clause makes, "As the
+    <role> of X, Y" a role of Y's (:func:`_fronted_readings`), and a deed done for another is
+    the doer's (:func:`_with_delegated`)."""
     text = agent_joined(joined_subjects(without_denied(not_but(without_label(text)))))
     text = uninverted(namely(text))  # "Not until 1890 did X build Y": X built Y
     text = with_deed_done(without_unknown(text))  # "He would go on to build X": he built X
     text = with_surnames_shared(text)  # "the brothers Amos and Seth Lowe": Amos Lowe and ...
-    if plain_parts := restated(text):  # "1820 saw X built by Y": X was built by Y in 1820
-        return [
-            replace(r, clause=r.clause or part)  # quoted alone where the sentence has it
-            for part in plain_parts
-            for r in _sentence_readings(part, relaxed)
-        ]
+    if (restatement := _restated_readings(text, relaxed)) is not None:
+        return restatement
     text, labelled = bracket_labels(text)  # "The Kell chapel (architect: Sam Orr) opened"
     if labelled:
         return labelled + _sentence_readings(text, relaxed)
-    if (role := fronted_role(text)) is not None:  # "With Jonah Bell as architect, ..."
-        readings = _sentence_readings(role.clause, relaxed)
-        owned = [r for r in readings if making(r.predicate)]
-        return readings + [
-            Reading(r.object, f"'s {role.role} is", role.name, _ROLE_CONFIDENCE) for r in owned
-        ]
+    if (fronted := _fronted_readings(text, relaxed)) is not None:
+        return fronted
     if parts := exchange_parts(text):  # "sold by A to B": each party quoted without the other
         return [
             replace(r, clause=r.clause or quote)
@@ -263,7 +260,64 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
         for clause in simple_clauses(part)
         for r in read_sentence(clause, relaxed=relaxed)
     ]
+    readings = _whose_quoted(text, readings)
     return _with_delegated(text, readings + converse_readings(text, readings), relaxed)
+
+
+def _whose_quoted(text: str, readings: list[Reading]) -> list[Reading]:
+    """``readings`` of a sentence with a "whose" clause, each quoted from its own clause: the
+    clause's with its noun ("the mill, whose architect had been Lydia Cole"), the others
+    without it (the buyer "bought the mill … in 1899"), so neither quotes the other's names;
+    as they are when none is read from the clause, which the others' quotation then keeps."""
+    quotes = whose_quotes(text, LIST_JOIN)
+    if quotes is None or not any(_holds(quotes[1], r) for r in readings):
+        return readings
+    main, relative = quotes
+    return [
+        replace(r, clause=r.clause or (relative if _holds(relative, r) else main)) for r in readings
+    ]
+
+
+def _holds(clause: str, reading: Reading) -> bool:
+    """Whether ``clause`` names both the reading's subject and its object."""
+    return all(bare(name) in bare(clause) for name in (reading.subject, reading.object))
+
+
+def _fronted_readings(text: str, relaxed: bool) -> list[Reading] | None:
+    """The readings of a sentence with a role in a fronted phrase: "With Y as architect, ..."
+    a role in what the main clause makes, "As the architect of X, Y ..." Y's role of X, quoted
+    apart from the main clause; None when it has none."""
+    if (role := fronted_role(text)) is not None:  # "With Jonah Bell as architect, ..."
+        readings = _sentence_readings(role.clause, relaxed)
+        owned = [r for r in readings if making(r.predicate)]
+        return readings + [
+            Reading(r.object, f"'s {role.role} is", role.name, _ROLE_CONFIDENCE) for r in owned
+        ]
+    if (held := held_role(text)) is not None:  # "As the architect of X, Nora Bix insisted ..."
+        main = [
+            replace(r, clause=r.clause or held.clause)
+            for r in _sentence_readings(held.clause, relaxed)
+        ]
+        role_of = Reading(held.thing, f"'s {held.role} is", held.name, _ROLE_CONFIDENCE)
+        return [*main, replace(role_of, clause=held.quoted)]
+    return None
+
+
+def _restated_readings(text: str, relaxed: bool) -> list[Reading] | None:
+    """The readings of the plain sentences ``text`` restates, each quoted alone where the
+    sentence has it; of a thing made "to Y's plans", Y's design quoted without the builder
+    after it; None when ``text`` is in no such shape."""
+    if (plans := to_plans(text)) is not None:  # "built to Ann Roe's plans by Dent and Sons"
+        rest, designed, quote = plans
+        readings = _sentence_readings(designed, relaxed)
+        return _sentence_readings(rest, relaxed) + [replace(r, clause=quote) for r in readings]
+    if plain_parts := restated(text):  # "1820 saw X built by Y": X was built by Y in 1820
+        return [
+            replace(r, clause=r.clause or part)  # quoted alone where the sentence has it
+            for part in plain_parts
+            for r in _sentence_readings(part, relaxed)
+        ]
+    return None
 
 
 def _gapped_readings(gapped: Gapped, relaxed: bool) -> list[Reading]:
@@ -337,11 +391,14 @@ class _SectionReader:
         """The sentence before, whose pair of names "the latter" may point to."""
         self.lead_in = ""
         """The sentence before when it ends in a colon ("... is carved with these words:")."""
+        self.signer = signer(section.text)
+        """Who signs the section ("— Hugh Barrow", a letter's "Yours faithfully, ..."): its
+        "I"."""
 
     def triples(self) -> Iterator[_Found]:
         """Every triple of the section, line by line."""
         lines = self.section.text.split("\n")
-        fields = key_values(self.section.text, self.section.line)
+        fields = key_values(self.section.text, self.section.line, self.section.front)
         statements = [(n, sentence) for n, sentence in self.section.sentences() if n not in fields]
         statements += [(number, "") for number in fields]
         statements.sort(key=lambda statement: statement[0])
@@ -415,11 +472,14 @@ class _SectionReader:
 
     def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
         turn = spoken(without_marks(unmarked(sentence)), answering=bool(self.question[0]))
+        turn = signed(turn, self.signer)  # "I built X. — Hugh Barrow": Hugh Barrow built X
         said = self.focus.resolved(without_definitions(turn))
         written, said = said, with_referents(said, self.before)
         self.before = written
         text, readings = self._readings(without_aliases(said))
         shown = without_unknown(without_denied(sentence, LIST_JOIN))  # "Jon Hale … built it."
+        shown = agent_named(shown, LIST_JOIN)  # "designed by … the young Lena Holt"
+        shown = without_attribution(shown) if self.signer else shown  # "... — Hugh Barrow"
         if said != written:  # "... designed by the former": that clause, not the pair
             shown = referring_clause(shown) or shown
         (question, asked_in), self.question = self.question, (asked(text), sentence)

@@ -11,7 +11,8 @@ own, not a second object. An opening clause that says a relation is not known ("
 not recorded; ...") is left out: the rest is another relation, never an answer to it.
 Two passives sharing one agent ("X was designed, and Y was built, by Z") are two sentences;
 "building X, which was the work of Z" (what a denial leaves) says that Z built X; kin written
-with one surname ("the brothers Amos and Seth Lowe") are named in full.
+with one surname ("the brothers Amos and Seth Lowe") are named in full. "X was built to Y's
+plans by Z" says that Y designed X, quoted without its builder (:func:`to_plans`).
 
 Example:
     >>> restated("1820 saw the Ostry lock built by Daniel Freer.")
@@ -27,7 +28,7 @@ from teams.extraction.patterns import PARTICIPLE
 from teams.extraction.reorderings import SHAPES
 from teams.language.verbs import deed_participle, past_tense
 
-__all__ = ["restated", "with_deed_done", "with_surnames_shared", "without_unknown"]
+__all__ = ["restated", "to_plans", "with_deed_done", "with_surnames_shared", "without_unknown"]
 
 _NAME = r"[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3}"
 _LIKE = re.compile(
@@ -93,6 +94,29 @@ _WORK_OF = re.compile(
 )
 """A deed whose doer a denial left out, and the doer after "which was the work of" ("building
 X, which was the work of Z")."""
+
+
+_TO_PLANS = re.compile(
+    rf"^(?P<thing>[^,;]+?)\s+(?P<be>was|were|is|are)\s+{PARTICIPLE}\b[^;]*?"
+    rf"(?P<phrase>\s+(?:to|from|after)\s+(?:(?P<owner>{_NAME})(?:'s|’s)\s+"
+    rf"(?:plans|designs?|drawings)|the\s+(?:plans|designs?|drawings)\s+of\s+(?P<of>{_NAME})))"
+    r"(?=[\s,.;]|$)"
+)
+"""A passive whose thing was made "to Y's plans" (or "to the designs of Y"): Y designed it,
+whoever its "by" names."""
+
+
+def to_plans(sentence: str) -> tuple[str, str, str] | None:
+    """For a thing made "to Y's plans": the sentence without that phrase, the sentence "X was
+    designed by Y.", and the words that say so as quoted (the sentence up to the phrase's end,
+    not the builder after it); None otherwise."""
+    found = _TO_PLANS.match(sentence)
+    if found is None:
+        return None
+    rest = sentence[: found.start("phrase")] + sentence[found.end("phrase") :]
+    designer = (found["owner"] or found["of"]).rstrip(".")
+    past = "were" if found["be"] in ("were", "are") else "was"
+    return rest, f"{found['thing']} {past} designed by {designer}.", sentence[: found.end()]
 
 
 def _agent(found: re.Match[str]) -> str:

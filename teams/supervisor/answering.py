@@ -6,7 +6,9 @@ the relations that hold the most win, with the other items of their list (same s
 predicate). A relation of a rival of the thing asked about (the "north pier" for a question of
 the "south pier") does not answer when the graph holds relations of that thing itself. A
 relation whose object is what the question asks for (a name for "who", a date for "when", a
-place for "where", a figure for "how many") wins ties. A chain of two relations from a named
+place for "where", a figure for "how many") wins ties, and then one whose own predicate or
+object holds a focus word over one whose quoted sentence alone holds it (a buyer of the mill
+"whose architect had been Y" is not its architect). A chain of two relations from a named
 entity (its object's own relations) answers a question about that object ("what does the press X
 founded publish?"). A question with no focus ("Who is X?", "What does X do?") is answered by
 what the graph says X is, else by everything it holds with X as subject. When nothing answers,
@@ -72,6 +74,9 @@ class _Scored:
     chain: Chain
     matched: int
     fits: bool
+    own: bool
+    """Whether the last relation's own words (predicate, object) hold a focus word, not only
+    the sentence it is quoted from."""
 
 
 def _root(word: str) -> str:
@@ -138,6 +143,13 @@ def _words(chain: Chain) -> set[str]:
         kinds = {CATEGORIES.get(word.lower(), "") for word in relation["object"].split()} - {""}
         found |= {_root(kind) for kind in kinds} | ({"color"} if "colour" in kinds else set())
     return found
+
+
+def _own_words(relation: FoundRelation) -> set[str]:
+    """The stems of a relation's predicate and object, each also as its deed's."""
+    said = f"{relation['predicate']} {relation['object']}"
+    held = _stems(said) | _stems(deed_wording(said))
+    return held | {deed_sense(word) for word in held}
 
 
 _NAMED_THING = re.compile(r"(?<=\s)((?:[A-Z][\w'-]*\s+)+)([a-z]+)\b")
@@ -234,11 +246,12 @@ def answering_chains(
     for chain in chains:
         matched = len(focus & _words(chain))
         if matched and (len(chain) == 1 or len(focus & _words(chain[-1:])) > 0):
-            scored.append(_Scored(chain, matched, _fits(chain[-1], asked)))
+            holds = bool(focus & _own_words(chain[-1]))
+            scored.append(_Scored(chain, matched, _fits(chain[-1], asked), holds))
     if not scored:
         return []
-    best = max((s.matched, s.fits) for s in scored)
-    winners = [s.chain for s in scored if (s.matched, s.fits) == best]
+    best = max((s.matched, s.fits, s.own) for s in scored)
+    winners = [s.chain for s in scored if (s.matched, s.fits, s.own) == best]
     lists = {(c[-1]["subject"], c[-1]["predicate"]) for c in winners}
     more = [
         s.chain

@@ -1,0 +1,57 @@
+"""A first-person passage whose writer is named only where it is signed: a quotation's
+attribution after a dash ("> I built X ..." then "> — Hugh Barrow, 1861") or a letter's
+sign-off ("Yours faithfully," then "Martha Quill"). Its "I" is the signer, "my" the signer's,
+and the attribution is no part of the sentence it follows.
+
+Example:
+    >>> name = signer("> I built the Quennel lighthouse.\\n> — Hugh Barrow, 1861")
+    >>> signed("I built the Quennel lighthouse. — Hugh Barrow, 1861", name)
+    'Hugh Barrow built the Quennel lighthouse.'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["signed", "signer", "without_attribution"]
+
+_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}"
+_ATTRIBUTION = re.compile(rf"^(?:>\s*)?[—–]\s*(?P<name>{_NAME})\s*(?:,[^,]*)?$")
+"""A quotation's attribution on a line of its own: "— Hugh Barrow, 1861"."""
+_SIGN_OFF = re.compile(
+    r"^(?:>\s*)?(?:Yours\s+(?:faithfully|sincerely|truly|ever|respectfully)|Sincerely|"
+    r"(?:With\s+)?(?:[Kk]ind|[Bb]est|[Ww]arm)?\s*[Rr]egards|Respectfully|Faithfully),?\s*$"
+)
+"""A letter's closing before its writer's name: "Yours faithfully,"."""
+_SIGNATURE = re.compile(rf"^(?:>\s*)?(?P<name>{_NAME})\.?\s*$")
+_TRAILING_ATTRIBUTION = re.compile(rf"\s*[—–]\s*{_NAME}\s*(?:,[^,]*)?$")
+_FIRST_PERSON = re.compile(r"\b(?P<word>I|my|My|me)\b(?!['’])")
+
+
+def signer(text: str) -> str:
+    """The name that signs ``text``: the last attribution after a dash, or the name on the
+    line after a letter's sign-off; "" when nothing signs it."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    for before, line in zip(["", *lines], lines, strict=False):
+        if _SIGN_OFF.match(before) and (name := _SIGNATURE.match(line)):
+            return name["name"]
+    attributions = [found["name"] for line in lines if (found := _ATTRIBUTION.match(line))]
+    return attributions[-1] if attributions else ""
+
+
+def signed(sentence: str, name: str) -> str:
+    """``sentence`` in the signer's words with the signer named: "I" and "me" as ``name``,
+    "my" as its possessive, an attribution after it taken off; as it is when it has no
+    first person."""
+    if not name or not _FIRST_PERSON.search(sentence):
+        return sentence
+    return _FIRST_PERSON.sub(
+        lambda found: f"{name}'s" if found["word"].lower() == "my" else name,
+        without_attribution(sentence),
+    )
+
+
+def without_attribution(sentence: str) -> str:
+    """``sentence`` without an attribution after a dash that a quotation's lines joined to it
+    ("... no crane. — Hugh Barrow, 1861"), so that it is quoted as written."""
+    return _TRAILING_ATTRIBUTION.sub("", sentence)

@@ -1,0 +1,126 @@
+"""Names a sentence gives beside the doer, never given as the doer: a buyer of a thing "whose
+architect had been Y", a partner the doer had no help from, the teacher a described agent is
+a pupil of, and a builder who worked "to Y's plans" when the designer is asked for."""
+
+from __future__ import annotations
+
+from framework.memory import SemanticStore
+from teams.extraction.asides import agent_joined, without_denied
+from teams.extraction.clauses import whose_quotes
+from teams.extraction.patterns import read_sentence
+from teams.extraction.restatements import to_plans
+from teams.supervisor.answering import answering_chains
+from teams.supervisor.state import FoundRelation
+from tests.extracting import answer, triples
+
+
+def _said(text: str) -> set[tuple[str, str, str]]:
+    return {(s, p, o) for s, p, o, _ in triples(f"# Notes\n\n{text}\n")[0]}
+
+
+def _answered(text: str, question: str, store: SemanticStore) -> str:
+    """The answer's own lines, without its sources."""
+    return answer(f"# Notes\n\n{text}\n", question, store).split("## Sources")[0]
+
+
+def test_a_perfect_copula_states_a_relation() -> None:
+    readings = read_sentence("The Orrin mill's miller had been Tam Vose.")
+    assert [(r.subject, r.predicate, r.object) for r in readings] == [
+        ("Orrin mill", "'s miller is", "Tam Vose")
+    ]
+
+
+def test_a_whose_clause_is_quoted_apart_from_the_main_clause() -> None:
+    quotes = whose_quotes(
+        "Ida Marsh sold the Tey barn, whose builder had been Rob Hale, in 1870.", " … "
+    )
+    assert quotes == (
+        "Ida Marsh sold the Tey barn … in 1870.",
+        "the Tey barn, whose builder had been Rob Hale",
+    )
+
+
+def test_the_buyer_of_a_thing_whose_architect_is_named_is_not_its_architect(
+    store: SemanticStore,
+) -> None:
+    text = "Piet Lund bought the Selby granary, whose architect had been Olga Venn, in 1911."
+    said = _answered(text, "Who designed the Selby granary?", store)
+    assert "Olga Venn" in said
+    assert "Piet Lund" not in said
+
+
+def test_a_partner_without_whose_help_a_thing_was_made_is_left_out() -> None:
+    sentence = "Cora Tell built the Ash Lane school without any help from her brother, Abel Tell."
+    assert without_denied(sentence) == "Cora Tell built the Ash Lane school."
+    said = _said(sentence)
+    assert ("Cora Tell", "built", "Ash Lane school") in said
+    assert not [s for s in said if "Abel Tell" in s]
+
+
+def test_the_partner_who_did_not_help_is_not_given(store: SemanticStore) -> None:
+    text = "Rosa Lint designed the Kell baths without help from her partner, Guy Feld."
+    said = _answered(text, "Who designed the Kell baths?", store)
+    assert "Rosa Lint" in said
+    assert "Guy Feld" not in said
+
+
+def test_an_agent_described_before_its_name_is_the_name() -> None:
+    sentence = "The Vane hall was built by an apprentice of Saul Brook's, the gifted Nell Pryce."
+    assert agent_joined(sentence) == "The Vane hall was built by Nell Pryce."
+    said = _said(sentence)
+    assert ("Vane hall", "built by", "Nell Pryce") in said
+    assert not [s for s in said if "Saul Brook" in s]
+
+
+def test_a_description_that_names_nobody_is_read_as_it_is() -> None:
+    sentence = "The Vane hall was built by his son, Amos Rook, in 1796."
+    assert agent_joined(sentence) == sentence
+
+
+def test_the_teacher_of_the_agent_is_not_given(store: SemanticStore) -> None:
+    text = "The Moss chapel was designed by a pupil of Tobias Wray's, the young Lena Holt."
+    said = _answered(text, "Who designed the Moss chapel?", store)
+    assert "Lena Holt" in said
+    assert "Tobias Wray" not in said
+
+
+def test_a_thing_built_to_someones_plans_was_designed_by_them() -> None:
+    sentence = "The Orme baths were built in 1901 to Jane Tull's plans by the firm of Gale and Co."
+    rest, designed, quote = to_plans(sentence) or ("", "", "")
+    assert designed == "The Orme baths were designed by Jane Tull."
+    assert quote == "The Orme baths were built in 1901 to Jane Tull's plans"
+    assert "Jane Tull" not in rest
+    assert ("Orme bath", "designed by", "Jane Tull") in _said(sentence)
+    plans = "The Eske tower was raised after the designs of Hugh Dale by Tom Kerr."
+    assert ("Eske tower", "designed by", "Hugh Dale") in _said(plans)
+
+
+def test_the_builder_to_anothers_plans_is_not_the_designer(store: SemanticStore) -> None:
+    text = (
+        "The Hollin library was built in 1884 to Agnes Rooke's plans by the firm of Dent and Sons."
+    )
+    said = _answered(text, "Who designed the Hollin library?", store)
+    assert "Agnes Rooke" in said
+    assert "Dent" not in said
+
+
+def _relation(subject: str, predicate: str, thing: str, evidence: str) -> FoundRelation:
+    return FoundRelation(
+        subject=subject,
+        predicate=predicate,
+        object=thing,
+        evidence=evidence,
+        confidence=0.6,
+        status="",
+        sources=["notes.md:3"],
+    )
+
+
+def test_a_relation_whose_own_words_answer_beats_one_whose_quote_alone_does() -> None:
+    evidence = "Piet Lund bought the Selby granary from its architect, Olga Venn."
+    bought = _relation("Piet Lund", "bought", "Selby granary", evidence)
+    designed = _relation("Selby granary", "'s architect is", "Olga Venn", evidence)
+    chains = answering_chains(
+        "Who designed the Selby granary?", ["Selby granary"], [bought, designed]
+    )
+    assert chains == [(designed,)]
