@@ -1,0 +1,88 @@
+"""Lines a page does not state as its own: an accepted diff's old lines, a myth, a reply's quote;
+a finished change's before/after table; one price in pounds and in pence."""
+
+from __future__ import annotations
+
+from framework.memory import Passage
+from teams.hypothesis.sources import passage_evidence
+from teams.language import disagreement, values_in
+from teams.language.contradiction import agrees
+from teams.language.revisions import apply_accepted_diffs, drop_myths, drop_quoted_replies
+from teams.language.tables import table_statements
+
+
+def _passage(text: str, heading: str, name: str = "page.md") -> Passage:
+    return Passage(source=f"{name}:3", path=name, line=3, heading=heading, text=text, score=1.0)
+
+
+_DIFF = (
+    "The quay was rebuilt, so the entry reads as follows.\n\n"
+    "```diff\n-The Holm quay is 80 metres long.\n+The Holm quay is 95 metres long.\n```"
+)
+
+
+def test_an_accepted_diff_states_its_new_line_and_withdraws_its_old_one() -> None:
+    lines = apply_accepted_diffs(_DIFF, heading="Ticket 4 (approved)").split("\n")
+    assert lines[4] == "The Holm quay is 95 metres long."
+    assert "80 metres" not in "\n".join(lines)
+    assert len(lines) == len(_DIFF.split("\n"))
+
+
+def test_a_diff_not_said_to_be_accepted_states_neither_line() -> None:
+    for heading in ("Ticket 4", "Ticket 4 (proposed)", "Ticket 4: rejected"):
+        read = apply_accepted_diffs(_DIFF, heading=heading)
+        assert "metres" not in read, heading
+
+
+def test_an_unlabelled_fence_of_plus_and_minus_lines_is_a_diff() -> None:
+    text = "Merged.\n~~~\n-Dale mill has 4 sails.\n+Dale mill has 6 sails.\n~~~"
+    assert apply_accepted_diffs(text).split("\n")[3] == "Dale mill has 6 sails."
+    code = "Merged.\n```\nx = 1\n-y\n```"
+    assert apply_accepted_diffs(code) == code
+
+
+def test_a_cited_diff_gives_the_new_figure() -> None:
+    passage = _passage(_DIFF, "Change 9: accepted")
+    (cited, *_) = passage_evidence(passage, "How long is the Holm quay?")
+    assert cited == ("page.md:7", "The Holm quay is 95 metres long.")
+
+
+def test_a_myth_is_withdrawn_and_the_fact_stated() -> None:
+    text = "Myth: the Orle bridge has 9 arches.\n\n**Fact:** the Orle bridge has 7 arches."
+    assert drop_myths(text) == "\n\nThe Orle bridge has 7 arches."
+    plain = "Fact: a page with no myth keeps its label."
+    assert drop_myths(plain) == plain
+
+
+def test_a_myth_page_cites_the_fact() -> None:
+    text = "Myth: the Orle bridge has 9 arches.\n\nFact: the Orle bridge has 7 arches."
+    (cited, *_) = passage_evidence(_passage(text, "Orle myths"), "How many arches?")
+    assert cited == ("page.md:5", "The Orle bridge has 7 arches.")
+
+
+def test_a_reply_withdraws_the_lines_it_quotes() -> None:
+    text = "> The Tarn bus runs 6 times a day.\n\nNow the Tarn bus runs 9 times a day."
+    assert drop_quoted_replies(text, heading="Re: Tarn bus").split("\n")[0] == ""
+    wrote = "On Monday, the office wrote:\n" + text
+    assert drop_quoted_replies(wrote).split("\n")[1] == ""
+    assert drop_quoted_replies(text, heading="Tarn bus") == text
+
+
+def test_a_finished_change_table_rejects_the_before_figure() -> None:
+    table = "| Kelby lock | Before the works | After the works |\n| --- | --- | --- |\n"
+    table += "| Gates | 2 | 4 |"
+    done = table_statements("The works are complete.\n\n" + table).split("\n")[4]
+    assert done == "Kelby lock: 4 gates after the works, not 2."
+    assert disagreement("Kelby lock has 2 gates.", done) is not None
+    assert agrees("Kelby lock has 4 gates.", done)
+    planned = table_statements("The works start in May.\n\n" + table).split("\n")[4]
+    assert "not 2" not in planned
+
+
+def test_a_price_in_pence_is_the_price_in_pounds() -> None:
+    assert [v.label for v in values_in("A pass costs 250p.")] == ["GBP 2.50"]
+    assert [v.label for v in values_in("A pass costs 250 pence.")] == ["GBP 2.50"]
+    assert [v.label for v in values_in("The report runs to 250 p.")] != ["GBP 2.50"]
+    pounds = "A pass for the Esk ferry costs £2.50."
+    assert disagreement(pounds, "A pass for the Esk ferry costs 250p.") is None
+    assert disagreement(pounds, "A pass for the Esk ferry costs 260p.") is not None
