@@ -1,5 +1,6 @@
-"""Lines a page does not state as its own: an accepted diff's old lines, a myth, a reply's quote;
-a finished change's before/after table; one price in pounds and in pence."""
+"""Lines a page does not state as its own: an accepted diff's old lines, a myth, a reply's quote,
+a supposition, an April fool; a finished change's before/after table; one price in pounds and
+in pence; a reStructuredText ":Date:" field."""
 
 from __future__ import annotations
 
@@ -7,8 +8,16 @@ from framework.memory import Passage
 from teams.hypothesis.sources import passage_evidence
 from teams.language import disagreement, values_in
 from teams.language.contradiction import agrees
-from teams.language.revisions import apply_accepted_diffs, drop_myths, drop_quoted_replies
+from teams.language.revisions import (
+    apply_accepted_diffs,
+    drop_april_fools,
+    drop_myths,
+    drop_quoted_replies,
+    drop_suppositions,
+    rejecting,
+)
 from teams.language.tables import table_statements
+from teams.language.values import stated_date
 
 
 def _passage(text: str, heading: str, name: str = "page.md") -> Passage:
@@ -23,7 +32,7 @@ _DIFF = (
 
 def test_an_accepted_diff_states_its_new_line_and_withdraws_its_old_one() -> None:
     lines = apply_accepted_diffs(_DIFF, heading="Ticket 4 (approved)").split("\n")
-    assert lines[4] == "The Holm quay is 95 metres long."
+    assert lines[4] == "The Holm quay is 95 metres long, not 80."
     assert "80 metres" not in "\n".join(lines)
     assert len(lines) == len(_DIFF.split("\n"))
 
@@ -36,7 +45,7 @@ def test_a_diff_not_said_to_be_accepted_states_neither_line() -> None:
 
 def test_an_unlabelled_fence_of_plus_and_minus_lines_is_a_diff() -> None:
     text = "Merged.\n~~~\n-Dale mill has 4 sails.\n+Dale mill has 6 sails.\n~~~"
-    assert apply_accepted_diffs(text).split("\n")[3] == "Dale mill has 6 sails."
+    assert apply_accepted_diffs(text).split("\n")[3] == "Dale mill has 6 sails, not 4."
     code = "Merged.\n```\nx = 1\n-y\n```"
     assert apply_accepted_diffs(code) == code
 
@@ -44,12 +53,12 @@ def test_an_unlabelled_fence_of_plus_and_minus_lines_is_a_diff() -> None:
 def test_a_cited_diff_gives_the_new_figure() -> None:
     passage = _passage(_DIFF, "Change 9: accepted")
     (cited, *_) = passage_evidence(passage, "How long is the Holm quay?")
-    assert cited == ("page.md:7", "The Holm quay is 95 metres long.")
+    assert cited == ("page.md:7", "The Holm quay is 95 metres long, not 80.")
 
 
 def test_a_myth_is_withdrawn_and_the_fact_stated() -> None:
     text = "Myth: the Orle bridge has 9 arches.\n\n**Fact:** the Orle bridge has 7 arches."
-    assert drop_myths(text) == "\n\nThe Orle bridge has 7 arches."
+    assert drop_myths(text) == "\n\nThe Orle bridge has 7 arches, not 9."
     plain = "Fact: a page with no myth keeps its label."
     assert drop_myths(plain) == plain
 
@@ -57,7 +66,7 @@ def test_a_myth_is_withdrawn_and_the_fact_stated() -> None:
 def test_a_myth_page_cites_the_fact() -> None:
     text = "Myth: the Orle bridge has 9 arches.\n\nFact: the Orle bridge has 7 arches."
     (cited, *_) = passage_evidence(_passage(text, "Orle myths"), "How many arches?")
-    assert cited == ("page.md:5", "The Orle bridge has 7 arches.")
+    assert cited == ("page.md:5", "The Orle bridge has 7 arches, not 9.")
 
 
 def test_a_reply_withdraws_the_lines_it_quotes() -> None:
@@ -86,3 +95,37 @@ def test_a_price_in_pence_is_the_price_in_pounds() -> None:
     pounds = "A pass for the Esk ferry costs £2.50."
     assert disagreement(pounds, "A pass for the Esk ferry costs 250p.") is None
     assert disagreement(pounds, "A pass for the Esk ferry costs 260p.") is not None
+
+
+def test_a_new_line_rejects_the_old_figure_only_when_that_figure_alone_differs() -> None:
+    assert rejecting("The mast is 40 m tall.", "The mast is 35 m tall.") == (
+        "The mast is 40 m tall, not 35."
+    )
+    assert (
+        rejecting("The mast is 40 m tall.", "The mast is 40 ft tall.") == "The mast is 40 m tall."
+    )
+    assert rejecting("The new mast is 40 m.", "The mast is 35 m.") == "The new mast is 40 m."
+    assert disagreement("The mast is 35 m tall.", "The mast is 40 m tall, not 35.") is not None
+
+
+def test_a_supposed_figure_is_withdrawn() -> None:
+    text = "Suppose, for the sake of argument, that Hale pier has 30 moorings.\nHale pier has 24."
+    assert drop_suppositions(text) == "\nHale pier has 24."
+    mixed = "Hale pier is old. Imagine it had 30 moorings. It has 24."
+    assert drop_suppositions(mixed) == "Hale pier is old. It has 24."
+    plain = "Supposedly the pier has 30 moorings."
+    assert drop_suppositions(plain) == plain
+
+
+def test_an_owned_up_april_fool_states_nothing() -> None:
+    text = "The Yarn weir is now 90 metres wide.\n\nApril fool! None of this is true."
+    assert drop_april_fools(text) == "\n\n"
+    admitted = "Hale pier has 30 moorings.\nIt was an April fool, and not true."
+    assert drop_april_fools(admitted) == "\n"
+    custom = "April Fools' Day is kept in Yarn with 3 parades."
+    assert drop_april_fools(custom) == custom
+
+
+def test_a_dated_restructuredtext_field_dates_its_page() -> None:
+    assert stated_date("Yarn weir", ":Date: 2021-05-04\n\nThe Yarn weir is wide.") == "2021-05-04"
+    assert stated_date("Yarn weir", "See the guide:date: 2021-05-04.") is None

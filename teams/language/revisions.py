@@ -4,22 +4,35 @@
   "-", "@@" or unchanged): on a page that says the change was accepted, the "+" lines are
   stated and the "-" lines withdrawn; on any other page (proposed, rejected, silent) neither.
 - A "Myth:" line states what the page denies: withdrawn, and the label of the page's "Fact:"
-  lines dropped.
+  lines dropped; the fact right after a myth rejects the myth's figure when the two differ in
+  that figure alone. So does an accepted diff's "+" line its "-" line's.
 - A reply ("Re: ..." heading, or an "... wrote:" line) quotes the message it answers on ">"
   lines: those are the other message's words, withdrawn.
+- A sentence that only supposes ("Suppose ... that", "Imagine", "For the sake of argument")
+  states nothing: withdrawn.
+- A text that owns up to an April fool ("April fool! Nothing in this item is true.") states
+  nothing: every line withdrawn.
 
 Lines keep their breaks (a withdrawn line is left empty), so ``path:line`` citations hold.
 
 Example:
     >>> drop_myths("Myth: the tower is 64 metres tall.\\nFact: the tower is 52 metres tall.")
-    '\\nThe tower is 52 metres tall.'
+    '\\nThe tower is 52 metres tall, not 64.'
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["apply_accepted_diffs", "drop_myths", "drop_quoted_replies", "read_revisions"]
+__all__ = [
+    "apply_accepted_diffs",
+    "drop_april_fools",
+    "drop_myths",
+    "drop_quoted_replies",
+    "drop_suppositions",
+    "read_revisions",
+    "rejecting",
+]
 
 _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w-]*)")
 _ACCEPTED = re.compile(
@@ -45,11 +58,35 @@ def apply_accepted_diffs(text: str, *, heading: str = "") -> str:
         body = lines[start + 1 : end]
         if not _is_diff(tag, body):
             continue
+        olds = [line[1:].strip() for line in body if line[:1] == "-" and line[:2] != "--"]
+        news = [line[1:].strip() for line in body if line[:1] == "+" and line[:2] != "++"]
+        paired = len(olds) == len(news)
         for index in range(start, end + 1):
             line = lines[index]
-            new = index not in (start, end) and line.startswith("+") and not line.startswith("++")
-            lines[index] = line[1:].strip() if new and taken else ""
+            new = index not in (start, end) and line[:1] == "+" and line[:2] != "++"
+            lines[index] = ""
+            if new and taken:
+                text = line[1:].strip()
+                lines[index] = rejecting(text, olds[news.index(text)]) if paired else text
     return "\n".join(lines)
+
+
+def rejecting(new: str, old: str) -> str:
+    """``new``, rejecting the figure of ``old`` at its end when the two differ in that figure
+    alone ("is 95 metres long." over "is 80 metres long." is "is 95 metres long, not 80.")."""
+    a, b = new.split(), old.split()
+    differ = [i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x.lower() != y.lower()]
+    if len(a) != len(b) or len(differ) != 1:
+        return new
+    figure = b[differ[0]].rstrip(".,;:")
+    if not (_NUMBER.fullmatch(figure) and _NUMBER.fullmatch(a[differ[0]].rstrip(".,;:"))):
+        return new
+    stop = re.search(r"[.!?]?\s*$", new)
+    end = stop.start() if stop is not None else len(new)
+    return f"{new[:end]}, not {figure}{new[end:]}"
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 def _fences(lines: list[str]) -> list[tuple[int, int, str]]:
@@ -89,14 +126,21 @@ _FACT = re.compile(
 
 def drop_myths(text: str) -> str:
     """``text`` with its "Myth:" lines withdrawn and, when it has one, the label of its
-    "Fact:" lines dropped (module docstring); line for line."""
+    "Fact:" lines dropped, the fact after a myth rejecting its figure (module docstring); line
+    for line."""
     lines = text.split("\n")
     if not any(_MYTH.match(line) for line in lines):
         return text
-    return "\n".join(
-        "" if _MYTH.match(line) else _FACT.sub(lambda m: m[1] + m[2].upper(), line)
-        for line in lines
-    )
+    myth = ""
+    for index, line in enumerate(lines):
+        found = _MYTH.match(line)
+        if found is not None:
+            myth, lines[index] = line[found.end() :].strip(), ""
+        elif _FACT.match(line):
+            fact = _FACT.sub(lambda m: m[1] + m[2].upper(), line)
+            lines[index] = rejecting(fact, myth[:1].upper() + myth[1:]) if myth else fact
+            myth = ""
+    return "\n".join(lines)
 
 
 _REPLY_HEADING = re.compile(r"^\s*(?:re|fwd?|aw|sv)\s*:", re.IGNORECASE)
@@ -112,8 +156,43 @@ def drop_quoted_replies(text: str, *, heading: str = "") -> str:
     return "\n".join("" if _QUOTED.match(line) else line for line in text.split("\n"))
 
 
+_SUPPOSED = re.compile(
+    r"^(?:suppose|supposing|imagine|let(?: us|'s) (?:say|suppose|imagine)|"
+    r"for the sake of (?:the )?(?:argument|exercise|example))\b",
+    re.IGNORECASE,
+)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
+
+
+def drop_suppositions(text: str) -> str:
+    """``text`` without the sentences that only suppose a figure ("Suppose, for the sake of
+    the exercise, that the harbour has 90 berths."); line for line."""
+    return "\n".join(_unsupposed(line) for line in text.split("\n"))
+
+
+def _unsupposed(line: str) -> str:
+    sentences = _SENTENCE_BREAK.split(line)
+    kept = [part for part in sentences if not _SUPPOSED.match(part.lstrip(" \t>*-_#"))]
+    return " ".join(kept) if len(kept) < len(sentences) else line
+
+
+_FOOLED = re.compile(
+    r"\bapril[- ]fool(?:s|'s)?\b(?:!|[^\n]{0,80}?\b(?:not true|untrue|a joke|a hoax|made up|"
+    r"nothing\b[^\n]{0,40}\btrue))",
+    re.IGNORECASE,
+)
+
+
+def drop_april_fools(text: str) -> str:
+    """``text`` with every line withdrawn when it owns up to an April fool ("April fool!
+    Nothing in this item is true."); line for line."""
+    if not _FOOLED.search(text):
+        return text
+    return "\n".join("" for _ in text.split("\n"))
+
+
 def read_revisions(text: str, *, heading: str = "") -> str:
-    """``text`` through :func:`apply_accepted_diffs`, :func:`drop_myths` and
-    :func:`drop_quoted_replies`."""
-    text = apply_accepted_diffs(text, heading=heading)
-    return drop_quoted_replies(drop_myths(text), heading=heading)
+    """``text`` through :func:`apply_accepted_diffs`, :func:`drop_myths`,
+    :func:`drop_quoted_replies`, :func:`drop_suppositions` and :func:`drop_april_fools`."""
+    text = apply_accepted_diffs(drop_april_fools(text), heading=heading)
+    return drop_suppositions(drop_quoted_replies(drop_myths(text), heading=heading))
