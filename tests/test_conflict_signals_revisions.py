@@ -1,6 +1,6 @@
 """Lines a page does not state as its own: an accepted diff's old lines, a myth, a reply's quote,
 a supposition, an April fool; a finished change's before/after table; one price in pounds and
-in pence; a reStructuredText ":Date:" field."""
+in pence; a reStructuredText ":Date:" field; a Buddhist Era year."""
 
 from __future__ import annotations
 
@@ -129,3 +129,9 @@ def test_an_owned_up_april_fool_states_nothing() -> None:
 def test_a_dated_restructuredtext_field_dates_its_page() -> None:
     assert stated_date("Yarn weir", ":Date: 2021-05-04\n\nThe Yarn weir is wide.") == "2021-05-04"
     assert stated_date("Yarn weir", "See the guide:date: 2021-05-04.") is None
+
+
+def test_a_buddhist_era_year_dates_its_page() -> None:
+    assert stated_date("Kham bridge", "Revised in B.E. 2562.\n\nIt is long.") == "2019"
+    assert stated_date("Kham bridge", "Revised 2562 BE.") == "2019"
+    assert stated_date("Kham bridge", "The ward has 2562 beds.") is None
