@@ -1,11 +1,13 @@
 """Lines a page does not state as its own: an accepted diff's old lines, a myth, a reply's quote,
 a supposition, an April fool; a finished change's before/after table; one price in pounds and
-in pence; a reStructuredText ":Date:" field; a Buddhist Era year."""
+in pence; a reStructuredText ":Date:" field; a Buddhist Era year; a figure credited to an old
+version of a work; a figure for an opening still to come."""
 
 from __future__ import annotations
 
-from framework.memory import Passage
-from teams.hypothesis.sources import passage_evidence
+from framework.memory import EvidenceRecord, Passage
+from teams.hypothesis.sources import _credited_version, passage_evidence
+from teams.hypothesis.verdicts import newer_side, order_reason
 from teams.language import disagreement, values_in
 from teams.language.contradiction import agrees
 from teams.language.revisions import (
@@ -18,6 +20,10 @@ from teams.language.revisions import (
 )
 from teams.language.tables import table_statements
 from teams.language.values import stated_date
+
+
+def _side(text: str, name: str, title: str) -> EvidenceRecord:
+    return EvidenceRecord(text=text, source=f"{name}:3", path=name, title=title)
 
 
 def _passage(text: str, heading: str, name: str = "page.md") -> Passage:
@@ -135,3 +141,26 @@ def test_a_buddhist_era_year_dates_its_page() -> None:
     assert stated_date("Kham bridge", "Revised in B.E. 2562.\n\nIt is long.") == "2019"
     assert stated_date("Kham bridge", "Revised 2562 BE.") == "2019"
     assert stated_date("Kham bridge", "The ward has 2562 beds.") is None
+
+
+def test_a_figure_credited_to_an_old_version_loses_to_the_work_s_later_version() -> None:
+    leaflet = "Tarn weir is 9 metres high (figure from version 1.2 of the Tarn weir survey)."
+    assert _credited_version(leaflet) == "Tarn weir survey, version 1.2"
+    assert (
+        _credited_version("Per edition 3 of the Kell guide, it is 4 m.") == "Kell guide, edition 3"
+    )
+    assert _credited_version("Tarn weir is 9 metres high.") is None
+    old = _side(leaflet, "leaflet.md", title="Tarn weir survey, version 1.2")
+    new = _side("Tarn weir is 8 metres high.", "survey.md", title="Tarn weir survey, version 3.0")
+    assert newer_side(old, new) is new
+
+
+def test_a_present_figure_outranks_one_for_an_opening_still_to_come() -> None:
+    plan = _side("The Yarn library will hold 9,000 books once its annexe opens in 2095.", "a", "")
+    now = _side("The Yarn library holds 6,000 books.", "b", "")
+    assert newer_side(plan, now) is now
+    assert order_reason(now, plan) is not None
+    past = _side("The Yarn library will hold 9,000 books once its annexe opens in 2001.", "c", "")
+    assert newer_side(past, now) is None
+    was = _side("The Yarn library had 6,000 books.", "d", "")
+    assert newer_side(plan, was) is None

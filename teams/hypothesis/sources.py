@@ -65,7 +65,9 @@ def corpus_source(
     it: a release's, a front matter's; else by one in the HTML comments its file opens with,
     or by the year of a BibTeX entry the file cites itself with; else by the date its file's
     name opens with, "2022-08-30-kelby-lido.md"). A sentence quoting an edition of a year
-    ("The 1998 edition of this guide said: ...") is dated by that year.
+    ("The 1998 edition of this guide said: ...") is dated by that year; one crediting its
+    figure to a version of a work ("from version 1.0 of the Morvel lake survey") is titled by
+    it.
 
     Args:
         corpus: The ingested corpus to search.
@@ -93,7 +95,7 @@ def corpus_source(
                     {
                         "text": sentence,
                         "source": source,
-                        "title": _titled(passage),
+                        "title": _credited_version(sentence) or _titled(passage),
                         "path": passage.path,
                         "date": _quoted_edition(sentence) or date,
                     }
@@ -167,6 +169,25 @@ def _quoted_edition(sentence: str) -> str | None:
     """The year of the edition ``sentence`` quotes (:data:`_QUOTED_EDITION`), or None."""
     found = _QUOTED_EDITION.search(sentence)
     return found[1] if found else None
+
+
+_CREDITED_VERSION = re.compile(
+    r"\b(?:from|in|per|after|according to|source:?|taken from)\s+(?:the\s+)?"
+    r"(?P<kind>version|edition|release|issue)\s+(?P<rank>\d{1,3}(?:\.\d{1,3}){0,2})\s+of\s+"
+    r"(?:the\s+)?(?P<work>[A-Z][^.,;:()\[\]\n]{2,60}?)\s*(?=[.,;:)\]]|$)",
+    re.IGNORECASE,
+)
+"""A sentence crediting its figure to a version of a named work: "(figure from version 1.0 of
+the Morvel lake survey)"."""
+
+
+def _credited_version(sentence: str) -> str | None:
+    """The title of the version of a work ``sentence`` credits its figure to ("Morvel lake
+    survey, version 1.0"), which that work's own later versions supersede; else None."""
+    found = _CREDITED_VERSION.search(sentence)
+    if found is None:
+        return None
+    return f"{found['work'].strip()}, {found['kind'].lower()} {found['rank']}"
 
 
 _NAMED_DATE = re.compile(r"((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[-_.]")

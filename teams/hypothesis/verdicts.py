@@ -332,8 +332,9 @@ def _line(evidence: EvidenceRecord) -> int:
 
 def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The side reporting what the other forecast (:func:`_outcome`); the side stating its
-    figure as built against one giving the plans' (:func:`_built_against_planned`); the side
-    whose figure holds since a year the other's held until (:func:`_later_by_scope`);
+    figure as built against one giving the plans' (:func:`_built_against_planned`), or in the
+    present tense against a figure for an opening still to come (:func:`_present_against_plan`);
+    the side whose figure holds since a year the other's held until (:func:`_later_by_scope`);
     else the side following the later edition of a standard both name
     (:func:`_later_code_edition`) unless their dates say otherwise; else the more recently
     dated of two pieces of evidence (:func:`_later`); else the undated one that tells, in
@@ -348,7 +349,7 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
         return b if undermined is a else a
     if _outcome(a, b, heed_dates=False) is not None:
         return _outcome(a, b)  # None: a forecast dated after its outcome orders nothing
-    built = _built_against_planned(a, b)
+    built = _built_against_planned(a, b) or _present_against_plan(a, b)
     if built is not None:
         return built
     scoped = _later_by_scope(a, b) or _with_later_addition(a, b)
@@ -372,6 +373,9 @@ def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
         "reports the outcome of what {} forecast": _outcome,
         "counts an addition made after {} was dated": _with_later_addition,
         "states the figure as built where {} gives the one planned": _built_against_planned,
+        "states the present figure where {} gives one for an opening still to come": (
+            _present_against_plan
+        ),
         "states the figure since the time {} gives its figure until": _later_by_scope,
     }
     for reason, order in worded.items():
@@ -496,6 +500,33 @@ def _built_against_planned(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceReco
     for side, other in ((a, b), (b, a)):
         built = _BUILT.search(side.text) and not _PLANNED.search(side.text)
         if built and _PLANNED.search(other.text) and not _BUILT.search(other.text):
+            return side
+    return None
+
+
+_PLAN = re.compile(
+    r"\bwill\s+(?:have|be|hold|seat|house|take|serve|run|make|carry|employ|reach)\b"
+    r"[^.;!?]{0,80}?\b(?:once|when|after|as\s+soon\s+as)\b[^.;!?]{0,80}?\b(?:opens?|is\s+"
+    r"(?:built|opened|finished|completed|ready)|comes?\s+into\s+(?:use|service))\b"
+    r"[^.;!?]{0,20}?\b(?:in\s+)?(?P<year>20\d\d)\b",
+    re.IGNORECASE,
+)
+"""A figure for when something not yet open opens: "will have 620 pupils once the new wing
+opens in 2031"."""
+
+
+_MODAL = re.compile(r"\b(?:will|would|shall|could|may|might|once)\b", re.IGNORECASE)
+
+
+def _present_against_plan(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side stating its figure in the present tense against one giving the figure for
+    when something opens in a year still to come (:data:`_PLAN`): the plan is not yet the
+    figure; None when neither or both speak so."""
+    for side, other in ((a, b), (b, a)):
+        plan = _PLAN.search(other.text)
+        if plan is None or int(plan["year"]) <= date.today().year or _PLAN.search(side.text):
+            continue
+        if not _MODAL.search(side.text) and not _PAST.search(side.text):
             return side
     return None
 
