@@ -164,3 +164,21 @@ def test_a_present_figure_outranks_one_for_an_opening_still_to_come() -> None:
     assert newer_side(past, now) is None
     was = _side("The Yarn library had 6,000 books.", "d", "")
     assert newer_side(plan, was) is None
+
+
+def test_a_reply_denying_the_quoted_count_rejects_it() -> None:
+    text = "> The Tarn bus runs 6 trips a day.\n\nNo longer: the Tarn bus runs 9 trips a day."
+    read = drop_quoted_replies(text, heading="Re: Tarn bus").split("\n")
+    assert read[2] == "No longer: the Tarn bus runs 9 trips a day, not 6."
+    thanks = "> The Tarn bus runs 6 trips a day.\n\nThanks: the Tarn bus runs 9 trips a day."
+    assert drop_quoted_replies(thanks, heading="Re: Tarn bus").split("\n")[2].endswith("day.")
+
+
+def test_a_full_count_outranks_an_estimate_from_a_sample() -> None:
+    text = "From a one-in-five sample of its farms, Yarn is estimated to have 420 cows."
+    estimate = _side(text, "a", "")
+    count = _side("A count of every farm found that Yarn has 388 cows.", "b", "")
+    assert newer_side(estimate, count) is count
+    assert order_reason(count, estimate) is not None
+    plain = _side("Yarn has 388 cows.", "c", "")
+    assert newer_side(estimate, plain) is None

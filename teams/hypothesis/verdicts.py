@@ -394,6 +394,8 @@ def _undermining(older: EvidenceRecord) -> str:
         return f"states a finding where {older.source} repeats hearsay"
     if _UNSOURCED.search(older.text):
         return f"states a finding where {older.source} is tagged as unsourced"
+    if _SAMPLED.search(older.text):
+        return f"counts in full where {older.source} estimates from a sample"
     return f"states the figure the parts {older.source} lists add up to"
 
 
@@ -584,6 +586,20 @@ _UNSOURCED = re.compile(
     re.IGNORECASE,
 )
 """An editor's tag that a figure is unsourced or doubted: "[citation needed]", "[dubious]"."""
+_SAMPLED = re.compile(
+    r"\b(?:(?:one|1)[- ]in[- ](?:\w+|\d+)|a\s+(?:random\s+)?sample|sampled?|sampling)\b"
+    r"[^.;!?]{0,120}?\b(?:estimated|extrapolated|scaled\s+up|projected)\b|\b(?:estimated|"
+    r"extrapolated|scaled\s+up)\b[^.;!?]{0,80}?\b(?:from|on)\s+(?:a|an|the)\s+"
+    r"(?:\w+[- ])*sample\b",
+    re.IGNORECASE,
+)
+"""A figure estimated from a sample: "From a one-in-ten sample ..., it is estimated to have"."""
+_COUNTED_ALL = re.compile(
+    r"\b(?:(?:door-to-door|full|complete|house-to-house)\s+(?:count|census|survey)|"
+    r"(?:count|census|survey)\s+of\s+(?:every|each|all)\b)",
+    re.IGNORECASE,
+)
+"""A figure counted in full: "A door-to-door count of every street found"."""
 _LISTING = re.compile(r"[:(—]|\s[-–]\s")
 """Where a total ends and the list of its parts begins."""
 
@@ -591,12 +607,17 @@ _LISTING = re.compile(r"[:(—]|\s[-–]\s")
 def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The side whose own words undermine its figure against the other's, or None: it passes
     its figure on as hearsay and the other does not ("Local legend has it that the well is 90
-    feet deep" against "The surveyors measured the well at 62 feet deep"), or the parts it
+    feet deep" against "The surveyors measured the well at 62 feet deep"), it estimates its
+    figure from a sample where the other counted in full, or the parts it
     lists add up to the other's figure, not to its own total ("40 cottages: 25 in the village
     and 21 on the hill" against "46 cottages")."""
     hearsay = [bool(_HEARSAY.search(side.text) or _UNSOURCED.search(side.text)) for side in (a, b)]
     if hearsay[0] != hearsay[1]:
         return a if hearsay[0] else b
+    sampled = [bool(_SAMPLED.search(side.text)) for side in (a, b)]
+    counted = [bool(_COUNTED_ALL.search(side.text)) for side in (a, b)]
+    if sampled[0] != sampled[1] and counted[0] != counted[1] and sampled[0] == counted[1]:
+        return a if sampled[0] else b
     summed = [side for side, other in ((a, b), (b, a)) if _parts_give(side.text, other.text)]
     return summed[0] if len(summed) == 1 else None
 

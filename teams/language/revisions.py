@@ -7,7 +7,8 @@
   lines dropped; the fact right after a myth rejects the myth's figure when the two differ in
   that figure alone. So does an accepted diff's "+" line its "-" line's.
 - A reply ("Re: ..." heading, or an "... wrote:" line) quotes the message it answers on ">"
-  lines: those are the other message's words, withdrawn.
+  lines: those are the other message's words, withdrawn; the reply's next line, when it opens
+  by denying them ("Not any more:") and gives one count of the same thing, rejects theirs.
 - A sentence that only supposes ("Suppose ... that", "Imagine", "For the sake of argument")
   states nothing: withdrawn.
 - A text that owns up to an April fool ("April fool! Nothing in this item is true.") states
@@ -23,6 +24,8 @@ Example:
 from __future__ import annotations
 
 import re
+
+from teams.language.values import values_in
 
 __all__ = [
     "apply_accepted_diffs",
@@ -153,7 +156,39 @@ def drop_quoted_replies(text: str, *, heading: str = "") -> str:
     reply (module docstring); line for line."""
     if not (_REPLY_HEADING.match(heading) or _WROTE.search(text)):
         return text
-    return "\n".join("" if _QUOTED.match(line) else line for line in text.split("\n"))
+    lines = text.split("\n")
+    quoted = ""
+    for index, line in enumerate(lines):
+        if _QUOTED.match(line):
+            quoted, lines[index] = f"{quoted} {line.lstrip(' >')}", ""
+        elif line.strip():
+            lines[index] = _answering(line, quoted) if quoted else line
+            quoted = ""
+    return "\n".join(lines)
+
+
+_DENIAL = re.compile(
+    r"^\W*(?:not any ?more|no longer|not so|not quite|that'?s (?:wrong|out of date)|"
+    r"no\b|actually)",
+    re.IGNORECASE,
+)
+
+
+def _answering(line: str, quoted: str) -> str:
+    """The reply ``line`` right after a quote, rejecting the quote's count at its end when it
+    opens by denying it and gives one count of the same thing ("Not any more: ... makes 18
+    crossings a day." after "> ... makes 14 crossings a day.")."""
+    if not _DENIAL.match(line):
+        return line
+    old = [v for v in values_in(quoted) if v.kind == "count"]
+    new = [v for v in values_in(line) if v.kind == "count"]
+    if len(old) != 1 or len(new) != 1 or old[0].key != new[0].key or old[0] == new[0]:
+        return line
+    if old[0].number == new[0].number:
+        return line
+    stop = re.search(r"[.!?]?\s*$", line)
+    end = stop.start() if stop is not None else len(line)
+    return f"{line[:end]}, not {' '.join(old[0].words)}{line[end:]}"
 
 
 _SUPPOSED = re.compile(
