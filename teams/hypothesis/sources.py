@@ -40,6 +40,7 @@ from teams.language.contradiction import claim_of, same_subject
 from teams.language.dates import settle_date_order
 from teams.language.enumerations import count_enumerations
 from teams.language.relative_dates import resolve_relative_dates
+from teams.language.revisions import read_revisions
 from teams.language.sentence_choice import scored_sentences
 from teams.language.standing import CODE_EDITION, code_editions
 from teams.language.tables import table_statements
@@ -64,7 +65,9 @@ def corpus_source(
     it: a release's, a front matter's; else by one in the HTML comments its file opens with,
     or by the year of a BibTeX entry the file cites itself with; else by the date its file's
     name opens with, "2022-08-30-kelby-lido.md"). A sentence quoting an edition of a year
-    ("The 1998 edition of this guide said: ...") is dated by that year.
+    ("The 1998 edition of this guide said: ...") is dated by that year; one crediting its
+    figure to a version of a work ("from version 1.0 of the Morvel lake survey") is titled by
+    it.
 
     Args:
         corpus: The ingested corpus to search.
@@ -92,7 +95,7 @@ def corpus_source(
                     {
                         "text": sentence,
                         "source": source,
-                        "title": _titled(passage),
+                        "title": _credited_version(sentence) or _titled(passage),
                         "path": passage.path,
                         "date": _quoted_edition(sentence) or date,
                     }
@@ -168,6 +171,25 @@ def _quoted_edition(sentence: str) -> str | None:
     return found[1] if found else None
 
 
+_CREDITED_VERSION = re.compile(
+    r"\b(?:from|in|per|after|according to|source:?|taken from)\s+(?:the\s+)?"
+    r"(?P<kind>version|edition|release|issue)\s+(?P<rank>\d{1,3}(?:\.\d{1,3}){0,2})\s+of\s+"
+    r"(?:the\s+)?(?P<work>[A-Z][^.,;:()\[\]\n]{2,60}?)\s*(?=[.,;:)\]]|$)",
+    re.IGNORECASE,
+)
+"""A sentence crediting its figure to a version of a named work: "(figure from version 1.0 of
+the Morvel lake survey)"."""
+
+
+def _credited_version(sentence: str) -> str | None:
+    """The title of the version of a work ``sentence`` credits its figure to ("Morvel lake
+    survey, version 1.0"), which that work's own later versions supersede; else None."""
+    found = _CREDITED_VERSION.search(sentence)
+    if found is None:
+        return None
+    return f"{found['work'].strip()}, {found['kind'].lower()} {found['rank']}"
+
+
 _NAMED_DATE = re.compile(r"((?:19|20)\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[-_.]")
 """A file name that opens with its date, as posts are named: "2022-08-30-kelby-lido.md"."""
 
@@ -185,11 +207,14 @@ def _named_date(path: str) -> str | None:
 
 def readable(passage: Passage) -> Passage:
     """The passage as the value readers see it: struck-out text withdrawn (a struck figure
-    before a new one rejected: "is 460 metres long, not 410"), table rows as statements,
-    numeric dates with the reading the passage's other dates settle, lists with their count,
-    relative dates with the year they name and relative changes with the figure they come to
-    (line for line, so citations hold)."""
-    text = count_enumerations(settle_date_order(table_statements(withdraw_struck(passage.text))))
+    before a new one rejected: "is 460 metres long, not 410"), an accepted diff applied, myths
+    and a reply's quoted lines withdrawn (:func:`~teams.language.revisions.read_revisions`),
+    table rows as statements, numeric dates with the reading the passage's other dates
+    settle, lists with their count, relative dates with the year they name and relative
+    changes with the figure they come to (line for line, so citations hold)."""
+    title = passage.outline.split(" > ")[0] if passage.outline else passage.heading
+    text = withdraw_struck(read_revisions(passage.text, heading=title))
+    text = count_enumerations(settle_date_order(table_statements(text)))
     text = resolve_relative_changes(resolve_relative_dates(text))
     return passage if text == passage.text else replace(passage, text=text)
 

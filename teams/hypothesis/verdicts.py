@@ -332,8 +332,9 @@ def _line(evidence: EvidenceRecord) -> int:
 
 def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The side reporting what the other forecast (:func:`_outcome`); the side stating its
-    figure as built against one giving the plans' (:func:`_built_against_planned`); the side
-    whose figure holds since a year the other's held until (:func:`_later_by_scope`);
+    figure as built against one giving the plans' (:func:`_built_against_planned`), or in the
+    present tense against a figure for an opening still to come (:func:`_present_against_plan`);
+    the side whose figure holds since a year the other's held until (:func:`_later_by_scope`);
     else the side following the later edition of a standard both name
     (:func:`_later_code_edition`) unless their dates say otherwise; else the more recently
     dated of two pieces of evidence (:func:`_later`); else the undated one that tells, in
@@ -348,7 +349,7 @@ def newer_side(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
         return b if undermined is a else a
     if _outcome(a, b, heed_dates=False) is not None:
         return _outcome(a, b)  # None: a forecast dated after its outcome orders nothing
-    built = _built_against_planned(a, b)
+    built = _built_against_planned(a, b) or _present_against_plan(a, b)
     if built is not None:
         return built
     scoped = _later_by_scope(a, b) or _with_later_addition(a, b)
@@ -372,6 +373,9 @@ def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
         "reports the outcome of what {} forecast": _outcome,
         "counts an addition made after {} was dated": _with_later_addition,
         "states the figure as built where {} gives the one planned": _built_against_planned,
+        "states the present figure where {} gives one for an opening still to come": (
+            _present_against_plan
+        ),
         "states the figure since the time {} gives its figure until": _later_by_scope,
     }
     for reason, order in worded.items():
@@ -390,6 +394,8 @@ def _undermining(older: EvidenceRecord) -> str:
         return f"states a finding where {older.source} repeats hearsay"
     if _UNSOURCED.search(older.text):
         return f"states a finding where {older.source} is tagged as unsourced"
+    if _SAMPLED.search(older.text):
+        return f"counts in full where {older.source} estimates from a sample"
     return f"states the figure the parts {older.source} lists add up to"
 
 
@@ -500,6 +506,33 @@ def _built_against_planned(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceReco
     return None
 
 
+_PLAN = re.compile(
+    r"\bwill\s+(?:have|be|hold|seat|house|take|serve|run|make|carry|employ|reach)\b"
+    r"[^.;!?]{0,80}?\b(?:once|when|after|as\s+soon\s+as)\b[^.;!?]{0,80}?\b(?:opens?|is\s+"
+    r"(?:built|opened|finished|completed|ready)|comes?\s+into\s+(?:use|service))\b"
+    r"[^.;!?]{0,20}?\b(?:in\s+)?(?P<year>20\d\d)\b",
+    re.IGNORECASE,
+)
+"""A figure for when something not yet open opens: "will have 620 pupils once the new wing
+opens in 2031"."""
+
+
+_MODAL = re.compile(r"\b(?:will|would|shall|could|may|might|once)\b", re.IGNORECASE)
+
+
+def _present_against_plan(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side stating its figure in the present tense against one giving the figure for
+    when something opens in a year still to come (:data:`_PLAN`): the plan is not yet the
+    figure; None when neither or both speak so."""
+    for side, other in ((a, b), (b, a)):
+        plan = _PLAN.search(other.text)
+        if plan is None or int(plan["year"]) <= date.today().year or _PLAN.search(side.text):
+            continue
+        if not _MODAL.search(side.text) and not _PAST.search(side.text):
+            return side
+    return None
+
+
 _YEAR_OF = r"[^.;:!?]{0,80}?\b(1[5-9]\d\d|20\d\d)\b"
 _UNTIL = re.compile(r"\b(?:before|until|till|prior to)\b" + _YEAR_OF, re.IGNORECASE)
 _SINCE = re.compile(
@@ -553,6 +586,20 @@ _UNSOURCED = re.compile(
     re.IGNORECASE,
 )
 """An editor's tag that a figure is unsourced or doubted: "[citation needed]", "[dubious]"."""
+_SAMPLED = re.compile(
+    r"\b(?:(?:one|1)[- ]in[- ](?:\w+|\d+)|a\s+(?:random\s+)?sample|sampled?|sampling)\b"
+    r"[^.;!?]{0,120}?\b(?:estimated|extrapolated|scaled\s+up|projected)\b|\b(?:estimated|"
+    r"extrapolated|scaled\s+up)\b[^.;!?]{0,80}?\b(?:from|on)\s+(?:a|an|the)\s+"
+    r"(?:\w+[- ])*sample\b",
+    re.IGNORECASE,
+)
+"""A figure estimated from a sample: "From a one-in-ten sample ..., it is estimated to have"."""
+_COUNTED_ALL = re.compile(
+    r"\b(?:(?:door-to-door|full|complete|house-to-house)\s+(?:count|census|survey)|"
+    r"(?:count|census|survey)\s+of\s+(?:every|each|all)\b)",
+    re.IGNORECASE,
+)
+"""A figure counted in full: "A door-to-door count of every street found"."""
 _LISTING = re.compile(r"[:(—]|\s[-–]\s")
 """Where a total ends and the list of its parts begins."""
 
@@ -560,12 +607,17 @@ _LISTING = re.compile(r"[:(—]|\s[-–]\s")
 def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The side whose own words undermine its figure against the other's, or None: it passes
     its figure on as hearsay and the other does not ("Local legend has it that the well is 90
-    feet deep" against "The surveyors measured the well at 62 feet deep"), or the parts it
+    feet deep" against "The surveyors measured the well at 62 feet deep"), it estimates its
+    figure from a sample where the other counted in full, or the parts it
     lists add up to the other's figure, not to its own total ("40 cottages: 25 in the village
     and 21 on the hill" against "46 cottages")."""
     hearsay = [bool(_HEARSAY.search(side.text) or _UNSOURCED.search(side.text)) for side in (a, b)]
     if hearsay[0] != hearsay[1]:
         return a if hearsay[0] else b
+    sampled = [bool(_SAMPLED.search(side.text)) for side in (a, b)]
+    counted = [bool(_COUNTED_ALL.search(side.text)) for side in (a, b)]
+    if sampled[0] != sampled[1] and counted[0] != counted[1] and sampled[0] == counted[1]:
+        return a if sampled[0] else b
     summed = [side for side, other in ((a, b), (b, a)) if _parts_give(side.text, other.text)]
     return summed[0] if len(summed) == 1 else None
 

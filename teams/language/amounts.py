@@ -5,7 +5,8 @@ with the number of tokens it takes, or None.
 
 - money (:func:`money_at`): "$40", "US$40", "USD 40", "40 USD", "40 dollars", "€12",
   "12 euros", "£25", "GBP 25", "25 pounds" (only in a sentence about a price: else pounds are
-  a mass), "$2.5 million", "$3bn". Amounts in one currency are compared; two currencies
+  a mass), "120p" and "120 pence" (as pounds, in a sentence about a price), "$2.5 million",
+  "$3bn". Amounts in one currency are compared; two currencies
   never agree (no exchange rates are assumed).
 - fractions (:func:`share_at`): "two thirds of", "a quarter of", "half of", "one in five",
   "three out of four", "3/4 of", "¾ of": a share in per cent, within a point (so "two thirds"
@@ -67,9 +68,19 @@ def money_at(tokens: list[str], index: int) -> tuple[Value, int] | None:
     end, number, precision = _scaled(tokens, index + read[2], read[0], read[1])
     currency = _currency_after(tokens, end)
     if currency is None:
-        return None
+        return _pence(tokens, index, end, number)
     code, used = currency
     return _money(tokens[index : end + used], code, number, precision), end + used - index
+
+
+_PENCE = frozenset(("p", "pence", "penny"))
+
+
+def _pence(tokens: list[str], index: int, end: int, number: float) -> tuple[Value, int] | None:
+    """An amount in pence ("120p", "120 pence") in a sentence about a price, as pounds."""
+    if end >= len(tokens) or tokens[end].lower() not in _PENCE or not _about_price(tokens):
+        return None
+    return _money(tokens[index : end + 1], "GBP", number / 100, 0.0), end + 1 - index
 
 
 def _amount(tokens: list[str], start: int, at: int, code: str) -> tuple[Value, int] | None:

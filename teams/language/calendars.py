@@ -2,6 +2,8 @@
 is read.
 
 - a year of the Japanese era calendar: "Reiwa 5" is 2023, "Heisei 30" 2018;
+- a year of the Buddhist Era, written with its era before or after it: "B.E. 2560" and
+  "2560 BE" are 2017 (543 years on);
 - a date in CJK year-month-day form: "2023年3月14日" is 2023-03-14;
 - the ``datetime`` attribute of an HTML ``<time>`` element, whatever its visible text: "<time
   datetime="2023-05-19">this spring</time>" is 2023-05-19;
@@ -29,6 +31,13 @@ _ERAS |= {"heisei": 1989, "reiwa": 2019}
 _ERA_YEAR = re.compile(r"\b(" + "|".join(_ERAS) + r")\s+(\d{1,2})\b(?![.,]\d)", re.IGNORECASE)
 _ERA_LAST = {"meiji": 45, "taisho": 15, "taishō": 15, "showa": 64, "shōwa": 64, "heisei": 31}
 """The last year of each closed era (Meiji 45 is 1912, when Taishō began)."""
+_BUDDHIST_ERA = r"(?:B\.\s?E\.|(?-i:BE)|Buddhist Era|พ\.ศ\.)"
+_BUDDHIST_YEAR = re.compile(
+    rf"\b{_BUDDHIST_ERA}\s*(2[4-6]\d\d)\b|\b(2[4-6]\d\d)\s*{_BUDDHIST_ERA}(?!\w)",
+    re.IGNORECASE,
+)
+"""A year of the Buddhist Era: "B.E. 2560", "2560 BE" (2017)."""
+_BUDDHIST_OFFSET = 543
 _CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
 _TIME_ELEMENT = re.compile(
     r"<time\b[^>]*?\bdatetime\s*=\s*[\"']?(\d{4}-\d{2}(?:-\d{2})?)[^>]*>.*?</time>",
@@ -74,6 +83,7 @@ def plain_dates(text: str) -> str:
     """``text`` with each date of another calendar or markup (see the module) written as a
     plain date: a year in digits, or an ISO date."""
     text = _ERA_YEAR.sub(_era_year, text)
+    text = _BUDDHIST_YEAR.sub(lambda found: str(int(found[1] or found[2]) - _BUDDHIST_OFFSET), text)
     text = _CJK_DATE.sub(_cjk_date, text)
     text = _TIME_ELEMENT.sub(lambda found: found[1], text)
     text = _FEAST.sub(_feast_date, text)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from teams.language._numbers import Value
 from teams.language._polarity import NEGATION, normal_word
 from teams.language.values import value_words, values_agree, values_in
 from teams.language.words import STOPWORDS, keywords, stem
@@ -97,7 +98,8 @@ def differing_words(first: str, second: str) -> tuple[str, str] | None:
 def differing_figures(first: str, second: str) -> tuple[str, str] | None:
     """The figures two statements put in one place when the readers cannot tell them equal:
     "costs $40" and "costs 40 zł" (a currency they do not know), "is 40" and "is 40 m"; None
-    when the place holds no figure on either side or its values agree."""
+    when the place holds no figure on either side or its values agree (alone, or each with
+    one of the other sentence's: "costs £1.20" and "costs 120p")."""
     a = [w.rstrip(".,:") for w in _WORDS.findall(first)]
     b = [w.rstrip(".,:") for w in _WORDS.findall(second)]
     lower_a, lower_b = [w.lower() for w in a], [w.lower() for w in b]
@@ -117,16 +119,21 @@ def differing_figures(first: str, second: str) -> tuple[str, str] | None:
     if len(slot_a.split()) > _MAX_FIGURE_WORDS or len(slot_b.split()) > _MAX_FIGURE_WORDS:
         return None
     read_a, read_b = values_in(_slot_text(first, slot_a)), values_in(_slot_text(second, slot_b))
-    if (
-        read_a
-        and read_b
-        and all(
-            any(x.kind == y.kind and x.key == y.key and values_agree(x, y) for y in read_b)
-            for x in read_a
-        )
+    if _agreeing(read_a, read_b) or (
+        _agreeing(whole_a := values_in(first), whole_b := values_in(second))
+        and _agreeing(whole_b, whole_a)
     ):
         return None
     return slot_a, slot_b
+
+
+def _agreeing(read_a: list[Value], read_b: list[Value]) -> bool:
+    """Whether both sides read values and each of ``read_a`` agrees with one of ``read_b``
+    (read in the slot alone, or in the whole sentences, which say "120p" is a price)."""
+    return bool(read_a and read_b) and all(
+        any(x.kind == y.kind and x.key == y.key and values_agree(x, y) for y in read_b)
+        for x in read_a
+    )
 
 
 def _figure(text: str) -> bool:

@@ -67,17 +67,49 @@ def markdown_tables(text: str, first_line: int = 1) -> list[Table]:
 def table_statements(text: str) -> str:
     """``text`` with every Markdown table's rows written as statements, line for line; a
     cell marked for a footnote ("320*" over "\\* Before the gallery was taken out.") keeps
-    its note beside its value ("320 seats (before the gallery was taken out)")."""
+    its note beside its value ("320 seats (before the gallery was taken out)"). On a page
+    saying its change is finished, a "Before ..." / "After ..." table states the after figure
+    and rejects the before one (:func:`_before_after`)."""
     out = text.split("\n")
     notes = _footnotes(text)
+    finished = bool(_FINISHED.search(text))
     for table in markdown_tables(text):
         out[table.line - 1] = out[table.line] = ""
-        if _yearly(table, out):
+        if _yearly(table, out) or (finished and _before_after(table, out)):
             continue
         for line, row in table.rows:
             marks = [notes.get(mark, "") for mark in _marks(out[line - 1])]
             out[line - 1] = _statement(table.header, row, marks)
     return "\n".join(out)
+
+
+_FINISHED = re.compile(
+    r"\b(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+)?"
+    r"(?:finished|complete|completed|done|over)\b",
+    re.IGNORECASE,
+)
+"""A page saying its change is finished ("The refit is finished")."""
+_BEFORE = re.compile(r"^(?:before|old|previous|formerly)\b", re.IGNORECASE)
+_AFTER = re.compile(r"^(?:after|new|now|current)\b", re.IGNORECASE)
+
+
+def _before_after(table: Table, out: list[str]) -> bool:
+    """Writes a table of a finished change into ``out`` and says whether it was one: a header
+    of the subject, a "Before ..." and an "After ..." column, a row per attribute with two
+    figures ("| Berths | 3 | 5 |" under "| Kell station | Before the refit | After the refit |"
+    is "Kell station: 5 berths after the refit, not 3.")."""
+    header = table.header
+    if len(header) != 3 or header[0].lower() in (*_GENERIC, ""):
+        return False
+    if not (_BEFORE.match(header[1]) and _AFTER.match(header[2])):
+        return False
+    rows = [row for _, row in table.rows]
+    if not rows or any(len(row) != 3 or not all(map(_FIGURE.match, row[1:])) for row in rows):
+        return False
+    for line, (name, old, new) in table.rows:
+        after = header[2][:1].lower() + header[2][1:]
+        out[line - 1] = f"{header[0]}: {_phrase(name, new)} {after}, not {old}."
+    return True
 
 
 _YEAR_HEADERS = frozenset(("", "year", "years", "date"))

@@ -653,7 +653,7 @@ def _scope_dates(text: str) -> list[str]:
 _LEAD = re.compile(
     r"\b(?:updated|revised|published|posted|written|compiled|issued|dated|amended|as of|"
     r"surveyed|inspected|archived|(?<!was )(?<!were )(?:printed|retrieved|accessed)|"
-    r"(?<![^\n])date(?=:)|"
+    r"(?:(?<![^\n])|(?<=\n:)|(?<=^:))date(?=:)|"
     r"(?:mis à jour|publié|modifié|révisé)(?: le)?|"
     r"last (?:checked|reviewed|updated|revised|modified)|in force (?:from|since|as of)|"
     r"(?:comes into|came into|coming into) force on|effective(?: from| as of)?|"
@@ -661,7 +661,8 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 """A phrase saying when a text was written or holds from, before its date (a "Date:" header
-opening a line too: "Date: Fri, 17 Nov 2023 16:40:00 +0000")."""
+opening a line too: "Date: Fri, 17 Nov 2023 16:40:00 +0000", and a reStructuredText field
+":Date: 2023-06-19")."""
 _WEEKDAY = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?", re.IGNORECASE)
 
 
