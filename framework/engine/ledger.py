@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from framework.engine.nesting import step_of
+
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
     from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -53,8 +55,8 @@ class TaskLedger:
         saver = configurable.get(_CHECKPOINTER)
         if configurable.get(_DURABILITY) == "exit":
             saver = None
-        graph_ns, _, batch_id = str(configurable.get("checkpoint_ns", "")).rpartition("|")
-        checkpoint_id = (configurable.get("checkpoint_map") or {}).get(graph_ns)
+        graph_ns, checkpoint_id = step_of(configurable)
+        batch_id = str(configurable.get("checkpoint_ns", "")).rpartition("|")[2]
         if checkpoint_id is None:
             saver = None
         step: RunnableConfig = {

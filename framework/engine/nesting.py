@@ -17,7 +17,15 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["NESTING_KEY", "Nesting", "namespace_nodes", "nesting_at", "place", "place_in_words"]
+__all__ = [
+    "NESTING_KEY",
+    "Nesting",
+    "namespace_nodes",
+    "nesting_at",
+    "place",
+    "place_in_words",
+    "step_of",
+]
 
 NESTING_KEY = "cadre_nesting"
 """The run config metadata key that holds a nested team's :class:`Nesting` (JSON)."""
@@ -65,6 +73,15 @@ def _parsed(text: str) -> Nesting | None:
         return Nesting(**{**data, "path": tuple(data["path"]), "tasks": tasks})
     except (ValueError, TypeError, KeyError):
         return None
+
+
+def step_of(configurable: Mapping[str, Any]) -> tuple[str, str | None]:
+    """Where a node's task runs, from its run config's ``configurable``: the namespace of its
+    graph (its own, less its last segment: "" at the top) and the checkpoint its step started
+    from (LangGraph leaves ``checkpoint_id`` empty inside a node and maps it by namespace)."""
+    graph_ns = str(configurable.get("checkpoint_ns", "")).rpartition("|")[0]
+    checkpoints = configurable.get("checkpoint_map") or {}
+    return graph_ns, configurable.get("checkpoint_id") or checkpoints.get(graph_ns)
 
 
 def namespace_nodes(checkpoint_ns: str) -> list[str]:

@@ -10,7 +10,13 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import get_runtime
 from langgraph.store.base import BaseStore
 
-from framework.engine.nesting import NESTING_KEY, Nesting, namespace_nodes, place_in_words
+from framework.engine.nesting import (
+    NESTING_KEY,
+    Nesting,
+    namespace_nodes,
+    place_in_words,
+    step_of,
+)
 from framework.engine.records import Task
 
 __all__ = ["NodeContext"]
@@ -48,9 +54,7 @@ class NodeContext:
         """Build the context of a node from the run config LangGraph passes to it."""
         configurable = config.get("configurable") or {}
         metadata = config.get("metadata") or {}
-        task_ns = configurable.get("checkpoint_ns", "")
-        graph_ns = task_ns.rpartition("|")[0]  # the node's task is the last segment
-        checkpoints = configurable.get("checkpoint_map") or {}
+        graph_ns, checkpoint_id = step_of(configurable)
         try:
             runtime = get_runtime()
         except (KeyError, RuntimeError):
@@ -60,7 +64,7 @@ class NodeContext:
             team=team,
             thread_id=configurable.get("thread_id"),
             checkpoint_ns=graph_ns,
-            checkpoint_id=configurable.get("checkpoint_id") or checkpoints.get(graph_ns),
+            checkpoint_id=checkpoint_id,
             store=runtime.store if runtime is not None else None,
             nesting=Nesting.loads(metadata.get(NESTING_KEY)),
             writer=runtime.stream_writer if runtime is not None else _discard,
