@@ -15,6 +15,7 @@ import hashlib
 import os
 import re
 import stat
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from framework.memory._ingest import (
     IngestProgress,
     ProgressCallback,
 )
+from framework.memory._lexicon import Lexicon, WordForm
 from framework.memory._text_files import (
     MAX_FILE_MB_VARIABLE,
     SkippedFile,
@@ -237,6 +239,8 @@ class Corpus:
         namespace_path(namespace)
         self.store = store
         self.namespace = namespace
+        self._lexicons: dict[WordForm, tuple[int, Lexicon]] = {}
+        self._lexicon_lock = threading.Lock()
 
     def __len__(self) -> int:
         return self.store.count(self.namespace)
@@ -269,8 +273,51 @@ class Corpus:
         def points(key: str, metadata: dict[str, Any], form: str) -> bool:
             return any(pattern.search(str(metadata.get(field, ""))) for field in _POINTERS)
 
+        return self._ranked(query, points, k)
+
+    def rare_holders(
+        self, query: str, words: Sequence[str], *, form: WordForm, most: int = 3, k: int = 5
+    ) -> list[Passage]:
+        """The ``k`` passages most similar to ``query`` among those that hold one of ``words``
+        found in at most ``most`` passages of the corpus (each word compared in the form
+        ``form`` gives it), best first: a rare name of the question ("the code name cipater")
+        points to where its answer is, though a search by meaning may rank that passage
+        nowhere. [] for a corpus of more than :data:`LEXICON_LIMIT` passages.
+        """
+        lexicon = self._lexicon(form)
+        if lexicon is None:
+            return []
+        keys: set[str] = set()
+        for word in words:
+            held = lexicon.holders(word)
+            if len(held) <= most:
+                keys |= held
+        if not keys:
+            return []
+        return self._ranked(query, lambda key, metadata, form: key in keys, k)
+
+    def _lexicon(self, form: WordForm) -> Lexicon | None:
+        """The corpus's lexicon in ``form``, built on first use and again when the corpus's
+        size has changed; None when the corpus is too large to read whole."""
+        size = len(self)
+        if size > LEXICON_LIMIT:
+            return None
+        with self._lexicon_lock:
+            built = self._lexicons.get(form)
+            if built is None or built[0] != size:
+                _, rows = self.store.select(self.namespace, None)
+                entries = self.store.entries_at(self.namespace, [row for row, _ in rows])
+                texts = ((entry.key, entry.text) for entry in entries.values())
+                built = self._lexicons[form] = (size, Lexicon(texts, form))
+            return built[1]
+
+    def _ranked(
+        self, query: str, test: Callable[[str, dict[str, Any], str], bool], k: int
+    ) -> list[Passage]:
+        """The ``k`` passages that pass ``test(key, metadata, form)`` most similar to
+        ``query``, best first."""
         vector = self.store.embed([query])
-        ranked, _ = self.store.select(self.namespace, points, vector, k)
+        ranked, _ = self.store.select(self.namespace, test, vector, k)
         found = self.store.entries_at(self.namespace, [row for row, _ in ranked])
         return [
             _passage(
@@ -279,6 +326,11 @@ class Corpus:
             for row, score in ranked
             if (entry := found.get(row)) is not None
         ]
+
+
+LEXICON_LIMIT = 50_000
+"""The most passages a corpus may hold for :meth:`Corpus.rare_holders` to read it whole (once
+per :class:`Corpus` and size): a larger corpus is searched by meaning alone."""
 
 
 _POINTERS = ("path", "heading", "outline")

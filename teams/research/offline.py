@@ -133,8 +133,12 @@ class CorpusSearchWorker:
         question's words would let the question's other part crowd this one out)."""
         asked = task.description or str(task.inputs.get("query") or "")
         queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
+        rare = self.corpus.rare_holders(asked, keywords(asked), form=stem, k=self.k)
         found = _merged(
-            self.corpus.search_many(queries, k=self.k * _CANDIDATES, min_score=self.min_score)
+            [
+                *self.corpus.search_many(queries, k=self.k * _CANDIDATES, min_score=self.min_score),
+                rare,
+            ]
         )
         pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
         preferred = {passage.source for passage in pointed}
