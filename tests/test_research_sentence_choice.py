@@ -626,3 +626,25 @@ def test_a_release_note_under_a_setting_is_quoted_for_a_question_of_which_releas
         "`pump.idle`: The pump can skip idling between two loads of the ledger.",
         "`pump.idle`: *Introduced in 2.0.0*",
     ]
+
+
+def test_a_definition_list_term_opens_its_definition() -> None:
+    text = (
+        "Backends\n========\n\n"
+        "steady\n    Pumps at one rate.\n\n    Requires ``pip install steady``.\n"
+        "surge\n    Pumps in bursts, which suits night shifts.\n"
+    )
+    assert prose_sentences(text) == [
+        (4, "steady: Pumps at one rate."),
+        (7, "Requires ``pip install steady``."),
+        (8, "surge: Pumps in bursts, which suits night shifts."),
+    ]
+
+
+def test_a_predicate_coordinated_inside_a_subordinate_clause_is_no_second_question() -> None:
+    question = "How long can a pump stay idle before the relay stops it and starts another?"
+    assert split_question(question) == []
+    assert split_question("How do pumps start and how are they stopped?") == [
+        "How do pumps start",
+        "how are they stopped",
+    ]

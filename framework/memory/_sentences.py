@@ -60,8 +60,9 @@ def _closes(line: str, fence: str) -> bool:
     return line.startswith(fence) and not line.strip(fence[0])
 
 
-def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
-    """``(number, line)`` of each line, stripped and out of its block quote; ``""`` for a line
+def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str, bool]]:
+    """``(number, line, term)`` of each line, stripped and out of its block quote (``term``: it
+    is the term of a definition list, see :func:`_is_term`); ``""`` for a line
     that holds no prose (blank, code, table (a reStructuredText simple table's too), shell or
     interpreter line and the output after it, heading, adornment, a line wholly in bold, the
     marks of a block of notes: see :func:`_version_note`; an admonition's quoted title is
@@ -87,27 +88,27 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
         indent = len(raw) - len(raw.lstrip())
         after_blank, blank = blank, not line
         if code_indent >= 0 and (not line or indent >= code_indent):
-            yield number, ""
+            yield number, "", False
             continue
         code_indent = -1
         if fence:
             fence = "" if _closes(line, fence) else fence
-            yield number, ""
+            yield number, "", False
         elif admonition and _closes(line, admonition):  # the end of a ```{note} block
             admonition = ""
-            yield number, ""
+            yield number, "", False
         elif opener := _FENCE.match(line):
             if _PROSE_FENCE.match(line):  # ```{warning}: prose inside
                 admonition = opener.group(1)
             else:
                 fence = opener.group(1)
             note = _MYST_VERSION.match(line)  # ":::{versionchanged} 21.2.0 Allow ..."
-            yield number, _version_directive(note).strip() if note else ""
+            yield number, _version_directive(note).strip() if note else "", False
         elif after_blank and (
             0 <= literal < indent or (indent >= _CODE_INDENT and _CODE_LINE.search(line))
         ):
             code_indent = indent
-            yield number, ""
+            yield number, "", False
         elif (
             index in tables  # a reStructuredText simple table's borders and rows
             or _NOT_PROSE.match(line)
@@ -115,11 +116,11 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str]]:
             or _heading_at(lines, index)
         ):
             output = _PROMPT.match(line) is not None
-            yield number, ""
+            yield number, "", False
         elif output or _BOLD_LINE.fullmatch(line):
-            yield number, ""
+            yield number, "", False
         else:
-            yield number, line
+            yield number, line, _is_term(line, lines, index, indent)
         output = output and bool(line)
         opens_literal = line.endswith("::") or _CODE_DIRECTIVE.match(line)
         literal = (indent if opens_literal else -1) if line else literal
@@ -250,16 +251,34 @@ def _blocks(text: str, first_line: int) -> list[_Block]:
     """Paragraphs and list items (markers dropped); a line without prose ends a block."""
     blocks: list[_Block] = []
     current: _Block | None = None
-    for number, line in _prose_lines(text, first_line):
+    for number, line, term in _prose_lines(text, first_line):
         if not line:
             current = None
             continue
         item = LIST_MARKER.match(line)
-        if item or current is None:
+        if item or term or current is None:
             current = _Block(item=item is not None)
             blocks.append(current)
-        current.add(number, line[item.end() :] if item else line)
+        current.add(number, line[item.end() :] if item else f"{line}:" if term else line)
     return blocks
+
+
+_TERM_WORDS = 6
+_STOPS = tuple(".:;,!?")
+
+
+def _is_term(line: str, lines: list[str], index: int, indent: int) -> bool:
+    """Whether ``line`` (line ``index`` as read, indented ``indent``) is the term of a
+    reStructuredText definition list: a short line without a stop, not a list item, with the
+    next line indented deeper ("crosshair" over "    Generates inputs using SMT ..."). Its
+    definition is read after it ("crosshair: Generates inputs ..."), not as the end of the
+    sentence before."""
+    short = len(line.split()) <= _TERM_WORDS and not line.rstrip().endswith(_STOPS)
+    if index + 1 >= len(lines) or not short:
+        return False
+    following = lines[index + 1]
+    deeper = len(following) - len(following.lstrip()) > indent
+    return bool(following.strip()) and deeper and not LIST_MARKER.match(lines[index])
 
 
 _TRAILER_WORDS = 4

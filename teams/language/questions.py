@@ -41,12 +41,14 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     parts = [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
     if len(parts) == 1:
         halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
+        one = len(halves) == 2 and _in_subordinate(*halves)
         if len(halves) == 2:
             halves[1] = _with_subject(halves[1], _lead(halves[0]), halves[0])
         if (
             len(halves) == 2
             and all(len(h.split()) >= _MIN_PART_WORDS for h in halves)
             and _asking(halves[0])
+            and not one
         ):
             parts = halves
     lead = _lead(parts[0]) if parts else ""
@@ -73,6 +75,21 @@ def _asking(text: str) -> bool:
         and (words[0] in _AUXILIARIES or not _QUESTION_WORDS.isdisjoint(words[:_OPENING_WORDS]))
         for words in clauses
     )
+
+
+def _in_subordinate(first: str, second: str) -> bool:
+    """Whether the predicate ``second`` (no question of its own) is coordinated inside a
+    subordinate clause that ends ``first``: "how long can a worker stay quiet before the
+    master kills it" and "starts a fresh one" is one question, not two."""
+    if _asking(second):
+        return False
+    words = [word.strip(",").lower() for word in first.split()]
+    asked = next((at for at, word in enumerate(words) if word in _QUESTION_WORDS), len(words))
+    return not _SUBORDINATORS.isdisjoint(words[asked + 1 :])
+
+
+_SUBORDINATORS = frozenset("before after until unless once while whenever because if".split())
+"""Words that open a subordinate clause after a question's own start."""
 
 
 _ITEM = re.compile(r"^(?P<items>.+?),?\s+(?:and|or)\s+(?P<last>.+)$")
