@@ -10,10 +10,12 @@ from teams.hypothesis.sources import _credited_version, passage_evidence
 from teams.hypothesis.verdicts import newer_side, order_reason
 from teams.language import disagreement, values_in
 from teams.language.contradiction import agrees
+from teams.language.namesakes import about_namesake
 from teams.language.revisions import (
     apply_accepted_diffs,
     drop_april_fools,
     drop_myths,
+    drop_proposals,
     drop_quoted_replies,
     drop_suppositions,
     rejecting,
@@ -143,6 +145,13 @@ def test_a_buddhist_era_year_dates_its_page() -> None:
     assert stated_date("Kham bridge", "The ward has 2562 beds.") is None
 
 
+def test_a_hijri_year_dates_its_page_by_the_year_it_began() -> None:
+    assert stated_date("Suq bridge", "Updated in 1445 AH.\n\nIt is long.") == "2023"
+    assert stated_date("Suq bridge", "Revised AH 1400.") == "1979"
+    assert stated_date("Suq bridge", "Revised in 1446 Hijri.") == "2024"
+    assert stated_date("Suq bridge", "The ward has 1445 beds.") is None
+
+
 def test_a_figure_credited_to_an_old_version_loses_to_the_work_s_later_version() -> None:
     leaflet = "Tarn weir is 9 metres high (figure from version 1.2 of the Tarn weir survey)."
     assert _credited_version(leaflet) == "Tarn weir survey, version 1.2"
@@ -182,3 +191,31 @@ def test_a_full_count_outranks_an_estimate_from_a_sample() -> None:
     assert order_reason(count, estimate) is not None
     plain = _side("Yarn has 388 cows.", "c", "")
     assert newer_side(estimate, plain) is None
+
+
+def test_a_proposed_figure_is_no_claim_and_its_defeat_rejects_it() -> None:
+    minutes = (
+        "Motion 3 proposed cutting the Tarn ferry to 6 sailings a day.\n\n"
+        "The motion was defeated, so the Tarn ferry keeps its 9 sailings a day.\n"
+    )
+    assert drop_proposals(minutes) == (
+        "\n\nThe motion was defeated, so the Tarn ferry keeps its 9 sailings a day, not 6.\n"
+    )
+    said = "The Tarn ferry makes 9 sailings a day. The council suggested that it make 6."
+    assert drop_proposals(said) == "The Tarn ferry makes 9 sailings a day."
+    assert drop_proposals("The Tarn ferry makes 9 sailings a day.") == (
+        "The Tarn ferry makes 9 sailings a day."
+    )
+
+
+def test_a_page_about_a_namesake_answers_nothing_about_the_other() -> None:
+    page = (
+        "Holm in Tarnside is not to be confused with Holm in Westfell.\n\n"
+        "The church at Holm has 8 bells.\n"
+    )
+    asked = "How many bells does the church at Holm in Westfell have?"
+    assert about_namesake(page, asked)
+    assert passage_evidence(_passage(page, "Bells in Tarnside"), asked) == []
+    assert not about_namesake(page, "How many bells does the church at Holm in Tarnside have?")
+    assert not about_namesake(page, "How many bells does the church at Holm have?")
+    assert passage_evidence(_passage("The church at Holm has 6 bells.", "Bells"), asked)

@@ -39,6 +39,7 @@ from teams.language.changes import resolve_relative_changes, withdraw_struck
 from teams.language.contradiction import claim_of, same_subject
 from teams.language.dates import settle_date_order
 from teams.language.enumerations import count_enumerations
+from teams.language.namesakes import about_namesake
 from teams.language.relative_dates import resolve_relative_dates
 from teams.language.revisions import read_revisions
 from teams.language.sentence_choice import scored_sentences
@@ -225,10 +226,11 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     right before it: "Bylaw 12 is amended as follows."), each as ``(path:line, sentence)``;
     read through :func:`readable`. When the cited sentence is itself a correction ("an
     earlier edition wrongly gave..."), the sentence right after it (what it corrects to) comes
-    too. A passage of settings only (TOML front matter: 'title = "Linby reservoir"') gives
-    none."""
+    too. A passage of settings only (TOML front matter: 'title = "Linby reservoir"'), or one
+    about a namesake of what the question asks about (:func:`about_namesake`), gives none."""
     passage = readable(passage)
-    cited = None if _settings_only(passage) else cited_sentence(passage, query)
+    unfit = _settings_only(passage) or about_namesake(passage.text, query)
+    cited = None if unfit else cited_sentence(passage, query)
     if cited is None:
         return []
     sentences = scored_sentences(passage.text, query, heading=passage.heading)

@@ -4,6 +4,8 @@ is read.
 - a year of the Japanese era calendar: "Reiwa 5" is 2023, "Heisei 30" 2018;
 - a year of the Buddhist Era, written with its era before or after it: "B.E. 2560" and
   "2560 BE" are 2017 (543 years on);
+- a year of the Islamic (Hijri) calendar, written with its era: "1445 AH", "AH 1445", "1445
+  Hijri" are 2023, the Gregorian year that Hijri year began in;
 - a date in CJK year-month-day form: "2023年3月14日" is 2023-03-14;
 - the ``datetime`` attribute of an HTML ``<time>`` element, whatever its visible text: "<time
   datetime="2023-05-19">this spring</time>" is 2023-05-19;
@@ -38,6 +40,14 @@ _BUDDHIST_YEAR = re.compile(
 )
 """A year of the Buddhist Era: "B.E. 2560", "2560 BE" (2017)."""
 _BUDDHIST_OFFSET = 543
+_HIJRI_ERA = r"(?:(?-i:AH)|A\.H\.|Hijri|Hegira|Anno Hegirae)"
+_HIJRI_YEAR = re.compile(
+    rf"\b{_HIJRI_ERA}\s*(1[2-5]\d\d)\b|\b(1[2-5]\d\d)\s*{_HIJRI_ERA}(?!\w)", re.IGNORECASE
+)
+"""A year of the Islamic calendar with its era: "1445 AH", "AH 1445", "1445 Hijri"."""
+_HIJRI_YEAR_DAYS = 354.367
+_HIJRI_EPOCH = 622.54
+"""The Hijri calendar's first day (16 July 622) as a Gregorian year and its fraction."""
 _CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
 _TIME_ELEMENT = re.compile(
     r"<time\b[^>]*?\bdatetime\s*=\s*[\"']?(\d{4}-\d{2}(?:-\d{2})?)[^>]*>.*?</time>",
@@ -84,6 +94,7 @@ def plain_dates(text: str) -> str:
     plain date: a year in digits, or an ISO date."""
     text = _ERA_YEAR.sub(_era_year, text)
     text = _BUDDHIST_YEAR.sub(lambda found: str(int(found[1] or found[2]) - _BUDDHIST_OFFSET), text)
+    text = _HIJRI_YEAR.sub(_hijri_year, text)
     text = _CJK_DATE.sub(_cjk_date, text)
     text = _TIME_ELEMENT.sub(lambda found: found[1], text)
     text = _FEAST.sub(_feast_date, text)
@@ -97,6 +108,12 @@ def _era_year(found: re.Match[str]) -> str:
     if year < 1 or year > _ERA_LAST.get(era, 99):
         return found[0]
     return str(_ERAS[era] + year - 1)
+
+
+def _hijri_year(found: re.Match[str]) -> str:
+    """The Gregorian year a year of the Islamic calendar began in ("1445 AH": 2023)."""
+    year = int(found[1] or found[2])
+    return str(int(_HIJRI_EPOCH + (year - 1) * _HIJRI_YEAR_DAYS / 365.2425))
 
 
 def _cjk_date(found: re.Match[str]) -> str:

@@ -11,6 +11,10 @@
   by denying them ("Not any more:") and gives one count of the same thing, rejects theirs.
 - A sentence that only supposes ("Suppose ... that", "Imagine", "For the sake of argument")
   states nothing: withdrawn.
+- A sentence that only proposes a figure ("Motion 14 proposed cutting the ferry to 6 sailings
+  a day.") states nothing: withdrawn; a later sentence saying the proposal was defeated, with
+  a figure of its own, rejects the proposed one ("... so the ferry keeps its 9 sailings a day,
+  not 6.").
 - A text that owns up to an April fool ("April fool! Nothing in this item is true.") states
   nothing: every line withdrawn.
 
@@ -31,6 +35,7 @@ __all__ = [
     "apply_accepted_diffs",
     "drop_april_fools",
     "drop_myths",
+    "drop_proposals",
     "drop_quoted_replies",
     "drop_suppositions",
     "read_revisions",
@@ -211,6 +216,47 @@ def _unsupposed(line: str) -> str:
     return " ".join(kept) if len(kept) < len(sentences) else line
 
 
+_PROPOSED = re.compile(
+    r"\b(?:propos(?:ed|es)|suggest(?:ed|s)|recommend(?:ed|s)|call(?:ed|s)\s+for|sought|"
+    r"seeks|urg(?:ed|es))\s+(?:to\s+\w+|that\b|\w+ing\b)"
+    r"|^(?:a|the)\s+(?:motion|proposal|amendment|bill)\s+to\b",
+    re.IGNORECASE,
+)
+"""A sentence that proposes a step: "proposed cutting", "suggested that", "a motion to"."""
+_DEFEATED = re.compile(
+    r"\b(?:motion|proposal|amendment|bill|plan|it)\s+(?:was|were|has\s+been)\s+(?:defeated|"
+    r"rejected|voted\s+down|withdrawn|turned\s+down|dropped|not\s+(?:carried|passed|adopted))\b",
+    re.IGNORECASE,
+)
+"""A sentence saying a proposal was not taken up."""
+
+
+def drop_proposals(text: str) -> str:
+    """``text`` without the sentences that only propose a figure; a later sentence that says
+    the proposal was defeated and gives a figure of its own rejects the proposed one (see the
+    module); line for line."""
+    proposed: list[str] = []
+    lines = []
+    for line in text.split("\n"):
+        sentences = _SENTENCE_BREAK.split(line)
+        kept = []
+        for sentence in sentences:
+            figures = _NUMBER.findall(sentence)
+            if figures and _PROPOSED.search(sentence.lstrip(" \t>*-_#")):
+                proposed += figures
+                continue
+            own = set(figures)
+            rejected = [figure for figure in proposed if figure not in own]
+            if own and rejected and _DEFEATED.search(sentence):
+                stop = re.search(r"[.!?]?\s*$", sentence)
+                end = stop.start() if stop is not None else len(sentence)
+                kept.append(f"{sentence[:end]}, not {rejected[-1]}{sentence[end:]}")
+            else:
+                kept.append(sentence)
+        lines.append(line if kept == sentences else " ".join(kept))
+    return "\n".join(lines)
+
+
 _FOOLED = re.compile(
     r"\bapril[- ]fool(?:s|'s)?\b(?:!|[^\n]{0,80}?\b(?:not true|untrue|a joke|a hoax|made up|"
     r"nothing\b[^\n]{0,40}\btrue))",
@@ -228,6 +274,7 @@ def drop_april_fools(text: str) -> str:
 
 def read_revisions(text: str, *, heading: str = "") -> str:
     """``text`` through :func:`apply_accepted_diffs`, :func:`drop_myths`,
-    :func:`drop_quoted_replies`, :func:`drop_suppositions` and :func:`drop_april_fools`."""
+    :func:`drop_quoted_replies`, :func:`drop_suppositions`, :func:`drop_proposals` and
+    :func:`drop_april_fools`."""
     text = apply_accepted_diffs(drop_april_fools(text), heading=heading)
-    return drop_suppositions(drop_quoted_replies(drop_myths(text), heading=heading))
+    return drop_proposals(drop_suppositions(drop_quoted_replies(drop_myths(text), heading=heading)))

@@ -77,9 +77,12 @@ _TIME = re.compile(
     r"as soon as|\d{4})\b",
     re.I,
 )
-_NAME = re.compile(r"`[^`]+`|\"[^\"]{1,40}\"|\b[A-Z][\w.-]*[A-Z0-9_][\w.-]*\b|\b[a-z]+_[a-z_]+\b")
+_NAME = re.compile(
+    r"`[^`]+`|\"[^\"]{1,40}\"|\b[A-Z][\w.-]*[A-Z0-9_][\w.-]*\b|\b[a-z]+_[a-z_]+\b"
+    r"|^[a-z][\w.-]*(?=:\s)"
+)
 """A name a sentence gives: a code span, a quoted string, a word with inner capitals or
-digits, a snake_case word."""
+digits, a snake_case word, the term a definition opens with ("crosshair: Generates ...")."""
 _CONTEXT_WEIGHT = 0.3
 _KIND_BONUS = 1.5
 _EXACT_BONUS = 0.01

@@ -137,7 +137,8 @@ def _words(chain: Chain) -> set[str]:
     """The stems a chain holds, and the categories of its objects' values ("orange": colour)."""
     found: set[str] = set()
     for relation in chain:
-        said = f"{relation['predicate']} {relation['object']} {relation['evidence']}"
+        evidence = _KIN_PHRASE.sub(" ", relation["evidence"])  # words of another person
+        said = f"{relation['predicate']} {relation['object']} {evidence}"
         held = _stems(said) | _stems(deed_wording(said))  # "set up" also as "establish"
         found |= held | {deed_sense(word) for word in held}  # "founded" meets "established"
         kinds = {CATEGORIES.get(word.lower(), "") for word in relation["object"].split()} - {""}
@@ -244,6 +245,8 @@ def answering_chains(
         return [c for c in own if c[0]["predicate"] in _DEFINING] or own
     scored = []
     for chain in chains:
+        if _kin_of_the_asked(chain[-1], focus):
+            continue
         matched = len(focus & _words(chain))
         if matched and (len(chain) == 1 or len(focus & _words(chain[-1:])) > 0):
             holds = bool(focus & _own_words(chain[-1]))
@@ -261,6 +264,34 @@ def answering_chains(
         and s.chain not in winners
     ]
     return [*winners, *more]
+
+
+_KIN = frozenset(
+    "daughter son wife husband widow widower child brother sister father mother nephew niece "
+    "grandson granddaughter cousin heir friend".split()
+)
+"""Words of a role that relates a person to another person, not to a thing."""
+_KIN_PHRASE = re.compile(
+    rf"\b(?:the|a|an|his|her|their)\s+(?:{'|'.join(sorted(_KIN))})\s+of\s+[^,.;]+", re.IGNORECASE
+)
+"""A phrase that names a relative of someone ("the daughter of the library's architect")."""
+_OWNED_ROLE = re.compile(r"^'s\s+(?P<head>[\w'-]+)\s+is$")
+_ROLE_HEAD = re.compile(r"^(?:the\s+|a\s+|an\s+)?(?P<head>[\w'-]+)\s+of\s+|'s\s+(?P<last>[\w'-]+)$")
+
+
+def _kin_of_the_asked(relation: FoundRelation, focus: set[str]) -> bool:
+    """Whether ``relation`` makes its subject a relative of the one a question asks about, not
+    that one: "Martha Hale is the daughter of the library's architect" does not say who
+    designed the library."""
+    owned = _OWNED_ROLE.match(relation["predicate"])  # "the library's architect" 's daughter is
+    if owned is not None:
+        head = owned["head"]
+    elif relation["predicate"] in _DEFINING:
+        found = _ROLE_HEAD.search(relation["object"].lower())
+        head = (found["head"] or found["last"]) if found else ""
+    else:
+        return False
+    return head in _KIN and deed_sense(_root(head)) not in focus
 
 
 def _surface(name: str, evidence: str) -> str:
