@@ -60,6 +60,7 @@ def test_a_default_line_of_another_entry_is_not_read_across_its_heading() -> Non
 
 def test_ways_of_leaving_a_setting_alone_ask_its_default() -> None:
     assert asks_default("How long may a lookup take, if I leave that setting alone?")
+    assert asks_default("If I leave the kiln fan speed setting alone, how fast does it spin?")
     assert asks_default("With the throttle switched on and left untuned, what wait is used?")
     assert not asks_default("How long may a lookup take?")
 

@@ -66,7 +66,7 @@ _BY_DEFAULT = re.compile(
     + r"|(?:you|i|we|one) ask(?: (?:it|for it))?(?: to)?|asked(?: to)?)"
     r"|(?:if|when|and|but) (?:(?:[\w`-]+ ){1,3}(?:is|are) )?left "
     + _LEFT
-    + r"|(?:if|when) (?:i|you|we|one) leave (?:[\w`-]+ ){1,3}"
+    + r"|(?:if|when) (?:i|you|we|one) leave (?:[\w`-]+ ){1,5}"
     + _LEFT
     + r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) "
     r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply)"
