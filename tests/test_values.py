@@ -199,3 +199,16 @@ def test_number_words_that_make_no_one_number_are_not_added_up() -> None:
     assert _read("The walk takes 3 hours 90 minutes.")[0][2] == 10800.0  # no smaller part
     assert [n for _, _, n in _read("The 3 km path and 2 km lane meet.")] == [3000.0, 2000.0]
     assert [n for _, _, n in _read("It takes 3 hours, 30 minutes uphill.")] == [10800.0, 1800.0]
+
+
+def test_counts_and_measures_in_other_writings_read_to_one_value() -> None:
+    def agree(a: str, b: str) -> bool:
+        return values_agree(values_in(a)[0], values_in(b)[0])
+
+    assert agree("The fair drew 1,50,000 visitors.", "The fair drew 150,000 visitors.")
+    assert not agree("The fair drew 1,50,000 visitors.", "The fair drew 50,000 visitors.")
+    assert agree("The tank holds 2,000 imperial gallons.", "The tank holds about 9,100 litres.")
+    assert not agree("The tank holds 2,000 gallons.", "The tank holds about 9,100 litres.")
+    assert agree("The light is 12 nautical miles out.", "The light is about 22 kilometres out.")
+    assert agree("The row has a baker's dozen cottages.", "The row has 13 cottages.")
+    assert not agree("The row has a dozen cottages.", "The row has 13 cottages.")

@@ -79,13 +79,19 @@ SCIENTIFIC = r"\d+(?:\.\d+)?\s?[×x]\s?10(?:\^[-−]?\d{1,3}\b|[⁻]?[⁰¹²³�
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--")
 
 
+_LAKH_GROUPS = re.compile(r"\d{1,2}(?:,\d{2})+,\d{3}")
+"""Digits grouped the Indian way, by lakh and crore: "1,50,000" is 150,000."""
+
+
 def digits(token: str) -> tuple[float, float] | None:
     """A digit token's value and rounding precision, or None ("1,2" is not a number); a
     figure in scientific notation ("1.2 × 10^4") as its mantissa's, scaled."""
     if re.fullmatch(SCIENTIFIC, token):
         return _scientific(token)
     plain = token.replace(",", "")
-    if "," in token and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token):
+    if "," in token and not (
+        re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token) or _LAKH_GROUPS.fullmatch(token)
+    ):
         return None
     try:
         number = float(plain)
@@ -161,14 +167,11 @@ def _joined(group: float, value: float, *, year: bool) -> float | None:
 
 def number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
     """The figure at ``tokens[index]`` (digits, with a scale word after them: "1.5 million",
-    "1.2k"; words; "a dozen"; a whole number and a fraction: "three and a half", "2 and a
-    quarter million"): value, precision, tokens."""
+    "1.2k"; words; "a dozen", "a baker's dozen"; a whole number and a fraction: "three and a
+    half", "2 and a quarter million"): value, precision, tokens."""
     token = tokens[index]
     if token.lower() in ("a", "an"):
-        following = tokens[index + 1].lower() if index + 1 < len(tokens) else ""
-        if following in ("dozen", "hundred", "thousand", "million"):
-            return _SCALES[following], 0.5 * _SCALES[following], 2
-        return None
+        return _counted_unit(tokens, index)
     if token[0].isdigit():
         read = digits(token)
         whole = None if read is None else (*read, 1)
@@ -186,6 +189,17 @@ def number_at(tokens: list[str], index: int) -> tuple[float, float, int] | None:
     if tokens[index + used : index + used + 1] == ["k"] and token[0].isdigit():
         return number * 1e3, precision * 1e3, used + 1  # "1.2k homes": thousands
     return number, precision, used
+
+
+def _counted_unit(tokens: list[str], index: int) -> tuple[float, float, int] | None:
+    """The figure "a" or "an" at ``index`` opens: "a dozen", "a hundred", "a baker's dozen"
+    (13), or None."""
+    following = [token.lower() for token in tokens[index + 1 : index + 4]]
+    if following[:1] and following[0] in ("dozen", "hundred", "thousand", "million"):
+        return _SCALES[following[0]], 0.5 * _SCALES[following[0]], 2
+    if following == ["baker", "s", "dozen"]:
+        return 13.0, 0.5, 4
+    return None
 
 
 def and_part(tokens: list[str], at: int) -> tuple[float, float] | None:

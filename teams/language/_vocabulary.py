@@ -17,6 +17,7 @@ for _dimension, _table in {
         "ft foot feet": 0.3048,
         "yd yard yards": 0.9144,
         "mi mile miles": 1609.344,
+        "nautical_mile nautical_miles nmi": 1852.0,
         "fathom fathoms": 1.8288,
     },
     "mass": {
@@ -43,6 +44,7 @@ for _dimension, _table in {
         "cl centilitre centilitres centiliter centiliters": 0.01,
         "l litre litres liter liters": 1.0,
         "gallon gallons": 3.785411784,
+        "imperial_gallon imperial_gallons": 4.54609,
     },
     "area": {"hectare hectares ha": 10000.0, "acre acres": 4046.8564224},
     "data": {
@@ -63,7 +65,7 @@ for _dimension, _table in {
     },
 }.items():
     for _names, _factor in _table.items():
-        UNITS |= {name: (_dimension, _factor) for name in _names.split()}
+        UNITS |= {name.replace("_", " "): (_dimension, _factor) for name in _names.split()}
 _POWERS = (("area", 2, 1.0, "square sq", "²"), ("volume", 3, 1000.0, "cubic cu", "³"))
 """Squares and cubes of lengths, in square metres and in litres (a cubic metre holds 1000)."""
 for _name, (_dimension, _factor) in list(UNITS.items()):

@@ -56,7 +56,7 @@ _TOKEN = re.compile(
     + _DECIMAL_COMMA
     + "|"
     + SCIENTIFIC
-    + r"|\d+(?:,\d{3})*(?:\.\d+)?|°\s?[CFK](?![A-Za-z])|"
+    + r"|\d{1,2}(?:,\d{2})+,\d{3}(?![\d,])|\d+(?:,\d{3})*(?:\.\d+)?|°\s?[CFK](?![A-Za-z])|"
     r"[A-Za-z]+(?:-[A-Za-z]+)*[²³]?|[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
     re.IGNORECASE,
 )
