@@ -34,6 +34,10 @@ from tests.conftest import write_corpus
         ('Updated <time datetime="2020-02-11T09:00">last winter</time>.', "2020-02-11"),
         ("Revised on Boxing Day 2019.", "2019-12-26"),
         ("Revised on Midsummer's Day, 2020.", "2020-06"),
+        ("Revised on the second Tuesday of March 2023.", "2023-03-14"),
+        ("Revised on the last Friday of June 2016.", "2016-06-24"),
+        ('<meta name="dcterms.modified" content="2023-10-05">', "2023-10-05"),
+        ('<meta property="article:modified_time" content="2021-04-01T10:00">', "2021-04-01"),
         ("Mirror: web.archive.org/web/20190704120000/ferry.example/times", "2019-07-04"),
         ("Ref. HBC/2018/071", "2018"),
         ("Document no. TR-2012-4", "2012"),
@@ -50,6 +54,8 @@ def test_other_calendars_and_markups_date_a_page(text: str, date: str) -> None:
         "Heisei 45 is no year.",
         "Revised: 2019年13月2日",
         "Order HBC/2018/071 was placed.",
+        "Open on the fifth Monday of February 2023.",  # February 2023 has four
+        '<meta name="viewport" content="2023-10-05">',
     ],
 )
 def test_no_date_is_read_where_none_is_written(text: str) -> None:

@@ -144,6 +144,8 @@ def test_hearsay_gives_way_to_a_finding() -> None:
     assert newer_side(told, found) is found
     also = _side("Local legend holds that the Wenn oak is 610 years old.", "b")
     assert newer_side(told, also) is None
+    passed_on = _side("A mate of mine who walks there reckons the oak is 900 years old.", "c")
+    assert newer_side(passed_on, found) is found
 
 
 def test_a_year_and_a_date_in_it_are_not_ordered() -> None:

@@ -237,3 +237,21 @@ def test_an_html_comment_opening_a_file_dates_its_passages(
         found = json.loads(corpus_source(Corpus(store)).invoke({"query": "How deep is Orm pond?"}))
     dates = {item["source"]: item["date"] for item in found}
     assert dates == {"docs/survey.md:4": "2021-05-04", "docs/facts.md:4": None}
+
+
+def test_a_meta_tag_opening_a_file_dates_its_passages(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    corpus = write_corpus(
+        tmp_path / "docs",
+        {
+            "survey.md": '<meta name="dcterms.modified" content="2022-03-01">\n\n'
+            "# Orm pond survey\n\nThe Orm pond is 12 metres deep.\n",
+        },
+    )
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(corpus, store)
+        found = json.loads(corpus_source(Corpus(store)).invoke({"query": "How deep is Orm pond?"}))
+    assert [(item["source"], item["date"]) for item in found] == [
+        ("docs/survey.md:5", "2022-03-01")
+    ]

@@ -106,22 +106,23 @@ def corpus_source(
     return StructuredTool.from_function(search_corpus, name=name)
 
 
-_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
+_HEAD_MARKUP = re.compile(r"<!--(.*?)-->|(<meta\b[^>]*>)", re.DOTALL | re.IGNORECASE)
 
 
 def _comment_date(corpus: Corpus, path: str) -> str | None:
-    """The date in the HTML comments a file opens with, above its first heading ("<!--
-    updated 2022-11-19 -->"), or None: the date of every passage of the file."""
+    """The date in the HTML comments and ``<meta>`` tags a file opens with, above its first
+    heading ("<!-- updated 2022-11-19 -->", '<meta name="dcterms.modified" content="...">'),
+    or None: the date of every passage of the file."""
     record = corpus.store.sources(corpus.namespace).get(path)
     if record is None or not record.keys:
         return None
     entry = corpus.store.entries(corpus.namespace, record.keys[:1]).get(record.keys[0])
     if entry is None or entry.metadata.get("heading"):
         return None
-    comments = _COMMENT.findall(entry.text)
-    if not comments or _COMMENT.sub("", entry.text).strip():
+    marks = [comment or meta for comment, meta in _HEAD_MARKUP.findall(entry.text)]
+    if not marks or _HEAD_MARKUP.sub("", entry.text).strip():
         return None
-    return stated_date("", "\n".join(comments))
+    return stated_date("", "\n".join(marks))
 
 
 _BIBTEX = re.compile(r"@\w+\s*\{[^@]*?\}\s*(?:\n|$)", re.DOTALL)

@@ -576,10 +576,14 @@ _HEARSAY = re.compile(
     r"\b(?:(?:local\s+|popular\s+)?(?:legend|lore|folklore|tradition|rumou?r|hearsay|gossip)"
     r"\s+(?:has\s+it|says|holds|claims|tells|goes)|according\s+to\s+(?:local\s+)?(?:legend|"
     r"folklore|tradition|rumou?r|hearsay)|(?:is|are|was|were)\s+(?:said|rumou?red|reputed)\s+to|"
-    r"reputedly|allegedly|supposedly)\b",
+    r"reputedly|allegedly|supposedly|"
+    r"(?:a|my)\s+(?:mate|friend|pal|cousin|neighbou?r|colleague)\s+(?:of\s+mine\s+)?"
+    r"(?:\w+\s+){0,8}?(?:reckons|reckoned|says|said|told\s+me|swears|thinks)|"
+    r"(?:i|we)\s+(?:heard|was\s+told|were\s+told)\s+(?:that\s+)?)\b",
     re.IGNORECASE,
 )
-"""Words that pass a figure on as hearsay: "Local legend has it that ...", "is said to be"."""
+"""Words that pass a figure on as hearsay: "Local legend has it that ...", "is said to be", "a
+mate of mine who drives out there reckons ..."."""
 _UNSOURCED = re.compile(
     r"\[\s*(?:(?:citation|source|verification|reference)\s+needed|dubious(?:\s*[-–]\s*discuss)?|"
     r"unverified|unreliable source\??|not in citation given)\s*\]",

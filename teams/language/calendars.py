@@ -11,6 +11,10 @@ is read.
   datetime="2023-05-19">this spring</time>" is 2023-05-19;
 - a day named by a feast of fixed date with its year: "Christmas Day 2020" is 25 December 2020,
   "Midsummer Day 2021" June 2021 (its day differs between countries);
+- a date in a page's HTML ``<meta>`` tag of when it was modified or published ('<meta
+  name="dcterms.modified" content="2023-10-05">'): "Updated 2023-10-05";
+- a weekday of a month by its place: "the second Tuesday of March 2023" is 2023-03-14, "the
+  last Friday of June 2016" 2016-06-24;
 - the capture time of a web-archive address: "web.archive.org/web/20160902114500/..." is
   2016-09-02.
 
@@ -21,6 +25,7 @@ Example:
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date
 
@@ -81,6 +86,22 @@ _FEAST = re.compile(
     re.IGNORECASE,
 )
 _MONTHS = [month.capitalize() for month in MONTHS]
+_META_DATE = re.compile(
+    r"<meta\b[^>]*?\b(?:name|property)\s*=\s*[\"']?(?:dcterms\.(?:modified|created|issued|date)|"
+    r"dc\.date[\w.]*|date|last-modified|article:(?:modified|published)_time|og:updated_time)"
+    r"[\"']?[^>]*?\bcontent\s*=\s*[\"']?(\d{4}-\d{2}(?:-\d{2})?)[^>]*>",
+    re.IGNORECASE,
+)
+"""An HTML ``<meta>`` tag that dates its page (content before or after its name is not
+read: pages write the name first)."""
+_PLACES = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_NTH_WEEKDAY = re.compile(
+    rf"\bthe\s+({'|'.join(_PLACES)})\s+({'|'.join(_WEEKDAYS)})\s+(?:of|in)\s+"
+    rf"({'|'.join(MONTHS)}),?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b",
+    re.IGNORECASE,
+)
+"""A weekday of a month by its place: "the second Tuesday of March 2023"."""
 _BY_LETTERS = {_name.replace("'", ""): _day for _name, _day in _FEASTS.items()}
 _ARCHIVED = re.compile(
     r"\bweb\.archive\.org/web/((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{0,6}"
@@ -97,6 +118,8 @@ def plain_dates(text: str) -> str:
     text = _HIJRI_YEAR.sub(_hijri_year, text)
     text = _CJK_DATE.sub(_cjk_date, text)
     text = _TIME_ELEMENT.sub(lambda found: found[1], text)
+    text = _META_DATE.sub(lambda found: f"Updated {found[1]}.", text)
+    text = _NTH_WEEKDAY.sub(_nth_weekday, text)
     text = _FEAST.sub(_feast_date, text)
     return _ARCHIVED.sub(_archived, text)
 
@@ -126,6 +149,17 @@ def _cjk_date(found: re.Match[str]) -> str:
     except ValueError:
         return found[0]
     return f"{year}-{month:02d}-{day:02d}" if found[3] else f"{_MONTHS[month - 1]} {year}"
+
+
+def _nth_weekday(found: re.Match[str]) -> str:
+    """A weekday of a month by its place as a date in words ("14 March 2023"); as written
+    when the month has no such day (a fifth Monday)."""
+    place, weekday = _PLACES[found[1].lower()], _WEEKDAYS.index(found[2].lower())
+    month, year = MONTHS.index(found[3].lower()) + 1, int(found[4])
+    days = [week[weekday] for week in calendar.monthcalendar(year, month) if week[weekday]]
+    if place > len(days):
+        return found[0]
+    return f"{days[place - 1 if place > 0 else -1]} {_MONTHS[month - 1]} {year}"
 
 
 def _feast_date(found: re.Match[str]) -> str:
