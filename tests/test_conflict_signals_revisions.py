@@ -6,7 +6,7 @@ version of a work; a figure for an opening still to come."""
 from __future__ import annotations
 
 from framework.memory import EvidenceRecord, Passage
-from teams.hypothesis.sources import _credited_version, passage_evidence
+from teams.hypothesis.sources import _credited_version, _titled, passage_evidence
 from teams.hypothesis.verdicts import newer_side, order_reason
 from teams.language import disagreement, values_in
 from teams.language.contradiction import agrees
@@ -219,3 +219,19 @@ def test_a_page_about_a_namesake_answers_nothing_about_the_other() -> None:
     assert not about_namesake(page, "How many bells does the church at Holm in Tarnside have?")
     assert not about_namesake(page, "How many bells does the church at Holm have?")
     assert passage_evidence(_passage("The church at Holm has 6 bells.", "Bells"), asked)
+
+
+def test_a_later_wiki_revision_outranks_an_earlier_one_of_the_same_page() -> None:
+    link = "Permanent link: wiki.example.org/index.php?title=Kell_school&oldid={}"
+    old = _passage(f"{link.format(9127)}\n\nThe Kell school has 340 pupils.", "Kell school")
+    new = _passage(f"{link.format(48213)}\n\nThe Kell school has 415 pupils.", "Kell school")
+    a = _side(old.text, "a.md", title=_titled(old))
+    b = _side(new.text, "b.md", title=_titled(new))
+    assert newer_side(a, b) is b
+    other = _passage(f"{link.replace('Kell', 'Orm').format(50000)}\n\nIt has 9 pupils.", "Orm")
+    assert newer_side(a, _side(other.text, "c.md", title=_titled(other))) is None
+
+
+def test_a_photograph_s_caption_dates_its_page() -> None:
+    caption = "*Photograph taken in June 2022, after the extension opened.*\n\nIt has 9 bays."
+    assert stated_date("Kell car park", caption) == "2022-06"

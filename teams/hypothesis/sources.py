@@ -324,15 +324,20 @@ def _current_year(
 def _titled(passage: Passage) -> str:
     """The passage's title: its headings, outermost first, and the editions of the standards
     it names ("Brede footbridge > KS 114:2021"), which date what it states, and the edition
-    or printing a line of its own names ("Kell guide > Second printing") and its reference
-    number ("Farrow pool > FSP-118"), which later documents may name."""
+    or printing a line of its own names ("Kell guide > Second printing"), its reference
+    number ("Farrow pool > FSP-118"), which later documents may name, and the permanent link
+    to the wiki revision it is a copy of ("...?title=Farrow_pool&oldid=9127")."""
     editions = [f"{code}:{year}" for code, year in code_editions(passage.text).items()]
     named = _EDITION_LINE.findall(passage.text)
     numbered = set(_REFERENCE_NUMBER.findall(passage.text))
+    links = set(_REVISION_LINK.findall(passage.text))
     own = (named[:1] if len(named) == 1 else []) + (list(numbered) if len(numbered) == 1 else [])
+    own += list(links) if len(links) == 1 else []
     return " > ".join(filter(None, (passage.outline, passage.heading, *editions, *own)))
 
 
+_REVISION_LINK = re.compile(r"\S+[?&]oldid=\d+\b")
+"""A permanent link to a wiki page's revision."""
 _EDITION_LINE = re.compile(
     r"^[ \t]*(\w+(?:-\w+)?[ \t]+(?:edition|printing))\b[^.\n]{0,40}\.?[ \t]*$",
     re.IGNORECASE | re.MULTILINE,

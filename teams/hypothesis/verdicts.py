@@ -750,12 +750,21 @@ _URL_VERSION = re.compile(r"(?<=/)v(?P<rank>\d{1,4}(?:\.\d{1,4})*)(?=/)", re.IGN
 """A version as a segment of an address: "docs.example.org/v12/guide"."""
 
 
+_WIKI_REVISION = re.compile(r"[?&]oldid=(?P<rank>\d+)\b")
+"""A wiki page's permanent link names its revision: a later revision has a larger id."""
+
+
 def _edition(title: str) -> tuple[tuple[int, ...], str] | None:
-    """The edition a title names (:func:`edition_of`), else the version a segment of an
-    address in it names ("wiki.example.org/v12/locks": 12, of "wiki.example.org//locks")."""
+    """The edition a title names (:func:`edition_of`), else the revision a wiki's permanent
+    link in it names ("...&oldid=48213"), else the version a segment of an address in it names
+    ("wiki.example.org/v12/locks": 12, of "wiki.example.org//locks")."""
     named = edition_of(title)
     if named is not None:
         return named
+    revision = _WIKI_REVISION.search(title)
+    if revision is not None:  # "...?title=Ardwick_school&oldid=48213": revision 48213
+        work = title[: revision.start("rank")] + title[revision.end("rank") :]
+        return (int(revision["rank"]),), " ".join(work.lower().split())
     found = _URL_VERSION.search(title)
     if found is None or _URL_VERSION.search(title, found.end()) is not None:
         return None

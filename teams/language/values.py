@@ -446,7 +446,7 @@ def value_words(values: Sequence[Value]) -> set[str]:
 
 _DATED = re.compile(
     r"\b(?:updated|revised|published|written|compiled|issued|dated|edition|as of|"
-    r"surveyed|inspected|"
+    r"surveyed|inspected|(?:photo(?:graph)?|picture|image)\s+taken|"
     r"(?<!was )(?<!were )printed|"
     r"last (?:checked|reviewed|updated))\b\W+(?:(?:in|on)\s+)?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?=[A-Za-z]))?(?:(" + "|".join(MONTHS) + r")\s+)?"
