@@ -20,6 +20,7 @@ from teams.language.revisions import (
     drop_suppositions,
     rejecting,
 )
+from teams.language.standing import retires_itself
 from teams.language.tables import table_statements
 from teams.language.values import stated_date
 
@@ -235,3 +236,22 @@ def test_a_later_wiki_revision_outranks_an_earlier_one_of_the_same_page() -> Non
 def test_a_photograph_s_caption_dates_its_page() -> None:
     caption = "*Photograph taken in June 2022, after the extension opened.*\n\nIt has 9 bays."
     assert stated_date("Kell car park", caption) == "2022-06"
+
+
+def test_a_page_that_yields_to_an_official_one_retires_itself_where_they_differ() -> None:
+    assert retires_itself(
+        "This summary is unofficial; where it differs from the official notice of the Kell "
+        "Ferry Company, the official notice prevails."
+    )
+    assert retires_itself("This listing is for guidance only: where they differ, the act prevails.")
+    assert not retires_itself("This summary is unofficial.")
+    assert not retires_itself("The official notice prevails.")
+
+
+def test_a_figure_its_own_conversion_contradicts_gives_way() -> None:
+    slip = _side("The Kell light is 43 metres (112 feet) tall.", "a.md", title="Coast towers")
+    right = _side("The Kell light is 34 metres (112 feet) tall.", "b.md", title="Kell light")
+    assert newer_side(slip, right) is right
+    assert order_reason(right, slip) is not None
+    plain = _side("The Kell light is 43 metres tall.", "c.md", title="Kell light")
+    assert newer_side(plain, right) is None

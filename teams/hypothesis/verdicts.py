@@ -396,6 +396,8 @@ def _undermining(older: EvidenceRecord) -> str:
         return f"states a finding where {older.source} is tagged as unsourced"
     if _SAMPLED.search(older.text):
         return f"counts in full where {older.source} estimates from a sample"
+    if _misconverted(older.text):
+        return f"states a figure its own conversion agrees with, where {older.source}'s does not"
     return f"states the figure the parts {older.source} lists add up to"
 
 
@@ -612,9 +614,10 @@ def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The side whose own words undermine its figure against the other's, or None: it passes
     its figure on as hearsay and the other does not ("Local legend has it that the well is 90
     feet deep" against "The surveyors measured the well at 62 feet deep"), it estimates its
-    figure from a sample where the other counted in full, or the parts it
+    figure from a sample where the other counted in full, the parts it
     lists add up to the other's figure, not to its own total ("40 cottages: 25 in the village
-    and 21 on the hill" against "46 cottages")."""
+    and 21 on the hill" against "46 cottages"), or its figure's own conversion in brackets
+    gives another measure ("43 metres (112 feet)" against "34 metres (112 feet)")."""
     hearsay = [bool(_HEARSAY.search(side.text) or _UNSOURCED.search(side.text)) for side in (a, b)]
     if hearsay[0] != hearsay[1]:
         return a if hearsay[0] else b
@@ -623,7 +626,28 @@ def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     if sampled[0] != sampled[1] and counted[0] != counted[1] and sampled[0] == counted[1]:
         return a if sampled[0] else b
     summed = [side for side, other in ((a, b), (b, a)) if _parts_give(side.text, other.text)]
-    return summed[0] if len(summed) == 1 else None
+    if len(summed) == 1:
+        return summed[0]
+    slipped = [_misconverted(side.text) for side in (a, b)]
+    return (a if slipped[0] else b) if slipped[0] != slipped[1] else None
+
+
+_CONVERSION = re.compile(r"(?P<figure>[^()]{1,40}?)\s*\((?P<converted>[^()]{1,30})\)")
+"""A figure with its conversion in brackets after it: "34 metres (112 feet)"."""
+
+
+def _misconverted(text: str) -> bool:
+    """Whether ``text`` gives a measure whose own conversion in brackets is another measure
+    ("43 metres (112 feet)": 43 metres is 141 feet): a slip in one of its figures."""
+    for found in _CONVERSION.finditer(text):
+        figures, converted = values_in(found["figure"]), values_in(found["converted"])
+        if len(converted) != 1 or not figures:
+            continue
+        figure, conversion = figures[-1], converted[0]
+        measures = figure.kind == conversion.kind == "quantity" and figure.key == conversion.key
+        if measures and figure.unit != conversion.unit and not values_agree(figure, conversion):
+            return True
+    return False
 
 
 def _parts_give(text: str, other: str) -> bool:

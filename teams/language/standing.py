@@ -32,7 +32,8 @@ __all__ = ["CODE_EDITION", "code_editions", "edition_of", "retires_itself", "wri
 
 _DOCUMENT = (
     r"(?:page|leaflet|document|guide|notice|edition|version|article|section|text|handbook|"
-    r"brochure|sheet|file|manual|list|register|entry|site|website|table|chapter|post)"
+    r"brochure|sheet|file|manual|list|register|entry|site|website|table|chapter|post|summary|"
+    r"listing)"
 )
 _OUT_OF_DATE = (
     r"(?:superseded|replaced|archived|retired|withdrawn|obsolete|outdated|out of date|"
@@ -52,10 +53,21 @@ _EDITION = re.compile(
 )
 
 
+_DEFERS = re.compile(
+    rf"\b(?:this|the present)\s+(?:\w+\s+)?{_DOCUMENT}\b[^.;]{{0,40}}?"
+    r"\b(?:is|are)\s+(?:an?\s+)?(?:unofficial|not\s+official|(?:provided\s+)?for\s+guidance\s+only)"
+    r"[^.]{0,160}?\bwhere\s+(?:it|they)\s+differs?\b[^.]{0,160}?\bprevails?\b",
+    re.IGNORECASE,
+)
+"""A sentence saying its own document yields to an official one where they differ: "This
+summary is unofficial; where it differs from the official notice, the official notice
+prevails."."""
+
+
 def retires_itself(text: str) -> bool:
     """Whether ``text`` says its own document is out of date (archived, superseded, no longer
-    updated)."""
-    return _RETIRES.search(text) is not None
+    updated), or yields to an official one where the two differ."""
+    return _RETIRES.search(text) is not None or _DEFERS.search(text) is not None
 
 
 _SERIAL = re.compile(
