@@ -132,3 +132,12 @@ def test_a_relative_of_the_doer_is_never_given_as_the_doer(store: SemanticStore)
     assert "Una Pell" not in said
     son = "Ned Orr, the son of the Tarn mill's owner, rebuilt the Tarn mill's wheel."
     assert "Ned Orr" in _answered(son, "Who rebuilt the Tarn mill's wheel?", store)
+
+
+def test_a_second_clause_with_its_own_subject_is_read_too() -> None:
+    said = _said("Tom Bell built the Orm barn, but Walter Ames built the Orm gatehouse.")
+    assert {("Tom Bell", "built", "Orm barn"), ("Walter Ames", "built", "Orm gatehouse")} <= said
+    doubted = _said(
+        "The Orm barn's builder is unknown, but nobody doubts that Ada Lee built Orm mill."
+    )
+    assert ("Ada Lee", "built", "Orm mill") in doubted

@@ -25,7 +25,14 @@ from typing import NamedTuple
 
 from teams.extraction.patterns import looks_like_verb
 
-__all__ = ["Gapped", "antecedent", "gapped_clause", "simple_clauses", "whose_quotes"]
+__all__ = [
+    "Gapped",
+    "antecedent",
+    "gapped_clause",
+    "independent_clauses",
+    "simple_clauses",
+    "whose_quotes",
+]
 
 _RELATIVE = re.compile(r"(?P<comma>,)?\s+(?P<pronoun>who|which|that|whose|where)\s+")
 _DETERMINERS = "the a an this these those its their his her our my your"
@@ -146,3 +153,32 @@ def gapped_clause(sentence: str) -> Gapped | None:
     if found is None or " " not in found["first"].strip():
         return None
     return Gapped(found["first"], found["subject"], found["object"], found["second"])
+
+
+_COORDINATION = re.compile(r",\s*(?:and|but|yet)\s+(?=[A-Z]|(?:nobody|no\s+one)\b)")
+"""Where a second clause with a subject of its own starts: ", and Walter Ames built ...", ",
+but nobody doubts that ..." (not ", and the mill ...", whose subject may be the first's)."""
+_AFFIRMED = re.compile(
+    r"^(?:(?:nobody|no\s+one|none)\s+(?:doubts|disputes|denies|questions)|everyone\s+"
+    r"(?:agrees|knows)|it\s+is\s+(?:certain|beyond\s+doubt|undisputed|well\s+known))\s+that\s+",
+    re.IGNORECASE,
+)
+"""A frame that affirms the clause after it: "nobody doubts that", "it is certain that"."""
+
+
+def independent_clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence that coordinates two, each with its own subject ("The builder
+    of the barn is unknown, but nobody doubts that Walter Ames built the gatehouse."), an
+    affirming frame taken off ("Walter Ames built the gatehouse."); [] when it has one, or
+    when the second refers back to the first by a pronoun."""
+    found = _COORDINATION.search(sentence)
+    if found is None:
+        return []
+    first, second = sentence[: found.start()].strip(), sentence[found.end() :].strip()
+    if _PRONOUN.search(second):  # "..., but Ada Lee built it": "it" is the first clause's
+        return []
+    second = _AFFIRMED.sub("", second)
+    return [first + ".", second[:1].upper() + second[1:]] if first and second else []
+
+
+_PRONOUN = re.compile(r"\b(?:it|its|they|them|their|he|him|his|she|her)\b", re.IGNORECASE)

@@ -52,7 +52,13 @@ from teams.extraction.asides import (
     without_label,
 )
 from teams.extraction.attributes import attribute_readings, key_values, row_readings
-from teams.extraction.clauses import Gapped, gapped_clause, simple_clauses, whose_quotes
+from teams.extraction.clauses import (
+    Gapped,
+    gapped_clause,
+    independent_clauses,
+    simple_clauses,
+    whose_quotes,
+)
 from teams.extraction.converses import converse_readings, exchange_parts
 from teams.extraction.deeds import deed_clauses
 from teams.extraction.documents import (
@@ -252,8 +258,8 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
             for part, quote in parts
             for r in _sentence_readings(part, relaxed)
         ]
-    if (gapped := gapped_clause(text)) is not None:  # "A built X, and B Y": B built Y
-        return _gapped_readings(gapped, relaxed)
+    if (coordinated := _coordinated_readings(text, relaxed)) is not None:
+        return coordinated
     readings = [
         r
         for part in [*participle_asides(text), *deed_clauses(text)]
@@ -262,6 +268,17 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
     ]
     readings = _whose_quoted(text, readings)
     return _with_delegated(text, readings + converse_readings(text, readings), relaxed)
+
+
+def _coordinated_readings(text: str, relaxed: bool) -> list[Reading] | None:
+    """The readings of a sentence of two coordinated clauses: a gapped second one sharing the
+    first's verb ("A built X, and B Y": B built Y), or one with a subject of its own ("A is
+    unknown, but nobody doubts that B built Y"); None for any other sentence."""
+    if (gapped := gapped_clause(text)) is not None:
+        return _gapped_readings(gapped, relaxed)
+    clauses = independent_clauses(text)
+    second = _sentence_readings(clauses[1], relaxed) if clauses else []
+    return _sentence_readings(clauses[0], relaxed) + second if second else None
 
 
 def _whose_quoted(text: str, readings: list[Reading]) -> list[Reading]:
