@@ -158,3 +158,15 @@ def test_a_deed_reported_tried_or_not_quite_done_is_not_read(sentence: str) -> N
 def test_it_after_a_deed_tried_is_the_thing_it_was_tried_on() -> None:
     said = _said("Ann Roe failed to carve the Tey font; it was carved by Tom Hale.")
     assert said == {("Tey font", "carved by", "Tom Hale")}
+
+
+def test_a_second_participle_has_its_own_objects_and_year() -> None:
+    said = _said("The Orme mill was built by Ann Lee and rebuilt by Ted Hume in 1850.")
+    assert ("Orme mill", "built by", "Ann Lee") in said
+    assert ("Orme mill", "rebuilt by", "Ted Hume") in said
+    assert not [s for s in said if s[1] == "built by" and s[2] != "Ann Lee"]
+
+
+def test_a_fronted_place_before_its_subject_is_read_in_plain_order() -> None:
+    said = _said("Over the Wend, below the weir, stands the Orme bridge, designed by Ida Fell.")
+    assert ("Orme bridge", "designed by", "Ida Fell") in said

@@ -252,8 +252,22 @@ _INVERTED = re.compile(
 def uninverted(sentence: str) -> str:
     """``sentence`` in plain order when a fronted "Not until ...", "Only after ..." or "Not
     only" inverts it ("Not until 1890 did Ada Royle build the Vane tower, ...": "Ada Royle
-    built the Vane tower, ..."); the sentence as it is otherwise."""
+    built the Vane tower, ..."), or a fronted place puts its subject after "stands"
+    (:data:`_PLACE_INVERTED`); the sentence as it is otherwise."""
+    placed = _PLACE_INVERTED.match(sentence)
+    if placed is not None:
+        return f"{placed['subject'][:1].upper()}{placed['subject'][1:]}"
     found = _INVERTED.match(sentence)
     if found is None:
         return sentence
     return f"{found['subject']} {past_tense(found['verb'])}{found['rest']}"
+
+
+_PLACE_INVERTED = re.compile(
+    r"^(?:Over|Above|Below|Beside|Across|Along|Beyond|Behind|Near|Opposite|Upon|On|At|In)\b"
+    r"[^,]{1,60},\s*(?:[^,]{1,60},\s*)?(?:stands|stood|lies|lay|rises|rose|sits|sat)\s+"
+    r"(?P<subject>(?:the\s+)?[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,4},\s+[a-z]+ed\s+by\b.+)$"
+)
+"""A fronted place with the subject after its verb of standing, described by a participle
+("Over the Tarrow, a mile below the weir, stands the Quenell footbridge, designed by Iris
+Bancroft ..."): read from the subject on ("The Quenell footbridge, designed by ...")."""

@@ -356,7 +356,10 @@ _PLACE_BEFORE_AGENT = re.compile(r"(?:the|a|an)\s+[a-z][^,;]*?\s+by\s+(?=[A-Z])"
 
 def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
     verb = " ".join(filter(None, passive.group("verb", "particle"))).lower()
-    prep, rest = passive["prep"].lower(), passive["rest"]
+    prep, rest = passive["prep"].lower(), _own_part(passive["rest"])
+    second = passive["rest"][len(rest) :]
+    also = _NEXT_DEED.match(second)  # "... and opened in 1911": the subject was opened too
+    readings_after = read_sentence(f"{subject} was {second[also.start('word') :]}") if also else []
     if prep == "by" and (place := _PLACE_BEFORE_AGENT.match(rest)):
         rest = rest[place.end() :]  # "built by the old ford by Jane Tilly": by Jane Tilly
     if prep == "to" and infinitive(rest):
@@ -371,7 +374,20 @@ def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
     if prep != "by" and agent:  # "was painted in 1968 by Lucy Harle": by Lucy Harle too
         agents = _objects(agent.group("agent"))
         readings += [Reading(subject, f"{verb} by", thing, 0.7) for thing in agents]
-    return readings
+    return readings + readings_after
+
+
+_NEXT_DEED = re.compile(r",?\s+and\s+(?:was\s+|were\s+)?(?P<word>[a-z]+)\b")
+
+
+def _own_part(rest: str) -> str:
+    """What follows a passive verb up to a second participle it is coordinated with ("Iris
+    Bancroft" of "Iris Bancroft and opened in 1911"): that one's objects and year are not
+    the first verb's."""
+    for found in _NEXT_DEED.finditer(rest):
+        if _participle(found["word"]):
+            return rest[: found.start()]
+    return rest
 
 
 _WORK_OF = re.compile(
