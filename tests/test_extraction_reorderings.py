@@ -170,3 +170,10 @@ def test_a_second_participle_has_its_own_objects_and_year() -> None:
 def test_a_fronted_place_before_its_subject_is_read_in_plain_order() -> None:
     said = _said("Over the Wend, below the weir, stands the Orme bridge, designed by Ida Fell.")
     assert ("Orme bridge", "designed by", "Ida Fell") in said
+
+
+def test_a_fronted_clause_of_time_is_read_and_drawing_the_plans_is_designing() -> None:
+    said = _said("While Ida Orme drew up the plans for the Kell tower, Gil Sharpe laid its stones.")
+    assert ("Ida Orme", "designed", "Kell tower") in said
+    both = _said("When Ann Lee built the Orm mill, Ted Hume built the Orm barn.")
+    assert {("Ann Lee", "built", "Orm mill"), ("Ted Hume", "built", "Orm barn")} <= both

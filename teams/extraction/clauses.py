@@ -169,8 +169,13 @@ _AFFIRMED = re.compile(
 def independent_clauses(sentence: str) -> list[str]:
     """The clauses of a sentence that coordinates two, each with its own subject ("The builder
     of the barn is unknown, but nobody doubts that Walter Ames built the gatehouse."), an
-    affirming frame taken off ("Walter Ames built the gatehouse."); [] when it has one, or
-    when the second refers back to the first by a pronoun."""
+    affirming frame taken off ("Walter Ames built the gatehouse."), or whose first is a
+    fronted clause of time or contrast (:data:`_FRONTED`); [] when it has one, or when the
+    second refers back to the first by a pronoun (then only a fronted clause is read alone)."""
+    fronted = _FRONTED.match(sentence)
+    if fronted is not None:  # "While Ida Orme drew the plans, Gil Sharpe laid its stones."
+        first, second = fronted["first"], fronted["second"]
+        return [f"{first}.", *([] if _PRONOUN.search(second) else [second])]
     found = _COORDINATION.search(sentence)
     if found is None:
         return []
@@ -179,6 +184,14 @@ def independent_clauses(sentence: str) -> list[str]:
         return []
     second = _AFFIRMED.sub("", second)
     return [first + ".", second[:1].upper() + second[1:]] if first and second else []
+
+
+_FRONTED = re.compile(
+    r"^(?:While|Whilst|When|After|Although|Though|Once)\s+(?P<first>[A-Z][^,]{5,}),\s+"
+    r"(?P<second>[A-Z].+)$"
+)
+"""A sentence opening with a clause of time or contrast whose subject is named ("While Ida
+Orme drew the plans, ..."): both clauses state what happened."""
 
 
 _PRONOUN = re.compile(r"\b(?:it|its|they|them|their|he|him|his|she|her)\b", re.IGNORECASE)

@@ -273,12 +273,18 @@ def _sentence_readings(text: str, relaxed: bool) -> list[Reading]:
 def _coordinated_readings(text: str, relaxed: bool) -> list[Reading] | None:
     """The readings of a sentence of two coordinated clauses: a gapped second one sharing the
     first's verb ("A built X, and B Y": B built Y), or one with a subject of its own ("A is
-    unknown, but nobody doubts that B built Y"); None for any other sentence."""
+    unknown, but nobody doubts that B built Y"), or a fronted clause of time or contrast read
+    alone ("While A drew up the plans for X, ..."); None for any other sentence, or when the
+    last clause gives nothing."""
     if (gapped := gapped_clause(text)) is not None:
         return _gapped_readings(gapped, relaxed)
     clauses = independent_clauses(text)
-    second = _sentence_readings(clauses[1], relaxed) if clauses else []
-    return _sentence_readings(clauses[0], relaxed) + second if second else None
+    if not clauses:
+        return None
+    last = _sentence_readings(clauses[-1], relaxed)
+    if not last:
+        return None
+    return [r for clause in clauses[:-1] for r in _sentence_readings(clause, relaxed)] + last
 
 
 def _whose_quoted(text: str, readings: list[Reading]) -> list[Reading]:

@@ -218,7 +218,16 @@ def with_surnames_shared(sentence: str) -> str:
 def with_deed_done(sentence: str) -> str:
     """``sentence`` with "would go on to build" or "went on to build" as "built", a passive
     with "get" as one with "be" ("got built by": "was built by"), and its agent after "at the
-    hands of" as after "by"."""
+    hands of" as after "by", and "drew (up) the plans for X" as "designed X"."""
     sentence = _AT_HANDS.sub(lambda found: f"{found['passive']} by", sentence)
     sentence = _GOT.sub(lambda found: _AS_BE[found["got"]], sentence)
+    sentence = _DREW_PLANS.sub("designed", sentence)
     return _GO_ON.sub(lambda found: past_tense(found["verb"]), sentence)
+
+
+_DREW_PLANS = re.compile(
+    r"\b(?:drew|draws|had\s+drawn)\s+(?:up\s+)?(?:the\s+|its\s+)?(?:plans?|designs?|drawings?)"
+    r"\s+(?:for|of)\b",
+    re.IGNORECASE,
+)
+"""Drawing up the plans of a thing is designing it: "drew up the plans for the tower"."""
