@@ -177,3 +177,13 @@ def test_a_fronted_clause_of_time_is_read_and_drawing_the_plans_is_designing() -
     assert ("Ida Orme", "designed", "Kell tower") in said
     both = _said("When Ann Lee built the Orm mill, Ted Hume built the Orm barn.")
     assert {("Ann Lee", "built", "Orm mill"), ("Ted Hume", "built", "Orm barn")} <= both
+
+
+def test_credits_set_with_dot_leaders_are_the_thing_above_s() -> None:
+    found, _ = triples(
+        "# The Orm lido\n\nThe Orm lido opened in 1936.\n\n## Credits\n\n"
+        "Design ............ Ida Fell\nConstruction ...... Tom Hale\n"
+    )
+    said = {(s, p, o) for s, p, o, _ in found}
+    assert ("Orm lido", "'s design is", "Ida Fell") in said
+    assert ("Orm lido", "'s construction is", "Tom Hale") in said

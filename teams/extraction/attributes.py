@@ -36,11 +36,12 @@ __all__ = ["attribute_readings", "key_values", "row_readings"]
 _FIELD = re.compile(
     r"^\s*(?P<item>(?:[-*+]|\d+[.)])\s+)?"
     r"(?:(?P<mark>\*\*|__)(?P<bold>[^*_:]+?)(?::(?P=mark)|(?P=mark):)|:(?P<field>[A-Z][^:`]*?):"
-    r"|(?P<plain>[A-Z][^:]*?):)"
+    r"|(?P<plain>[A-Z][^:]*?):|(?P<dotted>[A-Z][^:.]*?)\s*\.{3,})"
     r"\s+(?P<value>\S.*?)\s*$"
 )
 """A key and its value: "**Key:** value", "**Key**: value", a reStructuredText field
-(":Key: value") or "Key: value", in a list item or not."""
+(":Key: value"), "Key: value" or a key with dot leaders ("Design ...... Mabel Orr", as
+credits are set), in a list item or not."""
 _MAX_KEY_WORDS = 3
 _CONFIDENCE = 0.8
 _PREPOSITIONS = frozenset("by in at on from for to of with into near".split())
@@ -66,7 +67,7 @@ def _field(line: str, front: bool = False) -> tuple[str, str, bool] | None:
         key = " ".join(match["plain"].replace("_", " ").split())
         fits = _attribute(key) and whole_noun_phrases(match["value"])
         return (key, match["value"].strip("\"'"), True) if fits else None
-    key = " ".join((match["bold"] or match["field"] or match["plain"]).split())
+    key = " ".join((match["bold"] or match["field"] or match["plain"] or match["dotted"]).split())
     value = match["value"]
     marked = bool(match["bold"] or match["field"] or match["item"])
     return (key, value, marked) if _attribute(key) and whole_noun_phrases(value) else None

@@ -97,6 +97,8 @@ class Section(Record):
     section stands between them or it is not known."""
     front: bool = False
     """Whether the section is a front matter's ``key: value`` lines."""
+    outline: str = ""
+    """The headings that hold ``heading``, outermost first, joined by ``" > "``."""
 
     def sentences(self) -> Iterator[tuple[int, str]]:
         """``(line, sentence)`` of the section's sentences of at least three words, and of
@@ -264,7 +266,7 @@ def _prose_sections(chunk: Chunk) -> Iterator[Section]:
         lines = list(group)
         text = "\n".join(line for _, line, _ in lines)
         if kind == _PROSE and text.strip():
-            yield Section(line=lines[0][0], text=text, heading=chunk.heading)
+            yield Section(line=lines[0][0], text=text, heading=chunk.heading, outline=chunk.outline)
 
 
 def _table_rows(chunk: Chunk) -> Iterator[Row]:

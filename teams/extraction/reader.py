@@ -183,6 +183,13 @@ def _heading_subject(heading: str) -> str:
     return " ".join(words) if 0 < len(words) <= _HEADING_WORDS else ""
 
 
+_GENERIC_SECTIONS = frozenset(
+    {"credits", "details", "facts", "key facts", "at a glance", "in brief", "particulars"}
+)
+"""Headings of a section about what the heading above it names, not about a thing of their
+own ("## Credits" under "# The Wrayton lido")."""
+
+
 def _excerpt(text: str) -> str:
     return text if len(text) <= _EVIDENCE_CHARS else text[:_EVIDENCE_CHARS].rsplit(" ", 1)[0]
 
@@ -406,6 +413,8 @@ class _SectionReader:
         self.marked = marked or {}
         """Each footnote mark of the document and the thing it follows."""
         subject = _heading_subject(section.heading)
+        if subject.lower() in _GENERIC_SECTIONS and section.outline:  # "## Credits" of a lido
+            subject = _heading_subject(section.outline.split(" > ")[-1])
         self.focus = _Focus(subject, subject)
         self.lead: list[Reading] = []
         self.question = ("", "")
