@@ -187,3 +187,10 @@ def test_credits_set_with_dot_leaders_are_the_thing_above_s() -> None:
     said = {(s, p, o) for s, p, o, _ in found}
     assert ("Orm lido", "'s design is", "Ida Fell") in said
     assert ("Orm lido", "'s construction is", "Tom Hale") in said
+
+
+def test_two_verbs_sharing_a_subject_and_an_object_are_both_read() -> None:
+    said = _said("Ida Fell designed and built the Orm granary in 1838.")
+    assert {("Ida Fell", "designed", "Orm granary"), ("Ida Fell", "built", "Orm granary")} <= said
+    also = _said("Ida Fell not only designed the Orm granary but also built it, in 1838.")
+    assert ("Ida Fell", "built", "Orm granary") in also

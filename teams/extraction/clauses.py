@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from teams.extraction.patterns import looks_like_verb
+from teams.extraction.patterns import PARTICIPLE, looks_like_verb
 
 __all__ = [
     "Gapped",
@@ -169,9 +169,15 @@ _AFFIRMED = re.compile(
 def independent_clauses(sentence: str) -> list[str]:
     """The clauses of a sentence that coordinates two, each with its own subject ("The builder
     of the barn is unknown, but nobody doubts that Walter Ames built the gatehouse."), an
-    affirming frame taken off ("Walter Ames built the gatehouse."), or whose first is a
-    fronted clause of time or contrast (:data:`_FRONTED`); [] when it has one, or when the
-    second refers back to the first by a pronoun (then only a fronted clause is read alone)."""
+    affirming frame taken off ("Walter Ames built the gatehouse."), whose first is a
+    fronted clause of time or contrast (:data:`_FRONTED`), or whose two verbs share their
+    subject and object ("A designed and built X", "A not only designed X but also built
+    it"); [] when it has one, or when the second refers back to the first by a pronoun (then
+    only a fronted clause is read alone)."""
+    shared = _SHARED_OBJECT.match(sentence) or _NOT_ONLY.match(sentence)
+    if shared is not None:  # "A designed and built X": A designed X; A built X
+        subject, obj, rest = shared["subject"], shared["object"], shared["rest"]
+        return [f"{subject} {shared['first']} {obj}.", f"{subject} {shared['second']} {obj}{rest}"]
     fronted = _FRONTED.match(sentence)
     if fronted is not None:  # "While Ida Orme drew the plans, Gil Sharpe laid its stones."
         first, second = fronted["first"], fronted["second"]
@@ -186,6 +192,20 @@ def independent_clauses(sentence: str) -> list[str]:
     return [first + ".", second[:1].upper() + second[1:]] if first and second else []
 
 
+_NAME = r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
+_SHARED_OBJECT = re.compile(
+    rf"^(?P<subject>{_NAME})\s+(?P<first>{PARTICIPLE})\s+and\s+(?:also\s+|then\s+)?"
+    rf"(?P<second>{PARTICIPLE})\s+(?P<object>(?:the\s+)?[A-Z][^,.;]*?)(?P<rest>(?:[,.;].*)?)$"
+)
+"""Two verbs sharing a subject and an object: "Winifred Soames designed and built the Ketton
+granary"."""
+_NOT_ONLY = re.compile(
+    rf"^(?P<subject>{_NAME})\s+not\s+only\s+(?P<first>{PARTICIPLE})\s+"
+    rf"(?P<object>(?:the\s+)?[A-Z][^,.;]*?)\s+but\s+(?:also\s+)?(?P<second>{PARTICIPLE})\s+"
+    r"(?:it\b|(?:the\s+)?[A-Z][^,.;]*)(?P<rest>.*)$"
+)
+"""A second verb whose object is the first's: "A not only designed X but also built it" (or
+"built X", its pronoun already resolved)."""
 _FRONTED = re.compile(
     r"^(?:While|Whilst|When|After|Although|Though|Once)\s+(?P<first>[A-Z][^,]{5,}),\s+"
     r"(?P<second>[A-Z].+)$"
