@@ -469,6 +469,7 @@ def test_a_short_form_meets_what_it_stands_for() -> None:
         ("merging", "combine"),
         ("final", "last"),
         ("place", "locations"),
+        ("mandatory", "requirement"),
     ],
 )
 def test_words_of_one_sense_meet(word: str, same: str) -> None:

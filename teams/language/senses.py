@@ -29,7 +29,7 @@ _GROUPS = (
     "show display",
     "allow permit",
     "parameter argument",
-    "need require",
+    "need require requirement mandatory compulsory",
     "start launch begin initial",
     "delay wait",
     "stop halt terminate",
