@@ -194,3 +194,14 @@ def test_two_verbs_sharing_a_subject_and_an_object_are_both_read() -> None:
     assert {("Ida Fell", "designed", "Orm granary"), ("Ida Fell", "built", "Orm granary")} <= said
     also = _said("Ida Fell not only designed the Orm granary but also built it, in 1838.")
     assert ("Ida Fell", "built", "Orm granary") in also
+
+
+def test_a_restructuredtext_list_table_s_rows_are_read_under_its_header() -> None:
+    found, _ = triples(
+        "Mills\n=====\n\n.. list-table:: Mills and builders\n   :header-rows: 1\n\n"
+        "   * - Mill\n     - Builder\n   * - Hallam mill\n     - Ida Brent\n"
+        "   * - Orley mill\n     - Tom Quayle\n"
+    )
+    said = {(s, p, o, line) for s, p, o, line in found}
+    assert ("Orley mill", "'s builder is", "Tom Quayle", 11) in said
+    assert ("Hallam mill", "'s builder is", "Ida Brent", 9) in said

@@ -37,7 +37,7 @@ from framework.memory import (
     read_text,
 )
 from framework.memory.corpus import CORPUS_SUFFIXES, unreadable_reason
-from teams.language.tables import markdown_tables
+from teams.language.tables import list_tables, markdown_tables
 
 __all__ = [
     "LIST_JOIN",
@@ -270,11 +270,13 @@ def _prose_sections(chunk: Chunk) -> Iterator[Section]:
 
 
 def _table_rows(chunk: Chunk) -> Iterator[Row]:
-    """The rows of the chunk's Markdown tables outside fenced code (none in a code chunk)."""
+    """The rows of the chunk's Markdown tables outside fenced code, and of its
+    reStructuredText list tables (none in a code chunk)."""
     if chunk.code:
         return
     text = "\n".join("" if kind == _CODE else line for _, line, kind in _marked_lines(chunk))
-    for table in markdown_tables(text, chunk.start_line):
+    tables = [*markdown_tables(text, chunk.start_line), *list_tables(chunk.text, chunk.start_line)]
+    for table in tables:
         for line, cells in table.rows:
             yield Row(line=line, header=table.header, cells=cells)
 

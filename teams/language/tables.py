@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Table", "header_noun", "markdown_tables", "table_statements"]
+__all__ = ["Table", "header_noun", "list_tables", "markdown_tables", "table_statements"]
 
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -61,6 +61,42 @@ def markdown_tables(text: str, first_line: int = 1) -> list[Table]:
             tables.append(Table(first_line + header, _cells(lines[header]), tuple(rows)))
             continue
         index += 1
+    return tables
+
+
+_LIST_TABLE = re.compile(r"^(?P<indent>\s*)\.\.\s+list-table::")
+_HEADER_ROWS = re.compile(r"^\s*:header-rows:\s*(\d+)\s*$")
+_FIRST_CELL = re.compile(r"^(?P<indent>\s*)\*\s+-\s+(?P<cell>.*)$")
+_NEXT_CELL = re.compile(r"^\s+-\s+(?P<cell>.*)$")
+
+
+def list_tables(text: str, first_line: int = 1) -> list[Table]:
+    """The reStructuredText ``list-table`` directives of ``text`` that have a header row
+    (":header-rows: 1"), as tables: each "* -" item a row, each "-" under it a cell, numbering
+    lines from ``first_line``."""
+    lines = text.split("\n")
+    tables = []
+    for index, line in enumerate(lines):
+        opened = _LIST_TABLE.match(line)
+        if opened is None:
+            continue
+        headers, rows = 0, []
+        for at in range(index + 1, len(lines)):
+            body = lines[at]
+            if body.strip() and len(body) - len(body.lstrip()) <= len(opened["indent"]):
+                break  # the directive's block has ended
+            if found := _HEADER_ROWS.match(body):
+                headers = int(found[1])
+            elif found := _FIRST_CELL.match(body):
+                rows.append((first_line + at, [found["cell"].strip()]))
+            elif (found := _NEXT_CELL.match(body)) and rows:
+                rows[-1][1].append(found["cell"].strip())
+            elif body.strip() and rows:  # a cell's text goes on
+                rows[-1][1][-1] = f"{rows[-1][1][-1]} {body.strip()}"
+        if headers >= 1 and len(rows) > headers:
+            header_line, header = rows[headers - 1]
+            body_rows = tuple((number, tuple(cells)) for number, cells in rows[headers:])
+            tables.append(Table(header_line, tuple(header), body_rows))
     return tables
 
 
