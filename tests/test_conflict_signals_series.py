@@ -220,14 +220,17 @@ def test_the_latest_year_of_a_table_is_confirmed_over_prose_repeating_its_first(
     assert "75 boats" not in findings
 
 
-def test_an_html_comment_opening_a_file_dates_its_passages(
-    tmp_path: Path, embedder: MiniLMEmbedder
+@pytest.mark.parametrize(
+    "opening",
+    ["<!-- updated 2021-05-04 -->", '<meta name="dcterms.modified" content="2021-05-04">'],
+)
+def test_html_comments_or_meta_tags_opening_a_file_date_its_passages(
+    tmp_path: Path, embedder: MiniLMEmbedder, opening: str
 ) -> None:
     corpus = write_corpus(
         tmp_path / "docs",
         {
-            "survey.md": "<!-- updated 2021-05-04 -->\n# Orm pond survey\n\n"
-            "The Orm pond is 12 metres deep.\n",
+            "survey.md": f"{opening}\n# Orm pond survey\n\nThe Orm pond is 12 metres deep.\n",
             "facts.md": "<!-- draft by the parish -->\n# Orm pond facts\n\n"
             "The Orm pond is 9 metres deep.\n",
         },
@@ -237,21 +240,3 @@ def test_an_html_comment_opening_a_file_dates_its_passages(
         found = json.loads(corpus_source(Corpus(store)).invoke({"query": "How deep is Orm pond?"}))
     dates = {item["source"]: item["date"] for item in found}
     assert dates == {"docs/survey.md:4": "2021-05-04", "docs/facts.md:4": None}
-
-
-def test_a_meta_tag_opening_a_file_dates_its_passages(
-    tmp_path: Path, embedder: MiniLMEmbedder
-) -> None:
-    corpus = write_corpus(
-        tmp_path / "docs",
-        {
-            "survey.md": '<meta name="dcterms.modified" content="2022-03-01">\n\n'
-            "# Orm pond survey\n\nThe Orm pond is 12 metres deep.\n",
-        },
-    )
-    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
-        ingest_corpus(corpus, store)
-        found = json.loads(corpus_source(Corpus(store)).invoke({"query": "How deep is Orm pond?"}))
-    assert [(item["source"], item["date"]) for item in found] == [
-        ("docs/survey.md:5", "2022-03-01")
-    ]

@@ -3,6 +3,8 @@ rank them nowhere (a code name, a project's name, a term of a glossary)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from framework.engine.records import Task
@@ -22,6 +24,15 @@ RELEASES = "".join(
 )
 
 
+@contextmanager
+def _store(tmp_path: Path, embedder: MiniLMEmbedder) -> Iterator[tuple[Path, SemanticStore]]:
+    """The glossary and release notes ingested into a new store, and their folder."""
+    root = write_corpus(tmp_path / "docs", {"glossary.md": GLOSSARY, "releases.md": RELEASES})
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        yield root, store
+
+
 def test_a_lexicon_finds_the_passages_that_hold_a_word_in_any_form() -> None:
     lexicon = Lexicon([("a", "Workers retry."), ("b", "A worker retried once.")], stem)
     assert lexicon.holders("worker") == {"a", "b"}
@@ -33,9 +44,7 @@ def test_a_lexicon_finds_the_passages_that_hold_a_word_in_any_form() -> None:
 def test_only_words_few_passages_hold_point_to_passages(
     tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
-    root = write_corpus(tmp_path / "docs", {"glossary.md": GLOSSARY, "releases.md": RELEASES})
-    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
-        ingest_corpus(root, store)
+    with _store(tmp_path, embedder) as (root, store):
         corpus = Corpus(store)
         question = "Which release of the scheduler went by the code name cipater?"
         found = corpus.rare_holders(question, keywords(question), form=stem)
@@ -52,9 +61,7 @@ def test_only_words_few_passages_hold_point_to_passages(
 def test_a_rare_name_is_cited_where_no_search_by_meaning_reaches(
     tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
-    root = write_corpus(tmp_path / "docs", {"glossary.md": GLOSSARY, "releases.md": RELEASES})
-    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
-        ingest_corpus(root, store)
+    with _store(tmp_path, embedder) as (_, store):
         question = "Which release went by the code name cipater?"
         task = Task(id="q0", description=question, inputs={"query": question})
         worker = CorpusSearchWorker(Corpus(store), min_score=0.99)  # meaning finds nothing
