@@ -255,3 +255,10 @@ def test_a_figure_its_own_conversion_contradicts_gives_way() -> None:
     assert order_reason(right, slip) is not None
     plain = _side("The Kell light is 43 metres tall.", "c.md", title="Kell light")
     assert newer_side(plain, right) is None
+
+
+def test_a_hatnote_sending_readers_on_for_the_present_thing_retires_its_page() -> None:
+    assert retires_itself("*For the present pier, see Kell pier (1994).*")
+    assert retires_itself("This page is about the first pier. For the current pier, see Kell pier.")
+    assert not retires_itself("For the present, see the list below.")
+    assert not retires_itself("For details of the pier, see the list below.")

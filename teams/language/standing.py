@@ -64,10 +64,20 @@ summary is unofficial; where it differs from the official notice, the official n
 prevails."."""
 
 
+_POINTS_ON = re.compile(
+    r"(?:^|[.;]\s+)\W*for\s+the\s+(?:present|current|new|modern|existing|later|today's)\s+"
+    r"[a-z][\w-]*(?:\s+[\w-]+){0,4},\s+see\b",
+    re.IGNORECASE,
+)
+"""A hatnote sending the reader on for the present thing: "For the present pier, see Wenmoor
+pier (1994)." (its own page is about an earlier one)."""
+
+
 def retires_itself(text: str) -> bool:
     """Whether ``text`` says its own document is out of date (archived, superseded, no longer
-    updated), or yields to an official one where the two differ."""
-    return _RETIRES.search(text) is not None or _DEFERS.search(text) is not None
+    updated), yields to an official one where the two differ, or sends the reader to another
+    page for the present thing (a hatnote)."""
+    return any(found.search(text) for found in (_RETIRES, _DEFERS, _POINTS_ON))
 
 
 _SERIAL = re.compile(
