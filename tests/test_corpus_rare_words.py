@@ -56,6 +56,14 @@ def test_only_words_few_passages_hold_point_to_passages(
         ingest_corpus(root, store)  # the corpus grew: its lexicon is read again
         again = corpus.rare_holders(question, ["cipater"], form=stem)
         assert {passage.path for passage in again} == {"docs/glossary.md", "docs/more.md"}
+        (root / "more.md").write_text("# More\n\nThe tarnwick release was the last.\n")
+        ingest_corpus(root, store)  # as many passages, another text: read again too
+        assert [p.path for p in corpus.rare_holders(question, ["cipater"], form=stem)] == [
+            "docs/glossary.md"
+        ]
+        assert [p.path for p in corpus.rare_holders(question, ["tarnwick"], form=stem)] == [
+            "docs/more.md"
+        ]
 
 
 def test_a_rare_name_is_cited_where_no_search_by_meaning_reaches(

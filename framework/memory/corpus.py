@@ -239,7 +239,7 @@ class Corpus:
         namespace_path(namespace)
         self.store = store
         self.namespace = namespace
-        self._lexicons: dict[WordForm, tuple[int, Lexicon]] = {}
+        self._lexicons: dict[WordForm, tuple[object, Lexicon]] = {}
         self._lexicon_lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -297,18 +297,21 @@ class Corpus:
         return self._ranked(query, lambda key, metadata, form: key in keys, k)
 
     def _lexicon(self, form: WordForm) -> Lexicon | None:
-        """The corpus's lexicon in ``form``, built on first use and again when the corpus's
-        size has changed; None when the corpus is too large to read whole."""
+        """The corpus's lexicon in ``form``, built on first use and again when the corpus has
+        changed (its size, or a file's content hash); None when the corpus is too large to read
+        whole."""
         size = len(self)
         if size > LEXICON_LIMIT:
             return None
+        sources = self.store.sources(self.namespace).values()
+        version = (size, frozenset((record.source, record.content_hash) for record in sources))
         with self._lexicon_lock:
             built = self._lexicons.get(form)
-            if built is None or built[0] != size:
+            if built is None or built[0] != version:
                 _, rows = self.store.select(self.namespace, None)
                 entries = self.store.entries_at(self.namespace, [row for row, _ in rows])
                 texts = ((entry.key, entry.text) for entry in entries.values())
-                built = self._lexicons[form] = (size, Lexicon(texts, form))
+                built = self._lexicons[form] = (version, Lexicon(texts, form))
             return built[1]
 
     def _ranked(
