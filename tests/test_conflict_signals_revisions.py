@@ -202,8 +202,10 @@ def test_a_proposed_figure_is_no_claim_and_its_defeat_rejects_it() -> None:
     assert drop_proposals(minutes) == (
         "\n\nThe motion was defeated, so the Tarn ferry keeps its 9 sailings a day, not 6.\n"
     )
-    said = "The Tarn ferry makes 9 sailings a day. The council suggested that it make 6."
+    said = "The Tarn ferry makes 9 sailings a day. The council proposed that it make 6."
     assert drop_proposals(said) == "The Tarn ferry makes 9 sailings a day."
+    advice = "The guide recommends that the ferry make 9 sailings a day."
+    assert drop_proposals(advice) == advice
     assert drop_proposals("The Tarn ferry makes 9 sailings a day.") == (
         "The Tarn ferry makes 9 sailings a day."
     )

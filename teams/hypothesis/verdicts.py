@@ -581,7 +581,7 @@ _HEARSAY = re.compile(
     r"reputedly|allegedly|supposedly|"
     r"(?:a|my)\s+(?:mate|friend|pal|cousin|neighbou?r|colleague)\s+(?:of\s+mine\s+)?"
     r"(?:\w+\s+){0,8}?(?:reckons|reckoned|says|said|told\s+me|swears|thinks)|"
-    r"(?:i|we)\s+(?:heard|was\s+told|were\s+told)\s+(?:that\s+)?)\b",
+    r"(?:i|we)\s+(?:heard|was\s+told|were\s+told)\s+(?:that|from))\b",
     re.IGNORECASE,
 )
 """Words that pass a figure on as hearsay: "Local legend has it that ...", "is said to be", "a

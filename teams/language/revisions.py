@@ -217,12 +217,12 @@ def _unsupposed(line: str) -> str:
 
 
 _PROPOSED = re.compile(
-    r"\b(?:propos(?:ed|es)|suggest(?:ed|s)|recommend(?:ed|s)|call(?:ed|s)\s+for|sought|"
-    r"seeks|urg(?:ed|es))\s+(?:to\s+\w+|that\b|\w+ing\b)"
+    r"\b(?:propos(?:ed|es)|moved|call(?:ed|s)\s+for)\s+(?:to\s+\w+|that\b|\w+ing\b)"
     r"|^(?:a|the)\s+(?:motion|proposal|amendment|bill)\s+to\b",
     re.IGNORECASE,
 )
-"""A sentence that proposes a step: "proposed cutting", "suggested that", "a motion to"."""
+"""A sentence that proposes a step: "proposed cutting", "moved that", "a motion to" (not
+"recommends that" or "suggested that", which state what a guide advises or a study found)."""
 _DEFEATED = re.compile(
     r"\b(?:motion|proposal|amendment|bill|plan|it)\s+(?:was|were|has\s+been)\s+(?:defeated|"
     r"rejected|voted\s+down|withdrawn|turned\s+down|dropped|not\s+(?:carried|passed|adopted))\b",
