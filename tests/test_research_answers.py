@@ -395,3 +395,18 @@ def test_a_disputed_rival_is_reported_as_unresolved_not_as_a_finding() -> None:
     findings, _, rest = report.partition("## Unresolved")
     assert "0.3 s" in findings and "0.2 s" not in findings
     assert "otherwise: Send the stop, wait 0.2 s. (`b.md:9`)" in rest
+
+
+def test_a_table_row_answers_with_its_values_at_its_own_line() -> None:
+    text = (
+        "Variables the image reads:\n\n"
+        "| Variable | Description | Default |\n|---|---|---|\n"
+        "| `KILN_BIND` | Full bind address | `0.0.0.0:9000` |\n"
+        "| `KILN_WORKERS` | Number of workers | `4` |\n"
+    )
+    answered = _answers(
+        _passage(text, "Environment", line=10), "What address does the kiln bind to?"
+    )
+    assert answered is not None
+    best = answered.evidence[0]
+    assert best.source == "doc.md:14" and "0.0.0.0:9000" in best.text

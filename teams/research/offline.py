@@ -47,6 +47,7 @@ from teams.language.sentence_choice import (
     term_weights,
     versions_of_others,
 )
+from teams.language.tables import table_statements
 from teams.language.words import keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
@@ -320,6 +321,7 @@ def _answers(
     passage holds no prose."""
     if passage.code:
         return None
+    passage = replace(passage, text=table_statements(passage.text))  # a row states its values
     ranked = ranked_sentences(passage.text, query, heading=passage.heading, weights=weights)
     if not ranked:
         return None
