@@ -50,7 +50,9 @@ _CLAUSE_END = re.compile(r",\s+(?=(?!(?:and|or|but|the|a|an)\b)[a-z])")
 """The comma that closes a clause set off by commas: the main clause goes on in lower case."""
 _AFTER_GAP = frozenset("in on at by to for from with into near during before after".split())
 """What may follow the verb of "which Tull built": not its object, which the clause lacks."""
-_NAMED_SUBJECT = re.compile(r"^(?P<subject>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?P<verb>[a-z]+)")
+_NAME = r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
+"""A name: capitalised words."""
+_NAMED_SUBJECT = re.compile(rf"^(?P<subject>{_NAME})\s+(?P<verb>[a-z]+)")
 """A clause opening with a name and its verb ("which Tull built"): an object relative."""
 _END = ".!?"
 _UNSET = re.compile(r"\s*[,;:()]")
@@ -192,7 +194,6 @@ def independent_clauses(sentence: str) -> list[str]:
     return [first + ".", second[:1].upper() + second[1:]] if first and second else []
 
 
-_NAME = r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
 _SHARED_OBJECT = re.compile(
     rf"^(?P<subject>{_NAME})\s+(?P<first>{PARTICIPLE})\s+and\s+(?:also\s+|then\s+)?"
     rf"(?P<second>{PARTICIPLE})\s+(?P<object>(?:the\s+)?[A-Z][^,.;]*?)(?P<rest>(?:[,.;].*)?)$"
