@@ -87,7 +87,7 @@ def corpus_source(
         for passage in corpus.search(query, k=k, min_score=min_score):
             date = stated_date(passage.heading, passage.text) or stated_date(passage.outline, "")
             if date is None and passage.path not in opening:
-                opening[passage.path] = _comment_date(corpus, passage.path) or _self_cited(
+                opening[passage.path] = _opening_markup_date(corpus, passage.path) or _self_cited(
                     corpus, passage.path
                 )
             date = date or opening.get(passage.path) or _named_date(passage.path)
@@ -109,7 +109,7 @@ def corpus_source(
 _HEAD_MARKUP = re.compile(r"<!--(.*?)-->|(<meta\b[^>]*>)", re.DOTALL | re.IGNORECASE)
 
 
-def _comment_date(corpus: Corpus, path: str) -> str | None:
+def _opening_markup_date(corpus: Corpus, path: str) -> str | None:
     """The date in the HTML comments and ``<meta>`` tags a file opens with, above its first
     heading ("<!-- updated 2022-11-19 -->", '<meta name="dcterms.modified" content="...">'),
     or None: the date of every passage of the file."""
