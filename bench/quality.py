@@ -34,9 +34,10 @@ Research also runs on three more sets written before the team was run on them:
 ``research-uvicorn`` (Uvicorn's docs), and on ``research-requests`` (Requests' docs). For each
 project in ``_BLIND`` (Black, attrs, Flask, Django REST framework, marshmallow, Jinja, Typer,
 MkDocs, pytest, Poetry, Pydantic, tox, mypy, structlog, coverage.py, Celery, Scrapy, Hatch,
-Sphinx, Textual, Alembic, aiohttp, Gunicorn, Hypothesis, Falcon, Ruff), someone who had not read the teams'
-code wrote three sets over its documentation: ``research-<project>``, ``conflicts-<project>`` and
-``extraction-<project>`` (the corpora and licences are in ``bench/quality/SOURCE.md``).
+Sphinx, Textual, Alembic, aiohttp, Gunicorn, Hypothesis, Falcon, Ruff), someone who had not read
+the teams' code wrote three sets over its documentation: ``research-<project>``,
+``conflicts-<project>`` and ``extraction-<project>`` (the corpora and licences are in
+``bench/quality/SOURCE.md``).
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.

@@ -26,7 +26,7 @@ import re
 
 from teams.extraction.documents import Row
 from teams.extraction.patterns import Reading, whole_noun_phrases
-from teams.language.tables import header_noun
+from teams.language.tables import DITTO, header_noun
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR
 from teams.language.words import STOPWORDS
@@ -76,16 +76,29 @@ def _field(line: str, front: bool = False) -> tuple[str, str, bool] | None:
 def key_values(text: str, first_line: int, front: bool = False) -> dict[int, tuple[str, str]]:
     """The key-value lines of ``text`` by line number (from ``first_line``), each as its key
     and value: a marked key on any line, a plain one ("Founded: 1861") only beside another
-    key-value line. A lead-in ("The toolkit includes: a compiler") or a value that is a
-    sentence ("**Pause**: a review point pauses the run") is none. With ``front`` (a front
+    key-value line; a ditto in a value stands for what the line above has in its place. A
+    lead-in ("The toolkit includes: a compiler") or a value that is a sentence ("**Pause**: a
+    review point pauses the run") is none. With ``front`` (a front
     matter's lines), a key in lower case ("builder: Nell Harrow") is one too."""
     lines = enumerate(text.split("\n"), first_line)
     fields = {number: _field(line, front) for number, line in lines}
-    found = {}
+    found: dict[int, tuple[str, str]] = {}
     for number, field in fields.items():
         if field is not None and (field[2] or fields.get(number - 1) or fields.get(number + 1)):
-            found[number] = field[:2]
+            above = found.get(number - 1)
+            found[number] = (field[0], _ditto_filled(field[1], above[1] if above else ""))
     return found
+
+
+def _ditto_filled(value: str, above: str) -> str:
+    """``value`` with each comma-separated part that is a ditto ("ditto", "do.") replaced by
+    the part in its place in the value of the line above ("Jonas Ashdale, 1821" above
+    "ditto, 1826": "Jonas Ashdale, 1826")."""
+    parts, over = value.split(", "), above.split(", ")
+    return ", ".join(
+        over[at] if part.lower() in DITTO and at < len(over) else part
+        for at, part in enumerate(parts)
+    )
 
 
 def _attribute(key: str) -> str:

@@ -81,11 +81,12 @@ to have built X was disproved"."""
 _NEGATIONS = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|doesn't|don't|isn't|aren't|wrongly|falsely|"
     r"mistakenly|erroneously|incorrectly|neither|(?:would|could|might|should)\s+have|"
+    r"den(?:y|ies|ied|ying)|"
     rf"{_REFUSED}|{_PLANNED}|{_TRIED}|{_INTENDED})\b"
 )
 """Words that deny what their clause says ("is wrongly credited with building X": he did not;
 "he would have built X", "declined to build X", "X was to have been built by": the deed did not
-happen)."""
+happen; "denied having designed X": the doer says it did not)."""
 _CLAUSE_JOIN = re.compile(
     r"\s*;\s*|,\s*(?:but|while|whereas|although|though|yet)\s+|\s+but\s+", re.IGNORECASE
 )
@@ -350,6 +351,8 @@ _YEAR_AFTER = re.compile(r"\bin\s+(?P<year>1\d{3}|20\d{2})\b")
 """A year the passive's phrase goes on to date it by."""
 
 
+_PROGRESSIVE = re.compile(r"^being\s+(?=[a-z]+\s)")
+"""A passive in progress ("was being built by Y"): the deed is Y's."""
 _PLACE_BEFORE_AGENT = re.compile(r"(?:the|a|an)\s+[a-z][^,;]*?\s+by\s+(?=[A-Z])")
 """A place after "by" ("by the old ford"), then the agent's own "by" and a name."""
 
@@ -410,7 +413,7 @@ def _made_by(rest: str) -> str:
 
 
 def _copular_objects(subject: str, verb: str, rest: str) -> list[Reading]:
-    passive = _PASSIVE.match(_made_by(rest))
+    passive = _PASSIVE.match(_made_by(_PROGRESSIVE.sub("", rest, count=1)))
     if passive:
         return _passive(subject, passive)
     article = re.match(r"(?:(an?)|the)\s+", rest, re.IGNORECASE)
@@ -772,8 +775,15 @@ _NEITHER_NOR = re.compile(
 )
 """A deed denied of two: "Neither A nor B signed the petition" (the deed: "signed the
 petition")."""
-_DID_TOO = re.compile(r"^(?:only\s+)?(?P<who>(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)\s+did\.?$")
-"""A clause that does the deed denied before it: "only Cass Wyn did"."""
+_DENIED_DEED = re.compile(
+    r"\bden(?:y|ies|ied|ying)\s+(?:ever\s+)?having\s+(?P<deed>[a-z]+\s+.+?)\.?$"
+)
+"""A deed its doer denies: "Silas Brand denied having designed the hall" (the deed: "designed
+the hall")."""
+_DID_TOO = re.compile(
+    r"^(?:only\s+)?(?P<who>(?:[A-Z][\w'’-]*\s+)*[A-Z][\w'’-]*)\s+(?:did|had|has)\.?$"
+)
+"""A clause that does the deed denied before it: "only Cass Wyn did", "Nora Vane had"."""
 
 
 def _intended_readings(clause: str, relaxed: bool) -> list[Reading]:
@@ -795,7 +805,7 @@ def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
     does not support plugins, but it supports themes": themes only); a later clause opening
     with a pronoun or its verb is about the subject before it, a passive pronoun about what
     the denied verb was done to (:func:`_pronoun_for`); "only C did" after "neither A nor B"
-    did a deed does that deed."""
+    did a deed, or "C had" after "A denied having" done it, does that deed."""
     readings: list[Reading] = []
     subject = ""
     denied = ("", "")
@@ -812,11 +822,11 @@ def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
             readings += _intended_readings(clause, relaxed)
             subject = _subject_before(clause, negation) or subject
             denied = _denied_thing(clause, negation, subject)
-            deed = _NEITHER_NOR.match(clause)
+            deed = _NEITHER_NOR.match(clause) or _DENIED_DEED.search(clause)
             continue
         clause = _done_instead(clause, denied)
         done = _DID_TOO.match(clause)
-        if done and deed:  # "Neither A nor B signed X; only C did": C signed X
+        if done and deed:  # "Neither A nor B signed X; only C did", "A denied it; C had"
             clause = f"{done['who']} {deed['deed']}"
         found = read_sentence(clause, relaxed=relaxed)
         subject = found[0].subject if found else subject

@@ -72,6 +72,7 @@ from teams.extraction.documents import (
 )
 from teams.extraction.footnotes import footnote, marked_things, without_marks
 from teams.extraction.hearsay import denies_the_last, hearsay
+from teams.extraction.indirect_deeds import interrupted_by_deed
 from teams.extraction.inscriptions import inscribed_thing, inscription
 from teams.extraction.patterns import (
     Reading,
@@ -137,12 +138,13 @@ class _Focus:
 
     def resolved(self, sentence: str) -> str:
         """``sentence`` with a leading "It", "They"... (and "Its", "Their"...) replaced by the
-        subject, and an object "it" by the thing (the subject, when another opens it)."""
+        subject, and an object "it" by the thing (the subject, when another opens it; not in
+        a clause between dashes, whose "it" is the subject it interrupts)."""
         if EXTRAPOSED.match(sentence):  # "It is recorded that ...": no thing's "It"
             return sentence
         opens = _PRONOUN.match(sentence) or _POSSESSIVE.match(sentence)
         it = self.thing if opens else self.subject
-        if it:
+        if it and not interrupted_by_deed(sentence):
             sentence = _OBJECT_IT.sub(lambda m: f"{m.group('verb')} {it}", sentence)
         if not self.subject:
             return sentence
@@ -386,6 +388,19 @@ def _with_delegated(text: str, readings: list[Reading], relaxed: bool) -> list[R
     return readings + [replace(r, clause=deed.quoted) for r in done]
 
 
+def _names_span(reading: Reading, sentence: str) -> str:
+    """The words of ``sentence`` from the first of a reading's two names to the end of the
+    last ("Quarles mill built by Abel Stour" of "Lord Ranby had the Quarles mill built by Abel
+    Stour."): the quotation of a reading restated in other words, which leaves out whoever
+    else the sentence names; "" when ``sentence`` does not hold both as written."""
+    names = (reading.subject, reading.object)
+    places = [sentence.find(name) for name in names]
+    if min(places) < 0:
+        return ""
+    end = max(place + len(name) for place, name in zip(places, names, strict=True))
+    return sentence[min(places) : end]
+
+
 def _within(clause: str, sentence: str) -> bool:
     """Whether each part of a quotation (its gaps marked) is in ``sentence``."""
     return all(plain(part) in plain(sentence) for part in quoted_parts(clause))
@@ -526,7 +541,8 @@ class _SectionReader:
         if readings and LIST_JOIN not in text:
             self.focus.follow(readings)
         for reading in readings:
-            quoted = reading.clause if _within(reading.clause, sentence) else shown
+            quoted = reading.clause if _within(reading.clause, sentence) else ""
+            quoted = quoted or (_names_span(reading, sentence) if reading.clause else "")
             yield _found(reading, quoted or shown, number, text, self.expanded)
         for alias in aliases(said) or aliases(unmarked(sentence)):
             named = f"{said} {alias.alias}"  # a maiden name is put together: "Martha Pollard"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from teams.extraction.indirect_deeds import INDIRECT_SHAPES
 from teams.language.verbs import IRREGULAR, deed_participle, lemma, past_tense
 
 __all__ = ["EXTRAPOSED", "SHAPES", "not_but", "reordered"]
@@ -231,8 +232,9 @@ SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...]
     (_ACCORDING, _according),
     (_TOPICALISED, _topicalised),
     (_OR_NAMED, _or_named),
+    *INDIRECT_SHAPES,
 )
-"""Each shape and the plain sentences it states."""
+"""Each shape and the plain sentences it states (the indirect deeds' last)."""
 
 
 def reordered(sentence: str) -> list[str]:

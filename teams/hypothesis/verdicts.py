@@ -39,6 +39,7 @@ __all__ = [
     "standing_note",
     "standing_of",
     "upheld_side",
+    "year_asked_resolution",
 ]
 
 
@@ -91,6 +92,38 @@ class Resolution:
     conflict_id: str
     resolution: str
     resolved_by: str | None = None
+
+
+def year_asked_resolution(
+    conflict: Conflict, question: str, a: EvidenceRecord, b: EvidenceRecord
+) -> Resolution | None:
+    """The side of the one year the question asks about ("How many pupils did the school have
+    in 2015?"): the side whose sentence names that year alone (else whose date is of it),
+    when the other's names or is dated another year only; None otherwise. The other side is
+    about another year: true then, perhaps, but no answer to the question."""
+    asked = set(_YEARS_NAMED.findall(question))
+    if len(asked) != 1:
+        return None
+    year = asked.pop()
+    of_year = [side for side in (a, b) if _years_of(side) == {year}]
+    if len(of_year) != 1:
+        return None
+    side = of_year[0]
+    other = b if side is a else a
+    others = _years_of(other)
+    if not others or year in others:
+        return None
+    text = (
+        f"the question asks about {year}: {side.source} speaks of {year}, {other.source} of "
+        f"{', '.join(sorted(others))}, so {side.source} answers it"
+    )
+    return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=side.id)
+
+
+def _years_of(side: EvidenceRecord) -> set[str]:
+    """The years a side's sentence names, else its date's year."""
+    named = set(_YEARS_NAMED.findall(side.text))
+    return named or ({side.date[:4]} if side.date else set())
 
 
 def side_of(
@@ -173,13 +206,19 @@ _REPLACES_LINE = re.compile(
     r"(?:^|[.;]\s+)\W*(?:supersedes|replaces)\s*:\s*(?P<title>[^.;\n]{2,120})", re.IGNORECASE
 )
 """A header naming the document its own replaces: "Supersedes: FSP-118."."""
+_FIGURES = r"\s+(?:figures?|results?|data|estimates?|counts?|numbers?|statistics|returns)\b"
 _DRAFT_STATUS = re.compile(
-    r"^\W*status\s*[:=-]\s*\W*(?:draft|proposed|provisional|unapproved|not approved)\b",
+    r"^\W*(?:status\s*[:=-]\s*\W*(?:draft|proposed|provisional|unapproved|not approved)\b|"
+    r"(?:provisional|preliminary|unaudited|draft|interim)" + _FIGURES + ")",
     re.IGNORECASE,
 )
+"""A line marking its document a draft: "Status: draft", "Provisional figures for 2022"."""
 _FINAL_STATUS = re.compile(
-    r"^\W*status\s*[:=-]\s*\W*(?:final|approved|adopted|published)\b", re.IGNORECASE
+    r"^\W*(?:status\s*[:=-]\s*\W*(?:final|approved|adopted|published)\b|"
+    r"(?:final|audited|confirmed)" + _FIGURES + ")",
+    re.IGNORECASE,
 )
+"""A line marking its document final: "Status: final", "Final figures for 2022"."""
 
 
 def standing_note(text: str, other_title: str) -> str | None:
@@ -187,7 +226,8 @@ def standing_note(text: str, other_title: str) -> str | None:
     ``other_title``: "replaces" when it says its document replaces that one by its title
     ("This page replaces the Guide to the ferry.", "Supersedes: FSP-118." against a document
     whose reference number is in its title), "draft" when it marks its document a draft
-    ("Status: draft, not approved."), "final" when it marks it final ("Status: final"); None
+    ("Status: draft, not approved.", "Provisional figures for 2022."), "final" when it marks
+    it final ("Status: final", "Final figures for 2022"); None
     when it says none of these. A title that names the other document only in part does not
     count."""
     if _DRAFT_STATUS.search(text):
@@ -418,10 +458,17 @@ def _told_since_or_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceReco
     return a if rank_a > rank_b else b
 
 
-_PRERELEASE = re.compile(
-    r"(?<=\d)\s?[-.]?(?:rc|beta|alpha|pre|preview)[-.]?(?P<number>\d{0,3})\b", re.IGNORECASE
+_STAGE = re.compile(
+    r"(?<=\d)(?:\s?[-.]?(?P<stage>rc|beta|alpha|pre|preview|post|dev)[-.]?(?P<number>\d{0,3})|"
+    r"(?P<letter>a|b|c)(?P<count>\d{1,3}))\b",
+    re.IGNORECASE,
 )
-"""A pre-release after a version: "4.0-rc1", "2.1 beta", "3.0.alpha2"."""
+"""A release's stage after its version: a development or pre-release ("4.0.dev2", "4.0-rc1",
+"2.1 beta", "3.0.alpha2", "2.1a1"), or a post-release ("2.1.post1")."""
+_STAGE_RANKS = {"dev": 0, "a": 1, "alpha": 1, "b": 2, "beta": 2, "c": 3, "rc": 3, "pre": 3}
+_STAGE_RANKS |= {"preview": 3, "post": 5}
+_FINAL = 4
+"""The rank of the version itself: after its pre-releases, before its post-releases."""
 
 
 def _releases(
@@ -429,9 +476,10 @@ def _releases(
 ) -> tuple[tuple[tuple[int, ...], str], tuple[tuple[int, ...], str]] | None:
     """The editions two titles name (:func:`_edition`), ranked so that a pre-release of a
     version ("edition 4.0-rc1") comes before the version itself ("edition 4.0") and after the
-    one before it; None when either names none."""
-    tags = [_PRERELEASE.search(title) for title in (first, second)]
-    one, two = (_edition(_PRERELEASE.sub("", title, count=1)) for title in (first, second))
+    one before it, and a post-release ("release 2.1.post1") after the version; None when
+    either names none."""
+    tags = [_STAGE.search(title) for title in (first, second)]
+    one, two = (_edition(_STAGE.sub("", title, count=1)) for title in (first, second))
     if one is None or two is None:
         return None
     if tags == [None, None]:
@@ -443,10 +491,13 @@ def _releases(
 def _ranked(
     edition: tuple[tuple[int, ...], str], tag: re.Match[str] | None, width: int
 ) -> tuple[tuple[int, ...], str]:
-    """An edition's parts padded to ``width``, then (0, its number) for a pre-release, (1, 0)
-    for the version itself."""
+    """An edition's parts padded to ``width``, then its stage's rank and number (the version
+    itself: :data:`_FINAL`, 0)."""
     parts, work = edition
-    stage = (0, int(tag["number"] or 0)) if tag is not None else (1, 0)
+    stage = (_FINAL, 0)
+    if tag is not None:
+        name = (tag["stage"] or tag["letter"]).lower()
+        stage = (_STAGE_RANKS[name], int(tag["number"] or tag["count"] or 0))
     return (*parts, *[0] * (width - len(parts)), *stage), work
 
 

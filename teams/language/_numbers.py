@@ -81,6 +81,8 @@ _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻−", "0123456789--
 
 _LAKH_GROUPS = re.compile(r"\d{1,2}(?:,\d{2})+,\d{3}")
 """Digits grouped the Indian way, by lakh and crore: "1,50,000" is 150,000."""
+_APOSTROPHE_GROUPS = re.compile(r"\d{1,3}(?:['’]\d{3})+(?:\.\d+)?")
+"""Thousands set off by apostrophes, as in Switzerland: "12'500" is 12,500."""
 
 
 def digits(token: str) -> tuple[float, float] | None:
@@ -88,6 +90,8 @@ def digits(token: str) -> tuple[float, float] | None:
     figure in scientific notation ("1.2 × 10^4") as its mantissa's, scaled."""
     if re.fullmatch(SCIENTIFIC, token):
         return _scientific(token)
+    if _APOSTROPHE_GROUPS.fullmatch(token):
+        token = re.sub("['’]", "", token)
     plain = token.replace(",", "")
     if "," in token and not (
         re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", token) or _LAKH_GROUPS.fullmatch(token)

@@ -1,6 +1,6 @@
 """The words values are named with: units and their dimensions (squares and cubes of lengths
-too: "square metres", "sq ft", "km²", "cubic metres", "m³"), categorical values and their
-category, month names."""
+too: "square metres", "sq ft", "km²", "cubic metres", "m³"; power, energy and speed),
+categorical values and their category, month names."""
 
 from __future__ import annotations
 
@@ -54,6 +54,27 @@ for _dimension, _table in {
         "gb gib gigabyte gigabytes": 1024.0**3,
     },
     "share": {"% percent per-cent pct": 1.0},
+    "power": {
+        "watt watts": 1.0,
+        "kw kilowatt kilowatts": 1e3,
+        "mw megawatt megawatts": 1e6,
+        "gw gigawatt gigawatts": 1e9,
+        "hp bhp horsepower": 745.69987158227022,
+        "metric_horsepower": 735.49875,
+    },
+    "energy": {
+        "joule joules": 1.0,
+        "kj kilojoule kilojoules": 1e3,
+        "mj megajoule megajoules": 1e6,
+        "kwh kilowatt_hour kilowatt_hours": 3.6e6,
+        "mwh megawatt_hour megawatt_hours": 3.6e9,
+        "kcal kilocalorie kilocalories": 4184.0,
+    },
+    "speed": {
+        "mph": 0.44704,
+        "kph kmh": 1 / 3.6,
+        "knot knots": 1852 / 3600,
+    },
     "pressure": {
         "pascal pascals": 1.0,
         "hpa hectopascal hectopascals": 100.0,

@@ -13,8 +13,17 @@ is read.
   "Midsummer Day 2021" June 2021 (its day differs between countries);
 - a date in a page's HTML ``<meta>`` tag of when it was modified or published ('<meta
   name="dcterms.modified" content="2023-10-05">'): "Updated 2023-10-05";
+- a date a page's data block gives under a key of when it was modified, published or created
+  (a JSON or YAML block, JSON-LD: '"dateModified": "2023-10-05T08:15:00Z"'): "Updated
+  2023-10-05";
 - a weekday of a month by its place: "the second Tuesday of March 2023" is 2023-03-14, "the
   last Friday of June 2016" 2016-06-24;
+- a weekday written before a date: dropped, and where it fits only one reading of a numeric
+  date whose day and month could be swapped, that reading ("Tuesday 03/04/2018" is 2018-04-03:
+  4 March 2018 was a Sunday);
+- an age on a line saying when a page was changed, read against today's date: "Updated 3
+  months ago" on 30 November 2026 is "Updated 2026-08-31" ("edited", "posted",
+  "reviewed" ... too);
 - the capture time of a web-archive address: "web.archive.org/web/20160902114500/..." is
   2016-09-02.
 
@@ -27,7 +36,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from teams.language._vocabulary import MONTHS
 
@@ -94,6 +103,13 @@ _META_DATE = re.compile(
 )
 """An HTML ``<meta>`` tag that dates its page (content before or after its name is not
 read: pages write the name first)."""
+_DATA_DATE = re.compile(
+    r"[\"']?(?:date_?)?(?:last_?)?(?:modified|updated|published|created|issued)(?:_?(?:at|on|date))?"
+    r"[\"']?\s*[:=]\s*[\"']?(\d{4}-\d{2}-\d{2})(?!\d)(?:T[\d:.]*(?:Z|[+-]\d\d:?\d\d)?)?[\"']?",
+    re.IGNORECASE,
+)
+"""A key of a data block dating its page, and its ISO date ("dateModified", "last_modified",
+"updated_at", "published")."""
 _PLACES = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _NTH_WEEKDAY = re.compile(
@@ -102,6 +118,27 @@ _NTH_WEEKDAY = re.compile(
     re.IGNORECASE,
 )
 """A weekday of a month by its place: "the second Tuesday of March 2023"."""
+_WEEKDAY_DATE = re.compile(
+    rf"\b({'|'.join(_WEEKDAYS)}|(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\.?),?\s+"
+    r"(?:the\s+)?(?=\d|(?:" + "|".join(MONTHS) + r")\b)"
+    r"(?:(\d{1,2})([/.-])(\d{1,2})\3(\d{4})\b)?",
+    re.IGNORECASE,
+)
+"""A weekday before a date: a numeric one (its parts captured) or one in words or figures."""
+_AGO = re.compile(
+    r"\b(?:(?:last\s+)?(?:updated|revised|edited|modified|changed|posted|published|written|"
+    r"checked|reviewed))\s+(?:about\s+|some\s+)?(a|an|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|eleven|twelve|\d{1,3})\s+(day|week|month|year)s?\s+ago\b",
+    re.IGNORECASE,
+)
+"""A page's age on a line saying when it was changed: "Updated 7 years ago"."""
+_AGO_WORDS = {"a": 1, "an": 1} | {
+    word: number
+    for number, word in enumerate(
+        "one two three four five six seven eight nine ten eleven twelve".split(), 1
+    )
+}
+_DAYS_IN = {"day": 1.0, "week": 7.0, "month": 365.2425 / 12, "year": 365.2425}
 _BY_LETTERS = {_name.replace("'", ""): _day for _name, _day in _FEASTS.items()}
 _ARCHIVED = re.compile(
     r"\bweb\.archive\.org/web/((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{0,6}"
@@ -119,7 +156,10 @@ def plain_dates(text: str) -> str:
     text = _CJK_DATE.sub(_cjk_date, text)
     text = _TIME_ELEMENT.sub(lambda found: found[1], text)
     text = _META_DATE.sub(lambda found: f"Updated {found[1]}.", text)
+    text = _DATA_DATE.sub(lambda found: f"Updated {found[1]} .", text)
     text = _NTH_WEEKDAY.sub(_nth_weekday, text)
+    text = _WEEKDAY_DATE.sub(_without_weekday, text)
+    text = _AGO.sub(_dated_age, text)
     text = _FEAST.sub(_feast_date, text)
     return _ARCHIVED.sub(_archived, text)
 
@@ -160,6 +200,43 @@ def _nth_weekday(found: re.Match[str]) -> str:
     if place > len(days):
         return found[0]
     return f"{days[place - 1 if place > 0 else -1]} {_MONTHS[month - 1]} {year}"
+
+
+def _without_weekday(found: re.Match[str]) -> str:
+    """The date after a weekday, as an ISO date where the weekday fits only one reading of a
+    numeric date whose day and month could be swapped; else as written, without the weekday."""
+    if found[2] is None:
+        return ""
+    one, two, year = int(found[2]), int(found[4]), int(found[5])
+    weekday = _weekday_number(found[1])
+    fitting = {
+        day
+        for day_of_month, month in ((one, two), (two, one))
+        if (day := _day_or_none(year, month, day_of_month)) is not None and day.weekday() == weekday
+    }
+    if len(fitting) == 1:
+        return fitting.pop().isoformat()
+    return found[0][found.start(2) - found.start() :]
+
+
+def _dated_age(found: re.Match[str]) -> str:
+    """A page's age as the date it was changed, counted back from today."""
+    count = _AGO_WORDS.get(found[1].lower()) or int(found[1])
+    changed = date.today() - timedelta(days=round(count * _DAYS_IN[found[2].lower()]))
+    return f"Updated {changed.isoformat()}"
+
+
+def _weekday_number(name: str) -> int:
+    """Monday 0 to Sunday 6, from a weekday's name or its abbreviation."""
+    letters = name.rstrip(".").lower()[:3]
+    return [weekday[:3] for weekday in _WEEKDAYS].index(letters)
+
+
+def _day_or_none(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
 
 
 def _feast_date(found: re.Match[str]) -> str:

@@ -237,7 +237,9 @@ def shared_words(parts: Sequence[str]) -> str:
 
 _QUANTITY_ASKED = re.compile(
     r"\bhow (?:many|much|long|often|large|big|small|far|old|fast)\b|"
-    r"\b(?:what|which) (?:is the )?(?:number|size|limit|default|amount|length|count|value)\b",
+    r"\b(?:what|which) (?:is the )?(?:number|size|limit|default|amount|length|count|value)\b|"
+    r"\b(?:what|which) (?:[\w-]+ )?(?:close|exit|status|error|return|response) code\b|"
+    r"\b(?:what|which) (?:maximum|minimum|max|min|largest|smallest) [\w-]+",
     re.I,
 )
 _PROCEDURE_ASKED = re.compile(
@@ -355,10 +357,12 @@ def is_question(text: str) -> bool:
 
 
 _VERSION = re.compile(
-    r"(?<![\w./-])v?(\d+(?:\.\d+)+)(?![\w/])|\b(?:version|release|v)\s?(\d+)\b", re.I
+    r"(?<![\w./-])v?(\d+(?:\.\d+)+)(?![\w/])|\b(?:version|release|v)\s?(\d+)\b|"
+    r"(?<![\w./-])v?(\d+(?:\.\d+)*)\.x(?![\w/])",
+    re.I,
 )
-"""A version: dotted numbers not inside a name ("0.33.0", "v2.1", not "HTTP/1.1"), or a number
-called a version ("version 9", "v9")."""
+"""A version: dotted numbers not inside a name ("0.33.0", "v2.1", not "HTTP/1.1"), a number
+called a version ("version 9", "v9"), or a series ("4.x": the releases of 4)."""
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 
 
@@ -366,7 +370,7 @@ def pointers(question: str) -> list[str]:
     """The versions and years ``question`` names, each once, in order: they point to the part of
     a text about that release or time ("What did 0.33.0 remove?" to the release notes under
     "0.33.0"), which may match the question's other words less than a newer part does."""
-    found = [m.group(1) or m.group(2) for m in _VERSION.finditer(question)]
+    found = [m.group(1) or m.group(2) or m.group(3) for m in _VERSION.finditer(question)]
     found += [m.group(1) for m in _YEAR.finditer(question)]
     return list(dict.fromkeys(found))
 

@@ -70,7 +70,8 @@ _BY_DEFAULT = re.compile(
     + _LEFT
     + r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) "
     r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply)"
-    r"|(?:if|when) (?:i|you|we|one) (?:have not|haven't|has not|hasn't) "
+    r"|(?:if|when) (?:i|you|we|one|(?:a|an|the|my|your|our|its) [\w-]+) "
+    r"(?:have not|haven't|has not|hasn't|does not|doesn't|did not|didn't) "
     r"(?:configured|set|changed|passed|specified|named|given|chosen|picked|provided|supplied)"
     + _OBJECT
     + r"|without (?:configuring|setting|changing|passing|specifying|saying|stating|choosing)"
@@ -80,7 +81,8 @@ _BY_DEFAULT = re.compile(
 )
 """Ways of saying "by default": "out of the box", "unless told otherwise", "if left alone",
 "if I leave that setting alone", "switched on and left untuned", "if you never configure it",
-"if I don't name one", "when I have not configured one", "unless you ask it to", "without
+"if I don't name one", "when I have not configured one", "when a project has not configured
+one", "unless you ask it to", "without
 setting anything", "without saying what"."""
 _NOT_GIVEN = re.compile(
     r"\b(?:if|when) ([^\s,?]+) (?:is|are) not (?:given|set|passed|specified|configured)\b", re.I

@@ -81,12 +81,12 @@ def retires_itself(text: str) -> bool:
 
 
 _SERIAL = re.compile(
-    r"\b(?:issue|revision|rev\.|number|no\.|volume|vol\.|version|edition)\s+"
+    r"\b(?:issue|revision|rev\.|number|no\.|volume|vol\.|version|release|edition)\s+"
     r"(?P<rank>\d{1,4}(?:\.\d{1,4})*\b(?!\.\d)|[A-Z]\b)",
     re.IGNORECASE,
 )
 """A number or letter in a series: "Issue 31", "Revision D", "No. 12", "Vol. 3", "version
-1.10"."""
+1.10", "release 2.1"."""
 
 
 CODE_EDITION = re.compile(

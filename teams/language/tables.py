@@ -1,5 +1,5 @@
 """Markdown tables: their rows, and the rows read as statements (the row's subject, each
-column's attribute and value).
+column's attribute and value). A ditto cell ("ditto", "do.", "〃") holds the cell above it.
 
 A table row holds no sentence, so its values were invisible to the readers. Each row becomes
 one statement on its own line (the header and rule lines become blank), so a citation of
@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Table", "header_noun", "list_tables", "markdown_tables", "table_statements"]
+__all__ = ["DITTO", "Table", "header_noun", "list_tables", "markdown_tables", "table_statements"]
 
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -58,7 +58,7 @@ def markdown_tables(text: str, first_line: int = 1) -> list[Table]:
             while index < len(lines) and _ROW.match(lines[index]):
                 rows.append((first_line + index, _cells(lines[index])))
                 index += 1
-            tables.append(Table(first_line + header, _cells(lines[header]), tuple(rows)))
+            tables.append(Table(first_line + header, _cells(lines[header]), _filled(rows)))
             continue
         index += 1
     return tables
@@ -95,9 +95,32 @@ def list_tables(text: str, first_line: int = 1) -> list[Table]:
                 rows[-1][1][-1] = f"{rows[-1][1][-1]} {body.strip()}"
         if headers >= 1 and len(rows) > headers:
             header_line, header = rows[headers - 1]
-            body_rows = tuple((number, tuple(cells)) for number, cells in rows[headers:])
-            tables.append(Table(header_line, tuple(header), body_rows))
+            body_rows = [(number, tuple(cells)) for number, cells in rows[headers:]]
+            tables.append(Table(header_line, tuple(header), _filled(body_rows)))
     return tables
+
+
+DITTO = frozenset({"ditto", "ditto.", "do.", "〃", '"', "''", "″", "”"})
+"""What a cell says "as above" with: the cell above it in its column."""
+
+
+def _filled(
+    rows: Sequence[tuple[int, tuple[str, ...]]],
+) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The rows with each ditto cell ("ditto", "do.", "〃") holding the cell above it."""
+    filled: list[tuple[int, tuple[str, ...]]] = []
+    for number, cells in rows:
+        above = filled[-1][1] if filled else ()
+        filled.append(
+            (
+                number,
+                tuple(
+                    above[at] if cell.lower() in DITTO and at < len(above) else cell
+                    for at, cell in enumerate(cells)
+                ),
+            )
+        )
+    return tuple(filled)
 
 
 def table_statements(text: str) -> str:

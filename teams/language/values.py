@@ -56,7 +56,8 @@ _TOKEN = re.compile(
     + _DECIMAL_COMMA
     + "|"
     + SCIENTIFIC
-    + r"|\d{1,2}(?:,\d{2})+,\d{3}(?![\d,])|\d+(?:,\d{3})*(?:\.\d+)?|°\s?[CFK](?![A-Za-z])|"
+    + r"|\d{1,2}(?:,\d{2})+,\d{3}(?![\d,])|\d{1,3}(?:['’]\d{3})+(?:\.\d+)?(?![\d'’])|"
+    r"\d+(?:,\d{3})*(?:\.\d+)?|°\s?[CFK](?![A-Za-z])|"
     r"[A-Za-z]+(?:-[A-Za-z]+)*[²³]?|[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
     re.IGNORECASE,
 )
@@ -663,7 +664,6 @@ _LEAD = re.compile(
 """A phrase saying when a text was written or holds from, before its date (a "Date:" header
 opening a line too: "Date: Fri, 17 Nov 2023 16:40:00 +0000", and a reStructuredText field
 ":Date: 2023-06-19")."""
-_WEEKDAY = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?", re.IGNORECASE)
 
 
 def _led_dates(text: str) -> list[str]:
@@ -673,8 +673,6 @@ def _led_dates(text: str) -> list[str]:
     found = []
     for match in _LEAD.finditer(text):
         tokens = [token.strip(",;:().") for token in text[match.end() :].split()[:10]]
-        if tokens and _WEEKDAY.fullmatch(tokens[0]):
-            tokens = tokens[1:]  # "Fri, 17 Nov 2023"
         tokens = _zoned(tokens)
         tokens = [_FRENCH_MONTHS.get(token.lower(), token) for token in tokens]
         read = date_at(tokens, 0) if tokens else None

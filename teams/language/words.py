@@ -15,7 +15,8 @@ STOPWORDS = frozenset(
     some very just""".split()
 )
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:\.\d+)?")
+_WORD = re.compile(r"[A-Za-z][A-Za-z_\-']*(?=\d+\.\d)|[A-Za-z][A-Za-z0-9_\-']*|\d+(?:\.\d+)?")
+"""A word (a name glued to its version is two: "PyPy3.10" is "pypy" and "3.10"), or a figure."""
 
 
 def keywords(text: str) -> list[str]:

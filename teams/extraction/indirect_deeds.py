@@ -1,0 +1,96 @@
+"""Deeds stated indirectly, restated as plain sentences.
+
+A causative says who had a thing made and, with "by", who made it ("Lord Ranby had the mill
+built by Abel Stour": Lord Ranby commissioned the mill; the mill was built by Abel Stour); a
+source that "credits Y with building X" says that Y built X (the source did nothing); a clause
+set off by dashes inside another ("The reading room — Martha Cole founded it in 1874 — still
+lends books") states its deed of the subject it interrupts; a thing that "had a single
+architect: Y" had Y as its architect. :func:`teams.extraction.restatements.restated` tries
+these shapes after the others.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from teams.language.verbs import IRREGULAR, past_tense
+
+__all__ = ["INDIRECT_SHAPES", "interrupted_by_deed"]
+
+_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}"
+_PAST = rf"(?:[a-z]+ed|{'|'.join(sorted(IRREGULAR, key=len, reverse=True))})"
+_THING = rf"(?:[Tt]he|[Aa]n?|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir)\s+[^,;—–]+?|{_NAME}"
+_CAUSATIVE = re.compile(
+    r"^(?:(?:In|By)\s+(?:1\d{3}|20\d{2}),?\s+)?"
+    rf"(?P<who>{_NAME})\s+had\s+(?!been\b)(?P<thing>{_THING})\s+(?P<verb>{_PAST})\b"
+    r"(?P<rest>[^;]*?)\s*[.;]?$"
+)
+"""Who had a thing made, and how ("had the mill built by Abel Stour", "had the boathouse built
+beside the lake")."""
+_CREDITS = re.compile(
+    rf"\bcredit(?:s|ed)?\s+(?P<agent>{_NAME})\s+with\s+(?P<deed>[a-z]+)ing\s+"
+    rf"(?P<thing>{_THING})\s*[.;]?$"
+)
+"""A source crediting a doer with a deed: "credits Walter Bewley with building the dam"."""
+_DASHED_CLAUSE = re.compile(
+    rf"^(?P<subject>(?:The|A|An)\s+[^—–]+?|{_NAME})\s+(?P<dash>[—–]|--)\s+"
+    rf"(?P<clause>{_NAME}\s+{_PAST}\s+it\b[^—–]*?)\s+(?P=dash)\s+(?P<main>[a-z].+)$"
+)
+"""A clause between dashes doing its deed to the subject it interrupts ("The reading room —
+Martha Cole founded it in 1874 — still lends books")."""
+_SOLE_ROLE = re.compile(
+    rf"^(?P<thing>{_THING})\s+(?:had|has)\s+(?:a\s+single|a\s+sole|one|only\s+one|just\s+one)\s+"
+    rf"(?P<role>[a-z]+):\s+(?P<agent>{_NAME})\s*\.?$"
+)
+"""One holder of a role named after a colon: "The chapel had a single architect: Edith
+Calvert"."""
+
+
+def _capital(text: str) -> str:
+    return text[0].upper() + text[1:]
+
+
+def _causative(found: re.Match[str]) -> list[str]:
+    thing = found["thing"]
+    said = [f"{found['who']} commissioned {thing[0].lower()}{thing[1:]}."]
+    return [*said, f"{_capital(thing)} was {found['verb']}{found['rest']}."]
+
+
+def _gerund_past(stem: str) -> str:
+    """The past form of the verb whose gerund is ``stem`` + "ing" ("build": "built", "mak":
+    "made", "design": "designed")."""
+    bases = set(IRREGULAR.values())
+    base = f"{stem}e" if f"{stem}e" in bases else stem
+    return past_tense(base)
+
+
+def _credits(found: re.Match[str]) -> list[str]:
+    return [f"{found['agent']} {_gerund_past(found['deed'])} {found['thing']}."]
+
+
+def _dashed_clause(found: re.Match[str]) -> list[str]:
+    subject = found["subject"]
+    article = subject.split()[0] in ("The", "A", "An")
+    named = f"{subject[0].lower()}{subject[1:]}" if article else subject
+    clause = re.sub(r"\bit\b", named, found["clause"], count=1)
+    return [f"{clause}.", f"{subject} {found['main']}"]
+
+
+def _sole_role(found: re.Match[str]) -> list[str]:
+    return [f"{found['thing']}'s {found['role']} was {found['agent']}."]
+
+
+INDIRECT_SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...] = (
+    (_CAUSATIVE, _causative),
+    (_CREDITS, _credits),
+    (_DASHED_CLAUSE, _dashed_clause),
+    (_SOLE_ROLE, _sole_role),
+)
+"""Each shape and the plain sentences it states."""
+
+
+def interrupted_by_deed(sentence: str) -> bool:
+    """Whether a clause between dashes does its deed to the subject it interrupts (its "it"
+    is that subject, not a thing before the sentence)."""
+    return _DASHED_CLAUSE.search(sentence) is not None
