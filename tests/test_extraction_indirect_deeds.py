@@ -81,3 +81,13 @@ def test_a_deed_its_doer_denies_is_the_one_named_after_it() -> None:
     said = _said("Ivo Marsh always denied having built the Tewin lock; Kit Olley had.")
     assert ("Kit Olley", "built", "Tewin lock") in said
     assert not any(s == "Ivo Marsh" for s, _, _ in said)
+
+
+def test_a_thing_renamed_later_is_found_by_its_new_name(store: SemanticStore) -> None:
+    text = (
+        "# The Ebor tannery\n\nThe Ebor tannery was built by Ruth Gale in 1822.\n"
+        "In 1961 it was renamed the Ouse Studios.\n"
+    )
+    said = _said(text.split("\n\n", 1)[1])
+    assert ("Ouse Studios", "was formerly known as", "Ebor tannery") in said
+    assert "Ruth Gale" in answer(text, "Who built the Ouse Studios?", store)

@@ -220,6 +220,21 @@ def test_long_paragraph_splits_on_sentences_with_exact_lines() -> None:
     assert " ".join(c.text.replace("\n", " ") for c in chunks) == " ".join(sentences)
 
 
+def test_a_long_list_is_cut_between_its_items_each_kept_whole() -> None:
+    items = [
+        f"- Item {i} changes the parser. It no longer needs a trailing line.\n"
+        f"  Clients {i} omit it, so requests from them failed."
+        for i in range(8)
+    ]
+    document = "# Changes\n\n" + "\n".join(items) + "\n"
+    chunks = chunk_document("x.rst", document, max_chars=300)
+    assert len(chunks) > 2
+    for chunk in chunks:
+        assert chunk.text.startswith("- Item ")
+        assert chunk.text.endswith("failed.")
+        assert_located(document, chunk)
+
+
 def test_an_unbreakable_run_is_cut_hard_and_never_empty() -> None:
     document = "word " * 10 + "x" * 130 + "\n"
     chunks = chunk_document("x.txt", document, max_chars=50)

@@ -14,8 +14,8 @@ from framework.memory import Corpus, MiniLMEmbedder, Passage, SemanticStore, chu
 from framework.memory.corpus import ingest_corpus
 from teams.language.questions import answer_kind, asks_when, pointers
 from teams.language.sentence_choice import ranked_sentences
-from teams.language.words import stem
-from teams.research.offline import CorpusSearchWorker, _answers, cited_sentence
+from teams.language.words import keywords, stem
+from teams.research.offline import CorpusSearchWorker, _another_premise, _answers, cited_sentence
 from teams.research.report import cited_report
 from tests.conftest import write_corpus
 
@@ -410,3 +410,17 @@ def test_a_table_row_answers_with_its_values_at_its_own_line() -> None:
     assert answered is not None
     best = answered.evidence[0]
     assert best.source == "doc.md:14" and "0.0.0.0:9000" in best.text
+
+
+def test_an_example_worked_from_another_premise_is_not_an_answer() -> None:
+    asked = "The newest compiler is 4.2: which minimum should the manifest name?"
+    other = "For example, if the newest compiler is 4.1, the minimum will be at most 3.9."
+    own = "Set the minimum to the newest minus two (e.g. 4.0 if the newest is 4.2)."
+    assert _another_premise(other, asked)
+    assert not _another_premise(own, asked)
+    assert not _another_premise(other, "Which minimum should the manifest name?")
+
+
+def test_a_series_in_the_question_points_to_its_releases_and_a_glued_version_is_split() -> None:
+    assert pointers("Which interpreter does the Falcon 4.x line support?") == ["4"]
+    assert "pypy" in {stem(word) for word in keywords("It supports PyPy3.10 (v7.3.16).")}

@@ -23,8 +23,14 @@ _PROSE_FENCE = re.compile(
 )
 """A fence that holds prose, not code: a MyST admonition (```` ```{warning} ````), any colon
 fence (``:::{note}``) but one of code."""
-_BREAKS = (re.compile(r"(?<=[.!?])\s+"), re.compile(r"\n"), re.compile(r"\s+"))
-"""Where an over-long paragraph may be cut, best first: sentences, lines, words."""
+_BREAKS = (
+    re.compile(r"\n(?=[ \t]*(?:[-*+]|\d+[.)])[ \t])"),
+    re.compile(r"(?<=[.!?])\s+"),
+    re.compile(r"\n"),
+    re.compile(r"\s+"),
+)
+"""Where an over-long paragraph may be cut, best first: list items (an item is kept whole
+where it fits), sentences, lines, words."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -7,10 +7,11 @@ as", "nicknamed", "dubbed", "a.k.a.", "aka",
 "formerly", "previously", "originally", each optionally followed by "known as" or
 "called"), a maiden name in brackets ("Martha Greaves (née Pollard)": Martha Pollard), or
 stated by the sentence itself ("The Rell bridge is also known as the Iron
-bridge", "Brackwater Optics was formerly called Tanner Glass"). Each alias is a relation both
-ways ("is also known as"; a former name "was formerly known as", and the former name "was later
-known as" the other), and the sentence is read without the set-off alias ("The Rell bridge
-spans the Wyre."), so the rest of it is said of the name before it.
+bridge", "Brackwater Optics was formerly called Tanner Glass"), or a new name given ("In 1952
+the mill was renamed the Lark Exchange": the mill's name was its former). Each alias is a
+relation both ways ("is also known as"; a former name "was formerly known as", and the former
+name "was later known as" the other), and the sentence is read without the set-off alias ("The
+Rell bridge spans the Wyre."), so the rest of it is said of the name before it.
 
 Example:
     >>> [(a.name, a.alias, a.former) for a in aliases("Moor Lane (previously Fenton School) won.")]
@@ -50,6 +51,13 @@ _STATED = re.compile(
     re.IGNORECASE,
 )
 """An alias that is the sentence's own statement: "X is also known as Y"."""
+_RENAMED = re.compile(
+    r"^(?:(?:In|By|On|From|After|Later|Then)\b[^,]{0,30}?,?\s+)?(?P<name>[A-Z].+?)\s+"
+    r"(?:was|were|has\s+been|had\s+been|is)\s+(?:later\s+|then\s+|since\s+)?renamed\s+"
+    r"(?:as\s+|to\s+)?(?P<alias>[^,;()]+?)\s*[.;!?]?$"
+)
+"""A new name given: "In 1952 the Quenby mill was renamed the Lark Exchange" (the mill's name
+before is its former one)."""
 _MAIDEN = re.compile(
     r"\b(?P<given>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*?)\s+(?P<family>[A-Z][\w'’-]*)"
     r"(?P<set_off>\s*\((?:née|nee|born)\s+(?P<maiden>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\))"
@@ -94,6 +102,11 @@ def aliases(sentence: str) -> list[Alias]:
         name, maiden = f"{match['given']} {match['family']}", match["maiden"]
         alias = maiden if " " in maiden else f"{match['given']} {maiden}"
         found.append(Alias(name, alias, former=False))
+    renamed = _RENAMED.match(sentence)
+    if renamed is not None and not found:  # the new name, formerly the one before
+        new, old = _one_name(renamed.group("alias")), _one_name(renamed.group("name"))
+        if new and old:
+            found.append(Alias(new, old, former=True))
     stated = _STATED.match(sentence)
     if stated is not None and not found:
         name, alias = _one_name(stated.group("name")), _one_name(stated.group("alias"))

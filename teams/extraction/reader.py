@@ -110,6 +110,11 @@ _HEADING_WORDS = 5
 _DEFINITION = 0.9
 _PRONOUN = re.compile(r"^(?:It|They|He|She|The\s+same\s+[a-z]+(?:\s+also)?)\b")
 _POSSESSIVE = re.compile(r"^(?:Its|Their|His|Her)\b")
+_TIMED_PRONOUN = re.compile(
+    r"^(?P<when>(?:In|By|On|From|After|Before|During|Since|Until)\s+(?:[A-Z][a-z]+\s+)?"
+    r"(?:1\d{3}|20\d{2}),?\s+)(?:it|they|he|she)\b"
+)
+"""A pronoun subject after a year that opens its sentence: "In 1952 it was renamed ..."."""
 _OBJECT_IT = re.compile(
     rf"\b(?P<verb>[a-z]+(?:ed|s)|{'|'.join(IRREGULAR)})\s+it\b"
     r"(?=\s+(?:to|from|in|on|at|for|with|by|into)\b|\s*[.,;]|\s*$)"
@@ -137,9 +142,10 @@ class _Focus:
     thing: str
 
     def resolved(self, sentence: str) -> str:
-        """``sentence`` with a leading "It", "They"... (and "Its", "Their"...) replaced by the
-        subject, and an object "it" by the thing (the subject, when another opens it; not in
-        a clause between dashes, whose "it" is the subject it interrupts)."""
+        """``sentence`` with a leading "It", "They"... (and "Its", "Their"...; "it" after a year
+        that opens it: "In 1952 it ...") replaced by the subject, and an object "it" by the
+        thing (the subject, when another opens it; not in a clause between dashes, whose "it"
+        is the subject it interrupts)."""
         if EXTRAPOSED.match(sentence):  # "It is recorded that ...": no thing's "It"
             return sentence
         opens = _PRONOUN.match(sentence) or _POSSESSIVE.match(sentence)
@@ -150,6 +156,8 @@ class _Focus:
             return sentence
         if _POSSESSIVE.match(sentence):
             return _POSSESSIVE.sub(f"{self.subject}'s", sentence, count=1)
+        if timed := _TIMED_PRONOUN.match(sentence):  # "In 1952 it was ...": the subject was
+            return f"{timed['when']}{self.subject}{sentence[timed.end() :]}"
         return _PRONOUN.sub(self.subject, sentence, count=1)
 
     def follow(self, readings: list[Reading]) -> None:

@@ -149,7 +149,7 @@ class CorpusSearchWorker:
         if entries := _entries_referred(self.corpus, asked, cited, found):
             preferred |= {passage.source for passage in entries}
             cited = _reranked([*entries, *found], asked, topic, preferred)[: self.k]
-        evidence = _agreeing(cited, asked)
+        evidence = _on_its_premise(_agreeing(cited, asked), asked)
         if self.memory is not None:
             records = [
                 _record(item, context, path=answered.passage.path, title=answered.passage.heading)
@@ -510,6 +510,27 @@ def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Ev
         if (len(stated) < 2 or not stated & alone)
         and not (answered and not stated and versions_of_others(item.text, query))
     ]
+
+
+_PREMISE = re.compile(r"\b(?:if|when|where|say|suppose)\b[^,;:()]*?(?<![\w.])(\d+(?:\.\d+)+)\b")
+"""A condition naming a version or figure: "if the latest stable Rust version is 1.85"."""
+_DOTTED = re.compile(r"(?<![\w.])\d+(?:\.\d+)+\b")
+
+
+def _on_its_premise(evidence: Sequence[Evidence], query: str) -> list[Evidence]:
+    """``evidence`` without the statements that work an example from a premise the question
+    states otherwise (:func:`_another_premise`), unless every statement does."""
+    kept = [item for item in evidence if not _another_premise(item.text, query)]
+    return kept or list(evidence)
+
+
+def _another_premise(sentence: str, query: str) -> bool:
+    """Whether ``sentence`` works an example from a premise the question states otherwise: "if
+    the latest stable Rust version is 1.85, ... at most 1.83" for a question that says the
+    latest is 1.86 (its figures answer another case)."""
+    asked = set(_DOTTED.findall(query))
+    premises = {found[1] for found in _PREMISE.finditer(sentence)}
+    return bool(asked and premises) and not premises & asked
 
 
 def _stood_for(ranked: Sequence[Scored], at: int, why: bool = False) -> tuple[int, ...]:
