@@ -83,3 +83,11 @@ def test_apostrophes_between_thousands_are_one_figure() -> None:
     (count,) = values_in("The archive holds 48'200 letters.")
     assert count.number == 48200 and count.key == "letter"
     assert [v.number for v in values_in("He was 6'2 and said '12' once")] != [6200.0]
+
+
+def test_a_layout_that_multiplies_to_the_other_figure_undermines_its_own() -> None:
+    laid_out = _side("The Orme chapel has 96 seats, set out in 10 rows of 12.", "a.md")
+    plain = _side("The Orme chapel has 120 seats.", "b.md")
+    assert newer_side(laid_out, plain) is plain
+    fitting = _side("The Orme chapel has 120 seats, set out in 10 rows of 12.", "c.md")
+    assert newer_side(fitting, _side("The Orme chapel has 96 seats.", "d.md")) is None

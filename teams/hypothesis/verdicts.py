@@ -667,8 +667,9 @@ def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     feet deep" against "The surveyors measured the well at 62 feet deep"), it estimates its
     figure from a sample where the other counted in full, the parts it
     lists add up to the other's figure, not to its own total ("40 cottages: 25 in the village
-    and 21 on the hill" against "46 cottages"), or its figure's own conversion in brackets
-    gives another measure ("43 metres (112 feet)" against "34 metres (112 feet)")."""
+    and 21 on the hill" against "46 cottages"), or the layout it gives multiplies to it ("150
+    seats, set out in 12 rows of 15" against "180 seats"), or its figure's own conversion in
+    brackets gives another measure ("43 metres (112 feet)" against "34 metres (112 feet)")."""
     hearsay = [bool(_HEARSAY.search(side.text) or _UNSOURCED.search(side.text)) for side in (a, b)]
     if hearsay[0] != hearsay[1]:
         return a if hearsay[0] else b
@@ -676,7 +677,11 @@ def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     counted = [bool(_COUNTED_ALL.search(side.text)) for side in (a, b)]
     if sampled[0] != sampled[1] and counted[0] != counted[1] and sampled[0] == counted[1]:
         return a if sampled[0] else b
-    summed = [side for side, other in ((a, b), (b, a)) if _parts_give(side.text, other.text)]
+    summed = [
+        side
+        for side, other in ((a, b), (b, a))
+        if _parts_give(side.text, other.text) or _layout_gives(side.text, other.text)
+    ]
     if len(summed) == 1:
         return summed[0]
     slipped = [_misconverted(side.text) for side in (a, b)]
@@ -720,6 +725,26 @@ def _parts_give(text: str, other: str) -> bool:
     stated = [value for value in values_in(other) if value.kind == total.kind]
     matches = [value for value in stated if abs(value.number - whole) < 1e-9 * max(1.0, whole)]
     return abs(whole - total.number) > 1e-9 * max(1.0, whole) and len(matches) == len(stated) == 1
+
+
+_LAYOUT = re.compile(
+    r"\b(?P<rows>\d{1,4})\s+(?:rows|ranks|tiers|columns|blocks|banks|bays|floors|storeys|"
+    r"stories|layers|shelves)\s+of\s+(?P<each>\d{1,4})\b",
+    re.IGNORECASE,
+)
+"""A layout that gives a count as a product: "12 rows of 15"."""
+
+
+def _layout_gives(text: str, other: str) -> bool:
+    """Whether the layout ``text`` gives after its count ("150 seats, set out in 12 rows of
+    15") multiplies to the count ``other`` states and not to its own."""
+    layout = _LAYOUT.search(text)
+    counts = [v for v in values_in(text[: layout.start()]) if v.kind == "count"] if layout else []
+    if layout is None or not counts:
+        return False
+    whole = int(layout["rows"]) * int(layout["each"])
+    stated = [value.number for value in values_in(other) if value.kind == "count"]
+    return counts[-1].number != whole and stated == [whole]
 
 
 _ADDITION = re.compile(
