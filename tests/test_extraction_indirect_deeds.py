@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from framework.memory import SemanticStore
+from teams.extraction import PatternCartographer, document_of
 from teams.extraction.attributes import key_values
 from teams.language.tables import markdown_tables
 from tests.extracting import answer, triples
@@ -91,3 +92,11 @@ def test_a_thing_renamed_later_is_found_by_its_new_name(store: SemanticStore) ->
     said = _said(text.split("\n\n", 1)[1])
     assert ("Ouse Studios", "was formerly known as", "Ebor tannery") in said
     assert "Ruth Gale" in answer(text, "Who built the Ouse Studios?", store)
+
+
+def test_a_reading_of_one_clause_quotes_that_clause_alone() -> None:
+    said = "Far from designing the Kell hall, Ned Ibbot opposed it; the design was Una Prior's."
+    text = f"# Kell hall\n\n{said}\n"
+    extraction = PatternCartographer().extract(document_of("notes.md", text), None, ())
+    quoted = {t.evidence for t in extraction.triples if "Una Prior" in t.object}
+    assert quoted == {"the design was Una Prior's."}

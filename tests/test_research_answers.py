@@ -305,6 +305,25 @@ def test_a_why_answer_takes_the_paragraph_after_a_one_sentence_claim() -> None:
     assert "depend" not in answered.evidence[0].text  # not a paragraph alone
 
 
+def test_a_why_answer_reaches_past_an_example_to_the_sentence_that_explains() -> None:
+    text = (
+        "The old kiln's aim is to fire every pot at once, even if a lid holds a glaze note.\n"
+        "In such kilns, the lid is opened and the note moved to the shelf:\n\n"
+        "```\nbay 4: note\n```\n\n"
+        "The new kiln, like the Brede kiln, keeps shut any lid that holds a glaze note. For "
+        "example,\nthe Rye kiln would avoid moving the jar on shelf two. This ensures that the "
+        "pots keep their colour, at the\ncost of a slower firing.\n"
+    )
+    asked = (
+        "What does the new kiln gain by keeping shut a lid that holds a glaze note, where the "
+        "old kiln would open it?"
+    )
+    answered = _answers(_passage(text), asked)
+    assert answered is not None
+    assert "pots keep their colour" in answered.evidence[0].text  # past the example's "avoid"
+    assert answered.evidence[0].source == "doc.md:9"  # cited where the reason is given
+
+
 def test_a_why_answer_cites_the_sentence_giving_the_reason_at_its_own_line() -> None:
     text = (
         "You can print the values of local variables in the kiln log.\n\n"

@@ -409,6 +409,16 @@ def _names_span(reading: Reading, sentence: str) -> str:
     return sentence[min(places) : end]
 
 
+def _clause_holding(reading: Reading, sentence: str) -> str:
+    """The one clause of a sentence of clauses joined by semicolons that holds both of a
+    reading's names ("the design was Hilda Marwood's" of "Far from designing the hall, Cyril
+    Dunstan opposed it; the design was Hilda Marwood's."), or "": the rest is not its
+    quotation."""
+    clauses = [part.strip() for part in sentence.split(";")]
+    holding = [c for c in clauses if reading.subject in c and reading.object in c]
+    return holding[0] if len(clauses) > 1 and len(holding) == 1 else ""
+
+
 def _within(clause: str, sentence: str) -> bool:
     """Whether each part of a quotation (its gaps marked) is in ``sentence``."""
     return all(plain(part) in plain(sentence) for part in quoted_parts(clause))
@@ -551,6 +561,7 @@ class _SectionReader:
         for reading in readings:
             quoted = reading.clause if _within(reading.clause, sentence) else ""
             quoted = quoted or (_names_span(reading, sentence) if reading.clause else "")
+            quoted = quoted or _clause_holding(reading, shown)
             yield _found(reading, quoted or shown, number, text, self.expanded)
         for alias in aliases(said) or aliases(unmarked(sentence)):
             named = f"{said} {alias.alias}"  # a maiden name is put together: "Martha Pollard"

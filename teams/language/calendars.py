@@ -103,13 +103,17 @@ _META_DATE = re.compile(
 )
 """An HTML ``<meta>`` tag that dates its page (content before or after its name is not
 read: pages write the name first)."""
-_DATA_DATE = re.compile(
-    r"[\"']?(?:date_?)?(?:last_?)?(?:modified|updated|published|created|issued)(?:_?(?:at|on|date))?"
-    r"[\"']?\s*[:=]\s*[\"']?(\d{4}-\d{2}-\d{2})(?!\d)(?:T[\d:.]*(?:Z|[+-]\d\d:?\d\d)?)?[\"']?",
-    re.IGNORECASE,
+_DATA_KEY = (
+    r"(?:date_?)?(?:last_?)?(?:modified|updated|published|created|issued)(?:_?(?:at|on|date))?"
 )
-"""A key of a data block dating its page, and its ISO date ("dateModified", "last_modified",
-"updated_at", "published")."""
+_DATA_DATE = re.compile(
+    rf"(?:[\"'](?i:{_DATA_KEY})[\"']|^[ \t]*{_DATA_KEY})\s*[:=]\s*[\"']?(\d{{4}}-\d{{2}}-\d{{2}})"
+    r"(?!\d)(?:T[\d:.]*(?:Z|[+-]\d\d:?\d\d)?)?[\"']?",
+    re.MULTILINE,
+)
+"""A key of a data block dating its page, and its ISO date: quoted as in JSON
+('"dateModified": "2023-10-05"'), or in lower case opening a line as in YAML ("last_modified:
+2023-10-05"); not a line of prose ("Updated: 2023-10-05")."""
 _PLACES = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _NTH_WEEKDAY = re.compile(

@@ -233,8 +233,13 @@ def _one_form(value: str) -> str:
 
 
 def gives_reason(sentence: str) -> bool:
-    """Whether ``sentence`` says why in words of its own ("because", "so that", "to avoid")."""
-    return _REASON.search(sentence) is not None
+    """Whether ``sentence`` says why in words of its own ("because", "so that", "to avoid"); an
+    example ("For example, it would avoid ...") gives none."""
+    return _REASON.search(sentence) is not None and not _EXAMPLE.match(sentence)
+
+
+_EXAMPLE = re.compile(r"\W*(?:for (?:example|instance)|e\.g\.|as an example)\b", re.I)
+"""A sentence that opens as an example of what was said before it."""
 
 
 def _stems(text: str, *, parts: bool = False) -> set[str]:

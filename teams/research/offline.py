@@ -592,10 +592,12 @@ def _evidence(
     that asks ``why``, a consequence ("Therefore, ...") comes after the sentence before it, its
     cause, cited at the cause's line, and a sentence that gives no reason in words of its own
     comes with the sentence after it in its paragraph ("... it will not do so by default.
-    Because ..."). For one that asks for a default, the sentence of its paragraph that states
-    the default comes with it ("A string that defines ... The default is `noopener`."), or the
-    line below its paragraph that states it ("**default**: `gh-pages`") or above it among a
-    reference entry's field lines ("Default: ``2083``"), cited where the default is stated.
+    Because ..."), and with the one after that when the next gives none either (an example, then
+    "This ensures that ...", cited at its own line). For one that asks for a default, the
+    sentence of its paragraph that states the default comes with it ("A string that defines ...
+    The default is `noopener`."), or the line below its paragraph that states it ("**default**:
+    `gh-pages`") or above it among a reference entry's field lines ("Default: ``2083``"), cited
+    where the default is stated.
     For one that asks for a name, a heading that names something else comes first ("Plac:
     Provide a simple way ...")."""
     item = ranked[at]
@@ -603,7 +605,7 @@ def _evidence(
     if asked.why and item.cause and first == at and at:  # "Therefore, ...": why is before it
         first -= 1
         cited = ranked[first].offset
-    last = at + 1 if asked.why and _explained_next(passage, ranked, at) else at
+    last, cited = _explained_by(passage, ranked, at, cited) if asked.why else (at, cited)
     if asked.default and (holds := _default_stated(passage, ranked, last)) > last:
         last, cited = holds, ranked[holds].offset  # cited where the default is stated
     text = " ".join(ranked[before].sentence for before in range(first, last + 1))
@@ -721,6 +723,34 @@ def _default_above(passage: Passage, offset: int) -> tuple[int, str] | None:
         if _SECTION_MARK.match(line):
             return None  # the entry's heading: another entry's field lines are above it
     return None
+
+
+def _explained_by(
+    passage: Passage, ranked: Sequence[Scored], at: int, cited: int
+) -> tuple[int, int]:
+    """The last sentence a why-answer at ``at`` quotes (see :func:`_explained_next`: up to
+    :data:`_EXPLAINED_AFTER` after it while none gives a reason), and the line it is cited at:
+    where the reason is given when it comes past an example ("... expands any statement ...
+    For example, ... This ensures that ..."), else ``cited``."""
+    last = at
+    while last - at < _EXPLAINED_AFTER and _explained_next(passage, ranked, last):
+        if last > at and not _same_paragraph(passage, ranked, last):
+            break  # past the sentence after, only within its paragraph
+        last += 1
+    if last - at > 1 and gives_reason(ranked[last].sentence):
+        cited = ranked[last].offset
+    return last, cited
+
+
+def _same_paragraph(passage: Passage, ranked: Sequence[Scored], at: int) -> bool:
+    """Whether sentence ``at`` and the one after it are in one paragraph (no blank line)."""
+    lines = passage.text.split("\n")[ranked[at].offset : ranked[at + 1].offset + 1]
+    return all(line.strip() for line in lines)
+
+
+_EXPLAINED_AFTER = 2
+"""The most sentences after a why-answer's own that may come with it while none of them gives a
+reason in words of its own (an example, then "This ensures that ...")."""
 
 
 def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool:
