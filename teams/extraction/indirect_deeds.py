@@ -14,34 +14,33 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from teams.extraction.reorderings import NAME, PAST
 from teams.language.verbs import IRREGULAR, past_tense
 
 __all__ = ["INDIRECT_SHAPES", "interrupted_by_deed"]
 
-_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}"
-_PAST = rf"(?:[a-z]+ed|{'|'.join(sorted(IRREGULAR, key=len, reverse=True))})"
-_THING = rf"(?:[Tt]he|[Aa]n?|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir)\s+[^,;—–]+?|{_NAME}"
+_THING = rf"(?:[Tt]he|[Aa]n?|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir)\s+[^,;—–]+?|{NAME}"
 _CAUSATIVE = re.compile(
     r"^(?:(?:In|By)\s+(?:1\d{3}|20\d{2}),?\s+)?"
-    rf"(?P<who>{_NAME})\s+had\s+(?!been\b)(?P<thing>{_THING})\s+(?P<verb>{_PAST})\b"
+    rf"(?P<who>{NAME})\s+had\s+(?!been\b)(?P<thing>{_THING})\s+(?P<verb>{PAST})\b"
     r"(?P<rest>[^;]*?)\s*[.;]?$"
 )
 """Who had a thing made, and how ("had the mill built by Abel Stour", "had the boathouse built
 beside the lake")."""
 _CREDITS = re.compile(
-    rf"\bcredit(?:s|ed)?\s+(?P<agent>{_NAME})\s+with\s+(?P<deed>[a-z]+)ing\s+"
+    rf"\bcredit(?:s|ed)?\s+(?P<agent>{NAME})\s+with\s+(?P<deed>[a-z]+)ing\s+"
     rf"(?P<thing>{_THING})\s*[.;]?$"
 )
 """A source crediting a doer with a deed: "credits Walter Bewley with building the dam"."""
 _DASHED_CLAUSE = re.compile(
-    rf"^(?P<subject>(?:The|A|An)\s+[^—–]+?|{_NAME})\s+(?P<dash>[—–]|--)\s+"
-    rf"(?P<clause>{_NAME}\s+{_PAST}\s+it\b[^—–]*?)\s+(?P=dash)\s+(?P<main>[a-z].+)$"
+    rf"^(?P<subject>(?:The|A|An)\s+[^—–]+?|{NAME})\s+(?P<dash>[—–]|--)\s+"
+    rf"(?P<clause>{NAME}\s+{PAST}\s+it\b[^—–]*?)\s+(?P=dash)\s+(?P<main>[a-z].+)$"
 )
 """A clause between dashes doing its deed to the subject it interrupts ("The reading room —
 Martha Cole founded it in 1874 — still lends books")."""
 _SOLE_ROLE = re.compile(
     rf"^(?P<thing>{_THING})\s+(?:had|has)\s+(?:a\s+single|a\s+sole|one|only\s+one|just\s+one)\s+"
-    rf"(?P<role>[a-z]+):\s+(?P<agent>{_NAME})\s*\.?$"
+    rf"(?P<role>[a-z]+):\s+(?P<agent>{NAME})\s*\.?$"
 )
 """One holder of a role named after a colon: "The chapel had a single architect: Edith
 Calvert"."""
@@ -57,11 +56,14 @@ def _causative(found: re.Match[str]) -> list[str]:
     return [*said, f"{_capital(thing)} was {found['verb']}{found['rest']}."]
 
 
+_BASES = frozenset(IRREGULAR.values())
+"""The base forms of the irregular verbs ("make", "build")."""
+
+
 def _gerund_past(stem: str) -> str:
     """The past form of the verb whose gerund is ``stem`` + "ing" ("build": "built", "mak":
     "made", "design": "designed")."""
-    bases = set(IRREGULAR.values())
-    base = f"{stem}e" if f"{stem}e" in bases else stem
+    base = f"{stem}e" if f"{stem}e" in _BASES else stem
     return past_tense(base)
 
 

@@ -23,30 +23,29 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from teams.extraction.indirect_deeds import INDIRECT_SHAPES
 from teams.language.verbs import IRREGULAR, deed_participle, lemma, past_tense
 
-__all__ = ["EXTRAPOSED", "SHAPES", "not_but", "reordered"]
+__all__ = ["EXTRAPOSED", "NAME", "PAST", "SHAPES", "not_but", "reordered"]
 
-_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}"
-_PAST = rf"(?:[a-z]+ed|{'|'.join(sorted(IRREGULAR, key=len, reverse=True))})"
+NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}"
+PAST = rf"(?:[a-z]+ed|{'|'.join(sorted(IRREGULAR, key=len, reverse=True))})"
 """A past form: "designed", "built"."""
 _CLEFT = re.compile(
     r"^The\s+(?:one|person|man|woman|[a-z]+)\s+who\s+"
-    rf"(?P<verb>{_PAST})\s+(?P<thing>[^,;]+?)\s+(?:was|is)\s+(?P<agent>{_NAME})\s*(?:[,.;]|$)"
+    rf"(?P<verb>{PAST})\s+(?P<thing>[^,;]+?)\s+(?:was|is)\s+(?P<agent>{NAME})\s*(?:[,.;]|$)"
 )
 _RESPONSIBLE = re.compile(
-    rf"^(?P<agent>{_NAME})\s+(?:was|is|were|are)\s+(?:(?:solely|chiefly|mainly|largely)\s+)?"
+    rf"^(?P<agent>{NAME})\s+(?:was|is|were|are)\s+(?:(?:solely|chiefly|mainly|largely)\s+)?"
     r"responsible\s+for\s+the\s+(?P<deed>[a-z]+)\s+of\s+(?P<thing>[^,;]+?)\s*(?:[,.;]|$)"
 )
 _FRONTED = re.compile(
     r"^(?:After|Once|When|Before|Since|Because|Although|Though|As\s+soon\s+as)\s+"
-    rf"(?P<agent>{_NAME})\s+(?P<deed>(?:had\s+)?{_PAST}\s+[^,;]+?),\s+(?P<main>[a-z].+)$"
+    rf"(?P<agent>{NAME})\s+(?P<deed>(?:had\s+)?{PAST}\s+[^,;]+?),\s+(?P<main>[a-z].+)$"
 )
 """A fronted clause of time or reason with its own subject and deed, then the main clause."""
 _PERSONAL = re.compile(r"^(?:he|she|they)\b")
 _HAVING = re.compile(
-    rf"^Having\s+(?P<participle>[a-z]+)\s+(?P<thing>[^,;]+?),\s+(?P<agent>{_NAME})\s+"
+    rf"^Having\s+(?P<participle>[a-z]+)\s+(?P<thing>[^,;]+?),\s+(?P<agent>{NAME})\s+"
     r"(?P<main>[a-z].+)$"
 )
 _EXTRAPOSED = (
@@ -55,7 +54,7 @@ _EXTRAPOSED = (
     r"[^,;]{0,60}?\s+that\s+"
 )
 EXTRAPOSED = re.compile(
-    rf"{_EXTRAPOSED}|^It\s+(?:is|was)\s+(?:not\s+)?(?:{_NAME}|(?:in|on|at|during|around|about"
+    rf"{_EXTRAPOSED}|^It\s+(?:is|was)\s+(?:not\s+)?(?:{NAME}|(?:in|on|at|during|around|about"
     r"|before|after|by)\s+[^,;]+?)\s+(?:who|that)\s|^It\s+(?:fell|falls|was\s+left|was\s+up)\s+to\s"
 )
 """An opening "It" that stands for the clause after "that", or is a cleft's ("It was Y who",
@@ -68,13 +67,13 @@ _ACCORDING = re.compile(
 )
 """A source and its apposition before what it says: "According to Ann Lowe, the archivist,"."""
 _TOPICALISED = re.compile(
-    rf"^(?P<thing>The\s+(?:[A-Z][\w'’-]*\s+){{0,3}}[a-z]+)\s+(?P<agent>{_NAME})\s+"
-    rf"(?P<verb>{_PAST})(?P<when>\s+(?:in|on|at|during|around|about|before|after)\s+[^,;]+?)?"
+    rf"^(?P<thing>The\s+(?:[A-Z][\w'’-]*\s+){{0,3}}[a-z]+)\s+(?P<agent>{NAME})\s+"
+    rf"(?P<verb>{PAST})(?P<when>\s+(?:in|on|at|during|around|about|before|after)\s+[^,;]+?)?"
     r"\s*(?:;\s*(?P<second>.+?))?\s*[.]?$"
 )
 """An object put before its subject and verb, a time phrase at most after them: "The Lode mill
 Ada Reve designed in 1820"."""
-_GAPPED_PAIR = re.compile(rf"^(?P<thing>(?:the|a|an)\s+[^,]+),\s+(?P<agent>{_NAME})$")
+_GAPPED_PAIR = re.compile(rf"^(?P<thing>(?:the|a|an)\s+[^,]+),\s+(?P<agent>{NAME})$")
 """A gapped clause of an object and a name: "the Wick mill, Sam Orme"."""
 _OR_NAMED = re.compile(
     r"^(?P<first>(?:The\s+)?[A-Z][^,]*?),\s+or\s+(?P<second>(?:the\s+)?[A-Z][^,]*?),\s+"
@@ -82,16 +81,16 @@ _OR_NAMED = re.compile(
 )
 _FOCUSED = re.compile(
     r"^It\s+(?:was|is)\s+(?P<focus>(?:in|on|at|during|around|about|before|after|by)\s+"
-    rf"[^,;]+?)\s+that\s+(?P<clause>{_NAME}\s+[a-z].+)$"
+    rf"[^,;]+?)\s+that\s+(?P<clause>{NAME}\s+[a-z].+)$"
 )
 """A cleft that focuses a time ("It was in 1820 that Y built X, ...")."""
 _AGENT_CLEFT = re.compile(
-    rf"^It\s+(?:was|is)\s+(?P<agent>{_NAME})\s+(?:who|that)\s+(?P<rest>{_PAST}\s.+)$"
+    rf"^It\s+(?:was|is)\s+(?P<agent>{NAME})\s+(?:who|that)\s+(?P<rest>{PAST}\s.+)$"
 )
 """A cleft that focuses the doer: "It was Y who built X"."""
 _FELL_TO = re.compile(
     r"^It\s+(?:fell|falls|was\s+left|was\s+up|came)\s+to\s+(?:the\s+|an?\s+)?"
-    rf"(?:[a-z]+\s+){{0,3}}(?P<agent>{_NAME})\s+to\s+(?P<verb>[a-z]+)\s+(?P<rest>.+)$"
+    rf"(?:[a-z]+\s+){{0,3}}(?P<agent>{NAME})\s+to\s+(?P<verb>[a-z]+)\s+(?P<rest>.+)$"
 )
 """A deed given to its doer by an extraposed idiom: "It fell to Y to design X"."""
 _DATES_WHEN = re.compile(
@@ -102,21 +101,21 @@ _DATES_WHEN = re.compile(
 built it")."""
 _CATAPHORIC = re.compile(
     r"^(?:When|After|Once|Before|As\s+soon\s+as)\s+(?:she|he|they)\s+"
-    rf"(?P<deed>(?:had\s+)?{_PAST}\s+[^,;]+?),\s+(?P<agent>{_NAME})\s+(?P<main>[a-z].+)$"
+    rf"(?P<deed>(?:had\s+)?{PAST}\s+[^,;]+?),\s+(?P<agent>{NAME})\s+(?P<main>[a-z].+)$"
 )
 """A fronted clause whose pronoun stands for the name after it: "When she designed X, Y was"."""
 _IT = re.compile(r"\bit\b")
 _TWO_DEEDS = re.compile(
-    rf"^(?P<agent>{_NAME})\s+(?P<first>{_PAST}\s+(?:the|a|an|its|his|her|their)\s+[^,;]+?)\s+"
-    rf"and\s+(?:then\s+|later\s+|also\s+)?(?P<second>{_PAST}\s+(?:the|a|an|its|his|her|their)"
+    rf"^(?P<agent>{NAME})\s+(?P<first>{PAST}\s+(?:the|a|an|its|his|her|their)\s+[^,;]+?)\s+"
+    rf"and\s+(?:then\s+|later\s+|also\s+)?(?P<second>{PAST}\s+(?:the|a|an|its|his|her|their)"
     r"\s+[^,;]+?)\s*[.]?$"
 )
 """Two deeds of one subject joined by "and": "Y designed A and built B"."""
 _NOT_BUT = re.compile(
     r"^It\s+(?:was|is)\s+not\s+(?!until\b|till\b|only\b|just\b|long\b)[^;]+?\s+(?:who|that)\s+"
-    rf"(?P<deed>{_PAST}\s+[^,;]+?)\s*(?:,[^;]*)?;\s*(?:the|its|their)\s+"
+    rf"(?P<deed>{PAST}\s+[^,;]+?)\s*(?:,[^;]*)?;\s*(?:the|its|their)\s+"
     r"[a-z]+(?:er|or|ect|ist|ess)\s+(?:was|is)\s+(?:[^;]*?\s)??(?P<agent>"
-    rf"{_NAME})\s*\.?$"
+    rf"{NAME})\s*\.?$"
 )
 """A negative cleft, then who did the deed after its semicolon ("It was not Y who founded X;
 the founder was Z")."""
@@ -232,9 +231,8 @@ SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...]
     (_ACCORDING, _according),
     (_TOPICALISED, _topicalised),
     (_OR_NAMED, _or_named),
-    *INDIRECT_SHAPES,
 )
-"""Each shape and the plain sentences it states (the indirect deeds' last)."""
+"""Each shape and the plain sentences it states."""
 
 
 def reordered(sentence: str) -> list[str]:

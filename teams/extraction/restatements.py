@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from teams.extraction.indirect_deeds import INDIRECT_SHAPES
 from teams.extraction.patterns import PARTICIPLE
 from teams.extraction.reorderings import SHAPES
 from teams.language.verbs import deed_participle, past_tense
@@ -192,7 +193,7 @@ _SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...
 def restated(sentence: str) -> list[str]:
     """The plain sentences ``sentence`` states in one of the shapes above, or of
     :mod:`teams.extraction.reorderings`; [] otherwise."""
-    for pattern, plain in (*_SHAPES, *SHAPES):
+    for pattern, plain in (*_SHAPES, *SHAPES, *INDIRECT_SHAPES):
         if (found := pattern.search(sentence)) is not None:
             return plain(found)
     return []

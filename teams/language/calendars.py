@@ -38,6 +38,7 @@ import calendar
 import re
 from datetime import date, timedelta
 
+from teams.language._numbers import WORD_NUMBERS
 from teams.language._vocabulary import MONTHS
 
 __all__ = ["plain_dates"]
@@ -136,12 +137,6 @@ _AGO = re.compile(
     re.IGNORECASE,
 )
 """A page's age on a line saying when it was changed: "Updated 7 years ago"."""
-_AGO_WORDS = {"a": 1, "an": 1} | {
-    word: number
-    for number, word in enumerate(
-        "one two three four five six seven eight nine ten eleven twelve".split(), 1
-    )
-}
 _DAYS_IN = {"day": 1.0, "week": 7.0, "month": 365.2425 / 12, "year": 365.2425}
 _BY_LETTERS = {_name.replace("'", ""): _day for _name, _day in _FEASTS.items()}
 _ARCHIVED = re.compile(
@@ -225,7 +220,8 @@ def _without_weekday(found: re.Match[str]) -> str:
 
 def _dated_age(found: re.Match[str]) -> str:
     """A page's age as the date it was changed, counted back from today."""
-    count = _AGO_WORDS.get(found[1].lower()) or int(found[1])
+    word = found[1].lower()
+    count = 1 if word in ("a", "an") else int(WORD_NUMBERS.get(word) or word)
     changed = date.today() - timedelta(days=round(count * _DAYS_IN[found[2].lower()]))
     return f"Updated {changed.isoformat()}"
 
