@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import Token
+from functools import lru_cache
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackManager
@@ -52,6 +53,13 @@ def _callbacks(config: Mapping[str, Any], handler: GenAICallbackHandler) -> Any:
 def _task_namespace(call: NodeCall) -> str:
     """The namespace of a worker task's own execution: a team it runs is a graph there."""
     return str((call.config.get("configurable") or {}).get("checkpoint_ns", ""))
+
+
+@lru_cache(maxsize=4096)
+def _measured(*pairs: tuple[str, Any]) -> Mapping[str, Any]:
+    """A measurement's attributes, made once for each set of values: every task of a kind
+    shares one (nothing that records a measurement changes its attributes)."""
+    return dict(pairs)
 
 
 def _mark_pause(span: Span, signal: GraphBubbleUp) -> None:
@@ -122,6 +130,7 @@ class TelemetryMiddleware:
         self.metrics = metrics
         self.handler = callbacks
         self.capture_content = capture_content
+        self._last_handled: tuple[RunnableConfig, RunnableConfig] | None = None
 
     def wrap(self, call: NodeCall, proceed: Callable[[], Any]) -> Any:
         """Run a sync node inside its span."""
@@ -208,9 +217,18 @@ class TelemetryMiddleware:
             task_ns = _task_namespace(call)
             run_spans.task_started(task_ns, span, owner.path)
         span_token = otel_context.attach(trace.set_span_in_context(span))
-        config: RunnableConfig = {**call.config, "callbacks": _callbacks(call.config, self.handler)}
-        tokens = (span_token, var_child_runnable_config.set(config))
+        tokens = (span_token, var_child_runnable_config.set(self._handled(call.config)))
         return _Execution(call, task, span, (run_spans, owner, task_ns), tokens)
+
+    def _handled(self, config: RunnableConfig) -> RunnableConfig:
+        """``config`` with the GenAI handler among its callbacks; the same for the tasks of a
+        batch, which share their node's config (one copy per batch, not per task)."""
+        last = self._last_handled
+        if last is not None and last[0] is config:
+            return last[1]
+        handled: RunnableConfig = {**config, "callbacks": _callbacks(config, self.handler)}
+        self._last_handled = (config, handled)
+        return handled
 
     def _end(self, execution: _Execution) -> None:
         """Close the execution's span, restore the context, measure the execution."""
@@ -226,7 +244,9 @@ class TelemetryMiddleware:
         span.end()
         self.metrics.node_duration.record(
             time.perf_counter() - execution.started,
-            {ATTR.NODE: call.node, ATTR.TEAM: call.team, "outcome": execution.outcome},
+            _measured(
+                (ATTR.NODE, call.node), (ATTR.TEAM, call.team), ("outcome", execution.outcome)
+            ),
         )
         if execution.owner is not None:
             execution.owner.note(time.time_ns())
@@ -263,15 +283,17 @@ class TelemetryMiddleware:
             self.metrics.retries.add(int(retries), {ATTR.TEAM: call.team})
         results = update.get("worker_results")
         task = call.input.get("task") if isinstance(call.input, Mapping) else None
-        by_kind = {ATTR.TEAM: call.team, ATTR.TASK_KIND: getattr(task, "kind", "")}
+        team, task_kind = (ATTR.TEAM, call.team), (ATTR.TASK_KIND, getattr(task, "kind", ""))
         for result in results.values() if isinstance(results, Mapping) else ():  # not a reset
             span.set_attribute(ATTR.TASK_STATUS, result.status)
-            self.metrics.tasks_finished.add(1, {**by_kind, ATTR.TASK_STATUS: result.status})
+            self.metrics.tasks_finished.add(
+                1, _measured(team, task_kind, (ATTR.TASK_STATUS, result.status))
+            )
             if result.status == "failed":
                 kind, _, message = (result.error or "Error").partition(": ")
                 span.add_event("exception", {"exception.type": kind, "exception.message": message})
                 span.set_status(Status(StatusCode.ERROR, result.error))
-                self.metrics.tasks_failed.add(1, by_kind)
+                self.metrics.tasks_failed.add(1, _measured(team, task_kind))
         if self.capture_content:
             span.set_attribute(ATTR.OUTPUT, call.context.for_trace(repr(update)[:4000]))
         return update

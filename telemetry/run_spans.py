@@ -104,7 +104,8 @@ class RunSpans:
         self._lock = threading.Lock()
         self._teams: dict[str, OpenSpan] = {}
         self._steps: dict[tuple[str, str], OpenSpan] = {}
-        self._tasks: dict[str, OpenSpan] = {}
+        self._tasks: dict[str, tuple[Span, str]] = {}
+        """The span and team path of each worker task running, by its namespace."""
 
     def team_for(self, namespace: str, team: str) -> OpenSpan:
         """The span of the team running in graph ``namespace``, opened on first use: under the
@@ -116,7 +117,7 @@ class RunSpans:
             return found
         parent_ns = namespace.rpartition("|")[0] if namespace else None
         if task is not None:
-            parent_span, parent_path = task.span, task.path
+            parent_span, parent_path = task
         elif parent_ns is None:
             parent_span, parent_path = self.span, ""
         else:
@@ -175,7 +176,7 @@ class RunSpans:
     def task_started(self, namespace: str, span: Span, path: str) -> None:
         """A worker task's span opened: a team it runs (in its ``namespace``) nests under it
         (one write to a dict, as :meth:`task_ended` and the reads in :meth:`team_for`)."""
-        self._tasks[namespace] = OpenSpan(span=span, path=path)
+        self._tasks[namespace] = (span, path)
 
     def task_ended(self, namespace: str) -> None:
         """A worker task's span closed."""

@@ -25,6 +25,7 @@ from framework.policy.frame import current_frame
 from framework.policy.middleware import PolicyMiddleware
 from framework.retention.snapshot import thread_snapshot
 from framework.runs.runner import arun_team, run_team
+from framework.testing import Reply, ScriptedChatModel
 from policies.approval import NodeApproval
 from policies.rate_limits import RateLimit
 from tests.roles import CountingPlanner, ProgrammableWorker, make_roles
@@ -233,3 +234,37 @@ def test_a_ledger_save_that_fails_is_logged_and_loses_no_result(
     out = app.invoke({"question": QUESTION}, {"configurable": {"thread_id": "failing"}})
     assert len(out["worker_results"]) == 12
     assert "were not saved as they ended (OSError: disk full)" in caplog.text
+
+
+@dataclass
+class ChattingWorker(BatchableWorker):
+    """A batchable worker whose every task asks a chat model first."""
+
+    model: ScriptedChatModel | None = None
+
+    def run(self, task: Task, question: str, context: Any) -> Any:
+        assert self.model is not None
+        self.model.invoke(f"about {task.id}")
+        return super().run(task, question, context)
+
+    async def arun(self, task: Task, question: str, context: Any) -> Any:
+        assert self.model is not None
+        await self.model.ainvoke(f"about {task.id}")
+        return await super().arun(task, question, context)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_each_batched_tasks_model_call_is_a_span_under_its_own_task(mode: str) -> None:
+    recorder = Recorder()
+    model = ScriptedChatModel([Reply(f"on t{index}", match=f"t{index}") for index in range(5)])
+    worker = ChattingWorker(model=model)
+    app = _app(worker, 5, dispatch_batch=2, middleware=recorder.telemetry.middleware)
+    _invoke(app, mode, {"question": QUESTION})
+    model.assert_complete()
+    spans = recorder.finished()
+    tasks = {s.context.span_id: s.name for s in spans if s.name.startswith("cadre.task ")}
+    chats = [s for s in spans if s.name == "chat scripted"]
+    assert len(tasks) == 5 and len(chats) == 5
+    parents = {tasks.get(s.parent.span_id) for s in chats if s.parent}
+    assert parents == set(tasks.values())  # one call under each task, none under another's
+    recorder.telemetry.close()

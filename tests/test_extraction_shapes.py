@@ -2,7 +2,8 @@
 true doer after it, "by the former", a deed done for another ("commissioned X to build Y", "lost
 the competition to design Y to Z"), a caption and a timeline entry behind their labels, a
 heading in apposition, "X did" answering a question, "With X as architect", a maiden name, a
-definition list, "the brainchild of", and an inscription in capitals."""
+definition list, "the brainchild of", an inscription in capitals, a work "by" its maker and a
+spelling a name is "sometimes spelt"."""
 
 from __future__ import annotations
 
@@ -276,3 +277,19 @@ def test_a_participle_set_off_after_its_noun_is_written_as_a_past_passive() -> N
         "sources": ["notes.md:5"],
     }
     assert relation_sentence(relation) == "The Orle mill was built by Ben Ash"
+
+
+def test_a_work_said_to_be_by_its_maker_was_made_by_it(store: SemanticStore) -> None:
+    said = _said(read_sentence("The Garrow fountain is by Nell Tasker and dates from 1874."))
+    assert said == {("Garrow fountain", "made by", "Nell Tasker")}
+    assert not read_sentence("The lodge is by the lake.")
+    text = "# Fountains\n\nThe Garrow lion fountain is by Nell Tasker and dates from 1874.\n"
+    assert "Nell Tasker" in answer(text, "Who made the Garrow lion fountain?", store)
+
+
+def test_a_spelling_a_name_is_sometimes_given_is_an_alias(store: SemanticStore) -> None:
+    sentence = "The Kelso mill (sometimes spelt Kelsoe mill) was built in 1794 by Tamsin Orde."
+    assert [(a.name, a.alias) for a in aliases(sentence)] == [("Kelso mill", "Kelsoe mill")]
+    assert without_aliases(sentence) == "The Kelso mill was built in 1794 by Tamsin Orde."
+    text = f"# Mills of the valley\n\n{sentence}\n"
+    assert "Tamsin Orde" in answer(text, "Who built the Kelsoe mill?", store)

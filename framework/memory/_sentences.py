@@ -122,7 +122,9 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str, bool]]:
         else:
             yield number, line, _is_term(line, lines, index, indent)
         output = output and bool(line)
-        opens_literal = line.endswith("::") or _CODE_DIRECTIVE.match(line)
+        opens_literal = (
+            line.endswith("::") and not _PROSE_DIRECTIVE.match(line)
+        ) or _CODE_DIRECTIVE.match(line)
         literal = (indent if opens_literal else -1) if line else literal
 
 
@@ -235,6 +237,12 @@ _ADMONITION = re.compile(
 ``.. _target:`` or ``.. directive::``, holds none: :data:`_NOT_PROSE`)."""
 _CODE_DIRECTIVE = re.compile(r"\.\. (?:code-block|code|sourcecode)::")
 """A directive whose indented body is code."""
+_PROSE_DIRECTIVE = re.compile(
+    r"\.\. (?:glossary|topic|sidebar|rubric|epigraph|highlights|pull-quote|container|only|"
+    r"hlist|centered)::"
+)
+"""A directive whose indented body is prose, though its line ends in ``::`` (a glossary's
+terms and definitions), not the literal block a paragraph ending in ``::`` opens."""
 _PROMPT = re.compile(r"\$ |>>> |\.\.\. ")
 """A shell or interpreter prompt: the lines after it, to a blank line, are its output."""
 _CODE_LINE = re.compile(

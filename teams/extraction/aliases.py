@@ -3,7 +3,7 @@ of it.
 
 "The Rell bridge, also known as the Iron bridge, spans the Wyre." names the bridge twice: the
 alias is set off by commas, brackets or dashes after a marker ("also known as", "better known
-as", "nicknamed", "dubbed", "a.k.a.", "aka",
+as", "sometimes spelt", "nicknamed", "dubbed", "a.k.a.", "aka",
 "formerly", "previously", "originally", each optionally followed by "known as" or
 "called"), a maiden name in brackets ("Martha Greaves (née Pollard)": Martha Pollard), or
 stated by the sentence itself ("The Rell bridge is also known as the Iron
@@ -33,7 +33,8 @@ __all__ = ["Alias", "alias_readings", "aliases", "without_aliases"]
 _FORMER = r"formerly|previously|originally"
 _MARKER = (
     rf"(?P<marker>(?:also|better|more\s+commonly|commonly|popularly|locally)\s+known\s+as"
-    rf"|also\s+called|nicknamed|dubbed|a\.k\.a\.?|aka|(?:{_FORMER})"
+    rf"|(?:also|sometimes|often|occasionally|commonly)\s+(?:called|spelt|spelled)|nicknamed"
+    rf"|dubbed|a\.k\.a\.?|aka|(?:{_FORMER})"
     r"(?:\s+(?:known\s+as|called|named))?)"
 )
 _SET_OFF = re.compile(
@@ -47,7 +48,7 @@ X)", " — better known as X — "; who gives it, in lower case, is not part of 
 Iron Harp by the townspeople,")."""
 _STATED = re.compile(
     rf"^(?P<name>.+?)\s+(?:is|are|was|were)\s+(?:(?:also|{_FORMER}|sometimes|locally|commonly)"
-    r"\s+)?(?P<verb>known\s+as|called|named)\s+(?P<alias>[^,;()]+?)\s*[.;!?]?$",
+    r"\s+)?(?P<verb>known\s+as|called|named|spelt|spelled)\s+(?P<alias>[^,;()]+?)\s*[.;!?]?$",
     re.IGNORECASE,
 )
 """An alias that is the sentence's own statement: "X is also known as Y"."""

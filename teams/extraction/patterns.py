@@ -402,9 +402,16 @@ _WORK_DEED = {"work": "made", "brainchild": "conceived", "invention": "invented"
 """The deed each noun of a work names ("creation": "created")."""
 
 
+_BY_MAKER = re.compile(r"by\s+(?P<maker>[A-Z][\w'’.-]*(?:\s+(?:[A-Z][\w'’.-]*|de|van|von))*)")
+"""A work said to be by its maker, named in capitals: "The Garrow lion fountain is by Nell
+Tasker and dates from 1874." (what follows the name is no maker)."""
+
+
 def _made_by(rest: str) -> str:
-    """``rest`` with "the work of Y" put as the passive "made by Y", "the brainchild of Y" as
-    "conceived by Y" (not "the work of ten years")."""
+    """``rest`` with "the work of Y" or "by Y" put as the passive "made by Y", "the brainchild
+    of Y" as "conceived by Y" (not "the work of ten years")."""
+    if by := _BY_MAKER.match(rest):
+        return f"made by {by['maker']}"
     work = _WORK_OF.match(rest)
     makers = _objects(work["maker"]) if work else []
     if not work or not makers or values_in(makers[0]):

@@ -35,7 +35,7 @@ from teams.language.contradiction import (
     correction_of,
     notice_of_error,
 )
-from teams.language.standing import retires_itself, written_since
+from teams.language.standing import disowned_as, retires_itself, written_since
 
 __all__ = ["DecisiveSourceResolver", "candidates"]
 
@@ -161,8 +161,8 @@ class DecisiveSourceResolver:
             elif correction:
                 rejected = b if upheld is a else a
                 how = f"corrects {rejected.source}, upholding {upheld.source}"
-                if retires_itself(evidence.text):
-                    how = f"says {rejected.source} is out of date, upholding {upheld.source}"
+                if disowned := disowned_as(evidence.text):
+                    how = f"says {rejected.source} {disowned}, upholding {upheld.source}"
             else:
                 how = f"agrees with {upheld.source}"
             text = f"{evidence.source} {how}: {evidence.text}"

@@ -32,7 +32,7 @@ from pydantic import ValidationError
 
 from framework.engine.records import SourceError
 from framework.errors import ConfigError
-from framework.memory import Corpus, EvidenceRecord, Passage
+from framework.memory import Corpus, EvidenceRecord, Passage, prose_sentences
 from framework.policy import governed
 from teams.hypothesis.verdicts import AS_OF_YEAR, PAST_YEAR, speaks_of_standing
 from teams.language.changes import resolve_relative_changes, withdraw_struck
@@ -43,9 +43,9 @@ from teams.language.namesakes import about_namesake
 from teams.language.relative_dates import resolve_relative_dates
 from teams.language.revisions import read_revisions
 from teams.language.sentence_choice import scored_sentences
-from teams.language.standing import CODE_EDITION, code_editions
+from teams.language.standing import CODE_EDITION, code_editions, retires_itself
 from teams.language.tables import table_statements
-from teams.language.values import stated_date
+from teams.language.values import figures_date, stated_date
 from teams.research.offline import cited_sentence
 
 __all__ = ["CORPUS_SOURCE", "SourceOutcome", "arun_source", "corpus_source", "run_source"]
@@ -68,7 +68,9 @@ def corpus_source(
     name opens with, "2022-08-30-kelby-lido.md"). A sentence quoting an edition of a year
     ("The 1998 edition of this guide said: ...") is dated by that year; one crediting its
     figure to a version of a work ("from version 1.0 of the Morvel lake survey") is titled by
-    it.
+    it, and one saying when its own figure holds ("...; as of in 2014.") is dated by that. A
+    sentence of a file's opening passage saying the whole document does not stand ("All the
+    characters and events in this book are fictitious.") comes with every passage of the file.
 
     Args:
         corpus: The ingested corpus to search.
@@ -80,30 +82,56 @@ def corpus_source(
         raise ConfigError(f"k must be >= 1, got {k}")
 
     opening: dict[str, str | None] = {}
+    disowning: dict[str, tuple[str, str] | None] = {}
 
     def search_corpus(query: str) -> str:
         """Search the local document corpus; returns evidence as a JSON list."""
         found = []
         for passage in corpus.search(query, k=k, min_score=min_score):
+            if passage.path not in disowning:
+                disowning[passage.path] = _opening_disowned(corpus, passage.path)
             date = stated_date(passage.heading, passage.text) or stated_date(passage.outline, "")
             if date is None and passage.path not in opening:
                 opening[passage.path] = _opening_markup_date(corpus, passage.path) or _self_cited(
                     corpus, passage.path
                 )
             date = date or opening.get(passage.path) or _named_date(passage.path)
-            for source, sentence in passage_evidence(passage, query):
+            disowned = disowning[passage.path]
+            above = [disowned] if disowned and disowned[1] not in passage.text else []
+            for source, sentence in [*passage_evidence(passage, query), *above]:
                 found.append(
                     {
                         "text": sentence,
                         "source": source,
                         "title": _credited_version(sentence) or _titled(passage),
                         "path": passage.path,
-                        "date": _quoted_edition(sentence) or date,
+                        "date": _quoted_edition(sentence) or figures_date(sentence) or date,
                     }
                 )
         return json.dumps(found, ensure_ascii=False)
 
     return StructuredTool.from_function(search_corpus, name=name)
+
+
+def _opening_disowned(corpus: Corpus, path: str) -> tuple[str, str] | None:
+    """The sentence of a file's opening passage (above its first subheading) that says the
+    whole document does not stand ("A novel. All the characters and events in this book are
+    fictitious."), as ``(path:line, sentence)``: it speaks for every passage of the file."""
+    record = corpus.store.sources(corpus.namespace).get(path)
+    if record is None or not record.keys:
+        return None
+    entry = corpus.store.entries(corpus.namespace, record.keys[:1]).get(record.keys[0])
+    if entry is None:
+        return None
+    start = int(entry.metadata.get("start_line", 1))
+    return next(
+        (
+            (f"{path}:{start + offset}", sentence)
+            for offset, sentence in prose_sentences(entry.text, first_line=0)
+            if retires_itself(sentence)
+        ),
+        None,
+    )
 
 
 _HEAD_MARKUP = re.compile(r"<!--(.*?)-->|(<meta\b[^>]*>)", re.DOTALL | re.IGNORECASE)

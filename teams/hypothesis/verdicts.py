@@ -632,11 +632,16 @@ _HEARSAY = re.compile(
     r"reputedly|allegedly|supposedly|"
     r"(?:a|my)\s+(?:mate|friend|pal|cousin|neighbou?r|colleague)\s+(?:of\s+mine\s+)?"
     r"(?:\w+\s+){0,8}?(?:reckons|reckoned|says|said|told\s+me|swears|thinks)|"
-    r"(?:i|we)\s+(?:heard|was\s+told|were\s+told)\s+(?:that|from))\b",
+    r"(?:i|we)\s+(?:heard|was\s+told|were\s+told)\s+(?:that|from)|"
+    r"(?:going|writing|working|quoting|speaking)\s+(?:\w+\s+){0,2}?from\s+memory|"
+    r"(?:have|has|had)\s+not\s+(?:been\s+)?(?:checked|verified|confirmed)|"
+    r"if\s+(?:i\s+)?(?:remember|recall)\s+(?:rightly|correctly)|if\s+memory\s+serves|"
+    r"off\s+the\s+top\s+of\s+my\s+head)\b",
     re.IGNORECASE,
 )
-"""Words that pass a figure on as hearsay: "Local legend has it that ...", "is said to be", "a
-mate of mine who drives out there reckons ..."."""
+"""Words that pass a figure on as hearsay or unchecked: "Local legend has it that ...", "is
+said to be", "a mate of mine who drives out there reckons ...", "I am going from memory here
+and have not checked"."""
 _UNSOURCED = re.compile(
     r"\[\s*(?:(?:citation|source|verification|reference)\s+needed|dubious(?:\s*[-–]\s*discuss)?|"
     r"unverified|unreliable source\??|not in citation given)\s*\]",

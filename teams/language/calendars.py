@@ -25,7 +25,9 @@ is read.
   months ago" on 30 November 2026 is "Updated 2026-08-31" ("edited", "posted",
   "reviewed" ... too);
 - the capture time of a web-archive address: "web.archive.org/web/20160902114500/..." is
-  2016-09-02.
+  2016-09-02;
+- a date with colons between its parts, as photo metadata writes it: "2022:07:19" is
+  2022-07-19.
 
 Example:
     >>> plain_dates("Surveyed in Reiwa 5. Updated: 2023年3月14日")
@@ -139,6 +141,11 @@ _AGO = re.compile(
 """A page's age on a line saying when it was changed: "Updated 7 years ago"."""
 _DAYS_IN = {"day": 1.0, "week": 7.0, "month": 365.2425 / 12, "year": 365.2425}
 _BY_LETTERS = {_name.replace("'", ""): _day for _name, _day in _FEASTS.items()}
+_COLON_DATE = re.compile(
+    r"(?<![\d:])((?:19|20)\d\d):(0[1-9]|1[0-2]):(0[1-9]|[12]\d|3[01])(?![\d:])"
+)
+"""A date with colons between year, month and day, as photo metadata writes it: "Taken:
+2022:07:19 14:05:33"."""
 _ARCHIVED = re.compile(
     r"\bweb\.archive\.org/web/((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{0,6}"
     r"(?:[a-z]{2}_)?/\S+"
@@ -159,6 +166,7 @@ def plain_dates(text: str) -> str:
     text = _NTH_WEEKDAY.sub(_nth_weekday, text)
     text = _WEEKDAY_DATE.sub(_without_weekday, text)
     text = _AGO.sub(_dated_age, text)
+    text = _COLON_DATE.sub(lambda found: "-".join(found.groups()), text)
     text = _FEAST.sub(_feast_date, text)
     return _ARCHIVED.sub(_archived, text)
 

@@ -247,11 +247,11 @@ _PROCEDURE_ASKED = re.compile(
 )
 _NAME_ASKED = re.compile(
     r"^\s*(?:which|who)\b|^\s*what\s+(?!(?:does|do|did|is|are|was|were|can|could|should|"
-    r"will|would|happens|happened)\b)",
+    r"will|would|happens|happened|effects?|difference|impact|influence)\b)",
     re.I,
 )
 """A question that asks for a name: "which ...", "who ...", "what <noun> ..." (not "what does
-X do", which asks for a description)."""
+X do" or "what effect does X have", which ask for a description)."""
 _VERSION_ASKED = re.compile(r"\b(?:which|what) (?:[\w-]+ ){0,2}(?:version|release)s?\b", re.I)
 """A question that asks for a version ("Which Python version does X need", "in which release
 ..."): a sentence that states a version answers it."""
@@ -270,7 +270,9 @@ _GAIN_ASKED = re.compile(
     r"^\s*what (?:are|is) the (?:risks?|dangers?|pitfalls?)\b|"
     r"^\s*what\b.*\b(?:good|useful|helpful|handy) for\s*\??\s*$|"
     r"^\s*what(?:'s| is| was)? the (?:point|purpose|aim|goal|idea) (?:of|behind)\b|"
-    r"^\s*what makes\b.*\b(?:preferable|better|worth|superior|safer|simpler)\b|"
+    r"^\s*what makes\b.*\b(?:preferable|better|worth|superior|safer|simpler|good|great|ideal|"
+    r"suitable|appropriate|attractive|useful|fast|faster)\b|"
+    r"\bwhat(?:'s| is| was) the (?:reason|rationale|motivation)\b|"
     r"^\s*(?:in|under) (?:what|which) (?:situations?|cases?|circumstances?|conditions?|"
     r"settings?|contexts?)\b.*\b(?:worth|useful|helpful|better|best|recommended|advisable|"
     r"matters?|important|relevant|practical|handy|convenient)\b"

@@ -25,12 +25,16 @@ __all__ = [
     "term_weights",
 ]
 
+_LEAD = r"^[*_`(\"']*(?:(?:and|but|so|yet|also|still)\s+[*_`\"']*)?"
+"""What may open a sentence before its subject without changing it: emphasis, an opening
+parenthesis, a conjunction ("But **it works great ...**", "(This is also ...)")."""
 _PRONOUN = re.compile(
-    r"^(?:[^,]{1,40},\s*)?(?:it|its|this|that|these|those|they|their|he|she|his|her)\b", re.I
+    rf"{_LEAD}(?:[^,]{{1,40}},\s*)?(?:it|its|this|that|these|those|they|their|he|she|his|her)\b",
+    re.I,
 )
 """A sentence whose subject is a pronoun, after an opening phrase or not ("By default, it ...")."""
 _STATEMENT_PRONOUN = re.compile(
-    r"^(?:this|that) (?:is|was|means|meant|happens|lets|allows)\b", re.I
+    rf"{_LEAD}(?:this|that) (?:is|was|means|meant|happens|lets|allows)\b", re.I
 )
 """A pronoun standing for the whole statement before ("This is because ...", "This means ...")."""
 _CONSEQUENCE = re.compile(
@@ -41,8 +45,15 @@ _CONSEQUENCE = re.compile(
 )
 """A sentence that draws a consequence of the one before, which is its cause ("This means
 ...", "This decision has the implication that ...", "For that reason, ...")."""
-_POINTING = re.compile(r"^(?:[^,]{1,40},\s*)?(?:this|that|these|those) ([a-z]\w+)", re.I)
-"""A "this X" subject: the X it points back to ("This constraint is intentional ...")."""
+_POINTING = re.compile(
+    rf"{_LEAD}(?:(?:if|when|whenever|since|because|as|although|though|while|unless|once|after|"
+    r"before|until|whereas)\b[^,;:]{1,100},\s*|[^,]{1,40},\s*)?(?:this|that|these|those) "
+    r"([a-z]\w+)",
+    re.I,
+)
+"""A "this X" subject: the X it points back to ("This constraint is intentional ..."), after
+an opening phrase or a subordinate clause ("Since the change ... could break ..., this fix
+...": a pronoun there may stand for the clause's own subject, "this X" stands for X)."""
 _POINTING_INSIDE = re.compile(r"^(?:[\w'`-]+\s+){1,3}?(?:this|these) ([a-z]\w+)\b", re.I)
 """A "this X" early in a sentence, after its first words ("You can fix this issue by ...")."""
 _BARE_NOTE = re.compile(r"^(?:Added|Changed|Deprecated|Removed) in \S+:$")
@@ -55,6 +66,10 @@ _SUBJECTLESS = re.compile(
 data and returns ...", "Captures Python-level writes ...")."""
 _CHAIN = 2
 """How many sentences back a pronoun's chain of antecedents is followed."""
+_NAMED_REACH = 4
+"""How many sentences back a "this X" is followed to a sentence that names X other than as
+"this X" ("... toggle the `explicit-preview-rules` setting ... [an example, two sentences] ...
+this setting has no effect"): the name says which one it stands for."""
 _SHARED_PREFIX = 6
 """How many first letters a "this X" shares with an earlier word it names ("constraint",
 "constrained")."""
@@ -497,7 +512,7 @@ def _chain(
             return first, False
         if before < 0:
             return first, True
-        if index - before > _CHAIN:
+        if index - before > (_NAMED_REACH if first == index else _CHAIN):
             break
         first = before
     return first, False
@@ -539,10 +554,25 @@ def _antecedent(
         return -1
     if pointing is not None and _STATEMENT_PRONOUN.match(sentence) is None:
         named = stem(pointing.group(1).lower())[:_SHARED_PREFIX]
-        for before in range(last, max(-1, last - _CHAIN), -1):
-            if any(word.startswith(named) for word in words[before]):
+        for before in range(last, max(-1, index - 1 - _NAMED_REACH), -1):
+            near = index - before <= _CHAIN
+            if any(word.startswith(named) for word in words[before]) and (
+                near or _names_plainly(sentences[before][1], named)
+            ):
                 return before
     return last
+
+
+def _names_plainly(sentence: str, named: str) -> bool:
+    """Whether ``sentence`` names what a word starting with ``named`` stands for, not only
+    as "this X" itself ("There are a few ways to fix this issue:" names no issue)."""
+    return any(
+        not _POINTER_BEFORE.search(sentence, 0, found.start())
+        for found in re.finditer(rf"\b{re.escape(named)}\w*", sentence, re.I)
+    )
+
+
+_POINTER_BEFORE = re.compile(r"\b(?:this|that|these|those)\s+$", re.I)
 
 
 def _subject_stems(sentence: str) -> set[str]:

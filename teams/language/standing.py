@@ -1,8 +1,9 @@
 """How a document stands against another on the same subject: one that says it is out of date,
-and editions of one work.
+fiction or a copy, and editions of one work.
 
-"This page is archived and is no longer updated." and "This leaflet is superseded by the
-handbook." retire their own document: in a conflict, the other document's value stands. Two
+"This page is archived and is no longer updated.", "This leaflet is superseded by the
+handbook.", "This is a work of fiction." and "This page is a mirror of the survey." retire
+their own document: in a conflict, the other document's value stands. Two
 documents titled as editions of one work ("Walker's guide, third edition", "Walker's guide, 5th
 edition") or as numbers of one series ("Harbour Bulletin, Issue 7", "..., Issue 31"; "Revision
 B", "Revision D"; "version 1.9", "version 1.10", compared part by part) are ordered by them: the
@@ -28,7 +29,14 @@ import re
 
 from teams.language.amounts import word_ordinal
 
-__all__ = ["CODE_EDITION", "code_editions", "edition_of", "retires_itself", "written_since"]
+__all__ = [
+    "CODE_EDITION",
+    "code_editions",
+    "disowned_as",
+    "edition_of",
+    "retires_itself",
+    "written_since",
+]
 
 _DOCUMENT = (
     r"(?:page|leaflet|document|guide|notice|edition|version|article|section|text|handbook|"
@@ -73,11 +81,46 @@ _POINTS_ON = re.compile(
 pier (1994)." (its own page is about an earlier one)."""
 
 
+_FICTION = re.compile(
+    r"\b(?:(?:is|as)\s+an?\s+(?:work|piece)\s+of\s+fiction|(?:characters|events|people|places|"
+    r"incidents)\b[^.;]{0,60}?\b(?:are|is)\s+(?:entirely\s+|purely\s+|wholly\s+)?(?:fictitious|"
+    r"fictional|imaginary|invented)|(?:likeness|resemblance)\s+to\s+(?:any\s+)?(?:real|actual)\b"
+    r"[^.;]{0,60}?\b(?:coincidental|coincidence|unintended|accidental))",
+    re.IGNORECASE,
+)
+"""A sentence saying its own document is fiction: "This is a work of fiction.", "All the
+characters and events in this book are fictitious.", "Any likeness to real places ... is
+coincidence."."""
+_COPY = re.compile(
+    rf"\b(?:this|the present)\s+(?:\w+\s+)?{_DOCUMENT}\s+is\s+(?:an?\s+)?(?:\w+\s+)?"
+    r"(?:mirror|copy|snapshot|reproduction)\s+of\b",
+    re.IGNORECASE,
+)
+"""A sentence saying its own document copies another: "This page is a mirror of the Harl water
+survey, last synced in March 2016." (the original stands where they differ)."""
+
+
+def disowned_as(text: str) -> str:
+    """How ``text`` says its own document does not stand, in words for a report: "is out of
+    date" (archived, superseded, no longer updated; yielding to an official one where the two
+    differ; a hatnote sending the reader to another page for the present thing), "is fiction",
+    "is a copy of another page"; "" when it says none of these.
+
+    >>> disowned_as("This is a work of fiction. Any likeness to real places is coincidence.")
+    'is fiction'
+    >>> disowned_as("This page is a mirror of the Harl water survey, last synced in 2016.")
+    'is a copy of another page'
+    """
+    if any(found.search(text) for found in (_RETIRES, _DEFERS, _POINTS_ON)):
+        return "is out of date"
+    if _FICTION.search(text):
+        return "is fiction"
+    return "is a copy of another page" if _COPY.search(text) else ""
+
+
 def retires_itself(text: str) -> bool:
-    """Whether ``text`` says its own document is out of date (archived, superseded, no longer
-    updated), yields to an official one where the two differ, or sends the reader to another
-    page for the present thing (a hatnote)."""
-    return any(found.search(text) for found in (_RETIRES, _DEFERS, _POINTS_ON))
+    """Whether ``text`` says its own document does not stand (see :func:`disowned_as`)."""
+    return bool(disowned_as(text))
 
 
 _SERIAL = re.compile(

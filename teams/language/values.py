@@ -36,6 +36,7 @@ __all__ = [
     "CATEGORIES",
     "Value",
     "decade_of",
+    "figures_date",
     "stated_date",
     "value_words",
     "values_agree",
@@ -501,9 +502,12 @@ def stated_date(heading: str, text: str) -> str | None:
     the path of a source's address on a line of its own; the year of an
     anniversary of the one opening it names; the last year of the span its counts cover,
     "counts for 2019–2023"), as an ISO date; else the year of its copyright
-    line ("© 2021"), a weaker sign. Dates of other calendars and markups are read as plain
-    ones first (:func:`~teams.language.calendars.plain_dates`: "Reiwa 5", "2023年3月14日"),
-    and the year inside a document's reference number counts ("Ref. WHR/2016/052")."""
+    line ("© 2021"), a weaker sign. A date its figures are said to hold at ("Figures as at 31
+    March 2015", "Figures last checked 2013-05-20") comes before any other of its words.
+    Dates of other calendars and markups are read as plain ones first
+    (:func:`~teams.language.calendars.plain_dates`: "Reiwa 5", "2023年3月14日", "Taken:
+    2022:07:19"), and the year inside a document's reference number counts ("Ref.
+    WHR/2016/052")."""
     heading, text = plain_dates(heading), plain_dates(text)
     dates = _full_dates(heading)
     if dates:
@@ -513,6 +517,8 @@ def stated_date(heading: str, text: str) -> str | None:
     years += _fiscal_years(heading) + _roman_years(heading)
     if years:
         return max(years)
+    if held := _led_dates(text, _HELD):  # "Figures as at 31 March 2015": when they hold
+        return max(held)
     found: list[str] = [
         f"{m.group(2)}-{MONTHS.index(m.group(1).lower()) + 1:02d}" if m.group(1) else m.group(2)
         for m in _DATED.finditer(text)
@@ -654,7 +660,7 @@ def _scope_dates(text: str) -> list[str]:
 _LEAD = re.compile(
     r"\b(?:updated|revised|published|posted|written|compiled|issued|dated|amended|as of|"
     r"surveyed|inspected|archived|(?<!was )(?<!were )(?:printed|retrieved|accessed)|"
-    r"(?:(?<![^\n])|(?<=\n:)|(?<=^:))date(?=:)|"
+    r"(?:(?<![^\n])|(?<=\n:)|(?<=^:))(?:date|taken|captured)(?=:)|"
     r"(?:mis à jour|publié|modifié|révisé)(?: le)?|"
     r"last (?:checked|reviewed|updated|revised|modified)|in force (?:from|since|as of)|"
     r"(?:comes into|came into|coming into) force on|effective(?: from| as of)?|"
@@ -666,12 +672,51 @@ opening a line too: "Date: Fri, 17 Nov 2023 16:40:00 +0000", and a reStructuredT
 ":Date: 2023-06-19")."""
 
 
-def _led_dates(text: str) -> list[str]:
-    """The dates written right after a dating phrase (:data:`_LEAD`), in any form
+_HELD = re.compile(
+    r"\b(?:(?:figures?|data|counts?|numbers?|statistics|information|details)\s+(?:are\s+|were\s+)?"
+    r"(?:(?:correct|accurate|valid)\s+)?(?:as\s+(?:at|of)|(?:last\s+)?(?:checked|verified|"
+    r"confirmed|counted))|(?:correct|accurate)\s+as\s+(?:at|of))\b\W*(?:(?:on|in)\s+)?(?:the\s+)?",
+    re.IGNORECASE,
+)
+"""A phrase saying when a text's figures hold, before its date: "Figures as at 31 March 2015",
+"Figures last checked 2013-05-20", "correct as of May 2021"; it dates the figures over when the
+page was published or edited ("Published June 2023. Figures as at 31 March 2015.")."""
+
+
+_AS_OF = re.compile(r"\bas\s+(?:of|at)\b\W*(?:(?:on|in)\s+)?(?:the\s+)?", re.IGNORECASE)
+
+
+def figures_date(sentence: str) -> str | None:
+    """The date ``sentence`` says its own figure holds at, as an ISO date ("Wenning hall: 260
+    seats; as of in 2014.", "As of 1 May 2021, the hall had 300 seats"), else None.
+
+    >>> figures_date("Wenning hall: 260 seats; as of in 2014.")
+    '2014'
+    """
+    sentence = plain_dates(sentence)
+    found = _led_dates(sentence, _AS_OF) + _led_dates(sentence, _HELD)
+    found += [year for lead in (_AS_OF, _HELD) for year in _led_years(sentence, lead)]
+    return max(found) if found else None
+
+
+_YEAR_FIRST = re.compile(r"(1[0-9]{3}|20[0-9]{2})\b(?![.,/-]\d)")
+
+
+def _led_years(text: str, lead: re.Pattern[str]) -> list[str]:
+    """The years written alone right after a dating phrase (``lead``): "as of in 2014"."""
+    return [
+        year[1]
+        for match in lead.finditer(text)
+        if (year := _YEAR_FIRST.match(text, match.end())) is not None
+    ]
+
+
+def _led_dates(text: str, lead: re.Pattern[str] = _LEAD) -> list[str]:
+    """The dates written right after a dating phrase (``lead``: :data:`_LEAD`), in any form
     :func:`~teams.language.dates.date_at` reads, as ISO dates (a numeric date read either way:
     what both readings share)."""
     found = []
-    for match in _LEAD.finditer(text):
+    for match in lead.finditer(text):
         tokens = [token.strip(",;:().") for token in text[match.end() :].split()[:10]]
         tokens = _zoned(tokens)
         tokens = [_FRENCH_MONTHS.get(token.lower(), token) for token in tokens]

@@ -45,7 +45,10 @@ def stem(word: str) -> str:
     """A crude stem, enough to match ``specify``/``specifies``, ``connection``/``connections``,
     a verb in "-e" with its "-ed" and "-ing" forms: ``disable``/``disabled``/``disabling``,
     and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``;
-    the plural of a noun in "-ing" as the noun: ``settings``/``setting``/``set``."""
+    the plural of a noun in "-ing" as the noun: ``settings``/``setting``/``set``; a British
+    spelling as the American one: ``behaviour``/``behavior``, ``organise``/``organize``,
+    ``analyse``/``analyze``, ``centre``/``center``, ``catalogue``/``catalog``."""
+    word = _AMERICAN.sub(_american, word)
     if word.endswith("ings"):
         word = word[:-1]
     for suffix in _SUFFIXES:
@@ -61,6 +64,29 @@ def stem(word: str) -> str:
     else:
         return _without_e(_undoer(word) if len(word) >= _AGENT_LENGTH else word)
     return _without_e(_undoubled(_undoer(word) if len(word) >= _AGENT_LENGTH else word))
+
+
+_AMERICAN = re.compile(
+    r"^(?P<base>[a-z]{2,})(?:(?P<our>our)(?P<after>s|ed|ing|ite|ites|able|ful|less)?"
+    r"|(?P<ise>[iy])s(?P<ize>e|es|ed|ing|ation|ations|er|ers|ely)"
+    r"|(?P<tre>t)re(?P<plural>s)?|(?P<ogue>og)ue(?P<ogues>s)?)$"
+    r"|^(?P<cense>lic|def|off|pret)ence(?P<censes>s|d)?$"
+)
+"""A British spelling: "-our" (``behaviour``), "-ise"/"-yse" (``organisation``,
+``analysed``), "-tre" (``centres``), "-ogue" (``catalogue``), "-ence" (``licence``)."""
+
+
+def _american(found: re.Match[str]) -> str:
+    base = found["base"]
+    if found["cense"]:
+        return f"{found['cense']}ense{found['censes'] or ''}"
+    if found["our"]:
+        return f"{base}or{found['after'] or ''}"
+    if found["ise"]:
+        return f"{base}{found['ise']}z{found['ize']}" if len(base) >= 3 else found[0]
+    if found["tre"]:
+        return f"{base}ter{found['plural'] or ''}"
+    return f"{base}og{found['ogues'] or ''}"
 
 
 _SUFFIXES = ("ies", "ied", "ing", "es", "ed", "s", "ly")

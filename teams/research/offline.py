@@ -27,6 +27,7 @@ from framework.memory import (
     ResearchMemory,
     SemanticStore,
 )
+from teams.language.acronyms import with_acronyms
 from teams.language.questions import (
     answer_kind,
     asks_default,
@@ -141,6 +142,10 @@ class CorpusSearchWorker:
                 rare,
             ]
         )
+        expanded = with_acronyms(asked, (passage.text for passage in found))  # "drive (SSD)"
+        if expanded != asked:  # the text's acronym finds passages its spelled-out words did not
+            more = self.corpus.search(expanded, k=self.k * _CANDIDATES, min_score=self.min_score)
+            found, asked = _merged([found, more]), expanded
         pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
@@ -493,21 +498,21 @@ def _default_value(answered: _Answered, kind: str) -> bool:
 
 
 def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Evidence]:
-    """``evidence`` without a statement that gives several values of ``kind`` when another
-    gives one of them alone: "[tool.pytest] (since version 9.0) or [tool.pytest.ini_options]
-    (since version 8.1)" is left out beside "supported since pytest 9.0"; nor, for a version
-    of a product the question names, one that gives only another product's version when
-    another statement gives one ("using OpenSSL 3.0" beside "since Python 3.12")."""
+    """``evidence`` without a statement that gives the values of ``kind`` another gives and
+    more, alternatives to them: "[tool.pytest] (since version 9.0) or [tool.pytest.ini_options]
+    (since version 8.1)" is left out beside "supported since pytest 9.0", "a 403 response and
+    a close code of either 3404 ... or 3405 ..." beside "a 403 response with a 3404 close
+    code"; nor, for a version of a product the question names, one that gives only another
+    product's version when another statement gives one ("using OpenSSL 3.0" beside "since
+    Python 3.12")."""
     values = [given(kind, item.text, query) for item in evidence]
     settled = zip(evidence, values, strict=True)
-    alone = set().union(
-        *(stated for item, stated in settled if len(stated) == 1 and not item.disputed)
-    )
+    narrower = [stated for item, stated in settled if stated and not item.disputed]
     answered = kind == "version" and any(values)
     return [
         item
         for item, stated in zip(evidence, values, strict=True)
-        if (len(stated) < 2 or not stated & alone)
+        if not any(other < stated for other in narrower)
         and not (answered and not stated and versions_of_others(item.text, query))
     ]
 
