@@ -1,6 +1,7 @@
 """Pages that disown their figures and dates that say when figures hold: a work of fiction, a
 mirror of another page, a figure given from memory and unchecked, a date in photo metadata,
-"Figures as at" over a publication date, and a table row's own "As of" date."""
+"Figures as at" over a publication date, and a table row's own "As of" date; a frequency as an
+interval and as a rate, and a count by exception ("all but two of its 40 rooms")."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from pathlib import Path
 from framework.memory import Corpus, EvidenceRecord, MiniLMEmbedder, SemanticStore, ingest_corpus
 from teams.hypothesis.sources import corpus_source
 from teams.hypothesis.verdicts import newer_side, order_reason
+from teams.language import values_in
+from teams.language._numbers import Value
 from teams.language.calendars import plain_dates
 from teams.language.standing import disowned_as, retires_itself
-from teams.language.values import figures_date, stated_date
+from teams.language.values import figures_date, stated_date, values_agree
 
 
 def _side(text: str, name: str, day: str | None = None) -> EvidenceRecord:
@@ -73,3 +76,18 @@ def test_a_disclaimer_above_a_files_first_heading_comes_with_each_of_its_passage
     novel = {item["source"]: item["text"] for item in found if item["path"].endswith("novel.md")}
     assert any("96 berths" in text for text in novel.values())
     assert any(retires_itself(text) and source.endswith(":3") for source, text in novel.items())
+
+
+def test_a_frequency_as_an_interval_and_as_a_rate_and_a_count_by_exception_agree() -> None:
+    def one(text: str) -> Value:
+        [value] = values_in(text)
+        return value
+
+    interval = one("On the line a tram leaves every twenty minutes.")
+    assert values_agree(interval, one("Trams on the line run three times an hour."))
+    assert not values_agree(interval, one("Trams on the line run four times an hour."))
+    assert values_agree(one("It is checked twice a day."), one("It is checked every 12 hours."))
+    exception = one("All but two of the hotel's 40 rooms look out to sea.")
+    assert (exception.key, exception.number, exception.label) == ("room", 38.0, "38 rooms")
+    assert values_agree(exception, one("Thirty-eight rooms of the hotel look out to sea."))
+    assert [v.label for v in values_in("He came three times in all.")] == ["three times"]

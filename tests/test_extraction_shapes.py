@@ -3,7 +3,8 @@ true doer after it, "by the former", a deed done for another ("commissioned X to
 the competition to design Y to Z"), a caption and a timeline entry behind their labels, a
 heading in apposition, "X did" answering a question, "With X as architect", a maiden name, a
 definition list, "the brainchild of", an inscription in capitals, a work "by" its maker and a
-spelling a name is "sometimes spelt"."""
+spelling a name is "sometimes spelt", and a second deed of a passive quoted without the first
+deed's doer."""
 
 from __future__ import annotations
 
@@ -293,3 +294,11 @@ def test_a_spelling_a_name_is_sometimes_given_is_an_alias(store: SemanticStore) 
     assert without_aliases(sentence) == "The Kelso mill was built in 1794 by Tamsin Orde."
     text = f"# Mills of the valley\n\n{sentence}\n"
     assert "Tamsin Orde" in answer(text, "Who built the Kelsoe mill?", store)
+
+
+def test_a_second_deed_of_a_passive_is_quoted_without_the_first_deeds_doer(
+    store: SemanticStore,
+) -> None:
+    text = "# Baths\n\nThe Tenby baths were paid for by Lord Caverly and built by Mary Oakes.\n"
+    said = answer(text, "Who built the Tenby baths?", store)
+    assert "Mary Oakes" in said and "Caverly" not in said

@@ -49,7 +49,7 @@ def _read(text: str) -> list[tuple[str, str, float]]:
         ("The climb takes 3 hours 20 minutes.", ("quantity", "duration", 12000.0)),
         ("The climb takes an hour and 20 minutes.", ("quantity", "duration", 4800.0)),
         ("The mast is 5 feet and 6 inches tall.", ("quantity", "length", 1.68)),
-        ("The ferry runs twice a day.", ("count", "time", 2.0)),
+        ("The ferry runs twice a day.", ("quantity", "frequency", 0.08)),
         ("It opened on March 3rd, 1881.", ("date", "date", 1881.0)),
         ("The hall seats three hundred and forty-two thousand.", ("count", "", 342_000.0)),
     ],

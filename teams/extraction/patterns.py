@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from teams.extraction.documents import LIST_JOIN
 from teams.language.values import values_in
 from teams.language.verbs import IRREGULAR, lemma
 
@@ -362,7 +363,11 @@ def _passive(subject: str, passive: re.Match[str]) -> list[Reading]:
     prep, rest = passive["prep"].lower(), _own_part(passive["rest"])
     second = passive["rest"][len(rest) :]
     also = _NEXT_DEED.match(second)  # "... and opened in 1911": the subject was opened too
-    readings_after = read_sentence(f"{subject} was {second[also.start('word') :]}") if also else []
+    deed = second[also.start("word") :] if also else ""
+    readings_after = [  # quoted without the first deed's doer: "X … built by Y in 1902."
+        replace(r, clause=r.clause or f"{subject}{LIST_JOIN}{deed}")
+        for r in (read_sentence(f"{subject} was {deed}") if also else [])
+    ]
     if prep == "by" and (place := _PLACE_BEFORE_AGENT.match(rest)):
         rest = rest[place.end() :]  # "built by the old ford by Jane Tilly": by Jane Tilly
     if prep == "to" and infinitive(rest):

@@ -90,7 +90,9 @@ def values_in(text: str) -> list[Value]:
     index = 0
     while index < len(tokens):
         read = (
-            money_at(tokens, index)
+            _how_frequent(tokens, index)
+            or _all_but(tokens, index)
+            or money_at(tokens, index)
             or _one_unit(tokens, index)
             or share_at(tokens, index)
             or _word_value(tokens, index)
@@ -273,6 +275,62 @@ def _how_often(tokens: list[str], index: int) -> tuple[Value, int] | None:
     if lower == "once" and not (periodic and (after[1] in UNITS or after[1] == "month")):
         return None
     return Value("count", "time", _TIMES[lower], label=lower, words=(lower,)), 1
+
+
+_PERIOD = frozenset({"a", "an", "per", "each", "every"})
+_HOUR = 3600.0
+
+
+def _how_frequent(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """How often, at ``index``, as a rate per hour: "every twenty minutes", "every hour",
+    "three times an hour", "twice a day" ("every twenty minutes" is "three times an hour"),
+    and the tokens it takes; None for anything else."""
+    lower = tokens[index].lower()
+    if lower == "every":
+        count = number_at(tokens, index + 1) if index + 1 < len(tokens) else None
+        at = index + 1 + (count[2] if count else 0)
+        times, every = 1.0, count[0] if count else 1.0
+    else:
+        count = number_at(tokens, index) if lower not in _TIMES else (_TIMES[lower], 0.0, 0)
+        if count is None:
+            return None
+        at = index + max(count[2], 1)
+        if count[2] and (at >= len(tokens) or tokens[at].lower() != "times"):
+            return None
+        at += 1 if count[2] else 0
+        if at >= len(tokens) or tokens[at].lower() not in _PERIOD:
+            return None
+        times, every, at = count[0], 1.0, at + 1
+    unit = _unit_at(tokens, at)
+    if unit is None or unit[0] != "duration" or not every:
+        return None
+    used = at + unit[3] - index
+    words = tuple(token.lower() for token in tokens[index : index + used])
+    rate = times * _HOUR / (every * unit[1])
+    label = " ".join(tokens[index : index + used])
+    return Value("quantity", "frequency", rate, "per hour", label=label, words=words), used
+
+
+def _all_but(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """A count by exception at ``index``: "all but two of the hotel's 40 rooms" is 38 rooms,
+    and the tokens it takes; None for anything else."""
+    if tokens[index].lower() != "all" or index + 3 >= len(tokens):
+        return None
+    if tokens[index + 1].lower() != "but":
+        return None
+    left = number_at(tokens, index + 2)
+    if left is None or tokens[index + 2 + left[2]].lower() != "of":
+        return None
+    for at in range(index + 3 + left[2], min(len(tokens), index + 9 + left[2])):
+        whole = _figure_value(tokens, at)
+        if whole is not None and whole[0].kind == "count" and whole[0].number > left[0]:
+            used = at + whole[1] - index
+            words = tuple(token.lower() for token in tokens[index : index + used])
+            number = whole[0].number - left[0]
+            noun = whole[0].label.partition(" ")[2]  # "40 rooms": 38 rooms
+            label = f"{number:g} {noun}".strip()
+            return replace(whole[0], number=number, label=label, words=words), used
+    return None
 
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
