@@ -1,16 +1,24 @@
 """Pages that disown their figures and dates that say when figures hold: a work of fiction, a
 mirror of another page, a figure given from memory and unchecked, a date in photo metadata,
 "Figures as at" over a publication date, and a table row's own "As of" date; a frequency as an
-interval and as a rate, and a count by exception ("all but two of its 40 rooms")."""
+interval and as a rate, a count by exception ("all but two of its 40 rooms"), and the state a
+question asks about ("at low water") against another state."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from framework.memory import Corpus, EvidenceRecord, MiniLMEmbedder, SemanticStore, ingest_corpus
+from framework.memory import (
+    Conflict,
+    Corpus,
+    EvidenceRecord,
+    MiniLMEmbedder,
+    SemanticStore,
+    ingest_corpus,
+)
 from teams.hypothesis.sources import corpus_source
-from teams.hypothesis.verdicts import newer_side, order_reason
+from teams.hypothesis.verdicts import newer_side, order_reason, state_asked_resolution
 from teams.language import values_in
 from teams.language._numbers import Value
 from teams.language.calendars import plain_dates
@@ -91,3 +99,16 @@ def test_a_frequency_as_an_interval_and_as_a_rate_and_a_count_by_exception_agree
     assert (exception.key, exception.number, exception.label) == ("room", 38.0, "38 rooms")
     assert values_agree(exception, one("Thirty-eight rooms of the hotel look out to sea."))
     assert [v.label for v in values_in("He came three times in all.")] == ["three times"]
+
+
+def test_the_state_a_question_asks_about_decides_against_another_state() -> None:
+    high = _side("At high water the harbour entrance is 9 metres deep.", "pilot.md")
+    low = _side("At low water the harbour entrance is 4 metres deep.", "chart.md")
+    conflict = Conflict(id="c1", source_a=high.id, source_b=low.id, description="9 or 4")
+    asked = "How deep is the harbour entrance at low water?"
+    found = state_asked_resolution(conflict, asked, high, low)
+    assert found is not None and found.resolved_by == low.id
+    assert "low water" in found.resolution and "high water" in found.resolution
+    assert state_asked_resolution(conflict, "How deep is the harbour entrance?", high, low) is None
+    plain = _side("The harbour entrance is 9 metres deep.", "guide.md")
+    assert state_asked_resolution(conflict, asked, plain, low) is None

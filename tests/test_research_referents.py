@@ -9,7 +9,7 @@ from framework.engine.records import Evidence
 from framework.memory import Passage, prose_sentences
 from teams.language.acronyms import spelled_out, with_acronyms
 from teams.language.questions import answer_kind
-from teams.language.sentence_choice import ranked_sentences
+from teams.language.sentence_choice import given, ranked_sentences
 from teams.language.words import stem
 from teams.research.offline import _answers, _unambiguous
 
@@ -134,3 +134,14 @@ def test_a_statement_offering_alternatives_to_another_statements_value_is_left_o
     )
     kept = _unambiguous([plain, either], "quantity", "Which close code does it get?")
     assert kept == [plain]
+
+
+def test_a_sentence_naming_more_things_than_another_is_kept_for_a_question_of_a_name() -> None:
+    question = "Which limitation of a host makes `plain_urls` false necessary?"
+    shown = "The tables show how the URLs differ when `plain_urls` is `true` or `false`."
+    one = Evidence(source="c.md:1", text=shown)
+    more = Evidence(
+        source="c.md:4", text=f"{shown} It is needed where hosts can't open `X/index.html`."
+    )
+    assert given("name", one.text, question) < given("name", more.text, question)
+    assert _unambiguous([one, more], "name", question) == [one, more]

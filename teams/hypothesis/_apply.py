@@ -33,7 +33,11 @@ from teams.hypothesis.roles import HypothesisRoles
 from teams.hypothesis.rules import conflicts_to_resolve
 from teams.hypothesis.safety import Check, check_findings
 from teams.hypothesis.state import HypothesisState
-from teams.hypothesis.verdicts import Assessment, year_asked_resolution
+from teams.hypothesis.verdicts import (
+    Assessment,
+    state_asked_resolution,
+    year_asked_resolution,
+)
 
 __all__ = ["final_check", "judge_body", "resolve_body", "status_path", "synthesize_body"]
 
@@ -137,7 +141,9 @@ def judge_body(roles: HypothesisRoles) -> Any:
 def resolve_body(roles: HypothesisRoles) -> Any:
     """The body of the resolve node: search for decisive evidence, then settle each conflict
     (a side of the one year the question asks about against a side of another year first:
-    :func:`~teams.hypothesis.verdicts.year_asked_resolution`)."""
+    :func:`~teams.hypothesis.verdicts.year_asked_resolution`; then a side of the state it asks
+    about, "at low water", against one of another state:
+    :func:`~teams.hypothesis.verdicts.state_asked_resolution`)."""
     memory = roles.memory
 
     def body(state: HypothesisState, context: NodeContext) -> dict[str, Any]:
@@ -156,7 +162,10 @@ def resolve_body(roles: HypothesisRoles) -> Any:
             known += kept.new
             update["evidence_ids"] += kept.ids
             update["errors"] += kept.errors
-            asked = year_asked_resolution(conflict, state.get("question") or "", a, b)
+            question = state.get("question") or ""
+            asked = year_asked_resolution(conflict, question, a, b) or state_asked_resolution(
+                conflict, question, a, b
+            )
             resolution = asked or roles.resolver.resolve(conflict, a, b, context)
             if resolution is None:
                 update["undecided"].append(conflict.id)

@@ -24,6 +24,7 @@ from teams.language.dates import date_at
 from teams.language.standing import code_editions, edition_of, retires_itself, written_since
 from teams.language.values import decade_of, stated_date, values_agree, values_in
 from teams.language.verbs import lemma
+from teams.language.words import STOPWORDS
 
 __all__ = [
     "Assessment",
@@ -38,6 +39,7 @@ __all__ = [
     "speaks_of_standing",
     "standing_note",
     "standing_of",
+    "state_asked_resolution",
     "upheld_side",
     "year_asked_resolution",
 ]
@@ -118,6 +120,45 @@ def year_asked_resolution(
         f"{', '.join(sorted(others))}, so {side.source} answers it"
     )
     return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=side.id)
+
+
+_STATE = re.compile(r"\b(?:at|in|during|on)\s+(?:the\s+)?([a-z]+)\s+([a-z]+)\b", re.IGNORECASE)
+"""A state or condition a figure holds in: "at low water", "in dry weather", "during peak
+hours"."""
+
+
+def _states(text: str) -> set[tuple[str, str]]:
+    """The (modifier, noun) of each state ``text`` names (:data:`_STATE`), the modifier a word
+    of meaning ("at low water": ("low", "water"); not "at the end")."""
+    return {
+        (found[1].lower(), found[2].lower())
+        for found in _STATE.finditer(text)
+        if found[1].lower() not in STOPWORDS and found[2].lower() not in STOPWORDS
+    }
+
+
+def state_asked_resolution(
+    conflict: Conflict, question: str, a: EvidenceRecord, b: EvidenceRecord
+) -> Resolution | None:
+    """The side of the state the question asks about ("How deep is the entrance at low
+    water?"): the side whose sentence names it, when the other's names the same thing in
+    another state ("At high water the entrance is 9 metres deep") and not the one asked;
+    None otherwise. The other side is true, perhaps, of another state: no answer to the
+    question."""
+    for modifier, noun in sorted(_states(question)):
+        named = [side for side in (a, b) if (modifier, noun) in _states(side.text)]
+        if len(named) != 1:
+            continue
+        side = named[0]
+        other = b if side is a else a
+        elsewhere = sorted(m for m, n in _states(other.text) if n == noun and m != modifier)
+        if elsewhere:
+            text = (
+                f"the question asks about {modifier} {noun}: {side.source} speaks of it, "
+                f"{other.source} of {elsewhere[0]} {noun}, so {side.source} answers it"
+            )
+            return Resolution(conflict_id=conflict.id, resolution=text, resolved_by=side.id)
+    return None
 
 
 def _years_of(side: EvidenceRecord) -> set[str]:

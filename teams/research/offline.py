@@ -502,12 +502,17 @@ def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Ev
     more, alternatives to them: "[tool.pytest] (since version 9.0) or [tool.pytest.ini_options]
     (since version 8.1)" is left out beside "supported since pytest 9.0", "a 403 response and
     a close code of either 3404 ... or 3405 ..." beside "a 403 response with a 3404 close
-    code"; nor, for a version of a product the question names, one that gives only another
-    product's version when another statement gives one ("using OpenSSL 3.0" beside "since
-    Python 3.12")."""
+    code" (for names, only beside a statement that gives one name: a sentence that explains
+    names more things than one that does not); nor, for a version of a product the question
+    names, one that gives only another product's version when another statement gives one
+    ("using OpenSSL 3.0" beside "since Python 3.12")."""
     values = [given(kind, item.text, query) for item in evidence]
     settled = zip(evidence, values, strict=True)
-    narrower = [stated for item, stated in settled if stated and not item.disputed]
+    narrower = [  # for names, one alone: a sentence that explains names more things
+        stated
+        for item, stated in settled
+        if stated and not item.disputed and (kind != "name" or len(stated) == 1)
+    ]
     answered = kind == "version" and any(values)
     return [
         item
