@@ -222,7 +222,8 @@ class TelemetryMiddleware:
 
     def _handled(self, config: RunnableConfig) -> RunnableConfig:
         """``config`` with the GenAI handler among its callbacks; the same for the tasks of a
-        batch, which share their node's config (one copy per batch, not per task)."""
+        batch, which share their node's config (one copy per batch, not per task; the last
+        one is kept until the next execution)."""
         last = self._last_handled
         if last is not None and last[0] is config:
             return last[1]
