@@ -33,6 +33,7 @@ from pydantic import ValidationError
 from framework.engine.records import SourceError
 from framework.errors import ConfigError
 from framework.memory import Corpus, EvidenceRecord, Passage, prose_sentences
+from framework.memory.store import StoredEntry
 from framework.policy import governed
 from teams.hypothesis.verdicts import AS_OF_YEAR, PAST_YEAR, speaks_of_standing
 from teams.language.changes import resolve_relative_changes, withdraw_struck
@@ -113,14 +114,19 @@ def corpus_source(
     return StructuredTool.from_function(search_corpus, name=name)
 
 
+def _opening_entry(corpus: Corpus, path: str) -> StoredEntry | None:
+    """The first passage of file ``path`` in the corpus, or None."""
+    record = corpus.store.sources(corpus.namespace).get(path)
+    if record is None or not record.keys:
+        return None
+    return corpus.store.entries(corpus.namespace, record.keys[:1]).get(record.keys[0])
+
+
 def _opening_disowned(corpus: Corpus, path: str) -> tuple[str, str] | None:
     """The sentence of a file's opening passage (above its first subheading) that says the
     whole document does not stand ("A novel. All the characters and events in this book are
     fictitious."), as ``(path:line, sentence)``: it speaks for every passage of the file."""
-    record = corpus.store.sources(corpus.namespace).get(path)
-    if record is None or not record.keys:
-        return None
-    entry = corpus.store.entries(corpus.namespace, record.keys[:1]).get(record.keys[0])
+    entry = _opening_entry(corpus, path)
     if entry is None:
         return None
     start = int(entry.metadata.get("start_line", 1))
@@ -141,10 +147,7 @@ def _opening_markup_date(corpus: Corpus, path: str) -> str | None:
     """The date in the HTML comments and ``<meta>`` tags a file opens with, above its first
     heading ("<!-- updated 2022-11-19 -->", '<meta name="dcterms.modified" content="...">'),
     or None: the date of every passage of the file."""
-    record = corpus.store.sources(corpus.namespace).get(path)
-    if record is None or not record.keys:
-        return None
-    entry = corpus.store.entries(corpus.namespace, record.keys[:1]).get(record.keys[0])
+    entry = _opening_entry(corpus, path)
     if entry is None or entry.metadata.get("heading"):
         return None
     marks = [comment or meta for comment, meta in _HEAD_MARKUP.findall(entry.text)]

@@ -66,11 +66,14 @@ def with_acronyms(question: str, texts: Iterable[str]) -> str:
     """
     acronyms = {found.group(1) for text in texts for found in _ACRONYM.finditer(text)}
     written = {word.upper() for word in _WORD.findall(question)}
+    by_initial: dict[str, list[str]] = {}  # only an acronym its first word opens is tried
+    for acronym in sorted(acronyms - written):
+        by_initial.setdefault(acronym[0].lower(), []).append(acronym)
     insertions: dict[int, str] = {}
     for segment in _SEGMENT.finditer(question):
         words = list(_WORD.finditer(segment.group()))
-        for acronym in sorted(acronyms - written):
-            for first in range(len(words)):
+        for first, opening in enumerate(words):
+            for acronym in by_initial.get(opening.group()[0].lower(), ()):
                 for last in range(first + 1, min(len(words), first + 2 * len(acronym))):
                     run = [word.group() for word in words[first : last + 1]]
                     if spelled_out(acronym, run):

@@ -263,6 +263,9 @@ def _range(
 
 _TIMES = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 """How often, in one word ("twice a day" is "2 times a day")."""
+_PERIOD = frozenset({"a", "an", "per", "each", "every"})
+"""The words before the period a frequency is counted in ("twice a day", "three times per
+hour")."""
 
 
 def _how_often(tokens: list[str], index: int) -> tuple[Value, int] | None:
@@ -271,13 +274,12 @@ def _how_often(tokens: list[str], index: int) -> tuple[Value, int] | None:
     if lower not in _TIMES:
         return None
     after = [t.lower() for t in tokens[index + 1 : index + 3]]
-    periodic = len(after) == 2 and after[0] in ("a", "an", "per", "every", "each")
+    periodic = len(after) == 2 and after[0] in _PERIOD
     if lower == "once" and not (periodic and (after[1] in UNITS or after[1] == "month")):
         return None
     return Value("count", "time", _TIMES[lower], label=lower, words=(lower,)), 1
 
 
-_PERIOD = frozenset({"a", "an", "per", "each", "every"})
 _HOUR = 3600.0
 
 
@@ -752,8 +754,11 @@ def figures_date(sentence: str) -> str | None:
     '2014'
     """
     sentence = plain_dates(sentence)
-    found = _led_dates(sentence, _AS_OF) + _led_dates(sentence, _HELD)
-    found += [year for lead in (_AS_OF, _HELD) for year in _led_years(sentence, lead)]
+    found = [
+        date
+        for lead in (_AS_OF, _HELD)
+        for date in (*_led_dates(sentence, lead), *_led_years(sentence, lead))
+    ]
     return max(found) if found else None
 
 
