@@ -92,15 +92,52 @@ def chunk_document(display_path: str, text: str, max_chars: int = 800) -> list[C
             pending = []
             builder.add_split(para, max_chars)
             continue
-        if pending and (
-            pending[-1].section != para.section
-            or builder.width(pending[0].start, para.end) > max_chars
-        ):
+        if pending and pending[-1].section != para.section:
             builder.add_span(pending)
             pending = []
+        elif pending and builder.width(pending[0].start, para.end) > max_chars:
+            kept = _kept_with(pending, para, lines, builder, max_chars)
+            builder.add_span(pending[:kept])
+            pending = pending[kept:]
         pending.append(para)
     builder.add_span(pending)
     return builder.chunks
+
+
+_REFERS_BACK = re.compile(
+    r"^\s*(?:(?:this|these|that|those|such|it|they)\b"
+    r"|(?:therefore|thus|hence|consequently|instead|however)\b"
+    r"|(?:for (?:this|that|these|those) reasons?|as a (?:result|consequence))\b)",
+    re.I,
+)
+"""A paragraph that opens by pointing back at the one before ("For these reasons, ...", "This
+means ...", "It ..."): a chunk that starts with it would lose what it stands for."""
+
+
+def _kept_with(
+    pending: list[_Paragraph],
+    para: _Paragraph,
+    lines: list[str],
+    builder: _ChunkBuilder,
+    max_chars: int,
+) -> int:
+    """Where to cut ``pending`` when ``para`` does not fit after it: the paragraphs from the
+    returned index on start the next chunk with ``para``. ``para`` indented (the body of a
+    reStructuredText directive such as ``.. envvar:: NAME``, of a definition or a list item)
+    goes with the unindented paragraph that opens its entry; one that opens by pointing back
+    goes with the paragraph before it. Where that would not fit in one chunk, or would leave
+    this one empty, the cut is before ``para``."""
+    opening = lines[para.start]
+    if opening[:1] in (" ", "\t"):
+        firsts = [at for at, held in enumerate(pending) if lines[held.start][:1] not in (" ", "\t")]
+        start = firsts[-1] if firsts else 0
+    elif _REFERS_BACK.match(opening):
+        start = len(pending) - 1
+    else:
+        return len(pending)
+    if start == 0 or builder.width(pending[start].start, para.end) > max_chars:
+        return len(pending)
+    return start
 
 
 class _ChunkBuilder:

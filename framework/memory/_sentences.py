@@ -44,6 +44,13 @@ class _Block:
     starts: list[int] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)
     item: bool = False
+    term: bool = False
+    """Whether it opens with the term of a definition (see :func:`_is_term`)."""
+
+    @property
+    def term_only(self) -> bool:
+        """Whether it holds only its term so far: its definition is still to come."""
+        return self.term and len(self.numbers) == 1
 
     def add(self, number: int, line: str) -> None:
         self.text += " " if self.text else ""
@@ -81,6 +88,7 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str, bool]]:
         number, line = index + first_line, _QUOTE.sub("", raw.strip()).strip()
         line = _VERSION_DIRECTIVE.sub(_version_directive, line)  # ".. versionadded:: 4.44"
         line = _ADMONITION.sub("", line)  # ".. note:: Mind the gap." holds prose
+        line = _ALERT.sub("", line)  # "> [!NOTE]" marks a GitHub alert: its text is prose
         block = _BLOCK_MARK.match(line)  # "/// tip", "/// version-added | v2.10", "///"
         line = _version_note(block) if block else line
         titled = _TITLED_ADMONITION.match(line)  # '!!! tip "Added in version 0.80.0"'
@@ -137,6 +145,22 @@ _VERSION_NOTES = {
     "deprecated": "Deprecated in",
     "deprecated-removed": "Deprecated in",
 }
+
+
+def _directive_marks(lines: list[str]) -> dict[int, str]:
+    """The lines of directives read otherwise than as prose: a directive's option lines
+    (":class: caution", in the lines that open it) as ``""``, no prose; the line of one that
+    describes a named thing (``.. envvar:: NAME``) as the name, the term its body defines."""
+    marks: dict[int, str] = {}
+    opening = False  # in a directive's first lines, where its options are
+    for index, raw in enumerate(lines):
+        line = _QUOTE.sub("", raw.strip()).strip()
+        opening = bool(line) and (opening or _DIRECTIVE.match(line) is not None)
+        if opening and _OPTION.match(line):
+            marks[index] = ""
+        elif described := _DESCRIBED.match(line):
+            marks[index] = f"``{described.group('name').strip()}``"
+    return marks
 
 
 def _version_note(block: re.Match[str]) -> str:
@@ -235,8 +259,26 @@ _ADMONITION = re.compile(
 )
 """A reStructuredText admonition's name: the text after it is prose (other explicit markup,
 ``.. _target:`` or ``.. directive::``, holds none: :data:`_NOT_PROSE`)."""
+_ALERT = re.compile(r"^\[!(?:note|tip|important|warning|caution)\]\s*", re.I)
+"""The marker that opens a GitHub alert in a block quote ("> [!NOTE]"): not part of its text."""
 _CODE_DIRECTIVE = re.compile(r"\.\. (?:code-block|code|sourcecode)::")
 """A directive whose indented body is code."""
+_DIRECTIVE = re.compile(r"\.\. [\w:-]+::")
+"""A reStructuredText directive's line; option lines (":class: tip") may follow it."""
+_OPTION = re.compile(
+    r":(?!(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?|raise|"
+    r"except|exception|var|ivar|cvar|vartype|meta)\b)[\w-]+:(?:\s|$)"
+)
+"""A directive's option line (":class: caution"), which holds no prose; a field of a described
+object (":param uri: ...") is prose."""
+_DESCRIBED = re.compile(
+    r"\.\. (?:\w+:)?(?:envvar|option|cmdoption|confval|setting|describe|object|data|"
+    r"attribute|property|function|method|classmethod|staticmethod|class|exception|"
+    r"decorator)::\s+(?P<name>\S.*)$"
+)
+"""A directive that describes a named thing (Sphinx's ``.. envvar:: WEBSOCKETS_MAX_REDIRECTS``,
+``.. confval:: name``, ``.. py:function:: connect(uri)``): its name is the term its indented
+body defines."""
 _PROSE_DIRECTIVE = re.compile(
     r"\.\. (?:glossary|topic|sidebar|rubric|epigraph|highlights|pull-quote|container|only|"
     r"hlist|centered)::"
@@ -259,13 +301,17 @@ def _blocks(text: str, first_line: int) -> list[_Block]:
     """Paragraphs and list items (markers dropped); a line without prose ends a block."""
     blocks: list[_Block] = []
     current: _Block | None = None
-    for number, line, term in _prose_lines(text, first_line):
+    marked = _directive_marks(text.split("\n"))
+    for number, read, defined in _prose_lines(text, first_line):
+        mark = marked.get(number - first_line)  # an option line, or a described thing's name
+        line, term = (read, defined) if mark is None else (mark, bool(mark))
         if not line:
-            current = None
+            defining = current is not None and current.term_only  # ".. envvar:: X", a blank,
+            current = current if defining else None  # then its body: "X: Maximum ..."
             continue
         item = LIST_MARKER.match(line)
         if item or term or current is None:
-            current = _Block(item=item is not None)
+            current = _Block(item=item is not None, term=term and item is None)
             blocks.append(current)
         current.add(number, line[item.end() :] if item else f"{line}:" if term else line)
     return blocks

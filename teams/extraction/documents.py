@@ -3,8 +3,9 @@
 A document comes from a file (``cadre extract``) or from the chunks of an indexed corpus
 (``cadre run --team extraction``); either way it is cut by
 :func:`framework.memory.chunk_document`, fenced code is left out (but for a CSV block, read as
-a table under its first row, and a JSON array's objects written one a line, each a row under
-its keys), and every sentence keeps the 1-based line it starts on. The items
+a table under its first row, a JSON array's objects written one a line, each a row under its
+keys, and an XML or INI block's records: :mod:`teams.extraction.data_blocks`), and every
+sentence keeps the 1-based line it starts on. The items
 of a list introduced by a sentence ending in a colon are read each with its lead-in ("The
 toolkit includes: … a compiler"), so every item is a sentence. A front matter between "---"
 lines at the top of a file is a section of its ``key: value`` lines under its title.
@@ -37,6 +38,7 @@ from framework.memory import (
     read_text,
 )
 from framework.memory.corpus import CORPUS_SUFFIXES, unreadable_reason
+from teams.extraction.data_blocks import DATA_FENCE, ini_records, xml_records
 from teams.language.tables import list_tables, markdown_tables
 
 __all__ = [
@@ -238,7 +240,13 @@ def _document(path: str, chunks: Iterable[Chunk]) -> Document:
         rows=tuple(
             row
             for c in every
-            for row in (*_table_rows(c), *_csv_rows(c), *_json_rows(c), *_html_rows(c))
+            for row in (
+                *_table_rows(c),
+                *_csv_rows(c),
+                *_json_rows(c),
+                *_html_rows(c),
+                *_data_rows(c),
+            )
         ),
     )
 
@@ -357,6 +365,23 @@ def _json_row(line: str, number: int) -> Row | None:
         return None
     header = tuple(str(key) for key, _ in fields)
     return Row(line=number, header=header, cells=tuple(str(value) for _, value in fields))
+
+
+def _data_rows(chunk: Chunk) -> Iterator[Row]:
+    """The records of the chunk's fenced XML and INI blocks (see
+    :mod:`teams.extraction.data_blocks`), each a row under its field names."""
+    lines = chunk.text.split("\n")
+    for index, line in enumerate(lines):
+        if (opener := DATA_FENCE.match(line)) is None:
+            continue
+        fence, block = opener.group(1), []
+        for text in lines[index + 1 :]:
+            if text.strip().startswith(fence):
+                break
+            block.append(text)
+        read = xml_records if opener["kind"].lower() == "xml" else ini_records
+        for number, header, cells in read(block, chunk.start_line + index + 1):
+            yield Row(line=number, header=header, cells=cells)
 
 
 def read_documents(paths: Iterable[Path]) -> list[Document]:

@@ -7,6 +7,7 @@ model's bad answer is refused by the memory's rules, recorded, and does not fail
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -447,7 +448,7 @@ def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
     """Why :func:`newer_side` put ``newer`` over ``older`` when their words, not their dates,
     order them ("reports the outcome of what ... forecast"), else None."""
     if _undermined(newer, older) is older:
-        return _undermining(older)
+        return _undermining(older, newer)
     if _misquoting(newer, older) is older:
         return f"is the source {older.source} names for its figure"
     worded = {
@@ -469,17 +470,24 @@ def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
     return None
 
 
-def _undermining(older: EvidenceRecord) -> str:
+def _undermining(older: EvidenceRecord, newer: EvidenceRecord) -> str:
     """How ``older``'s own words undermine its figure (:func:`_undermined`)."""
-    if _HEARSAY.search(older.text):
-        return f"states a finding where {older.source} repeats hearsay"
-    if _UNSOURCED.search(older.text):
-        return f"states a finding where {older.source} is tagged as unsourced"
-    if _SAMPLED.search(older.text):
-        return f"counts in full where {older.source} estimates from a sample"
-    if _misconverted(older.text):
-        return f"states a figure its own conversion agrees with, where {older.source}'s does not"
-    return f"states the figure the parts {older.source} lists add up to"
+    said = f"{older.title}\n{older.text}"
+    reasons = (
+        (_HEARSAY.search(older.text), "states a finding where {} repeats hearsay"),
+        (_UNSOURCED.search(older.text), "states a finding where {} is tagged as unsourced"),
+        (_UNREALISED.search(older.text), "states the figure where {} gives one never reached"),
+        (_PROVISIONAL.search(older.text), "states the standing figure where {} gives a while's"),
+        (_PROMOTIONAL.search(said), "states a finding where {} is an advertisement"),
+        (_of_a_part(older, newer), "states the whole's figure where {} gives a part's"),
+        (_SAMPLED.search(older.text), "counts in full where {} estimates from a sample"),
+        (
+            _misconverted(older.text),
+            "states a figure its own conversion agrees with, where {}'s does not",
+        ),
+    )
+    reason = next((words for held, words in reasons if held), None)
+    return (reason or "states the figure the parts {} lists add up to").format(older.source)
 
 
 def _told_since_or_edition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
@@ -707,6 +715,81 @@ _LISTING = re.compile(r"[:(—]|\s[-–]\s")
 """Where a total ends and the list of its parts begins."""
 
 
+_UNREALISED = re.compile(
+    r"\bwould\s+(?:have\s+)?(?:been|had|held|reached|measured|stood|run|cost|numbered)\b"
+    r"[^.;!?]*$|^[^.;!?]*\bhad\s+(?:\w+\s+){1,5}?not\b[^.;!?]*,[^.;!?]*\bwould\s+have\b",
+    re.IGNORECASE,
+)
+"""A figure that never came to be: "Had the money not run out, the dam would have been 58
+metres high"."""
+_PROVISIONAL = re.compile(
+    r"\btemporar(?:y|ily)\b|\bfor\s+(?:the\s+)?(?:week|weekend|fortnight|month|day|days|season|"
+    r"summer|winter|duration|length|period|course)\s+of\b[^.;!?]{0,80}?\bonly\b|"
+    r"\bwhile\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:works?|repairs?|closure|construction|"
+    r"refurbishment|renovation|resurfacing|roadworks)\s+(?:run|runs|ran|last|lasts|lasted|are|"
+    r"were|is|was|go|goes|went|continue|continues|continued)\b|\bduring\s+(?:the\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:works|repairs|closure|refurbishment|renovation|resurfacing)\b",
+    re.IGNORECASE,
+)
+"""A figure that held for a while only: "For the week of the 2019 regatta only, the pontoon was
+extended to 90 metres", "While the resurfacing works run, ... has 80 spaces"."""
+_PROMOTIONAL = re.compile(
+    r"\b(?:advertisement|advertorial|sponsored\s+(?:content|post|feature)|promotional|"
+    r"sales\s+(?:brochure|leaflet|literature|pack)|marketing\s+(?:brochure|material|copy)|"
+    r"brought\s+to\s+you\s+by)\b",
+    re.IGNORECASE,
+)
+"""A source that sells what it describes: an advertisement, a sales brochure."""
+_PART_OF = re.compile(
+    r"\b(?:[Tt]he|[Ii]ts)\s+(?P<part>(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s+(?:of|at|on|in)\s+"
+    r"the\s+(?P<whole>[A-Z][\w-]*)"
+)
+"""A figure's subject named as a part of another thing: "the main span of the Corvey bridge",
+"the east stand at the Holmfirth Road ground"."""
+_MEASURES = frozenset(
+    """length height depth width breadth size area volume capacity number total count cost
+    price weight population span-length distance""".split()
+)
+"""Nouns that name a measure of a thing, not a part of it ("the length of the bridge")."""
+
+
+def _of_a_part(side: EvidenceRecord, other: EvidenceRecord) -> bool:
+    """Whether ``side`` gives its figure for a part of the thing ``other`` gives its figure for
+    ("Between its two towers, the main span of the Corvey bridge is 130 metres long" against
+    "The Corvey bridge is 520 metres long"): ``other`` names that thing as its subject."""
+    for found in _PART_OF.finditer(side.text):
+        words = found["part"].split()
+        opens = re.match(rf"\W*(?:[Tt]he\s+)?{re.escape(found['whole'])}\b", other.text)
+        if opens and not _MEASURES.intersection(words):
+            return True
+    return False
+
+
+def _one_sided(
+    a: EvidenceRecord, b: EvidenceRecord, trait: Callable[[EvidenceRecord], bool]
+) -> EvidenceRecord | None:
+    """The one of ``a`` and ``b`` that has ``trait``, when only one has it."""
+    held = (trait(a), trait(b))
+    return (a if held[0] else b) if held[0] != held[1] else None
+
+
+def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side whose figure its own words qualify, against a plain one: it never came to be
+    (:data:`_UNREALISED`), it held for a while only (:data:`_PROVISIONAL`), its source sells
+    the thing (:data:`_PROMOTIONAL`, in its title or words), or it is a part's figure (see
+    :func:`_of_a_part`); None otherwise."""
+    traits: tuple[Callable[[EvidenceRecord], bool], ...] = (
+        lambda side: _UNREALISED.search(side.text) is not None,
+        lambda side: _PROVISIONAL.search(side.text) is not None,
+        lambda side: _PROMOTIONAL.search(f"{side.title}\n{side.text}") is not None,
+    )
+    for trait in traits:
+        if (found := _one_sided(a, b, trait)) is not None:
+            return found
+    parts = (_of_a_part(a, b), _of_a_part(b, a))
+    return (a if parts[0] else b) if parts[0] != parts[1] else None
+
+
 def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The side whose own words undermine its figure against the other's, or None: it passes
     its figure on as hearsay and the other does not ("Local legend has it that the well is 90
@@ -719,6 +802,8 @@ def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     hearsay = [bool(_HEARSAY.search(side.text) or _UNSOURCED.search(side.text)) for side in (a, b)]
     if hearsay[0] != hearsay[1]:
         return a if hearsay[0] else b
+    if (qualified := _qualified(a, b)) is not None:
+        return qualified
     sampled = [bool(_SAMPLED.search(side.text)) for side in (a, b)]
     counted = [bool(_COUNTED_ALL.search(side.text)) for side in (a, b)]
     if sampled[0] != sampled[1] and counted[0] != counted[1] and sampled[0] == counted[1]:

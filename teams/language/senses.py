@@ -36,6 +36,7 @@ _GROUPS = (
     "risky dangerous unsafe insecure vulnerable",
     "prevent avert forestall",
     "minimum oldest lowest earliest",
+    "maximum max longest highest largest biggest greatest cap",
     "forward relay",
     "folder directory",
     "handy practical convenient",
@@ -92,10 +93,14 @@ _NOT_GIVEN = re.compile(
 
 _INTRODUCED = re.compile(
     r"\b(?:first (?:became|become|becomes) available|first appeared|"
-    r"(?:was|were) first (?:added|shipped|offered|supported))\b",
+    r"(?:was|were) first (?:added|shipped|offered|supported)"
+    r"|first (?:ship|ships|shipped|offer|offers|offered|provide|provides|provided))\b",
     re.I,
 )
-"""Ways of saying a thing was introduced: "first became available", "was first added"."""
+"""Ways of saying a thing was introduced: "first became available", "was first added", "did
+X first ship"."""
+_TAKEN_OUT = re.compile(r"\b(?:take|takes|taking|taken|took)\s+out\b", re.I)
+"""The phrasal "take out" of a thing removed ("was X taken out altogether")."""
 _GAINED = re.compile(
     r"\b(?:gain(?:s|ed|ing)?|got|gets?)\s+(?:the\s+)?(?:ability|support|option)\s+(?:to|for)\b"
     r"|\badd(?:s|ed|ing)?\s+support\s+(?:for|of)\b|\bbec(?:ame|omes?)\s+able\s+to\b",
@@ -148,14 +153,15 @@ def plain_wording(text: str) -> str:
     each phrasal "turn/switch X off/on" as "disable/enable X", each way of saying "by default"
     as "by default" ("when -r is not given" as "by default, without -r"), "first became
     available" as "was introduced" ("gained the ability to" and "added support for" also as
-    "introduced"), "guard against" as "prevent", "set X to false" and "stop X from" also as
-    "disable X", "pass on" as "forward", and a version given as a floor ("3.10+", "3.10 or
-    later") as "3.10 minimum"."""
+    "introduced"), "guard against" as "prevent", "take out" as "removed", "set X to false"
+    and "stop X from" also as "disable X", "pass on" as "forward", and a version given as a
+    floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
     text = _SHORT_FORM.sub(lambda short: f"{short[0]} {_SHORT_FORMS[short[0].lower()]}", text)
     text = _BY_DEFAULT.sub("by default", text)
     text = _INTRODUCED.sub("was introduced", text)
     text = _GAINED.sub(r"introduced \g<0>", text)
     text = _GUARDED.sub("prevent", text)
+    text = _TAKEN_OUT.sub("removed", text)
     text = _SET_TO.sub(_set_to, text)
     text = _KEPT_FROM.sub(r"\g<0> disable \1", text)
     text = _PASSED_ON.sub(lambda found: f"forward {found.group(1) or ''}", text)

@@ -269,13 +269,20 @@ def _stem_set(text: str, parts: bool) -> frozenset[str]:
     hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
     "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
     "error"). A word stands for its sense: "turn X off" and "disable X" meet. A word made with a
-    prefix stands for its root too ("per-user" holds "user")."""
+    prefix stands for its root too ("per-user" holds "user"), and one of a kind for what makes
+    it ("thread-based" holds "thread")."""
     words = keywords(plain_wording(text))
     words += [
         root
         for word in words
         for prefix, _, root in [word.partition("-")]
         if root and prefix in _PREFIXES
+    ]
+    words += [
+        head
+        for word in words
+        for head, _, tail in [word.rpartition("-")]
+        if head and tail in _KIND_TAILS
     ]
     if parts:
         words += [part for word in words if "-" in word for part in word.split("-")]
@@ -303,6 +310,9 @@ _PREFIXES = frozenset(
     "per non pre re co un multi sub self cross anti auto semi post inter intra over under".split()
 )
 """Prefixes written with a hyphen before the word they qualify ("per-user", "non-blocking")."""
+_KIND_TAILS = frozenset("based driven powered backed style like specific aware only".split())
+"""Second parts of a compound that says what kind of thing its first part makes ("thread-based",
+"event-driven"): the compound stands for its first part too."""
 _JOINED = re.compile(r"(?<=[a-z])[A-Z][a-z]{2,}")
 """The second and later parts of a joined-up name ("Error" of "ConnectError")."""
 
@@ -311,18 +321,25 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     """How much each of the query's words counts: more the rarer it is among the sentences of
     ``texts`` (a word every sentence holds, such as the product's name, counts least), and
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
-    team" of "How does a cadre team plan", "... fan out work")."""
+    team" of "How does a cadre team plan", "... fan out work"), or a preposition."""
     terms = _stems(query) - _set_aside(query)
     words = _sentence_words([s for text in texts for _, s in sentences_of(text)], terms)
     shared = _stems(topic)
     return {
         term: (1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words))))
-        * (_TOPIC_WEIGHT if term in shared else 1.0)
+        * (_TOPIC_WEIGHT if term in shared or term in _PREPOSITIONS else 1.0)
         for term in terms
     }
 
 
 _TOPIC_WEIGHT = 0.3
+_PREPOSITIONS = frozenset(
+    stem(word)
+    for word in """under over above below before after between within through during against
+    among upon onto via across behind beyond toward towards around along inside outside""".split()
+)
+"""Words that relate the words of a question ("under which name", "between two attempts"): they
+count as little as its topic's words, though a search finds them rare."""
 
 
 def _set_aside(query: str) -> set[str]:

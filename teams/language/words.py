@@ -8,7 +8,7 @@ from functools import lru_cache
 __all__ = ["STOPWORDS", "keywords", "singular", "stem"]
 
 STOPWORDS = frozenset(
-    """a an and are as at be been but by can could do does did for from how i if in into is it
+    """a am an and are as at be been but by can could do does did for from how i if in into is it
     its me my of on or our so than that the their them then there these they this those to
     was we were what when where which while who whom why will with would you your about also
     should shall may might must has have had not no yes any all each other such more most
@@ -47,7 +47,8 @@ def stem(word: str) -> str:
     and a doer with its deed: ``planner``/``planned``/``plan``, ``reviewers``/``review``;
     the plural of a noun in "-ing" as the noun: ``settings``/``setting``/``set``; a British
     spelling as the American one: ``behaviour``/``behavior``, ``organise``/``organize``,
-    ``analyse``/``analyze``, ``centre``/``center``, ``catalogue``/``catalog``."""
+    ``analyse``/``analyze``, ``centre``/``center``, ``catalogue``/``catalog``; an adjective in
+    "-able" as its verb: ``retryable``/``retrying``."""
     word = _AMERICAN.sub(_american, word)
     if word.endswith("ings"):
         word = word[:-1]
@@ -62,6 +63,8 @@ def stem(word: str) -> str:
             word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
     else:
+        if able := _ABLE.match(word):  # "retryable" is "retry", "controllable" "control"
+            return _undoubled(able["root"])
         return _without_e(_undoer(word) if len(word) >= _AGENT_LENGTH else word)
     return _without_e(_undoubled(_undoer(word) if len(word) >= _AGENT_LENGTH else word))
 
@@ -89,6 +92,9 @@ def _american(found: re.Match[str]) -> str:
     return f"{base}og{found['ogues'] or ''}"
 
 
+_ABLE = re.compile(r"(?P<root>[a-z]{5,})[ai]ble$")
+"""An adjective of what can be done, on a root long enough to stand alone ("retryable",
+"configurable"; not "disable", "capable", "portable")."""
 _SUFFIXES = ("ies", "ied", "ing", "es", "ed", "s", "ly")
 _AGENT_LENGTH = 6
 _SIBILANT_PLURALS = ("sses", "shes", "ches", "xes", "zes")

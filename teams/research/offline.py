@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
@@ -48,6 +49,7 @@ from teams.language.sentence_choice import (
     term_weights,
     versions_of_others,
 )
+from teams.language.superseded import asks_what_was, without_superseded
 from teams.language.tables import table_statements
 from teams.language.words import keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
@@ -150,10 +152,10 @@ class CorpusSearchWorker:
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
         topic = str(task.inputs.get("topic") or "")
-        cited = _reranked(found, asked, topic, preferred)[: self.k]
+        cited = _reranked(found, asked, topic, preferred, self.k)
         if entries := _entries_referred(self.corpus, asked, cited, found):
             preferred |= {passage.source for passage in entries}
-            cited = _reranked([*entries, *found], asked, topic, preferred)[: self.k]
+            cited = _reranked([*entries, *found], asked, topic, preferred, self.k)
         evidence = _on_its_premise(_agreeing(cited, asked), asked)
         if self.memory is not None:
             records = [
@@ -254,13 +256,19 @@ class _Answered:
 
 
 def _reranked(
-    passages: Sequence[Passage], query: str, topic: str = "", preferred: Set[str] = frozenset()
+    passages: Sequence[Passage],
+    query: str,
+    topic: str,
+    preferred: Set[str],
+    k: int,
 ) -> list[_Answered]:
-    """Each passage with the sentences it answers with as evidence (see :func:`_answers`),
-    best first: the passage's similarity, plus how well its best sentence answers the query,
-    the words of the question's ``topic`` counting less, the passages whose source is
-    ``preferred`` (those a version or year of the question points to) before the others (a
-    passage of code or tables cites nothing and is left out)."""
+    """The ``k`` passages that answer best, each with the sentences it answers with as evidence
+    (see :func:`_answers`), best first: the passage's similarity, plus how well its best
+    sentence answers the query, the words of the question's ``topic`` counting less, the
+    passages whose source is ``preferred`` (those a version or year of the question points to)
+    before the others, but for up to half of the ``k`` that answer better than every preferred
+    one ("the docker package ... under urllib3 2.0": the page that answers is not the 2.0
+    release's) (a passage of code or tables cites nothing and is left out)."""
     weights = term_weights([passage.text for passage in passages], query, topic)
     answered = []
     for passage in passages:
@@ -268,13 +276,16 @@ def _reranked(
         if best is not None:
             answered.append(best)
     top = max((item.score for item in answered), default=0.0) or 1.0
-    return sorted(
-        answered,
-        key=lambda item: (
-            item.passage.source not in preferred or not item.score,
-            -(item.passage.score + _ANSWER_WEIGHT * item.score / top),
-        ),
-    )
+
+    def worth(item: _Answered) -> float:
+        return item.passage.score + _ANSWER_WEIGHT * item.score / top
+
+    pointed = [item for item in answered if item.passage.source in preferred and item.score]
+    ranked = sorted(answered, key=lambda item: (item not in pointed, -worth(item)))
+    bar = max(map(worth, pointed), default=math.inf)
+    better = [item for item in ranked if item not in pointed and worth(item) > bar][: k // 2]
+    kept = [item for item in ranked if item not in better][: k - len(better)]
+    return kept + better
 
 
 _COMPLEMENT_SCORE = 0.5
@@ -295,6 +306,10 @@ class _Asked:
     named: frozenset[str] | None = None
     """For a question that asks for a name ("Which library ..."), the stems of its words: a
     heading that names something else may be the name asked for."""
+    now: bool = False
+    """Whether it asks one value as it stands now: a value the sentence gives as replaced
+    ("Previously was 8KiB, now 16KiB") is left out of the quote (see
+    :func:`~teams.language.superseded.without_superseded`)."""
     one_value: str = ""
     """The kind asked for, when a one-part question asks for one figure, version or name (see
     :func:`~teams.language.questions.asks_one_value`): a second sentence that gives another
@@ -306,7 +321,8 @@ class _Asked:
         kind = answer_kind(query)
         named = frozenset(_word_stems(query)) if kind == "name" else None
         one = asks_one_value(query)
-        return cls(asks_when(query), kind == "reason", asks_default(query), named, one)
+        now = bool(one) and not asks_what_was(query)
+        return cls(asks_when(query), kind == "reason", asks_default(query), named, now, one)
 
 
 def _word_stems(text: str) -> set[str]:
@@ -609,7 +625,8 @@ def _evidence(
     `gh-pages`") or above it among a reference entry's field lines ("Default: ``2083``"), cited
     where the default is stated.
     For one that asks for a name, a heading that names something else comes first ("Plac:
-    Provide a simple way ...")."""
+    Provide a simple way ..."). For one that asks one value as it stands now, a value the quote
+    gives as replaced is left out ("... … now 16KiB.")."""
     item = ranked[at]
     first, cited = at - item.leans, item.offset
     if asked.why and item.cause and first == at and at:  # "Therefore, ...": why is before it
@@ -635,6 +652,7 @@ def _evidence(
         text = f"{passage.heading}: {text}"
     elif (named := _name_in(passage.heading, ranked, asked.named)) and named not in text:
         text = f"{named}: {text}"
+    text = without_superseded(text) if asked.now else text
     return Evidence(source=f"{passage.path}:{passage.line + cited}", text=text, score=passage.score)
 
 
@@ -671,12 +689,17 @@ _DEFAULT_REACH = 2
 
 
 def _default_stated(passage: Passage, ranked: Sequence[Scored], at: int) -> int:
-    """The sentence, of sentence ``at`` and the next two of its paragraph, that first states a
+    """The sentence, of sentence ``at`` and the next two of its paragraph (of the indented body,
+    for a directive that names what it describes: ``.. envvar:: NAME``), that first states a
     default (``at`` when none does)."""
     lines = passage.text.split("\n")
+    start = ranked[at].offset
+    entry = _DESCRIBED.match(lines[start].strip()) is not None
     for after in range(at, min(at + _DEFAULT_REACH + 1, len(ranked))):
-        between = lines[ranked[at].offset : ranked[after].offset + 1]
-        if not all(line.strip() for line in between):
+        between = lines[start + entry : ranked[after].offset + 1]
+        if entry and any(line[:1].strip() for line in between):
+            break  # the body ended: a line as far left as the directive
+        if not entry and not all(line.strip() for line in between):
             break  # the paragraph ended
         if _STATES_DEFAULT.search(ranked[after].sentence):
             return after
@@ -708,17 +731,30 @@ def _stating_default(line: str) -> bool:
 
 
 def _default_below(passage: Passage, offset: int) -> tuple[int, str] | None:
-    """The line right below the paragraph of line ``offset`` when it states a default on its
-    own ("Set the remote branch to commit to ..." then "**default**: `gh-pages`"): its offset
-    and text; None otherwise."""
+    """The line right below the paragraph of line ``offset`` (of the body below it, for a
+    directive that names what it describes) when it states a default on its own ("Set the
+    remote branch to commit to ..." then "**default**: `gh-pages`"): its offset and text; None
+    otherwise."""
     lines = passage.text.split("\n")
-    end = offset
-    while end < len(lines) and lines[end].strip():
-        end += 1
+    end = _paragraph_end(lines, offset)
+    if _DESCRIBED.match(lines[offset].strip()):  # ".. envvar:: NAME": its body is below it
+        body = next((at for at in range(end, len(lines)) if lines[at].strip()), None)
+        end = end if body is None else _paragraph_end(lines, body)
     below = next((at for at in range(end, len(lines)) if lines[at].strip()), None)
     if below is None or not _stating_default(lines[below]):
         return None
     return below, lines[below].strip()
+
+
+_DESCRIBED = re.compile(r"\.\. [\w:-]+::\s+\S")
+"""A directive's line that names what its indented body describes (``.. envvar:: NAME``)."""
+
+
+def _paragraph_end(lines: Sequence[str], at: int) -> int:
+    """The index of the first blank line from ``at`` on (``len(lines)`` when none)."""
+    while at < len(lines) and lines[at].strip():
+        at += 1
+    return at
 
 
 def _default_above(passage: Passage, offset: int) -> tuple[int, str] | None:

@@ -180,16 +180,27 @@ def _about(chain: Chain, things: list[tuple[set[str], str]]) -> bool:
 
 def _rival(name: str, named: str) -> bool:
     """Whether ``name`` is another thing of the kind ``named`` is: the same last word (its
-    noun), and neither name holds the other ("Saltney north pier" for "Saltney south
-    pier"; not "trust" for "Hollin trust")."""
+    noun, see :func:`_one_noun`), and neither name holds the other ("Saltney north pier" for
+    "Saltney south pier", "Lynn footbridge" for "Lynn packhorse bridge"; not "trust" for
+    "Hollin trust")."""
     one, other = name.casefold().split(), named.casefold().split()
     return (
         one != other
         and len(one) > 1
         and len(other) > 1
-        and one[-1] == other[-1]
+        and _one_noun(one[-1], other[-1])
         and not (set(one) <= set(other) or set(other) <= set(one))
     )
+
+
+_SHORTEST_NOUN = 4
+
+
+def _one_noun(one: str, other: str) -> bool:
+    """Whether two nouns name one kind of thing: the same, or one the end of the other
+    ("footbridge" and "bridge", "boathouse" and "house"; not "way" and "railway")."""
+    short, long = sorted((one, other), key=len)
+    return short == long or (len(short) >= _SHORTEST_NOUN and long.endswith(short))
 
 
 def _of_rivals(chains: list[Chain], names: Sequence[str]) -> list[Chain]:

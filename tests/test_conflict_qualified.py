@@ -1,0 +1,66 @@
+"""A figure its own words qualify gives way to a plain one: a figure that never came to be, one
+that held for a while only, one from a source that sells the thing, one given for a part of
+the thing the question is about."""
+
+from __future__ import annotations
+
+import pytest
+
+from framework.memory import EvidenceRecord
+from teams.hypothesis.verdicts import _undermined, order_reason
+
+CASES = [
+    (
+        "Had the money not run out in 1931, the Arle weir would have been 30 metres high.",
+        "The Arle weir is 22 metres high.",
+        "",
+        "never reached",
+    ),
+    (
+        "For the week of the 2021 show only, the Danby jetty was extended to 75 metres.",
+        "The Danby jetty is 40 metres long.",
+        "",
+        "a while's",
+    ),
+    (
+        "While the relining works ran, from May to July 2018, the Kell pool had 4 lanes.",
+        "The Kell pool has 8 lanes.",
+        "",
+        "a while's",
+    ),
+    (
+        "The Mire house has 30 rooms.",
+        "The Mire house has 24 rooms.",
+        "Mire house: sales brochure",
+        "advertisement",
+    ),
+    (
+        "Across the river, the main arch of the Sollen viaduct is 80 metres long.",
+        "The Sollen viaduct is 310 metres long.",
+        "",
+        "a part's",
+    ),
+    (
+        "The north terrace at the Brook Lane ground holds 2,100 spectators.",
+        "The Brook Lane ground holds 9,000 spectators.",
+        "",
+        "a part's",
+    ),
+]
+
+
+@pytest.mark.parametrize(("qualified", "plain", "title", "said"), CASES)
+def test_a_qualified_figure_gives_way_to_a_plain_one(
+    qualified: str, plain: str, title: str, said: str
+) -> None:
+    loser = EvidenceRecord(text=qualified, source="a.md:3", title=title)
+    winner = EvidenceRecord(text=plain, source="b.md:3")
+    assert _undermined(loser, winner) is loser
+    assert _undermined(winner, loser) is loser
+    assert said in (order_reason(winner, loser) or "")
+
+
+def test_a_measure_of_the_thing_is_no_part_of_it() -> None:
+    one = EvidenceRecord(text="The length of the Sollen viaduct is 310 metres.", source="a.md:3")
+    other = EvidenceRecord(text="The Sollen viaduct is 300 metres long.", source="b.md:3")
+    assert _undermined(one, other) is None

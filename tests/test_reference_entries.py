@@ -1,0 +1,115 @@
+"""Reference entries and paraphrase: a directive that describes a named thing (``.. envvar::``)
+read as the term of its body, kept in one chunk with it, its default stated a paragraph below;
+directive options that hold no prose; a paragraph that points back kept with the one before;
+an adjective in "-able" as its verb; superlatives of size as "maximum"; "first ship" and "take
+out"; prepositions counting little."""
+
+from __future__ import annotations
+
+from framework.memory import Passage, prose_sentences
+from framework.memory._chunking import chunk_document
+from teams.language.senses import plain_wording, sense
+from teams.language.sentence_choice import term_weights
+from teams.language.superseded import asks_what_was, without_superseded
+from teams.language.words import stem
+from teams.research.offline import _answers
+
+_VARIABLES = (
+    "Reconnection\n"
+    "------------\n\n"
+    "Reconnection attempts are spaced out with backoff.\n\n"
+    ".. envvar:: BACKOFF_FIRST\n\n"
+    "    The first attempt waits a random time up to ``BACKOFF_FIRST`` seconds.\n\n"
+    "    The default value is ``4.0`` seconds.\n\n"
+    ".. envvar:: BACKOFF_CEILING\n\n"
+    "    The wait between attempts is capped at ``BACKOFF_CEILING``\n"
+    "    seconds.\n\n"
+    "    The default value is ``70.0`` seconds.\n"
+)
+
+
+def test_a_described_name_is_the_term_of_its_body_and_options_hold_no_prose() -> None:
+    text = (
+        ".. envvar:: MAX_HOPS\n\n"
+        "    Maximum number of redirects a client follows.\n\n"
+        ".. admonition:: Release 4.0 brings a threaded client.\n"
+        "    :class: important\n\n"
+        "    It suits scripts.\n"
+    )
+    sentences = [sentence for _, sentence in prose_sentences(text)]
+    assert sentences[0] == "``MAX_HOPS``: Maximum number of redirects a client follows."
+    assert "Release 4.0 brings a threaded client." in sentences
+    assert not any(":class:" in sentence for sentence in sentences)
+
+
+def test_a_directive_body_is_not_cut_from_its_entry() -> None:
+    chunks = chunk_document("variables.rst", _VARIABLES, max_chars=240)
+    holding = next(chunk for chunk in chunks if "70.0" in chunk.text)
+    assert holding.text.startswith(".. envvar:: BACKOFF_CEILING")
+    assert "capped at" in holding.text
+
+
+def test_a_paragraph_that_points_back_stays_with_the_one_before() -> None:
+    text = (
+        "Intro\n=====\n\n"
+        + "A first paragraph that sets the scene at some length for the reader. " * 3
+        + "\n\nA handler may be cut off while it is cleaning up after itself.\n\n"
+        "For these reasons, handlers are never cancelled.\n"
+    )
+    chunks = chunk_document("design.rst", text, max_chars=300)
+    holding = next(chunk for chunk in chunks if "For these reasons" in chunk.text)
+    assert holding.text.startswith("A handler may be cut off")
+
+
+def test_the_default_a_paragraph_below_a_described_name_is_quoted_with_it() -> None:
+    entry = _VARIABLES[_VARIABLES.index(".. envvar:: BACKOFF_CEILING") :].rstrip()
+    passage = Passage(
+        source="variables.rst:12",
+        path="variables.rst",
+        line=12,
+        heading="Reconnection",
+        text=entry,
+        score=0.8,
+    )
+    answered = _answers(passage, "What is the longest wait between two attempts by default?")
+    assert answered is not None
+    best = answered.evidence[0]
+    assert "70.0" in best.text and "BACKOFF_CEILING" in best.text
+    assert best.source == "variables.rst:17"  # where the default is stated
+
+
+def test_an_adjective_in_able_stands_for_its_verb_on_a_long_root_only() -> None:
+    assert stem("retryable") == stem("retrying") == stem("retry")
+    assert stem("configurable") == stem("configure")
+    assert stem("disable") != stem("dis") and stem("capable") != stem("capped")
+
+
+def test_superlatives_of_size_are_maximum_and_phrasal_wordings_are_plain() -> None:
+    assert {sense(stem(word)) for word in ("longest", "largest", "biggest", "capped", "max")} == {
+        sense(stem("maximum"))
+    }
+    assert "introduced" in plain_wording("In which version did it first ship its client?")
+    assert "removed" in plain_wording("When was the old type taken out altogether?")
+
+
+def test_a_preposition_counts_as_little_as_a_topic_word() -> None:
+    texts = ["The server writes to the access logger.", "Handlers run under a supervisor."]
+    weights = term_weights(texts, "under which logger name does the server write?")
+    assert weights[stem("under")] < weights[stem("logger")]
+
+
+def test_a_value_given_as_replaced_is_left_out_of_an_answer_about_now() -> None:
+    assert without_superseded("Fixed the default size. Previously was 8KiB, now 16KiB.") == (
+        "Fixed the default size. … now 16KiB."
+    )
+    assert without_superseded("The timeout changed from 30 s to 60 s.") == (
+        "The timeout changed … to 60 s."
+    )
+    assert without_superseded("The pool holds 20 connections (was 10).") == (
+        "The pool holds 20 connections …."
+    )
+    assert without_superseded("Previously, it used the system's; now it uses 3.") == (
+        "Previously, it used the system's; now it uses 3."
+    )
+    assert asks_what_was("What was the old pool size?")
+    assert not asks_what_was("What pool size does it use nowadays?")
