@@ -104,14 +104,22 @@ def chunk_document(display_path: str, text: str, max_chars: int = 800) -> list[C
     return builder.chunks
 
 
+_DESCRIBED = re.compile(
+    r"\.\. (?:\w+:)?(?:envvar|option|cmdoption|confval|setting|describe|object|data|"
+    r"attribute|property|function|method|classmethod|staticmethod|class|exception|"
+    r"decorator)::\s+(?P<name>\S.*)$"
+)
+"""A reStructuredText directive that describes a named thing (Sphinx's ``.. envvar::
+WEBSOCKETS_MAX_REDIRECTS``, ``.. confval:: name``, ``.. py:function:: connect(uri)``): its
+indented body is an entry about that name."""
 _REFERS_BACK = re.compile(
-    r"^\s*(?:(?:this|these|that|those|such|it|they)\b"
-    r"|(?:therefore|thus|hence|consequently|instead|however)\b"
-    r"|(?:for (?:this|that|these|those) reasons?|as a (?:result|consequence))\b)",
+    r"^\s*(?:therefore|thus|hence|consequently|for (?:this|that|these|those) reasons?|"
+    r"as a (?:result|consequence)|because of (?:this|that)|(?:this|that) is why|"
+    r"(?:this|that) (?:means|implies|allows|lets))\b",
     re.I,
 )
-"""A paragraph that opens by pointing back at the one before ("For these reasons, ...", "This
-means ...", "It ..."): a chunk that starts with it would lose what it stands for."""
+"""A paragraph that opens by drawing a consequence of the one before ("For these reasons, ...",
+"This means ...", "Therefore, ..."): a chunk that starts with it would lose its cause."""
 
 
 def _kept_with(
@@ -123,14 +131,16 @@ def _kept_with(
 ) -> int:
     """Where to cut ``pending`` when ``para`` does not fit after it: the paragraphs from the
     returned index on start the next chunk with ``para``. ``para`` indented (the body of a
-    reStructuredText directive such as ``.. envvar:: NAME``, of a definition or a list item)
-    goes with the unindented paragraph that opens its entry; one that opens by pointing back
-    goes with the paragraph before it. Where that would not fit in one chunk, or would leave
+    directive that describes a named thing, :data:`_DESCRIBED`)
+    goes with the directive that opens its entry; one that opens by pointing back goes with the
+    paragraph before it. Where that would not fit in one chunk, or would leave
     this one empty, the cut is before ``para``."""
     opening = lines[para.start]
     if opening[:1] in (" ", "\t"):
         firsts = [at for at, held in enumerate(pending) if lines[held.start][:1] not in (" ", "\t")]
         start = firsts[-1] if firsts else 0
+        if not _DESCRIBED.match(lines[pending[start].start]):
+            return len(pending)
     elif _REFERS_BACK.match(opening):
         start = len(pending) - 1
     else:

@@ -11,9 +11,15 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from framework.memory._chunking import _ADORNMENT, _FENCE, _PROSE_FENCE, _heading_at
+from framework.memory._chunking import (
+    _ADORNMENT,
+    _DESCRIBED,
+    _FENCE,
+    _PROSE_FENCE,
+    _heading_at,
+)
 
-__all__ = ["LIST_MARKER", "prose_sentences"]
+__all__ = ["LIST_MARKER", "describes", "prose_sentences"]
 
 _NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\.? |#{1,6}(?:\s|$)|(?:!!!|\?\?\?\+?|===[!+]?) ")
 """Lines that hold no sentence: table rows, shell and interpreter lines, reStructuredText
@@ -147,6 +153,12 @@ _VERSION_NOTES = {
 }
 
 
+def describes(line: str) -> bool:
+    """Whether ``line`` is a directive that describes a named thing (``.. envvar:: NAME``): the
+    paragraphs indented below it are about that name."""
+    return _DESCRIBED.match(line.strip()) is not None
+
+
 def _directive_marks(lines: list[str]) -> dict[int, str]:
     """The lines of directives read otherwise than as prose: a directive's option lines
     (":class: caution", in the lines that open it) as ``""``, no prose; the line of one that
@@ -271,14 +283,6 @@ _OPTION = re.compile(
 )
 """A directive's option line (":class: caution"), which holds no prose; a field of a described
 object (":param uri: ...") is prose."""
-_DESCRIBED = re.compile(
-    r"\.\. (?:\w+:)?(?:envvar|option|cmdoption|confval|setting|describe|object|data|"
-    r"attribute|property|function|method|classmethod|staticmethod|class|exception|"
-    r"decorator)::\s+(?P<name>\S.*)$"
-)
-"""A directive that describes a named thing (Sphinx's ``.. envvar:: WEBSOCKETS_MAX_REDIRECTS``,
-``.. confval:: name``, ``.. py:function:: connect(uri)``): its name is the term its indented
-body defines."""
 _PROSE_DIRECTIVE = re.compile(
     r"\.\. (?:glossary|topic|sidebar|rubric|epigraph|highlights|pull-quote|container|only|"
     r"hlist|centered)::"

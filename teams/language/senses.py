@@ -37,6 +37,7 @@ _GROUPS = (
     "prevent avert forestall",
     "minimum oldest lowest earliest",
     "maximum max longest highest largest biggest greatest cap",
+    "replace override supersede",
     "forward relay",
     "folder directory",
     "handy practical convenient",

@@ -27,6 +27,7 @@ from framework.memory import (
     Passage,
     ResearchMemory,
     SemanticStore,
+    describes,
 )
 from teams.language.acronyms import with_acronyms
 from teams.language.questions import (
@@ -694,7 +695,7 @@ def _default_stated(passage: Passage, ranked: Sequence[Scored], at: int) -> int:
     default (``at`` when none does)."""
     lines = passage.text.split("\n")
     start = ranked[at].offset
-    entry = _DESCRIBED.match(lines[start].strip()) is not None
+    entry = describes(lines[start])
     for after in range(at, min(at + _DEFAULT_REACH + 1, len(ranked))):
         between = lines[start + entry : ranked[after].offset + 1]
         if entry and any(line[:1].strip() for line in between):
@@ -737,17 +738,13 @@ def _default_below(passage: Passage, offset: int) -> tuple[int, str] | None:
     otherwise."""
     lines = passage.text.split("\n")
     end = _paragraph_end(lines, offset)
-    if _DESCRIBED.match(lines[offset].strip()):  # ".. envvar:: NAME": its body is below it
+    if describes(lines[offset]):  # ".. envvar:: NAME": its body is below it
         body = next((at for at in range(end, len(lines)) if lines[at].strip()), None)
         end = end if body is None else _paragraph_end(lines, body)
     below = next((at for at in range(end, len(lines)) if lines[at].strip()), None)
     if below is None or not _stating_default(lines[below]):
         return None
     return below, lines[below].strip()
-
-
-_DESCRIBED = re.compile(r"\.\. [\w:-]+::\s+\S")
-"""A directive's line that names what its indented body describes (``.. envvar:: NAME``)."""
 
 
 def _paragraph_end(lines: Sequence[str], at: int) -> int:
