@@ -12,7 +12,7 @@ from teams.language.senses import plain_wording, sense
 from teams.language.sentence_choice import term_weights
 from teams.language.superseded import asks_what_was, without_superseded
 from teams.language.words import stem
-from teams.research.offline import _answers
+from teams.research.offline import _answers, _reranked
 
 _VARIABLES = (
     "Reconnection\n"
@@ -113,3 +113,44 @@ def test_a_value_given_as_replaced_is_left_out_of_an_answer_about_now() -> None:
     )
     assert asks_what_was("What was the old pool size?")
     assert not asks_what_was("What pool size does it use nowadays?")
+
+
+def test_a_why_answer_quotes_the_sentence_that_gives_its_reason_after_it() -> None:
+    text = (
+        "The main goal should be to ensure your library supports both the old and the new "
+        "release line for some time. This is to reduce the chance that clashing pins reach "
+        "your users.\n"
+    )
+    passage = Passage(
+        source="guide.md:3", path="guide.md", line=3, heading="Migrating", text=text, score=0.7
+    )
+    question = "Why should my library keep supporting both release lines for some time?"
+    answered = _answers(passage, question)
+    assert answered is not None
+    assert "clashing pins" in answered.evidence[0].text
+
+
+def test_a_better_answer_is_kept_beside_the_passages_a_version_points_to() -> None:
+    pointed = [
+        Passage(
+            source=f"changes.md:{line}",
+            path="changes.md",
+            line=line,
+            heading="2.0.0",
+            text=f"Removed the old helper number {line}.",
+            score=0.7,
+        )
+        for line in (3, 5, 7, 9)
+    ]
+    other = Passage(
+        source="guide.md:4",
+        path="guide.md",
+        line=4,
+        heading="Common upgrading issues",
+        text="Upgrade to ``docker==6.1.0``, the docker release that works with 2.0.",
+        score=0.7,
+    )
+    question = "Which docker release works with 2.0?"
+    kept = _reranked([*pointed, other], question, "", {p.source for p in pointed}, 4)
+    assert other.source in {answered.passage.source for answered in kept}
+    assert len(kept) == 4

@@ -801,8 +801,14 @@ def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool
     its paragraph, or the prose paragraph right after when ``at`` is a paragraph alone ("... won't
     work when using `python -m`." then "Auto-completion depends on the name of the program
     called."), or a note that points back at it across its example ("... set X to `true`:",
-    code, "!!! warning This may result in ..."): what a why-answer quotes with it."""
-    if at + 1 >= len(ranked) or gives_reason(ranked[at].sentence):
+    code, "!!! warning This may result in ..."): what a why-answer quotes with it; and, though
+    ``at`` gives a reason, a next sentence of its paragraph that gives the reason for it ("This
+    is to reduce the chance ...")."""
+    if at + 1 >= len(ranked):
+        return False
+    if _EXPLAINS_BACK.match(ranked[at + 1].sentence) and _same_paragraph(passage, ranked, at):
+        return True  # "... should be to ensure ... This is to reduce the chance that ..."
+    if gives_reason(ranked[at].sentence):
         return False
     text = passage.text.split("\n")
     start = ranked[at].offset
@@ -820,6 +826,13 @@ def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool
 
 _NOT_PROSE = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|```|~~~|\||#|>|\.\.\s|:\w)")
 """A line that opens a list item, code, a table, a heading, a quote or a directive."""
+_EXPLAINS_BACK = re.compile(
+    r"^(?:this|that)\s+is\s+(?:to|so|because|in order|why|done to|meant to|intended to)\b"
+    r"|^the\s+reason\s+(?:is|being|for this)\b",
+    re.I,
+)
+"""A sentence that gives the reason for the one before it ("This is to reduce the chance that
+..."): quoted with it, though that one has a reason word of its own ("to ensure")."""
 _POINTS_BACK = re.compile(r"^(?:this|that|doing so)\b", re.I)
 """A sentence that opens by pointing back at what was said before it."""
 _FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
