@@ -64,3 +64,12 @@ def test_a_measure_of_the_thing_is_no_part_of_it() -> None:
     one = EvidenceRecord(text="The length of the Sollen viaduct is 310 metres.", source="a.md:3")
     other = EvidenceRecord(text="The Sollen viaduct is 300 metres long.", source="b.md:3")
     assert _undermined(one, other) is None
+
+
+def test_the_parts_both_sides_count_are_no_part_against_the_whole() -> None:
+    listed = EvidenceRecord(
+        text="The galleries of the Fenn museum are the Map Room, the Coin Room and the Print Room.",
+        source="a.md:3",
+    )
+    counted = EvidenceRecord(text="The Fenn museum has four galleries.", source="b.md:3")
+    assert _undermined(listed, counted) is not listed

@@ -25,7 +25,7 @@ from teams.language.dates import date_at
 from teams.language.standing import code_editions, edition_of, retires_itself, written_since
 from teams.language.values import decade_of, stated_date, values_agree, values_in
 from teams.language.verbs import lemma
-from teams.language.words import STOPWORDS
+from teams.language.words import STOPWORDS, stem
 
 __all__ = [
     "Assessment",
@@ -756,11 +756,15 @@ _MEASURES = frozenset(
 def _of_a_part(side: EvidenceRecord, other: EvidenceRecord) -> bool:
     """Whether ``side`` gives its figure for a part of the thing ``other`` gives its figure for
     ("Between its two towers, the main span of the Corvey bridge is 130 metres long" against
-    "The Corvey bridge is 520 metres long"): ``other`` names that thing as its subject."""
+    "The Corvey bridge is 520 metres long"): ``other`` names that thing as its subject, and not
+    the part ("the galleries of the museum" against "The museum has four galleries" count one
+    thing)."""
+    others = {stem(word) for word in re.findall(r"[a-z]+", other.text.lower())}
     for found in _PART_OF.finditer(side.text):
         words = found["part"].split()
         opens = re.match(rf"\W*(?:[Tt]he\s+)?{re.escape(found['whole'])}\b", other.text)
-        if opens and not _MEASURES.intersection(words):
+        named = others.intersection(map(stem, words))  # what both count: "galleries"
+        if opens and not named and not _MEASURES.intersection(words):
             return True
     return False
 
