@@ -1,6 +1,7 @@
 """A figure its own words qualify gives way to a plain one: a figure that never came to be, one
 that held for a while only, one from a source that sells the thing, one given for a part of
-the thing the question is about."""
+the thing the question is about; a press embargo and a git log date dating a page; an angle in
+degrees and minutes agreeing with it in degrees."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from framework.memory import EvidenceRecord
 from teams.hypothesis.verdicts import _undermined, order_reason
+from teams.language.values import stated_date, values_agree, values_in
 
 CASES = [
     (
@@ -73,3 +75,18 @@ def test_the_parts_both_sides_count_are_no_part_against_the_whole() -> None:
     )
     counted = EvidenceRecord(text="The Fenn museum has four galleries.", source="b.md:3")
     assert _undermined(listed, counted) is not listed
+
+
+def test_a_press_embargo_and_a_git_log_date_date_their_pages() -> None:
+    embargoed = "EMBARGOED UNTIL 00:01, 14 March 2024\n\nThe Ash ward has 30 beds."
+    assert stated_date("", embargoed) == "2024-03-14"
+    logged = "commit 4e1c9a0\nDate:   Tue Apr 12 09:14:03 2016 +0100\n\nThe Ash quay has 80 berths."
+    assert stated_date("", logged) == "2016-04-12"
+
+
+def test_an_angle_in_degrees_and_minutes_agrees_with_it_in_degrees() -> None:
+    (minutes,) = values_in("The Ness light stands at 57°15′N.")
+    (degrees,) = values_in("The Ness light stands at a latitude of 57.25° N.")
+    assert values_agree(minutes, degrees)
+    (other,) = values_in("The Ness light stands at 57.3° N.")
+    assert not values_agree(minutes, other)

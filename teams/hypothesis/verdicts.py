@@ -25,7 +25,7 @@ from teams.language.dates import date_at
 from teams.language.standing import code_editions, edition_of, retires_itself, written_since
 from teams.language.values import decade_of, stated_date, values_agree, values_in
 from teams.language.verbs import lemma
-from teams.language.words import STOPWORDS, stem
+from teams.language.words import STOPWORDS, keywords, stem
 
 __all__ = [
     "Assessment",
@@ -759,11 +759,11 @@ def _of_a_part(side: EvidenceRecord, other: EvidenceRecord) -> bool:
     "The Corvey bridge is 520 metres long"): ``other`` names that thing as its subject, and not
     the part ("the galleries of the museum" against "The museum has four galleries" count one
     thing)."""
-    others = {stem(word) for word in re.findall(r"[a-z]+", other.text.lower())}
+    others = {stem(word) for word in keywords(other.text)}
     for found in _PART_OF.finditer(side.text):
         words = found["part"].split()
         opens = re.match(rf"\W*(?:[Tt]he\s+)?{re.escape(found['whole'])}\b", other.text)
-        named = others.intersection(map(stem, words))  # what both count: "galleries"
+        named = others.intersection(map(stem, keywords(found["part"])))  # both count it
         if opens and not named and not _MEASURES.intersection(words):
             return True
     return False

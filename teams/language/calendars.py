@@ -27,7 +27,9 @@ is read.
 - the capture time of a web-archive address: "web.archive.org/web/20160902114500/..." is
   2016-09-02;
 - a date with colons between its parts, as photo metadata writes it: "2022:07:19" is
-  2022-07-19.
+  2022-07-19;
+- a date in C's ``ctime`` form, as a git log writes it: "Tue Apr 12 09:14:03 2016" is
+  2016-04-12.
 
 Example:
     >>> plain_dates("Surveyed in Reiwa 5. Updated: 2023年3月14日")
@@ -146,6 +148,19 @@ _COLON_DATE = re.compile(
 )
 """A date with colons between year, month and day, as photo metadata writes it: "Taken:
 2022:07:19 14:05:33"."""
+_CTIME = re.compile(
+    r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+"
+    r"(\d{1,2})\s+\d{1,2}:\d{2}(?::\d{2})?\s+(?:[+-]\d{4}\s+|[A-Z]{3,4}\s+)?((?:19|20)\d\d)\b"
+)
+"""A date in C's ``ctime`` form, as a git log's "Date:" line writes it: "Tue Apr 12 09:14:03
+2016" (and "Tue Apr 12 09:14:03 +0100 2016")."""
+
+
+def _ctime_date(found: re.Match[str]) -> str:
+    month = [name[:3] for name in MONTHS].index(found[1].lower()) + 1
+    return f"{found[3]}-{month:02d}-{int(found[2]):02d}"
+
+
 _ARCHIVED = re.compile(
     r"\bweb\.archive\.org/web/((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{0,6}"
     r"(?:[a-z]{2}_)?/\S+"
@@ -167,6 +182,7 @@ def plain_dates(text: str) -> str:
     text = _WEEKDAY_DATE.sub(_without_weekday, text)
     text = _AGO.sub(_dated_age, text)
     text = _COLON_DATE.sub(lambda found: "-".join(found.groups()), text)
+    text = _CTIME.sub(_ctime_date, text)
     text = _FEAST.sub(_feast_date, text)
     return _ARCHIVED.sub(_archived, text)
 

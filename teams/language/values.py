@@ -81,8 +81,22 @@ def _year(tokens: list[str], index: int, number: float) -> bool:
     return before in _DATE_LEAD or not (plural and after not in STOPWORDS)
 
 
+_DEGREES_MINUTES = re.compile(
+    r"\b(\d{1,3})\s*°\s*(\d{1,2}(?:\.\d+)?)\s*[′'’]\s*(?:(\d{1,2}(?:\.\d+)?)\s*[″\"”]\s*)?"
+    r"(?=[NSEW]\b|[^\w]|$)"
+)
+"""An angle in degrees, minutes and perhaps seconds: "56°45′N", "3° 12' 30\" W"."""
+
+
+def _in_degrees(found: re.Match[str]) -> str:
+    degrees = int(found[1]) + float(found[2]) / 60 + float(found[3] or 0) / 3600
+    return f"{round(degrees, 4):g}° "
+
+
 def values_in(text: str) -> list[Value]:
-    """The values ``text`` states, in order, each with the words beside it in its clause."""
+    """The values ``text`` states, in order, each with the words beside it in its clause (an
+    angle in degrees and minutes read in degrees: "56°45′N" is 56.75° N)."""
+    text = _DEGREES_MINUTES.sub(_in_degrees, text)
     matches = [m for m in _TOKEN.finditer(text) if not _glued(text, m.start())]
     tokens = [_decimal_point(match.group().strip()) for match in matches]
     found: list[Value] = []
@@ -724,12 +738,14 @@ _LEAD = re.compile(
     r"(?:mis à jour|publié|modifié|révisé)(?: le)?|"
     r"last (?:checked|reviewed|updated|revised|modified)|in force (?:from|since|as of)|"
     r"(?:comes into|came into|coming into) force on|effective(?: from| as of)?|"
-    r"valid from|with effect from|applies from)\b\W*(?:(?:on|in|from)\s+)?(?:the\s+)?",
+    r"valid from|with effect from|applies from|"
+    r"embargoed\s+(?:until|till)(?:\s+\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?)?)\b\W*"
+    r"(?:(?:on|in|from)\s+)?(?:the\s+)?",
     re.IGNORECASE,
 )
 """A phrase saying when a text was written or holds from, before its date (a "Date:" header
 opening a line too: "Date: Fri, 17 Nov 2023 16:40:00 +0000", and a reStructuredText field
-":Date: 2023-06-19")."""
+":Date: 2023-06-19"; a press release's "EMBARGOED UNTIL 00:01, 14 March 2024")."""
 
 
 _HELD = re.compile(
