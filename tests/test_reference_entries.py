@@ -2,14 +2,14 @@
 read as the term of its body, kept in one chunk with it, its default stated a paragraph below;
 directive options that hold no prose; a paragraph that points back kept with the one before;
 an adjective in "-able" as its verb; superlatives of size as "maximum"; "first ship" and "take
-out"; prepositions counting little."""
+out"; a superseded value left out; a why-answer's reason after it; a better answer kept beside
+the passages a version points to."""
 
 from __future__ import annotations
 
 from framework.memory import Passage, prose_sentences
 from framework.memory._chunking import chunk_document
 from teams.language.senses import plain_wording, sense
-from teams.language.sentence_choice import term_weights
 from teams.language.superseded import asks_what_was, without_superseded
 from teams.language.words import stem
 from teams.research.offline import _answers, _reranked
@@ -90,12 +90,6 @@ def test_superlatives_of_size_are_maximum_and_phrasal_wordings_are_plain() -> No
     }
     assert "introduced" in plain_wording("In which version did it first ship its client?")
     assert "removed" in plain_wording("When was the old type taken out altogether?")
-
-
-def test_a_preposition_counts_as_little_as_a_topic_word() -> None:
-    texts = ["The server writes to the access logger.", "Handlers run under a supervisor."]
-    weights = term_weights(texts, "under which logger name does the server write?")
-    assert weights[stem("under")] < weights[stem("logger")]
 
 
 def test_a_value_given_as_replaced_is_left_out_of_an_answer_about_now() -> None:

@@ -278,11 +278,14 @@ _CODE_DIRECTIVE = re.compile(r"\.\. (?:code-block|code|sourcecode)::")
 _DIRECTIVE = re.compile(r"\.\. [\w:-]+::")
 """A reStructuredText directive's line; option lines (":class: tip") may follow it."""
 _OPTION = re.compile(
-    r":(?!(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?|raise|"
-    r"except|exception|var|ivar|cvar|vartype|meta)\b)[\w-]+:(?:\s|$)"
+    r":(?:class|name|caption|align|alt|width|height|scale|target|figwidth|figclass|linenos|"
+    r"lineno-start|emphasize-lines|dedent|force|language|encoding|tab-width|start-after|"
+    r"end-before|maxdepth|titlesonly|glob|hidden|numbered|collapsible|open|no-?index|"
+    r"no-?index-?entry|no-?contents-?entry|no-typesetting|no-?value):(?:\s|$)",
+    re.I,
 )
-"""A directive's option line (":class: caution"), which holds no prose; a field of a described
-object (":param uri: ...") is prose."""
+"""A directive's option line of presentation (":class: caution", ":linenos:"), which holds no
+prose; a field of a described thing (":default: 0.3", ":param uri: ...") is read."""
 _PROSE_DIRECTIVE = re.compile(
     r"\.\. (?:glossary|topic|sidebar|rubric|epigraph|highlights|pull-quote|container|only|"
     r"hlist|centered)::"

@@ -321,25 +321,18 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     """How much each of the query's words counts: more the rarer it is among the sentences of
     ``texts`` (a word every sentence holds, such as the product's name, counts least), and
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
-    team" of "How does a cadre team plan", "... fan out work"), or a preposition."""
+    team" of "How does a cadre team plan", "... fan out work")."""
     terms = _stems(query) - _set_aside(query)
     words = _sentence_words([s for text in texts for _, s in sentences_of(text)], terms)
     shared = _stems(topic)
     return {
         term: (1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words))))
-        * (_TOPIC_WEIGHT if term in shared or term in _PREPOSITIONS else 1.0)
+        * (_TOPIC_WEIGHT if term in shared else 1.0)
         for term in terms
     }
 
 
 _TOPIC_WEIGHT = 0.3
-_PREPOSITIONS = frozenset(
-    stem(word)
-    for word in """under over above below before after between within through during against
-    among upon onto via across behind beyond toward towards around along inside outside""".split()
-)
-"""Words that relate the words of a question ("under which name", "between two attempts"): they
-count as little as its topic's words, though a search finds them rare."""
 
 
 def _set_aside(query: str) -> set[str]:

@@ -437,6 +437,11 @@ _NOTE_WORDS = 12
 _NOTE_REACH = 6
 
 
+_NAMED_ENTRY = re.compile(r"^``[^`]+``:\s+")
+"""The name of the entry a sentence opens (``.. option:: -j N, --jobs N`` read as its body's
+term): every note of the entry names it, so it tells none of them apart."""
+
+
 def _release_note(ranked: Sequence[Scored], chosen: Sequence[int], query: str) -> list[int]:
     """The release note nearest the best sentence (the first ``chosen``) in its passage
     (within six sentences of one ``chosen``, the better scored first), for a question of when
@@ -444,7 +449,9 @@ def _release_note(ranked: Sequence[Scored], chosen: Sequence[int], query: str) -
     when it holds a word of the question ("*Changed default ... in 2.3.0*" for "by default")
     or no quoted sentence names a release. A note on what the chosen sentences speak of comes
     first ("Changed in 1.7: Support ``auto`` argument." for "If ``auto`` argument is given,
-    ..."); then, for a question of since when, a note of an addition."""
+    ...", not the entry's name: "Changed in 6.2: Add ``--jobs`` long option." for "``-j N, --jobs
+    N``: Distribute the build ..."); then, for a question of since when, a note of an
+    addition."""
     index = chosen[0]
     notes = [
         at
@@ -454,7 +461,7 @@ def _release_note(ranked: Sequence[Scored], chosen: Sequence[int], query: str) -
         and _RELEASE_NOTE.search(item.sentence)
     ]
     since = asks_since(query)
-    said = set().union(*(_word_stems(ranked[at].sentence) for at in chosen))
+    said = set().union(*(_word_stems(_NAMED_ENTRY.sub("", ranked[at].sentence)) for at in chosen))
     best = said - _word_stems(query)
 
     def rank(at: int) -> tuple[bool, bool, float, int]:
