@@ -308,14 +308,18 @@ def _blocks(text: str, first_line: int) -> list[_Block]:
     """Paragraphs and list items (markers dropped); a line without prose ends a block."""
     blocks: list[_Block] = []
     current: _Block | None = None
-    marked = _directive_marks(text.split("\n"))
+    raw = text.split("\n")
+    marked = _directive_marks(raw)
     for number, read, defined in _prose_lines(text, first_line):
         mark = marked.get(number - first_line)  # an option line, or a described thing's name
         line, term = (read, defined) if mark is None else (mark, bool(mark))
-        if not line:
-            defining = current is not None and current.term_only  # ".. envvar:: X", a blank,
-            current = current if defining else None  # then its body: "X: Maximum ..."
+        written = raw[number - first_line]
+        defining = current is not None and current.term_only  # ".. envvar:: X", a blank, then
+        if not line:  # its indented body: "X: Maximum ..."
+            current = current if defining and not written.strip() else None
             continue
+        if defining and not written[:1].isspace():
+            current = None  # not indented: no body of the term's
         item = LIST_MARKER.match(line)
         if item or term or current is None:
             current = _Block(item=item is not None, term=term and item is None)
