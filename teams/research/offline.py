@@ -492,7 +492,7 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     for versions that names one ("Which releases still create Python 3.6 environments?") is
     answered without a statement that gives several beside one that gives one of them alone."""
     evidence = [item for answered in cited for item in answered.evidence]
-    kind = asks_one_value(query)
+    kind = asks_one_value(query) or _one_value_part(query)
     if not kind and answer_kind(query) == "version" and pointers(query):
         return _unambiguous(evidence, "version", query)  # "Which releases ... Python 3.6?"
     if not kind or not cited:
@@ -509,6 +509,19 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
             elif answered.score >= cited[first].score and (not stated or stated[at]):
                 agreeing.append(item.model_copy(update={"disputed": True}))  # they disagree
     return _unambiguous(agreeing, kind, query)
+
+
+def _one_value_part(query: str) -> str:
+    """The kind of value (see :func:`~teams.language.questions.asks_one_value`) that the one
+    part of a split question asking for a value asks for, when its other parts ask for none
+    ("Starting with which Python version can I spell a union as int | str and have it work at
+    runtime ...?": a version); "" otherwise."""
+    kinds = [asks_one_value(part) or answer_kind(part) for part in split_question(query)]
+    valued = [kind for kind in kinds if kind in _VALUE_KINDS]
+    return valued[0] if len(kinds) > 1 and len(valued) == 1 else ""
+
+
+_VALUE_KINDS = frozenset({"version", "quantity", "name"})
 
 
 def _default_value(answered: _Answered, kind: str) -> bool:
