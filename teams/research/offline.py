@@ -512,16 +512,18 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
 
 
 def _one_value_part(query: str) -> str:
-    """The kind of value (see :func:`~teams.language.questions.asks_one_value`) that the one
-    part of a split question asking for a value asks for, when its other parts ask for none
-    ("Starting with which Python version can I spell a union as int | str and have it work at
-    runtime ...?": a version); "" otherwise."""
-    kinds = [asks_one_value(part) or answer_kind(part) for part in split_question(query)]
-    valued = [kind for kind in kinds if kind in _VALUE_KINDS]
-    return valued[0] if len(kinds) > 1 and len(valued) == 1 else ""
+    """ "version" when the first part of a split question asks for one version (see
+    :func:`~teams.language.questions.asks_one_value`) and the other parts ask nothing of their
+    own, holding no question word ("Starting with which Python version can I spell a union as
+    int | str and have it work at runtime ...?"); "" otherwise ("In which release ... and what
+    is the cap?" asks for a figure too)."""
+    parts = split_question(query)
+    kind = asks_one_value(parts[0]) if len(parts) > 1 else ""
+    asking = any(_QUESTION_WORD.search(part) for part in parts[1:])
+    return kind if kind == "version" and not asking else ""
 
 
-_VALUE_KINDS = frozenset({"version", "quantity", "name"})
+_QUESTION_WORD = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", re.I)
 
 
 def _default_value(answered: _Answered, kind: str) -> bool:
