@@ -130,11 +130,10 @@ def _kept_with(
     max_chars: int,
 ) -> int:
     """Where to cut ``pending`` when ``para`` does not fit after it: the paragraphs from the
-    returned index on start the next chunk with ``para``. ``para`` indented (the body of a
-    directive that describes a named thing, :data:`_DESCRIBED`)
-    goes with the directive that opens its entry; one that opens by pointing back goes with the
-    paragraph before it. Where that would not fit in one chunk, or would leave
-    this one empty, the cut is before ``para``."""
+    returned index on start the next chunk with ``para``. ``para`` indented below a directive
+    that describes a named thing (:data:`_DESCRIBED`) goes with that directive; one that draws a
+    consequence (:data:`_REFERS_BACK`) goes with the paragraph before it. Where that would not
+    fit in one chunk, or would leave this one empty, the cut is before ``para``."""
     opening = lines[para.start]
     if opening[:1] in (" ", "\t"):
         firsts = [at for at, held in enumerate(pending) if lines[held.start][:1] not in (" ", "\t")]

@@ -309,7 +309,7 @@ def _blocks(text: str, first_line: int) -> list[_Block]:
     blocks: list[_Block] = []
     current: _Block | None = None
     raw = text.split("\n")
-    marked = _directive_marks(raw)
+    marked = _directive_marks(raw) if ".. " in text else {}  # most texts hold no directive
     for number, read, defined in _prose_lines(text, first_line):
         mark = marked.get(number - first_line)  # an option line, or a described thing's name
         line, term = (read, defined) if mark is None else (mark, bool(mark))

@@ -63,7 +63,7 @@ def stem(word: str) -> str:
             word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
     else:
-        if able := _ABLE.match(word):  # "retryable" is "retry", "controllable" "control"
+        if able := _ABLE.match(word):  # "retryable" is "retry", "forgettable" "forget"
             return _undoubled(able["root"])
         return _without_e(_undoer(word) if len(word) >= _AGENT_LENGTH else word)
     return _without_e(_undoubled(_undoer(word) if len(word) >= _AGENT_LENGTH else word))

@@ -281,11 +281,14 @@ def _reranked(
     def worth(item: _Answered) -> float:
         return item.passage.score + _ANSWER_WEIGHT * item.score / top
 
-    pointed = [item for item in answered if item.passage.source in preferred and item.score]
-    ranked = sorted(answered, key=lambda item: (item not in pointed, -worth(item)))
-    bar = max(map(worth, pointed), default=math.inf)
-    better = [item for item in ranked if item not in pointed and worth(item) > bar][: k // 2]
-    kept = [item for item in ranked if item not in better][: k - len(better)]
+    def pointed(item: _Answered) -> bool:
+        return item.passage.source in preferred and bool(item.score)
+
+    ranked = sorted(answered, key=lambda item: (not pointed(item), -worth(item)))
+    bar = max((worth(item) for item in answered if pointed(item)), default=math.inf)
+    better = [item for item in ranked if not pointed(item) and worth(item) > bar][: k // 2]
+    taken = {id(item) for item in better}  # by identity: comparing answers field by field is slow
+    kept = [item for item in ranked if id(item) not in taken][: k - len(better)]
     return kept + better
 
 
