@@ -22,8 +22,10 @@ the same load. The commands run as ``--command`` (default: this interpreter runn
 console-script entry point), in the temporary folder where the reference corpus and home are
 made, with ``PYTHONPATH`` naming the checkout measured (this one, or the baseline).
 
+``--only help,threads`` takes only the measures named.
+
 Run: ``python bench/startup.py [--repeats K] [--markdown] [--json PATH] [--command CMD]
-[--baseline OTHER]``.
+[--baseline OTHER] [--only NAMES]``.
 """
 
 from __future__ import annotations
@@ -91,10 +93,13 @@ def _ingest_rate(env: dict[str, str], cwd: Path) -> float:
     return int(chunks) / float(seconds)
 
 
-def measure(cadre: list[str], repeats: int, baseline: Path | None = None) -> dict[str, list[float]]:
-    """Samples (seconds; chunks per second for ``ingest``) of every measured command, each
-    command's CPU seconds (``NAME cpu``), and with a ``baseline`` checkout the same of its
-    commands (``NAME baseline``, ``NAME baseline cpu``), run right after this checkout's."""
+def measure(
+    cadre: list[str], repeats: int, baseline: Path | None = None, only: set[str] | None = None
+) -> dict[str, list[float]]:
+    """Samples (seconds; chunks per second for ``ingest``) of every measured command (or of
+    those named in ``only``), each command's CPU seconds (``NAME cpu``), and with a
+    ``baseline`` checkout the same of its commands (``NAME baseline``, ``NAME baseline cpu``),
+    run right after this checkout's."""
     offline = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     offline.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules compiled once
 
@@ -124,15 +129,17 @@ def measure(cadre: list[str], repeats: int, baseline: Path | None = None) -> dic
             "reviews": [*cadre, "reviews", *home],
             "warm run": [*run, "--no-trace"],
         }
+        measured = only if only is not None else {*commands, "ingest"}
+        commands = {name: cmd for name, cmd in commands.items() if name in measured}
         samples: dict[str, list[float]] = {
             f"{name}{variant}{cpu}": []
-            for name in [*commands, "ingest"]
+            for name in [*commands, *({"ingest"} & measured)]
             for variant in variants
             for cpu in ("", " cpu")
             if not (name == "ingest" and cpu)
         }
         _rounds(commands, variants, scratch, repeats, samples)
-        for _ in range(repeats):
+        for _ in range(repeats if "ingest" in measured else 0):
             for variant, variant_env in variants.items():
                 samples[f"ingest{variant}"].append(_ingest_rate(variant_env, scratch))
     return samples
@@ -200,9 +207,15 @@ def main() -> None:
     parser.add_argument(
         "--baseline", type=Path, help="Another checkout to measure in the same rounds."
     )
+    parser.add_argument(
+        "--only",
+        help="Comma-separated measures to take (help, threads, show, reviews, warm run, "
+        "ingest; default: all).",
+    )
     args = parser.parse_args()
     cadre = shlex.split(args.command) if args.command else DEFAULT_COMMAND
-    samples = measure(cadre, args.repeats, args.baseline)
+    only = {name.strip() for name in args.only.split(",")} if args.only else None
+    samples = measure(cadre, args.repeats, args.baseline, only)
     print(report(samples, args.markdown))
     if args.json is not None:
         args.json.write_text(json.dumps(samples, indent=2), encoding="utf-8")

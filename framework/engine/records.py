@@ -36,9 +36,13 @@ ReviewDecision = Literal["dispatch", "retry_workers", "revise_plan", "finish"]
 
 
 class Record(BaseModel):
-    """Base of every persisted record: frozen, strict about unknown keys, versioned."""
+    """Base of every persisted record: frozen, strict about unknown keys, versioned.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    Each record's validator is built when it first validates (``defer_build``), so a command
+    that reads a few records does not build them all as it imports.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     schema_version: int = SCHEMA_VERSION
 

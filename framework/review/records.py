@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter, model_validator
+from pydantic import ConfigDict, Field, TypeAdapter, model_validator
 
 from framework.engine.nesting import place
 from framework.engine.records import Plan, Record, Task
@@ -170,8 +170,10 @@ AnyReviewRequest = Annotated[
 ]
 """Any review request, told apart by ``kind``."""
 
-REQUEST_ADAPTER: TypeAdapter[AnyReviewRequest] = TypeAdapter(AnyReviewRequest)
-"""Validates a request read back from an interrupt."""
+REQUEST_ADAPTER: TypeAdapter[AnyReviewRequest] = TypeAdapter(
+    AnyReviewRequest, config=ConfigDict(defer_build=True)
+)
+"""Validates a request read back from an interrupt (built when it first does)."""
 
 _NEEDS: dict[DecisionKind, str | None] = {
     "approve": None,
