@@ -13,6 +13,14 @@ __all__ = ["Chunk", "chunk_document"]
 
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}[ \t]*$")
+_BOLD_RELEASE = re.compile(r"^(\*\*|__)(?P<title>[^*_\s](?:[^*_]{0,58}[^*_\s])?)\1[ \t]*$")
+"""A line wholly in bold ("**4.0.0a2**", "**UNRELEASED**"): a release's heading in a changelog
+that names its releases so, when it holds a version or a date (see :func:`_bold_release`)."""
+_RELEASE_MARK = re.compile(
+    r"\d+\.\d+|\b(?:1[89]|20)\d\d\b|\b(?:unreleased|upcoming|next release)\b", re.IGNORECASE
+)
+_BOLD_LEVEL = 99
+"""A bold release heading's level: below every heading, so the next real heading closes it."""
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}|:{3,}(?=\{|\s*$))")
 """A fence: of code (```` ``` ````, ``~~~``) or of a MyST directive (```` ```{note} ````,
 ``:::{note}``, closed by ``:::``)."""
@@ -278,6 +286,8 @@ class _Outline:
         return " > ".join(title for _, title in self.open[:-1])
 
     def _level(self, lines: list[str], i: int, used: int) -> int:
+        if used == 1 and _BOLD_RELEASE.match(lines[i]):
+            return _BOLD_LEVEL
         if used == 1:
             return len(lines[i].strip()) - len(lines[i].strip().lstrip("#"))
         style = f"{used}{lines[i + used - 1].strip()[0]}"
@@ -293,6 +303,8 @@ def _heading_at(lines: list[str], i: int, fences: bool = True) -> tuple[str, int
     atx = _ATX.match(line)
     if atx:
         return (atx.group(1) or "").strip(), 1
+    if release := _bold_release(lines, i):
+        return release, 1
     below = lines[i + 1] if i + 1 < len(lines) else ""
     over = _ADORNMENT.match(line)
     if over and i + 2 < len(lines) and below.strip() and not _ADORNMENT.match(below):
@@ -304,6 +316,17 @@ def _heading_at(lines: list[str], i: int, fences: bool = True) -> tuple[str, int
     if line.strip() and not over and indent <= 3 and _ADORNMENT.match(below) and not fenced:
         return line.strip(), 2
     return None
+
+
+def _bold_release(lines: list[str], i: int) -> str:
+    """The release a line wholly in bold names, alone between blank lines ("**3.7.0**"), or
+    ``""``: a bold line that names no version or date ("**Note:**") is no heading."""
+    bold = _BOLD_RELEASE.match(lines[i])
+    above, below = lines[i - 1] if i else "", lines[i + 1] if i + 1 < len(lines) else ""
+    alone = not above.strip() and not below.strip()
+    if bold is None or not alone or not _RELEASE_MARK.search(bold["title"]):
+        return ""
+    return bold["title"].strip()
 
 
 _FIELD = re.compile(

@@ -11,7 +11,8 @@ __all__ = ["Lexicon", "WordForm"]
 WordForm = Callable[[str], str]
 """How a lower-cased word is made into the form words are compared in (a stem, say)."""
 
-_WORD = re.compile(r"[a-z][a-z0-9_\-']*")
+_WORD = re.compile(r"[a-z][a-z0-9_\-']*|(?<![\w.])\d+(?:\.\d+)+[a-z0-9]*")
+"""A word, or a version ("3.9", "4.0.0a2")."""
 
 
 class Lexicon:

@@ -276,20 +276,28 @@ class Corpus:
         return self._ranked(query, points, k)
 
     def rare_holders(
-        self, query: str, words: Sequence[str], *, form: WordForm, most: int = 3, k: int = 5
+        self,
+        query: str,
+        words: Sequence[str | tuple[str, ...]],
+        *,
+        form: WordForm,
+        most: int = 3,
+        k: int = 5,
     ) -> list[Passage]:
         """The ``k`` passages most similar to ``query`` among those that hold one of ``words``
         found in at most ``most`` passages of the corpus (each word compared in the form
-        ``form`` gives it), best first: a rare name of the question ("the code name cipater")
-        points to where its answer is, though a search by meaning may rank that passage
-        nowhere. [] for a corpus of more than :data:`LEXICON_LIMIT` passages.
+        ``form`` gives it; a tuple of words held where all of them are: "Python 3.9"), best
+        first: a rare name of the question ("the code name cipater") points to where its
+        answer is, though a search by meaning may rank that passage nowhere. [] for a corpus of
+        more than :data:`LEXICON_LIMIT` passages.
         """
         lexicon = self._lexicon(form)
         if lexicon is None:
             return []
         keys: set[str] = set()
         for word in words:
-            held = lexicon.holders(word)
+            together = [word] if isinstance(word, str) else list(word)
+            held = set.intersection(*(set(lexicon.holders(one)) for one in together))
             if len(held) <= most:
                 keys |= held
         if not keys:

@@ -259,9 +259,22 @@ def _phrase(words: list[str], *, numbers: bool = False) -> str:
     return " ".join(words)
 
 
+_PART_OF = re.compile(
+    r"^(?:(?:the|a|an)\s+)?(?P<part>(?:[a-z][\w'-]*\s+){0,2}[a-z][\w'-]*)\s+of\s+"
+    r"(?P<whole>(?:(?:the|a|an)\s+)?(?:[A-Z][\w'.-]*\s+){1,3}[a-z][\w'-]*)$",
+    re.IGNORECASE,
+)
+"""A subject that is a part of a named thing: "the west wing of the Halden infirmary"."""
+
+
 def _subject(left: str) -> str:
-    """The noun phrase that ends ``left`` (what comes before the verb)."""
+    """The noun phrase that ends ``left`` (what comes before the verb): a part of a named
+    thing whole ("west wing of the Halden infirmary"), else at most four words."""
     clause = _SUBJECT_BOUNDARY.split(left)[-1]
+    if part := _PART_OF.match(clause.strip()):
+        whole = part["whole"].split()
+        if _phrase(part["part"].split()) and _named(" ".join(whole), clause):
+            return _phrase([*part["part"].split(), "of", *whole])
     words = clause.split()
     if not words or len(words) > _MAX_WORDS + 2:
         return ""
@@ -602,6 +615,14 @@ def whole_noun_phrases(text: str) -> list[str]:
     return phrases if whole else []
 
 
+_BESIDE_ITS_ROLE = re.compile(
+    r"^(?P<owner>(?:(?:the|a|an)\s+)?[A-Z][^,;]*?)\s+and\s+(?:its|their|his|her)\s+"
+    r"(?P<head>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})$",
+    re.IGNORECASE,
+)
+"""A role given beside its owner: "the Marrow lighthouse and its builder"."""
+
+
 def _role_readings(name: str, role: str) -> list[Reading]:
     """What an apposition says of ``name``: it is the role ("the city's chief engineer"), and
     a role of something is that thing's ("the treasurer of the club", "the club's treasurer":
@@ -610,6 +631,9 @@ def _role_readings(name: str, role: str) -> list[Reading]:
     said = _phrase(words[:_MAX_ROLE_WORDS] if len(words) > _MAX_ROLE_WORDS else words)
     if not said:
         return []
+    if beside := _BESIDE_ITS_ROLE.match(role):  # "X and its builder, Y": X's builder is Y
+        owner = _phrase(beside["owner"].split())
+        return [Reading(owner, f"'s {beside['head']} is", name, 0.8)] if owner else []
     readings = [Reading(name, "is", said, 0.8)]
     head, of, owner = said.partition(" of ")
     if not of:  # "the club's treasurer"

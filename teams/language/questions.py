@@ -252,9 +252,14 @@ _NAME_ASKED = re.compile(
 )
 """A question that asks for a name: "which ...", "who ...", "what <noun> ..." (not "what does
 X do" or "what effect does X have", which ask for a description)."""
-_VERSION_ASKED = re.compile(r"\b(?:which|what) (?:[\w-]+ ){0,2}(?:version|release)s?\b", re.I)
+_VERSION_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:(?:is|was|are|were)\s+the\s+)?(?:[\w.-]+\s+){0,3}?"
+    r"(?:version|(?:pre-?)?release)s?\b",
+    re.I,
+)
 """A question that asks for a version ("Which Python version does X need", "in which release
-..."): a sentence that states a version answers it."""
+...", "Which APScheduler 4.0 pre-release ...", "What was the first X release ..."): a sentence
+that states a version answers it."""
 _EDGE_OF = re.compile(
     r"\b(?:oldest|earliest|newest|latest|minimum|lowest|highest)\s+(?:supported\s+)?"
     r"(?!(?:Version|Release)s?\b)[A-Z][\w+-]*[A-Za-z]\b"
@@ -391,8 +396,10 @@ def quoted_terms(question: str) -> list[str]:
 
 
 _WHEN_ASKED = re.compile(
-    r"^\s*when\b|\b(?:which|what)\s+(?:[\w-]+\s+)?(?:version|release|year|date)\b", re.I
+    rf"^\s*when\b|{_VERSION_ASKED.pattern}|\b(?:which|what)\s+(?:[\w-]+\s+)?(?:year|date)\b",
+    re.I,
 )
+"""A question for a time or a version ("When ...", "Which version ...", "In which year ...")."""
 
 
 _SINCE_ASKED = re.compile(

@@ -45,7 +45,8 @@ _GROUPS = (
     "last final",
     "location place",
     "recommend advise",
-    "store keep",
+    "store keep put",
+    "parallel concurrent concurrently simultaneous simultaneously",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 
@@ -71,7 +72,7 @@ _BY_DEFAULT = re.compile(
     + r"|(?:if|when) (?:i|you|we|one) leave (?:[\w`-]+ ){1,5}"
     + _LEFT
     + r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) "
-    r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply)"
+    r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply|tell)"
     r"|(?:if|when) (?:i|you|we|one|(?:a|an|the|my|your|our|its) [\w-]+) "
     r"(?:have not|haven't|has not|hasn't|does not|doesn't|did not|didn't) "
     r"(?:configured|set|changed|passed|specified|named|given|chosen|picked|provided|supplied)"
@@ -102,6 +103,15 @@ _INTRODUCED = re.compile(
 X first ship"."""
 _TAKEN_OUT = re.compile(r"\b(?:take|takes|taking|taken|took)\s+out\b", re.I)
 """The phrasal "take out" of a thing removed ("was X taken out altogether")."""
+_NO_LONGER_USABLE = re.compile(
+    r"\bno\s+longer\s+(?:be\s+)?(?:used|usable|supported|installable|works?|runs?)\s+"
+    r"(?:on|with|under|in)\b|\bstop(?:s|ped)?\s+being\s+supported\b",
+    re.I,
+)
+"""A platform left behind: "could no longer be used on Python 3.4", "did Python 3.9 stop being
+supported" (its support dropped)."""
+_AT_THE_SAME_TIME = re.compile(r"\bat\s+the\s+same\s+time\b", re.I)
+"""Work done together: "run several sessions at the same time" (in parallel)."""
 _GAINED = re.compile(
     r"\b(?:gain(?:s|ed|ing)?|got|gets?)\s+(?:the\s+)?(?:ability|support|option)\s+(?:to|for)\b"
     r"|\badd(?:s|ed|ing)?\s+support\s+(?:for|of)\b|\bbec(?:ame|omes?)\s+able\s+to\b",
@@ -138,6 +148,9 @@ _SHORT_FORMS = {
     "env var": "environment variable",
     "env vars": "environment variables",
     "config": "configuration",
+    "async": "asynchronous",
+    "virtualenv": "virtual environment",
+    "virtualenvs": "virtual environments",
     "repo": "repository",
     "repos": "repositories",
     "dir": "directory",
@@ -154,15 +167,18 @@ def plain_wording(text: str) -> str:
     each phrasal "turn/switch X off/on" as "disable/enable X", each way of saying "by default"
     as "by default" ("when -r is not given" as "by default, without -r"), "first became
     available" as "was introduced" ("gained the ability to" and "added support for" also as
-    "introduced"), "guard against" as "prevent", "take out" as "removed", "set X to false"
-    and "stop X from" also as "disable X", "pass on" as "forward", and a version given as a
-    floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
+    "introduced"), "guard against" as "prevent", "take out" as "removed", "no longer used on"
+    and "stop being supported" also as "removed support for", "at the same time" also as "in
+    parallel", "set X to false" and "stop X from" also as "disable X", "pass on" as "forward",
+    and a version given as a floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
     text = _SHORT_FORM.sub(lambda short: f"{short[0]} {_SHORT_FORMS[short[0].lower()]}", text)
     text = _BY_DEFAULT.sub("by default", text)
     text = _INTRODUCED.sub("was introduced", text)
     text = _GAINED.sub(r"introduced \g<0>", text)
     text = _GUARDED.sub("prevent", text)
     text = _TAKEN_OUT.sub("removed", text)
+    text = _NO_LONGER_USABLE.sub(r"\g<0> removed support for", text)
+    text = _AT_THE_SAME_TIME.sub(r"\g<0> in parallel", text)
     text = _SET_TO.sub(_set_to, text)
     text = _KEPT_FROM.sub(r"\g<0> disable \1", text)
     text = _PASSED_ON.sub(lambda found: f"forward {found.group(1) or ''}", text)

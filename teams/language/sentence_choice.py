@@ -17,9 +17,11 @@ from teams.language.words import STOPWORDS, keywords, stem
 __all__ = [
     "Scored",
     "best_sentences",
+    "foreign_versions",
     "given",
     "gives",
     "gives_reason",
+    "product_versions",
     "ranked_sentences",
     "scored_sentences",
     "term_weights",
@@ -164,10 +166,12 @@ _MARKERS = {
 _VALUES = {
     "quantity": _NUMBER,
     "name": _NAME,
-    "version": re.compile(r"(?<![\w./])v?\d+(?:\.\d+)+(?![\w/])"),
+    "version": re.compile(
+        r"(?<![\w./])(?>v?\d+(?:\.\d+)+(?:(?:a|b|rc|alpha|beta|dev|post)\.?\d*)?)(?![\w/])"
+    ),
 }
 """The values a sentence gives that answer a question of a kind: a figure, a name, a version
-("3.10", "v2.1", not "HTTP/1.1")."""
+("3.10", "v2.1", a pre-release "4.0.0a2" whole; not "HTTP/1.1")."""
 
 
 def _values(
@@ -197,6 +201,70 @@ def question_products(query: str) -> frozenset[str]:
     the oldest Python that ...")."""
     found = (word.lower() for word in _PRODUCT.findall(query))
     return frozenset(word for word in found if word not in _NOT_NAMES)
+
+
+def _off_question(sentence: str, adds: bool, asks: bool, query: str) -> float:
+    """What a sentence keeps of its score when it answers nothing of the question itself: a
+    question the text asks, or one that only repeats the question's words (unless it ``adds``
+    something, or its heading gives the value asked: "3.7.0" above "Dropped support for Python
+    3.4"); one that gives a product named in the question another version (see
+    :func:`_another_version`)."""
+    keep = _RESTATED if asks and (not adds or sentence.rstrip().endswith("?")) else 1.0
+    asked = _named_versions(query)
+    return keep * _SET_ASIDE if asked and _another_version(sentence, asked) else keep
+
+
+def product_versions(text: str) -> list[tuple[str, str]]:
+    """The versions ``text`` writes after a product's name, with the name ("Python 3.4":
+    ("Python", "3.4"))."""
+    return [pair for pair in _NAMED_VERSION.findall(text) if pair[0].lower() not in _NOT_NAMES]
+
+
+@lru_cache(maxsize=1024)
+def _named_versions(text: str) -> dict[str, str]:
+    """The versions ``text`` writes after a product's name, in one form, by the name
+    lowercased ("Python 3.4": {"python": "3.4"})."""
+    return {name.lower(): _one_form(version) for name, version in product_versions(text)}
+
+
+def _another_version(sentence: str, asked: Mapping[str, str]) -> bool:
+    """Whether ``sentence`` gives a product named in the question another version than the
+    question's, and never the question's: after the product's name ("Python 3.3" when Python
+    3.4 is asked about), or alone in the same series ("running nox itself in 3.7" when Python
+    3.9 is asked about; not "2024.10.09", a release of another kind)."""
+    versions = {_one_form(found.group(0)) for found in _VALUES["version"].finditer(sentence)}
+    if any(version in versions for version in asked.values()):
+        return False
+    given = _named_versions(sentence)
+    series = {version.split(".")[0] for version in asked.values()}
+    others = set(given.values()) - {v for n, v in given.items() if n in asked}
+    alone = {version for version in versions - others if version.split(".")[0] in series}
+    return any(name in asked for name in given) or bool(alone)
+
+
+_RELEASE_ASKED_OF = re.compile(
+    r"\b([A-Z][\w+-]*)\s+(?:v?\d[\w.]*\s+)?(?:version|(?:pre-?)?release)s?\b"
+)
+"""The product whose release a question asks for ("the first APScheduler release",
+"Which Sphinx version")."""
+
+
+def foreign_versions(query: str) -> set[str]:
+    """The versions ``query`` gives of another product than the one whose release it asks for
+    ("3.4" of "Python 3.4" in "the first APScheduler release that no longer runs on Python
+    3.4"): they point to no release of the asked one."""
+    asked = _release_of(query)
+    return {
+        version
+        for name, version in _NAMED_VERSION.findall(query)
+        if asked and name.lower() not in asked | _NOT_NAMES
+    }
+
+
+def _release_of(query: str) -> set[str]:
+    """The products, lowercased, whose release ``query`` asks for (see
+    :data:`_RELEASE_ASKED_OF`)."""
+    return {found.lower() for found in _RELEASE_ASKED_OF.findall(query)} - _NOT_NAMES
 
 
 def versions_of_others(sentence: str, query: str) -> set[str]:
@@ -229,11 +297,16 @@ def given(kind: str, sentence: str, query: str) -> set[str]:
     """The figures, names or versions (for a question of that ``kind``) that ``sentence``
     gives beyond the words, versions and years ``query`` names, each in one form (lowercased,
     a word by its stem, a version without its trailing zeros: "1.0" is "1.0.0"); empty for
-    another kind."""
+    another kind. For a question of one product's release that names another's version
+    ("the first APScheduler release that no longer runs on Python 3.4"), the other product's
+    versions are not given, and that version as a release of the one asked is."""
     if kind not in _VALUES:
         return set()
-    named = _stems(query) | {_one_form(pointer) for pointer in pointers(query)}
+    foreign = {_one_form(version) for version in foreign_versions(query)}
+    named = (_stems(query) | {_one_form(pointer) for pointer in pointers(query)}) - foreign
     found = _values(kind, sentence, set(), question_products(query))
+    if foreign:  # the release asked for: not "3.4" of "Python 3.4", and "3.4.0" a rival
+        found -= _versions_of_others(sentence, _release_of(query))
     if kind == "version" and asks_since(query):
         found -= _ceilings(sentence)  # "up through 1.3" is no first version
     return {_one_form(value) for value in found} - named
@@ -424,6 +497,7 @@ def ranked_sentences(
     listed = with_items(sentences, listing)
     asks = is_question(query)  # a statement searched for (a claim checked) is no question
     pointed = _names_a_pointer(heading, query)
+    headed = kind in _VALUES and _gives(kind, heading, terms, since, question_products(query))
     set_aside = _set_aside(query)
     heads = [_term_of(sentence) for _, sentence in sentences]
     named = {index for index, head in enumerate(heads) if head and head <= terms}
@@ -453,8 +527,7 @@ def ranked_sentences(
         if since and _tells_no_start(sentence, listed[index], kind, terms, bonus):
             score *= _SET_ASIDE  # "In 3.7 and earlier, ...", "... kept at 2.4 until ..."
         said = _stems(listed[index], parts=True) if index in listing.lists else words[index]
-        if asks and (not said - terms or sentence.rstrip().endswith("?")):
-            score *= _RESTATED  # a question the text asks answers nothing itself
+        score *= _off_question(sentence, bool(said - terms) or headed, asks, query)
         if index in listing.leads.values() and index not in listing.lists:
             score *= _LEADING
         aside = set_aside & own and not _CONTRAST.search(sentence)  # "via a wheel" when a

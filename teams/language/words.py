@@ -8,8 +8,8 @@ from functools import lru_cache
 __all__ = ["STOPWORDS", "keywords", "singular", "stem"]
 
 STOPWORDS = frozenset(
-    """a am an and are as at be been but by can could do does did for from how i if in into is it
-    its me my of on or our so than that the their them then there these they this those to
+    """a am an and are as at be been being but by can could do does did for from how i if in into
+    is it its me my of on or our so than that the their them then there these they this those to
     was we were what when where which while who whom why will with would you your about also
     should shall may might must has have had not no yes any all each other such more most
     some very just""".split()

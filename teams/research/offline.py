@@ -44,8 +44,10 @@ from teams.language.questions import (
 )
 from teams.language.sentence_choice import (
     Scored,
+    foreign_versions,
     given,
     gives_reason,
+    product_versions,
     ranked_sentences,
     term_weights,
     versions_of_others,
@@ -138,7 +140,8 @@ class CorpusSearchWorker:
         question's words would let the question's other part crowd this one out)."""
         asked = task.description or str(task.inputs.get("query") or "")
         queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
-        rare = self.corpus.rare_holders(asked, keywords(asked), form=stem, k=self.k)
+        rare_words: list[str | tuple[str, ...]] = [*keywords(asked), *product_versions(asked)]
+        rare = self.corpus.rare_holders(asked, rare_words, form=stem, k=self.k)
         found = _merged(
             [
                 *self.corpus.search_many(queries, k=self.k * _CANDIDATES, min_score=self.min_score),
@@ -192,10 +195,12 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     """The ``k`` passages a version, a year or a quoted term of ``query`` points to (see
     :meth:`Corpus.pointed_to`), each scored at least as the best passage ``found`` by meaning:
     the question names where its answer is, which its other words may match less well than a
-    newer release's passage."""
+    newer release's passage. A version of another product than the one whose release is asked
+    for points nowhere."""
     terms = quoted_terms(query)
     named = {term.lower() for term in terms}
-    pointed = corpus.pointed_to(query, pointers(query), k=k)
+    foreign = foreign_versions(query)  # "Python 3.4" points to no APScheduler release
+    pointed = corpus.pointed_to(query, [p for p in pointers(query) if p not in foreign], k=k)
     pointed += [  # a quoted term names the section it heads
         passage
         for passage in corpus.pointed_to(query, terms, k=k)
@@ -486,7 +491,8 @@ def _rival(kind: str, answer: Set[str], sentence: str, query: str) -> bool:
 def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     """The evidence of the passages ``cited``, best first; for a question that asks for one
     value, without a later passage's sentences that give a rival to the values of the first
-    passage that gives any (see :func:`_rival`): the best answer is stated, not beside another
+    passage that gives any, or of one that answers clearly better (see :data:`_CLEARER`; see
+    :func:`_rival`): the best answer is stated, not beside another
     page's different figure or name ("`TYPER_USE_RICH`" stated alone, not with a neighbouring
     section's other variable); a rival whose passage answers as well is kept as disputed, a
     disagreement to report. For a question of a default, the first passage whose statement
@@ -502,6 +508,13 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
         return evidence
     values = [set().union(*(given(kind, e.text, query) for e in a.evidence)) for a in cited]
     first = next((at for at, found in enumerate(values) if found), 0)  # the first to answer
+    clearer = max(
+        (at for at, found in enumerate(values) if found),
+        key=lambda at: cited[at].score,
+        default=first,
+    )
+    if cited[clearer].score > _CLEARER * cited[first].score:  # a page nearer by meaning may
+        first = clearer  # answer worse: "drops ... 3.7" before "Drop Python 3.9"
     stated = [_default_value(answered, kind) for answered in cited] if asks_default(query) else []
     first = stated.index(True) if any(stated) else first  # a default stated as one, if any
     agreeing = []
@@ -512,6 +525,11 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
             elif answered.score >= cited[first].score and (not stated or stated[at]):
                 agreeing.append(item.model_copy(update={"disputed": True}))  # they disagree
     return _unambiguous(agreeing, kind, query)
+
+
+_CLEARER = 1.25
+"""How much better a later passage must answer than the first to answer a question of one
+value, for its value to be the one others are checked against."""
 
 
 def _one_value_part(query: str) -> str:

@@ -178,6 +178,26 @@ def _about(chain: Chain, things: list[tuple[set[str], str]]) -> bool:
     )
 
 
+_PART_ASKED = re.compile(r"\b([a-z][\w'-]*\s+[a-z][\w'-]*)\s+of\s+(?:the\s+)?[A-Z]")
+"""A part of a named thing the question asks about: "the west wing of the Halden infirmary"."""
+
+
+def _of_other_parts(chains: list[Chain], question: str) -> list[Chain]:
+    """``chains`` less those about another part of the kind a question asks about: "Ruth Acre
+    designed the east wing" does not say who designed the west wing."""
+    parts = [found.group(1).casefold() for found in _PART_ASKED.finditer(question)]
+    return [
+        chain
+        for chain in chains
+        if not any(
+            _rival(name.casefold().partition(" of ")[0], part)
+            for r in chain
+            for name in (r["subject"], r["object"])
+            for part in parts
+        )
+    ]
+
+
 def _rival(name: str, named: str) -> bool:
     """Whether ``name`` is another thing of the kind ``named`` is: the same last word (its
     noun, see :func:`_one_noun`), and neither name holds the other ("Saltney north pier" for
@@ -248,7 +268,7 @@ def answering_chains(
     focus, asked = focus_of(question, names), _asked(question)
     things = _named_things(question)
     chains = [chain for chain in _chains(relations, paths) if _about(chain, things)]
-    chains = _of_rivals(chains, names)
+    chains = _of_other_parts(_of_rivals(chains, names), question)
     if not focus:
         named = {name.casefold() for name in names}
         alone: list[Chain] = [c for c in chains if len(c) == 1]
