@@ -1,7 +1,9 @@
 """A figure its own words qualify gives way to a plain one: a figure that never came to be, one
 that held for a while only, one from a source that sells the thing, one given for a part of
-the thing the question is about; a press embargo and a git log date dating a page; an angle in
-degrees and minutes agreeing with it in degrees."""
+the thing the question is about, a count that takes in things gone, one occasion's record, a
+rate, a total of several years, a class's figure, a tally while the event ran, an answer voted
+down; a press embargo and a git log date dating a page; an angle in degrees and minutes agreeing
+with it in degrees; a statement's time words and words of being no part of its subject."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import pytest
 
 from framework.memory import EvidenceRecord
 from teams.hypothesis.verdicts import _undermined, order_reason
+from teams.language.contradiction import disagreement
 from teams.language.values import stated_date, values_agree, values_in
 
 CASES = [
@@ -47,6 +50,48 @@ CASES = [
         "The Brook Lane ground holds 9,000 spectators.",
         "",
         "a part's",
+    ),
+    (
+        "Carn has 9 limekilns, counting the three pulled down in 1962.",
+        "Six limekilns stand in Carn today.",
+        "",
+        "what is gone",
+    ),
+    (
+        "In 1948 a record crowd of 9,900 packed the Kell Road ground.",
+        "The Kell Road ground holds 4,100 spectators.",
+        "",
+        "one occasion's",
+    ),
+    (
+        "Morwen has 31 bus stops per 10,000 residents.",
+        "Morwen has 44 bus stops.",
+        "",
+        "a rate",
+    ),
+    (
+        "Across 2019 and 2020 together, the Tolt museum had 51,000 visitors.",
+        "In 2020 the Tolt museum had 23,000 visitors.",
+        "",
+        "a total of several",
+    ),
+    (
+        "Windmills of this pattern were built about 20 metres tall, the Orr windmill among them.",
+        "The Orr windmill is 17 metres tall.",
+        "",
+        "its class's",
+    ),
+    (
+        "14:10 So far, 610 riders have finished the Gale sportive.",
+        "1,480 riders finished the Gale sportive.",
+        "",
+        "a tally while it ran",
+    ),
+    (
+        "The Skel tunnel is 900 metres long.",
+        "The Skel tunnel is 1,200 metres long.",
+        "Answer (score: -4)",
+        "voted down",
     ),
 ]
 
@@ -90,3 +135,8 @@ def test_an_angle_in_degrees_and_minutes_agrees_with_it_in_degrees() -> None:
     assert values_agree(minutes, degrees)
     (other,) = values_in("The Ness light stands at 57.3° N.")
     assert not values_agree(minutes, other)
+
+
+def test_when_and_that_a_thing_is_are_no_part_of_what_a_statement_is_about() -> None:
+    counted = "Carn has 9 limekilns, counting the three pulled down in 1962."
+    assert disagreement(counted, "Six limekilns stand in Carn today.") is not None

@@ -1,14 +1,18 @@
 """Records in fenced blocks of data, read as table rows: an XML block's elements (one whose
 attributes name a thing's fields, ``<bridge name="X" builder="Y"/>``, or whose children each hold
-one field, ``<name>X</name>`` then ``<engineer>Y</engineer>``) and an INI block's sections (the
-section's name, then its ``key = value`` lines). Each record is ``(line, header, cells)``: the
-line it starts on, its field names, its values.
+one field, ``<name>X</name>`` then ``<engineer>Y</engineer>``), an INI block's sections (the
+section's name, then its ``key = value`` lines) and a graph's labelled edges (Mermaid's
+``A[Mara Quill] -- designed --> B[Tern bridge]``, Graphviz's ``"X" -> "Y" [label="built"]``:
+the target's name, then the source under the label, "designed by"). Each record is ``(line,
+header, cells)``: the line it starts on, its field names, its values.
 
 Example:
     >>> list(xml_records(['<bridge name="Lynn bridge" builder="Hester Dunn"/>'], 5))
     [(5, ('name', 'builder'), ('Lynn bridge', 'Hester Dunn'))]
     >>> list(ini_records(["[Oke saw mill]", "builder = Clara Venn"], 8))
     [(8, ('name', 'builder'), ('Oke saw mill', 'Clara Venn'))]
+    >>> list(graph_records(["  A[Mara Quill] -- designed --> B[Tern bridge]"], 3))
+    [(3, ('name', 'designed by'), ('Tern bridge', 'Mara Quill'))]
 """
 
 from __future__ import annotations
@@ -17,13 +21,17 @@ import html
 import re
 from collections.abc import Iterator, Sequence
 
-__all__ = ["DATA_FENCE", "Record", "ini_records", "xml_records"]
+__all__ = ["DATA_FENCE", "Record", "graph_records", "ini_records", "xml_records"]
 
 Record = tuple[int, tuple[str, ...], tuple[str, ...]]
 """A record: the line it starts on, its field names, its values."""
 
-DATA_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*(?P<kind>xml|ini|cfg|conf|toml)\s*$", re.I)
-"""The opening fence of a block of data read as records: "```xml", "```ini"."""
+DATA_FENCE = re.compile(
+    r"^ {0,3}(`{3,}|~{3,})\s*(?P<kind>xml|ini|cfg|conf|toml|mermaid|dot|graphviz)\s*$", re.I
+)
+"""The opening fence of a block of data read as records: "```xml", "```ini", "```mermaid"."""
+GRAPHS = frozenset({"mermaid", "dot", "graphviz"})
+"""The kinds of fenced block that draw a graph (see :func:`graph_records`)."""
 
 _ATTRIBUTED = re.compile(
     r"^\s*<(?P<tag>[\w:-]+)(?P<attributes>(?:\s+[\w:-]+\s*=\s*\"[^\"]*\")+)\s*/?>"
@@ -85,3 +93,62 @@ def _section_record(
     if section is not None and fields:
         header = ("name", *(key for key, _ in fields))
         yield section[0], header, (section[1], *(value for _, value in fields))
+
+
+_NODE = (
+    r"(?P<{0}>\w+)(?:\s*(?:\[\(?|\(\(?|\{{)\s*\"?(?P<{0}_text>[^\]\)\}}\"]+?)\"?\s*"
+    r"(?:\)?\]|\)\)?|\}}))?"
+)
+"""A Mermaid node, its id (group named by the format's argument) and its text in brackets:
+``A[Mara Quill]``, ``B(Tern bridge)``, ``C{Gate}``, ``D["Ivo Hart"]``."""
+_MERMAID_EDGE = re.compile(
+    rf"^\s*{_NODE.format('source')}\s*(?:--\s*(?P<label>[^->|][^->|]*?)\s*-->|-->\s*\|"
+    rf"\s*(?P<piped>[^|]+?)\s*\|)\s*{_NODE.format('target')}\s*;?\s*$"
+)
+"""A Mermaid edge with its label: ``A[Mara Quill] -- designed --> B[Tern bridge]``, ``A -->|built|
+B``."""
+_MERMAID_NODE = re.compile(rf"^\s*{_NODE.format('node')}\s*;?\s*$")
+_DOT_ID = r"(?:\"(?P<{0}_q>[^\"]+)\"|(?P<{0}>\w+))"
+_DOT_EDGE = re.compile(
+    rf"^\s*{_DOT_ID.format('source')}\s*->\s*{_DOT_ID.format('target')}\s*"
+    r"\[[^\]]*?\blabel\s*=\s*\"?(?P<label>[^\",\]]+)\"?[^\]]*\]\s*;?\s*$"
+)
+"""A Graphviz edge with its label: ``"Jonas Bell" -> "Skerry breakwater" [label="built"]``."""
+_DOT_NODE = re.compile(
+    rf"^\s*{_DOT_ID.format('node')}\s*\[[^\]]*?\blabel\s*=\s*\"(?P<text>[^\"]+)\"[^\]]*\]\s*;?\s*$"
+)
+
+
+def graph_records(lines: Sequence[str], first_line: int) -> Iterator[Record]:
+    """The records of a Mermaid or Graphviz block's ``lines`` (the first on ``first_line``):
+    each labelled edge, its target's name under ``name`` and its source under the label, with
+    "by" after a label that is a past participle ("designed" as "designed by")."""
+    names: dict[str, str] = {}
+    for number, line in enumerate(lines, first_line):
+        edge = _MERMAID_EDGE.match(line)
+        if edge is not None:
+            source = _named(names, edge["source"], edge["source_text"])
+            target = _named(names, edge["target"], edge["target_text"])
+            yield number, ("name", _role(edge["label"] or edge["piped"])), (target, source)
+        elif edge := _DOT_EDGE.match(line):
+            source = names.get(edge["source"] or "", edge["source_q"] or edge["source"])
+            target = names.get(edge["target"] or "", edge["target_q"] or edge["target"])
+            yield number, ("name", _role(edge["label"])), (target, source)
+        elif node := _MERMAID_NODE.match(line) or _DOT_NODE.match(line):
+            groups = node.groupdict()
+            text = groups.get("node_text") or groups.get("text")
+            if text and groups.get("node"):
+                names[groups["node"]] = text.strip()
+
+
+def _named(names: dict[str, str], node: str, text: str | None) -> str:
+    """A Mermaid node's name: the text given it here or before, else its id."""
+    if text:
+        names[node] = text.strip()
+    return names.get(node, node)
+
+
+def _role(label: str) -> str:
+    """An edge's label as a field name: "designed" as "designed by"."""
+    label = " ".join(label.split())
+    return f"{label} by" if re.fullmatch(r"[a-z]+(?:ed|en|t)", label) else label

@@ -38,7 +38,13 @@ from framework.memory import (
     read_text,
 )
 from framework.memory.corpus import CORPUS_SUFFIXES, unreadable_reason
-from teams.extraction.data_blocks import DATA_FENCE, ini_records, xml_records
+from teams.extraction.data_blocks import (
+    DATA_FENCE,
+    GRAPHS,
+    graph_records,
+    ini_records,
+    xml_records,
+)
 from teams.language.tables import list_tables, markdown_tables
 
 __all__ = [
@@ -368,7 +374,7 @@ def _json_row(line: str, number: int) -> Row | None:
 
 
 def _data_rows(chunk: Chunk) -> Iterator[Row]:
-    """The records of the chunk's fenced XML and INI blocks (see
+    """The records of the chunk's fenced XML, INI and graph blocks (see
     :mod:`teams.extraction.data_blocks`), each a row under its field names."""
     lines = chunk.text.split("\n")
     for index, line in enumerate(lines):
@@ -379,7 +385,8 @@ def _data_rows(chunk: Chunk) -> Iterator[Row]:
             if text.strip().startswith(fence):
                 break
             block.append(text)
-        read = xml_records if opener["kind"].lower() == "xml" else ini_records
+        kind = opener["kind"].lower()
+        read = xml_records if kind == "xml" else graph_records if kind in GRAPHS else ini_records
         for number, header, cells in read(block, chunk.start_line + index + 1):
             yield Row(line=number, header=header, cells=cells)
 

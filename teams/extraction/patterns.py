@@ -176,9 +176,10 @@ _COORDINATED = re.compile(
 )
 """Verbs coordinated after the first (``approves, edits or rejects``): they share its object."""
 _COPULA = re.compile(
-    r"\b(?P<verb>is|are|was|were|(?:has|have|had)\s+been)\s+(?P<rest>.+)$", re.IGNORECASE
+    r"\b(?P<verb>is|are|was|were|(?:has|have|had|having)\s+been)\s+(?P<rest>.+)$", re.IGNORECASE
 )
-"""A copula, a perfect "had been" too ("whose architect had been Lydia Cole")."""
+"""A copula, a perfect "had been" too ("whose architect had been Lydia Cole"), and "having been"
+("The Sarn causeway having been built by Griffith Rhys in 1790, ...")."""
 _NOT_DONE = (
     r"(?:nearly|hardly|barely|scarcely|possibly|conceivably|allegedly|supposedly|reportedly|"
     r"purportedly|reputedly|wrongly|falsely|mistakenly|erroneously|incorrectly)"
@@ -870,9 +871,29 @@ def _affirmed(sentence: str, relaxed: bool) -> list[Reading]:
     return readings
 
 
+_TASK = re.compile(r"^\s*\[(?P<done>[ xX])\]\s+")
+"""A task list's box: "[x]" before a task done, "[ ]" before one not done."""
+_UNDONE = re.compile(r"^\s*had\s+(?P<who>.+?)\s+not\s+(?P<deed>[a-z]+\b.+?),", re.IGNORECASE)
+"""A counterfactual on a deed done: "Had Tobias Fenn not built the sluice in 1804, ..." (he built
+it)."""
+_REDUCED_PASSIVE = re.compile(
+    rf"^(?P<subject>(?:[\w'-]+\s+){{1,6}}?)(?P<rest>{PARTICIPLE}\s+by\s+[A-Z].*)$"
+)
+"""A passive without its verb, as a list item or a caption writes one: "Footbridge over the
+Clough built by Tamsin Ord"."""
+
+
 def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
     """The relations one sentence states; none that a negation denies ("X does not support
-    Y", "X was never owned by Y"), from any of its clauses."""
+    Y", "X was never owned by Y"), from any of its clauses, nor a task not done ("[ ] Bird hide
+    built by Y"); the deed a counterfactual takes as done ("Had Y not built X, ...": Y built
+    X); a passive without its verb ("Footbridge over the Clough built by Tamsin Ord")."""
+    if task := _TASK.match(sentence):
+        return [] if task["done"] == " " else read_sentence(sentence[task.end() :], relaxed=relaxed)
+    if undone := _UNDONE.match(sentence):
+        return read_sentence(f"{undone['who']} {undone['deed']}.", relaxed=relaxed)
+    if not _COPULA.search(sentence) and (reduced := _REDUCED_PASSIVE.match(sentence)):
+        return read_sentence(f"{reduced['subject']}was {reduced['rest']}", relaxed=relaxed)
     if _NEGATIONS.search(sentence.lower()):
         if _CLAUSE_JOIN.search(sentence):
             return _affirmed(sentence, relaxed)

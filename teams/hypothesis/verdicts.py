@@ -472,13 +472,10 @@ def order_reason(newer: EvidenceRecord, older: EvidenceRecord) -> str | None:
 
 def _undermining(older: EvidenceRecord, newer: EvidenceRecord) -> str:
     """How ``older``'s own words undermine its figure (:func:`_undermined`)."""
-    said = f"{older.title}\n{older.text}"
     reasons = (
         (_HEARSAY.search(older.text), "states a finding where {} repeats hearsay"),
         (_UNSOURCED.search(older.text), "states a finding where {} is tagged as unsourced"),
-        (_UNREALISED.search(older.text), "states the figure where {} gives one never reached"),
-        (_PROVISIONAL.search(older.text), "states the standing figure where {} gives a while's"),
-        (_PROMOTIONAL.search(said), "states a finding where {} is an advertisement"),
+        (qualifier := _qualifier(older), qualifier or ""),
         (_of_a_part(older, newer), "states the whole's figure where {} gives a part's"),
         (_SAMPLED.search(older.text), "counts in full where {} estimates from a sample"),
         (
@@ -740,6 +737,48 @@ _PROMOTIONAL = re.compile(
     re.IGNORECASE,
 )
 """A source that sells what it describes: an advertisement, a sales brochure."""
+_COUNTS_LOST = re.compile(
+    r"\b(?:counting|including|includes|with)\s+(?:the\s+)?(?:[\w-]+\s+){0,4}?"
+    r"(?:(?:that|which)\s+(?:were|was|have\s+been|has\s+been)\s+)?(?:since\s+)?"
+    r"(?:pulled\s+down|demolished|destroyed|torn\s+down|burnt\s+down|burned\s+down|lost|gone)\b",
+    re.IGNORECASE,
+)
+"""A count that takes in things no longer there: "14 windmills, counting the two pulled down in
+1990"."""
+_ONE_OCCASION = re.compile(
+    r"\brecord\s+(?:crowd|attendance|gate|turnout|audience|number\s+of\s+visitors)\b",
+    re.IGNORECASE,
+)
+"""A figure of one occasion, not of the thing: "a record crowd of 18,400 squeezed onto the
+terraces"."""
+_RATE = re.compile(
+    r"\bper\s+(?:[\d,]+\s+|a\s+|one\s+)?(?:thousand|hundred|million|residents|inhabitants|"
+    r"people|persons|head|capita|households|pupils|adults)\b",
+    re.IGNORECASE,
+)
+"""A rate, not a count: "12 public libraries per 100,000 residents"."""
+_YEAR_SPAN = r"(?:1[5-9]\d\d|20\d\d)\s*(?:and|to|-|–|through)\s*(?:1[5-9]\d\d|20\d\d)\b"
+_SPAN_TOTAL = re.compile(
+    rf"\b{_YEAR_SPAN}[^.;!?]{{0,30}}?\b(?:together|combined|in\s+total|in\s+all)\b"
+    rf"|\b(?:together|combined|in\s+total|in\s+all)\b[^.;!?]{{0,20}}?\b{_YEAR_SPAN}",
+    re.IGNORECASE,
+)
+"""A total over several years: "Over 2021 and 2022 together, the lido welcomed 86,000"."""
+_OF_A_CLASS = re.compile(
+    r"\bon\s+average\b|\ban\s+average\s+of\b|\b[a-z]+s\s+(?:of|on|in|along)\s+this\s+"
+    r"(?:pattern|type|class|kind|design|model|series|coast|region|district|line)\b",
+    re.IGNORECASE,
+)
+"""A figure for a class the thing belongs to: "towers of this pattern were built about 10 metres
+tall", "the lighthouses on this coast have 160 steps on average"."""
+_RUNNING_TALLY = re.compile(
+    r"\b(?:so\s+far|thus\s+far|at\s+the\s+latest\s+count|running\s+total)\b|^\W*live\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A count while the event still runs: "11:40 So far, 1,260 runners have crossed the line", a
+live blog's page."""
+_DOWNVOTED = re.compile(r"\bscore\s*:?\s*[-−–]\s?\d+\b", re.IGNORECASE)
+"""An answer its readers voted down: "Answer (score: -6)"."""
 _PART_OF = re.compile(
     r"\b(?:[Tt]he|[Ii]ts)\s+(?P<part>(?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s+(?:of|at|on|in)\s+"
     r"the\s+(?P<whole>[A-Z][\w-]*)"
@@ -777,19 +816,51 @@ def _one_sided(
     return (a if held[0] else b) if held[0] != held[1] else None
 
 
+_QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
+    (_UNREALISED, False, "states the figure where {} gives one never reached"),
+    (_PROVISIONAL, False, "states the standing figure where {} gives a while's"),
+    (_PROMOTIONAL, True, "states a finding where {} is an advertisement"),
+    (_COUNTS_LOST, False, "states the count of what stands where {} counts what is gone"),
+    (_ONE_OCCASION, False, "states the thing's figure where {} gives one occasion's"),
+    (_RATE, False, "states a count where {} gives a rate"),
+    (_SPAN_TOTAL, False, "states one year's figure where {} gives a total of several"),
+    (_OF_A_CLASS, False, "states the thing's own figure where {} gives its class's"),
+    (_RUNNING_TALLY, True, "states the final figure where {} gives a tally while it ran"),
+    (_DOWNVOTED, True, "states a finding where {} is an answer its readers voted down"),
+)
+"""Words that qualify a side's figure against a plain one (see :func:`_qualified`): the
+pattern, whether the side's title counts too, and how the verdict says so."""
+
+
+def _qualifier(side: EvidenceRecord) -> str | None:
+    """How ``side``'s own words qualify its figure (see :data:`_QUALIFIERS`), or None."""
+    titled = f"{side.title}\n{side.text}"
+    return next(
+        (
+            words
+            for pattern, title, words in _QUALIFIERS
+            if pattern.search(titled if title else side.text)
+        ),
+        None,
+    )
+
+
 def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The side whose figure its own words qualify, against a plain one: it never came to be
     (:data:`_UNREALISED`), it held for a while only (:data:`_PROVISIONAL`), its source sells
-    the thing (:data:`_PROMOTIONAL`, in its title or words), or it is a part's figure (see
-    :func:`_of_a_part`); None otherwise."""
-    traits: tuple[Callable[[EvidenceRecord], bool], ...] = (
-        lambda side: _UNREALISED.search(side.text) is not None,
-        lambda side: _PROVISIONAL.search(side.text) is not None,
-        lambda side: _PROMOTIONAL.search(f"{side.title}\n{side.text}") is not None,
-    )
-    for trait in traits:
-        if (found := _one_sided(a, b, trait)) is not None:
-            return found
+    the thing (:data:`_PROMOTIONAL`, in its title or words), it counts things no longer there
+    (:data:`_COUNTS_LOST`), it is one occasion's (:data:`_ONE_OCCASION`), a rate
+    (:data:`_RATE`), a total over several years (:data:`_SPAN_TOTAL`), a class's
+    (:data:`_OF_A_CLASS`), a tally while the event runs (:data:`_RUNNING_TALLY`), an answer
+    voted down (:data:`_DOWNVOTED`), or it is a part's figure (see :func:`_of_a_part`); None
+    otherwise. The first qualifier of :data:`_QUALIFIERS` one side has and the other lacks
+    decides."""
+    for pattern, title, _ in _QUALIFIERS:
+        said = [
+            pattern.search(f"{side.title}\n{side.text}" if title else side.text) for side in (a, b)
+        ]
+        if bool(said[0]) != bool(said[1]):
+            return a if said[0] else b
     parts = (_of_a_part(a, b), _of_a_part(b, a))
     return (a if parts[0] else b) if parts[0] != parts[1] else None
 

@@ -71,6 +71,14 @@ _NAMED_OVERLAP = 0.3
 """The share enough for two statements that name the same thing (compared value by value)."""
 
 
+_NO_SUBJECT = frozenset(
+    "today now nowadays currently presently still stand stands exist exists remain remains "
+    "survive survives".split()
+)
+"""Words of a statement that say when or that a thing is, not what it is about ("Twelve
+windmills stand in Brayford today": windmills in Brayford)."""
+
+
 @dataclass(frozen=True)
 class Claim:
     """What a statement is about, the values it states and rejects, and whether it is negated."""
@@ -103,7 +111,7 @@ def claim_of(text: str) -> Claim:
     about: set[str] = set()
     flipped: list[str] = []
     for word in keywords(kept):
-        if word in skip or word.isdigit() or NEGATION.fullmatch(word):
+        if word in skip or word.isdigit() or NEGATION.fullmatch(word) or word in _NO_SUBJECT:
             continue
         if word in OPPOSITES:
             flipped.append(stem(OPPOSITES[word]))

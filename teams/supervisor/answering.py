@@ -77,6 +77,9 @@ class _Scored:
     own: bool
     """Whether the last relation's own words (predicate, object) hold a focus word, not only
     the sentence it is quoted from."""
+    named: bool = False
+    """Whether the chain names a thing the question names, as named ("Skerry pier", not
+    "Skerry breakwater")."""
 
 
 def _root(word: str) -> str:
@@ -242,6 +245,11 @@ def _of_rivals(chains: list[Chain], names: Sequence[str]) -> list[Chain]:
     ]
 
 
+def _ends(relation: FoundRelation) -> tuple[str, str]:
+    """A relation's subject and object."""
+    return relation["subject"], relation["object"]
+
+
 def _chains(relations: Sequence[FoundRelation], paths: Sequence[Chain]) -> list[Chain]:
     """Every relation alone and every two-step path, each once, in order."""
     seen: dict[tuple[tuple[str, str, str], ...], Chain] = {}
@@ -275,17 +283,19 @@ def answering_chains(
         own = [c for c in alone if c[0]["subject"].casefold() in named] or alone
         return [c for c in own if c[0]["predicate"] in _DEFINING] or own
     scored = []
+    asked_names = {name.casefold() for name in names}
     for chain in chains:
         if _kin_of_the_asked(chain[-1], focus):
             continue
         matched = len(focus & _words(chain))
         if matched and (len(chain) == 1 or len(focus & _words(chain[-1:])) > 0):
             holds = bool(focus & _own_words(chain[-1]))
-            scored.append(_Scored(chain, matched, _fits(chain[-1], asked), holds))
+            names_it = bool(asked_names & {n.casefold() for r in chain for n in _ends(r)})
+            scored.append(_Scored(chain, matched, _fits(chain[-1], asked), holds, names_it))
     if not scored:
         return []
-    best = max((s.matched, s.fits, s.own) for s in scored)
-    winners = [s.chain for s in scored if (s.matched, s.fits, s.own) == best]
+    best = max((s.matched, s.fits, s.own, s.named) for s in scored)
+    winners = [s.chain for s in scored if (s.matched, s.fits, s.own, s.named) == best]
     lists = {(c[-1]["subject"], c[-1]["predicate"]) for c in winners}
     more = [
         s.chain

@@ -1,0 +1,100 @@
+"""Which release a question asks for: a changelog's releases named on bold lines read as
+headings, a pre-release read whole, "Which X 4.0 pre-release" and "the first X release" asking
+for a version, a version of another product ("Python 3.4") pointing to no release of the one
+asked, a statement of another version of that product set aside, a passage that answers
+clearly better deciding the value, versions held by the lexicon, and paraphrases of dropped
+support and of running in parallel."""
+
+from __future__ import annotations
+
+from framework.memory import Passage
+from framework.memory._chunking import chunk_document
+from framework.memory._lexicon import Lexicon
+from teams.language.questions import answer_kind, asks_when
+from teams.language.senses import plain_wording
+from teams.language.sentence_choice import (
+    foreign_versions,
+    given,
+    ranked_sentences,
+    term_weights,
+)
+from teams.language.words import stem
+from teams.research.offline import _agreeing, _answers
+
+_HISTORY = (
+    "Version history\n"
+    "===============\n\n"
+    "**3.7.0**\n\n"
+    "- Dropped support for Python 3.4\n"
+    "- Added a Qt scheduler\n\n"
+    "**Note:**\n\n"
+    "Releases before 3.0 are not listed.\n\n"
+    "**3.4.0**\n\n"
+    "- Dropped support for Python 3.3\n"
+)
+_ASKED = "What was the first Cron release that could no longer be used on Python 3.4?"
+
+
+def test_a_bold_line_that_names_a_release_heads_its_notes() -> None:
+    texts: dict[str, str] = {}
+    for chunk in chunk_document("history.rst", _HISTORY, max_chars=60):
+        texts[chunk.heading] = f"{texts.get(chunk.heading, '')}\n{chunk.text}"
+        assert chunk.heading not in ("3.7.0", "3.4.0") or chunk.outline == "Version history"
+    assert "Dropped support for Python 3.4" in texts["3.7.0"]
+    assert "Releases before 3.0" in texts["3.7.0"]  # "**Note:**" names no release
+    assert "Dropped support for Python 3.3" in texts["3.4.0"]
+
+
+def test_a_question_for_a_pre_release_or_the_first_release_asks_for_a_version() -> None:
+    for question in ("Which Cron 4.0 pre-release first shipped a Redis broker?", _ASKED):
+        assert asks_when(question)
+        assert answer_kind(question) == "version"
+    assert given("version", "4.0.0a2: Added a Redis broker", "Which 4.0 pre-release?") == {
+        "4.0.0a2"
+    }
+
+
+def test_a_version_of_another_product_points_to_no_release_of_the_asked_one() -> None:
+    assert foreign_versions(_ASKED) == {"3.4"}
+    assert foreign_versions("What changed in Cron 3.4?") == set()
+    assert given("version", "3.4.0: Added a Qt scheduler", _ASKED) == {"3.4"}  # a rival
+    assert given("version", "3.7.0: Dropped support for Python 3.4", _ASKED) == {"3.7"}
+
+
+def test_a_statement_of_another_version_of_the_asked_product_is_set_aside() -> None:
+    older, newer = (
+        ranked_sentences(f"Dropped support for Python {v}", _ASKED, heading=h)[0].score
+        for v, h in (("3.3", "3.4.0"), ("3.4", "3.7.0"))
+    )
+    assert newer > older
+
+
+def test_a_passage_that_answers_clearly_better_decides_the_value() -> None:
+    question = "In which Cron release did Python 3.9 stop being supported?"
+    found = [
+        Passage(source=f"{path}:1", path=path, line=1, heading=heading, text=text, score=score)
+        for path, heading, text, score in (
+            ("a.md", "2024.10.09", "This release adds Python 3.13 and drops Python 3.7.", 0.73),
+            ("b.md", "2026.07.11", "Drop Python 3.9 by @ann.", 0.49),
+            ("c.md", "Usage", "Cron runs jobs on a schedule. It supports several backends.", 0.5),
+            ("d.md", "Install", "Install Cron with pip on any supported Python.", 0.5),
+        )
+    ]
+    weights = term_weights([passage.text for passage in found], question)
+    cited = [_answers(passage, question, weights) for passage in found[:2]]
+    stated = _agreeing([answered for answered in cited if answered is not None], question)
+    assert [item.text for item in stated if not item.disputed] == [
+        "2026.07.11: Drop Python 3.9 by @ann."
+    ]
+
+
+def test_the_lexicon_holds_versions() -> None:
+    lexicon = Lexicon([("a", "Drop Python 3.9 now."), ("b", "Requires 4.0.0a2.")], stem)
+    assert lexicon.holders("3.9") == {"a"}
+    assert lexicon.holders("4.0.0a2") == {"b"}
+
+
+def test_support_stopped_and_work_at_the_same_time_are_paraphrased() -> None:
+    assert "removed support for" in plain_wording("When did Python 3.9 stop being supported?")
+    assert "in parallel" in plain_wording("Can it run several sessions at the same time?")
+    assert "asynchronous" in plain_wording("Added an async Redis broker")
