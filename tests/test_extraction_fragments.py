@@ -1,8 +1,8 @@
 """Relations from fragments and odd shapes: a passive without its verb (a list item, a caption),
-a task list's done and undone items, "having been built by", a counterfactual on a deed done,
-a part of a named thing as the subject, a role given beside its owner ("X and its builder,
-Y"), labelled edges of Mermaid and Graphviz graphs; and an answer never about another part of
-the thing asked about."""
+a bold run-in lead as the subject of the fragments after it, a task list's done and undone
+items, "having been built by", a counterfactual on a deed done, a part of a named thing as the
+subject, a role given beside its owner ("X and its builder, Y"), labelled edges of Mermaid and
+Graphviz graphs; and an answer never about another part of the thing asked about."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from teams.extraction.data_blocks import graph_records
 from teams.extraction.patterns import Reading, read_sentence
 from teams.supervisor.answering import answering_chains
 from teams.supervisor.state import FoundRelation
+from tests.extracting import triples
 
 
 def _said(sentence: str) -> set[tuple[str, str, str]]:
@@ -46,6 +47,16 @@ def test_a_role_beside_its_owner_is_the_owners() -> None:
     said = _said("The Marrow lighthouse and its builder, Edith Loame, appear on the town seal.")
     assert ("Marrow lighthouse", "'s builder is", "Edith Loame") in said
     assert not any(r[2].endswith(" and") for r in said)
+
+
+def test_a_bold_run_in_lead_is_what_the_fragments_after_it_are_about() -> None:
+    text = (
+        "# Dams of the Garrow hills\n\n**The Pellow dam.** Designed by Isaac Venn.\n\n"
+        "**The Ardry dam.** Designed by Lucy Hale; finished 1911.\n"
+    )
+    found, _ = triples(text)
+    assert ("Ardry dam", "designed by", "Lucy Hale", 5) in found
+    assert ("Pellow dam", "designed by", "Isaac Venn", 3) in found
 
 
 def test_labelled_edges_of_a_graph_are_records() -> None:

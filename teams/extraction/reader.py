@@ -193,6 +193,12 @@ def _heading_subject(heading: str) -> str:
     return " ".join(words) if 0 < len(words) <= _HEADING_WORDS else ""
 
 
+_RUN_IN = re.compile(
+    r"^(?P<mark>\*\*|__)(?P<lead>[^*_:\s]+(?:\s+[^*_:\s]+)+?)\.?(?P=mark)(?:\s+(?P<rest>\S.*))?$"
+)
+"""A paragraph's run-in lead in bold, alone as its sentence or before one: "**The Ardry dam.**
+Designed by Lucy Hale.", what the sentences after it are about (two words or more, no colon:
+not "**Note:**")."""
 _GENERIC_SECTIONS = frozenset(
     {"credits", "details", "facts", "key facts", "at a glance", "in brief", "particulars"}
 )
@@ -536,6 +542,9 @@ class _SectionReader:
         return with_subject(note[1], thing) if note and thing else ""
 
     def _sentence(self, number: int, sentence: str) -> Iterator[_Found | None]:
+        if (lead := _RUN_IN.match(sentence.strip())) and (thing := _heading_subject(lead["lead"])):
+            self.focus = _Focus(thing, thing)  # "**The Ardry dam.** Designed by Lucy Hale."
+            sentence = lead["rest"] or sentence
         turn = spoken(without_marks(unmarked(sentence)), answering=bool(self.question[0]))
         turn = signed(turn, self.signer)  # "I built X. — Hugh Barrow": Hugh Barrow built X
         said = self.focus.resolved(without_definitions(turn))
