@@ -97,3 +97,14 @@ def test_an_answer_is_never_about_another_part_of_the_thing_asked_about() -> Non
         "The west wing of the Halden infirmary was designed by Owen Pell.",
     )
     assert answering_chains(question, ["Halden infirmary"], [east, west]) == [(west,)]
+
+
+def test_whom_a_deed_was_done_for_does_not_say_who_did_it() -> None:
+    evidence = "Fellgate house was built for Margery Tull by Silas Brand in 1802."
+    doer = _relation("Fellgate house", "built by", "Silas Brand", evidence)
+    patron = _relation("Fellgate house", "built for", "Margery Tull", evidence)
+    assert answering_chains("Who built Fellgate house?", ["Fellgate house"], [patron, doer]) == [
+        (doer,)
+    ]
+    asked_for = "Who was Fellgate house built for?"
+    assert (patron,) in answering_chains(asked_for, ["Fellgate house"], [patron, doer])

@@ -434,7 +434,10 @@ def test_a_lead_in_is_quoted_with_the_heads_of_its_list() -> None:
     assert sentence == (
         "The order in which values are read is: From an environment variable; From the `.env` file."
     )
-    text += "* From the defaults, which every deployment ships with its own image of.\n"
+    text += (
+        "* From the defaults, which every deployment ships with its own image of the settings"
+        " file.\n"
+    )
     ((_, sentence),) = best_sentences(text, "In what order are values read?", limit=1)
     assert sentence.endswith(  # a long item's head says it goes on
         "From the `.env` file; From the defaults, which every deployment ships with its own..."

@@ -26,9 +26,9 @@ _NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\.? |#{1,6}(?:\s|$)|(?:!!!|\?\?\?\+?|=
 explicit markup (``.. _target: URL``, ``.. directive::``, a comment), headings, the title line
 of an admonition (``!!! note``, its body is prose) or of a content tab (``=== "pip"``)."""
 _QUOTE = re.compile(r"^(?:>[ \t]?)+")
-LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
-"""A line that opens a list item: a bullet or a number, then whitespace (``--flag`` is no
-marker)."""
+LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)]|#[.)])[ \t]+")
+"""A line that opens a list item: a bullet, a number or reStructuredText's auto-number ``#.``,
+then whitespace (``--flag`` is no marker)."""
 _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`\"')\]]*(?P<gap>\s+)(?=[A-Z0-9`*\[(\"'])")
 """After ``.!?`` (and closing marks, which stay in the sentence), before what may open one."""
 _ABBREVIATION = re.compile(

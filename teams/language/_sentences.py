@@ -101,6 +101,9 @@ def _next_paragraph(lines: Sequence[str], offset: int) -> int:
 
 
 _HEAD_WORDS = 10
+_WHOLE_ITEM_WORDS = 14
+"""The most words of an item quoted whole; a longer one is quoted by its first
+:data:`_HEAD_WORDS`."""
 _ITEM_HEAD = re.compile(r" [-\u2013\u2014] |: ")
 """What ends an item's name: a dash between spaces or a colon ("`scope` - A dictionary",
 "**Command Line**: Use ...")."""
@@ -109,14 +112,16 @@ _ITEM_HEAD = re.compile(r" [-\u2013\u2014] |: ")
 def with_items(sentences: Sequence[tuple[int, str]], listing: Listing) -> list[str]:
     """The text of each sentence, each lead-in of a list followed by the heads of its items
     ("The order ... is: From an environment variable; From the `.env` file; ..."): what the
-    list says is what the lead-in answers. An item's head is its name, or its first ten
-    words and an ellipsis when it goes on ("It is easy to install as it does not require...")."""
+    list says is what the lead-in answers. An item's head is its name, the item itself when it
+    is short, or its first ten words and an ellipsis when it goes on ("It is easy to install as
+    it does not require...")."""
     items: dict[int, list[str]] = {}
     for index, lead in listing.leads.items():
         if lead in listing.lists:
             words = _ITEM_HEAD.split(sentences[index][1], maxsplit=1)[0].split()
-            head = " ".join(words[:_HEAD_WORDS]).rstrip(".;,")
-            items.setdefault(lead, []).append(head + ("..." if len(words) > _HEAD_WORDS else ""))
+            cut = len(words) > _WHOLE_ITEM_WORDS
+            head = " ".join(words[:_HEAD_WORDS] if cut else words).rstrip(".;,")
+            items.setdefault(lead, []).append(head + ("..." if cut else ""))
     listed = {index: "; ".join(heads) for index, heads in items.items()}
     return [
         f"{sentence} {listed[index]}{'' if listed[index].endswith('...') else '.'}"

@@ -253,7 +253,8 @@ _NAME_ASKED = re.compile(
 """A question that asks for a name: "which ...", "who ...", "what <noun> ..." (not "what does
 X do" or "what effect does X have", which ask for a description)."""
 _VERSION_ASKED = re.compile(
-    r"\b(?:which|what)\s+(?:(?:is|was|are|were)\s+the\s+)?(?:[\w.-]+\s+){0,3}?"
+    r"\b(?:which|what)\s+(?:(?:is|was|are|were)\s+the\s+)?"
+    r"(?:(?!(?:did|does|do|is|was|are|were|has|have|had|can|could|will|would)\b)[\w.-]+\s+){0,3}?"
     r"(?:version|(?:pre-?)?release)s?\b",
     re.I,
 )

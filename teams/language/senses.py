@@ -168,7 +168,7 @@ def plain_wording(text: str) -> str:
     as "by default" ("when -r is not given" as "by default, without -r"), "first became
     available" as "was introduced" ("gained the ability to" and "added support for" also as
     "introduced"), "guard against" as "prevent", "take out" as "removed", "no longer used on"
-    and "stop being supported" also as "removed support for", "at the same time" also as "in
+    and "stop being supported" also as "removed support for", "at the same time" as "in
     parallel", "set X to false" and "stop X from" also as "disable X", "pass on" as "forward",
     and a version given as a floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
     text = _SHORT_FORM.sub(lambda short: f"{short[0]} {_SHORT_FORMS[short[0].lower()]}", text)
@@ -178,7 +178,7 @@ def plain_wording(text: str) -> str:
     text = _GUARDED.sub("prevent", text)
     text = _TAKEN_OUT.sub("removed", text)
     text = _NO_LONGER_USABLE.sub(r"\g<0> removed support for", text)
-    text = _AT_THE_SAME_TIME.sub(r"\g<0> in parallel", text)
+    text = _AT_THE_SAME_TIME.sub("in parallel", text)
     text = _SET_TO.sub(_set_to, text)
     text = _KEPT_FROM.sub(r"\g<0> disable \1", text)
     text = _PASSED_ON.sub(lambda found: f"forward {found.group(1) or ''}", text)
