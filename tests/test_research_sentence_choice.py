@@ -318,8 +318,8 @@ def test_another_page_s_rival_value_is_not_stated_beside_the_answer() -> None:
     assert [item.source for item in _agreeing(cited, one)] == ["a.md:3", "c.md:2", "d.md:1"]
     several = "Which environment variables does the ledger read?"
     assert len(_agreeing(cited, several)) == 4  # several asked: each is an answer
-    stronger = [cited[0], replace(cited[1], score=2.4)]
-    kept = _agreeing(stronger, one)  # a rival that answers a little better is kept, disputed
+    stronger = [cited[0], replace(cited[1], score=3.0)]
+    kept = _agreeing(stronger, one)  # a rival that answers better is kept, as disputed
     assert [(item.source, item.disputed) for item in kept] == [("a.md:3", False), ("b.md:9", True)]
     unvalued = found("e.md:2", "The ledger reads its colour setting before anything else.", 4.0)
     kept = _agreeing([unvalued, *stronger], one)  # the first passage to give a value answers

@@ -149,7 +149,6 @@ _SHORT_FORMS = {
     "env vars": "environment variables",
     "config": "configuration",
     "async": "asynchronous",
-    "virtualenv": "virtual environment",
     "virtualenvs": "virtual environments",
     "repo": "repository",
     "repos": "repositories",

@@ -16,6 +16,7 @@ from teams.language.words import STOPWORDS, keywords, stem
 
 __all__ = [
     "Scored",
+    "another_version",
     "best_sentences",
     "foreign_versions",
     "given",
@@ -210,8 +211,14 @@ def _off_question(sentence: str, adds: bool, asks: bool, query: str) -> float:
     3.4"); one that gives a product named in the question another version (see
     :func:`_another_version`)."""
     keep = _RESTATED if asks and (not adds or sentence.rstrip().endswith("?")) else 1.0
+    return keep * _SET_ASIDE if another_version(sentence, query) else keep
+
+
+def another_version(sentence: str, query: str) -> bool:
+    """Whether ``sentence`` gives a product ``query`` names another version than the query's
+    (see :func:`_another_version`): "drops Python 3.7" for a question of Python 3.9."""
     asked = _named_versions(query)
-    return keep * _SET_ASIDE if asked and _another_version(sentence, asked) else keep
+    return bool(asked) and _another_version(sentence, asked)
 
 
 def product_versions(text: str) -> list[tuple[str, str]]:
@@ -230,8 +237,9 @@ def _named_versions(text: str) -> dict[str, str]:
 def _another_version(sentence: str, asked: Mapping[str, str]) -> bool:
     """Whether ``sentence`` gives a product named in the question another version than the
     question's, and never the question's: after the product's name ("Python 3.3" when Python
-    3.4 is asked about), or alone in the same series ("running nox itself in 3.7" when Python
-    3.9 is asked about; not "2024.10.09", a release of another kind)."""
+    3.4 is asked about; "Python 2", a major version alone), or alone in the same series
+    ("running nox itself in 3.7" when Python 3.9 is asked about; not "2024.10.09", a release of
+    another kind)."""
     versions = {_one_form(found.group(0)) for found in _VALUES["version"].finditer(sentence)}
     if any(version in versions for version in asked.values()):
         return False
@@ -239,7 +247,16 @@ def _another_version(sentence: str, asked: Mapping[str, str]) -> bool:
     series = {version.split(".")[0] for version in asked.values()}
     others = set(given.values()) - {v for n, v in given.items() if n in asked}
     alone = {version for version in versions - others if version.split(".")[0] in series}
-    return any(name in asked for name in given) or bool(alone)
+    majors = (  # "Support for Python 2 will be dropped", not "Python 3" for 3.9
+        name.lower()
+        for name, major in _MAJOR_NAMED.findall(sentence)
+        if name.lower() in asked and not asked[name.lower()].startswith(f"{major}.")
+    )
+    return any(name in asked for name in given) or bool(alone) or any(majors)
+
+
+_MAJOR_NAMED = re.compile(r"\b([A-Z][\w+-]*)\s+v?(\d{1,2})(?![\w.]|\.\d)")
+"""A product's major version alone after its name: "Python 2"."""
 
 
 _RELEASE_ASKED_OF = re.compile(

@@ -12,13 +12,14 @@ _SUPERSEDED = re.compile(
     r"\b(?:previously|formerly|originally|until now)\b,?\s+(?:it\s+|this\s+)?"
     r"(?:was|were|used to be|defaulted to)?\s*[^,;.!?]*?[,;]\s*(?=(?:but\s+|and\s+)?now\b)"
     r"|\s*\((?:was|previously|formerly|(?:up|down) from)\s+[^()]*\)"
+    r"|\s*\((?:in|before|until|up to)\s+v?\d[\w.]*,?\s+(?:this|it)\s+(?:was|were|used to)\b[^()]*\)"
     r"|,?\s*\b(?:up|down) from\s+[^,;.!?()]+?(?=[,;.!?)]|$)"
     r"|\b(?:changed|increased|decreased|raised|lowered|reduced|bumped|moved)\s+"
     r"(?P<from>from\s+[^,;.!?]+?\s+)(?=to\s)",
     re.I,
 )
-"""A value given as replaced: "Previously was X, now Y", "(was X)", "up from X", and the
-"from X" of "changed from X to Y"."""
+"""A value given as replaced: "Previously was X, now Y", "(was X)", "(in 6.3 this was always
+enabled)", "up from X", and the "from X" of "changed from X to Y"."""
 _ASKS_FORMER = re.compile(
     r"\b(?:previous(?:ly)?|former(?:ly)?|originally|used to|old|older|before|earlier|"
     r"was it|until)\b",

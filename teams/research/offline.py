@@ -44,6 +44,7 @@ from teams.language.questions import (
 )
 from teams.language.sentence_choice import (
     Scored,
+    another_version,
     foreign_versions,
     given,
     gives_reason,
@@ -491,9 +492,9 @@ def _rival(kind: str, answer: Set[str], sentence: str, query: str) -> bool:
 def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     """The evidence of the passages ``cited``, best first; for a question that asks for one
     value, without a later passage's sentences that give a rival to the values of the first
-    passage that gives any, or of one that answers clearly better (see :data:`_CLEARER`; one
-    a version of the question points to, when the first is; see :func:`_rival`): the best
-    answer is stated, not beside another
+    passage that gives any (the best answering of the others when that one speaks only of
+    another version of a product the question names: "drops ... Python 3.7" for Python 3.9;
+    see :func:`_rival`): the best answer is stated, not beside another
     page's different figure or name ("`TYPER_USE_RICH`" stated alone, not with a neighbouring
     section's other variable); a rival whose passage answers as well is kept as disputed, a
     disagreement to report. For a question of a default, the first passage whose statement
@@ -509,15 +510,10 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
         return evidence
     values = [set().union(*(given(kind, e.text, query) for e in a.evidence)) for a in cited]
     first = next((at for at, found in enumerate(values) if found), 0)  # the first to answer
-    named = [pointer for pointer in pointers(query) if pointer not in foreign_versions(query)]
-    pointed = [_points_to(answered.passage, named) for answered in cited]
-    clearer = max(
-        (at for at, found in enumerate(values) if found and pointed[at] >= pointed[first]),
-        key=lambda at: cited[at].score,
-        default=first,
-    )
-    if cited[clearer].score > _CLEARER * cited[first].score:  # a page nearer by meaning may
-        first = clearer  # answer worse: "drops ... 3.7" before "Drop Python 3.9"
+    elsewhere = [all(another_version(e.text, query) for e in a.evidence) for a in cited]
+    if elsewhere[first]:  # "drops ... Python 3.7" for Python 3.9: the best of the others
+        others = (at for at, found in enumerate(values) if found and not elsewhere[at])
+        first = max(others, key=lambda at: cited[at].score, default=first)
     stated = [_default_value(answered, kind) for answered in cited] if asks_default(query) else []
     first = stated.index(True) if any(stated) else first  # a default stated as one, if any
     agreeing = []
@@ -528,18 +524,6 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
             elif answered.score >= cited[first].score and (not stated or stated[at]):
                 agreeing.append(item.model_copy(update={"disputed": True}))  # they disagree
     return _unambiguous(agreeing, kind, query)
-
-
-def _points_to(passage: Passage, names: Sequence[str]) -> bool:
-    """Whether one of ``names`` (versions, years) is in ``passage``'s path or headings."""
-    where = f"{passage.path} {passage.outline} {passage.heading}"
-    return any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", where) for name in names)
-
-
-_CLEARER = 1.25
-"""How much better a later passage must answer than the first to answer a question of one
-value, for its value to be the one others are checked against (a rival that answers less
-clearly better is kept beside it, as disputed)."""
 
 
 def _one_value_part(query: str) -> str:
