@@ -183,6 +183,9 @@ def _about(chain: Chain, things: list[tuple[set[str], str]]) -> bool:
 
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
 """A question that asks for whom or for what ("Who was the house built for?")."""
+_DONE_FOR = re.compile(r"^[a-z]+\s+for$")
+"""A deed's predicate that names whom it was done for ("built for"), not its doer ("'s
+design for" names the designer)."""
 _PART_ASKED = re.compile(r"\b([a-z][\w'-]*\s+[a-z][\w'-]*)\s+of\s+(?:the\s+)?[A-Z]")
 """A part of a named thing the question asks about: "the west wing of the Halden infirmary"."""
 
@@ -280,7 +283,7 @@ def answering_chains(
     chains = [chain for chain in _chains(relations, paths) if _about(chain, things)]
     chains = _of_other_parts(_of_rivals(chains, names), question)
     if not _FOR.search(question):  # "built for Margery Tull" does not say who built it
-        chains = [chain for chain in chains if not chain[-1]["predicate"].endswith(" for")]
+        chains = [chain for chain in chains if not _DONE_FOR.match(chain[-1]["predicate"])]
     if not focus:
         named = {name.casefold() for name in names}
         alone: list[Chain] = [c for c in chains if len(c) == 1]
