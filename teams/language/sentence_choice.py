@@ -246,7 +246,12 @@ def _another_version(sentence: str, asked: Mapping[str, str]) -> bool:
     given = _named_versions(sentence)
     series = {version.split(".")[0] for version in asked.values()}
     others = set(given.values()) - {v for n, v in given.items() if n in asked}
-    alone = {version for version in versions - others if version.split(".")[0] in series}
+    alone = {
+        version
+        for version in versions - others
+        if version.split(".")[0] in series
+        and not any(version.startswith(f"{one}.") for one in asked.values())  # 4.0.0a2 of 4.0
+    }
     majors = (  # "Support for Python 2 will be dropped", not "Python 3" for 3.9
         name.lower()
         for name, major in _MAJOR_NAMED.findall(sentence)
@@ -411,10 +416,11 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     """How much each of the query's words counts: more the rarer it is among the sentences of
     ``texts`` (a word every sentence holds, such as the product's name, counts least), and
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
-    team" of "How does a cadre team plan", "... fan out work")."""
+    team" of "How does a cadre team plan", "... fan out work") or the noun a question of a
+    version asks for ("release", "pre-release")."""
     terms = _stems(query) - _set_aside(query)
     words = _sentence_words([s for text in texts for _, s in sentences_of(text)], terms)
-    shared = _stems(topic)
+    shared = _stems(topic) | _release_noun(query)
     return {
         term: (1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words))))
         * (_TOPIC_WEIGHT if term in shared else 1.0)
@@ -423,6 +429,17 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
 
 
 _TOPIC_WEIGHT = 0.3
+
+
+_RELEASE_NOUN = re.compile(r"\b(?:which|what)\b[^?]*?\b((?:pre-?)?release|version)s?\b", re.I)
+
+
+def _release_noun(query: str) -> set[str]:
+    """The stems of the noun a question of a version asks for by ("pre-release" of "Which X
+    4.0 pre-release first ..."): what it names is the kind of answer, which a sentence under a
+    release's heading need not say; it counts as a topic word."""
+    found = _RELEASE_NOUN.search(query) if answer_kind(query) == "version" else None
+    return _stems(found.group(1)) if found else set()
 
 
 def _set_aside(query: str) -> set[str]:
