@@ -20,8 +20,9 @@ from teams.extraction import (
 )
 from teams.supervisor import build_supervisor_team
 from teams.supervisor import offline_roles as supervisor_roles
+from teams.supervisor.state import FoundRelation
 
-__all__ = ["Expected", "answer", "triples"]
+__all__ = ["Expected", "answer", "found_relation", "triples"]
 
 Expected = set[tuple[str, str, str, int]]
 """Triples as ``(subject, predicate, object, line)``."""
@@ -46,3 +47,18 @@ def answer(text: str, question: str, store: SemanticStore) -> str:
     asking = compile_team(build_supervisor_team(supervisor_roles(graph)))
     state: dict[str, Any] = asking.invoke({"question": question})
     return str(state["final_answer"])
+
+
+def found_relation(
+    subject: str, predicate: str, thing: str, evidence: str, source: str = "notes.md:3"
+) -> FoundRelation:
+    """A relation as the answering step receives it, quoted from ``evidence`` at ``source``."""
+    return FoundRelation(
+        subject=subject,
+        predicate=predicate,
+        object=thing,
+        evidence=evidence,
+        confidence=0.6,
+        status="",
+        sources=[source],
+    )

@@ -10,8 +10,7 @@ from teams.extraction.clauses import whose_quotes
 from teams.extraction.patterns import read_sentence
 from teams.extraction.restatements import to_plans
 from teams.supervisor.answering import answering_chains
-from teams.supervisor.state import FoundRelation
-from tests.extracting import answer, triples
+from tests.extracting import answer, found_relation, triples
 
 
 def _said(text: str) -> set[tuple[str, str, str]]:
@@ -23,7 +22,7 @@ def _answered(text: str, question: str, store: SemanticStore) -> str:
     return answer(f"# Notes\n\n{text}\n", question, store).split("## Sources")[0]
 
 
-def test_a_perfect_copula_states_a_relation() -> None:
+def test_a_perfect_copula_states_afound_relation() -> None:
     readings = read_sentence("The Orrin mill's miller had been Tam Vose.")
     assert [(r.subject, r.predicate, r.object) for r in readings] == [
         ("Orrin mill", "'s miller is", "Tam Vose")
@@ -104,22 +103,10 @@ def test_the_builder_to_anothers_plans_is_not_the_designer(store: SemanticStore)
     assert "Dent" not in said
 
 
-def _relation(subject: str, predicate: str, thing: str, evidence: str) -> FoundRelation:
-    return FoundRelation(
-        subject=subject,
-        predicate=predicate,
-        object=thing,
-        evidence=evidence,
-        confidence=0.6,
-        status="",
-        sources=["notes.md:3"],
-    )
-
-
 def test_a_relation_whose_own_words_answer_beats_one_whose_quote_alone_does() -> None:
     evidence = "Piet Lund bought the Selby granary from its architect, Olga Venn."
-    bought = _relation("Piet Lund", "bought", "Selby granary", evidence)
-    designed = _relation("Selby granary", "'s architect is", "Olga Venn", evidence)
+    bought = found_relation("Piet Lund", "bought", "Selby granary", evidence)
+    designed = found_relation("Selby granary", "'s architect is", "Olga Venn", evidence)
     chains = answering_chains(
         "Who designed the Selby granary?", ["Selby granary"], [bought, designed]
     )

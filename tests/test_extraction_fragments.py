@@ -9,8 +9,7 @@ from __future__ import annotations
 from teams.extraction.data_blocks import graph_records
 from teams.extraction.patterns import Reading, read_sentence
 from teams.supervisor.answering import answering_chains
-from teams.supervisor.state import FoundRelation
-from tests.extracting import triples
+from tests.extracting import found_relation, triples
 
 
 def _said(sentence: str) -> set[tuple[str, str, str]]:
@@ -69,20 +68,8 @@ def test_labelled_edges_of_a_graph_are_records() -> None:
     assert list(graph_records(dot, 1)) == [(2, ("name", "built by"), ("Skerry pier", "Jonas Bell"))]
 
 
-def _relation(subject: str, predicate: str, thing: str, evidence: str) -> FoundRelation:
-    return FoundRelation(
-        subject=subject,
-        predicate=predicate,
-        object=thing,
-        evidence=evidence,
-        confidence=0.7,
-        status="accepted",
-        sources=["a.md:3"],
-    )
-
-
 def test_an_answer_is_never_about_another_part_of_the_thing_asked_about() -> None:
-    east = _relation(
+    east = found_relation(
         "Ruth Acre",
         "designed",
         "east wing",
@@ -90,7 +77,7 @@ def test_an_answer_is_never_about_another_part_of_the_thing_asked_about() -> Non
     )
     question = "Who designed the west wing of the Halden infirmary?"
     assert answering_chains(question, ["Halden infirmary"], [east]) == []
-    west = _relation(
+    west = found_relation(
         "west wing of the Halden infirmary",
         "designed by",
         "Owen Pell",
@@ -101,8 +88,8 @@ def test_an_answer_is_never_about_another_part_of_the_thing_asked_about() -> Non
 
 def test_whom_a_deed_was_done_for_does_not_say_who_did_it() -> None:
     evidence = "Fellgate house was built for Margery Tull by Silas Brand in 1802."
-    doer = _relation("Fellgate house", "built by", "Silas Brand", evidence)
-    patron = _relation("Fellgate house", "built for", "Margery Tull", evidence)
+    doer = found_relation("Fellgate house", "built by", "Silas Brand", evidence)
+    patron = found_relation("Fellgate house", "built for", "Margery Tull", evidence)
     assert answering_chains("Who built Fellgate house?", ["Fellgate house"], [patron, doer]) == [
         (doer,)
     ]

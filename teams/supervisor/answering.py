@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from teams.language.senses import deed_sense, deed_wording
 from teams.language.values import CATEGORIES, values_in
-from teams.language.verbs import lemma
+from teams.language.verbs import IRREGULAR, lemma
 from teams.language.words import keywords, stem
 from teams.supervisor.state import FoundRelation
 
@@ -183,9 +183,9 @@ def _about(chain: Chain, things: list[tuple[set[str], str]]) -> bool:
 
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
 """A question that asks for whom or for what ("Who was the house built for?")."""
-_DONE_FOR = re.compile(r"^[a-z]+\s+for$")
-"""A deed's predicate that names whom it was done for ("built for"), not its doer ("'s
-design for" names the designer)."""
+_DONE_FOR = re.compile(rf"^(?:[a-z]+(?:ed|en)|{'|'.join(sorted(IRREGULAR))})\s+for$")
+"""A deed's predicate that names whom it was done for ("built for", "designed for"), not its
+doer ("design for" of "Lena Fisk's design for the library" names the designer)."""
 _PART_ASKED = re.compile(r"\b([a-z][\w'-]*\s+[a-z][\w'-]*)\s+of\s+(?:the\s+)?[A-Z]")
 """A part of a named thing the question asks about: "the west wing of the Halden infirmary"."""
 
