@@ -416,11 +416,10 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     """How much each of the query's words counts: more the rarer it is among the sentences of
     ``texts`` (a word every sentence holds, such as the product's name, counts least), and
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
-    team" of "How does a cadre team plan", "... fan out work") or the noun a question of a
-    version asks for ("release", "pre-release")."""
+    team" of "How does a cadre team plan", "... fan out work")."""
     terms = _stems(query) - _set_aside(query)
     words = _sentence_words([s for text in texts for _, s in sentences_of(text)], terms)
-    shared = _stems(topic) | _release_noun(query)
+    shared = _stems(topic)
     return {
         term: (1.0 + math.log((len(words) + 1) / (1 + sum(term in w for w in words))))
         * (_TOPIC_WEIGHT if term in shared else 1.0)
@@ -429,17 +428,6 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
 
 
 _TOPIC_WEIGHT = 0.3
-
-
-_RELEASE_NOUN = re.compile(r"\b(?:which|what)\b[^?]*?\b((?:pre-?)?release|version)s?\b", re.I)
-
-
-def _release_noun(query: str) -> set[str]:
-    """The stems of the noun a question of a version asks for by ("pre-release" of "Which X
-    4.0 pre-release first ..."): what it names is the kind of answer, which a sentence under a
-    release's heading need not say; it counts as a topic word."""
-    found = _RELEASE_NOUN.search(query) if answer_kind(query) == "version" else None
-    return _stems(found.group(1)) if found else set()
 
 
 def _set_aside(query: str) -> set[str]:
