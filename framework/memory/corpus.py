@@ -296,8 +296,11 @@ class Corpus:
             return []
         keys: set[str] = set()
         for word in words:
-            together = [word] if isinstance(word, str) else list(word)
-            held = set.intersection(*(set(lexicon.holders(one)) for one in together))
+            held = (
+                lexicon.holders(word)
+                if isinstance(word, str)
+                else frozenset.intersection(*map(lexicon.holders, word))
+            )
             if len(held) <= most:
                 keys |= held
         if not keys:

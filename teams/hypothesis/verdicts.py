@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 
 from framework.memory import Conflict, EvidenceRecord, HypothesisStatus
 from teams.hypothesis.state import Step
@@ -832,16 +833,15 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
 pattern, whether the side's title counts too, and how the verdict says so."""
 
 
+def _holds(pattern: re.Pattern[str], titled: bool, side: EvidenceRecord) -> bool:
+    """Whether ``side``'s words (and, ``titled``, its title) hold ``pattern``."""
+    return pattern.search(f"{side.title}\n{side.text}" if titled else side.text) is not None
+
+
 def _qualifier(side: EvidenceRecord) -> str | None:
     """How ``side``'s own words qualify its figure (see :data:`_QUALIFIERS`), or None."""
-    titled = f"{side.title}\n{side.text}"
     return next(
-        (
-            words
-            for pattern, title, words in _QUALIFIERS
-            if pattern.search(titled if title else side.text)
-        ),
-        None,
+        (words for pattern, titled, words in _QUALIFIERS if _holds(pattern, titled, side)), None
     )
 
 
@@ -855,12 +855,9 @@ def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     voted down (:data:`_DOWNVOTED`), or it is a part's figure (see :func:`_of_a_part`); None
     otherwise. The first qualifier of :data:`_QUALIFIERS` one side has and the other lacks
     decides."""
-    for pattern, title, _ in _QUALIFIERS:
-        said = [
-            pattern.search(f"{side.title}\n{side.text}" if title else side.text) for side in (a, b)
-        ]
-        if bool(said[0]) != bool(said[1]):
-            return a if said[0] else b
+    for pattern, titled, _ in _QUALIFIERS:
+        if (found := _one_sided(a, b, partial(_holds, pattern, titled))) is not None:
+            return found
     parts = (_of_a_part(a, b), _of_a_part(b, a))
     return (a if parts[0] else b) if parts[0] != parts[1] else None
 

@@ -271,16 +271,15 @@ _RELEASE_ASKED_OF = re.compile(
 "Which Sphinx version")."""
 
 
-def foreign_versions(query: str) -> set[str]:
+@lru_cache(maxsize=1024)
+def foreign_versions(query: str) -> frozenset[str]:
     """The versions ``query`` gives of another product than the one whose release it asks for
     ("3.4" of "Python 3.4" in "the first APScheduler release that no longer runs on Python
     3.4"): they point to no release of the asked one."""
     asked = _release_of(query)
-    return {
-        version
-        for name, version in _NAMED_VERSION.findall(query)
-        if asked and name.lower() not in asked | _NOT_NAMES
-    }
+    return frozenset(
+        version for name, version in product_versions(query) if asked and name.lower() not in asked
+    )
 
 
 def _release_of(query: str) -> set[str]:

@@ -77,7 +77,7 @@ class _Scored:
     own: bool
     """Whether the last relation's own words (predicate, object) hold a focus word, not only
     the sentence it is quoted from."""
-    named: bool = False
+    named: bool
     """Whether the chain names a thing the question names, as named ("Skerry pier", not
     "Skerry breakwater")."""
 
@@ -200,7 +200,7 @@ def _of_other_parts(chains: list[Chain], question: str) -> list[Chain]:
         if not any(
             _rival(name.casefold().partition(" of ")[0], part)
             for r in chain
-            for name in (r["subject"], r["object"])
+            for name in _ends(r)
             for part in parts
         )
     ]
@@ -284,20 +284,19 @@ def answering_chains(
     chains = _of_other_parts(_of_rivals(chains, names), question)
     if not _FOR.search(question):  # "built for Margery Tull" does not say who built it
         chains = [chain for chain in chains if not _DONE_FOR.match(chain[-1]["predicate"])]
+    named = {name.casefold() for name in names}
     if not focus:
-        named = {name.casefold() for name in names}
         alone: list[Chain] = [c for c in chains if len(c) == 1]
         own = [c for c in alone if c[0]["subject"].casefold() in named] or alone
         return [c for c in own if c[0]["predicate"] in _DEFINING] or own
     scored = []
-    asked_names = {name.casefold() for name in names}
     for chain in chains:
         if _kin_of_the_asked(chain[-1], focus):
             continue
         matched = len(focus & _words(chain))
         if matched and (len(chain) == 1 or len(focus & _words(chain[-1:])) > 0):
             holds = bool(focus & _own_words(chain[-1]))
-            names_it = bool(asked_names & {n.casefold() for r in chain for n in _ends(r)})
+            names_it = bool(named & {n.casefold() for r in chain for n in _ends(r)})
             scored.append(_Scored(chain, matched, _fits(chain[-1], asked), holds, names_it))
     if not scored:
         return []
