@@ -21,6 +21,7 @@ from framework.memory import (
     ResearchMemory,
 )
 from teams.hypothesis._search import gather
+from teams.hypothesis.asked import words_asked_resolution
 from teams.hypothesis.events import (
     ConflictFound,
     ConflictResolved,
@@ -143,7 +144,9 @@ def resolve_body(roles: HypothesisRoles) -> Any:
     (a side of the one year the question asks about against a side of another year first:
     :func:`~teams.hypothesis.verdicts.year_asked_resolution`; then a side of the state it asks
     about, "at low water", against one of another state:
-    :func:`~teams.hypothesis.verdicts.state_asked_resolution`)."""
+    :func:`~teams.hypothesis.verdicts.state_asked_resolution`; last, where no source
+    decides, the side the question's words point to:
+    :func:`~teams.hypothesis.asked.words_asked_resolution`)."""
     memory = roles.memory
 
     def body(state: HypothesisState, context: NodeContext) -> dict[str, Any]:
@@ -166,7 +169,11 @@ def resolve_body(roles: HypothesisRoles) -> Any:
             asked = year_asked_resolution(conflict, question, a, b) or state_asked_resolution(
                 conflict, question, a, b
             )
-            resolution = asked or roles.resolver.resolve(conflict, a, b, context)
+            resolution = (
+                asked
+                or roles.resolver.resolve(conflict, a, b, context)
+                or words_asked_resolution(conflict, question, a, b)
+            )
             if resolution is None:
                 update["undecided"].append(conflict.id)
                 notes.append(f"{conflict.id} stays open: no source decides")

@@ -778,6 +778,18 @@ _RUNNING_TALLY = re.compile(
 )
 """A count while the event still runs: "11:40 So far, 1,260 runners have crossed the line", a
 live blog's page."""
+_AIMED = re.compile(
+    r"\b(?:aims?|aimed|aiming|plans?|planned|planning|intends?|intended|intending|hopes?|"
+    r"hoped|hoping|pledges?|pledged|promises?|promised|sets?\s+out)\s+to\b|\b(?:target|goal|"
+    r"ambition|aim)\s+(?:is|was|of)\b",
+    re.IGNORECASE,
+)
+"""A figure aimed at, not reached: "The trust aims to have planted 5,000 trees by 2030"."""
+_SAMPLE = re.compile(
+    r"^\W*(?:sample|example|dummy|placeholder|template)(?:\s+[a-z]+)?\s*:|\bplaceholders?\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A sample to be replaced, not a finding: "Sample entry: The lighthouse has 100 steps"."""
 _DOWNVOTED = re.compile(r"\bscore\s*:?\s*[-−–]\s?\d+\b", re.IGNORECASE)
 """An answer its readers voted down: "Answer (score: -6)"."""
 _PART_OF = re.compile(
@@ -826,6 +838,8 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_RATE, False, "states a count where {} gives a rate"),
     (_SPAN_TOTAL, False, "states one year's figure where {} gives a total of several"),
     (_OF_A_CLASS, False, "states the thing's own figure where {} gives its class's"),
+    (_AIMED, False, "states the figure reached where {} gives one aimed at"),
+    (_SAMPLE, False, "states a finding where {} gives a sample to be replaced"),
     (_RUNNING_TALLY, True, "states the final figure where {} gives a tally while it ran"),
     (_DOWNVOTED, True, "states a finding where {} is an answer its readers voted down"),
 )
@@ -851,7 +865,8 @@ def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     the thing (:data:`_PROMOTIONAL`, in its title or words), it counts things no longer there
     (:data:`_COUNTS_LOST`), it is one occasion's (:data:`_ONE_OCCASION`), a rate
     (:data:`_RATE`), a total over several years (:data:`_SPAN_TOTAL`), a class's
-    (:data:`_OF_A_CLASS`), a tally while the event runs (:data:`_RUNNING_TALLY`), an answer
+    (:data:`_OF_A_CLASS`), an aim (:data:`_AIMED`), a sample to be replaced (:data:`_SAMPLE`),
+    a tally while the event runs (:data:`_RUNNING_TALLY`), an answer
     voted down (:data:`_DOWNVOTED`), or it is a part's figure (see :func:`_of_a_part`); None
     otherwise. The first qualifier of :data:`_QUALIFIERS` one side has and the other lacks
     decides."""

@@ -47,6 +47,7 @@ _GROUPS = (
     "recommend advise",
     "store keep put",
     "parallel concurrent concurrently simultaneous simultaneously",
+    "silent quiet",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 
@@ -79,6 +80,7 @@ _BY_DEFAULT = re.compile(
     + _OBJECT
     + r"|without (?:configuring|setting|changing|passing|specifying|saying|stating|choosing)"
     + _OBJECT
+    + r"|without being (?:told|asked|instructed|configured)(?: to)?"
     + r")\b",
     re.I,
 )
@@ -86,7 +88,7 @@ _BY_DEFAULT = re.compile(
 "if I leave that setting alone", "switched on and left untuned", "if you never configure it",
 "if I don't name one", "when I have not configured one", "when a project has not configured
 one", "unless you ask it to", "without
-setting anything", "without saying what"."""
+setting anything", "without saying what", "without being told to"."""
 _NOT_GIVEN = re.compile(
     r"\b(?:if|when) ([^\s,?]+) (?:is|are) not (?:given|set|passed|specified|configured)\b", re.I
 )
@@ -110,6 +112,10 @@ _NO_LONGER_USABLE = re.compile(
 )
 """A platform left behind: "could no longer be used on Python 3.4", "did Python 3.9 stop being
 supported" (its support dropped)."""
+_CARRY_ON = re.compile(r"\bcarr(?:y|ies|ied|ying)\s+on\b", re.I)
+"""The phrasal "carry on" of a thing that goes on ("if someone carries on"): "continue"."""
+_TAKE_PART = re.compile(r"\b(?:take|takes|taking|took|taken)\s+part\b", re.I)
+"""The phrasal "take part": "participate"."""
 _AT_THE_SAME_TIME = re.compile(r"\bat\s+the\s+same\s+time\b", re.I)
 """Work done together: "run several sessions at the same time" (in parallel)."""
 _GAINED = re.compile(
@@ -168,8 +174,9 @@ def plain_wording(text: str) -> str:
     available" as "was introduced" ("gained the ability to" and "added support for" also as
     "introduced"), "guard against" as "prevent", "take out" as "removed", "no longer used on"
     and "stop being supported" also as "removed support for", "at the same time" as "in
-    parallel", "set X to false" and "stop X from" also as "disable X", "pass on" as "forward",
-    and a version given as a floor ("3.10+", "3.10 or later") as "3.10 minimum"."""
+    parallel", "carry on" as "continue", "take part" as "participate", "set X to false" and
+    "stop X from" also as "disable X", "pass on" as "forward", and a version given as a floor
+    ("3.10+", "3.10 or later") as "3.10 minimum"."""
     text = _SHORT_FORM.sub(lambda short: f"{short[0]} {_SHORT_FORMS[short[0].lower()]}", text)
     text = _BY_DEFAULT.sub("by default", text)
     text = _INTRODUCED.sub("was introduced", text)
@@ -178,6 +185,7 @@ def plain_wording(text: str) -> str:
     text = _TAKEN_OUT.sub("removed", text)
     text = _NO_LONGER_USABLE.sub(r"\g<0> removed support for", text)
     text = _AT_THE_SAME_TIME.sub("in parallel", text)
+    text = _TAKE_PART.sub("participate", _CARRY_ON.sub("continue", text))
     text = _SET_TO.sub(_set_to, text)
     text = _KEPT_FROM.sub(r"\g<0> disable \1", text)
     text = _PASSED_ON.sub(lambda found: f"forward {found.group(1) or ''}", text)

@@ -393,11 +393,19 @@ def _sentence_words(sentences: Sequence[str], terms: Set[str]) -> list[set[str]]
         for term in terms
         if "-" in term
     }
+    shown = [_LINK_TARGET.sub("", sentence) for sentence in sentences]
     return [
         _stems(sentence, parts=True)
         | {term for term, spaced in apart.items() if spaced.search(sentence)}
-        for sentence in sentences
+        for sentence in shown
     ]
+
+
+_LINK_TARGET = re.compile(r"(?<=\])\([^()\s]*\)|(?<=\S)\s+<[^<>\s]+>(?=`(?!`))")
+"""The target of a link, which the page does not show: Markdown's ``[text](target)``, the
+``<target>`` closing a reStructuredText link or role (``:ref:`text <label>```); its words are
+no words of the sentence ("[line length](https://docs.astral.sh/ruff/settings/#format_docstring-
+code-line-length)" says nothing of code)."""
 
 
 _PREFIXES = frozenset(
@@ -416,7 +424,7 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     ``texts`` (a word every sentence holds, such as the product's name, counts least), and
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
     team" of "How does a cadre team plan", "... fan out work")."""
-    terms = _stems(query) - _set_aside(query)
+    terms = _stems(query) - _set_aside(query) - _measure_asked(query)
     words = _sentence_words([s for text in texts for _, s in sentences_of(text)], terms)
     shared = _stems(topic)
     return {
@@ -441,6 +449,21 @@ def _set_aside(query: str) -> set[str]:
 
 
 _QUANTIFIERS = frozenset({"one", "every", "each", "all", "some", "any", "other"})
+_HOW_MEASURE = re.compile(
+    r"\bhow\s+(long|many|much|often|far|old|big|large|soon|tall|wide|high|deep|frequently)\b",
+    re.I,
+)
+"""The measure a question asks for ("how long", "how many"): words of the question, not of
+its topic ("a long-term ban" holds no word of "how long are they blocked?")."""
+
+
+def _measure_asked(query: str) -> set[str]:
+    """The stems of the measure words of ``query``'s "how long", "how many" that it uses
+    nowhere else."""
+    measures = _HOW_MEASURE.findall(query)
+    if not measures:
+        return set()
+    return _stems(" ".join(measures)) - _stems(_HOW_MEASURE.sub("how", query))
 
 
 _SET_ASIDE = 0.5

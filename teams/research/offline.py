@@ -378,7 +378,10 @@ def _answers(
         if not index - best.leans <= at <= index  # not quoted with the best already
         and item.score >= _COMPLEMENT_SCORE * best.score
         and item.hits - best.hits
-        and not _rival(asked.one_value, answer, item.sentence, query)
+        and not any(  # nor in the sentences it is quoted with
+            _rival(asked.one_value, answer, ranked[quoted].sentence, query)
+            for quoted in range(at - item.leans, at + 1)
+        )
         and not (asked.default and _exemplifies(ranked, at))
         and not _elsewhere(item.sentence, on)
     ]
