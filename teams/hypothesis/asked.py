@@ -1,8 +1,11 @@
 """A conflict no source decides, settled by the words of the question: the side that speaks
-of what is asked ("By road, Orran is 14 kilometres from Kelby" for "How far is it by road
-...?"), against one whose own words set its figure apart ("As the crow flies, ...")."""
+of the case asked about ("By road, Orran is 14 kilometres from Kelby" for "How far is it by
+road ...?") against one whose opening phrase sets its figure apart for another case ("As the
+crow flies, ...", "For groups of ten or more, ...")."""
 
 from __future__ import annotations
+
+import re
 
 from framework.memory import Conflict, EvidenceRecord
 from teams.hypothesis.verdicts import Resolution
@@ -11,44 +14,65 @@ from teams.language.words import keywords, stem
 
 __all__ = ["words_asked_resolution"]
 
+_OPENING = re.compile(
+    r"^\W*(?P<phrase>(?:as|by|for|on|at|with|without|under|over|when|if|during|from|in)\b"
+    r"[^,.;:!?]{1,60}),\s",
+    re.IGNORECASE,
+)
+"""A phrase set off before the clause that gives the figure: "As the crow flies, ...", "For
+groups of ten or more, ..."."""
+_MOST_WORDS = 8
+_ATTRIBUTION = re.compile(
+    r"\b(?:said|says|say|put\s+it|puts\s+it|noted|notes|reported|reports|told|tells|wrote|"
+    r"writes|explained|explains|mentioned|claimed|claims|stated|states|announced|recalls|"
+    r"recalled)\b",
+    re.IGNORECASE,
+)
+"""Who gives the figure, not for which case: "As the tower captain said on Radio Wendle"."""
 
-def _own_words(text: str, other: str) -> set[str]:
-    """The stems of the content words of ``text`` that ``other`` lacks, figures left out."""
 
-    def stems(said: str) -> set[str]:
-        return {
-            stem(word)
-            for word in keywords(said)
-            if not word[0].isdigit() and word not in WORD_NUMBERS
-        }
-
-    return stems(text) - stems(other)
+def _case_words(side: EvidenceRecord) -> set[str]:
+    """The stems of the content words of the phrase ``side`` opens with (see
+    :data:`_OPENING`), figures left out; empty when it opens with none."""
+    found = _OPENING.match(side.text)
+    if found is None or len(found["phrase"].split()) > _MOST_WORDS:
+        return set()
+    if _ATTRIBUTION.search(found["phrase"]):
+        return set()
+    return {
+        stem(word)
+        for word in keywords(found["phrase"])
+        if not word[0].isdigit() and not set(word.split("-")) & set(WORD_NUMBERS)
+    }
 
 
 def words_asked_resolution(
     conflict: Conflict, question: str, a: EvidenceRecord, b: EvidenceRecord
 ) -> Resolution | None:
-    """The side the question's words point to, for a conflict no source decided: the one whose
-    own words (those the other lacks) the question holds, or the plain one, when the other's
-    own words set its figure apart and the question holds none of them ("For groups of ten or
-    more, ... £11 per person" against "An adult ticket ... costs £14" for "How much does one
-    adult pay ... on their own?"); None when the question points to neither or to both."""
+    """The side of the case the question asks about, for a conflict no source decided: the one
+    whose opening phrase the question's words are in, when the other's is not; or the one
+    without such a phrase, when the other's opening phrase sets its figure apart for a case
+    the question does not name ("For groups of ten or more, ... £11 per person" against "An
+    adult ticket ... costs £14"); None otherwise."""
     asked = {stem(word) for word in keywords(question)}
-    own = {side.id: _own_words(side.text, other.text) for side, other in ((a, b), (b, a))}
-    pointed = [side for side in (a, b) if own[side.id] & asked]
-    if len(pointed) == 1:
-        side = pointed[0]
+    cases = {side.id: _case_words(side) for side in (a, b)}
+    named = [side for side in (a, b) if cases[side.id] & asked]
+    if len(named) == 1:
+        side = named[0]
         other = b if side is a else a
-        said = ", ".join(sorted(own[side.id] & asked))
-        reason = f"the question asks about {said}: {side.source} speaks of it, {other.source} not"
+        said = ", ".join(sorted(cases[side.id] & asked))
+        reason = (
+            f"the question asks about {said}: {side.source} gives its figure for it, "
+            f"{other.source} not"
+        )
     else:
-        plain = [side for side in (a, b) if not own[side.id]]
-        if pointed or len(plain) != 1:
+        apart = [side for side in (a, b) if cases[side.id]]
+        if named or len(apart) != 1:
             return None
-        side = plain[0]
-        other = b if side is a else a
+        other = apart[0]
+        side = b if other is a else a
         reason = (
             f"{other.source} gives its figure for a case the question does not ask about "
-            f"({', '.join(sorted(own[other.id]))}); {side.source} states it plainly"
+            f"({', '.join(sorted(cases[other.id]))}); {side.source} states it plainly"
         )
     return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)

@@ -991,25 +991,29 @@ def _with_later_addition(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord
 
 _SOURCE_NAMED = re.compile(
     r"\b(?i:according to|as (?:given|stated|recorded|listed|reported) (?:in|by)|"
+    r"as\s+(?:[\w'’-]+\s+){1,4}?(?:said|told|put\s+it|wrote|reported|stated)\s+(?:on|in|to)|"
     r"citing|quoting|from)\s+(?:(?i:the)\s+)?(?P<name>[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|"
     r"the|and|for))*)"
 )
 """A source a sentence names for what it states: "According to the Harrowgate Bell Register,
-..."."""
+...", "As the tower captain said on Radio Wendle, ..."."""
 
 
 def _misquoting(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     """The side that names the other side's page, by its title, as the source of its figure
     ("According to the Harrowgate Bell Register, the bell weighs 1,450 kg." against the
-    Register's "1,540 kg"): its copy of the figure is wrong, the source stands; None when
-    neither or both do."""
+    Register's "1,540 kg"; a title's part before a colon, "Radio Wendle", names it too): its
+    copy of the figure is wrong, the source stands; None when neither or both do."""
     found = []
     for side, other in ((a, b), (b, a)):
-        title = _words(other.title or "")
-        if len(title) < 2 or side.path == other.path:
+        titles = {
+            tuple(_words(part)) for part in {other.title or "", (other.title or "").split(":")[0]}
+        }
+        titles = {title for title in titles if len(title) >= 2}
+        if not titles or side.path == other.path:
             continue
         named = [_words(m["name"]) for m in _SOURCE_NAMED.finditer(side.text)]
-        if any(name[: len(title)] == title for name in named):
+        if any(tuple(name[: len(title)]) == title for name in named for title in titles):
             found.append(side)
     return found[0] if len(found) == 1 else None
 

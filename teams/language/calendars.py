@@ -6,6 +6,8 @@ is read.
   "2560 BE" are 2017 (543 years on);
 - a year of the Islamic (Hijri) calendar, written with its era: "1445 AH", "AH 1445", "1445
   Hijri" are 2023, the Gregorian year that Hijri year began in;
+- a year of the Ethiopian calendar: "2015 E.C." is 2022, the Gregorian year it began in;
+- a year of the Hebrew calendar: "5775 AM", "the Hebrew year 5775" are 2014;
 - a date in CJK year-month-day form: "2023年3月14日" is 2023-03-14;
 - the ``datetime`` attribute of an HTML ``<time>`` element, whatever its visible text: "<time
   datetime="2023-05-19">this spring</time>" is 2023-05-19;
@@ -67,6 +69,23 @@ _HIJRI_YEAR = re.compile(
 _HIJRI_YEAR_DAYS = 354.367
 _HIJRI_EPOCH = 622.54
 """The Hijri calendar's first day (16 July 622) as a Gregorian year and its fraction."""
+_ETHIOPIAN_YEAR = re.compile(
+    r"\b(\d{4})\s*(?:E\.\s?C\.|(?-i:EC)\b|E\.\s?E\.)"
+    r"|\bEthiopian\s+(?:calendar\s+)?(?:year\s+)?(\d{4})\b",
+    re.IGNORECASE,
+)
+"""A year of the Ethiopian calendar: "2015 E.C.", "the Ethiopian year 2015" (its year begins in
+September, seven years after the Gregorian year began: 2015 E.C. began in 2022)."""
+_ETHIOPIAN_OFFSET = 7
+_HEBREW_YEAR = re.compile(
+    r"\b(5[5-9]\d\d)\s*(?:A\.\s?M\.|(?-i:AM)\b|Anno\s+Mundi)"
+    r"|\b(?:Hebrew|Jewish)\s+(?:calendar\s+)?(?:year\s+)?(5[5-9]\d\d)\b"
+    r"|\b(?:A\.\s?M\.|(?-i:AM)|Anno\s+Mundi)\s*(5[5-9]\d\d)\b",
+    re.IGNORECASE,
+)
+"""A year of the Hebrew calendar: "5775 AM", "the Hebrew year 5775" (its year begins in the
+autumn: 5775 began in 2014)."""
+_HEBREW_OFFSET = 3761
 _CJK_DATE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
 _TIME_ELEMENT = re.compile(
     r"<time\b[^>]*?\bdatetime\s*=\s*[\"']?(\d{4}-\d{2}(?:-\d{2})?)[^>]*>.*?</time>",
@@ -174,6 +193,8 @@ def plain_dates(text: str) -> str:
     text = _ERA_YEAR.sub(_era_year, text)
     text = _BUDDHIST_YEAR.sub(lambda found: str(int(found[1] or found[2]) - _BUDDHIST_OFFSET), text)
     text = _HIJRI_YEAR.sub(_hijri_year, text)
+    text = _ETHIOPIAN_YEAR.sub(lambda found: _later_year(found, _ETHIOPIAN_OFFSET), text)
+    text = _HEBREW_YEAR.sub(lambda found: _later_year(found, -_HEBREW_OFFSET), text)
     text = _CJK_DATE.sub(_cjk_date, text)
     text = _TIME_ELEMENT.sub(lambda found: found[1], text)
     text = _META_DATE.sub(lambda found: f"Updated {found[1]}.", text)
@@ -200,6 +221,12 @@ def _hijri_year(found: re.Match[str]) -> str:
     """The Gregorian year a year of the Islamic calendar began in ("1445 AH": 2023)."""
     year = int(found[1] or found[2])
     return str(int(_HIJRI_EPOCH + (year - 1) * _HIJRI_YEAR_DAYS / 365.2425))
+
+
+def _later_year(found: re.Match[str], offset: int) -> str:
+    """The Gregorian year in which the year ``found`` (its one group that matched) began."""
+    year = next(group for group in found.groups() if group)
+    return str(int(year) + offset)
 
 
 def _cjk_date(found: re.Match[str]) -> str:

@@ -86,6 +86,12 @@ _DEGREES_MINUTES = re.compile(
     r"(?=[NSEW]\b|[^\w]|$)"
 )
 """An angle in degrees, minutes and perhaps seconds: "56°45′N", "3° 12' 30\" W"."""
+_SELF_CORRECTED = re.compile(
+    r"[\w.,]+\s*(?P<dash>—|–|\s-)\s*(?:sorry|I\s+mean|or\s+rather|rather|correction|no)\s*[,:]?"
+    r"\s+(?P<said>[\w.,-]+)\s*(?P=dash)\s*",
+    re.IGNORECASE,
+)
+"""A figure a speaker corrects as they say it: "forty — sorry, fourteen — bells" says fourteen."""
 
 
 def _in_degrees(found: re.Match[str]) -> str:
@@ -95,8 +101,9 @@ def _in_degrees(found: re.Match[str]) -> str:
 
 def values_in(text: str) -> list[Value]:
     """The values ``text`` states, in order, each with the words beside it in its clause (an
-    angle in degrees and minutes read in degrees: "56°45′N" is 56.75° N)."""
-    text = _DEGREES_MINUTES.sub(_in_degrees, text)
+    angle in degrees and minutes read in degrees: "56°45′N" is 56.75° N; a figure corrected as it
+    is said, "forty — sorry, fourteen —", read as the one meant)."""
+    text = _DEGREES_MINUTES.sub(_in_degrees, _SELF_CORRECTED.sub(r"\g<said> ", text))
     matches = [m for m in _TOKEN.finditer(text) if not _glued(text, m.start())]
     tokens = [_decimal_point(match.group().strip()) for match in matches]
     found: list[Value] = []
