@@ -1,8 +1,8 @@
 """A figure its own words qualify gives way to a plain one: a figure that never came to be, one
 that held for a while only, one from a source that sells the thing, one given for a part of
 the thing the question is about, a count that takes in things gone, one occasion's record, a
-rate, a total of several years, a class's figure, a tally while the event ran, an answer voted
-down; a press embargo and a git log date dating a page; an angle in degrees and minutes agreeing
+rate, a total of several years, a class's figure, an aim, a sample to be replaced, a tally while
+the event ran, an answer voted down; a press embargo and a git log date dating a page; an angle in degrees and minutes agreeing
 with it in degrees; a statement's time words and words of being no part of its subject."""
 
 from __future__ import annotations
@@ -86,6 +86,18 @@ CASES = [
         "1,480 riders finished the Gale sportive.",
         "",
         "a tally while it ran",
+    ),
+    (
+        "The Brack moor society aims to have built 40 cairns on Brack moor by 2031.",
+        "So far, 26 cairns have been built on Brack moor.",
+        "",
+        "aimed at",
+    ),
+    (
+        "Example entry: The Hobb mill has 5 floors.",
+        "The Hobb mill has 7 floors.",
+        "",
+        "a sample",
     ),
     (
         "The Skel tunnel is 900 metres long.",
