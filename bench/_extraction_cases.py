@@ -44,9 +44,10 @@ class ExtractionOutcome:
 
 
 def answer_sentences(answer: str) -> list[str]:
-    """The answer's own lines: not headings, not blank, not in the Sources or Review notes."""
+    """The answer's own lines, their spacing made single: not headings, not blank, not in the
+    Sources or Review notes (their case kept: a citation names a file as written)."""
     return [
-        " ".join(line.lower().split())
+        " ".join(line.split())
         for section, line in section_lines(answer)
         if section not in SKIPPED_SECTIONS
     ]
@@ -64,12 +65,12 @@ def score_answer(case: dict[str, Any], answer: str) -> ExtractionOutcome:
     said = answer_sentences(answer)
     if case.get("expect") == "nothing":
         cites = "`" in "".join(said) and ".md:" in "".join(said)
-        nothing = any(word in line for line in said for word in _NOTHING)
+        nothing = any(word in line.lower() for line in said for word in _NOTHING)
         passed = nothing and not cites and "empty" not in answer.lower()
         return ExtractionOutcome(case["id"], case["question"], passed, [passed], answer)
     found = [
         any(
-            any(spelling.lower() in line for spelling in spellings)
+            any(spelling.lower() in line.lower() for spelling in spellings)
             and _cites(line, case["sources"])
             for line in said
         )

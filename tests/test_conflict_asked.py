@@ -73,4 +73,5 @@ def test_a_page_naming_the_other_as_where_its_figure_was_said_gives_way() -> Non
 def test_ethiopian_and_hebrew_calendar_years_are_read_as_gregorian_years() -> None:
     assert plain_dates("Revised in 2012 E.C.") == "Revised in 2019"
     assert plain_dates("Surveyed in 5779 AM.") == "Surveyed in 2018."
+    assert plain_dates("Revised in the Hebrew year 5779.") == "Revised in 2018."
     assert plain_dates("Open from 9 AM 2015") == "Open from 9 AM 2015"

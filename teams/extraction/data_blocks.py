@@ -1,7 +1,9 @@
 """Records in fenced blocks of data, read as table rows: an XML block's elements (one whose
 attributes name a thing's fields, ``<bridge name="X" builder="Y"/>``, or whose children each hold
 one field, ``<name>X</name>`` then ``<engineer>Y</engineer>``), an INI block's sections (the
-section's name, then its ``key = value`` lines) and a graph's labelled edges (Mermaid's
+section's name, then its ``key = value`` lines), a YAML block's mappings (each item of a list,
+``- lock: X`` then ``designer: Y``), the rows of an SQL ``INSERT ... VALUES``, a wiki's
+infobox (``{{Infobox mill`` then ``| builder = Y`` lines) and a graph's labelled edges (Mermaid's
 ``A[Mara Quill] -- designed --> B[Tern bridge]``, Graphviz's ``"X" -> "Y" [label="built"]``:
 the target's name, then the source under the label, "designed by"). Each record is ``(line,
 header, cells)``: the line it starts on, its field names, its values.
@@ -13,6 +15,13 @@ Example:
     [(8, ('name', 'builder'), ('Oke saw mill', 'Clara Venn'))]
     >>> list(graph_records(["  A[Mara Quill] -- designed --> B[Tern bridge]"], 3))
     [(3, ('name', 'designed by'), ('Tern bridge', 'Mara Quill'))]
+    >>> list(yaml_records(["- lock: Lee lock", "  designer: Ada Hart"], 2))
+    [(2, ('lock', 'designer'), ('Lee lock', 'Ada Hart'))]
+    >>> box = ["{{Infobox mill", "| builder = Jo Rudd", "| name = Oke mill", "}}"]
+    >>> list(infobox_records(box, 1))
+    [(1, ('name', 'builder'), ('Oke mill', 'Jo Rudd'))]
+    >>> list(sql_records(["INSERT INTO mills (name, built_by) VALUES ('Oke mill', 'Jo Rudd');"], 4))
+    [(4, ('name', 'built by'), ('Oke mill', 'Jo Rudd'))]
 """
 
 from __future__ import annotations
@@ -21,13 +30,25 @@ import html
 import re
 from collections.abc import Iterator, Sequence
 
-__all__ = ["DATA_FENCE", "Record", "graph_records", "ini_records", "xml_records"]
+import yaml
+
+__all__ = [
+    "DATA_FENCE",
+    "Record",
+    "graph_records",
+    "infobox_records",
+    "ini_records",
+    "sql_records",
+    "xml_records",
+    "yaml_records",
+]
 
 Record = tuple[int, tuple[str, ...], tuple[str, ...]]
 """A record: the line it starts on, its field names, its values."""
 
 DATA_FENCE = re.compile(
-    r"^ {0,3}(`{3,}|~{3,})\s*(?P<kind>xml|ini|cfg|conf|toml|mermaid|dot|graphviz)\s*$", re.I
+    r"^ {0,3}(`{3,}|~{3,})\s*(?P<kind>xml|ini|cfg|conf|toml|mermaid|dot|graphviz|ya?ml|sql)\s*$",
+    re.I,
 )
 """The opening fence of a block of data read as records: "```xml", "```ini", "```mermaid"."""
 GRAPHS = frozenset({"mermaid", "dot", "graphviz"})
@@ -152,3 +173,76 @@ def _role(label: str) -> str:
     """An edge's label as a field name: "designed" as "designed by"."""
     label = " ".join(label.split())
     return f"{label} by" if re.fullmatch(r"[a-z]+(?:ed|en|t)", label) else label
+
+
+_ITEM = re.compile(r"^-\s")
+
+
+def yaml_records(lines: Sequence[str], first_line: int) -> Iterator[Record]:
+    """The records of a YAML block's ``lines`` (the first on ``first_line``): each mapping of a
+    top-level list with two or more plain values (``- lock: X`` then ``designer: Y``), on the
+    line its item starts; none when the block is no YAML."""
+    try:
+        data = yaml.safe_load("\n".join(lines))
+    except yaml.YAMLError:
+        return
+    if not isinstance(data, list):
+        return
+    starts = [number for number, line in enumerate(lines, first_line) if _ITEM.match(line)]
+    for number, item in zip(starts, data, strict=False):
+        fields = list(item.items()) if isinstance(item, dict) else []
+        if len(fields) >= _MIN_FIELDS and all(_plain(value) for _, value in fields):
+            yield number, tuple(str(key) for key, _ in fields), tuple(str(v) for _, v in fields)
+
+
+def _plain(value: object) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+_INSERT = re.compile(
+    r"\binsert\s+into\s+[\w.\"`]+\s*\((?P<columns>[^()]+)\)\s*values\s*(?P<rows>.*?)(?:;|$)",
+    re.IGNORECASE | re.DOTALL,
+)
+_ROW = re.compile(r"\((?P<values>(?:[^()'\"]|'(?:[^']|'')*'|\"[^\"]*\")*)\)")
+_VALUE = re.compile(r"'((?:[^']|'')*)'|\"([^\"]*)\"|([^,\s][^,]*?)\s*(?:,|$)")
+
+
+def sql_records(lines: Sequence[str], first_line: int) -> Iterator[Record]:
+    """The records of an SQL block's ``lines`` (the first on ``first_line``): each row of an
+    ``INSERT INTO t (a, b) VALUES (...), (...)``, under its columns ("built_by" read "built
+    by"), on the line it is written on."""
+    text = "\n".join(lines)
+    for insert in _INSERT.finditer(text):
+        columns = tuple(
+            column.strip(' "`').replace("_", " ") for column in insert["columns"].split(",")
+        )
+        for row in _ROW.finditer(text, insert.start("rows"), insert.end("rows")):
+            values = tuple(
+                (quoted or double or bare).replace("''", "'").strip()
+                for quoted, double, bare in _VALUE.findall(row["values"])
+            )
+            if len(values) == len(columns) >= _MIN_FIELDS:
+                yield first_line + text.count("\n", 0, row.start()), columns, values
+
+
+_INFOBOX = re.compile(r"^\s*\{\{\s*infobox\b[^|\n]*$", re.IGNORECASE)
+_INFOBOX_FIELD = re.compile(r"^\s*\|\s*(?P<key>[\w .-]+?)\s*=\s*(?P<value>.*?)\s*$")
+
+
+def infobox_records(lines: Sequence[str], first_line: int) -> Iterator[Record]:
+    """The records of the wiki infoboxes in ``lines`` (the first on ``first_line``): each
+    ``{{Infobox ...`` up to its ``}}``, its ``| key = value`` fields with a value, its ``name``
+    first, on the line it opens."""
+    opened: int | None = None
+    fields: list[tuple[str, str]] = []
+    for number, line in enumerate(lines, first_line):
+        if _INFOBOX.match(line):
+            opened, fields = number, []
+        elif opened is not None and (field := _INFOBOX_FIELD.match(line)):
+            if field["value"]:
+                fields.append((field["key"].strip(), field["value"]))
+        elif opened is not None and line.strip().startswith("}}"):
+            fields.sort(key=lambda field: field[0].lower() != "name")
+            if len(fields) >= _MIN_FIELDS:
+                yield opened, tuple(k for k, _ in fields), tuple(v for _, v in fields)
+            opened = None

@@ -42,8 +42,11 @@ from teams.extraction.data_blocks import (
     DATA_FENCE,
     GRAPHS,
     graph_records,
+    infobox_records,
     ini_records,
+    sql_records,
     xml_records,
+    yaml_records,
 )
 from teams.language.tables import list_tables, markdown_tables
 
@@ -252,6 +255,7 @@ def _document(path: str, chunks: Iterable[Chunk]) -> Document:
                 *_json_rows(c),
                 *_html_rows(c),
                 *_data_rows(c),
+                *_infobox_rows(c),
             )
         ),
     )
@@ -373,8 +377,20 @@ def _json_row(line: str, number: int) -> Row | None:
     return Row(line=number, header=header, cells=tuple(str(value) for _, value in fields))
 
 
+def _infobox_rows(chunk: Chunk) -> Iterator[Row]:
+    """The chunk's wiki infoboxes, each a row under its field names (see
+    :func:`~teams.extraction.data_blocks.infobox_records`)."""
+    lines = chunk.text.split("\n")
+    for number, header, cells in infobox_records(lines, chunk.start_line):
+        yield Row(line=number, header=header, cells=cells)
+
+
+_READERS = {"xml": xml_records, "yaml": yaml_records, "yml": yaml_records, "sql": sql_records}
+"""The record readers of the kinds of fenced block that are neither INI nor a graph."""
+
+
 def _data_rows(chunk: Chunk) -> Iterator[Row]:
-    """The records of the chunk's fenced XML, INI and graph blocks (see
+    """The records of the chunk's fenced XML, INI, YAML, SQL and graph blocks (see
     :mod:`teams.extraction.data_blocks`), each a row under its field names."""
     lines = chunk.text.split("\n")
     for index, line in enumerate(lines):
@@ -386,7 +402,7 @@ def _data_rows(chunk: Chunk) -> Iterator[Row]:
                 break
             block.append(text)
         kind = opener["kind"].lower()
-        read = xml_records if kind == "xml" else graph_records if kind in GRAPHS else ini_records
+        read = _READERS.get(kind, graph_records if kind in GRAPHS else ini_records)
         for number, header, cells in read(block, chunk.start_line + index + 1):
             yield Row(line=number, header=header, cells=cells)
 

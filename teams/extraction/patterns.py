@@ -883,17 +883,40 @@ _REDUCED_PASSIVE = re.compile(
 Clough built by Tamsin Ord"."""
 
 
+_CREDITED = re.compile(
+    r"^\s*(?P<deed>(?:Added|Fixed|Implemented|Introduced|Wrote|Rewrote|Removed|Created|Built|"
+    r"Designed|Made|Contributed|Ported|Improved)\b[^!]*?)\.?\s*(?:\(?(?:Thanks|Thank\s+you|"
+    r"Kudos|Credit)(?:\s+(?:to|goes\s+to))?|\(?by)\s+(?P<who>@[\w-]+|[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)+)"
+    r"(?:\s+in\s+\S+)?\s*[!.)]*\s*$"
+)
+"""A change credited to who made it, as changelogs write: "Added the `prune` command. Thanks
+@jonas-eke!", "Fixed X by @henryiii in https://...": the one thanked made it."""
+
+
+def _said_plainly(sentence: str) -> str | None:
+    """``sentence`` as a plain clause of who did what, when it says so otherwise: a
+    counterfactual on a deed done, a change credited to who made it, a passive without its
+    verb; None for any other sentence."""
+    if undone := _UNDONE.match(sentence):
+        return f"{undone['who']} {undone['deed']}."
+    if credited := _CREDITED.match(sentence):
+        deed = credited["deed"]
+        return f"{credited['who']} {deed[0].lower()}{deed[1:]}."
+    if not _COPULA.search(sentence) and (reduced := _REDUCED_PASSIVE.match(sentence)):
+        return f"{reduced['subject']}was {reduced['rest']}"
+    return None
+
+
 def read_sentence(sentence: str, *, relaxed: bool = False) -> list[Reading]:
     """The relations one sentence states; none that a negation denies ("X does not support
     Y", "X was never owned by Y"), from any of its clauses, nor a task not done ("[ ] Bird hide
     built by Y"); the deed a counterfactual takes as done ("Had Y not built X, ...": Y built
-    X); a passive without its verb ("Footbridge over the Clough built by Tamsin Ord")."""
+    X); a passive without its verb ("Footbridge over the Clough built by Tamsin Ord"); a change
+    credited to who made it ("Added X. Thanks @Y!": Y added X)."""
     if task := _TASK.match(sentence):
         return [] if task["done"] == " " else read_sentence(sentence[task.end() :], relaxed=relaxed)
-    if undone := _UNDONE.match(sentence):
-        return read_sentence(f"{undone['who']} {undone['deed']}.", relaxed=relaxed)
-    if not _COPULA.search(sentence) and (reduced := _REDUCED_PASSIVE.match(sentence)):
-        return read_sentence(f"{reduced['subject']}was {reduced['rest']}", relaxed=relaxed)
+    if (plain := _said_plainly(sentence)) is not None:
+        return read_sentence(plain, relaxed=relaxed)
     if _NEGATIONS.search(sentence.lower()):
         if _CLAUSE_JOIN.search(sentence):
             return _affirmed(sentence, relaxed)

@@ -110,6 +110,9 @@ _HEADING_WORDS = 5
 _DEFINITION = 0.9
 _PRONOUN = re.compile(r"^(?:It|They|He|She|The\s+same\s+[a-z]+(?:\s+also)?)\b")
 _POSSESSIVE = re.compile(r"^(?:Its|Their|His|Her)\b")
+_PERSONAL = re.compile(r"^(?:He|She)\b")
+_PERSON = re.compile(r"(?!(?:The|A|An|This|That|Its|Their)\b)[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)+")
+"""A person's name: two or more capitalised words, no article before them."""
 _TIMED_PRONOUN = re.compile(
     r"^(?P<when>(?:In|By|On|From|After|Before|During|Since|Until)\s+(?:[A-Z][a-z]+\s+)?"
     r"(?:1\d{3}|20\d{2}),?\s+)(?:it|they|he|she)\b"
@@ -140,6 +143,9 @@ class _Focus:
 
     subject: str
     thing: str
+    person: str = ""
+    """The last subject that is a person's name: what "He" or "She" stands for ("Mercy Alderson
+    bought the plot. The circuit raised the money. She built the chapel.")."""
 
     def resolved(self, sentence: str) -> str:
         """``sentence`` with a leading "It", "They"... (and "Its", "Their"...; "it" after a year
@@ -158,11 +164,16 @@ class _Focus:
             return _POSSESSIVE.sub(f"{self.subject}'s", sentence, count=1)
         if timed := _TIMED_PRONOUN.match(sentence):  # "In 1952 it was ...": the subject was
             return f"{timed['when']}{self.subject}{sentence[timed.end() :]}"
+        personal = _PERSONAL.match(sentence) is not None and not _PERSON.fullmatch(self.subject)
+        if personal and self.person:  # "She" is no "The Methodist circuit"
+            return _PRONOUN.sub(self.person, sentence, count=1)
         return _PRONOUN.sub(self.subject, sentence, count=1)
 
     def follow(self, readings: list[Reading]) -> None:
         """Move on to what a sentence's main reading is about."""
         self.subject = readings[0].subject
+        if _PERSON.fullmatch(self.subject):
+            self.person = self.subject
         if not values_in(readings[0].object):
             self.thing = readings[0].object
 

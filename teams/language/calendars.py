@@ -71,7 +71,7 @@ _HIJRI_EPOCH = 622.54
 """The Hijri calendar's first day (16 July 622) as a Gregorian year and its fraction."""
 _ETHIOPIAN_YEAR = re.compile(
     r"\b(\d{4})\s*(?:E\.\s?C\.|(?-i:EC)\b|E\.\s?E\.)"
-    r"|\bEthiopian\s+(?:calendar\s+)?(?:year\s+)?(\d{4})\b",
+    r"|\b(?:the\s+)?Ethiopian\s+(?:calendar\s+)?(?:year\s+)?(\d{4})\b",
     re.IGNORECASE,
 )
 """A year of the Ethiopian calendar: "2015 E.C.", "the Ethiopian year 2015" (its year begins in
@@ -79,7 +79,7 @@ September, seven years after the Gregorian year began: 2015 E.C. began in 2022).
 _ETHIOPIAN_OFFSET = 7
 _HEBREW_YEAR = re.compile(
     r"\b(5[5-9]\d\d)\s*(?:A\.\s?M\.|(?-i:AM)\b|Anno\s+Mundi)"
-    r"|\b(?:Hebrew|Jewish)\s+(?:calendar\s+)?(?:year\s+)?(5[5-9]\d\d)\b"
+    r"|\b(?:the\s+)?(?:Hebrew|Jewish)\s+(?:calendar\s+)?(?:year\s+)?(5[5-9]\d\d)\b"
     r"|\b(?:A\.\s?M\.|(?-i:AM)|Anno\s+Mundi)\s*(5[5-9]\d\d)\b",
     re.IGNORECASE,
 )
