@@ -30,15 +30,17 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     """Split a question into up to ``limit`` sub-questions of at least three words.
 
     Splits on question marks, semicolons, sentence ends and coordinated clauses ("..., and
-    ..."), then on a plain " and " joining two clauses that each have a verb-like length, the
-    first a question of its own, and a list of predicates after one subject ("How does a team
-    plan, fan out work") into one sub-question each; a question about a list of things asks
+    ..."; a statement of the asker's own case stays with the question after it), then on a
+    plain " and " joining two clauses that each have a verb-like length, the first a question
+    of its own, and a list of predicates after one subject ("How does a team plan, fan out
+    work") into one sub-question each; a question about a list of things asks
     about each (see :func:`_one_per_thing`).
     """
     things = _one_per_thing(question)
     if things:
         return things[:limit]
     parts = [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
+    parts = _premises_joined(parts)
     if len(parts) == 1:
         halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
         one = len(halves) == 2 and _in_subordinate(*halves)
@@ -61,6 +63,24 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     return unique[:limit] if len(unique) > 1 else []
 
 
+def _premises_joined(parts: list[str]) -> list[str]:
+    """``parts`` with each statement of the asker's own case ("I run several workers with the
+    scheduler turned on.") joined to the question after it: it tells what the question is
+    about, and asks nothing of its own."""
+    joined: list[str] = []
+    premise = ""
+    for part in parts:
+        if _PREMISE.match(part) and not _asking(part):
+            premise = f"{premise}{part}. "
+            continue
+        joined.append(f"{premise}{part}")
+        premise = ""
+    return [*joined, premise.rstrip(". ")] if premise else joined
+
+
+_PREMISE = re.compile(r"^(?:i|we|my|our)\b(?!\s+(?:want|need|would|wonder)\b)", re.IGNORECASE)
+"""A statement of the asker's own case ("I run ...", "Our jobs ..."), not a wish that asks
+("I want to know ...")."""
 _OPENING_WORDS = 3
 """How far into a clause a question word may come ("In which release ...")."""
 

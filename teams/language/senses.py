@@ -78,7 +78,8 @@ _BY_DEFAULT = re.compile(
     r"(?:have not|haven't|has not|hasn't|does not|doesn't|did not|didn't) "
     r"(?:configured|set|changed|passed|specified|named|given|chosen|picked|provided|supplied)"
     + _OBJECT
-    + r"|without (?:configuring|setting|changing|passing|specifying|saying|stating|choosing)"
+    + r"|without (?:configuring|setting|changing|passing|specifying|saying|stating|choosing|"
+    r"giving|providing|supplying)"
     + _OBJECT
     + r"|without being (?:told|asked|instructed|configured)(?: to)?"
     + r")\b",

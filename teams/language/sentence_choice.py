@@ -12,7 +12,7 @@ from functools import lru_cache
 from teams.language._sentences import listing_of, sentences_of, with_command, with_items
 from teams.language.questions import answer_kind, asks_since, avoided, is_question, pointers
 from teams.language.senses import plain_wording, sense
-from teams.language.words import STOPWORDS, keywords, stem
+from teams.language.words import STOPWORDS, joined_codes, keywords, stem
 
 __all__ = [
     "Scored",
@@ -363,8 +363,9 @@ def _stem_set(text: str, parts: bool) -> frozenset[str]:
     hyphenated, snake_case and joined-up words: a sentence's "planner-workers-reviewer" holds
     "planner", its "raise_server_exceptions" holds "server", its "ConnectError" holds
     "error"). A word stands for its sense: "turn X off" and "disable X" meet. A word made with a
-    prefix stands for its root too ("per-user" holds "user"), and one of a kind for what makes
-    it ("thread-based" holds "thread")."""
+    prefix stands for its root too ("per-user" holds "user"), one of a kind for what makes it
+    ("thread-based" holds "thread"), and a code of letters and a number is one word with its
+    hyphen or without ("utf-8" holds "utf8")."""
     words = keywords(plain_wording(text))
     words += [
         root
@@ -378,6 +379,7 @@ def _stem_set(text: str, parts: bool) -> frozenset[str]:
         for head, _, tail in [word.rpartition("-")]
         if head and tail in _KIND_TAILS
     ]
+    words += joined_codes(words)
     if parts:
         words += [part for word in words if "-" in word for part in word.split("-")]
         words += [part for word in words if "_" in word for part in word.split("_")]

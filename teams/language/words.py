@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["STOPWORDS", "keywords", "singular", "stem"]
+__all__ = ["STOPWORDS", "joined_codes", "keywords", "singular", "stem"]
 
 STOPWORDS = frozenset(
     """a am an and are as at be been being but by can could do does did for from how i if in into
@@ -26,6 +26,16 @@ def keywords(text: str) -> list[str]:
         if word not in STOPWORDS and len(word) > 1:
             seen.setdefault(word, None)
     return list(seen)
+
+
+_CODED = re.compile(r"[a-z]+-\d+")
+"""A code of letters and a number written with a hyphen: "utf-8", "ipv-6"."""
+
+
+def joined_codes(words: list[str]) -> list[str]:
+    """The codes among ``words`` written without their hyphen ("utf-8" as "utf8"): the same
+    word, as a text may spell it."""
+    return [word.replace("-", "") for word in words if _CODED.fullmatch(word)]
 
 
 def singular(noun: str) -> str:

@@ -55,7 +55,7 @@ from teams.language.sentence_choice import (
 )
 from teams.language.superseded import asks_what_was, without_superseded
 from teams.language.tables import table_statements
-from teams.language.words import keywords, stem
+from teams.language.words import joined_codes, keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 
@@ -141,7 +141,12 @@ class CorpusSearchWorker:
         question's words would let the question's other part crowd this one out)."""
         asked = task.description or str(task.inputs.get("query") or "")
         queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
-        rare_words: list[str | tuple[str, ...]] = [*keywords(asked), *product_versions(asked)]
+        words = keywords(asked)
+        rare_words: list[str | tuple[str, ...]] = [
+            *words,
+            *joined_codes(words),  # "utf8" for "UTF-8"
+            *product_versions(asked),
+        ]
         rare = self.corpus.rare_holders(asked, rare_words, form=stem, k=self.k)
         found = _merged(
             [
