@@ -41,6 +41,7 @@ from teams.language.contradiction import claim_of, same_subject
 from teams.language.dates import settle_date_order
 from teams.language.enumerations import count_enumerations
 from teams.language.namesakes import about_namesake
+from teams.language.outdated import drop_outdated
 from teams.language.relative_dates import resolve_relative_dates
 from teams.language.revisions import read_revisions
 from teams.language.sentence_choice import scored_sentences
@@ -240,13 +241,14 @@ def _named_date(path: str) -> str | None:
 
 def readable(passage: Passage) -> Passage:
     """The passage as the value readers see it: struck-out text withdrawn (a struck figure
-    before a new one rejected: "is 460 metres long, not 410"), an accepted diff applied, myths
+    before a new one rejected: "is 460 metres long, not 410"), what the page marks as out of
+    date withdrawn (:func:`~teams.language.outdated.drop_outdated`), an accepted diff applied, myths
     and a reply's quoted lines withdrawn (:func:`~teams.language.revisions.read_revisions`),
     table rows as statements, numeric dates with the reading the passage's other dates
     settle, lists with their count, relative dates with the year they name and relative
     changes with the figure they come to (line for line, so citations hold)."""
     title = passage.outline.split(" > ")[0] if passage.outline else passage.heading
-    text = withdraw_struck(read_revisions(passage.text, heading=title))
+    text = drop_outdated(withdraw_struck(read_revisions(passage.text, heading=title)))
     text = count_enumerations(settle_date_order(table_statements(text)))
     text = resolve_relative_changes(resolve_relative_dates(text))
     return passage if text == passage.text else replace(passage, text=text)

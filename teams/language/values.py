@@ -492,10 +492,11 @@ _NOT_COUNTED = STOPWORDS | {"but", "and", "or"}
 def values_agree(first: Value, second: Value) -> bool:
     """Whether two values of the same kind and key say the same thing.
 
-        Figures in the same unit must be equal (or one inside the other's range); in different
-        units they agree within the coarser rounding of the two. Amounts of money agree in one
-        currency only. Dates agree when their common part (year, month, day) is the same, for every
-    reading of a numeric date whose day and month could be swapped.
+    Figures in the same unit must be equal (or one inside the other's range); in different
+    units they agree within the coarser rounding of the two; a count of pairs agrees with twice
+    as many of what it pairs. Amounts of money agree in one currency only. Dates agree when
+    their common part (year, month, day) is the same, for every reading of a numeric date whose
+    day and month could be swapped.
     """
     if first.kind == "date":
         return dates_agree(first, second)
@@ -505,7 +506,10 @@ def values_agree(first: Value, second: Value) -> bool:
         return first.key == second.key
     if first.kind == "money" and first.key != second.key:
         return False
-    gap = abs(first.number - second.number)
+    numbers = first.number, second.number
+    if first.kind == "count" and _paired(first) != _paired(second):  # "90 pairs", "180 birds"
+        numbers = (2 * numbers[0], numbers[1]) if _paired(first) else (numbers[0], 2 * numbers[1])
+    gap = abs(numbers[0] - numbers[1])
     ranged = max(first.spread, second.spread)
     if first.kind != "quantity" or first.unit == second.unit:
         exact = max(first.precision, second.precision) if first.kind == "money" else 0.0
@@ -514,6 +518,11 @@ def values_agree(first: Value, second: Value) -> bool:
         max(first.precision, second.precision), _AT_MOST * max(first.number, second.number)
     )
     return gap <= (rounding + ranged) * (1 + 1e-9)
+
+
+def _paired(value: Value) -> bool:
+    """Whether a count counts pairs ("90 breeding pairs"): twice as many of what they pair."""
+    return value.key == "pair" or "pair" in value.around
 
 
 _AT_MOST = 0.1

@@ -1,0 +1,145 @@
+"""Text a page itself marks as out of date, withdrawn before its figures are read.
+
+- A collapsed HTML block (``<details>``) whose ``<summary>`` says it holds old figures ("Figures
+  before the 2020 extension", "Previous figures", "Archived data"): its lines are withdrawn,
+  and the nearest line above it that gives one other figure rejects the block's ("holds
+  61,000 books, not 52,000.").
+- A note that what came before it in its section is out of date ("Speaker notes: this slide is
+  out of date. ... climbs 214 metres."), when it gives a figure of its own: the section's
+  earlier lines that give other figures are withdrawn, and the note rejects the last of those
+  figures at its end ("..., not 180.").
+
+- A change undone by a later one ("October 2022: the change of March 2022 is undone; ... is
+  reverted to 48 seats."): the lines of the change undone (those naming its date) are
+  withdrawn, and the undoing line rejects their last other figure ("..., not 60.").
+
+Lines keep their breaks (a withdrawn line is left empty), so ``path:line`` citations hold.
+
+Example:
+    >>> drop_outdated("## Slide 2\\nThe mast is 40 m.\\nNote: this slide is out of date: 46 m.")
+    '## Slide 2\\n\\nNote: this slide is out of date: 46 m, not 40.'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["drop_outdated"]
+
+_DETAILS = re.compile(r"^\s*<details\b", re.IGNORECASE)
+_DETAILS_END = re.compile(r"</details\s*>", re.IGNORECASE)
+_SUMMARY = re.compile(r"<summary\b[^>]*>(?P<text>.*?)</summary\s*>", re.IGNORECASE | re.DOTALL)
+_OLD = re.compile(
+    r"\b(?:before|prior\s+to|until|previous(?:ly)?|former|old(?:er)?|earlier|historic(?:al)?|"
+    r"archived?|superseded|outdated|out[- ]of[- ]date)\b",
+    re.IGNORECASE,
+)
+"""Words of a summary that say its block holds the old state of things."""
+_DISOWNS = re.compile(
+    r"\b(?:this|the\s+above|the\s+previous|that)\s+(?:slide|section|figure|entry|paragraph|"
+    r"table|text|page|number|statement|line|information|data)\s+(?:is|was|are)\s+(?:now\s+)?"
+    r"(?:out[- ]of[- ]date|outdated|wrong|incorrect|inaccurate|superseded|"
+    r"no\s+longer\s+(?:correct|accurate|true|valid|current))\b",
+    re.IGNORECASE,
+)
+"""A note that the text before it is out of date: "this slide is out of date"."""
+_UNDOES = re.compile(
+    r"\b(?:change|entry|edit|decision|increase|decrease|cut|rise)\s+(?:of|from|made\s+(?:in|on))\s+"
+    r"(?P<when>[^;,.]+?)\s+(?:is|was|has\s+been|were|have\s+been)\s+(?:undone|reverted|"
+    r"reversed|rolled\s+back|cancell?ed|withdrawn|rescinded)\b",
+    re.IGNORECASE,
+)
+"""A later entry undoing an earlier one, named by its date: "the change of March 2022 is
+undone"."""
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w.]*\w)")
+
+
+def drop_outdated(text: str) -> str:
+    """``text`` without what it marks as out of date (see the module); line for line."""
+    return _drop_undone(_drop_disowned(_drop_old_blocks(text)))
+
+
+def _drop_old_blocks(text: str) -> str:
+    """``text`` with the lines of each ``<details>`` block whose summary says it holds old
+    figures withdrawn."""
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        if not _DETAILS.match(lines[index]):
+            index += 1
+            continue
+        end = next(
+            (at for at in range(index, len(lines)) if _DETAILS_END.search(lines[at])),
+            len(lines) - 1,
+        )
+        block = "\n".join(lines[index : end + 1])
+        summary = _SUMMARY.search(block)
+        if summary is not None and _OLD.search(summary["text"]):
+            lines[index : end + 1] = [""] * (end + 1 - index)
+            old = _NUMBER.findall(_SUMMARY.sub("", block))
+            above = next((at for at in range(index - 1, -1, -1) if _NUMBER.search(lines[at])), None)
+            if len(old) == 1 and above is not None:
+                lines[above] = _rejecting(lines[above], old[0])
+        index = end + 1
+    return "\n".join(lines)
+
+
+def _rejecting(line: str, old: str) -> str:
+    """``line`` rejecting the figure ``old`` at its end, when it gives one other figure."""
+    figures = _NUMBER.findall(line)
+    if len(figures) != 1 or figures[0] == old:
+        return line
+    stop = re.search(r"[.!?]?\s*$", line)
+    end = stop.start() if stop is not None else len(line)
+    return f"{line[:end]}, not {old}{line[end:]}"
+
+
+def _drop_disowned(text: str) -> str:
+    """``text`` with the lines a note disowns withdrawn, the note rejecting their figure."""
+    lines = text.split("\n")
+    start = 0
+    for index, line in enumerate(lines):
+        if _HEADING.match(line):
+            start = index + 1
+            continue
+        note = _DISOWNS.search(line)
+        own = set(_NUMBER.findall(line[note.end() :])) if note else set()
+        if not own:
+            continue
+        old = [
+            (at, figure)
+            for at in range(start, index)
+            for figure in _NUMBER.findall(lines[at])
+            if figure not in own
+        ]
+        if not old:
+            continue
+        for at in {at for at, _ in old}:
+            lines[at] = ""
+        stop = re.search(r"[.!?]?\s*$", line)
+        end = stop.start() if stop is not None else len(line)
+        lines[index] = f"{line[:end]}, not {old[-1][1]}{line[end:]}"  # may give two figures
+    return "\n".join(lines)
+
+
+def _drop_undone(text: str) -> str:
+    """``text`` with each change a later line undoes withdrawn, that line rejecting its
+    figure."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        undoes = _UNDOES.search(line)
+        if undoes is None:
+            continue
+        when = undoes["when"].strip().lower()
+        own = set(_NUMBER.findall(line))
+        undone = [at for at in range(index) if when in lines[at].lower()]
+        old = [f for at in undone for f in _NUMBER.findall(lines[at]) if f not in own]
+        if not undone or not old:
+            continue
+        for at in undone:
+            lines[at] = ""
+        stop = re.search(r"[.!?]?\s*$", line)
+        end = stop.start() if stop is not None else len(line)
+        lines[index] = f"{line[:end]}, not {old[-1]}{line[end:]}"
+    return "\n".join(lines)
