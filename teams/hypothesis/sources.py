@@ -36,6 +36,7 @@ from framework.memory import Corpus, EvidenceRecord, Passage, prose_sentences
 from framework.memory.store import StoredEntry
 from framework.policy import governed
 from teams.hypothesis.verdicts import AS_OF_YEAR, PAST_YEAR, speaks_of_standing
+from teams.language.calendars import unsigned
 from teams.language.changes import resolve_relative_changes, withdraw_struck
 from teams.language.contradiction import claim_of, same_subject
 from teams.language.dates import settle_date_order
@@ -242,13 +243,14 @@ def _named_date(path: str) -> str | None:
 def readable(passage: Passage) -> Passage:
     """The passage as the value readers see it: struck-out text withdrawn (a struck figure
     before a new one rejected: "is 460 metres long, not 410"), what the page marks as out of
-    date withdrawn (:func:`~teams.language.outdated.drop_outdated`), an accepted diff applied, myths
+    date withdrawn (:func:`~teams.language.outdated.drop_outdated`), a wiki signature read as
+    when its comment was written, an accepted diff applied, myths
     and a reply's quoted lines withdrawn (:func:`~teams.language.revisions.read_revisions`),
     table rows as statements, numeric dates with the reading the passage's other dates
     settle, lists with their count, relative dates with the year they name and relative
     changes with the figure they come to (line for line, so citations hold)."""
     title = passage.outline.split(" > ")[0] if passage.outline else passage.heading
-    text = drop_outdated(withdraw_struck(read_revisions(passage.text, heading=title)))
+    text = drop_outdated(withdraw_struck(read_revisions(unsigned(passage.text), heading=title)))
     text = count_enumerations(settle_date_order(table_statements(text)))
     text = resolve_relative_changes(resolve_relative_dates(text))
     return passage if text == passage.text else replace(passage, text=text)

@@ -30,6 +30,10 @@ is read.
   2016-09-02;
 - a date with colons between its parts, as photo metadata writes it: "2022:07:19" is
   2022-07-19;
+- a regnal year of a British monarch since Victoria: "in the third year of the reign of King
+  Charles III" is "in 2024", the year it began;
+- a wiki talk page's signature: "--Harbourwatch (talk) 09:12, 14 August 2023 (UTC)" is "Written
+  14 August 2023.";
 - a date in C's ``ctime`` form, as a git log writes it: "Tue Apr 12 09:14:03 2016" is
   2016-04-12.
 
@@ -46,8 +50,9 @@ from datetime import date, timedelta
 
 from teams.language._numbers import WORD_NUMBERS
 from teams.language._vocabulary import MONTHS
+from teams.language.amounts import word_ordinal
 
-__all__ = ["plain_dates"]
+__all__ = ["plain_dates", "unsigned"]
 
 _ERAS = {"meiji": 1868, "taisho": 1912, "taishō": 1912, "showa": 1926, "shōwa": 1926}
 _ERAS |= {"heisei": 1989, "reiwa": 2019}
@@ -187,10 +192,50 @@ _ARCHIVED = re.compile(
 """A web-archive address, whose path opens with the 14-digit time the copy was made."""
 
 
+_ACCESSIONS = {
+    "Victoria": date(1837, 6, 20), "Edward VII": date(1901, 1, 22), "George V": date(1910, 5, 6),
+    "Edward VIII": date(1936, 1, 20), "George VI": date(1936, 12, 11),
+    "Elizabeth II": date(1952, 2, 6), "Charles III": date(2022, 9, 8),
+}  # fmt: skip
+"""When each British monarch since Victoria came to the throne: a regnal year counts from it."""
+_REGNAL_YEAR = re.compile(
+    r"\b(?:in\s+)?the\s+(?P<nth>\d{1,2}(?:st|nd|rd|th)|[a-z]+(?:-[a-z]+)?)\s+year\s+of\s+"
+    r"(?:the\s+reign\s+of\s+)?(?:(?:King|Queen)\s+)?(?P<monarch>"
+    + "|".join(sorted(map(re.escape, _ACCESSIONS), key=len, reverse=True))
+    + r")\b",
+)
+"""A regnal year: "in the third year of the reign of King Charles III" (2024, the year it
+began)."""
+
+
+def _regnal_year(found: re.Match[str]) -> str:
+    """The Gregorian year in which the regnal year ``found`` began, or the text as written."""
+    nth = found["nth"]
+    rank = int(nth[:-2]) if nth[0].isdigit() else word_ordinal(nth.lower())
+    if rank is None:
+        return found[0]
+    return f"in {_ACCESSIONS[found['monarch']].year + rank - 1}"
+
+
+_TALK_SIGNATURE = re.compile(
+    r"\s*(?:--|—|–)\s*\[*(?:User:)?[^\n()\[\]|]{1,40}?(?:\|[^\n()\]]{1,40})?\]*\s*"
+    r"\(\s*\[*(?:User\s+)?talk\b[^)\n]*\)\s*(?:\d{1,2}:\d{2},?\s*)?"
+    r"(?P<date>\d{1,2}\s+[A-Z][a-z]+\s+\d{4})\s*\((?:UTC|GMT)\)",
+)
+"""A wiki talk page's signature after a comment: "--Harbourwatch (talk) 09:12, 14 August 2023
+(UTC)"."""
+
+
+def unsigned(text: str) -> str:
+    """``text`` with each wiki talk-page signature as when the comment was written ("The
+    marina has 184 berths. Written 14 August 2023."): the signer is no part of what it says."""
+    return _TALK_SIGNATURE.sub(lambda found: f" Written {found['date']}.", text)
+
+
 def plain_dates(text: str) -> str:
     """``text`` with each date of another calendar or markup (see the module) written as a
     plain date: a year in digits, or an ISO date."""
-    text = _ERA_YEAR.sub(_era_year, text)
+    text = _ERA_YEAR.sub(_era_year, _REGNAL_YEAR.sub(_regnal_year, unsigned(text)))
     text = _BUDDHIST_YEAR.sub(lambda found: str(int(found[1] or found[2]) - _BUDDHIST_OFFSET), text)
     text = _HIJRI_YEAR.sub(_hijri_year, text)
     text = _ETHIOPIAN_YEAR.sub(lambda found: _later_year(found, _ETHIOPIAN_OFFSET), text)

@@ -144,6 +144,12 @@ _FLOOR = re.compile(
     re.I,
 )
 """A version given as a floor: "3.10+", "3.10 or later", "3.10 and newer", ">=3.10"."""
+_CEILING = re.compile(
+    r"(?:(?<![<=-])<(?!=)\s*|&lt;\s*|\b(?:older|earlier|lower|less)\s+than\s+|\bbelow\s+)"
+    r"(v?\d+(?:\.\d+)*)\b",
+    re.IGNORECASE,
+)
+"""A version given as a ceiling it stays under: "< 4", "older than 4", "below 4"."""
 _GUARDED = re.compile(r"\b(?:guard|protect|safeguard|shield)(?:s|ed|ing)?\s+against\b", re.I)
 """Ways of saying "prevent": "guard against", "protect against"."""
 
@@ -177,7 +183,8 @@ def plain_wording(text: str) -> str:
     and "stop being supported" also as "removed support for", "at the same time" as "in
     parallel", "carry on" as "continue", "take part" as "participate", "set X to false" and
     "stop X from" also as "disable X", "pass on" as "forward", and a version given as a floor
-    ("3.10+", "3.10 or later") as "3.10 minimum"."""
+    ("3.10+", "3.10 or later") as "3.10 minimum", one given as a ceiling ("< 4", "older than
+    4") as "below 4"."""
     text = _SHORT_FORM.sub(lambda short: f"{short[0]} {_SHORT_FORMS[short[0].lower()]}", text)
     text = _BY_DEFAULT.sub("by default", text)
     text = _INTRODUCED.sub("was introduced", text)
@@ -190,7 +197,7 @@ def plain_wording(text: str) -> str:
     text = _SET_TO.sub(_set_to, text)
     text = _KEPT_FROM.sub(r"\g<0> disable \1", text)
     text = _PASSED_ON.sub(lambda found: f"forward {found.group(1) or ''}", text)
-    text = _FLOOR.sub(_floor, text)
+    text = _CEILING.sub(r"below \1", _FLOOR.sub(_floor, text))
     text = _NOT_GIVEN.sub(r"by default, without \1", text)
     return _PHRASAL.sub(_plain, text)
 

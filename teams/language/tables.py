@@ -126,13 +126,15 @@ def _filled(
 def table_statements(text: str) -> str:
     """``text`` with every Markdown table's rows written as statements, line for line; a
     cell marked for a footnote ("320*" over "\\* Before the gallery was taken out.") keeps
-    its note beside its value ("320 seats (before the gallery was taken out)"). On a page
+    its note beside its value ("320 seats (before the gallery was taken out)"); a caption giving
+    the figures in thousands or millions multiplies them out (:func:`_scaled`). On a page
     saying its change is finished, a "Before ..." / "After ..." table states the after figure
     and rejects the before one (:func:`_before_after`)."""
     out = text.split("\n")
     notes = _footnotes(text)
     finished = bool(_FINISHED.search(text))
-    for table in markdown_tables(text):
+    for found in markdown_tables(text):
+        table = _scaled(found, out)
         out[table.line - 1] = out[table.line] = ""
         if _yearly(table, out) or (finished and _before_after(table, out)):
             continue
@@ -140,6 +142,33 @@ def table_statements(text: str) -> str:
             marks = [notes.get(mark, "") for mark in _marks(out[line - 1])]
             out[line - 1] = _statement(table.header, row, marks)
     return "\n".join(out)
+
+
+_SCALE = re.compile(r"\bin\s+(?P<scale>thousands|millions|billions)\b", re.IGNORECASE)
+_SCALES = {"thousands": 1_000, "millions": 1_000_000, "billions": 1_000_000_000}
+_CAPTION_REACH = 2
+
+
+def _scaled(table: Table, lines: Sequence[str]) -> Table:
+    """``table`` with its figures multiplied out when the line above it (its caption, within
+    two lines) says they are given in thousands or millions ("Visitors by year (figures in
+    thousands):" over "| 2021 | 14 |" is 14,000); a column of years stays as it is."""
+    above = lines[max(0, table.line - 1 - _CAPTION_REACH) : table.line - 1]
+    scale = next((_SCALE.search(line) for line in reversed(above) if _SCALE.search(line)), None)
+    if scale is None:
+        return table
+    factor = _SCALES[scale["scale"].lower()]
+    years = {i for i, name in enumerate(table.header) if name.lower() in _YEAR_HEADERS - {""}}
+
+    def scaled(index: int, cell: str) -> str:
+        if index in years or not _FIGURE.match(cell) or (_YEAR.match(cell) and not years):
+            return cell
+        return f"{float(cell.replace(',', '')) * factor:,.0f}"
+
+    rows = tuple(
+        (line, tuple(scaled(i, cell) for i, cell in enumerate(row))) for line, row in table.rows
+    )
+    return Table(table.line, table.header, rows)
 
 
 _FINISHED = re.compile(

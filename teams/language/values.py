@@ -164,9 +164,14 @@ def _word_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
         kind = "month" if lower in MONTHS else "weekday"
         return Value(kind, lower.removesuffix("s"), label=token, words=(lower,)), 1
     clock = _CLOCK.fullmatch(token)
-    if clock is not None:
-        return _time_of_day(clock, token), 1
-    return None
+    if clock is None:
+        return None
+    time = _time_of_day(clock, token)
+    zone = tokens[index + 1] if index + 1 < len(tokens) else ""
+    if zone.upper() not in _ZONE_HOURS or not zone.isupper():
+        return time, 1
+    label = f"{time.label} {zone}"
+    return replace(time, unit=zone.upper(), label=label, words=(*time.words, zone.lower())), 2
 
 
 def _figure_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
@@ -371,6 +376,22 @@ def _named_day(token: str, before: str) -> bool:
     return lower.removesuffix("s") in _WEEKDAYS
 
 
+_ZONE_HOURS = {
+    "UTC": 0, "GMT": 0, "WET": 0, "BST": 1, "CET": 1, "WEST": 1, "CEST": 2, "EET": 2,
+    "EEST": 3, "MSK": 3, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6,
+    "PST": -8, "PDT": -7, "AKST": -9, "AKDT": -8, "HST": -10, "JST": 9, "KST": 9,
+    "AEST": 10, "AEDT": 11, "ACST": 9.5, "AWST": 8, "NZST": 12, "NZDT": 13,
+}  # fmt: skip
+"""Time zones written after a clock time, by their hours ahead of UTC ("08:30 BST" is 07:30
+UTC; two times agree in UTC when both give their zone); an abbreviation that names more than
+one zone ("IST") is left out."""
+
+
+def _in_utc(time: Value) -> float:
+    """A time of day given with its zone ("08:30 BST") in minutes after midnight UTC."""
+    return (time.number - 60 * _ZONE_HOURS.get(time.unit, 0)) % (24 * 60)
+
+
 def _time_of_day(clock: re.Match[str], token: str) -> Value:
     """``17:00``, ``5 pm`` or ``5:30 p.m.`` as a time of day, labelled ``HH:MM``."""
     if clock.group(3):
@@ -501,7 +522,8 @@ def values_agree(first: Value, second: Value) -> bool:
     if first.kind == "date":
         return dates_agree(first, second)
     if first.kind in ("time", "ordinal"):
-        return first.number == second.number
+        zoned = bool(first.unit and second.unit)  # "07:30 UTC" is "08:30 BST"
+        return _in_utc(first) == _in_utc(second) if zoned else first.number == second.number
     if first.kind not in ("quantity", "count", "money"):
         return first.key == second.key
     if first.kind == "money" and first.key != second.key:
