@@ -1,11 +1,17 @@
 """What a page marks as out of date is withdrawn before its figures are read: a collapsed block
 of old figures, the text a note says is out of date, a change a later entry undoes; the
-statement that stands rejects the old figure. A count of pairs agrees with twice as many."""
+statement that stands rejects the old figure. A count of pairs agrees with twice as many; times
+in two zones agree in UTC; a wiki signature dates its comment; a regnal year is a year; a table
+in thousands is multiplied out; a version ceiling reads "below"."""
 
 from __future__ import annotations
 
+from teams.language._numbers import Value
+from teams.language.calendars import plain_dates, unsigned
 from teams.language.outdated import drop_outdated
-from teams.language.values import values_agree, values_in
+from teams.language.senses import plain_wording
+from teams.language.tables import table_statements
+from teams.language.values import stated_date, values_agree, values_in
 
 
 def test_a_collapsed_block_of_old_figures_is_withdrawn_and_rejected() -> None:
@@ -51,3 +57,32 @@ def test_a_count_of_pairs_agrees_with_twice_as_many() -> None:
     assert values_agree(pairs, birds)
     assert values_agree(birds, pairs)
     assert not values_agree(pairs, fewer)
+
+
+def test_times_in_two_zones_agree_in_utc() -> None:
+    def time(text: str) -> Value:
+        return next(value for value in values_in(text) if value.kind == "time")
+
+    utc, summer = time("The bus leaves at 06:15 UTC."), time("The bus leaves at 07:15 BST.")
+    assert values_agree(utc, summer)
+    assert not values_agree(utc, time("The bus leaves at 08:15 BST."))
+    assert values_agree(summer, time("The bus leaves at 07:15."))  # a local time, no zone
+
+
+def test_a_wiki_signature_dates_its_comment_and_names_no_one_in_it() -> None:
+    signed = "The weir is 4 m high. --Millwright (talk) 10:02, 3 May 2019 (UTC)"
+    assert unsigned(signed) == "The weir is 4 m high. Written 3 May 2019."
+    assert stated_date("", f"# Talk\n\n{signed}\n") == "2019-05-03"
+
+
+def test_regnal_years_and_a_table_in_thousands() -> None:
+    assert plain_dates("Issued in the 2nd year of the reign of Queen Elizabeth II.") == (
+        "Issued in 1953."
+    )
+    table = "Riders (in thousands):\n\n| Year | Riders |\n|---|---|\n| 2022 | 12 |\n| 2023 | 15 |"
+    assert "15,000 riders" in table_statements(table)
+
+
+def test_a_version_ceiling_is_read_as_below_it() -> None:
+    assert "below 3" in plain_wording("Support for servers < 3 was dropped.")
+    assert "below 3" in plain_wording("servers older than 3")

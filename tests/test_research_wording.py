@@ -43,7 +43,9 @@ def test_a_second_sentence_leaning_on_a_rival_value_is_not_quoted() -> None:
     passage = Passage(
         source="rules.md:1", path="rules.md", line=1, heading="", text=text, score=0.9
     )
-    answered = _answers(passage, "If the noise goes on after a warning, how long is the member muted?")
+    answered = _answers(
+        passage, "If the noise goes on after a warning, how long is the member muted?"
+    )
     assert answered is not None
     quoted = " ".join(item.text for item in answered.evidence)
     assert "2 days" in quoted
