@@ -86,3 +86,14 @@ def test_regnal_years_and_a_table_in_thousands() -> None:
 def test_a_version_ceiling_is_read_as_below_it() -> None:
     assert "below 3" in plain_wording("Support for servers < 3 was dropped.")
     assert "below 3" in plain_wording("servers older than 3")
+
+
+def test_a_table_key_marking_bracketed_figures_as_last_years_drops_them() -> None:
+    table = (
+        "| Item | This season (last season) |\n| --- | --- |\n| Berths | 40 (32) |\n"
+        "| Depth | 3 m (3 m) |\n\nFigures in brackets are last season's."
+    )
+    rows = table_statements(table).split("\n")
+    assert rows[2] == "Berths: 40 berths this season, not 32."
+    assert rows[3] == "Depth: depth 3 m this season."
+    assert "(32)" in table_statements(table.replace("Figures in brackets", "Notes"))

@@ -127,21 +127,65 @@ def table_statements(text: str) -> str:
     """``text`` with every Markdown table's rows written as statements, line for line; a
     cell marked for a footnote ("320*" over "\\* Before the gallery was taken out.") keeps
     its note beside its value ("320 seats (before the gallery was taken out)"); a caption giving
-    the figures in thousands or millions multiplies them out (:func:`_scaled`). On a page
+    the figures in thousands or millions multiplies them out (:func:`_scaled`), and a key saying
+    the figures in brackets are last year's drops them, the row rejecting its old figure
+    (:func:`_without_old`). On a page
     saying its change is finished, a "Before ..." / "After ..." table states the after figure
     and rejects the before one (:func:`_before_after`)."""
     out = text.split("\n")
     notes = _footnotes(text)
     finished = bool(_FINISHED.search(text))
+    old_in_brackets = bool(_OLD_IN_BRACKETS.search(text))
     for found in markdown_tables(text):
-        table = _scaled(found, out)
+        table, rejected = _scaled(found, out), {}
+        if old_in_brackets:
+            table, rejected = _without_old(table)
         out[table.line - 1] = out[table.line] = ""
         if _yearly(table, out) or (finished and _before_after(table, out)):
             continue
         for line, row in table.rows:
             marks = [notes.get(mark, "") for mark in _marks(out[line - 1])]
-            out[line - 1] = _statement(table.header, row, marks)
+            out[line - 1] = _rejecting(_statement(table.header, row, marks), rejected.get(line))
     return "\n".join(out)
+
+
+_OLD_IN_BRACKETS = re.compile(
+    r"\b(?:figures?|numbers?|values?)\s+in\s+(?:brackets|parenthes[ie]s)\s+(?:are|were|show|give)"
+    r"\s+(?:those\s+(?:of|for)\s+)?(?:last\s+year|the\s+previous|previous|earlier|the\s+year\s+"
+    r"before|old|last\s+season)",
+    re.IGNORECASE,
+)
+"""A table's key saying its bracketed figures are the old ones: "Figures in brackets are last
+year's."."""
+_BRACKETED = re.compile(r"^(?P<now>[^()]+?)\s*\((?P<then>[^()]+)\)$")
+
+
+def _without_old(table: Table) -> tuple[Table, dict[int, str]]:
+    """``table`` without the old figures its key puts in brackets ("8 (6)" is 8; a header's
+    "(last year)" goes too), and the old figure each row's statement rejects, by line."""
+    header = tuple(_BRACKETED.sub(r"\g<now>", name) for name in table.header)
+    rows, rejected = [], {}
+    for line, row in table.rows:
+        cells = []
+        for cell in row:
+            found = _BRACKETED.match(cell)
+            if found is None or not re.search(r"\d", found["then"]):
+                cells.append(cell)
+                continue
+            cells.append(found["now"])
+            if found["now"].strip() != found["then"].strip():
+                rejected[line] = found["then"].strip()
+        rows.append((line, tuple(cells)))
+    return Table(table.line, header, tuple(rows)), rejected
+
+
+def _rejecting(statement: str, old: str | None) -> str:
+    """``statement`` rejecting the figure ``old`` at its end ("Lanes: 8, not 6.")."""
+    if not old or not statement:
+        return statement
+    stop = re.search(r"[.!?]?\s*$", statement)
+    end = stop.start() if stop is not None else len(statement)
+    return f"{statement[:end]}, not {old}{statement[end:]}"
 
 
 _SCALE = re.compile(r"\bin\s+(?P<scale>thousands|millions|billions)\b", re.IGNORECASE)
@@ -295,10 +339,13 @@ def _cells(line: str) -> tuple[str, ...]:
 
 
 def _statement(header: tuple[str, ...], row: tuple[str, ...], notes: Sequence[str] = ()) -> str:
-    """One row as "Subject: attribute value (its footnote); ...".'"""
+    """One row as "Subject: attribute value (its footnote); ..."; a row of a two-column table
+    of items ("| Item | This year |") as its item's value ("Lanes: 8 lanes this year.").'"""
     if not row or not row[0]:
         return ""
     subject = _subject(header[0] if header else "", row[0])
+    if len(header) == len(row) == 2 and header[0].lower() in _GENERIC and not any(notes):
+        return f"{subject}: {_phrase(row[0], row[1])} {header[1].lower()}.".replace(" .", ".")
     noted = [*notes[1 : len(row)], *[""] * len(row)]
     phrases = [
         _phrase(name, _TRAILING_MARK.sub("", cell) if note else cell)
