@@ -30,17 +30,15 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     """Split a question into up to ``limit`` sub-questions of at least three words.
 
     Splits on question marks, semicolons, sentence ends and coordinated clauses ("..., and
-    ..."; a statement of the asker's own case stays with the question after it), then on a
-    plain " and " joining two clauses that each have a verb-like length, the first a question
-    of its own, and a list of predicates after one subject ("How does a team plan, fan out
-    work") into one sub-question each; a question about a list of things asks
+    ..."), then on a plain " and " joining two clauses that each have a verb-like length, the
+    first a question of its own, and a list of predicates after one subject ("How does a team
+    plan, fan out work") into one sub-question each; a question about a list of things asks
     about each (see :func:`_one_per_thing`).
     """
     things = _one_per_thing(question)
     if things:
         return things[:limit]
     parts = [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
-    parts = _premises_joined(parts)
     if len(parts) == 1:
         halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
         one = len(halves) == 2 and _in_subordinate(*halves)
@@ -63,19 +61,10 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     return unique[:limit] if len(unique) > 1 else []
 
 
-def _premises_joined(parts: list[str]) -> list[str]:
-    """``parts`` with each statement of the asker's own case ("I run several workers with the
-    scheduler turned on.") joined to the question after it: it tells what the question is
-    about, and asks nothing of its own."""
-    joined: list[str] = []
-    premise = ""
-    for part in parts:
-        if _PREMISE.match(part) and not _asking(part):
-            premise = f"{premise}{part}. "
-            continue
-        joined.append(f"{premise}{part}")
-        premise = ""
-    return [*joined, premise.rstrip(". ")] if premise else joined
+def premise(part: str) -> bool:
+    """Whether ``part`` of a question states the asker's own case ("I run several workers with
+    the scheduler turned on") and asks nothing of its own."""
+    return _PREMISE.match(part) is not None and not _asking(part)
 
 
 _PREMISE = re.compile(r"^(?:i|we|my|our)\b(?!\s+(?:want|need|would|wonder)\b)", re.IGNORECASE)
@@ -351,9 +340,11 @@ _SEVERAL_ASKED = re.compile(
 def asks_one_value(query: str) -> str:
     """The kind of answer (see :func:`answer_kind`) when ``query`` asks, in one part, for one
     figure, version or name ("Which environment variable turns X off?", not "Which environment
-    variables ...", nor "Which X and which Y ..."); "" otherwise."""
+    variables ...", nor "Which X and which Y ..."; a statement of the asker's own case before
+    it is no part that asks); "" otherwise."""
     kind = answer_kind(query)
-    one = kind in _ONE_KINDS and len(split_question(query)) < 2
+    asking = [part for part in split_question(query) if not premise(part)]  # "I run ... ."
+    one = kind in _ONE_KINDS and len(asking) < 2
     return kind if one and not _SEVERAL_ASKED.search(query) else ""
 
 

@@ -48,6 +48,7 @@ _GROUPS = (
     "store keep put",
     "parallel concurrent concurrently simultaneous simultaneously",
     "silent quiet",
+    "stable stabilize stabilise",
 )
 """Verbs of one act (and adjectives of one quality), the first standing for the group."""
 

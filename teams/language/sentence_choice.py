@@ -403,10 +403,13 @@ def _sentence_words(sentences: Sequence[str], terms: Set[str]) -> list[set[str]]
     ]
 
 
-_LINK_TARGET = re.compile(r"(?<=\])\([^()\s]*\)|(?<=\S)\s+<[^<>\s]+>(?=`(?!`))")
+_LINK_TARGET = re.compile(
+    r"(?<=\])\([^()\s]*\)|(?<=\S)\s+<[^<>\s]+>(?=`(?!`))|\bhttps?://[^\s<>()\[\]`]+"
+)
 """The target of a link, which the page does not show: Markdown's ``[text](target)``, the
-``<target>`` closing a reStructuredText link or role (``:ref:`text <label>```); its words are
-no words of the sentence ("[line length](https://docs.astral.sh/ruff/settings/#format_docstring-
+``<target>`` closing a reStructuredText link or role (``:ref:`text <label>```), and a bare
+web address ("by @henryiii in https://github.com/wntrblm/nox/pull/847"); its words are no
+words of the sentence ("[line length](https://docs.astral.sh/ruff/settings/#format_docstring-
 code-line-length)" says nothing of code)."""
 
 
