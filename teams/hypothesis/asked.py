@@ -9,7 +9,7 @@ import re
 
 from framework.memory import Conflict, EvidenceRecord
 from teams.hypothesis.verdicts import Resolution
-from teams.language._numbers import WORD_NUMBERS
+from teams.language.values import value_words, values_in
 from teams.language.words import keywords, stem
 
 __all__ = ["words_asked_resolution"]
@@ -39,10 +39,11 @@ def _case_words(side: EvidenceRecord) -> set[str]:
         return set()
     if _ATTRIBUTION.search(found["phrase"]):
         return set()
+    figures = value_words(values_in(found["phrase"]))  # "ten" of "groups of ten or more"
     return {
         stem(word)
         for word in keywords(found["phrase"])
-        if not word[0].isdigit() and not set(word.split("-")) & set(WORD_NUMBERS)
+        if not word[0].isdigit() and word not in figures
     }
 
 

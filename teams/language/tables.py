@@ -137,7 +137,7 @@ def table_statements(text: str) -> str:
     finished = bool(_FINISHED.search(text))
     old_in_brackets = bool(_OLD_IN_BRACKETS.search(text))
     for found in markdown_tables(text):
-        table, rejected = _scaled(found, out), {}
+        table, rejected = _scaled(found, out), dict[int, str]()
         if old_in_brackets:
             table, rejected = _without_old(table)
         out[table.line - 1] = out[table.line] = ""
