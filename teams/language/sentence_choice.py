@@ -175,10 +175,23 @@ _VALUES = {
 ("3.10", "v2.1", a pre-release "4.0.0a2" whole; not "HTTP/1.1")."""
 
 
+_DIFFERENCE = re.compile(
+    r"(?:\s*[\w%]+){0,2}?\s+(?:higher|lower|more|less|longer|shorter|greater|fewer|bigger|"
+    r"smaller|faster|slower|earlier|later|above|below)\s+than\b",
+    re.I,
+)
+"""What follows a figure given as a difference from another ("10 seconds higher than the
+`dequeue_timeout`"): no value of the thing itself."""
+
+
 def _values(
     kind: str, sentence: str, query_words: set[str], products: frozenset[str] = frozenset()
 ) -> set[str]:
-    found = (m.group(0).strip("`").lower() for m in _VALUES[kind].finditer(sentence))
+    found = (
+        m.group(0).strip("`").lower()
+        for m in _VALUES[kind].finditer(sentence)
+        if kind != "quantity" or not _DIFFERENCE.match(sentence, m.end())
+    )
     values = {value for value in found if value and value not in query_words}
     if kind == "version" and products:
         values -= _versions_of_others(sentence, products | query_words)
@@ -546,7 +559,7 @@ def ranked_sentences(
     listed = with_items(sentences, listing)
     asks = is_question(query)  # a statement searched for (a claim checked) is no question
     pointed = _names_a_pointer(heading, query)
-    headed = kind in _VALUES and _gives(kind, heading, terms, since, question_products(query))
+    headed = kind in _VALUES and _gives(kind, heading, terms, since)  # "RQ 2.0": its own
     set_aside = _set_aside(query)
     heads = [_term_of(sentence) for _, sentence in sentences]
     named = {index for index, head in enumerate(heads) if head and head <= terms}

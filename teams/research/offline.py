@@ -201,9 +201,10 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     """The ``k`` passages a version, a year or a quoted term of ``query`` points to (see
     :meth:`Corpus.pointed_to`), each scored at least as the best passage ``found`` by meaning:
     the question names where its answer is, which its other words may match less well than a
-    newer release's passage. A version of another product than the one whose release is asked
+    newer release's passage; so does a name written as code ("NO_PROXY", "max_retries"), to
+    the section it heads. A version of another product than the one whose release is asked
     for points nowhere."""
-    terms = quoted_terms(query)
+    terms = [*quoted_terms(query), *_IDENTIFIER.findall(query)]
     named = {term.lower() for term in terms}
     foreign = foreign_versions(query)  # "Python 3.4" points to no APScheduler release
     pointed = corpus.pointed_to(query, [p for p in pointers(query) if p not in foreign], k=k)
@@ -216,6 +217,8 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     return [replace(passage, score=max(passage.score, best)) for passage in pointed]
 
 
+_IDENTIFIER = re.compile(r"(?<![\w`])(?:[A-Z][A-Z0-9]*|[a-z][a-z0-9]*)(?:_[A-Za-z0-9]+)+\b")
+"""A name written as code, with an underscore: "NO_PROXY", "max_retries"."""
 _REFERENCE = re.compile(
     r":(?:[\w]+:)?(?:setting|confval|option|envvar|conf):`~?(?:[^`<]*<)?(?P<role>[\w.-]+)>?`"
     r"|``(?P<literal>[A-Z][A-Z0-9_]{2,})``"
