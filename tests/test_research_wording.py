@@ -1,13 +1,14 @@
 """Words that are not a sentence's or a question's topic: the measure of "how long", a link's
 target; phrasal and plain wordings of one sense; a second sentence quoted with the sentence a
-rival value stands in is no second fact."""
+rival value stands in is no second fact; a figure given as a difference is no value; a release
+heading names the page's own release; a name written as code is an identifier."""
 
 from __future__ import annotations
 
 from framework.memory import Passage
 from teams.language.senses import plain_wording
-from teams.language.sentence_choice import ranked_sentences, term_weights
-from teams.research.offline import _answers
+from teams.language.sentence_choice import given, ranked_sentences, term_weights
+from teams.research.offline import _IDENTIFIER, _answers
 
 
 def test_the_measure_a_question_asks_for_is_no_topic_word() -> None:
@@ -50,3 +51,30 @@ def test_a_second_sentence_leaning_on_a_rival_value_is_not_quoted() -> None:
     quoted = " ".join(item.text for item in answered.evidence)
     assert "2 days" in quoted
     assert "3 months" not in quoted
+
+
+def test_a_figure_given_as_a_difference_is_no_value_of_the_thing() -> None:
+    asked = "How many seconds does a worker wait for a job?"
+    differs = "The socket timeout is 10 seconds longer than the job wait."
+    states = "By default a worker waits 300 seconds for a job."
+    assert given("quantity", differs, asked) == set()
+    assert given("quantity", states, asked) == {"300"}
+
+
+def test_a_release_heading_names_the_page_own_release() -> None:
+    text = "Dropped support for Tarn server < 4"
+    (under,) = ranked_sentences(
+        text,
+        "which release dropped support for Tarn servers below 4",
+        heading="Moss 2.0 (2024-10-28)",
+    )
+    (plain,) = ranked_sentences(text, "which release dropped support for Tarn servers below 4")
+    assert under.score > plain.score
+
+
+def test_a_name_written_as_code_is_an_identifier() -> None:
+    assert _IDENTIFIER.findall("What does the NO_PROXY variable or max_retries do?") == [
+        "NO_PROXY",
+        "max_retries",
+    ]
+    assert _IDENTIFIER.findall("What does `no_proxy` do in Version 2?") == []
