@@ -1,7 +1,7 @@
 """Words that are not a sentence's or a question's topic: the measure of "how long", a link's
 target; phrasal and plain wordings of one sense; a second sentence quoted with the sentence a
 rival value stands in is no second fact; a figure given as a difference is no value; a release
-heading names the page's own release; a name written as code is an identifier."""
+heading names the page's own release; a variable's name in capitals is an identifier."""
 
 from __future__ import annotations
 
@@ -72,9 +72,9 @@ def test_a_release_heading_names_the_page_own_release() -> None:
     assert under.score > plain.score
 
 
-def test_a_name_written_as_code_is_an_identifier() -> None:
-    assert _IDENTIFIER.findall("What does the NO_PROXY variable or max_retries do?") == [
+def test_a_variable_name_in_capitals_is_an_identifier() -> None:
+    assert _IDENTIFIER.findall("What do NO_PROXY and MAX_AGE_2 or max_retries do?") == [
         "NO_PROXY",
-        "max_retries",
+        "MAX_AGE_2",
     ]
     assert _IDENTIFIER.findall("What does `no_proxy` do in Version 2?") == []

@@ -201,8 +201,8 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     """The ``k`` passages a version, a year or a quoted term of ``query`` points to (see
     :meth:`Corpus.pointed_to`), each scored at least as the best passage ``found`` by meaning:
     the question names where its answer is, which its other words may match less well than a
-    newer release's passage; so does a name written as code ("NO_PROXY", "max_retries"), to
-    the section it heads. A version of another product than the one whose release is asked
+    newer release's passage; so does a variable's name in capitals ("NO_PROXY"), to the
+    section it heads. A version of another product than the one whose release is asked
     for points nowhere."""
     terms = [*quoted_terms(query), *_IDENTIFIER.findall(query)]
     named = {term.lower() for term in terms}
@@ -217,8 +217,10 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     return [replace(passage, score=max(passage.score, best)) for passage in pointed]
 
 
-_IDENTIFIER = re.compile(r"(?<![\w`])(?:[A-Z][A-Z0-9]*|[a-z][a-z0-9]*)(?:_[A-Za-z0-9]+)+\b")
-"""A name written as code, with an underscore: "NO_PROXY", "max_retries"."""
+_IDENTIFIER = re.compile(r"(?<![\w`])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+"""A constant's or a variable's name, in capitals with an underscore: "NO_PROXY" (a setting's
+name in lower case, "use_directory_urls", points to its section's first chunk no better than
+the search by meaning: MkDocs m13 was lost to a later chunk of it)."""
 _REFERENCE = re.compile(
     r":(?:[\w]+:)?(?:setting|confval|option|envvar|conf):`~?(?:[^`<]*<)?(?P<role>[\w.-]+)>?`"
     r"|``(?P<literal>[A-Z][A-Z0-9_]{2,})``"
