@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["drop_outdated"]
+__all__ = ["drop_outdated", "rejecting_at_end"]
 
 _DETAILS = re.compile(r"^\s*<details\b", re.IGNORECASE)
 _DETAILS_END = re.compile(r"</details\s*>", re.IGNORECASE)
@@ -88,11 +88,14 @@ def _drop_old_blocks(text: str) -> str:
 def _rejecting(line: str, old: str) -> str:
     """``line`` rejecting the figure ``old`` at its end, when it gives one other figure."""
     figures = _NUMBER.findall(line)
-    if len(figures) != 1 or figures[0] == old:
-        return line
-    stop = re.search(r"[.!?]?\s*$", line)
-    end = stop.start() if stop is not None else len(line)
-    return f"{line[:end]}, not {old}{line[end:]}"
+    return line if len(figures) != 1 or figures[0] == old else rejecting_at_end(line, old)
+
+
+def rejecting_at_end(statement: str, old: str) -> str:
+    """``statement`` rejecting ``old`` before its closing stop ("is 46 m, not 40.")."""
+    stop = re.search(r"[.!?]?\s*$", statement)
+    end = stop.start() if stop is not None else len(statement)
+    return f"{statement[:end]}, not {old}{statement[end:]}"
 
 
 def _drop_disowned(text: str) -> str:
@@ -117,9 +120,7 @@ def _drop_disowned(text: str) -> str:
             continue
         for at in {at for at, _ in old}:
             lines[at] = ""
-        stop = re.search(r"[.!?]?\s*$", line)
-        end = stop.start() if stop is not None else len(line)
-        lines[index] = f"{line[:end]}, not {old[-1][1]}{line[end:]}"  # may give two figures
+        lines[index] = rejecting_at_end(line, old[-1][1])
     return "\n".join(lines)
 
 
@@ -139,7 +140,5 @@ def _drop_undone(text: str) -> str:
             continue
         for at in undone:
             lines[at] = ""
-        stop = re.search(r"[.!?]?\s*$", line)
-        end = stop.start() if stop is not None else len(line)
-        lines[index] = f"{line[:end]}, not {old[-1]}{line[end:]}"
+        lines[index] = rejecting_at_end(line, old[-1])
     return "\n".join(lines)

@@ -24,6 +24,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from teams.language.outdated import rejecting_at_end
+
 __all__ = ["DITTO", "Table", "header_noun", "list_tables", "markdown_tables", "table_statements"]
 
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
@@ -181,11 +183,7 @@ def _without_old(table: Table) -> tuple[Table, dict[int, str]]:
 
 def _rejecting(statement: str, old: str | None) -> str:
     """``statement`` rejecting the figure ``old`` at its end ("Lanes: 8, not 6.")."""
-    if not old or not statement:
-        return statement
-    stop = re.search(r"[.!?]?\s*$", statement)
-    end = stop.start() if stop is not None else len(statement)
-    return f"{statement[:end]}, not {old}{statement[end:]}"
+    return rejecting_at_end(statement, old) if old and statement else statement
 
 
 _SCALE = re.compile(r"\bin\s+(?P<scale>thousands|millions|billions)\b", re.IGNORECASE)
