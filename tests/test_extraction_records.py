@@ -1,6 +1,6 @@
 """Relations from records and credits: a YAML list of mappings, the rows of an SQL INSERT and a
 wiki infobox as records; a change credited to who made it ("Added X. Thanks @Y!"); "She" for
-the last person named, not a body named since."""
+the last person named, not a body named since; an accepted diff read as its "+" lines."""
 
 from __future__ import annotations
 
@@ -54,3 +54,22 @@ def test_she_stands_for_the_last_person_named_not_a_body() -> None:
     )
     assert ("Hester Vane", "built", "Lowe chapel") in found
     assert not any(t[0] == "The parish council" and t[1] == "built" for t in found)
+
+
+def test_an_indented_yaml_list_and_an_accepted_diff() -> None:
+    found = _relations(
+        "# Weirs\n\n```yaml\n  - weir: Ardle weir\n    builder: Nell Pryce\n    tags:\n"
+        "      - old\n  - weir: Cobb weir\n    builder: Owain Tait\n```\n"
+    )
+    assert any(t[0] == "Cobb weir" and t[2] == "Owain Tait" for t in found)
+    change = (
+        "# Change 7: the Lea sluice\n\n{state}.\n\n```diff\n"
+        "-The Lea sluice was built by Ann Moor in 1801.\n"
+        "+The Lea sluice was built by Kit Rowe in 1801.\n```\n"
+    )
+    accepted = _relations(change.format(state="Accepted"))
+    assert any(t[2] == "Kit Rowe" for t in accepted)
+    assert not any(t[2] == "Ann Moor" for t in accepted)
+    assert not any(
+        t[2] in ("Kit Rowe", "Ann Moor") for t in _relations(change.format(state="Proposed"))
+    )

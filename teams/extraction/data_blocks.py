@@ -175,7 +175,7 @@ def _role(label: str) -> str:
     return f"{label} by" if re.fullmatch(r"[a-z]+(?:ed|en|t)", label) else label
 
 
-_ITEM = re.compile(r"^-\s")
+_ITEM = re.compile(r"^(?P<indent>\s*)-\s")
 
 
 def yaml_records(lines: Sequence[str], first_line: int) -> Iterator[Record]:
@@ -188,7 +188,13 @@ def yaml_records(lines: Sequence[str], first_line: int) -> Iterator[Record]:
         return
     if not isinstance(data, list):
         return
-    starts = [number for number, line in enumerate(lines, first_line) if _ITEM.match(line)]
+    items = [
+        (number, item)
+        for number, line in enumerate(lines, first_line)
+        if (item := _ITEM.match(line))
+    ]
+    top = min((len(item["indent"]) for _, item in items), default=0)
+    starts = [number for number, item in items if len(item["indent"]) == top]  # not nested
     for number, item in zip(starts, data, strict=False):
         fields = list(item.items()) if isinstance(item, dict) else []
         if len(fields) >= _MIN_FIELDS and all(_plain(value) for _, value in fields):

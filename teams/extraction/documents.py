@@ -48,6 +48,7 @@ from teams.extraction.data_blocks import (
     xml_records,
     yaml_records,
 )
+from teams.language.revisions import apply_accepted_diffs
 from teams.language.tables import list_tables, markdown_tables
 
 __all__ = [
@@ -193,8 +194,10 @@ class Document(Record):
 
 def document_of(path: str, text: str) -> Document:
     """The prose of ``text`` (Markdown, reStructuredText or plain text) as a document, each
-    section with the line of the heading right above it, its front matter first."""
-    document = _document(path, chunk_document(path, text))
+    section with the line of the heading right above it, its front matter first; a diff on a
+    page that says it was accepted is read as its "+" lines (see
+    :func:`~teams.language.revisions.apply_accepted_diffs`)."""
+    document = _document(path, chunk_document(path, apply_accepted_diffs(text)))
     lines = text.split("\n")
     sections = tuple(
         section.model_copy(update={"heading_line": _heading_line(lines, section)})
