@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -65,15 +65,21 @@ def _screenshot(driver: WebDriver, tmp_path: Path, name: str) -> None:
     assert driver.save_screenshot(str(folder / name))
 
 
+_NAVIGATING = (StaleElementReferenceException, WebDriverException)
+"""What a wait across a page load ignores and polls again: an element of the page going away,
+which Chromium may report as an inspector error ("Node with given id does not belong to the
+document") rather than a stale element when the machine is busy."""
+
+
 def _shown(driver: WebDriver, locator: tuple[str, str]) -> WebElement:
     """The element once the page that has it is loaded (clicks navigate)."""
-    wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=[StaleElementReferenceException])
+    wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=_NAVIGATING)
     found: WebElement = wait.until(expected_conditions.presence_of_element_located(locator))
     return found
 
 
 def _heading(driver: WebDriver, text: str) -> None:
-    wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=[StaleElementReferenceException])
+    wait = WebDriverWait(driver, WAIT_S, ignored_exceptions=_NAVIGATING)
     wait.until(expected_conditions.text_to_be_present_in_element((By.TAG_NAME, "h1"), text))
 
 
@@ -100,7 +106,7 @@ def _wait_for_answer(driver: WebDriver) -> str:
             found = driver.find_elements(By.ID, "answer")
             if found:
                 return str(found[0].text)
-        except StaleElementReferenceException:  # the page was loading
+        except _NAVIGATING:  # the page was loading
             pass
         time.sleep(0.5)
         driver.refresh()
@@ -216,7 +222,7 @@ def test_after_a_decision_the_page_shows_the_run_going_on_without_stale_forms(
         assert not browser.find_elements(By.CSS_SELECTOR, stale)
         _screenshot(browser, tmp_path, "console-decided.png")
         held.release.touch()
-        WebDriverWait(browser, WAIT_S, ignored_exceptions=[StaleElementReferenceException]).until(
+        WebDriverWait(browser, WAIT_S, ignored_exceptions=_NAVIGATING).until(
             lambda driver: driver.find_elements(By.ID, "answer")
         )
         assert _shown(browser, (By.ID, "thread-status")).text == "done"
@@ -265,7 +271,7 @@ def test_a_running_thread_shows_it_and_the_page_turns_to_the_answer_when_it_ends
         assert _shown(browser, (By.ID, "thread-status")).text == "running"
         assert browser.find_element(By.ID, "live").is_displayed()
         held.release.touch()  # the run goes on; its end reloads the page (plain JavaScript)
-        WebDriverWait(browser, WAIT_S, ignored_exceptions=[StaleElementReferenceException]).until(
+        WebDriverWait(browser, WAIT_S, ignored_exceptions=_NAVIGATING).until(
             lambda driver: driver.find_elements(By.ID, "answer")
         )
         assert _shown(browser, (By.ID, "thread-status")).text == "done"
