@@ -24,6 +24,11 @@ def test_a_collapsed_block_of_old_figures_is_withdrawn_and_rejected() -> None:
     assert read[2] == "The Hobb museum has 14 galleries, not 9."
     assert not any("9 galleries" in line for line in read)
     assert len(read) == len(text.split("\n"))
+    headed = (
+        "## The 2019 rehang\n\n<details>\n<summary>Previous figures</summary>\n"
+        "9 galleries\n</details>"
+    )
+    assert drop_outdated(headed).split("\n")[0] == "## The 2019 rehang"  # a heading rejects nothing
     kept = text.replace("Previous figures (before 2019)", "Galleries by floor")
     assert drop_outdated(kept) == kept
 

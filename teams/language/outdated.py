@@ -78,11 +78,22 @@ def _drop_old_blocks(text: str) -> str:
         if summary is not None and _OLD.search(summary["text"]):
             lines[index : end + 1] = [""] * (end + 1 - index)
             old = _NUMBER.findall(_SUMMARY.sub("", block))
-            above = next((at for at in range(index - 1, -1, -1) if _NUMBER.search(lines[at])), None)
+            above = _figure_above(lines, index)
             if len(old) == 1 and above is not None:
                 lines[above] = _rejecting(lines[above], old[0])
         index = end + 1
     return "\n".join(lines)
+
+
+def _figure_above(lines: list[str], index: int) -> int | None:
+    """The nearest line above line ``index`` in its section that gives a figure, or None (a
+    heading is no statement to reject with)."""
+    for at in range(index - 1, -1, -1):
+        if _HEADING.match(lines[at]):
+            return None
+        if _NUMBER.search(lines[at]):
+            return at
+    return None
 
 
 def _rejecting(line: str, old: str) -> str:
