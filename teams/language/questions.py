@@ -11,9 +11,11 @@ from teams.language.words import keywords
 
 __all__ = [
     "answer_kind",
+    "asked_thing",
     "asks_one_value",
     "asks_when",
     "avoided",
+    "chained_parts",
     "is_question",
     "platforms",
     "pointers",
@@ -233,6 +235,68 @@ _PARTICLES = frozenset("up down out off in on over back away".split())
 """The particles of phrasal verbs ("set up", "turn off"): never part of what the verb acts on."""
 _PERSONS = frozenset("i you we they one he she".split())
 """Subjects that are the asker or people, never what "it" stands for."""
+
+
+def chained_parts(parts: Sequence[str]) -> dict[int, str]:
+    """The parts of a split question that name what an earlier part asks for only as "it" or
+    "that X" ("Which argument of add() sets the context, and in which release was it added?"),
+    each (by its index) with that earlier part: the nearest before it that asks (states no case
+    of the asker's own), if it asks for a name. "It" in a part with a subject of its own stands
+    for that ("which port does a URL assume when it leaves the port out")."""
+    chained = {}
+    for at, part in enumerate(parts):
+        if at and (_THAT_ONE.search(part) or (_IT.search(part) and not _own_subject(part))):
+            named = next((p for p in reversed(parts[:at]) if _asking(p) and not premise(p)), "")
+            if named and _asks_name(named):
+                chained[at] = named
+    return chained
+
+
+def asked_thing(question: str) -> str:
+    """The noun a "which" or "what" question asks to be named by: "argument" of "Which
+    argument of add() lets me ...", "method" of "Which Loguru method does ..."; "" for a
+    question of another kind ("What do I pass ...")."""
+    words = question.split()
+    at = next((i for i, w in enumerate(words[:3]) if w.lower() in ("which", "what")), None)
+    if at is None:
+        return ""
+    thing: list[str] = []
+    for word in words[at + 1 :]:
+        ends = word.lower() in _AUXILIARIES or word.lower() in _PREPOSITIONS
+        if ends or (thing and _VERB_LIKE.match(word)):
+            break
+        thing.append(word)
+    return thing[-1] if thing else ""
+
+
+_PREPOSITIONS = frozenset("of for in to with on from by at about".split())
+_VERB_LIKE = re.compile(r"^(?:[a-z]+[^s\W]s|[a-z]+ed)$")
+"""A word that reads as a verb after a noun: "lets", "makes", "added" (not "class")."""
+
+
+def _asks_name(question: str) -> bool:
+    """Whether ``question`` asks for a name ("Which argument ...") or for what to write
+    ("What do I pass ..."), one that a later part may speak of as "it"."""
+    kind = answer_kind(question)
+    return kind == "name" or (not kind and question.lower().startswith("what "))
+
+
+def _own_subject(part: str) -> bool:
+    words = part.lower().split()
+    aux = next((i for i, w in enumerate(words) if w in _AUXILIARIES), len(words))
+    return aux + 1 < len(words) and words[aux + 1] not in {*_PRONOUNS, *_PERSONS, *_DEMONSTRATIVES}
+
+
+_DEMONSTRATIVES = frozenset("this that these those".split())
+_IT = re.compile(r"\b(?:it|they|them)\b", re.I)
+_THAT_ONE = re.compile(
+    r"\b(?:did|does|do|was|were|is|are|has|have|had|of|in|for|with|about|to|from|by|on|since|"
+    r"before|after|[a-z]+ed)\s+(?:that|this|these|those)\s+(?!(?:a|an|the|is|are|was|were|it|"
+    r"its|i|you|we|they|he|she|my|your|our|their)\b)[a-z][\w-]*",
+    re.I,
+)
+"""A thing named as "that X" after a verb or a preposition ("added that option", "did that
+converter"; not "the command that tells")."""
 
 
 def shared_words(parts: Sequence[str]) -> str:

@@ -22,6 +22,7 @@ __all__ = [
     "given",
     "gives",
     "gives_reason",
+    "named_in_code",
     "product_versions",
     "ranked_sentences",
     "scored_sentences",
@@ -344,6 +345,37 @@ def given(kind: str, sentence: str, query: str) -> set[str]:
     if kind == "version" and asks_since(query):
         found -= _ceilings(sentence)  # "up through 1.3" is no first version
     return {_one_form(value) for value in found} - named
+
+
+def named_in_code(sentence: str, query: str) -> str:
+    """The name ``sentence`` gives as code (a code span, a reStructuredText substitution:
+    "``context``", "|patch|") for what ``query`` asks to be named: the first one written beside
+    the noun the question asks for ("the ``context`` argument" for "Which argument ..."), else
+    the first that is not the question's own words; "" when there is none. What "it" in a later
+    part of the question stands for."""
+    asked, nouns = _stems(query), _asked_nouns(query)
+    names = [
+        (match.group("code") or match.group("ref"), match.start(), match.end())
+        for match in _CODE_NAME.finditer(sentence)
+    ]
+    for name, start, end in names:
+        beside = (*sentence[:start].split()[-1:], *sentence[end:].split()[:1])
+        if nouns & {stem(word.strip(".,;:()").lower()) for word in beside}:
+            return name
+    return next((name for name, _, _ in names if not _stems(name) <= asked), "")
+
+
+def _asked_nouns(query: str) -> set[str]:
+    """The stems of the two words after a question's "which" or "what" ("argument" of "Which
+    argument of add() ..."), less stopwords."""
+    found = _WHICH_WORDS.search(query)
+    words = found.group(1).lower().split() if found else []
+    return {stem(word) for word in words if word not in STOPWORDS}
+
+
+_WHICH_WORDS = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s*){1,2})", re.I)
+_CODE_NAME = re.compile(r"`+(?P<code>[^`\s][^`]{0,39})`+|\|(?P<ref>[\w.()-]{1,40})\|")
+"""A name written as code: a code span of up to 40 characters, a substitution reference."""
 
 
 _TRAILING_ZEROS = re.compile(r"^v?(\d+(?:\.\d+)*?)(?:\.0)*$")

@@ -32,10 +32,12 @@ from framework.memory import (
 from teams.language.acronyms import with_acronyms
 from teams.language.questions import (
     answer_kind,
+    asked_thing,
     asks_default,
     asks_one_value,
     asks_since,
     asks_when,
+    chained_parts,
     platforms,
     pointers,
     quoted_terms,
@@ -48,6 +50,7 @@ from teams.language.sentence_choice import (
     foreign_versions,
     given,
     gives_reason,
+    named_in_code,
     product_versions,
     ranked_sentences,
     term_weights,
@@ -89,12 +92,17 @@ class SubQuestionPlanner:
             return Plan(goal=question, direct_answer="The corpus is empty: nothing to search.")
         subs = split_question(question, self.max_parts)
         topic = shared_words(subs)  # a sub-question is about what it adds to their topic
+        chained = chained_parts(subs)  # "..., and in which release was it added?"
         parts = [question, *subs]
         tasks = [
             Task(
                 id=f"q{index}",
                 description=part,
-                inputs={"query": part, **({"topic": topic} if index and topic else {})},
+                inputs={
+                    "query": part,
+                    **({"topic": topic} if index and topic else {}),
+                    **({"antecedent": chained[index - 1]} if index - 1 in chained else {}),
+                },
             )
             for index, part in enumerate(parts)
         ]
@@ -140,32 +148,14 @@ class CorpusSearchWorker:
         chosen by how well they answer the description (a reformulation that adds the whole
         question's words would let the question's other part crowd this one out)."""
         asked = task.description or str(task.inputs.get("query") or "")
-        queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
-        words = keywords(asked)
-        rare_words: list[str | tuple[str, ...]] = [
-            *words,
-            *joined_codes(words),  # "utf8" for "UTF-8"
-            *product_versions(asked),
-        ]
-        rare = self.corpus.rare_holders(asked, rare_words, form=stem, k=self.k)
-        found = _merged(
-            [
-                *self.corpus.search_many(queries, k=self.k * _CANDIDATES, min_score=self.min_score),
-                rare,
-            ]
-        )
-        expanded = with_acronyms(asked, (passage.text for passage in found))  # "drive (SSD)"
-        if expanded != asked:  # the text's acronym finds passages its spelled-out words did not
-            more = self.corpus.search(expanded, k=self.k * _CANDIDATES, min_score=self.min_score)
-            found, asked = _merged([found, more]), expanded
-        pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
-        preferred = {passage.source for passage in pointed}
-        found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
         topic = str(task.inputs.get("topic") or "")
-        cited = _reranked(found, asked, topic, preferred, self.k)
-        if entries := _entries_referred(self.corpus, asked, cited, found):
-            preferred |= {passage.source for passage in entries}
-            cited = _reranked([*entries, *found], asked, topic, preferred, self.k)
+        together: tuple[str, ...] = ()  # what "it" is, named: where all its words are
+        antecedent = str(task.inputs.get("antecedent") or "")  # of "... was it added"
+        if antecedent and (named := self._answer_named(antecedent, topic)):
+            thing = f"{named} {asked_thing(antecedent)}".strip()  # "context argument"
+            asked, together = f"{asked} ({thing})", tuple(keywords(thing))
+        queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
+        cited, asked = self._cited(asked, queries, topic, together)
         evidence = _on_its_premise(_agreeing(cited, asked), asked)
         if self.memory is not None:
             records = [
@@ -186,6 +176,45 @@ class CorpusSearchWorker:
     async def arun(self, task: Task, question: str, context: NodeContext) -> WorkerResult:
         """Search on a thread: embedding is CPU work."""
         return await asyncio.to_thread(self.run, task, question, context)
+
+    def _answer_named(self, question: str, topic: str) -> str:
+        """The name the best answer to ``question`` gives as code ("" when none): what a later
+        part that asks about "it" speaks of."""
+        cited, asked = self._cited(question, [question], topic)
+        evidence = _on_its_premise(_agreeing(cited, asked), asked)
+        return named_in_code(evidence[0].text, question) if evidence else ""
+
+    def _cited(
+        self, asked: str, queries: Sequence[str], topic: str, together: tuple[str, ...] = ()
+    ) -> tuple[list[_Answered], str]:
+        """The passages that answer ``asked`` best, found by ``queries`` and where the words
+        ``together`` are, and ``asked`` as searched (with an acronym the text spells out)."""
+        words = keywords(asked)
+        rare_words: list[str | tuple[str, ...]] = [
+            *([together] if together else []),
+            *words,
+            *joined_codes(words),  # "utf8" for "UTF-8"
+            *product_versions(asked),
+        ]
+        rare = self.corpus.rare_holders(asked, rare_words, form=stem, k=self.k)
+        found = _merged(
+            [
+                *self.corpus.search_many(queries, k=self.k * _CANDIDATES, min_score=self.min_score),
+                rare,
+            ]
+        )
+        expanded = with_acronyms(asked, (passage.text for passage in found))  # "drive (SSD)"
+        if expanded != asked:  # the text's acronym finds passages its spelled-out words did not
+            more = self.corpus.search(expanded, k=self.k * _CANDIDATES, min_score=self.min_score)
+            found, asked = _merged([found, more]), expanded
+        pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
+        preferred = {passage.source for passage in pointed}
+        found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
+        cited = _reranked(found, asked, topic, preferred, self.k)
+        if entries := _entries_referred(self.corpus, asked, cited, found):
+            preferred |= {passage.source for passage in entries}
+            cited = _reranked([*entries, *found], asked, topic, preferred, self.k)
+        return cited, asked
 
 
 def _merged(searches: Sequence[Sequence[Passage]]) -> list[Passage]:

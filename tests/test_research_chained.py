@@ -1,0 +1,82 @@
+"""A later part of a question that speaks of an earlier part's answer as "it" or "that X"
+("Which argument sets the glaze, and in which release was it added?") is searched with that
+answer named: the name the earlier part's best answer writes as code, with the noun it was asked
+by."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
+from framework.memory.corpus import ingest_corpus
+from teams.language.questions import asked_thing, chained_parts, split_question
+from teams.language.sentence_choice import named_in_code
+from teams.research.offline import CorpusSearchWorker, SubQuestionPlanner
+from tests.conftest import write_corpus
+
+_PAGES = {
+    "guide.rst": (
+        "Firing\n======\n\n"
+        "The kiln fires each load in one long cycle.\n\n"
+        "To slow the cooling of a load, pass the ``soak`` argument to ``fire()``; "
+        "the kiln then holds its top heat before it cools.\n"
+    ),
+    "CHANGES.rst": (
+        "Changes\n=======\n\n"
+        "2.4.0\n-----\n\n- Faster start-up of the burner.\n- New colour table.\n\n"
+        "2.3.0\n-----\n\n- Add a new ``soak`` optional argument to ``kiln.fire()``.\n"
+        "- Fix the door latch.\n\n"
+        "2.2.0\n-----\n\n- Add the ``vent`` argument to ``kiln.open()``.\n"
+    ),
+}
+
+
+def test_parts_that_speak_of_an_earlier_answer_are_chained_to_it() -> None:
+    for question in (
+        "Which argument of fire() slows the cooling, and in which release was it added?",
+        "What do I pass to fire() to slow the cooling, and which release added that option?",
+    ):
+        parts = split_question(question)
+        assert chained_parts(parts) == {1: parts[0]}, question
+    for question in (
+        "Do kilns cool slowly, and what do they make simpler?",  # no name asked first
+        "Which port does the burner use, and which port does a vent take when it is shut?",
+        "How hot does the kiln get, and how long does it take to cool?",  # a figure first
+        "Which burner heats the kiln, and how does the fan that cools it work?",
+    ):
+        assert not chained_parts(split_question(question)), question
+
+
+def test_the_answer_named_is_the_code_written_beside_the_noun_asked() -> None:
+    asked = "Which argument of fire() slows the cooling"
+    assert asked_thing(asked) == "argument"
+    assert asked_thing("Which Loguru method does that job") == "method"
+    assert asked_thing("What do I pass to fire()") == ""
+    said = "Pass the ``cooling`` flag or the ``soak`` argument to ``fire()``."
+    assert named_in_code(said, asked) == "soak"
+    assert named_in_code("Use |patch| instead of |setFactory|.", "Which method does it") == "patch"
+    assert named_in_code("Call ``fire()`` again.", asked) == ""  # only the question's words
+
+
+def test_a_release_asked_of_it_is_found_by_the_name_the_first_part_gives(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    question = "Which argument of fire() slows the cooling, and in which release was it added?"
+    root = write_corpus(tmp_path / "docs", _PAGES)
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        corpus = Corpus(store)
+        plan = SubQuestionPlanner(corpus).plan(
+            {"question": question}, NodeContext(node="p", team="t")
+        )
+        later = plan.tasks[-1]
+        assert later.inputs["antecedent"] == plan.tasks[1].description
+        worker = CorpusSearchWorker(corpus)
+        found = worker.run(later, question, NodeContext(node="w", team="t"))
+        alone = Task(id="q9", description=later.description, inputs={"query": later.description})
+        unchained = worker.run(alone, question, NodeContext(node="w", team="t"))
+    best = found.evidence[0]
+    assert "``soak`` optional argument" in best.text and "2.3.0" in best.text, best.text
+    assert not any("soak" in item.text for item in unchained.evidence[:1])
