@@ -48,6 +48,7 @@ from teams.extraction.data_blocks import (
     xml_records,
     yaml_records,
 )
+from teams.extraction.metadata import metadata_fields
 from teams.language.revisions import apply_accepted_diffs
 from teams.language.tables import list_tables, markdown_tables
 
@@ -204,7 +205,11 @@ def document_of(path: str, text: str) -> Document:
         for section in document.sections
     )
     front = _front_matter(lines)
-    return document.model_copy(update={"sections": (*front, *sections)})
+    metadata = tuple(
+        Section(line=number, text=f"{role}: {who}", heading=thing, front=True)
+        for number, thing, role, who in metadata_fields(lines)
+    )  # a commit's "Author:", a module's __author__, ...
+    return document.model_copy(update={"sections": (*front, *metadata, *sections)})
 
 
 _FRONT_MATTER_LINES = 40

@@ -225,8 +225,8 @@ def sense(stemmed: str) -> str:
 _DEEDS = (
     "found establish founder",
     "build construct erect builder",
-    "make maker",
-    "create creator",
+    "make maker create creator",
+    "write author writer",
     "invent inventor",
     "design designer architect",
 )
