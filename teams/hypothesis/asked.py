@@ -51,29 +51,82 @@ def words_asked_resolution(
     conflict: Conflict, question: str, a: EvidenceRecord, b: EvidenceRecord
 ) -> Resolution | None:
     """The side of the case the question asks about, for a conflict no source decided: the one
-    whose opening phrase the question's words are in, when the other's is not; or the one
-    without such a phrase, when the other's opening phrase sets its figure apart for a case
-    the question does not name ("For groups of ten or more, ... £11 per person" against "An
-    adult ticket ... costs £14"); None otherwise."""
+    whose opening phrase the question names, every word of it, when the other's is not named
+    ("In today's money, ..." is not "in the money of the time"); or the one without such a
+    phrase, when the other's opening phrase sets its figure apart for a case the question does
+    not name ("For groups of ten or more, ... £11 per person" against "An adult ticket ...
+    costs £14"); or the one whose figure is of the measure the question names, where the
+    other's is of that measure otherwise qualified (see :func:`_measure_asked`); None
+    otherwise."""
     asked = {stem(word) for word in keywords(question)}
     cases = {side.id: _case_words(side) for side in (a, b)}
-    named = [side for side in (a, b) if cases[side.id] & asked]
+    named = [side for side in (a, b) if cases[side.id] and cases[side.id] <= asked]
     if len(named) == 1:
         side = named[0]
         other = b if side is a else a
-        said = ", ".join(sorted(cases[side.id] & asked))
+        said = ", ".join(sorted(cases[side.id]))
         reason = (
             f"the question asks about {said}: {side.source} gives its figure for it, "
             f"{other.source} not"
         )
-    else:
-        apart = [side for side in (a, b) if cases[side.id]]
-        if named or len(apart) != 1:
-            return None
+        return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)
+    apart = [side for side in (a, b) if cases[side.id]]
+    if not named and len(apart) == 1:
         other = apart[0]
         side = b if other is a else a
         reason = (
             f"{other.source} gives its figure for a case the question does not ask about "
             f"({', '.join(sorted(cases[other.id]))}); {side.source} states it plainly"
         )
+        return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)
+    return _measure_asked(conflict, asked, a, b) if not named else None
+
+
+def _measure_asked(
+    conflict: Conflict, asked: set[str], a: EvidenceRecord, b: EvidenceRecord
+) -> Resolution | None:
+    """The side whose figure is of the measure the question names, with the words it qualifies
+    it by ("a safe working load of 20 tonnes" for "What is the safe working load ...?"),
+    where the other's figure is of the same measure qualified otherwise or not at all ("was
+    proof-tested with a load of 30 tonnes")."""
+    first, second = _measure(a.text), _measure(b.text)
+    if first is None or second is None or first[0] != second[0] or first[1] == second[1]:
+        return None
+    asks = [bool(words) and words <= asked for _, words in (first, second)]
+    if asks[0] == asks[1]:
+        return None
+    side, other, mine, theirs = (a, b, first, second) if asks[0] else (b, a, second, first)
+    reason = (
+        f"the question asks about the {' '.join(sorted(mine[1]))} {mine[0]}: {side.source} "
+        f"gives it, {other.source} a {' '.join(sorted(theirs[1])) or 'plain'} one"
+    )
     return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)
+
+
+_MEASURED = re.compile(
+    r"(?P<phrase>(?:[A-Za-z][\w-]*\s+){1,4}?)(?:of|is|was|are|were)\s+"
+    r"(?:about\s+|around\s+|roughly\s+|some\s+)?[£$€]?\d"
+)
+"""The words before the figure a measure is of, or is: "has a safe working load of 20 t"."""
+_NOT_QUALIFYING = frozenset(
+    "a an the its their his her our your my this that these those each every has have had "
+    "with and or to for on in at by".split()
+)
+"""Words that end a measure's phrase before its qualifiers (an article, a verb, ...)."""
+
+
+def _measure(text: str) -> tuple[str, frozenset[str]] | None:
+    """The measure ``text`` gives its figure of, and the words that qualify it, as stems
+    ("safe working load of 20 tonnes": ``("load", {"safe", "work"})``); None when none."""
+    found = _MEASURED.search(text)
+    if found is None:
+        return None
+    words = found["phrase"].split()
+    kept: list[str] = []
+    for word in reversed(words):
+        if word.lower() in _NOT_QUALIFYING or word.lower().endswith("'s"):
+            break
+        kept.append(word.lower())
+    if not kept:
+        return None
+    return stem(kept[0]), frozenset(stem(word) for word in kept[1:])

@@ -790,6 +790,11 @@ _SAMPLE = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 """A sample to be replaced, not a finding: "Sample entry: The lighthouse has 100 steps"."""
+_UNMAINTAINED = re.compile(r"\(in a release no longer maintained\)")
+"""A figure of a page whose banner says its release is no longer maintained (the mark
+:func:`~teams.language.outdated.drop_outdated` gives it)."""
+_PARODY = re.compile(r"\(says a parody account\)|\bparody\s+account\b", re.IGNORECASE)
+"""A figure of an account that says it is a parody."""
 _DOWNVOTED = re.compile(r"\bscore\s*:?\s*[-−–]\s?\d+\b", re.IGNORECASE)
 """An answer its readers voted down: "Answer (score: -6)"."""
 _PART_OF = re.compile(
@@ -842,6 +847,8 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_SAMPLE, False, "states a finding where {} gives a sample to be replaced"),
     (_RUNNING_TALLY, True, "states the final figure where {} gives a tally while it ran"),
     (_DOWNVOTED, True, "states a finding where {} is an answer its readers voted down"),
+    (_UNMAINTAINED, False, "states the current figure where {} gives an old release's"),
+    (_PARODY, True, "states a finding where {} is a parody account's"),
 )
 """Words that qualify a side's figure against a plain one (see :func:`_qualified`): the
 pattern, whether the side's title counts too, and how the verdict says so."""
@@ -867,7 +874,8 @@ def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     (:data:`_RATE`), a total over several years (:data:`_SPAN_TOTAL`), a class's
     (:data:`_OF_A_CLASS`), an aim (:data:`_AIMED`), a sample to be replaced (:data:`_SAMPLE`),
     a tally while the event runs (:data:`_RUNNING_TALLY`), an answer
-    voted down (:data:`_DOWNVOTED`), or it is a part's figure (see :func:`_of_a_part`); None
+    voted down (:data:`_DOWNVOTED`), an old release's (:data:`_UNMAINTAINED`), a parody's
+    (:data:`_PARODY`), or it is a part's figure (see :func:`_of_a_part`); None
     otherwise. The first qualifier of :data:`_QUALIFIERS` one side has and the other lacks
     decides."""
     for pattern, titled, _ in _QUALIFIERS:

@@ -9,6 +9,13 @@
   earlier lines that give other figures are withdrawn, and the note rejects the last of those
   figures at its end ("..., not 180.").
 
+- A Sphinx ``versionchanged`` note (or a "Changed in version X:" line) that says what a figure
+  was ("The default was 30 seconds."): the note is withdrawn, and the nearest line above it that
+  gives one other figure rejects the old one ("... after 10 seconds by default, not 30.").
+- A page whose banner says it is the documentation of a release no longer maintained, or an
+  account's profile that says it is a parody: each of its other lines that gives a figure says
+  so at its end ("... by default (in a release no longer maintained).").
+
 - A change undone by a later one ("October 2022: the change of March 2022 is undone; ... is
   reverted to 48 seats."): the lines of the change undone (those naming its date) are
   withdrawn, and the undoing line rejects their last other figure ("..., not 60.").
@@ -57,7 +64,91 @@ _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w.]*\w)")
 
 def drop_outdated(text: str) -> str:
     """``text`` without what it marks as out of date (see the module); line for line."""
-    return _drop_undone(_drop_disowned(_drop_old_blocks(text)))
+    text = _drop_changed_notes(_drop_old_blocks(text))
+    return _mark_disclaimed(_drop_undone(_drop_disowned(text)))
+
+
+_CHANGED = re.compile(
+    r"^(?P<indent>\s*)(?:\.\.\s+versionchanged::\s*(?P<version>\S+)|[*_]*changed\s+in\s+"
+    r"(?:version\s+)?(?P<named>v?\d[\w.]*)[*_]*\s*:?)(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+"""A note of a change in a release: ".. versionchanged:: 4.0", "*Changed in version 4.0:*"."""
+_WAS = re.compile(r"\b(?:was|were|used\s+to\s+be|previously|formerly)\b", re.IGNORECASE)
+"""Words that give a figure as what it was."""
+
+
+def _drop_changed_notes(text: str) -> str:
+    """``text`` with each change note that says what a figure was withdrawn, the nearest line
+    above it with one other figure rejecting that figure."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        note = _CHANGED.match(line)
+        if note is None:
+            continue
+        end = _note_end(lines, index, len(note["indent"]))
+        said = " ".join([note["rest"], *lines[index + 1 : end]])
+        version = note["version"] or note["named"]
+        old = [figure for figure in _NUMBER.findall(said) if figure != version]
+        above = _figure_above(lines, index)
+        if len(old) != 1 or not _WAS.search(said) or above is None:
+            continue
+        lines[index:end] = [""] * (end - index)
+        lines[above] = _rejecting(lines[above], old[0])
+    return "\n".join(lines)
+
+
+def _note_end(lines: list[str], index: int, indent: int) -> int:
+    """Where the note on line ``index`` ends: after the lines indented under it (one blank
+    line may come first)."""
+    end = index + 1
+    if end < len(lines) and not lines[end].strip():
+        end += 1
+    while end < len(lines) and lines[end].strip():
+        if len(lines[end]) - len(lines[end].lstrip()) <= indent:
+            break
+        end += 1
+    return end
+
+
+_DISCLAIMERS = (
+    (
+        re.compile(
+            r"\b(?:documentation|docs|page)\s+(?:is\s+)?(?:for|of)\s+an?\s+(?:old|older|"
+            r"previous|outdated|unmaintained|legacy)\s+(?:release|version)\b|"
+            r"\bno\s+longer\s+maintained\b|\bnot\s+the\s+(?:latest|current)\s+(?:release|"
+            r"version)\b",
+            re.IGNORECASE,
+        ),
+        "in a release no longer maintained",
+    ),
+    (
+        re.compile(r"\bparody\s+account\b|\bnot\s+affiliated\s+with\b", re.IGNORECASE),
+        "says a parody account",
+    ),
+)
+"""A page's word on itself, and what each of its figures then says of where it comes from."""
+
+
+def _mark_disclaimed(text: str) -> str:
+    """``text`` with each line that gives a figure saying, at its end, what the page's own
+    banner says it is (see :data:`_DISCLAIMERS`)."""
+    lines = text.split("\n")
+    for pattern, marker in _DISCLAIMERS:
+        banners = {at for at, line in enumerate(lines) if pattern.search(line)}
+        if not banners:
+            continue
+        for at, line in enumerate(lines):
+            if at not in banners and not _HEADING.match(line) and _NUMBER.search(line):
+                lines[at] = _marked(line, marker)
+    return "\n".join(lines)
+
+
+def _marked(statement: str, marker: str) -> str:
+    """``statement`` with ``marker`` in brackets before its closing stop."""
+    stop = re.search(r"[.!?]?\s*$", statement)
+    end = stop.start() if stop is not None else len(statement)
+    return f"{statement[:end]} ({marker}){statement[end:]}"
 
 
 def _drop_old_blocks(text: str) -> str:

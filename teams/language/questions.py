@@ -19,6 +19,7 @@ __all__ = [
     "is_question",
     "platforms",
     "pointers",
+    "premise",
     "quoted_terms",
     "shared_words",
     "split_question",
