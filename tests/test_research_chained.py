@@ -1,19 +1,21 @@
 """A later part of a question that speaks of an earlier part's answer as "it" or "that X"
 ("Which argument sets the glaze, and in which release was it added?") is searched with that
 answer named: the name the earlier part's best answer writes as code, with the noun it was asked
-by."""
+by. The whole question's section keeps each one-value part's first answer; the asker's own case
+states no rival to the answer."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from framework.engine.records import Task
+from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
 from framework.memory.corpus import ingest_corpus
 from teams.language.questions import asked_thing, chained_parts, split_question
 from teams.language.sentence_choice import named_in_code
 from teams.research.offline import CorpusSearchWorker, SubQuestionPlanner
+from teams.research.report import cited_report
 from tests.conftest import write_corpus
 
 _PAGES = {
@@ -104,3 +106,31 @@ def test_a_part_asked_for_one_value_keeps_its_first_answer_in_the_whole_section(
     said = " ".join(item.text for item in found.evidence)
     assert "2.2.3" in said and "40" in said
     assert "3.1.0" not in said  # a rival release for the part that asks for one
+
+
+def test_the_askers_own_case_states_no_rival_to_the_answer() -> None:
+    question = "I run the kiln in a shed. How long does it take to cool?"
+    case = "I run the kiln in a shed"
+    whole = [Evidence(source="a.md:3", text="The kiln takes 10 hours to cool.", score=0.8)]
+    context = [
+        Evidence(
+            source="b.md:5", text="A shed kiln waits 30 hours before it is opened.", score=0.8
+        ),
+        Evidence(source="b.md:7", text="A shed keeps the kiln dry.", score=0.8),
+    ]
+    state = {
+        "question": question,
+        "tasks": {
+            "q0": Task(id="q0", description=question),
+            "q1": Task(id="q1", description=case),
+        },
+        "worker_results": {
+            "q0": WorkerResult(task_id="q0", status="ok", evidence=whole, confidence=0.8),
+            "q1": WorkerResult(task_id="q1", status="ok", evidence=context, confidence=0.8),
+        },
+    }
+    report = cited_report(state)  # type: ignore[arg-type]
+    assert "10 hours" in report and "keeps the kiln dry" in report
+    assert "30 hours" not in report
+    state["tasks"]["q1"] = Task(id="q1", description="How long does a shed kiln wait")
+    assert "30 hours" in cited_report(state)  # type: ignore[arg-type]  # a part that asks

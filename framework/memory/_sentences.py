@@ -33,10 +33,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[*_`\"')\]]*(?P<gap>\s+)(?=[A-Z0-9`*\[(\"
 """After ``.!?`` (and closing marks, which stay in the sentence), before what may open one."""
 _ABBREVIATION = re.compile(
     r"(?:^|[\s(\[])(?:[A-Za-z]\.){2,}$|(?:^|[\s(\[])(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|"
-    r"Mr|Mrs|Ms|Dr|Prof|St|No|Fig|Eq|Sec|Ch|Vol|al)\.$",
+    r"Mr|Mrs|Ms|Dr|Prof|St|No|Nos|Fig|Figs|Eq|Sec|Ch|Vol|Vols|al|pp?|para|ca)\.$",
     re.IGNORECASE,
 )
-"""A text ending in an abbreviation (``a.k.a.``, ``e.g.``, ``Dr.``): no sentence ends there."""
+"""A text ending in an abbreviation (``a.k.a.``, ``e.g.``, ``Dr.``, a page's ``p.``): no sentence
+ends there."""
 _ASIDE = re.compile(r"\([^()]{0,60}\)[.!?]?$")
 """A short parenthetical remark standing alone (``(Default 100)``): it belongs to the sentence
 before it."""

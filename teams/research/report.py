@@ -5,6 +5,8 @@ from __future__ import annotations
 from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.state import TeamState
 from teams.language.answer_layout import note_section
+from teams.language.questions import asks_one_value, premise
+from teams.language.sentence_choice import given
 
 __all__ = [
     "CLAIM_MIN_SCORE",
@@ -74,6 +76,27 @@ def _claims(evidence: list[Evidence], seen: set[str]) -> list[Evidence]:
     return claims
 
 
+def _rivals_in_premises(state: TeamState) -> set[str]:
+    """For a question that asks for one value, the evidence found for a statement of the
+    asker's own case ("I run the consumer in Docker.") that gives a rival to the whole
+    question's answer: the case is searched for context, not for another answer."""
+    question = state.get("question", "")
+    kind = asks_one_value(question)
+    done = results_in_order(state)
+    whole = next((result for task, result in done if task.description == question), None)
+    if not kind or whole is None:
+        return set()
+    values = (given(kind, item.text, question) for item in whole.evidence if not item.disputed)
+    answer = next((found for found in values if found), set())
+    return {
+        item.text
+        for task, result in done
+        if answer and premise(task.description)
+        for item in result.evidence
+        if (found := given(kind, item.text, question)) and not found & answer
+    }
+
+
 def _disagreements(state: TeamState) -> list[str]:
     """An "Unresolved" note of the rival answers other sources give as well as the stated one
     (evidence marked disputed), none when there are none."""
@@ -97,11 +120,13 @@ def cited_report(state: TeamState) -> str:
     sources: dict[str, None] = {}
     gaps, failures = [], []
     lines += ["## Findings", ""]
+    rivals = _rivals_in_premises(state)
     for task, result in results_in_order(state, include_failed=True):
         if result.status == "failed":
             failures.append(failure_note(task, result))
             continue
-        claims = _claims([item for item in result.evidence if not item.disputed], seen)
+        stated = [e for e in result.evidence if not e.disputed and e.text not in rivals]
+        claims = _claims(stated, seen)
         if not claims:
             if not any(e.text in seen for e in result.evidence):
                 gaps.append(task.description)

@@ -137,8 +137,10 @@ def _fits(relation: FoundRelation, asked: str) -> bool:
 
 
 def _words(chain: Chain) -> set[str]:
-    """The stems a chain holds, and the categories of its objects' values ("orange": colour)."""
-    found: set[str] = set()
+    """The stems a chain holds (its first subject's too: a field's line, "author: Ada Hart",
+    need not name what it is said of), and the categories of its objects' values ("orange":
+    colour)."""
+    found: set[str] = _stems(chain[0]["subject"]) if chain else set()
     for relation in chain:
         evidence = _KIN_PHRASE.sub(" ", relation["evidence"])  # words of another person
         said = f"{relation['predicate']} {relation['object']} {evidence}"
