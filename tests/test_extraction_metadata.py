@@ -2,14 +2,23 @@
 subject line adds, Sphinx's module and section authors, a module's ``__author__``, LaTeX's
 ``\\author`` of its ``\\title`` (not the ``\\thanks`` inside), a CITATION.cff file's authors (not
 its contact), an iCalendar event's organiser (not its attendees) and a JSON-LD creator (not its
-publisher); and that "wrote" asks for an author, "made" for a creator."""
+publisher); and that "wrote" asks for an author, "made" for a creator. A term an agreement
+defines ("the Builder") stands for its party; a clause after "two years before" has its own
+subject; an author-year citation is no party to the claim it supports."""
 
 from __future__ import annotations
 
+from teams.extraction.asides import without_citations
 from teams.extraction.metadata import metadata_fields
+from teams.extraction.patterns import read_sentence
 from teams.language.senses import deed_sense
 from teams.language.words import stem
 from tests.extracting import triples
+
+
+def _relations(text: str) -> set[tuple[str, str, str]]:
+    found, _ = triples(text)
+    return {(subject, predicate, thing) for subject, predicate, thing, _ in found}
 
 
 def _fields(text: str) -> set[tuple[str, str, str]]:
@@ -93,3 +102,29 @@ def test_writing_asks_for_an_author_and_making_for_a_creator() -> None:
     assert deed_sense(stem("author")) == deed_sense(stem("write"))
     assert deed_sense(stem("creator")) == deed_sense(stem("make"))
     assert deed_sense(stem("author")) != deed_sense(stem("build"))
+
+
+def test_a_defined_term_stands_for_its_party() -> None:
+    found = _relations(
+        "# Agreement\n\nThis agreement is made between the Trustees of Ross chapel "
+        '("the Trustees") and Ivo Pell, mason, of Truro ("the Builder").\n\n'
+        "1. The Builder shall build the Ross schoolroom by 1874.\n"
+    )
+    assert ("Ivo Pell", "shall build", "Ross schoolroom") in found
+
+
+def test_a_clause_after_before_has_its_own_subject_and_quote() -> None:
+    found, _ = triples(
+        "# Kell\n\nRuth Orme built the Kell bridge in 1830, two years before Sam Dent built "
+        "the Kell mill.\n"
+    )
+    mill = [t for t in found if t[0] == "Sam Dent" and t[2] == "Kell mill"]
+    assert mill and not any(t[0] == "Ruth Orme" and t[2] == "Kell mill" for t in found)
+
+
+def test_an_author_year_citation_is_no_party_to_the_claim() -> None:
+    assert (
+        without_citations("It was built in 1834 (Greenhalgh 1952, p. 41) by Ann Oddy.", " … ")
+        == "It was built in 1834 … by Ann Oddy."
+    )
+    assert read_sentence("The bridge was built in 1834 (Greenhalgh 1952, p. 41) by Ann Oddy.")

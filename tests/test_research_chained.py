@@ -1,8 +1,7 @@
 """A later part of a question that speaks of an earlier part's answer as "it" or "that X"
 ("Which argument sets the glaze, and in which release was it added?") is searched with that
 answer named: the name the earlier part's best answer writes as code, with the noun it was asked
-by. The whole question's section keeps each one-value part's first answer; the asker's own case
-states no rival to the answer."""
+by. The asker's own case states no rival to the answer."""
 
 from __future__ import annotations
 
@@ -82,30 +81,6 @@ def test_a_release_asked_of_it_is_found_by_the_name_the_first_part_gives(
     best = found.evidence[0]
     assert "``soak`` optional argument" in best.text and "2.3.0" in best.text, best.text
     assert not any("soak" in item.text for item in unchained.evidence[:1])
-
-
-def test_a_part_asked_for_one_value_keeps_its_first_answer_in_the_whole_section(
-    tmp_path: Path, embedder: MiniLMEmbedder
-) -> None:
-    pages = {
-        "limits.rst": "Limits\n======\n\nA kiln load may hold 40 pots. The default is 40.\n",
-        "CHANGES.rst": (
-            "Changes\n=======\n\nVersion 3.1.0\n-------------\n\n"
-            "- Relax the pot limit for small kilns.\n\n"
-            "Version 2.2.3\n-------------\n\n- Add a limit of 40 pots to a kiln load.\n"
-        ),
-    }
-    question = "How many pots may a kiln load hold, and in which release was that limit added?"
-    root = write_corpus(tmp_path / "docs", pages)
-    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
-        ingest_corpus(root, store)
-        whole = Task(id="q0", description=question, inputs={"query": question})
-        found = CorpusSearchWorker(Corpus(store)).run(
-            whole, question, NodeContext(node="w", team="t")
-        )
-    said = " ".join(item.text for item in found.evidence)
-    assert "2.2.3" in said and "40" in said
-    assert "3.1.0" not in said  # a rival release for the part that asks for one
 
 
 def test_the_askers_own_case_states_no_rival_to_the_answer() -> None:

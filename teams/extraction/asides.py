@@ -38,6 +38,7 @@ __all__ = [
     "namely",
     "participle_asides",
     "uninverted",
+    "without_citations",
     "without_denied",
     "without_label",
 ]
@@ -151,6 +152,19 @@ def agent_named(sentence: str, gap: str = "") -> str:
         sentence,
         count=1,
     )
+
+
+_CITATION = re.compile(
+    r"\s*\((?:see\s+)?[A-Z][\w'’-]+(?:\s+(?:and|&)\s+[A-Z][\w'’-]+|\s+et\s+al\.?)?,?\s+"
+    r"\d{4}[a-z]?(?:,\s*(?:pp?\.|page|pages)\s*\d+(?:\s*[–-]\s*\d+)?)?\)"
+)
+"""An author-year citation in brackets: "(Greenhalgh 1952, p. 41)", "(Hart and Lee 1990)"."""
+
+
+def without_citations(sentence: str, gap: str) -> str:
+    """``sentence`` with each author-year citation in brackets put as ``gap`` (an elision
+    mark): the author cited is the source of the claim, not a party to it."""
+    return _CITATION.sub(gap.rstrip(), sentence)
 
 
 def without_label(sentence: str) -> str:

@@ -157,9 +157,13 @@ def gapped_clause(sentence: str) -> Gapped | None:
     return Gapped(found["first"], found["subject"], found["object"], found["second"])
 
 
-_COORDINATION = re.compile(r",\s*(?:and|but|yet)\s+(?=[A-Z]|(?:nobody|no\s+one)\b)")
+_COORDINATION = re.compile(
+    r",\s*(?:and|but|yet)\s+(?=[A-Z]|(?:nobody|no\s+one)\b)"
+    r"|,\s*(?:(?:[\w-]+\s+){0,3}(?:before|after)|while|whereas|until)\s+(?=[A-Z][a-z])"
+)
 """Where a second clause with a subject of its own starts: ", and Walter Ames built ...", ",
-but nobody doubts that ..." (not ", and the mill ...", whose subject may be the first's)."""
+but nobody doubts that ...", ", two years before Sam Dent built ..." (not ", and the mill
+...", whose subject may be the first's)."""
 _AFFIRMED = re.compile(
     r"^(?:(?:nobody|no\s+one|none)\s+(?:doubts|disputes|denies|questions)|everyone\s+"
     r"(?:agrees|knows)|it\s+is\s+(?:certain|beyond\s+doubt|undisputed|well\s+known))\s+that\s+",

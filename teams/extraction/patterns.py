@@ -49,7 +49,16 @@ rejects edits marks drops filters counts measures tracks exports imports accepts
 becomes enables describes names cites splits joins plans reviews executes invokes passes
 """.split()
 _PHRASAL = ["depends on", "relies on", "belongs to", "refers to", "points to", "consists of"]
-_HEDGES = {"can": 0.15, "will": 0.1, "may": 0.25, "might": 0.25, "could": 0.25, "should": 0.2}
+_HEDGES = {
+    "can": 0.15,
+    "will": 0.1,
+    "shall": 0.1,
+    "must": 0.1,
+    "may": 0.25,
+    "might": 0.25,
+    "could": 0.25,
+    "should": 0.2,
+}
 _REFUSED = (
     r"(?:refused|refuses|declined|declines|turned\s+down|turns\s+down|rejected|rejects)"
     r"(?:\s+[a-z'’-]+){0,3}?\s+to\s+(?!(?:the|a|an|his|her|its|their|him|them)\b)[a-z]+"

@@ -48,6 +48,7 @@ from teams.extraction.asides import (
     namely,
     participle_asides,
     uninverted,
+    without_citations,
     without_denied,
     without_label,
 )
@@ -61,6 +62,7 @@ from teams.extraction.clauses import (
 )
 from teams.extraction.converses import converse_readings, exchange_parts
 from teams.extraction.deeds import deed_clauses
+from teams.extraction.defined_terms import defined_terms, with_defined_terms
 from teams.extraction.documents import (
     LIST_JOIN,
     Document,
@@ -315,10 +317,18 @@ def _coordinated_readings(text: str, relaxed: bool) -> list[Reading] | None:
     clauses = independent_clauses(text)
     if not clauses:
         return None
-    last = _sentence_readings(clauses[-1], relaxed)
+    last = _clause_readings(clauses[-1], text, relaxed)
     if not last:
         return None
-    return [r for clause in clauses[:-1] for r in _sentence_readings(clause, relaxed)] + last
+    return [r for clause in clauses[:-1] for r in _clause_readings(clause, text, relaxed)] + last
+
+
+def _clause_readings(clause: str, text: str, relaxed: bool) -> list[Reading]:
+    """The readings of one clause of ``text``, each quoted from that clause where the text
+    holds it as written (so a relation of one clause never quotes the other's names)."""
+    quote = clause.rstrip(".")
+    readings = _sentence_readings(clause, relaxed)
+    return [replace(r, clause=r.clause or quote) for r in readings] if quote in text else readings
 
 
 def _whose_quoted(text: str, readings: list[Reading]) -> list[Reading]:
@@ -476,6 +486,8 @@ class _SectionReader:
         self.signer = signer(section.text)
         """Who signs the section ("— Hugh Barrow", a letter's "Yours faithfully, ..."): its
         "I"."""
+        self.terms = defined_terms(section.text)
+        """The terms the section defines for its parties ("the Builder") and their names."""
 
     def triples(self) -> Iterator[_Found]:
         """Every triple of the section, line by line."""
@@ -558,12 +570,14 @@ class _SectionReader:
             sentence = lead["rest"] or sentence
         turn = spoken(without_marks(unmarked(sentence)), answering=bool(self.question[0]))
         turn = signed(turn, self.signer)  # "I built X. — Hugh Barrow": Hugh Barrow built X
+        turn = with_defined_terms(turn, self.terms)  # "The Builder shall build X"
         said = self.focus.resolved(without_definitions(turn))
         written, said = said, with_referents(said, self.before)
         self.before = written
         text, readings = self._readings(without_aliases(said))
         shown = without_unknown(without_denied(sentence, LIST_JOIN))  # "Jon Hale … built it."
         shown = agent_named(shown, LIST_JOIN)  # "designed by … the young Lena Holt"
+        shown = without_citations(shown, LIST_JOIN)  # "built in 1834 … by Miriam Oddy"
         shown = without_attribution(shown) if self.signer else shown  # "... — Hugh Barrow"
         if said != written:  # "... designed by the former": that clause, not the pair
             shown = referring_clause(shown) or shown

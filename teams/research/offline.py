@@ -40,7 +40,6 @@ from teams.language.questions import (
     chained_parts,
     platforms,
     pointers,
-    premise,
     quoted_terms,
     shared_words,
     split_question,
@@ -549,9 +548,7 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     kind = asks_one_value(query) or _one_value_part(query)
     if not kind and answer_kind(query) == "version" and pointers(query):
         return _unambiguous(evidence, "version", query)  # "Which releases ... Python 3.6?"
-    if not kind and cited:  # "How many parts ..., and in which release ...?"
-        return _agreeing_per_part(evidence, query)
-    if not kind:
+    if not kind or not cited:
         return evidence
     values = [set().union(*(given(kind, e.text, query) for e in a.evidence)) for a in cited]
     first = next((at for at, found in enumerate(values) if found), 0)  # the first to answer
@@ -569,32 +566,6 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
             elif answered.score >= cited[first].score and (not stated or stated[at]):
                 agreeing.append(item.model_copy(update={"disputed": True}))  # they disagree
     return _unambiguous(agreeing, kind, query)
-
-
-def _agreeing_per_part(evidence: Sequence[Evidence], query: str) -> list[Evidence]:
-    """``evidence`` for a question in parts, without the statements that give a rival value to
-    what a part asks for one of: of each kind of value that one part alone asks for (a figure,
-    a version, a name; see :func:`~teams.language.questions.asks_one_value`), the first
-    statement that gives values of that kind is its answer, and a later one that gives others
-    and none of those is left out ("Version 2.3.4: Remove ``max_form_parts`` ..." after
-    "Version 2.2.3: Specify a maximum number of multipart parts, default 1000" for "how many
-    parts ..., and in which release was that limit introduced?")."""
-    parts = [part for part in split_question(query) if not premise(part)]
-    kinds = [kind for kind in map(asks_one_value, parts) if kind]
-    alone = {kind for kind in kinds if kinds.count(kind) == 1}
-    answers: dict[str, set[str]] = {}
-    kept = []
-    for item in evidence:
-        rival = False
-        for kind in alone:
-            values = given(kind, item.text, query)
-            if values and kind in answers:
-                rival = rival or not values & answers[kind]
-            elif values:
-                answers[kind] = values
-        if not rival:
-            kept.append(item)
-    return kept
 
 
 def _one_value_part(query: str) -> str:

@@ -76,7 +76,7 @@ def _claims(evidence: list[Evidence], seen: set[str]) -> list[Evidence]:
     return claims
 
 
-def _rivals_in_premises(state: TeamState) -> set[str]:
+def _rivals(state: TeamState) -> set[str]:
     """For a question that asks for one value, the evidence found for a statement of the
     asker's own case ("I run the consumer in Docker.") that gives a rival to the whole
     question's answer: the case is searched for context, not for another answer."""
@@ -86,15 +86,30 @@ def _rivals_in_premises(state: TeamState) -> set[str]:
     whole = next((result for task, result in done if task.description == question), None)
     if not kind or whole is None:
         return set()
-    values = (given(kind, item.text, question) for item in whole.evidence if not item.disputed)
-    answer = next((found for found in values if found), set())
+    answer = _first_values(whole, kind, question)
     return {
-        item.text
+        text
         for task, result in done
-        if answer and premise(task.description)
+        if premise(task.description)
+        for text in _rivals_of(result, kind, answer, question)
+    }
+
+
+def _first_values(result: WorkerResult, kind: str, question: str) -> set[str]:
+    """The values of ``kind`` the first statement of ``result`` that gives any gives."""
+    found = (given(kind, item.text, question) for item in result.evidence if not item.disputed)
+    return next((values for values in found if values), set())
+
+
+def _rivals_of(result: WorkerResult, kind: str, answer: set[str], question: str) -> list[str]:
+    """The statements of ``result`` that give values of ``kind``, none of them ``answer``'s."""
+    if not answer:
+        return []
+    return [
+        item.text
         for item in result.evidence
         if (found := given(kind, item.text, question)) and not found & answer
-    }
+    ]
 
 
 def _disagreements(state: TeamState) -> list[str]:
@@ -120,7 +135,7 @@ def cited_report(state: TeamState) -> str:
     sources: dict[str, None] = {}
     gaps, failures = [], []
     lines += ["## Findings", ""]
-    rivals = _rivals_in_premises(state)
+    rivals = _rivals(state)
     for task, result in results_in_order(state, include_failed=True):
         if result.status == "failed":
             failures.append(failure_note(task, result))
