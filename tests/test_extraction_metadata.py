@@ -4,7 +4,8 @@ subject line adds, Sphinx's module and section authors, a module's ``__author__`
 its contact), an iCalendar event's organiser (not its attendees) and a JSON-LD creator (not its
 publisher); and that "wrote" asks for an author, "made" for a creator. A term an agreement
 defines ("the Builder") stands for its party; a clause after "two years before" has its own
-subject; an author-year citation is no party to the claim it supports."""
+subject; an author-year citation is no party to the claim it supports; a reply's "Not quite:"
+denies what it answers, not what it goes on to say."""
 
 from __future__ import annotations
 
@@ -128,3 +129,13 @@ def test_an_author_year_citation_is_no_party_to_the_claim() -> None:
         == "It was built in 1834 … by Ann Oddy."
     )
     assert read_sentence("The bridge was built in 1834 (Greenhalgh 1952, p. 41) by Ann Oddy.")
+
+
+def test_a_reply_that_opens_with_a_rebuttal_states_what_follows() -> None:
+    found = _relations(
+        "# Re: the Tarn mill\n\nOn 3 May, Nell Ashby wrote:\n"
+        "> I read that Jon Reed built the Tarn mill.\n\n"
+        "Not quite: Ada Reed built the Tarn mill in 1802.\n"
+    )
+    assert ("Ada Reed", "built", "Tarn mill") in found
+    assert ("Jon Reed", "built", "Tarn mill") not in found

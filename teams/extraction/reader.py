@@ -571,6 +571,7 @@ class _SectionReader:
         turn = spoken(without_marks(unmarked(sentence)), answering=bool(self.question[0]))
         turn = signed(turn, self.signer)  # "I built X. — Hugh Barrow": Hugh Barrow built X
         turn = with_defined_terms(turn, self.terms)  # "The Builder shall build X"
+        turn = _without_rebuttal(turn)  # "Not quite: his sister built X": she built X
         said = self.focus.resolved(without_definitions(turn))
         written, said = said, with_referents(said, self.before)
         self.before = written
@@ -604,6 +605,22 @@ class _SectionReader:
         for short, long in defined(unmarked(sentence)):
             definition = Reading(short, "stands for", long, _DEFINITION)
             yield _found(definition, sentence, number, unmarked(sentence), {})
+
+
+_REBUTTAL = re.compile(
+    r"^(?:not\s+(?:quite|exactly|so|true)|no|actually|in\s+fact)\s*[:;,—–]\s*(?=\w)", re.I
+)
+"""A reply's opening that denies what it answers, not what it goes on to say ("Not quite: ...",
+"Actually, ...")."""
+
+
+def _without_rebuttal(sentence: str) -> str:
+    """``sentence`` without a rebuttal it opens with, its next word capitalised."""
+    found = _REBUTTAL.match(sentence)
+    if found is None:
+        return sentence
+    rest = sentence[found.end() :]
+    return rest[:1].upper() + rest[1:]
 
 
 def document_triples(document: Document, relaxed: bool = False) -> Iterator[_Found]:
