@@ -79,3 +79,10 @@ def test_the_measure_the_question_names_answers_it() -> None:
     assert _settled(plain, tested, rated) is None  # the question names no qualifier
     other = "The Morwick crane has a rated load of 25 tonnes."
     assert _settled(question, other, "The Morwick crane lifts 40 tonnes.") is None
+
+
+def test_an_able_qualifier_is_asked_by_its_verb() -> None:
+    question = "How much of its battery's capacity can the Lindow ferry actually use?"
+    usable = "The Lindow ferry's battery has a usable capacity of 440 kWh."
+    gross = "The Lindow ferry's battery has a gross capacity of 520 kWh."
+    assert _settled(question, gross, usable) == "b"

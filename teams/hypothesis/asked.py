@@ -92,7 +92,9 @@ def _measure_asked(
     first, second = _measure(a.text), _measure(b.text)
     if first is None or second is None or first[0] != second[0] or first[1] == second[1]:
         return None
-    asks = [bool(words) and words <= asked for _, words in (first, second)]
+    asks = [
+        bool(words) and all(_asked(word, asked) for word in words) for _, words in (first, second)
+    ]
     if asks[0] == asks[1]:
         return None
     side, other, mine, theirs = (a, b, first, second) if asks[0] else (b, a, second, first)
@@ -101,6 +103,14 @@ def _measure_asked(
         f"gives it, {other.source} a {' '.join(sorted(theirs[1])) or 'plain'} one"
     )
     return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)
+
+
+def _asked(qualifier: str, asked: set[str]) -> bool:
+    """Whether the question's words hold ``qualifier`` (a stem), or the verb an "-able" one is
+    made from ("usable" for "can it use")."""
+    able = re.match(r"^(\w{2,})(?:abl|ibl)$", qualifier)
+    roots = {qualifier, *((stem(able[1]), stem(f"{able[1]}e")) if able else ())}
+    return not roots.isdisjoint(asked)
 
 
 _MEASURED = re.compile(
