@@ -7,20 +7,10 @@ load")."""
 
 from __future__ import annotations
 
-from framework.memory import Conflict, EvidenceRecord
-from teams.hypothesis.asked import words_asked_resolution
+from framework.memory import EvidenceRecord
 from teams.hypothesis.verdicts import _qualified
 from teams.language.outdated import drop_outdated
-
-
-def _settled(question: str, first: str, second: str) -> str | None:
-    a = EvidenceRecord(text=first, source="a.md:3")
-    b = EvidenceRecord(text=second, source="b.md:3")
-    conflict = Conflict(id="c1", description="they differ", source_a=a.id, source_b=b.id)
-    resolution = words_asked_resolution(conflict, question, a, b)
-    if resolution is None:
-        return None
-    return "a" if resolution.resolved_by == a.id else "b"
+from tests.test_conflict_asked import _settled
 
 
 def test_a_change_note_that_says_what_a_figure_was_rejects_it() -> None:
