@@ -109,3 +109,22 @@ def test_the_askers_own_case_states_no_rival_to_the_answer() -> None:
     assert "30 hours" not in report
     state["tasks"]["q1"] = Task(id="q1", description="How long does a shed kiln wait")
     assert "30 hours" in cited_report(state)  # type: ignore[arg-type]  # a part that asks
+
+
+def test_a_statement_found_for_the_case_and_the_question_stays_in_the_questions_section() -> None:
+    question = "I run the kiln in a shed. How long does it take to cool?"
+    shared = Evidence(source="b.md:5", text="A shed kiln takes 30 hours to cool.", score=0.8)
+    first = Evidence(source="a.md:3", text="The kiln takes 10 hours to cool.", score=0.8)
+    state = {
+        "question": question,
+        "tasks": {
+            "q0": Task(id="q0", description=question),
+            "q1": Task(id="q1", description="I run the kiln in a shed"),
+        },
+        "worker_results": {
+            "q0": WorkerResult(task_id="q0", status="ok", evidence=[first, shared], confidence=0.8),
+            "q1": WorkerResult(task_id="q1", status="ok", evidence=[shared], confidence=0.8),
+        },
+    }
+    report = cited_report(state)  # type: ignore[arg-type]
+    assert "30 hours" in report.split("### I run the kiln in a shed\n")[0]

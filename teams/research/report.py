@@ -76,10 +76,11 @@ def _claims(evidence: list[Evidence], seen: set[str]) -> list[Evidence]:
     return claims
 
 
-def _rivals(state: TeamState) -> set[str]:
+def _rivals(state: TeamState) -> set[tuple[str, str]]:
     """For a question that asks for one value, the evidence found for a statement of the
     asker's own case ("I run the consumer in Docker.") that gives a rival to the whole
-    question's answer: the case is searched for context, not for another answer."""
+    question's answer, each as its task's id and its text: the case is searched for context,
+    not for another answer."""
     question = state.get("question", "")
     kind = asks_one_value(question)
     done = results_in_order(state)
@@ -88,9 +89,9 @@ def _rivals(state: TeamState) -> set[str]:
         return set()
     answer = _first_values(whole, kind, question)
     return {
-        text
+        (task.id, text)
         for task, result in done
-        if premise(task.description)
+        if task.description != question and premise(task.description)
         for text in _rivals_of(result, kind, answer, question)
     }
 
@@ -140,7 +141,7 @@ def cited_report(state: TeamState) -> str:
         if result.status == "failed":
             failures.append(failure_note(task, result))
             continue
-        stated = [e for e in result.evidence if not e.disputed and e.text not in rivals]
+        stated = [e for e in result.evidence if not e.disputed and (task.id, e.text) not in rivals]
         claims = _claims(stated, seen)
         if not claims:
             if not any(e.text in seen for e in result.evidence):
