@@ -146,9 +146,7 @@ def _mark_disclaimed(text: str) -> str:
 
 def _marked(statement: str, marker: str) -> str:
     """``statement`` with ``marker`` in brackets before its closing stop."""
-    stop = re.search(r"[.!?]?\s*$", statement)
-    end = stop.start() if stop is not None else len(statement)
-    return f"{statement[:end]} ({marker}){statement[end:]}"
+    return _before_stop(statement, f" ({marker})")
 
 
 def _drop_old_blocks(text: str) -> str:
@@ -195,9 +193,14 @@ def _rejecting(line: str, old: str) -> str:
 
 def rejecting_at_end(statement: str, old: str) -> str:
     """``statement`` rejecting ``old`` before its closing stop ("is 46 m, not 40.")."""
+    return _before_stop(statement, f", not {old}")
+
+
+def _before_stop(statement: str, words: str) -> str:
+    """``statement`` with ``words`` put before its closing stop (at its end when it has none)."""
     stop = re.search(r"[.!?]?\s*$", statement)
     end = stop.start() if stop is not None else len(statement)
-    return f"{statement[:end]}, not {old}{statement[end:]}"
+    return f"{statement[:end]}{words}{statement[end:]}"
 
 
 def _drop_disowned(text: str) -> str:
