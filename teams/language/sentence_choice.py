@@ -79,8 +79,9 @@ _SHARED_PREFIX = 6
 "constrained")."""
 _COPULA_COMPLEMENT = re.compile(r"\b(?:is|are|was|were)\s+(.+)$", re.I)
 _NUMBER = re.compile(
-    r"\b\d+(?:[.,]\d+)?\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-    r"twelve|twenty|thirty|forty|fifty|hundred|thousand|million|dozen|single|once|twice)\b",
+    r"\b\d{1,3}(?:,\d{3}){2,}\b|\b\d+(?:[.,]\d+)?\b|"  # "1,000,000" whole
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+    r"fifty|hundred|thousand|million|dozen|single|once|twice)\b",
     re.I,
 )
 _REASON = re.compile(

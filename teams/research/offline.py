@@ -60,6 +60,7 @@ from teams.language.superseded import asks_what_was, without_superseded
 from teams.language.tables import table_statements
 from teams.language.words import joined_codes, keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
+from teams.research.releases import newer_entries, release_of
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 
 __all__ = [
@@ -214,7 +215,7 @@ class CorpusSearchWorker:
         if entries := _entries_referred(self.corpus, asked, cited, found):
             preferred |= {passage.source for passage in entries}
             cited = _reranked([*entries, *found], asked, topic, preferred, self.k)
-        return cited, asked
+        return _newest_entry(self.corpus, asked, topic, cited, found, k=self.k), asked
 
 
 def _merged(searches: Sequence[Sequence[Passage]]) -> list[Passage]:
@@ -244,6 +245,40 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     ]
     best = max((passage.score for passage in found), default=0.0)
     return [replace(passage, score=max(passage.score, best)) for passage in pointed]
+
+
+def _newest_entry(
+    corpus: Corpus,
+    query: str,
+    topic: str,
+    cited: list[_Answered],
+    found: Sequence[Passage],
+    *,
+    k: int,
+) -> list[_Answered]:
+    """``cited``, or, where the best answer is a changelog entry whose figure a newer release
+    of the same file gives again otherwise (see :func:`~teams.research.releases.newer_entries`),
+    the newest such entry first, scored as the best passage ``found``, and the file's older
+    entries that give a figure of that kind left out: the figure in force is stated, not the
+    ones it replaced."""
+    if not cited or not cited[0].evidence:
+        return cited
+    newer = newer_entries(corpus, query, cited[0].passage, cited[0].evidence[0].text)
+    if not newer:
+        return cited
+    best = max((passage.score for passage in found), default=0.0)
+    newest = replace(newer[0], score=max(newer[0].score, best))
+    ranked = _reranked([newest, *found], query, topic, {newest.source}, k)
+    if not ranked or ranked[0].passage.source != newest.source:
+        return cited
+    kind, release = asks_one_value(query), release_of(newest.heading) or ()
+    return [
+        answered
+        for answered in ranked
+        if answered.passage.path != newest.path
+        or (release_of(answered.passage.heading) or release) >= release
+        or not any(given(kind, item.text, query) for item in answered.evidence)
+    ]
 
 
 _IDENTIFIER = re.compile(r"(?<![\w`])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")

@@ -1,0 +1,78 @@
+"""A changelog's newer entry for a figure it changed again: for a question of one value as it
+stands now ("how many iterations does it use by default?"), the best answer found in one
+release's entry ("Increase PBKDF2 iterations to 260000") gives way to the newest release of the
+same file whose entry gives the same measure another figure ("Increase default work factor for
+PBKDF2 to 1,000,000 iterations."), though the question's other words match the older entry
+better."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import combinations
+
+from framework.memory import Corpus, Passage, prose_sentences
+from teams.language.questions import asks_one_value, asks_when, pointers
+from teams.language.sentence_choice import given
+from teams.language.superseded import asks_what_was
+from teams.language.words import keywords, stem
+
+__all__ = ["newer_entries", "release_of"]
+
+_RELEASE_HEADING = re.compile(
+    r"^\W*(?:(?:version|release|v)\s*)?v?(?P<number>\d+(?:\.\d+)+)(?![\w.])", re.I
+)
+"""A release entry's heading: "Version 2.0.0", "3.3.0 (2024-10-24)", "v1.10.5"."""
+_HOLDERS = 12
+"""A pair of the answer's words held by more passages than this finds no entry of it."""
+_SHARED = 2
+"""How many of the answer's words a newer entry's sentence holds to speak of its measure."""
+
+
+def release_of(heading: str) -> tuple[int, ...] | None:
+    """The release a changelog entry's ``heading`` names, as numbers to compare; None for any
+    other heading."""
+    found = _RELEASE_HEADING.match(heading)
+    return tuple(int(part) for part in found["number"].split(".")) if found else None
+
+
+def newer_entries(corpus: Corpus, query: str, best: Passage, sentence: str) -> list[Passage]:
+    """The entry of the newest release after ``best``'s, in its file, with a sentence that
+    gives a figure of the measure ``sentence`` (``best``'s answer) speaks of: two of the
+    question's words that sentence holds, the figure not the answer's; [] when there is none,
+    when ``best`` is no release's entry, or when ``query`` names a release or a year, asks
+    when, or asks what a value was."""
+    kind = asks_one_value(query)
+    release = release_of(best.heading)
+    if not kind or release is None or pointers(query) or asks_when(query):
+        return []
+    if asks_what_was(query):
+        return []
+    answer = given(kind, sentence, query)
+    said = {stem(word) for word in keywords(sentence)}
+    shared = list(dict.fromkeys(w for w in keywords(query) if stem(w) in said))
+    if len(shared) < _SHARED or not answer:
+        return []
+    pairs = list(combinations(shared, _SHARED))
+    holders = corpus.rare_holders(query, pairs, form=stem, most=_HOLDERS, k=_HOLDERS)
+    newer = [
+        (number, passage)
+        for passage in holders
+        if passage.path == best.path
+        and (number := release_of(passage.heading)) is not None
+        and number > release
+        and _gives_again(passage.text, shared, answer, kind, query)
+    ]
+    return [max(newer, key=lambda item: item[0])[1]] if newer else []
+
+
+def _gives_again(text: str, shared: Sequence[str], answer: set[str], kind: str, query: str) -> bool:
+    """Whether a sentence of ``text`` holds two of the ``shared`` words and a figure of
+    ``kind`` that is not one of the ``answer``'s."""
+    stems = {stem(word) for word in shared}
+    for _, sentence in prose_sentences(text):
+        held = stems & {stem(word) for word in keywords(sentence)}
+        values = given(kind, sentence, query)
+        if len(held) >= _SHARED and values and not values & answer:
+            return True
+    return False

@@ -1,0 +1,70 @@
+"""A changelog that changes a figure again: a question of the value in force, naming no release,
+is answered by the newest release's entry, not the older entry its words match better; a
+question that names a release, asks when, or asks what the value was, keeps the older one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
+from framework.memory.corpus import ingest_corpus
+from teams.research.offline import CorpusSearchWorker
+from teams.research.releases import release_of
+from tests.conftest import write_corpus
+
+_CHANGES = (
+    "Changes\n=======\n\n"
+    "Version 4.1.0\n-------------\n\n"
+    "-   Raise the default number of glaze coats to 9 for stoneware.\n"
+    "-   The door latch opens from inside.\n\n"
+    "Version 3.0.0\n-------------\n\n"
+    "-   Drop support for wood-fired kilns.\n"
+    "-   Faster start-up of the burner.\n\n"
+    "Version 2.0.0\n-------------\n\n"
+    "-   In ``kiln.glaze()``, stoneware gets 5 glaze coats by default, increased from 3.\n"
+    "-   New colour table.\n"
+)
+_GUIDE = "Glazing\n=======\n\nThe kiln glazes pots of stoneware and of porcelain.\n"
+
+
+def _answer(tmp_path: Path, embedder: MiniLMEmbedder, question: str) -> str:
+    tmp_path.mkdir(exist_ok=True)
+    root = write_corpus(tmp_path / "docs", {"CHANGES.rst": _CHANGES, "glazing.rst": _GUIDE})
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        task = Task(id="q1", description=question, inputs={"query": question})
+        found = CorpusSearchWorker(Corpus(store)).run(task, question, NodeContext(node="w", team="t"))
+    return " | ".join(item.text for item in found.evidence)
+
+
+def test_a_release_heading_names_its_release() -> None:
+    assert release_of("Version 2.0.0") == (2, 0, 0)
+    assert release_of("3.3.0 (2024-10-24)") == (3, 3, 0)
+    assert release_of("v1.10.5") == (1, 10, 5)
+    assert release_of("Glazing") is None
+    assert release_of("Python 3.12 support") is None
+
+
+def test_the_value_in_force_is_the_newest_entry_that_changes_it(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    said = _answer(
+        tmp_path, embedder, "How many glaze coats does kiln.glaze() give stoneware by default?"
+    )
+    assert "9" in said, said
+    assert "5 glaze coats" not in said, said
+
+
+def test_a_question_of_a_named_release_or_of_the_former_value_keeps_its_entry(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    named = _answer(
+        tmp_path, embedder, "How many glaze coats did kiln.glaze() give stoneware in 2.0.0?"
+    )
+    assert "5 glaze coats" in named, named
+    before = _answer(
+        tmp_path / "b", embedder, "How many glaze coats did kiln.glaze() give stoneware before?"
+    )
+    assert "5 glaze coats" in before, before
