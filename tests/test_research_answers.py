@@ -190,6 +190,8 @@ def test_a_question_that_asks_which_version_is_answered_by_a_version() -> None:
     assert answer_kind("Which Python version does the kiln tool need?") == "version"
     assert answer_kind("In which release was the dryer added?") == "version"
     assert answer_kind("Which option did the release drop?") == "name"
+    assert answer_kind("In the kiln tutorial, why does fire() only call heat()?") == "reason"
+    assert answer_kind("In the kiln guide, what danger is reduced by a vent?") != "reason"
     text = (
         "If you want to run the kiln tool without installing Python, download the "
         "PyInstaller-built `kiln.exe` file.\n"

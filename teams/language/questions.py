@@ -386,7 +386,7 @@ def answer_kind(query: str) -> str:
         ("list", _LIST_ASKED.search(lowered)),
         ("procedure", _PROCEDURE_ASKED.search(lowered)),
         ("quantity", _QUANTITY_ASKED.search(lowered)),
-        ("reason", lowered.startswith("why") or _GAIN_ASKED.search(lowered)),
+        ("reason", _SETTING.sub("", lowered).startswith("why") or _GAIN_ASKED.search(lowered)),
         ("time", lowered.startswith("when") or _DATE_ASKED.match(lowered)),
         ("version", _VERSION_ASKED.search(lowered) or _EDGE_OF.search(query)),
         ("name", _NAME_ASKED.match(lowered)),
@@ -517,6 +517,12 @@ _CONDITION = re.compile(
     re.I,
 )
 """A condition a question opens with, before its question word ("When I turn X on, ...")."""
+
+
+_SETTING = re.compile(
+    r"^\s*(?:in|on|for|with|under|during|within|using)\b[^,?]*,\s*(?=why\b)", re.I
+)
+"""The setting a why-question opens with ("In the tutorial, why ...")."""
 
 
 def _asked_part(question: str) -> str:
