@@ -500,6 +500,15 @@ def test_citations_never_count_a_file_outside_the_corpus(tmp_path: Path) -> None
     assert not verdict.passed and "../secret.md:1 (no such file in the corpus)" in verdict.reason
 
 
+def test_a_cited_files_name_states_no_value_and_no_fact() -> None:
+    answer = "## Findings\n\n- Python 3.9 or newer is needed. (`docs/v6.2.0.rst:67`)\n"
+    case = Case.model_validate(
+        {"id": "v", "question": "q", "facts": [["6.2.0"]], "forbidden": ["6.2.0"]}
+    )
+    verdicts = {v.grader: v for v in grade(case, Outcome(answer=answer))}
+    assert verdicts["forbidden"].passed and not verdicts["facts"].passed
+
+
 def test_reports_are_private_well_formed_and_tags_count_once(folder: Path) -> None:
     (folder / "small.yaml").write_text(DATASET.replace("tags: [lookup]", "tags: [lookup, lookup]"))
     junit = folder / "junit.xml"

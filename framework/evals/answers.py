@@ -18,6 +18,7 @@ __all__ = [
     "corpus_file",
     "section_lines",
     "statements",
+    "words_of",
 ]
 
 CITATION = re.compile(r"`?([\w./-]+\.(?:md|txt|rst|csv)):(\d+)`?")
@@ -51,6 +52,12 @@ def statements(answer: str) -> list[str]:
 def citations(text: str) -> list[tuple[str, int]]:
     """Every ``(file, line)`` cited in ``text``, in order."""
     return [(match.group(1), int(match.group(2))) for match in CITATION.finditer(text)]
+
+
+def words_of(statement: str) -> str:
+    """What ``statement`` says, without its citations: a file's name ("v6.2.0.rst:67") states
+    no value."""
+    return CITATION.sub("", statement)
 
 
 def corpus_file(corpus: Path, cited: str) -> Path | None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from framework.engine.records import WorkerResult
-from framework.evals.answers import citations, corpus_file, statements
+from framework.evals.answers import citations, corpus_file, statements, words_of
 from framework.evals.cases import Case, Fact, Limits, SourceLines, Trajectory
 from framework.evals.results import Step, Usage, Verdict
 
@@ -124,7 +124,7 @@ def _facts(
         return []
     missing, uncited, cited_checked = [], [], False
     for fact in facts:
-        holding = [line for line in said if fact.found_in(line)]
+        holding = [line for line in said if fact.found_in(words_of(line))]
         if not holding:
             missing.append(fact.describe())
             continue
@@ -155,11 +155,11 @@ def _facts(
 
 
 def stated_value(values: Sequence[str], said: Sequence[str]) -> tuple[str, str] | None:
-    """The first of ``values`` a line of ``said`` states (case and spacing ignored), with the
-    line; None when none does."""
+    """The first of ``values`` a line of ``said`` states (case and spacing ignored, citations
+    left out), with the line; None when none does."""
     wanted = [" ".join(value.lower().split()) for value in values]
     for line in said:
-        flat = " ".join(line.lower().split())
+        flat = " ".join(words_of(line).lower().split())
         stated = next((value for value in wanted if value in flat), None)
         if stated is not None:
             return stated, line
