@@ -21,6 +21,16 @@ from collections.abc import Callable, Iterator, Sequence
 
 import yaml
 
+from teams.extraction.labelled_records import (
+    ADDING,
+    asciidoc_authors,
+    blamed_definitions,
+    copyright_stanzas,
+    labelled_fields,
+    marc_fields,
+    pull_request_authors,
+)
+
 __all__ = ["Field", "metadata_fields"]
 
 Field = tuple[int, str, str, str]
@@ -33,12 +43,6 @@ def metadata_fields(lines: Sequence[str]) -> list[Field]:
 
 
 _EMAIL = re.compile(r"\s*<[^<>@\s]+@[^<>\s]+>\s*$")
-_DOING = re.compile(
-    r"^(?:add(?:ed|s)?|implement(?:ed|s)?|introduc(?:e|ed|es)|creat(?:e|ed|es)|writ(?:e|es)|"
-    r"wrote|new)\s+(?:(?:the|a|an)\s+)?",
-    re.I,
-)
-"""How a commit's subject line opens on the thing it brings ("Add the X", "Implement X")."""
 
 
 def _who(value: str) -> str:
@@ -62,7 +66,7 @@ def _git_commits(lines: Sequence[str]) -> Iterator[Field]:
                 author = (body + 1, _who(found["who"]))
             body += 1
         subject = next((text.strip() for text in lines[body : body + 3] if text.strip()), "")
-        thing = _DOING.sub("", subject).rstrip(".")
+        thing = ADDING.sub("", subject).rstrip(".")
         if author and author[1] and thing and thing != subject:
             yield author[0], thing, "author", author[1]
 
@@ -254,4 +258,10 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     _citation_authors,
     _calendar_organizers,
     _linked_data,
+    labelled_fields,
+    marc_fields,
+    copyright_stanzas,
+    asciidoc_authors,
+    blamed_definitions,
+    pull_request_authors,
 )

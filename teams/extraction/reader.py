@@ -109,6 +109,9 @@ __all__ = ["document_triples", "entry_readings"]
 
 _EVIDENCE_CHARS = 300
 _HEADING_WORDS = 5
+_TITLE_WORDS = 12
+"""The most words of a title a front matter or a record's metadata gives what it is said of
+("retry backoff to the Ferrow uploader"): a title, not a heading that is a sentence."""
 _DEFINITION = 0.9
 _PRONOUN = re.compile(r"^(?:It|They|He|She|The\s+same\s+[a-z]+(?:\s+also)?)\b")
 _POSSESSIVE = re.compile(r"^(?:Its|Their|His|Her)\b")
@@ -198,12 +201,13 @@ def _singular(name: str, said: str) -> str:
     return f"{head} {last}".strip()
 
 
-def _heading_subject(heading: str) -> str:
-    """What a short heading names ("The Corran ferry": Corran ferry), or ""."""
+def _heading_subject(heading: str, most: int = _HEADING_WORDS) -> str:
+    """What a short heading names ("The Corran ferry": Corran ferry), or "" (past ``most``
+    words)."""
     words = heading.strip(" #:").split()
     while words and words[0].lower() in ("the", "a", "an"):
         words = words[1:]
-    return " ".join(words) if 0 < len(words) <= _HEADING_WORDS else ""
+    return " ".join(words) if 0 < len(words) <= most else ""
 
 
 _RUN_IN = re.compile(
@@ -472,7 +476,9 @@ class _SectionReader:
         self.section, self.expanded, self.relaxed = section, expanded, relaxed
         self.marked = marked or {}
         """Each footnote mark of the document and the thing it follows."""
-        subject = _heading_subject(section.heading)
+        subject = _heading_subject(
+            section.heading, _TITLE_WORDS if section.front else _HEADING_WORDS
+        )
         if subject.lower() in _GENERIC_SECTIONS and section.outline:  # "## Credits" of a lido
             subject = _heading_subject(section.outline.split(" > ")[-1])
         self.focus = _Focus(subject, subject)

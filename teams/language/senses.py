@@ -226,7 +226,7 @@ _DEEDS = (
     "found establish founder",
     "build construct erect builder",
     "make maker create creator",
-    "write author writer",
+    "write author writer compose composer",
     "invent inventor",
     "design designer architect",
 )

@@ -162,10 +162,14 @@ _NAMED_THING = re.compile(r"(?<=\s)((?:[A-Z][\w'-]*\s+)+)([a-z]+)\b")
 """A thing the question names by a capitalised word and a common noun ("the Birk bridge")."""
 
 
+_POSSESSIVE = re.compile(r"['’]s?(?=\s|$)")
+"""A possessive ending: "Ferrow's" names Ferrow."""
+
+
 def _named_things(question: str) -> list[tuple[set[str], str]]:
     """The stems of each thing's distinctive words and of its noun: ({"birk"}, "bridg")."""
     return [
-        (_stems(found.group(1).lower()), _root(found.group(2)))
+        (_stems(_POSSESSIVE.sub("", found.group(1).lower())), _root(found.group(2)))
         for found in _NAMED_THING.finditer(question)
     ]
 

@@ -1,0 +1,214 @@
+"""Who made a thing, as a record of labelled fields gives it: a field whose label names a maker's
+role ("(72) Inventor:", ``DC.creator``, ``org.opencontainers.image.authors``, an ffprobe
+``composer``) beside the record's title field, a MARC 21 record's main entry with its relator
+term, a Debian copyright file's ``Files: *`` stanza, an AsciiDoc header's author line, the
+author ``git blame`` gives a ``def`` line, and the one who opened a pull request. Each field is
+``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them; a field of another
+role (applicant, agent, publisher, contributor, maintainer, vendor, performer, illustrator,
+packager, reviewer) gives none.
+
+Example:
+    >>> patent = ["(54) Title: Tide gauge", "(71) Applicant: Ness Ltd", "(72) Inventor: Ada Holm"]
+    >>> list(labelled_fields(patent))
+    [(3, 'Tide gauge', 'inventor', 'Ada Holm')]
+    >>> list(marc_fields(["=100  1\\\\$aHolm, Ada,$eauthor.", "=245  10$aSalt pans."]))
+    [(1, 'Salt pans', 'author', 'Ada Holm')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+__all__ = [
+    "ADDING",
+    "asciidoc_authors",
+    "blamed_definitions",
+    "copyright_stanzas",
+    "labelled_fields",
+    "marc_fields",
+    "pull_request_authors",
+]
+
+Found = tuple[int, str, str, str]
+"""A line, the thing it is said of, a role, and who has that role."""
+
+_EMAIL = re.compile(r"\s*<[^<>@\s]+@[^<>\s]+>")
+ADDING = re.compile(
+    r"^(?:add(?:ed|s)?|implement(?:ed|s)?|introduc(?:e|ed|es)|creat(?:e|ed|es)|writ(?:e|es)|"
+    r"wrote|new)\s+(?:(?:the|a|an)\s+)?",
+    re.I,
+)
+"""How a commit's subject line or a pull request's title opens on the thing it brings ("Add
+the X", "Implement X")."""
+_ROLES = {
+    "author": ("author",),
+    "authors": ("author",),
+    "writer": ("author",),
+    "creator": ("creator", "author"),
+    "composer": ("composer",),
+    "inventor": ("inventor",),
+    "inventors": ("inventor",),
+    "designer": ("designer",),
+    "architect": ("architect",),
+    "builder": ("builder",),
+    "maker": ("maker",),
+}
+"""A label of a maker's role, and the roles it gives (Dublin Core's creator of a text is its
+author too)."""
+_TITLES = frozenset({"title", "upstream-name"})
+_INID = re.compile(r"^\s*\(\d{2}\)\s*")
+"""A patent's bracketed INID code before a field's label: "(72) Inventor: ..."."""
+_COLON_FIELD = re.compile(
+    r"^\s*(?P<label>[A-Za-z][\w.-]*(?: [A-Za-z][\w-]*)?)\s*:\s+(?P<value>\S.*?)\s*$"
+)
+_ASSIGNED = re.compile(r"(?P<label>[A-Za-z][\w.-]*)=\"(?P<value>[^\"]*)\"")
+_META = re.compile(r"<meta\s+name=\"(?P<label>[^\"]+)\"\s+content=\"(?P<value>[^\"]*)\"", re.I)
+
+
+def _label(text: str) -> str:
+    """A label's last dotted part, in lower case: "DC.creator" is "creator"."""
+    return text.lower().rsplit(".", 1)[-1].strip()
+
+
+def _fields_of(line: str) -> list[tuple[str, str]]:
+    """The labelled fields of one line: an HTML ``<meta>`` element's name and content, a
+    ``label="value"`` assignment (a Dockerfile's ``LABEL``), or ``label: value`` (after a
+    patent's INID code, with spaces before the colon as ffprobe aligns it)."""
+    found = [(m["label"], m["value"]) for m in _META.finditer(line)]
+    found = found or [(m["label"], m["value"]) for m in _ASSIGNED.finditer(line)]
+    if not found and (match := _COLON_FIELD.match(_INID.sub("", line))):
+        found = [(match["label"], match["value"])]
+    return [(_label(label), value.strip()) for label, value in found]
+
+
+def _who(value: str) -> str:
+    return " ".join(_EMAIL.sub("", value).split()).strip("\"'")
+
+
+def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
+    """Each maker's field of a record (a run of lines without a blank one) that has a title
+    field, of that title."""
+    start = 0
+    for end in (*(n for n, line in enumerate(lines) if not line.strip()), len(lines)):
+        fields = [(n, field) for n in range(start, end) for field in _fields_of(lines[n])]
+        start = end + 1
+        title = next((value for _, (label, value) in fields if label in _TITLES), "")
+        if not title:
+            continue
+        for n, (label, value) in fields:
+            for role in _ROLES.get(label, ()):
+                for who in filter(None, (_who(part) for part in value.split(";"))):
+                    yield n + 1, title, role, who
+
+
+_MARC = re.compile(r"^\s*=?(?P<tag>\d{3})\s+[\w\\#]{0,2}\s*(?P<data>\$.*)$")
+_SUBFIELD = re.compile(r"\$(?P<code>[a-z0-9])\s*(?P<value>[^$]*)")
+_MAIN_ENTRIES = frozenset({"100", "110", "700", "710"})
+
+
+def _subfields(data: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for match in _SUBFIELD.finditer(data):
+        found.setdefault(match["code"], match["value"].strip().rstrip(",./:; ").strip())
+    return found
+
+
+def _uninverted(name: str) -> str:
+    """ "Holm, Ada" as "Ada Holm"; any other name as it is."""
+    parts = [part.strip() for part in name.split(",")]
+    return f"{parts[1]} {parts[0]}" if len(parts) == 2 and all(parts) else name
+
+
+def marc_fields(lines: Sequence[str]) -> Iterator[Found]:
+    """A MARC 21 record's name entries (100, 110, 700, 710) whose relator term (``$e``) is a
+    maker's role, the main entry (100, 110) without one as its author, of its 245 title."""
+    title, names = "", list[tuple[int, str, str]]()
+    for n, line in enumerate(lines):
+        if (match := _MARC.match(line)) is None:
+            continue
+        fields = _subfields(match["data"])
+        if match["tag"] == "245" and fields.get("a"):
+            title = fields["a"]
+        elif match["tag"] in _MAIN_ENTRIES and fields.get("a"):
+            relator = fields.get("e", "author" if match["tag"][0] == "1" else "")
+            names += [(n + 1, role, _uninverted(fields["a"])) for role in _ROLES.get(relator, ())]
+    if title:
+        yield from ((n, title, role, who) for n, role, who in names)
+
+
+_DEP5 = re.compile(r"^\s*Format:\s*\S*copyright-format/", re.I)
+_YEARS = re.compile(r"^[\d\s,–-]+")
+
+
+def copyright_stanzas(lines: Sequence[str]) -> Iterator[Found]:
+    """A Debian machine-readable copyright file's holders of the ``Files: *`` stanza (the
+    upstream work's, not a packaging stanza's), as authors of its ``Upstream-Name``."""
+    start = next((n for n, line in enumerate(lines) if _DEP5.match(line)), None)
+    if start is None:
+        return
+    name, files = "", ""
+    for n in range(start, len(lines)):
+        fields = dict(_fields_of(lines[n]))
+        if not lines[n].strip() or lines[n].lstrip().startswith("```"):
+            files = ""
+        name = fields.get("upstream-name", name)
+        files = fields.get("files", files)
+        if name and files == "*" and (holder := fields.get("copyright")):
+            yield n + 1, name, "author", _who(_YEARS.sub("", holder))
+
+
+_ADOC_TITLE = re.compile(r"^=\s+(?P<title>\S.*?)\s*$")
+_ADOC_AUTHOR = re.compile(r"^(?P<who>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)(?:\s*<[^<>\s]+>)?\s*$")
+
+
+def asciidoc_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """An AsciiDoc header's author line (the one right under its ``=`` title), of the title."""
+    for n in range(len(lines) - 1):
+        title, author = _ADOC_TITLE.match(lines[n]), _ADOC_AUTHOR.match(lines[n + 1].strip())
+        if title and author:
+            yield n + 2, title["title"], "author", author["who"]
+
+
+_BLAME = re.compile(
+    r"^\^?[0-9a-f]{7,40}\s+(?:\S+\s+)?\((?P<who>.+?)\s+\d{4}-\d{2}-\d{2}\s+[\d:]+\s+"
+    r"[+-]\d{4}\s+\d+\)\s?(?P<code>.*)$"
+)
+_DEFINITION = re.compile(r"^\s*(?:async\s+)?(?P<kind>def|class)\s+(?P<name>\w+)")
+
+
+_BLAMED_FILE = re.compile(r"\bgit\s+blame\s+(?:-\S+\s+)*(?P<file>[\w./-]+)")
+
+
+def blamed_definitions(lines: Sequence[str]) -> Iterator[Found]:
+    """``git blame``'s author of a line that defines a function or a class, of it ("compact
+    function in ferrow/compact.py", the file the ``git blame`` command above names): who wrote
+    its ``def`` line wrote it."""
+    file = ""
+    for n, line in enumerate(lines):
+        if command := _BLAMED_FILE.search(line):
+            file = command["file"]
+        if (blamed := _BLAME.match(line)) and (defined := _DEFINITION.match(blamed["code"])):
+            kind = "function" if defined["kind"] == "def" else "class"
+            thing = f"{defined['name']} {kind}" + (f" in {file}" if file else "")
+            yield n + 1, thing, "author", blamed["who"].strip()
+
+
+_OPENED = re.compile(
+    r"(?P<who>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)+)\s+(?:wants to merge|merged)\s+\d+\s+"
+    r"commits?\s+into\b"
+)
+_PAGE_TITLE = re.compile(r"^#\s+(?P<title>.+?)(?:\s+#\d+)?\s*$")
+
+
+def pull_request_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """Who opened a pull request ("Y wants to merge 3 commits into main"), as the author of what
+    its title adds ("Add retry backoff to X #412": retry backoff to X)."""
+    title = ""
+    for n, line in enumerate(lines):
+        if heading := _PAGE_TITLE.match(line):
+            title = heading["title"]
+        elif title and (opened := _OPENED.search(line)):
+            thing = ADDING.sub("", title).rstrip(".")
+            if thing != title:
+                yield n + 1, thing, "author", opened["who"]

@@ -1,0 +1,100 @@
+"""Who made a thing, as a record of labelled fields gives it: a maker's field beside the
+record's title (a patent's INID lines, Dublin Core meta elements, container labels, an ffprobe
+dump), a MARC 21 name entry by its relator term, a Debian copyright file's ``Files: *``
+stanza, an AsciiDoc header, the author ``git blame`` gives a ``def`` line, and the one who
+opened a pull request; never the applicant, agent, publisher, contributor, maintainer,
+performer, illustrator, packager or reviewer. A possessive in a question names its owner."""
+
+from __future__ import annotations
+
+from teams.extraction.metadata import metadata_fields
+from teams.language.senses import deed_sense
+from teams.language.words import stem
+from teams.supervisor.answering import answering_chains
+from tests.extracting import triples
+
+
+def _fields(text: str) -> set[tuple[str, str, str]]:
+    return {(thing, role, who) for _, thing, role, who in metadata_fields(text.split("\n"))}
+
+
+def test_a_records_maker_fields_are_of_its_title_and_no_other_role_is() -> None:
+    patent = (
+        "(21) Application No: 1207731.2\n(54) Title: Folding kiln door\n"
+        "(71) Applicant: Brede Works Ltd\n(72) Inventor: Noor Halse\n(74) Agent: Pike & Lowe\n"
+    )
+    assert _fields(patent) == {("Folding kiln door", "inventor", "Noor Halse")}
+    head = (
+        '<meta name="DC.title" content="Salt marsh survey">\n'
+        '<meta name="DC.creator" content="Ines Carrow">\n'
+        '<meta name="DC.contributor" content="Tom Bell">\n'
+        '<meta name="DC.publisher" content="Brede Board">\n'
+    )
+    assert _fields(head) == {
+        ("Salt marsh survey", "creator", "Ines Carrow"),
+        ("Salt marsh survey", "author", "Ines Carrow"),
+    }
+    labels = (
+        'LABEL org.opencontainers.image.title="kiln-sync" \\\n'
+        '      org.opencontainers.image.authors="Ada Marsh <ada@example.org>" \\\n'
+        '      org.opencontainers.image.vendor="Brede Co-op"\n'
+        'LABEL maintainer="Jo Pike <jo@example.org>"\n'
+    )
+    assert _fields(labels) == {("kiln-sync", "author", "Ada Marsh")}
+    dump = "  Metadata:\n    title     : Salt Road\n    artist    : The Brede Band\n"
+    assert _fields(dump + "    composer  : Rhian Moss\n") == {
+        ("Salt Road", "composer", "Rhian Moss")
+    }
+    assert not _fields("Inventor: Noor Halse\nAgent: Pike & Lowe\n")  # a record with no title
+
+
+def test_a_marc_records_main_entry_not_its_illustrator_or_publisher() -> None:
+    for record in (
+        "=100  1\\$aHalse, Noor,$eauthor.\n=245  14$aThe salt road.\n"
+        "=264  \\1$aTruro :$bBrede Press,$c1998.\n=700  1\\$aMoss, Rhian,$eillustrator.\n",
+        "100 1# $a Halse, Noor, $d 1871-1939, $e author.\n245 10 $a The salt road / $c by N.\n"
+        "700 1# $a Moss, Rhian, $e illustrator.\n",
+    ):
+        assert _fields(record) == {("The salt road", "author", "Noor Halse")}
+
+
+def test_a_copyright_files_upstream_holder_not_its_packager() -> None:
+    text = (
+        "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
+        "Upstream-Name: kilnctl\nUpstream-Contact: Noor Halse <noor@example.org>\n\n"
+        "Files: *\nCopyright: 2019-2023 Noor Halse <noor@example.org>\nLicense: MIT\n\n"
+        "Files: debian/*\nCopyright: 2021 Tom Bell <tom@example.org>\nLicense: MIT\n"
+    )
+    assert _fields(text) == {("kilnctl", "author", "Noor Halse")}
+
+
+def test_an_asciidoc_header_a_blamed_definition_and_a_pull_request() -> None:
+    adoc = "= The Kiln Guide\nNoor Halse <noor@example.org>\nv2.1, 2024-02-11\n:toc:\n"
+    assert _fields(adoc) == {("The Kiln Guide", "author", "Noor Halse")}
+    blame = (
+        "# `git blame kiln/purge.py`\n\n```\n"
+        "3f9c2ab7 (Noor Halse 2023-03-14 10:02:11 +0000 1) def purge(store):\n"
+        "a81d04e2 (Tom Bell   2024-01-09 16:45:30 +0000 2)     store.lock(timeout=30)\n```\n"
+    )
+    assert _fields(blame) == {("purge function in kiln/purge.py", "author", "Noor Halse")}
+    pull = (
+        "# Add a purge timer to the kiln scheduler #88\n\n"
+        "Open · Noor Halse wants to merge 2 commits into `main` from `noor:timer`\n\n"
+        "Tom Bell approved these changes on 4 Mar 2024.\n"
+    )
+    assert _fields(pull) == {("purge timer to the kiln scheduler", "author", "Noor Halse")}
+    found, _ = triples(pull)
+    assert any(t[0] == "purge timer to the kiln scheduler" and t[2] == "Noor Halse" for t in found)
+
+
+def test_a_song_is_written_by_its_composer_and_a_possessive_names_its_owner() -> None:
+    assert deed_sense(stem("composer")) == deed_sense(stem("write"))
+    relation = {
+        "subject": "purge function in kiln/purge.py",
+        "predicate": "'s author is",
+        "object": "Noor Halse",
+        "evidence": "author: Noor Halse",
+        "sources": ["notes.md:4"],
+    }
+    question = "Who wrote the purge function in Kiln's purge.py?"
+    assert answering_chains(question, ["purge function"], [relation]) == [(relation,)]
