@@ -90,11 +90,19 @@ def _measure_asked(
     where the other's figure is of the same measure qualified otherwise or not at all ("was
     proof-tested with a load of 30 tonnes")."""
     first, second = _measure(a.text), _measure(b.text)
-    if first is None or second is None or first[0] != second[0] or first[1] == second[1]:
+    if first is None or second is None or first == second:
         return None
-    asks = [
-        bool(words) and all(_asked(word, asked) for word in words) for _, words in (first, second)
-    ]
+    if first[0] == second[0]:
+        asks = [
+            bool(words) and all(_asked(word, asked) for word in words)
+            for _, words in (first, second)
+        ]
+    elif {first[0], *first[1]} & {second[0], *second[1]} and first[1] and second[1]:
+        asks = [
+            all(_asked(word, asked) for word in (head, *words)) for head, words in (first, second)
+        ]
+    else:
+        return None
     if asks[0] == asks[1]:
         return None
     side, other, mine, theirs = (a, b, first, second) if asks[0] else (b, a, second, first)
@@ -118,6 +126,12 @@ _MEASURED = re.compile(
     r"(?:about\s+|around\s+|roughly\s+|some\s+)?[£$€]?\d"
 )
 """The words before the figure a measure is of, or is: "has a safe working load of 20 t"."""
+_MEASURE_SUBJECT = re.compile(
+    r"^\W*(?i:the|its|their)\s+(?P<phrase>(?:[a-z][\w-]*\s+){1,3}?)(?:of|on|in|for|at)\s"
+    r"(?=[^.;!?]*\b(?:is|was|are|were)\s+(?:about\s+|around\s+|roughly\s+|some\s+)?[£$€]?\d)"
+)
+"""A measure a sentence opens with, before what it is of, and its figure after a verb: "The speed
+limit on the bypass is 90 km/h"."""
 _NOT_QUALIFYING = frozenset(
     "a an the its their his her our your my this that these those each every has have had "
     "with and or to for on in at by".split()
@@ -127,8 +141,10 @@ _NOT_QUALIFYING = frozenset(
 
 def _measure(text: str) -> tuple[str, frozenset[str]] | None:
     """The measure ``text`` gives its figure of, and the words that qualify it, as stems
-    ("safe working load of 20 tonnes": ``("load", {"safe", "work"})``); None when none."""
-    found = _MEASURED.search(text)
+    ("safe working load of 20 tonnes": ``("load", {"safe", "work"})``; the subject a sentence
+    opens with, "The median price of a house ... was £298,000": ``("price", {"median"})``); None
+    when none."""
+    found = _MEASURE_SUBJECT.match(text) or _MEASURED.search(text)
     if found is None:
         return None
     words = found["phrase"].split()

@@ -250,7 +250,8 @@ def readable(passage: Passage) -> Passage:
     settle, lists with their count, relative dates with the year they name and relative
     changes with the figure they come to (line for line, so citations hold)."""
     title = passage.outline.split(" > ")[0] if passage.outline else passage.heading
-    text = drop_outdated(withdraw_struck(read_revisions(unsigned(passage.text), heading=title)))
+    text = withdraw_struck(read_revisions(unsigned(passage.text), heading=title))
+    text = drop_outdated(text, title)
     text = count_enumerations(settle_date_order(table_statements(text)))
     text = resolve_relative_changes(resolve_relative_dates(text))
     return passage if text == passage.text else replace(passage, text=text)

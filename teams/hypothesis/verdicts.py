@@ -795,6 +795,28 @@ _UNMAINTAINED = re.compile(r"\(in a release no longer maintained\)")
 :func:`~teams.language.outdated.drop_outdated` gives it)."""
 _PARODY = re.compile(r"\(says a parody account\)|\bparody\s+account\b", re.IGNORECASE)
 """A figure of an account that says it is a parody."""
+_DISCLAIMED = re.compile(r"\(its page says it may be inaccurate\)")
+"""A figure of a page whose footer says its answers may be inaccurate (an AI assistant's, an OCR
+text not proofread)."""
+_NOT_ADOPTED = re.compile(r"\(in a proposal not adopted\)")
+"""A figure a proposal gave that was not adopted ("Closed without merging")."""
+_VANDALISED = re.compile(r"\(in an edit reverted as vandalism\)")
+"""A figure of an edit reverted as vandalism."""
+_ALLEGED = re.compile(
+    r"\b(?:claimant|defendant|plaintiff|applicant|appellant|respondent|complainant|petitioner|"
+    r"prosecution|defence|defense|accused)\s+(?:alleges?|alleged|claims?|claimed|says|said|"
+    r"contends?|contended|asserts?|asserted|argues?|argued|maintains?|maintained)\s+that\b",
+    re.IGNORECASE,
+)
+"""A party's claim in a dispute: "The claimant alleges that ..."."""
+_NOMINAL = re.compile(r"\bnominal(?:ly)?\b", re.IGNORECASE)
+"""A size in name only: "a nominal 150 mm pipe"."""
+_TEST_SYSTEM = re.compile(
+    r"\b(?:staging|sandbox|pre-?production)\b|\b(?:test|testing|development|dev|QA)\s+"
+    r"(?:environment|cluster|server|instance|system|site)\b",
+    re.IGNORECASE,
+)
+"""A figure of a test system, not the live one: "On the staging cluster, ..."."""
 _DOWNVOTED = re.compile(r"\bscore\s*:?\s*[-−–]\s?\d+\b", re.IGNORECASE)
 """An answer its readers voted down: "Answer (score: -6)"."""
 _PART_OF = re.compile(
@@ -849,6 +871,12 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_DOWNVOTED, True, "states a finding where {} is an answer its readers voted down"),
     (_UNMAINTAINED, False, "states the current figure where {} gives an old release's"),
     (_PARODY, True, "states a finding where {} is a parody account's"),
+    (_DISCLAIMED, False, "states a finding where {} is on a page that says it may be wrong"),
+    (_NOT_ADOPTED, False, "states the figure in force where {} gives a proposal not adopted"),
+    (_VANDALISED, False, "states a finding where {} gives an edit reverted as vandalism"),
+    (_ALLEGED, False, "states a finding where {} gives a party's claim"),
+    (_NOMINAL, False, "states the actual figure where {} gives a nominal one"),
+    (_TEST_SYSTEM, True, "states the live system's figure where {} gives a test system's"),
 )
 """Words that qualify a side's figure against a plain one (see :func:`_qualified`): the
 pattern, whether the side's title counts too, and how the verdict says so."""
@@ -875,7 +903,10 @@ def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     (:data:`_OF_A_CLASS`), an aim (:data:`_AIMED`), a sample to be replaced (:data:`_SAMPLE`),
     a tally while the event runs (:data:`_RUNNING_TALLY`), an answer
     voted down (:data:`_DOWNVOTED`), an old release's (:data:`_UNMAINTAINED`), a parody's
-    (:data:`_PARODY`), or it is a part's figure (see :func:`_of_a_part`); None
+    (:data:`_PARODY`), on a page that says it may be wrong (:data:`_DISCLAIMED`), a proposal's
+    not adopted (:data:`_NOT_ADOPTED`), an edit reverted as vandalism (:data:`_VANDALISED`), a
+    party's claim (:data:`_ALLEGED`), a nominal size (:data:`_NOMINAL`), a test system's
+    (:data:`_TEST_SYSTEM`), or it is a part's figure (see :func:`_of_a_part`); None
     otherwise. The first qualifier of :data:`_QUALIFIERS` one side has and the other lacks
     decides."""
     for pattern, titled, _ in _QUALIFIERS:

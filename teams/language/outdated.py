@@ -12,9 +12,14 @@
 - A Sphinx ``versionchanged`` note (or a "Changed in version X:" line) that says what a figure
   was ("The default was 30 seconds."): the note is withdrawn, and the nearest line above it that
   gives one other figure rejects the old one ("... after 10 seconds by default, not 30.").
-- A page whose banner says it is the documentation of a release no longer maintained, or an
-  account's profile that says it is a parody: each of its other lines that gives a figure says
-  so at its end ("... by default (in a release no longer maintained).").
+- A page whose banner says it is the documentation of a release no longer maintained, an
+  account's profile that says it is a parody, a footer that says its answers may be inaccurate
+  (a chat assistant's, an OCR text not proofread), a proposal's status that says it was not
+  adopted ("Closed without merging"), or a history whose edit was reverted as vandalism: each
+  of its other lines that gives a figure says so at its end ("... by default (in a release no
+  longer maintained).").
+- A fact-check rated false ("Rating: False"): each of its lines that gives one other figure
+  rejects the figure its title asks about ("..., not 410.").
 
 - A change undone by a later one ("October 2022: the change of March 2022 is undone; ... is
   reverted to 48 seats."): the lines of the change undone (those naming its date) are
@@ -62,10 +67,37 @@ _HEADING = re.compile(r"^\s*#{1,6}\s")
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w.]*\w)")
 
 
-def drop_outdated(text: str) -> str:
-    """``text`` without what it marks as out of date (see the module); line for line."""
-    text = _drop_changed_notes(_drop_old_blocks(text))
+def drop_outdated(text: str, title: str = "") -> str:
+    """``text`` without what it marks as out of date (see the module); line for line. The
+    page's ``title`` may ask what a fact-check rates."""
+    text = _drop_changed_notes(_drop_old_blocks(_reject_rated_false(text, title)))
     return _mark_disclaimed(_drop_undone(_drop_disowned(text)))
+
+
+_RATED_FALSE = re.compile(
+    r"^\W*(?:(?:our\s+)?rating|verdict|claim\s+rating)\W*:?\W*(?:false|fake|incorrect|wrong|"
+    r"mostly\s+false|pants\s+on\s+fire)\b",
+    re.IGNORECASE,
+)
+"""A fact-check's rating of the claim it checks as false: "Rating: False."."""
+
+
+def _reject_rated_false(text: str, title: str) -> str:
+    """``text`` with each line of a fact-check rated false that gives one other figure
+    rejecting the figure its title (or a heading) asks about ("Fact check: is the mast 410
+    metres tall?", "Rating: False.", "The mast is 214 metres tall, not 410.")."""
+    lines = text.split("\n")
+    if not any(_RATED_FALSE.match(line) for line in lines):
+        return text
+    headings = [title, *(line for line in lines if _HEADING.match(line))]
+    asked = {figure for line in headings if "?" in line for figure in _NUMBER.findall(line)}
+    if len(asked) != 1:
+        return text
+    old = asked.pop()
+    return "\n".join(
+        line if _HEADING.match(line) or _RATED_FALSE.match(line) else _rejecting(line, old)
+        for line in lines
+    )
 
 
 _CHANGED = re.compile(
@@ -125,6 +157,30 @@ _DISCLAIMERS = (
     (
         re.compile(r"\bparody\s+account\b|\bnot\s+affiliated\s+with\b", re.IGNORECASE),
         "says a parody account",
+    ),
+    (
+        re.compile(
+            r"\b(?:answers?|responses?|replies|output|text|transcripts?|content|information)\s+"
+            r"(?:may|might|can|could)\s+(?:be\s+)?(?:inaccurate|wrong|incorrect|unreliable|"
+            r"contain\s+(?:errors|mistakes))\b|\bnot\s+(?:been\s+)?proof-?read\b|"
+            r"\b(?:characters|letters|words|figures|digits)\s+may\s+be\s+misread\b",
+            re.IGNORECASE,
+        ),
+        "its page says it may be inaccurate",
+    ),
+    (
+        re.compile(
+            r"\bclosed\s+without\s+(?:being\s+)?merg(?:ed|ing)\b|^\W*status\W*:?\W*(?:rejected|"
+            r"declined|withdrawn|abandoned|not\s+adopted)\b|\b(?:proposal|motion|amendment|"
+            r"pull\s+request|change\s+request)\s+(?:was\s+)?(?:rejected|declined|withdrawn|"
+            r"voted\s+down|not\s+adopted)\b",
+            re.IGNORECASE,
+        ),
+        "in a proposal not adopted",
+    ),
+    (
+        re.compile(r"\breverted\b[^\n]{0,80}\bvandalism\b", re.IGNORECASE),
+        "in an edit reverted as vandalism",
     ),
 )
 """A page's word on itself, and what each of its figures then says of where it comes from."""

@@ -7,9 +7,14 @@ anchors the next one). Read: "N years later / after / afterwards / on / earlier 
 before". A phrase with no year before it, or followed by a noun ("two years after the war"),
 is left as written. Lines keep their breaks, so ``path:line`` citations do not move.
 
+An age reached in a year ("turned 40 in 2020", "celebrated her 60th birthday in 1999") gives
+the year of birth, in brackets after it.
+
 Example:
     >>> resolve_relative_dates("The hall opened in 1931. Four years later, it was re-roofed.")
     'The hall opened in 1931. Four years later (1935), it was re-roofed.'
+    >>> resolve_relative_dates("The potter turned 40 in 2020.")
+    'The potter turned 40 in 2020 (born in 1980).'
 """
 
 from __future__ import annotations
@@ -34,9 +39,23 @@ _LATER = frozenset("later afterwards after on following next".split())
 
 
 def resolve_relative_dates(text: str) -> str:
-    """``text`` with each relative date followed by the year it names, in brackets."""
+    """``text`` with each relative date followed by the year it names, in brackets, and an age
+    reached in a year followed by the year of birth it gives ("turned 40 in 2020 (born in
+    1980)")."""
     paragraphs = re.split(r"(\n\s*\n)", text)
-    return "".join(_resolved(part) for part in paragraphs)
+    return _AGE_REACHED.sub(_born, "".join(_resolved(part) for part in paragraphs))
+
+
+_AGE_REACHED = re.compile(
+    r"\b(?:turned|turns|reached\s+the\s+age\s+of|celebrated\s+(?:his|her|their)\s+)"
+    r"\s*(?P<age>\d{1,3})(?:st|nd|rd|th)?(?:\s+birthday)?\s+in\s+(?P<year>1[0-9]{3}|20[0-9]{2})"
+    r"\b(?!\s*\(born)"
+)
+"""An age reached in a year, which gives the year of birth: "turned 40 in 2020"."""
+
+
+def _born(found: re.Match[str]) -> str:
+    return f"{found[0]} (born in {int(found['year']) - int(found['age'])})"
 
 
 def _resolved(paragraph: str) -> str:

@@ -94,6 +94,14 @@ _SELF_CORRECTED = re.compile(
 """A figure a speaker corrects as they say it: "forty — sorry, fourteen — bells" says fourteen."""
 
 
+_HEXADECIMAL = re.compile(r"\b0[xX](?P<digits>[0-9A-Fa-f]+)\b")
+"""A number written in hexadecimal: "0x1F90" is 8080."""
+
+
+def _in_decimal(found: re.Match[str]) -> str:
+    return str(int(found["digits"], 16))
+
+
 def _in_degrees(found: re.Match[str]) -> str:
     degrees = int(found[1]) + float(found[2]) / 60 + float(found[3] or 0) / 3600
     return f"{round(degrees, 4):g}° "
@@ -102,8 +110,10 @@ def _in_degrees(found: re.Match[str]) -> str:
 def values_in(text: str) -> list[Value]:
     """The values ``text`` states, in order, each with the words beside it in its clause (an
     angle in degrees and minutes read in degrees: "56°45′N" is 56.75° N; a figure corrected as it
-    is said, "forty — sorry, fourteen —", read as the one meant)."""
+    is said, "forty — sorry, fourteen —", read as the one meant; a hexadecimal number in
+    decimal)."""
     text = _DEGREES_MINUTES.sub(_in_degrees, _SELF_CORRECTED.sub(r"\g<said> ", text))
+    text = _HEXADECIMAL.sub(_in_decimal, text)
     matches = [m for m in _TOKEN.finditer(text) if not _glued(text, m.start())]
     tokens = [_decimal_point(match.group().strip()) for match in matches]
     found: list[Value] = []

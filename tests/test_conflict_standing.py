@@ -1,0 +1,91 @@
+"""Conflicts a source's standing settles: a page whose footer says its answers may be
+inaccurate (an AI assistant's, an OCR text not proofread), a proposal closed without being
+adopted, an edit reverted as vandalism, a fact-check rated false (its figure rejected), a
+party's claim against a finding, a nominal size, a test system's figure; the measure a sentence
+opens with ("The median price of ...") and one sharing a word with it ("design speed" against
+"speed limit"). Controls: a hexadecimal number is the decimal one, an age reached in a year
+gives the year of birth."""
+
+from __future__ import annotations
+
+from framework.memory import EvidenceRecord
+from teams.hypothesis.verdicts import _qualified
+from teams.language.outdated import drop_outdated
+from teams.language.relative_dates import resolve_relative_dates
+from teams.language.values import values_agree, values_in
+from tests.test_conflict_asked import _settled
+
+
+def test_a_pages_own_word_on_its_standing_marks_each_of_its_figures() -> None:
+    pages = {
+        "its page says it may be inaccurate": (
+            "# Chat\n\n**Bot:** The kiln shuts at 6 pm.\n\n"
+            "*The assistant is an AI and its answers may be inaccurate.*\n"
+        ),
+        "in a proposal not adopted": (
+            "# Pull request #41\n\n**Status:** Closed without merging.\n\n"
+            "This makes the kiln hold 9 racks.\n"
+        ),
+        "in an edit reverted as vandalism": (
+            "# History\n\n- 14:09 . . Ann (Reverted edits by 203.0.113.7: vandalism)\n"
+            "- 14:02 . . 203.0.113.7 (The kiln is 61 metres tall)\n"
+        ),
+    }
+    for marker, page in pages.items():
+        read = drop_outdated(page)
+        assert f"({marker})" in read, marker
+        plain = EvidenceRecord(text="The kiln holds 8 racks.", source="a.md:3")
+        marked = EvidenceRecord(text=f"The kiln holds 5 racks ({marker}).", source="b.md:5")
+        assert _qualified(plain, marked) is marked and _qualified(marked, plain) is marked
+    ocr = "Automatic OCR text, not proofread: characters may be misread.\n\nLit in 1858.\n"
+    assert "Lit in 1858 (its page says it may be inaccurate)." in drop_outdated(ocr)
+
+
+def test_a_fact_check_rated_false_rejects_the_figure_its_title_asks_about() -> None:
+    page = "Rating: False.\n\nThe mast is 214 metres tall, say the plans.\n"
+    title = "Fact check: is the mast 410 metres tall?"
+    assert drop_outdated(page, title).endswith(
+        "The mast is 214 metres tall, say the plans, not 410.\n"
+    )
+    assert drop_outdated(page, "Fact check: the mast") == page  # no figure asked about
+    true = "Rating: True.\n\nThe mast is 410 metres tall.\n"
+    assert drop_outdated(true, title) == true
+
+
+def test_a_claim_a_nominal_size_and_a_test_systems_figure_give_way() -> None:
+    sides = (
+        (
+            "The claimant alleges that the works overran by 40 days.",
+            "The court finds that the works overran by 12 days.",
+        ),
+        ("The water main is a nominal 150 mm pipe.", "The water main measured 142 mm inside."),
+        (
+            "On the staging cluster, the API allows 100 requests a minute.",
+            "In production, the API allows 1,000 requests a minute.",
+        ),
+    )
+    for weaker, plain in sides:
+        weak = EvidenceRecord(text=weaker, source="a.md:3")
+        strong = EvidenceRecord(text=plain, source="b.md:3")
+        assert _qualified(weak, strong) is weak, weaker
+        assert _qualified(strong, weak) is weak, weaker
+
+
+def test_the_measure_a_sentence_opens_with_or_shares_a_word_with() -> None:
+    mean = "The mean price of a house sold in Tolby in 2023 was £412,000."
+    median = "The median price of a house sold in Tolby in 2023 was £298,000."
+    assert (
+        _settled("What was the median price of a house sold in Tolby in 2023?", mean, median) == "b"
+    )
+    design = "The Skel bypass was built to a design speed of 120 km/h."
+    limit = "The speed limit on the Skel bypass is 90 km/h."
+    assert _settled("What is the speed limit on the Skel bypass?", design, limit) == "b"
+    assert _settled("What is the design speed of the Skel bypass?", design, limit) == "a"
+
+
+def test_controls_a_hexadecimal_port_and_a_birth_year_from_an_age() -> None:
+    decimal, hexadecimal = values_in("It listens on port 8080."), values_in("port 0x1F90")
+    assert values_agree(decimal[0], hexadecimal[0])
+    aged = resolve_relative_dates("The potter turned 40 in 2020, the year of her show.")
+    assert aged == "The potter turned 40 in 2020 (born in 1980), the year of her show."
+    assert resolve_relative_dates(aged) == aged  # read once
