@@ -233,11 +233,16 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     the question names where its answer is, which its other words may match less well than a
     newer release's passage; so does a variable's name in capitals ("NO_PROXY"), to the
     section it heads. A version of another product than the one whose release is asked
-    for points nowhere."""
+    for points only where that product is named beside it ("Tornado 6.2" to "What's new in
+    Tornado 6.2.0", for "the oldest Python version that Tornado 6.2 supports")."""
     terms = [*quoted_terms(query), *_IDENTIFIER.findall(query)]
     named = {term.lower() for term in terms}
     foreign = foreign_versions(query)  # "Python 3.4" points to no APScheduler release
-    pointed = corpus.pointed_to(query, [p for p in pointers(query) if p not in foreign], k=k)
+    beside = [
+        f"{name} {version}" for name, version in product_versions(query) if version in foreign
+    ]
+    versions = [p for p in pointers(query) if p not in foreign]
+    pointed = corpus.pointed_to(query, [*versions, *beside], k=k)  # "Tornado 6.2": its notes
     pointed += [  # a quoted term names the section it heads
         passage
         for passage in corpus.pointed_to(query, terms, k=k)
