@@ -98,3 +98,20 @@ def test_a_song_is_written_by_its_composer_and_a_possessive_names_its_owner() ->
     }
     question = "Who wrote the purge function in Kiln's purge.py?"
     assert answering_chains(question, ["purge function"], [relation]) == [(relation,)]
+
+
+def test_a_reported_finish_a_letters_you_and_a_thing_named_with_its_maker() -> None:
+    minutes = (
+        "# Minutes\n\nThe clerk reported that Noor Halse had finished building the new kiln "
+        "shed and that her invoice had been paid.\n"
+    )
+    assert any(t[:3] == ("Noor Halse", "built", "new kiln shed") for t in triples(minutes)[0])
+    letter = (
+        "# A letter\n\nDear Mrs Halse,\n\nThe oak gate you built for the kiln yard has come "
+        "through its first storms.\n\nYours sincerely,\n\nTom Bell\n"
+    )
+    found = triples(letter)[0]
+    assert any(t[0] == "Mrs Halse" and t[1] == "built" and "oak gate" in t[2] for t in found)
+    assert not any(t[0] == "Tom Bell" for t in found)
+    plain = "# Kiln yard\n\nThe oak gate Noor Halse built for the yard still stands.\n"
+    assert any(t[0] == "Noor Halse" and "oak gate" in t[2] for t in triples(plain)[0])

@@ -5,7 +5,8 @@ built by Abel Stour": Lord Ranby commissioned the mill; the mill was built by Ab
 source that "credits Y with building X" says that Y built X (the source did nothing); a clause
 set off by dashes inside another ("The reading room — Martha Cole founded it in 1874 — still
 lends books") states its deed of the subject it interrupts; a thing that "had a single
-architect: Y" had Y as its architect. :func:`teams.extraction.restatements.restated` tries
+architect: Y" had Y as its architect; "The lychgate Y built for the church has lasted" says
+that Y built the lychgate. :func:`teams.extraction.restatements.restated` tries
 these shapes after the others.
 """
 
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from teams.extraction.reorderings import NAME, PAST
 from teams.language.verbs import IRREGULAR, past_tense
 
-__all__ = ["INDIRECT_SHAPES", "interrupted_by_deed"]
+__all__ = ["INDIRECT_SHAPES", "gerund_past", "interrupted_by_deed"]
 
 _THING = rf"(?:[Tt]he|[Aa]n?|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir)\s+[^,;—–]+?|{NAME}"
 _CAUSATIVE = re.compile(
@@ -46,6 +47,15 @@ _SOLE_ROLE = re.compile(
 Calvert"."""
 
 
+_OBJECT_RELATIVE = re.compile(
+    rf"^(?P<thing>(?:The|A|An)\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){{0,3}}?)\s+(?:that\s+|which\s+)?"
+    rf"(?P<who>{NAME})\s+(?P<verb>{PAST})\b(?P<rest>[^,;]*?)\s+(?:has|have|had|is|are|was|were|"
+    r"still|stands?|stood|remains?|remained)\b"
+)
+"""A thing named with who did a deed to it, before what the sentence says of it ("The oak
+lychgate Mrs Tregaskis built for the churchyard has come through its first storms")."""
+
+
 def _capital(text: str) -> str:
     return text[0].upper() + text[1:]
 
@@ -60,7 +70,7 @@ _BASES = frozenset(IRREGULAR.values())
 """The base forms of the irregular verbs ("make", "build")."""
 
 
-def _gerund_past(stem: str) -> str:
+def gerund_past(stem: str) -> str:
     """The past form of the verb whose gerund is ``stem`` + "ing" ("build": "built", "mak":
     "made", "design": "designed")."""
     base = f"{stem}e" if f"{stem}e" in _BASES else stem
@@ -68,7 +78,7 @@ def _gerund_past(stem: str) -> str:
 
 
 def _credits(found: re.Match[str]) -> list[str]:
-    return [f"{found['agent']} {_gerund_past(found['deed'])} {found['thing']}."]
+    return [f"{found['agent']} {gerund_past(found['deed'])} {found['thing']}."]
 
 
 def _dashed_clause(found: re.Match[str]) -> list[str]:
@@ -77,6 +87,11 @@ def _dashed_clause(found: re.Match[str]) -> list[str]:
     named = f"{subject[0].lower()}{subject[1:]}" if article else subject
     clause = re.sub(r"\bit\b", named, found["clause"], count=1)
     return [f"{clause}.", f"{subject} {found['main']}"]
+
+
+def _object_relative(found: re.Match[str]) -> list[str]:
+    thing = found["thing"]
+    return [f"{found['who']} {found['verb']} {thing[0].lower()}{thing[1:]}{found['rest']}."]
 
 
 def _sole_role(found: re.Match[str]) -> list[str]:
@@ -88,6 +103,7 @@ INDIRECT_SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str
     (_CREDITS, _credits),
     (_DASHED_CLAUSE, _dashed_clause),
     (_SOLE_ROLE, _sole_role),
+    (_OBJECT_RELATIVE, _object_relative),
 )
 """Each shape and the plain sentences it states."""
 

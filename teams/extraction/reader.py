@@ -99,7 +99,7 @@ from teams.extraction.restatements import (
     with_surnames_shared,
     without_unknown,
 )
-from teams.extraction.signatures import signed, signer, without_attribution
+from teams.extraction.signatures import addressed, addressee, signed, signer, without_attribution
 from teams.extraction.state import EntityNote, Triple
 from teams.extraction.transcripts import spoken
 from teams.language.values import values_in
@@ -489,6 +489,8 @@ class _SectionReader:
         """The sentence before, whose pair of names "the latter" may point to."""
         self.lead_in = ""
         """The sentence before when it ends in a colon ("... is carved with these words:")."""
+        self.addressee = addressee(section.text)
+        """Whom the section is a letter to ("Dear Mrs Tregaskis,"): its "you"."""
         self.signer = signer(section.text)
         """Who signs the section ("— Hugh Barrow", a letter's "Yours faithfully, ..."): its
         "I"."""
@@ -576,6 +578,7 @@ class _SectionReader:
             sentence = lead["rest"] or sentence
         turn = spoken(without_marks(unmarked(sentence)), answering=bool(self.question[0]))
         turn = signed(turn, self.signer)  # "I built X. — Hugh Barrow": Hugh Barrow built X
+        turn = addressed(turn, self.addressee)  # "Dear Mrs Roe, ... the gate you built"
         turn = with_defined_terms(turn, self.terms)  # "The Builder shall build X"
         turn = _without_rebuttal(turn)  # "Not quite: his sister built X": she built X
         said = self.focus.resolved(without_definitions(turn))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from teams.extraction.indirect_deeds import INDIRECT_SHAPES
+from teams.extraction.indirect_deeds import INDIRECT_SHAPES, gerund_past
 from teams.extraction.patterns import PARTICIPLE
 from teams.extraction.reorderings import SHAPES
 from teams.language.verbs import deed_participle, past_tense
@@ -219,11 +219,31 @@ def with_surnames_shared(sentence: str) -> str:
 def with_deed_done(sentence: str) -> str:
     """``sentence`` with "would go on to build" or "went on to build" as "built", a passive
     with "get" as one with "be" ("got built by": "was built by"), and its agent after "at the
-    hands of" as after "by", and "drew (up) the plans for X" as "designed X"."""
+    hands of" as after "by", "drew (up) the plans for X" as "designed X", "had finished
+    building X" as "built X", and a clause someone reported in a record as said alone ("The
+    clerk reported that ...")."""
     sentence = _AT_HANDS.sub(lambda found: f"{found['passive']} by", sentence)
     sentence = _GOT.sub(lambda found: _AS_BE[found["got"]], sentence)
     sentence = _DREW_PLANS.sub("designed", sentence)
+    sentence = _FINISHED.sub(lambda found: gerund_past(found["stem"]), _reported(sentence))
     return _GO_ON.sub(lambda found: past_tense(found["verb"]), sentence)
+
+
+_FINISHED = re.compile(r"\b(?:had\s+)?(?:finished|completed)\s+(?P<stem>[a-z]{2,}?)ing\b")
+"""Finishing a deed is doing it: "had finished building the shelter" built it."""
+_REPORTED = re.compile(
+    r"^(?:(?:The|A|An|Our|His|Her)\s+)?[\w'’ -]{1,40}?\s+(?:reported|confirmed|noted|"
+    r"announced|recorded|explained)\s+(?:to\s+[\w ]{1,30}?\s+)?that\s+(?P<said>[A-Z][^;]*?)"
+    r"(?:,?\s+and\s+that\s+.*)?$"
+)
+"""A record that someone reported what was done ("The clerk reported that Y had finished
+building X and that his invoice had been paid"): the first thing reported, as a sentence."""
+
+
+def _reported(sentence: str) -> str:
+    """What a reported clause says, alone (see :data:`_REPORTED`); ``sentence`` otherwise."""
+    found = _REPORTED.match(sentence)
+    return f"{found['said'].rstrip('.')}." if found else sentence
 
 
 _DREW_PLANS = re.compile(

@@ -1,7 +1,8 @@
 """A first-person passage whose writer is named only where it is signed: a quotation's
 attribution after a dash ("> I built X ..." then "> — Hugh Barrow, 1861") or a letter's
 sign-off ("Yours faithfully," then "Martha Quill"). Its "I" is the signer, "my" the signer's,
-and the attribution is no part of the sentence it follows.
+and the attribution is no part of the sentence it follows. A letter's "you" is the one its
+salutation names ("Dear Mrs Tregaskis,").
 
 Example:
     >>> name = signer("> I built the Quennel lighthouse.\\n> — Hugh Barrow, 1861")
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["signed", "signer", "without_attribution"]
+__all__ = ["addressed", "addressee", "signed", "signer", "without_attribution"]
 
 _NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}"
 _ATTRIBUTION = re.compile(rf"^(?:>\s*)?[—–]\s*(?P<name>{_NAME})\s*(?:,[^,]*)?$")
@@ -37,6 +38,32 @@ def signer(text: str) -> str:
             return name["name"]
     attributions = [found["name"] for line in lines if (found := _ATTRIBUTION.match(line))]
     return attributions[-1] if attributions else ""
+
+
+_SALUTATION = re.compile(
+    rf"^(?:Dear|To)\s+(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Dame|Lady|Lord)\.?\s+)?{_NAME}|"
+    r"(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+[A-Z][\w'’-]+),\s*$"
+)
+"""A letter's salutation: "Dear Mrs Tregaskis,"."""
+_SECOND_PERSON = re.compile(r"\b(?P<word>you|your)\b(?!['’])")
+
+
+def addressee(text: str) -> str:
+    """The name a letter's salutation opens ``text`` with ("Dear Mrs Tregaskis,"); ""
+    otherwise."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    found = _SALUTATION.match(lines[0]) if lines else None
+    return found["name"] if found else ""
+
+
+def addressed(sentence: str, name: str) -> str:
+    """``sentence`` with a letter's "you" as its addressee ``name`` and "your" as the
+    addressee's; as it is without a name."""
+    if not name:
+        return sentence
+    return _SECOND_PERSON.sub(
+        lambda found: f"{name}'s" if found["word"] == "your" else name, sentence
+    )
 
 
 def signed(sentence: str, name: str) -> str:
