@@ -236,14 +236,16 @@ def test_restructuredtext_markup_and_literal_blocks_hold_no_sentence() -> None:
         ".. note:: The port is fixed.\n\n"
         ".. _Docs: https://example.org/\n"
         ".. a comment\n\n"
-        "It stops on Ctrl-C."
+        "It stops on Ctrl-C.\n\n"
+        ".. prompt:: bash\n\n"
+        "   serve --port 99 dir/\n"
     )
     assert prose_sentences(text) == [
         (1, "Start the server."),
         (9, "Run it like this::"),
         (13, "The port is fixed."),
         (18, "It stops on Ctrl-C."),
-    ]
+    ]  # a shell session in a ``prompt`` directive is code
 
 
 def test_code_chunks_are_marked_and_never_cited() -> None:

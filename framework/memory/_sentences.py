@@ -274,8 +274,11 @@ _ADMONITION = re.compile(
 ``.. _target:`` or ``.. directive::``, holds none: :data:`_NOT_PROSE`)."""
 _ALERT = re.compile(r"^\[!(?:note|tip|important|warning|caution)\]\s*", re.I)
 """The marker that opens a GitHub alert in a block quote ("> [!NOTE]"): not part of its text."""
-_CODE_DIRECTIVE = re.compile(r"\.\. (?:code-block|code|sourcecode)::")
-"""A directive whose indented body is code."""
+_CODE_DIRECTIVE = re.compile(
+    r"\.\. (?:code-block|code|sourcecode|prompt|doctest|testcode|testoutput|ipython|"
+    r"jupyter-execute|parsed-literal)::"
+)
+"""A directive whose indented body is code (or a shell session: sphinx-prompt's ``prompt``)."""
 _DIRECTIVE = re.compile(r"\.\. [\w:-]+::")
 """A reStructuredText directive's line; option lines (":class: tip") may follow it."""
 _OPTION = re.compile(
