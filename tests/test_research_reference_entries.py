@@ -62,6 +62,8 @@ def test_ways_of_leaving_a_setting_alone_ask_its_default() -> None:
     assert asks_default("How long may a lookup take, if I leave that setting alone?")
     assert asks_default("If I leave the kiln fan speed setting alone, how fast does it spin?")
     assert asks_default("With the throttle switched on and left untuned, what wait is used?")
+    assert asks_default("If I set a kiln fan_speed but no fan_timeout, what timeout is used?")
+    assert not asks_default("If I set a fan speed but the kiln stalls, what then?")
     assert not asks_default("How long may a lookup take?")
 
 

@@ -495,14 +495,21 @@ def asks_since(question: str) -> bool:
 
 
 _DEFAULT_ASKED = re.compile(r"\bdefaults?\b", re.I)
+_LEFT_UNSET = re.compile(
+    r"\b(?:if|when)\s+(?:i|you|we|one)\s+(?:set|pass|give|specify|configure|provide|use)\b"
+    r"[^,?]{1,60}?\bbut\s+(?:no|not\s+(?:a|an|the|any))\s+[\w`-]",
+    re.I,
+)
+"""A question of what holds when one setting is left out: "if I set X but no Y"."""
 
 
 def asks_default(question: str) -> bool:
     """Whether ``question`` asks what holds when nothing is configured ("If I don't configure
     anything, what ...", "What is the default ...", "... unless told otherwise"; see
     :func:`~teams.language.senses.plain_wording`): the sentence saying "The default is ..."
-    answers it, even after the one that matches the question's words."""
-    return _DEFAULT_ASKED.search(plain_wording(question)) is not None
+    answers it, even after the one that matches the question's words; so does "if I set X
+    but no Y"."""
+    return bool(_DEFAULT_ASKED.search(plain_wording(question)) or _LEFT_UNSET.search(question))
 
 
 def asks_when(question: str) -> bool:
