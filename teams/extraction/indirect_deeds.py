@@ -47,8 +47,9 @@ _SOLE_ROLE = re.compile(
 Calvert"."""
 
 
+_RELATIVE = r"(?:who|whom|whose|which|that|where|when)"
 _OBJECT_RELATIVE = re.compile(
-    rf"^(?P<thing>(?:The|A|An)\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){{0,3}}?)\s+(?:that\s+|which\s+)?"
+    rf"^(?P<thing>(?:The|A|An)(?:\s+(?!{_RELATIVE}\b)[a-z][\w'’-]*){{1,4}}?)\s+(?:that\s+|which\s+)?"
     rf"(?P<who>{NAME})\s+(?P<verb>{PAST})\b(?P<rest>[^,;]*?)\s+(?:has|have|had|is|are|was|were|"
     r"still|stands?|stood|remains?|remained)\b"
 )
