@@ -4,7 +4,7 @@ adopted, an edit reverted as vandalism, a fact-check rated false (its figure rej
 party's claim against a finding, a nominal size, a test system's figure; the measure a sentence
 opens with ("The median price of ...") and one sharing a word with it ("design speed" against
 "speed limit"). Controls: a hexadecimal number is the decimal one, an age reached in a year
-gives the year of birth."""
+gives the year of birth, a figure its page says it rounds spans the rounding."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from framework.memory import EvidenceRecord
 from teams.hypothesis.verdicts import _qualified
 from teams.language.outdated import drop_outdated
 from teams.language.relative_dates import resolve_relative_dates
+from teams.language.rounding import mark_rounded
 from teams.language.values import values_agree, values_in
 from tests.test_conflict_asked import _settled
 
@@ -89,3 +90,16 @@ def test_controls_a_hexadecimal_port_and_a_birth_year_from_an_age() -> None:
     aged = resolve_relative_dates("The potter turned 40 in 2020, the year of her show.")
     assert aged == "The potter turned 40 in 2020 (born in 1980), the year of her show."
     assert resolve_relative_dates(aged) == aged  # read once
+
+
+def test_a_figure_its_page_rounds_spans_the_rounding() -> None:
+    page = (
+        "All figures on this page are rounded to the nearest hundred.\n\nIt had 12,300 visitors.\n"
+    )
+    marked = mark_rounded(page).split("\n")[2]
+    assert marked == "It had 12,300 visitors (rounded to the nearest 100)."
+    [rounded] = values_in(marked)
+    assert rounded.number == 12_300 and rounded.spread == 50
+    assert values_agree(rounded, values_in("It had 12,274 visitors.")[0])
+    assert not values_agree(rounded, values_in("It had 12,420 visitors.")[0])
+    assert mark_rounded("It had 12,300 visitors.") == "It had 12,300 visitors."

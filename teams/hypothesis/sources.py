@@ -45,6 +45,7 @@ from teams.language.namesakes import about_namesake
 from teams.language.outdated import drop_outdated
 from teams.language.relative_dates import resolve_relative_dates
 from teams.language.revisions import read_revisions
+from teams.language.rounding import mark_rounded
 from teams.language.sentence_choice import scored_sentences
 from teams.language.standing import CODE_EDITION, code_editions, retires_itself
 from teams.language.tables import table_statements
@@ -243,7 +244,8 @@ def _named_date(path: str) -> str | None:
 def readable(passage: Passage) -> Passage:
     """The passage as the value readers see it: struck-out text withdrawn (a struck figure
     before a new one rejected: "is 460 metres long, not 410"), what the page marks as out of
-    date withdrawn (:func:`~teams.language.outdated.drop_outdated`), a wiki signature read as
+    date withdrawn (:func:`~teams.language.outdated.drop_outdated`), a figure the page says it
+    rounds marked so (:func:`~teams.language.rounding.mark_rounded`), a wiki signature read as
     when its comment was written, an accepted diff applied, myths
     and a reply's quoted lines withdrawn (:func:`~teams.language.revisions.read_revisions`),
     table rows as statements, numeric dates with the reading the passage's other dates
@@ -251,7 +253,7 @@ def readable(passage: Passage) -> Passage:
     changes with the figure they come to (line for line, so citations hold)."""
     title = passage.outline.split(" > ")[0] if passage.outline else passage.heading
     text = withdraw_struck(read_revisions(unsigned(passage.text), heading=title))
-    text = drop_outdated(text, title)
+    text = mark_rounded(drop_outdated(text, title))
     text = count_enumerations(settle_date_order(table_statements(text)))
     text = resolve_relative_changes(resolve_relative_dates(text))
     return passage if text == passage.text else replace(passage, text=text)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["drop_outdated", "rejecting_at_end"]
+__all__ = ["before_stop", "drop_outdated", "rejecting_at_end"]
 
 _DETAILS = re.compile(r"^\s*<details\b", re.IGNORECASE)
 _DETAILS_END = re.compile(r"</details\s*>", re.IGNORECASE)
@@ -202,7 +202,7 @@ def _mark_disclaimed(text: str) -> str:
 
 def _marked(statement: str, marker: str) -> str:
     """``statement`` with ``marker`` in brackets before its closing stop."""
-    return _before_stop(statement, f" ({marker})")
+    return before_stop(statement, f" ({marker})")
 
 
 def _drop_old_blocks(text: str) -> str:
@@ -249,10 +249,10 @@ def _rejecting(line: str, old: str) -> str:
 
 def rejecting_at_end(statement: str, old: str) -> str:
     """``statement`` rejecting ``old`` before its closing stop ("is 46 m, not 40.")."""
-    return _before_stop(statement, f", not {old}")
+    return before_stop(statement, f", not {old}")
 
 
-def _before_stop(statement: str, words: str) -> str:
+def before_stop(statement: str, words: str) -> str:
     """``statement`` with ``words`` put before its closing stop (at its end when it has none)."""
     stop = re.search(r"[.!?]?\s*$", statement)
     end = stop.start() if stop is not None else len(statement)

@@ -30,6 +30,7 @@ from teams.language._vocabulary import CATEGORIES, MONTHS, UNITS
 from teams.language.amounts import money_at, ordinal_at, share_at, word_ordinal
 from teams.language.calendars import plain_dates
 from teams.language.dates import NUMERIC_DATE, date_at, dates_agree
+from teams.language.rounding import rounding_of, without_rounding
 from teams.language.words import STOPWORDS, singular
 
 __all__ = [
@@ -111,9 +112,12 @@ def values_in(text: str) -> list[Value]:
     """The values ``text`` states, in order, each with the words beside it in its clause (an
     angle in degrees and minutes read in degrees: "56°45′N" is 56.75° N; a figure corrected as it
     is said, "forty — sorry, fourteen —", read as the one meant; a hexadecimal number in
-    decimal)."""
+    decimal; a figure its page says is rounded spanning the rounding, see
+    :mod:`teams.language.rounding`)."""
     text = _DEGREES_MINUTES.sub(_in_degrees, _SELF_CORRECTED.sub(r"\g<said> ", text))
     text = _HEXADECIMAL.sub(_in_decimal, text)
+    step = rounding_of(text)  # "(rounded to the nearest 100)": each figure spans the rounding
+    text = without_rounding(text) if step else text
     matches = [m for m in _TOKEN.finditer(text) if not _glued(text, m.start())]
     tokens = [_decimal_point(match.group().strip()) for match in matches]
     found: list[Value] = []
@@ -141,9 +145,16 @@ def values_in(text: str) -> list[Value]:
         index += read[1]
     around = surroundings(text, [(m.start(), m.end()) for m in matches], spans)
     return [
-        replace(value, around=words, clause=clause)
+        replace(value, around=words, clause=clause, spread=_rounded(value, step))
         for value, (words, clause) in zip(found, around, strict=True)
     ]
+
+
+def _rounded(value: Value, step: float) -> float:
+    """The spread of ``value`` read from a line whose figures are rounded to ``step``: half a
+    step for a count, a quantity or a sum that has none of its own and is at least a step."""
+    rounds = value.kind in ("count", "quantity", "money") and value.number >= step > 0
+    return step / 2 if rounds and not value.spread else value.spread
 
 
 def _decimal_point(token: str) -> str:
