@@ -1,7 +1,8 @@
 """Conflicts a source's standing settles: a page whose footer says its answers may be
 inaccurate (an AI assistant's, an OCR text not proofread), a proposal closed without being
 adopted, an edit reverted as vandalism, a fact-check rated false (its figure rejected), a
-party's claim against a finding, a nominal size, a test system's figure; the measure a sentence
+party's claim against a finding, a figure not yet confirmed, a nominal size, a test system's
+figure, one counted for each of another unit than the question's; the measure a sentence
 opens with ("The median price of ...") and one sharing a word with it ("design speed" against
 "speed limit"). Controls: a hexadecimal number is the decimal one, an age reached in a year
 gives the year of birth, a figure its page says it rounds spans the rounding."""
@@ -103,3 +104,17 @@ def test_a_figure_its_page_rounds_spans_the_rounding() -> None:
     assert values_agree(rounded, values_in("It had 12,274 visitors.")[0])
     assert not values_agree(rounded, values_in("It had 12,420 visitors.")[0])
     assert mark_rounded("It had 12,300 visitors.") == "It had 12,300 visitors."
+
+
+def test_a_figure_not_yet_confirmed_and_one_counted_for_another_unit_give_way() -> None:
+    report = "Ann Roe ran it in 1:02:41, a new record. The time is not yet ratified: a check."
+    marked = drop_outdated(report)
+    assert marked.startswith("Ann Roe ran it in 1:02:41, a new record (not yet confirmed). The")
+    weak = EvidenceRecord(text="Ann Roe ran it in 1:02:41 (not yet confirmed).", source="a.md:3")
+    plain = EvidenceRecord(text="The record is 1:04:15.", source="b.md:3")
+    assert _qualified(weak, plain) is weak and _qualified(plain, weak) is weak
+    question = "How much water does one resident of Tarrow use a day?"
+    household = "Each household on Tarrow uses 310 litres of water a day."
+    resident = "Each resident of Tarrow uses 130 litres of water a day."
+    assert _settled(question, household, resident) == "b"
+    assert _settled("How much water does a household on Tarrow use?", household, resident) == "a"

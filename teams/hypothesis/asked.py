@@ -56,8 +56,8 @@ def words_asked_resolution(
     phrase, when the other's opening phrase sets its figure apart for a case the question does
     not name ("For groups of ten or more, ... £11 per person" against "An adult ticket ...
     costs £14"); or the one whose figure is of the measure the question names, where the
-    other's is of that measure otherwise qualified (see :func:`_measure_asked`); None
-    otherwise."""
+    other's is of that measure otherwise qualified (see :func:`_measure_asked`), or counted for
+    each of what the question names (see :func:`_unit_asked`); None otherwise."""
     asked = {stem(word) for word in keywords(question)}
     cases = {side.id: _case_words(side) for side in (a, b)}
     named = [side for side in (a, b) if cases[side.id] and cases[side.id] <= asked]
@@ -79,7 +79,31 @@ def words_asked_resolution(
             f"({', '.join(sorted(cases[other.id]))}); {side.source} states it plainly"
         )
         return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)
-    return _measure_asked(conflict, asked, a, b) if not named else None
+    if named:
+        return None
+    return _measure_asked(conflict, asked, a, b) or _unit_asked(conflict, asked, a, b)
+
+
+_EACH = re.compile(r"\b(?:each|every|per)\s+(?P<unit>[a-z][\w-]*)", re.IGNORECASE)
+"""What a figure is counted for: "Each household ...", "... per resident"."""
+
+
+def _unit_asked(
+    conflict: Conflict, asked: set[str], a: EvidenceRecord, b: EvidenceRecord
+) -> Resolution | None:
+    """The side whose figure is for each of what the question names ("one resident"), where
+    the other's is for each of something else ("Each household uses 310 litres" against "Each
+    resident uses 130 litres")."""
+    units = [{stem(found["unit"]) for found in _EACH.finditer(side.text)} for side in (a, b)]
+    if len(units[0]) != 1 or len(units[1]) != 1 or units[0] == units[1]:
+        return None
+    asks = [bool(unit & asked) for unit in units]
+    if asks[0] == asks[1]:
+        return None
+    side, other = (a, b) if asks[0] else (b, a)
+    unit = next(iter(units[0] if asks[0] else units[1]))
+    reason = f"the question asks about each {unit}: {side.source} gives it, {other.source} not"
+    return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)
 
 
 def _measure_asked(

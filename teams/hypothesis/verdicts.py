@@ -809,6 +809,13 @@ _ALLEGED = re.compile(
     re.IGNORECASE,
 )
 """A party's claim in a dispute: "The claimant alleges that ..."."""
+_UNCONFIRMED = re.compile(
+    r"\bnot\s+(?:yet\s+)?(?:ratified|confirmed|verified|certified|validated|official)\b|"
+    r"\b(?:unratified|unconfirmed|unverified)\b|\bpending\s+(?:ratification|confirmation|"
+    r"verification|certification)\b",
+    re.IGNORECASE,
+)
+"""A figure its source says is not yet confirmed: "The time is not yet ratified"."""
 _NOMINAL = re.compile(r"\bnominal(?:ly)?\b", re.IGNORECASE)
 """A size in name only: "a nominal 150 mm pipe"."""
 _TEST_SYSTEM = re.compile(
@@ -875,6 +882,7 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_NOT_ADOPTED, False, "states the figure in force where {} gives a proposal not adopted"),
     (_VANDALISED, False, "states a finding where {} gives an edit reverted as vandalism"),
     (_ALLEGED, False, "states a finding where {} gives a party's claim"),
+    (_UNCONFIRMED, False, "states the confirmed figure where {} gives one not yet confirmed"),
     (_NOMINAL, False, "states the actual figure where {} gives a nominal one"),
     (_TEST_SYSTEM, True, "states the live system's figure where {} gives a test system's"),
 )
@@ -905,8 +913,9 @@ def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     voted down (:data:`_DOWNVOTED`), an old release's (:data:`_UNMAINTAINED`), a parody's
     (:data:`_PARODY`), on a page that says it may be wrong (:data:`_DISCLAIMED`), a proposal's
     not adopted (:data:`_NOT_ADOPTED`), an edit reverted as vandalism (:data:`_VANDALISED`), a
-    party's claim (:data:`_ALLEGED`), a nominal size (:data:`_NOMINAL`), a test system's
-    (:data:`_TEST_SYSTEM`), or it is a part's figure (see :func:`_of_a_part`); None
+    party's claim (:data:`_ALLEGED`), not yet confirmed (:data:`_UNCONFIRMED`), a nominal size
+    (:data:`_NOMINAL`), a test system's (:data:`_TEST_SYSTEM`), or it is a part's figure (see
+    :func:`_of_a_part`); None
     otherwise. The first qualifier of :data:`_QUALIFIERS` one side has and the other lacks
     decides."""
     for pattern, titled, _ in _QUALIFIERS:

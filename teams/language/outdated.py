@@ -20,6 +20,8 @@
   longer maintained).").
 - A fact-check rated false ("Rating: False"): each of its lines that gives one other figure
   rejects the figure its title asks about ("..., not 410.").
+- A sentence the next one says is not yet confirmed ("The time is not yet ratified") says so
+  at its end ("... a new course record (not yet confirmed).").
 
 - A change undone by a later one ("October 2022: the change of March 2022 is undone; ... is
   reverted to 48 seats."): the lines of the change undone (those naming its date) are
@@ -71,7 +73,27 @@ def drop_outdated(text: str, title: str = "") -> str:
     """``text`` without what it marks as out of date (see the module); line for line. The
     page's ``title`` may ask what a fact-check rates."""
     text = _drop_changed_notes(_drop_old_blocks(_reject_rated_false(text, title)))
-    return _mark_disclaimed(_drop_undone(_drop_disowned(text)))
+    return _mark_unconfirmed(_mark_disclaimed(_drop_undone(_drop_disowned(text))))
+
+
+_NOT_CONFIRMED = re.compile(
+    r"(?<=[.!?])\s+(?:The|This|That|Its|His|Her|Their)\s+(?:[a-z]+\s+){0,2}?(?:is|was|are|were|"
+    r"has|have)\s+(?:not\s+(?:yet\s+)?(?:been\s+)?(?:ratified|confirmed|verified|certified|"
+    r"validated|official)|still\s+(?:unconfirmed|unverified|provisional))\b"
+)
+"""A sentence that says the one before it is not yet confirmed: "... in 1:02:41, which would be
+a new course record. The time is not yet ratified"."""
+
+
+def _mark_unconfirmed(text: str) -> str:
+    """``text`` with a sentence that the next one says is not yet confirmed saying so at its
+    end ("... a new course record (not yet confirmed). The time is not yet ratified: ...")."""
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        if found := _NOT_CONFIRMED.search(line):
+            said = before_stop(line[: found.start()], " (not yet confirmed)")
+            lines[at] = said + line[found.start() :]
+    return "\n".join(lines)
 
 
 _RATED_FALSE = re.compile(
