@@ -3,7 +3,9 @@ record's title (a patent's INID lines, Dublin Core meta elements, container labe
 dump), a MARC 21 name entry by its relator term, a Debian copyright file's ``Files: *``
 stanza, an AsciiDoc header, the author ``git blame`` gives a ``def`` line, and the one who
 opened a pull request; never the applicant, agent, publisher, contributor, maintainer,
-performer, illustrator, packager or reviewer. A possessive in a question names its owner."""
+performer, illustrator, packager or reviewer. A possessive in a question names its owner. An
+e-mail's "I" is its sender, its "it" its subject; a reported clause, a finished deed, a
+letter's "you" and a thing named with its maker are read."""
 
 from __future__ import annotations
 
@@ -115,3 +117,14 @@ def test_a_reported_finish_a_letters_you_and_a_thing_named_with_its_maker() -> N
     assert not any(t[0] == "Tom Bell" for t in found)
     plain = "# Kiln yard\n\nThe oak gate Noor Halse built for the yard still stands.\n"
     assert any(t[0] == "Noor Halse" and "oak gate" in t[2] for t in triples(plain)[0])
+
+
+def test_an_emails_i_is_its_sender_and_its_it_its_subject() -> None:
+    mail = (
+        "# Archive: an e-mail\n\n```\nFrom: Noor Halse <noor@example.org>\n"
+        "To: Tom Bell <tom@example.org>\nDate: Fri, 2 Jun 2023 16:40:11 +0100\n"
+        "Subject: Re: The kiln shed\n\nTom,\n\nI finished building it this afternoon.\n```\n"
+    )
+    found = triples(mail)[0]
+    assert ("Noor Halse", "built", "kiln shed", 11) in found
+    assert not any("Tom Bell" in (t[0], t[2]) or t[1] == "'s date is" for t in found)

@@ -48,6 +48,7 @@ from teams.extraction.data_blocks import (
     xml_records,
     yaml_records,
 )
+from teams.extraction.emails import messages
 from teams.extraction.metadata import metadata_fields
 from teams.language.revisions import apply_accepted_diffs
 from teams.language.tables import list_tables, markdown_tables
@@ -195,7 +196,8 @@ class Document(Record):
 
 def document_of(path: str, text: str) -> Document:
     """The prose of ``text`` (Markdown, reStructuredText or plain text) as a document, each
-    section with the line of the heading right above it, its front matter first; a diff on a
+    section with the line of the heading right above it, its front matter first, then what
+    records of a format say of who made a thing, then each e-mail set out in it; a diff on a
     page that says it was accepted is read as its "+" lines (see
     :func:`~teams.language.revisions.apply_accepted_diffs`)."""
     document = _document(path, chunk_document(path, apply_accepted_diffs(text)))
@@ -209,7 +211,11 @@ def document_of(path: str, text: str) -> Document:
         Section(line=number, text=f"{role}: {who}", heading=thing, front=True)
         for number, thing, role, who in metadata_fields(lines)
     )  # a commit's "Author:", a module's __author__, ...
-    return document.model_copy(update={"sections": (*front, *metadata, *sections)})
+    mail = tuple(
+        Section(line=number, text=message, heading=subject)
+        for number, subject, message in messages(lines)
+    )  # an e-mail in a fenced block, read as prose under its subject
+    return document.model_copy(update={"sections": (*front, *metadata, *mail, *sections)})
 
 
 _FRONT_MATTER_LINES = 40

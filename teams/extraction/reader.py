@@ -124,10 +124,12 @@ _TIMED_PRONOUN = re.compile(
 )
 """A pronoun subject after a year that opens its sentence: "In 1952 it was renamed ..."."""
 _OBJECT_IT = re.compile(
-    rf"\b(?P<verb>[a-z]+(?:ed|s)|{'|'.join(IRREGULAR)})\s+it\b"
-    r"(?=\s+(?:to|from|in|on|at|for|with|by|into)\b|\s*[.,;]|\s*$)"
+    rf"\b(?P<verb>[a-z]+(?:ed|s|ing)|{'|'.join(IRREGULAR)})\s+it\b"
+    r"(?=\s+(?:to|from|in|on|at|for|with|by|into|this|that|last|yesterday|today|alone|"
+    r"himself|herself|themselves)\b|\s*[.,;]|\s*$)"
 )
-"""An object "it" right after a verb, before a preposition or the clause's end."""
+"""An object "it" right after a verb, before a preposition, a time ("this afternoon") or the
+clause's end."""
 
 _Found = tuple[Triple, EntityNote | None]
 _HEADING_ROLE = re.compile(r"^[A-Za-z]+ and (?:their|its|his|her) (?P<role>[a-z]+?)s?$")

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from teams.extraction.emails import sender
+
 __all__ = ["addressed", "addressee", "signed", "signer", "without_attribution"]
 
 _NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}"
@@ -30,14 +32,14 @@ _FIRST_PERSON = re.compile(r"\b(?P<word>I|my|My|me)\b(?!['’])")
 
 
 def signer(text: str) -> str:
-    """The name that signs ``text``: the last attribution after a dash, or the name on the
-    line after a letter's sign-off; "" when nothing signs it."""
+    """The name that signs ``text``: the name on the line after a letter's sign-off, the last
+    attribution after a dash, or a message's ``From:``; "" when nothing signs it."""
     lines = [line.strip() for line in text.split("\n") if line.strip()]
     for before, line in zip(["", *lines], lines, strict=False):
         if _SIGN_OFF.match(before) and (name := _SIGNATURE.match(line)):
             return name["name"]
     attributions = [found["name"] for line in lines if (found := _ATTRIBUTION.match(line))]
-    return attributions[-1] if attributions else ""
+    return attributions[-1] if attributions else sender(text)
 
 
 _SALUTATION = re.compile(
