@@ -128,3 +128,13 @@ def test_an_emails_i_is_its_sender_and_its_it_its_subject() -> None:
     found = triples(mail)[0]
     assert ("Noor Halse", "built", "kiln shed", 11) in found
     assert not any("Tom Bell" in (t[0], t[2]) or t[1] == "'s date is" for t in found)
+
+
+def test_a_replys_subject_and_his_sister_who_is_no_things_sister() -> None:
+    reply = (
+        "# Re: the Tarn kiln\n\nOn 3 May, Tom Bell wrote:\n> I read that Jon Halse built the "
+        "Tarn kiln.\n\nNot quite: his sister, Noor Halse, built the Tarn kiln in 1802.\n"
+    )
+    found = {t[:3] for t in triples(reply)[0]}
+    assert ("Noor Halse", "built", "Tarn kiln") in found
+    assert not any(t[0] == "Jon Halse" for t in found)

@@ -16,13 +16,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["messages", "sender"]
+__all__ = ["REPLY_MARK", "messages", "sender"]
 
 _FROM = re.compile(
     r"^\s*From:\s+(?P<name>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})\s*(?:<[^<>\s]+>)?\s*$"
 )
 """A message's ``From:`` line with the writer's name: "From: Wenna Tregear <wenna@...>"."""
-_SUBJECT = re.compile(r"^\s*Subject:\s+(?:(?:Re|Fwd?|Aw|Sv)\s*:\s*)*(?P<subject>\S.*?)\s*$", re.I)
+REPLY_MARK = re.compile(r"^\s*(?:(?:Re|Fwd?|Aw|Sv)\s*:\s*)+", re.IGNORECASE)
+"""A reply's or a forward's mark before the subject it keeps: "Re: the Tarn mill"."""
+_SUBJECT = re.compile(r"^\s*Subject:\s+(?P<subject>\S.*?)\s*$", re.I)
 _HEADER = re.compile(r"^\s*[A-Z][\w-]*:\s")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 
@@ -46,6 +48,7 @@ def messages(lines: Sequence[str]) -> list[tuple[int, str, str]]:
             at += 1
         header = lines[start:at]
         subject = next((m["subject"] for text in header if (m := _SUBJECT.match(text))), "")
+        subject = REPLY_MARK.sub("", subject)
         if subject and any(_FROM.match(text) for text in header):
             end = next((n for n in range(at, len(lines)) if _FENCE.match(lines[n])), len(lines))
             kept = [text if _FROM.match(text) else "" for text in header]  # who writes "I"

@@ -72,6 +72,7 @@ from teams.extraction.documents import (
     quoted_parts,
     unmarked,
 )
+from teams.extraction.emails import REPLY_MARK
 from teams.extraction.footnotes import footnote, marked_things, without_marks
 from teams.extraction.hearsay import denies_the_last, hearsay
 from teams.extraction.indirect_deeds import interrupted_by_deed
@@ -116,6 +117,7 @@ _DEFINITION = 0.9
 _PRONOUN = re.compile(r"^(?:It|They|He|She|The\s+same\s+[a-z]+(?:\s+also)?)\b")
 _POSSESSIVE = re.compile(r"^(?:Its|Their|His|Her)\b")
 _PERSONAL = re.compile(r"^(?:He|She)\b")
+_PERSONAL_OWNER = re.compile(r"^(?:His|Her)\b")
 _PERSON = re.compile(r"(?!(?:The|A|An|This|That|Its|Their)\b)[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)+")
 """A person's name: two or more capitalised words, no article before them."""
 _TIMED_PRONOUN = re.compile(
@@ -168,7 +170,10 @@ class _Focus:
         if not self.subject:
             return sentence
         if _POSSESSIVE.match(sentence):
-            return _POSSESSIVE.sub(f"{self.subject}'s", sentence, count=1)
+            owner = self.subject
+            if _PERSONAL_OWNER.match(sentence) and not _PERSON.fullmatch(owner):
+                owner = self.person  # "His sister" is no mill's sister
+            return _POSSESSIVE.sub(f"{owner}'s", sentence, count=1) if owner else sentence
         if timed := _TIMED_PRONOUN.match(sentence):  # "In 1952 it was ...": the subject was
             return f"{timed['when']}{self.subject}{sentence[timed.end() :]}"
         personal = _PERSONAL.match(sentence) is not None and not _PERSON.fullmatch(self.subject)
@@ -204,9 +209,9 @@ def _singular(name: str, said: str) -> str:
 
 
 def _heading_subject(heading: str, most: int = _HEADING_WORDS) -> str:
-    """What a short heading names ("The Corran ferry": Corran ferry), or "" (past ``most``
-    words)."""
-    words = heading.strip(" #:").split()
+    """What a short heading names ("The Corran ferry": Corran ferry; a reply's "Re: the Tarn
+    mill": Tarn mill), or "" (past ``most`` words)."""
+    words = REPLY_MARK.sub("", heading).strip(" #:").split()
     while words and words[0].lower() in ("the", "a", "an"):
         words = words[1:]
     return " ".join(words) if 0 < len(words) <= most else ""
