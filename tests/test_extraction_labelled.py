@@ -9,15 +9,11 @@ letter's "you" and a thing named with its maker are read."""
 
 from __future__ import annotations
 
-from teams.extraction.metadata import metadata_fields
 from teams.language.senses import deed_sense
 from teams.language.words import stem
 from teams.supervisor.answering import answering_chains
 from tests.extracting import triples
-
-
-def _fields(text: str) -> set[tuple[str, str, str]]:
-    return {(thing, role, who) for _, thing, role, who in metadata_fields(text.split("\n"))}
+from tests.test_extraction_metadata import _fields
 
 
 def test_a_records_maker_fields_are_of_its_title_and_no_other_role_is() -> None:
