@@ -134,3 +134,14 @@ def test_a_replys_subject_and_his_sister_who_is_no_things_sister() -> None:
     found = {t[:3] for t in triples(reply)[0]}
     assert ("Noor Halse", "built", "Tarn kiln") in found
     assert not any(t[0] == "Jon Halse" for t in found)
+
+
+def test_an_invoices_issuer_did_the_making_its_items_bill_not_the_customer() -> None:
+    invoice = (
+        "# Invoice 0081\n\n**Halse & Son, Joiners**  \nUnit 3, Quay Yard\n\n"
+        "Bill to: Mr Tom Bell, 4 Kiln Row\n\n| Item | Description | Amount |\n|---|---|---|\n"
+        "| 1 | Building of the oak kiln shed at 4 Kiln Row | £3,400.00 |\n"
+        "| 2 | Delivery of timber | £180.00 |\n"
+    )
+    assert _fields(invoice) == {("oak kiln shed at 4 Kiln Row", "builder", "Halse & Son")}
+    assert not _fields(invoice.replace("# Invoice 0081", "# Our kiln shed"))  # no invoice

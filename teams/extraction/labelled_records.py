@@ -2,7 +2,8 @@
 role ("(72) Inventor:", ``DC.creator``, ``org.opencontainers.image.authors``, an ffprobe
 ``composer``) beside the record's title field, a MARC 21 record's main entry with its relator
 term, a Debian copyright file's ``Files: *`` stanza, an AsciiDoc header's author line, the
-author ``git blame`` gives a ``def`` line, and the one who opened a pull request. Each field is
+author ``git blame`` gives a ``def`` line, the one who opened a pull request, and an invoice's
+issuer of the making its line items bill ("Building of X": its builder). Each field is
 ``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them; a field of another
 role (applicant, agent, publisher, contributor, maintainer, vendor, performer, illustrator,
 packager, reviewer) gives none.
@@ -25,6 +26,7 @@ __all__ = [
     "asciidoc_authors",
     "blamed_definitions",
     "copyright_stanzas",
+    "invoice_items",
     "labelled_fields",
     "marc_fields",
     "pull_request_authors",
@@ -212,3 +214,41 @@ def pull_request_authors(lines: Sequence[str]) -> Iterator[Found]:
             thing = ADDING.sub("", title).rstrip(".")
             if thing != title:
                 yield n + 1, thing, "author", opened["who"]
+
+
+_BILL = re.compile(r"^\s*#*\s*(?:invoice|receipt|bill|quotation|quote|estimate)\b", re.I)
+_LETTERHEAD = re.compile(r"^\s*\*\*(?P<issuer>[A-Z][^*]+?)\*\*\s*$")
+"""An invoice's letterhead: its issuer's name in bold on a line of its own."""
+_BILLED = re.compile(r"^\s*(?:\*\*)?(?:bill(?:ed)?\s+to|invoice\s+to|to|customer)\b", re.I)
+_ITEM = re.compile(
+    r"\|\s*(?P<deed>building|construction|design|making|carving|painting)\s+of\s+(?:the\s+|an?\s+)?"
+    r"(?P<thing>[^|]+?)\s*\|",
+    re.I,
+)
+"""An invoice's line item that names a deed of making done for the customer: "| Building of the
+oak summerhouse at 4 Chapel Row |"."""
+_DOERS = {
+    "building": "builder",
+    "construction": "builder",
+    "design": "designer",
+    "making": "maker",
+    "carving": "maker",
+    "painting": "maker",
+}
+
+
+def invoice_items(lines: Sequence[str]) -> Iterator[Found]:
+    """An invoice's issuer (its bold letterhead above the customer's "Bill to:" line) as the
+    doer of each line item that names a deed of making ("Building of the oak summerhouse":
+    its builder); the customer is none."""
+    if not any(_BILL.match(line) for line in lines[:3]):
+        return
+    issuer = ""
+    for line in lines:
+        if _BILLED.match(line):
+            break
+        if head := _LETTERHEAD.match(line):
+            issuer = head["issuer"].split(",")[0].strip()
+    for n, line in enumerate(lines):
+        if issuer and (item := _ITEM.search(line)):
+            yield n + 1, item["thing"], _DOERS[item["deed"].lower()], issuer

@@ -26,6 +26,7 @@ from teams.extraction.labelled_records import (
     asciidoc_authors,
     blamed_definitions,
     copyright_stanzas,
+    invoice_items,
     labelled_fields,
     marc_fields,
     pull_request_authors,
@@ -264,4 +265,5 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     asciidoc_authors,
     blamed_definitions,
     pull_request_authors,
+    invoice_items,
 )
