@@ -145,3 +145,11 @@ def test_an_invoices_issuer_did_the_making_its_items_bill_not_the_customer() -> 
     )
     assert _fields(invoice) == {("oak kiln shed at 4 Kiln Row", "builder", "Halse & Son")}
     assert not _fields(invoice.replace("# Invoice 0081", "# Our kiln shed"))  # no invoice
+
+
+def test_a_museum_labels_maker_not_its_donor() -> None:
+    label = (
+        "# Gallery 2, case 4\n\nSpindle-back chair, 1911\n\nNoor Halse (1870–1941)\n\n"
+        "Ash and rush\n\nGift of Tom Bell, 1968\n"
+    )
+    assert _fields(label) == {("Spindle-back chair", "maker", "Noor Halse")}

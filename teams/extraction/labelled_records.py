@@ -3,7 +3,8 @@ role ("(72) Inventor:", ``DC.creator``, ``org.opencontainers.image.authors``, an
 ``composer``) beside the record's title field, a MARC 21 record's main entry with its relator
 term, a Debian copyright file's ``Files: *`` stanza, an AsciiDoc header's author line, the
 author ``git blame`` gives a ``def`` line, the one who opened a pull request, and an invoice's
-issuer of the making its line items bill ("Building of X": its builder). Each field is
+issuer of the making its line items bill ("Building of X": its builder), and a museum label's
+maker (a name with life dates under the object and its year). Each field is
 ``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them; a field of another
 role (applicant, agent, publisher, contributor, maintainer, vendor, performer, illustrator,
 packager, reviewer) gives none.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 
 __all__ = [
     "ADDING",
@@ -29,6 +31,7 @@ __all__ = [
     "invoice_items",
     "labelled_fields",
     "marc_fields",
+    "museum_labels",
     "pull_request_authors",
 ]
 
@@ -252,3 +255,24 @@ def invoice_items(lines: Sequence[str]) -> Iterator[Found]:
     for n, line in enumerate(lines):
         if issuer and (item := _ITEM.search(line)):
             yield n + 1, item["thing"], _DOERS[item["deed"].lower()], issuer
+
+
+_OBJECT_LINE = re.compile(
+    r"^\s*(?P<thing>[A-Z][\w'’ -]{2,60}?),\s*(?:c\.\s*|about\s+)?(?:1[0-9]{3}|20\d\d)s?\s*$"
+)
+"""A museum label's first line: the object and its year ("Ladder-back chair, 1902")."""
+_MAKER_LINE = re.compile(
+    r"^\s*(?P<who>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3})\s*\((?:born\s+|b\.\s*)?"
+    r"(?:1[0-9]{3}|20\d\d)(?:\s*[–-]\s*(?:1[0-9]{3}|20\d\d))?\)\s*$"
+)
+"""A museum label's maker line: a name and life dates ("Rhoda Veale (1870–1941)")."""
+
+
+def museum_labels(lines: Sequence[str]) -> Iterator[Found]:
+    """A museum label's maker (a name with life dates, the next line of text under the object
+    and its year), as the maker of that object; the credit line ("Gift of ...") names none."""
+    filled = [(n, line) for n, line in enumerate(lines) if line.strip()]
+    for (_, first), (n, second) in pairwise(filled):
+        thing, maker = _OBJECT_LINE.match(first), _MAKER_LINE.match(second)
+        if thing and maker:
+            yield n + 1, thing["thing"].strip(), "maker", maker["who"]

@@ -29,6 +29,7 @@ from teams.extraction.labelled_records import (
     invoice_items,
     labelled_fields,
     marc_fields,
+    museum_labels,
     pull_request_authors,
 )
 
@@ -266,4 +267,5 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     blamed_definitions,
     pull_request_authors,
     invoice_items,
+    museum_labels,
 )
