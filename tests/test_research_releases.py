@@ -70,30 +70,3 @@ def test_a_question_of_a_named_release_or_of_the_former_value_keeps_its_entry(
         tmp_path / "b", embedder, "How many glaze coats did kiln.glaze() give stoneware before?"
     )
     assert "5 glaze coats" in before, before
-
-
-def test_a_release_entry_that_holds_a_rare_word_answers_since_when(
-    tmp_path: Path, embedder: MiniLMEmbedder
-) -> None:
-    pages = {
-        "options.rst": (
-            "Options\n=======\n\n"
-            "The exclude option lists the folders the kiln never fires: build, dist and "
-            "caches. Excluding folders without setting the option keeps the kiln fast.\n\n"
-            "A folder named ``.glaze`` is skipped as well.\n"
-        ),
-        "4.0.0.rst": (
-            "4.0.0 -- 2022-07-30\n-------------------\n\nFeatures\n~~~~~~~~\n\n"
-            "- Add ``.glaze`` to the default exclude list.\n- Faster start-up.\n"
-        ),
-        "3.0.0.rst": "3.0.0 -- 2020-01-02\n-------------------\n\n- New colour table.\n",
-    }
-    root = write_corpus(tmp_path / "docs", pages)
-    question = "Since which kiln release are .glaze folders skipped without my excluding them?"
-    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
-        ingest_corpus(root, store)
-        task = Task(id="q1", description=question, inputs={"query": question})
-        found = CorpusSearchWorker(Corpus(store)).run(
-            task, question, NodeContext(node="w", team="t")
-        )
-    assert found.evidence and "4.0.0" in found.evidence[0].text, found.evidence

@@ -209,7 +209,6 @@ class CorpusSearchWorker:
             more = self.corpus.search(expanded, k=self.k * _CANDIDATES, min_score=self.min_score)
             found, asked = _merged([found, more]), expanded
         pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
-        pointed += _release_entries(asked, rare, found)  # ".nox": the release that added it
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
         cited = _reranked(found, asked, topic, preferred, self.k)
@@ -284,24 +283,6 @@ def _newest_entry(
         if answered.passage.path != newest.path
         or (release_of(answered.passage.heading) or release) >= release
         or not any(given(kind, item.text, query) for item in answered.evidence)
-    ]
-
-
-def _release_entries(
-    query: str, rare: Sequence[Passage], found: Sequence[Passage]
-) -> list[Passage]:
-    """For a question of when or in which release that names none, the passages that hold one
-    of its rare words under a release's heading ("5.0.0 -- 2022-07-30 > Features: Add ``.nox``
-    to the default exclude list" for "Since which release are .nox directories skipped?"),
-    each scored as the best passage ``found``: a release's entry answers it, though the
-    question's other words match a page about the thing better."""
-    if not asks_when(query) or pointers(query):
-        return []
-    best = max((passage.score for passage in found), default=0.0)
-    return [
-        replace(passage, score=max(passage.score, best))
-        for passage in rare
-        if any(release_of(part) for part in (*passage.outline.split(" > "), passage.heading))
     ]
 
 
