@@ -32,6 +32,7 @@ __all__ = [
     "labelled_fields",
     "marc_fields",
     "museum_labels",
+    "name_of",
     "pull_request_authors",
 ]
 
@@ -87,7 +88,8 @@ def _fields_of(line: str) -> list[tuple[str, str]]:
     return [(_label(label), value.strip()) for label, value in found]
 
 
-def _who(value: str) -> str:
+def name_of(value: str) -> str:
+    """A name without its e-mail address, its spacing made single, or ""."""
     return " ".join(_EMAIL.sub("", value).split()).strip("\"'")
 
 
@@ -103,7 +105,7 @@ def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
             continue
         for n, (label, value) in fields:
             for role in _ROLES.get(label, ()):
-                for who in filter(None, (_who(part) for part in value.split(";"))):
+                for who in filter(None, (name_of(part) for part in value.split(";"))):
                     yield n + 1, title, role, who
 
 
@@ -160,7 +162,7 @@ def copyright_stanzas(lines: Sequence[str]) -> Iterator[Found]:
         name = fields.get("upstream-name", name)
         files = fields.get("files", files)
         if name and files == "*" and (holder := fields.get("copyright")):
-            yield n + 1, name, "author", _who(_YEARS.sub("", holder))
+            yield n + 1, name, "author", name_of(_YEARS.sub("", holder))
 
 
 _ADOC_TITLE = re.compile(r"^=\s+(?P<title>\S.*?)\s*$")

@@ -30,6 +30,7 @@ from teams.extraction.labelled_records import (
     labelled_fields,
     marc_fields,
     museum_labels,
+    name_of,
     pull_request_authors,
 )
 
@@ -42,14 +43,6 @@ Field = tuple[int, str, str, str]
 def metadata_fields(lines: Sequence[str]) -> list[Field]:
     """Every :data:`Field` the metadata in ``lines`` records, by line (1-based)."""
     return sorted(field for read in _READERS for field in read(lines))
-
-
-_EMAIL = re.compile(r"\s*<[^<>@\s]+@[^<>\s]+>\s*$")
-
-
-def _who(value: str) -> str:
-    """A name without the e-mail address after it, or ""."""
-    return _EMAIL.sub("", value).strip().strip("\"'")
 
 
 _COMMIT = re.compile(r"^\s*commit [0-9a-f]{7,40}\b")
@@ -65,7 +58,7 @@ def _git_commits(lines: Sequence[str]) -> Iterator[Field]:
         author, body = None, at + 1
         while body < len(lines) and _HEADER.match(lines[body]):
             if found := _AUTHOR_LINE.match(lines[body]):
-                author = (body + 1, _who(found["who"]))
+                author = (body + 1, name_of(found["who"]))
             body += 1
         subject = next((text.strip() for text in lines[body : body + 3] if text.strip()), "")
         thing = ADDING.sub("", subject).rstrip(".")
@@ -91,9 +84,9 @@ def _sphinx_authors(lines: Sequence[str]) -> Iterator[Field]:
         if name in ("module", "currentmodule", "py:module"):
             module = value
         elif name in ("moduleauthor", "codeauthor") and module:
-            yield at + 1, f"{module} module", "author", _who(value)
+            yield at + 1, f"{module} module", "author", name_of(value)
         elif name == "sectionauthor" and title:
-            yield at + 1, title, "author", _who(value)
+            yield at + 1, title, "author", name_of(value)
 
 
 _DUNDER = re.compile(r"^__(?P<role>author|maintainer)__\s*=\s*(?P<q>[\"'])(?P<who>[^\"']+)(?P=q)")
@@ -113,7 +106,7 @@ def _python_authors(lines: Sequence[str]) -> Iterator[Field]:
         package = path["path"].rstrip("/").rsplit("/", 1)[-1]
         thing = f"{package} package" if path["file"] == "__init__" and package else ""
         thing = thing or f"{path['file']} module"
-        yield at + 1, thing, found["role"], _who(found["who"])
+        yield at + 1, thing, found["role"], name_of(found["who"])
 
 
 _LATEX = re.compile(r"\\(?P<command>title|author)\{")
