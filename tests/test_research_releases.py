@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
-from framework.memory.corpus import ingest_corpus
+from framework.memory.corpus import Passage, ingest_corpus
 from teams.research.offline import CorpusSearchWorker
-from teams.research.releases import release_of
+from teams.research.releases import entry_release, release_of
 from tests.conftest import write_corpus
 
 _CHANGES = (
@@ -26,12 +28,25 @@ _CHANGES = (
     "-   In ``kiln.glaze()``, stoneware gets 5 glaze coats by default, increased from 3.\n"
     "-   New colour table.\n"
 )
+_SECTIONED = (
+    "# Changelog\n\n"
+    "## 4.1.0 -- 2025-03-02\n\n### Features\n\n"
+    "- Raise the default number of glaze coats to 9 for stoneware.\n\n"
+    "### Fixes\n\n- The door latch opens from inside.\n\n"
+    "## 2.0.0 -- 2023-01-10\n\n### Features\n\n"
+    "- In `kiln.glaze()`, stoneware gets 5 glaze coats by default, increased from 3.\n"
+    "- New colour table.\n"
+)
+"""The same changes with each release's entry in sections under its heading."""
 _GUIDE = "Glazing\n=======\n\nThe kiln glazes pots of stoneware and of porcelain.\n"
 
 
-def _answer(tmp_path: Path, embedder: MiniLMEmbedder, question: str) -> str:
+def _answer(
+    tmp_path: Path, embedder: MiniLMEmbedder, question: str, changes: str = _CHANGES
+) -> str:
     tmp_path.mkdir(exist_ok=True)
-    root = write_corpus(tmp_path / "docs", {"CHANGES.rst": _CHANGES, "glazing.rst": _GUIDE})
+    name = "CHANGES.rst" if changes is _CHANGES else "CHANGELOG.md"
+    root = write_corpus(tmp_path / "docs", {name: changes, "glazing.rst": _GUIDE})
     with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
         ingest_corpus(root, store)
         task = Task(id="q1", description=question, inputs={"query": question})
@@ -49,11 +64,32 @@ def test_a_release_heading_names_its_release() -> None:
     assert release_of("Python 3.12 support") is None
 
 
+def test_a_section_of_a_release_entry_belongs_to_the_release_above_it() -> None:
+    def passage(heading: str, outline: str) -> Passage:
+        return Passage(
+            source="c.md:5",
+            path="c.md",
+            line=5,
+            heading=heading,
+            text="- A change.",
+            score=1.0,
+            outline=outline,
+        )
+
+    assert entry_release(passage("Features", "Changelog > 4.1.0 -- 2025-03-02")) == (4, 1, 0)
+    assert entry_release(passage("Version 2.0.0", "Changes")) == (2, 0, 0)
+    assert entry_release(passage("Features", "Changelog")) is None
+
+
+@pytest.mark.parametrize("changes", [_CHANGES, _SECTIONED], ids=["headed", "sectioned"])
 def test_the_value_in_force_is_the_newest_entry_that_changes_it(
-    tmp_path: Path, embedder: MiniLMEmbedder
+    tmp_path: Path, embedder: MiniLMEmbedder, changes: str
 ) -> None:
     said = _answer(
-        tmp_path, embedder, "How many glaze coats does kiln.glaze() give stoneware by default?"
+        tmp_path,
+        embedder,
+        "How many glaze coats does kiln.glaze() give stoneware by default?",
+        changes,
     )
     assert "9" in said, said
     assert "5 glaze coats" not in said, said

@@ -60,7 +60,7 @@ from teams.language.superseded import asks_what_was, without_superseded
 from teams.language.tables import table_statements
 from teams.language.words import joined_codes, keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
-from teams.research.releases import newer_entries, release_of
+from teams.research.releases import entry_release, newer_entries
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 
 __all__ = [
@@ -276,12 +276,12 @@ def _newest_entry(
     ranked = _reranked([newest, *found], query, topic, {newest.source}, k)
     if not ranked or ranked[0].passage.source != newest.source:
         return cited
-    kind, release = asks_one_value(query), release_of(newest.heading) or ()
+    kind, release = asks_one_value(query), entry_release(newest) or ()
     return [
         answered
         for answered in ranked
         if answered.passage.path != newest.path
-        or (release_of(answered.passage.heading) or release) >= release
+        or (entry_release(answered.passage) or release) >= release
         or not any(given(kind, item.text, query) for item in answered.evidence)
     ]
 

@@ -17,7 +17,7 @@ from teams.language.sentence_choice import given
 from teams.language.superseded import asks_what_was
 from teams.language.words import keywords, stem
 
-__all__ = ["newer_entries", "release_of"]
+__all__ = ["entry_release", "newer_entries", "release_of"]
 
 _RELEASE_HEADING = re.compile(
     r"^\W*(?:(?:version|release|v)\s*)?v?(?P<number>\d+(?:\.\d+)+)(?![\w.])", re.I
@@ -36,6 +36,16 @@ def release_of(heading: str) -> tuple[int, ...] | None:
     return tuple(int(part) for part in found["number"].split(".")) if found else None
 
 
+def entry_release(passage: Passage) -> tuple[int, ...] | None:
+    """The release whose changelog entry holds ``passage``: its own heading's ("Version
+    2.0.0"), else the nearest heading above it that names one ("5.0.0 -- 2022-07-30" above
+    "Features"); None outside a release's entry."""
+    for heading in (passage.heading, *reversed(passage.outline.split(" > "))):
+        if (release := release_of(heading)) is not None:
+            return release
+    return None
+
+
 def newer_entries(corpus: Corpus, query: str, best: Passage, sentence: str) -> list[Passage]:
     """The entry of the newest release after ``best``'s, in its file, with a sentence that
     gives a figure of the measure ``sentence`` (``best``'s answer) speaks of: two of the
@@ -43,7 +53,7 @@ def newer_entries(corpus: Corpus, query: str, best: Passage, sentence: str) -> l
     when ``best`` is no release's entry, or when ``query`` names a release or a year, asks
     when, or asks what a value was."""
     kind = asks_one_value(query)
-    release = release_of(best.heading)
+    release = entry_release(best)
     if not kind or release is None or pointers(query) or asks_when(query):
         return []
     if asks_what_was(query):
@@ -59,7 +69,7 @@ def newer_entries(corpus: Corpus, query: str, best: Passage, sentence: str) -> l
         (number, passage)
         for passage in holders
         if passage.path == best.path
-        and (number := release_of(passage.heading)) is not None
+        and (number := entry_release(passage)) is not None
         and number > release
         and _gives_again(passage.text, shared, answer, kind, query)
     ]
