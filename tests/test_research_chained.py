@@ -11,7 +11,7 @@ from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
 from framework.memory.corpus import ingest_corpus
-from teams.language.questions import asked_thing, chained_parts, split_question
+from teams.language.questions import asked_thing, chained_parts, premised_parts, split_question
 from teams.language.sentence_choice import named_in_code
 from teams.research.offline import CorpusSearchWorker, SubQuestionPlanner
 from teams.research.report import cited_report
@@ -128,3 +128,25 @@ def test_a_statement_found_for_the_case_and_the_question_stays_in_the_questions_
     }
     report = cited_report(state)  # type: ignore[arg-type]
     assert "30 hours" in report.split("### I run the kiln in a shed\n")[0]
+
+
+def test_a_part_that_speaks_of_the_askers_own_thing_is_searched_with_it(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    question = "My soak argument seems to be refused by the kiln. In which release was it added?"
+    parts = split_question(question)
+    assert premised_parts(parts) == {1: parts[0]}
+    assert not premised_parts(split_question("I run the kiln in a shed. How long does it take?"))
+    assert not premised_parts(split_question("My kiln is new. Which burner heats a kiln?"))
+    root = write_corpus(tmp_path / "docs", _PAGES)
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        corpus = Corpus(store)
+        plan = SubQuestionPlanner(corpus).plan(
+            {"question": question}, NodeContext(node="p", team="t")
+        )
+        later = plan.tasks[-1]
+        assert later.inputs["premise"] == parts[0]
+        found = CorpusSearchWorker(corpus).run(later, question, NodeContext(node="w", team="t"))
+    best = found.evidence[0]
+    assert "``soak`` optional argument" in best.text and "2.3.0" in best.text, best.text

@@ -20,6 +20,7 @@ __all__ = [
     "platforms",
     "pointers",
     "premise",
+    "premised_parts",
     "quoted_terms",
     "shared_words",
     "split_question",
@@ -251,6 +252,28 @@ def chained_parts(parts: Sequence[str]) -> dict[int, str]:
             if named and _asks_name(named):
                 chained[at] = named
     return chained
+
+
+def premised_parts(parts: Sequence[str]) -> dict[int, str]:
+    """The parts of a split question that speak of the thing the asker's case just before them
+    names ("My ~/.flake8 seems to be ignored" then "since which release does flake8 no longer
+    read it") as "it" or "they", each (by its index) with that case: a statement of the
+    asker's own thing ("My ...", "Our ..."), not of the asker ("I run the kiln in a shed",
+    whose "it" may be any of what it names). A part chained to an answer is not one."""
+    chained = chained_parts(parts)
+    return {
+        at: parts[at - 1]
+        for at, part in enumerate(parts)
+        if at
+        and at not in chained
+        and _IT.search(part)
+        and premise(parts[at - 1])
+        and _OWN_THING.match(parts[at - 1])
+    }
+
+
+_OWN_THING = re.compile(r"^\s*(?:my|our)\b", re.IGNORECASE)
+"""The asker's case that names a thing of theirs ("My config file ...")."""
 
 
 def asked_thing(question: str) -> str:

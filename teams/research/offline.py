@@ -40,6 +40,7 @@ from teams.language.questions import (
     chained_parts,
     platforms,
     pointers,
+    premised_parts,
     quoted_terms,
     shared_words,
     split_question,
@@ -94,6 +95,7 @@ class SubQuestionPlanner:
         subs = split_question(question, self.max_parts)
         topic = shared_words(subs)  # a sub-question is about what it adds to their topic
         chained = chained_parts(subs)  # "..., and in which release was it added?"
+        premised = premised_parts(subs)  # "My X seems ignored. Since when is it not read?"
         parts = [question, *subs]
         tasks = [
             Task(
@@ -103,6 +105,7 @@ class SubQuestionPlanner:
                     "query": part,
                     **({"topic": topic} if index and topic else {}),
                     **({"antecedent": chained[index - 1]} if index - 1 in chained else {}),
+                    **({"premise": premised[index - 1]} if index - 1 in premised else {}),
                 },
             )
             for index, part in enumerate(parts)
@@ -155,6 +158,8 @@ class CorpusSearchWorker:
         if antecedent and (named := self._answer_named(antecedent, topic)):
             thing = f"{named} {asked_thing(antecedent)}".strip()  # "context argument"
             asked, together = f"{asked} ({thing})", tuple(keywords(thing))
+        elif case := str(task.inputs.get("premise") or ""):  # what "it" is: the asker's thing
+            asked = f"{asked} ({case})"
         queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
         cited, asked = self._cited(asked, queries, topic, together)
         evidence = _on_its_premise(_agreeing(cited, asked), asked)
