@@ -147,6 +147,10 @@ def test_a_part_that_speaks_of_the_askers_own_thing_is_searched_with_it(
         )
         later = plan.tasks[-1]
         assert later.inputs["premise"] == parts[0]
-        found = CorpusSearchWorker(corpus).run(later, question, NodeContext(node="w", team="t"))
+        worker = CorpusSearchWorker(corpus)
+        found = worker.run(later, question, NodeContext(node="w", team="t"))
+        alone = Task(id="q9", description=later.description, inputs={"query": later.description})
+        unpremised = worker.run(alone, question, NodeContext(node="w", team="t"))
     best = found.evidence[0]
     assert "``soak`` optional argument" in best.text and "2.3.0" in best.text, best.text
+    assert not any("soak" in item.text for item in unpremised.evidence[:1])
