@@ -128,6 +128,10 @@ def test_split_question_finds_sub_questions() -> None:
         "what do cats eat",
     ]
     assert split_question("What is a star?") == []
+    # a comma before a clause of its own ("if ...") lists no predicates
+    assert (
+        split_question("How long does the kiln heat before it gives up, if I never set it?") == []
+    )
     assert split_question("How are keys stored and how are keys rotated?") == [
         "How are keys stored",
         "how are keys rotated",

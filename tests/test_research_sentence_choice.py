@@ -649,3 +649,10 @@ def test_a_predicate_coordinated_inside_a_subordinate_clause_is_no_second_questi
         "How do pumps start",
         "how are they stopped",
     ]
+
+
+def test_a_figure_with_its_unit_written_on_is_a_figure() -> None:
+    asked = "How long does the kiln wait before it opens?"
+    assert given("quantity", "The kiln waits 200ms before it opens.", asked) == {"200"}
+    assert given("quantity", "It ran in 0.12s and used 4.5MB.", asked) == {"0.12", "4.5"}
+    assert given("quantity", "Use abc123 on the 3rd try.", asked) == set()

@@ -102,6 +102,8 @@ def _in_subordinate(first: str, second: str) -> bool:
 
 
 _SUBORDINATORS = frozenset("before after until unless once while whenever because if".split())
+_CLAUSE_OPENERS = _SUBORDINATORS | frozenset("when since though although so".split())
+"""Words that open a clause after a comma, not a predicate of a list."""
 """Words that open a subordinate clause after a question's own start."""
 
 
@@ -172,11 +174,12 @@ def _lead(question: str) -> str:
 
 
 def _listed(part: str, lead: str) -> list[str]:
-    """``part`` split at the commas of a list of predicates after ``lead``, each with it."""
+    """``part`` split at the commas of a list of predicates after ``lead``, each with it; not
+    where a comma opens a clause of its own ("... before it gives up, if I never changed it")."""
     if not lead or not part.startswith(lead) or "," not in part[len(lead) :]:
         return [part]
     predicates = [p.strip() for p in part[len(lead) :].split(",")]
-    if not all(predicates):
+    if not all(predicates) or any(p.split()[0].lower() in _CLAUSE_OPENERS for p in predicates[1:]):
         return [part]
     return [f"{lead} {predicate}" for predicate in predicates]
 

@@ -79,11 +79,12 @@ _SHARED_PREFIX = 6
 "constrained")."""
 _COPULA_COMPLEMENT = re.compile(r"\b(?:is|are|was|were)\s+(.+)$", re.I)
 _NUMBER = re.compile(
-    r"\b\d{1,3}(?:,\d{3}){2,}\b|\b\d+(?:[.,]\d+)?\b|"  # "1,000,000" whole
+    r"\b\d{1,3}(?:,\d{3}){2,}\b|\b\d+(?:[.,]\d+)?(?=(?:ms|s|min|h|d|[kmgt]i?b|k|x|px)?\b)|"
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
     r"fifty|hundred|thousand|million|dozen|single|once|twice)\b",
     re.I,
 )
+"""A figure: "1,000,000" whole, "200" of "200ms" (its unit written on), a number in words."""
 _REASON = re.compile(
     r"\b(?:because|since|so that|due to|in order to|as a result|so as to|reason|why|"
     r"to (?:avoid|prevent|ensure|allow|keep|make sure)|otherwise|recommended|useful|benefits?|"
