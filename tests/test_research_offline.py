@@ -22,7 +22,13 @@ from framework.memory import (
     prose_sentences,
 )
 from teams.hypothesis.sources import corpus_source
-from teams.language.questions import answer_kind, shared_words, split_question
+from teams.language.questions import (
+    answer_kind,
+    asks_one_value,
+    premise,
+    shared_words,
+    split_question,
+)
 from teams.language.sentence_choice import best_sentences, term_weights
 from teams.language.words import stem
 from teams.research import build_research_team, offline_roles
@@ -136,6 +142,17 @@ def test_split_question_finds_sub_questions() -> None:
         "How are keys stored",
         "how are keys rotated",
     ]
+
+
+def test_a_statement_of_how_things_stand_is_the_askers_case() -> None:
+    question = (
+        "I run `kiln fire` with no glaze, and the newest glaze release is 2.1.0. "
+        "What glaze version does the kiln pick by default?"
+    )
+    parts = split_question(question)
+    assert [premise(part) for part in parts] == [True, True, False]
+    assert asks_one_value(question) == "version"  # the case's statements ask nothing
+    assert not premise("the glaze the kiln picks by default")  # no statement of a case
 
 
 def test_sub_questions_carry_their_subject() -> None:

@@ -656,3 +656,15 @@ def test_a_figure_with_its_unit_written_on_is_a_figure() -> None:
     assert given("quantity", "The kiln waits 200ms before it opens.", asked) == {"200"}
     assert given("quantity", "It ran in 0.12s and used 4.5MB.", asked) == {"0.12", "4.5"}
     assert given("quantity", "Use abc123 on the 3rd try.", asked) == set()
+
+
+def test_for_a_default_the_item_marked_default_is_cited_without_its_alternatives() -> None:
+    text = (
+        "Several glazing methods are supported:\n\n"
+        "- `dip`(default), dip each pot in the glaze bucket.\n"
+        "- `spray`, spray the glaze on with the air gun.\n"
+    )
+    said = _cited_text(text, "If I don't pick a glazing method, how are my pots glazed?")
+    assert "`dip`(default)" in said and "spray" not in said, said
+    listed = _cited_text(text, "Which glazing methods are supported?")
+    assert "`dip`" in listed and "`spray`" in listed, listed

@@ -4,7 +4,7 @@ and the command of the code block a sentence introduces."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 from framework.memory import LIST_MARKER, prose_sentences
@@ -109,15 +109,18 @@ _ITEM_HEAD = re.compile(r" [-\u2013\u2014] |: ")
 "**Command Line**: Use ...")."""
 
 
-def with_items(sentences: Sequence[tuple[int, str]], listing: Listing) -> list[str]:
+def with_items(
+    sentences: Sequence[tuple[int, str]], listing: Listing, only: Set[int] = frozenset()
+) -> list[str]:
     """The text of each sentence, each lead-in of a list followed by the heads of its items
     ("The order ... is: From an environment variable; From the `.env` file; ..."): what the
-    list says is what the lead-in answers. An item's head is its name, the item itself when it
-    is short, or its first ten words and an ellipsis when it goes on ("It is easy to install as
-    it does not require...")."""
+    list says is what the lead-in answers; of a list that holds any of the items ``only``,
+    those alone. An item's head is its name, the item itself when it is short, or its first ten
+    words and an ellipsis when it goes on ("It is easy to install as it does not require...")."""
+    chosen = {listing.leads[index] for index in only if index in listing.leads}
     items: dict[int, list[str]] = {}
     for index, lead in listing.leads.items():
-        if lead in listing.lists:
+        if lead in listing.lists and (lead not in chosen or index in only):
             words = _ITEM_HEAD.split(sentences[index][1], maxsplit=1)[0].split()
             cut = len(words) > _WHOLE_ITEM_WORDS
             head = " ".join(words[:_HEAD_WORDS] if cut else words).rstrip(".;,")

@@ -67,13 +67,18 @@ def split_question(question: str, limit: int = 4) -> list[str]:
 
 def premise(part: str) -> bool:
     """Whether ``part`` of a question states the asker's own case ("I run several workers with
-    the scheduler turned on") and asks nothing of its own."""
-    return _PREMISE.match(part) is not None and not _asking(part)
+    the scheduler turned on", "the newest release is 2.21.0") and asks nothing of its own."""
+    return bool(_PREMISE.match(part) or _STATED.match(part)) and not _asking(part)
 
 
 _PREMISE = re.compile(r"^(?:i|we|my|our)\b(?!\s+(?:want|need|would|wonder)\b)", re.IGNORECASE)
 """A statement of the asker's own case ("I run ...", "Our jobs ..."), not a wish that asks
 ("I want to know ...")."""
+_STATED = re.compile(
+    r"^(?:the|a|an|this|that|these|those)\b[^,;]*?\b(?:is|are|was|were|has|have|had)\b",
+    re.IGNORECASE,
+)
+"""A statement of how things stand in the asker's case ("the newest release is 2.21.0")."""
 _OPENING_WORDS = 3
 """How far into a clause a question word may come ("In which release ...")."""
 

@@ -9,8 +9,21 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 
-from teams.language._sentences import listing_of, sentences_of, with_command, with_items
-from teams.language.questions import answer_kind, asks_since, avoided, is_question, pointers
+from teams.language._sentences import (
+    Listing,
+    listing_of,
+    sentences_of,
+    with_command,
+    with_items,
+)
+from teams.language.questions import (
+    answer_kind,
+    asks_default,
+    asks_since,
+    avoided,
+    is_question,
+    pointers,
+)
 from teams.language.senses import plain_wording, sense
 from teams.language.words import STOPWORDS, joined_codes, keywords, stem
 
@@ -590,7 +603,9 @@ def ranked_sentences(
     exact = set(keywords(query))
     around = _stems(heading)
     listing = listing_of(text, sentences)
-    listed = with_items(sentences, listing)
+    listed = with_items(  # for a question of a default, a list's item marked so alone
+        sentences, listing, defaults := _default_items(sentences, listing, asks_default(query))
+    )
     asks = is_question(query)  # a statement searched for (a claim checked) is no question
     pointed = _names_a_pointer(heading, query)
     headed = kind in _VALUES and _gives(kind, heading, terms, since)  # "RQ 2.0": its own
@@ -626,10 +641,12 @@ def ranked_sentences(
         score *= _off_question(sentence, bool(said - terms) or headed, asks, query)
         if index in listing.leads.values() and index not in listing.lists:
             score *= _LEADING
-        aside = set_aside & own and not _CONTRAST.search(sentence)  # "via a wheel" when a
-        score *= _SET_ASIDE if aside else 1.0  # question asks "instead of a wheel"
-        if named and heads[index] and index not in named:
-            score *= _ANOTHER_TERM  # "`help`: ... 191" when `search` is asked about
+        if set_aside & own and not _CONTRAST.search(sentence):  # "via a wheel" when a
+            score *= _SET_ASIDE  # question asks "instead of a wheel"
+        if (named and heads[index] and index not in named) or _alternative(
+            index, listing, defaults
+        ):  # "`help`: ... 191" when `search` is asked about; "`hardlink`, ..." beside
+            score *= _ANOTHER_TERM  # "`symlink` (default), ..." when the default is
         cause = bool(index and _CONSEQUENCE.match(sentence))
         scored.append(
             Scored(
@@ -653,6 +670,34 @@ _TERM_MARKED = re.compile(r"^(?:\*\*|__|`)")
 _ANOTHER_TERM = 0.3
 """What an entry of a list of terms keeps of its score when the question names another
 entry's term: it is about something else."""
+
+
+_MARKED_DEFAULT = re.compile(r"\bdefault\b", re.I)
+"""An item of a list marked as the one that holds unless another is chosen: "`symlink`
+(default), create symlinks ..."."""
+
+
+def _default_items(
+    sentences: Sequence[tuple[int, str]], listing: Listing, asked: bool
+) -> frozenset[int]:
+    """The items of the text's lists marked as the default (:data:`_MARKED_DEFAULT`), where a
+    question ``asked`` for a default; none otherwise."""
+    return frozenset(
+        index
+        for index, lead in listing.leads.items()
+        if asked and lead in listing.lists and _MARKED_DEFAULT.search(sentences[index][1])
+    )
+
+
+def _alternative(index: int, listing: Listing, defaults: Set[int]) -> bool:
+    """Whether sentence ``index`` is an item of a list one of whose other items is marked as
+    the default (``defaults``): what holds only when chosen, not by default."""
+    lead = listing.leads.get(index)
+    return (
+        lead in listing.lists
+        and index not in defaults
+        and any(listing.leads[marked] == lead for marked in defaults)
+    )
 
 
 def _term_of(sentence: str) -> frozenset[str]:
