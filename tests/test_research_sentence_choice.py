@@ -668,3 +668,15 @@ def test_for_a_default_the_item_marked_default_is_cited_without_its_alternatives
     assert "`dip`(default)" in said and "spray" not in said, said
     listed = _cited_text(text, "Which glazing methods are supported?")
     assert "`dip`" in listed and "`spray`" in listed, listed
+
+
+def test_a_one_value_answer_is_not_quoted_on_into_a_sentence_that_gives_another() -> None:
+    question = "What HTTP status does the kiln answer an expired badge with?"
+    assert asks_one_value(question) == "quantity"
+    text = (
+        "When a badge is expired, the kiln answers with a ``401`` status and an error body. "
+        "This means a client can tell an expired badge (``401``) from a badge without rights "
+        "(``403``)."
+    )
+    said = _cited_text(text, question)
+    assert "401" in said and "403" not in said, said

@@ -451,9 +451,10 @@ def _answers(
     top = _best_index(ranked, plain or None)  # for a default not an example; not elsewhere
     index = _quoting(ranked, top)
     kind = asked.one_value
-    rival = _rival(kind, given(kind, ranked[top].sentence, query), ranked[index].sentence, query)
-    if rival or (asked.default and _exemplifies(ranked, index)):
-        index = top  # "... (potentially 3.14) ... This is available in 3.7 ...": not quoted on
+    beyond = _beyond(kind, given(kind, ranked[top].sentence, query), ranked[index].sentence, query)
+    if beyond or (asked.default and _exemplifies(ranked, index)):
+        index = top  # "... (potentially 3.14) ... This is available in 3.7 ...", "... a 401
+        # status. This means clients can tell (401) from (403)": not quoted on
     best = ranked[index]
     answer = given(asked.one_value, best.sentence, query)
     others = [
@@ -463,7 +464,7 @@ def _answers(
         and item.score >= _COMPLEMENT_SCORE * best.score
         and item.hits - best.hits
         and not any(  # nor in the sentences it is quoted with
-            _rival(asked.one_value, answer, ranked[quoted].sentence, query)
+            _beyond(asked.one_value, answer, ranked[quoted].sentence, query)
             for quoted in range(at - item.leans, at + 1)
         )
         and not (asked.default and _exemplifies(ranked, at))
@@ -566,6 +567,13 @@ def _release_note(ranked: Sequence[Scored], chosen: Sequence[int], query: str) -
         return about, added, ranked[at].score, -abs(at - index)
 
     return [max(notes, key=rank)] if notes else []
+
+
+def _beyond(kind: str, answer: Set[str], sentence: str, query: str) -> bool:
+    """Whether ``sentence`` gives, for a one-value question of ``kind``, values beyond the
+    ``answer`` (the values the best sentence gives): a rival (:func:`_rival`), or the answer
+    beside another ("tell (``401``) from (``403``)")."""
+    return bool(answer and given(kind, sentence, query) - answer)
 
 
 def _rival(kind: str, answer: Set[str], sentence: str, query: str) -> bool:
