@@ -96,6 +96,29 @@ def _rivals(state: TeamState) -> set[tuple[str, str]]:
     }
 
 
+def _beside_the_parts(state: TeamState) -> set[tuple[str, str]]:
+    """For a question split into parts, the whole question's statements that give a value of
+    the kind a part asks one of, none of the values the parts of that kind answer with ("Prior
+    to 0.28 ..." beside a part's "0.61", for "Since which release ..., and what ...?"); none
+    for a kind of which some part found no answer: each as its task's id and its text."""
+    question = state.get("question", "")
+    done = results_in_order(state)
+    whole = next(((task, result) for task, result in done if task.description == question), None)
+    if whole is None:
+        return set()
+    answers: dict[str, list[set[str]]] = {}
+    for task, result in done:
+        asking = task is not whole[0] and not premise(task.description)
+        if kind := asks_one_value(task.description) if asking else "":
+            answers.setdefault(kind, []).append(_first_values(result, kind, task.description))
+    return {
+        (whole[0].id, text)
+        for kind, found in answers.items()
+        if all(found)
+        for text in _rivals_of(whole[1], kind, set().union(*found), question)
+    }
+
+
 def _first_values(result: WorkerResult, kind: str, question: str) -> set[str]:
     """The values of ``kind`` the first statement of ``result`` that gives any gives."""
     found = (given(kind, item.text, question) for item in result.evidence if not item.disputed)
@@ -136,7 +159,7 @@ def cited_report(state: TeamState) -> str:
     sources: dict[str, None] = {}
     gaps, failures = [], []
     lines += ["## Findings", ""]
-    rivals = _rivals(state)
+    rivals = _rivals(state) | _beside_the_parts(state)
     for task, result in results_in_order(state, include_failed=True):
         if result.status == "failed":
             failures.append(failure_note(task, result))
