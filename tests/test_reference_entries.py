@@ -42,6 +42,19 @@ def test_a_described_name_is_the_term_of_its_body_and_options_hold_no_prose() ->
     assert not any(":class:" in sentence for sentence in sentences)
 
 
+def test_each_option_of_a_commands_help_is_an_entry_of_its_own() -> None:
+    text = (
+        "    Options:\n"
+        "      -h, --host TEXT           Host for the kiln. Defaults to 127.0.0.1 which\n"
+        "                                lets only this machine in.\n"
+        "      -p, --port INTEGER RANGE  Port for the kiln, defaults to 8020.\n"
+        "      --reload                  Reload when the glaze changes.\n"
+    )
+    found = prose_sentences(text)
+    assert (4, "-p, --port INTEGER RANGE Port for the kiln, defaults to 8020.") in found, found
+    assert (2, "-h, --host TEXT Host for the kiln.") in found, found
+
+
 def test_a_directive_body_is_not_cut_from_its_entry() -> None:
     chunks = chunk_document("variables.rst", _VARIABLES, max_chars=240)
     holding = next(chunk for chunk in chunks if "70.0" in chunk.text)

@@ -308,8 +308,14 @@ _BOLD_LINE = re.compile(r"(\*\*|__)[^*_]*[^*_.!?]\1:?")
 """A line wholly in bold, without a stop: a heading in all but name."""
 
 
+_OPTION_ENTRY = re.compile(r"^--?\w[\w-]*(?:[ ,=]+[\w<>\[\].|-]+)*?\s{2,}\S")
+"""A command's help entry for an option: its flags, then two spaces or more, then what it does
+("-p, --port INTEGER    Port for server, defaults to 8001."): an entry of its own."""
+
+
 def _blocks(text: str, first_line: int) -> list[_Block]:
-    """Paragraphs and list items (markers dropped); a line without prose ends a block."""
+    """Paragraphs, list items (markers dropped) and a command's help entries; a line without
+    prose ends a block."""
     blocks: list[_Block] = []
     current: _Block | None = None
     raw = text.split("\n")
@@ -325,7 +331,7 @@ def _blocks(text: str, first_line: int) -> list[_Block]:
         if defining and not written[:1].isspace():
             current = None  # not indented: no body of the term's
         item = LIST_MARKER.match(line)
-        if item or term or current is None:
+        if item or term or current is None or _OPTION_ENTRY.match(line):
             current = _Block(item=item is not None, term=term and item is None)
             blocks.append(current)
         current.add(number, line[item.end() :] if item else f"{line}:" if term else line)
