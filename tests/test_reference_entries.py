@@ -42,17 +42,23 @@ def test_a_described_name_is_the_term_of_its_body_and_options_hold_no_prose() ->
     assert not any(":class:" in sentence for sentence in sentences)
 
 
-def test_each_option_of_a_commands_help_is_an_entry_of_its_own() -> None:
+def test_each_option_or_setting_of_a_commands_help_is_an_entry_of_its_own() -> None:
     text = (
         "    Options:\n"
         "      -h, --host TEXT           Host for the kiln. Defaults to 127.0.0.1 which\n"
         "                                lets only this machine in.\n"
         "      -p, --port INTEGER RANGE  Port for the kiln, defaults to 8020.\n"
         "      --reload                  Reload when the glaze changes.\n"
+        "    Settings:\n"
+        "      max_glaze_mb              Most glaze a pot takes, in MB - set 0 to disable\n"
+        "                                this limit (default=100)\n"
+        "      cool_hours                Hours the kiln cools (default=8)\n"
     )
     found = prose_sentences(text)
     assert (4, "-p, --port INTEGER RANGE Port for the kiln, defaults to 8020.") in found, found
     assert (2, "-h, --host TEXT Host for the kiln.") in found, found
+    limit = "max_glaze_mb Most glaze a pot takes, in MB - set 0 to disable this limit (default=100)"
+    assert (7, limit) in found, found
 
 
 def test_a_directive_body_is_not_cut_from_its_entry() -> None:

@@ -308,9 +308,12 @@ _BOLD_LINE = re.compile(r"(\*\*|__)[^*_]*[^*_.!?]\1:?")
 """A line wholly in bold, without a stop: a heading in all but name."""
 
 
-_OPTION_ENTRY = re.compile(r"^--?\w[\w-]*(?:[ ,=]+[\w<>\[\].|-]+)*?\s{2,}\S")
-"""A command's help entry for an option: its flags, then two spaces or more, then what it does
-("-p, --port INTEGER    Port for server, defaults to 8001."): an entry of its own."""
+_OPTION_ENTRY = re.compile(
+    r"^(?:--?\w[\w-]*(?:[ ,=]+[\w<>\[\].|-]+)*?|[a-z][a-z\d]*(?:[_.-][a-z\d]+)+)\s{2,}\S"
+)
+"""A command's help entry for an option or a setting: its flags or its name, then two spaces or
+more, then what it does ("-p, --port INTEGER    Port for server, defaults to 8001.",
+"max_csv_mb    Maximum size allowed for CSV export"): an entry of its own."""
 
 
 def _blocks(text: str, first_line: int) -> list[_Block]:
