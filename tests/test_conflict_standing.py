@@ -2,10 +2,12 @@
 inaccurate (an AI assistant's, an OCR text not proofread), a proposal closed without being
 adopted, an edit reverted as vandalism, a fact-check rated false (its figure rejected), a
 party's claim against a finding, a figure not yet confirmed, a nominal size, a test system's
-figure, one counted for each of another unit than the question's; the measure a sentence
+figure, a figure of how it felt ("feels like -14 °C"), one counted for each of another unit than
+the question's; the measure a sentence
 opens with ("The median price of ...") and one sharing a word with it ("design speed" against
 "speed limit"). Controls: a hexadecimal number is the decimal one, an age reached in a year
-gives the year of birth, a figure its page says it rounds spans the rounding."""
+gives the year of birth, a figure its page says it rounds spans the rounding, carats are grams;
+a figure below nought keeps its sign."""
 
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ def test_a_fact_check_rated_false_rejects_the_figure_its_title_asks_about() -> N
     assert drop_outdated(true, title) == true
 
 
-def test_a_claim_a_nominal_size_and_a_test_systems_figure_give_way() -> None:
+def test_a_claim_a_nominal_size_a_test_systems_and_a_felt_figure_give_way() -> None:
     sides = (
         (
             "The claimant alleges that the works overran by 40 days.",
@@ -64,6 +66,10 @@ def test_a_claim_a_nominal_size_and_a_test_systems_figure_give_way() -> None:
         (
             "On the staging cluster, the API allows 100 requests a minute.",
             "In production, the API allows 1,000 requests a minute.",
+        ),
+        (
+            "With the wind chill, it felt like -14 °C on Hob Fell that night.",
+            "That night the air temperature on Hob Fell fell to -6 °C.",
         ),
     )
     for weaker, plain in sides:
@@ -83,6 +89,21 @@ def test_the_measure_a_sentence_opens_with_or_shares_a_word_with() -> None:
     limit = "The speed limit on the Skel bypass is 90 km/h."
     assert _settled("What is the speed limit on the Skel bypass?", design, limit) == "b"
     assert _settled("What is the design speed of the Skel bypass?", design, limit) == "a"
+
+
+def test_a_figure_below_nought_keeps_its_sign_and_a_range_its_own_units() -> None:
+    read = [(value.label, round(value.number, 2)) for value in values_in("It fell to -6 °C.")]
+    assert read == [("-6 °C", 267.15)]
+    assert values_in("the air was −6 °C")[0].number == values_in("minus 6 °C")[0].number
+    assert not values_agree(values_in("-6 °C")[0], values_in("6 °C")[0])
+    ranged = values_in("It was 20-30 °C on walls of 20-30 metres.")
+    assert [round(value.spread, 2) for value in ranged] == [5.0, 5.0]
+    assert values_in("in 20-30 days")[0].label == "20 - 30 days"
+
+
+def test_controls_carats_and_grams_of_one_stone() -> None:
+    carats, grams = values_in("It weighs 5 carats."), values_in("It weighs 1 gram.")
+    assert values_agree(carats[0], grams[0])
 
 
 def test_controls_a_hexadecimal_port_and_a_birth_year_from_an_age() -> None:

@@ -824,6 +824,12 @@ _TEST_SYSTEM = re.compile(
     re.IGNORECASE,
 )
 """A figure of a test system, not the live one: "On the staging cluster, ..."."""
+_APPARENT = re.compile(
+    r"\b(?:felt|feels?|feeling)\s+like\b|\bwind[\s-]?chill\b|\bheat\s+index\b|"
+    r"\b(?:apparent|perceived|real[\s-]?feel)\s+temperature\b",
+    re.IGNORECASE,
+)
+"""How a figure felt, not what was measured: "With the wind chill, it felt like -14 °C"."""
 _DOWNVOTED = re.compile(r"\bscore\s*:?\s*[-−–]\s?\d+\b", re.IGNORECASE)
 """An answer its readers voted down: "Answer (score: -6)"."""
 _PART_OF = re.compile(
@@ -885,6 +891,7 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_UNCONFIRMED, False, "states the confirmed figure where {} gives one not yet confirmed"),
     (_NOMINAL, False, "states the actual figure where {} gives a nominal one"),
     (_TEST_SYSTEM, True, "states the live system's figure where {} gives a test system's"),
+    (_APPARENT, False, "states the measured figure where {} gives how it felt"),
 )
 """Words that qualify a side's figure against a plain one (see :func:`_qualified`): the
 pattern, whether the side's title counts too, and how the verdict says so."""
@@ -914,7 +921,8 @@ def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     (:data:`_PARODY`), on a page that says it may be wrong (:data:`_DISCLAIMED`), a proposal's
     not adopted (:data:`_NOT_ADOPTED`), an edit reverted as vandalism (:data:`_VANDALISED`), a
     party's claim (:data:`_ALLEGED`), not yet confirmed (:data:`_UNCONFIRMED`), a nominal size
-    (:data:`_NOMINAL`), a test system's (:data:`_TEST_SYSTEM`), or it is a part's figure (see
+    (:data:`_NOMINAL`), a test system's (:data:`_TEST_SYSTEM`), how it felt
+    (:data:`_APPARENT`), or it is a part's figure (see
     :func:`_of_a_part`); None
     otherwise. The first qualifier of :data:`_QUALIFIERS` one side has and the other lacks
     decides."""

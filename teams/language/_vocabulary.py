@@ -27,6 +27,7 @@ for _dimension, _table in {
         "lb lbs pound pounds": 0.45359237,
         "oz ounce ounces": 0.028349523125,
         "stone stones": 6.35029318,
+        "carat carats": 0.0002,
     },
     "duration": {
         "ms millisecond milliseconds": 0.001,

@@ -63,6 +63,8 @@ _TOKEN = re.compile(
     r"[A-Za-z]+(?:-[A-Za-z]+)*[²³]?|[%$€£¥₹½¼¾⅓⅔]|(?<=\d)\s?[-–](?=\s?\d)",
     re.IGNORECASE,
 )
+_MINUS = re.compile(r"(?<![\w.,)\]])(?<!\d\s)[-−](?=\d)")
+"""A minus sign before a figure, not a dash between two ("20-30", "20 - 30") nor a hyphen."""
 _DATE_LEAD = frozenset("in since from of by until till on year around about circa c".split())
 _APPROXIMATE = frozenset("about around approximately roughly nearly almost some circa".split())
 
@@ -116,6 +118,7 @@ def values_in(text: str) -> list[Value]:
     :mod:`teams.language.rounding`)."""
     text = _DEGREES_MINUTES.sub(_in_degrees, _SELF_CORRECTED.sub(r"\g<said> ", text))
     text = _HEXADECIMAL.sub(_in_decimal, text)
+    text = _MINUS.sub("minus ", text)  # "-9 °C" below nought: "minus 9 °C"
     step = rounding_of(text)  # "(rounded to the nearest 100)": each figure spans the rounding
     text = without_rounding(text) if step else text
     matches = [m for m in _TOKEN.finditer(text) if not _glued(text, m.start())]
@@ -202,7 +205,9 @@ def _figure_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
     if read is None:
         return None
     number, precision, used = read
-    ranged = _range(tokens, index, read)
+    if index and tokens[index - 1].lower() == "minus":  # "minus 9 °C", "-9 °C"
+        number = -number
+    ranged = _range(tokens, index, (number, precision, used))
     if ranged is None and used == 1 and _year(tokens, index, number):
         token = tokens[index]
         return Value("date", "date", number, label=token, words=(token,)), 1
@@ -211,8 +216,9 @@ def _figure_value(tokens: list[str], index: int) -> tuple[Value, int] | None:
         low, high, used = ranged
         number, spread = (low + high) / 2, (high - low) / 2
     value, extra = _measure(tokens, index, used, number, precision)
-    if spread:
-        value = replace(value, spread=spread * (value.number / number if number else 1.0))
+    if spread:  # in the value's own unit (a temperature's scale starts elsewhere)
+        upper = _measure(tokens, index, used, number + spread, precision)[0].number
+        value = replace(value, spread=abs(upper - value.number))
     return value, used + extra
 
 
@@ -500,7 +506,7 @@ def _measure(
     tokens: list[str], index: int, used: int, number: float, precision: float
 ) -> tuple[Value, int]:
     """The figure at ``index`` with its unit or counted noun, and the tokens they take."""
-    written = " ".join(tokens[index : index + used])
+    written = ("-" if number < 0 else "") + " ".join(tokens[index : index + used])
     approximate = index and tokens[index - 1].lower() in _APPROXIMATE
     unit = _unit_at(tokens, index + used)
     if unit is not None:
