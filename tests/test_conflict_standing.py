@@ -2,17 +2,18 @@
 inaccurate (an AI assistant's, an OCR text not proofread), a proposal closed without being
 adopted, an edit reverted as vandalism, a fact-check rated false (its figure rejected), a
 party's claim against a finding, a figure not yet confirmed, a nominal size, a test system's
-figure, a figure of how it felt ("feels like -14 °C"), one counted for each of another unit than
-the question's; the measure a sentence
-opens with ("The median price of ...") and one sharing a word with it ("design speed" against
-"speed limit"). Controls: a hexadecimal number is the decimal one, an age reached in a year
-gives the year of birth, a figure its page says it rounds spans the rounding, carats are grams;
-a figure below nought keeps its sign."""
+figure, a figure of how it felt ("feels like -14 °C"), one set aside (disqualified, a rejected
+bid, a map not to scale, a runner-up design), a day the calendar does not have, one counted for
+each of another unit than the question's; the measure a sentence opens with ("The median price
+of ...") and one sharing a word with it ("design speed" against "speed limit"). Controls: a
+hexadecimal number is the decimal one, an age reached in a year gives the year of birth, a
+figure its page says it rounds spans the rounding, carats are grams; a figure below nought
+keeps its sign."""
 
 from __future__ import annotations
 
 from framework.memory import EvidenceRecord
-from teams.hypothesis.verdicts import _qualified
+from teams.hypothesis.verdicts import _qualified, _undermined
 from teams.language.outdated import drop_outdated
 from teams.language.relative_dates import resolve_relative_dates
 from teams.language.rounding import mark_rounded
@@ -56,7 +57,7 @@ def test_a_fact_check_rated_false_rejects_the_figure_its_title_asks_about() -> N
     assert drop_outdated(true, title) == true
 
 
-def test_a_claim_a_nominal_size_a_test_systems_and_a_felt_figure_give_way() -> None:
+def test_a_claim_a_nominal_size_a_test_systems_a_felt_and_a_set_aside_figure_give_way() -> None:
     sides = (
         (
             "The claimant alleges that the works overran by 40 days.",
@@ -70,6 +71,22 @@ def test_a_claim_a_nominal_size_a_test_systems_and_a_felt_figure_give_way() -> N
         (
             "With the wind chill, it felt like -14 °C on Hob Fell that night.",
             "That night the air temperature on Hob Fell fell to -6 °C.",
+        ),
+        (
+            "The first runner home finished in 1:47:15 but was later disqualified.",
+            "The race was won in a time of 1:52:40.",
+        ),
+        (
+            "The bid of £310,000 from Dale Works to pave the quay was rejected.",
+            "The contract to pave the quay was awarded for £365,000.",
+        ),
+        (
+            "*Not to scale.* Measured off this sketch, the causeway is 2.6 km long.",
+            "The survey measured the causeway at 1.8 km long.",
+        ),
+        (
+            "The runner-up entry proposed a spire 90 metres tall for St Ebba's.",
+            "The spire of St Ebba's is 72 metres tall.",
         ),
     )
     for weaker, plain in sides:
@@ -89,6 +106,14 @@ def test_the_measure_a_sentence_opens_with_or_shares_a_word_with() -> None:
     limit = "The speed limit on the Skel bypass is 90 km/h."
     assert _settled("What is the speed limit on the Skel bypass?", design, limit) == "b"
     assert _settled("What is the design speed of the Skel bypass?", design, limit) == "a"
+
+
+def test_a_day_the_calendar_does_not_have_gives_way() -> None:
+    slip = EvidenceRecord(text="The library opened on 31 April 2017.", source="a.md:3")
+    real = EvidenceRecord(text="The library opened on 13 April 2017.", source="b.md:3")
+    assert _undermined(slip, real) is slip and _undermined(real, slip) is slip
+    leap = EvidenceRecord(text="The library opened on 29 February 2020.", source="c.md:3")
+    assert _undermined(leap, real) is None
 
 
 def test_a_figure_below_nought_keeps_its_sign_and_a_range_its_own_units() -> None:

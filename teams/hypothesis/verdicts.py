@@ -824,6 +824,16 @@ _TEST_SYSTEM = re.compile(
     re.IGNORECASE,
 )
 """A figure of a test system, not the live one: "On the staging cluster, ..."."""
+_VOIDED = re.compile(
+    r"\b(?:was|were|been|is|are)\s+(?:later\s+|subsequently\s+|then\s+|since\s+)?"
+    r"(?:disqualified|rejected|annulled|voided|overturned|rescinded|withdrawn|struck\s+(?:off|"
+    r"out)|disallowed|turned\s+down)\b|\bnot\s+to\s+scale\b|\b(?:runner-up|losing|"
+    r"unsuccessful|rejected)\s+(?:entry|bid|design|tender|proposal|offer)\b",
+    re.IGNORECASE,
+)
+"""A figure its own source says was set aside: "finished in 1:47:15 but was later
+disqualified", "The bid of £310,000 ... was rejected", a map "Not to scale", "The runner-up
+entry ... proposed a spire 90 metres tall"."""
 _APPARENT = re.compile(
     r"\b(?:felt|feels?|feeling)\s+like\b|\bwind[\s-]?chill\b|\bheat\s+index\b|"
     r"\b(?:apparent|perceived|real[\s-]?feel)\s+temperature\b",
@@ -892,6 +902,7 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_NOMINAL, False, "states the actual figure where {} gives a nominal one"),
     (_TEST_SYSTEM, True, "states the live system's figure where {} gives a test system's"),
     (_APPARENT, False, "states the measured figure where {} gives how it felt"),
+    (_VOIDED, False, "states the figure that stands where {} gives one set aside"),
 )
 """Words that qualify a side's figure against a plain one (see :func:`_qualified`): the
 pattern, whether the side's title counts too, and how the verdict says so."""
@@ -922,7 +933,7 @@ def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     not adopted (:data:`_NOT_ADOPTED`), an edit reverted as vandalism (:data:`_VANDALISED`), a
     party's claim (:data:`_ALLEGED`), not yet confirmed (:data:`_UNCONFIRMED`), a nominal size
     (:data:`_NOMINAL`), a test system's (:data:`_TEST_SYSTEM`), how it felt
-    (:data:`_APPARENT`), or it is a part's figure (see
+    (:data:`_APPARENT`), set aside (:data:`_VOIDED`), or it is a part's figure (see
     :func:`_of_a_part`); None
     otherwise. The first qualifier of :data:`_QUALIFIERS` one side has and the other lacks
     decides."""
@@ -941,7 +952,8 @@ def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     lists add up to the other's figure, not to its own total ("40 cottages: 25 in the village
     and 21 on the hill" against "46 cottages"), or the layout it gives multiplies to it ("150
     seats, set out in 12 rows of 15" against "180 seats"), or its figure's own conversion in
-    brackets gives another measure ("43 metres (112 feet)" against "34 metres (112 feet)")."""
+    brackets gives another measure ("43 metres (112 feet)" against "34 metres (112 feet)"), or
+    it gives a day the calendar does not have ("31 April 2017")."""
     hearsay = [bool(_HEARSAY.search(side.text) or _UNSOURCED.search(side.text)) for side in (a, b)]
     if hearsay[0] != hearsay[1]:
         return a if hearsay[0] else b
@@ -958,8 +970,23 @@ def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     ]
     if len(summed) == 1:
         return summed[0]
-    slipped = [_misconverted(side.text) for side in (a, b)]
+    slipped = [_misconverted(side.text) or _no_such_day(side.text) for side in (a, b)]
     return (a if slipped[0] else b) if slipped[0] != slipped[1] else None
+
+
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _no_such_day(text: str) -> bool:
+    """Whether ``text`` gives a date the calendar does not have ("31 April 2017", "30 February
+    2019"): a slip in its figures."""
+    for value in values_in(text):
+        if value.kind == "date" and _ISO_DAY.match(value.label):
+            try:
+                date.fromisoformat(value.label)
+            except ValueError:
+                return True
+    return False
 
 
 _CONVERSION = re.compile(r"(?P<figure>[^()]{1,40}?)\s*\((?P<converted>[^()]{1,30})\)")
