@@ -34,8 +34,22 @@ from teams.language.contradiction import (
     same_subject,
     stated_otherwise,
 )
+from teams.language.questions import answer_kind
+from teams.language.values import values_agree, values_in
 
 __all__ = ["EvidenceJudge", "confidence_of"]
+
+_MEASURED_KINDS = ("quantity", "money")
+
+
+def _other_figures(statement: str, text: str) -> bool:
+    """Whether ``text`` gives a figure of a measure ``statement`` gives one of, and none of its
+    figures of those measures agrees with the statement's ("is estimated at £2,000-£3,000"
+    beside "sold for £4,800"): it speaks of the same thing, but does not support the figure."""
+    mine = [v for v in values_in(statement) if v.kind in _MEASURED_KINDS]
+    theirs = [v for v in values_in(text) if v.kind in _MEASURED_KINDS]
+    pairs = [(m, t) for m in mine for t in theirs if (m.kind, m.key) == (t.kind, t.key)]
+    return bool(pairs) and not any(values_agree(m, t) for m, t in pairs)
 
 
 def confidence_of(support: int, against: int) -> float:
@@ -123,15 +137,17 @@ class EvidenceJudge:
         answer much weaker than the best is left out, unless it disputes another)."""
         room = self.max_hypotheses - len(known)
         run = set(state.get("evidence_ids") or [])
-        found = self.memory.relevant(state.get("question", ""), n=8, min_score=self.answers)
+        question = state.get("question", "")
+        found = self.memory.relevant(question, n=8, min_score=self.answers)
         cutoff = max(self.answers, found[0].score - self.margin) if found else self.answers
+        figure = answer_kind(question) == "quantity"  # "How many steps ...?"
         proposals: list[str] = []
         for scored in found:
             text = scored.evidence.text
             if len(proposals) >= room or scored.evidence.id not in run:
                 continue
-            if claim_of(text).correction:
-                continue
+            if claim_of(text).correction or (figure and not values_in(text)):
+                continue  # "We asked readers to guess how many steps it has.": no answer
             others = [*known, *proposals]
             disputes = any(disagreement(text, other, self.overlap) for other in others)
             if scored.score < cutoff and not disputes:
@@ -156,7 +172,9 @@ class EvidenceJudge:
                 continue
             if disagreement(statement, evidence.text, self.overlap) is not None:
                 against.append(evidence.id)
-            elif same_subject(statement, evidence.text, self.overlap):
+            elif same_subject(statement, evidence.text, self.overlap) and not _other_figures(
+                statement, evidence.text
+            ):
                 support.append(evidence.id)
         weighed = {*support, *against}
         for evidence in book([i for i in run if i not in weighed]):
