@@ -33,6 +33,7 @@ from teams.extraction.labelled_records import (
     name_of,
     pull_request_authors,
 )
+from teams.extraction.manifests import atom_authors, jsdoc_authors, pyproject_authors
 
 __all__ = ["Field", "metadata_fields"]
 
@@ -261,4 +262,7 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     pull_request_authors,
     invoice_items,
     museum_labels,
+    pyproject_authors,
+    jsdoc_authors,
+    atom_authors,
 )

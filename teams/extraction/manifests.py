@@ -1,0 +1,114 @@
+"""Who wrote a package, a module or a post, as its manifest or markup records it: a
+``pyproject.toml``'s ``authors`` (``maintainers`` as maintainers) of its ``[project]`` or
+``[tool.poetry]`` name, a JSDoc comment's ``@author`` of its ``@module``, and an Atom entry's
+``<author>`` of its ``<title>`` (a ``<contributor>`` is none). Each is ``(line, thing, role,
+who)``, as :mod:`teams.extraction.metadata` reads them.
+
+Example:
+    >>> toml = ['[project]', 'name = "tarn"', 'authors = [{name = "Ada Holm"}]']
+    >>> list(pyproject_authors(toml))
+    [(3, 'tarn package', 'author', 'Ada Holm')]
+    >>> comment = ["/**", " * @module tide", " * @author Cai Rees <c@e.org>", " */"]
+    >>> list(jsdoc_authors(comment))
+    [(3, 'tide module', 'author', 'Cai Rees')]
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator, Sequence
+
+from teams.extraction.labelled_records import name_of
+
+__all__ = ["atom_authors", "jsdoc_authors", "pyproject_authors"]
+
+Found = tuple[int, str, str, str]
+"""A line, the thing it is said of, a role, and who has that role."""
+
+_TABLES = ("project", "tool.poetry")
+_TABLE = re.compile(r"^\s*\[(?P<name>project|tool\.poetry)\]\s*$")
+_PEOPLE = {"authors": "author", "maintainers": "maintainer"}
+
+
+def _toml_lines(lines: Sequence[str], start: int) -> list[str]:
+    """The lines from ``start`` to the end of their fenced block (or of the text)."""
+    end = next((n for n in range(start, len(lines)) if lines[n].lstrip().startswith("```")), None)
+    return list(lines[start:end])
+
+
+def _person(entry: object) -> str:
+    """A person of an ``authors`` array: an inline table's ``name``, or "Name <email>"."""
+    if isinstance(entry, dict):
+        entry = entry.get("name")
+    return name_of(entry) if isinstance(entry, str) else ""
+
+
+def pyproject_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """A ``pyproject.toml``'s authors and maintainers, of the package its table names."""
+    for at, line in enumerate(lines):
+        if (table := _TABLE.match(line)) is None:
+            continue
+        block = _toml_lines(lines, at)
+        try:
+            record = tomllib.loads("\n".join(block))
+        except tomllib.TOMLDecodeError:
+            continue
+        for key in table["name"].split("."):
+            record = record.get(key, {}) if isinstance(record, dict) else {}
+        name = record.get("name") if isinstance(record, dict) else None
+        if not isinstance(name, str):
+            continue
+        for field, role in _PEOPLE.items():
+            people = record.get(field)
+            for who in map(_person, people if isinstance(people, list) else ()):
+                if who:
+                    line_at = next((at + n + 1 for n, text in enumerate(block) if who in text), 0)
+                    yield line_at or at + 1, f"{name} package", role, who
+
+
+_JSDOC_TAG = re.compile(r"^\s*\*?\s*@(?P<tag>module|author|file|fileoverview)\b\s*(?P<value>.*)$")
+
+
+def jsdoc_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """A JSDoc comment's ``@author`` (each), of the module its ``@module`` tag names."""
+    module, authors = "", list[tuple[int, str]]()
+    for at, line in enumerate(lines):
+        if line.strip().startswith("/**"):
+            module, authors = "", []
+        if found := _JSDOC_TAG.match(line):
+            value = found["value"].strip()
+            if found["tag"] == "module" and value:
+                module = value.split()[0]
+            elif found["tag"] == "author" and (who := name_of(value)):
+                authors.append((at + 1, who))
+        if line.strip().endswith("*/") and module:
+            yield from ((n, f"{module} module", "author", who) for n, who in authors)
+            module, authors = "", []
+
+
+_ATOM = re.compile(
+    r"<(?P<close>/)?(?P<tag>entry|author|contributor)\b[^>]*>"
+    r"|<(?P<field>title|name)\b[^>]*>(?P<text>[^<]*)</(?P=field)>"
+)
+"""An Atom entry's elements that matter, in their order: the opening and closing tags of an
+entry, an author and a contributor, and a title or a name with its text."""
+
+
+def atom_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """An Atom entry's ``<author>`` (its ``<name>``), of the entry's ``<title>``."""
+    title, inside, authors = "", "", list[tuple[int, str]]()
+    for at, line in enumerate(lines):
+        for found in _ATOM.finditer(line):
+            tag, value = found["tag"], " ".join((found["text"] or "").split())
+            if tag == "entry" and not found["close"]:
+                title, inside, authors = "", "", []
+            elif tag == "entry" and title:
+                yield from ((n, title, "author", who) for n, who in authors)
+                title, authors = "", []
+            elif tag:
+                inside = "" if found["close"] else tag
+            elif found["field"] == "title" and not inside:
+                title = title or value
+            elif found["field"] == "name" and inside == "author" and value:
+                authors.append((at + 1, value))

@@ -1,0 +1,51 @@
+"""Who wrote a package, a module or a post, as its manifest or markup records it: a
+``pyproject.toml``'s authors (its maintainers as maintainers), a JSDoc comment's ``@author`` of
+its ``@module``, an Atom entry's ``<author>`` of its title (never its ``<contributor>``); asked
+who wrote it, the author is the answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from framework.memory import MiniLMEmbedder, SemanticStore
+from tests.extracting import answer
+from tests.test_extraction_metadata import _fields
+
+_PYPROJECT = (
+    '# kiln-sync\n\n```toml\n[project]\nname = "kiln-sync"\nversion = "1.2.0"\n'
+    'authors = [\n  {name = "Noor Halse", email = "noor@example.org"},\n]\n'
+    'maintainers = [{ name = "Jo Pike", email = "jo@example.org" }]\n```\n'
+)
+
+
+def test_a_pyprojects_authors_and_maintainers_of_its_package() -> None:
+    assert _fields(_PYPROJECT) == {
+        ("kiln-sync package", "author", "Noor Halse"),
+        ("kiln-sync package", "maintainer", "Jo Pike"),
+    }
+    poetry = '[tool.poetry]\nname = "tide"\nauthors = ["Rhian Moss <rhian@example.org>"]\n'
+    assert _fields(poetry) == {("tide package", "author", "Rhian Moss")}
+    assert not _fields('[project]\nauthors = [{name = "Noor Halse"}]\n')  # no name: of nothing
+
+
+def test_a_jsdoc_author_of_its_module_and_an_atom_entrys_author_of_its_title() -> None:
+    comment = (
+        "```js\n/**\n * Draws the kiln clock.\n * @module kilnClock\n"
+        " * @author Ines Carrow <ines@example.org>\n * @copyright Brede Council 2021\n */\n```\n"
+    )
+    assert _fields(comment) == {("kilnClock module", "author", "Ines Carrow")}
+    feed = (
+        "<feed>\n  <title>Brede history</title>\n  <entry>\n    <title>The salt road</title>\n"
+        "    <author><name>Tom Bell</name></author>\n"
+        "    <contributor><name>Ada Marsh</name></contributor>\n  </entry>\n</feed>\n"
+    )
+    assert _fields(feed) == {("The salt road", "author", "Tom Bell")}
+
+
+def test_asked_who_wrote_the_package_its_author_answers(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    with SemanticStore(tmp_path / "graph.sqlite", embedder=embedder) as store:
+        said = answer(_PYPROJECT, "Who wrote the kiln-sync package?", store)
+    findings = said.split("## Sources")[0]
+    assert "Noor Halse" in findings and "Jo Pike" not in findings, said
