@@ -655,10 +655,11 @@ def _role_readings(name: str, role: str) -> list[Reading]:
 
 
 _HEADING_APPOSITION = re.compile(
-    rf"^(?P<name>{_NAME}),\s+(?P<role>(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}\s+of\s+.+)$"
+    rf"^(?P<name>{_NAME}),\s+(?P<role>(?:the\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){{0,2}}\s+of\s+"
+    r"[^,]+)(?:,\s.*)?$"
 )
 """A heading that names someone and their role of something ("Ada Wolfe, maker of the Netley
-clock")."""
+clock"), a headline's news after it ("..., dies at 88") aside."""
 
 
 def heading_readings(heading: str) -> list[Reading]:

@@ -53,6 +53,7 @@ from teams.extraction.asides import (
     without_label,
 )
 from teams.extraction.attributes import attribute_readings, key_values, row_readings
+from teams.extraction.bylines import byline
 from teams.extraction.clauses import (
     Gapped,
     gapped_clause,
@@ -550,6 +551,9 @@ class _SectionReader:
             return carved, _sentence_readings(carved, self.relaxed)
         if noted := self._footnote(text):  # "[^1]: Built by Silas Venn in 1851."
             return noted, _sentence_readings(noted, self.relaxed)
+        title = self.focus.subject or _heading_subject(self.section.heading, _TITLE_WORDS)
+        if credited := byline(text, title):  # "A new play by Delphine Marr" under its title
+            return f"{title}: {text}", credited
         if hearsay(text):  # "It is often said that ...": a claim reported, not made
             readings = []
         elif LIST_JOIN in text and self.lead:

@@ -1,0 +1,29 @@
+"""A credit line under a work's title ("A new play by Y", "A thesis submitted by Y in partial
+fulfilment of ...") says who wrote the work, however long its title; a headline in apposition
+("Y, founder of X, dies at 88") says Y founded X, its news aside."""
+
+from __future__ import annotations
+
+from teams.extraction.bylines import byline
+from tests.extracting import triples
+
+
+def test_a_credit_line_under_a_title_names_its_writer() -> None:
+    found, _ = triples("# Spring season\n\n## THE SALT ROAD\n\nA new play by Noor Halse\n")
+    assert ("SALT ROAD", "written by", "Noor Halse", 5) in found
+    thesis = (
+        "# The Draining of the Brede Levels, 1760-1830\n\n"
+        "A thesis submitted by Ines Carrow\nin partial fulfilment of the degree of Doctor\n\n"
+        "Supervisor: Professor Tom Bell\n"
+    )
+    found, _ = triples(thesis)
+    assert ("Draining of the Brede Levels, 1760-1830", "written by", "Ines Carrow", 3) in found
+    assert not any(who == "Tom Bell" for _, _, who, _ in found)
+    assert not byline("A play in three acts", "The Salt Road")
+    assert not byline("Directed by Jo Pike", "The Salt Road")  # a director wrote nothing
+
+
+def test_a_headline_in_apposition_keeps_its_news_apart() -> None:
+    headline = "## Ada Marsh, founder of the Brede Rowing Club, dies at 88"
+    found, _ = triples(f"# Obituaries\n\n{headline}\n\nShe rowed for her county.\n")
+    assert ("Brede Rowing Club", "'s founder is", "Ada Marsh", 3) in found
