@@ -1,6 +1,7 @@
 """A credit line under a work's title ("A new play by Y", "A thesis submitted by Y in partial
 fulfilment of ...") says who wrote the work, however long its title; a headline in apposition
-("Y, founder of X, dies at 88") says Y founded X, its news aside."""
+("Y, founder of X, dies at 88") says Y founded X, its news aside; a chat export's message
+says "I" of its sender."""
 
 from __future__ import annotations
 
@@ -27,3 +28,15 @@ def test_a_headline_in_apposition_keeps_its_news_apart() -> None:
     headline = "## Ada Marsh, founder of the Brede Rowing Club, dies at 88"
     found, _ = triples(f"# Obituaries\n\n{headline}\n\nShe rowed for her county.\n")
     assert ("Brede Rowing Club", "'s founder is", "Ada Marsh", 3) in found
+
+
+def test_a_chat_exports_message_says_i_of_its_sender() -> None:
+    chat = (
+        "# Club chat (export)\n\n"
+        "[12/03/2023, 19:02] Ines Carrow: Does anyone know who started this club?\n"
+        "[12/03/2023, 19:05] Tom Bell: I founded the Brede chess club in 1998.\n"
+        "12/03/2023, 19:06 - Ines Carrow: Thanks, Tom!\n"
+    )
+    found, _ = triples(chat)
+    assert ("Tom Bell", "founded", "Brede chess club", 4) in found
+    assert not any(who == "Ines Carrow" and deed == "founded" for who, deed, _, _ in found)
