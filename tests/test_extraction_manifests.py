@@ -1,7 +1,8 @@
 """Who wrote a package, a module or a post, as its manifest or markup records it: a
 ``pyproject.toml``'s authors (its maintainers as maintainers), a JSDoc comment's ``@author`` of
-its ``@module``, an Atom entry's ``<author>`` of its title (never its ``<contributor>``); asked
-who wrote it, the author is the answer."""
+its ``@module``, an Atom entry's ``<author>`` of its title (never its ``<contributor>``), a track
+listing's writers in brackets, a README's authors of the initial work (not of the
+documentation); asked who wrote it, the author is the answer."""
 
 from __future__ import annotations
 
@@ -49,3 +50,23 @@ def test_asked_who_wrote_the_package_its_author_answers(
         said = answer(_PYPROJECT, "Who wrote the kiln-sync package?", store)
     findings = said.split("## Sources")[0]
     assert "Noor Halse" in findings and "Jo Pike" not in findings, said
+
+
+def test_a_track_listings_writers_and_a_readmes_initial_authors() -> None:
+    album = (
+        "# Salt Road: album notes\n\nAll tracks performed by The Brede Band.\n\n"
+        "1. Harbour Lights (Ada Marsh) – 3:41\n"
+        "2. The Miller's Daughter (Tom Bell & Jo Pike) – 4:12\n"
+    )
+    assert _fields(album) == {
+        ("Harbour Lights", "author", "Ada Marsh"),
+        ("The Miller's Daughter", "author", "Tom Bell"),
+        ("The Miller's Daughter", "author", "Jo Pike"),
+    }
+    readme = (
+        "# kiln-sync\n\nKeeps two kilns in step.\n\n## Authors\n\n"
+        "* **Noor Halse** - *Initial work* - [noorh](https://example.org/noorh)\n"
+        "* **Ines Carrow** - *Documentation* - [inesc](https://example.org/inesc)\n"
+    )
+    assert _fields(readme) == {("kiln-sync", "author", "Noor Halse")}
+    assert not _fields("# kiln-sync\n\n## Usage\n\n* **Noor Halse** - *Initial work*\n")

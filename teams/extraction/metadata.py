@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import yaml
 
+from teams.extraction.credits import readme_authors, track_writers
 from teams.extraction.labelled_records import (
     ADDING,
     asciidoc_authors,
@@ -265,4 +266,6 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     pyproject_authors,
     jsdoc_authors,
     atom_authors,
+    track_writers,
+    readme_authors,
 )

@@ -1,0 +1,60 @@
+"""Who wrote a thing, as a list of credits gives it: a track listing's writer in brackets after
+each title ("2. The Ferryman's Daughter (Kezia Trott) – 4:12"), and a README's "Authors"
+section in the common template ("* **Nia Pellow** - *Initial work* - [npellow](...)"), whose
+initial work is the project's (other contributions, such as documentation, are not). Each is
+``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them.
+
+Example:
+    >>> list(track_writers(["1. Low Water (Perran Jolly) – 2:58"]))
+    [(1, 'Low Water', 'author', 'Perran Jolly')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+__all__ = ["readme_authors", "track_writers"]
+
+Found = tuple[int, str, str, str]
+"""A line, the thing it is said of, a role, and who has that role."""
+
+_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}"
+_TRACK = re.compile(
+    rf"^\s*(?:\d{{1,3}}[.)]\s+|[-*]\s+)?(?P<title>[^()\s][^()]*?)\s+\((?P<who>{_NAME}"
+    rf"(?:\s*(?:/|&|,|and)\s*{_NAME})*)\)\s*[–—-]\s*\d{{1,2}}:\d{{2}}\s*$"
+)
+"""A track with its writers in brackets and its running time: "2. Title (Y) – 4:12"."""
+_WRITERS = re.compile(r"\s*(?:/|&|,|\band\b)\s*")
+
+
+def track_writers(lines: Sequence[str]) -> Iterator[Found]:
+    """Each track's writers (the names in brackets before its running time), of its title."""
+    for at, line in enumerate(lines):
+        if found := _TRACK.match(line):
+            for who in filter(None, _WRITERS.split(found["who"])):
+                yield at + 1, found["title"].strip(), "author", who.strip()
+
+
+_TITLE = re.compile(r"^#\s+(?P<title>\S.*?)\s*#*\s*$")
+_AUTHORS = re.compile(r"^#{2,6}\s+(?:authors?|author\(s\)|maintainers and authors)\s*#*\s*$", re.I)
+_CREDIT = re.compile(
+    rf"^\s*[-*+]\s+(?:\*\*|__)?(?P<who>{_NAME})(?:\*\*|__)?\s+[-–—]\s+[*_]?(?P<role>[^*_\[\]]+?)"
+    r"[*_]?(?:\s+[-–—]\s+.*)?\s*$"
+)
+_INITIAL = re.compile(r"\b(?:initial|original)\s+(?:work|author|version|code)\b", re.I)
+
+
+def readme_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """The people an "Authors" section credits with the initial work, of the project the
+    document's title names."""
+    title, inside = "", False
+    for at, line in enumerate(lines):
+        if (found := _TITLE.match(line)) and not title:
+            title = found["title"]
+        elif line.startswith("#"):
+            inside = bool(_AUTHORS.match(line))
+        elif (
+            inside and title and (credit := _CREDIT.match(line)) and _INITIAL.search(credit["role"])
+        ):
+            yield at + 1, title, "author", credit["who"]
