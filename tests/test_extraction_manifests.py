@@ -2,14 +2,15 @@
 ``pyproject.toml``'s authors (its maintainers as maintainers), a JSDoc comment's ``@author`` of
 its ``@module``, an Atom entry's ``<author>`` of its title (never its ``<contributor>``), a track
 listing's writers in brackets, a README's authors of the initial work (not of the
-documentation); asked who wrote it, the author is the answer."""
+documentation); asked who wrote it, the author is the answer. A table set out with spaces is
+read by its columns."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from framework.memory import MiniLMEmbedder, SemanticStore
-from tests.extracting import answer
+from tests.extracting import answer, triples
 from tests.test_extraction_metadata import _fields
 
 _PYPROJECT = (
@@ -70,3 +71,14 @@ def test_a_track_listings_writers_and_a_readmes_initial_authors() -> None:
     )
     assert _fields(readme) == {("kiln-sync", "author", "Noor Halse")}
     assert not _fields("# kiln-sync\n\n## Usage\n\n* **Noor Halse** - *Initial work*\n")
+
+
+def test_a_table_set_out_with_spaces_is_read_by_its_columns() -> None:
+    table = (
+        "# Brede bandstands\n\n```\nBandstand        Year  Designer\n"
+        "---------------  ----  ----------------\nNorth Green      1889  Ada Marsh\n"
+        "Harbour Walk     1902  Tom Bell\n```\n"
+    )
+    found, _ = triples(table)
+    assert ("Harbour Walk", "'s designer is", "Tom Bell", 7) in found
+    assert ("North Green", "'s designer is", "Ada Marsh", 6) in found

@@ -49,6 +49,7 @@ from teams.extraction.data_blocks import (
     yaml_records,
 )
 from teams.extraction.emails import messages
+from teams.extraction.fixed_width import fixed_width_records
 from teams.extraction.metadata import metadata_fields
 from teams.language.revisions import apply_accepted_diffs
 from teams.language.tables import list_tables, markdown_tables
@@ -270,6 +271,7 @@ def _document(path: str, chunks: Iterable[Chunk]) -> Document:
                 *_html_rows(c),
                 *_data_rows(c),
                 *_infobox_rows(c),
+                *_fixed_width_rows(c),
             )
         ),
     )
@@ -396,6 +398,13 @@ def _infobox_rows(chunk: Chunk) -> Iterator[Row]:
     :func:`~teams.extraction.data_blocks.infobox_records`)."""
     lines = chunk.text.split("\n")
     for number, header, cells in infobox_records(lines, chunk.start_line):
+        yield Row(line=number, header=header, cells=cells)
+
+
+def _fixed_width_rows(chunk: Chunk) -> Iterator[Row]:
+    """The rows of the chunk's tables set out with spaces (see
+    :mod:`teams.extraction.fixed_width`), in fenced blocks or not."""
+    for number, header, cells in fixed_width_records(chunk.text.split("\n"), chunk.start_line):
         yield Row(line=number, header=header, cells=cells)
 
 
