@@ -183,3 +183,9 @@ def test_the_whole_questions_statements_give_no_rival_to_a_parts_answer() -> Non
     assert "0.28" not in report, report
     state["worker_results"]["q1"] = WorkerResult(task_id="q1", status="ok", confidence=0.0)
     assert "0.28" in cited_report(state)  # type: ignore[arg-type]  # no answer to hold it to
+    missed = [Evidence(source="c.md:4", text="0.50: A new glaze table.", score=0.8)]
+    state["worker_results"]["q1"] = WorkerResult(
+        task_id="q1", status="ok", evidence=missed, confidence=0.8
+    )
+    report = cited_report(state)  # type: ignore[arg-type]  # the part alone found another
+    assert "0.61 glazing" in report and "0.28" in report, report

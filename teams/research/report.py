@@ -99,8 +99,10 @@ def _rivals(state: TeamState) -> set[tuple[str, str]]:
 def _beside_the_parts(state: TeamState) -> set[tuple[str, str]]:
     """For a question split into parts, the whole question's statements that give a value of
     the kind a part asks one of, none of the values the parts of that kind answer with ("Prior
-    to 0.28 ..." beside a part's "0.61", for "Since which release ..., and what ...?"); none
-    for a kind of which some part found no answer: each as its task's id and its text."""
+    to 0.28 ..." beside a part's "0.61", for "Since which release ..., and what ...?"), where
+    the whole question's first such value is one of them; none for a kind of which some part
+    found no answer, or whose answers the whole question's first value is not one of (a part
+    searched alone may miss what the whole finds): each as its task's id and its text."""
     question = state.get("question", "")
     done = results_in_order(state)
     whole = next(((task, result) for task, result in done if task.description == question), None)
@@ -111,11 +113,15 @@ def _beside_the_parts(state: TeamState) -> set[tuple[str, str]]:
         asking = task is not whole[0] and not premise(task.description)
         if kind := asks_one_value(task.description) if asking else "":
             answers.setdefault(kind, []).append(_first_values(result, kind, task.description))
+    agreed = {
+        kind: answer
+        for kind, found in answers.items()
+        if all(found) and (answer := set().union(*found)) & _first_values(whole[1], kind, question)
+    }
     return {
         (whole[0].id, text)
-        for kind, found in answers.items()
-        if all(found)
-        for text in _rivals_of(whole[1], kind, set().union(*found), question)
+        for kind, answer in agreed.items()
+        for text in _rivals_of(whole[1], kind, answer, question)
     }
 
 
