@@ -680,3 +680,11 @@ def test_a_one_value_answer_is_not_quoted_on_into_a_sentence_that_gives_another(
     )
     said = _cited_text(text, question)
     assert "401" in said and "403" not in said, said
+
+
+def test_since_when_no_longer_is_answered_by_what_held_before_a_release() -> None:
+    asked = "Since which release is glazing no longer built into the kiln?"
+    assert given("version", "Prior to Kiln 0.61 glazing was built in.", asked) == {"0.61"}
+    assert given("version", "Glazing was built in up through 0.60.", asked) == set()
+    plain = "Since which release is glazing built into the kiln?"
+    assert given("version", "Prior to Kiln 0.61 glazing was a plugin.", plain) == set()

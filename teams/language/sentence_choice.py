@@ -358,8 +358,26 @@ def given(kind: str, sentence: str, query: str) -> set[str]:
     if foreign:  # the release asked for: not "3.4" of "Python 3.4", and "3.4.0" a rival
         found -= _versions_of_others(sentence, _release_of(query))
     if kind == "version" and asks_since(query):
-        found -= _ceilings(sentence)  # "up through 1.3" is no first version
+        found -= _ceilings(sentence) - _ends_before(sentence, query)  # "up through 1.3"
     return {_one_form(value) for value in found} - named
+
+
+_NO_LONGER = re.compile(r"\b(?:no longer|not|never|stopped|ceased)\b|n't\b", re.I)
+"""A question of since when a thing has not been so ("Since which release is X no longer
+built in?")."""
+_BEFORE = re.compile(
+    r"\b(?:prior to|before)\s+(?:[A-Z][\w+-]*\s+)?(v?\d+(?:\.\d+)+)(?![\w/])", re.I
+)
+"""A version a thing was so before ("Prior to Datasette 0.61 ...")."""
+
+
+def _ends_before(sentence: str, query: str) -> set[str]:
+    """For a question of since when a thing has no longer been so, the versions ``sentence``
+    says it was so before ("Prior to Datasette 0.61 hashed URL mode was a core feature"):
+    since each, it has not been."""
+    if not _NO_LONGER.search(query):
+        return set()
+    return {found.group(1).lower() for found in _BEFORE.finditer(sentence)}
 
 
 def named_in_code(sentence: str, query: str) -> str:
