@@ -109,6 +109,12 @@ def test_the_askers_own_case_states_no_rival_to_the_answer() -> None:
     assert "30 hours" not in report
     state["tasks"]["q1"] = Task(id="q1", description="How long does a shed kiln wait")
     assert "30 hours" in cited_report(state)  # type: ignore[arg-type]  # a part that asks
+    state["tasks"]["q1"] = Task(id="q1", description=case)
+    beside = Evidence(source="b.md:9", text="It takes 10 hours, or 30 hours in frost.", score=0.8)
+    state["worker_results"]["q1"] = WorkerResult(
+        task_id="q1", status="ok", evidence=[beside], confidence=0.8
+    )
+    assert "30 hours" not in cited_report(state)  # type: ignore[arg-type]  # beside the answer
 
 
 def test_a_statement_found_for_the_case_and_the_question_stays_in_the_questions_section() -> None:

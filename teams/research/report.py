@@ -132,14 +132,11 @@ def _first_values(result: WorkerResult, kind: str, question: str) -> set[str]:
 
 
 def _rivals_of(result: WorkerResult, kind: str, answer: set[str], question: str) -> list[str]:
-    """The statements of ``result`` that give values of ``kind``, none of them ``answer``'s."""
+    """The statements of ``result`` that give values of ``kind`` beyond ``answer``'s: none of
+    them, or one of them beside another ("tell (401) from (403)")."""
     if not answer:
         return []
-    return [
-        item.text
-        for item in result.evidence
-        if (found := given(kind, item.text, question)) and not found & answer
-    ]
+    return [item.text for item in result.evidence if given(kind, item.text, question) - answer]
 
 
 def _disagreements(state: TeamState) -> list[str]:
