@@ -3,12 +3,12 @@ inaccurate (an AI assistant's, an OCR text not proofread), a proposal closed wit
 adopted, an edit reverted as vandalism, a fact-check rated false (its figure rejected), a
 party's claim against a finding, a figure not yet confirmed, a nominal size, a test system's
 figure, a figure of how it felt ("feels like -14 °C"), one set aside (disqualified, a rejected
-bid, a map not to scale, a runner-up design), a day the calendar does not have, one counted for
-each of another unit than the question's; the measure a sentence opens with ("The median price
-of ...") and one sharing a word with it ("design speed" against "speed limit"). Controls: a
-hexadecimal number is the decimal one, an age reached in a year gives the year of birth, a
-figure its page says it rounds spans the rounding, carats are grams; a figure below nought
-keeps its sign."""
+bid, a map not to scale, a runner-up design), a prototype's figure, a day the calendar does not
+have, one counted for each of another unit than the question's; the measure a sentence opens
+with ("The median price of ...") and one sharing a word with it ("design speed" against "speed
+limit"). Controls: a hexadecimal number is the decimal one, an age reached in a year gives the
+year of birth, a figure its page says it rounds spans the rounding, carats are grams; a figure
+below nought keeps its sign."""
 
 from __future__ import annotations
 
@@ -87,6 +87,10 @@ def test_a_claim_a_nominal_size_a_test_systems_a_felt_and_a_set_aside_figure_giv
         (
             "The runner-up entry proposed a spire 90 metres tall for St Ebba's.",
             "The spire of St Ebba's is 72 metres tall.",
+        ),
+        (
+            "The prototype of the Brede Wren, built in 1931, reached a top speed of 104 km/h.",
+            "The production Brede Wren has a top speed of 88 km/h.",
         ),
     )
     for weaker, plain in sides:

@@ -834,6 +834,12 @@ _VOIDED = re.compile(
 """A figure its own source says was set aside: "finished in 1:47:15 but was later
 disqualified", "The bid of £310,000 ... was rejected", a map "Not to scale", "The runner-up
 entry ... proposed a spire 90 metres tall"."""
+_PROTOTYPE = re.compile(
+    r"\b(?:prototypes?|concept\s+(?:car|model|version|design)|mock-?ups?|pre-?production|"
+    r"pilot\s+(?:model|unit|version))\b",
+    re.IGNORECASE,
+)
+"""A prototype's figure, not the finished thing's: "The prototype ... reached 104 km/h"."""
 _APPARENT = re.compile(
     r"\b(?:felt|feels?|feeling)\s+like\b|\bwind[\s-]?chill\b|\bheat\s+index\b|"
     r"\b(?:apparent|perceived|real[\s-]?feel)\s+temperature\b",
@@ -903,6 +909,7 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_TEST_SYSTEM, True, "states the live system's figure where {} gives a test system's"),
     (_APPARENT, False, "states the measured figure where {} gives how it felt"),
     (_VOIDED, False, "states the figure that stands where {} gives one set aside"),
+    (_PROTOTYPE, False, "states the finished thing's figure where {} gives a prototype's"),
 )
 """Words that qualify a side's figure against a plain one (see :func:`_qualified`): the
 pattern, whether the side's title counts too, and how the verdict says so."""
@@ -933,7 +940,8 @@ def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     not adopted (:data:`_NOT_ADOPTED`), an edit reverted as vandalism (:data:`_VANDALISED`), a
     party's claim (:data:`_ALLEGED`), not yet confirmed (:data:`_UNCONFIRMED`), a nominal size
     (:data:`_NOMINAL`), a test system's (:data:`_TEST_SYSTEM`), how it felt
-    (:data:`_APPARENT`), set aside (:data:`_VOIDED`), or it is a part's figure (see
+    (:data:`_APPARENT`), set aside (:data:`_VOIDED`), a prototype's (:data:`_PROTOTYPE`), or
+    it is a part's figure (see
     :func:`_of_a_part`); None
     otherwise. The first qualifier of :data:`_QUALIFIERS` one side has and the other lacks
     decides."""
