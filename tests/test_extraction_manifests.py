@@ -2,7 +2,8 @@
 ``pyproject.toml``'s authors (its maintainers as maintainers), a JSDoc comment's ``@author`` of
 its ``@module``, an Atom entry's ``<author>`` of its title (never its ``<contributor>``), a track
 listing's writers in brackets, a README's authors of the initial work (not of the
-documentation); asked who wrote it, the author is the answer. A table set out with spaces is
+documentation), a catalogue record's writer (not its illustrator); asked who wrote it, the author is
+the answer. A table set out with spaces is
 read by its columns."""
 
 from __future__ import annotations
@@ -82,3 +83,12 @@ def test_a_table_set_out_with_spaces_is_read_by_its_columns() -> None:
     found, _ = triples(table)
     assert ("Harbour Walk", "'s designer is", "Tom Bell", 7) in found
     assert ("North Green", "'s designer is", "Ada Marsh", 6) in found
+
+
+def test_a_catalogue_records_writer_not_its_illustrator_or_editor() -> None:
+    record = (
+        "The salt road / written by Noor Halse ; illustrated by Tom Bell. -- Brede : "
+        "Kiln Press, 1921. -- 96 p. : ill. ; 19 cm.\n"
+    )
+    assert _fields(record) == {("The salt road", "author", "Noor Halse")}
+    assert not _fields("Salt pans / edited by Jo Pike. -- Brede : Kiln Press, 1930.\n")

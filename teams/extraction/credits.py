@@ -1,7 +1,10 @@
 """Who wrote a thing, as a list of credits gives it: a track listing's writer in brackets after
 each title ("2. The Ferryman's Daughter (Kezia Trott) – 4:12"), and a README's "Authors"
 section in the common template ("* **Nia Pellow** - *Initial work* - [npellow](...)"), whose
-initial work is the project's (other contributions, such as documentation, are not). Each is
+initial work is the project's (other contributions, such as documentation, are not), and a
+library catalogue record's statement of responsibility in ISBD punctuation ("The Kelby almanac
+/ written by Constance Holt ; illustrated by Rufus Wain. -- Kelby : Tarn Press, 1921."), whose
+writer wrote the title (its illustrator, editor or publisher did not). Each is
 ``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them.
 
 Example:
@@ -14,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-__all__ = ["readme_authors", "track_writers"]
+__all__ = ["catalogue_authors", "readme_authors", "track_writers"]
 
 Found = tuple[int, str, str, str]
 """A line, the thing it is said of, a role, and who has that role."""
@@ -58,3 +61,20 @@ def readme_authors(lines: Sequence[str]) -> Iterator[Found]:
             inside and title and (credit := _CREDIT.match(line)) and _INITIAL.search(credit["role"])
         ):
             yield at + 1, title, "author", credit["who"]
+
+
+_ISBD = re.compile(r"^\s*(?P<title>[^/\n]{3,}?)\s+/\s+(?P<statement>[^/]+?)(?:\.\s+--\s.*)?\s*$")
+"""A catalogue record's title proper, then " / " and its statement of responsibility, up to
+the next area (". -- ")."""
+_WRITTEN_BY = re.compile(rf"^(?i:(?:(?:written|composed)\s+)?by)\s+(?P<who>{_NAME})\.?$")
+
+
+def catalogue_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """A catalogue record's writers (each "by Y" or "written by Y" of its statement of
+    responsibility, its parts set apart with " ; "), of its title."""
+    for at, line in enumerate(lines):
+        if (found := _ISBD.match(line)) is None:
+            continue
+        for part in found["statement"].split(" ; "):
+            if who := _WRITTEN_BY.match(part.strip()):
+                yield at + 1, found["title"].strip(), "author", who["who"]
