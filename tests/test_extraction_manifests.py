@@ -2,9 +2,8 @@
 ``pyproject.toml``'s authors (its maintainers as maintainers), a JSDoc comment's ``@author`` of
 its ``@module``, an Atom entry's ``<author>`` of its title (never its ``<contributor>``), a track
 listing's writers in brackets, a README's authors of the initial work (not of the
-documentation), a catalogue record's writer (not its illustrator); asked who wrote it, the author is
-the answer. A table set out with spaces is
-read by its columns."""
+documentation), a catalogue record's writer (not its illustrator); asked who wrote it, the
+author is the answer. A table set out with spaces is read by its columns."""
 
 from __future__ import annotations
 
