@@ -1,10 +1,11 @@
 """A credit line under a work's title ("A new play by Y", "A thesis submitted by Y in partial
 fulfilment of ...") says who wrote the work, however long its title; a headline in apposition
 ("Y, founder of X, dies at 88") says Y founded X, its news aside; a chat export's message
-says "I" of its sender."""
+says "I" of its sender; a telegram's "STOP"s end its sentences."""
 
 from __future__ import annotations
 
+from teams.extraction import document_of
 from teams.extraction.bylines import byline
 from tests.extracting import triples
 
@@ -40,3 +41,12 @@ def test_a_chat_exports_message_says_i_of_its_sender() -> None:
     found, _ = triples(chat)
     assert ("Tom Bell", "founded", "Brede chess club", 4) in found
     assert not any(who == "Ines Carrow" and deed == "founded" for who, deed, _, _ in found)
+
+
+def test_a_telegrams_stops_end_its_sentences() -> None:
+    wire = "# Telegram\n\nBREDE FOOTBRIDGE OPENED TODAY STOP BUILT BY NOOR HALSE STOP JO PIKE\n"
+    text = " ".join(section.text for section in document_of("wire.md", wire).sections)
+    assert "Brede Footbridge opened today. Built by Noor Halse. Jo Pike." in text, text
+    assert document_of("sign.md", "# Sign\n\nTHE STOP SIGN IS RED.\n").sections[0].text == (
+        "THE STOP SIGN IS RED."
+    )

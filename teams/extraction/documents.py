@@ -51,6 +51,7 @@ from teams.extraction.data_blocks import (
 from teams.extraction.emails import messages
 from teams.extraction.fixed_width import fixed_width_records
 from teams.extraction.metadata import metadata_fields
+from teams.extraction.telegrams import untelegraphed
 from teams.language.revisions import apply_accepted_diffs
 from teams.language.tables import list_tables, markdown_tables
 
@@ -200,7 +201,9 @@ def document_of(path: str, text: str) -> Document:
     section with the line of the heading right above it, its front matter first, then what
     records of a format say of who made a thing, then each e-mail set out in it; a diff on a
     page that says it was accepted is read as its "+" lines (see
-    :func:`~teams.language.revisions.apply_accepted_diffs`)."""
+    :func:`~teams.language.revisions.apply_accepted_diffs`); a telegram's lines as sentences
+    (see :mod:`teams.extraction.telegrams`)."""
+    text = "\n".join(untelegraphed(line) for line in text.split("\n"))  # "... STOP ..."
     document = _document(path, chunk_document(path, apply_accepted_diffs(text)))
     lines = text.split("\n")
     sections = tuple(
