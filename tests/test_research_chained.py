@@ -65,6 +65,18 @@ def test_a_release_asked_of_it_is_found_by_the_name_the_first_part_gives(
     tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
     question = "Which argument of fire() slows the cooling, and in which release was it added?"
+    later, found, unchained = _last_part_searched(tmp_path, embedder, question)
+    assert later.inputs["antecedent"] == split_question(question)[0]
+    best = found.evidence[0]
+    assert "``soak`` optional argument" in best.text and "2.3.0" in best.text, best.text
+    assert not any("soak" in item.text for item in unchained.evidence[:1])
+
+
+def _last_part_searched(
+    tmp_path: Path, embedder: MiniLMEmbedder, question: str
+) -> tuple[Task, WorkerResult, WorkerResult]:
+    """The question's last part as planned over :data:`_PAGES`, what a search of it finds,
+    and what a search of its words alone finds."""
     root = write_corpus(tmp_path / "docs", _PAGES)
     with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
         ingest_corpus(root, store)
@@ -73,14 +85,10 @@ def test_a_release_asked_of_it_is_found_by_the_name_the_first_part_gives(
             {"question": question}, NodeContext(node="p", team="t")
         )
         later = plan.tasks[-1]
-        assert later.inputs["antecedent"] == plan.tasks[1].description
         worker = CorpusSearchWorker(corpus)
         found = worker.run(later, question, NodeContext(node="w", team="t"))
         alone = Task(id="q9", description=later.description, inputs={"query": later.description})
-        unchained = worker.run(alone, question, NodeContext(node="w", team="t"))
-    best = found.evidence[0]
-    assert "``soak`` optional argument" in best.text and "2.3.0" in best.text, best.text
-    assert not any("soak" in item.text for item in unchained.evidence[:1])
+        return later, found, worker.run(alone, question, NodeContext(node="w", team="t"))
 
 
 def test_the_askers_own_case_states_no_rival_to_the_answer() -> None:
@@ -144,19 +152,8 @@ def test_a_part_that_speaks_of_the_askers_own_thing_is_searched_with_it(
     assert premised_parts(parts) == {1: parts[0]}
     assert not premised_parts(split_question("I run the kiln in a shed. How long does it take?"))
     assert not premised_parts(split_question("My kiln is new. Which burner heats a kiln?"))
-    root = write_corpus(tmp_path / "docs", _PAGES)
-    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
-        ingest_corpus(root, store)
-        corpus = Corpus(store)
-        plan = SubQuestionPlanner(corpus).plan(
-            {"question": question}, NodeContext(node="p", team="t")
-        )
-        later = plan.tasks[-1]
-        assert later.inputs["premise"] == parts[0]
-        worker = CorpusSearchWorker(corpus)
-        found = worker.run(later, question, NodeContext(node="w", team="t"))
-        alone = Task(id="q9", description=later.description, inputs={"query": later.description})
-        unpremised = worker.run(alone, question, NodeContext(node="w", team="t"))
+    later, found, unpremised = _last_part_searched(tmp_path, embedder, question)
+    assert later.inputs["premise"] == parts[0]
     best = found.evidence[0]
     assert "``soak`` optional argument" in best.text and "2.3.0" in best.text, best.text
     assert not any("soak" in item.text for item in unpremised.evidence[:1])

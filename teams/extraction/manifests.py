@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 
 from teams.extraction.labelled_records import name_of
 
-__all__ = ["atom_authors", "jsdoc_authors", "pyproject_authors"]
+__all__ = ["atom_authors", "block_from", "jsdoc_authors", "pyproject_authors"]
 
 Found = tuple[int, str, str, str]
 """A line, the thing it is said of, a role, and who has that role."""
@@ -31,7 +31,7 @@ _TABLE = re.compile(r"^\s*\[(?P<name>project|tool\.poetry)\]\s*$")
 _PEOPLE = {"authors": "author", "maintainers": "maintainer"}
 
 
-def _toml_lines(lines: Sequence[str], start: int) -> list[str]:
+def block_from(lines: Sequence[str], start: int) -> list[str]:
     """The lines from ``start`` to the end of their fenced block (or of the text)."""
     end = next((n for n in range(start, len(lines)) if lines[n].lstrip().startswith("```")), None)
     return list(lines[start:end])
@@ -49,7 +49,7 @@ def pyproject_authors(lines: Sequence[str]) -> Iterator[Found]:
     for at, line in enumerate(lines):
         if (table := _TABLE.match(line)) is None:
             continue
-        block = _toml_lines(lines, at)
+        block = block_from(lines, at)
         try:
             record = tomllib.loads("\n".join(block))
         except tomllib.TOMLDecodeError:

@@ -34,7 +34,12 @@ from teams.extraction.labelled_records import (
     name_of,
     pull_request_authors,
 )
-from teams.extraction.manifests import atom_authors, jsdoc_authors, pyproject_authors
+from teams.extraction.manifests import (
+    atom_authors,
+    block_from,
+    jsdoc_authors,
+    pyproject_authors,
+)
 
 __all__ = ["Field", "metadata_fields"]
 
@@ -152,7 +157,7 @@ def _citation_authors(lines: Sequence[str]) -> Iterator[Field]:
     for at, line in enumerate(lines):
         if not line.strip().startswith("cff-version:"):
             continue
-        block = _block_from(lines, at)
+        block = block_from(lines, at)
         try:
             record = yaml.safe_load("\n".join(block))
         except yaml.YAMLError:
@@ -174,12 +179,6 @@ def _cff_name(author: dict[str, object]) -> str:
 
 def _cff_key(author: dict[str, object]) -> str:
     return str(author.get("family-names") or author.get("name") or "")
-
-
-def _block_from(lines: Sequence[str], at: int) -> list[str]:
-    """The lines from ``at`` to the end of its fenced block (or of the text)."""
-    end = next((n for n in range(at, len(lines)) if lines[n].lstrip().startswith("```")), None)
-    return list(lines[at:end])
 
 
 def _line_of(lines: Sequence[str], start: int, text: str) -> int:
