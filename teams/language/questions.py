@@ -107,8 +107,8 @@ def _in_subordinate(first: str, second: str) -> bool:
 
 
 _SUBORDINATORS = frozenset("before after until unless once while whenever because if".split())
-_CLAUSE_OPENERS = _SUBORDINATORS | frozenset("when since though although so".split())
-"""Words that open a clause after a comma, not a predicate of a list."""
+_CLAUSE_OPENERS = frozenset({"if", "unless"})
+"""Words that open a condition after a comma, not a predicate of a list."""
 """Words that open a subordinate clause after a question's own start."""
 
 

@@ -93,11 +93,13 @@ _SHARED_PREFIX = 6
 _COPULA_COMPLEMENT = re.compile(r"\b(?:is|are|was|were)\s+(.+)$", re.I)
 _NUMBER = re.compile(
     r"\b\d{1,3}(?:,\d{3}){2,}\b|\b\d+(?:[.,]\d+)?(?=(?:ms|s|min|h|d|[kmgt]i?b|k|x|px)?\b)|"
-    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
-    r"fifty|hundred|thousand|million|dozen|single|once|twice)\b",
+    r"\b(?:one(?!\s+(?:or\s+more|of|another|by\s+one|at\s+a\s+time)\b)|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|"
+    r"dozen|single|once|twice)\b",
     re.I,
 )
-"""A figure: "1,000,000" whole, "200" of "200ms" (its unit written on), a number in words."""
+"""A figure: "1,000,000" whole, "200" of "200ms" (its unit written on), a number in words (not
+the "one" of "one or more", "one of", "one another")."""
 _REASON = re.compile(
     r"\b(?:because|since|so that|due to|in order to|as a result|so as to|reason|why|"
     r"to (?:avoid|prevent|ensure|allow|keep|make sure)|otherwise|recommended|useful|benefits?|"

@@ -96,13 +96,18 @@ def _rivals(state: TeamState) -> set[tuple[str, str]]:
     }
 
 
+_FIGURES = ("quantity", "version")
+"""The kinds of value a rival is told apart by for sure: a figure, a version."""
+
+
 def _beside_the_parts(state: TeamState) -> set[tuple[str, str]]:
-    """For a question split into parts, the whole question's statements that give a value of
-    the kind a part asks one of, none of the values the parts of that kind answer with ("Prior
-    to 0.28 ..." beside a part's "0.61", for "Since which release ..., and what ...?"), where
-    the whole question's first such value is one of them; none for a kind of which some part
-    found no answer, or whose answers the whole question's first value is not one of (a part
-    searched alone may miss what the whole finds): each as its task's id and its text."""
+    """For a question split into parts, the whole question's statements that give a figure or
+    a version of the kind a part asks one of, none of the values the parts of that kind answer
+    with ("Prior to 0.28 ..." beside a part's "0.61", for "Since which release ..., and what
+    ...?"), where the whole question's first such value is one of them; none for a kind of which
+    some part found no one answer (none, or a list), or whose answers the whole question's first
+    value is not one of (a part searched alone may miss what the whole finds): each as its
+    task's id and its text."""
     question = state.get("question", "")
     done = results_in_order(state)
     whole = next(((task, result) for task, result in done if task.description == question), None)
@@ -111,12 +116,14 @@ def _beside_the_parts(state: TeamState) -> set[tuple[str, str]]:
     answers: dict[str, list[set[str]]] = {}
     for task, result in done:
         asking = task is not whole[0] and not premise(task.description)
-        if kind := asks_one_value(task.description) if asking else "":
+        kind = asks_one_value(task.description) if asking else ""
+        if kind in _FIGURES:  # a name is given by too many words to tell a rival
             answers.setdefault(kind, []).append(_first_values(result, kind, task.description))
     agreed = {
         kind: answer
         for kind, found in answers.items()
-        if all(found) and (answer := set().union(*found)) & _first_values(whole[1], kind, question)
+        if all(len(values) == 1 for values in found)  # each part's one value, not a list
+        and (answer := set().union(*found)) & _first_values(whole[1], kind, question)
     }
     return {
         (whole[0].id, text)
@@ -132,11 +139,14 @@ def _first_values(result: WorkerResult, kind: str, question: str) -> set[str]:
 
 
 def _rivals_of(result: WorkerResult, kind: str, answer: set[str], question: str) -> list[str]:
-    """The statements of ``result`` that give values of ``kind`` beyond ``answer``'s: none of
-    them, or one of them beside another ("tell (401) from (403)")."""
+    """The statements of ``result`` that give values of ``kind``, none of them ``answer``'s;
+    for a figure or a version, also one of them beside another ("tell (401) from (403)")."""
     if not answer:
         return []
-    return [item.text for item in result.evidence if given(kind, item.text, question) - answer]
+    found = ((item.text, given(kind, item.text, question)) for item in result.evidence)
+    if kind in _FIGURES:
+        return [text for text, values in found if values - answer]
+    return [text for text, values in found if values and not values & answer]
 
 
 def _disagreements(state: TeamState) -> list[str]:
