@@ -2,8 +2,9 @@
 ``pyproject.toml``'s authors (its maintainers as maintainers), a JSDoc comment's ``@author`` of
 its ``@module``, an Atom entry's ``<author>`` of its title (never its ``<contributor>``), a track
 listing's writers in brackets, a README's authors of the initial work (not of the
-documentation), a catalogue record's writer (not its illustrator); asked who wrote it, the
-author is the answer. A table set out with spaces is read by its columns."""
+documentation), a catalogue record's writer (not its illustrator), a programme's credit line
+(who wrote the music, who wrote the book; not the director); asked who wrote it, the author is
+the answer. A table set out with spaces is read by its columns."""
 
 from __future__ import annotations
 
@@ -91,3 +92,15 @@ def test_a_catalogue_records_writer_not_its_illustrator_or_editor() -> None:
     )
     assert _fields(record) == {("The salt road", "author", "Noor Halse")}
     assert not _fields("Salt pans / edited by Jo Pike. -- Brede : Kiln Press, 1930.\n")
+
+
+def test_a_programmes_credit_line_names_who_wrote_the_music_and_the_words() -> None:
+    programme = (
+        "**The Salt Road**\n"
+        "Book and lyrics by Noor Halse · Music by Tom Bell · Directed by Jo Pike\n"
+    )
+    assert _fields(programme) == {
+        ("The Salt Road", "author", "Noor Halse"),
+        ("music for The Salt Road", "author", "Tom Bell"),
+    }
+    assert not _fields("Book by Noor Halse · Music by Tom Bell\n")  # no title above it

@@ -4,7 +4,10 @@ section in the common template ("* **Nia Pellow** - *Initial work* - [npellow](.
 initial work is the project's (other contributions, such as documentation, are not), and a
 library catalogue record's statement of responsibility in ISBD punctuation ("The Kelby almanac
 / written by Constance Holt ; illustrated by Rufus Wain. -- Kelby : Tarn Press, 1921."), whose
-writer wrote the title (its illustrator, editor or publisher did not). Each is
+writer wrote the title (its illustrator, editor or publisher did not), and a programme's
+credit line set apart with middle dots under its title ("Book and lyrics by Hollis Vane · Music
+by Marigold Ashe · Directed by Petra Doyle": who wrote the music for it, and who wrote it).
+Each is
 ``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them.
 
 Example:
@@ -17,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-__all__ = ["catalogue_authors", "readme_authors", "track_writers"]
+__all__ = ["catalogue_authors", "credit_lines", "readme_authors", "track_writers"]
 
 Found = tuple[int, str, str, str]
 """A line, the thing it is said of, a role, and who has that role."""
@@ -78,3 +81,37 @@ def catalogue_authors(lines: Sequence[str]) -> Iterator[Found]:
         for part in found["statement"].split(" ; "):
             if who := _WRITTEN_BY.match(part.strip()):
                 yield at + 1, found["title"].strip(), "author", who["who"]
+
+
+_CREDIT_PART = re.compile(rf"^(?P<role>[A-Za-z][A-Za-z ,&]*?)\s+by\s+(?P<who>{_NAME})\.?$")
+_CREDITED_ROLES = {
+    "music": "music for {}",
+    "score": "music for {}",
+    "book": "{}",
+    "lyrics": "{}",
+    "words": "{}",
+    "text": "{}",
+    "written": "{}",
+    "libretto": "{}",
+}
+"""What a credit's words say its writer wrote ("Music by": the music for the work; "Book and
+lyrics by": the work); a director, designer of lights or performer wrote none of it."""
+_SEPARATORS = re.compile(r"\s+[·•|]\s+")
+_BOLD_TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<title>[^*_]+?)(?:\*\*|__)\s*$")
+
+
+def credit_lines(lines: Sequence[str]) -> Iterator[Found]:
+    """Each part of a credit line set apart with middle dots (or bars) that names a composer or
+    an author, of the title in bold or in a heading right above it."""
+    for at in range(1, len(lines)):
+        parts = _SEPARATORS.split(lines[at].strip())
+        above = lines[at - 1].strip()
+        title = _BOLD_TITLE.match(above) or re.match(r"^#{1,6}\s+(?P<title>\S.*)$", above)
+        if len(parts) < 2 or title is None:
+            continue
+        for part in parts:
+            if found := _CREDIT_PART.match(part):
+                words = re.split(r"\s*(?:,|&|\band\b)\s*", found["role"].lower())
+                for thing in dict.fromkeys(_CREDITED_ROLES.get(word) for word in words):
+                    if thing:
+                        yield at + 1, thing.format(title["title"].strip()), "author", found["who"]

@@ -21,7 +21,12 @@ from collections.abc import Callable, Iterator, Sequence
 
 import yaml
 
-from teams.extraction.credits import catalogue_authors, readme_authors, track_writers
+from teams.extraction.credits import (
+    catalogue_authors,
+    credit_lines,
+    readme_authors,
+    track_writers,
+)
 from teams.extraction.labelled_records import (
     ADDING,
     asciidoc_authors,
@@ -268,4 +273,5 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     track_writers,
     readme_authors,
     catalogue_authors,
+    credit_lines,
 )
