@@ -7,8 +7,7 @@ library catalogue record's statement of responsibility in ISBD punctuation ("The
 writer wrote the title (its illustrator, editor or publisher did not), and a programme's
 credit line set apart with middle dots under its title ("Book and lyrics by Hollis Vane · Music
 by Marigold Ashe · Directed by Petra Doyle": who wrote the music for it, and who wrote it).
-Each is
-``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them.
+Each is ``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them.
 
 Example:
     >>> list(track_writers(["1. Low Water (Perran Jolly) – 2:58"]))
@@ -20,12 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from teams.extraction.labelled_records import Found
+from teams.extraction.reorderings import NAME as _NAME
+
 __all__ = ["catalogue_authors", "credit_lines", "readme_authors", "track_writers"]
 
-Found = tuple[int, str, str, str]
-"""A line, the thing it is said of, a role, and who has that role."""
-
-_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3}"
 _TRACK = re.compile(
     rf"^\s*(?:\d{{1,3}}[.)]\s+|[-*]\s+)?(?P<title>[^()\s][^()]*?)\s+\((?P<who>{_NAME}"
     rf"(?:\s*(?:/|&|,|and)\s*{_NAME})*)\)\s*[–—-]\s*\d{{1,2}}:\d{{2}}\s*$"

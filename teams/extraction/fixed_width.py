@@ -13,10 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-__all__ = ["fixed_width_records"]
+from teams.extraction.data_blocks import Record
 
-Record = tuple[int, tuple[str, ...], tuple[str, ...]]
-"""A row's line, its table's header cells, and its cells."""
+__all__ = ["fixed_width_records"]
 
 _RULE = re.compile(r"^\s*-{2,}(?:[ \t]+-{2,})+\s*$")
 _RUN = re.compile(r"-+")

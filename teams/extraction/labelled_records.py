@@ -25,6 +25,7 @@ from itertools import pairwise
 
 __all__ = [
     "ADDING",
+    "Found",
     "asciidoc_authors",
     "blamed_definitions",
     "copyright_stanzas",

@@ -19,14 +19,10 @@ import re
 import tomllib
 from collections.abc import Iterator, Sequence
 
-from teams.extraction.labelled_records import name_of
+from teams.extraction.labelled_records import Found, name_of
 
 __all__ = ["atom_authors", "block_from", "jsdoc_authors", "pyproject_authors"]
 
-Found = tuple[int, str, str, str]
-"""A line, the thing it is said of, a role, and who has that role."""
-
-_TABLES = ("project", "tool.poetry")
 _TABLE = re.compile(r"^\s*\[(?P<name>project|tool\.poetry)\]\s*$")
 _PEOPLE = {"authors": "author", "maintainers": "maintainer"}
 
