@@ -688,3 +688,15 @@ def test_since_when_no_longer_is_answered_by_what_held_before_a_release() -> Non
     assert given("version", "Glazing was built in up through 0.60.", asked) == set()
     plain = "Since which release is glazing built into the kiln?"
     assert given("version", "Prior to Kiln 0.61 glazing was a plugin.", plain) == set()
+
+
+def test_a_list_of_settings_each_with_its_own_default_is_no_choice_of_one() -> None:
+    text = (
+        "The kiln takes a `Limits` object which defines:\n\n"
+        "- `max_pots`, number of pots fired at once, or `None` for no limit.\n"
+        "(Defaults 20)\n"
+        "- `max_trays`, number of trays, or `None` for no limit. (Default 100)\n"
+        "- `cool_time`, time to cool in minutes. (Default 5)\n"
+    )
+    said = _cited_text(text, "How many pots does the kiln fire at once by default?")
+    assert "(Defaults 20)" in said, said

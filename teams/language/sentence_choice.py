@@ -692,7 +692,7 @@ _ANOTHER_TERM = 0.3
 entry's term: it is about something else."""
 
 
-_MARKED_DEFAULT = re.compile(r"\bdefault\b", re.I)
+_MARKED_DEFAULT = re.compile(r"\bdefaults?\b", re.I)
 """An item of a list marked as the one that holds unless another is chosen: "`symlink`
 (default), create symlinks ..."."""
 
@@ -701,12 +701,16 @@ def _default_items(
     sentences: Sequence[tuple[int, str]], listing: Listing, asked: bool
 ) -> frozenset[int]:
     """The items of the text's lists marked as the default (:data:`_MARKED_DEFAULT`), where a
-    question ``asked`` for a default; none otherwise."""
-    return frozenset(
-        index
-        for index, lead in listing.leads.items()
-        if asked and lead in listing.lists and _MARKED_DEFAULT.search(sentences[index][1])
-    )
+    question ``asked`` for a default and a list marks one item alone: a list whose items each
+    give their own default ("`max_connections` ... (Default 100)") lists settings, not choices;
+    none otherwise."""
+    if not asked:
+        return frozenset()
+    marked: dict[int, list[int]] = {}
+    for index, lead in listing.leads.items():
+        if lead in listing.lists and _MARKED_DEFAULT.search(sentences[index][1]):
+            marked.setdefault(lead, []).append(index)
+    return frozenset(items[0] for items in marked.values() if len(items) == 1)
 
 
 def _alternative(index: int, listing: Listing, defaults: Set[int]) -> bool:
