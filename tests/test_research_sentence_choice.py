@@ -700,3 +700,9 @@ def test_a_list_of_settings_each_with_its_own_default_is_no_choice_of_one() -> N
     )
     said = _cited_text(text, "How many pots does the kiln fire at once by default?")
     assert "(Defaults 20)" in said, said
+
+
+def test_a_default_named_to_compare_against_is_not_asked_for() -> None:
+    assert not asks_default("Which backend fires faster than the default gas burner?")
+    assert not asks_default("What can I use instead of the default glaze?")
+    assert asks_default("Which burner is the default, and is it faster than the gas one?")

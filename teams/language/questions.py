@@ -541,7 +541,15 @@ def asks_default(question: str) -> bool:
     :func:`~teams.language.senses.plain_wording`): the sentence saying "The default is ..."
     answers it, even after the one that matches the question's words; so does "if I set X
     but no Y"."""
-    return bool(_DEFAULT_ASKED.search(plain_wording(question)) or _LEFT_UNSET.search(question))
+    wording = _AGAINST_DEFAULT.sub(" ", plain_wording(question))
+    return bool(_DEFAULT_ASKED.search(wording) or _LEFT_UNSET.search(question))
+
+
+_AGAINST_DEFAULT = re.compile(
+    r"\b(?:than|instead\s+of|besides|unlike|over)\s+(?:the\s+|its\s+)?defaults?\b", re.I
+)
+"""The default named as what another thing is measured against ("a faster reloader than the
+default stat polling"): the question asks for the other thing, not the default."""
 
 
 def asks_when(question: str) -> bool:
