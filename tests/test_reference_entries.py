@@ -118,6 +118,12 @@ def test_a_value_given_as_replaced_is_left_out_of_an_answer_about_now() -> None:
     assert without_superseded("The timeout changed from 30 s to 60 s.") == (
         "The timeout changed … to 60 s."
     )
+    assert without_superseded("Upgrade our bundled glaze from 3.11 to 5.4.1; it is safer.") == (
+        "Upgrade our bundled glaze … to 5.4.1; it is safer."
+    )
+    assert without_superseded("We moved from Paris to Rome in 2020.") == (
+        "We moved from Paris to Rome in 2020."
+    )
     assert without_superseded("The pool holds 20 connections (was 10).") == (
         "The pool holds 20 connections …."
     )

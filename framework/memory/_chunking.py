@@ -19,6 +19,11 @@ that names its releases so, when it holds a version or a date (see :func:`_bold_
 _RELEASE_MARK = re.compile(
     r"\d+\.\d+|\b(?:1[89]|20)\d\d\b|\b(?:unreleased|upcoming|next release)\b", re.IGNORECASE
 )
+_RELEASE_ROLE = re.compile(
+    r"^[-*+][ \t]+:release:`(?P<number>[^`<]+?)[ \t]*(?:<(?P<date>[^`>]+)>)?`[ \t]*$"
+)
+"""A release's line in a changelog written for the Releases plugin ("- :release:`1.1.0
+<2018-07-12>`"): the heading of the entries below it, up to the next release's line."""
 _BOLD_LEVEL = 99
 """A bold release heading's level: below every heading, so the next real heading closes it."""
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}|:{3,}(?=\{|\s*$))")
@@ -286,7 +291,7 @@ class _Outline:
         return " > ".join(title for _, title in self.open[:-1])
 
     def _level(self, lines: list[str], i: int, used: int) -> int:
-        if used == 1 and _BOLD_RELEASE.match(lines[i]):
+        if _RELEASE_ROLE.match(lines[i]) or (used == 1 and _BOLD_RELEASE.match(lines[i])):
             return _BOLD_LEVEL
         if used == 1:
             return len(lines[i].strip()) - len(lines[i].strip().lstrip("#"))
@@ -305,6 +310,8 @@ def _heading_at(lines: list[str], i: int, fences: bool = True) -> tuple[str, int
         return (atx.group(1) or "").strip(), 1
     if release := _bold_release(lines, i):
         return release, 1
+    if roles := _release_roles(lines, i):
+        return roles
     below = lines[i + 1] if i + 1 < len(lines) else ""
     over = _ADORNMENT.match(line)
     if over and i + 2 < len(lines) and below.strip() and not _ADORNMENT.match(below):
@@ -327,6 +334,18 @@ def _bold_release(lines: list[str], i: int) -> str:
     if bold is None or not alone or not _RELEASE_MARK.search(bold["title"]):
         return ""
     return bold["title"].strip()
+
+
+def _release_roles(lines: list[str], i: int) -> tuple[str, int] | None:
+    """``(title, lines used)`` for the release lines of the Releases plugin that start at line
+    ``i``, one or several in a row ("1.1.0 (2018-07-12), 1.0.1 (2018-07-12)": a feature release
+    and the bugfix release of the line before, sharing the entries below them); None for any
+    other line."""
+    titles = []
+    while i + len(titles) < len(lines) and (role := _RELEASE_ROLE.match(lines[i + len(titles)])):
+        date = f" ({role['date'].strip()})" if role["date"] else ""
+        titles.append(f"{role['number']}{date}")
+    return (", ".join(titles), len(titles)) if titles else None
 
 
 _FIELD = re.compile(

@@ -307,6 +307,12 @@ class Corpus:
             return []
         return self._ranked(query, lambda key, metadata, form: key in keys, k)
 
+    def holder_count(self, word: str, form: WordForm) -> int:
+        """How many passages hold ``word`` (compared in the form ``form`` gives); 0 for a
+        corpus of more than :data:`LEXICON_LIMIT` passages."""
+        lexicon = self._lexicon(form)
+        return len(lexicon.holders(word)) if lexicon is not None else 0
+
     def _lexicon(self, form: WordForm) -> Lexicon | None:
         """The corpus's lexicon in ``form``, built on first use and again when the corpus has
         changed (its size, or a file's content hash); None when the corpus is too large to read

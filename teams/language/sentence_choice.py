@@ -37,6 +37,7 @@ __all__ = [
     "gives_reason",
     "named_in_code",
     "product_versions",
+    "products_asked",
     "ranked_sentences",
     "scored_sentences",
     "term_weights",
@@ -77,10 +78,12 @@ _BARE_NOTE = re.compile(r"^(?:Added|Changed|Deprecated|Removed) in \S+:$")
 """A version note standing alone above the text it is about ("Changed in 2.9:")."""
 _SUBJECTLESS = re.compile(
     r"^[A-Z][a-z]+[^s\W]s "
-    r"(?:(?:a|an|the|some|any|all|each|every|its|their|one|no)\b|[A-Z`\[*]|\w+-\w)"
+    r"(?:(?:a|an|the|some|any|all|each|every|its|their|one|no)\b|[A-Z`\[*]|\w+-\w"
+    r"|to\s+(?:(?:a|an|the)\b|`))"
 )
 """A sentence that opens with its verb, its subject left to the heading above ("Takes some
-data and returns ...", "Captures Python-level writes ...")."""
+data and returns ...", "Captures Python-level writes ...", "Maps to the ``timeouts.command``
+setting.")."""
 _CHAIN = 2
 """How many sentences back a pronoun's chain of antecedents is followed."""
 _NAMED_REACH = 4
@@ -307,13 +310,13 @@ def foreign_versions(query: str) -> frozenset[str]:
     """The versions ``query`` gives of another product than the one whose release it asks for
     ("3.4" of "Python 3.4" in "the first APScheduler release that no longer runs on Python
     3.4"): they point to no release of the asked one."""
-    asked = _release_of(query)
+    asked = products_asked(query)
     return frozenset(
         version for name, version in product_versions(query) if asked and name.lower() not in asked
     )
 
 
-def _release_of(query: str) -> set[str]:
+def products_asked(query: str) -> set[str]:
     """The products, lowercased, whose release ``query`` asks for (see
     :data:`_RELEASE_ASKED_OF`)."""
     return {found.lower() for found in _RELEASE_ASKED_OF.findall(query)} - _NOT_NAMES
@@ -358,7 +361,7 @@ def given(kind: str, sentence: str, query: str) -> set[str]:
     named = (_stems(query) | {_one_form(pointer) for pointer in pointers(query)}) - foreign
     found = _values(kind, sentence, set(), question_products(query))
     if foreign:  # the release asked for: not "3.4" of "Python 3.4", and "3.4.0" a rival
-        found -= _versions_of_others(sentence, _release_of(query))
+        found -= _versions_of_others(sentence, products_asked(query))
     if kind == "version" and asks_since(query):
         found -= _ceilings(sentence) - _ends_before(sentence, query)  # "up through 1.3"
     return {_one_form(value) for value in found} - named

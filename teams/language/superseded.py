@@ -14,12 +14,14 @@ _SUPERSEDED = re.compile(
     r"|\s*\((?:was|previously|formerly|(?:up|down) from)\s+[^()]*\)"
     r"|\s*\((?:in|before|until|up to)\s+v?\d[\w.]*,?\s+(?:this|it)\s+(?:was|were|used to)\b[^()]*\)"
     r"|,?\s*\b(?:up|down) from\s+[^,;.!?()]+?(?=[,;.!?)]|$)"
-    r"|\b(?:changed|increased|decreased|raised|lowered|reduced|bumped|moved)\s+"
-    r"(?P<from>from\s+[^,;.!?]+?\s+)(?=to\s)",
+    r"|\b(?:chang|increas|decreas|rais|lower|reduc|bump|mov|upgrad|updat|downgrad)(?:e|ed|es|s)?"
+    r"(?:\s+[\w`'-]+){0,4}?\s+(?P<from>from\s+(?:[^,;.!?\s]|\.(?=\w))+(?:\s+[\w`'-]+)?\s+)"
+    r"(?=to\s)",
     re.I,
 )
 """A value given as replaced: "Previously was X, now Y", "(was X)", "(in 6.3 this was always
-enabled)", "up from X", and the "from X" of "changed from X to Y"."""
+enabled)", "up from X", and the "from X" of "changed from X to Y", "Upgrade our vendored
+PyYAML from 3.11 to 5.4.1"."""
 _ASKS_FORMER = re.compile(
     r"\b(?:previous(?:ly)?|former(?:ly)?|originally|used to|old|older|before|earlier|"
     r"was it|until)\b",

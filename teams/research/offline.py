@@ -53,6 +53,7 @@ from teams.language.sentence_choice import (
     gives_reason,
     named_in_code,
     product_versions,
+    products_asked,
     ranked_sentences,
     term_weights,
     versions_of_others,
@@ -243,10 +244,10 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     terms = [*quoted_terms(query), *_IDENTIFIER.findall(query)]
     named = {term.lower() for term in terms}
     foreign = foreign_versions(query)  # "Python 3.4" points to no APScheduler release
-    beside = [
-        f"{name} {version}" for name, version in product_versions(query) if version in foreign
-    ]
-    versions = [p for p in pointers(query) if p not in foreign]
+    named_versions = [(name, version) for name, version in product_versions(query)]
+    beside = [f"{name} {version}" for name, version in named_versions if version in foreign]
+    own = {version for name, version in named_versions if _corpus_own(corpus, name, query)}
+    versions = [p for p in pointers(query) if p not in foreign or p in own]
     pointed = corpus.pointed_to(query, [*versions, *beside], k=k)  # "Tornado 6.2": its notes
     pointed += [  # a quoted term names the section it heads
         passage
@@ -255,6 +256,16 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     ]
     best = max((passage.score for passage in found), default=0.0)
     return [replace(passage, score=max(passage.score, best)) for passage in pointed]
+
+
+def _corpus_own(corpus: Corpus, product: str, query: str) -> bool:
+    """Whether ``product`` is what the corpus is about rather than a product whose version
+    ``query`` asks for: more of its passages name it than name each of those ("Invoke" of the
+    Invoke documentation, for "the oldest Python version that Invoke 3.0 runs on": Invoke's
+    bare release headings, "3.0.0", are where that answer is)."""
+    asked = products_asked(query)
+    held = corpus.holder_count(product, str.lower)
+    return bool(asked) and all(held > corpus.holder_count(name, str.lower) for name in asked)
 
 
 def _newest_entry(
@@ -618,7 +629,15 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
                 agreeing.append(item)
             elif answered.score >= cited[first].score and (not stated or stated[at]):
                 agreeing.append(item.model_copy(update={"disputed": True}))  # they disagree
-    return _unambiguous(agreeing, kind, query)
+    labels = {
+        item.text: _headings(answered.passage) for answered in cited for item in answered.evidence
+    }
+    return _unambiguous(agreeing, kind, query, labels)
+
+
+def _headings(passage: Passage) -> str:
+    """The headings that hold ``passage``, outermost first, joined by " > "."""
+    return " > ".join(filter(None, (passage.outline, passage.heading)))
 
 
 def _one_value_part(query: str) -> str:
@@ -646,7 +665,12 @@ def _default_value(answered: _Answered, kind: str) -> bool:
     )
 
 
-def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Evidence]:
+def _unambiguous(
+    evidence: Sequence[Evidence],
+    kind: str,
+    query: str,
+    labels: Mapping[str, str] | None = None,
+) -> list[Evidence]:
     """``evidence`` without a statement that gives the values of ``kind`` another gives and
     more, alternatives to them: "[tool.pytest] (since version 9.0) or [tool.pytest.ini_options]
     (since version 8.1)" is left out beside "supported since pytest 9.0", "a 403 response and
@@ -654,13 +678,18 @@ def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Ev
     code" (for names, only beside a statement that gives one name: a sentence that explains
     names more things than one that does not); nor, for a version of a product the question
     names, one that gives only another product's version when another statement gives one
-    ("using OpenSSL 3.0" beside "since Python 3.12")."""
+    ("using OpenSSL 3.0" beside "since Python 3.12"). A statement whose values are only those
+    of the headings quoted before it (``labels``, by its text: "3.0.0 (2026-04-05): The only
+    scenario ...") is narrower than none."""
     values = [given(kind, item.text, query) for item in evidence]
-    settled = zip(evidence, values, strict=True)
+    labelled = labels or {}
     narrower = [  # for names, one alone: a sentence that explains names more things
         stated
-        for item, stated in settled
-        if stated and not item.disputed and (kind != "name" or len(stated) == 1)
+        for item, stated in zip(evidence, values, strict=True)
+        if stated
+        and not item.disputed
+        and (kind != "name" or len(stated) == 1)
+        and given(kind, item.text.removeprefix(f"{labelled.get(item.text, '')}: "), query)
     ]
     answered = kind == "version" and any(values)
     return [
@@ -778,7 +807,7 @@ def _evidence(
         elif line is not None:
             text = f"{text} {line[1]}"
         cited = line[0] if line else cited
-    headings = " > ".join(filter(None, (passage.outline, passage.heading)))
+    headings = _headings(passage)
     if asked.when and headings and headings not in text:
         text = f"{headings}: {text}"
     elif item.titled and passage.heading and passage.heading not in text:
