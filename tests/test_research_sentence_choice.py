@@ -345,6 +345,7 @@ def test_one_version_written_with_or_without_its_trailing_zeros_agrees() -> None
         "Unless I ask for another, which spool does the ledger write to?",
         "Which spool does the ledger write to if I don't name one?",
         "Which spool does the ledger write to when I have not configured one?",
+        "Which spool does the ledger write to if I don't override anything?",
     ],
 )
 def test_a_default_asked_in_other_words_finds_the_sentence_that_states_it(question: str) -> None:

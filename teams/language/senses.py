@@ -74,13 +74,14 @@ _BY_DEFAULT = re.compile(
     + r"|(?:if|when) (?:i|you|we|one) leave (?:[\w`-]+ ){1,5}"
     + _LEFT
     + r"|(?:if|when) (?:i|you|we|one) (?:don't|do not|never) "
-    r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply|tell)"
+    r"(?:configure|set|change|pass|specify|name|give|choose|pick|provide|supply|tell|override)"
     r"|(?:if|when) (?:i|you|we|one|(?:a|an|the|my|your|our|its) [\w-]+) "
     r"(?:have not|haven't|has not|hasn't|does not|doesn't|did not|didn't) "
-    r"(?:configured|set|changed|passed|specified|named|given|chosen|picked|provided|supplied)"
+    r"(?:configured|set|changed|passed|specified|named|given|chosen|picked|provided|supplied|"
+    r"overridden)"
     + _OBJECT
     + r"|without (?:configuring|setting|changing|passing|specifying|saying|stating|choosing|"
-    r"giving|providing|supplying)"
+    r"giving|providing|supplying|overriding)"
     + _OBJECT
     + r"|without being (?:told|asked|instructed|configured)(?: to)?"
     + r")\b",
