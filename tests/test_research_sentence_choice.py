@@ -424,6 +424,8 @@ def test_first_became_available_asks_when_it_was_introduced() -> None:
     cited = [sentence for _, sentence in _cited(text, question)]
     assert any("1.4.2" in sentence for sentence in cited)
     assert plain_wording("It first became available in 2.0") == "It was introduced in 2.0"
+    assert plain_wording("When did the --glaze option come in?").endswith("was introduced?")
+    assert plain_wording("Do the kilns come in handy?") == "Do the kilns come in handy?"
 
 
 @pytest.mark.parametrize(

@@ -101,11 +101,12 @@ _NOT_GIVEN = re.compile(
 _INTRODUCED = re.compile(
     r"\b(?:first (?:became|become|becomes) available|first appeared|"
     r"(?:was|were) first (?:added|shipped|offered|supported)"
-    r"|first (?:ship|ships|shipped|offer|offers|offered|provide|provides|provided))\b",
+    r"|first (?:ship|ships|shipped|offer|offers|offered|provide|provides|provided)"
+    r"|(?:come|comes|came|coming)\s+in(?=\s*[?,.;]|\s*$))\b",
     re.I,
 )
 """Ways of saying a thing was introduced: "first became available", "was first added", "did
-X first ship"."""
+X first ship", "did the option come in"."""
 _TAKEN_OUT = re.compile(r"\b(?:take|takes|taking|taken|took)\s+out\b", re.I)
 """The phrasal "take out" of a thing removed ("was X taken out altogether")."""
 _NO_LONGER_USABLE = re.compile(
