@@ -36,10 +36,22 @@ from teams.language.contradiction import (
 )
 from teams.language.questions import answer_kind
 from teams.language.values import values_agree, values_in
+from teams.language.words import keywords, stem
 
 __all__ = ["EvidenceJudge", "confidence_of"]
 
 _MEASURED_KINDS = ("quantity", "money")
+
+
+_ASKED_WORDS = 3
+"""How many of the question's words two statements share to be read as two answers to it."""
+_ASKED_OVERLAP = 0.4
+"""The share of words two answers to one question need to be compared value by value."""
+
+
+def _stems(text: str) -> set[str]:
+    """The stems of ``text``'s content words, a possessive's without its "'s"."""
+    return {stem(word.removesuffix("'s").rstrip("'")) for word in keywords(text)}
 
 
 def _other_figures(statement: str, text: str) -> bool:
@@ -116,7 +128,8 @@ class EvidenceJudge:
         known = {h.statement: h for h in (state.get("hypotheses") or {}).values()}
         statements = {**known, **dict.fromkeys(self._proposals(state, list(known)))}
         run = list(state.get("evidence_ids") or [])
-        weighed = {s: self._weigh(s, h, book, run) for s, h in statements.items()}
+        question = state.get("question") or ""
+        weighed = {s: self._weigh(s, h, book, run, question) for s, h in statements.items()}
         conflicts = self._conflicts(state, weighed, book)
         disputed = {eid for c in conflicts for eid in (c.source_a, c.source_b)}
         disputed |= {
@@ -125,7 +138,7 @@ class EvidenceJudge:
             if c.status == "open"
             for eid in (c.source_a, c.source_b)
         }
-        overruled = self._overruled(state, book)
+        overruled = self._overruled(state, book, weighed)
         assessments = tuple(
             self._assess(statement, statements[statement], evidence, disputed, overruled)
             for statement, evidence in weighed.items()
@@ -157,7 +170,12 @@ class EvidenceJudge:
         return proposals
 
     def _weigh(
-        self, statement: str, known: Hypothesis | None, book: _Book, run: list[str]
+        self,
+        statement: str,
+        known: Hypothesis | None,
+        book: _Book,
+        run: list[str],
+        question: str,
     ) -> tuple[list[str], list[str]]:
         """Ids of the evidence supporting and contradicting ``statement`` (known ones first):
         close evidence supports or contradicts, the rest of the run's only contradicts."""
@@ -170,7 +188,7 @@ class EvidenceJudge:
                 continue
             if claim_of(evidence.text).correction:
                 continue
-            if disagreement(statement, evidence.text, self.overlap) is not None:
+            if self._disagree(statement, evidence.text, question) is not None:
                 against.append(evidence.id)
             elif same_subject(statement, evidence.text, self.overlap) and not _other_figures(
                 statement, evidence.text
@@ -180,9 +198,27 @@ class EvidenceJudge:
         for evidence in book([i for i in run if i not in weighed]):
             if claim_of(evidence.text).correction or evidence.text == statement:
                 continue
-            if stated_otherwise(statement, evidence.text) is not None:
+            if (
+                stated_otherwise(statement, evidence.text) is not None
+                or self._disagree(statement, evidence.text, question) is not None
+            ):
                 against.append(evidence.id)
         return support, against
+
+    def _disagree(self, first: str, second: str, question: str) -> str | None:
+        """Why ``first`` and ``second`` disagree (see
+        :func:`~teams.language.contradiction.disagreement`); for two that share words of the
+        ``question`` (:data:`_ASKED_WORDS`), also a different value where they share fewer
+        words of their own ("weighed on the farm weighbridge at 1,410 kg" against "weighed on
+        the foundry's calibrated scales at 1,240 kg"): two answers to one question."""
+        why = disagreement(first, second, self.overlap)
+        if why is not None or not question:
+            return why
+        shared = _stems(question) & _stems(first) & _stems(second)
+        if len(shared) < _ASKED_WORDS:
+            return None
+        looser = disagreement(first, second, _ASKED_OVERLAP)
+        return looser if looser is not None and looser.startswith("different ") else None
 
     def _conflicts(
         self,
@@ -196,7 +232,7 @@ class EvidenceJudge:
         for support, against in weighed.values():
             for a in book(support):
                 for b in book(against):
-                    why = disagreement(a.text, b.text, self.overlap)
+                    why = self._disagree(a.text, b.text, state.get("question") or "")
                     pairs = [*known, *((c.source_a, c.source_b) for c in found)]
                     if why is None or self._covered(a, b, pairs, book):
                         continue
@@ -224,10 +260,17 @@ class EvidenceJudge:
                 return True
         return False
 
-    def _overruled(self, state: HypothesisState, book: _Book) -> set[str]:
+    def _overruled(
+        self,
+        state: HypothesisState,
+        book: _Book,
+        weighed: dict[str, tuple[list[str], list[str]]],
+    ) -> set[str]:
         """Evidence on the losing side of a resolved conflict, and the evidence that decided
         it by giving the loser's figure as its page's figure of an earlier year ("In 2015,
-        there were 118 members."): a figure of the past, not against the current one."""
+        there were 118 members."): a figure of the past, not against the current one. Evidence
+        ``weighed`` that agrees with a loser loses with it: the conflict was found once for the
+        claim both make (see :meth:`_covered`)."""
         losers: set[str] = set()
         for conflict in (state.get("conflicts") or {}).values():
             a, b = book([conflict.source_a, conflict.source_b])
@@ -238,7 +281,15 @@ class EvidenceJudge:
             dated = standing_of(decisive, a, b) if decisive is not None else None
             if decisive is not None and dated is not None and dated[0] == "earlier":
                 losers.add(decisive.id)
-        return losers
+        if not losers:
+            return losers
+        lost = book(sorted(losers))
+        ids = {eid for support, against in weighed.values() for eid in (*support, *against)}
+        return losers | {
+            evidence.id
+            for evidence in book(sorted(ids - losers))
+            if any(agrees(evidence.text, loser.text, self.overlap) for loser in lost)
+        }
 
     def _assess(
         self,

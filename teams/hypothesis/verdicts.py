@@ -483,6 +483,11 @@ def _undermining(older: EvidenceRecord, newer: EvidenceRecord) -> str:
             _misconverted(older.text),
             "states a figure its own conversion agrees with, where {}'s does not",
         ),
+        (_court_below(older, newer), "states the award on appeal where {} gives the court below's"),
+        (
+            _smaller_poll(older, newer),
+            "states the share of the larger poll where {} asked far fewer",
+        ),
     )
     reason = next((words for held, words in reasons if held), None)
     return (reason or "states the figure the parts {} lists add up to").format(older.source)
@@ -846,6 +851,30 @@ _APPARENT = re.compile(
     re.IGNORECASE,
 )
 """How a figure felt, not what was measured: "With the wind chill, it felt like -14 °C"."""
+_UNCALIBRATED = re.compile(
+    r"\bcalibration\s+(?:certificate\s+|check\s+|seal\s+)?(?:had\s+|has\s+)?(?:expired|lapsed|"
+    r"run\s+out)\b|\b(?:uncalibrated|out\s+of\s+calibration|not\s+(?:been\s+)?calibrated)\b",
+    re.IGNORECASE,
+)
+"""A figure read off an instrument its source says was out of calibration: "The weighbridge's
+calibration certificate had expired three years earlier"."""
+_MARKED_WRONG = re.compile(r"[\u2717\u2718\u274c]|\(\s*(?:wrong|incorrect)\s*\)", re.IGNORECASE)
+"""A figure marked wrong by whoever checked it: "... has 14 arches. \u2717", "(incorrect)"."""
+_QUERIED = re.compile(r"\d[\w,.]*\s*\(\s*\?\s*\)|\d\s*\?(?=[\s.,;)]|$)")
+"""A figure its own source queries: "built in 1798 (?)", "1798?"."""
+_ONLY_ASKED = re.compile(
+    r"(?:^|[.!?:]\s+|\*\*\s*)(?:is\s+it\s+true\s+that\b|(?:is|are|was|were|does|do|did|has|"
+    r"have|can|could|will|would|should)\s+(?:[\w'-]+\s+){1,8}?)[^.!?\n]*\d[^.!?\n]*\?",
+    re.IGNORECASE,
+)
+"""A figure asked about, never asserted: "Is it true that the lighthouse is 52 metres tall?",
+"Is Hawsby pier really 600 metres long?"."""
+_OTHERS_FIGURE = re.compile(
+    r"\bthan\s+(?:the|a|an|its|their|this|that)\s+(?:[\w'-]+\s+){0,2}?[£$€]?\d[\d,.]*"
+    r"(?:[\s-]?[a-z]+)?\s+[\w'-]",
+    re.IGNORECASE,
+)
+"""A figure of the thing another is compared with: "longer than the 300-metre Coombe viaduct"."""
 _DOWNVOTED = re.compile(r"\bscore\s*:?\s*[-−–]\s?\d+\b", re.IGNORECASE)
 """An answer its readers voted down: "Answer (score: -6)"."""
 _PART_OF = re.compile(
@@ -910,6 +939,19 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_APPARENT, False, "states the measured figure where {} gives how it felt"),
     (_VOIDED, False, "states the figure that stands where {} gives one set aside"),
     (_PROTOTYPE, False, "states the finished thing's figure where {} gives a prototype's"),
+    (
+        _UNCALIBRATED,
+        False,
+        "states a calibrated figure where {} gives one off an instrument out of calibration",
+    ),
+    (_MARKED_WRONG, False, "states a finding where {} gives a figure marked wrong"),
+    (_QUERIED, False, "states a finding where {} queries its own figure"),
+    (_ONLY_ASKED, False, "states a finding where {} only asks about a figure"),
+    (
+        _OTHERS_FIGURE,
+        False,
+        "states the thing's own figure where {} gives the figure of what it is compared with",
+    ),
 )
 """Words that qualify a side's figure against a plain one (see :func:`_qualified`): the
 pattern, whether the side's title counts too, and how the verdict says so."""
@@ -979,7 +1021,54 @@ def _undermined(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     if len(summed) == 1:
         return summed[0]
     slipped = [_misconverted(side.text) or _no_such_day(side.text) for side in (a, b)]
-    return (a if slipped[0] else b) if slipped[0] != slipped[1] else None
+    if slipped[0] != slipped[1]:
+        return a if slipped[0] else b
+    return _court_below(a, b) or _smaller_poll(a, b)
+
+
+_APPEAL = re.compile(
+    r"\b(?:court\s+of\s+appeals?|appeals?\s+court|appellate\s+court|supreme\s+court|on\s+appeal"
+    r"|(?:allowed|upheld|granted)\s+(?:the\s+)?(?:[\w'-]+\s+){0,4}?appeal)\b",
+    re.IGNORECASE,
+)
+"""A decision on appeal: "The Court of Appeal allowed the ... appeal and awarded ..."."""
+_COURT_BELOW = re.compile(
+    r"\b(?:county|district|magistrates'?|crown|trial|circuit|lower|small\s+claims)\s+court\b"
+    r"|\bat\s+first\s+instance\b|\btribunal\b",
+    re.IGNORECASE,
+)
+"""A decision of a court an appeal lies from: "The county court awarded ..."."""
+
+
+def _court_below(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side that gives the figure of a court below where the other gives the figure
+    decided on appeal: the appeal decides."""
+    for side, other in ((a, b), (b, a)):
+        below = _COURT_BELOW.search(side.text) and not _APPEAL.search(side.text)
+        if below and _APPEAL.search(other.text):
+            return side
+    return None
+
+
+_POLLED = re.compile(
+    r"\b(?:survey|poll|census|sample|study|questionnaire|ballot)\s+of\s+(?:some\s+|about\s+|"
+    r"around\s+|over\s+|more\s+than\s+|nearly\s+|almost\s+)?(?P<size>\d[\d,]*)\s",
+    re.IGNORECASE,
+)
+"""How many a poll asked: "A survey of 3,400 passengers", "a straw poll of 12 passengers"."""
+_FEWER = 10
+"""How many times fewer asked make a poll's share give way to another's."""
+
+
+def _smaller_poll(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
+    """The side whose poll asked far fewer (a tenth or less) than the other's."""
+    sizes = [_POLLED.search(side.text) for side in (a, b)]
+    if sizes[0] is None or sizes[1] is None:
+        return None
+    first, second = (int(found["size"].replace(",", "")) for found in (sizes[0], sizes[1]))
+    if min(first, second) * _FEWER > max(first, second):
+        return None
+    return a if first < second else b
 
 
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -391,7 +391,11 @@ def _refusal(a: Claim, b: Claim) -> str | None:
 
 def _polarity(a: Claim, b: Claim) -> str | None:
     """One negates what the other states: negations, and words denying a word both share
-    ("shut" against "open"; "disabled" counts only where "enabled" is said of both)."""
+    ("shut" against "open"; "disabled" counts only where "enabled" is said of both). A question
+    states nothing, so it negates nothing ("Is the pier really 600 metres long? *No replies
+    yet.*")."""
+    if any(_ASKED.search(claim.text) for claim in (a, b)):
+        return None
     shared = a.about & b.about
 
     def negated(claim: Claim) -> bool:
@@ -400,6 +404,8 @@ def _polarity(a: Claim, b: Claim) -> str | None:
     return _NEGATES if negated(a) != negated(b) else None
 
 
+_ASKED = re.compile(r"\?(?:[\s*_)\]\"'”]|$)")
+"""A question mark that ends a question."""
 _NEGATES = "one negates what the other states"
 _NEGATION_OVERLAP = 0.8
 """The share of words a negation needs to count between statements far apart in meaning."""
