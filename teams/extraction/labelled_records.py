@@ -63,7 +63,9 @@ _ROLES = {
 }
 """A label of a maker's role, and the roles it gives (Dublin Core's creator of a text is its
 author too)."""
-_TITLES = frozenset({"title", "upstream-name"})
+_TITLES = frozenset({"title", "upstream-name", "name"})
+"""The labels of a record's title field ("Name" of a package's metadata, as ``pip show`` and
+``PKG-INFO`` give it)."""
 _INID = re.compile(r"^\s*\(\d{2}\)\s*")
 """A patent's bracketed INID code before a field's label: "(72) Inventor: ..."."""
 _COLON_FIELD = re.compile(

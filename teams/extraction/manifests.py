@@ -15,13 +15,20 @@ Example:
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Iterator, Sequence
 
 from teams.extraction.labelled_records import Found, name_of
 
-__all__ = ["atom_authors", "block_from", "jsdoc_authors", "pyproject_authors"]
+__all__ = [
+    "atom_authors",
+    "block_from",
+    "jsdoc_authors",
+    "package_json_authors",
+    "pyproject_authors",
+]
 
 _TABLE = re.compile(r"^\s*\[(?P<name>project|tool\.poetry)\]\s*$")
 _PEOPLE = {"authors": "author", "maintainers": "maintainer"}
@@ -108,3 +115,30 @@ def atom_authors(lines: Sequence[str]) -> Iterator[Found]:
                 title = title or value
             elif found["field"] == "name" and inside == "author" and value:
                 authors.append((at + 1, value))
+
+
+_JSON_OPEN = re.compile(r"^\s*```\s*json\s*$|^\s*\{\s*$", re.I)
+
+
+def package_json_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """A ``package.json``'s ``author`` ("Name <email> (url)", or an object with a ``name``),
+    of the package it names; its ``contributors`` are none."""
+    for at, line in enumerate(lines):
+        above = lines[at - 1].strip() if at else ""
+        if not _JSON_OPEN.match(line) or above.endswith(("{", ",")) or above.startswith("```"):
+            continue
+        start = at + 1 if line.strip().startswith("```") else at
+        block = block_from(lines, start)
+        try:
+            record = json.loads("\n".join(block))
+        except ValueError:
+            continue
+        if not isinstance(record, dict) or not isinstance(name := record.get("name"), str):
+            continue
+        if who := _URL_AFTER.sub("", _person(record.get("author"))):
+            line_at = next((n for n, text in enumerate(block) if '"author"' in text), 0)
+            yield start + line_at + 1, f"{name} package", "author", who
+
+
+_URL_AFTER = re.compile(r"\s*\([^()]*\)\s*$")
+"""A person's address in brackets after the name ("Ada Holm (https://example.org/ada)")."""

@@ -21,6 +21,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 import yaml
 
+from teams.extraction.cards import (
+    credits_file_deeds,
+    man_page_authors,
+    release_credits,
+    vcard_roles,
+    wikidata_statements,
+)
 from teams.extraction.credits import (
     catalogue_authors,
     credit_lines,
@@ -43,6 +50,7 @@ from teams.extraction.manifests import (
     atom_authors,
     block_from,
     jsdoc_authors,
+    package_json_authors,
     pyproject_authors,
 )
 
@@ -268,10 +276,16 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     invoice_items,
     museum_labels,
     pyproject_authors,
+    package_json_authors,
     jsdoc_authors,
     atom_authors,
     track_writers,
     readme_authors,
     catalogue_authors,
     credit_lines,
+    vcard_roles,
+    credits_file_deeds,
+    man_page_authors,
+    release_credits,
+    wikidata_statements,
 )

@@ -227,7 +227,7 @@ def sense(stemmed: str) -> str:
 _DEEDS = (
     "found establish founder",
     "build construct erect builder",
-    "make maker create creator",
+    "make maker create creator develop developer",
     "write author writer compose composer",
     "invent inventor",
     "design designer architect",
