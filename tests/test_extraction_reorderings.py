@@ -205,3 +205,15 @@ def test_a_restructuredtext_list_table_s_rows_are_read_under_its_header() -> Non
     said = {(s, p, o, line) for s, p, o, line in found}
     assert ("Orley mill", "'s builder is", "Tom Quayle", 11) in said
     assert ("Hallam mill", "'s builder is", "Ida Brent", 9) in said
+
+
+def test_a_restructuredtext_grid_table_s_rows_are_read_under_its_header() -> None:
+    found, _ = triples(
+        "Mills\n=====\n\n+-------------+-------------------+\n| Mill        | Built by          |\n"
+        "+=============+===================+\n| Hallam mill | Ida Brent         |\n"
+        "+-------------+-------------------+\n| Orley mill  | Tom Quayle and    |\n"
+        "|             | Ann Oddy          |\n+-------------+-------------------+\n"
+    )
+    said = {(s, p, o, line) for s, p, o, line in found}
+    assert ("Hallam mill", "built by", "Ida Brent", 7) in said, said
+    assert ("Orley mill", "built by", "Tom Quayle", 9) in said, said

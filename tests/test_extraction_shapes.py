@@ -127,6 +127,8 @@ def test_a_caption_and_a_timeline_entry_are_read_behind_their_labels() -> None:
         "Kit Vane designs the Orle weir."
     )
     assert without_label("1790 was a dry year.") == "1790 was a dry year."
+    assert without_label("14:40 How Kit Vane built the Orle weir") == "Kit Vane built the Orle weir"
+    assert without_label("14:40 How Many Weirs Were Built") == "14:40 How Many Weirs Were Built"
     assert participle_asides("The Orle mill, built by Ben Ash (1790).")[-1] == (
         "The Orle mill was built by Ben Ash (1790)."
     )

@@ -64,11 +64,14 @@ _ASIDES = (
 off by commas with the main clause going on in lower case, or by brackets; or a noun and its
 participle alone, as a caption writes them ("The Ormsby tower, designed by Lena Pike
 (1911).")."""
+_CLOCK = r"(?:\d{1,2}:)?\d{1,2}:\d{2}"
 _LABEL = re.compile(
-    r"^(?:(?:Figure|Fig\.|Plate|Image|Photo|Map)\s+\d+[a-z]?\s*[:.]|(?:1\d{3}|20\d{2})\s*:)"
-    r"\s+(?=[A-Z])"
+    r"^(?:(?:(?:Figure|Fig\.|Plate|Image|Photo|Map)\s+\d+[a-z]?\s*[:.]|(?:1\d{3}|20\d{2})\s*:"
+    rf"|{_CLOCK}\s*[-–—])\s+|{_CLOCK}\s+How\s+(?=(?:[A-Z][\w'-]*\s+){{1,4}}[a-z]))(?=[A-Z])"
 )
-"""A label before a caption or a timeline entry: "Figure 2: ", "1834: "."""
+"""A label before a caption, a timeline entry or a chapter: "Figure 2: ", "1834: ", "10:30 - ",
+a chapter's time and the "How" of its title ("14:40 How Ada Holm built the weir": Ada Holm
+built it)."""
 _DENIED = (
     re.compile(r",\s+(?:and\s+)?not\s+(?!only\b|just\b|even\b)[^,;]+,(?=\s)"),
     re.compile(r",\s+(?:[a-z]+\s+)?(?:attributed|credited|ascribed)\s+to\s+[^,;]+,(?=\s)"),

@@ -53,7 +53,7 @@ from teams.extraction.fixed_width import fixed_width_records
 from teams.extraction.metadata import metadata_fields
 from teams.extraction.telegrams import untelegraphed
 from teams.language.revisions import apply_accepted_diffs
-from teams.language.tables import list_tables, markdown_tables
+from teams.language.tables import grid_tables, list_tables, markdown_tables
 
 __all__ = [
     "LIST_JOIN",
@@ -312,7 +312,11 @@ def _table_rows(chunk: Chunk) -> Iterator[Row]:
     if chunk.code:
         return
     text = "\n".join("" if kind == _CODE else line for _, line, kind in _marked_lines(chunk))
-    tables = [*markdown_tables(text, chunk.start_line), *list_tables(chunk.text, chunk.start_line)]
+    tables = [
+        *markdown_tables(text, chunk.start_line),
+        *list_tables(chunk.text, chunk.start_line),
+        *grid_tables(chunk.text, chunk.start_line),
+    ]
     for table in tables:
         for line, cells in table.rows:
             yield Row(line=line, header=table.header, cells=cells)

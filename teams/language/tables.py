@@ -23,10 +23,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from teams.language.outdated import rejecting_at_end
 
-__all__ = ["DITTO", "Table", "header_noun", "list_tables", "markdown_tables", "table_statements"]
+__all__ = [
+    "DITTO",
+    "Table",
+    "grid_tables",
+    "header_noun",
+    "list_tables",
+    "markdown_tables",
+    "table_statements",
+]
 
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -100,6 +109,57 @@ def list_tables(text: str, first_line: int = 1) -> list[Table]:
             body_rows = [(number, tuple(cells)) for number, cells in rows[headers:]]
             tables.append(Table(header_line, tuple(header), _filled(body_rows)))
     return tables
+
+
+_GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
+
+
+def grid_tables(text: str, first_line: int = 1) -> list[Table]:
+    """The reStructuredText grid tables of ``text`` ("+----+" borders, "|" between cells) whose
+    header row is ruled off with "=", as tables: each row between two borders, its cells' lines
+    joined, numbering lines from ``first_line``."""
+    lines = text.split("\n")
+    tables: list[Table] = []
+    index = 0
+    while index < len(lines):
+        if not _GRID_BORDER.match(lines[index]):
+            index += 1
+            continue
+        rows, ruled, index = _grid_rows(lines, index)
+        if ruled is not None and 0 < ruled < len(rows):
+            header_line, header = rows[ruled - 1]
+            body = [(first_line + at, cells) for at, cells in rows[ruled:]]
+            tables.append(Table(first_line + header_line, header, _filled(body)))
+    return tables
+
+
+def _grid_rows(
+    lines: Sequence[str], start: int
+) -> tuple[list[tuple[int, tuple[str, ...]]], int | None, int]:
+    """The rows of the grid table whose top border is line ``start`` (each as its first line's
+    index and its cells), how many rows are above its "=" rule (None when none is), and the
+    index of the line after it."""
+    border = lines[start]
+    stops = [at for at, mark in enumerate(border) if mark == "+"]
+    rows: list[tuple[int, tuple[str, ...]]] = []
+    ruled: int | None = None
+    block: list[str] = []
+    index = start + 1
+    while index < len(lines) and (lines[index].lstrip().startswith(("|", "+"))):
+        line = lines[index]
+        if _GRID_BORDER.match(line):
+            if block:
+                cells = (
+                    " ".join(part[a + 1 : b].strip() for part in block).strip()
+                    for a, b in pairwise(stops)
+                )
+                rows.append((index - len(block), tuple(" ".join(c.split()) for c in cells)))
+            ruled = len(rows) if "=" in line and ruled is None else ruled
+            block = []
+        else:
+            block.append(line)
+        index += 1
+    return rows, ruled, index
 
 
 DITTO = frozenset({"ditto", "ditto.", "do.", "〃", '"', "''", "″", "”"})
