@@ -45,6 +45,12 @@ _MEASURED_KINDS = ("quantity", "money")
 
 _ASKED_WORDS = 3
 """How many of the question's words two statements share to be read as two answers to it."""
+_ASKED_VALUES = {
+    "quantity": ("different figures", "different numbers", "different amounts"),
+    "time": ("different dates",),
+}
+"""For a question of a figure or of a time, the differences between two answers to it that
+count (not a date beside a figure asked for, nor a name)."""
 _ASKED_OVERLAP = 0.4
 """The share of words two answers to one question need to be compared value by value."""
 
@@ -218,7 +224,8 @@ class EvidenceJudge:
         if len(shared) < _ASKED_WORDS:
             return None
         looser = disagreement(first, second, _ASKED_OVERLAP)
-        return looser if looser is not None and looser.startswith("different ") else None
+        asked = _ASKED_VALUES.get(answer_kind(question), ())
+        return looser if looser is not None and looser.startswith(asked) else None
 
     def _conflicts(
         self,
