@@ -567,6 +567,16 @@ def test_a_how_question_quotes_the_sentence_saying_how_it_is_done() -> None:
     assert "slowing down" in cited
 
 
+def test_a_when_question_quotes_the_sentence_saying_when_it_happens() -> None:
+    text = (
+        "The kiln has three fans.\n"
+        "The `quiet` fan sometimes stops turning for a while.\n"
+        "It does this when the kiln is cooler than the room.\n"
+    )
+    cited = _cited_text(text, "My kiln's quiet fan stops. When does the quiet fan stop turning?")
+    assert "cooler than the room" in cited, cited
+
+
 def test_a_myst_version_directive_names_its_release() -> None:
     text = (
         "Pumps can take a rate from the pump before them.\n\n"

@@ -493,6 +493,12 @@ def _answers(
         and _BY_MEANS.match(ranked[after].sentence)
     ):
         chosen.append(after)  # "... with lower overhead. It does this by disabling events ..."
+    elif (
+        _CONDITION_ASKED.search(query)
+        and after < len(ranked)
+        and _ON_CONDITION.match(ranked[after].sentence)
+    ):
+        chosen.append(after)  # "... buffering of its output. It does this when ..."
     lead = best.lead_in
     if lead is not None and ranked[lead].score >= _COMPLEMENT_SCORE * best.score:
         chosen.insert(0, lead)  # the lead-in quotes the whole list the item is one of
@@ -513,6 +519,17 @@ _BY_MEANS = re.compile(
 )
 """A sentence after the one that states a thing, saying how it is done ("It does this by
 disabling events ...")."""
+_CONDITION_ASKED = re.compile(
+    r"(?:^|[.?!]\s+)when\s+(?:does|do|did|is|are|will|would|can|could)\b", re.I
+)
+"""A question of when something happens ("When does the interpreter hold its output back?")."""
+_ON_CONDITION = re.compile(
+    r"^(?:it|this|they|that)\s+(?:does|do|did|happens?|occurs?)\s+(?:this\s+|that\s+|so\s+)?"
+    r"(?:only\s+)?(?:when|whenever|if|once|unless)\b",
+    re.I,
+)
+"""A sentence after the one that states a thing, saying when it happens ("It does this when it
+thinks it's being called in a non-interactive fashion.")."""
 _EXAMPLE = re.compile(
     r"^(?:an?\s+example|for example|for instance|e\.g\.|example\b)(?!.*\bdefault)", re.I
 )
