@@ -98,3 +98,25 @@ def test_support_stopped_and_work_at_the_same_time_are_paraphrased() -> None:
     assert "removed support for" in plain_wording("When did Python 3.9 stop being supported?")
     assert "in parallel" in plain_wording("Can it run several sessions at the same time?")
     assert "asynchronous" in plain_wording("Added an async Redis broker")
+
+
+_RELEASES_PLUGIN = (
+    "Changelog\n=========\n\n"
+    "- :release:`1.1.0 <2018-07-12>`\n"
+    "- :release:`1.0.1 <2018-07-12>`\n"
+    "- :feature:`543` Read the kiln's runtime file from ``KILN_RUNTIME``.\n"
+    "- :bug:`520` Fix the fan's timer.\n"
+    "- :release:`1.0.0 <2018-05-09>`\n"
+    "- :support:`-` Dropped support for Python versions <3.6.\n"
+)
+
+
+def test_a_changelog_for_the_releases_plugin_heads_its_entries_with_their_release() -> None:
+    headings = {c.text: c.heading for c in chunk_document("changelog.rst", _RELEASES_PLUGIN)}
+    feature, support = (
+        next(heading for text, heading in headings.items() if role in text)
+        for role in (":feature:", ":support:")
+    )
+    assert feature == "1.1.0 (2018-07-12), 1.0.1 (2018-07-12)"  # read as its first release
+    assert support == "1.0.0 (2018-05-09)"
+    assert not any(":release:" in text for text in headings)  # a release's line heads

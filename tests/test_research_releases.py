@@ -106,3 +106,36 @@ def test_a_question_of_a_named_release_or_of_the_former_value_keeps_its_entry(
         tmp_path / "b", embedder, "How many glaze coats did kiln.glaze() give stoneware before?"
     )
     assert "5 glaze coats" in before, before
+
+
+def test_a_version_of_the_corpus_own_product_points_to_its_bare_release_headings(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    changes = (
+        "Changelog\n=========\n\n"
+        "- :release:`3.0.0 <2026-04-05>`\n"
+        "- :support:`-` Dropped support for Python versions <3.9. Kiln now uses ``pyproject``.\n"
+        "- :feature:`-` Kiln reports the burner's state.\n"
+        "- :release:`2.0.0 <2023-01-16>`\n"
+        "- :support:`-` Kiln no longer runs on old interpreters: all Python versions less than "
+        "3.6 are gone, including Python 2.\n"
+    )
+    tmp_path.mkdir(exist_ok=True)
+    pages = {
+        "changelog.rst": changes,
+        "glazing.rst": _GUIDE,
+        "kiln.rst": "Kiln\n====\n\nKiln fires pots.\n",
+    }
+    root = write_corpus(tmp_path / "docs", pages)
+    question = (
+        "I'm stuck on an old interpreter. What is the oldest Python version Kiln 3.0 runs on?"
+    )
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        task = Task(id="q1", description=question, inputs={"query": question})
+        found = CorpusSearchWorker(Corpus(store)).run(
+            task, question, NodeContext(node="w", team="t")
+        )
+    stated = [item.text for item in found.evidence if not item.disputed]
+    assert any("<3.9" in text for text in stated), stated
+    assert not any("3.6" in text for text in stated), stated
