@@ -157,3 +157,38 @@ def test_a_part_that_speaks_of_the_askers_own_thing_is_searched_with_it(
     best = found.evidence[0]
     assert "``soak`` optional argument" in best.text and "2.3.0" in best.text, best.text
     assert not any("soak" in item.text for item in unpremised.evidence[:1])
+
+
+def test_the_whole_questions_statements_give_no_rival_to_a_parts_answer() -> None:
+    question = "Since which release is glazing no longer built in, and what does the plugin add?"
+    parts = split_question(question)
+    whole = [
+        Evidence(source="a.md:3", text="Before 0.61 glazing was built in.", score=0.8),
+        Evidence(source="a.md:5", text="Before 0.28 glazing was the default.", score=0.8),
+        Evidence(source="a.md:7", text="The plugin adds a hash to the pot.", score=0.8),
+    ]
+    found = [Evidence(source="c.md:9", text="0.61: Glazing moved to a plugin.", score=0.8)]
+    state = {
+        "question": question,
+        "tasks": {
+            "q0": Task(id="q0", description=question),
+            "q1": Task(id="q1", description=parts[0]),
+            "q2": Task(id="q2", description=parts[1]),
+        },
+        "worker_results": {
+            "q0": WorkerResult(task_id="q0", status="ok", evidence=whole, confidence=0.8),
+            "q1": WorkerResult(task_id="q1", status="ok", evidence=found, confidence=0.8),
+            "q2": WorkerResult(task_id="q2", status="ok", evidence=whole[2:], confidence=0.8),
+        },
+    }
+    report = cited_report(state)  # type: ignore[arg-type]
+    assert "0.61 glazing" in report and "hash to the pot" in report, report
+    assert "0.28" not in report, report
+    state["worker_results"]["q1"] = WorkerResult(task_id="q1", status="ok", confidence=0.0)
+    assert "0.28" in cited_report(state)  # type: ignore[arg-type]  # no answer to hold it to
+    missed = [Evidence(source="c.md:4", text="0.50: A new glaze table.", score=0.8)]
+    state["worker_results"]["q1"] = WorkerResult(
+        task_id="q1", status="ok", evidence=missed, confidence=0.8
+    )
+    report = cited_report(state)  # type: ignore[arg-type]  # the part alone found another
+    assert "0.61 glazing" in report and "0.28" in report, report

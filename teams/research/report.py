@@ -100,6 +100,38 @@ _FIGURES = ("quantity", "version")
 """The kinds of value a rival is told apart by for sure: a figure, a version."""
 
 
+def _beside_the_parts(state: TeamState) -> set[tuple[str, str]]:
+    """For a question split into parts, the whole question's statements that give a figure or
+    a version of the kind a part asks one of, none of the values the parts of that kind answer
+    with ("Prior to 0.28 ..." beside a part's "0.61", for "Since which release ..., and what
+    ...?"), where the whole question's first such value is one of them; none for a kind of which
+    some part found no one answer (none, or a list), or whose answers the whole question's first
+    value is not one of (a part searched alone may miss what the whole finds): each as its
+    task's id and its text."""
+    question = state.get("question", "")
+    done = results_in_order(state)
+    whole = next(((task, result) for task, result in done if task.description == question), None)
+    if whole is None:
+        return set()
+    answers: dict[str, list[set[str]]] = {}
+    for task, result in done:
+        asking = task is not whole[0] and not premise(task.description)
+        kind = asks_one_value(task.description) if asking else ""
+        if kind in _FIGURES:  # a name is given by too many words to tell a rival
+            answers.setdefault(kind, []).append(_first_values(result, kind, task.description))
+    agreed = {
+        kind: answer
+        for kind, found in answers.items()
+        if all(len(values) == 1 for values in found)  # each part's one value, not a list
+        and (answer := set().union(*found)) & _first_values(whole[1], kind, question)
+    }
+    return {
+        (whole[0].id, text)
+        for kind, answer in agreed.items()
+        for text in _rivals_of(whole[1], kind, answer, question)
+    }
+
+
 def _first_values(result: WorkerResult, kind: str, question: str) -> set[str]:
     """The values of ``kind`` the first statement of ``result`` that gives any gives."""
     found = (given(kind, item.text, question) for item in result.evidence if not item.disputed)
@@ -140,7 +172,7 @@ def cited_report(state: TeamState) -> str:
     sources: dict[str, None] = {}
     gaps, failures = [], []
     lines += ["## Findings", ""]
-    rivals = _rivals(state)
+    rivals = _rivals(state) | _beside_the_parts(state)
     for task, result in results_in_order(state, include_failed=True):
         if result.status == "failed":
             failures.append(failure_note(task, result))
