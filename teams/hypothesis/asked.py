@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from framework.memory import Conflict, EvidenceRecord
+from teams.hypothesis.asked_kinds import dimension_asked, event_asked, total_asked
 from teams.hypothesis.verdicts import Resolution
 from teams.language.values import value_words, values_in
 from teams.language.words import keywords, stem
@@ -84,109 +85,10 @@ def words_asked_resolution(
     return (
         _measure_asked(conflict, asked, a, b)
         or _unit_asked(conflict, asked, a, b)
-        or _dimension_asked(conflict, question, a, b)
-        or _total_asked(conflict, question, a, b)
-        or _event_asked(conflict, question, a, b)
+        or dimension_asked(conflict, question, a, b)
+        or total_asked(conflict, question, a, b)
+        or event_asked(conflict, question, a, b)
     )
-
-
-_EVENT_ASKED = re.compile(
-    r"\b(?:was|were)\b[^?]*?\b(?P<verb>[a-z]+(?:ed|en)|built|made|held|won|sold|bought|begun)"
-    r"\s*\?\s*$",
-    re.IGNORECASE,
-)
-"""The event a question of when asks about, as its last word: "When was the school founded?"."""
-
-
-def _event_asked(
-    conflict: Conflict, question: str, a: EvidenceRecord, b: EvidenceRecord
-) -> Resolution | None:
-    """The side that tells of the event the question asks about ("was founded in 1602" for
-    "... was the school founded?"), where the other tells of another ("its present building
-    dates from 1884")."""
-    found = _EVENT_ASKED.search(question)
-    if found is None:
-        return None
-    event = stem(found["verb"].lower())
-    tells = [event in {stem(word) for word in keywords(side.text)} for side in (a, b)]
-    if tells[0] == tells[1]:
-        return None
-    side, other = (a, b) if tells[0] else (b, a)
-    reason = (
-        f"the question asks when it was {found['verb'].lower()}: {side.source} tells of that, "
-        f"{other.source} of another event"
-    )
-    return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)
-
-
-_DIMENSIONS = {
-    "long": "length", "length": "length", "wide": "width", "width": "width", "broad": "width",
-    "breadth": "width", "tall": "height", "high": "height", "height": "height", "deep": "depth",
-    "depth": "depth", "thick": "thickness", "thickness": "thickness",
-}  # fmt: skip
-"""The words that name a thing's extent, by the dimension they measure."""
-_DIMENSION_ASKED = re.compile(
-    r"\bhow\s+(long|wide|broad|tall|high|deep|thick)\b"
-    r"|\b(length|width|breadth|height|depth|thickness)\b",
-    re.IGNORECASE,
-)
-_DIMENSION_GIVEN = re.compile(
-    r"\d[\d,.]*\s*(?:[a-z]+\s+)?(long|wide|broad|tall|high|deep|thick)\b"
-    r"|\b(length|width|breadth|height|depth|thickness)\b",
-    re.IGNORECASE,
-)
-"""A figure's dimension: "4 metres wide", "a length of 36 metres"."""
-
-
-def _dimensions(pattern: re.Pattern[str], text: str) -> set[str]:
-    return {_DIMENSIONS[(found[1] or found[2]).lower()] for found in pattern.finditer(text)}
-
-
-def _dimension_asked(
-    conflict: Conflict, question: str, a: EvidenceRecord, b: EvidenceRecord
-) -> Resolution | None:
-    """The side whose figure is of the dimension the question asks ("How long ...?": "is 36
-    metres long"), where the other's is of another ("is 4 metres wide")."""
-    asked = _dimensions(_DIMENSION_ASKED, question)
-    given = [_dimensions(_DIMENSION_GIVEN, side.text) for side in (a, b)]
-    if len(asked) != 1 or not all(given) or given[0] == given[1]:
-        return None
-    answers = [bool(found & asked) for found in given]
-    if answers[0] == answers[1]:
-        return None
-    side, other = (a, b) if answers[0] else (b, a)
-    dimension = next(iter(asked))
-    reason = (
-        f"the question asks about the {dimension}: {side.source} gives it, {other.source} "
-        f"another dimension"
-    )
-    return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)
-
-
-_TOTAL_ASKED = re.compile(
-    r"\b(?:in\s+total|total|altogether|in\s+all|overall|all\s+told|all\s+together)\b", re.I
-)
-_PER_UNIT = re.compile(r"\b(?:per|a|an|each)\s+(?!cent\b)(?:square\s+|cubic\s+)?[a-z]+\b", re.I)
-_FIGURE_PER_UNIT = re.compile(rf"\d[\d,.]*\s*(?:[a-z]+\s+)?{_PER_UNIT.pattern}", re.I)
-"""A figure for each of something: "£120 per metre", "£14 a head"."""
-
-
-def _total_asked(
-    conflict: Conflict, question: str, a: EvidenceRecord, b: EvidenceRecord
-) -> Resolution | None:
-    """For a question of a total ("How much did it cost in total?"), the side that gives a
-    whole figure where the other gives one for each of something ("£120 per metre")."""
-    if not _TOTAL_ASKED.search(question) or _PER_UNIT.search(_TOTAL_ASKED.sub("", question)):
-        return None
-    rates = [bool(_FIGURE_PER_UNIT.search(side.text)) for side in (a, b)]
-    if rates[0] == rates[1]:
-        return None
-    side, other = (b, a) if rates[0] else (a, b)
-    reason = (
-        f"the question asks for a total: {side.source} gives one, {other.source} a figure for "
-        f"each of something"
-    )
-    return Resolution(conflict_id=conflict.id, resolution=reason, resolved_by=side.id)
 
 
 _EACH = re.compile(r"\b(?:each|every|per)\s+(?P<unit>[a-z][\w-]*)", re.IGNORECASE)
