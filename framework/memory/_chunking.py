@@ -341,7 +341,7 @@ def _release_roles(lines: list[str], i: int) -> tuple[str, int] | None:
     ``i``, one or several in a row ("1.1.0 (2018-07-12), 1.0.1 (2018-07-12)": a feature release
     and the bugfix release of the line before, sharing the entries below them); None for any
     other line."""
-    titles = []
+    titles: list[str] = []
     while i + len(titles) < len(lines) and (role := _RELEASE_ROLE.match(lines[i + len(titles)])):
         date = f" ({role['date'].strip()})" if role["date"] else ""
         titles.append(f"{role['number']}{date}")
