@@ -120,3 +120,26 @@ def test_a_changelog_for_the_releases_plugin_heads_its_entries_with_their_releas
     assert feature == "1.1.0 (2018-07-12), 1.0.1 (2018-07-12)"  # read as its first release
     assert support == "1.0.0 (2018-05-09)"
     assert not any(":release:" in text for text in headings)  # a release's line heads
+
+
+def test_for_the_oldest_version_a_value_stated_as_the_least_that_will_do_answers() -> None:
+    question = "What is the oldest Python I can install Cron itself on?"
+    found = [
+        Passage(source=f"{path}:1", path=path, line=1, heading=heading, text=text, score=score)
+        for path, heading, text, score in (
+            (
+                "a.md",
+                "Changelog",
+                "Check an interpreter's patch version: Cron rejected an installed Python 3.13.7 "
+                "for >=3.13.5.",
+                0.7,
+            ),
+            ("b.md", "Install", "Installing Cron needs Python 3.10 or newer.", 0.5),
+        )
+    ]
+    weights = term_weights([passage.text for passage in found], question)
+    cited = [_answers(passage, question, weights) for passage in found]
+    stated = _agreeing([answered for answered in cited if answered is not None], question)
+    undisputed = [item.text for item in stated if not item.disputed]
+    assert any("3.10 or newer" in text for text in undisputed), stated
+    assert not any("3.13.7" in text for text in undisputed), stated

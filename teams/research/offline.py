@@ -638,6 +638,8 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
         others = (at for at, found in enumerate(values) if found and not elsewhere[at])
         first = max(others, key=lambda at: cited[at].score, default=first)
     stated = [_default_value(answered, kind) for answered in cited] if asks_default(query) else []
+    if not stated and _LEAST_ASKED.search(query):  # "the oldest Python": "3.10 or newer"
+        stated = [_least_stated(answered, kind) for answered in cited]
     first = stated.index(True) if any(stated) else first  # a default stated as one, if any
     agreeing = []
     for at, answered in enumerate(cited):
@@ -646,15 +648,7 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
                 agreeing.append(item)
             elif answered.score >= cited[first].score and (not stated or stated[at]):
                 agreeing.append(item.model_copy(update={"disputed": True}))  # they disagree
-    labels = {
-        item.text: _headings(answered.passage) for answered in cited for item in answered.evidence
-    }
-    return _unambiguous(agreeing, kind, query, labels)
-
-
-def _headings(passage: Passage) -> str:
-    """The headings that hold ``passage``, outermost first, joined by " > "."""
-    return " > ".join(filter(None, (passage.outline, passage.heading)))
+    return _unambiguous(agreeing, kind, query)
 
 
 def _one_value_part(query: str) -> str:
@@ -682,12 +676,24 @@ def _default_value(answered: _Answered, kind: str) -> bool:
     )
 
 
-def _unambiguous(
-    evidence: Sequence[Evidence],
-    kind: str,
-    query: str,
-    labels: Mapping[str, str] | None = None,
-) -> list[Evidence]:
+_LEAST_ASKED = re.compile(r"\b(?:oldest|earliest|minimum|lowest)\b", re.I)
+"""A question of the least value that will do ("the oldest Python I can install it on")."""
+_LEAST_STATED = re.compile(
+    r"\bor\s+(?:newer|later|higher|above|greater)\b|\bat\s+least\b|\d\+(?![\w.])", re.I
+)
+"""A value stated as the least that will do: "Python 3.10 or newer", "at least 3.9", "3.8+" (not
+a specifier, ">=3.9", which examples use as often)."""
+
+
+def _least_stated(answered: _Answered, kind: str) -> bool:
+    """Whether a statement of ``answered`` gives a value of ``kind`` as the least that will do
+    (:data:`_LEAST_STATED`)."""
+    return any(
+        _LEAST_STATED.search(item.text) and given(kind, item.text, "") for item in answered.evidence
+    )
+
+
+def _unambiguous(evidence: Sequence[Evidence], kind: str, query: str) -> list[Evidence]:
     """``evidence`` without a statement that gives the values of ``kind`` another gives and
     more, alternatives to them: "[tool.pytest] (since version 9.0) or [tool.pytest.ini_options]
     (since version 8.1)" is left out beside "supported since pytest 9.0", "a 403 response and
@@ -695,18 +701,15 @@ def _unambiguous(
     code" (for names, only beside a statement that gives one name: a sentence that explains
     names more things than one that does not); nor, for a version of a product the question
     names, one that gives only another product's version when another statement gives one
-    ("using OpenSSL 3.0" beside "since Python 3.12"). A statement whose values are only those
-    of the headings quoted before it (``labels``, by its text: "3.0.0 (2026-04-05): The only
-    scenario ...") is narrower than none."""
+    ("using OpenSSL 3.0" beside "since Python 3.12"). A statement whose only values are
+    versions the question names, of another product or not ("3.0.0 (2026-04-05): The only
+    scenario ..." for "the oldest Python that Invoke 3.0 runs on"), is narrower than none."""
     values = [given(kind, item.text, query) for item in evidence]
-    labelled = labels or {}
+    named = given(kind, " ".join(pointers(query)), "")  # "Invoke 3.0": where, not what
     narrower = [  # for names, one alone: a sentence that explains names more things
         stated
         for item, stated in zip(evidence, values, strict=True)
-        if stated
-        and not item.disputed
-        and (kind != "name" or len(stated) == 1)
-        and given(kind, item.text.removeprefix(f"{labelled.get(item.text, '')}: "), query)
+        if stated - named and not item.disputed and (kind != "name" or len(stated) == 1)
     ]
     answered = kind == "version" and any(values)
     return [
@@ -824,7 +827,7 @@ def _evidence(
         elif line is not None:
             text = f"{text} {line[1]}"
         cited = line[0] if line else cited
-    headings = _headings(passage)
+    headings = " > ".join(filter(None, (passage.outline, passage.heading)))
     if asked.when and headings and headings not in text:
         text = f"{headings}: {text}"
     elif item.titled and passage.heading and passage.heading not in text:
