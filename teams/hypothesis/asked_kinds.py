@@ -12,7 +12,7 @@ from framework.memory import Conflict, EvidenceRecord
 from teams.hypothesis.verdicts import Resolution
 from teams.language.words import keywords, stem
 
-__all__ = ["dimension_asked", "event_asked", "total_asked"]
+__all__ = ["asks_dimension", "dimension_asked", "event_asked", "total_asked"]
 
 
 def _decided(
@@ -78,6 +78,11 @@ _DIMENSION_GIVEN = re.compile(
     re.IGNORECASE,
 )
 """A figure's dimension: "4 metres wide", "a length of 36 metres"."""
+
+
+def asks_dimension(question: str) -> bool:
+    """Whether ``question`` asks for an extent ("How high did the river rise?"): a figure."""
+    return _DIMENSION_ASKED.search(question) is not None
 
 
 def _dimensions(pattern: re.Pattern[str], text: str) -> set[str]:

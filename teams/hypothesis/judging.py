@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from framework.engine.runtime import NodeContext
 from framework.memory import EvidenceRecord, Hypothesis, HypothesisStatus, ResearchMemory
+from teams.hypothesis.asked_kinds import asks_dimension
 from teams.hypothesis.state import HypothesisState
 from teams.hypothesis.verdicts import (
     Assessment,
@@ -224,7 +225,8 @@ class EvidenceJudge:
         if len(shared) < _ASKED_WORDS:
             return None
         looser = disagreement(first, second, _ASKED_OVERLAP)
-        asked = _ASKED_VALUES.get(answer_kind(question), ())
+        kind = answer_kind(question) or ("quantity" if asks_dimension(question) else "")
+        asked = _ASKED_VALUES.get(kind, ())
         return looser if looser is not None and looser.startswith(asked) else None
 
     def _conflicts(
