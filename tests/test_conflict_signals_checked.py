@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from framework.memory import EvidenceRecord, MiniLMEmbedder
+from teams.hypothesis.asked_kinds import asks_dimension
 from teams.hypothesis.verdicts import _qualifier, _undermined
 from teams.language.contradiction import disagreement
 from tests.test_conflict_support import _findings
@@ -114,3 +115,9 @@ def test_two_answers_to_one_question_are_not_both_confirmed(
     }
     findings = _findings(tmp_path, embedder, pages, "How much does the Kell tenor bell weigh?")
     assert not ("1,240 kg" in findings and "1,410 kg" in findings), findings
+
+
+def test_a_question_of_an_extent_asks_for_a_figure() -> None:
+    assert asks_dimension("How high did the Kell river rise in the flood?")
+    assert asks_dimension("What is the length of the Kell pier?")
+    assert not asks_dimension("When was the Kell pier built?")
