@@ -244,7 +244,7 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
     terms = [*quoted_terms(query), *_IDENTIFIER.findall(query)]
     named = {term.lower() for term in terms}
     foreign = foreign_versions(query)  # "Python 3.4" points to no APScheduler release
-    named_versions = [(name, version) for name, version in product_versions(query)]
+    named_versions = product_versions(query)
     beside = [f"{name} {version}" for name, version in named_versions if version in foreign]
     own = {version for name, version in named_versions if _corpus_own(corpus, name, query)}
     versions = [p for p in pointers(query) if p not in foreign or p in own]
