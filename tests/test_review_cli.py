@@ -390,10 +390,20 @@ def template(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder)
     return root
 
 
+def _copy_settled(source: str, target: str) -> None:
+    """Copy a file of the template home; a SQLite sidecar (``-wal``, ``-shm``) that its last
+    reader removed while the tree was walked is already in the database, so it is skipped."""
+    try:
+        shutil.copy2(source, target)
+    except FileNotFoundError:
+        if not source.endswith(("-wal", "-shm")):
+            raise
+
+
 @pytest.fixture
 def paused(template: Path, tmp_path: Path) -> Iterator[Cadre]:
     home = tmp_path / "home"
-    shutil.copytree(template / "home", home)
+    shutil.copytree(template / "home", home, copy_function=_copy_settled)
     files = tmp_path / "files"
     files.mkdir()
     yield Cadre(home=home, corpus=template / "docs", files=files)
