@@ -339,3 +339,13 @@ class HeldLab(CrashLab):
     def _run_args(self, thread: str) -> list[str]:
         args = super()._run_args(thread)
         return held_run_args(args) if HOLD_AFTER_VARIABLE in self.env else args
+
+
+def copy_settled(source: str, target: str) -> None:
+    """Copy a file of the template home; a SQLite sidecar (``-wal``, ``-shm``) that its last
+    reader removed while the tree was walked is already in the database, so it is skipped."""
+    try:
+        shutil.copy2(source, target)
+    except FileNotFoundError:
+        if not source.endswith(("-wal", "-shm")):
+            raise

@@ -45,7 +45,7 @@ from framework.retention.pruning import (
 from framework.runs.launch import relaunch
 from framework.runs.runner import run_team
 from framework.runs.stores import home_checkpointer
-from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.conftest import SMALL_CORPUS, copy_settled, write_corpus
 from tests.conftest import one_line_error as _one_line
 from tests.roles import make_roles
 
@@ -159,7 +159,7 @@ def template(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder)
 def cadre(template: Cadre, tmp_path: Path) -> Cadre:
     """A fresh copy of the module's home."""
     home = tmp_path / "home"
-    shutil.copytree(template.home, home)
+    shutil.copytree(template.home, home, copy_function=copy_settled)
     return Cadre(home=home, fork=template.fork)
 
 

@@ -27,7 +27,7 @@ from framework.runs.runner import run_team
 from framework.runs.spec import RunSpec
 from framework.runs.stores import open_checkpointer
 from framework.runs.threads import thread_spec
-from tests.conftest import SMALL_CORPUS, write_corpus
+from tests.conftest import SMALL_CORPUS, copy_settled, write_corpus
 from tests.conftest import one_line_error as _one_line
 
 QUESTION = (
@@ -390,20 +390,10 @@ def template(tmp_path_factory: pytest.TempPathFactory, embedder: MiniLMEmbedder)
     return root
 
 
-def _copy_settled(source: str, target: str) -> None:
-    """Copy a file of the template home; a SQLite sidecar (``-wal``, ``-shm``) that its last
-    reader removed while the tree was walked is already in the database, so it is skipped."""
-    try:
-        shutil.copy2(source, target)
-    except FileNotFoundError:
-        if not source.endswith(("-wal", "-shm")):
-            raise
-
-
 @pytest.fixture
 def paused(template: Path, tmp_path: Path) -> Iterator[Cadre]:
     home = tmp_path / "home"
-    shutil.copytree(template / "home", home, copy_function=_copy_settled)
+    shutil.copytree(template / "home", home, copy_function=copy_settled)
     files = tmp_path / "files"
     files.mkdir()
     yield Cadre(home=home, corpus=template / "docs", files=files)
