@@ -10,8 +10,12 @@ import sys
 from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from pathlib import Path
 from pkgutil import resolve_name
+from typing import Any
 
 import pytest
+import typer.main
+from typer._click.exceptions import BadParameter
+from typer._coercion import AdapterRuntimeParam, build_runtime_param
 from typer.testing import CliRunner
 
 from framework.cli.app import (
@@ -170,3 +174,54 @@ def test_a_command_that_reads_threads_loads_no_other_command_and_no_rich_help(
     modules = _imported_by([*args, "--home", str(tmp_path)])
     found = [*loaded(modules, RICH_HELP), *sorted(modules & other_commands(own))]
     assert not found, found
+
+
+def _commands_made() -> list[Any]:
+    """The root command and every command and subcommand, as ``cadre`` makes them to run."""
+    root = typer.main.get_command(app)
+    plugins = {point.name: point.value for point in entry_points(group=COMMAND_ENTRY_POINTS)}
+    names = {**COMMANDS, **GROUPS, **plugins}
+    made, todo = [root], [root.get_command(None, name) for name in names]
+    while todo:
+        command = todo.pop()
+        made.append(command)
+        todo += getattr(command, "commands", {}).values()
+    return made
+
+
+def _coerced(runtime: Any, value: str, param: Any, ctx: Any) -> tuple[str, Any]:
+    try:
+        return "value", runtime._coerce_value(value, param=param, ctx=ctx)
+    except BadParameter as error:
+        return "refused", error.format_message()
+
+
+def test_plain_options_read_values_as_typers_adapters_do(tmp_path: Path) -> None:
+    """Every ``str``, ``Path`` and ``bool`` option is read without pydantic, and reads a string
+    as typer's pydantic adapter reads it: the same value, or the same refusal (a path that must
+    exist, a file where a folder is asked for)."""
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    values = ["x", "", " a b ", "-", "~/x", str(tmp_path), str(tmp_path / "file.txt")]
+    values.append(str(tmp_path / "missing"))
+    checked = 0
+    for command in _commands_made():
+        ctx = command.context_class(command)
+        for param in [*command.params, command.get_help_option(ctx)]:
+            runtime = getattr(param, "_runtime_param", None)
+            annotation = getattr(param, "type_descriptor", None)
+            if annotation is None or annotation.annotation not in (str, bool, Path):
+                continue
+            assert runtime is not None and not isinstance(runtime, AdapterRuntimeParam), param
+            if annotation.annotation is bool:
+                assert runtime.coerce(None, param=param, ctx=ctx) is None
+                continue
+            typers = build_runtime_param(annotation)
+            for value in values:
+                assert _coerced(runtime, value, param, ctx) == _coerced(typers, value, param, ctx)
+            checked += 1
+    assert checked > 50  # cadre's commands have some 80 string and path options
+
+
+def test_a_command_reading_only_plain_options_imports_no_pydantic(tmp_path: Path) -> None:
+    modules = _imported_by(["threads", "--home", str(tmp_path)])
+    assert not loaded(modules, ("pydantic",)), loaded(modules, ("pydantic",))

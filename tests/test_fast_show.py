@@ -62,7 +62,7 @@ from framework.runs.runner import run_team
 from framework.runs.spec import RunSpec
 from framework.runs.stores import open_checkpointer, open_reader
 from framework.runs.teams import TEAM_FILE_PREFIX, team_file_team
-from framework.runs.threads import thread_spec
+from framework.runs.threads import thread_spec, thread_team
 from tests.conftest import SMALL_CORPUS, write_corpus
 from tests.roles import make_roles
 from tests.test_checkpoint_reader import stored_form
@@ -322,6 +322,17 @@ def test_threads_show_and_reviews_load_no_langchain_no_langgraph_runtime_and_no_
     ours |= other_commands(COMMANDS[args[0]].partition(":")[0])
     found = [*loaded(modules, (*RUNTIME, *teams, *RICH_HELP)), *sorted(modules & ours)]
     assert not found, found
+
+
+def test_threads_reads_records_as_their_fields_and_loads_no_pydantic(home: Home) -> None:
+    """``cadre threads`` reads cadre's records in their stored form (their fields) and each
+    thread's team from its recorded spec's JSON: the statuses are those read with the records
+    revived, and pydantic stays unloaded."""
+    with open_reader(home.data_home) as revived, open_reader(home.data_home, records=False) as raw:
+        assert statuses_of(raw) == statuses_of(revived)
+        for thread in THREADS:
+            assert thread_team(raw, thread) == thread_spec(revived, thread).team
+    assert not loaded(_imported_by(["threads", "--home", str(home.root)]), ("pydantic",))
 
 
 def test_a_team_files_review_points_are_read_from_the_file(tmp_path: Path) -> None:

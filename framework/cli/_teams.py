@@ -26,7 +26,7 @@ def declared_team(team: str) -> str:
     (``configured`` when it declares none); empty for a file that cannot be read."""
     if not team.startswith(TEAM_FILE_PREFIX):
         return team
-    from framework.engine.config_file import read_yaml  # YAML and pydantic: team files only
+    from framework.engine.config_file import read_yaml  # YAML: team files only
 
     try:
         _, _, data, _ = read_yaml(Path(team.removeprefix(TEAM_FILE_PREFIX)), "team file")

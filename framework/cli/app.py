@@ -17,6 +17,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
+from framework.cli._plain_options import read_plainly
 from framework.cli.common import (
     DEBUG_VARIABLE,
     EXIT_FAILED,
@@ -79,6 +80,10 @@ class _Commands(TyperGroup):
     _plugins: dict[str, str] | None = None
     _listing = False
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        read_plainly(self)
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         """The help, listing each command from its help text alone (its options not read)."""
         from framework.cli._rich_help import import_rich_help
@@ -102,7 +107,9 @@ class _Commands(TyperGroup):
                 return None
             if self._listing:
                 return _listed_command(cmd_name, resolve_name(target))
-            self.commands[cmd_name] = _click_command(cmd_name, resolve_name(target))
+            command = _click_command(cmd_name, resolve_name(target))
+            read_plainly(command)
+            self.commands[cmd_name] = command
         return super().get_command(ctx, cmd_name)
 
     def _make_all(self) -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import ValidationError
 
 from framework.errors import ConfigError
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 __all__ = ["Where", "invalid", "read_yaml", "read_yaml_text", "shown_path", "unreadable"]
 

@@ -111,10 +111,16 @@ class _UnknownFrameError(Exception):
 
 class StoredFormSerializer:
     """Reads checkpoint frames as the module docstring says (what
-    :func:`~framework.persistence.checkpointer.default_serializer` revives); writes nothing."""
+    :func:`~framework.persistence.checkpointer.default_serializer` revives); writes nothing.
 
-    def __init__(self) -> None:
-        self.allowed = frozenset({*STANDARD_TYPES, *RECORD_TYPES, *MOVED_RECORD_TYPES})
+    Args:
+        records: Revive cadre's records; False leaves them in their stored form too (their
+            fields), so that reading imports no pydantic (a listing of threads reads no more).
+    """
+
+    def __init__(self, *, records: bool = True) -> None:
+        revived = (*RECORD_TYPES, *MOVED_RECORD_TYPES) if records else ()
+        self.allowed = frozenset({*STANDARD_TYPES, *revived})
         self._fallback: SerializerProtocol | None = None
 
     def dumps_typed(self, obj: Any) -> NoReturn:

@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from framework.database.home import DataHome
-from framework.errors import ConfigError, CryptoError, ReviewError
+from framework.errors import ConfigError, CryptoError
 from framework.persistence.steps import next_nodes
 from framework.retention._pending import ThreadState, pending_state
 from framework.retention._rows import row_sizes, thread_rows
 from framework.runs.stores import open_checkpointer, open_reader
-from framework.runs.threads import thread_spec
+from framework.runs.threads import thread_team
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
@@ -187,13 +187,6 @@ def _config(thread_id: str, checkpoint_ns: str = "", checkpoint_id: str = "") ->
     return {"configurable": configurable}
 
 
-def _team(saver: CheckpointReader, thread_id: str) -> str | None:
-    try:
-        return thread_spec(saver, thread_id).team
-    except ReviewError:  # not started by `cadre run`
-        return None
-
-
 def statuses_of(saver: CheckpointReader, thread_id: str | None = None) -> list[ThreadStatus]:
     """The status of every thread of ``saver`` (a saver or a reader; or of one thread), most
     recently updated first.
@@ -222,7 +215,7 @@ def statuses_of(saver: CheckpointReader, thread_id: str | None = None) -> list[T
         statuses.append(
             ThreadStatus(
                 thread_id=tid,
-                team=_team(saver, tid),
+                team=thread_team(saver, tid),
                 status=pending.state,
                 step=int(top.metadata.get("step", -1)),
                 updated_at=str(newest.checkpoint["ts"]),
@@ -258,7 +251,7 @@ def thread_statuses(home: DataHome) -> list[ThreadStatus]:
     """
     if not home.has_checkpoints():
         return []
-    with open_reader(home) as reader:
+    with open_reader(home, records=False) as reader:  # statuses read records' fields alone
         return statuses_of(reader)
 
 

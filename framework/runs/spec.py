@@ -21,11 +21,9 @@ from pydantic import AliasChoices, Field, ValidationError, field_validator
 from framework.engine.records import Record
 from framework.policy.records import Principal, policy_version
 from framework.runs.observe import ObserverOptions
+from framework.runs.recorded import METADATA_KEY
 
 __all__ = ["METADATA_KEY", "RunSpec"]
-
-METADATA_KEY = "cadre"
-"""The run config metadata key under which a run records its :class:`RunSpec`."""
 
 
 class RunSpec(Record):

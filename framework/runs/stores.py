@@ -20,7 +20,7 @@ from framework.errors import ReviewError
 from framework.persistence.cipher import row_identity
 from framework.persistence.data_keys import DataKeys
 from framework.persistence.home_keys import home_cipher
-from framework.persistence.reader import CheckpointReader
+from framework.persistence.reader import CheckpointReader, StoredFormSerializer
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.serde.base import SerializerProtocol
@@ -84,11 +84,11 @@ def open_checkpointer(home: DataHome, *, check: bool = True) -> Iterator[CadreSa
 
 
 @contextmanager
-def open_reader(home: DataHome) -> Iterator[CheckpointReader]:
+def open_reader(home: DataHome, *, records: bool = True) -> Iterator[CheckpointReader]:
     """The home's checkpoints opened to show threads, closed after: read as the checkpointer
     reads them, without LangGraph's runtime (LangChain's messages and LangGraph's types other
     than ``Send`` and ``Interrupt`` stay in their stored form, see
-    :mod:`framework.persistence.reader`).
+    :mod:`framework.persistence.reader`; with ``records=False`` cadre's records too).
 
     Raises:
         ReviewError: The home has no checkpoint database (no thread ran there); nothing is
@@ -97,7 +97,10 @@ def open_reader(home: DataHome) -> Iterator[CheckpointReader]:
     """
     cipher = _checked_cipher(home, check=True)
     data_keys = DataKeys(home.data_keys_target, cipher)
-    with CheckpointReader(home.checkpoint_target, cipher, data_keys=data_keys) as reader:
+    serde = StoredFormSerializer(records=records)
+    with CheckpointReader(
+        home.checkpoint_target, cipher, serde=serde, data_keys=data_keys
+    ) as reader:
         yield reader
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from framework.database.home import DataHome
 from framework.errors import ConfigError, ReviewError
-from framework.runs.spec import RunSpec
+from framework.runs.recorded import recorded_team
 from framework.runs.stores import open_checkpointer
 
 if TYPE_CHECKING:
@@ -15,12 +15,14 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from framework.persistence.reader import CheckpointReader
+    from framework.runs.spec import RunSpec
 
 
 __all__ = [
     "read_thread_spec",
     "refuse_existing_thread",
     "thread_spec",
+    "thread_team",
 ]
 
 
@@ -40,6 +42,8 @@ def thread_spec(
     Raises:
         ReviewError: No checkpoint of ``thread_id``, or none recorded by ``cadre run``.
     """
+    from framework.runs.spec import RunSpec  # noqa: PLC0415 - pydantic: not for thread_team
+
     suffix = f" under {where}" if where else ""
     found = False
     for saved in checkpointer.list({"configurable": {"thread_id": thread_id}}):
@@ -53,6 +57,18 @@ def thread_spec(
         f"thread {thread_id!r}{suffix} was not started by `cadre run`, so its team is not "
         "recorded: review it through framework.review with the app that ran it"
     )
+
+
+def thread_team(
+    checkpointer: BaseCheckpointSaver[Any] | CheckpointReader, thread_id: str
+) -> str | None:
+    """The team of the run that started ``thread_id`` (as :func:`thread_spec` finds it, the
+    spec's other fields not read); None when ``cadre run`` did not start it."""
+    for saved in checkpointer.list({"configurable": {"thread_id": thread_id}}):
+        team = recorded_team(saved.metadata)
+        if team is not None:
+            return team
+    return None
 
 
 def read_thread_spec(home: DataHome, thread_id: str) -> RunSpec:
