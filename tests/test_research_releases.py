@@ -139,3 +139,26 @@ def test_a_version_of_the_corpus_own_product_points_to_its_bare_release_headings
     stated = [item.text for item in found.evidence if not item.disputed]
     assert any("<3.9" in text for text in stated), stated
     assert not any("3.6" in text for text in stated), stated
+
+
+def test_a_newer_entry_that_shares_the_measure_but_not_the_case_does_not_replace_it(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    changes = (
+        "Changes\n=======\n\n"
+        "Version 4.1.0\n-------------\n\n"
+        "-   Add a dry-run mode, in which runners return a dummy result with blank values (empty "
+        "output strings, ``0`` exit code, etc).\n\n"
+        "Version 2.0.0\n-------------\n\n"
+        "-   A ``KeyboardInterrupt`` raised while running top level Python code outside of any "
+        "``run`` function calls will now trigger exit code ``1``.\n"
+    )
+    said = _answer(
+        tmp_path,
+        embedder,
+        "If I press Ctrl-C while my kiln file is running plain Python code, not inside a run() "
+        "call, what exit status does the kiln process finish with?",
+        changes,
+    )
+    assert "exit code ``1``" in said, said
+    assert "``0`` exit code" not in said, said
