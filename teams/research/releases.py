@@ -8,7 +8,6 @@ better."""
 from __future__ import annotations
 
 import math
-
 import re
 from collections.abc import Sequence
 from itertools import combinations
