@@ -185,11 +185,13 @@ class CorpusSearchWorker:
         return await asyncio.to_thread(self.run, task, question, context)
 
     def _answer_named(self, question: str, topic: str) -> str:
-        """The name the best answer to ``question`` gives as code ("" when none): what a later
-        part that asks about "it" speaks of."""
+        """The name the best answer to ``question`` gives as code, in the first of its
+        statements that gives one (the first may be a list's lead-in: "... they have to be
+        marked for the plugin", then "Setting the ``anyio_mode`` option"); "" when none: what a
+        later part that asks about "it" speaks of."""
         cited, asked = self._cited(question, [question], topic)
         evidence = _on_its_premise(_agreeing(cited, asked), asked)
-        return named_in_code(evidence[0].text, question) if evidence else ""
+        return next((name for item in evidence if (name := named_in_code(item.text, question))), "")
 
     def _cited(
         self, asked: str, queries: Sequence[str], topic: str, together: tuple[str, ...] = ()
