@@ -33,12 +33,12 @@ Research also runs on three more sets written before the team was run on them:
 ``research-starlette`` (Starlette's docs), ``research-click`` (Click's docs) and
 ``research-uvicorn`` (Uvicorn's docs), and on ``research-requests`` (Requests' docs). For each
 project in ``_BLIND`` (Black, attrs, Flask, Django REST framework, marshmallow, Jinja, Typer,
-MkDocs, pytest, Poetry, Pydantic, tox, mypy, structlog, coverage.py, Celery, Scrapy, Hatch,
-Sphinx, Textual, Alembic, aiohttp, Gunicorn, Hypothesis, Falcon, Ruff, Trio, SQLModel,
-urllib3, websockets, Nox, APScheduler, Loguru, RQ, Huey, Werkzeug, Flake8, Tornado, Datasette,
-PDM, pipx, Invoke), someone who had not read the teams' code wrote three sets over its
-documentation: ``research-<project>``, ``conflicts-<project>`` and ``extraction-<project>`` (the
-corpora and licences are in ``bench/quality/SOURCE.md``).
+MkDocs, pytest, Poetry, Pydantic, tox, mypy, structlog, coverage.py, Celery, Scrapy, Hatch, Sphinx,
+Textual, Alembic, aiohttp, Gunicorn, Hypothesis, Falcon, Ruff, Trio, SQLModel, urllib3, websockets,
+Nox, APScheduler, Loguru, RQ, Huey, Werkzeug, Flake8, Tornado, Datasette, PDM, pipx, Invoke,
+Peewee), someone who had not read the teams' code wrote three sets over its documentation:
+``research-<project>``, ``conflicts-<project>`` and ``extraction-<project>`` (the corpora and
+licences are in ``bench/quality/SOURCE.md``).
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
@@ -186,7 +186,7 @@ _BLIND = (
     "poetry", "pydantic", "tox", "mypy", "structlog", "coverage", "celery", "scrapy", "hatch",
     "sphinx", "textual", "alembic", "aiohttp", "gunicorn", "hypothesis", "falcon", "ruff",
     "trio", "sqlmodel", "urllib3", "websockets", "nox", "apscheduler", "loguru", "rq", "huey",
-    "werkzeug", "flake8", "tornado", "datasette", "pdm", "pipx", "invoke",
+    "werkzeug", "flake8", "tornado", "datasette", "pdm", "pipx", "invoke", "peewee",
 )  # fmt: skip
 """The projects with one set of each kind, written blind over their documentation."""
 _RESEARCH = ("starlette", "click", "uvicorn", "probe", *_BLIND[:4], "requests", *_BLIND[4:])
