@@ -1,5 +1,6 @@
 """Conflicts a source's standing settles: a page whose footer says its answers may be
-inaccurate (an AI assistant's, an OCR text not proofread), a proposal closed without being
+inaccurate (an AI assistant's, an OCR text not proofread, an unchecked machine translation;
+a figure on such pages alone is not confirmed), a proposal closed without being
 adopted, an edit reverted as vandalism, a fact-check rated false (its figure rejected), a
 party's claim against a finding, a figure not yet confirmed, a nominal size, a test system's
 figure, a figure of how it felt ("feels like -14 °C"), one set aside (disqualified, a rejected
@@ -12,13 +13,16 @@ below nought keeps its sign."""
 
 from __future__ import annotations
 
-from framework.memory import EvidenceRecord
+from pathlib import Path
+
+from framework.memory import EvidenceRecord, MiniLMEmbedder
 from teams.hypothesis.verdicts import _qualified, _undermined
-from teams.language.outdated import drop_outdated
+from teams.language.outdated import drop_outdated, self_doubting
 from teams.language.relative_dates import resolve_relative_dates
 from teams.language.rounding import mark_rounded
 from teams.language.values import values_agree, values_in
 from tests.test_conflict_asked import _settled
+from tests.test_conflict_support import _findings
 
 
 def test_a_pages_own_word_on_its_standing_marks_each_of_its_figures() -> None:
@@ -44,6 +48,32 @@ def test_a_pages_own_word_on_its_standing_marks_each_of_its_figures() -> None:
         assert _qualified(plain, marked) is marked and _qualified(marked, plain) is marked
     ocr = "Automatic OCR text, not proofread: characters may be misread.\n\nLit in 1858.\n"
     assert "Lit in 1858 (its page says it may be inaccurate)." in drop_outdated(ocr)
+    for banner in (
+        "This page was translated automatically from the Welsh original.",
+        "Machine translation: the translation has not been checked.",
+    ):
+        translated = f"> {banner}\n\nThe kiln is 64 metres long.\n"
+        assert "64 metres long (its page says it may be inaccurate)." in drop_outdated(translated)
+
+
+def test_a_figure_whose_only_pages_doubt_it_is_not_confirmed(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    banner = "> This page was translated automatically. The translation has not been checked.\n\n"
+    pages = {"kiln.md": f"# The Orme kiln\n\n{banner}The Orme kiln is 64 metres long.\n"}
+    asked = "How long is the Orme kiln?"
+    assert "64 metres" not in _findings(tmp_path, embedder, pages, asked)
+    unresolved = _findings(tmp_path / "again", embedder, pages, asked, section="Unresolved")
+    assert "Still validating" in unresolved and "64 metres" in unresolved, unresolved
+    assert self_doubting("It is 64 metres long (its page says it may be inaccurate).")
+    assert not self_doubting("It is 64 metres long.")
+
+
+def test_the_metre_as_other_languages_spell_it_is_a_length() -> None:
+    (welsh,) = values_in("Mae pont droed Llanferin yn 46 metr o hyd.")
+    (english,) = values_in("The Llanferin footbridge is 46 metres long.")
+    assert welsh.key == "length" and values_agree(welsh, english)
+    assert values_in("La pasarela mide 3 kilometros.")[0].number == 3000  # in metres
 
 
 def test_a_fact_check_rated_false_rejects_the_figure_its_title_asks_about() -> None:

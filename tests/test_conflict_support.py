@@ -17,7 +17,14 @@ from teams.hypothesis.judging import _other_figures
 from tests.conftest import write_corpus
 
 
-def _findings(tmp_path: Path, embedder: MiniLMEmbedder, pages: dict[str, str], asked: str) -> str:
+def _findings(
+    tmp_path: Path,
+    embedder: MiniLMEmbedder,
+    pages: dict[str, str],
+    asked: str,
+    section: str = "Findings",
+) -> str:
+    """The section ``section`` of the conflicts team's answer to ``asked`` over ``pages``."""
     tmp_path.mkdir(exist_ok=True)
     corpus = write_corpus(tmp_path / "docs", pages)
     with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
@@ -26,7 +33,7 @@ def _findings(tmp_path: Path, embedder: MiniLMEmbedder, pages: dict[str, str], a
         app = compile_team(build_hypothesis_team(roles), checkpointer=InMemorySaver())
         state = app.invoke({"question": asked}, {"configurable": {"thread_id": "t1"}})
     answer = str(state["final_answer"])
-    return answer.partition("## Findings")[2].split("##", maxsplit=1)[0]
+    return answer.partition(f"## {section}")[2].split("##", maxsplit=1)[0]
 
 
 def test_figures_of_the_same_measure_that_all_differ_support_nothing() -> None:

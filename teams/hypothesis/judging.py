@@ -35,6 +35,7 @@ from teams.language.contradiction import (
     same_subject,
     stated_otherwise,
 )
+from teams.language.outdated import self_doubting
 from teams.language.questions import answer_kind
 from teams.language.values import values_agree, values_in
 from teams.language.words import keywords, stem
@@ -146,8 +147,12 @@ class EvidenceJudge:
             for eid in (c.source_a, c.source_b)
         }
         overruled = self._overruled(state, book, weighed)
+        cited = {eid for support, against in weighed.values() for eid in (*support, *against)}
+        doubted = {record.id for record in book(cited) if self_doubting(record.text)}
         assessments = tuple(
-            self._assess(statement, statements[statement], evidence, disputed, overruled)
+            self._assess(
+                statement, statements[statement], evidence, disputed, overruled, doubted=doubted
+            )
             for statement, evidence in weighed.items()
         )
         return Judgment(assessments=assessments, conflicts=tuple(conflicts))
@@ -307,7 +312,12 @@ class EvidenceJudge:
         evidence: tuple[list[str], list[str]],
         disputed: set[str],
         overruled: set[str],
+        *,
+        doubted: set[str],
     ) -> Assessment:
+        """A hypothesis's status from its evidence: none, in an open conflict, confirmed
+        (not when its only support is pages that doubt their own figures, see
+        :func:`~teams.language.outdated.self_doubting`), refuted, or still validating."""
         support, against = evidence
         counted = [e for e in support if e not in overruled]
         opposed = [e for e in against if e not in overruled]
@@ -318,6 +328,9 @@ class EvidenceJudge:
             note = "no evidence yet"
         elif disputed & {*support, *against}:
             status, note = "validating", "its evidence is in an open conflict"
+        elif counted and set(counted) <= doubted and not opposed:
+            status = "validating"
+            note = "its only support is on pages that say their figures may be wrong"
         elif counted and confidence >= self.confirm_at:
             status, note = "confirmed", f"{len(counted)} supporting, {len(opposed)} against"
         elif opposed and confidence <= self.refute_at:

@@ -1,6 +1,8 @@
 """The words values are named with: units and their dimensions (squares and cubes of lengths
-too: "square metres", "sq ft", "km²", "cubic metres", "m³"; power, energy and speed),
-categorical values and their category, month names."""
+too: "square metres", "sq ft", "km²", "cubic metres", "m³"; power, energy and speed; the metre
+as some other languages spell it: Welsh, Czech and Polish "metr", Welsh "metrau", Italian
+"metri", Spanish and Portuguese "metros", so a page in the original language states its
+figure), categorical values and their category, month names."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ for _dimension, _table in {
     "length": {
         "mm millimetre millimetres millimeter millimeters": 0.001,
         "cm centimetre centimetres centimeter centimeters": 0.01,
-        "m metre metres meter meters": 1.0,
-        "km kilometre kilometres kilometer kilometers": 1000.0,
+        "m metre metres meter meters metr metrau metri metros": 1.0,
+        "km kilometre kilometres kilometer kilometers kilometr kilometrau kilometri kilometros": (
+            1000.0
+        ),
         "in inch inches": 0.0254,
         "ft foot feet": 0.3048,
         "yd yard yards": 0.9144,

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["before_stop", "drop_outdated", "rejecting_at_end"]
+__all__ = ["before_stop", "drop_outdated", "rejecting_at_end", "self_doubting"]
 
 _DETAILS = re.compile(r"^\s*<details\b", re.IGNORECASE)
 _DETAILS_END = re.compile(r"</details\s*>", re.IGNORECASE)
@@ -185,7 +185,10 @@ _DISCLAIMERS = (
             r"\b(?:answers?|responses?|replies|output|text|transcripts?|content|information)\s+"
             r"(?:may|might|can|could)\s+(?:be\s+)?(?:inaccurate|wrong|incorrect|unreliable|"
             r"contain\s+(?:errors|mistakes))\b|\bnot\s+(?:been\s+)?proof-?read\b|"
-            r"\b(?:characters|letters|words|figures|digits)\s+may\s+be\s+misread\b",
+            r"\b(?:characters|letters|words|figures|digits)\s+may\s+be\s+misread\b|"
+            r"\btranslated\s+(?:automatically|by\s+machine)\b|\bmachine[\s-]translat(?:ed|ion)\b|"
+            r"\btranslation\s+(?:has\s+|have\s+)?not\s+(?:been\s+|yet\s+been\s+)?(?:checked|"
+            r"reviewed|proof-?read|verified)\b",
             re.IGNORECASE,
         ),
         "its page says it may be inaccurate",
@@ -206,6 +209,25 @@ _DISCLAIMERS = (
     ),
 )
 """A page's word on itself, and what each of its figures then says of where it comes from."""
+
+
+_SELF_DOUBT = tuple(
+    f" ({marker})"
+    for marker in (
+        "says a parody account",
+        "its page says it may be inaccurate",
+        "in an edit reverted as vandalism",
+    )
+)
+"""The marks (:data:`_DISCLAIMERS`) of a figure whose own page doubts it: no finding stands on
+such a page alone."""
+
+
+def self_doubting(statement: str) -> bool:
+    """Whether ``statement`` carries the mark of a page that doubts its own figures: a parody,
+    one that says it may be inaccurate (an unchecked machine translation, an AI assistant's
+    answer), an edit reverted as vandalism."""
+    return any(marker in statement for marker in _SELF_DOUBT)
 
 
 def _mark_disclaimed(text: str) -> str:
