@@ -471,6 +471,10 @@ def _item_readings(lead: list[Reading], item: str) -> list[Reading]:
     return [Reading(main.subject, main.predicate, thing, main.confidence) for thing in things]
 
 
+_ASKS = re.compile(r"\?(?:\s|$)")
+"""A question mark that ends a question (not a URL's query, "/?p=12")."""
+
+
 class _SectionReader:
     """Reads one section's sentences and key-value lines in order, following its focus."""
 
@@ -554,8 +558,9 @@ class _SectionReader:
         title = self.focus.subject or _heading_subject(self.section.heading, _TITLE_WORDS)
         if credited := byline(text, title):  # "A new play by Delphine Marr" under its title
             return f"{title}: {text}", credited
-        if hearsay(text):  # "It is often said that ...": a claim reported, not made
-            readings = []
+        asks = _ASKS.search(text) is not None  # "does anyone know who founded this group?"
+        if asks or hearsay(text):  # a question states nothing (its answer may: `answered`);
+            readings = []  # "It is often said that ...": a claim reported, not made
         elif LIST_JOIN in text and self.lead:
             readings = _item_readings(self.lead, text)
         else:
@@ -563,7 +568,7 @@ class _SectionReader:
                 text.replace(f":{LIST_JOIN}", " "), self.relaxed
             )
         filled = with_subject(text, self.focus.subject) if self.focus.subject else ""
-        if filled and all(text.startswith(r.subject) for r in readings):
+        if filled and not asks and all(text.startswith(r.subject) for r in readings):
             # "Founded in 1990 by Jane Roe.": nothing read, or its verb read as a subject
             return filled, _sentence_readings(filled, self.relaxed)
         return text, readings
