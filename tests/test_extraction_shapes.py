@@ -19,6 +19,7 @@ from teams.extraction.inscriptions import inscribed_thing, inscription
 from teams.extraction.patterns import Reading, heading_readings, read_sentence
 from teams.extraction.proxies import delegated_deed, fronted_role
 from teams.extraction.questions_asked import answered, asked
+from teams.extraction.reader import document_triples
 from teams.extraction.referents import referring_clause, with_referents
 from teams.extraction.state import Extraction, Triple
 from teams.language.senses import deed_sense, deed_wording
@@ -304,3 +305,13 @@ def test_a_second_deed_of_a_passive_is_quoted_without_the_first_deeds_doer(
     text = "# Baths\n\nThe Tenby baths were paid for by Lord Caverly and built by Mary Oakes.\n"
     said = answer(text, "Who built the Tenby baths?", store)
     assert "Mary Oakes" in said and "Caverly" not in said
+
+
+def test_a_sentence_that_asks_states_nothing_but_a_url_query_is_no_question() -> None:
+    chat = (
+        "# #orme-swimmers\n\nAnn Roe  9:41 PM\ndoes anyone know who actually founded this "
+        "group? writing a bit for the newsletter\n"
+    )
+    assert list(document_triples(document_of("chat.md", chat))) == []
+    site = "The site at https://orme.example/?p=12 was built by Ann Roe in 2019.\n"
+    assert ("built by", "Ann Roe") in {(p, o) for _, p, o, _ in _triples(site)}, _triples(site)
