@@ -275,6 +275,21 @@ class Corpus:
 
         return self._ranked(query, points, k)
 
+    def section_chunks(self, query: str, passages: Sequence[Passage], k: int = 5) -> list[Passage]:
+        """The ``k`` passages most similar to ``query`` among the other chunks of the sections
+        ``passages`` are in (the same file, heading and outline), best first: a long section
+        is split into several chunks, and a search by meaning may find one chunk of a release's
+        list and miss the one whose item answers. Every passage's metadata is read."""
+        sections = {(p.path, p.heading, p.outline) for p in passages}
+        found = {p.source for p in passages}
+
+        def sibling(key: str, metadata: dict[str, Any], form: str) -> bool:
+            path, line = str(metadata.get("path", "")), metadata.get("start_line")
+            placed = (path, str(metadata.get("heading", "")), str(metadata.get("outline", "")))
+            return placed in sections and f"{path}:{line}" not in found
+
+        return self._ranked(query, sibling, k) if sections else []
+
     def rare_holders(
         self,
         query: str,
