@@ -162,3 +162,23 @@ def test_a_newer_entry_that_shares_the_measure_but_not_the_case_does_not_replace
     )
     assert "exit code ``1``" in said, said
     assert "``0`` exit code" not in said, said
+
+
+def test_the_other_chunks_of_a_found_passages_section_are_found_with_it(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    items = [f"Added glaze number {n} for stoneware bowls fired at a lower heat" for n in range(30)]
+    items[3] = "Changed ``Kiln.fire_soon()`` to return a ``FiringHandle``"
+    changes = "Changes\n=======\n\n4.1.0\n-----\n\n" + "".join(f"- {item}\n" for item in items)
+    changes += "\n3.0.0\n-----\n\n- Dropped support for wood-fired kilns.\n"
+    root = write_corpus(tmp_path / "docs", {"CHANGES.rst": changes, "glazing.rst": _GUIDE})
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        corpus = Corpus(store)
+        chunks = corpus.search("4.1.0 glaze", k=len(corpus))
+        release = [p for p in chunks if p.heading == "4.1.0"]
+        assert len(release) > 1, "the release's list is split into chunks"
+        last = max(release, key=lambda p: p.line)
+        found = corpus.section_chunks("fire_soon", [last], k=5)
+    assert {p.source for p in found} == {p.source for p in release} - {last.source}
+    assert any("fire_soon" in p.text for p in found)
