@@ -33,6 +33,8 @@ def spelled_out(acronym: str, words: Sequence[str]) -> bool:
     False
     >>> spelled_out("DNS", ["does", "not", "start"])
     False
+    >>> spelled_out("AST", ["AnyIO", "stop"])
+    False
     """
     letters = acronym.lower()
     lowered = [word.lower() for word in words]
@@ -40,6 +42,8 @@ def spelled_out(acronym: str, words: Sequence[str]) -> bool:
         return False
     if any(word in STOPWORDS and word not in _SKIPPED for word in lowered):
         return False  # "does not start" is no "DNS"
+    if any(not word.isupper() and any(c.isupper() for c in word[1:]) for word in words):
+        return False  # a name with capitals of its own: "AnyIO stop" is no "AST"
 
     def matches(at: int, word: int) -> bool:
         if word == len(lowered):

@@ -21,6 +21,7 @@ from framework.engine.roles import Worker
 from framework.engine.runtime import NodeContext
 from framework.engine.state import TeamState
 from framework.memory import (
+    LIST_MARKER,
     Corpus,
     EvidenceRecord,
     Namespace,
@@ -206,10 +207,12 @@ class CorpusSearchWorker:
             *product_versions(asked),
         ]
         rare = self.corpus.rare_holders(asked, rare_words, form=stem, k=self.k)
+        held = self.corpus.most_held(asked, words, form=stem, k=self.k)
         found = _merged(
             [
                 *self.corpus.search_many(queries, k=self.k * _CANDIDATES, min_score=self.min_score),
                 rare,
+                held,  # where the question's words are, though its meaning is not ranked high
             ]
         )
         expanded = with_acronyms(asked, (passage.text for passage in found))  # "drive (SSD)"
@@ -979,9 +982,17 @@ def _explained_by(
 
 
 def _same_paragraph(passage: Passage, ranked: Sequence[Scored], at: int) -> bool:
-    """Whether sentence ``at`` and the one after it are in one paragraph (no blank line)."""
+    """Whether sentence ``at`` and the one after it are in one paragraph (no blank line, and
+    the one after opens no list item of its own)."""
     lines = passage.text.split("\n")[ranked[at].offset : ranked[at + 1].offset + 1]
-    return all(line.strip() for line in lines)
+    return all(line.strip() for line in lines) and not _next_item(lines)
+
+
+def _next_item(lines: Sequence[str]) -> bool:
+    """Whether the last of ``lines`` (where the next sentence starts) opens a list item of its
+    own, not the first line's: the items of a list are not one paragraph ("- Changed the test
+    runner not to use uvloop ..." and "- Fixed ``RuntimeError`` ...")."""
+    return len(lines) > 1 and LIST_MARKER.match(lines[-1]) is not None
 
 
 _EXPLAINED_AFTER = 2
@@ -1008,7 +1019,7 @@ def _explained_next(passage: Passage, ranked: Sequence[Scored], at: int) -> bool
     lines = text[start : ranked[at + 1].offset + 1]
     blank = [i for i, line in enumerate(lines) if not line.strip()]
     if not blank:
-        return True
+        return not _next_item(lines)
     alone = start == 0 or not text[start - 1].strip()
     prose = not _NOT_PROSE.match(lines[-1])
     if len(blank) == 1 and blank[0] == len(lines) - 2 and alone and prose:
