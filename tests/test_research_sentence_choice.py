@@ -720,3 +720,12 @@ def test_a_default_named_to_compare_against_is_not_asked_for() -> None:
     assert not asks_default("Which backend fires faster than the default gas burner?")
     assert not asks_default("What can I use instead of the default glaze?")
     assert asks_default("Which burner is the default, and is it faster than the gas one?")
+
+
+def test_a_why_answer_in_a_list_is_not_quoted_on_into_the_next_item() -> None:
+    text = (
+        "- Changed the kiln's test runner not to preheat by default (to match ``kiln.run()``)\n"
+        "- Fixed ``RuntimeError`` when a firing is cancelled from a portal\n"
+    )
+    said = _cited_text(text, "Why did the kiln's test runner stop preheating by default?")
+    assert "to match" in said and "RuntimeError" not in said, said
