@@ -72,6 +72,18 @@ def _other_figures(statement: str, text: str) -> bool:
     return bool(pairs) and not any(values_agree(m, t) for m, t in pairs)
 
 
+_COUNTED_KINDS = ("count", *_MEASURED_KINDS)
+
+
+def _another_measure(statement: str, text: str) -> bool:
+    """Whether ``text`` gives figures, none of them of a measure ``statement`` gives a count,
+    an amount or a sum of ("St Morwen's church was consecrated in 1320" beside "The tower of
+    St Morwen's church holds 8 bells"): it speaks of the same thing, not of its figure."""
+    mine = {(v.kind, v.key) for v in values_in(statement) if v.kind in _COUNTED_KINDS}
+    theirs = {(v.kind, v.key) for v in values_in(text)}
+    return bool(mine and theirs) and not mine & theirs
+
+
 def confidence_of(support: int, against: int) -> float:
     """Confidence from counts of supporting and contradicting evidence: 2 vs 0 gives 0.8."""
     return round(support / (support + against + 0.5), 2)
@@ -202,8 +214,10 @@ class EvidenceJudge:
                 continue
             if self._disagree(statement, evidence.text, question) is not None:
                 against.append(evidence.id)
-            elif same_subject(statement, evidence.text, self.overlap) and not _other_figures(
-                statement, evidence.text
+            elif (
+                same_subject(statement, evidence.text, self.overlap)
+                and not _other_figures(statement, evidence.text)
+                and not _another_measure(statement, evidence.text)
             ):
                 support.append(evidence.id)
         weighed = {*support, *against}

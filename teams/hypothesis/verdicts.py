@@ -786,10 +786,24 @@ live blog's page."""
 _AIMED = re.compile(
     r"\b(?:aims?|aimed|aiming|plans?|planned|planning|intends?|intended|intending|hopes?|"
     r"hoped|hoping|pledges?|pledged|promises?|promised|sets?\s+out)\s+to\b|\b(?:target|goal|"
-    r"ambition|aim)\s+(?:is|was|of)\b",
+    r"ambition|aim)\s+(?:is|was|of)\b|\b(?:sets?|allocates?|approved?)\s+(?:a|an|the)\s+"
+    r"budget\b|\bbudget(?:ed)?\s+(?:of|at)\b",
     re.IGNORECASE,
 )
-"""A figure aimed at, not reached: "The trust aims to have planted 5,000 trees by 2030"."""
+"""A figure aimed at, not reached: "The trust aims to have planted 5,000 trees by 2030", "The
+capital plan sets a budget of £2.1 million for building the library"."""
+_UNRELEASED = re.compile(r"\bunreleased\b|\bnot\s+yet\s+released\b", re.IGNORECASE)
+"""A change not yet released: an entry under a changelog's "Unreleased" heading."""
+_DISSENTING = re.compile(
+    r"\bdissent(?:ing|ed|s)?\b|\bwould\s+have\s+(?:found|held|ruled|allowed|dismissed)\b",
+    re.IGNORECASE,
+)
+"""A dissenting opinion, not the court's finding: "Lady Justice Fenwick, dissenting, would have
+found that ..."."""
+_BUG_REPORTED = re.compile(r"\(in a bug report\)")
+"""A figure a bug report says the software wrongly gave (a closed issue labelled a bug)."""
+_WRONG_ONLY = re.compile(r"\(in a thread of wrong answers only\)")
+"""A figure of a thread that asked for wrong answers only."""
 _SAMPLE = re.compile(
     r"^\W*(?:sample|example|dummy|placeholder|template)(?:\s+[a-z]+)?\s*:|\bplaceholders?\b",
     re.IGNORECASE | re.MULTILINE,
@@ -932,6 +946,10 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_DISCLAIMED, False, "states a finding where {} is on a page that says it may be wrong"),
     (_NOT_ADOPTED, False, "states the figure in force where {} gives a proposal not adopted"),
     (_VANDALISED, False, "states a finding where {} gives an edit reverted as vandalism"),
+    (_WRONG_ONLY, False, "states a finding where {} answers a thread of wrong answers only"),
+    (_BUG_REPORTED, False, "states the intended figure where {} reports a bug"),
+    (_UNRELEASED, True, "states the released figure where {} gives one not yet released"),
+    (_DISSENTING, True, "states the court's finding where {} gives a dissenting opinion"),
     (_ALLEGED, False, "states a finding where {} gives a party's claim"),
     (_UNCONFIRMED, False, "states the confirmed figure where {} gives one not yet confirmed"),
     (_NOMINAL, False, "states the actual figure where {} gives a nominal one"),
@@ -980,6 +998,8 @@ def _qualified(a: EvidenceRecord, b: EvidenceRecord) -> EvidenceRecord | None:
     voted down (:data:`_DOWNVOTED`), an old release's (:data:`_UNMAINTAINED`), a parody's
     (:data:`_PARODY`), on a page that says it may be wrong (:data:`_DISCLAIMED`), a proposal's
     not adopted (:data:`_NOT_ADOPTED`), an edit reverted as vandalism (:data:`_VANDALISED`), a
+    wrong answer asked for (:data:`_WRONG_ONLY`), a bug reported (:data:`_BUG_REPORTED`), not
+    yet released (:data:`_UNRELEASED`), a dissent (:data:`_DISSENTING`), a
     party's claim (:data:`_ALLEGED`), not yet confirmed (:data:`_UNCONFIRMED`), a nominal size
     (:data:`_NOMINAL`), a test system's (:data:`_TEST_SYSTEM`), how it felt
     (:data:`_APPARENT`), set aside (:data:`_VOIDED`), a prototype's (:data:`_PROTOTYPE`), or

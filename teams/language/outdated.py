@@ -73,7 +73,27 @@ def drop_outdated(text: str, title: str = "") -> str:
     """``text`` without what it marks as out of date (see the module); line for line. The
     page's ``title`` may ask what a fact-check rates."""
     text = _drop_changed_notes(_drop_old_blocks(_reject_rated_false(text, title)))
+    text = _drop_named_lie(text)
     return _mark_unconfirmed(_mark_disclaimed(_drop_undone(_drop_disowned(text))))
+
+
+_NAMED_LIE = re.compile(
+    r"^\W*(?:the\s+)?(?:lie|false\s+(?:one|statement))\W*(?:is\W*)?(?:number|no\.?|#|"
+    r"statement)?\s*(?P<number>\d{1,2})\b",
+    re.IGNORECASE,
+)
+"""The line of a game of statements that names the false one: "The lie: number 2."."""
+
+
+def _drop_named_lie(text: str) -> str:
+    """``text`` without the numbered statement a later line names as the lie ("1. ... 2. The
+    tower holds 12 bells. 3. ..." then "The lie: number 2."): it states the opposite of a
+    fact, on purpose."""
+    lines = text.split("\n")
+    for named in [found for line in lines if (found := _NAMED_LIE.match(line))]:
+        item = re.compile(rf"^\s*{named['number']}[.)]\s")
+        lines = ["" if item.match(line) else line for line in lines]
+    return "\n".join(lines)
 
 
 _NOT_CONFIRMED = re.compile(
@@ -207,6 +227,18 @@ _DISCLAIMERS = (
         re.compile(r"\breverted\b[^\n]{0,80}\bvandalism\b", re.IGNORECASE),
         "in an edit reverted as vandalism",
     ),
+    (
+        re.compile(r"\bwrong\s+answers\s+only\b", re.IGNORECASE),
+        "in a thread of wrong answers only",
+    ),
+    (
+        re.compile(
+            r"^\W*(?:labels?|tags?)\W*:[^\n]*\bbug\b|^\W*status\W*:\W*(?:closed|resolved)\b"
+            r"[^\n]*\bfixed\b",
+            re.IGNORECASE | re.MULTILINE,
+        ),
+        "in a bug report",
+    ),
 )
 """A page's word on itself, and what each of its figures then says of where it comes from."""
 
@@ -217,6 +249,7 @@ _SELF_DOUBT = tuple(
         "says a parody account",
         "its page says it may be inaccurate",
         "in an edit reverted as vandalism",
+        "in a thread of wrong answers only",
     )
 )
 """The marks (:data:`_DISCLAIMERS`) of a figure whose own page doubts it: no finding stands on
