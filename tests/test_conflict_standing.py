@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from framework.memory import EvidenceRecord, MiniLMEmbedder
+from teams.hypothesis.judging import _another_measure
 from teams.hypothesis.verdicts import _qualified, _undermined
 from teams.language.outdated import drop_outdated, self_doubting
 from teams.language.relative_dates import resolve_relative_dates
@@ -198,3 +199,44 @@ def test_a_figure_not_yet_confirmed_and_one_counted_for_another_unit_give_way() 
     resident = "Each resident of Tarrow uses 130 litres of water a day."
     assert _settled(question, household, resident) == "b"
     assert _settled("How much water does a household on Tarrow use?", household, resident) == "a"
+
+
+def test_a_dissent_a_budget_an_unreleased_change_a_bug_and_a_wrong_answer_give_way() -> None:
+    plain = EvidenceRecord(text="The Orme wall is 2.6 metres high.", source="a.md:3")
+    for qualified in (
+        EvidenceRecord(
+            text="Lady Justice Fenwick, dissenting, would have found that the wall is 3.1 metres "
+            "high.",
+            source="b.md:3",
+        ),
+        EvidenceRecord(text="The plan sets a budget of £2.1 million for it.", source="b.md:3"),
+        EvidenceRecord(
+            text="A request is now retried 8 times.", source="b.md:5", title="Changes > Unreleased"
+        ),
+    ):
+        assert _qualified(plain, qualified) is qualified, qualified.text
+    pages = {
+        "in a bug report": "# Issue 412\n\nLabels: bug\nStatus: closed, fixed in 5.1.1\n\n"
+        "The export writes 500 rows to each file.\n",
+        "in a thread of wrong answers only": "**@orme:** Wrong answers only: how tall is the "
+        "tower?\n\n**@sam:** The tower is 212 metres tall.\n",
+    }
+    for marker, page in pages.items():
+        assert f"({marker})" in drop_outdated(page), marker
+    assert self_doubting("The tower is 212 metres tall (in a thread of wrong answers only).")
+
+
+def test_the_statement_a_game_names_as_the_lie_is_dropped() -> None:
+    game = (
+        "# Two truths and a lie\n\n1. The church was consecrated in 1320.\n"
+        "2. The tower holds 12 bells.\n3. The font is granite.\n\nThe lie: number 2.\n"
+    )
+    read = drop_outdated(game)
+    assert "12 bells" not in read and "consecrated in 1320" in read and "granite" in read
+
+
+def test_a_sentence_giving_figures_of_other_measures_only_does_not_support_a_count() -> None:
+    bells = "The tower of the Orme church holds 8 bells."
+    assert _another_measure(bells, "The Orme church was consecrated in 1320.")
+    assert not _another_measure(bells, "The Orme church tower has eight bells, cast in 1720.")
+    assert not _another_measure(bells, "The Orme church tower is a fine sight.")
