@@ -217,3 +217,16 @@ def test_a_restructuredtext_grid_table_s_rows_are_read_under_its_header() -> Non
     said = {(s, p, o, line) for s, p, o, line in found}
     assert ("Hallam mill", "built by", "Ida Brent", 7) in said, said
     assert ("Orley mill", "built by", "Tom Quayle", 9) in said, said
+
+
+def test_a_latex_tables_rows_are_read_under_its_header_in_a_code_block_or_not() -> None:
+    table = (
+        "\\begin{tabular}{lll}\n\\hline\n\\textbf{Mill} & \\textbf{Built by} & Year \\\\\n"
+        "\\hline\nHallam mill & Ida Brent & 1804 \\\\\nOrley mill & Tom Quayle \\& Sons & 1811 "
+        "\\\\\n\\hline\n\\end{tabular}\n"
+    )
+    for text in (f"Mills\n=====\n\n{table}", f"# Mills\n\n```latex\n{table}```\n"):
+        found, _ = triples(text)
+        said = {(s, p, o) for s, p, o, _ in found}
+        assert ("Hallam mill", "built by", "Ida Brent") in said, said
+        assert ("Orley mill", "built by", "Tom Quayle & Sons") in said, said

@@ -53,7 +53,7 @@ from teams.extraction.fixed_width import fixed_width_records
 from teams.extraction.metadata import metadata_fields
 from teams.extraction.telegrams import untelegraphed
 from teams.language.revisions import apply_accepted_diffs
-from teams.language.tables import grid_tables, list_tables, markdown_tables
+from teams.language.tables import grid_tables, latex_tables, list_tables, markdown_tables
 
 __all__ = [
     "LIST_JOIN",
@@ -307,16 +307,16 @@ def _prose_sections(chunk: Chunk) -> Iterator[Section]:
 
 
 def _table_rows(chunk: Chunk) -> Iterator[Row]:
-    """The rows of the chunk's Markdown tables outside fenced code, and of its
-    reStructuredText list tables (none in a code chunk)."""
-    if chunk.code:
-        return
-    text = "\n".join("" if kind == _CODE else line for _, line, kind in _marked_lines(chunk))
-    tables = [
-        *markdown_tables(text, chunk.start_line),
-        *list_tables(chunk.text, chunk.start_line),
-        *grid_tables(chunk.text, chunk.start_line),
-    ]
+    """The rows of the chunk's Markdown tables outside fenced code, of its reStructuredText
+    list and grid tables (none in a code chunk), and of its LaTeX tables (in code too)."""
+    tables = latex_tables(chunk.text, chunk.start_line)
+    if not chunk.code:
+        text = "\n".join("" if kind == _CODE else line for _, line, kind in _marked_lines(chunk))
+        tables += [
+            *markdown_tables(text, chunk.start_line),
+            *list_tables(chunk.text, chunk.start_line),
+            *grid_tables(chunk.text, chunk.start_line),
+        ]
     for table in tables:
         for line, cells in table.rows:
             yield Row(line=line, header=table.header, cells=cells)

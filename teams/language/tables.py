@@ -32,6 +32,7 @@ __all__ = [
     "Table",
     "grid_tables",
     "header_noun",
+    "latex_tables",
     "list_tables",
     "markdown_tables",
     "table_statements",
@@ -131,6 +132,44 @@ def grid_tables(text: str, first_line: int = 1) -> list[Table]:
             body = [(first_line + at, cells) for at, cells in rows[ruled:]]
             tables.append(Table(first_line + header_line, header, _filled(body)))
     return tables
+
+
+_TABULAR = re.compile(r"\\begin\{(?:tabular|tabularx|longtable)\*?\}")
+_TABULAR_END = re.compile(r"\\end\{(?:tabular|tabularx|longtable)\*?\}")
+_LATEX_CELL_SPLIT = re.compile(r"(?<!\\)&")
+_LATEX_STYLE = re.compile(r"\\(?:textbf|textit|emph|texttt|textsc|underline|mbox)\{([^{}]*)\}")
+_LATEX_COMMAND = re.compile(r"\\(?:hline|toprule|midrule|bottomrule|cline\{[^{}]*\})")
+
+
+def latex_tables(text: str, first_line: int = 1) -> list[Table]:
+    """The LaTeX ``tabular`` environments of ``text`` (cells split by "&", rows ending in
+    "\\\\", rules such as "\\hline" dropped, a cell's "\\textbf{...}" read as its text), each
+    as a table whose first row is its header, numbering lines from ``first_line``: a table
+    copied from a report's source is data, in a code block or not."""
+    lines = text.split("\n")
+    tables: list[Table] = []
+    index = 0
+    while index < len(lines):
+        if not _TABULAR.search(lines[index]):
+            index += 1
+            continue
+        rows: list[tuple[int, tuple[str, ...]]] = []
+        index += 1
+        while index < len(lines) and not _TABULAR_END.search(lines[index]):
+            row = _LATEX_COMMAND.sub("", lines[index]).split("\\\\")[0]
+            if _LATEX_CELL_SPLIT.search(row):
+                cells = tuple(_latex_text(cell) for cell in _LATEX_CELL_SPLIT.split(row))
+                rows.append((first_line + index, cells))
+            index += 1
+        if len(rows) > 1:
+            tables.append(Table(rows[0][0], rows[0][1], _filled(rows[1:])))
+    return tables
+
+
+def _latex_text(cell: str) -> str:
+    """A LaTeX cell as plain text: its styling commands' text, escaped "&" and "%" as written."""
+    plain = _LATEX_STYLE.sub(r"\1", cell).replace("\\&", "&").replace("\\%", "%")
+    return " ".join(plain.split())
 
 
 def _grid_rows(
