@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from framework.memory import MiniLMEmbedder, SemanticStore
-from tests.extracting import answer
+from teams.extraction.cards import rfc_authors
+from tests.extracting import answer, triples
 from tests.test_extraction_metadata import _fields
 
 _CARDS = (
@@ -76,3 +77,23 @@ def test_asked_who_founded_the_club_the_card_of_its_founder_answers(
         said = answer(_CARDS, "Who founded the Kell Gig Club?", store)
     findings = said.split("## Sources")[0]
     assert "Ada Holm" in findings and "Cai Rees" not in findings, said
+
+
+def test_an_rfcs_front_page_gives_its_authors_of_its_centred_title() -> None:
+    page = (
+        "Network Working Group                                         E. Varga\n"
+        "Internet-Draft                                               Tarn Labs\n"
+        "Intended status: Informational                    J. R. Holm, Ed.\n"
+        "\n"
+        "\n"
+        "                         The Tarn Line Protocol\n"
+        "\n"
+        "Abstract\n"
+    ).split("\n")
+    assert list(rfc_authors(page)) == [
+        (1, "The Tarn Line Protocol", "author", "E. Varga"),
+        (3, "The Tarn Line Protocol", "author", "J. R. Holm"),
+    ]
+    assert list(rfc_authors(["Network Working Group      E. Varga", "", "Abstract"])) == []
+    found, _ = triples(f"# Draft\n\n```\n{chr(10).join(page)}```\n")
+    assert ("Tarn Line Protocol", "E Varga") in {(s, o) for s, _, o, _ in found}, found

@@ -1,6 +1,7 @@
 """Who made a thing, as a card or a list of statements sets it out: a vCard's holder by its
 ``TITLE`` (a founder of its ``ORG``), a ``CREDITS`` file's entry whose ``D:`` line tells what
-its ``N:`` did ("Wrote the X"), a man page's ``AUTHORS`` section ("Written by Y."), a release's
+its ``N:`` did ("Wrote the X"), a man page's ``AUTHORS`` section ("Written by Y."), an RFC's or
+an Internet-Draft's front page (its authors at the right of its header lines), a release's
 credits one role to a line ("Written-By – Y", as Discogs lists them), and an item's statements
 as Wikidata shows them ("**founded by (P112)**" over its value). Each is ``(line, thing,
 role, who)``, as :mod:`teams.extraction.metadata` reads them; a role that made nothing
@@ -27,6 +28,7 @@ __all__ = [
     "credits_file_deeds",
     "man_page_authors",
     "release_credits",
+    "rfc_authors",
     "vcard_roles",
     "wikidata_statements",
 ]
@@ -137,6 +139,47 @@ def man_page_authors(lines: Sequence[str]) -> Iterator[Found]:
         elif section in ("AUTHOR", "AUTHORS") and command:
             for by in _BY.finditer(line):
                 yield at + 1, command, "author", by["who"].rstrip(".")
+
+
+_RFC_HEADER = re.compile(
+    r"^\s*(?:Internet\s+Engineering\s+Task\s+Force|Internet\s+Research\s+Task\s+Force|"
+    r"Network\s+Working\s+Group|Internet[- ]Draft|Request\s+for\s+Comments|IETF|IRTF)\b"
+)
+"""The first line of an RFC's or an Internet-Draft's front page."""
+_RIGHT_COLUMN = re.compile(r"\S\s{3,}(?P<right>\S.*?)\s*$")
+_INITIALLED = re.compile(
+    r"^(?P<who>(?:[A-Z]\.\s?){1,3}(?:[A-Z][\w'’-]+\s)?[A-Z][\w'’-]+)(?:\s*,\s*Ed\.)?$"
+)
+"""An author as a front page gives one: initials and a surname ("M. Angove", "J. R. Doe, Ed.")."""
+_FRONT_SECTIONS = frozenset({"abstract", "status of this memo", "copyright notice"})
+
+
+def rfc_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """Who wrote an RFC or an Internet-Draft, as its front page gives them: the initials and
+    surname at the right end of its header lines ("Network Working Group ... E. Varga"), of the
+    title centred below the header (its first indented line)."""
+    for at, line in enumerate(lines):
+        if not _RFC_HEADER.match(line):
+            continue
+        end = at
+        while end < len(lines) and lines[end].strip():
+            end += 1
+        authors = [
+            (row + 1, found["who"])
+            for row in range(at, end)
+            if (right := _RIGHT_COLUMN.search(lines[row]))
+            and (found := _INITIALLED.match(right["right"]))
+        ]
+        below = (text for text in lines[end : end + 6] if text.strip())
+        title = next(below, "")
+        centred = title.startswith(_CENTRED) and title.strip().lower() not in _FRONT_SECTIONS
+        for row, who in authors if centred else ():
+            yield row, title.strip(), "author", who
+        return
+
+
+_CENTRED = " " * 4
+"""How far a centred title stands in at least, on a front page of 72 columns."""
 
 
 _RELEASE_TITLE = re.compile(r"^#\s+(?:.+?\s+[–—-]\s+)?(?P<title>[^–—(]+?)\s*(?:\(.*\))?\s*$")

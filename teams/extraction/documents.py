@@ -93,8 +93,12 @@ def plain(text: str) -> str:
 
 def bare(text: str) -> str:
     """:func:`plain` text without apostrophes, as a name read from "the girls' school" lacks
-    them."""
-    return re.sub(r"['’]", "", plain(text))
+    them, nor the stops after initials, as a name read from "M. Angove" lacks them."""
+    return _INITIAL_STOP.sub(r"\1", re.sub(r"['’]", "", plain(text)))
+
+
+_INITIAL_STOP = re.compile(r"(?<![\w.])([a-z])\.(?=\s)")
+"""The stop after an initial ("m. angove")."""
 
 
 def unmarked(text: str) -> str:

@@ -25,6 +25,7 @@ from teams.extraction.cards import (
     credits_file_deeds,
     man_page_authors,
     release_credits,
+    rfc_authors,
     vcard_roles,
     wikidata_statements,
 )
@@ -287,5 +288,6 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     credits_file_deeds,
     man_page_authors,
     release_credits,
+    rfc_authors,
     wikidata_statements,
 )
