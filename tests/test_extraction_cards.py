@@ -97,3 +97,13 @@ def test_an_rfcs_front_page_gives_its_authors_of_its_centred_title() -> None:
     assert list(rfc_authors(["Network Working Group      E. Varga", "", "Abstract"])) == []
     found, _ = triples(f"# Draft\n\n```\n{chr(10).join(page)}```\n")
     assert ("Tarn Line Protocol", "E Varga") in {(s, o) for s, _, o, _ in found}, found
+
+
+def test_a_ris_records_author_and_a_hymns_words_credit_under_its_bold_title() -> None:
+    ris = "# Reading\n\n```\nTY  - BOOK\nAU  - Holm, Ada\nED  - Rees, Cai\nTI  - Salt Pans\nER  - \n```\n"
+    found, _ = triples(ris)
+    said = {(s, o) for s, _, o, _ in found}
+    assert ("Salt Pans", "Ada Holm") in said and not any("Rees" in o for _, o in said), said
+    hymn = "# Hymnal\n\n**Lord of the quay**\n\nWords: Ann Roe (1871)\nMusic: KELL, Jo Tamm\n"
+    found, _ = triples(hymn)
+    assert ("Lord of the quay", "Ann Roe") in {(s, o) for s, _, o, _ in found}, found

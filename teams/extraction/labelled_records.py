@@ -60,6 +60,8 @@ _ROLES = {
     "architect": ("architect",),
     "builder": ("builder",),
     "maker": ("maker",),
+    "words": ("author",),
+    "lyrics": ("author",),
 }
 """A label of a maker's role, and the roles it gives (Dublin Core's creator of a text is its
 author too)."""
@@ -75,20 +77,41 @@ _ASSIGNED = re.compile(r"(?P<label>[A-Za-z][\w.-]*)=\"(?P<value>[^\"]*)\"")
 _META = re.compile(r"<meta\s+name=\"(?P<label>[^\"]+)\"\s+content=\"(?P<value>[^\"]*)\"", re.I)
 
 
+_YEARS_AFTER = re.compile(r"\s*\((?:c\.\s*)?\d{4}(?:\s*[-–]\s*\d{2,4})?\)\s*$")
+"""A year or a span of years in brackets after a name: "Elowen Pascoe (1871)"."""
+_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)(?P<title>[^*_]+?)(?:\*\*|__)\s*$")
+
+
+def _bold_title(line: str) -> str:
+    """The title a line sets in bold alone ("**Lord of the salt and the shore**"), or ""."""
+    found = _BOLD_LINE.match(line)
+    return found["title"].strip() if found else ""
+
+
 def _label(text: str) -> str:
     """A label's last dotted part, in lower case: "DC.creator" is "creator"."""
     return text.lower().rsplit(".", 1)[-1].strip()
 
 
 def _fields_of(line: str) -> list[tuple[str, str]]:
-    """The labelled fields of one line: an HTML ``<meta>`` element's name and content, a
-    ``label="value"`` assignment (a Dockerfile's ``LABEL``), or ``label: value`` (after a
-    patent's INID code, with spaces before the colon as ffprobe aligns it)."""
+    """The labelled fields of one line: a RIS record's author or title ("AU  - Holm, Ada", the
+    name put in order), an HTML ``<meta>`` element's name and content, a ``label="value"``
+    assignment (a Dockerfile's ``LABEL``), or ``label: value`` (after a patent's INID code,
+    with spaces before the colon as ffprobe aligns it)."""
+    if (tagged := _RIS.match(line)) and (label := _RIS_LABELS.get(tagged["tag"])):
+        value = tagged["value"]
+        return [(label, _uninverted(value) if label == "author" else value)]
     found = [(m["label"], m["value"]) for m in _META.finditer(line)]
     found = found or [(m["label"], m["value"]) for m in _ASSIGNED.finditer(line)]
     if not found and (match := _COLON_FIELD.match(_INID.sub("", line))):
         found = [(match["label"], match["value"])]
     return [(_label(label), value.strip()) for label, value in found]
+
+
+_RIS = re.compile(r"^\s*(?P<tag>[A-Z][A-Z0-9])\s{1,2}-\s+(?P<value>\S.*?)\s*$")
+"""A line of a RIS citation record: a two-letter tag, "  - ", its value ("AU  - Holm, Ada")."""
+_RIS_LABELS = {"AU": "author", "A1": "author", "TI": "title", "T1": "title"}
+"""The RIS tags of a record's authors and its title (an editor, "ED", made nothing)."""
 
 
 def name_of(value: str) -> str:
@@ -98,17 +121,20 @@ def name_of(value: str) -> str:
 
 def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
     """Each maker's field of a record (a run of lines without a blank one) that has a title
-    field, of that title."""
+    field, or a title in bold alone on the line above it (a hymn's first line over its "Words:"
+    and "Music:" credits), of that title."""
     start = 0
     for end in (*(n for n, line in enumerate(lines) if not line.strip()), len(lines)):
         fields = [(n, field) for n in range(start, end) for field in _fields_of(lines[n])]
+        above = _bold_title(lines[start - 2]) if start >= 2 and not lines[start - 1].strip() else ""
         start = end + 1
-        title = next((value for _, (label, value) in fields if label in _TITLES), "")
+        title = next((value for _, (label, value) in fields if label in _TITLES), above)
         if not title:
             continue
         for n, (label, value) in fields:
             for role in _ROLES.get(label, ()):
-                for who in filter(None, (name_of(part) for part in value.split(";"))):
+                named = (_YEARS_AFTER.sub("", name_of(part)) for part in value.split(";"))
+                for who in filter(None, named):
                     yield n + 1, title, role, who
 
 
