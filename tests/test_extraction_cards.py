@@ -100,7 +100,10 @@ def test_an_rfcs_front_page_gives_its_authors_of_its_centred_title() -> None:
 
 
 def test_a_ris_records_author_and_a_hymns_words_credit_under_its_bold_title() -> None:
-    ris = "# Reading\n\n```\nTY  - BOOK\nAU  - Holm, Ada\nED  - Rees, Cai\nTI  - Salt Pans\nER  - \n```\n"
+    ris = (
+        "# Reading\n\n```\nTY  - BOOK\nAU  - Holm, Ada\nED  - Rees, Cai\nTI  - Salt Pans\n"
+        "ER  - \n```\n"
+    )
     found, _ = triples(ris)
     said = {(s, o) for s, _, o, _ in found}
     assert ("Salt Pans", "Ada Holm") in said and not any("Rees" in o for _, o in said), said
