@@ -11,6 +11,7 @@ from pathlib import Path
 
 from framework.memory import MiniLMEmbedder, SemanticStore
 from teams.extraction.cards import rfc_authors
+from teams.extraction.credits import also_by
 from tests.extracting import answer, triples
 from tests.test_extraction_metadata import _fields
 
@@ -110,3 +111,11 @@ def test_a_ris_records_author_and_a_hymns_words_credit_under_its_bold_title() ->
     hymn = "# Hymnal\n\n**Lord of the quay**\n\nWords: Ann Roe (1871)\nMusic: KELL, Jo Tamm\n"
     found, _ = triples(hymn)
     assert ("Lord of the quay", "Ann Roe") in {(s, o) for s, _, o, _ in found}, found
+
+
+def test_an_also_by_page_gives_its_writer_of_each_title_in_italics() -> None:
+    page = "## Facing the title page\n\nALSO BY ANN ROE\n\n*Salt and Granite*  \n*Kell Light*\n"
+    assert list(also_by(page.split("\n"))) == [
+        (5, "Salt and Granite", "author", "Ann Roe"),
+        (6, "Kell Light", "author", "Ann Roe"),
+    ]

@@ -6,8 +6,9 @@ library catalogue record's statement of responsibility in ISBD punctuation ("The
 / written by Constance Holt ; illustrated by Rufus Wain. -- Kelby : Tarn Press, 1921."), whose
 writer wrote the title (its illustrator, editor or publisher did not), and a programme's
 credit line set apart with middle dots under its title ("Book and lyrics by Hollis Vane · Music
-by Marigold Ashe · Directed by Petra Doyle": who wrote the music for it, and who wrote it).
-Each is ``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them.
+by Marigold Ashe · Directed by Petra Doyle": who wrote the music for it, and who wrote it),
+and a book's "Also by" page ("ALSO BY LOWENNA BRAY" over the titles in italics). Each is
+``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them.
 
 Example:
     >>> list(track_writers(["1. Low Water (Perran Jolly) – 2:58"]))
@@ -22,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from teams.extraction.labelled_records import Found
 from teams.extraction.reorderings import NAME as _NAME
 
-__all__ = ["catalogue_authors", "credit_lines", "readme_authors", "track_writers"]
+__all__ = ["also_by", "catalogue_authors", "credit_lines", "readme_authors", "track_writers"]
 
 _TRACK = re.compile(
     rf"^\s*(?:\d{{1,3}}[.)]\s+|[-*]\s+)?(?P<title>[^()\s][^()]*?)\s+\((?P<who>{_NAME}"
@@ -38,6 +39,28 @@ def track_writers(lines: Sequence[str]) -> Iterator[Found]:
         if found := _TRACK.match(line):
             for who in filter(None, _WRITERS.split(found["who"])):
                 yield at + 1, found["title"].strip(), "author", who.strip()
+
+
+_ALSO_BY = re.compile(
+    r"^\W*also\s+by\s+(?P<who>[A-Za-z][\w'’.-]*(?:\s+[A-Za-z][\w'’.-]*){1,3})\W*$", re.I
+)
+"""The heading of a book's list of its writer's other books: "ALSO BY LOWENNA BRAY"."""
+_ITALIC_TITLE = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*(?!\*)|_(?!_))(?P<title>[^*_]+?)[*_]\s*$")
+
+
+def also_by(lines: Sequence[str]) -> Iterator[Found]:
+    """The books an "Also by" heading lists in italics below it, one to a line, each by the
+    writer it names (set in capitals as often as not: "Lowenna Bray")."""
+    for at, line in enumerate(lines):
+        if (found := _ALSO_BY.match(line)) is None:
+            continue
+        who = found["who"].title() if found["who"].isupper() else found["who"]
+        below = at + 1
+        while below < len(lines) and not lines[below].strip():
+            below += 1
+        while below < len(lines) and (title := _ITALIC_TITLE.match(lines[below])):
+            yield below + 1, title["title"].strip(), "author", who
+            below += 1
 
 
 _TITLE = re.compile(r"^#\s+(?P<title>\S.*?)\s*#*\s*$")

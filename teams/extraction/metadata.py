@@ -30,6 +30,7 @@ from teams.extraction.cards import (
     wikidata_statements,
 )
 from teams.extraction.credits import (
+    also_by,
     catalogue_authors,
     credit_lines,
     readme_authors,
@@ -284,6 +285,7 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     readme_authors,
     catalogue_authors,
     credit_lines,
+    also_by,
     vcard_roles,
     credits_file_deeds,
     man_page_authors,
