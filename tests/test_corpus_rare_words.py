@@ -39,19 +39,6 @@ def test_a_lexicon_finds_the_passages_that_hold_a_word_in_any_form() -> None:
     assert lexicon.holders("Retrying") == {"a", "b"}
     assert lexicon.holders("once") == {"b"}
     assert lexicon.holders("never") == frozenset()
-    named = Lexicon([("c", "Set use_uvloop to False.")], stem)
-    assert named.holders("uvloop") == named.holders("use_uvloop") == {"c"}  # its parts too
-
-
-def test_the_passages_that_hold_the_most_of_the_words_are_found_by_their_rarity(
-    tmp_path: Path, embedder: MiniLMEmbedder
-) -> None:
-    with _store(tmp_path, embedder) as (_, store):
-        corpus = Corpus(store)
-        asked = ["scheduler", "workers", "3.0"]  # "workers" in every release; "3.0" in one
-        found = corpus.most_held("How many workers has release 3.0?", asked, form=stem, k=1)
-        assert [p.heading for p in found] == ["Release 3.0"], found
-        assert corpus.most_held("cipater", ["cipater"], form=stem) == []  # two words at least
 
 
 def test_only_words_few_passages_hold_point_to_passages(

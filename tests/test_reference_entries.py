@@ -173,22 +173,3 @@ def test_a_better_answer_is_kept_beside_the_passages_a_version_points_to() -> No
     kept = _reranked([*pointed, other], question, "", {p.source for p in pointed}, 4)
     assert other.source in {answered.passage.source for answered in kept}
     assert len(kept) == 4
-
-
-def test_a_passage_holding_no_word_of_the_topic_answers_after_those_that_hold_one() -> None:
-    def passage(name: str, text: str, score: float) -> Passage:
-        return Passage(
-            source=f"{name}:3", path=name, line=3, heading="Notes", text=text, score=score
-        )
-
-    elsewhere = passage(
-        "migration.md",
-        "A library that needs both major releases uses the helpers added in Kiln release 2.2.",
-        0.7,
-    )
-    entry = passage("changes.md", "Changed ``fire_soon()`` to return a handle in 4.1.", 0.5)
-    question = "From which kiln release does fire_soon return a handle"
-    kept = _reranked([elsewhere, entry], question, "fire_soon", set(), 4)
-    assert [answered.passage.path for answered in kept] == ["changes.md", "migration.md"]
-    untopical = _reranked([elsewhere, entry], question, "", set(), 4)
-    assert untopical[0].passage.path == "migration.md"  # by meaning and words alone

@@ -686,7 +686,6 @@ def test_for_a_default_the_item_marked_default_is_cited_without_its_alternatives
 def test_a_one_value_answer_is_not_quoted_on_into_a_sentence_that_gives_another() -> None:
     question = "What HTTP status does the kiln answer an expired badge with?"
     assert asks_one_value(question) == "quantity"
-    assert asks_one_value("What exit status does the kiln finish with on Ctrl-C?") == "quantity"
     text = (
         "When a badge is expired, the kiln answers with a ``401`` status and an error body. "
         "This means a client can tell an expired badge (``401``) from a badge without rights "

@@ -16,8 +16,7 @@ _WORD = re.compile(r"[a-z][a-z0-9_\-']*|(?<![\w.])\d+(?:\.\d+)+[a-z0-9]*")
 
 
 class Lexicon:
-    """The keys of the passages that hold each word, compared in the form ``form`` gives (a
-    snake_case name's parts too).
+    """The keys of the passages that hold each word, compared in the form ``form`` gives.
 
     Args:
         texts: ``(key, text)`` of every passage.
@@ -29,9 +28,6 @@ class Lexicon:
         for key, text in texts:
             for word in set(_WORD.findall(text.lower())):
                 holders[form(word)].add(key)
-                for part in word.split("_") if "_" in word else ():  # "use_uvloop": "uvloop"
-                    if part:
-                        holders[form(part)].add(key)
         self._holders = dict(holders)
         self._form = form
 

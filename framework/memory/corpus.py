@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import errno
 import hashlib
-import math
 import os
 import re
 import stat
@@ -276,21 +275,6 @@ class Corpus:
 
         return self._ranked(query, points, k)
 
-    def section_chunks(self, query: str, passages: Sequence[Passage], k: int = 5) -> list[Passage]:
-        """The ``k`` passages most similar to ``query`` among the other chunks of the sections
-        ``passages`` are in (the same file, heading and outline), best first: a long section
-        is split into several chunks, and a search by meaning may find one chunk of a release's
-        list and miss the one whose item answers. Every passage's metadata is read."""
-        sections = {(p.path, p.heading, p.outline) for p in passages}
-        found = {p.source for p in passages}
-
-        def sibling(key: str, metadata: dict[str, Any], form: str) -> bool:
-            path, line = str(metadata.get("path", "")), metadata.get("start_line")
-            placed = (path, str(metadata.get("heading", "")), str(metadata.get("outline", "")))
-            return placed in sections and f"{path}:{line}" not in found
-
-        return self._ranked(query, sibling, k) if sections else []
-
     def rare_holders(
         self,
         query: str,
@@ -322,33 +306,6 @@ class Corpus:
         if not keys:
             return []
         return self._ranked(query, lambda key, metadata, form: key in keys, k)
-
-    def most_held(
-        self, query: str, words: Sequence[str], *, form: WordForm, k: int = 5
-    ) -> list[Passage]:
-        """The ``k`` passages most similar to ``query`` among the ``k`` that hold the most of
-        ``words`` (two at least), each word weighing as it is rare (the log of how many times
-        fewer passages hold it than the corpus has), best first: a passage that holds the
-        question's words among many others ("Changed the default value of the ``use_uvloop``
-        asyncio backend option", in a release's long list), which a search by meaning ranks
-        low. [] for a corpus of more than :data:`LEXICON_LIMIT` passages."""
-        lexicon = self._lexicon(form)
-        if lexicon is None:
-            return []
-        size = max(len(self), 1)
-        scores: dict[str, float] = {}
-        held: dict[str, int] = {}
-        for word in {form(word.lower()) for word in words}:
-            holders = lexicon.holders(word)
-            if not holders or len(holders) == size:
-                continue
-            weight = math.log(size / len(holders))
-            for key in holders:
-                scores[key] = scores.get(key, 0.0) + weight
-                held[key] = held.get(key, 0) + 1
-        most = sorted((key for key in scores if held[key] > 1), key=lambda key: -scores[key])
-        keys = set(most[:k])
-        return self._ranked(query, lambda key, metadata, form: key in keys, k) if keys else []
 
     def holder_count(self, word: str, form: WordForm) -> int:
         """How many passages hold ``word`` (compared in the form ``form`` gives); 0 for a

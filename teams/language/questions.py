@@ -344,7 +344,7 @@ _QUANTITY_ASKED = re.compile(
     r"\bhow (?:many|much|long|often|large|big|small|far|old|fast)\b|"
     r"\b(?:what|which) (?:is the )?(?:number|size|limit|default|amount|length|count|value)\b|"
     r"\b(?:what|which) (?:[\w-]+ )?(?:close|exit|status|error|return|response) code\b|"
-    r"\b(?:what|which) (?:http|response|exit|return) status\b|"
+    r"\b(?:what|which) (?:http|response) status\b|"
     r"\b(?:what|which) (?:maximum|minimum|max|min|largest|smallest) [\w-]+",
     re.I,
 )

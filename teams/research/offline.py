@@ -207,20 +207,16 @@ class CorpusSearchWorker:
             *product_versions(asked),
         ]
         rare = self.corpus.rare_holders(asked, rare_words, form=stem, k=self.k)
-        held = self.corpus.most_held(asked, words, form=stem, k=self.k)
         found = _merged(
             [
                 *self.corpus.search_many(queries, k=self.k * _CANDIDATES, min_score=self.min_score),
                 rare,
-                held,  # where the question's words are, though its meaning is not ranked high
             ]
         )
         expanded = with_acronyms(asked, (passage.text for passage in found))  # "drive (SSD)"
         if expanded != asked:  # the text's acronym finds passages its spelled-out words did not
             more = self.corpus.search(expanded, k=self.k * _CANDIDATES, min_score=self.min_score)
             found, asked = _merged([found, more]), expanded
-        siblings = self.corpus.section_chunks(asked, found[: self.k], k=self.k)
-        found = _merged([found, siblings])  # the chunk of a long section that holds the answer
         pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
@@ -375,11 +371,9 @@ def _reranked(
     (see :func:`_answers`), best first: the passage's similarity, plus how well its best
     sentence answers the query, the words of the question's ``topic`` counting less, the
     passages whose source is ``preferred`` (those a version or year of the question points to)
-    before the others, and those whose answer holds a word of the ``topic`` before those that
-    hold none (they answer of something else), but for up to half of the ``k`` that answer
-    better than every preferred one ("the docker package ... under urllib3 2.0": the page that
-    answers is not the 2.0 release's) (a passage of code or tables cites nothing and is left
-    out)."""
+    before the others, but for up to half of the ``k`` that answer better than every preferred
+    one ("the docker package ... under urllib3 2.0": the page that answers is not the 2.0
+    release's) (a passage of code or tables cites nothing and is left out)."""
     weights = term_weights([passage.text for passage in passages], query, topic)
     answered = []
     for passage in passages:
@@ -394,13 +388,7 @@ def _reranked(
     def pointed(item: _Answered) -> bool:
         return item.passage.source in preferred and bool(item.score)
 
-    topical = {stem(word) for word in keywords(topic)}
-
-    def off_topic(item: _Answered) -> bool:  # "added in AnyIO 2.2" for start_soon's release
-        said = (stem(word) for e in item.evidence for word in keywords(e.text))
-        return bool(topical) and topical.isdisjoint(said)
-
-    ranked = sorted(answered, key=lambda item: (not pointed(item), off_topic(item), -worth(item)))
+    ranked = sorted(answered, key=lambda item: (not pointed(item), -worth(item)))
     bar = max((worth(item) for item in answered if pointed(item)), default=math.inf)
     better = [item for item in ranked if not pointed(item) and worth(item) > bar][: k // 2]
     taken = {id(item) for item in better}  # by identity: comparing answers field by field is slow
