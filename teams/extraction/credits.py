@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from teams.extraction.labelled_records import Found
+from teams.extraction.labelled_records import BOLD_TITLE, Found
 from teams.extraction.reorderings import NAME as _NAME
 
 __all__ = ["also_by", "catalogue_authors", "credit_lines", "readme_authors", "track_writers"]
@@ -118,7 +118,6 @@ _CREDITED_ROLES = {
 """What a credit's words say its writer wrote ("Music by": the music for the work; "Book and
 lyrics by": the work); a director, designer of lights or performer wrote none of it."""
 _SEPARATORS = re.compile(r"\s+[·•|]\s+")
-_BOLD_TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<title>[^*_]+?)(?:\*\*|__)\s*$")
 
 
 def credit_lines(lines: Sequence[str]) -> Iterator[Found]:
@@ -127,7 +126,7 @@ def credit_lines(lines: Sequence[str]) -> Iterator[Found]:
     for at in range(1, len(lines)):
         parts = _SEPARATORS.split(lines[at].strip())
         above = lines[at - 1].strip()
-        title = _BOLD_TITLE.match(above) or re.match(r"^#{1,6}\s+(?P<title>\S.*)$", above)
+        title = BOLD_TITLE.match(above) or re.match(r"^#{1,6}\s+(?P<title>\S.*)$", above)
         if len(parts) < 2 or title is None:
             continue
         for part in parts:

@@ -25,6 +25,7 @@ from itertools import pairwise
 
 __all__ = [
     "ADDING",
+    "BOLD_TITLE",
     "Found",
     "asciidoc_authors",
     "blamed_definitions",
@@ -79,12 +80,13 @@ _META = re.compile(r"<meta\s+name=\"(?P<label>[^\"]+)\"\s+content=\"(?P<value>[^
 
 _YEARS_AFTER = re.compile(r"\s*\((?:c\.\s*)?\d{4}(?:\s*[-–]\s*\d{2,4})?\)\s*$")
 """A year or a span of years in brackets after a name: "Elowen Pascoe (1871)"."""
-_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)(?P<title>[^*_]+?)(?:\*\*|__)\s*$")
+BOLD_TITLE = re.compile(r"^\s*(?:\*\*|__)(?P<title>[^*_]+?)(?:\*\*|__)\s*$")
+"""A title a line sets in bold alone ("**Lord of the salt and the shore**")."""
 
 
 def _bold_title(line: str) -> str:
-    """The title a line sets in bold alone ("**Lord of the salt and the shore**"), or ""."""
-    found = _BOLD_LINE.match(line)
+    """The title ``line`` sets in bold alone (:data:`BOLD_TITLE`), or ""."""
+    found = BOLD_TITLE.match(line)
     return found["title"].strip() if found else ""
 
 

@@ -185,6 +185,11 @@ def _note_end(lines: list[str], index: int, indent: int) -> int:
     return end
 
 
+_PARODY_MARK = "says a parody account"
+_INACCURATE_MARK = "its page says it may be inaccurate"
+_VANDALISED_MARK = "in an edit reverted as vandalism"
+_WRONG_ONLY_MARK = "in a thread of wrong answers only"
+"""The marks of the pages that doubt their own figures (see :data:`_SELF_DOUBT`)."""
 _DISCLAIMERS = (
     (
         re.compile(
@@ -198,7 +203,7 @@ _DISCLAIMERS = (
     ),
     (
         re.compile(r"\bparody\s+account\b|\bnot\s+affiliated\s+with\b", re.IGNORECASE),
-        "says a parody account",
+        _PARODY_MARK,
     ),
     (
         re.compile(
@@ -211,7 +216,7 @@ _DISCLAIMERS = (
             r"reviewed|proof-?read|verified)\b",
             re.IGNORECASE,
         ),
-        "its page says it may be inaccurate",
+        _INACCURATE_MARK,
     ),
     (
         re.compile(
@@ -225,11 +230,11 @@ _DISCLAIMERS = (
     ),
     (
         re.compile(r"\breverted\b[^\n]{0,80}\bvandalism\b", re.IGNORECASE),
-        "in an edit reverted as vandalism",
+        _VANDALISED_MARK,
     ),
     (
         re.compile(r"\bwrong\s+answers\s+only\b", re.IGNORECASE),
-        "in a thread of wrong answers only",
+        _WRONG_ONLY_MARK,
     ),
     (
         re.compile(
@@ -244,13 +249,7 @@ _DISCLAIMERS = (
 
 
 _SELF_DOUBT = tuple(
-    f" ({marker})"
-    for marker in (
-        "says a parody account",
-        "its page says it may be inaccurate",
-        "in an edit reverted as vandalism",
-        "in a thread of wrong answers only",
-    )
+    f" ({mark})" for mark in (_PARODY_MARK, _INACCURATE_MARK, _VANDALISED_MARK, _WRONG_ONLY_MARK)
 )
 """The marks (:data:`_DISCLAIMERS`) of a figure whose own page doubts it: no finding stands on
 such a page alone."""
