@@ -163,7 +163,7 @@ class CrashReport:
         run: The run's number.
         thread: Its thread id.
         after_effects: The kill came once this many side-effect lines were written ...
-        after_saved: ... and, when True, once a result had been saved in the checkpoint ...
+        after_saved: ... and, when True, once as many results were saved in the checkpoint ...
         extra_delay: ... and this many seconds more.
         killed_pid: The killed process (None: no kill happened).
         kill_time: When the kill was sent (``time.time()``).
@@ -358,7 +358,7 @@ class CrashLab:
         Args:
             run: The run's number.
             after_effects: Kill once this many side-effect lines are written ...
-            after_saved: ... and, when True, a result is saved in the checkpoint ...
+            after_saved: ... and, when True, as many results are saved in the checkpoint ...
             extra_delay: ... and this many seconds more.
             thread: The thread id (default ``t<run>``).
 
@@ -390,13 +390,16 @@ class CrashLab:
         return report
 
     def _trigger(self, report: CrashReport, effects: Path) -> Callable[[], bool]:
-        """When to kill (then after ``extra_delay``): enough side effects, a saved result."""
+        """When to kill (then after ``extra_delay``): enough side effects and, if asked, as many
+        saved results (a result is saved a moment after its side effect is written)."""
 
         def ready() -> bool:
             written = effects.read_bytes().count(b"\n") if effects.exists() else 0
             if written < report.after_effects:
                 return False
-            return not report.after_saved or bool(read_saved(self.home, report.thread).task_ids)
+            if not report.after_saved:
+                return True
+            return len(read_saved(self.home, report.thread).task_ids) >= report.after_effects
 
         return ready
 
