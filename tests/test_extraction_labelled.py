@@ -153,3 +153,29 @@ def test_a_museum_labels_maker_not_its_donor() -> None:
         "Ash and rush\n\nGift of Tom Bell, 1968\n"
     )
     assert _fields(label) == {("Spindle-back chair", "maker", "Noor Halse")}
+
+
+def test_an_auction_lots_maker_in_capitals_not_its_owners() -> None:
+    lot = (
+        "# Brede Sale Rooms\n\n## Lot 31\n\nNOOR HALSE (1802–1870)\n"
+        'An oak spinning wheel, the wheel stamped "Halse", c. 1840.\n\n'
+        "Provenance: Tom Bell; by descent to Jo Bell.\n"
+    )
+    assert _fields(lot) == {("oak spinning wheel", "maker", "Noor Halse")}
+
+
+def test_a_drawings_title_block_gives_its_designer_not_who_drew_or_checked_it() -> None:
+    boxed = (
+        "# Brede weir footbridge: drawings\n\n```\n+------------------------------------+\n"
+        "| TITLE:    WEIR FOOTBRIDGE, ELEVATION |\n| DESIGNED: N. HALSE    DATE: 05/2019 |\n"
+        "| DRAWN:    T. BELL     CHECKED: J. PIKE |\n+------------------------------------+\n```\n"
+    )
+    assert _fields(boxed) == {("Brede weir footbridge", "designer", "N. Halse")}
+    grid = (
+        "# Sheet register\n\n```\n┌────────────────────────────┐\n"
+        "│ PROJECT   Kell pump house      │\n├──────────┬──────────┬──────┤\n"
+        "│ DESIGNED │ DRAWN    │ CHECKED │\n│ Ada Holm │ Cai Rees │ Jo Pike │\n"
+        "└──────────┴──────────┴──────┘\n```\n"
+    )
+    assert _fields(grid) == {("Kell pump house", "designer", "Ada Holm")}
+    assert _fields("# Notes\n\n| DRAWN: T. BELL   CHECKED: J. PIKE |\n") == set()

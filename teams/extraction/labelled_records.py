@@ -299,13 +299,19 @@ _MAKER_LINE = re.compile(
     r"(?:1[0-9]{3}|20\d\d)(?:\s*[–-]\s*(?:1[0-9]{3}|20\d\d))?\)\s*$"
 )
 """A museum label's maker line: a name and life dates ("Rhoda Veale (1870–1941)")."""
+_LOT_LINE = re.compile(r"^\s*(?:An?|The)\s+(?P<thing>[a-z][\w'’ -]{2,60}?)[,.]")
+"""An auction lot's description under its maker's line: "A mahogany longcase clock, ..."."""
 
 
 def museum_labels(lines: Sequence[str]) -> Iterator[Found]:
     """A museum label's maker (a name with life dates, the next line of text under the object
-    and its year), as the maker of that object; the credit line ("Gift of ...") names none."""
+    and its year), as the maker of that object; the credit line ("Gift of ...") names none. An
+    auction lot's maker (the same line, its name often in capitals, over the lot's description
+    "A mahogany longcase clock, ..."), as the maker of the thing described."""
     filled = [(n, line) for n, line in enumerate(lines) if line.strip()]
-    for (_, first), (n, second) in pairwise(filled):
-        thing, maker = _OBJECT_LINE.match(first), _MAKER_LINE.match(second)
-        if thing and maker:
+    for (m, first), (n, second) in pairwise(filled):
+        if (thing := _OBJECT_LINE.match(first)) and (maker := _MAKER_LINE.match(second)):
             yield n + 1, thing["thing"].strip(), "maker", maker["who"]
+        elif (maker := _MAKER_LINE.match(first)) and (lot := _LOT_LINE.match(second)):
+            who = maker["who"].title() if maker["who"].isupper() else maker["who"]
+            yield m + 1, lot["thing"].strip(), "maker", who

@@ -55,6 +55,7 @@ from teams.extraction.manifests import (
     package_json_authors,
     pyproject_authors,
 )
+from teams.extraction.title_blocks import title_block_fields
 
 __all__ = ["Field", "metadata_fields"]
 
@@ -277,6 +278,7 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     pull_request_authors,
     invoice_items,
     museum_labels,
+    title_block_fields,
     pyproject_authors,
     package_json_authors,
     jsdoc_authors,
