@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from teams.language._numbers import Value
 from teams.language.calendars import plain_dates, unsigned
-from teams.language.outdated import drop_outdated
+from teams.language.outdated import drop_outdated, self_doubting
 from teams.language.senses import plain_wording
 from teams.language.tables import table_statements
 from teams.language.values import stated_date, values_agree, values_in
@@ -53,6 +53,31 @@ def test_a_change_a_later_entry_undoes_is_withdrawn() -> None:
     first, second = drop_outdated(text).split("\n")
     assert first == ""
     assert second.endswith("makes 6 crossings a day, not 9.")
+
+
+def test_a_repealed_clause_and_a_setting_commented_out_are_withdrawn() -> None:
+    bylaws = (
+        "# Brede pier bylaws\n\n7. Anglers may use 3 rods at most. [Repealed]\n\n"
+        "7A. Anglers may use 2 rods at most.\n"
+    )
+    read = drop_outdated(bylaws).split("\n")
+    assert read[2] == ""
+    assert read[4] == "7A. Anglers may use 2 rods at most, not 3."
+    config = "```toml\n[lift]\n// max_riders = 8\nmax_riders = 6\n```"
+    assert drop_outdated(config).split("\n")[2:4] == ["", "max_riders = 6, not 8"]
+    unrelated = "```ini\n# retries = 5\ntimeout = 30\n```"
+    assert drop_outdated(unrelated) == unrelated
+
+
+def test_a_post_tagged_as_sarcasm_and_a_comment_marked_misleading_doubt_themselves() -> None:
+    post = "**reeve:** The Hobb causeway is 9 kilometres long. /s"
+    assert (
+        drop_outdated(post)
+        == "**reeve:** The Hobb causeway is 9 kilometres long (said as sarcasm)."
+    )
+    assert self_doubting(drop_outdated(post))
+    flagged = "The tarn is 90 metres deep.\n\n*This comment was flagged as misleading.*"
+    assert self_doubting(drop_outdated(flagged).split("\n")[0])
 
 
 def test_a_count_of_pairs_agrees_with_twice_as_many() -> None:

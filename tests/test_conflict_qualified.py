@@ -2,9 +2,9 @@
 that held for a while only, one from a source that sells the thing, one given for a part of
 the thing the question is about, a count that takes in things gone, one occasion's record, a
 rate, a total of several years, a class's figure, an aim, a sample to be replaced, a tally while
-the event ran, an answer voted down; a press embargo and a git log date dating a page; an angle
-in degrees and minutes agreeing with it in degrees; a statement's time words and words of being
-no part of its subject."""
+the event ran, an answer voted down, a wish, a hyperbole, a post tagged as sarcasm; a press
+embargo and a git log date dating a page; an angle in degrees and minutes agreeing with it in
+degrees; a statement's time words and words of being no part of its subject."""
 
 from __future__ import annotations
 
@@ -105,6 +105,24 @@ CASES = [
         "The Skel tunnel is 1,200 metres long.",
         "Answer (score: -4)",
         "voted down",
+    ),
+    (
+        "I only wish the Brede baths were 25 metres long.",
+        "The Brede baths are 18 metres long.",
+        "",
+        "never reached",
+    ),
+    (
+        "There must be a hundred arches on the Tarr viaduct!",
+        "The Tarr viaduct has 27 arches.",
+        "",
+        "how it felt",
+    ),
+    (
+        "The Hobb causeway is 9 kilometres long (said as sarcasm).",
+        "The Hobb causeway is 800 metres long.",
+        "",
+        "sarcasm",
     ),
 ]
 

@@ -720,11 +720,13 @@ _LISTING = re.compile(r"[:(—]|\s[-–]\s")
 
 _UNREALISED = re.compile(
     r"\bwould\s+(?:have\s+)?(?:been|had|held|reached|measured|stood|run|cost|numbered)\b"
-    r"[^.;!?]*$|^[^.;!?]*\bhad\s+(?:\w+\s+){1,5}?not\b[^.;!?]*,[^.;!?]*\bwould\s+have\b",
+    r"[^.;!?]*$|^[^.;!?]*\bhad\s+(?:\w+\s+){1,5}?not\b[^.;!?]*,[^.;!?]*\bwould\s+have\b|"
+    r"\b(?:I|we)\s+(?:only\s+)?wish(?:ed)?\b[^.;!?]*\b(?:were|had\s+been|could\s+be)\b|"
+    r"\bif\s+only\b[^.;!?]*\bwere\b",
     re.IGNORECASE,
 )
 """A figure that never came to be: "Had the money not run out, the dam would have been 58
-metres high"."""
+metres high", "I wish the pool were 50 metres long"."""
 _PROVISIONAL = re.compile(
     r"\btemporar(?:y|ily)\b|\bfor\s+(?:the\s+)?(?:week|weekend|fortnight|month|day|days|season|"
     r"summer|winter|duration|length|period|course)\s+of\b[^.;!?]{0,80}?\bonly\b|"
@@ -804,6 +806,8 @@ _BUG_REPORTED = re.compile(r"\(in a bug report\)")
 """A figure a bug report says the software wrongly gave (a closed issue labelled a bug)."""
 _WRONG_ONLY = re.compile(r"\(in a thread of wrong answers only\)")
 """A figure of a thread that asked for wrong answers only."""
+_SARCASTIC = re.compile(r"\(said as sarcasm\)")
+"""A figure of a post tagged as sarcasm ("/s")."""
 _SAMPLE = re.compile(
     r"^\W*(?:sample|example|dummy|placeholder|template)(?:\s+[a-z]+)?\s*:|\bplaceholders?\b",
     re.IGNORECASE | re.MULTILINE,
@@ -861,10 +865,13 @@ _PROTOTYPE = re.compile(
 """A prototype's figure, not the finished thing's: "The prototype ... reached 104 km/h"."""
 _APPARENT = re.compile(
     r"\b(?:felt|feels?|feeling)\s+like\b|\bwind[\s-]?chill\b|\bheat\s+index\b|"
-    r"\b(?:apparent|perceived|real[\s-]?feel)\s+temperature\b",
+    r"\b(?:apparent|perceived|real[\s-]?feel)\s+temperature\b|"
+    r"\bmust\s+(?:be|have\s+been)\s+(?:a|an|about|over|nearly|at\s+least)?\s*(?:hundred|"
+    r"thousand|million|billion|zillion|gazillion)s?\b[^.?!]*!",
     re.IGNORECASE,
 )
-"""How a figure felt, not what was measured: "With the wind chill, it felt like -14 °C"."""
+"""How a figure felt, not what was measured: "With the wind chill, it felt like -14 °C",
+"There must be a thousand steps up to the chapel!"."""
 _UNCALIBRATED = re.compile(
     r"\bcalibration\s+(?:certificate\s+|check\s+|seal\s+)?(?:had\s+|has\s+)?(?:expired|lapsed|"
     r"run\s+out)\b|\b(?:uncalibrated|out\s+of\s+calibration|not\s+(?:been\s+)?calibrated)\b",
@@ -947,6 +954,7 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_NOT_ADOPTED, False, "states the figure in force where {} gives a proposal not adopted"),
     (_VANDALISED, False, "states a finding where {} gives an edit reverted as vandalism"),
     (_WRONG_ONLY, False, "states a finding where {} answers a thread of wrong answers only"),
+    (_SARCASTIC, False, "states a finding where {} says it as sarcasm"),
     (_BUG_REPORTED, False, "states the intended figure where {} reports a bug"),
     (_UNRELEASED, True, "states the released figure where {} gives one not yet released"),
     (_DISSENTING, True, "states the court's finding where {} gives a dissenting opinion"),

@@ -23,6 +23,10 @@
 - A sentence the next one says is not yet confirmed ("The time is not yet ratified") says so
   at its end ("... a new course record (not yet confirmed).").
 
+- A clause a consolidated text keeps in place marked "[Repealed]" (or revoked, superseded ...)
+  above the clause that replaced it, or a setting commented out above the active one ("#
+  max_passengers = 120" over "max_passengers = 96"): the old line is withdrawn, and the
+  nearest line below it that gives one other figure rejects its figure ("..., not 120").
 - A change undone by a later one ("October 2022: the change of March 2022 is undone; ... is
   reverted to 48 seats."): the lines of the change undone (those naming its date) are
   withdrawn, and the undoing line rejects their last other figure ("..., not 60.").
@@ -73,8 +77,22 @@ def drop_outdated(text: str, title: str = "") -> str:
     """``text`` without what it marks as out of date (see the module); line for line. The
     page's ``title`` may ask what a fact-check rates."""
     text = _drop_changed_notes(_drop_old_blocks(_reject_rated_false(text, title)))
-    text = _drop_named_lie(text)
-    return _mark_unconfirmed(_mark_disclaimed(_drop_undone(_drop_disowned(text))))
+    text = _drop_replaced(_drop_named_lie(text))
+    text = _mark_sarcastic(_mark_disclaimed(_drop_undone(_drop_disowned(text))))
+    return _mark_unconfirmed(text)
+
+
+_SARCASM_TAG = re.compile(r"\s+/(?:s|sarcasm)\s*$", re.IGNORECASE)
+"""The tag a post ends with to say it means the opposite of what it says: "... long. /s"."""
+
+
+def _mark_sarcastic(text: str) -> str:
+    """``text`` with each line that ends in a sarcasm tag saying so instead of the tag."""
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        if (tag := _SARCASM_TAG.search(line)) and _NUMBER.search(line):
+            lines[at] = _marked(line[: tag.start()], _SARCASM_MARK)
+    return "\n".join(lines)
 
 
 _NAMED_LIE = re.compile(
@@ -189,6 +207,7 @@ _PARODY_MARK = "says a parody account"
 _INACCURATE_MARK = "its page says it may be inaccurate"
 _VANDALISED_MARK = "in an edit reverted as vandalism"
 _WRONG_ONLY_MARK = "in a thread of wrong answers only"
+_SARCASM_MARK = "said as sarcasm"
 """The marks of the pages that doubt their own figures (see :data:`_SELF_DOUBT`)."""
 _DISCLAIMERS = (
     (
@@ -213,7 +232,8 @@ _DISCLAIMERS = (
             r"\b(?:characters|letters|words|figures|digits)\s+may\s+be\s+misread\b|"
             r"\btranslated\s+(?:automatically|by\s+machine)\b|\bmachine[\s-]translat(?:ed|ion)\b|"
             r"\btranslation\s+(?:has\s+|have\s+)?not\s+(?:been\s+|yet\s+been\s+)?(?:checked|"
-            r"reviewed|proof-?read|verified)\b",
+            r"reviewed|proof-?read|verified)\b|\b(?:marked|flagged|labell?ed|rated)\s+as\s+"
+            r"(?:misleading|false|inaccurate|incorrect|disputed|misinformation)\b",
             re.IGNORECASE,
         ),
         _INACCURATE_MARK,
@@ -249,7 +269,14 @@ _DISCLAIMERS = (
 
 
 _SELF_DOUBT = tuple(
-    f" ({mark})" for mark in (_PARODY_MARK, _INACCURATE_MARK, _VANDALISED_MARK, _WRONG_ONLY_MARK)
+    f" ({mark})"
+    for mark in (
+        _PARODY_MARK,
+        _INACCURATE_MARK,
+        _VANDALISED_MARK,
+        _WRONG_ONLY_MARK,
+        _SARCASM_MARK,
+    )
 )
 """The marks (:data:`_DISCLAIMERS`) of a figure whose own page doubts it: no finding stands on
 such a page alone."""
@@ -304,6 +331,64 @@ def _drop_old_blocks(text: str) -> str:
                 lines[above] = _rejecting(lines[above], old[0])
         index = end + 1
     return "\n".join(lines)
+
+
+_REPEALED = re.compile(
+    r"\s*[\[(](?:repealed|revoked|rescinded|superseded|spent|deleted|omitted)[\])]\.?\s*$",
+    re.IGNORECASE,
+)
+"""A consolidated text's mark on a clause no longer in force: "... is 6 knots. [Repealed]"."""
+_CLAUSE_NUMBER = re.compile(r"^\s*(?:\d+[A-Za-z]?|[A-Za-z]|[ivx]+)[.)]\s+")
+_COMMENTED_SETTING = re.compile(r"^\s*(?:#|;|//)\s*(?P<key>[A-Za-z_][\w.-]*)\s*[=:]\s*\S")
+"""A setting commented out: "# max_passengers = 120"."""
+_SETTING_GAP = 3
+"""How many lines below a setting commented out the active one may be."""
+
+
+def _drop_replaced(text: str) -> str:
+    """``text`` without each clause marked repealed and each setting commented out above the
+    active one, the line that replaced it rejecting its figure."""
+    lines = text.split("\n")
+    for index in range(len(lines)):
+        found = _replaced(lines, index)
+        if found is not None:
+            old, below = found
+            lines[index] = ""
+            lines[below] = _rejecting(lines[below], old)
+    return "\n".join(lines)
+
+
+def _replaced(lines: list[str], index: int) -> tuple[str, int] | None:
+    """The figure of line ``index`` and the line that replaced it, when line ``index`` is a
+    clause marked repealed or a setting commented out with its one figure; None otherwise."""
+    line = lines[index]
+    if (mark := _REPEALED.search(line)) is not None:
+        said, below = _CLAUSE_NUMBER.sub("", line[: mark.start()]), _figure_below(lines, index)
+    elif (setting := _COMMENTED_SETTING.match(line)) is not None:
+        said, below = line[setting.end() - 1 :], _active(lines, index, setting["key"])
+    else:
+        return None
+    figures = _NUMBER.findall(said)
+    return (figures[0], below) if len(figures) == 1 and below is not None else None
+
+
+def _active(lines: list[str], index: int, key: str) -> int | None:
+    """The line a few below line ``index`` that sets ``key`` to a figure, or None."""
+    setting = re.compile(rf"^\s*{re.escape(key)}\s*[=:]")
+    for at in range(index + 1, min(len(lines), index + 1 + _SETTING_GAP)):
+        if setting.match(lines[at]) and _NUMBER.search(lines[at]):
+            return at
+    return None
+
+
+def _figure_below(lines: list[str], index: int) -> int | None:
+    """The nearest line below line ``index`` in its section that gives a figure, or None."""
+    for at in range(index + 1, len(lines)):
+        if _HEADING.match(lines[at]):
+            return None
+        if _NUMBER.search(lines[at]):
+            return at
+    return None
 
 
 def _figure_above(lines: list[str], index: int) -> int | None:
