@@ -36,6 +36,16 @@ from teams.extraction.credits import (
     readme_authors,
     track_writers,
 )
+from teams.extraction.file_headers import (
+    attributions,
+    elisp_authors,
+    epub_creators,
+    gutenberg_authors,
+    pandoc_authors,
+    r_package_authors,
+    spdx_originators,
+    tune_composers,
+)
 from teams.extraction.labelled_records import (
     ADDING,
     asciidoc_authors,
@@ -279,6 +289,14 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     invoice_items,
     museum_labels,
     title_block_fields,
+    elisp_authors,
+    r_package_authors,
+    spdx_originators,
+    epub_creators,
+    gutenberg_authors,
+    tune_composers,
+    pandoc_authors,
+    attributions,
     pyproject_authors,
     package_json_authors,
     jsdoc_authors,

@@ -1,0 +1,156 @@
+"""Who wrote a thing, as the header of a file format names its writer: an Emacs Lisp library's
+``;; Author:`` line under its ``;;; name.el ---`` line, an R package's ``DESCRIPTION`` (a
+``person()`` of ``Authors@R`` whose roles hold ``"aut"``), an SPDX document's
+``PackageOriginator``, an EPUB's ``dc:creator`` of role ``aut`` (an illustrator's, ``ill``,
+wrote nothing), a Project Gutenberg e-book's "EBook of X, by Y" line, an ABC tune's ``C:``
+(composer) under its ``T:`` (title), a Pandoc title block ("% Title", "% Author", "% Date")
+and a Creative Commons attribution ('"Title" by Y is licensed under CC BY 2.0'). Each is
+``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them; a maintainer, a
+contributor (``"ctb"``), a supplier or the one who produced an e-book's text wrote nothing.
+
+Example:
+    >>> list(elisp_authors([";;; kiln.el --- Kiln logs", ";; Author: Ada Holm <a@example.org>"]))
+    [(2, 'kiln', 'author', 'Ada Holm')]
+    >>> list(tune_composers(["X:1", "T:Salt Road", "C:Noor Halse"]))
+    [(3, 'Salt Road', 'composer', 'Noor Halse')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+__all__ = [
+    "attributions",
+    "elisp_authors",
+    "epub_creators",
+    "gutenberg_authors",
+    "pandoc_authors",
+    "r_package_authors",
+    "spdx_originators",
+    "tune_composers",
+]
+
+Found = tuple[int, str, str, str]
+"""A line, the thing it is said of, a role, and who has that role."""
+
+_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}"
+_ELISP_FIRST = re.compile(r"^;;;\s*(?P<file>[\w.+-]+?)(?:\.el)?\s+---")
+_ELISP_AUTHOR = re.compile(rf"^;+\s*Author:\s*(?P<who>{_NAME})")
+
+
+def elisp_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """The ``;; Author:`` of an Emacs Lisp library, of the library its first line names."""
+    library = ""
+    for n, line in enumerate(lines):
+        if first := _ELISP_FIRST.match(line.strip()):
+            library = first["file"]
+        elif library and (author := _ELISP_AUTHOR.match(line.strip())):
+            yield n + 1, library, "author", author["who"]
+
+
+_PACKAGE = re.compile(r"^\s*Package:\s*(?P<name>[\w.]+)\s*$")
+_PERSON = re.compile(
+    r"person\(\s*\"(?P<given>[^\"]+)\"\s*,\s*\"(?P<family>[^\"]+)\"(?P<rest>[^()]*"
+    r"(?:\([^()]*\)[^()]*)*)\)"
+)
+
+
+def r_package_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """Each ``person()`` of an R package's ``Authors@R`` whose roles hold ``"aut"``."""
+    package = next((found["name"] for line in lines if (found := _PACKAGE.match(line))), "")
+    if not package:
+        return
+    text = "\n".join(lines)
+    for person in _PERSON.finditer(text):
+        if re.search(r"\brole\s*=[^=]*\"aut\"", person["rest"]):
+            line = text.count("\n", 0, person.start()) + 1
+            yield line, package, "author", f"{person['given']} {person['family']}"
+
+
+_SPDX_NAME = re.compile(r"^\s*PackageName:\s*(?P<name>\S.*?)\s*$")
+_SPDX_ORIGINATOR = re.compile(
+    r"^\s*PackageOriginator:\s*(?:Person|Organi[sz]ation):\s*(?P<who>[^(<\n]+?)\s*(?:[(<].*)?$"
+)
+
+
+def spdx_originators(lines: Sequence[str]) -> Iterator[Found]:
+    """An SPDX package's originator (who made it; its supplier only supplies it)."""
+    package = ""
+    for n, line in enumerate(lines):
+        if name := _SPDX_NAME.match(line):
+            package = name["name"]
+        elif package and (originator := _SPDX_ORIGINATOR.match(line)):
+            yield n + 1, package, "author", originator["who"]
+
+
+_DC_TITLE = re.compile(r"<dc:title\b[^>]*>(?P<title>[^<]+)</dc:title>")
+_DC_CREATOR = re.compile(r"<dc:creator\b(?P<attributes>[^>]*)>(?P<who>[^<]+)</dc:creator>")
+_ROLE = re.compile(r"\brole=\"(?P<role>[a-z]{3})\"")
+
+
+def epub_creators(lines: Sequence[str]) -> Iterator[Found]:
+    """An EPUB package's ``dc:creator`` of role ``aut`` (or of none), of its ``dc:title``."""
+    title = next((found["title"] for line in lines if (found := _DC_TITLE.search(line))), "")
+    for n, line in enumerate(lines):
+        if title and (creator := _DC_CREATOR.search(line)):
+            role = _ROLE.search(creator["attributes"])
+            if role is None or role["role"] == "aut":
+                yield n + 1, title.strip(), "author", creator["who"].strip()
+
+
+_EBOOK_OF = re.compile(rf"\bE-?Book\s+of\s+(?P<title>.+?),\s+by\s+(?P<who>{_NAME})\s*$", re.I)
+
+
+def gutenberg_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """The writer a Project Gutenberg e-book's first line names ("The Project Gutenberg EBook
+    of X, by Y"); the one who produced its text wrote nothing."""
+    for n, line in enumerate(lines):
+        if found := _EBOOK_OF.search(line.strip()):
+            yield n + 1, found["title"], "author", found["who"]
+
+
+_ABC_FIELD = re.compile(r"^(?P<field>[A-Z]):\s*(?P<value>\S.*?)\s*$")
+
+
+def tune_composers(lines: Sequence[str]) -> Iterator[Found]:
+    """An ABC tune's composer (``C:``) of its first title (``T:``), in a tune that opens with
+    its reference number (``X:``); its transcriber (``Z:``) wrote nothing."""
+    title = ""
+    for n, line in enumerate(lines):
+        field = _ABC_FIELD.match(line.strip())
+        if field is None:
+            continue
+        if field["field"] == "X":
+            title = ""
+        elif field["field"] == "T" and not title:
+            title = field["value"]
+        elif field["field"] == "C" and title:
+            yield n + 1, title, "composer", field["value"]
+
+
+_PANDOC = re.compile(r"^%\s+(?P<value>\S.*?)\s*$")
+
+
+def pandoc_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """The authors (second line, ";" between them) of a Pandoc title block that opens the
+    text: "% Title", "% Author", "% Date"."""
+    block = [found["value"] for line in lines[:3] if (found := _PANDOC.match(line))]
+    if len(block) >= 2 and _PANDOC.match(lines[0]) and _PANDOC.match(lines[1]):
+        for who in block[1].split(";"):
+            if re.fullmatch(_NAME, who.strip()):
+                yield 2, block[0], "author", who.strip()
+
+
+_ATTRIBUTION = re.compile(
+    rf"[\"“](?P<title>[^\"”]+)[\"”]\s+(?:\([^)]*\)\s+)?by\s+(?P<who>{_NAME}|@?[\w.-]+)"
+    r"(?:\s*\([^)]*\))?,?\s+is\s+licen[sc]ed\s+under\b"
+)
+
+
+def attributions(lines: Sequence[str]) -> Iterator[Found]:
+    """The creator a Creative Commons attribution names: '"Title" by Y is licensed under CC BY
+    2.0' (whoever cropped or edited it made nothing)."""
+    for n, line in enumerate(lines):
+        for found in _ATTRIBUTION.finditer(line):
+            yield n + 1, found["title"], "creator", found["who"]
