@@ -10,7 +10,7 @@ from framework.memory import Conflict, EvidenceRecord
 from teams.hypothesis.asked import words_asked_resolution
 from teams.hypothesis.verdicts import _misquoting
 from teams.language.calendars import plain_dates
-from teams.language.values import values_in
+from teams.language.values import stated_date, values_in
 
 
 def _settled(question: str, first: str, second: str) -> str | None:
@@ -75,3 +75,11 @@ def test_ethiopian_and_hebrew_calendar_years_are_read_as_gregorian_years() -> No
     assert plain_dates("Surveyed in 5779 AM.") == "Surveyed in 2018."
     assert plain_dates("Revised in the Hebrew year 5779.") == "Revised in 2018."
     assert plain_dates("Open from 9 AM 2015") == "Open from 9 AM 2015"
+
+
+def test_minguo_years_and_a_date_time_group_are_read_as_gregorian_dates() -> None:
+    assert plain_dates("Revised: Minguo 105 (民國105年).") == "Revised: 2016."
+    assert plain_dates("Surveyed 民國99年") == "Surveyed 2010"
+    assert plain_dates("DTG 020915Z JUL 19") == "Dated 2019-07-02"
+    assert plain_dates("DTG 310915Z FEB 19") == "DTG 310915Z FEB 19"  # no such day
+    assert stated_date("", "DTG 020915Z JUL 19\n\nThe bar is 2 metres deep.") == "2019-07-02"

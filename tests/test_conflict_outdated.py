@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from teams.language._numbers import Value
 from teams.language.calendars import plain_dates, unsigned
+from teams.language.contradiction import without_rejected
 from teams.language.outdated import drop_outdated, self_doubting
 from teams.language.senses import plain_wording
 from teams.language.tables import table_statements
@@ -78,6 +79,31 @@ def test_a_post_tagged_as_sarcasm_and_a_comment_marked_misleading_doubt_themselv
     assert self_doubting(drop_outdated(post))
     flagged = "The tarn is 90 metres deep.\n\n*This comment was flagged as misleading.*"
     assert self_doubting(drop_outdated(flagged).split("\n")[0])
+
+
+def test_a_chat_mend_with_an_asterisk_and_a_recount_withdraw_what_they_mend() -> None:
+    chat = (
+        "Ada Holm  9:14 AM\nthe Brede jetty is 160 metres long\n\nAda Holm  9:15 AM\n*60 metres\n"
+    )
+    read = drop_outdated(chat).split("\n")
+    assert read[:4] == ["Ada Holm  9:14 AM", "", "", ""]
+    assert read[4] == "the Brede jetty is 60 metres long, not 160"
+    assert without_rejected(read[4]) == "the Brede jetty is 60 metres long"
+    declared = (
+        "The first count gave Noor Halse 912 votes.\n\nAfter a recount, Noor Halse had 921 votes."
+    )
+    first, _, recount = drop_outdated(declared).split("\n")
+    assert first == ""
+    assert recount == "After a recount, Noor Halse had 921 votes, not 912."
+    assert without_rejected(recount) == "After a recount, Noor Halse had 921 votes."
+    italic = "The Brede jetty is 160 metres long.\n*60 metres of it is new*"
+    assert drop_outdated(italic) == italic
+
+
+def test_a_drill_scenario_doubts_its_own_figures() -> None:
+    sheet = "# EXERCISE EXERCISE EXERCISE\n\nThe river at Brede reached 6.1 metres."
+    assert self_doubting(drop_outdated(sheet).split("\n")[2])
+    assert not self_doubting(drop_outdated("# Exercise classes\n\nThe hall holds 40 people."))
 
 
 def test_a_count_of_pairs_agrees_with_twice_as_many() -> None:

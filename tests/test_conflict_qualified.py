@@ -2,9 +2,10 @@
 that held for a while only, one from a source that sells the thing, one given for a part of
 the thing the question is about, a count that takes in things gone, one occasion's record, a
 rate, a total of several years, a class's figure, an aim, a sample to be replaced, a tally while
-the event ran, an answer voted down, a wish, a hyperbole, a post tagged as sarcasm; a press
-embargo and a git log date dating a page; an angle in degrees and minutes agreeing with it in
-degrees; a statement's time words and words of being no part of its subject."""
+the event ran, an answer voted down, a wish, a hyperbole, a figure read off a name, a post tagged
+as sarcasm; a press embargo and a git log date dating a page; an angle in degrees and minutes
+agreeing with it in degrees; a statement's time words and words of being no part of its
+subject."""
 
 from __future__ import annotations
 
@@ -117,6 +118,12 @@ CASES = [
         "The Tarr viaduct has 27 arches.",
         "",
         "how it felt",
+    ),
+    (
+        "As its name says, the Nine Wells in Brede has 9 wells.",
+        "Despite its name, the Nine Wells in Brede has 7 wells.",
+        "",
+        "off the name",
     ),
     (
         "The Hobb causeway is 9 kilometres long (said as sarcasm).",

@@ -808,6 +808,14 @@ _WRONG_ONLY = re.compile(r"\(in a thread of wrong answers only\)")
 """A figure of a thread that asked for wrong answers only."""
 _SARCASTIC = re.compile(r"\(said as sarcasm\)")
 """A figure of a post tagged as sarcasm ("/s")."""
+_DRILL = re.compile(r"\(in a drill's invented scenario\)")
+"""A figure of an exercise's scenario ("EXERCISE EXERCISE EXERCISE")."""
+_FROM_NAME = re.compile(
+    r"\b(?:as|like)\s+(?:its|their|the|his|her)\s+name\s+(?:says|suggests|implies|tells\s+you)\b|"
+    r"\bhence\s+(?:its|the)\s+name\b",
+    re.IGNORECASE,
+)
+"""A figure read off the thing's name: "As its name says, the Hundred Steps has 100 steps"."""
 _SAMPLE = re.compile(
     r"^\W*(?:sample|example|dummy|placeholder|template)(?:\s+[a-z]+)?\s*:|\bplaceholders?\b",
     re.IGNORECASE | re.MULTILINE,
@@ -955,6 +963,8 @@ _QUALIFIERS: tuple[tuple[re.Pattern[str], bool, str], ...] = (
     (_VANDALISED, False, "states a finding where {} gives an edit reverted as vandalism"),
     (_WRONG_ONLY, False, "states a finding where {} answers a thread of wrong answers only"),
     (_SARCASTIC, False, "states a finding where {} says it as sarcasm"),
+    (_DRILL, False, "states a finding where {} gives a drill's invented scenario"),
+    (_FROM_NAME, False, "states the counted figure where {} reads it off the name"),
     (_BUG_REPORTED, False, "states the intended figure where {} reports a bug"),
     (_UNRELEASED, True, "states the released figure where {} gives one not yet released"),
     (_DISSENTING, True, "states the court's finding where {} gives a dissenting opinion"),

@@ -4,6 +4,9 @@ is read.
 - a year of the Japanese era calendar: "Reiwa 5" is 2023, "Heisei 30" 2018;
 - a year of the Buddhist Era, written with its era before or after it: "B.E. 2560" and
   "2560 BE" are 2017 (543 years on);
+- a year of the Minguo (Republic of China) calendar: "Minguo 112", "ROC 112", "民國112年" are
+  2023 (1911 years on);
+- a military date-time group: "DTG 141530Z MAR 23" is "Dated 2023-03-14";
 - a year of the Islamic (Hijri) calendar, written with its era: "1445 AH", "AH 1445", "1445
   Hijri" are 2023, the Gregorian year that Hijri year began in;
 - a year of the Ethiopian calendar: "2015 E.C." is 2022, the Gregorian year it began in;
@@ -66,6 +69,18 @@ _BUDDHIST_YEAR = re.compile(
 )
 """A year of the Buddhist Era: "B.E. 2560", "2560 BE" (2017)."""
 _BUDDHIST_OFFSET = 543
+_MINGUO_YEAR = re.compile(
+    r"\b(?:Minguo|Min-?kuo|R\.?O\.?C\.?(?:\s+year)?)\s*(\d{1,3})\b(?:\s*\(民國\d{1,3}年\))?"
+    r"|民國(\d{1,3})年"
+)
+"""A year of the Minguo calendar: "Minguo 112 (民國112年)", "ROC 112", "民國112年" (2023)."""
+_MINGUO_OFFSET = 1911
+_DTG = re.compile(
+    r"\b(?:DTG\s+)?([0-3]\d)([0-2]\d)([0-5]\d)[A-Z]\s+(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|"
+    r"NOV|DEC)\s+(\d{2}|\d{4})\b"
+)
+"""A military date-time group, day, hour, minute, zone letter, month and year: "141530Z MAR
+23"."""
 _HIJRI_ERA = r"(?:(?-i:AH)|A\.H\.|Hijri|Hegira|Anno Hegirae)"
 _HIJRI_YEAR = re.compile(
     rf"\b{_HIJRI_ERA}\s*(1[2-5]\d\d)\b|\b(1[2-5]\d\d)\s*{_HIJRI_ERA}(?!\w)", re.IGNORECASE
@@ -237,6 +252,8 @@ def plain_dates(text: str) -> str:
     plain date: a year in digits, or an ISO date."""
     text = _ERA_YEAR.sub(_era_year, _REGNAL_YEAR.sub(_regnal_year, unsigned(text)))
     text = _BUDDHIST_YEAR.sub(lambda found: str(int(found[1] or found[2]) - _BUDDHIST_OFFSET), text)
+    text = _MINGUO_YEAR.sub(lambda found: str(int(found[1] or found[2]) + _MINGUO_OFFSET), text)
+    text = _DTG.sub(_dtg_date, text)
     text = _HIJRI_YEAR.sub(_hijri_year, text)
     text = _ETHIOPIAN_YEAR.sub(lambda found: _later_year(found, _ETHIOPIAN_OFFSET), text)
     text = _HEBREW_YEAR.sub(lambda found: _later_year(found, -_HEBREW_OFFSET), text)
@@ -251,6 +268,19 @@ def plain_dates(text: str) -> str:
     text = _CTIME.sub(_ctime_date, text)
     text = _FEAST.sub(_feast_date, text)
     return _ARCHIVED.sub(_archived, text)
+
+
+def _dtg_date(found: re.Match[str]) -> str:
+    """The ISO date of a date-time group; as written when it names no day of that month."""
+    year = int(found[5]) + (2000 if len(found[5]) == 2 else 0)
+    month = _MONTH_ABBREVIATIONS.index(found[4]) + 1
+    try:
+        return f"Dated {date(year, month, int(found[1])).isoformat()}"
+    except ValueError:
+        return found[0]
+
+
+_MONTH_ABBREVIATIONS = "JAN FEB MAR APR MAY JUN JUL AUG SEP OCT NOV DEC".split()
 
 
 def _era_year(found: re.Match[str]) -> str:

@@ -157,9 +157,14 @@ _CLAUSES = re.compile(r";|,\s*(?=(?:but|while|whereas|although)\b)|(?<=[.!?])\s+
 def without_rejected(text: str) -> str:
     """``text`` with the value it rejects cut out and marked by an ellipsis ("for 41 arches
     read 31 arches": "… 31 arches"; "changed from 300 seats to 360 seats": "changed … to 360
-    seats"), as it is stated as a finding; ``text`` when it rejects none."""
+    seats"), or, rejected at its end ("is 33 metres long, not 330."), cut out, as it is stated
+    as a finding; ``text`` when it rejects none."""
     errata = _errata(text, gap="… ")
-    return errata[0] if errata else text
+    return errata[0] if errata else _REJECTED_AT_END.sub("", text)
+
+
+_REJECTED_AT_END = re.compile(r",\s+not\s+\d[\d,]*(?:\.\d+)?(?:\s+[^\W\d]+)?(?=[.!?]?\s*$)")
+"""A figure rejected at a statement's end: ", not 330" of "... is 33 metres long, not 330."."""
 
 
 def _errata(text: str, gap: str = "") -> tuple[str, str] | None:

@@ -27,6 +27,10 @@
   above the clause that replaced it, or a setting commented out above the active one ("#
   max_passengers = 120" over "max_passengers = 96"): the old line is withdrawn, and the
   nearest line below it that gives one other figure rejects its figure ("..., not 120").
+- A chat message that mends the one before with an asterisk and the right figure ("*33
+  metres" under "... is 330 metres long"), or a result declared after a recount under the
+  first count: the first is withdrawn, and the mending line says it in full, rejecting the old
+  figure ("... is 33 metres long, not 330").
 - A change undone by a later one ("October 2022: the change of March 2022 is undone; ... is
   reverted to 48 seats."): the lines of the change undone (those naming its date) are
   withdrawn, and the undoing line rejects their last other figure ("..., not 60.").
@@ -77,7 +81,7 @@ def drop_outdated(text: str, title: str = "") -> str:
     """``text`` without what it marks as out of date (see the module); line for line. The
     page's ``title`` may ask what a fact-check rates."""
     text = _drop_changed_notes(_drop_old_blocks(_reject_rated_false(text, title)))
-    text = _drop_replaced(_drop_named_lie(text))
+    text = _drop_mended(_drop_replaced(_drop_named_lie(text)))
     text = _mark_sarcastic(_mark_disclaimed(_drop_undone(_drop_disowned(text))))
     return _mark_unconfirmed(text)
 
@@ -208,6 +212,7 @@ _INACCURATE_MARK = "its page says it may be inaccurate"
 _VANDALISED_MARK = "in an edit reverted as vandalism"
 _WRONG_ONLY_MARK = "in a thread of wrong answers only"
 _SARCASM_MARK = "said as sarcasm"
+_DRILL_MARK = "in a drill's invented scenario"
 """The marks of the pages that doubt their own figures (see :data:`_SELF_DOUBT`)."""
 _DISCLAIMERS = (
     (
@@ -258,6 +263,14 @@ _DISCLAIMERS = (
     ),
     (
         re.compile(
+            r"\b(?-i:EXERCISE\s+EXERCISE\s+EXERCISE)\b|\b(?:drill|exercise)\s+scenario\b|"
+            r"\bthis\s+is\s+(?:a|an)\s+(?:drill|exercise)\b",
+            re.IGNORECASE,
+        ),
+        _DRILL_MARK,
+    ),
+    (
+        re.compile(
             r"^\W*(?:labels?|tags?)\W*:[^\n]*\bbug\b|^\W*status\W*:\W*(?:closed|resolved)\b"
             r"[^\n]*\bfixed\b",
             re.IGNORECASE | re.MULTILINE,
@@ -276,6 +289,7 @@ _SELF_DOUBT = tuple(
         _VANDALISED_MARK,
         _WRONG_ONLY_MARK,
         _SARCASM_MARK,
+        _DRILL_MARK,
     )
 )
 """The marks (:data:`_DISCLAIMERS`) of a figure whose own page doubts it: no finding stands on
@@ -377,6 +391,53 @@ def _active(lines: list[str], index: int, key: str) -> int | None:
     setting = re.compile(rf"^\s*{re.escape(key)}\s*[=:]")
     for at in range(index + 1, min(len(lines), index + 1 + _SETTING_GAP)):
         if setting.match(lines[at]) and _NUMBER.search(lines[at]):
+            return at
+    return None
+
+
+_STAR_MEND = re.compile(r"^\s*\*(?P<figure>\d[\d,]*(?:\.\d+)?)(?:\s*[^\s*\d][^*]*)?$")
+"""A chat message that mends a figure of the one before: "*33 metres"."""
+_RECOUNT = re.compile(
+    r"^\W*(?:after|following|on)\s+(?:a|the)\s+(?:full\s+)?re-?count\b", re.IGNORECASE
+)
+"""A result declared after a recount: "After a recount, the returning officer declared ..."."""
+_MENDED_WITHIN = 4
+"""How many lines above its mending line (a chat's name and time line between) a message may
+be."""
+_CHAT_HEADER = re.compile(r"^\s*\S.*?\s(?:[01]?\d|2[0-3])[:.][0-5]\d(?:\s*[AaPp]\.?[Mm]\.?)?\s*$")
+"""A chat export's line of a message's sender and time: "Morwen Hosken  7:02 PM"."""
+
+
+def _drop_mended(text: str) -> str:
+    """``text`` without each message an asterisk mends and each first count a recount
+    overturns, the mending line saying it in full and rejecting the old figure."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        star, recount = _STAR_MEND.match(line), _RECOUNT.match(line)
+        above = _message_above(lines, index) if star or recount else None
+        if above is None or index - above > _MENDED_WITHIN:
+            continue
+        figures = _NUMBER.findall(lines[above])
+        if len(figures) != 1 or (star and figures[0] == star["figure"]):
+            continue
+        if star:
+            mended = lines[above].replace(figures[0], star["figure"], 1)
+            lines[index] = rejecting_at_end(mended.strip(), figures[0])
+            if _CHAT_HEADER.match(lines[index - 1]):  # its sender and time: no part of it
+                lines[index - 1] = ""
+        else:
+            lines[index] = _rejecting(line, figures[0])
+        lines[above] = ""
+    return "\n".join(lines)
+
+
+def _message_above(lines: list[str], index: int) -> int | None:
+    """The nearest line above line ``index`` in its section that gives a figure, past a chat's
+    sender and time lines, or None."""
+    for at in range(index - 1, -1, -1):
+        if _HEADING.match(lines[at]):
+            return None
+        if _NUMBER.search(lines[at]) and not _CHAT_HEADER.match(lines[at]):
             return at
     return None
 
