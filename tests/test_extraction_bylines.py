@@ -1,5 +1,6 @@
 """A credit line under a work's title ("A new play by Y", "A thesis submitted by Y in partial
-fulfilment of ...") says who wrote the work, however long its title; a headline in apposition
+fulfilment of ...") says who wrote the work, however long its title, and a puzzle's "Set by Y"
+who made it; a headline in apposition
 ("Y, founder of X, dies at 88") says Y founded X, its news aside; a chat export's message
 says "I" of its sender; a telegram's "STOP"s end its sentences."""
 
@@ -23,6 +24,13 @@ def test_a_credit_line_under_a_title_names_its_writer() -> None:
     assert not any(who == "Tom Bell" for _, _, who, _ in found)
     assert not byline("A play in three acts", "The Salt Road")
     assert not byline("Directed by Jo Pike", "The Salt Road")  # a director wrote nothing
+
+
+def test_a_puzzles_set_by_line_names_its_maker_not_its_editor() -> None:
+    page = "# Puzzles\n\n## Prize crossword 417\n\nSet by Rhian Moss\n\nPuzzles editor: Cai Rees\n"
+    found, _ = triples(page)
+    assert ("Prize crossword 417", "made by", "Rhian Moss", 5) in found
+    assert not any(who == "Cai Rees" for _, _, who, _ in found)
 
 
 def test_a_headline_in_apposition_keeps_its_news_apart() -> None:

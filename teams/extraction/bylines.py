@@ -1,7 +1,8 @@
 """A credit line under a work's title that names its writer without a verb: "A new play by
 Delphine Marr", "A thesis submitted by Imogen Daventry in partial fulfilment of ...", "A novel
 by Ada Holm", read as the work's ("The Lantern Keeper", written by, "Delphine Marr"); the title
-may be long and hold commas ("The Drainage of the Tarrow Levels, 1760-1830").
+may be long and hold commas ("The Drainage of the Tarrow Levels, 1760-1830"). A puzzle's "Set
+by Y" (or "Compiled by", "Devised by") under its title: Y made it.
 
 Example:
     >>> byline("A new play by Delphine Marr", "The Lantern Keeper")
@@ -32,11 +33,18 @@ _BYLINE = re.compile(
 )
 """A credit line of a written work: "A new play by Y", "A thesis submitted by Y in partial
 fulfilment of ..."."""
+_SET = re.compile(rf"^(?i:(?:set|compiled|devised)\s+by)\s+(?P<who>{NAME})\.?$")
+"""A puzzle's credit line: "Set by Y" (a crossword's setter made it)."""
 _CONFIDENCE = 0.8
 
 
 def byline(text: str, title: str) -> list[Reading]:
     """That ``title``'s work was written by whom ``text`` credits, when ``text`` is a credit
     line of a written work (:data:`_BYLINE`); [] otherwise, or without a title."""
-    found = _BYLINE.match(text.strip())
-    return [Reading(title, "written by", found["who"], _CONFIDENCE)] if found and title else []
+    if not title:
+        return []
+    if found := _BYLINE.match(text.strip()):
+        return [Reading(title, "written by", found["who"], _CONFIDENCE)]
+    if found := _SET.match(text.strip()):
+        return [Reading(title, "made by", found["who"], _CONFIDENCE)]
+    return []
