@@ -640,6 +640,11 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     if elsewhere[first]:  # "drops ... Python 3.7" for Python 3.9: the best of the others
         others = (at for at, found in enumerate(values) if found and not elsewhere[at])
         first = max(others, key=lambda at: cited[at].score, default=first)
+    naming = _naming_pointers(cited, query)
+    if naming and first not in naming:  # "Removed support for Python 3.7" for "... drop 3.7?"
+        first = max(
+            (at for at in naming if values[at]), key=lambda at: cited[at].score, default=first
+        )
     stated = [_default_value(answered, kind) for answered in cited] if asks_default(query) else []
     if not stated and _LEAST_ASKED.search(query):  # "the oldest Python": "3.10 or newer"
         stated = [_least_stated(answered, kind) for answered in cited]
@@ -652,6 +657,19 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
             elif answered.score >= cited[first].score and (not stated or stated[at]):
                 agreeing.append(item.model_copy(update={"disputed": True}))  # they disagree
     return _unambiguous(agreeing, kind, query)
+
+
+def _naming_pointers(cited: Sequence[_Answered], query: str) -> set[int]:
+    """The passages of ``cited`` whose evidence names a version or year the question names
+    ("3.7" of "... the first to drop support for Python 3.7?"; "3.7.0" names "3.7"): the answer
+    is stated of it, so a passage that names none ("the first major release of isort") answers
+    something else."""
+    named = [re.compile(rf"(?<![\d.]){re.escape(p)}(?:\.\d+)*(?!\w)") for p in pointers(query)]
+    return {
+        at
+        for at, answered in enumerate(cited)
+        if named and any(p.search(item.text) for p in named for item in answered.evidence)
+    }
 
 
 def _one_value_part(query: str) -> str:
