@@ -2,7 +2,8 @@
 headings, a pre-release read whole, "Which X 4.0 pre-release" and "the first X release" asking
 for a version, a version of another product ("Python 3.4") pointing to no release of the one
 asked, a statement of another version of that product set aside, a passage that answers
-clearly better deciding the value, versions held by the lexicon, and paraphrases of dropped
+clearly better or names the version asked about deciding the value, "which release" asking for
+a version and not for those words, versions held by the lexicon, and paraphrases of dropped
 support and of running in parallel."""
 
 from __future__ import annotations
@@ -143,3 +144,31 @@ def test_for_the_oldest_version_a_value_stated_as_the_least_that_will_do_answers
     undisputed = [item.text for item in stated if not item.disputed]
     assert any("3.10 or newer" in text for text in undisputed), stated
     assert not any("3.13.7" in text for text in undisputed), stated
+
+
+def test_the_passage_that_names_the_asked_version_decides_the_value() -> None:
+    question = (
+        "We are still on Python 3.8. Which Cron release was the first to drop support for it?"
+    )
+    found = [
+        Passage(source=f"{path}:1", path=path, line=1, heading=heading, text=text, score=score)
+        for path, heading, text, score in (
+            ("a.md", "Cron 5", "Cron 5.0.0 is the first major release of Cron in years.", 0.72),
+            ("b.md", "5.12.0", "Removed support for Python 3.8", 0.44),
+        )
+    ]
+    weights = term_weights([passage.text for passage in found], question)
+    cited = [_answers(passage, question, weights) for passage in found]
+    stated = _agreeing([answered for answered in cited if answered is not None], question)
+    assert [item.text for item in stated if not item.disputed] == [
+        "5.12.0: Removed support for Python 3.8"
+    ]
+
+
+def test_which_release_asks_for_a_version_not_for_the_words_release_and_first() -> None:
+    weights = term_weights(
+        ["Cron 5.0.0 is the first major release."], "Which Cron release first shipped --dry-run?"
+    )
+    assert stem("release") not in weights and stem("first") not in weights
+    kept = term_weights(["The first step."], "What does the release script do first?")
+    assert stem("release") in kept and stem("first") in kept
