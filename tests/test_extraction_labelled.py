@@ -179,3 +179,19 @@ def test_a_drawings_title_block_gives_its_designer_not_who_drew_or_checked_it() 
     )
     assert _fields(grid) == {("Kell pump house", "designer", "Ada Holm")}
     assert _fields("# Notes\n\n| DRAWN: T. BELL   CHECKED: J. PIKE |\n") == set()
+
+
+def test_a_diarys_dropped_i_is_its_keeper_named_in_its_title() -> None:
+    diary = (
+        "# The diary of Noor Halse, 1902\n\n**Monday 3 June.** Rain. "
+        "Finished building the Brede hen house today.\n\n**Tuesday 4 June.** Tom Bell came by.\n"
+    )
+    found, _ = triples(diary)
+    assert any(
+        who == "Noor Halse" and thing.startswith("Brede hen house") for who, _, thing, _ in found
+    )
+    assert not any(who == "Tom Bell" and deed == "built" for who, deed, _, _ in found)
+    plain, _ = triples(
+        "# Notes\n\nTom Bell founded the Brede choir.\n\nFinished building the hen house today.\n"
+    )
+    assert not any(deed == "built" for _, deed, _, _ in plain)  # no keeper: no one built it

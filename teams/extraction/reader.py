@@ -503,7 +503,7 @@ class _SectionReader:
         """The sentence before when it ends in a colon ("... is carved with these words:")."""
         self.addressee = addressee(section.text)
         """Whom the section is a letter to ("Dear Mrs Tregaskis,"): its "you"."""
-        self.signer = signer(section.text)
+        self.signer = signer(section.text, section.outline.split(" > ")[0] or section.heading)
         """Who signs the section ("— Hugh Barrow", a letter's "Yours faithfully, ..."): its
         "I"."""
         self.terms = defined_terms(section.text)

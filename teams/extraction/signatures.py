@@ -31,15 +31,30 @@ _TRAILING_ATTRIBUTION = re.compile(rf"\s*[—–]\s*{_NAME}\s*(?:,[^,]*)?$")
 _FIRST_PERSON = re.compile(r"\b(?P<word>I|my|My|me)\b(?!['’])")
 
 
-def signer(text: str) -> str:
+def signer(text: str, heading: str = "") -> str:
     """The name that signs ``text``: the name on the line after a letter's sign-off, the last
-    attribution after a dash, or a message's ``From:``; "" when nothing signs it."""
+    attribution after a dash, a message's ``From:``, or the keeper a diary's ``heading`` names
+    ("The diary of Y, 1874"); "" when nothing signs it."""
     lines = [line.strip() for line in text.split("\n") if line.strip()]
     for before, line in zip(["", *lines], lines, strict=False):
         if _SIGN_OFF.match(before) and (name := _SIGNATURE.match(line)):
             return name["name"]
     attributions = [found["name"] for line in lines if (found := _ATTRIBUTION.match(line))]
-    return attributions[-1] if attributions else sender(text)
+    kept = _DIARY.match(heading.strip(" #"))
+    keeper = (kept["name"] or kept["owner"]) if kept else ""
+    return attributions[-1] if attributions else sender(text) or keeper
+
+
+_DIARY = re.compile(
+    rf"^(?i:(?:(?:the|a)\s+)?(?:diary|journal|notebook|logbook)\s+of)\s+(?P<name>{_NAME})\b|"
+    rf"^(?P<owner>{_NAME})['’]s?\s+(?i:diary|journal|notebook)\b"
+)
+"""A diary's title naming its keeper: "The diary of Demelza Rowse, 1874"."""
+_DROPPED_I = re.compile(
+    r"^(?=(?:Finished|Completed|Started|Began)\s+\w+ing\b|"
+    r"(?:Built|Designed|Made|Wrote|Painted|Carved|Founded|Drew|Composed)\s+(?:the|a|an|my|our)\b)"
+)
+"""A diary's sentence with its "I" dropped: "Finished building the boathouse today."."""
 
 
 _SALUTATION = re.compile(
@@ -72,6 +87,8 @@ def signed(sentence: str, name: str) -> str:
     """``sentence`` in the signer's words with the signer named: "I" and "me" as ``name``,
     "my" as its possessive, an attribution after it taken off; as it is when it has no
     first person."""
+    if name and _DROPPED_I.match(sentence):
+        sentence = f"I {sentence[0].lower()}{sentence[1:]}"
     if not name or not _FIRST_PERSON.search(sentence):
         return sentence
     return _FIRST_PERSON.sub(
