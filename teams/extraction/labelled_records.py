@@ -35,6 +35,7 @@ __all__ = [
     "marc_fields",
     "museum_labels",
     "name_of",
+    "out_of_capitals",
     "pull_request_authors",
 ]
 
@@ -114,6 +115,11 @@ _RIS = re.compile(r"^\s*(?P<tag>[A-Z][A-Z0-9])\s{1,2}-\s+(?P<value>\S.*?)\s*$")
 """A line of a RIS citation record: a two-letter tag, "  - ", its value ("AU  - Holm, Ada")."""
 _RIS_LABELS = {"AU": "author", "A1": "author", "TI": "title", "T1": "title"}
 """The RIS tags of a record's authors and its title (an editor, "ED", made nothing)."""
+
+
+def out_of_capitals(value: str) -> str:
+    """A value set in capitals with its words capitalised ("A. PENBERTHY": "A. Penberthy")."""
+    return value.title() if value.isupper() else value
 
 
 def name_of(value: str) -> str:
@@ -313,5 +319,4 @@ def museum_labels(lines: Sequence[str]) -> Iterator[Found]:
         if (thing := _OBJECT_LINE.match(first)) and (maker := _MAKER_LINE.match(second)):
             yield n + 1, thing["thing"].strip(), "maker", maker["who"]
         elif (maker := _MAKER_LINE.match(first)) and (lot := _LOT_LINE.match(second)):
-            who = maker["who"].title() if maker["who"].isupper() else maker["who"]
-            yield m + 1, lot["thing"].strip(), "maker", who
+            yield m + 1, lot["thing"].strip(), "maker", out_of_capitals(maker["who"])

@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
 
+from teams.extraction.labelled_records import out_of_capitals
+
 __all__ = ["title_block_fields"]
 
 _FRAMED = re.compile(r"^\s*[|│║┃](?P<inner>.*)[|│║┃]\s*$")
@@ -53,7 +55,7 @@ def title_block_fields(lines: Sequence[str]) -> Iterator[tuple[int, str, str, st
         return
     for n, label, value in fields:
         if role := _ROLES.get(label):
-            yield n + 1, thing, role, _as_written(value)
+            yield n + 1, thing, role, out_of_capitals(value)
 
 
 def _inline_fields(framed: Sequence[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
@@ -79,9 +81,4 @@ def _as_headed(title: str, lines: Sequence[str]) -> str:
     heading = next((found for line in lines if (found := _HEADING.match(line))), None)
     if heading and title and title.lower() in heading["name"].lower():
         return heading["name"]
-    return _as_written(title)
-
-
-def _as_written(value: str) -> str:
-    """A value set in capitals with its words capitalised ("A. PENBERTHY": "A. Penberthy")."""
-    return value.title() if value.isupper() else value
+    return out_of_capitals(title)
