@@ -98,6 +98,8 @@ def test_a_chat_mend_with_an_asterisk_and_a_recount_withdraw_what_they_mend() ->
     assert without_rejected(recount) == "After a recount, Noor Halse had 921 votes."
     italic = "The Brede jetty is 160 metres long.\n*60 metres of it is new*"
     assert drop_outdated(italic) == italic
+    footnote = "The Brede jetty is 160 metres long.\n\n*1 Figures are estimates."
+    assert drop_outdated(footnote) == footnote
 
 
 def test_a_drill_scenario_doubts_its_own_figures() -> None:

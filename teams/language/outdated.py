@@ -395,8 +395,9 @@ def _active(lines: list[str], index: int, key: str) -> int | None:
     return None
 
 
-_STAR_MEND = re.compile(r"^\s*\*(?P<figure>\d[\d,]*(?:\.\d+)?)(?:\s*[^\s*\d][^*]*)?$")
-"""A chat message that mends a figure of the one before: "*33 metres"."""
+_STAR_MEND = re.compile(r"^\s*\*(?P<figure>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<unit>[^\W\d]+)\W*)?$")
+"""A chat message that mends a figure of the one before: "*33 metres" (its unit, if any, the
+one that figure is written with: not a footnote's "*1 Figures are estimates")."""
 _RECOUNT = re.compile(
     r"^\W*(?:after|following|on)\s+(?:a|the)\s+(?:full\s+)?re-?count\b", re.IGNORECASE
 )
@@ -418,7 +419,7 @@ def _drop_mended(text: str) -> str:
         if above is None or index - above > _MENDED_WITHIN:
             continue
         figures = _NUMBER.findall(lines[above])
-        if len(figures) != 1 or (star and figures[0] == star["figure"]):
+        if len(figures) != 1 or (star and not _mends(star, figures[0], lines[above])):
             continue
         if star:
             mended = lines[above].replace(figures[0], star["figure"], 1)
@@ -429,6 +430,16 @@ def _drop_mended(text: str) -> str:
             lines[index] = _rejecting(line, figures[0])
         lines[above] = ""
     return "\n".join(lines)
+
+
+def _mends(star: re.Match[str], old: str, message: str) -> bool:
+    """Whether the asterisk's figure ``star`` mends the figure ``old`` of ``message``: another
+    figure, in the unit ``old`` is written with when it names one."""
+    unit = star["unit"]
+    written = (
+        re.search(rf"(?<![\w.]){re.escape(old)}\s*{re.escape(unit)}\b", message) if unit else True
+    )
+    return star["figure"] != old and bool(written)
 
 
 def _message_above(lines: list[str], index: int) -> int | None:
