@@ -96,6 +96,8 @@ def test_a_chat_mend_with_an_asterisk_and_a_recount_withdraw_what_they_mend() ->
     assert first == ""
     assert recount == "After a recount, Noor Halse had 921 votes, not 912."
     assert without_rejected(recount) == "After a recount, Noor Halse had 921 votes."
+    turnout = "Turnout was 34 per cent.\n\nAfter a recount, Noor Halse had 921 votes."
+    assert drop_outdated(turnout) == turnout  # a recount of votes mends no turnout
     italic = "The Brede jetty is 160 metres long.\n*60 metres of it is new*"
     assert drop_outdated(italic) == italic
     footnote = "The Brede jetty is 160 metres long.\n\n*1 Figures are estimates."

@@ -421,6 +421,8 @@ def _drop_mended(text: str) -> str:
         figures = _NUMBER.findall(lines[above])
         if len(figures) != 1 or (star and not _mends(star, figures[0], lines[above])):
             continue
+        if recount and not _same_count(lines[above], figures[0], line):
+            continue
         if star:
             mended = lines[above].replace(figures[0], star["figure"], 1)
             lines[index] = rejecting_at_end(mended.strip(), figures[0])
@@ -440,6 +442,16 @@ def _mends(star: re.Match[str], old: str, message: str) -> bool:
         re.search(rf"(?<![\w.]){re.escape(old)}\s*{re.escape(unit)}\b", message) if unit else True
     )
     return star["figure"] != old and bool(written)
+
+
+def _same_count(first: str, old: str, recount: str) -> bool:
+    """Whether the first count's figure ``old`` counts what a figure of ``recount`` counts
+    (the word after both: "1,482 votes" and "1,428 votes")."""
+    counted = re.search(rf"(?<![\w.]){re.escape(old)}\s+(?P<what>[^\W\d]+)", first)
+    return (
+        counted is not None
+        and re.search(rf"\d\s+{re.escape(counted['what'])}\b", recount) is not None
+    )
 
 
 def _message_above(lines: list[str], index: int) -> int | None:
