@@ -64,6 +64,8 @@ def test_a_repealed_clause_and_a_setting_commented_out_are_withdrawn() -> None:
     read = drop_outdated(bylaws).split("\n")
     assert read[2] == ""
     assert read[4] == "7A. Anglers may use 2 rods at most, not 3."
+    other = "7. Anglers may use 3 rods at most. [Repealed]\n\n8. A permit costs 40 pounds."
+    assert drop_outdated(other) == other
     config = "```toml\n[lift]\n// max_riders = 8\nmax_riders = 6\n```"
     assert drop_outdated(config).split("\n")[2:4] == ["", "max_riders = 6, not 8"]
     unrelated = "```ini\n# retries = 5\ntimeout = 30\n```"

@@ -383,7 +383,11 @@ def _replaced(lines: list[str], index: int) -> tuple[str, int] | None:
     else:
         return None
     figures = _NUMBER.findall(said)
-    return (figures[0], below) if len(figures) == 1 and below is not None else None
+    if len(figures) != 1 or below is None:
+        return None
+    if mark is not None and not _same_count(said, figures[0], lines[below]):
+        return None  # the clause below is of another measure ("... 6 knots" over "£40 a night")
+    return figures[0], below
 
 
 def _active(lines: list[str], index: int, key: str) -> int | None:
@@ -445,8 +449,8 @@ def _mends(star: re.Match[str], old: str, message: str) -> bool:
 
 
 def _same_count(first: str, old: str, recount: str) -> bool:
-    """Whether the first count's figure ``old`` counts what a figure of ``recount`` counts
-    (the word after both: "1,482 votes" and "1,428 votes")."""
+    """Whether the figure ``old`` of ``first`` counts or measures what a figure of ``recount``
+    does (the word after both: "1,482 votes" and "1,428 votes", "6 knots" and "4 knots")."""
     counted = re.search(rf"(?<![\w.]){re.escape(old)}\s+(?P<what>[^\W\d]+)", first)
     return (
         counted is not None
