@@ -237,8 +237,9 @@ _DISCLAIMERS = (
             r"\b(?:characters|letters|words|figures|digits)\s+may\s+be\s+misread\b|"
             r"\btranslated\s+(?:automatically|by\s+machine)\b|\bmachine[\s-]translat(?:ed|ion)\b|"
             r"\btranslation\s+(?:has\s+|have\s+)?not\s+(?:been\s+|yet\s+been\s+)?(?:checked|"
-            r"reviewed|proof-?read|verified)\b|\b(?:marked|flagged|labell?ed|rated)\s+as\s+"
-            r"(?:misleading|false|inaccurate|incorrect|disputed|misinformation)\b",
+            r"reviewed|proof-?read|verified)\b|\bthis\s+(?:comment|post|reply|answer|message|"
+            r"review)\s+(?:has\s+been|was|is)\s+(?:marked|flagged|labell?ed)\s+as\s+(?:misleading|"
+            r"false|inaccurate|incorrect|disputed|misinformation)\b",
             re.IGNORECASE,
         ),
         _INACCURATE_MARK,
