@@ -811,11 +811,13 @@ _SARCASTIC = re.compile(r"\(said as sarcasm\)")
 _DRILL = re.compile(r"\(in a drill's invented scenario\)")
 """A figure of an exercise's scenario ("EXERCISE EXERCISE EXERCISE")."""
 _FROM_NAME = re.compile(
-    r"\b(?:as|like)\s+(?:its|their|the|his|her)\s+name\s+(?:says|suggests|implies|tells\s+you)\b|"
-    r"\bhence\s+(?:its|the)\s+name\b",
+    r"\b(?:as|like)\s+(?:its|their|the)\s+name\s+(?:says|suggests|implies|tells\s+you)\b"
+    r"(?=[^.!?]*\b(?-i:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Twenty|"
+    r"Thirty|Forty|Fifty|Hundred|Thousand|Million)\b)",
     re.IGNORECASE,
 )
-"""A figure read off the thing's name: "As its name says, the Hundred Steps has 100 steps"."""
+"""A figure read off a number in the thing's name: "As its name says, the Hundred Steps has 100
+steps" (not "As its name suggests, `max_retries` caps retries at 5")."""
 _SAMPLE = re.compile(
     r"^\W*(?:sample|example|dummy|placeholder|template)(?:\s+[a-z]+)?\s*:|\bplaceholders?\b",
     re.IGNORECASE | re.MULTILINE,
