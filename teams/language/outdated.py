@@ -15,14 +15,14 @@
 - A page whose banner says it is the documentation of a release no longer maintained, an
   account's profile that says it is a parody, a footer that says its answers may be inaccurate
   (a chat assistant's, an OCR text not proofread), a proposal's status that says it was not
-  adopted ("Closed without merging"), or a history whose edit was reverted as vandalism: each
-  of its other lines that gives a figure says so at its end ("... by default (in a release no
-  longer maintained).").
+  adopted ("Closed without merging"), a history whose edit was reverted as vandalism, a comment
+  that says it was marked misleading, or a drill's scenario sheet ("EXERCISE EXERCISE
+  EXERCISE"): each of its other lines that gives a figure says so at its end ("... by default
+  (in a release no longer maintained)."); so does a line that ends in a sarcasm tag ("/s").
 - A fact-check rated false ("Rating: False"): each of its lines that gives one other figure
   rejects the figure its title asks about ("..., not 410.").
 - A sentence the next one says is not yet confirmed ("The time is not yet ratified") says so
   at its end ("... a new course record (not yet confirmed).").
-
 - A clause a consolidated text keeps in place marked "[Repealed]" (or revoked, superseded ...)
   above the clause that replaced it, or a setting commented out above the active one ("#
   max_passengers = 120" over "max_passengers = 96"): the old line is withdrawn, and the
