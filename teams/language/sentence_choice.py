@@ -512,7 +512,7 @@ def term_weights(texts: Sequence[str], query: str, topic: str = "") -> dict[str,
     ``texts`` (a word every sentence holds, such as the product's name, counts least), and
     less when it is a word of ``topic`` (what every part of a split question shares: "cadre
     team" of "How does a cadre team plan", "... fan out work")."""
-    terms = _stems(query) - _set_aside(query) - _measure_asked(query) - _release_asked(query)
+    terms = _stems(query) - _set_aside(query) - _measure_asked(query)
     words = _sentence_words([s for text in texts for _, s in sentences_of(text)], terms)
     shared = _stems(topic)
     return {
@@ -552,25 +552,6 @@ def _measure_asked(query: str) -> set[str]:
     if not measures:
         return set()
     return _stems(" ".join(measures)) - _stems(_HOW_MEASURE.sub("how", query))
-
-
-_RELEASE_ASKED = re.compile(
-    r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b[^?]*?\b(?:first|initially)\b|"
-    r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:release|version)\b",
-    re.I,
-)
-"""A question of which release did a thing ("which isort release first shipped ..."): its words
-"release" and "first" ask for a version, the kind of answer, and are no words of the thing."""
-
-
-def _release_asked(query: str) -> set[str]:
-    """The stems of the words of ``query`` that ask which release (:data:`_RELEASE_ASKED`)
-    that it uses nowhere else."""
-    found = _RELEASE_ASKED.search(query)
-    if found is None:
-        return set()
-    frame = _stems(found[0]) & _stems("release version first initially")
-    return frame - _stems(query[: found.start()] + " " + query[found.end() :])
 
 
 _SET_ASIDE = 0.5
