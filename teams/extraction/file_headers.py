@@ -20,6 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from teams.extraction.labelled_records import Found
+from teams.extraction.signatures import FULL_NAME
+
 __all__ = [
     "attributions",
     "elisp_authors",
@@ -31,12 +34,8 @@ __all__ = [
     "tune_composers",
 ]
 
-Found = tuple[int, str, str, str]
-"""A line, the thing it is said of, a role, and who has that role."""
-
-_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}"
 _ELISP_FIRST = re.compile(r"^;;;\s*(?P<file>[\w.+-]+?)(?:\.el)?\s+---")
-_ELISP_AUTHOR = re.compile(rf"^;+\s*Author:\s*(?P<who>{_NAME})")
+_ELISP_AUTHOR = re.compile(rf"^;+\s*Author:\s*(?P<who>{FULL_NAME})")
 
 
 def elisp_authors(lines: Sequence[str]) -> Iterator[Found]:
@@ -99,7 +98,7 @@ def epub_creators(lines: Sequence[str]) -> Iterator[Found]:
                 yield n + 1, title.strip(), "author", creator["who"].strip()
 
 
-_EBOOK_OF = re.compile(rf"\bE-?Book\s+of\s+(?P<title>.+?),\s+by\s+(?P<who>{_NAME})\s*$", re.I)
+_EBOOK_OF = re.compile(rf"\bE-?Book\s+of\s+(?P<title>.+?),\s+by\s+(?P<who>{FULL_NAME})\s*$", re.I)
 
 
 def gutenberg_authors(lines: Sequence[str]) -> Iterator[Found]:
@@ -138,12 +137,12 @@ def pandoc_authors(lines: Sequence[str]) -> Iterator[Found]:
     block = [found["value"] for line in lines[:3] if (found := _PANDOC.match(line))]
     if len(block) >= 2 and _PANDOC.match(lines[0]) and _PANDOC.match(lines[1]):
         for who in block[1].split(";"):
-            if re.fullmatch(_NAME, who.strip()):
+            if re.fullmatch(FULL_NAME, who.strip()):
                 yield 2, block[0], "author", who.strip()
 
 
 _ATTRIBUTION = re.compile(
-    rf"[\"“](?P<title>[^\"”]+)[\"”]\s+(?:\([^)]*\)\s+)?by\s+(?P<who>{_NAME}|@?[\w.-]+)"
+    rf"[\"“](?P<title>[^\"”]+)[\"”]\s+(?:\([^)]*\)\s+)?by\s+(?P<who>{FULL_NAME}|@?[\w.-]+)"
     r"(?:\s*\([^)]*\))?,?\s+is\s+licen[sc]ed\s+under\b"
 )
 

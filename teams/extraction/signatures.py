@@ -16,18 +16,19 @@ import re
 
 from teams.extraction.emails import sender
 
-__all__ = ["addressed", "addressee", "signed", "signer", "without_attribution"]
+__all__ = ["FULL_NAME", "addressed", "addressee", "signed", "signer", "without_attribution"]
 
-_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}"
-_ATTRIBUTION = re.compile(rf"^(?:>\s*)?[—–]\s*(?P<name>{_NAME})\s*(?:,[^,]*)?$")
+FULL_NAME = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){1,3}"
+"""A person's full name: two to four capitalised words ("Hugh Barrow")."""
+_ATTRIBUTION = re.compile(rf"^(?:>\s*)?[—–]\s*(?P<name>{FULL_NAME})\s*(?:,[^,]*)?$")
 """A quotation's attribution on a line of its own: "— Hugh Barrow, 1861"."""
 _SIGN_OFF = re.compile(
     r"^(?:>\s*)?(?:Yours\s+(?:faithfully|sincerely|truly|ever|respectfully)|Sincerely|"
     r"(?:With\s+)?(?:[Kk]ind|[Bb]est|[Ww]arm)?\s*[Rr]egards|Respectfully|Faithfully),?\s*$"
 )
 """A letter's closing before its writer's name: "Yours faithfully,"."""
-_SIGNATURE = re.compile(rf"^(?:>\s*)?(?P<name>{_NAME})\.?\s*$")
-_TRAILING_ATTRIBUTION = re.compile(rf"\s*[—–]\s*{_NAME}\s*(?:,[^,]*)?$")
+_SIGNATURE = re.compile(rf"^(?:>\s*)?(?P<name>{FULL_NAME})\.?\s*$")
+_TRAILING_ATTRIBUTION = re.compile(rf"\s*[—–]\s*{FULL_NAME}\s*(?:,[^,]*)?$")
 _FIRST_PERSON = re.compile(r"\b(?P<word>I|my|My|me)\b(?!['’])")
 
 
@@ -46,8 +47,8 @@ def signer(text: str, heading: str = "") -> str:
 
 
 _DIARY = re.compile(
-    rf"^(?i:(?:(?:the|a)\s+)?(?:diary|journal|notebook|logbook)\s+of)\s+(?P<name>{_NAME})\b|"
-    rf"^(?P<owner>{_NAME})['’]s?\s+(?i:diary|journal|notebook)\b"
+    rf"^(?i:(?:(?:the|a)\s+)?(?:diary|journal|notebook|logbook)\s+of)\s+(?P<name>{FULL_NAME})\b|"
+    rf"^(?P<owner>{FULL_NAME})['’]s?\s+(?i:diary|journal|notebook)\b"
 )
 """A diary's title naming its keeper: "The diary of Demelza Rowse, 1874"."""
 _DROPPED_I = re.compile(
@@ -58,7 +59,7 @@ _DROPPED_I = re.compile(
 
 
 _SALUTATION = re.compile(
-    rf"^(?:Dear|To)\s+(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Dame|Lady|Lord)\.?\s+)?{_NAME}|"
+    rf"^(?:Dear|To)\s+(?P<name>(?:(?:Mr|Mrs|Ms|Miss|Dr|Sir|Dame|Lady|Lord)\.?\s+)?{FULL_NAME}|"
     r"(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+[A-Z][\w'’-]+),\s*$"
 )
 """A letter's salutation: "Dear Mrs Tregaskis,"."""

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
 
-from teams.extraction.labelled_records import out_of_capitals
+from teams.extraction.labelled_records import Found, out_of_capitals
 
 __all__ = ["title_block_fields"]
 
@@ -43,7 +43,7 @@ _TITLES = frozenset({"TITLE", "PROJECT"})
 _HEADING = re.compile(r"^#{1,2}\s+(?P<name>[^:#]+?)\s*(?::.*)?$")
 
 
-def title_block_fields(lines: Sequence[str]) -> Iterator[tuple[int, str, str, str]]:
+def title_block_fields(lines: Sequence[str]) -> Iterator[Found]:
     """Each designer a title block names, ``(line, thing, role, who)``: of the thing its TITLE or
     PROJECT field names (its part before a comma, "HARBOUR FOOTBRIDGE, GENERAL ARRANGEMENT"),
     as the page's top heading names it when that heading holds those words."""
