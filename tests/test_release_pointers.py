@@ -3,13 +3,19 @@ headings, a pre-release read whole, "Which X 4.0 pre-release" and "the first X r
 for a version, a version of another product ("Python 3.4") pointing to no release of the one
 asked, a statement of another version of that product set aside, a passage that answers
 clearly better or names the version asked about deciding the value, versions held by the
-lexicon, and paraphrases of dropped support and of running in parallel."""
+lexicon, paraphrases of dropped support and of running in parallel, and the changelog entry
+that names a flag answering which release shipped it."""
 
 from __future__ import annotations
 
-from framework.memory import Passage
+from pathlib import Path
+
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.memory import Corpus, MiniLMEmbedder, Passage, SemanticStore
 from framework.memory._chunking import chunk_document
 from framework.memory._lexicon import Lexicon
+from framework.memory.corpus import ingest_corpus
 from teams.language.questions import answer_kind, asks_when
 from teams.language.senses import plain_wording
 from teams.language.sentence_choice import (
@@ -19,7 +25,9 @@ from teams.language.sentence_choice import (
     term_weights,
 )
 from teams.language.words import stem
-from teams.research.offline import _agreeing, _answers
+from teams.research.offline import CorpusSearchWorker, _agreeing, _answers
+from teams.research.releases import entries_naming, entry_release
+from tests.conftest import write_corpus
 
 _HISTORY = (
     "Version history\n"
@@ -162,3 +170,28 @@ def test_the_passage_that_names_the_asked_version_decides_the_value() -> None:
     assert [item.text for item in stated if not item.disputed] == [
         "5.12.0: Removed support for Python 3.8"
     ]
+
+
+def test_which_release_shipped_a_flag_is_read_from_the_entry_that_names_it(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    pages = {
+        "upgrading.md": "# Upgrading to 3.0.0\n\nCron 3.0.0 is the first major release of Cron "
+        "in four years, and the first release to ship a scheduler of its own.\n",
+        "options.md": "# Options\n\n## Keep Warm\n\nKeeps the workers loaded between jobs, at a "
+        "cost in memory.\n\n- --keep-warm\n",
+        "CHANGELOG.md": "# Changelog\n\n### 3.2.0 May 4 2021\n  - Fixed #812: a lost timezone "
+        "in the reports.\n  - Implemented #799: Provide a flag `--keep-warm` to keep workers "
+        "loaded.\n\n### 3.1.0 March 2 2021\n  - Fixed #790: the first run of a job ran twice.\n",
+    }
+    root = write_corpus(tmp_path / "docs", pages)
+    asked = "Which Cron release first shipped the --keep-warm flag?"
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        corpus = Corpus(store)
+        assert [entry_release(p) for p in entries_naming(corpus, asked)] == [(3, 2, 0)]
+        assert entries_naming(corpus, "What does the --keep-warm flag cost?") == []
+        task = Task(id="q0", description=asked, inputs={"query": asked})
+        found = CorpusSearchWorker(corpus).run(task, asked, NodeContext(node="w", team="t"))
+    assert "--keep-warm" in found.evidence[0].text
+    assert "3.2.0" in found.evidence[0].text

@@ -63,8 +63,11 @@ def test_ways_of_leaving_a_setting_alone_ask_its_default() -> None:
     assert asks_default("If I leave the kiln fan speed setting alone, how fast does it spin?")
     assert asks_default("With the throttle switched on and left untuned, what wait is used?")
     assert asks_default("If I set a kiln fan_speed but no fan_timeout, what timeout is used?")
+    assert asks_default("I run the kiln with no profile and no config file at all. How hot?")
+    assert asks_default("Without any settings, how fast does the kiln fan spin?")
     assert not asks_default("If I set a fan speed but the kiln stalls, what then?")
     assert not asks_default("How long may a lookup take?")
+    assert not asks_default("What happens with no arguments?")
 
 
 def test_a_default_stated_as_one_answers_before_a_figure_in_passing(
@@ -184,3 +187,20 @@ def test_a_simple_table_of_restructuredtext_is_no_sentence() -> None:
     )
     said = [sentence for _, sentence in sentences_of(text)]
     assert said == ["This is the kiln's firing table:", "The kiln cools overnight."]
+
+
+def test_a_default_field_among_a_references_joined_fields_answers_its_default(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    pages = {
+        "guide.md": "# Fans\n\nThe `fan_mode` setting picks how the kiln's fan runs: most "
+        "potters set `FanModes.PULSE`.\n",
+        "options.md": "# Options\n\n## Fan Mode\n\nHow the fan runs (0-steady, 1-pulse).\n\n"
+        "**Type:** Fanmodes  \n**Default:** `FanModes.STEADY`  \n"
+        "**Python & Config File Name:** fan_mode  \n",
+    }
+    asked = "If I never set fan_mode, which mode does the kiln's fan run in?"
+    found = _found(tmp_path, embedder, pages, asked)
+    stated = next(line for line in found.splitlines() if "FanModes.STEADY" in line)
+    assert stated.startswith("docs/options.md:") and "(disputed)" not in stated, found
+    assert "FanModes.PULSE" not in found.split(stated)[0]  # no figure in passing before it

@@ -23,7 +23,15 @@ from collections.abc import Iterator, Sequence
 from teams.extraction.labelled_records import BOLD_TITLE, Found
 from teams.extraction.reorderings import NAME as _NAME
 
-__all__ = ["also_by", "catalogue_authors", "credit_lines", "readme_authors", "track_writers"]
+__all__ = [
+    "also_by",
+    "billing_blocks",
+    "catalogue_authors",
+    "chart_footers",
+    "credit_lines",
+    "readme_authors",
+    "track_writers",
+]
 
 _TRACK = re.compile(
     rf"^\s*(?:\d{{1,3}}[.)]\s+|[-*]\s+)?(?P<title>[^()\s][^()]*?)\s+\((?P<who>{_NAME}"
@@ -114,6 +122,7 @@ _CREDITED_ROLES = {
     "text": "{}",
     "written": "{}",
     "libretto": "{}",
+    "screenplay": "screenplay for {}",
 }
 """What a credit's words say its writer wrote ("Music by": the music for the work; "Book and
 lyrics by": the work); a director, designer of lights or performer wrote none of it."""
@@ -135,3 +144,61 @@ def credit_lines(lines: Sequence[str]) -> Iterator[Found]:
                 for thing in dict.fromkeys(_CREDITED_ROLES.get(word) for word in words):
                     if thing:
                         yield at + 1, thing.format(title["title"].strip()), "author", found["who"]
+
+
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_BILLED = re.compile(
+    r"(?<![A-Za-z])(?P<role>[a-z]+(?: [a-z]+)*) by "
+    r"(?P<who>[A-Z][A-Z'’.-]+(?: [A-Z][A-Z'’.-]+){1,3})(?![a-z])"
+)
+"""A billing block's credit: role words in lower case, the name in capitals ("screenplay by
+TALWYN ROSEVEAR")."""
+_BILLED_TITLE = re.compile(r"[\"“](?P<title>[A-Z][A-Z0-9'’ ,:&-]+)[\"”]")
+_TOP_HEADING = re.compile(r"^#\s+(?P<title>[^:#]+?)\s*(?::.*)?$")
+
+
+def billing_blocks(lines: Sequence[str]) -> Iterator[Found]:
+    """Each writer a poster's billing block credits in capitals ("based on the novel by Z
+    screenplay by Y produced by W"), in a fenced block: of the title it quotes in capitals
+    ("THE SALT ROAD"), else of the page's top heading; the words before "by" say what was
+    written (see :data:`_CREDITED_ROLES`): a producer, director or novelist wrote none of it."""
+    heading = next((found["title"] for line in lines if (found := _TOP_HEADING.match(line))), "")
+    inside, block = False, []
+    for at, line in enumerate(lines):
+        if _FENCE.match(line):
+            if inside:
+                yield from _billed(block, heading)
+            inside, block = not inside, []
+        elif inside:
+            block.append((at + 1, line))
+
+
+def _billed(block: Sequence[tuple[int, str]], heading: str) -> Iterator[Found]:
+    titles = (found["title"] for _, line in block if (found := _BILLED_TITLE.search(line)))
+    quoted = next(titles, "")
+    title = quoted.title() if quoted else heading
+    for number, line in block if title else ():
+        for credit in _BILLED.finditer(line):
+            thing = _CREDITED_ROLES.get(credit["role"].split()[-1])
+            if thing:
+                yield number, thing.format(title), "author", credit["who"].title()
+
+
+_CHART_CREDIT = re.compile(
+    rf"^(?P<label>chart|graphic|graphics|map|infographic|visuali[sz]ation)s?\s*:\s*(?P<who>{_NAME})$",
+    re.I,
+)
+"""A chart's footer field that names its maker: "Chart: Nessa Treloar"."""
+
+
+def chart_footers(lines: Sequence[str]) -> Iterator[Found]:
+    """The maker a chart's footer names ("Chart: Y • Source: Z • Get the data"), its fields set
+    apart with bullets or bars, of the chart of what the page's top heading names (before a
+    comma: "Boats landed at Kelby harbour, 2014-2023"); the source made no chart."""
+    heading = next((found["title"] for line in lines if (found := _TOP_HEADING.match(line))), "")
+    subject = heading.split(",")[0].strip()
+    for at, line in enumerate(lines):
+        parts = _SEPARATORS.split(line.strip())
+        for part in parts if subject and len(parts) > 1 else ():
+            if found := _CHART_CREDIT.match(part.strip()):
+                yield at + 1, f"{found['label'].lower()} of {subject}", "maker", found["who"]

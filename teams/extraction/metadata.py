@@ -31,7 +31,9 @@ from teams.extraction.cards import (
 )
 from teams.extraction.credits import (
     also_by,
+    billing_blocks,
     catalogue_authors,
+    chart_footers,
     credit_lines,
     readme_authors,
     track_writers,
@@ -58,6 +60,7 @@ from teams.extraction.labelled_records import (
     name_of,
     pull_request_authors,
 )
+from teams.extraction.makers_marks import needlework_marks, print_lettering, stamp_issues
 from teams.extraction.manifests import (
     atom_authors,
     block_from,
@@ -305,6 +308,11 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     readme_authors,
     catalogue_authors,
     credit_lines,
+    billing_blocks,
+    chart_footers,
+    print_lettering,
+    needlework_marks,
+    stamp_issues,
     also_by,
     vcard_roles,
     credits_file_deeds,

@@ -33,7 +33,7 @@ letter's sign-off as its signer (:mod:`teams.extraction.signatures`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from framework.knowledge import entity_id
@@ -484,6 +484,7 @@ class _SectionReader:
         expanded: Mapping[str, str],
         relaxed: bool,
         marked: Mapping[str, str] | None = None,
+        signed_by: str = "",
     ) -> None:
         self.section, self.expanded, self.relaxed = section, expanded, relaxed
         self.marked = marked or {}
@@ -503,7 +504,7 @@ class _SectionReader:
         """The sentence before when it ends in a colon ("... is carved with these words:")."""
         self.addressee = addressee(section.text)
         """Whom the section is a letter to ("Dear Mrs Tregaskis,"): its "you"."""
-        self.signer = signer(section.text, section.outline.split(" > ")[0] or section.heading)
+        self.signer = signed_by
         """Who signs the section ("— Hugh Barrow", a letter's "Yours faithfully, ..."): its
         "I"."""
         self.terms = defined_terms(section.text)
@@ -648,6 +649,24 @@ def _without_rebuttal(sentence: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+def _signers(sections: Sequence[Section]) -> list[str]:
+    """Who signs each section (see :func:`~teams.extraction.signatures.signer`): read over the
+    run of sections under its heading that it belongs to, since a code block or the length of
+    a letter splits one text into several ("I wrote it", a block, then the "answered" card)."""
+    runs: list[list[Section]] = []
+    for section in sections:
+        place = (section.heading, section.outline, section.front)
+        if runs and (runs[-1][0].heading, runs[-1][0].outline, runs[-1][0].front) == place:
+            runs[-1].append(section)
+        else:
+            runs.append([section])
+    found = []
+    for run in runs:
+        head = run[0].outline.split(" > ")[0] or run[0].heading
+        found += [signer("\n".join(section.text for section in run), head)] * len(run)
+    return found
+
+
 def document_triples(document: Document, relaxed: bool = False) -> Iterator[_Found]:
     """Every relation the document states, with its subject's type where one is given; with
     ``relaxed``, the relaxed sentence patterns too."""
@@ -657,8 +676,9 @@ def document_triples(document: Document, relaxed: bool = False) -> Iterator[_Fou
         for short, long in defined(unmarked(sentence))
     }
     marked = marked_things(sentence for _, sentence in document.sentences())
-    for section in document.sections:
-        yield from _SectionReader(section, expanded, relaxed, marked).triples()
+    signers = _signers(document.sections)
+    for section, signed_by in zip(document.sections, signers, strict=True):
+        yield from _SectionReader(section, expanded, relaxed, marked, signed_by).triples()
     for row in document.rows:
         for reading in row_readings(row):
             quoted = row.quote((reading.subject, reading.object))

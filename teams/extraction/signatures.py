@@ -27,18 +27,26 @@ _SIGN_OFF = re.compile(
     r"(?:With\s+)?(?:[Kk]ind|[Bb]est|[Ww]arm)?\s*[Rr]egards|Respectfully|Faithfully),?\s*$"
 )
 """A letter's closing before its writer's name: "Yours faithfully,"."""
+_ANSWER_CARD = re.compile(
+    r"^answered\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:,\s*'?\d{2,4})?(?:\s+at\s+\d{1,2}:\d{2})?$"
+)
+"""A question-and-answer site's card under an answer, over its writer's name: "answered Jun 11,
+2019 at 8:40" (an "edited" or "asked" card names someone else)."""
 _SIGNATURE = re.compile(rf"^(?:>\s*)?(?P<name>{FULL_NAME})\.?\s*$")
 _TRAILING_ATTRIBUTION = re.compile(rf"\s*[—–]\s*{FULL_NAME}\s*(?:,[^,]*)?$")
 _FIRST_PERSON = re.compile(r"\b(?P<word>I|my|My|me)\b(?!['’])")
 
 
 def signer(text: str, heading: str = "") -> str:
-    """The name that signs ``text``: the name on the line after a letter's sign-off, the last
+    """The name that signs ``text``: the name on the line after a letter's sign-off or an
+    answer's "answered" card, the last
     attribution after a dash, a message's ``From:``, or the keeper a diary's ``heading`` names
     ("The diary of Y, 1874"); "" when nothing signs it."""
     lines = [line.strip() for line in text.split("\n") if line.strip()]
     for before, line in zip(["", *lines], lines, strict=False):
-        if _SIGN_OFF.match(before) and (name := _SIGNATURE.match(line)):
+        if (_SIGN_OFF.match(before) or _ANSWER_CARD.match(before)) and (
+            name := _SIGNATURE.match(line)
+        ):
             return name["name"]
     attributions = [found["name"] for line in lines if (found := _ATTRIBUTION.match(line))]
     kept = _DIARY.match(heading.strip(" #"))

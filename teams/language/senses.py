@@ -63,6 +63,10 @@ _SENSE = _standing_for(_GROUPS)
 
 _OBJECT = r"(?: (?:it|that|this|them|anything))?"
 _LEFT = r"(?:alone|unset|untouched|untuned|unchanged|as it is)"
+_SETTINGS = (
+    r"(?:config(?:uration)?(?: configuration)?|settings|options|profile)(?: files?)?(?: at all)?"
+)
+"""What a run without any of runs on its defaults: "with no config file at all"."""
 _BY_DEFAULT = re.compile(
     r"\b(?:out of the box"
     r"|unless (?:(?:you are |it is )?(?:told|configured|set|specified|instructed) otherwise"
@@ -84,6 +88,10 @@ _BY_DEFAULT = re.compile(
     r"giving|providing|supplying|overriding)"
     + _OBJECT
     + r"|without being (?:told|asked|instructed|configured)(?: to)?"
+    + r"|(?:with|having|using) no (?:[\w-]+ ){0,2}?"
+    + _SETTINGS
+    + r"|without (?:any |a )?(?:[\w-]+ ){0,2}?"
+    + _SETTINGS
     + r")\b",
     re.I,
 )
@@ -91,7 +99,8 @@ _BY_DEFAULT = re.compile(
 "if I leave that setting alone", "switched on and left untuned", "if you never configure it",
 "if I don't name one", "when I have not configured one", "when a project has not configured
 one", "unless you ask it to", "without
-setting anything", "without saying what", "without being told to"."""
+setting anything", "without saying what", "without being told to", "with no config file at
+all", "without any settings"."""
 _NOT_GIVEN = re.compile(
     r"\b(?:if|when) ([^\s,?]+) (?:is|are) not (?:given|set|passed|specified|configured)\b", re.I
 )

@@ -63,7 +63,7 @@ from teams.language.superseded import asks_what_was, without_superseded
 from teams.language.tables import table_statements
 from teams.language.words import joined_codes, keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
-from teams.research.releases import entry_release, newer_entries
+from teams.research.releases import entries_naming, entry_release, newer_entries
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 
 __all__ = [
@@ -218,6 +218,7 @@ class CorpusSearchWorker:
             more = self.corpus.search(expanded, k=self.k * _CANDIDATES, min_score=self.min_score)
             found, asked = _merged([found, more]), expanded
         pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
+        pointed += _scored_as_best(entries_naming(self.corpus, asked), found)
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
         cited = _reranked(found, asked, topic, preferred, self.k)
@@ -257,8 +258,14 @@ def _pointed(corpus: Corpus, query: str, found: Sequence[Passage], k: int) -> li
         for passage in corpus.pointed_to(query, terms, k=k)
         if passage.heading.strip(' `*"').lower() in named
     ]
+    return _scored_as_best(pointed, found)
+
+
+def _scored_as_best(passages: Sequence[Passage], found: Sequence[Passage]) -> list[Passage]:
+    """``passages`` each scored at least as the best passage ``found`` by meaning: where the
+    question points, though its other words match another passage better."""
     best = max((passage.score for passage in found), default=0.0)
-    return [replace(passage, score=max(passage.score, best)) for passage in pointed]
+    return [replace(passage, score=max(passage.score, best)) for passage in passages]
 
 
 def _corpus_own(corpus: Corpus, product: str, query: str) -> bool:
@@ -290,8 +297,7 @@ def _newest_entry(
     newer = newer_entries(corpus, query, cited[0].passage, cited[0].evidence[0].text)
     if not newer:
         return cited
-    best = max((passage.score for passage in found), default=0.0)
-    newest = replace(newer[0], score=max(newer[0].score, best))
+    [newest] = _scored_as_best(newer[:1], found)
     ranked = _reranked([newest, *found], query, topic, {newest.source}, k)
     if not ranked or ranked[0].passage.source != newest.source:
         return cited
@@ -339,8 +345,7 @@ def _entries_referred(
         )
     )
     pointed = corpus.pointed_to(query, names, k=len(names)) if names else []
-    best = max((passage.score for passage in found), default=0.0)
-    return [replace(passage, score=max(passage.score, best)) for passage in pointed]
+    return _scored_as_best(pointed, found)
 
 
 _CANDIDATES = 12
@@ -915,10 +920,12 @@ _DEFAULT_LINE = re.compile(r"\W{0,4}defaults?(?: to|\W{0,4}[:=])\s*\S", re.I)
 _DEFAULT_LINE_WORDS = 12
 _DEFAULT_STATED = re.compile(
     rf"(?:^|(?<=[.!?] )){_DEFAULT_LINE.pattern}|\bdefaults to\b"
+    r"|\*\*defaults?(?::\*\*|\*\*:)\s*\S"
     r"|\bdefault\s+(?:[\w-]+\s+){0,4}?(?:is|are|was|of)\s+(?:only\s+|just\s+)?[`'\"\d]",
     re.I,
 )
-"""A default stated with its value, in a line of its own ("Default: ``2083``") or in a
+"""A default stated with its value, in a line of its own ("Default: ``2083``") or a field
+of a reference's joined lines ("**Type:** Int **Default:** `79`"), or in a
 sentence ("The default is 80", "The default thread pool size is only 40", "It defaults to
 5"); not a passing "the default settings are optimized for ..."."""
 

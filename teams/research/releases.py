@@ -17,7 +17,7 @@ from teams.language.sentence_choice import given
 from teams.language.superseded import asks_what_was
 from teams.language.words import keywords, stem
 
-__all__ = ["entry_release", "newer_entries", "release_of"]
+__all__ = ["entries_naming", "entry_release", "newer_entries", "release_of"]
 
 _RELEASE_HEADING = re.compile(
     r"^\W*(?:(?:version|release|v)\s*)?v?(?P<number>\d+(?:\.\d+)+)(?![\w.])", re.I
@@ -27,6 +27,10 @@ _HOLDERS = 12
 """A pair of the answer's words held by more passages than this finds no entry of it."""
 _SHARED = 2
 """How many of the answer's words a newer entry's sentence holds to speak of its measure."""
+_CODE_WORD = re.compile(r"[a-z0-9]+(?:[_-][a-z0-9]+)+", re.I)
+"""A name written as code: a flag's or a setting's ("overwrite-in-place", "float_to_top")."""
+_NAMING_HOLDERS = 8
+"""A code word held by more passages than this is a common word ("built-in"), not a name."""
 
 
 def release_of(heading: str) -> tuple[int, ...] | None:
@@ -44,6 +48,21 @@ def entry_release(passage: Passage) -> tuple[int, ...] | None:
         if (release := release_of(heading)) is not None:
             return release
     return None
+
+
+def entries_naming(corpus: Corpus, query: str) -> list[Passage]:
+    """For a question of which release or when, the changelog entries that hold a name of it
+    written as code ("which release first shipped --overwrite-in-place?": "5.8.0 > Provide a
+    flag `--overwrite-in-place`"), a name few passages hold; [] for any other question. The
+    entry that shipped a thing names it, though the question's other words ("first
+    release") match a page about another release better."""
+    if not asks_when(query):
+        return []
+    names = [word for word in keywords(query) if _CODE_WORD.fullmatch(word)]
+    if not names:
+        return []
+    holders = corpus.rare_holders(query, names, form=stem, most=_NAMING_HOLDERS, k=_NAMING_HOLDERS)
+    return [passage for passage in holders if entry_release(passage) is not None]
 
 
 def newer_entries(corpus: Corpus, query: str, best: Passage, sentence: str) -> list[Passage]:

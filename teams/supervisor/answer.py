@@ -41,12 +41,15 @@ def _facts(state: SupervisorState) -> Iterator[tuple[str, str, float, str]]:
 
 def cited_evidence(state: SupervisorState) -> list[Evidence]:
     """One piece of evidence per source the draft cites, in citing order: the first relation
-    found there, else the entity."""
+    found there that the draft quotes (a line may hold two: "Chart: Y • Source: Z"), else the
+    first relation found there, else the entity."""
+    draft = state.get("draft", "")
     evidence: dict[str, Evidence] = {}
     for source, text, confidence, _ in _facts(state):
-        evidence.setdefault(source, Evidence(source=source, text=text, score=confidence))
-    cited = cited_sources(state.get("draft", ""))
-    return [evidence[source] for source in cited if source in evidence]
+        found = evidence.get(source)
+        if found is None or (found.text not in draft and text in draft):
+            evidence[source] = Evidence(source=source, text=text, score=confidence)
+    return [evidence[source] for source in cited_sources(draft) if source in evidence]
 
 
 def _review(state: SupervisorState) -> list[str]:
