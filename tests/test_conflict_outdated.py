@@ -2,12 +2,14 @@
 of old figures, the text a note says is out of date, a change a later entry undoes; the
 statement that stands rejects the old figure. A count of pairs agrees with twice as many; times
 in two zones agree in UTC; a wiki signature dates its comment; a regnal year is a year; a table
-in thousands is multiplied out; a version ceiling reads "below"."""
+in thousands is multiplied out; a version ceiling reads "below"; a configuration file's
+settings of a figure are statements."""
 
 from __future__ import annotations
 
 from teams.language._numbers import Value
 from teams.language.calendars import plain_dates, unsigned
+from teams.language.config_files import setting_statements
 from teams.language.contradiction import without_rejected
 from teams.language.outdated import drop_outdated, self_doubting
 from teams.language.senses import plain_wording
@@ -70,6 +72,18 @@ def test_a_repealed_clause_and_a_setting_commented_out_are_withdrawn() -> None:
     assert drop_outdated(config).split("\n")[2:4] == ["", "max_riders = 6, not 8"]
     unrelated = "```ini\n# retries = 5\ntimeout = 30\n```"
     assert drop_outdated(unrelated) == unrelated
+
+
+def test_a_configuration_files_settings_are_statements_an_examples_are_not() -> None:
+    live = "\n\n```toml\n[lift]\n\nmax_riders = 6, not 8\nname = \"Brede\"\n```"
+    read = setting_statements(live, "Brede cliff lift: live configuration").split("\n")
+    assert read[5] == "Brede cliff lift: max_riders is 6 riders, not 8."
+    assert len(read) == len(live.split("\n"))  # line for line, its fences left blank
+    assert not any("```" in line or "name" in line for line in read)
+    example = "Set the riders like this:\n\n```toml\nmax_riders = 6\n```"
+    assert setting_statements(example, "Brede cliff lift") == example  # an example of prose
+    script = "```python\nmax_riders = 6\n```"
+    assert setting_statements(script, "Brede cliff lift") == script  # code, not settings
 
 
 def test_a_post_tagged_as_sarcasm_and_a_comment_marked_misleading_doubt_themselves() -> None:

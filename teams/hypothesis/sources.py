@@ -38,6 +38,7 @@ from framework.policy import governed
 from teams.hypothesis.verdicts import AS_OF_YEAR, PAST_YEAR, speaks_of_standing
 from teams.language.calendars import unsigned
 from teams.language.changes import resolve_relative_changes, withdraw_struck
+from teams.language.config_files import setting_statements
 from teams.language.contradiction import claim_of, same_subject
 from teams.language.dates import settle_date_order
 from teams.language.enumerations import count_enumerations
@@ -245,8 +246,9 @@ def readable(passage: Passage) -> Passage:
     """The passage as the value readers see it: struck-out text withdrawn (a struck figure
     before a new one rejected: "is 460 metres long, not 410"), what the page marks as out of
     date withdrawn (:func:`~teams.language.outdated.drop_outdated`), a figure the page says it
-    rounds marked so (:func:`~teams.language.rounding.mark_rounded`), a wiki signature read as
-    when its comment was written, an accepted diff applied, myths
+    rounds marked so (:func:`~teams.language.rounding.mark_rounded`), a configuration file's
+    settings of a figure as statements (:mod:`teams.language.config_files`), a wiki signature
+    read as when its comment was written, an accepted diff applied, myths
     and a reply's quoted lines withdrawn (:func:`~teams.language.revisions.read_revisions`),
     table rows as statements, numeric dates with the reading the passage's other dates
     settle, lists with their count, relative dates with the year they name and relative
@@ -254,9 +256,12 @@ def readable(passage: Passage) -> Passage:
     title = passage.outline.split(" > ")[0] if passage.outline else passage.heading
     text = withdraw_struck(read_revisions(unsigned(passage.text), heading=title))
     text = mark_rounded(drop_outdated(text, title))
-    text = count_enumerations(settle_date_order(table_statements(text)))
+    settings = setting_statements(text, title)
+    code = passage.code and settings == text  # a configuration file's settings are statements
+    text = count_enumerations(settle_date_order(table_statements(settings)))
     text = resolve_relative_changes(resolve_relative_dates(text))
-    return passage if text == passage.text else replace(passage, text=text)
+    unchanged = text == passage.text and code == passage.code
+    return passage if unchanged else replace(passage, text=text, code=code)
 
 
 def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:

@@ -30,6 +30,7 @@ from teams.language.outdated import rejecting_at_end
 __all__ = [
     "DITTO",
     "Table",
+    "cell_phrase",
     "grid_tables",
     "header_noun",
     "latex_tables",
@@ -337,7 +338,7 @@ def _before_after(table: Table, out: list[str]) -> bool:
         return False
     for line, (name, old, new) in table.rows:
         after = header[2][:1].lower() + header[2][1:]
-        out[line - 1] = f"{header[0]}: {_phrase(name, new)} {after}, not {old}."
+        out[line - 1] = f"{header[0]}: {cell_phrase(name, new)} {after}, not {old}."
     return True
 
 
@@ -381,7 +382,7 @@ def _distinct_years(cells: Sequence[str]) -> bool:
 def _phrases(names: Sequence[str], cells: Sequence[str]) -> list[str]:
     """Each filled cell under its header's name (:func:`_phrase`)."""
     return [
-        _phrase(name, cell)
+        cell_phrase(name, cell)
         for name, cell in zip(names, cells, strict=False)
         if cell and cell not in ("-", "—", "–")
     ]
@@ -442,10 +443,10 @@ def _statement(header: tuple[str, ...], row: tuple[str, ...], notes: Sequence[st
         return ""
     subject = _subject(header[0] if header else "", row[0])
     if len(header) == len(row) == 2 and header[0].lower() in _GENERIC and not any(notes):
-        return f"{subject}: {_phrase(row[0], row[1])} {header[1].lower()}.".replace(" .", ".")
+        return f"{subject}: {cell_phrase(row[0], row[1])} {header[1].lower()}.".replace(" .", ".")
     noted = [*notes[1 : len(row)], *[""] * len(row)]
     phrases = [
-        _phrase(name, _TRAILING_MARK.sub("", cell) if note else cell)
+        cell_phrase(name, _TRAILING_MARK.sub("", cell) if note else cell)
         + (f" ({note})" if note else "")
         for name, cell, note in zip(header[1:], row[1:], noted, strict=False)
         if cell and cell not in ("-", "—", "–")
@@ -467,7 +468,7 @@ def _subject(name: str, cell: str) -> str:
     return f"{cell} {noun}" if noun and noun not in cell.lower().split() else cell
 
 
-def _phrase(name: str, cell: str) -> str:
+def cell_phrase(name: str, cell: str) -> str:
     """One cell under its column's header, in words the value readers know."""
     unit = ""
     matched = _UNIT.match(name)
