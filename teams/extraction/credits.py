@@ -157,13 +157,18 @@ _BILLED_TITLE = re.compile(r"[\"“](?P<title>[A-Z][A-Z0-9'’ ,:&-]+)[\"”]")
 _TOP_HEADING = re.compile(r"^#\s+(?P<title>[^:#]+?)\s*(?::.*)?$")
 
 
+def _top_heading(lines: Sequence[str]) -> str:
+    """What the page's first top heading names, before a colon ("The Salt Road: poster")."""
+    return next((found["title"] for line in lines if (found := _TOP_HEADING.match(line))), "")
+
+
 def billing_blocks(lines: Sequence[str]) -> Iterator[Found]:
     """Each writer a poster's billing block credits in capitals ("based on the novel by Z
     screenplay by Y produced by W"), in a fenced block: of the title it quotes in capitals
     ("THE SALT ROAD"), else of the page's top heading; the words before "by" say what was
     written (see :data:`_CREDITED_ROLES`): a producer, director or novelist wrote none of it."""
-    heading = next((found["title"] for line in lines if (found := _TOP_HEADING.match(line))), "")
-    inside, block = False, []
+    heading = _top_heading(lines)
+    inside, block = False, list[tuple[int, str]]()
     for at, line in enumerate(lines):
         if _FENCE.match(line):
             if inside:
@@ -195,7 +200,7 @@ def chart_footers(lines: Sequence[str]) -> Iterator[Found]:
     """The maker a chart's footer names ("Chart: Y • Source: Z • Get the data"), its fields set
     apart with bullets or bars, of the chart of what the page's top heading names (before a
     comma: "Boats landed at Kelby harbour, 2014-2023"); the source made no chart."""
-    heading = next((found["title"] for line in lines if (found := _TOP_HEADING.match(line))), "")
+    heading = _top_heading(lines)
     subject = heading.split(",")[0].strip()
     for at, line in enumerate(lines):
         parts = _SEPARATORS.split(line.strip())
