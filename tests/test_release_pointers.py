@@ -4,7 +4,8 @@ for a version, a version of another product ("Python 3.4") pointing to no releas
 asked, a statement of another version of that product set aside, a passage that answers
 clearly better or names the version asked about deciding the value, versions held by the
 lexicon, paraphrases of dropped support and of running in parallel, and the changelog entry
-that names a flag answering which release shipped it."""
+that names a flag answering which release shipped it, and the entry that answers when no page
+cited gives a version."""
 
 from __future__ import annotations
 
@@ -195,3 +196,23 @@ def test_which_release_shipped_a_flag_is_read_from_the_entry_that_names_it(
         found = CorpusSearchWorker(corpus).run(task, asked, NodeContext(node="w", team="t"))
     assert "--keep-warm" in found.evidence[0].text
     assert "3.2.0" in found.evidence[0].text
+
+
+def test_which_version_is_read_from_an_entry_when_no_page_cited_gives_one(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    pages = {
+        "jobs.md": "# Background jobs\n\nKiln runs background jobs beside the request "
+        "handlers. Kiln will make sure the background jobs finish during the shutdown, "
+        "unless the server times out.\n",
+        "CHANGES.md": "# Changes\n\n## Version 2.3.0\n\n- Allow background jobs a grace period "
+        "to complete during shutdown.\n- Fix the timezone of the reports.\n\n"
+        "## Version 2.2.0\n\n- Add the kiln logs command.\n",
+    }
+    root = write_corpus(tmp_path / "docs", pages)
+    asked = "Since which Kiln version do background jobs get extra time to wrap up at shutdown?"
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        task = Task(id="q0", description=asked, inputs={"query": asked})
+        found = CorpusSearchWorker(Corpus(store)).run(task, asked, NodeContext(node="w", team="t"))
+    assert "2.3.0" in found.evidence[0].text

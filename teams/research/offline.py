@@ -225,7 +225,45 @@ class CorpusSearchWorker:
         if entries := _entries_referred(self.corpus, asked, cited, found):
             preferred |= {passage.source for passage in entries}
             cited = _reranked([*entries, *found], asked, topic, preferred, self.k)
+        cited = _entry_first(cited, found, asked)
         return _newest_entry(self.corpus, asked, topic, cited, found, k=self.k), asked
+
+
+def _entry_first(cited: list[_Answered], found: Sequence[Passage], query: str) -> list[_Answered]:
+    """``cited``, or, for a question of which version or release when the best passage
+    ``cited`` gives none ("Quart will ensure that the tasks finish during the shutdown"), the
+    changelog entry ``found`` that answers it best first ("Version 0.19.0 > Allow background
+    tasks a grace period to complete during shutdown."): one whose answer holds at least
+    :data:`_ENTRY_SHARED` words of the question in lower case (not the product's name) that
+    are not its headings'."""
+    if answer_kind(query) != "version" or not asks_when(query):
+        return cited
+    if not cited or any(given("version", item.text, query) for item in cited[0].evidence):
+        return cited
+    asked = {stem(word) for word in keywords(query) if not word[:1].isupper()}  # not "Quart"
+    entries = [
+        answered
+        for passage in found
+        if entry_release(passage) is not None
+        and (answered := _answers(passage, query)) is not None
+        and len(asked & _said_stems(answered)) >= _ENTRY_SHARED
+    ]
+    if not entries:
+        return cited
+    best = max(entries, key=lambda answered: answered.score)
+    return [best, *(item for item in cited if item.passage.source != best.passage.source)]
+
+
+_ENTRY_SHARED = 2
+"""How many of a question's words an entry's answer holds to say which release did it."""
+
+
+def _said_stems(answered: _Answered) -> set[str]:
+    """The stems of what ``answered`` cites, less those of its passage's headings."""
+    passage = answered.passage
+    headings = {stem(word) for word in keywords(f"{passage.outline} {passage.heading}")}
+    said = {stem(word) for item in answered.evidence for word in keywords(item.text)}
+    return said - headings
 
 
 def _merged(searches: Sequence[Sequence[Passage]]) -> list[Passage]:
