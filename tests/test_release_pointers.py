@@ -192,6 +192,7 @@ def test_which_release_shipped_a_flag_is_read_from_the_entry_that_names_it(
         corpus = Corpus(store)
         assert [entry_release(p) for p in entries_naming(corpus, asked)] == [(3, 2, 0)]
         assert entries_naming(corpus, "What does the --keep-warm flag cost?") == []
+        assert entries_naming(corpus, "Which Cron release first kept keep-warm workers?") == []
         task = Task(id="q0", description=asked, inputs={"query": asked})
         found = CorpusSearchWorker(corpus).run(task, asked, NodeContext(node="w", team="t"))
     assert "--keep-warm" in found.evidence[0].text

@@ -28,7 +28,7 @@ _HOLDERS = 12
 _SHARED = 2
 """How many of the answer's words a newer entry's sentence holds to speak of its measure."""
 _CODE_WORD = re.compile(r"[a-z0-9]+(?:[_-][a-z0-9]+)+", re.I)
-"""A name written as code: a flag's or a setting's ("overwrite-in-place", "float_to_top")."""
+"""A word of parts joined as code joins them ("overwrite-in-place", "float_to_top")."""
 _NAMING_HOLDERS = 8
 """A code word held by more passages than this is a common word ("built-in"), not a name."""
 
@@ -58,11 +58,20 @@ def entries_naming(corpus: Corpus, query: str) -> list[Passage]:
     release") match a page about another release better."""
     if not asks_when(query):
         return []
-    names = [word for word in keywords(query) if _CODE_WORD.fullmatch(word)]
+    names = [word for word in keywords(query) if _written_as_code(word, query)]
     if not names:
         return []
     holders = corpus.rare_holders(query, names, form=stem, most=_NAMING_HOLDERS, k=_NAMING_HOLDERS)
     return [passage for passage in holders if entry_release(passage) is not None]
+
+
+def _written_as_code(word: str, query: str) -> bool:
+    """Whether ``word`` of ``query`` is a name written as code: a setting's joined with
+    underscores ("float_to_top"), or a flag's or a name in code marks ("--overwrite-in-place",
+    "`keep-warm`"); not a compound of words ("pipx-managed")."""
+    if not _CODE_WORD.fullmatch(word):
+        return False
+    return "_" in word or bool(re.search(rf"(?:--|`){re.escape(word)}", query, re.I))
 
 
 def newer_entries(corpus: Corpus, query: str, best: Passage, sentence: str) -> list[Passage]:
