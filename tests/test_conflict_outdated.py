@@ -3,7 +3,8 @@ of old figures, the text a note says is out of date, a change a later entry undo
 statement that stands rejects the old figure. A count of pairs agrees with twice as many; times
 in two zones agree in UTC; a wiki signature dates its comment; a regnal year is a year; a table
 in thousands is multiplied out; a version ceiling reads "below"; a configuration file's
-settings of a figure are statements."""
+settings of a figure are statements; a clause that prevails over another by its number, a
+reduced price ("Was £85 Now £64") and a yanked release's note take back the old figure."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from teams.language.config_files import setting_statements
 from teams.language.contradiction import without_rejected
 from teams.language.outdated import drop_outdated, self_doubting
 from teams.language.senses import plain_wording
+from teams.language.standing import disowned_as
 from teams.language.tables import table_statements
 from teams.language.values import stated_date, values_agree, values_in
 
@@ -72,6 +74,27 @@ def test_a_repealed_clause_and_a_setting_commented_out_are_withdrawn() -> None:
     assert drop_outdated(config).split("\n")[2:4] == ["", "max_riders = 6, not 8"]
     unrelated = "```ini\n# retries = 5\ntimeout = 30\n```"
     assert drop_outdated(unrelated) == unrelated
+
+
+def test_a_clause_that_prevails_over_another_a_reduced_price_and_a_yanked_release() -> None:
+    rules = (
+        "4. A member must give 30 days' notice to leave.\n\n"
+        "9. Notwithstanding rule 4, a member must give 14 days' notice to leave.\n"
+    )
+    read = drop_outdated(rules).split("\n")
+    assert read[0] == ""
+    assert read[2] == "9. A member must give 14 days' notice to leave, not 30."
+    other = "4. A member must give 30 days' notice.\n\n9. Notwithstanding rule 4, a fee is £5."
+    assert drop_outdated(other) == other  # another measure: nothing withdrawn
+    shop = drop_outdated("Was £85 Now £64\n\nA brass tide clock.", "Brede chandlery: tide clock")
+    assert shop.split("\n")[0] == "Brede chandlery: tide clock: the price is now £64, not £85."
+    assert without_rejected(shop.split("\n")[0]).endswith("now £64.")
+    yanked = (
+        "> **Yanked.** Reason: the default timeout stated in this release is wrong.\n\n"
+        "The default timeout is 5 seconds.\n"
+    )
+    assert self_doubting(drop_outdated(yanked).split("\n")[2])
+    assert disowned_as(yanked) == "states a wrong figure"
 
 
 def test_a_configuration_files_settings_are_statements_an_examples_are_not() -> None:

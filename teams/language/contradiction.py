@@ -163,8 +163,11 @@ def without_rejected(text: str) -> str:
     return errata[0] if errata else _REJECTED_AT_END.sub("", text)
 
 
-_REJECTED_AT_END = re.compile(r",\s+not\s+\d[\d,]*(?:\.\d+)?(?:\s+[^\W\d]+)?(?=[.!?]?\s*$)")
-"""A figure rejected at a statement's end: ", not 330" of "... is 33 metres long, not 330."."""
+_REJECTED_AT_END = re.compile(
+    r",\s+not\s+[£$€¥]?\s?\d[\d,]*(?:\.\d+)?(?:\s+[^\W\d]+)?(?=[.!?]?\s*$)"
+)
+"""A figure rejected at a statement's end: ", not 330" of "... is 33 metres long, not 330.",
+", not £85" of "... the price is now £64, not £85."."""
 
 
 def _errata(text: str, gap: str = "") -> tuple[str, str] | None:

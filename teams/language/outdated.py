@@ -16,7 +16,8 @@
   account's profile that says it is a parody, a footer that says its answers may be inaccurate
   (a chat assistant's, an OCR text not proofread), a proposal's status that says it was not
   adopted ("Closed without merging"), a history whose edit was reverted as vandalism, a comment
-  that says it was marked misleading, or a drill's scenario sheet ("EXERCISE EXERCISE
+  that says it was marked misleading, a release whose note says what it states is wrong ("the
+  default timeout stated in this release is wrong"), or a drill's scenario sheet ("EXERCISE EXERCISE
   EXERCISE"): each of its other lines that gives a figure says so at its end ("... by default
   (in a release no longer maintained)."); so does a line that ends in a sarcasm tag ("/s").
 - A fact-check rated false ("Rating: False"): each of its lines that gives one other figure
@@ -31,6 +32,11 @@
   metres" under "... is 330 metres long"), or a result declared after a recount under the
   first count: the first is withdrawn, and the mending line says it in full, rejecting the old
   figure ("... is 33 metres long, not 330").
+- A clause that says it prevails over an earlier numbered one ("9. Notwithstanding rule 4, a
+  member must give 14 days' notice ..."): the earlier clause is withdrawn, and the later one
+  rejects its figure when both give the same measure.
+- A shop's reduced price ("Was £85 Now £64"): the line states the price now, of what the
+  page's title names, rejecting the old one.
 - A change undone by a later one ("October 2022: the change of March 2022 is undone; ... is
   reverted to 48 seats."): the lines of the change undone (those naming its date) are
   withdrawn, and the undoing line rejects their last other figure ("..., not 60.").
@@ -81,9 +87,29 @@ def drop_outdated(text: str, title: str = "") -> str:
     """``text`` without what it marks as out of date (see the module); line for line. The
     page's ``title`` may ask what a fact-check rates."""
     text = _drop_changed_notes(_drop_old_blocks(_reject_rated_false(text, title)))
+    text = _reduced_prices(text, title)
     text = _drop_mended(_drop_replaced(_drop_named_lie(text)))
     text = _mark_sarcastic(_mark_disclaimed(_drop_undone(_drop_disowned(text))))
     return _mark_unconfirmed(text)
+
+
+_WAS_NOW = re.compile(
+    r"^\W*was\s+(?P<old>[£$€¥]\s?\d[\d,]*(?:\.\d+)?)\W*?\s+now\s+"
+    r"(?P<new>[£$€¥]\s?\d[\d,]*(?:\.\d+)?)\W*$",
+    re.IGNORECASE,
+)
+"""A shop's reduced price: "Was £85 Now £64"."""
+
+
+def _reduced_prices(text: str, title: str) -> str:
+    """``text`` with each "Was £85 Now £64" line a statement of the price now, of what the
+    page's ``title`` names, rejecting the old one ("...: the price is now £64, not £85.")."""
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        if (found := _WAS_NOW.match(line)) is not None:
+            said = f"the price is now {found['new']}, not {found['old']}."
+            lines[at] = f"{title.strip(' #')}: {said}" if title.strip(" #") else said.capitalize()
+    return "\n".join(lines)
 
 
 _SARCASM_TAG = re.compile(r"\s+/(?:s|sarcasm)\s*$", re.IGNORECASE)
@@ -239,7 +265,10 @@ _DISCLAIMERS = (
             r"\btranslation\s+(?:has\s+|have\s+)?not\s+(?:been\s+|yet\s+been\s+)?(?:checked|"
             r"reviewed|proof-?read|verified)\b|\bthis\s+(?:comment|post|reply|answer|message|"
             r"review)\s+(?:has\s+been|was|is)\s+(?:marked|flagged|labell?ed)\s+as\s+(?:misleading|"
-            r"false|inaccurate|incorrect|disputed|misinformation)\b",
+            r"false|inaccurate|incorrect|disputed|misinformation)\b|\b(?:stated|given|listed|"
+            r"shown|documented)\s+(?:in|on|by)\s+this\s+(?:release|version|page|document|"
+            r"edition|post|entry)\s+(?:is|are|was|were)\s+(?:wrong|incorrect|inaccurate|"
+            r"erroneous)\b",
             re.IGNORECASE,
         ),
         _INACCURATE_MARK,
@@ -369,26 +398,59 @@ def _drop_replaced(text: str) -> str:
         if found is not None:
             old, below = found
             lines[index] = ""
-            lines[below] = _rejecting(lines[below], old)
+            lines[below] = _rejecting(_without_reference(lines[below]), old)
     return "\n".join(lines)
 
 
 def _replaced(lines: list[str], index: int) -> tuple[str, int] | None:
     """The figure of line ``index`` and the line that replaced it, when line ``index`` is a
-    clause marked repealed or a setting commented out with its one figure; None otherwise."""
+    clause marked repealed, a setting commented out, or a numbered clause a later one
+    overrides ("9. Notwithstanding rule 4, ..."), with its one figure; None otherwise."""
     line = lines[index]
+    numbered, setting = _CLAUSE_NUMBER.match(line), _COMMENTED_SETTING.match(line)
     if (mark := _REPEALED.search(line)) is not None:
         said, below = _CLAUSE_NUMBER.sub("", line[: mark.start()]), _figure_below(lines, index)
-    elif (setting := _COMMENTED_SETTING.match(line)) is not None:
+    elif setting is not None:
         said, below = line[setting.end() - 1 :], _active(lines, index, setting["key"])
+    elif numbered is not None and (below := _overriding(lines, index, numbered[0])) is not None:
+        said = line[numbered.end() :]
     else:
         return None
     figures = _NUMBER.findall(said)
     if len(figures) != 1 or below is None:
         return None
-    if mark is not None and not _same_count(said, figures[0], lines[below]):
+    if setting is None and not _same_count(said, figures[0], lines[below]):
         return None  # the clause below is of another measure ("... 6 knots" over "£40 a night")
     return figures[0], below
+
+
+_NOTWITHSTANDING = re.compile(
+    r"\b(?:notwithstanding|despite|in\s+place\s+of|instead\s+of|overriding)\s+(?:rule|section|"
+    r"clause|article|paragraph|regulation|bylaw|by-law|condition)\s+(?P<number>\d+[A-Za-z]?)\b",
+    re.IGNORECASE,
+)
+"""A clause that says it prevails over another by its number: "Notwithstanding rule 4, ..."."""
+
+
+def _without_reference(line: str) -> str:
+    """``line`` without the clause it says it prevails over ("9. Notwithstanding rule 4, a
+    member ...": "9. A member ..."), whose number is no figure of its statement."""
+    found = _NOTWITHSTANDING.search(line)
+    if found is None:
+        return line
+    rest = line[found.end() :].lstrip(" ,")
+    return f"{line[: found.start()]}{rest[:1].upper()}{rest[1:]}"
+
+
+def _overriding(lines: list[str], index: int, number: str) -> int | None:
+    """The line below line ``index`` (numbered ``number``: "4.") that says it prevails over
+    clause ``number`` and gives a figure, or None."""
+    bare = number.strip().rstrip(".)")
+    for at in range(index + 1, len(lines)):
+        found = _NOTWITHSTANDING.search(lines[at])
+        if found is not None and found["number"] == bare and _NUMBER.search(lines[at]):
+            return at
+    return None
 
 
 def _active(lines: list[str], index: int, key: str) -> int | None:
@@ -493,7 +555,7 @@ def _figure_above(lines: list[str], index: int) -> int | None:
 
 def _rejecting(line: str, old: str) -> str:
     """``line`` rejecting the figure ``old`` at its end, when it gives one other figure."""
-    figures = _NUMBER.findall(line)
+    figures = _NUMBER.findall(_CLAUSE_NUMBER.sub("", line))  # not a clause's "9."
     return line if len(figures) != 1 or figures[0] == old else rejecting_at_end(line, old)
 
 

@@ -100,11 +100,21 @@ _COPY = re.compile(
 survey, last synced in March 2016." (the original stands where they differ)."""
 
 
+_STATES_WRONG = re.compile(
+    rf"\b(?:stated|given|listed|shown|documented)\s+(?:in|on|by)\s+this\s+(?:{_DOCUMENT}|"
+    r"release)\s+(?:is|are|was|were)\s+(?:wrong|incorrect|inaccurate|erroneous)\b",
+    re.IGNORECASE,
+)
+"""A note that what its own document states is wrong: a yanked release's "the default timeout
+stated in this release is wrong"."""
+
+
 def disowned_as(text: str) -> str:
     """How ``text`` says its own document does not stand, in words for a report: "is out of
     date" (archived, superseded, no longer updated; yielding to an official one where the two
     differ; a hatnote sending the reader to another page for the present thing), "is fiction",
-    "is a copy of another page"; "" when it says none of these.
+    "states a wrong figure" (a yanked release's note), "is a copy of another page"; ""
+    when it says none of these.
 
     >>> disowned_as("This is a work of fiction. Any likeness to real places is coincidence.")
     'is fiction'
@@ -115,6 +125,8 @@ def disowned_as(text: str) -> str:
         return "is out of date"
     if _FICTION.search(text):
         return "is fiction"
+    if _STATES_WRONG.search(text):
+        return "states a wrong figure"
     return "is a copy of another page" if _COPY.search(text) else ""
 
 
