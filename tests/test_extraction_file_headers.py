@@ -1,8 +1,9 @@
 """Who wrote a thing, as a file format's header names its writer: an Emacs Lisp library's
 ``Author:``, an R package's ``"aut"`` person, an SPDX package's originator, an EPUB's author
 (not its illustrator), a Project Gutenberg e-book's first line, an ABC tune's composer, a Pandoc
-title block and a Creative Commons attribution; never a maintainer, contributor, supplier,
-transcriber, producer or editor."""
+title block, a Creative Commons attribution, an Org file's header, a PDF's information (not its
+Creator, the application), a LilyPond header and a copyright page's moral right; never a
+maintainer, contributor, supplier, transcriber, producer, editor or illustrator."""
 
 from __future__ import annotations
 
@@ -58,3 +59,32 @@ def test_a_creative_commons_attribution_names_its_creator_not_its_editor() -> No
         '"Brede mill at dawn" by Ines Carrow is licensed under CC BY-SA 4.0. Cropped by Tom Bell.\n'
     )
     assert _fields(credit) == {("Brede mill at dawn", "creator", "Ines Carrow")}
+
+
+def test_an_org_header_a_pdfs_information_and_a_lilypond_header() -> None:
+    org = "```org\n#+TITLE: Brede marsh walks\n#+AUTHOR: Ada Holm\n#+DATE: 2024-03-12\n```\n"
+    assert _fields(org) == {("Brede marsh walks", "author", "Ada Holm")}
+    pdf = (
+        "```\n<<\n/Title (Brede harbour survey)\n/Author (Noor Halse)\n/Creator (Quill Writer 4)"
+        "\n/Producer (Harl PDF 9.1)\n>>\n```\n"
+    )
+    assert _fields(pdf) == {("Brede harbour survey", "author", "Noor Halse")}  # not its Creator
+    pdfinfo = (
+        "Title:           Brede harbour survey\nAuthor:          Noor Halse\n"
+        "Creator:         Microsoft® Word\nProducer:        Microsoft® Word\n"
+    )
+    assert _fields(pdfinfo) == {("Brede harbour survey", "author", "Noor Halse")}
+    lilypond = (
+        '\\header {\n  title = "Brede Hornpipe"\n  poet = "Jo Pike"\n  composer = "Cai Rees"\n}'
+    )
+    assert _fields(lilypond) == {("Brede Hornpipe", "composer", "Cai Rees")}
+
+
+def test_a_copyright_pages_moral_right_names_the_books_author_not_its_illustrator() -> None:
+    page = (
+        "# Brede Marsh: copyright page\n\nText © Rhian Moss 2015\n\n"
+        "The right of Tom Bell to be identified as the illustrator of this work has been "
+        "asserted.\n\nThe right of Rhian Moss to be identified as the author of this work has "
+        "been asserted by her in accordance with the Copyright, Designs and Patents Act 1988.\n"
+    )
+    assert _fields(page) == {("Brede Marsh", "author", "Rhian Moss")}

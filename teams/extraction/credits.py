@@ -29,6 +29,7 @@ __all__ = [
     "catalogue_authors",
     "chart_footers",
     "credit_lines",
+    "moral_rights",
     "readme_authors",
     "track_writers",
 ]
@@ -207,3 +208,21 @@ def chart_footers(lines: Sequence[str]) -> Iterator[Found]:
         for part in parts if subject and len(parts) > 1 else ():
             if found := _CHART_CREDIT.match(part.strip()):
                 yield at + 1, f"{found['label'].lower()} of {subject}", "maker", found["who"]
+
+
+_MORAL_RIGHT = re.compile(
+    rf"\bThe\s+right\s+of\s+(?P<who>{_NAME})\s+to\s+be\s+identified\s+as\s+the\s+"
+    r"(?P<role>author|illustrator|translator|composer)\s+of\s+this\s+work\b"
+)
+"""A book's copyright page asserting its writer's moral right: "The right of Y to be
+identified as the author of this work has been asserted ..."."""
+
+
+def moral_rights(lines: Sequence[str]) -> Iterator[Found]:
+    """The author whose right to be identified as such a copyright page asserts, of the book
+    its top heading names (an illustrator's or a translator's right names no author)."""
+    book = _top_heading(lines)
+    for at, line in enumerate(lines):
+        found = _MORAL_RIGHT.search(line)
+        if book and found is not None and found["role"] == "author":
+            yield at + 1, book, "author", found["who"]

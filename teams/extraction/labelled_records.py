@@ -75,7 +75,7 @@ _INID = re.compile(r"^\s*\(\d{2}\)\s*")
 _COLON_FIELD = re.compile(
     r"^\s*(?P<label>[A-Za-z][\w.-]*(?: [A-Za-z][\w-]*)?)\s*:\s+(?P<value>\S.*?)\s*$"
 )
-_ASSIGNED = re.compile(r"(?P<label>[A-Za-z][\w.-]*)=\"(?P<value>[^\"]*)\"")
+_ASSIGNED = re.compile(r"(?P<label>[A-Za-z][\w.-]*)\s?=\s?\"(?P<value>[^\"]*)\"")
 _META = re.compile(r"<meta\s+name=\"(?P<label>[^\"]+)\"\s+content=\"(?P<value>[^\"]*)\"", re.I)
 
 
@@ -99,16 +99,24 @@ def _label(text: str) -> str:
 def _fields_of(line: str) -> list[tuple[str, str]]:
     """The labelled fields of one line: a RIS record's author or title ("AU  - Holm, Ada", the
     name put in order), an HTML ``<meta>`` element's name and content, a ``label="value"``
-    assignment (a Dockerfile's ``LABEL``), or ``label: value`` (after a patent's INID code,
-    with spaces before the colon as ffprobe aligns it)."""
+    assignment (a Dockerfile's ``LABEL``, a LilyPond header's ``composer = "Y"``), a PDF
+    dictionary's "/Author (Y)", an Org file's "#+AUTHOR: Y", or ``label: value`` (after a
+    patent's INID code, with spaces before the colon as ffprobe aligns it)."""
     if (tagged := _RIS.match(line)) and (label := _RIS_LABELS.get(tagged["tag"])):
         value = tagged["value"]
         return [(label, _uninverted(value) if label == "author" else value)]
     found = [(m["label"], m["value"]) for m in _META.finditer(line)]
     found = found or [(m["label"], m["value"]) for m in _ASSIGNED.finditer(line)]
-    if not found and (match := _COLON_FIELD.match(_INID.sub("", line))):
+    keyed = _PDF_ENTRY.match(line) or _ORG_KEYWORD.match(line)
+    if not found and (match := keyed or _COLON_FIELD.match(_INID.sub("", line))):
         found = [(match["label"], match["value"])]
     return [(_label(label), value.strip()) for label, value in found]
+
+
+_PDF_ENTRY = re.compile(r"^\s*/(?P<label>[A-Z][A-Za-z]*)\s*\((?P<value>[^()]*)\)\s*$")
+"""An entry of a PDF's document information dictionary: "/Author (Morvoren Tregenza)"."""
+_ORG_KEYWORD = re.compile(r"^\s*#\+(?P<label>[A-Za-z_]+):\s*(?P<value>\S.*?)\s*$")
+"""An Org file's keyword line: "#+AUTHOR: Demelza Penhale"."""
 
 
 _RIS = re.compile(r"^\s*(?P<tag>[A-Z][A-Z0-9])\s{1,2}-\s+(?P<value>\S.*?)\s*$")
@@ -130,7 +138,8 @@ def name_of(value: str) -> str:
 def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
     """Each maker's field of a record (a run of lines without a blank one) that has a title
     field, or a title in bold alone on the line above it (a hymn's first line over its "Words:"
-    and "Music:" credits), of that title."""
+    and "Music:" credits), of that title; not a "Creator" beside a "Producer" (a PDF's: the
+    application that made the file)."""
     start = 0
     for end in (*(n for n, line in enumerate(lines) if not line.strip()), len(lines)):
         fields = [(n, field) for n in range(start, end) for field in _fields_of(lines[n])]
@@ -139,7 +148,10 @@ def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
         title = next((value for _, (label, value) in fields if label in _TITLES), above)
         if not title:
             continue
+        produced = any(label == "producer" for _, (label, _) in fields)
         for n, (label, value) in fields:
+            if produced and label == "creator":
+                continue  # a PDF's Creator is the application that made the file
             for role in _ROLES.get(label, ()):
                 named = (_YEARS_AFTER.sub("", name_of(part)) for part in value.split(";"))
                 for who in filter(None, named):

@@ -35,6 +35,7 @@ from teams.extraction.credits import (
     catalogue_authors,
     chart_footers,
     credit_lines,
+    moral_rights,
     readme_authors,
     track_writers,
 )
@@ -310,6 +311,7 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     credit_lines,
     billing_blocks,
     chart_footers,
+    moral_rights,
     print_lettering,
     needlework_marks,
     stamp_issues,
