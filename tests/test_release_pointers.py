@@ -27,7 +27,7 @@ from teams.language.sentence_choice import (
 )
 from teams.language.words import stem
 from teams.research.offline import CorpusSearchWorker, _agreeing, _answers
-from teams.research.releases import entries_naming, entry_release
+from teams.research.releases import asks_release, entries_naming, entry_release
 from tests.conftest import write_corpus
 
 _HISTORY = (
@@ -193,6 +193,7 @@ def test_which_release_shipped_a_flag_is_read_from_the_entry_that_names_it(
         assert [entry_release(p) for p in entries_naming(corpus, asked)] == [(3, 2, 0)]
         assert entries_naming(corpus, "What does the --keep-warm flag cost?") == []
         assert entries_naming(corpus, "Which Cron release first kept keep-warm workers?") == []
+        assert not asks_release("What schema version is the `keep_warm.json` file written in?")
         task = Task(id="q0", description=asked, inputs={"query": asked})
         found = CorpusSearchWorker(corpus).run(task, asked, NodeContext(node="w", team="t"))
     assert "--keep-warm" in found.evidence[0].text
@@ -206,6 +207,12 @@ def test_which_version_is_read_from_an_entry_when_no_page_cited_gives_one(
         "jobs.md": "# Background jobs\n\nKiln runs background jobs beside the request "
         "handlers. Kiln will make sure the background jobs finish during the shutdown, "
         "unless the server times out.\n",
+        "shutdown.md": "# Shutting down\n\nAt shutdown Kiln stops taking requests, then waits "
+        "for the background jobs to wrap up before the workers exit.\n",
+        "workers.md": "# Workers\n\nEach worker runs its background jobs to the end; a job that "
+        "takes too long at shutdown is cancelled by the server.\n",
+        "timeouts.md": "# Timeouts\n\nThe server gives the jobs a little extra time at "
+        "shutdown, as its own timeout allows.\n",
         "CHANGES.md": "# Changes\n\n## Version 2.3.0\n\n- Allow background jobs a grace period "
         "to complete during shutdown.\n- Fix the timezone of the reports.\n\n"
         "## Version 2.2.0\n\n- Add the kiln logs command.\n",

@@ -63,7 +63,7 @@ from teams.language.superseded import asks_what_was, without_superseded
 from teams.language.tables import table_statements
 from teams.language.words import joined_codes, keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
-from teams.research.releases import entries_naming, entry_release, newer_entries
+from teams.research.releases import asks_release, entries_naming, entry_release, newer_entries
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 
 __all__ = [
@@ -230,15 +230,15 @@ class CorpusSearchWorker:
 
 
 def _entry_first(cited: list[_Answered], found: Sequence[Passage], query: str) -> list[_Answered]:
-    """``cited``, or, for a question of which version or release when the best passage
-    ``cited`` gives none ("Quart will ensure that the tasks finish during the shutdown"), the
-    changelog entry ``found`` that answers it best first ("Version 0.19.0 > Allow background
-    tasks a grace period to complete during shutdown."): one whose answer holds at least
-    :data:`_ENTRY_SHARED` words of the question in lower case (not the product's name) that
-    are not its headings'."""
-    if answer_kind(query) != "version" or not asks_when(query):
-        return cited
-    if not cited or any(given("version", item.text, query) for item in cited[0].evidence):
+    """``cited``, or, for a question of which version or release (of one part) when no passage
+    ``cited`` gives one ("Quart will ensure that the tasks finish during the shutdown"), the
+    changelog entry ``found`` that answers it best first ("Version 0.19.0 >
+    Allow background tasks a grace period to complete during shutdown."): one whose answer
+    holds at least :data:`_ENTRY_SHARED` words of the question in lower case (not the
+    product's name) that are not its headings'."""
+    if answer_kind(query) != "version" or not asks_release(query) or len(split_question(query)) > 1:
+        return cited  # a question of two parts: its part of which release is asked alone
+    if any(given("version", item.text, query) for answered in cited for item in answered.evidence):
         return cited
     asked = {stem(word) for word in keywords(query) if not word[:1].isupper()}  # not "Quart"
     entries = [

@@ -17,7 +17,7 @@ from teams.language.sentence_choice import given
 from teams.language.superseded import asks_what_was
 from teams.language.words import keywords, stem
 
-__all__ = ["entries_naming", "entry_release", "newer_entries", "release_of"]
+__all__ = ["asks_release", "entries_naming", "entry_release", "newer_entries", "release_of"]
 
 _RELEASE_HEADING = re.compile(
     r"^\W*(?:(?:version|release|v)\s*)?v?(?P<number>\d+(?:\.\d+)+)(?![\w.])", re.I
@@ -50,13 +50,29 @@ def entry_release(passage: Passage) -> tuple[int, ...] | None:
     return None
 
 
+_RELEASE_EVENT = re.compile(
+    r"\b(?:releases?|since|from\s+which|first|shipped|added|introduced|came\s+in|dropped|"
+    r"removed)\b",
+    re.I,
+)
+"""Words of a question of the release in which something happened ("Since which version ...",
+"which release first shipped ..."), not of a value that is a version ("What schema version is
+the file written in?")."""
+
+
+def asks_release(query: str) -> bool:
+    """Whether ``query`` asks in which release (or since which version) something happened:
+    a changelog's entry answers it."""
+    return asks_when(query) and _RELEASE_EVENT.search(query) is not None
+
+
 def entries_naming(corpus: Corpus, query: str) -> list[Passage]:
     """For a question of which release or when, the changelog entries that hold a name of it
     written as code ("which release first shipped --overwrite-in-place?": "5.8.0 > Provide a
     flag `--overwrite-in-place`"), a name few passages hold; [] for any other question. The
     entry that shipped a thing names it, though the question's other words ("first
     release") match a page about another release better."""
-    if not asks_when(query):
+    if not asks_release(query):
         return []
     names = [word for word in keywords(query) if _written_as_code(word, query)]
     if not names:
