@@ -98,7 +98,7 @@ def test_a_clause_that_prevails_over_another_a_reduced_price_and_a_yanked_releas
 
 
 def test_a_configuration_files_settings_are_statements_an_examples_are_not() -> None:
-    live = "\n\n```toml\n[lift]\n\nmax_riders = 6, not 8\nname = \"Brede\"\n```"
+    live = '\n\n```toml\n[lift]\n\nmax_riders = 6, not 8\nname = "Brede"\n```'
     read = setting_statements(live, "Brede cliff lift: live configuration").split("\n")
     assert read[5] == "Brede cliff lift: max_riders is 6 riders, not 8."
     assert len(read) == len(live.split("\n"))  # line for line, its fences left blank

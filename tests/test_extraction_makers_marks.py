@@ -25,7 +25,7 @@ def test_a_prints_lettering_names_its_engraver_as_its_maker() -> None:
         ("Brede mill at dawn", "draughtsman", "Ada Holm"),
         ("Brede mill at dawn", "maker", "C. Rees"),
     }
-    assert _fields("# Notes\n\nHe said \"Ada Holm del. it\" to me.\n") == set()  # no title
+    assert _fields('# Notes\n\nHe said "Ada Holm del. it" to me.\n') == set()  # no title
 
 
 def test_the_engraver_is_who_made_the_print(embedder: MiniLMEmbedder) -> None:
