@@ -92,8 +92,7 @@ def needlework_marks(lines: Sequence[str]) -> Iterator[Found]:
     for n, line in enumerate(lines):
         if (found := _NEEDLEWORK.match(line)) is None:
             continue
-        above = (_THIS.search(text) for text in reversed(lines[max(0, n - 4) : n]))
-        if (said := next((match for match in above if match), None)) is not None:
+        if (said := _nearest_above(_THIS, lines, n, 4)) is not None:
             yield n + 1, said["thing"], "maker", found["who"]
 
 
@@ -113,6 +112,14 @@ def stamp_issues(lines: Sequence[str]) -> Iterator[Found]:
     for n, line in enumerate(lines):
         if (found := _DESIGNED.match(line)) is None:
             continue
-        above = (_ISSUE_TITLE.search(text) for text in reversed(lines[max(0, n - 3) : n]))
-        if (titled := next((match for match in above if match), None)) is not None:
+        if (titled := _nearest_above(_ISSUE_TITLE, lines, n, 3)) is not None:
             yield n + 1, titled["title"].strip(), "designer", found["who"]
+
+
+def _nearest_above(
+    pattern: re.Pattern[str], lines: Sequence[str], n: int, within: int
+) -> re.Match[str] | None:
+    """The match of ``pattern`` in the nearest of the ``within`` lines above line ``n``, or
+    None."""
+    found = (pattern.search(text) for text in reversed(lines[max(0, n - within) : n]))
+    return next((match for match in found if match), None)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import groupby
 
 from framework.knowledge import entity_id
 from framework.memory import LIST_MARKER
@@ -653,15 +654,9 @@ def _signers(sections: Sequence[Section]) -> list[str]:
     """Who signs each section (see :func:`~teams.extraction.signatures.signer`): read over the
     run of sections under its heading that it belongs to, since a code block or the length of
     a letter splits one text into several ("I wrote it", a block, then the "answered" card)."""
-    runs: list[list[Section]] = []
-    for section in sections:
-        place = (section.heading, section.outline, section.front)
-        if runs and (runs[-1][0].heading, runs[-1][0].outline, runs[-1][0].front) == place:
-            runs[-1].append(section)
-        else:
-            runs.append([section])
-    found = []
-    for run in runs:
+    found: list[str] = []
+    for _, grouped in groupby(sections, key=lambda s: (s.heading, s.outline, s.front)):
+        run = list(grouped)
         head = run[0].outline.split(" > ")[0] or run[0].heading
         found += [signer("\n".join(section.text for section in run), head)] * len(run)
     return found

@@ -52,6 +52,8 @@ from __future__ import annotations
 
 import re
 
+from teams.language.standing import STATES_WRONG
+
 __all__ = ["before_stop", "drop_outdated", "rejecting_at_end", "self_doubting"]
 
 _DETAILS = re.compile(r"^\s*<details\b", re.IGNORECASE)
@@ -265,14 +267,12 @@ _DISCLAIMERS = (
             r"\btranslation\s+(?:has\s+|have\s+)?not\s+(?:been\s+|yet\s+been\s+)?(?:checked|"
             r"reviewed|proof-?read|verified)\b|\bthis\s+(?:comment|post|reply|answer|message|"
             r"review)\s+(?:has\s+been|was|is)\s+(?:marked|flagged|labell?ed)\s+as\s+(?:misleading|"
-            r"false|inaccurate|incorrect|disputed|misinformation)\b|\b(?:stated|given|listed|"
-            r"shown|documented)\s+(?:in|on|by)\s+this\s+(?:release|version|page|document|"
-            r"edition|post|entry)\s+(?:is|are|was|were)\s+(?:wrong|incorrect|inaccurate|"
-            r"erroneous)\b",
+            r"false|inaccurate|incorrect|disputed|misinformation)\b",
             re.IGNORECASE,
         ),
         _INACCURATE_MARK,
     ),
+    (STATES_WRONG, _INACCURATE_MARK),
     (
         re.compile(
             r"\bclosed\s+without\s+(?:being\s+)?merg(?:ed|ing)\b|^\W*status\W*:?\W*(?:rejected|"

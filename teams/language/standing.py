@@ -31,6 +31,7 @@ from teams.language.amounts import word_ordinal
 
 __all__ = [
     "CODE_EDITION",
+    "STATES_WRONG",
     "code_editions",
     "disowned_as",
     "edition_of",
@@ -100,7 +101,7 @@ _COPY = re.compile(
 survey, last synced in March 2016." (the original stands where they differ)."""
 
 
-_STATES_WRONG = re.compile(
+STATES_WRONG = re.compile(
     rf"\b(?:stated|given|listed|shown|documented)\s+(?:in|on|by)\s+this\s+(?:{_DOCUMENT}|"
     r"release)\s+(?:is|are|was|were)\s+(?:wrong|incorrect|inaccurate|erroneous)\b",
     re.IGNORECASE,
@@ -125,7 +126,7 @@ def disowned_as(text: str) -> str:
         return "is out of date"
     if _FICTION.search(text):
         return "is fiction"
-    if _STATES_WRONG.search(text):
+    if STATES_WRONG.search(text):
         return "states a wrong figure"
     return "is a copy of another page" if _COPY.search(text) else ""
 
