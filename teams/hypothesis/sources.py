@@ -48,7 +48,12 @@ from teams.language.relative_dates import resolve_relative_dates
 from teams.language.revisions import read_revisions
 from teams.language.rounding import mark_rounded
 from teams.language.sentence_choice import scored_sentences
-from teams.language.standing import CODE_EDITION, code_editions, retires_itself
+from teams.language.standing import (
+    CODE_EDITION,
+    code_editions,
+    retires_itself,
+    tells_of_the_unreal,
+)
 from teams.language.tables import table_statements
 from teams.language.values import figures_date, stated_date
 from teams.research.offline import cited_sentence
@@ -102,8 +107,9 @@ def corpus_source(
                 )
             date = date or opening.get(passage.path) or _named_date(passage.path)
             disowned = disowning[passage.path]
-            above = [disowned] if disowned and disowned[1] not in passage.text else []
-            for source, sentence in [*passage_evidence(passage, query), *above]:
+            evidence = passage_evidence(passage, query)
+            above = [disowned] if disowned and disowned not in evidence else []
+            for source, sentence in [*evidence, *above]:
                 found.append(
                     {
                         "text": sentence,
@@ -270,12 +276,14 @@ def passage_evidence(passage: Passage, query: str) -> list[tuple[str, str]]:
     right before it: "Bylaw 12 is amended as follows."), each as ``(path:line, sentence)``;
     read through :func:`readable`. When the cited sentence is itself a correction ("an
     earlier edition wrongly gave..."), the sentence right after it (what it corrects to) comes
-    too. A passage of settings only (TOML front matter: 'title = "Linby reservoir"'), or one
-    about a namesake of what the question asks about (:func:`about_namesake`), gives none."""
+    too. A passage of settings only (TOML front matter: 'title = "Linby reservoir"'), one
+    about a namesake of what the question asks about (:func:`about_namesake`), or one whose
+    cited sentence tells of what did not happen (a dry run's line, a dream:
+    :func:`~teams.language.standing.tells_of_the_unreal`) gives none."""
     passage = readable(passage)
     unfit = _settings_only(passage) or about_namesake(passage.text, query)
     cited = None if unfit else cited_sentence(passage, query)
-    if cited is None:
+    if cited is None or tells_of_the_unreal(cited[1]):  # a dry run's line, a dream
         return []
     sentences = scored_sentences(passage.text, query, heading=passage.heading)
     cited = _past_code_line(passage, cited, sentences)

@@ -1,5 +1,6 @@
 """How a document stands against another on the same subject: one that says it is out of date,
-fiction or a copy, and editions of one work.
+fiction, not to be relied on or a copy, a line that tells of what did not happen (a dry run, a
+dream), and editions of one work.
 
 "This page is archived and is no longer updated.", "This leaflet is superseded by the
 handbook.", "This is a work of fiction." and "This page is a mirror of the survey." retire
@@ -36,6 +37,7 @@ __all__ = [
     "disowned_as",
     "edition_of",
     "retires_itself",
+    "tells_of_the_unreal",
     "written_since",
 ]
 
@@ -110,12 +112,40 @@ STATES_WRONG = re.compile(
 stated in this release is wrong"."""
 
 
+_NOT_RELIED_ON = re.compile(
+    r"\b(?:not\s+(?:to\s+be\s+used\s+)?for\s+(?:navigation|navigational\s+use)|"
+    r"for\s+(?:illustration|illustrative\s+purposes|display\s+purposes)\s+only|"
+    r"(?:has|have)\s+not\s+(?:yet\s+)?been\s+peer[- ]reviewed|"
+    r"(?:generated|produced|transcribed|translated)\s+automatically\b[^.;]{0,80}?"
+    r"\b(?:not|never)\s+(?:been\s+)?(?:checked|reviewed|verified|corrected|proofread)|"
+    r"(?:automatically|machine)[- ](?:generated|transcribed|translated)\b[^.;]{0,80}?"
+    r"\b(?:not|never)\s+(?:been\s+)?(?:checked|reviewed|verified|corrected|proofread)|"
+    r"\b(?:unchecked|unverified)\s+(?:automatic|machine)[- ](?:captions|transcript|"
+    r"translation))",
+    re.IGNORECASE,
+)
+"""A note that its own document is not to be relied on for its figures: "NOT FOR
+NAVIGATION" on a map, "for illustration only", a preprint "not been peer-reviewed", captions
+"generated automatically by speech recognition and ... not been checked"."""
+_DRY_RUN = re.compile(
+    r"\[\s*dry[ -]?run\s*\]|^\W*dry[ -]?run\s*[:\]-]|\b(?:in|during)\s+(?:a|the)\s+dry[ -]?run\b",
+    re.IGNORECASE,
+)
+"""A log line of a rehearsal that changed nothing: "[DRY RUN] removed 42 environments"."""
+_DREAM = re.compile(
+    r"\bI\s+(?:dreamt|dreamed|had\s+(?:a|this)\s+dream)\b|\bin\s+(?:my|a|the)\s+dream\b",
+    re.IGNORECASE,
+)
+"""A sentence that recounts a dream: "I dreamt that the lighthouse was 90 metres tall"."""
+
+
 def disowned_as(text: str) -> str:
     """How ``text`` says its own document does not stand, in words for a report: "is out of
     date" (archived, superseded, no longer updated; yielding to an official one where the two
     differ; a hatnote sending the reader to another page for the present thing), "is fiction",
-    "states a wrong figure" (a yanked release's note), "is a copy of another page"; ""
-    when it says none of these.
+    "states a wrong figure" (a yanked release's note), "is not to be relied on" (a map "NOT FOR
+    NAVIGATION", a preprint not peer-reviewed, captions made automatically and not checked),
+    "is a copy of another page"; "" when it says none of these.
 
     >>> disowned_as("This is a work of fiction. Any likeness to real places is coincidence.")
     'is fiction'
@@ -128,7 +158,21 @@ def disowned_as(text: str) -> str:
         return "is fiction"
     if STATES_WRONG.search(text):
         return "states a wrong figure"
+    if _NOT_RELIED_ON.search(text):
+        return "is not to be relied on"
     return "is a copy of another page" if _COPY.search(text) else ""
+
+
+def tells_of_the_unreal(text: str) -> bool:
+    """Whether ``text`` tells of what did not happen: a dry run's log line, a dream. Its
+    figures are stated of nothing.
+
+    >>> tells_of_the_unreal("[DRY RUN] On 4 March envsweep removed 42 environments.")
+    True
+    >>> tells_of_the_unreal("On 4 March envsweep removed 39 environments.")
+    False
+    """
+    return bool(_DRY_RUN.search(text) or _DREAM.search(text))
 
 
 def retires_itself(text: str) -> bool:

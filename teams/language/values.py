@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from teams.language._clauses import surroundings
 from teams.language._numbers import SCIENTIFIC, Value, and_part, number_at
@@ -636,7 +636,8 @@ def stated_date(heading: str, text: str) -> str | None:
     the ninth of March, two thousand and twenty-three", "Posted: 2021-03-04T17:45Z", "In force
     from 1 October 2022", "Surveyed 14.IX.2022", a "Date:" header, a sentence opening "From
     04/06/2022," or "In 2012"; "In the 1980s": "1980", the decade's first year; "the 2021
-    census"; a Unix timestamp on a header line ("Last-Modified: 1689321600"); a date
+    census"; a Unix timestamp on a header line ("Last-Modified: 1689321600"); a day count (a
+    Modified Julian Date, "MJD 60110", a spreadsheet's date serial, "date serial: 45123"); a date
     written without separators after "Rev." or a dating word ("Rev. 20230314"); a date in
     the path of a source's address on a line of its own; the year of an
     anniversary of the one opening it names; the last year of the span its counts cover,
@@ -670,6 +671,7 @@ def stated_date(heading: str, text: str) -> str | None:
     found += _scope_dates(text) + _led_dates(text) + _decades(text)
     found += _CENSUS.findall(text) + _address_dates(text) + _anniversaries(text)
     found += _COVERS.findall(text) + _epoch_dates(text) + _compact_dates(text)
+    found += _day_count_dates(text)
     found += _REFERENCE.findall(text)
     found = found or _COPYRIGHT.findall(text)
     return max(found) if found else None
@@ -694,6 +696,35 @@ def _epoch_dates(text: str) -> list[str]:
         for second in seconds
         if _EPOCH_SPAN[0] <= second < _EPOCH_SPAN[1]
     ]
+
+
+_DAY_COUNTS = re.compile(
+    r"\b(?:(?P<mjd>MJD|modified\s+julian\s+(?:date|day))|(?P<jd>JD|julian\s+(?:date|day))|"
+    r"(?P<serial>(?:spreadsheet|excel|lotus)?\s*(?:date|day)\s+serial|serial\s+(?:date|day)"
+    r"(?:\s+number)?|excel\s+(?:date|serial)))\b[^\n\d]{0,12}?(?P<days>\d{5,7}(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+"""A date given as a count of days: a Modified Julian Date ("MJD 60110"), a Julian Day ("JD
+2460110.5"), a spreadsheet's date serial ("Last saved (spreadsheet date serial): 45123")."""
+_MJD_DAY_0 = date(1858, 11, 17)
+_SERIAL_DAY_0 = date(1899, 12, 30)
+"""Day 0 of a Modified Julian Date, and of a spreadsheet's date serial (1900 date system)."""
+
+
+def _day_count_dates(text: str) -> list[str]:
+    """The dates ``text`` gives as counts of days (:data:`_DAY_COUNTS`; a Julian Day less
+    2,400,000.5 is a Modified Julian Date), as ISO dates, those from 1990 to 2100 only.
+
+    >>> _day_count_dates("Observed: MJD 60110. Saved (date serial): 45123. JD 2460110.5")
+    ['2023-06-15', '2023-07-16', '2023-06-15']
+    """
+    found = []
+    for match in _DAY_COUNTS.finditer(text):
+        days = float(match["days"]) - (2400000.5 if match["jd"] else 0)
+        day = (_SERIAL_DAY_0 if match["serial"] else _MJD_DAY_0) + timedelta(days=int(days))
+        if date(1990, 1, 1) <= day < date(2100, 1, 1):
+            found.append(day.isoformat())
+    return found
 
 
 _COMPACT = re.compile(

@@ -1,0 +1,104 @@
+"""Pages whose figures are not to be relied on, lines that tell of what did not happen, and
+dates given as counts of days: a map "NOT FOR NAVIGATION", a preprint not peer-reviewed,
+captions made by speech recognition and not checked, a dry run's log line, a dream; a Modified
+Julian Date and a spreadsheet's date serial."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from framework.memory import Corpus, MiniLMEmbedder, SemanticStore, ingest_corpus
+from teams.hypothesis.sources import corpus_source
+from teams.language.standing import disowned_as, tells_of_the_unreal
+from teams.language.values import stated_date
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NOT FOR NAVIGATION",
+        "This chart is not to be used for navigation.",
+        "Depths are shown for illustration only.",
+        "This article is a preprint and has not been peer-reviewed.",
+        "These captions were generated automatically by speech recognition and have not been "
+        "checked.",
+        "This transcript is machine-generated and has not been reviewed.",
+    ],
+)
+def test_a_page_that_says_its_figures_are_not_to_be_relied_on_disowns_them(text: str) -> None:
+    assert disowned_as(text) == "is not to be relied on"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The survey was peer-reviewed in 2021.",
+        "Captions are generated automatically for every talk.",  # nothing says unchecked
+        "The chart is used for navigation by the pilots.",
+    ],
+)
+def test_pages_that_only_speak_of_checks_or_navigation_stand(text: str) -> None:
+    assert disowned_as(text) == ""
+
+
+def test_a_dry_runs_line_and_a_dream_tell_of_what_did_not_happen() -> None:
+    assert tells_of_the_unreal("[DRY RUN] On 4 March envsweep removed 42 environments.")
+    assert tells_of_the_unreal("DRY-RUN: would remove 42 environments")
+    assert tells_of_the_unreal("I dreamt that the lighthouse was 90 metres tall.")
+    assert tells_of_the_unreal("In my dream the lighthouse had no lamp.")
+    assert not tells_of_the_unreal("On 4 March envsweep removed 39 environments.")
+    assert not tells_of_the_unreal("Run it with --dry-run first to see what would change.")
+    assert not tells_of_the_unreal("The dream team finished the lighthouse in 1871.")
+
+
+def test_corpus_search_gives_no_evidence_from_a_dry_run_and_a_disclaimer_two_lines_up(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "preview.md").write_text(
+        "# Build server: sweep preview\n\n[DRY RUN] On 4 March the sweep removed 42 stale "
+        "environments from the build server.\n"
+    )
+    (folder / "preprint.md").write_text(
+        "# Seal pups at Pen Tallow (preprint)\n\n> This article is a preprint and has not been "
+        "peer-reviewed. Now published in the *Journal of Coasts*.\n\nThe survey counted 412 "
+        "grey seal pups at Pen Tallow.\n"
+    )
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        ingest_corpus(folder, store)
+        tool = corpus_source(Corpus(store), k=4, min_score=0.0)
+        swept = json.loads(tool.invoke({"query": "How many environments did the sweep remove?"}))
+        pups = json.loads(tool.invoke({"query": "How many seal pups did the survey count?"}))
+    assert not [item for item in swept if item["path"].endswith("preview.md")]
+    preprint = [item["text"] for item in pups if item["path"].endswith("preprint.md")]
+    assert any("412" in text for text in preprint)
+    assert any(disowned_as(text) for text in preprint)
+
+
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("Observed: MJD 60110\n\nThe pool is 23 metres deep.", "2023-06-15"),
+        ("Observed (Julian Day): JD 2460110.5\n\nThe pool is 23 metres deep.", "2023-06-15"),
+        ("Last saved (spreadsheet date serial): 45123\n\nIt has 82 moorings.", "2023-07-16"),
+        ("Serial date number 36526\n\nIt has 82 moorings.", "2000-01-01"),
+    ],
+)
+def test_a_day_count_dates_its_page(text: str, date: str) -> None:
+    assert stated_date("Harbour notes", text) == date
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The serial number is 45123.",  # no date serial
+        "MJD 12\n",  # too small a count to be a date
+        "The harbour has 45123 visitors a year.",
+    ],
+)
+def test_other_counts_date_nothing(text: str) -> None:
+    assert stated_date("Harbour notes", text) is None
