@@ -1,7 +1,9 @@
 """Pages whose figures are not to be relied on, lines that tell of what did not happen, and
 dates given as counts of days: a map "NOT FOR NAVIGATION", a preprint not peer-reviewed,
-captions made by speech recognition and not checked, a dry run's log line, a dream; a Modified
-Julian Date and a spreadsheet's date serial."""
+captions made by speech recognition and not checked, a listing submitted by users, a phishing
+warning, a post under readers' context, a bad signature, a cached copy, a meta refresh, a
+deprecated API response, a dry run's log line, a dream; a Modified Julian Date and a
+spreadsheet's date serial; a count short of a round number."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore, ingest_corpus
 from teams.hypothesis.sources import corpus_source
 from teams.language.standing import disowned_as, tells_of_the_unreal
-from teams.language.values import stated_date
+from teams.language.values import stated_date, values_in
 
 
 @pytest.mark.parametrize(
@@ -26,6 +28,12 @@ from teams.language.values import stated_date
         "These captions were generated automatically by speech recognition and have not been "
         "checked.",
         "This transcript is machine-generated and has not been reviewed.",
+        "Its details were submitted by users and have not been checked by the owner.",
+        "⚠ Be careful with this message. It looks like a phishing attempt: the sender differs.",
+        "It was flagged as likely phishing: the sender's address does not match.",
+        "> **Readers added context**",
+        "The causeway is much shorter than this post claims.",
+        'gpg: BAD signature from "tidegauge release team"',
     ],
 )
 def test_a_page_that_says_its_figures_are_not_to_be_relied_on_disowns_them(text: str) -> None:
@@ -38,10 +46,36 @@ def test_a_page_that_says_its_figures_are_not_to_be_relied_on_disowns_them(text:
         "The survey was peer-reviewed in 2021.",
         "Captions are generated automatically for every talk.",  # nothing says unchecked
         "The chart is used for navigation by the pilots.",
+        "Reports of phishing rose in 2021.",
+        'gpg: Good signature from "tidegauge release team"',
+        "This is the copy of record.",
     ],
 )
 def test_pages_that_only_speak_of_checks_or_navigation_stand(text: str) -> None:
     assert disowned_as(text) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "how"),
+    [
+        ("This is a search engine's cached copy of https://example.org/ferry.", "copy"),
+        ('<meta http-equiv="refresh" content="0; url=https://example.org/lifeboat">', "date"),
+        ("Deprecation: true", "date"),
+        ('Link: </v2/marinas/kell>; rel="successor-version"', "date"),
+    ],
+)
+def test_a_cached_copy_a_meta_refresh_and_a_deprecated_response_give_way(
+    text: str, how: str
+) -> None:
+    assert how in disowned_as(text)
+
+
+def test_a_count_short_of_a_round_number_is_its_difference() -> None:
+    [moorings] = values_in("Trethewy harbour has two short of a hundred moorings.")
+    assert (moorings.kind, moorings.number, moorings.label) == ("count", 98.0, "98 moorings")
+    [berths] = values_in("It has 3 shy of 50 berths.")
+    assert (berths.number, berths.label) == (47.0, "47 berths")
+    assert [v.label for v in values_in("The run fell short of 100 metres.")] == ["100 metres"]
 
 
 def test_a_dry_runs_line_and_a_dream_tell_of_what_did_not_happen() -> None:
@@ -54,7 +88,7 @@ def test_a_dry_runs_line_and_a_dream_tell_of_what_did_not_happen() -> None:
     assert not tells_of_the_unreal("The dream team finished the lighthouse in 1871.")
 
 
-def test_corpus_search_gives_no_evidence_from_a_dry_run_and_a_disclaimer_two_lines_up(
+def test_corpus_search_skips_a_dry_run_and_brings_a_disclaimer_two_lines_up_or_in_code(
     tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
     folder = tmp_path / "docs"
@@ -62,6 +96,11 @@ def test_corpus_search_gives_no_evidence_from_a_dry_run_and_a_disclaimer_two_lin
     (folder / "preview.md").write_text(
         "# Build server: sweep preview\n\n[DRY RUN] On 4 March the sweep removed 42 stale "
         "environments from the build server.\n"
+    )
+    (folder / "mirror.md").write_text(
+        "# Release 2.4.0 (mirror copy)\n\nThe server listens on port 9031 by default.\n\n"
+        "```console\n$ gpg --verify notes.txt.asc notes.txt\n"
+        'gpg: BAD signature from "release team" [unknown]\n```\n'
     )
     (folder / "preprint.md").write_text(
         "# Seal pups at Pen Tallow (preprint)\n\n> This article is a preprint and has not been "
@@ -73,10 +112,14 @@ def test_corpus_search_gives_no_evidence_from_a_dry_run_and_a_disclaimer_two_lin
         tool = corpus_source(Corpus(store), k=4, min_score=0.0)
         swept = json.loads(tool.invoke({"query": "How many environments did the sweep remove?"}))
         pups = json.loads(tool.invoke({"query": "How many seal pups did the survey count?"}))
+        port = json.loads(tool.invoke({"query": "Which port does the server listen on?"}))
     assert not [item for item in swept if item["path"].endswith("preview.md")]
     preprint = [item["text"] for item in pups if item["path"].endswith("preprint.md")]
     assert any("412" in text for text in preprint)
     assert any(disowned_as(text) for text in preprint)
+    mirror = {item["source"]: item["text"] for item in port if item["path"].endswith("mirror.md")}
+    assert any("9031" in text for text in mirror.values())
+    assert any(disowned_as(text) and line.endswith(":7") for line, text in mirror.items())
 
 
 @pytest.mark.parametrize(

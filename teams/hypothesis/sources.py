@@ -135,15 +135,18 @@ def _opening_entry(corpus: Corpus, path: str) -> StoredEntry | None:
 def _opening_disowned(corpus: Corpus, path: str) -> tuple[str, str] | None:
     """The sentence of a file's opening passage (above its first subheading) that says the
     whole document does not stand ("A novel. All the characters and events in this book are
-    fictitious."), as ``(path:line, sentence)``: it speaks for every passage of the file."""
+    fictitious."), else its line that does (a code block's: "gpg: BAD signature from ..."), as
+    ``(path:line, sentence)``: it speaks for every passage of the file."""
     entry = _opening_entry(corpus, path)
     if entry is None:
         return None
     start = int(entry.metadata.get("start_line", 1))
+    sentences = list(prose_sentences(entry.text, first_line=0))
+    lines = [(offset, line.strip()) for offset, line in enumerate(entry.text.split("\n"))]
     return next(
         (
             (f"{path}:{start + offset}", sentence)
-            for offset, sentence in prose_sentences(entry.text, first_line=0)
+            for offset, sentence in [*sentences, *lines]  # its lines: a code block's too
             if retires_itself(sentence)
         ),
         None,

@@ -64,6 +64,14 @@ _EDITION = re.compile(
 )
 
 
+_MOVED_ON = re.compile(
+    r"http-equiv=[\"']?refresh[\"']?[^>]*\burl=|^\s*(?:Deprecation:\s*(?:true|@\d+)|"
+    r"Sunset:\s+\w)|\brel=[\"']?successor-version\b",
+    re.IGNORECASE,
+)
+"""Markup or headers saying a page or a response has a successor: an HTML meta refresh that
+sends the reader on ('<meta http-equiv="refresh" content="0; url=...">'), an HTTP response's
+"Deprecation: true", "Sunset:" or 'rel="successor-version"' link."""
 _DEFERS = re.compile(
     rf"\b(?:this|the present)\s+(?:\w+\s+)?{_DOCUMENT}\b[^.;]{{0,40}}?"
     r"\b(?:is|are)\s+(?:an?\s+)?(?:unofficial|not\s+official|(?:provided\s+)?for\s+guidance\s+only)"
@@ -95,8 +103,8 @@ _FICTION = re.compile(
 characters and events in this book are fictitious.", "Any likeness to real places ... is
 coincidence."."""
 _COPY = re.compile(
-    rf"\b(?:this|the present)\s+(?:\w+\s+)?{_DOCUMENT}\s+is\s+(?:an?\s+)?(?:\w+\s+)?"
-    r"(?:mirror|copy|snapshot|reproduction)\s+of\b",
+    rf"\b(?:this|the present)\s+(?:(?:\w+\s+)?{_DOCUMENT}\s+)?is\s+(?:an?\s+)?"
+    r"(?!the\b)(?:[\w'’]+\s+){0,3}(?:mirror|copy|snapshot|reproduction)\s+of\b",
     re.IGNORECASE,
 )
 """A sentence saying its own document copies another: "This page is a mirror of the Harl water
@@ -112,21 +120,33 @@ STATES_WRONG = re.compile(
 stated in this release is wrong"."""
 
 
+_UNCHECKED = (
+    r"(?:has|have)\s+not\s+(?:yet\s+)?been\s+(?:peer[- ]reviewed|checked|verified|reviewed|"
+    r"confirmed|fact[- ]checked|corrected|proofread)"
+)
 _NOT_RELIED_ON = re.compile(
     r"\b(?:not\s+(?:to\s+be\s+used\s+)?for\s+(?:navigation|navigational\s+use)|"
     r"for\s+(?:illustration|illustrative\s+purposes|display\s+purposes)\s+only|"
     r"(?:has|have)\s+not\s+(?:yet\s+)?been\s+peer[- ]reviewed|"
-    r"(?:generated|produced|transcribed|translated)\s+automatically\b[^.;]{0,80}?"
-    r"\b(?:not|never)\s+(?:been\s+)?(?:checked|reviewed|verified|corrected|proofread)|"
-    r"(?:automatically|machine)[- ](?:generated|transcribed|translated)\b[^.;]{0,80}?"
-    r"\b(?:not|never)\s+(?:been\s+)?(?:checked|reviewed|verified|corrected|proofread)|"
+    r"(?:automatically|machine[- ]|by\s+(?:users|visitors|the\s+public|members\s+of\s+the\s+"
+    r"public|speech\s+recognition))\b[^.;]{0,80}?\b" + _UNCHECKED + r"|"
     r"\b(?:unchecked|unverified)\s+(?:automatic|machine)[- ](?:captions|transcript|"
-    r"translation))",
+    r"translation)|"
+    r"(?:looks|appears|seems)\s+(?:like|to\s+be)\s+(?:a\s+)?(?:phishing|scam|spoof)|"
+    r"(?:flagged|marked|reported)\s+as\s+(?:likely\s+|possible\s+|suspected\s+)?"
+    r"(?:phishing|spam|a\s+scam|fraud(?:ulent)?)|"
+    r"readers\s+added\s+context|"
+    r"\bthan\s+this\s+(?:post|tweet|video|message|article|page)\s+(?:claims|says|suggests)\b|"
+    r"\bthis\s+(?:post|tweet|video|message|claim)\s+is\s+(?:misleading|false|inaccurate)\b|"
+    r"\bBAD\s+signature\b)",
     re.IGNORECASE,
 )
 """A note that its own document is not to be relied on for its figures: "NOT FOR
 NAVIGATION" on a map, "for illustration only", a preprint "not been peer-reviewed", captions
-"generated automatically by speech recognition and ... not been checked"."""
+"generated automatically by speech recognition and ... not been checked", a listing whose
+details were "submitted by users and have not been checked", a mail client's warning that a
+message "looks like a phishing attempt", a post under a "Readers added context" note (its
+"much shorter than this post claims"), a text whose signature ``gpg`` finds "BAD"."""
 _DRY_RUN = re.compile(
     r"\[\s*dry[ -]?run\s*\]|^\W*dry[ -]?run\s*[:\]-]|\b(?:in|during)\s+(?:a|the)\s+dry[ -]?run\b",
     re.IGNORECASE,
@@ -142,7 +162,8 @@ _DREAM = re.compile(
 def disowned_as(text: str) -> str:
     """How ``text`` says its own document does not stand, in words for a report: "is out of
     date" (archived, superseded, no longer updated; yielding to an official one where the two
-    differ; a hatnote sending the reader to another page for the present thing), "is fiction",
+    differ; a hatnote sending the reader to another page for the present thing; a meta refresh
+    or an HTTP deprecation header sending it to a successor), "is fiction",
     "states a wrong figure" (a yanked release's note), "is not to be relied on" (a map "NOT FOR
     NAVIGATION", a preprint not peer-reviewed, captions made automatically and not checked),
     "is a copy of another page"; "" when it says none of these.
@@ -152,7 +173,7 @@ def disowned_as(text: str) -> str:
     >>> disowned_as("This page is a mirror of the Harl water survey, last synced in 2016.")
     'is a copy of another page'
     """
-    if any(found.search(text) for found in (_RETIRES, _DEFERS, _POINTS_ON)):
+    if any(found.search(text) for found in (_RETIRES, _DEFERS, _POINTS_ON, _MOVED_ON)):
         return "is out of date"
     if _FICTION.search(text):
         return "is fiction"

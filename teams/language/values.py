@@ -130,6 +130,7 @@ def values_in(text: str) -> list[Value]:
         read = (
             _how_frequent(tokens, index)
             or _all_but(tokens, index)
+            or _short_of(tokens, index)
             or money_at(tokens, index)
             or _one_unit(tokens, index)
             or share_at(tokens, index)
@@ -386,6 +387,26 @@ def _all_but(tokens: list[str], index: int) -> tuple[Value, int] | None:
             label = f"{number:g} {noun}".strip()
             return replace(whole[0], number=number, label=label, words=words), used
     return None
+
+
+def _short_of(tokens: list[str], index: int) -> tuple[Value, int] | None:
+    """A count given as a shortfall at ``index``: "two short of a hundred moorings" is 98
+    moorings ("shy of" too), and the tokens it takes; None for anything else."""
+    left = number_at(tokens, index)
+    at = index + (left[2] if left else 0)
+    if left is None or at + 2 >= len(tokens) or tokens[at].lower() not in ("short", "shy"):
+        return None
+    if tokens[at + 1].lower() != "of":
+        return None
+    whole = _word_value(tokens, at + 2) or _figure_value(tokens, at + 2)
+    if whole is None or whole[0].kind != "count" or whole[0].number <= left[0]:
+        return None
+    used = at + 2 + whole[1] - index
+    number = whole[0].number - left[0]
+    noun = whole[0].label.split()[len(whole[0].words) :]  # "a hundred moorings": moorings
+    label = " ".join([f"{number:g}", *noun])
+    words = tuple(token.lower() for token in tokens[index : index + used])
+    return replace(whole[0], number=number, label=label, words=words), used
 
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
