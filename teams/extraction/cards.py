@@ -122,14 +122,18 @@ def _deed_role(verb: str) -> str:
     return next((_DEEDS[form] for form in forms if form in _DEEDS), "")
 
 
-_ROFF_SECTION = re.compile(r'^\.SH\s+"?(?P<name>[^"]+?)"?\s*$')
-_ROFF_NAME = re.compile(r"^(?P<name>[\w.+-]+)\s+\\-\s")
+_ROFF_SECTION = re.compile(r'^(?:\.SH|=head1)\s+"?(?P<name>[^"]+?)"?\s*$')
+_ROFF_NAME = re.compile(r"^(?P<name>[\w.+:-]+)\s+\\?-\s")
 _BY = re.compile(rf"\b(?:written|created|developed|designed)\s+by\s+(?P<who>{NAME})", re.I)
+_NAME_ALONE = re.compile(rf"^(?P<who>{NAME})\s*(?:(?:<|E<lt>)[^\s<>]+@[^\s<>]+(?:>|E<gt>))?\s*,?$")
+"""A POD ``AUTHOR`` paragraph's line: a name, perhaps with an address ("Ada Holm
+E<lt>ada@example.orgE<gt>")."""
 
 
 def man_page_authors(lines: Sequence[str]) -> Iterator[Found]:
-    """Who a man page's ``AUTHOR`` or ``AUTHORS`` section says wrote it ("Written by Y."), of
-    the command its ``NAME`` section names."""
+    """Who a man page's or a Perl module's POD ``AUTHOR`` or ``AUTHORS`` section says wrote it
+    ("Written by Y.", or a POD paragraph of names), of the command or module its ``NAME``
+    section names ("kiln \\- ...", "Tide::Gauge - ...")."""
     section, command = "", ""
     for at, line in enumerate(lines):
         if found := _ROFF_SECTION.match(line.strip()):
@@ -137,8 +141,11 @@ def man_page_authors(lines: Sequence[str]) -> Iterator[Found]:
         elif section == "NAME" and (named := _ROFF_NAME.match(line.strip())):
             command = named["name"]
         elif section in ("AUTHOR", "AUTHORS") and command:
-            for by in _BY.finditer(line):
-                yield at + 1, command, "author", by["who"].rstrip(".")
+            alone = _NAME_ALONE.match(line.strip())
+            for who in [by["who"] for by in _BY.finditer(line)] or (
+                [alone["who"]] if alone else []
+            ):
+                yield at + 1, command, "author", who.rstrip(".")
 
 
 _RFC_HEADER = re.compile(

@@ -28,6 +28,7 @@ from teams.extraction.patterns import PARTICIPLE, looks_like_verb
 __all__ = [
     "Gapped",
     "antecedent",
+    "clauses_apart",
     "gapped_clause",
     "independent_clauses",
     "simple_clauses",
@@ -170,6 +171,22 @@ _AFFIRMED = re.compile(
     re.IGNORECASE,
 )
 """A frame that affirms the clause after it: "nobody doubts that", "it is certain that"."""
+
+
+_PRONOUN_CLAUSE = re.compile(r";\s+(?=(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey)\s+[a-z]{2,}\b)")
+"""A semicolon before a clause whose subject is a pronoun: "...; I wrote it in 2019"."""
+
+
+def clauses_apart(sentence: str) -> list[str]:
+    """``sentence`` as the sentences its semicolons join when each clause after one opens with
+    a pronoun subject, so that the clause's "it" can stand for what the clause before names,
+    as a sentence's does for the sentence before; ``[sentence]`` otherwise.
+
+    >>> clauses_apart("The tarrowread package does exactly this; I wrote it in 2019.")
+    ['The tarrowread package does exactly this', 'I wrote it in 2019.']
+    """
+    parts = [part.strip() for part in _PRONOUN_CLAUSE.split(sentence)]
+    return parts if all(parts) else [sentence]
 
 
 def independent_clauses(sentence: str) -> list[str]:

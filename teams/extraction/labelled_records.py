@@ -20,7 +20,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
 
 __all__ = [
@@ -70,10 +70,18 @@ author too)."""
 _TITLES = frozenset({"title", "upstream-name", "name"})
 """The labels of a record's title field ("Name" of a package's metadata, as ``pip show`` and
 ``PKG-INFO`` give it)."""
+_CAMERA = frozenset({"camera model name", "camera model", "exposure time", "f number", "lens"})
+"""Labels of a photograph's metadata (Exif, as ``exiftool`` prints it): there, the "Artist"
+took the photograph."""
+_NAMED = re.compile(
+    r"^(?!(?:file|user|author|owner|last|first|display|host)[ _-]?name$)\w+[ _-]name$"
+)
+"""A label naming what a record is of by its kind ("Plugin Name", ``role_name``), a title
+field when the record has no "title" (not a file's or a person's name)."""
 _INID = re.compile(r"^\s*\(\d{2}\)\s*")
 """A patent's bracketed INID code before a field's label: "(72) Inventor: ..."."""
 _COLON_FIELD = re.compile(
-    r"^\s*(?P<label>[A-Za-z][\w.-]*(?: [A-Za-z][\w-]*)?)\s*:\s+(?P<value>\S.*?)\s*$"
+    r"^\s*(?P<label>[A-Za-z][\w.-]*(?: [A-Za-z][\w-]*){0,2})\s*:\s+(?P<value>\S.*?)\s*$"
 )
 _ASSIGNED = re.compile(r"(?P<label>[A-Za-z][\w.-]*)\s?=\s?\"(?P<value>[^\"]*)\"")
 _META = re.compile(r"<meta\s+name=\"(?P<label>[^\"]+)\"\s+content=\"(?P<value>[^\"]*)\"", re.I)
@@ -92,8 +100,9 @@ def _bold_title(line: str) -> str:
 
 
 def _label(text: str) -> str:
-    """A label's last dotted part, in lower case: "DC.creator" is "creator"."""
-    return text.lower().rsplit(".", 1)[-1].strip()
+    """A label's last dotted or namespaced part, in lower case: "DC.creator" and "dc:creator"
+    are "creator"."""
+    return re.split(r"[.:]", text.lower())[-1].strip()
 
 
 def _fields_of(line: str) -> list[tuple[str, str]]:
@@ -106,11 +115,23 @@ def _fields_of(line: str) -> list[tuple[str, str]]:
         value = tagged["value"]
         return [(label, _uninverted(value) if label == "author" else value)]
     found = [(m["label"], m["value"]) for m in _META.finditer(line)]
+    found = found or [(m["label"], m["value"]) for m in _ELEMENT.finditer(line)]
     found = found or [(m["label"], m["value"]) for m in _ASSIGNED.finditer(line)]
     keyed = _PDF_ENTRY.match(line) or _ORG_KEYWORD.match(line)
-    if not found and (match := keyed or _COLON_FIELD.match(_INID.sub("", line))):
+    bare = _COMMENT_LEADER.sub("", _INID.sub("", line), count=1)
+    if not found and (match := keyed or _COLON_FIELD.match(bare)):
         found = [(match["label"], match["value"])]
     return [(_label(label), value.strip()) for label, value in found]
+
+
+_ELEMENT = re.compile(
+    r"<(?:[\w-]+:)?(?P<label>[A-Za-z][\w-]*)>(?P<value>[^<>]*\S[^<>]*)</(?:[\w-]+:)?(?P=label)>"
+)
+"""An XML element on one line, without attributes (one with a role in them, as an EPUB's
+``opf:role``, is its format's to read): "<dc:creator>Kerensa Trounson</dc:creator>"."""
+_COMMENT_LEADER = re.compile(r"^\s*(?:\*|//|--|;|%|\"|#(?!\+))\s*(?=[A-Za-z])")
+"""What opens a line of a comment block before a field in it: " * Author: Y" in a PHP
+docblock, '" Maintainer: Y' in a Vim script."""
 
 
 _PDF_ENTRY = re.compile(r"^\s*/(?P<label>[A-Z][A-Za-z]*)\s*\((?P<value>[^()]*)\)\s*$")
@@ -135,24 +156,42 @@ def name_of(value: str) -> str:
     return " ".join(_EMAIL.sub("", value).split()).strip("\"'")
 
 
+def _title(labels: Iterable[str]) -> str:
+    """The label of a record's title field among ``labels``: "title", else another of
+    :data:`_TITLES`, else one naming the record's kind (:data:`_NAMED`); "" for none."""
+    found = set(labels)
+    if "title" in found:
+        return "title"
+    if known := sorted(found & _TITLES):
+        return known[0]
+    return min((label for label in found if _NAMED.match(label)), default="")
+
+
 def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
     """Each maker's field of a record (a run of lines without a blank one) that has a title
     field, or a title in bold alone on the line above it (a hymn's first line over its "Words:"
     and "Music:" credits), of that title; not a "Creator" beside a "Producer" (a PDF's: the
-    application that made the file)."""
+    application that made the file), nor a record of two titles (a list of records, as repeated
+    XML elements are: :mod:`teams.extraction.data_blocks` reads them as a table's rows)."""
     start = 0
     for end in (*(n for n, line in enumerate(lines) if not line.strip()), len(lines)):
         fields = [(n, field) for n in range(start, end) for field in _fields_of(lines[n])]
         above = _bold_title(lines[start - 2]) if start >= 2 and not lines[start - 1].strip() else ""
         start = end + 1
-        title = next((value for _, (label, value) in fields if label in _TITLES), above)
+        titled = _title(label for _, (label, _) in fields)
+        titles = {value for _, (label, value) in fields if label == titled and titled}
+        if len(titles) > 1:
+            continue  # a list of records (repeated XML elements): read as a table's rows
+        title = next(iter(titles), above)
         if not title:
             continue
-        produced = any(label == "producer" for _, (label, _) in fields)
+        labels = {label for _, (label, _) in fields}
+        photo = bool(labels & _CAMERA)
         for n, (label, value) in fields:
-            if produced and label == "creator":
+            if "producer" in labels and label == "creator":
                 continue  # a PDF's Creator is the application that made the file
-            for role in _ROLES.get(label, ()):
+            roles = ("photographer",) if photo and label == "artist" else _ROLES.get(label, ())
+            for role in roles:
                 named = (_YEARS_AFTER.sub("", name_of(part)) for part in value.split(";"))
                 for who in filter(None, named):
                     yield n + 1, title, role, who

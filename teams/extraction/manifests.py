@@ -1,8 +1,9 @@
 """Who wrote a package, a module or a post, as its manifest or markup records it: a
 ``pyproject.toml``'s ``authors`` (``maintainers`` as maintainers) of its ``[project]`` or
-``[tool.poetry]`` name, a JSDoc comment's ``@author`` of its ``@module``, and an Atom entry's
-``<author>`` of its ``<title>`` (a ``<contributor>`` is none). Each is ``(line, thing, role,
-who)``, as :mod:`teams.extraction.metadata` reads them.
+``[tool.poetry]`` name (a ``Cargo.toml``'s of its ``[package]`` crate), a JSDoc comment's
+``@author`` of its ``@module``, and an Atom entry's ``<author>`` of its ``<title>`` (a
+``<contributor>`` is none). Each is ``(line, thing, role, who)``, as
+:mod:`teams.extraction.metadata` reads them.
 
 Example:
     >>> toml = ['[project]', 'name = "tarn"', 'authors = [{name = "Ada Holm"}]']
@@ -30,7 +31,9 @@ __all__ = [
     "pyproject_authors",
 ]
 
-_TABLE = re.compile(r"^\s*\[(?P<name>project|tool\.poetry)\]\s*$")
+_TABLE = re.compile(r"^\s*\[(?P<name>project|tool\.poetry|package)\]\s*$")
+"""A manifest's table of the package: ``pyproject.toml``'s, Poetry's, a ``Cargo.toml``'s (a
+Rust crate's)."""
 _PEOPLE = {"authors": "author", "maintainers": "maintainer"}
 
 
@@ -48,7 +51,8 @@ def _person(entry: object) -> str:
 
 
 def pyproject_authors(lines: Sequence[str]) -> Iterator[Found]:
-    """A ``pyproject.toml``'s authors and maintainers, of the package its table names."""
+    """A ``pyproject.toml``'s authors and maintainers, of the package its table names (a
+    ``Cargo.toml``'s, of its crate)."""
     for at, line in enumerate(lines):
         if (table := _TABLE.match(line)) is None:
             continue
@@ -67,7 +71,8 @@ def pyproject_authors(lines: Sequence[str]) -> Iterator[Found]:
             for who in map(_person, people if isinstance(people, list) else ()):
                 if who:
                     line_at = next((at + n + 1 for n, text in enumerate(block) if who in text), 0)
-                    yield line_at or at + 1, f"{name} package", role, who
+                    kind = "crate" if table["name"] == "package" else "package"
+                    yield line_at or at + 1, f"{name} {kind}", role, who
 
 
 _JSDOC_TAG = re.compile(r"^\s*\*?\s*@(?P<tag>module|author|file|fileoverview)\b\s*(?P<value>.*)$")

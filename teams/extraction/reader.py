@@ -57,6 +57,7 @@ from teams.extraction.attributes import attribute_readings, key_values, row_read
 from teams.extraction.bylines import byline
 from teams.extraction.clauses import (
     Gapped,
+    clauses_apart,
     gapped_clause,
     independent_clauses,
     simple_clauses,
@@ -515,7 +516,12 @@ class _SectionReader:
         """Every triple of the section, line by line."""
         lines = self.section.text.split("\n")
         fields = key_values(self.section.text, self.section.line, self.section.front)
-        statements = [(n, sentence) for n, sentence in self.section.sentences() if n not in fields]
+        statements = [
+            (n, clause)  # "... does exactly this; I wrote it": "I wrote it" read as a sentence
+            for n, sentence in self.section.sentences()
+            if n not in fields
+            for clause in clauses_apart(sentence)
+        ]
         statements += [(number, "") for number in fields]
         statements.sort(key=lambda statement: statement[0])
         held: list[_Found] = []  # the last statement's, kept back until the next one

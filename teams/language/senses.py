@@ -10,7 +10,7 @@ import re
 
 from teams.language.words import stem
 
-__all__ = ["deed_sense", "deed_wording", "plain_wording", "sense"]
+__all__ = ["MAKING", "deed_sense", "deed_wording", "plain_wording", "sense"]
 
 _PHRASAL = re.compile(
     r"\b(?:turn(?:s|ed|ing)?\s+((?:[\w`'\".-]+\s+){0,2}?)(off|on)"
@@ -240,25 +240,33 @@ _DEEDS = (
     "write author writer compose composer",
     "invent inventor",
     "design designer architect",
+    "photograph photographer",
 )
 """Verbs of one deed of making (a question asks "established" of "founded") and the nouns of
 their doers ("maker", "architect"), the first standing for the group."""
 _DEED_SENSE = _standing_for(_DEEDS)
+MAKING = frozenset(_DEED_SENSE.values())
+"""The stem of every deed of making: what a question asking who "made" a thing may be
+answered by when nothing says "made" (an author "makes" a podcast)."""
 _PHRASAL_DEED = re.compile(
-    r"\b(?:(set)|(put))(?:s|ting)?\s+up\b|\b(?:c[ao]me|comes|coming)\s+up\s+with\b", re.I
+    r"\b(?:(set)|(put))(?:s|ting)?\s+up\b|\b(?:c[ao]me|comes|coming)\s+up\s+with\b|"
+    r"\b(?:t[ao]ok|takes?|taking)\s+(?=(?:the|this|that|a)\s+(?:photo(?:graph)?|picture|snapshot)s?\b)",
+    re.I,
 )
 """A phrasal verb of making: "set up" (establish), "put up" (build), "came up with"
-(conceive)."""
+(conceive), "took" a photograph (photograph)."""
 
 
 def deed_wording(text: str) -> str:
-    """``text`` with "set up" as "establish", "put up" as "build" and "came up with" as
-    "conceive"."""
+    """``text`` with "set up" as "establish", "put up" as "build", "came up with" as
+    "conceive" and "took" a photograph as "photographed"."""
     return _PHRASAL_DEED.sub(_deed_verb, text)
 
 
 def _deed_verb(found: re.Match[str]) -> str:
-    return "establish" if found.group(1) else "build" if found.group(2) else "conceive"
+    if found.group(1) or found.group(2):
+        return "establish" if found.group(1) else "build"
+    return "conceive" if "up" in found.group(0).lower() else "photographed "
 
 
 def deed_sense(stemmed: str) -> str:

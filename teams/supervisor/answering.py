@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from teams.language.senses import deed_sense, deed_wording
+from teams.language.senses import MAKING, deed_sense, deed_wording
 from teams.language.values import CATEGORIES, values_in
 from teams.language.verbs import IRREGULAR, lemma
 from teams.language.words import keywords, stem
@@ -295,15 +295,9 @@ def answering_chains(
         alone: list[Chain] = [c for c in chains if len(c) == 1]
         own = [c for c in alone if c[0]["subject"].casefold() in named] or alone
         return [c for c in own if c[0]["predicate"] in _DEFINING] or own
-    scored = []
-    for chain in chains:
-        if _kin_of_the_asked(chain[-1], focus):
-            continue
-        matched = len(focus & _words(chain))
-        if matched and (len(chain) == 1 or len(focus & _words(chain[-1:])) > 0):
-            holds = bool(focus & _own_words(chain[-1]))
-            names_it = bool(named & {n.casefold() for r in chain for n in _ends(r)})
-            scored.append(_Scored(chain, matched, _fits(chain[-1], asked), holds, names_it))
+    scored = _scored(chains, focus, asked, named)
+    if not scored and deed_sense(_MAKE) in focus:  # "Who makes the podcast?": its author
+        scored = _scored(chains, focus | MAKING, asked, named)
     if not scored:
         return []
     best = max((s.matched, s.fits, s.own, s.named) for s in scored)
@@ -317,6 +311,24 @@ def answering_chains(
         and s.chain not in winners
     ]
     return [*winners, *more]
+
+
+_MAKE = stem("make")
+
+
+def _scored(chains: Sequence[Chain], focus: set[str], asked: str, named: set[str]) -> list[_Scored]:
+    """The chains that hold a word of ``focus`` (the last relation of a two-step one too),
+    each with how well it answers; none of kin of what is asked."""
+    scored = []
+    for chain in chains:
+        if _kin_of_the_asked(chain[-1], focus):
+            continue
+        matched = len(focus & _words(chain))
+        if matched and (len(chain) == 1 or len(focus & _words(chain[-1:])) > 0):
+            holds = bool(focus & _own_words(chain[-1]))
+            names_it = bool(named & {n.casefold() for r in chain for n in _ends(r)})
+            scored.append(_Scored(chain, matched, _fits(chain[-1], asked), holds, names_it))
+    return scored
 
 
 _KIN = frozenset(
