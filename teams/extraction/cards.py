@@ -2,10 +2,11 @@
 ``TITLE`` (a founder of its ``ORG``), a ``CREDITS`` file's entry whose ``D:`` line tells what
 its ``N:`` did ("Wrote the X"), a man page's ``AUTHORS`` section ("Written by Y."), an RFC's or
 an Internet-Draft's front page (its authors at the right of its header lines), a release's
-credits one role to a line ("Written-By – Y", as Discogs lists them), and an item's statements
-as Wikidata shows them ("**founded by (P112)**" over its value). Each is ``(line, thing,
-role, who)``, as :mod:`teams.extraction.metadata` reads them; a role that made nothing
-(treasurer, secretary, engineer, producer, chairperson) gives none.
+credits one role to a line ("Written-By – Y", as Discogs lists them), an item's statements as
+Wikidata shows them ("**founded by (P112)**" over its value), a site's ``humans.txt`` team and
+a certificate's issuer as ``openssl x509 -text`` prints it. Each is ``(line, thing, role,
+who)``, as :mod:`teams.extraction.metadata` reads them; a role that made nothing (treasurer,
+secretary, engineer, producer, chairperson, one thanked) gives none.
 
 Example:
     >>> card = ["BEGIN:VCARD", "FN:Ada Holm", "ORG:Kell Rowing Club", "TITLE:Founder", "END:VCARD"]
@@ -19,13 +20,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from itertools import takewhile
 
 from teams.extraction.labelled_records import Found, name_of
 from teams.extraction.reorderings import NAME
 from teams.language.verbs import lemma
 
 __all__ = [
+    "certificate_issuers",
     "credits_file_deeds",
+    "humans_txt_team",
     "man_page_authors",
     "release_credits",
     "rfc_authors",
@@ -218,6 +222,63 @@ def release_credits(lines: Sequence[str]) -> Iterator[Found]:
             and (role := _CREDITED.get(credit["role"].lower()))
         ):
             yield at + 1, title, role, credit["who"]
+
+
+_HUMANS_SECTION = re.compile(r"^\s*/\*\s*(?P<name>[A-Z][A-Z ]*?)\s*\*/\s*$")
+_HUMANS_FIELD = re.compile(r"^\s*(?P<label>[A-Za-z][\w -]*?)\s*:\s*(?P<value>\S.*?)\.?\s*$")
+_HOST = re.compile(r"\b(?!humans\.txt)(?P<host>[a-z0-9][\w-]*(?:\.[\w-]+)+)", re.I)
+_SITE_FIELDS = frozenset({"site", "url", "website", "web"})
+
+
+def humans_txt_team(lines: Sequence[str]) -> Iterator[Found]:
+    """Each member of a ``humans.txt`` file's ``/* TEAM */`` whose role is a maker's (by its
+    last word: "Web designer", "Developer", who built the site), of the site whose host the
+    text names with "humans.txt" (its heading), else the team's "Site:" field; whoever is
+    under ``/* THANKS */`` made nothing."""
+    for start, line in enumerate(lines):
+        if (found := _HUMANS_SECTION.match(line)) is None or found["name"] != "TEAM":
+            continue
+        team = takewhile(
+            lambda n: not _HUMANS_SECTION.match(lines[n]), range(start + 1, len(lines))
+        )
+        fields = [(n, field) for n in team if (field := _HUMANS_FIELD.match(lines[n]))]
+        sites = [field["value"] for _, field in fields if field["label"].lower() in _SITE_FIELDS]
+        naming = [text for text in lines if "humans.txt" in text.lower()]
+        hosts = [found["host"] for text in naming + sites if (found := _HOST.search(text))]
+        for n, field in fields if hosts else ():
+            if role := _MAKERS.get(field["label"].lower().split()[-1]):
+                built = ("builder",) if role == "developer" else ()  # a site's developer built it
+                for deed in (role, *built):
+                    yield n + 1, _site_name(hosts[0]), deed, name_of(field["value"])
+
+
+def _site_name(host: str) -> str:
+    """A site's name, as its host gives it: "kell-ferry.example" is the Kell Ferry website."""
+    labels = [label for label in host.lower().split(".") if label != "www"][:-1]
+    words = (word.capitalize() for label in labels for word in label.split("-"))
+    return " ".join([*words, "website"])
+
+
+_DISTINGUISHED = re.compile(r"^\s*(?P<key>Issuer|Subject)\s*[:=]\s*(?P<name>\S.*?)\s*$", re.I)
+_PART = re.compile(r"(?:^|[,/])\s*(?P<key>[A-Za-z]+)\s*=\s*(?P<value>[^,/]*[^,/\s])")
+"""A part of a distinguished name: "O = Kell Trust" (``openssl``'s), "/O=Kell Trust"."""
+
+
+def certificate_issuers(lines: Sequence[str]) -> Iterator[Found]:
+    """Who issued a certificate, as ``openssl x509 -text`` prints it: the organisation (else
+    the common name) of its ``Issuer:``, of the certificate for its ``Subject:``'s common name;
+    the subject holds it."""
+    issuer: tuple[int, str] | None = None
+    for at, line in enumerate(lines):
+        if (found := _DISTINGUISHED.match(line)) is None:
+            continue
+        parts = {part["key"].upper(): part["value"] for part in _PART.finditer(found["name"])}
+        named = parts.get("O") or parts.get("CN")
+        if found["key"].lower() == "issuer":
+            issuer = (at + 1, named) if named else None
+        elif issuer and (holder := parts.get("CN")):
+            yield issuer[0], f"certificate for {holder}", "issuer", issuer[1]
+            issuer = None
 
 
 _ITEM = re.compile(r"^#\s+(?P<label>\S.*?)\s+\(Q\d+\)\s*$")

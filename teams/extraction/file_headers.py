@@ -1,5 +1,6 @@
 """Who wrote a thing, as the header of a file format names its writer: an Emacs Lisp library's
-``;; Author:`` line under its ``;;; name.el ---`` line, an R package's ``DESCRIPTION`` (a
+``;; Author:`` line under its ``;;; name.el ---`` line, a Vim runtime file's ``" Original
+Author:`` (its ``" Maintainer:`` now keeps it), an R package's ``DESCRIPTION`` (a
 ``person()`` of ``Authors@R`` whose roles hold ``"aut"``), an SPDX document's
 ``PackageOriginator``, an EPUB's ``dc:creator`` of role ``aut`` (an illustrator's, ``ill``,
 wrote nothing), a Project Gutenberg e-book's "EBook of X, by Y" line, an ABC tune's ``C:``
@@ -19,8 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from itertools import takewhile
 
-from teams.extraction.labelled_records import Found
+from teams.extraction.labelled_records import Found, name_of
 from teams.extraction.signatures import FULL_NAME
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "r_package_authors",
     "spdx_originators",
     "tune_composers",
+    "vim_authors",
 ]
 
 _ELISP_FIRST = re.compile(r"^;;;\s*(?P<file>[\w.+-]+?)(?:\.el)?\s+---")
@@ -46,6 +49,32 @@ def elisp_authors(lines: Sequence[str]) -> Iterator[Found]:
             library = first["file"]
         elif library and (author := _ELISP_AUTHOR.match(line.strip())):
             yield n + 1, library, "author", author["who"]
+
+
+_VIM_FIRST = re.compile(r'^"\s*Vim\s+(?P<kind>[a-z]+(?: [a-z]+)?)\s+file\b', re.I)
+_VIM_FIELD = re.compile(r'^"\s*(?P<label>[A-Z][\w ]*?)\s*:\s*(?P<value>\S.*?)\s*$')
+_VIM_AUTHORS = frozenset({"author", "authors", "original author", "original authors"})
+"""The labels of a Vim runtime file's writer; its "Maintainer" (now) wrote nothing."""
+_VIM_NAMES = ("language", "name")
+"""The labels of what a Vim runtime file is for: a syntax file's language, a colour scheme's
+name."""
+
+
+def vim_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """The ``" Original Author:`` (or ``" Author:``) of a Vim runtime file's header, of the file
+    its first line and ``" Language:`` name ("Vim syntax file for X")."""
+    for at, line in enumerate(lines):
+        if (first := _VIM_FIRST.match(line.strip())) is None:
+            continue
+        header = takewhile(lambda n: lines[n].lstrip().startswith('"'), range(at + 1, len(lines)))
+        fields = [(n, found) for n in header if (found := _VIM_FIELD.match(lines[n].strip()))]
+        named = (field["value"] for _, field in fields if field["label"].lower() in _VIM_NAMES)
+        if not (name := next(named, "")):
+            continue
+        thing = f"Vim {first['kind'].lower()} file for {name}"
+        for n, field in fields:
+            if field["label"].lower() in _VIM_AUTHORS:
+                yield n + 1, thing, "author", name_of(field["value"])
 
 
 _PACKAGE = re.compile(r"^\s*Package:\s*(?P<name>[\w.]+)\s*$")
@@ -86,16 +115,31 @@ def spdx_originators(lines: Sequence[str]) -> Iterator[Found]:
 _DC_TITLE = re.compile(r"<dc:title\b[^>]*>(?P<title>[^<]+)</dc:title>")
 _DC_CREATOR = re.compile(r"<dc:creator\b(?P<attributes>[^>]*)>(?P<who>[^<]+)</dc:creator>")
 _ROLE = re.compile(r"\brole=\"(?P<role>[a-z]{3})\"")
+_DC_HOLDER = re.compile(r"^\s*<dc:(?P<element>[a-z]+)\b[^<>]*>\s*$")
+"""A Dublin Core element opened alone on its line, holding others (an RDF agent)."""
+_DC_CLOSED = re.compile(r"^\s*</dc:(?P<element>[a-z]+)>\s*$")
 
 
 def epub_creators(lines: Sequence[str]) -> Iterator[Found]:
-    """An EPUB package's ``dc:creator`` of role ``aut`` (or of none), of its ``dc:title``."""
-    title = next((found["title"] for line in lines if (found := _DC_TITLE.search(line))), "")
+    """An EPUB package's ``dc:creator`` of role ``aut`` (or of none), as the author of its
+    ``dc:title``; an RDF work's ``dc:creator`` holding an agent named by a ``dc:title`` of its
+    own (an SVG drawing's, as Inkscape writes it), as its creator (a ``dc:publisher``'s made
+    nothing)."""
+    title, holder, found = "", "", list[tuple[int, str, str]]()
     for n, line in enumerate(lines):
-        if title and (creator := _DC_CREATOR.search(line)):
+        if opened := _DC_HOLDER.match(line):
+            holder = opened["element"]
+        elif closed := _DC_CLOSED.match(line):
+            holder = "" if closed["element"] == holder else holder
+        elif (named := _DC_TITLE.search(line)) and holder == "creator":
+            found.append((n + 1, "creator", named["title"].strip()))
+        elif named and not holder:
+            title = title or named["title"].strip()
+        if creator := _DC_CREATOR.search(line):
             role = _ROLE.search(creator["attributes"])
             if role is None or role["role"] == "aut":
-                yield n + 1, title.strip(), "author", creator["who"].strip()
+                found.append((n + 1, "author", creator["who"].strip()))
+    yield from ((n, title, role, who) for n, role, who in found if title)
 
 
 _EBOOK_OF = re.compile(rf"\bE-?Book\s+of\s+(?P<title>.+?),\s+by\s+(?P<who>{FULL_NAME})\s*$", re.I)

@@ -70,9 +70,11 @@ author too)."""
 _TITLES = frozenset({"title", "upstream-name", "name"})
 """The labels of a record's title field ("Name" of a package's metadata, as ``pip show`` and
 ``PKG-INFO`` give it)."""
-_CAMERA = frozenset({"camera model name", "camera model", "exposure time", "f number", "lens"})
-"""Labels of a photograph's metadata (Exif, as ``exiftool`` prints it): there, the "Artist"
-took the photograph."""
+_CAMERA = frozenset(
+    {"camera model name", "camera model", "model", "exposure time", "f number", "lens"}
+)
+"""Labels of a photograph's metadata (Exif, as ``exiftool`` prints it, or with ``-s`` its tag
+names): there, the "Artist" took the photograph."""
 _NAMED = re.compile(
     r"^(?!(?:file|user|author|owner|last|first|display|host)[ _-]?name$)\w+[ _-]name$"
 )
@@ -97,6 +99,21 @@ def _bold_title(line: str) -> str:
     """The title ``line`` sets in bold alone (:data:`BOLD_TITLE`), or ""."""
     found = BOLD_TITLE.match(line)
     return found["title"].strip() if found else ""
+
+
+_HEADING = re.compile(r"^#{1,6}\s+(?P<heading>\S.*?)[\s#]*$")
+
+
+def _heading_above(lines: Sequence[str]) -> str:
+    """The last Markdown heading of ``lines`` outside a fenced block, without its "#"; ""
+    for none."""
+    heading, fenced = "", False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and (found := _HEADING.match(line)):
+            heading = found["heading"]
+    return heading
 
 
 def _label(text: str) -> str:
@@ -170,23 +187,24 @@ def _title(labels: Iterable[str]) -> str:
 def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
     """Each maker's field of a record (a run of lines without a blank one) that has a title
     field, or a title in bold alone on the line above it (a hymn's first line over its "Words:"
-    and "Music:" credits), of that title; not a "Creator" beside a "Producer" (a PDF's: the
-    application that made the file), nor a record of two titles (a list of records, as repeated
-    XML elements are: :mod:`teams.extraction.data_blocks` reads them as a table's rows)."""
+    and "Music:" credits), of that title (a photograph's without one, of the heading above it);
+    not a "Creator" beside a "Producer" (a PDF's: the application that made the file), nor a
+    record of two titles (a list of records, as repeated XML elements are:
+    :mod:`teams.extraction.data_blocks` reads them as a table's rows)."""
     start = 0
     for end in (*(n for n, line in enumerate(lines) if not line.strip()), len(lines)):
         fields = [(n, field) for n in range(start, end) for field in _fields_of(lines[n])]
         above = _bold_title(lines[start - 2]) if start >= 2 and not lines[start - 1].strip() else ""
-        start = end + 1
+        first, start = start, end + 1
         titled = _title(label for _, (label, _) in fields)
         titles = {value for _, (label, value) in fields if label == titled and titled}
         if len(titles) > 1:
             continue  # a list of records (repeated XML elements): read as a table's rows
-        title = next(iter(titles), above)
-        if not title:
-            continue
         labels = {label for _, (label, _) in fields}
         photo = bool(labels & _CAMERA)
+        title = next(iter(titles), above) or (_heading_above(lines[:first]) if photo else "")
+        if not title:
+            continue
         for n, (label, value) in fields:
             if "producer" in labels and label == "creator":
                 continue  # a PDF's Creator is the application that made the file

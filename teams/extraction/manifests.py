@@ -1,8 +1,9 @@
 """Who wrote a package, a module or a post, as its manifest or markup records it: a
 ``pyproject.toml``'s ``authors`` (``maintainers`` as maintainers) of its ``[project]`` or
 ``[tool.poetry]`` name (a ``Cargo.toml``'s of its ``[package]`` crate), a JSDoc comment's
-``@author`` of its ``@module``, and an Atom entry's ``<author>`` of its ``<title>`` (a
-``<contributor>`` is none). Each is ``(line, thing, role, who)``, as
+``@author`` of its ``@module``, an Atom entry's ``<author>`` of its ``<title>`` (a
+``<contributor>`` is none), a Sphinx ``conf.py``'s ``author`` of its project's documentation
+and a jar's ``MANIFEST.MF`` ``Built-By`` (its builder). Each is ``(line, thing, role, who)``, as
 :mod:`teams.extraction.metadata` reads them.
 
 Example:
@@ -20,15 +21,18 @@ import json
 import re
 import tomllib
 from collections.abc import Iterator, Sequence
+from itertools import takewhile
 
 from teams.extraction.labelled_records import Found, name_of
 
 __all__ = [
     "atom_authors",
     "block_from",
+    "jar_builders",
     "jsdoc_authors",
     "package_json_authors",
     "pyproject_authors",
+    "sphinx_conf_authors",
 ]
 
 _TABLE = re.compile(r"^\s*\[(?P<name>project|tool\.poetry|package)\]\s*$")
@@ -73,6 +77,53 @@ def pyproject_authors(lines: Sequence[str]) -> Iterator[Found]:
                     line_at = next((at + n + 1 for n, text in enumerate(block) if who in text), 0)
                     kind = "crate" if table["name"] == "package" else "package"
                     yield line_at or at + 1, f"{name} {kind}", role, who
+
+
+_CONF_ASSIGNED = re.compile(r"^(?P<name>project|author)\s*=\s*(?P<q>[\"'])(?P<value>[^\"']+)(?P=q)")
+"""A module-level assignment of a Sphinx ``conf.py``'s project or author: 'author = "Y"'."""
+
+
+def sphinx_conf_authors(lines: Sequence[str]) -> Iterator[Found]:
+    """A Sphinx ``conf.py``'s ``author``, of the documentation of the ``project`` it assigns
+    beside it (its ``copyright`` holder wrote nothing)."""
+    for at, line in enumerate(lines):
+        if not (found := _CONF_ASSIGNED.match(line)) or found["name"] != "project":
+            continue
+        assigned = ((n, _CONF_ASSIGNED.match(text)) for n, text in enumerate(block_from(lines, at)))
+        for n, author in assigned:
+            if author and author["name"] == "author" and (who := name_of(author["value"])):
+                yield at + n + 1, f"{found['value']} documentation", "author", who
+
+
+_JAR_FIELD = re.compile(r"^\s*(?P<name>[A-Za-z][\w-]*):\s*(?P<value>\S.*?)\s*$")
+_JAR_TITLES = (
+    "Implementation-Title",
+    "Bundle-Name",
+    "Specification-Title",
+    "Automatic-Module-Name",
+)
+"""The main attributes of a manifest that name its jar, the likeliest first."""
+_JAR_VERSIONS = ("Implementation-Version", "Bundle-Version", "Specification-Version")
+
+
+def jar_builders(lines: Sequence[str]) -> Iterator[Found]:
+    """A Java archive's ``META-INF/MANIFEST.MF``'s ``Built-By``, as the builder of the jar its
+    title and version name ("X 2.3 jar"); ``Created-By`` names the build tool and
+    ``Implementation-Vendor`` a vendor, neither its builder."""
+    for at, line in enumerate(lines):
+        if not line.strip().startswith("Manifest-Version:"):
+            continue
+        block = takewhile(lambda n: bool(_JAR_FIELD.match(lines[n])), range(at, len(lines)))
+        fields = {
+            found["name"]: (n, found["value"])
+            for n in block
+            if (found := _JAR_FIELD.match(lines[n]))
+        }
+        title = next((fields[name][1] for name in _JAR_TITLES if name in fields), "")
+        version = next((fields[name][1] for name in _JAR_VERSIONS if name in fields), "")
+        if title and "Built-By" in fields:
+            n, who = fields["Built-By"]
+            yield n + 1, " ".join(filter(None, (title, version, "jar"))), "builder", name_of(who)
 
 
 _JSDOC_TAG = re.compile(r"^\s*\*?\s*@(?P<tag>module|author|file|fileoverview)\b\s*(?P<value>.*)$")

@@ -22,7 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 import yaml
 
 from teams.extraction.cards import (
+    certificate_issuers,
     credits_file_deeds,
+    humans_txt_team,
     man_page_authors,
     release_credits,
     rfc_authors,
@@ -48,6 +50,7 @@ from teams.extraction.file_headers import (
     r_package_authors,
     spdx_originators,
     tune_composers,
+    vim_authors,
 )
 from teams.extraction.labelled_records import (
     ADDING,
@@ -65,9 +68,11 @@ from teams.extraction.makers_marks import needlework_marks, print_lettering, sta
 from teams.extraction.manifests import (
     atom_authors,
     block_from,
+    jar_builders,
     jsdoc_authors,
     package_json_authors,
     pyproject_authors,
+    sphinx_conf_authors,
 )
 from teams.extraction.title_blocks import title_block_fields
 
@@ -294,6 +299,7 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     museum_labels,
     title_block_fields,
     elisp_authors,
+    vim_authors,
     r_package_authors,
     spdx_originators,
     epub_creators,
@@ -305,6 +311,8 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     package_json_authors,
     jsdoc_authors,
     atom_authors,
+    sphinx_conf_authors,
+    jar_builders,
     track_writers,
     readme_authors,
     catalogue_authors,
@@ -322,4 +330,6 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     release_credits,
     rfc_authors,
     wikidata_statements,
+    certificate_issuers,
+    humans_txt_team,
 )
