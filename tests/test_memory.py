@@ -202,6 +202,14 @@ def test_restructuredtext_titles() -> None:
     ]
 
 
+def test_a_literal_blocks_comment_is_no_title_and_an_attribute_list_is_no_part_of_one() -> None:
+    text = "Brokers\n=======\n\nConnect like so::\n\n   # Using a list of URLs:\n   b = B()\n"
+    assert {c.heading for c in chunk_document("docs/a.rst", text)} == {"Brokers"}
+    markdown = "## Android {: #android}\n\nBuilds run.\n\n## Sets {a, b}\n\nMore.\n"
+    headings = [c.heading for c in chunk_document("docs/a.md", markdown)]
+    assert headings == ["Android", "Sets {a, b}"]
+
+
 def test_long_paragraph_splits_on_sentences_with_exact_lines() -> None:
     sentences = [f"Sentence {i} talks about item number {i}." for i in range(40)]
     body = "\n".join(" ".join(sentences[i : i + 4]) for i in range(0, 40, 4))

@@ -12,6 +12,9 @@ from framework.errors import ConfigError
 __all__ = ["Chunk", "chunk_document"]
 
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_ATTRIBUTES = re.compile(r"[ \t]*\{[ \t]*[:#.][^{}]*\}[ \t]*$")
+"""A heading's attribute list, as Python-Markdown's attr_list and Pandoc write it: "## Android
+{: #android}", "## Install {#install .tabbed}"."""
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+<>:._])\1{2,}[ \t]*$")
 _BOLD_RELEASE = re.compile(r"^(\*\*|__)(?P<title>[^*_\s](?:[^*_]{0,58}[^*_\s])?)\1[ \t]*$")
 """A line wholly in bold ("**4.0.0a2**", "**UNRELEASED**"): a release's heading in a changelog
@@ -302,12 +305,14 @@ class _Outline:
 
 
 def _heading_at(lines: list[str], i: int, fences: bool = True) -> tuple[str, int] | None:
-    """``(title, lines used)`` when a heading starts at line ``i``; with ``fences``, a code
-    fence under a line opens code, it does not underline a title."""
+    """``(title, lines used)`` when a heading starts at line ``i``; with ``fences``
+    (Markdown), a code fence under a line opens code, it does not underline a title; without
+    (reStructuredText), an indented ``#`` line is no heading but a literal block's comment ("   #
+    Using a list of connection URLs:")."""
     line = lines[i]
-    atx = _ATX.match(line)
+    atx = _ATX.match(line) if fences or not line[:1].isspace() else None
     if atx:
-        return (atx.group(1) or "").strip(), 1
+        return _ATTRIBUTES.sub("", atx.group(1) or "").strip(), 1
     if release := _bold_release(lines, i):
         return release, 1
     if roles := _release_roles(lines, i):

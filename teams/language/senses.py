@@ -88,6 +88,8 @@ _BY_DEFAULT = re.compile(
     r"giving|providing|supplying|overriding)"
     + _OBJECT
     + r"|without being (?:told|asked|instructed|configured)(?: to)?"
+    r"|(?:if|when) (?:i|you|we|one) (?:set|configure|change|specify|pass|give) (?:nothing|none)"
+    r"|(?:if|when) (?:nothing|none) (?:is|are|was|has been) (?:set|configured|specified|given)"
     + r"|(?:with|having|using) no (?:[\w-]+ ){0,2}?"
     + _SETTINGS
     + r"|without (?:any |a )?(?:[\w-]+ ){0,2}?"
@@ -99,8 +101,8 @@ _BY_DEFAULT = re.compile(
 "if I leave that setting alone", "switched on and left untuned", "if you never configure it",
 "if I don't name one", "when I have not configured one", "when a project has not configured
 one", "unless you ask it to", "without
-setting anything", "without saying what", "without being told to", "with no config file at
-all", "without any settings"."""
+setting anything", "without saying what", "without being told to", "if I set nothing", "when
+nothing is configured", "with no config file at all", "without any settings"."""
 _NOT_GIVEN = re.compile(
     r"\b(?:if|when) ([^\s,?]+) (?:is|are) not (?:given|set|passed|specified|configured)\b", re.I
 )

@@ -677,7 +677,12 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
         return _unambiguous(evidence, "version", query)  # "Which releases ... Python 3.6?"
     if not kind or not cited:
         return evidence
-    values = [set().union(*(given(kind, e.text, query) for e in a.evidence)) for a in cited]
+    values = [  # "CPython 3.9-3.11; minimum target 10.9" answers nothing of CPython 3.12
+        set().union(
+            *(given(kind, e.text, query) for e in a.evidence if not another_version(e.text, query))
+        )
+        for a in cited
+    ]
     first = next((at for at, found in enumerate(values) if found), 0)  # the first to answer
     elsewhere = [all(another_version(e.text, query) for e in a.evidence) for a in cited]
     if elsewhere[first]:  # "drops ... Python 3.7" for Python 3.9: the best of the others
@@ -692,14 +697,35 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     if not stated and _LEAST_ASKED.search(query):  # "the oldest Python": "3.10 or newer"
         stated = [_least_stated(answered, kind) for answered in cited]
     first = stated.index(True) if any(stated) else first  # a default stated as one, if any
+    agreeing = _against(cited, first, values[first], stated, kind=kind, query=query)
+    return _unambiguous(agreeing, kind, query)
+
+
+def _against(
+    cited: Sequence[_Answered],
+    first: int,
+    answer: Set[str],
+    stated: Sequence[bool],
+    *,
+    kind: str,
+    query: str,
+) -> list[Evidence]:
+    """The evidence of ``cited`` checked against the ``answer`` of passage ``first``: a rival
+    kept as disputed when its passage answers as well (and, where ``stated`` marks the passages
+    that state a default or a least value, states one); a rival for another version of a
+    product the question names left out, even in passage ``first`` ("CPython 3.9-3.11; minimum
+    target 10.9" beside the row of 3.12)."""
     agreeing = []
     for at, answered in enumerate(cited):
         for item in answered.evidence:
-            if at == first or not _rival(kind, values[first], item.text, query):
+            rival = _rival(kind, answer, item.text, query)
+            if rival and another_version(item.text, query):
+                continue
+            if at == first or not rival:
                 agreeing.append(item)
             elif answered.score >= cited[first].score and (not stated or stated[at]):
                 agreeing.append(item.model_copy(update={"disputed": True}))  # they disagree
-    return _unambiguous(agreeing, kind, query)
+    return agreeing
 
 
 def _naming_pointers(cited: Sequence[_Answered], query: str) -> set[int]:
@@ -743,10 +769,13 @@ def _default_value(answered: _Answered, kind: str) -> bool:
 _LEAST_ASKED = re.compile(r"\b(?:oldest|earliest|minimum|lowest)\b", re.I)
 """A question of the least value that will do ("the oldest Python I can install it on")."""
 _LEAST_STATED = re.compile(
-    r"\bor\s+(?:newer|later|higher|above|greater)\b|\bat\s+least\b|\d\+(?![\w.])", re.I
+    r"\bor\s+(?:newer|later|higher|above|greater)\b|\bat\s+least\b|\d\+(?![\w.])|"
+    r"\b(?:minimum|lowest|oldest|earliest)\b",
+    re.I,
 )
 """A value stated as the least that will do: "Python 3.10 or newer", "at least 3.9", "3.8+" (not
-a specifier, ">=3.9", which examples use as often)."""
+a specifier, ">=3.9", which examples use as often), a table's "Minimum target" column
+("minimum target 10.13")."""
 
 
 def _least_stated(answered: _Answered, kind: str) -> bool:

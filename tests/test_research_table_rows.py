@@ -1,0 +1,53 @@
+"""A table's row answers for the version it names, and a value the question itself names is
+no answer: "minimum target 10.13" on the row of CPython 3.12-3.13, not the 3.9-3.11 row's
+10.9, for a question of 3.12 and 3.13; a table's "Minimum" column states the least value that
+will do; "if I set nothing" asks for a default."""
+
+from __future__ import annotations
+
+from framework.memory import Passage
+from teams.language.senses import plain_wording
+from teams.language.sentence_choice import term_weights
+from teams.research.offline import _agreeing, _answers
+
+
+def _stated(question: str, *found: tuple[str, str, str, float]) -> list[tuple[str, bool]]:
+    passages = [
+        Passage(source=f"{path}:1", path=path, line=1, heading=heading, text=text, score=score)
+        for path, heading, text, score in found
+    ]
+    weights = term_weights([passage.text for passage in passages], question)
+    cited = [_answers(passage, question, weights) for passage in passages]
+    return [
+        (item.text, item.disputed)
+        for item in _agreeing([answered for answered in cited if answered is not None], question)
+    ]
+
+
+def test_the_row_of_the_version_asked_answers_not_its_neighbours() -> None:
+    question = (
+        "I build Intel wheels for CPython 3.12 and 3.13 with Kiln. What is the lowest "
+        "KILN_TARGET I can use for those?"
+    )
+    table = (
+        "The lowest value you can set `KILN_TARGET` is as follows:\n\n"
+        "| Arch | Python version range | Minimum target |\n|---|---|---|\n"
+        "| Intel | CPython 3.9-3.11 | 10.9 |\n| Intel | CPython 3.12-3.13 | 10.13 |\n"
+        "| Intel | CPython 3.14+ | 10.15 |\n"
+    )
+    note = "Users must set `KILN_TARGET` to 10.12 or higher when building Rust extensions."
+    stated = _stated(
+        question, ("compat.md", "Compatibility", table, 0.7), ("rust.md", "Rust", note, 0.6)
+    )
+    said = " ".join(text for text, disputed in stated if not disputed)
+    assert "10.13" in said, stated
+    assert "10.9" not in said and "10.15" not in said, stated
+
+
+def test_setting_nothing_asks_for_a_default() -> None:
+    assert plain_wording("If I set nothing, what minimum version do the wheels target?").startswith(
+        "by default,"
+    )
+    assert plain_wording("When nothing is configured, where does it write?").startswith(
+        "by default,"
+    )
