@@ -202,9 +202,7 @@ def test_restructuredtext_titles() -> None:
     ]
 
 
-def test_a_literal_blocks_comment_is_no_title_and_an_attribute_list_is_no_part_of_one() -> None:
-    text = "Brokers\n=======\n\nConnect like so::\n\n   # Using a list of URLs:\n   b = B()\n"
-    assert {c.heading for c in chunk_document("docs/a.rst", text)} == {"Brokers"}
+def test_an_attribute_list_is_no_part_of_a_title() -> None:
     markdown = "## Android {: #android}\n\nBuilds run.\n\n## Sets {a, b}\n\nMore.\n"
     headings = [c.heading for c in chunk_document("docs/a.md", markdown)]
     assert headings == ["Android", "Sets {a, b}"]

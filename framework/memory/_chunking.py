@@ -305,12 +305,10 @@ class _Outline:
 
 
 def _heading_at(lines: list[str], i: int, fences: bool = True) -> tuple[str, int] | None:
-    """``(title, lines used)`` when a heading starts at line ``i``; with ``fences``
-    (Markdown), a code fence under a line opens code, it does not underline a title; without
-    (reStructuredText), an indented ``#`` line is no heading but a literal block's comment ("   #
-    Using a list of connection URLs:")."""
+    """``(title, lines used)`` when a heading starts at line ``i``; with ``fences``, a code
+    fence under a line opens code, it does not underline a title."""
     line = lines[i]
-    atx = _ATX.match(line) if fences or not line[:1].isspace() else None
+    atx = _ATX.match(line)
     if atx:
         return _ATTRIBUTES.sub("", atx.group(1) or "").strip(), 1
     if release := _bold_release(lines, i):

@@ -770,12 +770,12 @@ _LEAST_ASKED = re.compile(r"\b(?:oldest|earliest|minimum|lowest)\b", re.I)
 """A question of the least value that will do ("the oldest Python I can install it on")."""
 _LEAST_STATED = re.compile(
     r"\bor\s+(?:newer|later|higher|above|greater)\b|\bat\s+least\b|\d\+(?![\w.])|"
-    r"\b(?:minimum|lowest|oldest|earliest)\b",
+    r"\b(?:minimum|lowest)(?:\s+[a-z]+){0,2}\s+v?\d+(?:\.\d+)*\s*(?:[;.,]|$)",
     re.I,
 )
 """A value stated as the least that will do: "Python 3.10 or newer", "at least 3.9", "3.8+" (not
-a specifier, ">=3.9", which examples use as often), a table's "Minimum target" column
-("minimum target 10.13")."""
+a specifier, ">=3.9", which examples use as often), a value right after "minimum" as a
+table's row reads ("minimum target 10.13."; not "minimum MarkupSafe version to >= 3.0")."""
 
 
 def _least_stated(answered: _Answered, kind: str) -> bool:
