@@ -251,7 +251,7 @@ MAKING = frozenset(_DEED_SENSE.values())
 """The stem of every deed of making: what a question asking who "made" a thing may be
 answered by when nothing says "made" (an author "makes" a podcast)."""
 _PHRASAL_DEED = re.compile(
-    r"\b(?:(set)|(put))(?:s|ting)?\s+up\b|\b(?:c[ao]me|comes|coming)\s+up\s+with\b|"
+    r"\b(?:(set)|(put))(?:s|ting)?\s+up\b|\b(c[ao]me|comes|coming)\s+up\s+with\b|"
     r"\b(?:t[ao]ok|takes?|taking)\s+(?=(?:the|this|that|a)\s+(?:photo(?:graph)?|picture|snapshot)s?\b)",
     re.I,
 )
@@ -266,9 +266,10 @@ def deed_wording(text: str) -> str:
 
 
 def _deed_verb(found: re.Match[str]) -> str:
-    if found.group(1) or found.group(2):
-        return "establish" if found.group(1) else "build"
-    return "conceive" if "up" in found.group(0).lower() else "photographed "
+    verbs = ("establish", "build", "conceive")
+    return next(
+        (verb for verb, group in zip(verbs, found.groups(), strict=True) if group), "photographed "
+    )
 
 
 def deed_sense(stemmed: str) -> str:

@@ -296,7 +296,7 @@ def answering_chains(
         own = [c for c in alone if c[0]["subject"].casefold() in named] or alone
         return [c for c in own if c[0]["predicate"] in _DEFINING] or own
     scored = _scored(chains, focus, asked, named)
-    if not scored and deed_sense(_MAKE) in focus:  # "Who makes the podcast?": its author
+    if not scored and _MAKE in focus:  # "Who makes the podcast?": its author
         scored = _scored(chains, focus | MAKING, asked, named)
     if not scored:
         return []
@@ -313,7 +313,8 @@ def answering_chains(
     return [*winners, *more]
 
 
-_MAKE = stem("make")
+_MAKE = deed_sense(stem("make"))
+"""The deed a question asking who "made" a thing asks for."""
 
 
 def _scored(chains: Sequence[Chain], focus: set[str], asked: str, named: set[str]) -> list[_Scored]:
