@@ -42,7 +42,18 @@ def test_parts_that_speak_of_an_earlier_answer_are_chained_to_it() -> None:
         parts = split_question(question)
         assert chained_parts(parts) == {1: parts[0]}, question
     for question in (
+        "Which burner lets the kiln hold its heat, and in which release did kilns get that "
+        "ability?",  # "that X" after a verb of getting
+        "What command cools the kiln, and since which release has that command existed?",
+        "How do I slow the cooling of a load, and since which release can that option be set "
+        "on the kiln?",  # what to do, then the option its answer names
+        "How do I slow the cooling, and since which release has fire() had the option for that?",
+    ):
+        parts = split_question(question)
+        assert chained_parts(parts) == {1: parts[0]}, question
+    for question in (
         "Do kilns cool slowly, and what do they make simpler?",  # no name asked first
+        "How hot does the kiln get, and since which release can that heat be set?",  # no name
         "Which port does the burner use, and which port does a vent take when it is shut?",
         "How hot does the kiln get, and how long does it take to cool?",  # a figure first
         "Which burner heats the kiln, and how does the fan that cools it work?",
@@ -89,6 +100,19 @@ def _last_part_searched(
         found = worker.run(later, question, NodeContext(node="w", team="t"))
         alone = Task(id="q9", description=later.description, inputs={"query": later.description})
         return later, found, worker.run(alone, question, NodeContext(node="w", team="t"))
+
+
+def test_a_part_chained_to_a_part_about_the_askers_case_is_searched_with_both(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    question = (
+        "My loads cool too fast. What argument slows it, and since which release has that "
+        "argument existed?"
+    )
+    later, found, _ = _last_part_searched(tmp_path, embedder, question)
+    assert later.inputs["antecedent"] == "What argument slows it (My loads cool too fast)"
+    best = found.evidence[0]
+    assert "``soak`` optional argument" in best.text and "2.3.0" in best.text, best.text
 
 
 def test_the_askers_own_case_states_no_rival_to_the_answer() -> None:

@@ -255,11 +255,39 @@ def chained_parts(parts: Sequence[str]) -> dict[int, str]:
     for that ("which port does a URL assume when it leaves the port out")."""
     chained = {}
     for at, part in enumerate(parts):
-        if at and (_THAT_ONE.search(part) or (_IT.search(part) and not _own_subject(part))):
+        if at and _refers_back(part):
             named = next((p for p in reversed(parts[:at]) if _asking(p) and not premise(p)), "")
-            if named and _asks_name(named):
+            if named and (_asks_name(named) or _names_a_thing(part)):
                 chained[at] = named
     return chained
+
+
+def _refers_back(part: str) -> bool:
+    """Whether ``part`` speaks of something an earlier part names: as "that X", "it" (when
+    it has no subject of its own) or "for that" at its end ("... had the option for that")."""
+    return bool(
+        _THAT_ONE.search(part)
+        or (_IT.search(part) and not _own_subject(part))
+        or _FOR_THAT.search(part)
+    )
+
+
+def _names_a_thing(part: str) -> bool:
+    """Whether ``part`` speaks of a thing that has a name to write (an option, a command, a
+    middleware): the answer to the part before it names that thing, however it was asked
+    ("How do I stop a step ..., and since which release can that option be set ...")."""
+    return not _NAMED_THINGS.isdisjoint(re.findall(r"[a-z]+", part.lower()))
+
+
+_NAMED_THINGS = frozenset(
+    form
+    for word in "option setting flag command argument parameter variable method function class "
+    "module middleware decorator hook field attribute key image backend plugin extension "
+    "directive exception signal header".split()
+    for form in (word, f"{word}es" if word.endswith("s") else f"{word}s")
+)
+"""Kinds of thing a documentation page names in code."""
+_FOR_THAT = re.compile(r"\b(?:for|of|with|about|to)\s+(?:that|this)\s*[?.!]*\s*$", re.I)
 
 
 def premised_parts(parts: Sequence[str]) -> dict[int, str]:
@@ -310,7 +338,9 @@ def _asks_name(question: str) -> bool:
     """Whether ``question`` asks for a name ("Which argument ...") or for what to write
     ("What do I pass ..."), one that a later part may speak of as "it"."""
     kind = answer_kind(question)
-    return kind == "name" or (not kind and question.lower().startswith("what "))
+    if kind == "name" or (not kind and question.lower().startswith("what ")):
+        return True
+    return asked_thing(question).lower() in _NAMED_THINGS  # "What command ..."
 
 
 def _own_subject(part: str) -> bool:
@@ -322,7 +352,8 @@ def _own_subject(part: str) -> bool:
 _DEMONSTRATIVES = frozenset("this that these those".split())
 _IT = re.compile(r"\b(?:it|they|them)\b", re.I)
 _THAT_ONE = re.compile(
-    r"\b(?:did|does|do|was|were|is|are|has|have|had|of|in|for|with|about|to|from|by|on|since|"
+    r"\b(?:did|does|do|was|were|is|are|has|have|had|can|could|should|will|would|may|might|"
+    r"must|get|gets|got|use|uses|need|needs|of|in|for|with|about|to|from|by|on|since|"
     r"before|after|[a-z]+ed)\s+(?:that|this|these|those)\s+(?!(?:a|an|the|is|are|was|were|it|"
     r"its|i|you|we|they|he|she|my|your|our|their)\b)[a-z][\w-]*",
     re.I,

@@ -96,8 +96,10 @@ class SubQuestionPlanner:
             return Plan(goal=question, direct_answer="The corpus is empty: nothing to search.")
         subs = split_question(question, self.max_parts)
         topic = shared_words(subs)  # a sub-question is about what it adds to their topic
-        chained = chained_parts(subs)  # "..., and in which release was it added?"
         premised = premised_parts(subs)  # "My X seems ignored. Since when is it not read?"
+        chained = {  # "..., and in which release was it added?": the part that names "it"
+            at: _with_case(named, subs, premised) for at, named in chained_parts(subs).items()
+        }
         parts = [question, *subs]
         tasks = [
             Task(
@@ -117,6 +119,13 @@ class SubQuestionPlanner:
             tasks=tasks,
             rationale=f"{len(parts) - 1} sub-questions plus the whole question",
         )
+
+
+def _with_case(part: str, parts: Sequence[str], premised: Mapping[int, str]) -> str:
+    """``part`` with the asker's case its "it" speaks of ("What command clears it (My download
+    cache looks corrupt)"), as a search of it is asked."""
+    case = premised.get(parts.index(part))
+    return f"{part} ({case})" if case else part
 
 
 class CorpusSearchWorker:
