@@ -2,8 +2,10 @@
 dates given as counts of days: a map "NOT FOR NAVIGATION", a preprint not peer-reviewed,
 captions made by speech recognition and not checked, a listing submitted by users, a phishing
 warning, a post under readers' context, a bad signature, a cached copy, a meta refresh, a
-deprecated API response, a dry run's log line, a dream; a Modified Julian Date and a
-spreadsheet's date serial; a count short of a round number."""
+deprecated API response, a message forwarded many times, terms subject to contract, a message
+its writer disregards, a change whose command failed, an obsoleted RFC; a dry run's log line, a
+dream, a job still to do, an example of wording, a proposal, a wind-assisted time; a Modified
+Julian Date and a spreadsheet's date serial; a count short of a round number."""
 
 from __future__ import annotations
 
@@ -34,6 +36,10 @@ from teams.language.values import stated_date, values_in
         "> **Readers added context**",
         "The causeway is much shorter than this post claims.",
         'gpg: BAD signature from "tidegauge release team"',
+        "*↪ Forwarded many times*",
+        "**Subject to contract**",
+        "Please disregard my previous e-mail, which went out in error.",
+        "error: quota 40GB exceeds the account's limit; nothing was changed",
     ],
 )
 def test_a_page_that_says_its_figures_are_not_to_be_relied_on_disowns_them(text: str) -> None:
@@ -49,6 +55,9 @@ def test_a_page_that_says_its_figures_are_not_to_be_relied_on_disowns_them(text:
         "Reports of phishing rose in 2021.",
         'gpg: Good signature from "tidegauge release team"',
         "This is the copy of record.",
+        "The ferry forwarded many passengers to the island.",  # no message forwarded
+        "The lease was signed and is no longer subject to any condition.",
+        "Nothing was changed in the 2.1 release but its documentation.",  # no error
     ],
 )
 def test_pages_that_only_speak_of_checks_or_navigation_stand(text: str) -> None:
@@ -59,6 +68,7 @@ def test_pages_that_only_speak_of_checks_or_navigation_stand(text: str) -> None:
     ("text", "how"),
     [
         ("This is a search engine's cached copy of https://example.org/ferry.", "copy"),
+        ("Obsoleted by: 9731", "date"),
         ('<meta http-equiv="refresh" content="0; url=https://example.org/lifeboat">', "date"),
         ("Deprecation: true", "date"),
         ('Link: </v2/marinas/kell>; rel="successor-version"', "date"),
@@ -86,6 +96,37 @@ def test_a_dry_runs_line_and_a_dream_tell_of_what_did_not_happen() -> None:
     assert not tells_of_the_unreal("On 4 March envsweep removed 39 environments.")
     assert not tells_of_the_unreal("Run it with --dry-run first to see what would change.")
     assert not tells_of_the_unreal("The dream team finished the lighthouse in 1871.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[ ] Extend the quay to 40 moorings",  # a job of a task list not done yet
+        'Right: "The tender carries 60 passengers."',  # an example of wording
+        "Wrong: “The tender carries sixty passengers.”",
+        "Proposal: a boathouse of 6 bays on the east slip.",
+        "Proposed fee for a winter mooring: £240.",
+        "She won in 10.88 seconds (wind +3.1 m/s: wind-assisted).",
+    ],
+)
+def test_a_job_to_do_an_example_a_proposal_and_a_wind_assisted_time_state_nothing(
+    text: str,
+) -> None:
+    assert tells_of_the_unreal(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[x] Extend the quay to 40 moorings",  # done
+        "The quay has 40 moorings.",
+        "The proposal for 6 bays was approved in 2019.",
+        "Right now the tender carries 60 passengers.",
+        "She won in 11.02 seconds (wind +1.2 m/s).",
+    ],
+)
+def test_a_job_done_and_plain_statements_stand(text: str) -> None:
+    assert not tells_of_the_unreal(text)
 
 
 def test_corpus_search_skips_a_dry_run_and_brings_a_disclaimer_two_lines_up_or_in_code(

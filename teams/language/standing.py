@@ -66,12 +66,13 @@ _EDITION = re.compile(
 
 _MOVED_ON = re.compile(
     r"http-equiv=[\"']?refresh[\"']?[^>]*\burl=|^\s*(?:Deprecation:\s*(?:true|@\d+)|"
-    r"Sunset:\s+\w)|\brel=[\"']?successor-version\b",
+    r"Sunset:\s+\w|Obsoleted\s+by:\s*(?:RFC\s*)?\d+)|\brel=[\"']?successor-version\b",
     re.IGNORECASE,
 )
 """Markup or headers saying a page or a response has a successor: an HTML meta refresh that
 sends the reader on ('<meta http-equiv="refresh" content="0; url=...">'), an HTTP response's
-"Deprecation: true", "Sunset:" or 'rel="successor-version"' link."""
+"Deprecation: true", "Sunset:" or 'rel="successor-version"' link, an RFC's "Obsoleted by: 9412"
+header."""
 _DEFERS = re.compile(
     rf"\b(?:this|the present)\s+(?:\w+\s+)?{_DOCUMENT}\b[^.;]{{0,40}}?"
     r"\b(?:is|are)\s+(?:an?\s+)?(?:unofficial|not\s+official|(?:provided\s+)?for\s+guidance\s+only)"
@@ -138,7 +139,12 @@ _NOT_RELIED_ON = re.compile(
     r"readers\s+added\s+context|"
     r"\bthan\s+this\s+(?:post|tweet|video|message|article|page)\s+(?:claims|says|suggests)\b|"
     r"\bthis\s+(?:post|tweet|video|message|claim)\s+is\s+(?:misleading|false|inaccurate)\b|"
-    r"\bBAD\s+signature\b)",
+    r"\bBAD\s+signature\b|"
+    r"\bforwarded\s+many\s+times\b|"
+    r"\bsubject\s+to\s+contract\b|"
+    r"\bdisregard\s+(?:my|our|the|this)\s+(?:previous|last|earlier|above)\s+"
+    r"(?:message|e-?mail|post|note)|"
+    r"\berror\b[^\n]{0,120}?\bnothing\s+(?:was|has\s+been)\s+(?:changed|modified|updated))",
     re.IGNORECASE,
 )
 """A note that its own document is not to be relied on for its figures: "NOT FOR
@@ -146,7 +152,10 @@ NAVIGATION" on a map, "for illustration only", a preprint "not been peer-reviewe
 "generated automatically by speech recognition and ... not been checked", a listing whose
 details were "submitted by users and have not been checked", a mail client's warning that a
 message "looks like a phishing attempt", a post under a "Readers added context" note (its
-"much shorter than this post claims"), a text whose signature ``gpg`` finds "BAD"."""
+"much shorter than this post claims"), a text whose signature ``gpg`` finds "BAD", a chat
+message "Forwarded many times" (its origin unknown), terms "Subject to contract" (not yet
+binding), a thread whose writer asks to "disregard my previous message", a command's "error:
+... nothing was changed" under the change it was to make."""
 _DRY_RUN = re.compile(
     r"\[\s*dry[ -]?run\s*\]|^\W*dry[ -]?run\s*[:\]-]|\b(?:in|during)\s+(?:a|the)\s+dry[ -]?run\b",
     re.IGNORECASE,
@@ -157,6 +166,17 @@ _DREAM = re.compile(
     re.IGNORECASE,
 )
 """A sentence that recounts a dream: "I dreamt that the lighthouse was 90 metres tall"."""
+_NOT_SO = re.compile(
+    r"^\W{0,3}\[ \]\s|"
+    r"^\W*(?:right|wrong|correct|incorrect|good|bad|do|don't|avoid)\s*:\s*[\"“‘']|"
+    r"^\W*(?:proposal\s*:|proposed\s+[a-z])|"
+    r"\bwind[- ]assisted\b",
+    re.IGNORECASE,
+)
+"""A line whose figure is not so, or does not count: an unticked item of a Markdown task list
+("[ ] Raise the weight limit to 12 tonnes", a job not done yet), a style guide's example of
+wording ('Right: "The ferry carries 120 passengers."'), a proposal ("Proposal: a block of 14
+storeys", "Proposed rent: ..."), a wind-assisted time (no record by athletics' rules)."""
 
 
 def disowned_as(text: str) -> str:
@@ -185,7 +205,8 @@ def disowned_as(text: str) -> str:
 
 
 def tells_of_the_unreal(text: str) -> bool:
-    """Whether ``text`` tells of what did not happen: a dry run's log line, a dream. Its
+    """Whether ``text`` tells of what did not happen or does not count: a dry run's log line,
+    a dream, a job still to do, an example of wording, a proposal, a wind-assisted time. Its
     figures are stated of nothing.
 
     >>> tells_of_the_unreal("[DRY RUN] On 4 March envsweep removed 42 environments.")
@@ -193,7 +214,7 @@ def tells_of_the_unreal(text: str) -> bool:
     >>> tells_of_the_unreal("On 4 March envsweep removed 39 environments.")
     False
     """
-    return bool(_DRY_RUN.search(text) or _DREAM.search(text))
+    return bool(_DRY_RUN.search(text) or _DREAM.search(text) or _NOT_SO.search(text))
 
 
 def retires_itself(text: str) -> bool:
