@@ -184,11 +184,20 @@ def _title(labels: Iterable[str]) -> str:
     return min((label for label in found if _NAMED.match(label)), default="")
 
 
+_GPX_ROOT = re.compile(r"^\s*<gpx\b")
+
+
+def _by_software(labels: set[str], line: str) -> bool:
+    """Whether a "creator" field names the application that made the file: a PDF's beside a
+    "Producer", a GPX file's ``creator`` attribute on its ``<gpx>`` element."""
+    return "producer" in labels or bool(_GPX_ROOT.match(line))
+
+
 def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
     """Each maker's field of a record (a run of lines without a blank one) that has a title
     field, or a title in bold alone on the line above it (a hymn's first line over its "Words:"
     and "Music:" credits), of that title (a photograph's without one, of the heading above it);
-    not a "Creator" beside a "Producer" (a PDF's: the application that made the file), nor a
+    not a "Creator" that names the application that made the file (:func:`_by_software`), nor a
     record of two titles (a list of records, as repeated XML elements are:
     :mod:`teams.extraction.data_blocks` reads them as a table's rows)."""
     start = 0
@@ -206,8 +215,8 @@ def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
         if not title:
             continue
         for n, (label, value) in fields:
-            if "producer" in labels and label == "creator":
-                continue  # a PDF's Creator is the application that made the file
+            if label == "creator" and _by_software(labels, lines[n]):
+                continue
             roles = ("photographer",) if photo and label == "artist" else _ROLES.get(label, ())
             for role in roles:
                 named = (_YEARS_AFTER.sub("", name_of(part)) for part in value.split(";"))

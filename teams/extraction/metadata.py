@@ -74,6 +74,12 @@ from teams.extraction.manifests import (
     pyproject_authors,
     sphinx_conf_authors,
 )
+from teams.extraction.markup_records import (
+    appstream_developers,
+    core_metadata_authors,
+    gpx_authors,
+    pom_authors,
+)
 from teams.extraction.title_blocks import title_block_fields
 
 __all__ = ["Field", "metadata_fields"]
@@ -332,4 +338,8 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     wikidata_statements,
     certificate_issuers,
     humans_txt_team,
+    core_metadata_authors,
+    pom_authors,
+    gpx_authors,
+    appstream_developers,
 )
