@@ -50,6 +50,7 @@ from teams.extraction.data_blocks import (
 )
 from teams.extraction.emails import messages
 from teams.extraction.fixed_width import fixed_width_records
+from teams.extraction.line_labels import subtitle_cues
 from teams.extraction.metadata import metadata_fields
 from teams.extraction.telegrams import untelegraphed
 from teams.language.revisions import apply_accepted_diffs
@@ -203,8 +204,9 @@ class Document(Record):
 def document_of(path: str, text: str) -> Document:
     """The prose of ``text`` (Markdown, reStructuredText or plain text) as a document, each
     section with the line of the heading right above it, its front matter first, then what
-    records of a format say of who made a thing, then each e-mail set out in it; a diff on a
-    page that says it was accepted is read as its "+" lines (see
+    records of a format say of who made a thing, then each e-mail set out in it and each WebVTT
+    cue in a voice span (its speaker's turn, :func:`~teams.extraction.line_labels.subtitle_cues`);
+    a diff on a page that says it was accepted is read as its "+" lines (see
     :func:`~teams.language.revisions.apply_accepted_diffs`); a telegram's lines as sentences
     (see :mod:`teams.extraction.telegrams`)."""
     text = "\n".join(untelegraphed(line) for line in text.split("\n"))  # "... STOP ..."
@@ -223,7 +225,9 @@ def document_of(path: str, text: str) -> Document:
         Section(line=number, text=message, heading=subject)
         for number, subject, message in messages(lines)
     )  # an e-mail in a fenced block, read as prose under its subject
-    return document.model_copy(update={"sections": (*front, *metadata, *mail, *sections)})
+    cues = tuple(Section(line=number, text=cue) for number, cue in subtitle_cues(lines))
+    sections = (*front, *metadata, *mail, *cues, *sections)  # a WebVTT cue: its speaker's turn
+    return document.model_copy(update={"sections": sections})
 
 
 _FRONT_MATTER_LINES = 40

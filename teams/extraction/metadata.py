@@ -64,6 +64,14 @@ from teams.extraction.labelled_records import (
     name_of,
     pull_request_authors,
 )
+from teams.extraction.line_labels import (
+    cartouche_surveyors,
+    cue_sheet_songwriters,
+    fits_observers,
+    herbarium_collectors,
+    id3_frames,
+    mercurial_authors,
+)
 from teams.extraction.makers_marks import needlework_marks, print_lettering, stamp_issues
 from teams.extraction.manifests import (
     atom_authors,
@@ -342,4 +350,10 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     pom_authors,
     gpx_authors,
     appstream_developers,
+    cue_sheet_songwriters,
+    id3_frames,
+    fits_observers,
+    herbarium_collectors,
+    cartouche_surveyors,
+    mercurial_authors,
 )

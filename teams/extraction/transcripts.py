@@ -32,13 +32,19 @@ _CHAT_STAMP = re.compile(
 """The date and time a chat export opens each message with: "[12/03/2023, 19:05] " (or
 "12/03/2023, 19:05 - ")."""
 
+_VOICE = re.compile(r"^<v(?:\.[\w.-]+)?\s+(?P<speaker>[^<>]+?)>(?P<words>[^<>]*\S)\s*(?:</v>)?$")
+"""A WebVTT cue's text in a voice span, which names its speaker: "<v Hal Brisk>I built it."
+(a class may follow the "v": "<v.loud Hal Brisk>")."""
+
 
 def spoken(sentence: str, *, answering: bool) -> str:
     """``sentence`` without its speaker's label, when it asks a question or ``answering`` one
-    or is a message of a chat export (its date and time before its sender's name), and with an
-    opening "I" as the speaker; ``sentence`` otherwise."""
+    or is a message of a chat export (its date and time before its sender's name) or a WebVTT
+    cue in a voice span, and with an opening "I" as the speaker; ``sentence`` otherwise."""
     if stamp := _CHAT_STAMP.match(sentence):  # "[12/03/2023, 19:05] Gideon Marr: I founded"
         sentence, answering = sentence[stamp.end() :], True
+    elif voice := _VOICE.match(sentence):  # a WebVTT cue's "<v Hal Brisk>I founded ..."
+        sentence, answering = f"{voice['speaker']}: {voice['words']}", True
     turn = _TURN.match(sentence)
     if turn is None or not (answering or turn["words"].rstrip().endswith("?")):
         return sentence

@@ -252,11 +252,12 @@ MAKING = frozenset(_DEED_SENSE.values())
 answered by when nothing says "made" (an author "makes" a podcast)."""
 _PHRASAL_DEED = re.compile(
     r"\b(?:(set)|(put))(?:s|ting)?\s+up\b|\b(c[ao]me|comes|coming)\s+up\s+with\b|"
-    r"\b(?:t[ao]ok|takes?|taking)\s+(?=(?:the|this|that|a)\s+(?:photo(?:graph)?|picture|snapshot)s?\b)",
+    r"\b(?:t[ao]ok|takes?|taking)\s+"
+    r"(?=(?:the|this|that|a)\s+(?:photo(?:graph)?|picture|snapshot|image)s?\b)",
     re.I,
 )
 """A phrasal verb of making: "set up" (establish), "put up" (build), "came up with"
-(conceive), "took" a photograph (photograph)."""
+(conceive), "took" a photograph or an image (photograph)."""
 
 
 def deed_wording(text: str) -> str:
