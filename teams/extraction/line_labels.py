@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from itertools import takewhile
 
 from teams.extraction.labelled_records import ADDING, Found, name_of, out_of_capitals
 
@@ -122,21 +123,11 @@ def cartouche_surveyors(lines: Sequence[str]) -> Iterator[Found]:
     for at, line in enumerate(lines):
         if _MAP_TITLE.match(line) and not title:
             following = (text.strip() for text in lines[at + 1 :])
-            title = " ".join([line.strip(), *_leading(following, _OF)])
+            title = " ".join([line.strip(), *takewhile(_OF.match, following)])
         elif title and _SURVEYED.match(line) and at + 1 < len(lines):
             who = out_of_capitals(lines[at + 1].strip().rstrip("."))
             if who:
                 yield at + 2, _sentence_case(title), "maker", who
-
-
-def _leading(texts: Iterator[str], pattern: re.Pattern[str]) -> list[str]:
-    """The first of ``texts`` while ``pattern`` matches them."""
-    taken = []
-    for text in texts:
-        if not pattern.match(text):
-            break
-        taken.append(text)
-    return taken
 
 
 def _sentence_case(title: str) -> str:

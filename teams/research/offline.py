@@ -98,7 +98,8 @@ class SubQuestionPlanner:
         topic = shared_words(subs)  # a sub-question is about what it adds to their topic
         premised = premised_parts(subs)  # "My X seems ignored. Since when is it not read?"
         chained = {  # "..., and in which release was it added?": the part that names "it"
-            at: _with_case(named, subs, premised) for at, named in chained_parts(subs).items()
+            at: _with_case(named, premised.get(subs.index(named), ""))
+            for at, named in chained_parts(subs).items()
         }
         parts = [question, *subs]
         tasks = [
@@ -121,10 +122,9 @@ class SubQuestionPlanner:
         )
 
 
-def _with_case(part: str, parts: Sequence[str], premised: Mapping[int, str]) -> str:
+def _with_case(part: str, case: str) -> str:
     """``part`` with the asker's case its "it" speaks of ("What command clears it (My download
-    cache looks corrupt)"), as a search of it is asked."""
-    case = premised.get(parts.index(part))
+    cache looks corrupt)"), as a search of it is asked; ``part`` alone without a case."""
     return f"{part} ({case})" if case else part
 
 
@@ -168,9 +168,9 @@ class CorpusSearchWorker:
         antecedent = str(task.inputs.get("antecedent") or "")  # of "... was it added"
         if antecedent and (named := self._answer_named(antecedent, topic)):
             thing = f"{named} {asked_thing(antecedent)}".strip()  # "context argument"
-            asked, together = f"{asked} ({thing})", tuple(keywords(thing))
-        elif case := str(task.inputs.get("premise") or ""):  # what "it" is: the asker's thing
-            asked = f"{asked} ({case})"
+            asked, together = _with_case(asked, thing), tuple(keywords(thing))
+        else:  # what "it" is: the asker's thing, if any
+            asked = _with_case(asked, str(task.inputs.get("premise") or ""))
         queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
         cited, asked = self._cited(asked, queries, topic, together)
         evidence = _on_its_premise(_agreeing(cited, asked), asked)
