@@ -38,6 +38,7 @@ from teams.language.values import stated_date, values_in
         'gpg: BAD signature from "tidegauge release team"',
         "*↪ Forwarded many times*",
         "**Subject to contract**",
+        "The Harbour Dues Bill passed its second reading on 12 May.",
         "Please disregard my previous e-mail, which went out in error.",
         "error: quota 40GB exceeds the account's limit; nothing was changed",
     ],
@@ -57,6 +58,7 @@ def test_a_page_that_says_its_figures_are_not_to_be_relied_on_disowns_them(text:
         "This is the copy of record.",
         "The ferry forwarded many passengers to the island.",  # no message forwarded
         "The lease was signed and is no longer subject to any condition.",
+        "The Harbour Dues Act received royal assent in June.",  # law, not a Bill in passage
         "Nothing was changed in the 2.1 release but its documentation.",  # no error
     ],
 )
@@ -107,6 +109,9 @@ def test_a_dry_runs_line_and_a_dream_tell_of_what_did_not_happen() -> None:
         "Proposal: a boathouse of 6 bays on the east slip.",
         "Proposed fee for a winter mooring: £240.",
         "She won in 10.88 seconds (wind +3.1 m/s: wind-assisted).",
+        "The exit poll gave the Quay Party 9 seats.",  # a poll, not the result declared
+        "The count projects 9 seats for the Quay Party.",
+        "<!-- The quay has 44 moorings. -->",  # commented out of the page: not shown
     ],
 )
 def test_a_job_to_do_an_example_a_proposal_and_a_wind_assisted_time_state_nothing(
@@ -123,6 +128,9 @@ def test_a_job_to_do_an_example_a_proposal_and_a_wind_assisted_time_state_nothin
         "The proposal for 6 bays was approved in 2019.",
         "Right now the tender carries 60 passengers.",
         "She won in 11.02 seconds (wind +1.2 m/s).",
+        "The Quay Party won 9 seats.",
+        "The harbour projects are funded for 3 years.",  # projects as a noun
+        "The quay has 40 moorings. <!-- checked in May -->",
     ],
 )
 def test_a_job_done_and_plain_statements_stand(text: str) -> None:

@@ -207,6 +207,9 @@ def test_counts_and_measures_in_other_writings_read_to_one_value() -> None:
 
     assert agree("The fair drew 1,50,000 visitors.", "The fair drew 150,000 visitors.")
     assert not agree("The fair drew 1,50,000 visitors.", "The fair drew 50,000 visitors.")
+    assert agree("The fair drew 1.5 lakh visitors.", "The fair drew 150,000 visitors.")
+    assert agree("The bridge cost 2 crore rupees.", "The bridge cost 20,000,000 rupees.")
+    assert not agree("The fair drew 1.5 lakh visitors.", "The fair drew 15,000 visitors.")
     assert agree("The tank holds 2,000 imperial gallons.", "The tank holds about 9,100 litres.")
     assert not agree("The tank holds 2,000 gallons.", "The tank holds about 9,100 litres.")
     assert agree("The light is 12 nautical miles out.", "The light is about 22 kilometres out.")

@@ -31,7 +31,17 @@ TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 WORD_NUMBERS = {word: float(n) for n, word in enumerate(SMALL)} | {
     word: float(20 + 10 * n) for n, word in enumerate(TENS)
 }
-_SCALES = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "dozen": 12.0}
+_SCALES = {
+    "hundred": 100.0,
+    "thousand": 1e3,
+    "lakh": 1e5,  # the Indian numbering system's 100,000 and 10,000,000
+    "lakhs": 1e5,
+    "crore": 1e7,
+    "crores": 1e7,
+    "million": 1e6,
+    "billion": 1e9,
+    "dozen": 12.0,
+}
 _DENOMINATORS = {
     "half": 2,
     "halve": 2,

@@ -142,6 +142,7 @@ _NOT_RELIED_ON = re.compile(
     r"\bBAD\s+signature\b|"
     r"\bforwarded\s+many\s+times\b|"
     r"\bsubject\s+to\s+contract\b|"
+    r"\bpassed\s+(?:its\s+)?(?:first|second)\s+reading\b|"
     r"\bdisregard\s+(?:my|our|the|this)\s+(?:previous|last|earlier|above)\s+"
     r"(?:message|e-?mail|post|note)|"
     r"\berror\b[^\n]{0,120}?\bnothing\s+(?:was|has\s+been)\s+(?:changed|modified|updated))",
@@ -153,9 +154,10 @@ NAVIGATION" on a map, "for illustration only", a preprint "not been peer-reviewe
 details were "submitted by users and have not been checked", a mail client's warning that a
 message "looks like a phishing attempt", a post under a "Readers added context" note (its
 "much shorter than this post claims"), a text whose signature ``gpg`` finds "BAD", a chat
-message "Forwarded many times" (its origin unknown), terms "Subject to contract" (not yet
-binding), a thread whose writer asks to "disregard my previous message", a command's "error:
-... nothing was changed" under the change it was to make."""
+message "Forwarded many times" (its origin unknown), terms "Subject to contract" and a Bill
+that has "passed its second reading" (neither binding yet), a thread whose writer asks to
+"disregard my previous message", a command's "error: ... nothing was changed" under the change
+it was to make."""
 _DRY_RUN = re.compile(
     r"\[\s*dry[ -]?run\s*\]|^\W*dry[ -]?run\s*[:\]-]|\b(?:in|during)\s+(?:a|the)\s+dry[ -]?run\b",
     re.IGNORECASE,
@@ -170,13 +172,17 @@ _NOT_SO = re.compile(
     r"^\W{0,3}\[ \]\s|"
     r"^\W*(?:right|wrong|correct|incorrect|good|bad|do|don't|avoid)\s*:\s*[\"“‘']|"
     r"^\W*(?:proposal\s*:|proposed\s+[a-z])|"
+    r"\bexit\s+poll\b|\bprojects\s+(?:\d|a\b|an\b)|"
+    r"^\s*<!--|"
     r"\bwind[- ]assisted\b",
     re.IGNORECASE,
 )
 """A line whose figure is not so, or does not count: an unticked item of a Markdown task list
 ("[ ] Raise the weight limit to 12 tonnes", a job not done yet), a style guide's example of
 wording ('Right: "The ferry carries 120 passengers."'), a proposal ("Proposal: a block of 14
-storeys", "Proposed rent: ..."), a wind-assisted time (no record by athletics' rules)."""
+storeys", "Proposed rent: ..."), an exit poll or what it "projects" (not the result declared),
+a sentence commented out of a page ("<!-- ... -->", not shown when it is rendered), a
+wind-assisted time (no record by athletics' rules)."""
 
 
 def disowned_as(text: str) -> str:
