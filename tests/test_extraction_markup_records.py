@@ -63,6 +63,7 @@ def test_a_poms_developer_of_role_author_not_its_contributor_or_organisation() -
 def test_a_gpx_files_metadata_author_not_its_copyright_holder_or_software() -> None:
     assert _fields(_GPX) == {
         ("Brede estuary loop", "creator", "Ada Holm"),
+        ("Brede estuary loop", "author", "Ada Holm"),  # its <author> field, as any record's
         ("Salt marsh path", "creator", "Ada Holm"),
     }
     assert metadata_fields(_GPX.split("\n"))[0][0] == 6

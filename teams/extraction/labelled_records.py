@@ -26,10 +26,14 @@ from itertools import pairwise
 __all__ = [
     "ADDING",
     "BOLD_TITLE",
+    "ROLE_LABELS",
     "Found",
     "asciidoc_authors",
     "blamed_definitions",
+    "by_software",
     "copyright_stanzas",
+    "field_label",
+    "heading_above",
     "invoice_items",
     "labelled_fields",
     "marc_fields",
@@ -37,6 +41,7 @@ __all__ = [
     "name_of",
     "out_of_capitals",
     "pull_request_authors",
+    "title_label",
 ]
 
 Found = tuple[int, str, str, str]
@@ -50,23 +55,29 @@ ADDING = re.compile(
 )
 """How a commit's subject line or a pull request's title opens on the thing it brings ("Add
 the X", "Implement X")."""
-_ROLES = {
+ROLE_LABELS = {
     "author": ("author",),
     "authors": ("author",),
     "writer": ("author",),
+    "by": ("author",),
     "creator": ("creator", "author"),
     "composer": ("composer",),
     "inventor": ("inventor",),
     "inventors": ("inventor",),
     "designer": ("designer",),
+    "design": ("designer",),
     "architect": ("architect",),
     "builder": ("builder",),
     "maker": ("maker",),
     "words": ("author",),
     "lyrics": ("author",),
+    "compiler": ("compiler",),
+    "ownername": ("compiler",),
+    "contact": ("contact",),
 }
-"""A label of a maker's role, and the roles it gives (Dublin Core's creator of a text is its
-author too)."""
+"""A label of a role a record names someone in (a maker's, a compiler's, a contact's), in lower
+case, and the roles it gives (Dublin Core's creator of a text is its author too; the owner an
+OPML file's ``ownerName`` gives compiled the list it is, a podcast's ``owner`` made nothing)."""
 _TITLES = frozenset({"title", "upstream-name", "name"})
 """The labels of a record's title field ("Name" of a package's metadata, as ``pip show`` and
 ``PKG-INFO`` give it)."""
@@ -76,10 +87,11 @@ _CAMERA = frozenset(
 """Labels of a photograph's metadata (Exif, as ``exiftool`` prints it, or with ``-s`` its tag
 names): there, the "Artist" took the photograph."""
 _NAMED = re.compile(
-    r"^(?!(?:file|user|author|owner|last|first|display|host)[ _-]?name$)\w+[ _-]name$"
+    r"^(?!(?:file|user|author|owner|last|first|display|host)[ _-]?name$)\w+[ _-](?:name|title)$"
 )
-"""A label naming what a record is of by its kind ("Plugin Name", ``role_name``), a title
-field when the record has no "title" (not a file's or a person's name)."""
+"""A label naming what a record is of by its kind ("Plugin Name", ``role_name``,
+``work-title``), a title field when the record has no "title" (not a file's or a person's
+name)."""
 _INID = re.compile(r"^\s*\(\d{2}\)\s*")
 """A patent's bracketed INID code before a field's label: "(72) Inventor: ..."."""
 _COLON_FIELD = re.compile(
@@ -104,7 +116,7 @@ def _bold_title(line: str) -> str:
 _HEADING = re.compile(r"^#{1,6}\s+(?P<heading>\S.*?)[\s#]*$")
 
 
-def _heading_above(lines: Sequence[str]) -> str:
+def heading_above(lines: Sequence[str]) -> str:
     """The last Markdown heading of ``lines`` outside a fenced block, without its "#"; ""
     for none."""
     heading, fenced = "", False
@@ -116,7 +128,7 @@ def _heading_above(lines: Sequence[str]) -> str:
     return heading
 
 
-def _label(text: str) -> str:
+def field_label(text: str) -> str:
     """A label's last dotted or namespaced part, in lower case: "DC.creator" and "dc:creator"
     are "creator"."""
     return re.split(r"[.:]", text.lower())[-1].strip()
@@ -138,7 +150,7 @@ def _fields_of(line: str) -> list[tuple[str, str]]:
     bare = _COMMENT_LEADER.sub("", _INID.sub("", line), count=1)
     if not found and (match := keyed or _COLON_FIELD.match(bare)):
         found = [(match["label"], match["value"])]
-    return [(_label(label), value.strip()) for label, value in found]
+    return [(field_label(label), value.strip()) for label, value in found]
 
 
 _ELEMENT = re.compile(
@@ -173,7 +185,7 @@ def name_of(value: str) -> str:
     return " ".join(_EMAIL.sub("", value).split()).strip("\"'")
 
 
-def _title(labels: Iterable[str]) -> str:
+def title_label(labels: Iterable[str]) -> str:
     """The label of a record's title field among ``labels``: "title", else another of
     :data:`_TITLES`, else one naming the record's kind (:data:`_NAMED`); "" for none."""
     found = set(labels)
@@ -187,9 +199,10 @@ def _title(labels: Iterable[str]) -> str:
 _GPX_ROOT = re.compile(r"^\s*<gpx\b")
 
 
-def _by_software(labels: set[str], line: str) -> bool:
-    """Whether a "creator" field names the application that made the file: a PDF's beside a
-    "Producer", a GPX file's ``creator`` attribute on its ``<gpx>`` element."""
+def by_software(labels: set[str], line: str = "") -> bool:
+    """Whether a "creator" field (among ``labels``, on ``line``) names the application that
+    made the file: a PDF's beside a "Producer", a GPX file's ``creator`` attribute on its
+    ``<gpx>`` element."""
     return "producer" in labels or bool(_GPX_ROOT.match(line))
 
 
@@ -197,7 +210,7 @@ def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
     """Each maker's field of a record (a run of lines without a blank one) that has a title
     field, or a title in bold alone on the line above it (a hymn's first line over its "Words:"
     and "Music:" credits), of that title (a photograph's without one, of the heading above it);
-    not a "Creator" that names the application that made the file (:func:`_by_software`), nor a
+    not a "Creator" that names the application that made the file (:func:`by_software`), nor a
     record of two titles (a list of records, as repeated XML elements are:
     :mod:`teams.extraction.data_blocks` reads them as a table's rows)."""
     start = 0
@@ -205,19 +218,19 @@ def labelled_fields(lines: Sequence[str]) -> Iterator[Found]:
         fields = [(n, field) for n in range(start, end) for field in _fields_of(lines[n])]
         above = _bold_title(lines[start - 2]) if start >= 2 and not lines[start - 1].strip() else ""
         first, start = start, end + 1
-        titled = _title(label for _, (label, _) in fields)
+        titled = title_label(label for _, (label, _) in fields)
         titles = {value for _, (label, value) in fields if label == titled and titled}
         if len(titles) > 1:
             continue  # a list of records (repeated XML elements): read as a table's rows
         labels = {label for _, (label, _) in fields}
         photo = bool(labels & _CAMERA)
-        title = next(iter(titles), above) or (_heading_above(lines[:first]) if photo else "")
+        title = next(iter(titles), above) or (heading_above(lines[:first]) if photo else "")
         if not title:
             continue
         for n, (label, value) in fields:
-            if label == "creator" and _by_software(labels, lines[n]):
+            if label == "creator" and by_software(labels, lines[n]):
                 continue
-            roles = ("photographer",) if photo and label == "artist" else _ROLES.get(label, ())
+            roles = ("photographer",) if photo and label == "artist" else ROLE_LABELS.get(label, ())
             for role in roles:
                 named = (_YEARS_AFTER.sub("", name_of(part)) for part in value.split(";"))
                 for who in filter(None, named):
@@ -254,7 +267,9 @@ def marc_fields(lines: Sequence[str]) -> Iterator[Found]:
             title = fields["a"]
         elif match["tag"] in _MAIN_ENTRIES and fields.get("a"):
             relator = fields.get("e", "author" if match["tag"][0] == "1" else "")
-            names += [(n + 1, role, _uninverted(fields["a"])) for role in _ROLES.get(relator, ())]
+            names += [
+                (n + 1, role, _uninverted(fields["a"])) for role in ROLE_LABELS.get(relator, ())
+            ]
     if title:
         yield from ((n, title, role, who) for n, role, who in names)
 

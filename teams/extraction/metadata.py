@@ -88,6 +88,7 @@ from teams.extraction.markup_records import (
     gpx_authors,
     pom_authors,
 )
+from teams.extraction.role_fields import role_fields
 from teams.extraction.title_blocks import title_block_fields
 
 __all__ = ["Field", "metadata_fields"]
@@ -98,7 +99,7 @@ Field = tuple[int, str, str, str]
 
 def metadata_fields(lines: Sequence[str]) -> list[Field]:
     """Every :data:`Field` the metadata in ``lines`` records, by line (1-based)."""
-    return sorted(field for read in _READERS for field in read(lines))
+    return sorted({field for read in _READERS for field in read(lines)})
 
 
 _COMMIT = re.compile(r"^\s*commit [0-9a-f]{7,40}\b")
@@ -356,4 +357,5 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     herbarium_collectors,
     cartouche_surveyors,
     mercurial_authors,
+    role_fields,
 )

@@ -252,22 +252,22 @@ MAKING = frozenset(_DEED_SENSE.values())
 answered by when nothing says "made" (an author "makes" a podcast)."""
 _PHRASAL_DEED = re.compile(
     r"\b(?:(set)|(put))(?:s|ting)?\s+up\b|\b(c[ao]me|comes|coming)\s+up\s+with\b|"
-    r"\b(?:t[ao]ok|takes?|taking)\s+"
+    r"\b(puts?|putting)\s+together\b|\b(?:t[ao]ok|takes?|taking)\s+"
     r"(?=(?:the|this|that|a)\s+(?:photo(?:graph)?|picture|snapshot|image)s?\b)",
     re.I,
 )
 """A phrasal verb of making: "set up" (establish), "put up" (build), "came up with"
-(conceive), "took" a photograph or an image (photograph)."""
+(conceive), "put together" (compile), "took" a photograph or an image (photograph)."""
 
 
 def deed_wording(text: str) -> str:
     """``text`` with "set up" as "establish", "put up" as "build", "came up with" as
-    "conceive" and "took" a photograph as "photographed"."""
+    "conceive", "put together" as "compiled" and "took" a photograph as "photographed"."""
     return _PHRASAL_DEED.sub(_deed_verb, text)
 
 
 def _deed_verb(found: re.Match[str]) -> str:
-    verbs = ("establish", "build", "conceive")
+    verbs = ("establish", "build", "conceive", "compiled")
     return next(
         (verb for verb, group in zip(verbs, found.groups(), strict=True) if group), "photographed "
     )

@@ -1,0 +1,258 @@
+"""Who has a role in a record of structured data, as a field keyed by the role says, whatever
+the syntax: each fenced block is read into one tree of fields, and a field whose key (or whose
+``type``/``role`` attribute) is a role's label
+(:data:`~teams.extraction.labelled_records.ROLE_LABELS`: author, composer, architect,
+ownerName, contact, ...) gives who has that role, of what the title-like field of its record
+names ("title", "name", ``work-title``; else of a record above it, else of the heading over
+the block, its part before a colon).
+
+A field is read from a line as ``key=value``, ``key = value``, ``key: value`` (nested by
+indentation, a YAML list item a record of its own), ``"key": "value"``, ``key => value``,
+``spec.authors = ["Y"]`` or ``author="Y"`` (several to a line), or from a REPL's ``>>>
+meta["Author"]`` and the output line under it; from markup, as an element named by the role
+(``<author>Y</author>``), one whose ``type``, ``role`` or ``itemprop`` attribute is the role
+(with its value in a nested ``name`` when it has one), a ``<meta name="author" content="Y">`` or
+a ``<tag k="architect" v="Y"/>``. A field of another key (maintainer, lyricist, publisher,
+encoder, operator) gives none.
+
+Example:
+    >>> block = ["```", "name=Tidelog", "author=Ada Holm <ada@example.org>", "```"]
+    >>> list(role_fields(block))
+    [(3, 'Tidelog', 'author', 'Ada Holm')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+from teams.extraction.labelled_records import (
+    ROLE_LABELS,
+    Found,
+    by_software,
+    field_label,
+    heading_above,
+    name_of,
+    title_label,
+)
+from teams.extraction.manifests import block_from
+
+__all__ = ["role_fields"]
+
+
+@dataclass
+class _Field:
+    """A field of a record: its key, its values, its line (1-based) and the fields under it."""
+
+    key: str
+    values: tuple[str, ...]
+    line: int
+    children: list[_Field] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """The key as a label: its last dotted or namespaced part, in lower case."""
+        return field_label(self.key) if self.key else ""
+
+
+def role_fields(lines: Sequence[str]) -> Iterator[Found]:
+    """Each role a field of a fenced block's records keys, of the thing its record names."""
+    inside = False
+    for at, line in enumerate(lines):
+        if not line.lstrip().startswith("```"):
+            continue
+        inside = not inside
+        if not inside:
+            continue
+        block = block_from(lines, at + 1)
+        markup = next((text.lstrip() for text in block if text.strip()), "").startswith("<")
+        root = (_markup_tree if markup else _line_tree)(block, at + 2)
+        heading = heading_above(lines[:at]).split(": ")[0]
+        yield from _roles(root, [], heading)
+
+
+def _roles(node: _Field, path: list[_Field], heading: str) -> Iterator[Found]:
+    """The roles keyed in ``node``'s tree (``path`` the fields above it), each of its thing;
+    not a "creator" that names the software that made the file."""
+    labels = {child.label for child in node.children}
+    for child in node.children:
+        roles = ROLE_LABELS.get(child.label, ())
+        if child.label == "creator" and by_software(labels):
+            roles = ()
+        named = _named(child) if roles else []
+        if named and (thing := _thing([*path, node], child, heading)):
+            yield from ((line, thing, role, who) for line, who in named for role in roles)
+        yield from _roles(child, [*path, node], heading)
+
+
+def _named(role: _Field) -> list[tuple[int, str]]:
+    """Who a role's field names, each with its line: its values, else the ``name`` field
+    under it (or under each item of it)."""
+    if role.values:
+        return [(role.line, who) for value in role.values if (who := _person(value))]
+    items = [role, *(item for item in role.children if not item.key)]
+    names = (name for item in items for name in item.children if name.label == "name")
+    return [(name.line, who) for name in names for value in name.values if (who := _person(value))]
+
+
+_NOT_A_NAME = re.compile(r"[@(){}=<>/\\]|^(?:True|False|None|Null)$")
+
+
+def _person(value: str) -> str:
+    """``value`` as a name (its e-mail address dropped), or "" for what opens with no capital
+    (a handle, a figure, a variable), an address, a link, code or a constant."""
+    named = name_of(value)
+    return named if named[:1].isupper() and not _NOT_A_NAME.search(named) else ""
+
+
+def _thing(above: list[_Field], role: _Field, heading: str) -> str:
+    """What the record of ``role`` names: the title-like field beside it (or a ``...title``
+    one level under a field beside it), else one beside a record above; else ``heading``. A
+    level of two such titles is a list of records: its role names nothing."""
+    came = role
+    for record in reversed(above):
+        beside = [other for other in record.children if other is not came]
+        fields = [
+            *(other for other in beside if other.values and not other.children),
+            *(under for other in beside for under in other.children if _titled(under)),
+        ]
+        label = title_label(other.label for other in fields)
+        titles = {other.values[0] for other in fields if other.label == label}
+        if label:
+            return titles.pop() if len(titles) == 1 else ""
+        came = record
+    return heading
+
+
+def _titled(candidate: _Field) -> bool:
+    """Whether a field is a title ("title", ``work-title``) with one value."""
+    return candidate.label.endswith("title") and len(candidate.values) == 1
+
+
+_PAIR = re.compile(
+    r"""^(?P<quote>["']?)(?P<key>[A-Za-z_][\w.:-]*?)(?P=quote)\s*(?:=>|=|:(?=\s|$))\s*"""
+    r"(?P<value>.*?)[\s,;]*$"
+)
+"""A line's one field: ``key=value``, ``key: value``, ``"key": "value",``, ``key => value``."""
+_ASSIGNED = re.compile(r"(?P<key>[A-Za-z_][\w.]*)\s?=\s?(?P<q>[\"'])(?P<value>[^\"']*)(?P=q)")
+"""A keyword argument among others: ``setup(name="kiln", author="Y")``."""
+_QUOTED = re.compile(r"\"([^\"]*)\"|'([^']*)'")
+_REPL = re.compile(r"^>>>\s+[\w.]+(?:\[(?P<q>[\"'])(?P<key>[^\"']+)(?P=q)\]|\.(?P<attr>\w+))\s*$")
+"""A REPL prompt that reads one field of an object: ``>>> meta["Author"]``, ``>>> dist.name``."""
+_ITEM = re.compile(r"^[-*]\s+")
+_COMMENT = ("#", "//", ";", "<!--")
+
+
+def _values(value: str) -> tuple[str, ...]:
+    """A field's values: each quoted string of a list (``["A", "B"]``), or its one value
+    unquoted; none for a mapping or a YAML block scalar's opening (``{``, ``|``, ``>``)."""
+    if value.startswith(("[", "(")):
+        return tuple(a or b for a, b in _QUOTED.findall(value))
+    if quoted := _QUOTED.match(value):
+        return (quoted[1] if quoted[1] is not None else quoted[2],)
+    return (value,) if value and not value.startswith(("{", "|", ">")) else ()
+
+
+def _line_fields(text: str, line: int) -> list[_Field]:
+    """The fields of one line (none for a comment; a line of no field, an unkeyed one)."""
+    if (pair := _PAIR.match(text)) and not _ASSIGNED.search(pair["value"]):
+        return [_Field(pair["key"], _values(pair["value"]), line)]
+    assigned = [_Field(a["key"], (a["value"],), line) for a in _ASSIGNED.finditer(text)]
+    return assigned or [_Field("", (), line)]
+
+
+def _line_tree(block: Sequence[str], first: int) -> _Field:
+    """The fields of a block of lines (its first on line ``first``), each line's under the
+    last less indented one's; a list item's fields under an unkeyed field of their own."""
+    root = _Field("", (), first)
+    open_fields: list[tuple[int, _Field]] = [(-1, root)]
+    skip = False
+    for at, text in enumerate(block):
+        body, line = text.strip(), first + at
+        if skip or not body or body.startswith(_COMMENT):
+            skip = False
+            continue
+        indent = len(text) - len(text.lstrip())
+        if item := _ITEM.match(body):
+            _place(open_fields, indent, _Field("", (), line))
+            indent, body = indent + item.end(), body[item.end() :]
+        if (repl := _REPL.match(body)) and at + 1 < len(block):
+            output = block[at + 1].strip()
+            fields, skip = [_Field(repl["key"] or repl["attr"], _values(output), line + 1)], True
+        else:
+            fields = _line_fields(body, line)
+        for found in fields:
+            _place(open_fields, indent, found)
+    return root
+
+
+def _place(open_fields: list[tuple[int, _Field]], indent: int, found: _Field) -> None:
+    """Put ``found`` under the last open field less indented than ``indent``, and open it."""
+    while open_fields[-1][0] >= indent:
+        open_fields.pop()
+    open_fields[-1][1].children.append(found)
+    open_fields.append((indent, found))
+
+
+_VOID = frozenset("meta link br hr img input col area base param source wbr".split())
+"""The HTML elements that have no closing tag."""
+
+
+class _Markup(HTMLParser):
+    """The elements of XML or HTML as fields (see :func:`_element`), each under the one it is
+    in, with its text as its value when its attributes give none."""
+
+    def __init__(self, first: int) -> None:
+        super().__init__(convert_charrefs=True)
+        self.first, self.root = first, _Field("", (), first)
+        self.open: list[tuple[str, _Field, list[str]]] = [("", self.root, [])]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        element = _element(tag, {key: value or "" for key, value in attrs}, self._line())
+        self.open[-1][1].children.append(element)
+        if tag not in _VOID:
+            self.open.append((tag, element, []))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        element = _element(tag, {key: value or "" for key, value in attrs}, self._line())
+        self.open[-1][1].children.append(element)
+
+    def handle_endtag(self, tag: str) -> None:
+        if all(opened != tag for opened, _, _ in self.open):
+            return
+        while self.open:
+            opened, element, text = self.open.pop()
+            said = " ".join("".join(text).split())
+            if said and not element.values and not element.children:
+                element.values = (said,)
+            if opened == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        self.open[-1][2].append(data)
+
+    def _line(self) -> int:
+        return self.first + self.getpos()[0] - 1
+
+
+def _element(tag: str, attributes: dict[str, str], line: int) -> _Field:
+    """An element as a field: keyed by its ``k`` (with a ``v``), its ``itemprop``, ``name``
+    or ``property`` (with a ``content``), else its ``itemprop``, ``type`` or ``role``, else its
+    tag (an attribute's namespace dropped: ``opf:role``); its value that ``v`` or ``content``."""
+    pairs = (("k", "v"), ("itemprop", "content"), ("name", "content"), ("property", "content"))
+    for key, value in pairs:
+        if key in attributes and value in attributes:
+            return _Field(attributes[key], (attributes[value],), line)
+    local = {key.rsplit(":", maxsplit=1)[-1]: value for key, value in attributes.items()}
+    keyed = next((local[key] for key in ("itemprop", "type", "role") if key in local), "")
+    return _Field(keyed or tag, (), line)
+
+
+def _markup_tree(block: Sequence[str], first: int) -> _Field:
+    """The elements of a block of XML or HTML (its first line on ``first``) as fields."""
+    parser = _Markup(first)
+    parser.feed("\n".join(block))
+    parser.close()
+    return parser.root

@@ -1,0 +1,154 @@
+"""Who has a role in a record of structured data, as a field keyed by the role gives it, read
+one way whatever the syntax (``key=value``, ``key: value`` nested, JSON and Python entries, a
+Ruby array, keyword arguments, a REPL's output, XML and HTML elements and attributes), of what
+the record's title-like field names; never a field of another role (maintainer, lyricist,
+publisher, illustrator, operator, encoder, a podcast's owner)."""
+
+from __future__ import annotations
+
+from framework.memory import MiniLMEmbedder, SemanticStore
+from teams.extraction.role_fields import role_fields
+from tests.extracting import answer
+
+
+def _roles(text: str) -> set[tuple[str, str, str]]:
+    return {(thing, role, who) for _, thing, role, who in role_fields(text.split("\n"))}
+
+
+def test_key_value_lines_with_and_without_spaces() -> None:
+    props = "```\nname=Kilnwatch\nauthor=Ada Holm <ada@example.org>\nmaintainer=Tom Bell\n```"
+    assert list(role_fields(props.split("\n"))) == [(3, "Kilnwatch", "author", "Ada Holm")]
+    ini = "```ini\n[metadata]\nname = brede-tides\nauthor = Cai Rees\npublisher = Kell Press\n```"
+    assert _roles(ini) == {("brede-tides", "author", "Cai Rees")}
+
+
+def test_a_nested_yaml_contact_name_of_the_title_beside_it() -> None:
+    spec = (
+        "```yaml\nasyncapi: 3.0.0\ninfo:\n  title: Brede Ferry Events\n  contact:\n"
+        "    name: Ines Carrow\n    url: https://example.org\n  license:\n    name: MIT\n"
+        "servers:\n  main:\n    description: Run by Kell Hosting Ltd\n```"
+    )
+    assert list(role_fields(spec.split("\n"))) == [
+        (6, "Brede Ferry Events", "contact", "Ines Carrow")
+    ]
+
+
+def test_yaml_list_items_are_records_of_their_own() -> None:
+    plugins = (
+        "```yaml\nplugins:\n  - name: salt-pan\n    author: Noor Halse\n"
+        "  - name: kiln-log\n    author: Oli Pry\n    maintainer: Jo Pike\n```"
+    )
+    assert _roles(plugins) == {
+        ("salt-pan", "author", "Noor Halse"),
+        ("kiln-log", "author", "Oli Pry"),
+    }
+
+
+def test_json_and_python_entries_a_ruby_array_and_keyword_arguments() -> None:
+    manifest = (
+        '```json\n{\n  "name": "harbour-lights",\n  "author": "Mira Lusk",\n'
+        '  "publisher": "Kell Software"\n}\n```'
+    )
+    assert _roles(manifest) == {("harbour-lights", "author", "Mira Lusk")}
+    gem = (
+        '```ruby\nGem::Specification.new do |s|\n  s.name = "quaylog"\n'
+        '  s.authors = ["Ada Holm", "Cai Rees"]\n  # packaged by Tom Bell\nend\n```'
+    )
+    assert _roles(gem) == {("quaylog", "author", "Ada Holm"), ("quaylog", "author", "Cai Rees")}
+    setup = '```python\nsetup(name="tidy-nets", author="Jo Pike", maintainer="Oli Pry")\n```'
+    assert _roles(setup) == {("tidy-nets", "author", "Jo Pike")}
+
+
+def test_a_repl_output_under_its_prompt_of_the_heading_over_the_block() -> None:
+    session = (
+        "# brinekit: read in the REPL\n\n```\n>>> dist = distribution('brinekit')\n"
+        ">>> dist.metadata['Author']\n'Ada Holm'\n>>> dist.metadata['Maintainer']\n'Tom Bell'\n```"
+    )
+    assert list(role_fields(session.split("\n"))) == [(6, "brinekit", "author", "Ada Holm")]
+
+
+def test_xml_elements_by_name_and_by_type_attribute() -> None:
+    score = (
+        "```xml\n<score-timewise>\n  <work><work-title>Salt Road Reel</work-title></work>\n"
+        '  <identification>\n    <creator type="composer">Noor Halse</creator>\n'
+        '    <creator type="lyricist">Jo Bell</creator>\n'
+        "    <encoding><encoder>Tom Wren</encoder></encoding>\n  </identification>\n"
+        "</score-timewise>\n```"
+    )
+    assert list(role_fields(score.split("\n"))) == [(5, "Salt Road Reel", "composer", "Noor Halse")]
+    feed = (
+        "```xml\n<opml>\n  <head>\n    <title>Kell quay diaries</title>\n"
+        "    <ownerName>Ada Holm</ownerName>\n  </head>\n  <body>\n"
+        '    <outline text="Cai Rees on the tides"/>\n  </body>\n</opml>\n```'
+    )
+    assert _roles(feed) == {("Kell quay diaries", "compiler", "Ada Holm")}
+
+
+def test_html_meta_osm_tags_and_microdata() -> None:
+    page = (
+        '```html\n<head>\n  <title>Brede salt pans</title>\n  <meta charset="utf-8">\n'
+        '  <meta name="author" content="Ines Carrow">\n'
+        '  <meta name="generator" content="Pagewright 2">\n</head>\n```'
+    )
+    assert _roles(page) == {("Brede salt pans", "author", "Ines Carrow")}
+    way = (
+        '```xml\n<way id="7" user="kell_mapper">\n  <tag k="name" v="Kell Lighthouse"/>\n'
+        '  <tag k="architect" v="Oli Pry"/>\n  <tag k="operator" v="Brede Trust"/>\n</way>\n```'
+    )
+    assert _roles(way) == {("Kell Lighthouse", "architect", "Oli Pry")}
+    card = (
+        '```html\n<div itemscope itemtype="https://schema.org/Book">\n'
+        '  <h2 itemprop="name">Tides of Kell</h2>\n'
+        '  <span itemprop="illustrator" itemscope><span itemprop="name">Jo Bell</span></span>\n'
+        '  <span itemprop="author" itemscope>\n    <span itemprop="name">Mira Lusk</span>\n'
+        "  </span>\n</div>\n```"
+    )
+    assert list(role_fields(card.split("\n"))) == [(6, "Tides of Kell", "author", "Mira Lusk")]
+
+
+def test_no_creator_of_another_role_nor_the_software_beside_a_producer() -> None:
+    opf = (
+        "```xml\n<metadata>\n  <dc:title>Kell Tides</dc:title>\n"
+        '  <dc:creator opf:role="ill">Jo Bell</dc:creator>\n</metadata>\n```'
+    )
+    assert _roles(opf) == set()  # an illustrator, by its namespaced role attribute
+    info = "```\nTitle:    Brede survey\nCreator:  Quillwright 9\nProducer: Quillwright 9\n```"
+    assert _roles(info) == set()
+
+
+def test_no_role_without_a_single_title_nor_one_that_names_no_one() -> None:
+    two = "```\nname: salt-pan\nname: kiln-log\nauthor: Ada Holm\n```"
+    assert _roles(two) == set()  # which of the two?
+    code = "```python\nname = 'kiln'\nauthor = get_author()\nwriter = user_handle\n```"
+    assert _roles(code) == set()
+    prose = "name: Kell\nauthor: Ada Holm\n"  # outside a fenced block: another reader's
+    assert _roles(prose) == set()
+
+
+def test_who_composed_put_together_and_is_the_contact(embedder: MiniLMEmbedder) -> None:
+    score = (
+        "# Salt Road Reel: its MusicXML\n\n```xml\n<score-partwise>\n  <work>\n"
+        "    <work-title>Salt Road Reel</work-title>\n  </work>\n  <identification>\n"
+        '    <creator type="composer">Noor Halse</creator>\n'
+        '    <creator type="lyricist">Jo Bell</creator>\n  </identification>\n'
+        "</score-partwise>\n```\n"
+    )
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        composed = answer(score, "Who composed the music of the Salt Road Reel?", store)
+    assert "Noor Halse" in composed and "Jo Bell" not in composed
+    opml = (
+        "# Kell quay diaries\n\n```xml\n<opml>\n  <head>\n    <title>Kell quay diaries</title>\n"
+        "    <ownerName>Ada Holm</ownerName>\n  </head>\n  <body>\n"
+        '    <outline text="Cai Rees on the tides"/>\n  </body>\n</opml>\n```\n'
+    )
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        compiled = answer(opml, "Who put together the list of Kell quay diaries?", store)
+    assert "Ada Holm" in compiled and "Cai Rees" not in compiled
+    spec = (
+        "# Brede Ferry Events\n\n```yaml\ninfo:\n  title: Brede Ferry Events\n  contact:\n"
+        "    name: Ines Carrow\nservers:\n  main:\n"
+        "    description: Hosted by Kell Hosting Ltd\n```\n"
+    )
+    with SemanticStore(":memory:", embedder=embedder) as store:
+        contact = answer(spec, "Who is the contact person for the Brede Ferry Events API?", store)
+    assert "Ines Carrow" in contact and "Kell Hosting" not in contact
