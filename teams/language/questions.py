@@ -45,12 +45,12 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     parts = [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
     if len(parts) == 1:
         halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
-        one = len(halves) == 2 and _in_subordinate(*halves)
+        one = len(halves) == 2 and (_in_subordinate(*halves) or _names_joined(*halves))
         if len(halves) == 2:
             halves[1] = _with_subject(halves[1], _lead(halves[0]), halves[0])
         if (
             len(halves) == 2
-            and all(len(h.split()) >= _MIN_PART_WORDS for h in halves)
+            and all(len(h.split()) >= _MIN_PART_WORDS for h in (_last_clause(halves[0]), halves[1]))
             and _asking(halves[0])
             and not one
         ):
@@ -63,6 +63,25 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     subs = [p for p in parts if len(p.split()) >= _MIN_PART_WORDS]
     unique = list(dict.fromkeys(subs))
     return unique[:limit] if len(unique) > 1 else []
+
+
+def _names_joined(first: str, second: str) -> bool:
+    """Whether "and" joins two names written as code ("were RenderGroup and render_group
+    renamed"): one subject of two names, not two questions."""
+    before, after = first.split()[-1:], second.split()[:1]
+    return bool(before and after and _CODE_LIKE.match(before[0]) and _CODE_LIKE.match(after[0]))
+
+
+_CODE_LIKE = re.compile(r"^[`'\"]*(?:\w+_\w+|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*)[`'\"]*$")
+"""A word written as code: snake_case, camelCase or CapWords with an inner capital."""
+
+
+def _last_clause(text: str) -> str:
+    """The clause of ``text`` that asks, when a phrase or a condition comes before it: of "If I
+    start it without a bind, which address", "which address" (shorter than a question of its
+    own); ``text`` whole when its last comma parts a list ("pin pyflakes, pycodestyle")."""
+    last = text.rsplit(",", 1)[-1]
+    return last if last.split()[:1] and last.split()[0].lower() in _QUESTION_WORDS else text
 
 
 def premise(part: str) -> bool:

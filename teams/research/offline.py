@@ -63,7 +63,13 @@ from teams.language.superseded import asks_what_was, without_superseded
 from teams.language.tables import table_statements
 from teams.language.words import joined_codes, keywords, stem
 from teams.research.facts import FACTS_NAMESPACE, fact_provenance, remember_facts
-from teams.research.releases import asks_release, entries_naming, entry_release, newer_entries
+from teams.research.releases import (
+    asks_release,
+    entries_naming,
+    entry_release,
+    first_entry,
+    newer_entries,
+)
 from teams.research.report import cited_report, rejected_tasks, results_in_order
 
 __all__ = [
@@ -166,13 +172,14 @@ class CorpusSearchWorker:
         topic = str(task.inputs.get("topic") or "")
         together: tuple[str, ...] = ()  # what "it" is, named: where all its words are
         antecedent = str(task.inputs.get("antecedent") or "")  # of "... was it added"
-        if antecedent and (named := self._answer_named(antecedent, topic)):
+        named = self._answer_named(antecedent, topic) if antecedent else ""
+        if named:
             thing = f"{named} {asked_thing(antecedent)}".strip()  # "context argument"
             asked, together = _with_case(asked, thing), tuple(keywords(thing))
         else:  # what "it" is: the asker's thing, if any
             asked = _with_case(asked, str(task.inputs.get("premise") or ""))
         queries = list(dict.fromkeys(filter(None, (str(task.inputs.get("query") or ""), asked))))
-        cited, asked = self._cited(asked, queries, topic, together)
+        cited, asked = self._cited(asked, queries, topic, together, named)
         evidence = _on_its_premise(_agreeing(cited, asked), asked)
         if self.memory is not None:
             records = [
@@ -204,10 +211,16 @@ class CorpusSearchWorker:
         return next((name for item in evidence if (name := named_in_code(item.text, question))), "")
 
     def _cited(
-        self, asked: str, queries: Sequence[str], topic: str, together: tuple[str, ...] = ()
+        self,
+        asked: str,
+        queries: Sequence[str],
+        topic: str,
+        together: tuple[str, ...] = (),
+        named: str = "",
     ) -> tuple[list[_Answered], str]:
         """The passages that answer ``asked`` best, found by ``queries`` and where the words
-        ``together`` are, and ``asked`` as searched (with an acronym the text spells out)."""
+        ``together`` are, and ``asked`` as searched (with an acronym the text spells out);
+        ``named`` is the name its "it" stands for, when a part before named it."""
         words = keywords(asked)
         rare_words: list[str | tuple[str, ...]] = [
             *([together] if together else []),
@@ -227,7 +240,11 @@ class CorpusSearchWorker:
             more = self.corpus.search(expanded, k=self.k * _CANDIDATES, min_score=self.min_score)
             found, asked = _merged([found, more]), expanded
         pointed = _pointed(self.corpus, asked, found, self.k * _CANDIDATES)
-        pointed += _scored_as_best(entries_naming(self.corpus, asked), found)
+        entries_asked = [
+            *entries_naming(self.corpus, asked),
+            *first_entry(self.corpus, asked, named),
+        ]
+        pointed += _scored_as_best(entries_asked, found)
         preferred = {passage.source for passage in pointed}
         found = [*pointed, *(passage for passage in found if passage.source not in preferred)]
         cited = _reranked(found, asked, topic, preferred, self.k)

@@ -15,9 +15,16 @@ from framework.memory import Corpus, Passage, prose_sentences
 from teams.language.questions import asks_one_value, asks_when, pointers
 from teams.language.sentence_choice import given
 from teams.language.superseded import asks_what_was
-from teams.language.words import keywords, stem
+from teams.language.words import STOPWORDS, keywords, stem
 
-__all__ = ["asks_release", "entries_naming", "entry_release", "newer_entries", "release_of"]
+__all__ = [
+    "asks_release",
+    "entries_naming",
+    "entry_release",
+    "first_entry",
+    "newer_entries",
+    "release_of",
+]
 
 _RELEASE_HEADING = re.compile(
     r"^\W*(?:(?:version|release|v)\s*)?v?(?P<number>\d+(?:\.\d+)+)(?![\w.])", re.I
@@ -79,6 +86,80 @@ def entries_naming(corpus: Corpus, query: str) -> list[Passage]:
         return []
     holders = corpus.rare_holders(query, names, form=stem, most=_NAMING_HOLDERS, k=_NAMING_HOLDERS)
     return [passage for passage in holders if entry_release(passage) is not None]
+
+
+_FIRST = re.compile(r"\bfirst\b|\bsince\s+(?:which|what|when)\b", re.I)
+"""A question of the release in which a thing first appeared ("first shipped", "since which
+release")."""
+_FRAME = (
+    "release version first since appear arrive ship add introduce include get gain come become "
+    "available land support"
+)
+"""Words of how a question of a thing's first release asks, not of the thing."""
+_NAMED_RELEASE = re.compile(r"\b(\w+)\s+(?:release|version)s?\b", re.I)
+"""The product whose release a question asks for ("which msgspec release")."""
+_OWN_NAME_SHARE = 3
+"""A capitalised word of the question held by more than one passage in this many is the name
+of what the corpus documents ("Hypercorn"), not of the thing asked about."""
+_THING_WORDS = 2
+"""How many words of the thing a question of its first release names, at least, for its
+oldest entry to be looked for: one alone ("support") says too little of what it is."""
+_FIRST_HOLDERS = 40
+"""How many passages holding a word of the thing are looked through for its oldest entry."""
+_NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+"""A word, or a part of a name written as code ("Dispatcher" of "DispatcherMiddleware")."""
+_LEAD = 6
+"""How many first letters of a word's stem stand for it in an entry: "generating" for the
+question's "generation"."""
+
+
+def first_entry(corpus: Corpus, query: str, named: str = "") -> list[Passage]:
+    """For a question of the release in which a thing first appeared ("in which msgspec
+    release did JSON Schema generation first appear?", "since which release has it included
+    it"), the entry of the oldest release with a sentence that holds every word of the thing
+    ("New utilities for generating JSON Schema ...", "Add dispatcher middleware" for
+    ``DispatcherMiddleware``), though newer entries that speak of it again match the question
+    better. The thing is ``named`` (the name a chained part's "it" stands for, word by word),
+    else the question's own words less those of how it asks and the product's name; [] for
+    any other question, or when the thing is named in fewer than two words."""
+    if not asks_release(query) or not _FIRST.search(query):
+        return []
+    leads = _leads(named) if named else _leads(query) - _asking_leads(corpus, query)
+    if len(leads) < _THING_WORDS:
+        return []
+    holders = corpus.rare_holders(
+        query, sorted(leads), form=_lead, most=_FIRST_HOLDERS, k=_FIRST_HOLDERS
+    )
+    entries = [
+        (release, passage)
+        for passage in holders
+        if (release := entry_release(passage)) is not None
+        and any(leads <= _leads(sentence) for _, sentence in prose_sentences(passage.text))
+    ]
+    return [min(entries, key=lambda item: item[0])[1]] if entries else []
+
+
+def _leads(text: str) -> set[str]:
+    """The words of ``text`` in the form entries are compared in (see :func:`_lead`), a name
+    in code word by word, less stopwords."""
+    parts = (part.lower() for part in _NAME_PART.findall(text))
+    return {_lead(part) for part in parts if len(part) > 1 and part not in STOPWORDS}
+
+
+def _asking_leads(corpus: Corpus, query: str) -> set[str]:
+    """The words of ``query`` that say how it asks or whose release, not what about (see
+    :data:`_FRAME`, :data:`_NAMED_RELEASE`, :data:`_OWN_NAME_SHARE`)."""
+    own = {
+        word
+        for word in re.findall(r"\b[A-Z]\w+", query)
+        if corpus.holder_count(word, _lead) * _OWN_NAME_SHARE > len(corpus)
+    }
+    named = [*_NAMED_RELEASE.findall(query), *own]
+    return _leads(" ".join([_FRAME, *named]))
+
+
+def _lead(word: str) -> str:
+    return stem(word)[:_LEAD]
 
 
 def _written_as_code(word: str, query: str) -> bool:
