@@ -6,6 +6,8 @@ publisher, illustrator, operator, encoder, a podcast's owner)."""
 
 from __future__ import annotations
 
+import pytest
+
 from framework.memory import MiniLMEmbedder, SemanticStore
 from teams.extraction.role_fields import role_fields
 from tests.extracting import answer
@@ -125,30 +127,41 @@ def test_no_role_without_a_single_title_nor_one_that_names_no_one() -> None:
     assert _roles(prose) == set()
 
 
-def test_who_composed_put_together_and_is_the_contact(embedder: MiniLMEmbedder) -> None:
-    score = (
-        "# Salt Road Reel: its MusicXML\n\n```xml\n<score-partwise>\n  <work>\n"
-        "    <work-title>Salt Road Reel</work-title>\n  </work>\n  <identification>\n"
-        '    <creator type="composer">Noor Halse</creator>\n'
-        '    <creator type="lyricist">Jo Bell</creator>\n  </identification>\n'
-        "</score-partwise>\n```\n"
-    )
+_SCORE = (
+    "# Salt Road Reel: its MusicXML\n\n```xml\n<score-partwise>\n  <work>\n"
+    "    <work-title>Salt Road Reel</work-title>\n  </work>\n  <identification>\n"
+    '    <creator type="composer">Noor Halse</creator>\n'
+    '    <creator type="lyricist">Jo Bell</creator>\n  </identification>\n'
+    "</score-partwise>\n```\n"
+)
+_OPML = (
+    "# Kell quay diaries\n\n```xml\n<opml>\n  <head>\n    <title>Kell quay diaries</title>\n"
+    "    <ownerName>Ada Holm</ownerName>\n  </head>\n  <body>\n"
+    '    <outline text="Cai Rees on the tides"/>\n  </body>\n</opml>\n```\n'
+)
+_SPEC = (
+    "# Brede Ferry Events\n\n```yaml\ninfo:\n  title: Brede Ferry Events\n  contact:\n"
+    "    name: Ines Carrow\nservers:\n  main:\n"
+    "    description: Hosted by Kell Hosting Ltd\n```\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "question", "right", "wrong"),
+    [
+        (_SCORE, "Who composed the music of the Salt Road Reel?", "Noor Halse", "Jo Bell"),
+        (_OPML, "Who put together the list of Kell quay diaries?", "Ada Holm", "Cai Rees"),
+        (
+            _SPEC,
+            "Who is the contact person for the Brede Ferry Events API?",
+            "Ines Carrow",
+            "Kell Hosting",
+        ),
+    ],
+)
+def test_who_composed_put_together_and_is_the_contact(
+    text: str, question: str, right: str, wrong: str, embedder: MiniLMEmbedder
+) -> None:
     with SemanticStore(":memory:", embedder=embedder) as store:
-        composed = answer(score, "Who composed the music of the Salt Road Reel?", store)
-    assert "Noor Halse" in composed and "Jo Bell" not in composed
-    opml = (
-        "# Kell quay diaries\n\n```xml\n<opml>\n  <head>\n    <title>Kell quay diaries</title>\n"
-        "    <ownerName>Ada Holm</ownerName>\n  </head>\n  <body>\n"
-        '    <outline text="Cai Rees on the tides"/>\n  </body>\n</opml>\n```\n'
-    )
-    with SemanticStore(":memory:", embedder=embedder) as store:
-        compiled = answer(opml, "Who put together the list of Kell quay diaries?", store)
-    assert "Ada Holm" in compiled and "Cai Rees" not in compiled
-    spec = (
-        "# Brede Ferry Events\n\n```yaml\ninfo:\n  title: Brede Ferry Events\n  contact:\n"
-        "    name: Ines Carrow\nservers:\n  main:\n"
-        "    description: Hosted by Kell Hosting Ltd\n```\n"
-    )
-    with SemanticStore(":memory:", embedder=embedder) as store:
-        contact = answer(spec, "Who is the contact person for the Brede Ferry Events API?", store)
-    assert "Ines Carrow" in contact and "Kell Hosting" not in contact
+        said = answer(text, question, store)
+    assert right in said and wrong not in said
