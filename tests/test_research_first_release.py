@@ -74,6 +74,8 @@ def test_a_long_name_in_code_is_the_name_a_chained_part_speaks_of() -> None:
         )
         == ""
     )
+    path = "Use :meth:`~tidewright.testing.client.HarbourClient.request` for that."
+    assert named_in_code(path, "What should the tests use?") == ""  # a page's path, no name
 
 
 def test_a_question_of_one_address_and_port_or_of_two_names_is_one_question() -> None:

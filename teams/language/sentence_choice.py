@@ -412,9 +412,12 @@ def _asked_nouns(query: str) -> set[str]:
 
 
 _WHICH_WORDS = re.compile(r"\b(?:which|what)\s+((?:[\w-]+\s*){1,2})", re.I)
-_CODE_NAME = re.compile(r"`+(?P<code>[^`\s][^`]{0,39}|[^`\s]{41,80})`+|\|(?P<ref>[\w.()-]{1,40})\|")
-"""A name written as code: a code span of up to 40 characters, or of up to 80 without a space
-(an environment variable's long name: "``PIP_NO_PARTIAL_CLONE_FOR_BROKEN_GIT_SERVER=1``"), a
+_CODE_NAME = re.compile(
+    r"`+(?P<code>[^`\s][^`]{0,39}|[^`\s./~]{41,80})`+|\|(?P<ref>[\w.()-]{1,40})\|"
+)
+"""A name written as code: a code span of up to 40 characters, or of up to 80 without a space,
+a dot or a slash (an environment variable's long name:
+"``PIP_NO_PARTIAL_CLONE_FOR_BROKEN_GIT_SERVER=1``", not a long dotted path to an API's page), a
 substitution reference."""
 
 
