@@ -124,41 +124,46 @@ def first_entry(corpus: Corpus, query: str, named: str = "") -> list[Passage]:
     any other question, or when the thing is named in fewer than two words."""
     if not asks_release(query) or not _FIRST.search(query):
         return []
-    leads = _leads(named) if named else _leads(query) - _asking_leads(corpus, query)
+    words = _words(named) if named else _thing_words(corpus, query)
+    leads = {_lead(word) for word in words}
     if len(leads) < _THING_WORDS:
         return []
-    holders = corpus.rare_holders(
-        query, sorted(leads), form=_lead, most=_FIRST_HOLDERS, k=_FIRST_HOLDERS
-    )
+    holders = corpus.rare_holders(query, words, form=_lead, most=_FIRST_HOLDERS, k=_FIRST_HOLDERS)
     entries = [
         (release, passage)
         for passage in holders
         if (release := entry_release(passage)) is not None
-        and any(leads <= _leads(sentence) for _, sentence in prose_sentences(passage.text))
+        and any(
+            leads <= {_lead(word) for word in _words(sentence)}
+            for _, sentence in prose_sentences(passage.text)
+        )
     ]
     return [min(entries, key=lambda item: item[0])[1]] if entries else []
 
 
-def _leads(text: str) -> set[str]:
-    """The words of ``text`` in the form entries are compared in (see :func:`_lead`), a name
-    in code word by word, less stopwords."""
+def _words(text: str) -> list[str]:
+    """The words of ``text`` in lower case, a name in code word by word, less stopwords."""
     parts = (part.lower() for part in _NAME_PART.findall(text))
-    return {_lead(part) for part in parts if len(part) > 1 and part not in STOPWORDS}
+    return list(dict.fromkeys(part for part in parts if len(part) > 1 and part not in STOPWORDS))
 
 
-def _asking_leads(corpus: Corpus, query: str) -> set[str]:
-    """The words of ``query`` that say how it asks or whose release, not what about (see
-    :data:`_FRAME`, :data:`_NAMED_RELEASE`, :data:`_OWN_NAME_SHARE`)."""
+def _thing_words(corpus: Corpus, query: str) -> list[str]:
+    """The words of ``query`` that say what it asks about: less those of how it asks
+    (:data:`_FRAME`) and of whose release (:data:`_NAMED_RELEASE`, and a capitalised word most
+    passages hold: :data:`_OWN_NAME_SHARE`)."""
     own = {
         word
         for word in re.findall(r"\b[A-Z]\w+", query)
         if corpus.holder_count(word, _lead) * _OWN_NAME_SHARE > len(corpus)
     }
     named = [*_NAMED_RELEASE.findall(query), *own]
-    return _leads(" ".join([_FRAME, *named]))
+    asking = {_lead(word) for word in _words(" ".join([_FRAME, *named]))}
+    return [word for word in _words(query) if _lead(word) not in asking]
 
 
 def _lead(word: str) -> str:
+    """``word`` as entries are compared: the first :data:`_LEAD` letters of its stem (a
+    lexicon's form: applied to a whole word, never to a lead again)."""
     return stem(word)[:_LEAD]
 
 
