@@ -230,3 +230,21 @@ def test_a_latex_tables_rows_are_read_under_its_header_in_a_code_block_or_not() 
         said = {(s, p, o) for s, p, o, _ in found}
         assert ("Hallam mill", "built by", "Ida Brent") in said, said
         assert ("Orley mill", "built by", "Tom Quayle & Sons") in said, said
+
+
+def test_a_table_a_program_printed_is_read_under_its_header_in_a_code_block() -> None:
+    boxed = (
+        "┏━━━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━┓\n┃ Mill        ┃ Built by   ┃ Year ┃\n"
+        "┡━━━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━┩\n│ Hallam mill │ Ida Brent  │ 1804 │\n"
+        "│ Orley mill  │ Tom Quayle │ 1811 │\n└─────────────┴────────────┴──────┘\n"
+    )
+    shell = (
+        "+-------------+------------+------+\n| Mill        | Built by   | Year |\n"
+        "+-------------+------------+------+\n| Hallam mill | Ida Brent  | 1804 |\n"
+        "| Orley mill  | Tom Quayle | 1811 |\n+-------------+------------+------+\n"
+    )
+    for table in (boxed, shell):
+        found, _ = triples(f"# Mills\n\n```\n$ mills list\n{table}```\n")
+        said = {(s, p, o, line) for s, p, o, line in found}
+        assert ("Hallam mill", "built by", "Ida Brent", 8) in said, said
+        assert ("Orley mill", "built by", "Tom Quayle", 9) in said, said

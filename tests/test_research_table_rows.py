@@ -8,6 +8,7 @@ from __future__ import annotations
 from framework.memory import Passage
 from teams.language.senses import plain_wording
 from teams.language.sentence_choice import term_weights
+from teams.language.tables import table_statements
 from teams.research.offline import _agreeing, _answers
 
 
@@ -51,3 +52,20 @@ def test_setting_nothing_asks_for_a_default() -> None:
     assert plain_wording("When nothing is configured, where does it write?").startswith(
         "by default,"
     )
+
+
+def test_a_drawn_table_saved_as_html_states_its_rows() -> None:
+    page = (
+        ".. raw:: html\n\n"
+        '    <pre style="font-family:monospace">╔════════╤═══════════╤═════════╗\n'
+        '    ║<span style="font-weight: bold"> Swatch </span>│<span> Name      </span>│'
+        "<span> Hex     </span>║\n"
+        "    ╟────────┼───────────┼─────────╢\n"
+        '    ║<span style="background-color: #00005f">        </span>│ navy_blue │ #00005f ║\n'
+        '    ║<span style="background-color: #000087">        </span>│ dark_blue │ #000087 ║\n'
+        "    ╚════════╧═══════════╧═════════╝</pre>\n"
+    )
+    lines = table_statements(page).split("\n")
+    assert lines[5].startswith("navy_blue:") and "#00005f" in lines[5], lines
+    assert lines[6].startswith("dark_blue:") and "#000087" in lines[6], lines
+    assert not any("═" in line or "Swatch" in line for line in lines)

@@ -316,14 +316,17 @@ def _prose_sections(chunk: Chunk) -> Iterator[Section]:
 
 def _table_rows(chunk: Chunk) -> Iterator[Row]:
     """The rows of the chunk's Markdown tables outside fenced code, of its reStructuredText
-    list and grid tables (none in a code chunk), and of its LaTeX tables (in code too)."""
-    tables = latex_tables(chunk.text, chunk.start_line)
+    list tables (none in a code chunk), and of its grid and LaTeX tables (in code too: a
+    table a program printed, or copied from a report's source, is data)."""
+    tables = [
+        *latex_tables(chunk.text, chunk.start_line),
+        *grid_tables(chunk.text, chunk.start_line),
+    ]
     if not chunk.code:
         text = "\n".join("" if kind == _CODE else line for _, line, kind in _marked_lines(chunk))
         tables += [
             *markdown_tables(text, chunk.start_line),
             *list_tables(chunk.text, chunk.start_line),
-            *grid_tables(chunk.text, chunk.start_line),
         ]
     for table in tables:
         for line, cells in table.rows:

@@ -1,5 +1,6 @@
 """Who made a thing, as the metadata of a format records it, not as a sentence says it: a git
-commit's ``Author:`` over its subject line ("Add the X"), Sphinx's ``moduleauthor`` and
+commit's ``Author:`` over its subject line ("Add the X"), and a patch's ``From:`` as ``git
+format-patch`` mails it, over its ``Subject: [PATCH] Add the X``, Sphinx's ``moduleauthor`` and
 ``sectionauthor`` directives, a Python module's ``__author__``, LaTeX's ``\\author`` beside its
 ``\\title``, a ``CITATION.cff`` file's authors, an iCalendar event's ``ORGANIZER`` and a JSON-LD
 object's ``creator`` or ``author``. Each is a :data:`Field`: the line it is on, the thing, the
@@ -102,22 +103,29 @@ def metadata_fields(lines: Sequence[str]) -> list[Field]:
     return sorted({field for read in _READERS for field in read(lines)})
 
 
-_COMMIT = re.compile(r"^\s*commit [0-9a-f]{7,40}\b")
-_AUTHOR_LINE = re.compile(r"^\s*Author:\s+(?P<who>\S.*)$")
+_COMMIT = re.compile(r"^\s*(?:commit|From) [0-9a-f]{7,40}\b")
+"""A ``git log`` entry's first line, or the one that opens a patch mailed by ``git
+format-patch`` ("From 5d1c0e9... Mon Sep 17 00:00:00 2001")."""
+_AUTHOR_LINE = re.compile(r"^\s*(?:Author|From):\s+(?P<who>\S.*)$")
+_SUBJECT_LINE = re.compile(r"^\s*Subject:\s+(?:\[PATCH\b[^\]]*\]\s*)?(?P<subject>\S.*?)\s*$")
 _HEADER = re.compile(r"^\s*[A-Z][\w-]*:\s")
 
 
 def _git_commits(lines: Sequence[str]) -> Iterator[Field]:
-    """A ``git log`` entry's author, of what its subject line adds ("Add the X": X)."""
+    """A ``git log`` entry's or a mailed patch's author, of what its subject line adds ("Add
+    the X": X); a patch's subject is its ``Subject:`` header, without "[PATCH]"."""
     for at, line in enumerate(lines):
         if not _COMMIT.match(line):
             continue
-        author, body = None, at + 1
+        author, body, subject = None, at + 1, ""
         while body < len(lines) and _HEADER.match(lines[body]):
             if found := _AUTHOR_LINE.match(lines[body]):
                 author = (body + 1, name_of(found["who"]))
+            elif found := _SUBJECT_LINE.match(lines[body]):
+                subject = found["subject"]
             body += 1
-        subject = next((text.strip() for text in lines[body : body + 3] if text.strip()), "")
+        if not subject:
+            subject = next((text.strip() for text in lines[body : body + 3] if text.strip()), "")
         thing = ADDING.sub("", subject).rstrip(".")
         if author and author[1] and thing and thing != subject:
             yield author[0], thing, "author", author[1]

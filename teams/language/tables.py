@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -56,6 +56,8 @@ class Table:
     line: int
     header: tuple[str, ...]
     rows: tuple[tuple[int, tuple[str, ...]], ...]
+    end: int = 0
+    """A drawn table's last line (its bottom border); 0 for a Markdown table."""
 
 
 def markdown_tables(text: str, first_line: int = 1) -> list[Table]:
@@ -114,13 +116,33 @@ def list_tables(text: str, first_line: int = 1) -> list[Table]:
 
 
 _GRID_BORDER = re.compile(r"^\s*\+(?:[-=]+\+)+\s*$")
+_BOX_DRAWING = str.maketrans(
+    {
+        **dict.fromkeys("│┃║╎╏┆┇┊┋╽╿", "|"),
+        **dict.fromkeys("─━┄┅┈┉╌╍╼╾", "-"),
+        "═": "=",
+        **{
+            chr(code): "+"
+            for code in range(0x250C, 0x2571)
+            if chr(code) not in "│┃║╎╏┆┇┊┋╽╿─━┄┅┈┉╌╍╼╾═"
+        },
+    }
+)
+"""Box-drawing characters as the ASCII of a grid table: bars "|", lines "-" ("=" double),
+corners and junctions "+" (one character for one, so columns stay where they were)."""
+_INLINE_TAG = re.compile(r"</?(?:span|pre|b|i|em|strong|code|font|u)\b[^<>]*>", re.IGNORECASE)
+"""An inline HTML tag of a table saved as HTML (a terminal's output in ``<pre>``)."""
 
 
 def grid_tables(text: str, first_line: int = 1) -> list[Table]:
-    """The reStructuredText grid tables of ``text`` ("+----+" borders, "|" between cells) whose
-    header row is ruled off with "=", as tables: each row between two borders, its cells' lines
-    joined, numbering lines from ``first_line``."""
-    lines = text.split("\n")
+    """The grid tables of ``text`` ("+----+" borders, "|" between cells, or the same drawn with
+    box-drawing characters, as terminal programs print them, inline HTML tags such as a
+    ``<span>`` of colour left out) that have a header row, as tables, numbering lines from
+    ``first_line``. The header is the row above an "=" rule (a reStructuredText grid table),
+    or the first row where only the one rule under it parts the rows (a database shell's or a
+    terminal library's table: each line below is a row); a row between two borders has its
+    cells' lines joined; a column empty in every row (a colour swatch) is left out."""
+    lines = [_INLINE_TAG.sub("", line) for line in text.translate(_BOX_DRAWING).split("\n")]
     tables: list[Table] = []
     index = 0
     while index < len(lines):
@@ -131,7 +153,15 @@ def grid_tables(text: str, first_line: int = 1) -> list[Table]:
         if ruled is not None and 0 < ruled < len(rows):
             header_line, header = rows[ruled - 1]
             body = [(first_line + at, cells) for at, cells in rows[ruled:]]
-            tables.append(Table(first_line + header_line, header, _filled(body)))
+            kept = [at for at in range(len(header)) if any(cells[at] for _, cells in body)]
+            tables.append(
+                Table(
+                    first_line + header_line,
+                    tuple(header[at] for at in kept),
+                    _filled([(line, tuple(cells[at] for at in kept)) for line, cells in body]),
+                    end=first_line + index - 1,
+                )
+            )
     return tables
 
 
@@ -177,28 +207,36 @@ def _grid_rows(
     lines: Sequence[str], start: int
 ) -> tuple[list[tuple[int, tuple[str, ...]]], int | None, int]:
     """The rows of the grid table whose top border is line ``start`` (each as its first line's
-    index and its cells), how many rows are above its "=" rule (None when none is), and the
-    index of the line after it."""
-    border = lines[start]
-    stops = [at for at, mark in enumerate(border) if mark == "+"]
-    rows: list[tuple[int, tuple[str, ...]]] = []
+    index and its cells), how many rows are above its header rule (None when it has none:
+    see :func:`grid_tables`), and the index of the line after it."""
+    stops = [at for at, mark in enumerate(lines[start].lstrip()) if mark == "+"]
+    blocks: list[list[int]] = [[]]
+    closed = 0  # the blocks a border has closed
     ruled: int | None = None
-    block: list[str] = []
     index = start + 1
     while index < len(lines) and (lines[index].lstrip().startswith(("|", "+"))):
-        line = lines[index]
-        if _GRID_BORDER.match(line):
-            if block:
-                cells = (
-                    " ".join(part[a + 1 : b].strip() for part in block).strip()
-                    for a, b in pairwise(stops)
-                )
-                rows.append((index - len(block), tuple(" ".join(c.split()) for c in cells)))
-            ruled = len(rows) if "=" in line and ruled is None else ruled
-            block = []
-        else:
-            block.append(line)
+        if not _GRID_BORDER.match(lines[index]):
+            blocks[-1].append(index)
+        elif blocks[-1]:
+            closed += 1
+            ruled = len(blocks) if "=" in lines[index] and ruled is None else ruled
+            blocks.append([])
         index += 1
+    blocks = [block for block in blocks if block]
+    ruled = None if ruled == len(blocks) else ruled  # the bottom border drawn double
+    if ruled is None and closed == 2 and len(blocks) == 2:
+        blocks = [blocks[0], *([at] for at in blocks[1])]  # a shell's table: a row a line
+        ruled = 1
+    rows = [
+        (
+            block[0],
+            tuple(
+                " ".join(" ".join(lines[at].lstrip()[a + 1 : b] for at in block).split())
+                for a, b in pairwise(stops)
+            ),
+        )
+        for block in blocks
+    ]
     return rows, ruled, index
 
 
@@ -226,7 +264,7 @@ def _filled(
 
 
 def table_statements(text: str) -> str:
-    """``text`` with every Markdown table's rows written as statements, line for line; a
+    """``text`` with every Markdown or grid table's rows written as statements, line for line; a
     cell marked for a footnote ("320*" over "\\* Before the gallery was taken out.") keeps
     its note beside its value ("320 seats (before the gallery was taken out)"); a caption giving
     the figures in thousands or millions multiplies them out (:func:`_scaled`), and a key saying
@@ -238,17 +276,28 @@ def table_statements(text: str) -> str:
     notes = _footnotes(text)
     finished = bool(_FINISHED.search(text))
     old_in_brackets = bool(_OLD_IN_BRACKETS.search(text))
-    for found in markdown_tables(text):
+    for found in [*markdown_tables(text), *grid_tables(text)]:
         table, rejected = _scaled(found, out), dict[int, str]()
         if old_in_brackets:
             table, rejected = _without_old(table)
-        out[table.line - 1] = out[table.line] = ""
+        for index in _drawing(table):
+            out[index] = ""
         if _yearly(table, out) or (finished and _before_after(table, out)):
             continue
         for line, row in table.rows:
             marks = [notes.get(mark, "") for mark in _marks(out[line - 1])]
             out[line - 1] = _rejecting(_statement(table.header, row, marks), rejected.get(line))
     return "\n".join(out)
+
+
+def _drawing(table: Table) -> Iterator[int]:
+    """The indexes of a table's lines that hold no row of its body: a Markdown table's header
+    and rule; a grid table's borders, header and the lines a row goes on over."""
+    if not table.end:
+        yield from (table.line - 1, table.line)
+        return
+    rows = {line - 1 for line, _ in table.rows}
+    yield from (index for index in range(table.line - 2, table.end) if index not in rows)
 
 
 _OLD_IN_BRACKETS = re.compile(
