@@ -69,3 +69,23 @@ def test_a_drawn_table_saved_as_html_states_its_rows() -> None:
     assert lines[5].startswith("navy_blue:") and "#00005f" in lines[5], lines
     assert lines[6].startswith("dark_blue:") and "#000087" in lines[6], lines
     assert not any("═" in line or "Swatch" in line for line in lines)
+
+
+def test_a_restructuredtext_simple_table_states_each_row_on_its_first_line() -> None:
+    page = (
+        "Options\n=======\n\n"
+        "=========== ================ ==============================\n"
+        "Setting     Flag             Purpose\n"
+        "----------- ---------------- ------------------------------\n"
+        "logconfig   ``--log-config`` A logging configuration file.\n"
+        "                             It can be prefixed with 'json:'.\n"
+        "errorlog    ``--error-log``  Where the error log goes.\n"
+        "=========== ================ ==============================\n"
+    )
+    lines = table_statements(page).split("\n")
+    assert lines[6] == (
+        "logconfig setting: flag ``--log-config``; purpose A logging configuration file. It "
+        "can be prefixed with 'json:'."
+    ), lines
+    assert lines[8].startswith("errorlog setting: flag ``--error-log``"), lines
+    assert [line for line in lines[3:] if line and not line.startswith(("log", "err"))] == []

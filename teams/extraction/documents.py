@@ -54,7 +54,13 @@ from teams.extraction.line_labels import subtitle_cues
 from teams.extraction.metadata import metadata_fields
 from teams.extraction.telegrams import untelegraphed
 from teams.language.revisions import apply_accepted_diffs
-from teams.language.tables import grid_tables, latex_tables, list_tables, markdown_tables
+from teams.language.tables import (
+    grid_tables,
+    latex_tables,
+    list_tables,
+    markdown_tables,
+    simple_tables,
+)
 
 __all__ = [
     "LIST_JOIN",
@@ -316,7 +322,7 @@ def _prose_sections(chunk: Chunk) -> Iterator[Section]:
 
 def _table_rows(chunk: Chunk) -> Iterator[Row]:
     """The rows of the chunk's Markdown tables outside fenced code, of its reStructuredText
-    list tables (none in a code chunk), and of its grid and LaTeX tables (in code too: a
+    list and simple tables (none in a code chunk), and of its grid and LaTeX tables (in code too: a
     table a program printed, or copied from a report's source, is data)."""
     tables = [
         *latex_tables(chunk.text, chunk.start_line),
@@ -327,6 +333,7 @@ def _table_rows(chunk: Chunk) -> Iterator[Row]:
         tables += [
             *markdown_tables(text, chunk.start_line),
             *list_tables(chunk.text, chunk.start_line),
+            *simple_tables(chunk.text, chunk.start_line),
         ]
     for table in tables:
         for line, cells in table.rows:

@@ -36,6 +36,7 @@ __all__ = [
     "latex_tables",
     "list_tables",
     "markdown_tables",
+    "simple_tables",
     "table_statements",
 ]
 
@@ -165,6 +166,51 @@ def grid_tables(text: str, first_line: int = 1) -> list[Table]:
     return tables
 
 
+_SIMPLE_BORDER = re.compile(r"^\s*=+(?:[ \t]+=+)+\s*$")
+_SIMPLE_RULE = re.compile(r"^\s*[=-]+(?:[ \t]+[=-]+)+\s*$")
+
+
+def simple_tables(text: str, first_line: int = 1) -> list[Table]:
+    """The reStructuredText simple tables of ``text`` (a border of "=" runs, one per column, a
+    header row, a rule of "=" or "-" runs, rows, a closing border) as tables, numbering lines
+    from ``first_line``: a row starts where its first column has text; a line whose first
+    column is blank goes on with the row above; each column runs to where the next starts."""
+    lines = text.split("\n")
+    tables: list[Table] = []
+    index = 0
+    while index + 2 < len(lines):
+        if not (
+            _SIMPLE_BORDER.match(lines[index])
+            and lines[index + 1].strip()
+            and _SIMPLE_RULE.match(lines[index + 2])
+        ):
+            index += 1
+            continue
+        starts = [run.start() for run in re.finditer(r"[=]+", lines[index])]
+        header = _columns(lines[index + 1], starts)
+        rows: list[tuple[int, list[str]]] = []
+        at = index + 3
+        while at < len(lines) and not _SIMPLE_BORDER.match(lines[at]):
+            cells = _columns(lines[at], starts)
+            if cells[0]:
+                rows.append((first_line + at, list(cells)))
+            elif rows and any(cells):
+                joined = zip(rows[-1][1], cells, strict=True)
+                rows[-1] = (rows[-1][0], [f"{a} {b}".strip() for a, b in joined])
+            at += 1
+        if at < len(lines) and rows:
+            body = [(line, tuple(cells)) for line, cells in rows]
+            tables.append(Table(first_line + index + 1, header, _filled(body), end=first_line + at))
+        index = at + 1
+    return tables
+
+
+def _columns(line: str, starts: Sequence[int]) -> tuple[str, ...]:
+    """``line`` cut at the columns' ``starts``, each cell's spaces made single."""
+    ends = [*starts[1:], max(len(line), starts[-1])]
+    return tuple(" ".join(line[a:b].split()) for a, b in zip(starts, ends, strict=True))
+
+
 _TABULAR = re.compile(r"\\begin\{(?:tabular|tabularx|longtable)\*?\}")
 _TABULAR_END = re.compile(r"\\end\{(?:tabular|tabularx|longtable)\*?\}")
 _LATEX_CELL_SPLIT = re.compile(r"(?<!\\)&")
@@ -264,19 +310,18 @@ def _filled(
 
 
 def table_statements(text: str) -> str:
-    """``text`` with every Markdown or grid table's rows written as statements, line for line; a
-    cell marked for a footnote ("320*" over "\\* Before the gallery was taken out.") keeps
-    its note beside its value ("320 seats (before the gallery was taken out)"); a caption giving
-    the figures in thousands or millions multiplies them out (:func:`_scaled`), and a key saying
-    the figures in brackets are last year's drops them, the row rejecting its old figure
-    (:func:`_without_old`). On a page
-    saying its change is finished, a "Before ..." / "After ..." table states the after figure
-    and rejects the before one (:func:`_before_after`)."""
+    """``text`` with every Markdown, grid or simple table's rows written as statements, line for
+    line; a cell marked for a footnote ("320*" over "\\* Before the gallery was taken out.") keeps
+    its note beside its value ("320 seats (before the gallery was taken out)"); a caption giving the
+    figures in thousands or millions multiplies them out (:func:`_scaled`), and a key saying the
+    figures in brackets are last year's drops them, the row rejecting its old figure
+    (:func:`_without_old`). On a page saying its change is finished, a "Before ..." / "After ..."
+    table states the after figure and rejects the before one (:func:`_before_after`)."""
     out = text.split("\n")
     notes = _footnotes(text)
     finished = bool(_FINISHED.search(text))
     old_in_brackets = bool(_OLD_IN_BRACKETS.search(text))
-    for found in [*markdown_tables(text), *grid_tables(text)]:
+    for found in [*markdown_tables(text), *grid_tables(text), *simple_tables(text)]:
         table, rejected = _scaled(found, out), dict[int, str]()
         if old_in_brackets:
             table, rejected = _without_old(table)
@@ -495,7 +540,7 @@ def _statement(header: tuple[str, ...], row: tuple[str, ...], notes: Sequence[st
         return f"{subject}: {cell_phrase(row[0], row[1])} {header[1].lower()}.".replace(" .", ".")
     noted = [*notes[1 : len(row)], *[""] * len(row)]
     phrases = [
-        cell_phrase(name, _TRAILING_MARK.sub("", cell) if note else cell)
+        cell_phrase(name, _TRAILING_MARK.sub("", cell) if note else cell).removesuffix(".")
         + (f" ({note})" if note else "")
         for name, cell, note in zip(header[1:], row[1:], noted, strict=False)
         if cell and cell not in ("-", "—", "–")
