@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from framework.errors import ConfigError
+from framework.memory._table_cuts import table_cuts
 
 __all__ = ["Chunk", "chunk_document"]
 
@@ -63,6 +64,9 @@ class Chunk:
         code: The chunk is (part of) a fenced code block, not prose.
         outline: The headings that hold ``heading``, outermost first, joined by ``" > "``
             (``"0.33.0 (December 14, 2024)"`` above a ``Removed`` heading); ``""`` when none.
+        lead: For a chunk cut from a long table after its first rows, the lines its rows are
+            read under: the table's head (borders, header row and rule), as in the document;
+            ``""`` for any other chunk.
     """
 
     id: str
@@ -73,6 +77,7 @@ class Chunk:
     text: str
     code: bool = False
     outline: str = ""
+    lead: str = ""
 
 
 @dataclass(frozen=True)
@@ -189,8 +194,17 @@ class _ChunkBuilder:
             self._add(first.start, body, first, code=code)
 
     def add_split(self, para: _Paragraph, max_chars: int) -> None:
-        """Several chunks for an over-long paragraph."""
+        """Several chunks for an over-long paragraph: a table's cut between its rows, each
+        chunk after the first led by the table's head (see :func:`table_cuts`)."""
         body = "\n".join(self.lines[para.start : para.end])
+        table = table_cuts(self.lines[para.start : para.end], max_chars)
+        if table is not None:
+            head, starts = table
+            lead = "\n".join(self.lines[para.start : para.start + head])
+            offsets = [self.width(para.start, para.start + at) + 1 for at in starts]
+            for number, (begin, end) in enumerate(pairwise([0, *offsets, len(body)])):
+                self._add(para.start, body, para, begin, end, lead=lead if number else "")
+            return
         for begin, end in _cuts(body, 0, len(body), max_chars, 0):
             self._add(para.start, body, para, begin, end, code=para.code)
 
@@ -203,6 +217,7 @@ class _ChunkBuilder:
         end: int = -1,
         *,
         code: bool = False,
+        lead: str = "",
     ) -> None:
         """Add ``body[begin:end]`` stripped, where ``body`` starts at 0-based ``line``."""
         end = len(body) if end < 0 else end
@@ -226,6 +241,7 @@ class _ChunkBuilder:
                 text=piece,
                 code=code,
                 outline=under.outline,
+                lead=lead,
             )
         )
 

@@ -158,5 +158,6 @@ def _item(chunk: Chunk) -> StoreItem:
         "heading": chunk.heading,
         "code": chunk.code,
         "outline": chunk.outline,
+        **({"lead": chunk.lead} if chunk.lead else {}),
     }
     return StoreItem(key=chunk.id, text=chunk.text, metadata=metadata, context=chunk.heading)

@@ -115,6 +115,9 @@ class Passage:
     """The passage is (part of) a fenced code block, not prose."""
     outline: str = ""
     """The headings that hold ``heading``, outermost first, joined by ``" > "``."""
+    lead: str = ""
+    """For a passage cut from a long table after its first rows, the table's head (see
+    :attr:`Chunk.lead <framework.memory._chunking.Chunk.lead>`); ``""`` otherwise."""
 
 
 def corpus_files(root: Path, *, on_error: Callable[[OSError], None] | None = None) -> list[Path]:
@@ -466,4 +469,5 @@ def _passage(hit: SearchHit) -> Passage:
         score=hit.score,
         code=bool(hit.metadata.get("code", False)),
         outline=str(hit.metadata.get("outline", "")),
+        lead=str(hit.metadata.get("lead", "")),
     )

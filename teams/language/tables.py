@@ -172,9 +172,10 @@ _SIMPLE_RULE = re.compile(r"^\s*[=-]+(?:[ \t]+[=-]+)+\s*$")
 
 def simple_tables(text: str, first_line: int = 1) -> list[Table]:
     """The reStructuredText simple tables of ``text`` (a border of "=" runs, one per column, a
-    header row, a rule of "=" or "-" runs, rows, a closing border) as tables, numbering lines
-    from ``first_line``: a row starts where its first column has text; a line whose first
-    column is blank goes on with the row above; each column runs to where the next starts."""
+    header row, a rule of "=" or "-" runs, rows, a closing border or the text's end, where a
+    chunk cut a table) as tables, numbering lines from ``first_line``: a row starts where its
+    first column has text; a line whose first column is blank goes on with the row above;
+    each column runs to where the next starts, counted from the border's indentation."""
     lines = text.split("\n")
     tables: list[Table] = []
     index = 0
@@ -186,27 +187,31 @@ def simple_tables(text: str, first_line: int = 1) -> list[Table]:
         ):
             index += 1
             continue
-        starts = [run.start() for run in re.finditer(r"[=]+", lines[index])]
-        header = _columns(lines[index + 1], starts)
+        indent = len(lines[index]) - len(lines[index].lstrip())
+        starts = [run.start() - indent for run in re.finditer(r"=+", lines[index])]
+        header = _columns(lines[index + 1], starts, indent)
         rows: list[tuple[int, list[str]]] = []
         at = index + 3
         while at < len(lines) and not _SIMPLE_BORDER.match(lines[at]):
-            cells = _columns(lines[at], starts)
+            cells = _columns(lines[at], starts, indent)
             if cells[0]:
                 rows.append((first_line + at, list(cells)))
             elif rows and any(cells):
                 joined = zip(rows[-1][1], cells, strict=True)
                 rows[-1] = (rows[-1][0], [f"{a} {b}".strip() for a, b in joined])
             at += 1
-        if at < len(lines) and rows:
+        if rows:  # a table cut from its chunk's end has no closing border
             body = [(line, tuple(cells)) for line, cells in rows]
-            tables.append(Table(first_line + index + 1, header, _filled(body), end=first_line + at))
+            end = first_line + min(at, len(lines) - 1)
+            tables.append(Table(first_line + index + 1, header, _filled(body), end=end))
         index = at + 1
     return tables
 
 
-def _columns(line: str, starts: Sequence[int]) -> tuple[str, ...]:
-    """``line`` cut at the columns' ``starts``, each cell's spaces made single."""
+def _columns(line: str, starts: Sequence[int], indent: int) -> tuple[str, ...]:
+    """``line`` cut at the columns' ``starts`` (counted from the table's ``indent``, which a
+    line cut from its chunk's start may have lost), each cell's spaces made single."""
+    line = line[indent:] if not line[:indent].strip() else line.lstrip()
     ends = [*starts[1:], max(len(line), starts[-1])]
     return tuple(" ".join(line[a:b].split()) for a, b in zip(starts, ends, strict=True))
 
@@ -270,7 +275,7 @@ def _grid_rows(
         index += 1
     blocks = [block for block in blocks if block]
     ruled = None if ruled == len(blocks) else ruled  # the bottom border drawn double
-    if ruled is None and closed == 2 and len(blocks) == 2:
+    if ruled is None and 1 <= closed <= 2 and len(blocks) == 2:  # no bottom: a cut table
         blocks = [blocks[0], *([at] for at in blocks[1])]  # a shell's table: a row a line
         ruled = 1
     rows = [
@@ -309,14 +314,18 @@ def _filled(
     return tuple(filled)
 
 
-def table_statements(text: str) -> str:
+def table_statements(text: str, lead: str = "") -> str:
     """``text`` with every Markdown, grid or simple table's rows written as statements, line for
     line; a cell marked for a footnote ("320*" over "\\* Before the gallery was taken out.") keeps
     its note beside its value ("320 seats (before the gallery was taken out)"); a caption giving the
     figures in thousands or millions multiplies them out (:func:`_scaled`), and a key saying the
     figures in brackets are last year's drops them, the row rejecting its old figure
     (:func:`_without_old`). On a page saying its change is finished, a "Before ..." / "After ..."
-    table states the after figure and rejects the before one (:func:`_before_after`)."""
+    table states the after figure and rejects the before one (:func:`_before_after`). ``lead``: the
+    head of the table ``text`` was cut from, read with it (see
+    :attr:`framework.memory.Passage.lead`); only ``text``'s lines are given back."""
+    if lead:
+        return table_statements(f"{lead}\n{text}").split("\n", lead.count("\n") + 1)[-1]
     out = text.split("\n")
     notes = _footnotes(text)
     finished = bool(_FINISHED.search(text))

@@ -519,7 +519,7 @@ def _answers(
     passage holds no prose."""
     if passage.code:
         return None
-    passage = replace(passage, text=table_statements(passage.text))  # a row states its values
+    passage = replace(passage, text=table_statements(passage.text, passage.lead))  # rows as said
     ranked = ranked_sentences(passage.text, query, heading=passage.heading, weights=weights)
     if not ranked:
         return None
