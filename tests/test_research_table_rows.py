@@ -1,7 +1,8 @@
 """A table's row answers for the version it names, and a value the question itself names is
 no answer: "minimum target 10.13" on the row of CPython 3.12-3.13, not the 3.9-3.11 row's
 10.9, for a question of 3.12 and 3.13; a table's "Minimum" column states the least value that
-will do; "if I set nothing" asks for a default."""
+will do, as does "3.8.0 and above" in the docs, not an old changelog entry's minimum; "if I
+set nothing" asks for a default."""
 
 from __future__ import annotations
 
@@ -89,3 +90,13 @@ def test_a_restructuredtext_simple_table_states_each_row_on_its_first_line() -> 
     ), lines
     assert lines[8].startswith("errorlog setting: flag ``--error-log``"), lines
     assert [line for line in lines[3:] if line and not line.startswith(("log", "err"))] == []
+
+
+def test_the_docs_floor_not_an_old_changelog_entry_answers_the_oldest_version_now() -> None:
+    question = "What is the oldest Python version the current Kiln supports?"
+    stated = _stated(
+        question,
+        ("CHANGES.md", "[2.2.0] - 2022-04-05", "Bumped minimum Python version to 3.6.3.", 0.9),
+        ("intro.rst", "Requirements", "Kiln requires Python 3.8.0 and above.", 0.6),
+    )
+    assert [text for text, _ in stated] == ["Requirements: Kiln requires Python 3.8.0 and above."]

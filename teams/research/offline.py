@@ -722,6 +722,9 @@ def _agreeing(cited: Sequence[_Answered], query: str) -> list[Evidence]:
     stated = [_default_value(answered, kind) for answered in cited] if asks_default(query) else []
     if not stated and _LEAST_ASKED.search(query):  # "the oldest Python": "3.10 or newer"
         stated = [_least_stated(answered, kind) for answered in cited]
+    dated = [entry_release(answered.passage) is not None for answered in cited]
+    present = [said and not old for said, old in zip(stated, dated, strict=False)]
+    stated = present if any(present) else stated  # a changelog's old floor: the docs' now
     first = stated.index(True) if any(stated) else first  # a default stated as one, if any
     agreeing = _against(cited, first, values[first], stated, kind=kind, query=query)
     return _unambiguous(agreeing, kind, query)
@@ -795,13 +798,14 @@ def _default_value(answered: _Answered, kind: str) -> bool:
 _LEAST_ASKED = re.compile(r"\b(?:oldest|earliest|minimum|lowest)\b", re.I)
 """A question of the least value that will do ("the oldest Python I can install it on")."""
 _LEAST_STATED = re.compile(
-    r"\bor\s+(?:newer|later|higher|above|greater)\b|\bat\s+least\b|\d\+(?![\w.])|"
+    r"\b(?:or|and)\s+(?:newer|later|higher|above|greater)\b|\bat\s+least\b|\d\+(?![\w.])|"
     r"\b(?:minimum|lowest)(?:\s+[a-z]+){0,2}\s+v?\d+(?:\.\d+)*\s*(?:[;.,]|$)",
     re.I,
 )
-"""A value stated as the least that will do: "Python 3.10 or newer", "at least 3.9", "3.8+" (not
-a specifier, ">=3.9", which examples use as often), a value right after "minimum" as a
-table's row reads ("minimum target 10.13."; not "minimum MarkupSafe version to >= 3.0")."""
+"""A value stated as the least that will do: "Python 3.10 or newer", "3.8.0 and above", "at
+least 3.9", "3.8+" (not a specifier, ">=3.9", which examples use as often), a value right after
+"minimum" as a table's row reads ("minimum target 10.13."; not "minimum MarkupSafe version to
+>= 3.0")."""
 
 
 def _least_stated(answered: _Answered, kind: str) -> bool:
