@@ -216,3 +216,13 @@ def test_the_whole_questions_statements_give_no_rival_to_a_parts_answer() -> Non
     )
     report = cited_report(state)  # type: ignore[arg-type]  # the part alone found another
     assert "0.61 glazing" in report and "0.28" in report, report
+
+
+def test_a_part_asking_what_does_that_is_searched_with_the_wish_before_it() -> None:
+    parts = split_question(
+        "I want one Kiln process to serve a tide app under /tides and a file app under /. "
+        "Which Kiln middleware does that, and since which release has Kiln included it?"
+    )
+    assert len(parts) == 3
+    assert premised_parts(parts) == {1: parts[0]}
+    assert chained_parts(parts) == {2: parts[1]}  # "included it": the middleware

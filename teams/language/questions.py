@@ -283,10 +283,12 @@ def chained_parts(parts: Sequence[str]) -> dict[int, str]:
 
 def _refers_back(part: str) -> bool:
     """Whether ``part`` speaks of something an earlier part names: as "that X", "it" (when
-    it has no subject of its own) or "for that" at its end ("... had the option for that")."""
+    it has no subject of its own, or ends the part: "since which release has Hypercorn
+    included it") or "for that" at its end ("... had the option for that")."""
     return bool(
         _THAT_ONE.search(part)
         or (_IT.search(part) and not _own_subject(part))
+        or _IT_LAST.search(part)
         or _FOR_THAT.search(part)
     )
 
@@ -307,6 +309,12 @@ _NAMED_THINGS = frozenset(
 )
 """Kinds of thing a documentation page names in code."""
 _FOR_THAT = re.compile(r"\b(?:for|of|with|about|to)\s+(?:that|this)\s*[?.!]*\s*$", re.I)
+_IT_LAST = re.compile(r"\bit\s*[?.!]*\s*$", re.I)
+"""A part that ends on "it": the thing it was done to, named before."""
+_DOES_THAT = re.compile(
+    r"\b(?:do|does|did|can|could|will|would)\s+(?:that|this)\s*[?.!]*\s*$", re.I
+)
+"""A part that asks what does what the asker said before: "Which middleware does that"."""
 
 
 def premised_parts(parts: Sequence[str]) -> dict[int, str]:
@@ -314,21 +322,27 @@ def premised_parts(parts: Sequence[str]) -> dict[int, str]:
     names ("My ~/.flake8 seems to be ignored" then "since which release does flake8 no longer
     read it") as "it" or "they", each (by its index) with that case: a statement of the
     asker's own thing ("My ...", "Our ..."), not of the asker ("I run the kiln in a shed",
-    whose "it" may be any of what it names). A part chained to an answer is not one."""
+    whose "it" may be any of what it names); and those that ask what "does that", with the
+    case or wish before them ("I want one process to serve two apps" then "which middleware
+    does that"). A part chained to an answer is not one."""
     chained = chained_parts(parts)
     return {
         at: parts[at - 1]
         for at, part in enumerate(parts)
         if at
         and at not in chained
-        and _IT.search(part)
-        and premise(parts[at - 1])
-        and _OWN_THING.match(parts[at - 1])
+        and (
+            (_IT.search(part) and premise(parts[at - 1]) and _OWN_THING.match(parts[at - 1]))
+            or (_DOES_THAT.search(part) and _CASE_OR_WISH.match(parts[at - 1]))
+        )
     }
 
 
 _OWN_THING = re.compile(r"^\s*(?:my|our)\b", re.IGNORECASE)
 """The asker's case that names a thing of theirs ("My config file ...")."""
+_CASE_OR_WISH = re.compile(r"^\s*(?:i|we|my|our)\b", re.IGNORECASE)
+"""The asker's case or wish ("I want one process to serve two apps"), which "does that" in
+the part after it stands for."""
 
 
 def asked_thing(question: str) -> str:
