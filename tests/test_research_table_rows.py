@@ -2,7 +2,8 @@
 no answer: "minimum target 10.13" on the row of CPython 3.12-3.13, not the 3.9-3.11 row's
 10.9, for a question of 3.12 and 3.13; a table's "Minimum" column states the least value that
 will do, as does "3.8.0 and above" in the docs, not an old changelog entry's minimum; "if I
-set nothing" asks for a default."""
+set nothing" asks for a default; a question of one day is not answered with a neighbouring
+release's day beside it."""
 
 from __future__ import annotations
 
@@ -100,3 +101,14 @@ def test_the_docs_floor_not_an_old_changelog_entry_answers_the_oldest_version_no
         ("intro.rst", "Requirements", "Kiln requires Python 3.8.0 and above.", 0.6),
     )
     assert [text for text, _ in stated] == ["Requirements: Kiln requires Python 3.8.0 and above."]
+
+
+def test_a_question_of_one_day_is_answered_without_a_neighbouring_release_s_day() -> None:
+    stated = _stated(
+        "On what date was Kiln 1.0 released?",
+        ("CHANGES.rst", "1.0.0 (2021-02-26)", "After 8 years we are pleased to announce 1.0.", 0.9),
+        ("CHANGES.rst", "1.0.2 (2021-02-28)", "Fixed an overflow on 32-bit machines.", 0.8),
+    )
+    assert [text for text, _ in stated] == [
+        "1.0.0 (2021-02-26): After 8 years we are pleased to announce 1.0."
+    ]

@@ -490,7 +490,7 @@ def answer_kind(query: str) -> str:
     return next((kind for kind, found in kinds if found), "")
 
 
-_ONE_KINDS = frozenset({"version", "quantity", "name"})
+_ONE_KINDS = frozenset({"version", "quantity", "name", "time"})
 _SEVERAL_ASKED = re.compile(
     r"^\s*(?:which|what)\s+(?:[\w-]+\s+)?(?!(?:does|was|has|is)\b)[\w-]*[^\W_siu]s\b", re.I
 )
@@ -500,7 +500,8 @@ _SEVERAL_ASKED = re.compile(
 
 def asks_one_value(query: str) -> str:
     """The kind of answer (see :func:`answer_kind`) when ``query`` asks, in one part, for one
-    figure, version or name ("Which environment variable turns X off?", not "Which environment
+    figure, version, name or time ("Which environment variable turns X off?", "On what date
+    was 1.0 released?", not "Which environment
     variables ...", nor "Which X and which Y ..."; a statement of the asker's own case before
     it is no part that asks); "" otherwise."""
     kind = answer_kind(query)

@@ -25,6 +25,7 @@ from teams.language.questions import (
     pointers,
 )
 from teams.language.senses import plain_wording, sense
+from teams.language.values import full_dates
 from teams.language.words import STOPWORDS, joined_codes, keywords, stem
 
 __all__ = [
@@ -211,6 +212,8 @@ _DIFFERENCE = re.compile(
 def _values(
     kind: str, sentence: str, query_words: set[str], products: frozenset[str] = frozenset()
 ) -> set[str]:
+    if kind == "time":  # a day: "2021-02-26", "26 February 2021", "(2021-02-26)"
+        return set(full_dates(sentence))
     found = (
         m.group(0).strip("`").lower()
         for m in _VALUES[kind].finditer(sentence)
@@ -352,13 +355,13 @@ def gives(kind: str, sentence: str, query: str) -> bool:
 
 
 def given(kind: str, sentence: str, query: str) -> set[str]:
-    """The figures, names or versions (for a question of that ``kind``) that ``sentence``
-    gives beyond the words, versions and years ``query`` names, each in one form (lowercased,
-    a word by its stem, a version without its trailing zeros: "1.0" is "1.0.0"); empty for
-    another kind. For a question of one product's release that names another's version
-    ("the first APScheduler release that no longer runs on Python 3.4"), the other product's
-    versions are not given, and that version as a release of the one asked is."""
-    if kind not in _VALUES:
+    """The figures, names, versions or days (for a question of that ``kind``; a day as an ISO date)
+    that ``sentence`` gives beyond the words, versions and years ``query`` names, each in one form
+    (lowercased, a word by its stem, a version without its trailing zeros: "1.0" is "1.0.0"); empty
+    for another kind. For a question of one product's release that names another's version ("the
+    first APScheduler release that no longer runs on Python 3.4"), the other product's versions are
+    not given, and that version as a release of the one asked is."""
+    if kind not in _VALUES and kind != "time":
         return set()
     foreign = {_one_form(version) for version in foreign_versions(query)}
     named = (_stems(query) | {_one_form(pointer) for pointer in pointers(query)}) - foreign

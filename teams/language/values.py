@@ -38,6 +38,7 @@ __all__ = [
     "Value",
     "decade_of",
     "figures_date",
+    "full_dates",
     "stated_date",
     "value_words",
     "values_agree",
@@ -638,7 +639,7 @@ def _century(year: int) -> str:
     return str(year + (1900 if year >= 69 else 2000))
 
 
-def _full_dates(text: str) -> list[str]:
+def full_dates(text: str) -> list[str]:
     """The dates ``text`` writes with their day ("Inspection of 14/09/2022", "3 April 2021"),
     as ISO dates; one whose day and month could be swapped only when both read the same."""
     tokens = [token.strip(",;:()") for token in text.split()]
@@ -670,7 +671,7 @@ def stated_date(heading: str, text: str) -> str | None:
     2022:07:19"), and the year inside a document's reference number counts ("Ref.
     WHR/2016/052")."""
     heading, text = plain_dates(heading), plain_dates(text)
-    dates = _full_dates(heading)
+    dates = full_dates(heading)
     if dates:
         return max(dates)
     years: list[str] = _HEADING_YEAR.findall(heading)
