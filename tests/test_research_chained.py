@@ -11,7 +11,13 @@ from framework.engine.records import Evidence, Task, WorkerResult
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
 from framework.memory.corpus import ingest_corpus
-from teams.language.questions import asked_thing, chained_parts, premised_parts, split_question
+from teams.language.questions import (
+    asked_thing,
+    asks_one_value,
+    chained_parts,
+    premised_parts,
+    split_question,
+)
 from teams.language.sentence_choice import named_in_code
 from teams.research.offline import CorpusSearchWorker, SubQuestionPlanner
 from teams.research.report import cited_report
@@ -226,3 +232,9 @@ def test_a_part_asking_what_does_that_is_searched_with_the_wish_before_it() -> N
     assert len(parts) == 3
     assert premised_parts(parts) == {1: parts[0]}
     assert chained_parts(parts) == {2: parts[1]}  # "included it": the middleware
+
+
+def test_a_statement_of_what_happened_before_one_question_leaves_it_one_value() -> None:
+    asked = "Right after upgrading Kiln, importing it failed. Which Kiln release fixed that?"
+    assert asks_one_value(asked) == "version"
+    assert asks_one_value("Which Kiln release added soak, and which release removed it?") == ""

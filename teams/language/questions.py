@@ -505,7 +505,8 @@ def asks_one_value(query: str) -> str:
     variables ...", nor "Which X and which Y ..."; a statement of the asker's own case before
     it is no part that asks); "" otherwise."""
     kind = answer_kind(query)
-    asking = [part for part in split_question(query) if not premise(part)]  # "I run ... ."
+    parts = [part for part in split_question(query) if not premise(part)]  # "I run ... ."
+    asking = [part for part in parts if _asking(part)] or parts  # not "Right after X, Y failed"
     one = kind in _ONE_KINDS and len(asking) < 2
     return kind if one and not _SEVERAL_ASKED.search(query) else ""
 
