@@ -2,8 +2,7 @@
 every word of the thing (a name in code taken word by word), though newer entries that speak
 of it again match the question better; a name in code of a chained part that is long; a
 question's "X and Y" read as one question where a phrase comes before "which X" or where "and"
-joins two names in code; a sentence that tells the reader what to do with "it" leaning on the
-one before."""
+joins two names in code."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
 from framework.memory.corpus import ingest_corpus
 from teams.language.questions import split_question
-from teams.language.sentence_choice import named_in_code, ranked_sentences
+from teams.language.sentence_choice import named_in_code
 from teams.research.offline import CorpusSearchWorker
 from teams.research.releases import entry_release, first_entry
 from tests.conftest import write_corpus
@@ -89,12 +88,3 @@ def test_a_question_of_one_address_and_port_or_of_two_names_is_one_question() ->
     )
     two = split_question("Which flag turns the cache off, and which release added that flag?")
     assert len(two) == 2
-
-
-def test_a_sentence_telling_the_reader_what_to_do_with_it_leans_on_the_one_before() -> None:
-    text = (
-        "This feature is still experimental. You might want to wait before using it in production."
-    )
-    scored = ranked_sentences(text, "Is the harbour mode ready for production use?")
-    assert scored[1].leans == 1
-    assert ranked_sentences("You can run the sync at night.", "When can I sync?")[0].leans == 0

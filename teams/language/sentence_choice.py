@@ -85,9 +85,6 @@ _SUBJECTLESS = re.compile(
 """A sentence that opens with its verb, its subject left to the heading above ("Takes some
 data and returns ...", "Captures Python-level writes ...", "Maps to the ``timeouts.command``
 setting.")."""
-_TOLD_OF_IT = re.compile(rf"{_LEAD}you\b[^.;:]{{0,60}}?\b(?:it|them)\b", re.I)
-"""A sentence that tells the reader what to do with "it", named before ("You might want to
-wait before using it in production.")."""
 _CHAIN = 2
 """How many sentences back a pronoun's chain of antecedents is followed."""
 _NAMED_REACH = 4
@@ -807,10 +804,7 @@ def _antecedent(
     if index and sentences[index - 1][1].rstrip().endswith("?"):
         return index - 1  # "Why does X not do that? The ideal place ...": it answers it
     pointing = _POINTING.match(sentence) or _POINTING_INSIDE.match(sentence)
-    leaning = (
-        _PRONOUN.match(sentence) or _SUBJECTLESS.match(sentence) or _TOLD_OF_IT.match(sentence)
-    )
-    if pointing is None and leaning is None:
+    if pointing is None and _PRONOUN.match(sentence) is None and not _SUBJECTLESS.match(sentence):
         return None
     last = index - 1
     while last >= 0 and _BARE_NOTE.match(sentences[last][1]):
