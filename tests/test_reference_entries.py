@@ -173,3 +173,18 @@ def test_a_better_answer_is_kept_beside_the_passages_a_version_points_to() -> No
     kept = _reranked([*pointed, other], question, "", {p.source for p in pointed}, 4)
     assert other.source in {answered.passage.source for answered in kept}
     assert len(kept) == 4
+
+
+def test_each_restructuredtext_footnote_is_a_sentence_of_its_own() -> None:
+    text = (
+        ".. rubric:: Footnotes\n\n"
+        ".. [#t1] localization support for parsing\n"
+        ".. [#t3] the result is truncated to microseconds, with half-to-even rounding.\n"
+        ".. [2] See the tide tables.\n"
+        ".. _target: https://example.org\n"
+    )
+    assert prose_sentences(text) == [
+        (3, "localization support for parsing"),
+        (4, "the result is truncated to microseconds, with half-to-even rounding."),
+        (5, "See the tide tables."),
+    ]

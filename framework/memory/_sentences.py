@@ -82,8 +82,9 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str, bool]]:
     marks of a block of notes: see :func:`_version_note`; an admonition's quoted title is
     prose: :func:`_admonition_title`). A fenced MyST admonition (```` ```{note} ````) holds
     prose; an indented block is code when the line before it ends in ``::`` or is a code
-    directive (indented deeper than that line), or its first line reads as code; other
-    reStructuredText markup (``.. _target:``, ``.. directive::``) holds none."""
+    directive (indented deeper than that line), or its first line reads as code; a footnote
+    (``.. [#t3] text``) is an item of prose; other reStructuredText markup (``.. _target:``,
+    ``.. directive::``) holds none."""
     lines = text.split("\n")
     tables = _simple_tables(lines)
     fence = admonition = ""
@@ -95,6 +96,7 @@ def _prose_lines(text: str, first_line: int) -> Iterator[tuple[int, str, bool]]:
         number, line = index + first_line, _QUOTE.sub("", raw.strip()).strip()
         line = _VERSION_DIRECTIVE.sub(_version_directive, line)  # ".. versionadded:: 4.44"
         line = _ADMONITION.sub("", line)  # ".. note:: Mind the gap." holds prose
+        line = _FOOTNOTE.sub("- ", line)  # ".. [#t3] the result is ...": a note, an item
         line = _ALERT.sub("", line)  # "> [!NOTE]" marks a GitHub alert: its text is prose
         block = _BLOCK_MARK.match(line)  # "/// tip", "/// version-added | v2.10", "///"
         line = _version_note(block) if block else line
@@ -272,6 +274,9 @@ _ADMONITION = re.compile(
 )
 """A reStructuredText admonition's name: the text after it is prose (other explicit markup,
 ``.. _target:`` or ``.. directive::``, holds none: :data:`_NOT_PROSE`)."""
+_FOOTNOTE = re.compile(r"^\.\. \[(?:#[\w-]*|\d+|\*|[A-Za-z][\w.-]*)\]\s+(?=\S)")
+"""A reStructuredText footnote's or citation's label (".. [#t3] ", ".. [1] ", ".. [RFC9110] "):
+the text after it is prose, each note an item of the list of notes."""
 _ALERT = re.compile(r"^\[!(?:note|tip|important|warning|caution)\]\s*", re.I)
 """The marker that opens a GitHub alert in a block quote ("> [!NOTE]"): not part of its text."""
 _CODE_DIRECTIVE = re.compile(
