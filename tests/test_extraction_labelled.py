@@ -195,3 +195,13 @@ def test_a_diarys_dropped_i_is_its_keeper_named_in_its_title() -> None:
         "# Notes\n\nTom Bell founded the Brede choir.\n\nFinished building the hen house today.\n"
     )
     assert not any(deed == "built" for _, deed, _, _ in plain)  # no keeper: no one built it
+
+
+def test_a_source_file_header_names_who_created_the_file_it_names() -> None:
+    header = (
+        "```swift\n//\n//  KilnView.swift\n//  Kilnwatch\n//\n"
+        "//  Created by Ada Holm on 12/03/2024.\n"
+        "//  Copyright © 2024 Holm Kilns Ltd. All rights reserved.\n//\n\nimport SwiftUI\n```\n"
+    )
+    assert _fields(header) == {("KilnView.swift", "author", "Ada Holm")}
+    assert _fields("```c\n/* Created by Ada Holm */\nint main(void);\n```\n") == set()

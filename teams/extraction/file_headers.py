@@ -4,8 +4,10 @@ Author:`` (its ``" Maintainer:`` now keeps it), an R package's ``DESCRIPTION`` (
 ``person()`` of ``Authors@R`` whose roles hold ``"aut"``), an SPDX document's
 ``PackageOriginator``, an EPUB's ``dc:creator`` of role ``aut`` (an illustrator's, ``ill``,
 wrote nothing), a Project Gutenberg e-book's "EBook of X, by Y" line, an ABC tune's ``C:``
-(composer) under its ``T:`` (title), a Pandoc title block ("% Title", "% Author", "% Date")
-and a Creative Commons attribution ('"Title" by Y is licensed under CC BY 2.0'). Each is
+(composer) under its ``T:`` (title), a Pandoc title block ("% Title", "% Author", "% Date"),
+a Creative Commons attribution ('"Title" by Y is licensed under CC BY 2.0') and a source
+file's header comment that names the file and who created it ("//  TideView.swift" over
+"//  Created by Y on 12/03/2024.", as Xcode writes it). Each is
 ``(line, thing, role, who)``, as :mod:`teams.extraction.metadata` reads them; a maintainer, a
 contributor (``"ctb"``), a supplier or the one who produced an e-book's text wrote nothing.
 
@@ -27,6 +29,7 @@ from teams.extraction.signatures import FULL_NAME
 
 __all__ = [
     "attributions",
+    "created_by_headers",
     "elisp_authors",
     "epub_creators",
     "gutenberg_authors",
@@ -197,3 +200,25 @@ def attributions(lines: Sequence[str]) -> Iterator[Found]:
     for n, line in enumerate(lines):
         for found in _ATTRIBUTION.finditer(line):
             yield n + 1, found["title"], "creator", found["who"]
+
+
+_COMMENT = re.compile(r"^\s*(?://+|#+|/?\*+|--|;+)\s*(?P<text>.*?)\s*(?:\*/)?\s*$")
+"""A comment line of a source file's header ("//  TideView.swift", " * Created by ...")."""
+_FILE_NAME = re.compile(r"^(?P<file>[\w+-]+(?:\.[\w+-]+)*\.[A-Za-z][\w]{0,9})$")
+_CREATED_BY = re.compile(
+    rf"^(?i:created|written|authored|coded|made)\s+by\s+(?P<who>{FULL_NAME})\b"
+)
+
+
+def created_by_headers(lines: Sequence[str]) -> Iterator[Found]:
+    """The creator a source file's header comment names ("Created by Y on 12/03/2024."), of
+    the file a line of the same comment names alone ("TideView.swift")."""
+    at = 0
+    while at < len(lines):
+        block = list(takewhile(lambda n: _COMMENT.match(lines[n]), range(at, len(lines))))
+        at = (block[-1] if block else at) + 1
+        texts = [(n, found["text"]) for n in block if (found := _COMMENT.match(lines[n]))]
+        files = [name["file"] for _, text in texts if (name := _FILE_NAME.match(text))]
+        for n, text in texts if files else ():
+            if creator := _CREATED_BY.match(text):
+                yield n + 1, files[0], "author", creator["who"]

@@ -44,6 +44,7 @@ from teams.extraction.credits import (
 )
 from teams.extraction.file_headers import (
     attributions,
+    created_by_headers,
     elisp_authors,
     epub_creators,
     gutenberg_authors,
@@ -306,6 +307,7 @@ def _names(value: object) -> list[str]:
 
 _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     _git_commits,
+    created_by_headers,
     _sphinx_authors,
     _python_authors,
     _latex_authors,
