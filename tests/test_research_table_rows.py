@@ -112,3 +112,12 @@ def test_a_question_of_one_day_is_answered_without_a_neighbouring_release_s_day(
     assert [text for text, _ in stated] == [
         "1.0.0 (2021-02-26): After 8 years we are pleased to announce 1.0."
     ]
+
+
+def test_a_library_named_in_lower_case_is_the_product_whose_version_is_asked() -> None:
+    stated = _stated(
+        "What is the oldest release of the packaging library that kiln needs for metadata 2.4?",
+        ("CHANGES.rst", "Kiln 2.0.0", "Kiln now requires Python 3.6 or later.", 0.9),
+        ("CHANGES.rst", "Kiln 6.1.0", "Metadata 2.4 requires ``packaging`` 24.2 or later.", 0.6),
+    )
+    assert "24.2" in stated[0][0] and not any("3.6" in text for text, _ in stated), stated

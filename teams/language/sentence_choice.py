@@ -229,6 +229,12 @@ _NOT_NAMES = frozenset(
     "deprecated removed new the a an and or to of at by as with".split()
 )
 """Capitalised words before a version that name no product ("Version 2.0", "Since 1.4")."""
+_LIBRARY = re.compile(
+    r"\bthe\s+(?!(?:standard|same|main|whole|new|old|core|bare|base|top|own|on-disk|built-in|"
+    r"third-party|external|internal|default|entire|parent|root)\s)([a-z][\w.-]*(?<!ed))\s+"
+    r"(?:library|package|module)\b"
+)
+"""A library named in lower case ("the packaging library"; not "the standard library")."""
 _PRODUCT = re.compile(r"(?<=[\w,;] )[A-Z][\w+-]*[A-Za-z]\b")
 """A capitalised word inside a question, not its first: a name ("oldest Python", "TLS")."""
 
@@ -236,8 +242,8 @@ _PRODUCT = re.compile(r"(?<=[\w,;] )[A-Z][\w+-]*[A-Za-z]\b")
 @lru_cache(maxsize=1024)
 def question_products(query: str) -> frozenset[str]:
     """The names a question gives of things with versions, lowercased ("Python" in "What is
-    the oldest Python that ...")."""
-    found = (word.lower() for word in _PRODUCT.findall(query))
+    the oldest Python that ...", "packaging" in "the packaging library")."""
+    found = (word.lower() for word in [*_PRODUCT.findall(query), *_LIBRARY.findall(query)])
     return frozenset(word for word in found if word not in _NOT_NAMES)
 
 
