@@ -188,3 +188,11 @@ def test_each_restructuredtext_footnote_is_a_sentence_of_its_own() -> None:
         (4, "the result is truncated to microseconds, with half-to-even rounding."),
         (5, "See the tide tables."),
     ]
+
+
+def test_an_interpreter_session_cut_from_its_directive_holds_no_prose() -> None:
+    session = ">>> arw.format(FORMAT_COOKIE)\n    'Wednesday, 27-May-2020 10:30:35 UTC'\n"
+    assert prose_sentences(session) == []
+    assert prose_sentences("> Quoted advice for the reader.") == [
+        (1, "Quoted advice for the reader.")
+    ]

@@ -25,7 +25,9 @@ _NOT_PROSE = re.compile(r"\||\$ |>>> |\.\.\.? |#{1,6}(?:\s|$)|(?:!!!|\?\?\?\+?|=
 """Lines that hold no sentence: table rows, shell and interpreter lines, reStructuredText
 explicit markup (``.. _target: URL``, ``.. directive::``, a comment), headings, the title line
 of an admonition (``!!! note``, its body is prose) or of a content tab (``=== "pip"``)."""
-_QUOTE = re.compile(r"^(?:>[ \t]?)+")
+_QUOTE = re.compile(r"^(?!>>>(?:\s|$))(?:>[ \t]?)+")
+"""The marks of a block quote ("> ", "> > "), not an interpreter's prompt (">>> "), whose line
+holds code."""
 LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)]|#[.)])[ \t]+")
 """A line that opens a list item: a bullet, a number or reStructuredText's auto-number ``#.``,
 then whitespace (``--flag`` is no marker)."""
