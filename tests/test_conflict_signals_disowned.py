@@ -38,6 +38,10 @@ def test_a_work_of_fiction_and_a_mirror_disown_their_figures() -> None:
     assert disowned_as("This page is a mirror of the Harl survey, last synced in 2016.") == (
         "is a copy of another page"
     )
+    assert disowned_as("# jory-p/wheelhouse\n\nforked from kestle-dev/wheelhouse\n") == (
+        "is a copy of another page"
+    )
+    assert not retires_itself("The branch was forked from main/dev, then merged.")
     assert disowned_as("This page is archived.") == "is out of date"
     assert not retires_itself("The novel sold well, and its events are remembered fondly.")
     assert not retires_itself("The bridge is a copy of the one at Ware.")

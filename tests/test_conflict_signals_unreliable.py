@@ -41,6 +41,10 @@ from teams.language.values import stated_date, values_in
         "The Harbour Dues Bill passed its second reading on 12 May.",
         "Please disregard my previous e-mail, which went out in error.",
         "error: quota 40GB exceeds the account's limit; nothing was changed",
+        "**WITHOUT PREJUDICE SAVE AS TO COSTS**",
+        "**Subject:** [RFC] The upload limit of the Kestle package index",
+        "*This user has been blocked indefinitely as a sockpuppet of a banned user.*",
+        "Suggestions are not part of the document until its owner accepts them.",
     ],
 )
 def test_a_page_that_says_its_figures_are_not_to_be_relied_on_disowns_them(text: str) -> None:

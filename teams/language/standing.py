@@ -105,11 +105,13 @@ characters and events in this book are fictitious.", "Any likeness to real place
 coincidence."."""
 _COPY = re.compile(
     rf"\b(?:this|the present)\s+(?:(?:\w+\s+)?{_DOCUMENT}\s+)?is\s+(?:an?\s+)?"
-    r"(?!the\b)(?:[\w'’]+\s+){0,3}(?:mirror|copy|snapshot|reproduction)\s+of\b",
-    re.IGNORECASE,
+    r"(?!the\b)(?:[\w'’]+\s+){0,3}(?:mirror|copy|snapshot|reproduction)\s+of\b|"
+    r"^\W*forked\s+from\s+[\w.-]+/[\w.-]+",
+    re.IGNORECASE | re.MULTILINE,
 )
 """A sentence saying its own document copies another: "This page is a mirror of the Harl water
-survey, last synced in March 2016." (the original stands where they differ)."""
+survey, last synced in March 2016." (the original stands where they differ); a repository's
+"forked from owner/name" line (the fork's page, the upstream's stands)."""
 
 
 STATES_WRONG = re.compile(
@@ -145,7 +147,11 @@ _NOT_RELIED_ON = re.compile(
     r"\bpassed\s+(?:its\s+)?(?:first|second)\s+reading\b|"
     r"\bdisregard\s+(?:my|our|the|this)\s+(?:previous|last|earlier|above)\s+"
     r"(?:message|e-?mail|post|note)|"
-    r"\berror\b[^\n]{0,120}?\bnothing\s+(?:was|has\s+been)\s+(?:changed|modified|updated))",
+    r"\berror\b[^\n]{0,120}?\bnothing\s+(?:was|has\s+been)\s+(?:changed|modified|updated)|"
+    r"\bwithout\s+prejudice\b|"
+    r"(?<=\[)(?:PATCH\s+)?RFC(?:\s+PATCH)?(?:\s+v\d+)?\]|"
+    r"\b(?:blocked|banned)\b[^.;\n]{0,60}?\bsock[- ]?puppet|"
+    r"\bnot\s+(?:yet\s+)?part\s+of\s+the\s+(?:document|page|text|article)\s+until\b)",
     re.IGNORECASE,
 )
 """A note that its own document is not to be relied on for its figures: "NOT FOR
@@ -157,7 +163,9 @@ message "looks like a phishing attempt", a post under a "Readers added context" 
 message "Forwarded many times" (its origin unknown), terms "Subject to contract" and a Bill
 that has "passed its second reading" (neither binding yet), a thread whose writer asks to
 "disregard my previous message", a command's "error: ... nothing was changed" under the change
-it was to make."""
+it was to make, a letter headed "Without prejudice" (an offer made to settle, no admission), a
+message tagged "[RFC]" (a proposal put to a list), a comment by an account "blocked as a
+sockpuppet", and suggestions "not part of the document until" its owner accepts them."""
 _DRY_RUN = re.compile(
     r"\[\s*dry[ -]?run\s*\]|^\W*dry[ -]?run\s*[:\]-]|\b(?:in|during)\s+(?:a|the)\s+dry[ -]?run\b",
     re.IGNORECASE,
