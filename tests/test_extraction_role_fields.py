@@ -116,6 +116,13 @@ def test_no_creator_of_another_role_nor_the_software_beside_a_producer() -> None
     assert _roles(opf) == set()  # an illustrator, by its namespaced role attribute
     info = "```\nTitle:    Brede survey\nCreator:  Quillwright 9\nProducer: Quillwright 9\n```"
     assert _roles(info) == set()
+    odf = (
+        "```xml\n<office:meta>\n  <dc:title>Kell dues</dc:title>\n"
+        "  <meta:initial-creator>Ada Holm</meta:initial-creator>\n"
+        "  <dc:creator>Tom Bell</dc:creator>\n</office:meta>\n```"
+    )
+    assert ("Kell dues", "author", "Ada Holm") in _roles(odf)  # the first; the last edited it
+    assert not any(who == "Tom Bell" for _, _, who in _roles(odf))
 
 
 def test_no_role_without_a_single_title_nor_one_that_names_no_one() -> None:

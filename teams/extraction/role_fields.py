@@ -41,6 +41,9 @@ from teams.extraction.manifests import block_from
 
 __all__ = ["role_fields"]
 
+_FIRST = re.compile(r"^(?:initial|original|first)[ _-](?P<role>[a-z]+)$")
+"""A label of who first had a role ("initial-creator", "original author")."""
+
 
 @dataclass
 class _Field:
@@ -75,12 +78,15 @@ def role_fields(lines: Sequence[str]) -> Iterator[Found]:
 
 def _roles(node: _Field, path: list[_Field], heading: str) -> Iterator[Found]:
     """The roles keyed in ``node``'s tree (``path`` the fields above it), each of its thing;
-    not a "creator" that names the software that made the file."""
+    not a "creator" that names the software that made the file, nor one beside an "initial"
+    or "original" one (``<meta:initial-creator>`` wrote it; ``<dc:creator>`` edited it last)."""
     labels = {child.label for child in node.children}
+    firsts = {found["role"] for label in labels if (found := _FIRST.match(label))}
     for child in node.children:
-        roles = ROLE_LABELS.get(child.label, ())
-        if child.label == "creator" and by_software(labels):
-            roles = ()
+        first = _FIRST.match(child.label)
+        roles = ROLE_LABELS.get(first["role"] if first else child.label, ())
+        if (child.label == "creator" and by_software(labels)) or child.label in firsts:
+            roles = ()  # the software; the last of several (ODF's dc:creator beside the first)
         named = _named(child) if roles else []
         if named and (thing := _thing([*path, node], child, heading)):
             yield from ((line, thing, role, who) for line, who in named for role in roles)
