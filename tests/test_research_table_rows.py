@@ -132,3 +132,12 @@ def test_a_release_of_the_product_asked_in_lower_case_is_its_version() -> None:
     assert [text for text, _ in stated] == [
         "Kiln 6.0.0: The soak for PyPI uploads now defaults to 20 minutes."
     ], stated
+
+
+def test_an_issue_number_is_no_quantity_that_rivals_the_answer() -> None:
+    stated = _stated(
+        "A hidden command failed. How much of the captured output does the error message show?",
+        ("CHANGES.rst", "Changes", ":bug:`349 major` Show the error when output was hidden.", 0.9),
+        ("CHANGES.rst", "Changes", "The error message shows only the last 10 lines.", 0.6),
+    )
+    assert ("The error message shows only the last 10 lines.", False) in stated

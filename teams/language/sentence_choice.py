@@ -197,6 +197,12 @@ _VALUES = {
 ("3.10", "v2.1", a pre-release "4.0.0a2" whole; not "HTTP/1.1")."""
 
 
+_TRACKER_NUMBER = re.compile(
+    r":(?:bug|issue|feature|support|pr|release|ref|doc)s?:`[^`]*`|#\d+\b|\b(?:PR|issue|bug)\s+#?\d+\b",
+    re.IGNORECASE,
+)
+"""A number that names an issue, a pull request or a release, no quantity (":bug:`349 major`",
+"#1040", "PR 1222")."""
 _DIFFERENCE = re.compile(
     r"(?:\s*[\w%]+){0,2}?\s+(?:higher|lower|more|less|longer|shorter|greater|fewer|bigger|"
     r"smaller|faster|slower|earlier|later|above|below)\s+than\b",
@@ -211,6 +217,8 @@ def _values(
 ) -> set[str]:
     if kind == "time":  # a day: "2021-02-26", "26 February 2021", "(2021-02-26)"
         return set(full_dates(sentence))
+    if kind == "quantity":
+        sentence = _TRACKER_NUMBER.sub(" ", sentence)  # ":bug:`349 major`" counts nothing
     found = (
         m.group(0).strip("`").lower()
         for m in _VALUES[kind].finditer(sentence)
