@@ -123,17 +123,6 @@ def test_a_library_named_in_lower_case_is_the_product_whose_version_is_asked() -
     assert "24.2" in stated[0][0] and not any("3.6" in text for text, _ in stated), stated
 
 
-def test_a_release_of_the_product_asked_in_lower_case_is_its_version() -> None:
-    stated = _stated(
-        "Since which kiln release is the soak for PyPI uploads 20 minutes by default?",
-        ("CHANGES.rst", "Kiln 6.0.0", "The soak for PyPI uploads now defaults to 20 minutes.", 0.9),
-        ("CHANGES.rst", "Kiln 5.0.0", "Remove soaks other than 20 minutes for PyPI uploads.", 0.8),
-    )
-    assert [text for text, _ in stated] == [
-        "Kiln 6.0.0: The soak for PyPI uploads now defaults to 20 minutes."
-    ], stated
-
-
 def test_an_issue_number_is_no_quantity_that_rivals_the_answer() -> None:
     stated = _stated(
         "A hidden command failed. How much of the captured output does the error message show?",

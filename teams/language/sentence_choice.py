@@ -376,10 +376,7 @@ def given(kind: str, sentence: str, query: str) -> set[str]:
         return set()
     foreign = {_one_form(version) for version in foreign_versions(query)}
     named = (_stems(query) | {_one_form(pointer) for pointer in pointers(query)}) - foreign
-    products = question_products(query)
-    own = products and not _LIBRARY.search(query)  # a library's versions, not twine's, if asked
-    named_too = products | _stems(query) if own else products  # "twine" of "Twine 6.0.0"
-    found = _values(kind, sentence, set(), named_too)
+    found = _values(kind, sentence, set(), question_products(query))
     if foreign:  # the release asked for: not "3.4" of "Python 3.4", and "3.4.0" a rival
         found -= _versions_of_others(sentence, products_asked(query))
     if kind == "version" and asks_since(query):
