@@ -238,17 +238,3 @@ def test_a_statement_of_what_happened_before_one_question_leaves_it_one_value() 
     asked = "Right after upgrading Kiln, importing it failed. Which Kiln release fixed that?"
     assert asks_one_value(asked) == "version"
     assert asks_one_value("Which Kiln release added soak, and which release removed it?") == ""
-
-
-def test_a_part_that_only_states_the_askers_case_is_not_searched_alone(
-    tmp_path: Path, embedder: MiniLMEmbedder
-) -> None:
-    root = write_corpus(tmp_path / "docs", _PAGES)
-    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
-        ingest_corpus(root, store)
-        plan = SubQuestionPlanner(Corpus(store)).plan(
-            {"question": "Our kiln should cool in a shed. How long does it take to cool?"},
-            NodeContext(node="p", team="t"),
-        )
-    [part] = [task.description for task in plan.tasks[1:]]
-    assert part.startswith("How long does") and "shed" not in part

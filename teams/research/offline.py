@@ -41,7 +41,6 @@ from teams.language.questions import (
     chained_parts,
     platforms,
     pointers,
-    premise,
     premised_parts,
     quoted_terms,
     shared_words,
@@ -97,9 +96,7 @@ class SubQuestionPlanner:
         self.max_parts = max_parts
 
     def plan(self, state: TeamState, context: NodeContext) -> Plan:
-        """Plan the whole question plus its sub-questions, less those that only state the
-        asker's case ("Our entrypoint should retry when ...", searched with the parts that speak
-        of it); answer directly on an empty corpus."""
+        """Plan the whole question plus its sub-questions; answer directly on an empty corpus."""
         question = state["question"]
         if len(self.corpus) == 0:
             return Plan(goal=question, direct_answer="The corpus is empty: nothing to search.")
@@ -110,25 +107,24 @@ class SubQuestionPlanner:
             at: _with_case(named, premised.get(subs.index(named), ""))
             for at, named in chained_parts(subs).items()
         }
-        asked = [at for at, part in enumerate(subs) if not premise(part)] if len(subs) > 1 else []
-        kept = [None, *(asked or range(len(subs)))]  # a statement of the asker's case asks nothing
+        parts = [question, *subs]
         tasks = [
             Task(
                 id=f"q{index}",
-                description=question if at is None else subs[at],
+                description=part,
                 inputs={
-                    "query": question if at is None else subs[at],
-                    **({"topic": topic} if at is not None and topic else {}),
-                    **({"antecedent": chained[at]} if at in chained else {}),
-                    **({"premise": premised[at]} if at in premised else {}),
+                    "query": part,
+                    **({"topic": topic} if index and topic else {}),
+                    **({"antecedent": chained[index - 1]} if index - 1 in chained else {}),
+                    **({"premise": premised[index - 1]} if index - 1 in premised else {}),
                 },
             )
-            for index, at in enumerate(kept)
+            for index, part in enumerate(parts)
         ]
         return Plan(
             goal=question,
             tasks=tasks,
-            rationale=f"{len(tasks) - 1} sub-questions plus the whole question",
+            rationale=f"{len(parts) - 1} sub-questions plus the whole question",
         )
 
 
