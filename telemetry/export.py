@@ -7,6 +7,7 @@ import logging
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import orjson
 from opentelemetry.sdk.metrics.export import MetricExporter, MetricExportResult, MetricsData
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+from opentelemetry.trace import StatusCode
 
 from framework.database import out_of_space
 from framework.database.home import PRIVATE_FOLDER_MODE, private_file
@@ -49,36 +51,63 @@ def traces_locked(folder: Path) -> Iterator[None]:
 
 
 def span_to_dict(
-    span: ReadableSpan, resource: Mapping[str, Any] | None = None, scope: str | None = None
+    span: ReadableSpan,
+    resource: Mapping[str, Any] | orjson.Fragment | None = None,
+    scope: str | None = None,
 ) -> dict[str, Any]:
-    """One span as the JSON object written on its line (tuples stay sequences: JSON arrays)."""
+    """One span as the JSON object written on its line (tuples stay sequences: JSON arrays);
+    ``resource`` may be given already encoded, as an ``orjson.Fragment``, when many spans share
+    it."""
     context = span.get_span_context()
     assert context is not None  # a recording SDK span always has one
+    parent, status, events, links = span.parent, span.status, span.events, span.links
     return {
-        "trace_id": f"{context.trace_id:032x}",
+        "trace_id": _hex_trace(context.trace_id),
         "span_id": f"{context.span_id:016x}",
-        "parent_span_id": f"{span.parent.span_id:016x}" if span.parent else None,
+        "parent_span_id": _hex_span(parent.span_id) if parent else None,
         "name": span.name,
         "kind": span.kind.name,
         "start_time_unix_nano": span.start_time,
         "end_time_unix_nano": span.end_time,
-        "status": {"code": span.status.status_code.name, "description": span.status.description},
+        "status": _UNSET
+        if status.status_code is StatusCode.UNSET and status.description is None
+        else {"code": status.status_code.name, "description": status.description},
         "attributes": dict(span.attributes or {}),
         "events": [
             {"name": e.name, "time_unix_nano": e.timestamp, "attributes": dict(e.attributes or {})}
-            for e in span.events
-        ],
+            for e in events
+        ]
+        if events
+        else [],
         "links": [
             {
-                "trace_id": f"{link.context.trace_id:032x}",
+                "trace_id": _hex_trace(link.context.trace_id),
                 "span_id": f"{link.context.span_id:016x}",
                 "attributes": dict(link.attributes or {}),
             }
-            for link in span.links
-        ],
+            for link in links
+        ]
+        if links
+        else [],
         "resource": resource if resource is not None else dict(span.resource.attributes),
         "scope": scope if scope is not None else _scope_name(span),
     }
+
+
+_UNSET = {"code": StatusCode.UNSET.name, "description": None}
+"""The status of most spans, one object for all of them (never changed)."""
+
+
+@lru_cache(maxsize=256)
+def _hex_trace(trace_id: int) -> str:
+    """A trace id as written: the spans of one run share it, so it is formatted once."""
+    return f"{trace_id:032x}"
+
+
+@lru_cache(maxsize=1024)
+def _hex_span(span_id: int) -> str:
+    """A parent span id as written: the tasks of a step share their parent."""
+    return f"{span_id:016x}"
 
 
 def _scope_name(span: ReadableSpan) -> str | None:
@@ -140,7 +169,8 @@ class JsonLinesSpanExporter(SpanExporter):
         """Append the batch; one write per batch, so a crash leaves whole lines behind."""
         if not spans:
             return SpanExportResult.SUCCESS
-        resource = dict(spans[0].resource.attributes)  # one provider: one resource per batch
+        # one provider: one resource and scope per batch, the resource encoded once
+        resource = orjson.Fragment(orjson.dumps(dict(spans[0].resource.attributes)))
         scope = _scope_name(spans[0])
         lines = b"".join(
             orjson.dumps(span_to_dict(span, resource, scope), default=str, option=_NEWLINE)
