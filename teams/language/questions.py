@@ -42,19 +42,12 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     things = _one_per_thing(question)
     if things:
         return things[:limit]
-    parts = [p.strip(" ,.") for p in _PARTS.split(question) if p and p.strip(" ,.")]
+    parts = [p.strip(" ,.") for p in _PARTS.split(question) if p.strip(" ,.")]
     if len(parts) == 1:
-        halves = [h.strip(" ,.") for h in re.split(r"\band\b", parts[0], maxsplit=1)]
-        one = len(halves) == 2 and (_in_subordinate(*halves) or _names_joined(*halves))
-        if len(halves) == 2:
-            halves[1] = _with_subject(halves[1], _lead(halves[0]), halves[0])
-        if (
-            len(halves) == 2
-            and all(len(h.split()) >= _MIN_PART_WORDS for h in (_last_clause(halves[0]), halves[1]))
-            and _asking(halves[0])
-            and not one
-        ):
-            parts = halves
+        parts = _halves(parts[0])
+    parts = [
+        half for at, part in enumerate(parts) for half in (_if_so(part, parts[0]) if at else [part])
+    ]
     lead = _lead(parts[0]) if parts else ""
     parts = (
         [parts[0], *(_with_subject(part, lead, parts[0]) for part in parts[1:])] if parts else []
@@ -63,6 +56,53 @@ def split_question(question: str, limit: int = 4) -> list[str]:
     subs = [p for p in parts if len(p.split()) >= _MIN_PART_WORDS]
     unique = list(dict.fromkeys(subs))
     return unique[:limit] if len(unique) > 1 else []
+
+
+def _halves(part: str) -> list[str]:
+    """``part`` split at a plain " and " joining two clauses of a verb-like length, the first
+    a question of its own; ``[part]`` when it does not."""
+    halves = [h.strip(" ,.") for h in re.split(r"\band\b", part, maxsplit=1)]
+    if len(halves) != 2:
+        return [part]
+    one = _in_subordinate(*halves) or _names_joined(*halves)
+    halves[1] = _with_subject(halves[1], _lead(halves[0]), halves[0])
+    if (
+        all(len(h.split()) >= _MIN_PART_WORDS for h in (_last_clause(halves[0]), halves[1]))
+        and _asking(halves[0])
+        and not one
+    ):
+        return halves
+    return [part]
+
+
+def _if_so(part: str, first: str) -> list[str]:
+    """A later ``part`` without the condition it opens with ("if so, ...", "if not, ..."); one
+    asked only if ``first`` is answered yes ("Can Arrow turn a phrase back into a date, and if
+    so, which method does it") asks of what ``first`` asks: its "it" is that, ``first``
+    without its auxiliary ("which method does Arrow turn a phrase back into a date"), and it
+    may join two questions with "and" ("... and in which release was it added")."""
+    condition = _CONDITION_MET.match(part)
+    if condition is None:
+        return [part]
+    asked = part[condition.end() :]
+    if condition.group("met") is None:
+        return [asked]
+    words = first.split()
+    if words and words[0].lower() in _AUXILIARIES:  # "Is there a way to ...": "a way to ..."
+        words = words[2:] if words[1:2] == ["there"] else words[1:]
+    stated = " ".join(words)
+    halves = _halves(asked)
+    halves[0] = re.sub(r"\bit\b", lambda _: stated, halves[0], count=1)
+    return halves
+
+
+_CONDITION_MET = re.compile(
+    r"^if\s+(?:(?P<met>so|yes|it (?:does|is|can)|there (?:is|are)(?: one)?)|not|"
+    r"it (?:does|is|can)(?: not|n't)|there (?:is|are)n't|there (?:is|are) not|none)\b,?\s+(?=\S)",
+    re.IGNORECASE,
+)
+"""What opens a part asked only as the part before is answered ("..., and if so, which method
+does it", "If not, what should replace it"): ``met`` when it is answered yes."""
 
 
 def _names_joined(first: str, second: str) -> bool:

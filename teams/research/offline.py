@@ -31,6 +31,7 @@ from framework.memory import (
     describes,
 )
 from teams.language.acronyms import with_acronyms
+from teams.language.examples import quoted_example
 from teams.language.questions import (
     answer_kind,
     asked_thing,
@@ -579,7 +580,23 @@ def _answers(
         for at in chosen
         for cited in (*_stood_for(ranked, at, asked.why), at)
     ]
+    sentences = [(item.offset, item.sentence) for item in ranked]
+    if (example := quoted_example(passage.text, sentences, query)) is not None:
+        led = _example_led(passage, ranked, example, asked)
+        together = ranked_sentences(led.text, query, weights=weights)
+        score = max([best.score, *(item.score for item in together)])
+        return _Answered(passage, score, [led, *(e for e in evidence if e.source != led.source)])
     return _Answered(passage, best.score, evidence)
+
+
+def _example_led(
+    passage: Passage, ranked: Sequence[Scored], example: tuple[int, str], asked: _Asked
+) -> Evidence:
+    """The sentence that leads into the code example a phrase of the question is quoted from,
+    cited with that line of code (see :func:`~teams.language.examples.quoted_example`)."""
+    at, code = example
+    lead = _evidence(passage, ranked, at, asked)
+    return lead.model_copy(update={"text": f"{lead.text} `{code}`"})
 
 
 _MANNER_ASKED = re.compile(r"^\s*how\s+(?:does|do|did|is|are|can|could)\b", re.I)

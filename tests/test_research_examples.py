@@ -1,0 +1,89 @@
+"""A question that quotes what its asker has in hand ("a phrase like "3 hours ago"") is answered
+by the example its phrase is quoted from: the sentence that leads into the code, with the line
+of code that holds the phrase. A part asked only if the part before is answered yes ("..., and
+if so, which method does it") asks of what that part asks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from framework.engine.records import Task
+from framework.engine.runtime import NodeContext
+from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
+from framework.memory.corpus import ingest_corpus
+from teams.language.examples import quoted_example
+from teams.language.questions import split_question
+from teams.research.offline import CorpusSearchWorker
+from tests.conftest import write_corpus
+
+_PAGES = {
+    "guide.rst": (
+        "Readings\n========\n\n"
+        "Every reading of the kiln log holds the time and the heat of the kiln.\n\n"
+        "Unwinding\n~~~~~~~~~\n\n"
+        "Take a written span of time and use it to move a reading back:\n\n"
+        ".. code-block:: python\n\n"
+        "    >>> reading = log.latest()\n"
+        '    >>> earlier = reading.unwind("3 hours ago")\n\n'
+        "Or use it to move a reading forward.\n"
+    ),
+    "CHANGES.rst": (
+        "Changes\n=======\n\n"
+        "2.1.0\n-----\n\n"
+        '- Improved the Welsh words for hours and "ago" in the kiln log.\n'
+        "- Faster start-up of the burner.\n"
+    ),
+}
+
+
+def test_a_quoted_phrase_finds_the_example_it_is_written_in(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    question = 'Can the kiln log turn a phrase like "3 hours ago" back into a reading?'
+    root = write_corpus(tmp_path / "docs", _PAGES)
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        worker = CorpusSearchWorker(Corpus(store))
+        task = Task(id="q0", description=question, inputs={"query": question})
+        found = worker.run(task, question, NodeContext(node="w", team="t"))
+    best = found.evidence[0]
+    assert best.source.endswith("guide.rst:9"), best.source  # the sentence that leads into it
+    assert 'earlier = reading.unwind("3 hours ago")' in best.text, best.text
+    assert best.text.startswith("Take a written span of time"), best.text
+
+
+def test_only_code_under_a_lead_in_is_an_example_of_the_quoted_phrase() -> None:
+    text = (
+        "Move a reading back:\n\n"
+        '    >>> reading.unwind("3 hours ago")\n\n'
+        'Say "3 hours ago" in prose.\n'
+    )
+    sentences = [(0, "Move a reading back:"), (4, 'Say "3 hours ago" in prose.')]
+    asked = 'What turns "3 hours ago" into a reading?'
+    assert quoted_example(text, sentences, asked) == (0, 'reading.unwind("3 hours ago")')
+    assert quoted_example(text, sentences, "What turns a span into a reading?") is None
+    assert quoted_example(text, sentences, 'What turns "3 hours" into one?') == (
+        0,
+        'reading.unwind("3 hours ago")',
+    )
+    assert quoted_example(text, [(0, "Move a reading back.")], asked) is None  # no lead-in
+    assert quoted_example(text, sentences, 'What does "reading" unwind?') is None  # one word
+
+
+def test_a_part_asked_if_so_asks_of_what_the_part_before_asks() -> None:
+    question = (
+        'Can the kiln log turn a phrase like "3 hours ago" back into a reading, and if so, '
+        "which method does it and in which release was that method added?"
+    )
+    assert split_question(question) == [
+        'Can the kiln log turn a phrase like "3 hours ago" back into a reading',
+        'which method does the kiln log turn a phrase like "3 hours ago" back into a reading',
+        "in which release was that method added",
+    ]
+    assert split_question("Does the kiln vent its fumes, and if so, which release added it?") == [
+        "Does the kiln vent its fumes",
+        "which release added the kiln vent the kiln's fumes",
+    ]
+    assert split_question(
+        "Can I keep my old burner with the new kiln? If not, what should replace it?"
+    ) == ["Can I keep my old burner with the new kiln", "what should replace it"]
