@@ -61,6 +61,7 @@ ROLE_LABELS = {
     "writer": ("author",),
     "by": ("author",),
     "creator": ("creator", "author"),
+    "creators": ("creator", "author"),
     "composer": ("composer",),
     "inventor": ("inventor",),
     "inventors": ("inventor",),

@@ -90,6 +90,12 @@ from teams.extraction.markup_records import (
     gpx_authors,
     pom_authors,
 )
+from teams.extraction.repository_files import (
+    maintainers_entries,
+    owners_files,
+    package_build_people,
+    tag_taggers,
+)
 from teams.extraction.role_fields import role_fields
 from teams.extraction.title_blocks import title_block_fields
 
@@ -307,6 +313,10 @@ def _names(value: object) -> list[str]:
 
 _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     _git_commits,
+    maintainers_entries,
+    owners_files,
+    package_build_people,
+    tag_taggers,
     created_by_headers,
     _sphinx_authors,
     _python_authors,

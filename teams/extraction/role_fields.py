@@ -106,10 +106,19 @@ def _named(role: _Field) -> list[tuple[int, str]]:
 _NOT_A_NAME = re.compile(r"[@(){}=<>/\\]|^(?:True|False|None|Null)$")
 
 
+_INVERTED = re.compile(
+    r"^(?P<family>[A-Z][\w'’-]+(?: [A-Z][\w'’-]+)?), (?P<given>[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)?)$"
+)
+"""A name written family name first, as catalogues and archives write it ("Heron, Ebba")."""
+
+
 def _person(value: str) -> str:
-    """``value`` as a name (its e-mail address dropped), or "" for what opens with no capital
-    (a handle, a figure, a variable), an address, a link, code or a constant."""
+    """``value`` as a name (its e-mail address dropped; "Heron, Ebba" as "Ebba Heron"), or ""
+    for what opens with no capital (a handle, a figure, a variable), an address, a link, code
+    or a constant."""
     named = name_of(value)
+    if inverted := _INVERTED.match(named):
+        named = f"{inverted['given']} {inverted['family']}"
     return named if named[:1].isupper() and not _NOT_A_NAME.search(named) else ""
 
 
@@ -161,8 +170,20 @@ def _values(value: str) -> tuple[str, ...]:
     return (value,) if value and not value.startswith(("{", "|", ">")) else ()
 
 
+_INLINE = re.compile(r"^\{(?P<pairs>.*)\}[\s,]*$")
+"""A record written on one line, as a list's item: ``{"name": "Heron, Ebba", "orcid": ...},``
+(JSON), ``{name = "Odile Penrose", email = ...},`` (TOML)."""
+_INLINE_PAIR = re.compile(
+    r"(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.:-]*)(?P=q)\s*[:=]\s*(?P<value>\"[^\"]*\"|'[^']*')"
+)
+
+
 def _line_fields(text: str, line: int) -> list[_Field]:
-    """The fields of one line (none for a comment; a line of no field, an unkeyed one)."""
+    """The fields of one line (none for a comment; a line of no field, an unkeyed one; a
+    record written on the line, an unkeyed one over its fields)."""
+    if inline := _INLINE.match(text):
+        pairs = _INLINE_PAIR.finditer(inline["pairs"])
+        return [_Field("", (), line, [_Field(p["key"], _values(p["value"]), line) for p in pairs])]
     if (pair := _PAIR.match(text)) and not _ASSIGNED.search(pair["value"]):
         return [_Field(pair["key"], _values(pair["value"]), line)]
     assigned = [_Field(a["key"], (a["value"],), line) for a in _ASSIGNED.finditer(text)]
