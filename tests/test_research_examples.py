@@ -1,7 +1,8 @@
 """A question that quotes what its asker has in hand ("a phrase like "3 hours ago"") is answered
 by the example its phrase is quoted from: the sentence that leads into the code, with the line
 of code that holds the phrase. A part asked only if the part before is answered yes ("..., and
-if so, which method does it") asks of what that part asks."""
+if so, which method does it") asks of what that part asks; one whether there is a thing, then
+which it is ("Is there a release that ...? Which one?"), asks which."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
 from framework.memory.corpus import ingest_corpus
 from teams.language.examples import quoted_example
-from teams.language.questions import split_question
+from teams.language.questions import split_question, which_one
 from teams.research.offline import CorpusSearchWorker
 from tests.conftest import write_corpus
 
@@ -87,3 +88,16 @@ def test_a_part_asked_if_so_asks_of_what_the_part_before_asks() -> None:
     assert split_question(
         "Can I keep my old burner with the new kiln? If not, what should replace it?"
     ) == ["Can I keep my old burner with the new kiln", "what should replace it"]
+
+
+def test_is_there_one_then_which_one_asks_which() -> None:
+    assert (
+        which_one("Is there a kiln release that got a tag but was never published? Which one?")
+        == "Which kiln release got a tag but was never published?"
+    )
+    assert which_one("Is there a flag that turns off the fan, and if so, which one?") == (
+        "Which flag turns off the fan?"
+    )
+    assert which_one("Is there a flag that turns off the fan?") == (
+        "Is there a flag that turns off the fan?"  # asks only whether
+    )

@@ -24,6 +24,7 @@ __all__ = [
     "quoted_terms",
     "shared_words",
     "split_question",
+    "which_one",
 ]
 
 _PARTS = re.compile(r"\?|;|\.\s|\band then\b|\band also\b|,\s*and\s+", re.IGNORECASE)
@@ -103,6 +104,23 @@ _CONDITION_MET = re.compile(
 )
 """What opens a part asked only as the part before is answered ("..., and if so, which method
 does it", "If not, what should replace it"): ``met`` when it is answered yes."""
+
+
+_WHICH_ONE = re.compile(
+    r"^\s*(?:is|are)\s+there\s+(?:an?|any|some)\s+(?P<thing>[^?]+?)\s+(?:that|which|who)\s+"
+    r"(?P<rest>[^?,]+?)\s*[?,]\s*(?:and\s+)?(?:if\s+so,?\s+)?which\s+(?:one|ones)\s*\??\s*$",
+    re.IGNORECASE,
+)
+"""A question whether there is a thing, then which it is ("Is there a version that ...? Which
+one?")."""
+
+
+def which_one(question: str) -> str:
+    """``question`` asked as the "which" it ends with: "Is there a pluggy version that got a
+    tag but was never published? Which one?" asks "Which pluggy version got a tag but was never
+    published?"; ``question`` itself otherwise."""
+    found = _WHICH_ONE.match(question)
+    return f"Which {found['thing']} {found['rest']}?" if found else question
 
 
 def _names_joined(first: str, second: str) -> bool:

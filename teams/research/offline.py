@@ -46,6 +46,7 @@ from teams.language.questions import (
     quoted_terms,
     shared_words,
     split_question,
+    which_one,
 )
 from teams.language.sentence_choice import (
     Scored,
@@ -101,14 +102,15 @@ class SubQuestionPlanner:
         question = state["question"]
         if len(self.corpus) == 0:
             return Plan(goal=question, direct_answer="The corpus is empty: nothing to search.")
-        subs = split_question(question, self.max_parts)
+        asked = which_one(question)  # "Is there an X that ...? Which one?": which X
+        subs = split_question(asked, self.max_parts)
         topic = shared_words(subs)  # a sub-question is about what it adds to their topic
         premised = premised_parts(subs)  # "My X seems ignored. Since when is it not read?"
         chained = {  # "..., and in which release was it added?": the part that names "it"
             at: _with_case(named, premised.get(subs.index(named), ""))
             for at, named in chained_parts(subs).items()
         }
-        parts = [question, *subs]
+        parts = [asked, *subs]
         tasks = [
             Task(
                 id=f"q{index}",
