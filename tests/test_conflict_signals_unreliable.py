@@ -3,9 +3,10 @@ dates given as counts of days: a map "NOT FOR NAVIGATION", a preprint not peer-r
 captions made by speech recognition and not checked, a listing submitted by users, a phishing
 warning, a post under readers' context, a bad signature, a cached copy, a meta refresh, a
 deprecated API response, a message forwarded many times, terms subject to contract, a message
-its writer disregards, a change whose command failed, an obsoleted RFC; a dry run's log line, a
-dream, a job still to do, an example of wording, a proposal, a wind-assisted time; a Modified
-Julian Date and a spreadsheet's date serial; a count short of a round number."""
+its writer disregards, a change whose command failed, an obsoleted RFC, a speech's text to be
+checked against delivery, a document stamped VOID; a dry run's log line, a dream, a job still to
+do, an example of wording, a proposal, a wind-assisted time; a Modified Julian Date and a
+spreadsheet's date serial; a count short of a round number."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ from teams.language.values import stated_date, values_in
         "**Subject:** [RFC] The upload limit of the Kestle package index",
         "*This user has been blocked indefinitely as a sockpuppet of a banned user.*",
         "Suggestions are not part of the document until its owner accepts them.",
+        "**Check against delivery**",
     ],
 )
 def test_a_page_that_says_its_figures_are_not_to_be_relied_on_disowns_them(text: str) -> None:
@@ -64,10 +66,18 @@ def test_a_page_that_says_its_figures_are_not_to_be_relied_on_disowns_them(text:
         "The lease was signed and is no longer subject to any condition.",
         "The Harbour Dues Act received royal assent in June.",  # law, not a Bill in passage
         "Nothing was changed in the 2.1 release but its documentation.",  # no error
+        "The speech was checked against the recording after its delivery.",
+        "A void in the hull was filled.\nThe ferry sailing was cancelled.",  # no stamp
     ],
 )
 def test_pages_that_only_speak_of_checks_or_navigation_stand(text: str) -> None:
     assert disowned_as(text) == ""
+
+
+def test_a_document_stamped_void_is_void() -> None:
+    invoice = "# Boatyard invoice no. 0151\n\n**VOID**\n\n| Lift-out | £480 |\n"
+    assert disowned_as(invoice) == "is void"
+    assert disowned_as("# Order 12\n\nCANCELLED\n\nTwo anchors.\n") == "is void"
 
 
 @pytest.mark.parametrize(

@@ -151,7 +151,8 @@ _NOT_RELIED_ON = re.compile(
     r"\bwithout\s+prejudice\b|"
     r"(?<=\[)(?:PATCH\s+)?RFC(?:\s+PATCH)?(?:\s+v\d+)?\]|"
     r"\b(?:blocked|banned)\b[^.;\n]{0,60}?\bsock[- ]?puppet|"
-    r"\bnot\s+(?:yet\s+)?part\s+of\s+the\s+(?:document|page|text|article)\s+until\b)",
+    r"\bnot\s+(?:yet\s+)?part\s+of\s+the\s+(?:document|page|text|article)\s+until\b|"
+    r"\bcheck\s+against\s+delivery\b)",
     re.IGNORECASE,
 )
 """A note that its own document is not to be relied on for its figures: "NOT FOR
@@ -165,7 +166,11 @@ that has "passed its second reading" (neither binding yet), a thread whose write
 "disregard my previous message", a command's "error: ... nothing was changed" under the change
 it was to make, a letter headed "Without prejudice" (an offer made to settle, no admission), a
 message tagged "[RFC]" (a proposal put to a list), a comment by an account "blocked as a
-sockpuppet", and suggestions "not part of the document until" its owner accepts them."""
+sockpuppet", suggestions "not part of the document until" its owner accepts them, and a
+speech's text as written, marked "Check against delivery" (what was said may differ)."""
+_VOID = re.compile(r"^\W*(?:VOID|VOIDED|CANCELLED|CANCELED)\W*$", re.MULTILINE)
+"""A stamp on a line of its own, in capitals, that makes the document void: an invoice or a
+cheque marked "VOID", an order "CANCELLED"."""
 _DRY_RUN = re.compile(
     r"\[\s*dry[ -]?run\s*\]|^\W*dry[ -]?run\s*[:\]-]|\b(?:in|during)\s+(?:a|the)\s+dry[ -]?run\b",
     re.IGNORECASE,
@@ -200,7 +205,8 @@ def disowned_as(text: str) -> str:
     or an HTTP deprecation header sending it to a successor), "is fiction",
     "states a wrong figure" (a yanked release's note), "is not to be relied on" (a map "NOT FOR
     NAVIGATION", a preprint not peer-reviewed, captions made automatically and not checked),
-    "is a copy of another page"; "" when it says none of these.
+    "is void" (an invoice stamped "VOID"), "is a copy of another page"; "" when it says none of
+    these.
 
     >>> disowned_as("This is a work of fiction. Any likeness to real places is coincidence.")
     'is fiction'
@@ -215,6 +221,8 @@ def disowned_as(text: str) -> str:
         return "states a wrong figure"
     if _NOT_RELIED_ON.search(text):
         return "is not to be relied on"
+    if _VOID.search(text):
+        return "is void"
     return "is a copy of another page" if _COPY.search(text) else ""
 
 
