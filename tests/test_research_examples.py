@@ -12,7 +12,7 @@ from framework.engine.records import Task
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
 from framework.memory.corpus import ingest_corpus
-from teams.language.examples import quoted_example
+from teams.language.examples import named_in_example, quoted_example
 from teams.language.questions import split_question, which_one
 from teams.research.offline import CorpusSearchWorker
 from tests.conftest import write_corpus
@@ -27,6 +27,15 @@ _PAGES = {
         "    >>> reading = log.latest()\n"
         '    >>> earlier = reading.unwind("3 hours ago")\n\n'
         "Or use it to move a reading forward.\n"
+    ),
+    "vents.rst": (
+        "Vents\n=====\n\n"
+        "To let the fumes out of a kiln behind a chimney, wrap your kiln in the vent valve "
+        "helper and fire the wrapped kiln,\n\n"
+        ".. code-block:: python\n\n"
+        "    from kiln.helpers import VentValveHelper\n\n"
+        "    vented = VentValveHelper(kiln, open_at=600)\n\n"
+        "The valve then opens on its own.\n"
     ),
     "CHANGES.rst": (
         "Changes\n=======\n\n"
@@ -101,3 +110,29 @@ def test_is_there_one_then_which_one_asks_which() -> None:
     assert which_one("Is there a flag that turns off the fan?") == (
         "Is there a flag that turns off the fan?"  # asks only whether
     )
+
+
+def test_the_code_under_a_lead_in_names_what_it_says_in_words(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    question = "Which helper that ships with the kiln lets the fumes out behind a chimney?"
+    root = write_corpus(tmp_path / "docs", _PAGES)
+    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
+        ingest_corpus(root, store)
+        worker = CorpusSearchWorker(Corpus(store))
+        task = Task(id="q0", description=question, inputs={"query": question})
+        found = worker.run(task, question, NodeContext(node="w", team="t"))
+    best = found.evidence[0]
+    assert best.source.endswith("vents.rst:4"), best.source
+    assert best.text.endswith("(`VentValveHelper`)"), best.text
+    assert "600" not in best.text  # the name alone, none of the code's values
+
+
+def test_only_a_name_the_lead_in_says_in_words_and_does_not_write() -> None:
+    text = "Use the vent valve helper:\n\n    VentValveHelper(kiln)\n    open_kiln()\n\nDone."
+    said = [(0, "Use the vent valve helper:"), (5, "Done.")]
+    assert named_in_example(text, said, 0) == "VentValveHelper"
+    assert named_in_example(text, [(0, "Use the vent valve helper."), (5, "Done.")], 0) == ""
+    assert named_in_example(text, [(0, "Use a helper:"), (5, "Done.")], 0) == ""  # not said
+    written = [(0, "Use ``VentValveHelper``, the vent valve helper:"), (5, "Done.")]
+    assert named_in_example(text, written, 0) == ""  # written already

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from teams.language.questions import quoted_terms
 
-__all__ = ["quoted_example"]
+__all__ = ["named_in_example", "quoted_example"]
 
 _PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.|\$)\s+")
 """An interpreter's or a shell's prompt before a line of code."""
@@ -37,14 +37,55 @@ def quoted_example(
     if not phrases:
         return None
     lines = text.splitlines()
-    for at, (line, sentence) in enumerate(sentences):
+    for at, (_, sentence) in enumerate(sentences):
         if not sentence.rstrip().endswith(":"):
             continue
-        end = sentences[at + 1][0] if at + 1 < len(sentences) else len(lines)
-        fenced = False
-        for code in lines[line + 1 : end]:
-            fenced ^= bool(_FENCE.match(code))
-            written = fenced or code[:1].isspace() or _PROMPT.match(code)
-            if written and any(phrase in code.lower() for phrase in phrases):
+        for code in _example(lines, sentences, at):
+            if any(phrase in code.lower() for phrase in phrases):
                 return at, _PROMPT.sub("", code).strip()
     return None
+
+
+def named_in_example(text: str, sentences: Sequence[tuple[int, str]], at: int) -> str:
+    """The name the code under sentence ``at`` gives, as one identifier, to what the sentence
+    says in words ("To use the proxy fix middleware ..., wrap your app", then ``from
+    hypercorn.middleware import ProxyFixMiddleware``; "The s3 access key id. For example::",
+    then ``s3_access_key_id = 'a-key'``), when the sentence leads into the code (it ends with a
+    colon or a comma) and does not write the name itself; "" when there is none.
+
+    >>> said = [(0, "Wrap it with the proxy fix middleware:"), (4, "Done.")]
+    >>> named_in_example("Wrap:\\n\\n    ProxyFixMiddleware(app)\\n\\nDone.", said, 0)
+    'ProxyFixMiddleware'
+    """
+    sentence = sentences[at][1].rstrip()
+    if not sentence.endswith((":", ",")):
+        return ""
+    words = re.findall(r"[a-z0-9]+", sentence.lower())
+    for code in _example(text.splitlines(), sentences, at):
+        for name in (found.group() for found in _IDENTIFIER.finditer(code)):
+            parts = [part.lower() for part in _NAME_PART.findall(name)]
+            if name not in sentence and len(parts) > 1 and _in_a_row(parts, words):
+                return name
+    return ""
+
+
+_IDENTIFIER = re.compile(r"\b(?:[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+"""A name written as code: CapWords of two or more words, or snake_case."""
+_NAME_PART = re.compile(r"[A-Z]?[a-z0-9]+")
+
+
+def _in_a_row(parts: Sequence[str], words: Sequence[str]) -> bool:
+    """Whether ``words`` hold ``parts`` one after the other."""
+    return any(list(words[at : at + len(parts)]) == list(parts) for at in range(len(words)))
+
+
+def _example(lines: Sequence[str], sentences: Sequence[tuple[int, str]], at: int) -> list[str]:
+    """The lines of code between sentence ``at`` and the next (indented, fenced or after a
+    prompt)."""
+    end = sentences[at + 1][0] if at + 1 < len(sentences) else len(lines)
+    fenced, found = False, []
+    for code in lines[sentences[at][0] + 1 : end]:
+        fenced ^= bool(_FENCE.match(code))
+        if fenced or code[:1].isspace() or _PROMPT.match(code):
+            found.append(code)
+    return found

@@ -31,7 +31,7 @@ from framework.memory import (
     describes,
 )
 from teams.language.acronyms import with_acronyms
-from teams.language.examples import quoted_example
+from teams.language.examples import named_in_example, quoted_example
 from teams.language.questions import (
     answer_kind,
     asked_thing,
@@ -977,6 +977,9 @@ def _evidence(
     elif (named := _name_in(passage.heading, ranked, asked.named)) and named not in text:
         text = f"{named}: {text}"
     text = without_superseded(text) if asked.now else text
+    sentences = [(item.offset, item.sentence) for item in ranked]
+    if (named := named_in_example(passage.text, sentences, last)) and named not in text:
+        text = f"{text} (`{named}`)"  # "... the proxy fix middleware ..., (`ProxyFixMiddleware`)"
     return Evidence(source=f"{passage.path}:{passage.line + cited}", text=text, score=passage.score)
 
 
