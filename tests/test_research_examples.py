@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from framework.engine.records import Task
+from framework.engine.records import Evidence, Task
 from framework.engine.runtime import NodeContext
 from framework.memory import Corpus, MiniLMEmbedder, SemanticStore
 from framework.memory.corpus import ingest_corpus
 from teams.language.examples import named_in_example, quoted_example
 from teams.language.questions import split_question, which_one
+from teams.language.sentence_choice import Scored
 from teams.research.offline import CorpusSearchWorker
 from tests.conftest import write_corpus
 
@@ -46,17 +47,26 @@ _PAGES = {
 }
 
 
-def test_a_quoted_phrase_finds_the_example_it_is_written_in(
-    tmp_path: Path, embedder: MiniLMEmbedder
-) -> None:
-    question = 'Can the kiln log turn a phrase like "3 hours ago" back into a reading?'
+def _best_evidence(tmp_path: Path, embedder: MiniLMEmbedder, question: str) -> Evidence:
+    """The first evidence a search of ``question`` over :data:`_PAGES` cites."""
     root = write_corpus(tmp_path / "docs", _PAGES)
     with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
         ingest_corpus(root, store)
         worker = CorpusSearchWorker(Corpus(store))
         task = Task(id="q0", description=question, inputs={"query": question})
-        found = worker.run(task, question, NodeContext(node="w", team="t"))
-    best = found.evidence[0]
+        return worker.run(task, question, NodeContext(node="w", team="t")).evidence[0]
+
+
+def _said(*sentences: tuple[int, str]) -> list[Scored]:
+    """Sentences at their lines, as a text's are ranked."""
+    return [Scored(0.0, line, sentence, frozenset()) for line, sentence in sentences]
+
+
+def test_a_quoted_phrase_finds_the_example_it_is_written_in(
+    tmp_path: Path, embedder: MiniLMEmbedder
+) -> None:
+    question = 'Can the kiln log turn a phrase like "3 hours ago" back into a reading?'
+    best = _best_evidence(tmp_path, embedder, question)
     assert best.source.endswith("guide.rst:9"), best.source  # the sentence that leads into it
     assert 'earlier = reading.unwind("3 hours ago")' in best.text, best.text
     assert best.text.startswith("Take a written span of time"), best.text
@@ -68,7 +78,7 @@ def test_only_code_under_a_lead_in_is_an_example_of_the_quoted_phrase() -> None:
         '    >>> reading.unwind("3 hours ago")\n\n'
         'Say "3 hours ago" in prose.\n'
     )
-    sentences = [(0, "Move a reading back:"), (4, 'Say "3 hours ago" in prose.')]
+    sentences = _said((0, "Move a reading back:"), (4, 'Say "3 hours ago" in prose.'))
     asked = 'What turns "3 hours ago" into a reading?'
     assert quoted_example(text, sentences, asked) == (0, 'reading.unwind("3 hours ago")')
     assert quoted_example(text, sentences, "What turns a span into a reading?") is None
@@ -76,7 +86,7 @@ def test_only_code_under_a_lead_in_is_an_example_of_the_quoted_phrase() -> None:
         0,
         'reading.unwind("3 hours ago")',
     )
-    assert quoted_example(text, [(0, "Move a reading back.")], asked) is None  # no lead-in
+    assert quoted_example(text, _said((0, "Move a reading back.")), asked) is None  # no lead-in
     assert quoted_example(text, sentences, 'What does "reading" unwind?') is None  # one word
 
 
@@ -116,13 +126,7 @@ def test_the_code_under_a_lead_in_names_what_it_says_in_words(
     tmp_path: Path, embedder: MiniLMEmbedder
 ) -> None:
     question = "Which helper that ships with the kiln lets the fumes out behind a chimney?"
-    root = write_corpus(tmp_path / "docs", _PAGES)
-    with SemanticStore(tmp_path / "memory.sqlite", embedder=embedder) as store:
-        ingest_corpus(root, store)
-        worker = CorpusSearchWorker(Corpus(store))
-        task = Task(id="q0", description=question, inputs={"query": question})
-        found = worker.run(task, question, NodeContext(node="w", team="t"))
-    best = found.evidence[0]
+    best = _best_evidence(tmp_path, embedder, question)
     assert best.source.endswith("vents.rst:4"), best.source
     assert best.text.endswith("(`VentValveHelper`)"), best.text
     assert "600" not in best.text  # the name alone, none of the code's values
@@ -130,9 +134,9 @@ def test_the_code_under_a_lead_in_names_what_it_says_in_words(
 
 def test_only_a_name_the_lead_in_says_in_words_and_does_not_write() -> None:
     text = "Use the vent valve helper:\n\n    VentValveHelper(kiln)\n    open_kiln()\n\nDone."
-    said = [(0, "Use the vent valve helper:"), (5, "Done.")]
+    said = _said((0, "Use the vent valve helper:"), (5, "Done."))
     assert named_in_example(text, said, 0) == "VentValveHelper"
-    assert named_in_example(text, [(0, "Use the vent valve helper."), (5, "Done.")], 0) == ""
-    assert named_in_example(text, [(0, "Use a helper:"), (5, "Done.")], 0) == ""  # not said
-    written = [(0, "Use ``VentValveHelper``, the vent valve helper:"), (5, "Done.")]
+    assert named_in_example(text, _said((0, "Use the vent valve helper."), (5, "Done.")), 0) == ""
+    assert named_in_example(text, _said((0, "Use a helper:"), (5, "Done.")), 0) == ""  # not said
+    written = _said((0, "Use ``VentValveHelper``, the vent valve helper:"), (5, "Done."))
     assert named_in_example(text, written, 0) == ""  # written already

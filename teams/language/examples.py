@@ -7,8 +7,10 @@ it does in other words ("Take a human readable string and use it to shift into a
 and the code names how (``earlier = arw.dehumanize("2 days ago")``). Neither says it alone.
 
 Example:
-    >>> text = 'Shift back:\\n\\n    >>> arw.dehumanize("2 days ago")\\n\\nOr forward.'
-    >>> quoted_example(text, [(0, "Shift back:"), (4, "Or forward.")], 'Can I parse "2 days ago"?')
+    >>> from teams.language.sentence_choice import ranked_sentences
+    >>> text = 'Shift the reading back:\\n\\n    >>> arw.dehumanize("2 days ago")\\n\\nOr move it.'
+    >>> asked = 'Can I parse "2 days ago"?'
+    >>> quoted_example(text, ranked_sentences(text, asked), asked)
     (0, 'arw.dehumanize("2 days ago")')
 """
 
@@ -18,27 +20,26 @@ import re
 from collections.abc import Sequence
 
 from teams.language.questions import quoted_terms
+from teams.language.sentence_choice import Scored
 
-__all__ = ["named_in_example", "quoted_example"]
+__all__ = ["FENCE_LINE", "named_in_example", "quoted_example"]
 
 _PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.|\$)\s+")
 """An interpreter's or a shell's prompt before a line of code."""
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
+FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
+"""The line that opens or closes a fenced block of code."""
 
 
-def quoted_example(
-    text: str, sentences: Sequence[tuple[int, str]], question: str
-) -> tuple[int, str] | None:
-    """The index in ``sentences`` (each its 0-based line in ``text`` and its words, in text
-    order) of the one that leads into an example (it ends with a colon) whose code holds a
-    phrase of two or more words that ``question`` quotes, and that line of code without its
-    prompt; None when there is none."""
+def quoted_example(text: str, sentences: Sequence[Scored], question: str) -> tuple[int, str] | None:
+    """The index in ``sentences`` (those of ``text``, in text order) of the one that leads into
+    an example (it ends with a colon) whose code holds a phrase of two or more words that
+    ``question`` quotes, and that line of code without its prompt; None when there is none."""
     phrases = [term.lower() for term in quoted_terms(question) if len(term.split()) > 1]
     if not phrases:
         return None
     lines = text.splitlines()
-    for at, (_, sentence) in enumerate(sentences):
-        if not sentence.rstrip().endswith(":"):
+    for at, item in enumerate(sentences):
+        if not item.sentence.rstrip().endswith(":"):
             continue
         for code in _example(lines, sentences, at):
             if any(phrase in code.lower() for phrase in phrases):
@@ -46,18 +47,19 @@ def quoted_example(
     return None
 
 
-def named_in_example(text: str, sentences: Sequence[tuple[int, str]], at: int) -> str:
+def named_in_example(text: str, sentences: Sequence[Scored], at: int) -> str:
     """The name the code under sentence ``at`` gives, as one identifier, to what the sentence
     says in words ("To use the proxy fix middleware ..., wrap your app", then ``from
     hypercorn.middleware import ProxyFixMiddleware``; "The s3 access key id. For example::",
     then ``s3_access_key_id = 'a-key'``), when the sentence leads into the code (it ends with a
     colon or a comma) and does not write the name itself; "" when there is none.
 
-    >>> said = [(0, "Wrap it with the proxy fix middleware:"), (4, "Done.")]
-    >>> named_in_example("Wrap:\\n\\n    ProxyFixMiddleware(app)\\n\\nDone.", said, 0)
+    >>> from teams.language.sentence_choice import ranked_sentences
+    >>> text = "Wrap it in the proxy fix middleware:\\n\\n    ProxyFixMiddleware(app)\\n\\nDone."
+    >>> named_in_example(text, ranked_sentences(text, "Which middleware?"), 0)
     'ProxyFixMiddleware'
     """
-    sentence = sentences[at][1].rstrip()
+    sentence = sentences[at].sentence.rstrip()
     if not sentence.endswith((":", ",")):
         return ""
     words = re.findall(r"[a-z0-9]+", sentence.lower())
@@ -79,13 +81,13 @@ def _in_a_row(parts: Sequence[str], words: Sequence[str]) -> bool:
     return any(list(words[at : at + len(parts)]) == list(parts) for at in range(len(words)))
 
 
-def _example(lines: Sequence[str], sentences: Sequence[tuple[int, str]], at: int) -> list[str]:
+def _example(lines: Sequence[str], sentences: Sequence[Scored], at: int) -> list[str]:
     """The lines of code between sentence ``at`` and the next (indented, fenced or after a
     prompt)."""
-    end = sentences[at + 1][0] if at + 1 < len(sentences) else len(lines)
+    end = sentences[at + 1].offset if at + 1 < len(sentences) else len(lines)
     fenced, found = False, []
-    for code in lines[sentences[at][0] + 1 : end]:
-        fenced ^= bool(_FENCE.match(code))
+    for code in lines[sentences[at].offset + 1 : end]:
+        fenced ^= bool(FENCE_LINE.match(code))
         if fenced or code[:1].isspace() or _PROMPT.match(code):
             found.append(code)
     return found

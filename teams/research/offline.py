@@ -31,7 +31,7 @@ from framework.memory import (
     describes,
 )
 from teams.language.acronyms import with_acronyms
-from teams.language.examples import named_in_example, quoted_example
+from teams.language.examples import FENCE_LINE, named_in_example, quoted_example
 from teams.language.questions import (
     answer_kind,
     asked_thing,
@@ -582,8 +582,7 @@ def _answers(
         for at in chosen
         for cited in (*_stood_for(ranked, at, asked.why), at)
     ]
-    sentences = [(item.offset, item.sentence) for item in ranked]
-    if (example := quoted_example(passage.text, sentences, query)) is not None:
+    if (example := quoted_example(passage.text, ranked, query)) is not None:
         led = _example_led(passage, ranked, example, asked)
         together = ranked_sentences(led.text, query, weights=weights)
         score = max([best.score, *(item.score for item in together)])
@@ -977,8 +976,7 @@ def _evidence(
     elif (named := _name_in(passage.heading, ranked, asked.named)) and named not in text:
         text = f"{named}: {text}"
     text = without_superseded(text) if asked.now else text
-    sentences = [(item.offset, item.sentence) for item in ranked]
-    if (named := named_in_example(passage.text, sentences, last)) and named not in text:
+    if (named := named_in_example(passage.text, ranked, last)) and named not in text:
         text = f"{text} (`{named}`)"  # "... the proxy fix middleware ..., (`ProxyFixMiddleware`)"
     return Evidence(source=f"{passage.path}:{passage.line + cited}", text=text, score=passage.score)
 
@@ -1171,7 +1169,6 @@ _EXPLAINS_BACK = re.compile(
 ..."): quoted with it, though that one has a reason word of its own ("to ensure")."""
 _POINTS_BACK = re.compile(r"^(?:this|that|doing so)\b", re.I)
 """A sentence that opens by pointing back at what was said before it."""
-_FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
 _NOTE_MARKER = re.compile(r"^\s*(?:!!!|\?\?\?\+?|\.\. \w+::|:{3,}\s*\{?\w)")
 """The line that opens a note ("!!! warning", ".. warning::", ":::{tip}") above its text."""
 
@@ -1182,7 +1179,7 @@ def _code_and_notes(lines: Sequence[str]) -> bool:
     warning", "This may result in ...") stand between a sentence and what follows from it."""
     fenced = False
     for line in lines:
-        if _FENCE_LINE.match(line):
+        if FENCE_LINE.match(line):
             fenced = not fenced
         elif not (fenced or not line.strip() or _NOTE_MARKER.match(line)):
             return False
