@@ -63,12 +63,18 @@ def test_a_package_jsons_author_and_a_packages_metadata() -> None:
         '  "author": "Ines Carrow <ines@example.org> (https://example.org/ines)",\n'
         '  "contributors": ["Tom Bell <tom@example.org>"]\n}\n```\n'
     )
-    assert _fields(manifest) == {("kiln-clock package", "author", "Ines Carrow")}
+    assert _fields(manifest) == {
+        ("kiln-clock package", "author", "Ines Carrow"),
+        ("kiln-clock", "contributor", "Tom Bell"),  # a role of its own, not the author
+    }
     shown = (
         "```\n$ pip show kilnlog\nName: kilnlog\nVersion: 2.4.1\nAuthor: Rhian Moss\n"
         "Author-email: rhian@example.org\nMaintainer: Jo Pike\n```\n"
     )
-    assert _fields(shown) == {("kilnlog", "author", "Rhian Moss")}
+    assert _fields(shown) == {
+        ("kilnlog", "author", "Rhian Moss"),
+        ("kilnlog", "maintainer", "Jo Pike"),
+    }
 
 
 def test_asked_who_founded_the_club_the_card_of_its_founder_answers(

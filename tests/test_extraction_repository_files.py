@@ -76,4 +76,31 @@ def test_creators_written_one_to_a_line_family_name_first() -> None:
     assert _fields(zenodo) == {
         ("kiln-sync", "creator", "Noor Halse"),
         ("kiln-sync", "author", "Noor Halse"),
+        ("kiln-sync", "contributor", "Jo Pike"),
     }
+
+
+def test_a_change_log_entry_names_the_writer_of_what_it_calls_new() -> None:
+    log = (
+        "# tidecheck: ChangeLog\n\n```\n2024-03-14  Morvoren Hocking  <morvoren@example.org>\n\n"
+        "\t* tidecheck/gauge.py (read_gauge): Retry once on a timeout.\n\n"
+        "2024-03-12  Conan Trewhella  <conan@example.org>\n\n"
+        "\t* tidecheck/neap.py (check_neap, spring_range): New functions.\n"
+        "\t* tidecheck/tables.py: New file.\n```\n"
+    )
+    assert _fields(log) == {
+        ("check_neap function", "author", "Conan Trewhella"),
+        ("spring_range function", "author", "Conan Trewhella"),
+        ("tidecheck/tables.py", "author", "Conan Trewhella"),
+    }
+
+
+def test_a_shortlog_names_who_made_the_most_commits_and_no_one_on_a_tie() -> None:
+    shortlog = (
+        "# tidecheck: commits by author\n\n```\n$ git shortlog -sne\n"
+        "   412\tDemelza Rickard <demelza@example.org>\n"
+        "    97\tWenna Hosken <wenna@example.org>\n```"
+    )
+    assert _fields(shortlog) == {("tidecheck", "author of the most commits", "Demelza Rickard")}
+    tied = shortlog.replace("412", "97")
+    assert not _fields(tied)

@@ -1,8 +1,10 @@
 """Who has a role in a record of structured data, as a field keyed by the role gives it, read
 one way whatever the syntax (``key=value``, ``key: value`` nested, JSON and Python entries, a
 Ruby array, keyword arguments, a REPL's output, XML and HTML elements and attributes), of what
-the record's title-like field names; never a field of another role (maintainer, lyricist,
-publisher, illustrator, operator, encoder, a podcast's owner)."""
+the record's title-like field names; a field of another role (maintainer, lyricist, publisher,
+"Original Translation") as that role, never as the maker's, and only a whole name; what a
+record's "contributions" list says its person did; people listed under a section title that
+names their role; Texinfo's ``@author``."""
 
 from __future__ import annotations
 
@@ -19,9 +21,15 @@ def _roles(text: str) -> set[tuple[str, str, str]]:
 
 def test_key_value_lines_with_and_without_spaces() -> None:
     props = "```\nname=Kilnwatch\nauthor=Ada Holm <ada@example.org>\nmaintainer=Tom Bell\n```"
-    assert list(role_fields(props.split("\n"))) == [(3, "Kilnwatch", "author", "Ada Holm")]
+    assert list(role_fields(props.split("\n"))) == [
+        (3, "Kilnwatch", "author", "Ada Holm"),
+        (4, "Kilnwatch", "maintainer", "Tom Bell"),
+    ]
     ini = "```ini\n[metadata]\nname = brede-tides\nauthor = Cai Rees\npublisher = Kell Press\n```"
-    assert _roles(ini) == {("brede-tides", "author", "Cai Rees")}
+    assert _roles(ini) == {
+        ("brede-tides", "author", "Cai Rees"),
+        ("brede-tides", "publisher", "Kell Press"),
+    }
 
 
 def test_a_nested_yaml_contact_name_of_the_title_beside_it() -> None:
@@ -43,6 +51,7 @@ def test_yaml_list_items_are_records_of_their_own() -> None:
     assert _roles(plugins) == {
         ("salt-pan", "author", "Noor Halse"),
         ("kiln-log", "author", "Oli Pry"),
+        ("kiln-log", "maintainer", "Jo Pike"),
     }
 
 
@@ -51,14 +60,20 @@ def test_json_and_python_entries_a_ruby_array_and_keyword_arguments() -> None:
         '```json\n{\n  "name": "harbour-lights",\n  "author": "Mira Lusk",\n'
         '  "publisher": "Kell Software"\n}\n```'
     )
-    assert _roles(manifest) == {("harbour-lights", "author", "Mira Lusk")}
+    assert _roles(manifest) == {
+        ("harbour-lights", "author", "Mira Lusk"),
+        ("harbour-lights", "publisher", "Kell Software"),
+    }
     gem = (
         '```ruby\nGem::Specification.new do |s|\n  s.name = "quaylog"\n'
         '  s.authors = ["Ada Holm", "Cai Rees"]\n  # packaged by Tom Bell\nend\n```'
     )
     assert _roles(gem) == {("quaylog", "author", "Ada Holm"), ("quaylog", "author", "Cai Rees")}
     setup = '```python\nsetup(name="tidy-nets", author="Jo Pike", maintainer="Oli Pry")\n```'
-    assert _roles(setup) == {("tidy-nets", "author", "Jo Pike")}
+    assert _roles(setup) == {
+        ("tidy-nets", "author", "Jo Pike"),
+        ("tidy-nets", "maintainer", "Oli Pry"),
+    }
 
 
 def test_a_repl_output_under_its_prompt_of_the_heading_over_the_block() -> None:
@@ -66,7 +81,10 @@ def test_a_repl_output_under_its_prompt_of_the_heading_over_the_block() -> None:
         "# brinekit: read in the REPL\n\n```\n>>> dist = distribution('brinekit')\n"
         ">>> dist.metadata['Author']\n'Ada Holm'\n>>> dist.metadata['Maintainer']\n'Tom Bell'\n```"
     )
-    assert list(role_fields(session.split("\n"))) == [(6, "brinekit", "author", "Ada Holm")]
+    assert list(role_fields(session.split("\n"))) == [
+        (6, "brinekit", "author", "Ada Holm"),
+        (8, "brinekit", "maintainer", "Tom Bell"),
+    ]
 
 
 def test_xml_elements_by_name_and_by_type_attribute() -> None:
@@ -77,7 +95,11 @@ def test_xml_elements_by_name_and_by_type_attribute() -> None:
         "    <encoding><encoder>Tom Wren</encoder></encoding>\n  </identification>\n"
         "</score-timewise>\n```"
     )
-    assert list(role_fields(score.split("\n"))) == [(5, "Salt Road Reel", "composer", "Noor Halse")]
+    assert list(role_fields(score.split("\n"))) == [
+        (5, "Salt Road Reel", "composer", "Noor Halse"),
+        (6, "Salt Road Reel", "lyricist", "Jo Bell"),
+        (7, "Salt Road Reel", "encoder", "Tom Wren"),
+    ]
     feed = (
         "```xml\n<opml>\n  <head>\n    <title>Kell quay diaries</title>\n"
         "    <ownerName>Ada Holm</ownerName>\n  </head>\n  <body>\n"
@@ -97,7 +119,8 @@ def test_html_meta_osm_tags_and_microdata() -> None:
         '```xml\n<way id="7" user="kell_mapper">\n  <tag k="name" v="Kell Lighthouse"/>\n'
         '  <tag k="architect" v="Oli Pry"/>\n  <tag k="operator" v="Brede Trust"/>\n</way>\n```'
     )
-    assert _roles(way) == {("Kell Lighthouse", "architect", "Oli Pry")}
+    assert _roles(way) == {("Kell Lighthouse", "architect", "Oli Pry")}  # a "name" that may
+    # be a person's gives no other role of what it names
     card = (
         '```html\n<div itemscope itemtype="https://schema.org/Book">\n'
         '  <h2 itemprop="name">Tides of Kell</h2>\n'
@@ -105,7 +128,10 @@ def test_html_meta_osm_tags_and_microdata() -> None:
         '  <span itemprop="author" itemscope>\n    <span itemprop="name">Mira Lusk</span>\n'
         "  </span>\n</div>\n```"
     )
-    assert list(role_fields(card.split("\n"))) == [(6, "Tides of Kell", "author", "Mira Lusk")]
+    assert list(role_fields(card.split("\n"))) == [
+        (4, "Tides of Kell", "illustrator", "Jo Bell"),
+        (6, "Tides of Kell", "author", "Mira Lusk"),
+    ]
 
 
 def test_no_creator_of_another_role_nor_the_software_beside_a_producer() -> None:
@@ -172,3 +198,45 @@ def test_who_composed_put_together_and_is_the_contact(
     with SemanticStore(":memory:", embedder=embedder) as store:
         said = answer(text, question, store)
     assert right in said and wrong not in said
+
+
+def test_a_field_of_another_role_gives_that_role_to_a_whole_name_only() -> None:
+    script = (
+        "# The Drowned Quay: drowned-quay.fr.ass\n\n```\n[Script Info]\n"
+        "Title: The Drowned Quay\nOriginal Script: Lamorna Pentreath\n"
+        "Original Translation: Gwinear Tonkin\nScriptType: v4.00+\n```"
+    )
+    assert _roles(script) == {
+        ("The Drowned Quay", "original script", "Lamorna Pentreath"),
+        ("The Drowned Quay", "original translation", "Gwinear Tonkin"),
+    }
+    assert not _roles("```\nname: brede\nlicense: Apache License\nreviewer: jo-pike\n```")
+    assert not _roles("```\nname: brede\nM: Jo Pike\n```")  # a one-letter code
+
+
+def test_what_a_contributions_list_says_its_person_did() -> None:
+    rc = (
+        '# tidecheck: .all-contributorsrc\n\n```json\n{\n  "contributors": [\n'
+        '    {"login": "ada-h", "name": "Ada Holm", "contributions": ["code", "design"]},\n'
+        '    {\n      "login": "jo-p",\n      "name": "Jo Pike",\n'
+        '      "contributions": ["doc"]\n    }\n  ]\n}\n```'
+    )
+    assert {found for found in _roles(rc) if found[1] != "contributor"} == {
+        ("tidecheck", "code", "Ada Holm"),
+        ("tidecheck", "design", "Ada Holm"),
+        ("tidecheck", "doc", "Jo Pike"),
+    }
+
+
+def test_people_under_a_section_title_naming_their_role_and_a_texinfo_author() -> None:
+    credits = (
+        "# tidecheck: AUTHORS.rst\n\n```rst\nDevelopment Lead\n----------------\n\n"
+        "* Hedra Colenso <hedra@example.org>\n\nContributors\n------------\n\n"
+        "* Tristan Keast <tristan@example.org>\n* not a name\n```"
+    )
+    assert list(role_fields(credits.split("\n"))) == [
+        (7, "tidecheck", "development lead", "Hedra Colenso"),
+        (12, "tidecheck", "contributor", "Tristan Keast"),
+    ]
+    texinfo = "```\n@title The kiln Manual\n@author Elestren Vosper\n@page\n```"
+    assert _roles(texinfo) == {("The kiln Manual", "author", "Elestren Vosper")}

@@ -91,9 +91,11 @@ from teams.extraction.markup_records import (
     pom_authors,
 )
 from teams.extraction.repository_files import (
+    change_log_writers,
     maintainers_entries,
     owners_files,
     package_build_people,
+    shortlog_leaders,
     tag_taggers,
 )
 from teams.extraction.role_fields import role_fields
@@ -317,6 +319,8 @@ _READERS: tuple[Callable[[Sequence[str]], Iterator[Field]], ...] = (
     owners_files,
     package_build_people,
     tag_taggers,
+    change_log_writers,
+    shortlog_leaders,
     created_by_headers,
     _sphinx_authors,
     _python_authors,

@@ -2,7 +2,8 @@
 ``MAINTAINERS`` file (a title, then ``M:`` maintainers and ``R:`` reviewers among its other
 one-letter fields), an ``OWNERS`` file's ``approvers`` and ``reviewers`` (not its
 ``emeritus_approvers``), a ``PKGBUILD``'s ``# Maintainer:`` and ``# Contributor:`` comments, and
-an annotated tag's ``Tagger:`` as ``git show`` prints it. Each is a
+an annotated tag's ``Tagger:`` as ``git show`` prints it, the writer of what a GNU ``ChangeLog``
+entry calls new, and who made the most commits as ``git shortlog -s`` counts them. Each is a
 :data:`~teams.extraction.labelled_records.Found`: the line, the thing, the role and who.
 
 Example:
@@ -18,7 +19,14 @@ from collections.abc import Iterator, Sequence
 
 from teams.extraction.labelled_records import Found, heading_above, name_of
 
-__all__ = ["maintainers_entries", "owners_files", "package_build_people", "tag_taggers"]
+__all__ = [
+    "change_log_writers",
+    "maintainers_entries",
+    "owners_files",
+    "package_build_people",
+    "shortlog_leaders",
+    "tag_taggers",
+]
 
 _ENTRY_FIELD = re.compile(r"^(?P<letter>[A-Z]):\s+(?P<value>\S.*?)\s*$")
 """A field of a ``MAINTAINERS`` entry: one capital letter, a colon, a tab ("M:\tNell ...")."""
@@ -100,3 +108,57 @@ def tag_taggers(lines: Sequence[str]) -> Iterator[Found]:
         tag, tagger = _TAG.match(line), _TAGGER.match(lines[at + 1])
         if tag and tagger and (who := name_of(tagger["who"])):
             yield at + 2, f"release {tag['tag']}", "tagger", who
+
+
+_CHANGE_HEADER = re.compile(
+    r"^(?P<date>\d{4}-\d\d-\d\d)\s{2,}(?P<who>[^<\s][^<]*?)\s{2,}<[^<>\s]+>\s*$"
+)
+"""A GNU ChangeLog entry's header: its date, its writer and their address, two spaces apart."""
+_CHANGE_ITEM = re.compile(
+    r"^\t(?:\*\s*(?P<file>[^\s(:]+))?\s*(?:\((?P<names>[^)]+)\))?:\s*(?P<what>\S.*)$"
+)
+"""One change of an entry, tab-indented: "* file (function): what changed"."""
+_NEW = re.compile(
+    r"^New\s+(?P<kind>function|file|class|method|module|macro|variable|command|option|type)s?\b",
+    re.IGNORECASE,
+)
+
+
+def change_log_writers(lines: Sequence[str]) -> Iterator[Found]:
+    """Who wrote what a GNU ChangeLog entry says is new ("* neap.py (check_neap): New
+    function."): the writer its header names, of each function (or file) the change names."""
+    who = ""
+    for at, line in enumerate(lines):
+        if header := _CHANGE_HEADER.match(line):
+            who = " ".join(header["who"].split())
+        elif who and (item := _CHANGE_ITEM.match(line)) and (new := _NEW.match(item["what"])):
+            kind = new["kind"].lower()
+            names = [name.strip() for name in (item["names"] or "").split(",") if name.strip()]
+            things = [f"{name} {kind}" for name in names] or (
+                [item["file"]] if item["file"] else []
+            )
+            yield from ((at + 1, thing, "author", who) for thing in things)
+        elif line.strip() and not line.startswith(("\t", " ")):
+            who = ""
+
+
+_SHORTLOG = re.compile(r"^\s*\$?\s*git\s+shortlog\b")
+_SHORTLOG_COUNT = re.compile(r"^\s*(?P<count>\d+)\t(?P<who>\S.*?)\s*$")
+
+
+def shortlog_leaders(lines: Sequence[str]) -> Iterator[Found]:
+    """Who made the most commits, as ``git shortlog -s`` counts them under its command line: the
+    one of the highest count, of the project the heading above names (its part before a
+    colon)."""
+    for at, line in enumerate(lines):
+        if not _SHORTLOG.match(line):
+            continue
+        counted = []
+        for below in range(at + 1, len(lines)):
+            if (found := _SHORTLOG_COUNT.match(lines[below])) is None:
+                break
+            counted.append((int(found["count"]), below + 1, name_of(found["who"])))
+        thing = heading_above(lines[:at]).split(": ")[0]
+        top = max(counted, default=None)
+        if thing and top and [count for count, _, _ in counted].count(top[0]) == 1:
+            yield top[1], thing, "author of the most commits", top[2]

@@ -12,8 +12,15 @@ indentation, a YAML list item a record of its own), ``"key": "value"``, ``key =>
 meta["Author"]`` and the output line under it; from markup, as an element named by the role
 (``<author>Y</author>``), one whose ``type``, ``role`` or ``itemprop`` attribute is the role
 (with its value in a nested ``name`` when it has one), a ``<meta name="author" content="Y">`` or
-a ``<tag k="architect" v="Y"/>``. A field of another key (maintainer, lyricist, publisher,
-encoder, operator) gives none.
+a ``<tag k="architect" v="Y"/>``, or from Texinfo's ``@author Y``.
+
+A field of another key (maintainer, lyricist, publisher, "Original Translation") gives that
+role, never a maker's, and only to a whole name (two to four capitalised words), not of what a
+``name`` field that may be a person's names; a record's ``contributions`` (or ``roles``) list
+gives each of its entries as a role of the person its ``name`` field names
+(all-contributors' ``"contributions": ["design"]``); people listed under a section title that
+names their role ("Development Lead" over "* Hedra Colenso <...>") have that role, of the thing
+the heading over the block names.
 
 Example:
     >>> block = ["```", "name=Tidelog", "author=Ada Holm <ada@example.org>", "```"]
@@ -38,6 +45,7 @@ from teams.extraction.labelled_records import (
     title_label,
 )
 from teams.extraction.manifests import block_from
+from teams.language.words import singular
 
 __all__ = ["role_fields"]
 
@@ -74,6 +82,29 @@ def role_fields(lines: Sequence[str]) -> Iterator[Found]:
         root = (_markup_tree if markup else _line_tree)(block, at + 2)
         heading = heading_above(lines[:at]).split(": ")[0]
         yield from _roles(root, [], heading)
+        if heading and not markup:
+            yield from ((n, heading, role, who) for n, role, who in _headed_lists(block, at + 2))
+
+
+_UNDERLINE = re.compile(r"^([=~^+*#-])\1{2,}\s*$")
+"""A reStructuredText section title's underline."""
+_SECTION = re.compile(r"^(?:#{1,6}\s+)?(?P<title>[A-Z][A-Za-z]*(?: [A-Za-z]+){0,2})\s*$")
+
+
+def _headed_lists(block: Sequence[str], first: int) -> Iterator[tuple[int, str, str]]:
+    """Each person listed under a section title that names their role (a cookiecutter
+    ``AUTHORS.rst``'s "Development Lead" over "* Hedra Colenso <hedra@example.org>"), with its
+    line (the block's first on line ``first``): the title underlined, or a Markdown heading."""
+    role = ""
+    for at, text in enumerate(block):
+        underlined = at + 1 < len(block) and _UNDERLINE.match(block[at + 1].strip())
+        titled = _SECTION.match(text.strip())
+        if titled and (underlined or text.lstrip().startswith("#")):
+            role = _other_role(titled["title"].lower())
+        elif (item := _ITEM.match(text.strip())) and role:
+            who = _person(text.strip()[item.end() :])
+            if _FULL_NAME.match(who):
+                yield first + at, ROLE_LABELS.get(role, (role,))[0], who
 
 
 def _roles(node: _Field, path: list[_Field], heading: str) -> Iterator[Found]:
@@ -84,13 +115,77 @@ def _roles(node: _Field, path: list[_Field], heading: str) -> Iterator[Found]:
     firsts = {found["role"] for label in labels if (found := _FIRST.match(label))}
     for child in node.children:
         first = _FIRST.match(child.label)
-        roles = ROLE_LABELS.get(first["role"] if first else child.label, ())
+        key = first["role"] if first else child.label
+        roles = ROLE_LABELS.get(key, ())
         if (child.label == "creator" and by_software(labels)) or child.label in firsts:
             roles = ()  # the software; the last of several (ODF's dc:creator beside the first)
         named = _named(child) if roles else []
-        if named and (thing := _thing([*path, node], child, heading)):
+        if child.label in _CREDITS:  # what the one the record names did
+            named, roles = _credited(node), tuple(singular(v.lower()) for v in child.values)
+        elif key not in ROLE_LABELS and (role := _other_role(child.label)):
+            named, roles = [(n, who) for n, who in _named(child) if _FULL_NAME.match(who)], (role,)
+        whose = (path, node) if child.label in _CREDITS else ([*path, node], child)
+        thing = _thing(*whose, heading) if named else ""
+        if key not in ROLE_LABELS and _a_person(thing, [*path, node]):
+            thing = heading  # "Name: Tom Bell (photographs)" names a person, not the thing
+        if thing:
             yield from ((line, thing, role, who) for line, who in named for role in roles)
         yield from _roles(child, [*path, node], heading)
+
+
+_NOT_ROLES = frozenset(
+    "title name email mail login username user handle url uri homepage website github gitlab "
+    "twitter orcid id key affiliation organization organisation company institution license "
+    "licence language location country city status type category platform make model value "
+    "string from to cc subject commit software application info".split()
+)
+"""Labels of a field that names someone, or what a record is, without giving them a role."""
+_FULL_NAME = re.compile(
+    r"^[A-Z][\w'’.-]*(?:\s+(?:(?:van|von|de|da|del|der|di|du|la|le|ten|ter)\s+)?[A-Z][\w'’.-]*){1,3}$"
+)
+"""A person's whole name, two to four capitalised words (a particle before the last)."""
+_CREDITS = frozenset({"contributions", "roles", "credits"})
+"""Labels of a field listing what the one its record names did ("contributions": ["design"])."""
+
+
+def _a_person(thing: str, records: list[_Field]) -> bool:
+    """Whether ``thing`` is a person's whole name (an aside after it dropped) that a ``name``
+    field of ``records`` gives."""
+    named = (f for record in records for f in record.children if f.label == "name" and f.values)
+    person = _FULL_NAME.match(_ASIDE.sub("", thing)) is not None
+    return person and any(field.values[0] == thing for field in named)
+
+
+def _other_role(label: str) -> str:
+    """A role a field's label gives that :data:`ROLE_LABELS` does not ("original translation",
+    "maintainers" as "maintainer"), or "" for one that names no role (:data:`_NOT_ROLES`, a
+    title's: ``plugin_name``)."""
+    words = label.replace("_", " ").replace("-", " ").split()
+    if (
+        label.startswith("_")
+        or not words
+        or not all(word.isalpha() for word in words)
+        or len(words) > _ROLE_WORDS
+    ):
+        return ""
+    if len(words[-1]) < _CODE_LETTERS:  # a code ("M:" of a MAINTAINERS entry, OPF's "ill")
+        return ""
+    if words[-1] in _NOT_ROLES or title_label([label]) or label.endswith(("name", "title")):
+        return ""
+    return " ".join([*words[:-1], singular(words[-1])])
+
+
+_ASIDE = re.compile(r"\s*\([^)]*\)")
+"""A bracketed aside after a name: "Tom Bell (photographs)"."""
+_ROLE_WORDS = 3
+_CODE_LETTERS = 4
+
+
+def _credited(record: _Field) -> list[tuple[int, str]]:
+    """Who a record that lists what they did names (all-contributors' ``"name"`` beside its
+    ``"contributions": ["code", "design"]``): its ``name`` field's person, on that line."""
+    names = (field for field in record.children if field.label == "name" and field.values)
+    return [(name.line, who) for name in names if _FULL_NAME.match(who := _person(name.values[0]))]
 
 
 def _named(role: _Field) -> list[tuple[int, str]]:
@@ -147,12 +242,15 @@ def _titled(candidate: _Field) -> bool:
 
 
 _PAIR = re.compile(
-    r"""^(?P<quote>["']?)(?P<key>[A-Za-z_][\w.:-]*?)(?P=quote)\s*(?:=>|=|:(?=\s|$))\s*"""
+    r"""^(?P<quote>["']?)(?P<key>[A-Za-z_][\w.:-]*?(?: [A-Za-z][\w-]*){0,2})(?P=quote)\s*"""
+    r"(?:=>|=|:(?=\s|$))\s*"
     r"(?P<value>.*?)[\s,;]*$"
 )
 """A line's one field: ``key=value``, ``key: value``, ``"key": "value",``, ``key => value``."""
 _ASSIGNED = re.compile(r"(?P<key>[A-Za-z_][\w.]*)\s?=\s?(?P<q>[\"'])(?P<value>[^\"']*)(?P=q)")
 """A keyword argument among others: ``setup(name="kiln", author="Y")``."""
+_COMMAND = re.compile(r"^@(?P<key>[a-z]+)\s+(?P<value>[^@{}\s].*?)\s*$")
+"""A Texinfo command and its argument on one line: ``@author Elestren Vosper``."""
 _QUOTED = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 _REPL = re.compile(r"^>>>\s+[\w.]+(?:\[(?P<q>[\"'])(?P<key>[^\"']+)(?P=q)\]|\.(?P<attr>\w+))\s*$")
 """A REPL prompt that reads one field of an object: ``>>> meta["Author"]``, ``>>> dist.name``."""
@@ -174,7 +272,8 @@ _INLINE = re.compile(r"^\{(?P<pairs>.*)\}[\s,]*$")
 """A record written on one line, as a list's item: ``{"name": "Heron, Ebba", "orcid": ...},``
 (JSON), ``{name = "Odile Penrose", email = ...},`` (TOML)."""
 _INLINE_PAIR = re.compile(
-    r"(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.:-]*)(?P=q)\s*[:=]\s*(?P<value>\"[^\"]*\"|'[^']*')"
+    r"(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.:-]*)(?P=q)\s*[:=]\s*"
+    r"(?P<value>\"[^\"]*\"|'[^']*'|\[[^\]]*\])"
 )
 
 
@@ -186,6 +285,8 @@ def _line_fields(text: str, line: int) -> list[_Field]:
         return [_Field("", (), line, [_Field(p["key"], _values(p["value"]), line) for p in pairs])]
     if (pair := _PAIR.match(text)) and not _ASSIGNED.search(pair["value"]):
         return [_Field(pair["key"], _values(pair["value"]), line)]
+    if command := _COMMAND.match(text):
+        return [_Field(command["key"], (command["value"],), line)]
     assigned = [_Field(a["key"], (a["value"],), line) for a in _ASSIGNED.finditer(text)]
     return assigned or [_Field("", (), line)]
 

@@ -8,11 +8,16 @@ the "south pier") does not answer when the graph holds relations of that thing i
 relation whose object is what the question asks for (a name for "who", a date for "when", a
 place for "where", a figure for "how many") wins ties, and then one whose own predicate or
 object holds a focus word over one whose quoted sentence alone holds it (a buyer of the mill
-"whose architect had been Y" is not its architect). A chain of two relations from a named
-entity (its object's own relations) answers a question about that object ("what does the press X
-founded publish?"). A question with no focus ("Who is X?", "What does X do?") is answered by
-what the graph says X is, else by everything it holds with X as subject. When nothing answers,
-the answer says so, and what the graph does hold on the entities named.
+"whose architect had been Y" is not its architect). A "Who <verb> ...?" question is answered
+by a relation that says the deed was done (a noun made from the verb says it too: "Original
+Translation" for "translated") over one that only shares other words with the question, and
+never by one that shares only the name of the thing asked about ("X's maintainer is Y" does
+not say who wrote X); who drew or recorded a thing, when nothing says so, is its maker. A chain
+of two relations from a named entity (its object's own relations) answers a question about that
+object ("what does the press X founded publish?"). A question with no focus ("Who is X?", "What
+does X do?") is answered by what the graph says X is, else by everything it holds with X as
+subject. When nothing answers, the answer says so, and what the graph does hold on the entities
+named.
 
 Each relation becomes a sentence built from the triple, its names as the evidence writes them
 ("The Harrow bridge was designed by Ada Marsh"), with the evidence quoted when it says more.
@@ -82,9 +87,18 @@ class _Scored:
     "Skerry breakwater")."""
 
 
+_DERIVED = re.compile(
+    r"^(?P<verb>[a-z]{2,}?(?:at|it|ut|ct|pt))(?:ion|or)s?$|^(?P<base>[a-z]{4,})ments?$"
+)
+"""A noun of a deed or of its doer made from a verb: "translation" and "translator" (translate),
+"development" (develop)."""
+
+
 def _root(word: str) -> str:
-    """A word's stem, from its lemma: "wrote" and "written" meet at "writ"."""
-    return stem(lemma(word))
+    """A word's stem, from its lemma: "wrote" and "written" meet at "writ"; a noun made from a
+    verb (:data:`_DERIVED`) at the verb's: "translation", "translator" and "translated"."""
+    derived = _DERIVED.match(word.lower())
+    return stem(derived["verb"] or derived["base"]) if derived else stem(lemma(word))
 
 
 def _stems(text: str) -> set[str]:
@@ -295,9 +309,13 @@ def answering_chains(
         alone: list[Chain] = [c for c in chains if len(c) == 1]
         own = [c for c in alone if c[0]["subject"].casefold() in named] or alone
         return [c for c in own if c[0]["predicate"] in _DEFINING] or own
-    scored = _scored(chains, focus, asked, named)
-    if not scored and _MAKE in focus:  # "Who makes the podcast?": its author
+    deeds = {_deed_asked(deed_wording(question))} - {""}
+    scored = [s for s in _scored(chains, focus, asked, named) if _beyond(s.chain, focus, deeds)]
+    if not scored and (_MAKE in focus or deeds & _CREATING):  # "Who drew the map?": its maker
         scored = _scored(chains, focus | MAKING, asked, named)
+        deeds = set(MAKING)
+        scored = [s for s in scored if _beyond(s.chain, focus | deeds, deeds)]
+    scored = [s for s in scored if _does(s.chain, deeds)] or scored
     if not scored:
         return []
     best = max((s.matched, s.fits, s.own, s.named) for s in scored)
@@ -315,6 +333,40 @@ def answering_chains(
 
 _MAKE = deed_sense(stem("make"))
 """The deed a question asking who "made" a thing asks for."""
+_WHO_DID = re.compile(r"^\s*who\s+(?:(?:has|had|have)\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_NO_DEED = frozenset("is are was were did does do has had have can could will would may".split())
+
+
+def _deed_asked(question: str) -> str:
+    """The deed a "Who <verb> ...?" question asks who did, as its sense's stem ("Who
+    translated ...?": "translat"); "" for a question whose verb is an auxiliary ("Who was in
+    charge of ...?") or that asks no "who"."""
+    found = _WHO_DID.match(question)
+    verb = found["verb"].lower() if found else ""
+    return "" if not verb or verb in _NO_DEED else deed_sense(_root(verb))
+
+
+def _beyond(chain: Chain, focus: set[str], deeds: set[str]) -> bool:
+    """Whether ``chain`` answers more than the name of the thing asked about: it says one of
+    ``deeds`` was done, or it holds a word of ``focus`` outside its subject ("X's maintainer is
+    Y" does not say who wrote X, though it names X)."""
+    subject = _stems(chain[0]["subject"])
+    return not deeds or _does(chain, deeds) or bool(focus & (_words(chain) - subject))
+
+
+def _does(chain: Chain, deeds: set[str]) -> bool:
+    """Whether ``chain`` says one of ``deeds`` was done (in a compound of its evidence too:
+    "the Nora Voss-designed library")."""
+    evidence = " ".join(relation["evidence"] for relation in chain).replace("-", " ")
+    held = _stems(evidence)
+    return bool(deeds & (_words(chain) | held | {deed_sense(word) for word in held}))
+
+
+_CREATING = frozenset(
+    _root(verb) for verb in "draw paint sketch carve sculpt record film shoot engrave".split()
+)
+"""Deeds whose doer made the thing they are done to: the maker of a map drew it, the creator
+of a GPS track recorded it."""
 
 
 def _scored(chains: Sequence[Chain], focus: set[str], asked: str, named: set[str]) -> list[_Scored]:
