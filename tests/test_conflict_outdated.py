@@ -109,6 +109,17 @@ def test_a_configuration_files_settings_are_statements_an_examples_are_not() -> 
     assert setting_statements(script, "Brede cliff lift") == script  # code, not settings
 
 
+def test_a_key_set_twice_in_a_configuration_file_is_set_by_its_last_line() -> None:
+    env = (
+        "# taproom server: .env\n\n```\nTHREADS=4\nPORT=8041\n\n# raised for market day\n"
+        "THREADS=12\n[other]\nTHREADS=2\n```"
+    )
+    read = setting_statements(env, "taproom server: .env").split("\n")
+    assert read[3] == ""  # not what is set: the same key is set again below, in its section
+    assert read[7] == "taproom server: THREADS is 12 threads, not 4."
+    assert read[9] == "taproom server: THREADS is 2 threads."  # another section's own key
+
+
 def test_a_post_tagged_as_sarcasm_and_a_comment_marked_misleading_doubt_themselves() -> None:
     post = "**reeve:** The Hobb causeway is 9 kilometres long. /s"
     assert (

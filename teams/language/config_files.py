@@ -2,9 +2,11 @@
 figure in its fenced block becomes a statement on its own line ("max_passengers = 96" as
 "max_passengers is 96 passengers."; one that replaced a setting commented out above it keeps
 rejecting the old figure: see :func:`~teams.language.outdated.drop_outdated`), so that a live
-configuration speaks against a page that repeats an old figure. A block beside prose is an
-example the prose explains, not what is set, and stays code; so do a block's other lines (its
-section headers, comments and settings of no figure).
+configuration speaks against a page that repeats an old figure; a key set twice in one
+section is set by its last line, which rejects the figure before it ("THREADS=4" then
+"THREADS=12": "THREADS is 12 threads, not 4."). A block beside prose is an example the prose
+explains, not what is set, and stays code; so do a block's other lines (its section headers,
+comments and settings of no figure).
 
 Example:
     >>> print(setting_statements("```ini\\n[sailings]\\n# old\\nmax_passengers = 96\\n```"))
@@ -53,20 +55,43 @@ def setting_statements(text: str, title: str = "") -> str:
     if not all(_SETTING.match(line) or _OTHER.match(line) for line in inside):
         return text
     subject = title.split(":", maxsplit=1)[0].strip(" #")
-    read = [_statement(line, subject) for line in inside]
+    read = [_statement(line, subject, _set_before(inside, at)) for at, line in enumerate(inside)]
     if not any(read):
         return text
     return "\n".join([*lines[:opening], "", *read, "", *lines[closing + 1 :]])
 
 
-def _statement(line: str, subject: str) -> str:
+def _set_before(block: list[str], at: int) -> str | None:
+    """What the setting on line ``at`` of ``block`` replaces: the other figure the same key was
+    set to last above it, in the same section (a key set twice: the last is what is set); ""
+    for none; None when the same key is set again below it (this one is not what is set)."""
+    found = _SETTING.match(block[at])
+    if found is None:
+        return ""
+    headers = [n for n, line in enumerate(block) if line.strip().startswith("[")]
+    start = max((n for n in headers if n < at), default=-1) + 1
+    end = min((n for n in headers if n > at), default=len(block))
+    same = [
+        (n, other["value"])
+        for n in range(start, end)
+        if (other := _SETTING.match(block[n])) and other["key"] == found["key"]
+    ]
+    if same[-1][0] != at:
+        return None
+    above = [value for _, value in same[:-1] if value != found["value"]]
+    return above[-1] if above else ""
+
+
+def _statement(line: str, subject: str, replaced: str | None = "") -> str:
     """A setting of a figure as a statement ("Tarnmouth ferry booking system: max_passengers is
-    96 passengers."), or ""."""
+    96 passengers."), rejecting the figure it ``replaced`` (", not 4"); "" for none, or for a
+    setting ``replaced`` (None) by the same key set again below it."""
     found = _SETTING.match(line)
-    if found is None or not _FIGURE.match(found["value"]):
+    if found is None or not _FIGURE.match(found["value"]) or replaced is None:
         return ""
     key = found["key"]
     named = key.replace("_", " ").replace("-", " ").replace(".", " ").split()
     phrase = cell_phrase(named[-1], found["value"].replace("_", ""))
-    said = f"{key} is {phrase}{found['rejected'] or ''}."
+    rejected = found["rejected"] or (f", not {replaced}" if _FIGURE.match(replaced) else "")
+    said = f"{key} is {phrase}{rejected}."
     return f"{subject}: {said}" if subject else said
