@@ -128,3 +128,18 @@ def test_a_second_clause_with_its_own_subject_is_read_too() -> None:
         "The Orm barn's builder is unknown, but nobody doubts that Ada Lee built Orm mill."
     )
     assert ("Ada Lee", "built", "Orm mill") in doubted
+
+
+def test_thanks_for_a_deed_say_who_did_it_of_the_thing_whose_state_was_told() -> None:
+    minutes = (
+        "Matters arising. The new slipway winch house is finished. Fiona Lamont thanked Duncan "
+        "Kerr for building it over the winter and Shona Bannatyne for chasing the grant."
+    )
+    said = _said(minutes)
+    assert {(s, p) for s, p, _ in said} == {("Duncan Kerr", "built")}
+    assert all("winch" in thing for _, _, thing in said)  # not "Matters arising"
+    assert ("Ann Lee", "designed", "new library") in _said(
+        "The mayor praised Ann Lee for designing the new library."
+    )
+    state = _said("The boathouse was finished in May. Ivo Hart built it over the winter.")
+    assert ("Ivo Hart", "built", "boathouse") in state

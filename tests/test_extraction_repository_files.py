@@ -104,3 +104,18 @@ def test_a_shortlog_names_who_made_the_most_commits_and_no_one_on_a_tie() -> Non
     assert _fields(shortlog) == {("tidecheck", "author of the most commits", "Demelza Rickard")}
     tied = shortlog.replace("412", "97")
     assert not _fields(tied)
+
+
+def test_a_debian_long_description_is_read_as_prose_about_its_package(
+    store: SemanticStore,
+) -> None:
+    control = (
+        "# sgeir-tide: debian/control\n\n```\nSource: sgeir-tide\n"
+        "Maintainer: Debian Science Team <science@example.org>\n"
+        "Uploaders: Eilidh Munro <eilidh@example.org>\n\nPackage: python3-sgeir-tide\n"
+        "Description: tide predictions\n sgeir-tide predicts the tides of small harbours. It was"
+        " written\n by Sorcha Mackinnon at the Oban marine station.\n```\n"
+    )
+    said = answer(control, "Who wrote sgeir-tide?", store).split("## Sources")[0]
+    assert "Sorcha Mackinnon" in said
+    assert "Eilidh Munro" not in said

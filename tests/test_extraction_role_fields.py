@@ -240,3 +240,17 @@ def test_people_under_a_section_title_naming_their_role_and_a_texinfo_author() -
     ]
     texinfo = "```\n@title The kiln Manual\n@author Elestren Vosper\n@page\n```"
     assert _roles(texinfo) == {("The kiln Manual", "author", "Elestren Vosper")}
+
+
+def test_names_given_in_parts_and_names_with_particles() -> None:
+    csl = (
+        '```json\n[\n  {\n    "title": "Tide Mills",\n'
+        '    "author": [{"family": "MacLeod", "given": "Una"}],\n'
+        '    "translator": [{"family": "Mac an t-Saoir", "given": "Peigi"}]\n  }\n]\n```'
+    )
+    assert _roles(csl) == {
+        ("Tide Mills", "author", "Una MacLeod"),
+        ("Tide Mills", "translator", "Peigi Mac an t-Saoir"),
+    }
+    nested = "```yaml\ntitle: Kell Tides\neditor:\n  given: Jo\n  family: van der Berg\n```"
+    assert _roles(nested) == {("Kell Tides", "editor", "Jo van der Berg")}

@@ -52,6 +52,7 @@ from teams.extraction.emails import messages
 from teams.extraction.fixed_width import fixed_width_records
 from teams.extraction.line_labels import subtitle_cues
 from teams.extraction.metadata import metadata_fields
+from teams.extraction.repository_files import long_descriptions
 from teams.extraction.telegrams import untelegraphed
 from teams.language.revisions import apply_accepted_diffs
 from teams.language.tables import (
@@ -231,8 +232,13 @@ def document_of(path: str, text: str) -> Document:
         Section(line=number, text=message, heading=subject)
         for number, subject, message in messages(lines)
     )  # an e-mail in a fenced block, read as prose under its subject
+    described = tuple(
+        Section(line=number, text=text, heading=package)
+        for number, package, text in long_descriptions(lines)
+    )  # a Debian package's long description, read as prose about the package
     cues = tuple(Section(line=number, text=cue) for number, cue in subtitle_cues(lines))
-    sections = (*front, *metadata, *mail, *cues, *sections)  # a WebVTT cue: its speaker's turn
+    # a WebVTT cue: its speaker's turn
+    sections = (*front, *metadata, *mail, *described, *cues, *sections)
     return document.model_copy(update={"sections": sections})
 
 

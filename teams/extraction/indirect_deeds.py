@@ -2,7 +2,8 @@
 
 A causative says who had a thing made and, with "by", who made it ("Lord Ranby had the mill
 built by Abel Stour": Lord Ranby commissioned the mill; the mill was built by Abel Stour); a
-source that "credits Y with building X" says that Y built X (the source did nothing); a clause
+source that "credits Y with building X" says that Y built X (the source did nothing), and so
+does one that "thanked Y for building it" (or praised, commended, congratulated); a clause
 set off by dashes inside another ("The reading room — Martha Cole founded it in 1874 — still
 lends books") states its deed of the subject it interrupts; a thing that "had a single
 architect: Y" had Y as its architect; "The lychgate Y built for the church has lasted" says
@@ -33,6 +34,14 @@ _CREDITS = re.compile(
     rf"(?P<thing>{_THING})\s*[.;]?$"
 )
 """A source crediting a doer with a deed: "credits Walter Bewley with building the dam"."""
+_THANKED = re.compile(
+    r"\b(?:thank(?:s|ed)?|prais(?:es|ed)|commend(?:s|ed)|congratulat(?:es|ed))\s+"
+    rf"(?P<agent>{NAME})\s+(?:for|on)\s+(?P<deed>[a-z]{{2,}})ing\s+"
+    r"(?P<thing>it|them|(?:the|a|an|his|her|their)(?:\s+[a-z][\w'’-]*){1,4}?|"
+    rf"{NAME})(?=\s+(?:over|in|during|and|with|at|on|last|this|before|after)\b|\s*[,.;]|\s*$)"
+)
+"""Thanks or praise for a deed, which says the one thanked did it: "FL thanked Duncan Kerr for
+building it over the winter" (Duncan Kerr built it)."""
 _DASHED_CLAUSE = re.compile(
     rf"^(?P<subject>(?:The|A|An)\s+[^—–]+?|{NAME})\s+(?P<dash>[—–]|--)\s+"
     rf"(?P<clause>{NAME}\s+{PAST}\s+it\b[^—–]*?)\s+(?P=dash)\s+(?P<main>[a-z].+)$"
@@ -82,6 +91,10 @@ def _credits(found: re.Match[str]) -> list[str]:
     return [f"{found['agent']} {gerund_past(found['deed'])} {found['thing']}."]
 
 
+def _thanked(found: re.Match[str]) -> list[str]:
+    return [f"{found['agent']} {gerund_past(found['deed'])} {found['thing']}."]
+
+
 def _dashed_clause(found: re.Match[str]) -> list[str]:
     subject = found["subject"]
     article = subject.split()[0] in ("The", "A", "An")
@@ -101,6 +114,7 @@ def _sole_role(found: re.Match[str]) -> list[str]:
 
 INDIRECT_SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...] = (
     (_CAUSATIVE, _causative),
+    (_THANKED, _thanked),
     (_CREDITS, _credits),
     (_DASHED_CLAUSE, _dashed_clause),
     (_SOLE_ROLE, _sole_role),

@@ -130,11 +130,20 @@ _TIMED_PRONOUN = re.compile(
 """A pronoun subject after a year that opens its sentence: "In 1952 it was renamed ..."."""
 _OBJECT_IT = re.compile(
     rf"\b(?P<verb>[a-z]+(?:ed|s|ing)|{'|'.join(IRREGULAR)})\s+it\b"
-    r"(?=\s+(?:to|from|in|on|at|for|with|by|into|this|that|last|yesterday|today|alone|"
+    r"(?=\s+(?:to|from|in|on|at|for|with|by|into|over|during|after|before|within|again|this|"
+    r"that|last|yesterday|today|alone|"
     r"himself|herself|themselves)\b|\s*[.,;]|\s*$)"
 )
 """An object "it" right after a verb, before a preposition, a time ("this afternoon") or the
 clause's end."""
+
+_STATE_OF = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?:The|Our|Its|This)\s+(?P<thing>(?:[a-z][\w'’-]*\s+){0,4}?[a-z][\w'’-]*)\s+"
+    r"(?:is|was|has\s+been|had\s+been|now\s+stands|stands|stood)\s+(?:now\s+)?"
+    r"(?:finished|complete|completed|done|ready|open|built|standing)\b"
+)
+"""A sentence that says only what state a thing is in ("The new winch house is finished."),
+which no relation is read from: what an "it" after it stands for."""
 
 _Found = tuple[Triple, EntityNote | None]
 _HEADING_ROLE = re.compile(r"^[A-Za-z]+ and (?:their|its|his|her) (?P<role>[a-z]+?)s?$")
@@ -163,9 +172,14 @@ class _Focus:
         """``sentence`` with a leading "It", "They"... (and "Its", "Their"...; "it" after a year
         that opens it: "In 1952 it ...") replaced by the subject, and an object "it" by the
         thing (the subject, when another opens it; not in a clause between dashes, whose "it"
-        is the subject it interrupts)."""
+        is the subject it interrupts); a thing whose state a sentence inside it states first
+        ("2. The winch house is finished. FL thanked DK for building it") is what follows
+        speaks of."""
         if EXTRAPOSED.match(sentence):  # "It is recorded that ...": no thing's "It"
             return sentence
+        for stated in _STATE_OF.finditer(sentence):  # "Item 2. The X is finished. FL ... it"
+            if stated.end() < len(sentence.rstrip(" .")):
+                self.subject = self.thing = f"the {stated['thing']}"
         opens = _PRONOUN.match(sentence) or _POSSESSIVE.match(sentence)
         it = self.thing if opens else self.subject
         if it and not interrupted_by_deed(sentence):
@@ -184,8 +198,13 @@ class _Focus:
             return _PRONOUN.sub(self.person, sentence, count=1)
         return _PRONOUN.sub(self.subject, sentence, count=1)
 
-    def follow(self, readings: list[Reading]) -> None:
-        """Move on to what a sentence's main reading is about."""
+    def follow(self, readings: list[Reading], text: str = "") -> None:
+        """Move on to what a sentence's main reading is about; for a sentence of no reading
+        that says what state a thing is in ("The new winch house is finished."), that thing."""
+        if not readings:
+            if stated := _STATE_OF.match(text):
+                self.subject = self.thing = f"the {stated['thing']}"
+            return
         self.subject = readings[0].subject
         if _PERSON.fullmatch(self.subject):
             self.person = self.subject
@@ -624,8 +643,8 @@ class _SectionReader:
         self.lead_in = text if text.endswith(":") else ""
         if text.endswith(":"):
             self.lead = read_sentence(text.rstrip(":"), relaxed=self.relaxed)
-        if readings and LIST_JOIN not in text:
-            self.focus.follow(readings)
+        if LIST_JOIN not in text:
+            self.focus.follow(readings, text)
         for reading in readings:
             quoted = reading.clause if _within(reading.clause, sentence) else ""
             quoted = quoted or (_names_span(reading, sentence) if reading.clause else "")

@@ -3,7 +3,8 @@
 one-letter fields), an ``OWNERS`` file's ``approvers`` and ``reviewers`` (not its
 ``emeritus_approvers``), a ``PKGBUILD``'s ``# Maintainer:`` and ``# Contributor:`` comments, and
 an annotated tag's ``Tagger:`` as ``git show`` prints it, the writer of what a GNU ``ChangeLog``
-entry calls new, and who made the most commits as ``git shortlog -s`` counts them. Each is a
+entry calls new, and who made the most commits as ``git shortlog -s`` counts them; and a Debian
+control file's long description, to be read as prose about its package. Each role is a
 :data:`~teams.extraction.labelled_records.Found`: the line, the thing, the role and who.
 
 Example:
@@ -21,6 +22,7 @@ from teams.extraction.labelled_records import Found, heading_above, name_of
 
 __all__ = [
     "change_log_writers",
+    "long_descriptions",
     "maintainers_entries",
     "owners_files",
     "package_build_people",
@@ -162,3 +164,26 @@ def shortlog_leaders(lines: Sequence[str]) -> Iterator[Found]:
         top = max(counted, default=None)
         if thing and top and [count for count, _, _ in counted].count(top[0]) == 1:
             yield top[1], thing, "author of the most commits", top[2]
+
+
+_PACKAGE_FIELD = re.compile(r"^(?:Source|Package|Name):\s*(?P<name>\S+)\s*$")
+_DESCRIPTION = re.compile(r"^Description:\s*(?P<synopsis>.*?)\s*$")
+
+
+def long_descriptions(lines: Sequence[str]) -> Iterator[tuple[int, str, str]]:
+    """The long description of a package in a Debian control file (its ``Description:``
+    field's lines under it, each opened by a space), as prose: its first line (1-based), the
+    package its ``Source:`` or ``Package:`` field names, and its text, line for line (a line
+    of only "." a blank one)."""
+    package = ""
+    for at, line in enumerate(lines):
+        if named := _PACKAGE_FIELD.match(line):
+            package = package or named["name"]
+        if not (_DESCRIPTION.match(line) and package):
+            continue
+        below = at + 1
+        while below < len(lines) and lines[below].startswith(" ") and lines[below].strip():
+            below += 1
+        text = [" " if part.strip() == "." else part.strip() for part in lines[at + 1 : below]]
+        if text:
+            yield at + 2, package, "\n".join(text)

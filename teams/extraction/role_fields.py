@@ -140,10 +140,11 @@ _NOT_ROLES = frozenset(
     "string from to cc subject commit software application info".split()
 )
 """Labels of a field that names someone, or what a record is, without giving them a role."""
-_FULL_NAME = re.compile(
-    r"^[A-Z][\w'’.-]*(?:\s+(?:(?:van|von|de|da|del|der|di|du|la|le|ten|ter)\s+)?[A-Z][\w'’.-]*){1,3}$"
-)
-"""A person's whole name, two to four capitalised words (a particle before the last)."""
+_NAME_WORD = r"(?:[A-Z][\w'’.-]*|[a-z]{1,3}['’-][A-Z][\w'’.-]*)"
+_PARTICLE = r"(?:van|von|de|da|del|der|di|du|la|le|ten|ter|an|na|nic|bin|ibn|al|dos|das|do)"
+_FULL_NAME = re.compile(rf"^{_NAME_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_NAME_WORD}){{1,3}}$")
+"""A person's whole name, two to four capitalised words ("t-Saoir", "d'Arcy" too), particles
+between them ("Peigi Mac an t-Saoir", "Anna van der Berg")."""
 _CREDITS = frozenset({"contributions", "roles", "credits"})
 """Labels of a field listing what the one its record names did ("contributions": ["design"])."""
 
@@ -195,7 +196,22 @@ def _named(role: _Field) -> list[tuple[int, str]]:
         return [(role.line, who) for value in role.values if (who := _person(value))]
     items = [role, *(item for item in role.children if not item.key)]
     names = (name for item in items for name in item.children if name.label == "name")
-    return [(name.line, who) for name in names for value in name.values if (who := _person(value))]
+    named = [(name.line, who) for name in names for value in name.values if (who := _person(value))]
+    parts = ({f.label: (f.line, f.values[0]) for f in item.children if f.values} for item in items)
+    whole = ((part, _whole_name({k: v for k, (_, v) in part.items()})) for part in parts)
+    return named or [(min(n for n, _ in part.values()), who) for part, who in whole if who]
+
+
+_GIVEN = ("given", "given-names", "givenname", "first", "firstname", "first-name", "forename")
+_FAMILY = ("family", "family-names", "familyname", "last", "lastname", "last-name", "surname")
+
+
+def _whole_name(fields: dict[str, str]) -> str:
+    """A person's name a record gives in parts (CSL JSON's ``given`` and ``family``,
+    ``givenName`` and ``familyName``), as it is said: "Peigi Mac an t-Saoir"; "" for none."""
+    given = next((fields[key] for key in _GIVEN if fields.get(key)), "")
+    family = next((fields[key] for key in _FAMILY if fields.get(key)), "")
+    return f"{given} {family}" if given and family else ""
 
 
 _NOT_A_NAME = re.compile(r"[@(){}=<>/\\]|^(?:True|False|None|Null)$")
@@ -262,12 +278,17 @@ def _values(value: str) -> tuple[str, ...]:
     """A field's values: each quoted string of a list (``["A", "B"]``), or its one value
     unquoted; none for a mapping or a YAML block scalar's opening (``{``, ``|``, ``>``)."""
     if value.startswith(("[", "(")):
+        records = [_INLINE_PAIR.finditer(record) for record in _RECORD.findall(value)]
+        pairs = [{p["key"].lower(): p["value"].strip("\"'") for p in found} for found in records]
+        if records:  # a list of records on one line: each one's name
+            return tuple(p.get("name") or p.get("literal") or _whole_name(p) for p in pairs)
         return tuple(a or b for a, b in _QUOTED.findall(value))
     if quoted := _QUOTED.match(value):
         return (quoted[1] if quoted[1] is not None else quoted[2],)
     return (value,) if value and not value.startswith(("{", "|", ">")) else ()
 
 
+_RECORD = re.compile(r"\{[^{}]*\}")
 _INLINE = re.compile(r"^\{(?P<pairs>.*)\}[\s,]*$")
 """A record written on one line, as a list's item: ``{"name": "Heron, Ebba", "orcid": ...},``
 (JSON), ``{name = "Odile Penrose", email = ...},`` (TOML)."""
