@@ -40,3 +40,25 @@ def test_a_drawn_map_is_answered_by_its_maker(store: SemanticStore) -> None:
         "  <dc:creator>Eunice Sandison</dc:creator>\n</metadata>\n```\n"
     )
     assert "Eunice Sandison" in answer(svg, "Who drew the map of the Skeldasay skerries?", store)
+
+
+def test_a_thing_named_by_part_of_its_title_is_looked_up_by_it(store: SemanticStore) -> None:
+    feed = (
+        '# tapster: feed.xml\n\n```xml\n<rss version="2.0">\n  <channel>\n'
+        "    <title>tapster news</title>\n"
+        "    <managingEditor>carys@example.org (Carys Ambrose)</managingEditor>\n"
+        "    <item>\n      <title>tapster 3.2 released</title>\n"
+        "      <author>nerys@example.org (Nerys Vaughan)</author>\n    </item>\n"
+        "    <item>\n      <title>tapster has a new mailing list</title>\n"
+        "      <author>emrys@example.org (Emrys Talbot)</author>\n    </item>\n"
+        "  </channel>\n</rss>\n```\n"
+    )
+    said = answer(feed, "Who wrote the post announcing tapster 3.2?", store).split("## Sources")[0]
+    assert "Nerys Vaughan" in said
+    assert "Emrys Talbot" not in said and "Carys Ambrose" not in said
+
+
+def test_a_title_that_holds_the_asked_deed_is_no_name_of_the_thing(store: SemanticStore) -> None:
+    index = "# Index of millwrights\n\n- Hart, Abel (1790-1861): builder of the Quarley mill\n"
+    said = answer(index, "Who built the Quarley mill?", store).split("## Sources")[0]
+    assert "Not answered" not in said

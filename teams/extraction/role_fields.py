@@ -223,11 +223,18 @@ _INVERTED = re.compile(
 """A name written family name first, as catalogues and archives write it ("Heron, Ebba")."""
 
 
+_ADDRESS_NAMED = re.compile(r"^[^\s@()]+@[^\s@()]+\s+\((?P<name>[^()]+)\)$")
+"""An e-mail address with its owner's name in brackets after it, as RSS writes an author."""
+
+
 def _person(value: str) -> str:
-    """``value`` as a name (its e-mail address dropped; "Heron, Ebba" as "Ebba Heron"), or ""
+    """``value`` as a name (its e-mail address dropped, or the name bracketed after it;
+    "Heron, Ebba" as "Ebba Heron"), or ""
     for what opens with no capital (a handle, a figure, a variable), an address, a link, code
     or a constant."""
     named = name_of(value)
+    if addressed := _ADDRESS_NAMED.match(named):  # RSS: "nerys@example.org (Nerys Vaughan)"
+        named = addressed["name"]
     if inverted := _INVERTED.match(named):
         named = f"{inverted['given']} {inverted['family']}"
     return named if named[:1].isupper() and not _NOT_A_NAME.search(named) else ""

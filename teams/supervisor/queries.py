@@ -1,8 +1,10 @@
 """The lookups a question asks for, planned against the knowledge graph.
 
 The plan, in order: two entities named in the question -> the paths between them, then the
-relations of each; one named -> its relations; a word of the question that is an entity type
--> the entities of that type; always, last, a semantic lookup of relations like the question.
+relations of each; one named -> its relations (when none is named whole, the one entity whose
+name holds a naming run of the question's words: "tapster 3.2" names "tapster 3.2 released");
+a word of the question that is an entity type -> the entities of that type; always, last, a
+semantic lookup of relations like the question.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from langgraph.errors import GraphBubbleUp
 from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, CryptoError, brief
 from framework.knowledge import Entity, KnowledgeGraph
-from teams.language.words import STOPWORDS, keywords, singular
+from teams.language.verbs import lemma
+from teams.language.words import STOPWORDS, keywords, singular, stem
 from teams.supervisor.state import Query, StepError, SupervisorState
 
 __all__ = [
@@ -53,7 +56,40 @@ def named_entities(question: str, graph: KnowledgeGraph) -> list[Entity]:
                 found[entity.id] = (start, entity)
                 for i in span:
                     taken[i] = True
+    if not found:
+        return _named_within(words, graph)
     return [entity for _, entity in sorted(found.values(), key=lambda item: item[0])]
+
+
+def _named_within(words: list[str], graph: KnowledgeGraph) -> list[Entity]:
+    """The one entity whose name holds a run of the question's words that names something (a
+    capital or a figure in it, no stopword at either end: "tapster 3.2" of "tapster 3.2
+    released"), the longest such run first; [] when none, or when more than one holds it."""
+    for size in range(min(MAX_NAME_WORDS, len(words)), 1, -1):
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            ends = {run[0].lower(), run[-1].lower()}
+            naming = [word for at, word in enumerate(run, start) if at and _NAMING.search(word)]
+            if ends & STOPWORDS or not naming:
+                continue
+            holding = graph.find_entities(name=" ".join(run), limit=2)
+            if len(holding) == 1 and not _asked_within(holding[0].name, run, words):
+                return holding
+    return []
+
+
+def _asked_within(name: str, run: list[str], words: list[str]) -> bool:
+    """Whether ``name`` holds, beside ``run``, a word the question asks with ("builder of the
+    Quarley mill" for "Who built the Quarley mill?"): the name says what is asked, and is no
+    name of the thing asked about."""
+    extra = set(re.split(r"[\s-]+", name.lower())) - {word.lower() for word in run}
+    asked = {stem(lemma(word.lower())) for word in words}
+    return any(stem(lemma(word)) in asked for word in extra if word not in STOPWORDS)
+
+
+_NAMING = re.compile(r"\d|^[A-Z]")
+"""A word that names something: a figure in it, or a capital (not the question's first word,
+which is capitalised anyway)."""
 
 
 def type_named(question: str, graph: KnowledgeGraph) -> str | None:
