@@ -37,10 +37,10 @@ MkDocs, pytest, Poetry, Pydantic, tox, mypy, structlog, coverage.py, Celery, Scr
 Sphinx, Textual, Alembic, aiohttp, Gunicorn, Hypothesis, Falcon, Ruff, Trio, SQLModel,
 urllib3, websockets, Nox, APScheduler, Loguru, RQ, Huey, Werkzeug, Flake8, Tornado, Datasette,
 PDM, pipx, Invoke, AnyIO, Peewee, Quart, isort, virtualenv, cattrs, Dramatiq, cibuildwheel,
-pip, msgspec, Hypercorn, Rich, Arrow, Twine, pluggy, jsonschema, Waitress, factory_boy), someone
-who had not read the teams' code wrote three sets over its documentation: ``research-<project>``,
-``conflicts-<project>`` and ``extraction-<project>`` (the corpora and licences are in
-``bench/quality/SOURCE.md``).
+pip, msgspec, Hypercorn, Rich, Arrow, Twine, pluggy, jsonschema, Waitress, factory_boy,
+schedule, Python-Markdown), someone who had not read the teams' code wrote three sets over its
+documentation: ``research-<project>``, ``conflicts-<project>`` and ``extraction-<project>`` (the
+corpora and licences are in ``bench/quality/SOURCE.md``).
 
 ``research-probe`` asks questions of four kinds over those corpora: a version the question
 names, two facts from two pages, why, and a pronoun or "this X" sentence.
@@ -191,7 +191,7 @@ _BLIND = (
     "werkzeug", "flake8", "tornado", "datasette", "pdm", "pipx", "invoke", "anyio",
     "peewee", "quart", "isort", "virtualenv", "cattrs", "dramatiq", "cibuildwheel", "pip",
     "msgspec", "hypercorn", "rich", "arrow", "twine", "pluggy", "jsonschema", "waitress",
-    "factoryboy",
+    "factoryboy", "schedule", "markdown",
 )  # fmt: skip
 """The projects with one set of each kind, written blind over their documentation."""
 _RESEARCH = ("starlette", "click", "uvicorn", "probe", *_BLIND[:4], "requests", *_BLIND[4:])
