@@ -143,3 +143,13 @@ def test_thanks_for_a_deed_say_who_did_it_of_the_thing_whose_state_was_told() ->
     )
     state = _said("The boathouse was finished in May. Ivo Hart built it over the winter.")
     assert ("Ivo Hart", "built", "boathouse") in state
+
+
+def test_a_work_from_the_pen_of_its_maker_and_a_deed_a_witness_saw() -> None:
+    review = (
+        "The evening closed with *Slack Water*, a new quartet from the pen of Ysolde Penhaligon,"
+        " who sat in the second row."
+    )
+    assert ("Ysolde Penhaligon", "wrote", "Slack Water") in _said(review)
+    seen = "I saw the man I now know to be Jory Carlyon painting the gull on the harbour wall."
+    assert ("Jory Carlyon", "painted", "gull") in _said(seen)

@@ -62,3 +62,12 @@ def test_a_title_that_holds_the_asked_deed_is_no_name_of_the_thing(store: Semant
     index = "# Index of millwrights\n\n- Hart, Abel (1790-1861): builder of the Quarley mill\n"
     said = answer(index, "Who built the Quarley mill?", store).split("## Sources")[0]
     assert "Not answered" not in said
+
+
+def test_documentation_meets_its_documenter() -> None:
+    documenter = found_relation("quillmark", "'s documenter is", "Senara Polglase", "x")
+    developer = found_relation("quillmark", "'s developer is", "Ruan Trethewey", "x")
+    chains = answering_chains(
+        "Who wrote quillmark's documentation?", ["quillmark"], [developer, documenter]
+    )
+    assert chains == [(documenter,)]

@@ -254,3 +254,22 @@ def test_names_given_in_parts_and_names_with_particles() -> None:
     }
     nested = "```yaml\ntitle: Kell Tides\neditor:\n  given: Jo\n  family: van der Berg\n```"
     assert _roles(nested) == {("Kell Tides", "editor", "Jo van der Berg")}
+
+
+def test_a_value_continued_on_the_next_line_and_a_person_record_under_a_role() -> None:
+    meta = (
+        "```md\nTitle:    Reading the tide tables\nAuthors:  Morwenna Keast\n"
+        "          Jory Pascoe\nReviewer: Ysella Bolitho\n```"
+    )
+    assert _roles(meta) == {
+        ("Reading the tide tables", "author", "Morwenna Keast"),
+        ("Reading the tide tables", "author", "Jory Pascoe"),
+        ("Reading the tide tables", "reviewer", "Ysella Bolitho"),
+    }
+    doap = (
+        "```xml\n<Project>\n  <name>quillmark</name>\n  <documenter>\n    <foaf:Person>\n"
+        "      <foaf:name>Senara Polglase</foaf:name>\n    </foaf:Person>\n  </documenter>\n"
+        "  <developer>\n    <foaf:Organization>\n      <foaf:name>Kell Software Guild</foaf:name>\n"
+        "    </foaf:Organization>\n  </developer>\n</Project>\n```"
+    )
+    assert _roles(doap) == {("quillmark", "documenter", "Senara Polglase")}

@@ -3,7 +3,8 @@
 A causative says who had a thing made and, with "by", who made it ("Lord Ranby had the mill
 built by Abel Stour": Lord Ranby commissioned the mill; the mill was built by Abel Stour); a
 source that "credits Y with building X" says that Y built X (the source did nothing), and so
-does one that "thanked Y for building it" (or praised, commended, congratulated); a clause
+does one that "thanked Y for building it" (or praised, commended, congratulated), a witness
+who "saw Y painting the gull", and a work "from the pen of Y" (brush, hand, chisel); a clause
 set off by dashes inside another ("The reading room — Martha Cole founded it in 1874 — still
 lends books") states its deed of the subject it interrupts; a thing that "had a single
 architect: Y" had Y as its architect; "The lychgate Y built for the church has lasted" says
@@ -42,6 +43,26 @@ _THANKED = re.compile(
 )
 """Thanks or praise for a deed, which says the one thanked did it: "FL thanked Duncan Kerr for
 building it over the winter" (Duncan Kerr built it)."""
+_FROM_THE_PEN = re.compile(
+    r"(?P<thing>\*[^*]+\*|_[^_]+_|\"[^\"]+\"|“[^”]+”|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*),\s+"
+    r"(?:an?|the)\s+(?:[a-z-]+\s+){0,3}?from\s+the\s+(?:pen|brush|hand|chisel)\s+of\s+"
+    rf"(?P<agent>{NAME})"
+)
+"""A work said to come "from the pen of" (brush, hand, chisel) its maker: "*Slack Water*, a new
+quartet from the pen of Ysolde Penhaligon" (Ysolde Penhaligon wrote Slack Water)."""
+_SAW_DOING = re.compile(
+    r"\b(?:saw|watched|noticed|observed|spotted|heard)\s+"
+    r"(?:the\s+(?:man|woman|person|boy|girl|youth)\s+(?:(?:I|we)\s+now\s+know\s+to\s+be|"
+    r"later\s+identified\s+as|known\s+as)\s+)?"
+    rf"(?P<agent>{NAME})\s+(?P<deed>[a-z]{{2,}})ing\s+"
+    r"(?P<thing>(?:the|a|an|his|her|their)(?:\s+[a-z][\w'’-]*){1,4}?|"
+    rf"{NAME})(?=\s+(?:on|in|at|with|over|from|and|while|when|by)\b|\s*[,.;]|\s*$)"
+)
+"""A witness who saw someone do a deed: "I saw the man I now know to be Jory Carlyon painting
+the gull on the harbour wall" (Jory Carlyon painted the gull)."""
+_MAKERS_TOOLS = {"pen": "wrote", "brush": "painted", "hand": "made", "chisel": "carved"}
+_TITLE_MARKS = '*_"“”'
+"""What a title is set off with ("*Slack Water*")."""
 _DASHED_CLAUSE = re.compile(
     rf"^(?P<subject>(?:The|A|An)\s+[^—–]+?|{NAME})\s+(?P<dash>[—–]|--)\s+"
     rf"(?P<clause>{NAME}\s+{PAST}\s+it\b[^—–]*?)\s+(?P=dash)\s+(?P<main>[a-z].+)$"
@@ -91,6 +112,13 @@ def _credits(found: re.Match[str]) -> list[str]:
     return [f"{found['agent']} {gerund_past(found['deed'])} {found['thing']}."]
 
 
+def _from_the_pen(found: re.Match[str]) -> list[str]:
+    tool = re.search(r"from\s+the\s+(\w+)\s+of", found[0])
+    verb = _MAKERS_TOOLS[tool.group(1)] if tool else "made"
+    work = found["thing"].strip(_TITLE_MARKS)
+    return [f"{found['agent']} {verb} {work}."]
+
+
 def _thanked(found: re.Match[str]) -> list[str]:
     return [f"{found['agent']} {gerund_past(found['deed'])} {found['thing']}."]
 
@@ -115,6 +143,8 @@ def _sole_role(found: re.Match[str]) -> list[str]:
 INDIRECT_SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...] = (
     (_CAUSATIVE, _causative),
     (_THANKED, _thanked),
+    (_FROM_THE_PEN, _from_the_pen),
+    (_SAW_DOING, _thanked),
     (_CREDITS, _credits),
     (_DASHED_CLAUSE, _dashed_clause),
     (_SOLE_ROLE, _sole_role),

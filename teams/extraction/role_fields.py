@@ -137,7 +137,7 @@ _NOT_ROLES = frozenset(
     "title name email mail login username user handle url uri homepage website github gitlab "
     "twitter orcid id key affiliation organization organisation company institution license "
     "licence language location country city status type category platform make model value "
-    "string from to cc subject commit software application info".split()
+    "string from to cc subject commit software application info person agent individual".split()
 )
 """Labels of a field that names someone, or what a record is, without giving them a role."""
 _NAME_WORD = r"(?:[A-Z][\w'’.-]*|[a-z]{1,3}['’-][A-Z][\w'’.-]*)"
@@ -145,6 +145,8 @@ _PARTICLE = r"(?:van|von|de|da|del|der|di|du|la|le|ten|ter|an|na|nic|bin|ibn|al|
 _FULL_NAME = re.compile(rf"^{_NAME_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_NAME_WORD}){{1,3}}$")
 """A person's whole name, two to four capitalised words ("t-Saoir", "d'Arcy" too), particles
 between them ("Peigi Mac an t-Saoir", "Anna van der Berg")."""
+_PERSONS = frozenset({"person", "agent", "individual"})
+"""Labels of a record of a person nested in a role's field (FOAF's ``<foaf:Person>``)."""
 _CREDITS = frozenset({"contributions", "roles", "credits"})
 """Labels of a field listing what the one its record names did ("contributions": ["design"])."""
 
@@ -193,8 +195,12 @@ def _named(role: _Field) -> list[tuple[int, str]]:
     """Who a role's field names, each with its line: its values, else the ``name`` field
     under it (or under each item of it)."""
     if role.values:
-        return [(role.line, who) for value in role.values if (who := _person(value))]
-    items = [role, *(item for item in role.children if not item.key)]
+        continued = [
+            (item.line, value) for item in role.children if not item.key for value in item.values
+        ]
+        values = [(role.line, value) for value in role.values] + continued  # "Authors: A\n   B"
+        return [(line, who) for line, value in values if (who := _person(value))]
+    items = [role, *(item for item in role.children if not item.key or item.label in _PERSONS)]
     names = (name for item in items for name in item.children if name.label == "name")
     named = [(name.line, who) for name in names for value in name.values if (who := _person(value))]
     parts = ({f.label: (f.line, f.values[0]) for f in item.children if f.values} for item in items)
@@ -306,8 +312,9 @@ _INLINE_PAIR = re.compile(
 
 
 def _line_fields(text: str, line: int) -> list[_Field]:
-    """The fields of one line (none for a comment; a line of no field, an unkeyed one; a
-    record written on the line, an unkeyed one over its fields)."""
+    """The fields of one line (none for a comment; a line of no field, an unkeyed one holding
+    its text, as a list's item or a value continued from the line above holds it; a record
+    written on the line, an unkeyed one over its fields)."""
     if inline := _INLINE.match(text):
         pairs = _INLINE_PAIR.finditer(inline["pairs"])
         return [_Field("", (), line, [_Field(p["key"], _values(p["value"]), line) for p in pairs])]
@@ -316,7 +323,7 @@ def _line_fields(text: str, line: int) -> list[_Field]:
     if command := _COMMAND.match(text):
         return [_Field(command["key"], (command["value"],), line)]
     assigned = [_Field(a["key"], (a["value"],), line) for a in _ASSIGNED.finditer(text)]
-    return assigned or [_Field("", (), line)]
+    return assigned or [_Field("", (text,) if text else (), line)]
 
 
 def _line_tree(block: Sequence[str], first: int) -> _Field:

@@ -102,7 +102,14 @@ def _root(word: str) -> str:
 
 
 def _stems(text: str) -> set[str]:
-    return {_root(word) for word in keywords(text)}
+    """The stems of ``text``'s content words; a noun in "-ation" also at the word before it,
+    as its verb may have no "-ate" ("documentation" meets "documenter" at "document")."""
+    words = keywords(text)
+    whole = {stem(word[: -len(found[1])]) for word in words if (found := _ATION.search(word))}
+    return {_root(word) for word in words} | whole
+
+
+_ATION = re.compile(r"(?<=[a-z]{5})(ations?)$")
 
 
 def focus_of(question: str, names: Iterable[str]) -> set[str]:
