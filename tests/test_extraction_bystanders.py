@@ -153,3 +153,14 @@ def test_a_work_from_the_pen_of_its_maker_and_a_deed_a_witness_saw() -> None:
     assert ("Ysolde Penhaligon", "wrote", "Slack Water") in _said(review)
     seen = "I saw the man I now know to be Jory Carlyon painting the gull on the harbour wall."
     assert ("Jory Carlyon", "painted", "gull") in _said(seen)
+
+
+def test_a_participle_set_off_by_dashes_with_the_speakers_aside_in_it() -> None:
+    said = _said(
+        "The Aberporth tide bell—designed, I am proud to say, by my constituent Ceridwen "
+        "Lloyd—rings at every high water."
+    )
+    assert ("Aberporth tide bell", "designed by", "constituent Ceridwen Lloyd") in said
+    assert ("Martha Cole", "founded", "reading room") in _said(
+        "The reading room — Martha Cole founded it in 1874 — still lends books."
+    )

@@ -273,3 +273,21 @@ def test_a_value_continued_on_the_next_line_and_a_person_record_under_a_role() -
         "    </foaf:Organization>\n  </developer>\n</Project>\n```"
     )
     assert _roles(doap) == {("quillmark", "documenter", "Senara Polglase")}
+
+
+def test_a_datacite_creator_name_and_a_wiki_citation_template() -> None:
+    datacite = (
+        "```xml\n<resource>\n  <creators>\n    <creator>\n"
+        '      <creatorName nameType="Personal">Howells, Branwen</creatorName>\n'
+        "    </creator>\n  </creators>\n  <titles>\n    <title>Teifi gauge readings</title>\n"
+        "  </titles>\n</resource>\n```"
+    )
+    assert ("Teifi gauge readings", "creator", "Branwen Howells") in _roles(datacite)
+    cited = (
+        "```\n<ref>{{cite book |last=Bevan |first=Catrin |translator-last=Madoc "
+        "|translator-first=Iestyn |title=Tide Mills |year=2017}}</ref>\n```"
+    )
+    assert _roles(cited) == {
+        ("Tide Mills", "author", "Catrin Bevan"),
+        ("Tide Mills", "translator", "Iestyn Madoc"),
+    }

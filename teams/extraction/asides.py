@@ -59,10 +59,14 @@ _ASIDES = (
         rf"^{_NOUN},\s+(?P<aside>{_PARTICIPLE}\s+{_PARTICLE}{_PREPOSITION}\s+[^,;]+?)"
         r"(?P<rest>)\s*[.!?]?$"
     ),
+    re.compile(
+        rf"^{_NOUN}\s*(?P<dash>—|–|--)\s*(?P<aside>{_PARTICIPLE}\s+{_PARTICLE}{_PREPOSITION}\s+"
+        r"[^—–;]+?)\s*(?P=dash)\s*(?P<rest>[a-z].*)$"
+    ),
 )
 """A participle (phrasal or not) and its preposition after the sentence's opening noun, set
-off by commas with the main clause going on in lower case, or by brackets; or a noun and its
-participle alone, as a caption writes them ("The Ormsby tower, designed by Lena Pike
+off by commas or dashes with the main clause going on in lower case, or by brackets; or a noun
+and its participle alone, as a caption writes them ("The Ormsby tower, designed by Lena Pike
 (1911).")."""
 _CLOCK = r"(?:\d{1,2}:)?\d{1,2}:\d{2}"
 _LABEL = re.compile(
@@ -122,11 +126,12 @@ def joined_subjects(sentence: str) -> str:
 
 
 _AGENT_AFTER_ASIDE = re.compile(
-    rf"\b(?P<passive>(?:is|are|was|were|been|being)\s+{_PARTICIPLE})\s*,\s*"
+    rf"(?P<passive>(?:\b(?:is|are|was|were|been|being)\s+|(?<=[—–])\s*){_PARTICIPLE})\s*,\s*"
     r"(?!\s|(?:and|but|or|then|which|who|when)\b)[^,\d]+?,\s*(?=by\s)"
 )
-"""A passive's verb, an aside set off by commas that is no clause of its own and holds no
-date, then its "by" ("was designed, after a long dispute over its site, by")."""
+"""A passive's verb (or a participle opening an aside set off by a dash), an aside set off by
+commas that is no clause of its own and holds no date, then its "by" ("was designed, after a
+long dispute over its site, by"; "—designed, I am proud to say, by")."""
 
 
 _DESCRIBED_AGENT = re.compile(

@@ -78,7 +78,8 @@ def role_fields(lines: Sequence[str]) -> Iterator[Found]:
         if not inside:
             continue
         block = block_from(lines, at + 1)
-        markup = next((text.lstrip() for text in block if text.strip()), "").startswith("<")
+        opening = next((text.lstrip() for text in block if text.strip()), "")
+        markup = opening.startswith("<") and not _TEMPLATE.search(opening)  # not <ref>{{cite
         root = (_markup_tree if markup else _line_tree)(block, at + 2)
         heading = heading_above(lines[:at]).split(": ")[0]
         yield from _roles(root, [], heading)
@@ -201,7 +202,8 @@ def _named(role: _Field) -> list[tuple[int, str]]:
         values = [(role.line, value) for value in role.values] + continued  # "Authors: A\n   B"
         return [(line, who) for line, value in values if (who := _person(value))]
     items = [role, *(item for item in role.children if not item.key or item.label in _PERSONS)]
-    names = (name for item in items for name in item.children if name.label == "name")
+    own = {"name", f"{role.label}name"}  # DataCite's <creator><creatorName>
+    names = (name for item in items for name in item.children if name.label in own)
     named = [(name.line, who) for name in names for value in name.values if (who := _person(value))]
     parts = ({f.label: (f.line, f.values[0]) for f in item.children if f.values} for item in items)
     whole = ((part, _whole_name({k: v for k, (_, v) in part.items()})) for part in parts)
@@ -301,6 +303,29 @@ def _values(value: str) -> tuple[str, ...]:
     return (value,) if value and not value.startswith(("{", "|", ">")) else ()
 
 
+_TEMPLATE = re.compile(r"\{\{\s*cite\s+[\w ]+?(?P<params>\|[^{}]*)\}\}", re.IGNORECASE)
+"""A wiki's citation template: ``{{cite book |last=Bevan |first=Catrin |title=...}}``."""
+_PARAMETER = re.compile(r"\|\s*(?P<key>[\w-]+)\s*=\s*(?P<value>[^|]*?)\s*(?=\||$)")
+_PART = re.compile(r"^(?:(?P<role>[a-z]+?)-?)?(?P<part>last|first|surname|given)\d*$")
+"""A parameter giving part of a name: ``last``, ``first1`` (the author's), ``translator-last``."""
+
+
+def _template_fields(parameters: str, line: int) -> list[_Field]:
+    """A citation template's parameters as fields, a name given in parts (``translator-last``
+    and ``translator-first``) as one field of its role (``last`` and ``first``: the author's)."""
+    found = {p["key"].lower(): p["value"] for p in _PARAMETER.finditer(parameters) if p["value"]}
+    parts: dict[str, dict[str, str]] = {}
+    fields = []
+    for key, value in found.items():
+        if named := _PART.match(key):
+            part = {"surname": "last", "given": "first"}.get(named["part"], named["part"])
+            parts.setdefault(named["role"] or "author", {})[part] = value
+        else:
+            fields.append(_Field(key, (value,), line))
+    whole = ((role, _whole_name(named)) for role, named in parts.items())
+    return [*fields, *(_Field(role, (name,), line) for role, name in whole if name)]
+
+
 _RECORD = re.compile(r"\{[^{}]*\}")
 _INLINE = re.compile(r"^\{(?P<pairs>.*)\}[\s,]*$")
 """A record written on one line, as a list's item: ``{"name": "Heron, Ebba", "orcid": ...},``
@@ -315,6 +340,8 @@ def _line_fields(text: str, line: int) -> list[_Field]:
     """The fields of one line (none for a comment; a line of no field, an unkeyed one holding
     its text, as a list's item or a value continued from the line above holds it; a record
     written on the line, an unkeyed one over its fields)."""
+    if template := _TEMPLATE.search(text):  # {{cite book |last=Bevan |first=Catrin |...}}
+        return [_Field("", (), line, _template_fields(template["params"], line))]
     if inline := _INLINE.match(text):
         pairs = _INLINE_PAIR.finditer(inline["pairs"])
         return [_Field("", (), line, [_Field(p["key"], _values(p["value"]), line) for p in pairs])]
