@@ -17,7 +17,7 @@ from langgraph.errors import GraphBubbleUp
 
 from framework.engine.runtime import NodeContext
 from framework.errors import ConfigError, CryptoError, brief
-from framework.knowledge import Entity, KnowledgeGraph
+from framework.knowledge import Entity, KnowledgeGraph, entity_id
 from teams.language.verbs import lemma
 from teams.language.words import STOPWORDS, keywords, singular, stem
 from teams.supervisor.state import Query, StepError, SupervisorState
@@ -64,7 +64,9 @@ def named_entities(question: str, graph: KnowledgeGraph) -> list[Entity]:
 def _named_within(words: list[str], graph: KnowledgeGraph) -> list[Entity]:
     """The one entity whose name holds a run of the question's words that names something (a
     capital or a figure in it, no stopword at either end: "tapster 3.2" of "tapster 3.2
-    released"), the longest such run first; [] when none, or when more than one holds it."""
+    released"), the longest such run first; [] when none, or when more than one holds it. The
+    graph's entities are read once."""
+    entities: list[Entity] | None = None
     for size in range(min(MAX_NAME_WORDS, len(words)), 1, -1):
         for start in range(len(words) - size + 1):
             run = words[start : start + size]
@@ -72,10 +74,16 @@ def _named_within(words: list[str], graph: KnowledgeGraph) -> list[Entity]:
             naming = [word for at, word in enumerate(run, start) if at and _NAMING.search(word)]
             if ends & STOPWORDS or not naming:
                 continue
-            holding = graph.find_entities(name=" ".join(run), limit=2)
+            entities = graph.find_entities(limit=_ALL) if entities is None else entities
+            wanted = entity_id(" ".join(run))
+            holding = [entity for entity in entities if wanted in entity.id][:2]
             if len(holding) == 1 and not _asked_within(holding[0].name, run, words):
                 return holding
     return []
+
+
+_ALL = 1_000_000
+"""More entities than any graph holds: every one."""
 
 
 def _asked_within(name: str, run: list[str], words: list[str]) -> bool:
