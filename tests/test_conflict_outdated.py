@@ -128,6 +128,8 @@ def test_a_code_file_shown_whole_sets_what_its_live_lines_set() -> None:
     docker = "```dockerfile\nFROM python AS build\nENV WORKERS=8\nFROM python\nENV WORKERS=4\n```"
     read = setting_statements(docker, "tapster: Dockerfile").split("\n")
     assert [line for line in read if line] == ["tapster: WORKERS is 4 workers, not 8."]
+    example = "```python\nTIMEOUT = 60\n```"
+    assert setting_statements(example, "tapster", whole_page=False) == example  # a section's
     diff = "```\n--- a/settings.py\n+++ b/settings.py\n-TIMEOUT = 75\n+TIMEOUT = 65\n```"
     assert setting_statements(diff, "tapster: the last commit") == diff  # a change, not a file
 

@@ -265,7 +265,7 @@ def readable(passage: Passage) -> Passage:
     title = passage.outline.split(" > ")[0] if passage.outline else passage.heading
     text = withdraw_struck(read_revisions(unsigned(passage.text), heading=title))
     text = mark_rounded(drop_outdated(text, title))
-    settings = setting_statements(text, title)
+    settings = setting_statements(text, title, whole_page=" > " not in passage.outline)
     code = passage.code and settings == text  # a configuration file's settings are statements
     text = count_enumerations(settle_date_order(table_statements(settings)))
     text = resolve_relative_changes(resolve_relative_dates(text))

@@ -90,17 +90,18 @@ class _Set:
     section: int
 
 
-def setting_statements(text: str, title: str = "") -> str:
+def setting_statements(text: str, title: str = "", *, whole_page: bool = True) -> str:
     """``text`` with its settings of a figure as statements, line for line, where ``text`` is
-    a configuration file's (or a code file's) block and no prose beside it (see the module),
-    each of what the page's ``title`` names before a colon ("Tarnmouth ferry booking system:
-    live configuration"); as it is otherwise."""
+    a configuration file's (or, on a ``whole_page``, a code file's) block and no prose beside
+    it (see the module), each of what the page's ``title`` names before a colon ("Tarnmouth
+    ferry booking system: live configuration"); as it is otherwise. A code block under a
+    section of a longer page is an example, even alone in its passage: ``whole_page`` False."""
     lines = text.split("\n")
     fences = [(at, found["info"]) for at, line in enumerate(lines) if (found := _FENCE.match(line))]
     if len(fences) != 2:
         return text
     (opening, language), (closing, _) = fences
-    code = language.lower() in _CODE_LANGUAGES
+    code = whole_page and language.lower() in _CODE_LANGUAGES
     inside = lines[opening + 1 : closing]
     outside = "\n".join([*lines[:opening], *lines[closing + 1 :]])
     if not (code or language.lower() in _CONFIG_LANGUAGES) or prose_sentences(outside):
