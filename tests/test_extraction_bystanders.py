@@ -164,3 +164,14 @@ def test_a_participle_set_off_by_dashes_with_the_speakers_aside_in_it() -> None:
     assert ("Martha Cole", "founded", "reading room") in _said(
         "The reading room — Martha Cole founded it in 1874 — still lends books."
     )
+
+
+def test_a_deed_its_doer_owns_and_one_first_among_their_achievements() -> None:
+    obituary = (
+        "Nesta Prydderch taught music at Cardigan for thirty years. Chief among her achievements"
+        " was the founding, in 1968, of the Teifi Valley Ladies Choir, which she conducted."
+    )
+    said = _said(obituary)
+    assert any(s == "Nesta Prydderch" and p == "founded" and "Teifi" in o for s, p, o in said)
+    owned = _said("Ann Roe's building of the Orm mill was finished in 1820.")
+    assert ("Orm mill", "built by", "Ann Roe") in owned

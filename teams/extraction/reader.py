@@ -64,7 +64,7 @@ from teams.extraction.clauses import (
     whose_quotes,
 )
 from teams.extraction.converses import converse_readings, exchange_parts
-from teams.extraction.deeds import deed_clauses
+from teams.extraction.deeds import achievement_owned, deed_clauses
 from teams.extraction.defined_terms import defined_terms, with_defined_terms
 from teams.extraction.documents import (
     LIST_JOIN,
@@ -623,7 +623,7 @@ class _SectionReader:
         turn = signed(turn, self.signer)  # "I built X. — Hugh Barrow": Hugh Barrow built X
         turn = addressed(turn, self.addressee)  # "Dear Mrs Roe, ... the gate you built"
         turn = with_defined_terms(turn, self.terms)  # "The Builder shall build X"
-        turn = _without_rebuttal(turn)  # "Not quite: his sister built X": she built X
+        turn = achievement_owned(_without_rebuttal(turn))  # "Not quite: his sister built X"
         said = self.focus.resolved(without_definitions(turn))
         written, said = said, with_referents(said, self.before)
         self.before = written
