@@ -37,9 +37,9 @@ _AMONG = re.compile(
     r"(?P<deed>[a-z]{2,}?)ing(?:,\s*in\s+(?P<year>1\d{3}|20\d{2}),)?\s+of\s+"
     r"(?P<thing>[^,;]+)(?P<rest>.*)$"
 )
-_DOER = {"his": "He", "her": "She", "their": "They"}
 """A deed put first among its doer's achievements: "Chief among her achievements was the
 founding, in 1968, of the Teifi Valley Ladies' Choir"."""
+_DOER = {"his": "He", "her": "She", "their": "They"}
 _AUXILIARIES = frozenset("is are was were has have had will would can could".split())
 
 

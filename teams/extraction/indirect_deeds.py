@@ -45,7 +45,7 @@ _THANKED = re.compile(
 building it over the winter" (Duncan Kerr built it)."""
 _FROM_THE_PEN = re.compile(
     r"(?P<thing>\*[^*]+\*|_[^_]+_|\"[^\"]+\"|“[^”]+”|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*),\s+"
-    r"(?:an?|the)\s+(?:[a-z-]+\s+){0,3}?from\s+the\s+(?:pen|brush|hand|chisel)\s+of\s+"
+    r"(?:an?|the)\s+(?:[a-z-]+\s+){0,3}?from\s+the\s+(?P<tool>pen|brush|hand|chisel)\s+of\s+"
     rf"(?P<agent>{NAME})"
 )
 """A work said to come "from the pen of" (brush, hand, chisel) its maker: "*Slack Water*, a new
@@ -113,13 +113,12 @@ def _credits(found: re.Match[str]) -> list[str]:
 
 
 def _from_the_pen(found: re.Match[str]) -> list[str]:
-    tool = re.search(r"from\s+the\s+(\w+)\s+of", found[0])
-    verb = _MAKERS_TOOLS[tool.group(1)] if tool else "made"
     work = found["thing"].strip(_TITLE_MARKS)
-    return [f"{found['agent']} {verb} {work}."]
+    return [f"{found['agent']} {_MAKERS_TOOLS[found['tool']]} {work}."]
 
 
-def _thanked(found: re.Match[str]) -> list[str]:
+def _deed_done(found: re.Match[str]) -> list[str]:
+    """The one thanked (or seen) did the deed: "Duncan Kerr built it"."""
     return [f"{found['agent']} {gerund_past(found['deed'])} {found['thing']}."]
 
 
@@ -142,9 +141,9 @@ def _sole_role(found: re.Match[str]) -> list[str]:
 
 INDIRECT_SHAPES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], list[str]]], ...] = (
     (_CAUSATIVE, _causative),
-    (_THANKED, _thanked),
+    (_THANKED, _deed_done),
     (_FROM_THE_PEN, _from_the_pen),
-    (_SAW_DOING, _thanked),
+    (_SAW_DOING, _deed_done),
     (_CREDITS, _credits),
     (_DASHED_CLAUSE, _dashed_clause),
     (_SOLE_ROLE, _sole_role),

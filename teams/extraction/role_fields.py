@@ -318,8 +318,7 @@ def _template_fields(parameters: str, line: int) -> list[_Field]:
     fields = []
     for key, value in found.items():
         if named := _PART.match(key):
-            part = {"surname": "last", "given": "first"}.get(named["part"], named["part"])
-            parts.setdefault(named["role"] or "author", {})[part] = value
+            parts.setdefault(named["role"] or "author", {})[named["part"]] = value
         else:
             fields.append(_Field(key, (value,), line))
     whole = ((role, _whole_name(named)) for role, named in parts.items())
